@@ -1,0 +1,108 @@
+#include "core/Error.h"
+
+#include "core/SimTime.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace astrolabe {
+
+const char* errorKindName(ErrorKind kind) {
+    switch (kind) {
+    case ErrorKind::Input: return "input error";
+    case ErrorKind::Validation: return "invalid input";
+    case ErrorKind::Unsupported: return "unsupported";
+    case ErrorKind::Deadlock: return "deadlock";
+    case ErrorKind::Cancelled: return "cancelled";
+    case ErrorKind::Internal: return "internal error";
+    }
+    return "error";
+}
+
+std::string formatError(ErrorKind, const std::string& message, const SourceLocation& where,
+                        const std::string& hint) {
+    std::string out;
+    if (!where.file.empty()) {
+        out += where.file;
+        if (where.line > 0) {
+            out += ':' + std::to_string(where.line);
+            if (where.column > 0)
+                out += ':' + std::to_string(where.column);
+        }
+        out += ": ";
+    }
+    if (!where.keyPath.empty())
+        out += where.keyPath + ": ";
+    out += message;
+    if (!hint.empty())
+        out += " (hint: " + hint + ")";
+    return out;
+}
+
+Error::Error(ErrorKind kind, std::string message, SourceLocation where, std::string hint)
+    : std::runtime_error(formatError(kind, message, where, hint))
+    , m_kind(kind)
+    , m_message(std::move(message))
+    , m_where(std::move(where))
+    , m_hint(std::move(hint)) {}
+
+static std::string joinMessages(const std::vector<Error>& errors) {
+    std::string out;
+    for (const Error& e : errors) {
+        if (!out.empty())
+            out += '\n';
+        out += e.what();
+    }
+    return out;
+}
+
+ErrorList::ErrorList(std::vector<Error> errors)
+    : Error(errors.empty() ? ErrorKind::Internal : errors.front().kind(), joinMessages(errors))
+    , m_errors(std::move(errors)) {}
+
+static size_t editDistance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            const bool same = std::tolower(a[i - 1]) == std::tolower(b[j - 1]);
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string closestMatch(const std::string& word, const std::vector<std::string>& candidates) {
+    std::string best;
+    size_t bestDistance = std::max<size_t>(2, word.size() / 3) + 1;
+    for (const std::string& c : candidates) {
+        const size_t d = editDistance(word, c);
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = c;
+        }
+    }
+    return best;
+}
+
+std::string joinAlternatives(const std::vector<std::string>& names) {
+    std::string out;
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (i > 0)
+            out += i + 1 == names.size() ? " or " : ", ";
+        out += names[i];
+    }
+    return out;
+}
+
+void throwTimeOverflow(const char* operation) {
+    throw Error(ErrorKind::Internal, std::string("simulated time overflow in ") + operation,
+                {}, "simulated time is limited to about 106 days in picoseconds");
+}
+
+} // namespace astrolabe

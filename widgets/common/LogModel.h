@@ -1,0 +1,33 @@
+#pragma once
+// Engine messages and errors for the log dock: one row per message, newest last.
+
+#include <QAbstractListModel>
+#include <QDateTime>
+#include <QVector>
+
+namespace astrolabe::widgets {
+
+class LogModel : public QAbstractListModel {
+    Q_OBJECT
+public:
+    enum class Severity { Info, Warning, Error };
+    enum Role { SeverityRole = Qt::UserRole + 1, TimestampRole };
+
+    explicit LogModel(QObject* parent = nullptr);
+
+    void append(Severity severity, const QString& message);
+    void clear();
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Entry {
+        QDateTime when;
+        Severity severity;
+        QString message;
+    };
+    QVector<Entry> m_entries;
+};
+
+} // namespace astrolabe::widgets
