@@ -1,0 +1,25 @@
+#pragma once
+// Remote (disaggregated) memory, ASTRA-sim's astra-memory-analytical (spec §6).
+
+#include <cstdint>
+#include <string>
+
+namespace astrolabe {
+
+enum class RemoteMemoryType : uint8_t {
+    NoMemoryExpansion,
+    PerNodeMemoryExpansion, ///< one FIFO server per node (the intended semantics)
+    PerNpuMemoryExpansion,  ///< independent per NPU
+    MemoryPool,             ///< one FIFO server shared by all NPUs
+};
+
+struct RemoteMemoryConfig {
+    RemoteMemoryType type = RemoteMemoryType::NoMemoryExpansion;
+    uint64_t latencyNs = 0;
+    uint64_t bandwidthBytesPerNs = 0; ///< integer, as upstream (fractions truncated on import)
+    int numNodes = 0;                 ///< PerNode only
+    int numNpusPerNode = 0;           ///< PerNode only
+    std::string sourceFile;
+};
+
+} // namespace astrolabe

@@ -1,0 +1,66 @@
+#pragma once
+// Everything one run needs, as plain validated structs. Produced by config/ loaders (project
+// YAML, or ASTRA-sim's files and flags) and consumed by Simulation::run.
+
+#include "config/MemoryConfig.h"
+#include "config/PlatformSpec.h"
+#include "config/SystemConfig.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+
+enum class NetworkBackend : uint8_t { CongestionUnaware, CongestionAware };
+const char* networkBackendName(NetworkBackend backend); ///< "analytical-congestion-unaware", ...
+
+/// How rate-derived durations become simulated time.
+enum class TimingMode : uint8_t {
+    AstraCompatible, ///< floor to whole nanoseconds where ASTRA-sim truncates (cycle-identical)
+    Precise,         ///< round once to the picosecond
+};
+
+/// Communicator groups: group id (> 0) -> member ranks in the listed order.
+using CommGroups = std::map<int, std::vector<int>>;
+
+struct MicrobenchmarkSpec {
+    /// Chakra CollectiveCommType value: 0 all-reduce, 2 all-gather, 6 all-to-all, 7 reduce-scatter.
+    int collective = 0;
+    uint64_t sizeBytes = 0;
+    int commGroup = 0; ///< 0 = all NPUs
+};
+
+struct WorkloadSource {
+    enum class Kind : uint8_t { ChakraTrace, Microbenchmark };
+    Kind kind = Kind::ChakraTrace;
+    std::string tracePrefix; ///< ChakraTrace: NPU i reads tracePrefix + "." + i + ".et"
+    MicrobenchmarkSpec microbenchmark;
+};
+
+struct RunOptions {
+    NetworkBackend backend = NetworkBackend::CongestionUnaware;
+    TimingMode timing = TimingMode::AstraCompatible;
+    int numQueuesPerDim = 1;
+    double injectionScale = 1.0;
+    bool rendezvousProtocol = false;
+    /// Dependencies: false = data and control (ASTRA-sim feeder v3), true = data only (feeder v1).
+    bool dataDepsOnly = false;
+    /// Record per-NPU activity intervals, collective/phase spans and link busy intervals.
+    bool recordTimeline = true;
+    bool recordLinkIntervals = false;
+};
+
+struct SimulationSpec {
+    std::string name;
+    PlatformSpec platform;
+    SystemConfig system;
+    RemoteMemoryConfig memory;
+    CommGroups commGroups;
+    WorkloadSource workload;
+    RunOptions options;
+    std::string sourceFile; ///< the project YAML, or empty
+};
+
+} // namespace astrolabe

@@ -1,0 +1,74 @@
+#pragma once
+// The system layer: collective algorithms, chunking, scheduling, endpoint and memory costs.
+// Mirrors ASTRA-sim 2.x's system JSON (spec §3) plus the settings 2.x ignores but we honour
+// (intra/inter-dimension scheduling, spec §5.10).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+
+enum class SchedulingPolicy : uint8_t { LIFO, FIFO, Explicit };
+enum class CollectiveOptimization : uint8_t { Baseline, LocalBWAware };
+enum class IntraDimensionScheduling : uint8_t { FIFO, RG, SmallestFirst, LessRemainingPhaseFirst };
+enum class InterDimensionScheduling : uint8_t { Ascending, RoundRobin, Themis, ThemisFlex };
+
+enum class AlgorithmKind : uint8_t {
+    Ring,
+    OneRing,
+    Direct,
+    OneDirect,
+    HalvingDoubling,
+    OneHalvingDoubling,
+    DoubleBinaryTree,
+};
+
+/// One entry of a "*-implementation" list, e.g. "ring", "direct4", "oneHalvingDoubling".
+struct AlgorithmSpec {
+    AlgorithmKind kind = AlgorithmKind::Ring;
+    int window = 0; ///< direct/oneDirect only: 0 means n-1 (no number in the name)
+    bool operator==(const AlgorithmSpec&) const = default;
+};
+
+/// Parses an ASTRA-sim algorithm name; throws astrolabe::Error listing the valid names.
+AlgorithmSpec parseAlgorithm(const std::string& name);
+std::string algorithmName(const AlgorithmSpec& spec);
+
+enum class CollectiveKind : uint8_t { AllReduce, ReduceScatter, AllGather, AllToAll };
+const char* collectiveKindName(CollectiveKind kind); ///< "all-reduce", ...
+
+struct SystemConfig {
+    SchedulingPolicy schedulingPolicy = SchedulingPolicy::LIFO;
+    CollectiveOptimization collectiveOptimization = CollectiveOptimization::Baseline;
+    IntraDimensionScheduling intraDimensionScheduling = IntraDimensionScheduling::FIFO;
+    InterDimensionScheduling interDimensionScheduling = InterDimensionScheduling::Ascending;
+
+    /// Endpoint hop E in ns (cycles). ASTRA-sim multiplies it by --injection-scale only when the
+    /// key was present in the file; endpointDelayFromFile records that.
+    int64_t endpointDelayNs = 10;
+    bool endpointDelayFromFile = false;
+    int activeChunksPerDimension = 1;
+    int preferredDatasetSplits = 0; ///< required, > 0
+
+    std::vector<AlgorithmSpec> allReduce, reduceScatter, allGather, allToAll;
+    /// Custom collective ET prefixes per type ("<type>-implementation-custom"); empty = none.
+    std::string customAllReduce, customReduceScatter, customAllGather, customAllToAll;
+    /// Workload node id -> custom ET prefix ("per-node-custom-implementation" YAML), resolved.
+    std::vector<std::pair<uint64_t, std::string>> perNodeCustom;
+
+    double localMemBandwidthGBps = 0; ///< decimal GB/s (= bytes/ns): reduction cost, roofline
+    double peakPerfTFlops = 0;        ///< roofline compute roof
+    bool rooflineEnabled = false;
+    bool traceEnabled = false;
+    bool replayOnly = false;
+    bool trackLocalMemory = false;
+    std::string localMemTraceFilename = "local_mem_trace";
+
+    std::string sourceFile;
+
+    const std::vector<AlgorithmSpec>& algorithms(CollectiveKind kind) const;
+};
+
+} // namespace astrolabe

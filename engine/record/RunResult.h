@@ -1,0 +1,135 @@
+#pragma once
+// What a run produces. Built by the Recorder during the run, then frozen: a RunResult is
+// immutable and shared read-only (std::shared_ptr<const RunResult>) by exports, the store and
+// the GUI views.
+//
+// Times are SimTime (picoseconds). Intervals are half-open [start, end).
+
+#include "core/SimTime.h"
+#include "workload/WorkloadNode.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+
+struct NpuSummary {
+    int npu = 0;
+    bool finished = false;
+    SimTime finish;          ///< when the NPU had nothing left to run ("finished, N cycles")
+    SimTime gpuTime;         ///< sum of GPU compute node durations (ASTRA-sim gpu_ops_ticks)
+    SimTime cpuTime;         ///< sum of CPU node durations
+    SimTime exposedComm;     ///< finish - gpuTime (ASTRA-sim's definition, not overlap-aware)
+    SimTime wall;            ///< max end over all nodes
+    // Length of the union of intervals per class (ASTRA-sim's per-class report lines).
+    SimTime computeUnion, commUnion, cpuUnion, remoteMemUnion, invalidUnion;
+    SimTime overlap;         ///< computeUnion + commUnion - wall when > 0
+    SimTime idle;            ///< finish - union of all activity
+    uint64_t peakMemoryBytes = 0; ///< 0 when not tracked
+    // Roofline statistics (percent / ops per byte), when roofline is enabled.
+    double computeBoundPercent = 0, avgComputeUtilization = 0, avgMemoryUtilization = 0,
+           avgOperationIntensity = 0;
+};
+
+enum class ActivityKind : uint8_t { Compute, Communication, Memory, Cpu, Other };
+const char* activityKindName(ActivityKind kind);
+
+/// One executed workload node on one NPU.
+struct ActivityInterval {
+    SimTime start;
+    SimTime end;
+    int32_t npu = 0;
+    ActivityKind kind = ActivityKind::Other;
+    NodeType nodeType = NodeType::Invalid;
+    uint64_t nodeId = 0;
+    uint32_t nameIndex = 0; ///< into RunResult::names
+    uint64_t bytes = 0;     ///< comm/tensor size when meaningful
+};
+
+/// One phase of one chunk of a collective on one NPU.
+struct PhaseSpan {
+    SimTime start;
+    SimTime end;
+    int32_t npu = 0;
+    uint64_t nodeId = 0;
+    int32_t chunk = 0;
+    int16_t phase = 0;       ///< index in the chunk's phase list
+    int16_t dimension = -1;  ///< network dimension (-1 for a whole-machine "one*" ring)
+    uint8_t phaseKind = 0;   ///< CollectiveKind
+    uint8_t algorithm = 0;   ///< AlgorithmKind
+    uint64_t inputBytes = 0;
+};
+
+struct CollectiveSpan {
+    SimTime start;
+    SimTime end;
+    int32_t npu = 0;
+    uint64_t nodeId = 0;
+    CollectiveType type = CollectiveType::AllReduce;
+    uint64_t sizeBytes = 0;
+    int32_t chunks = 0;
+    int32_t commGroup = 0;
+};
+
+/// A unidirectional link of the modelled network.
+struct LinkInfo {
+    int32_t src = 0; ///< device id: NPUs 0..N-1, then switches
+    int32_t dst = 0;
+    int16_t dimension = 0;
+    double bandwidthBytesPerSecond = 0;
+};
+
+struct LinkStats {
+    uint64_t bytes = 0;
+    uint64_t messages = 0;
+    SimTime busy; ///< total serialization time
+};
+
+/// A busy interval of one link (recorded only on request).
+struct LinkBusyInterval {
+    SimTime start;
+    SimTime end;
+    int32_t link = 0;
+};
+
+struct DimensionStats {
+    int dimension = 0;
+    uint64_t bytes = 0;
+    SimTime busy;
+    double peakBandwidthBytesPerSecond = 0; ///< sum over the dimension's links
+    double utilization = 0;                 ///< busy / (links * end time)
+};
+
+struct RunResult {
+    std::string name;
+    int npuCount = 0;
+    SimTime endTime;
+    uint64_t events = 0;
+    double wallSeconds = 0;
+
+    std::vector<NpuSummary> npus;
+    std::vector<std::string> names; ///< string table for node names
+    std::vector<ActivityInterval> activities; ///< sorted by (npu, start)
+    std::vector<CollectiveSpan> collectives;
+    std::vector<PhaseSpan> phases;
+
+    std::vector<LinkInfo> links;
+    std::vector<LinkStats> linkStats;          ///< parallel to links
+    std::vector<LinkBusyInterval> linkIntervals; ///< empty unless requested
+    /// Per-link utilization over time: linkSeries[link][bucket] in [0, 1].
+    SimTime seriesBucket;
+    std::vector<std::vector<float>> linkSeries;
+    std::vector<DimensionStats> dimensions;
+
+    /// Bytes sent from NPU i to NPU j: trafficBytes[i * npuCount + j] (empty when too large).
+    std::vector<uint64_t> trafficBytes;
+
+    /// The chain of (npu, node id) that set the end time, first to last.
+    std::vector<std::pair<int32_t, uint64_t>> criticalPath;
+
+    /// ASTRA-sim-style report lines (spec §8.1), in print order, without the log prefixes.
+    std::vector<std::string> reportLines;
+};
+
+} // namespace astrolabe

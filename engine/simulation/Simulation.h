@@ -1,0 +1,19 @@
+#pragma once
+// The one entry point a CLI run and a GUI run share.
+
+#include "config/SimulationSpec.h"
+#include "core/Simulator.h"
+#include "record/RunResult.h"
+
+#include <memory>
+
+namespace astrolabe {
+
+/// Runs the spec to completion. Throws astrolabe::Error: Input/Validation for bad input,
+/// Deadlock (with a who-waits-on-whom report) when the run cannot finish, Cancelled when the
+/// token fires. Thread-safe across instances: a run owns everything it uses.
+std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& spec,
+                                               ProgressSink* progress = nullptr,
+                                               const CancelToken* cancel = nullptr);
+
+} // namespace astrolabe
