@@ -45,8 +45,8 @@ struct SystemConfig {
     IntraDimensionScheduling intraDimensionScheduling = IntraDimensionScheduling::FIFO;
     InterDimensionScheduling interDimensionScheduling = InterDimensionScheduling::Ascending;
 
-    /// Endpoint hop E in ns (cycles). ASTRA-sim multiplies it by --injection-scale only when the
-    /// key was present in the file; endpointDelayFromFile records that.
+    /// Endpoint hop E in ns (cycles), final: loaders have already applied --injection-scale
+    /// (ASTRA-sim scales it only when the key was present; endpointDelayFromFile records that).
     int64_t endpointDelayNs = 10;
     bool endpointDelayFromFile = false;
     int activeChunksPerDimension = 1;

@@ -1,20 +1,145 @@
 #include "simulation/Simulation.h"
 
+#include "collective/CollectiveEngine.h"
 #include "core/Error.h"
+#include "memory/RemoteMemory.h"
+#include "network/CongestionAwareNetwork.h"
+#include "network/CongestionUnawareNetwork.h"
+#include "network/Transport.h"
+#include "record/LinkRecorder.h"
+#include "simulation/StartupReport.h"
+#include "simulation/WorkloadSource.h"
+#include "topology/Topology.h"
+#include "workload/NpuExecutor.h"
+
+#include <algorithm>
+#include <chrono>
 
 namespace astrolabe {
 
-// Placeholder until the executor, network and collective engine land (issues #3 and #4): it
-// returns an empty result with one finished summary per NPU, so front ends can be built.
-std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& spec, ProgressSink*,
+namespace {
+
+std::unique_ptr<NetworkModel> makeNetwork(const SimulationSpec& spec, Simulator& sim,
+                                          const Topology& topology, Transport& transport,
+                                          LinkRecorder& recorder) {
+    const Timing timing{spec.options.timing};
+    switch (spec.options.backend) {
+    case NetworkBackend::CongestionUnaware:
+        return std::make_unique<CongestionUnawareNetwork>(sim, topology, timing, transport,
+                                                          &recorder);
+    case NetworkBackend::CongestionAware:
+        return std::make_unique<CongestionAwareNetwork>(sim, topology, timing, transport,
+                                                        &recorder);
+    }
+    throw Error(ErrorKind::Internal, "unknown network backend");
+}
+
+std::string deadlockReport(const std::vector<std::unique_ptr<NpuExecutor>>& executors,
+                           const CollectiveEngine& collectives, const Transport& transport,
+                           SimTime now) {
+    std::string report = "the simulation cannot finish: at " + std::to_string(now.nsFloor()) +
+                         " ns no event is left but these NPUs still wait:";
+    int shown = 0;
+    for (const auto& e : executors) {
+        if (e->finished())
+            continue;
+        if (++shown > 16) {
+            report += "\n  ... and more NPUs";
+            break;
+        }
+        report += "\n  NPU " + std::to_string(e->npu()) + ":";
+        for (const std::string& line : e->describeWaiting())
+            report += "\n    " + line;
+        for (const std::string& line : collectives.describePending(e->npu()))
+            report += "\n    collective " + line;
+    }
+    const auto pending = transport.pendingReceives();
+    if (!pending.empty()) {
+        report += "\n  unmatched receives (no message with the same tag, source and size arrived):";
+        for (size_t i = 0; i < pending.size() && i < 16; ++i)
+            report += "\n    NPU " + std::to_string(pending[i].dst) + " from NPU " +
+                      std::to_string(pending[i].src) + ", " + std::to_string(pending[i].bytes) +
+                      " bytes";
+    }
+    return report;
+}
+
+} // namespace
+
+std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& spec, ProgressSink* progress,
                                                const CancelToken* cancel) {
-    if (cancel && cancel->cancelled())
-        throw Error(ErrorKind::Cancelled, "the run was cancelled");
+    return runSimulation(spec, loadWorkloadTraces(spec, spec.platform.npuCount()), progress,
+                         cancel);
+}
+
+std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& spec,
+                                               std::vector<WorkloadTrace> traces,
+                                               ProgressSink* progress, const CancelToken* cancel) {
+    const auto wallStart = std::chrono::steady_clock::now();
+    const Topology topology(spec.platform);
+    if (traces.size() != static_cast<size_t>(topology.npuCount()))
+        throw Error(ErrorKind::Validation,
+                    "the workload has " + std::to_string(traces.size()) +
+                        " traces but the platform has " + std::to_string(topology.npuCount()) +
+                        " NPUs",
+                    {spec.sourceFile, 0, 0, "workload"},
+                    "one trace per NPU: PREFIX.0.et ... PREFIX.<N-1>.et");
+
     auto result = std::make_shared<RunResult>();
     result->name = spec.name;
-    result->npuCount = spec.platform.npuCount();
-    for (int i = 0; i < result->npuCount; ++i)
-        result->npus.push_back(NpuSummary{i, true});
+    result->npuCount = topology.npuCount();
+    result->links = topology.links();
+    result->reportLines = startupReportLines(spec, topology);
+
+    Simulator sim;
+    Transport transport(sim, spec.options.rendezvousProtocol);
+    LinkRecorder recorder(topology.linkCount(), topology.npuCount(), spec.options.recordTimeline,
+                          spec.options.recordLinkIntervals);
+    const std::unique_ptr<NetworkModel> network =
+        makeNetwork(spec, sim, topology, transport, recorder);
+    transport.setNetwork(network.get());
+    CollectiveEngine collectives(sim, transport, topology, spec, result.get());
+    const Timing timing{spec.options.timing};
+    RemoteMemory memory(sim, spec.memory, topology.npuCount(), timing);
+
+    std::vector<std::unique_ptr<NpuExecutor>> executors;
+    executors.reserve(traces.size());
+    ExecutorContext context{&sim, &transport, &collectives, &memory, &spec, timing,
+                            [&](int npu) {
+                                for (std::string& line : executors[static_cast<size_t>(npu)]->reportLines())
+                                    result->reportLines.push_back(std::move(line));
+                            }};
+    for (size_t npu = 0; npu < traces.size(); ++npu)
+        executors.push_back(std::make_unique<NpuExecutor>(static_cast<int>(npu), traces[npu], context));
+    for (auto& e : executors)
+        e->start();
+
+    if (sim.run(cancel, progress) == Simulator::StopReason::Cancelled)
+        throw Error(ErrorKind::Cancelled, "the run was cancelled at " +
+                                              std::to_string(sim.now().nsFloor()) + " ns");
+    const bool allFinished = std::all_of(executors.begin(), executors.end(),
+                                         [](const auto& e) { return e->finished(); });
+    if (!allFinished)
+        throw Error(ErrorKind::Deadlock, deadlockReport(executors, collectives, transport, sim.now()));
+
+    for (const auto& e : executors) {
+        result->npus.push_back(e->summarize(result.get()));
+        result->endTime = std::max(result->endTime, result->npus.back().finish);
+    }
+    std::stable_sort(result->activities.begin(), result->activities.end(),
+                     [](const ActivityInterval& a, const ActivityInterval& b) {
+                         return a.npu != b.npu ? a.npu < b.npu : a.start < b.start;
+                     });
+    const auto latest = std::max_element(
+        result->npus.begin(), result->npus.end(),
+        [](const NpuSummary& a, const NpuSummary& b) { return a.finish < b.finish; });
+    if (latest != result->npus.end())
+        for (uint64_t id : executors[static_cast<size_t>(latest->npu)]->criticalChain())
+            result->criticalPath.push_back({latest->npu, id});
+    recorder.finish(*result, topology.dimensionCount());
+    result->events = sim.eventsProcessed();
+    result->wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     return result;
 }
 

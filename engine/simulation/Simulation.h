@@ -16,4 +16,11 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& spec,
                                                ProgressSink* progress = nullptr,
                                                const CancelToken* cancel = nullptr);
 
+/// The same with the per-NPU traces given in memory (generators, tests); spec.workload is
+/// ignored. traces.size() must equal the platform's NPU count.
+std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& spec,
+                                               std::vector<WorkloadTrace> traces,
+                                               ProgressSink* progress = nullptr,
+                                               const CancelToken* cancel = nullptr);
+
 } // namespace astrolabe

@@ -1,0 +1,101 @@
+#pragma once
+// Runs native collectives for every NPU: chunking (spec §5.1), phase plans (§5.2), the
+// per-dimension queues with active-chunk limits, and the phases themselves.
+//
+// A collective of S bytes becomes ceil(S/C) chunks ("streams") of exactly C = floor(S/splits)
+// bytes (at least N bytes except for all-gather); each walks its phase list, one queue per
+// (dimension, queue index). At most ceil(active-chunks-per-dimension / Q) chunks run in a queue
+// at once; the others wait in priority order.
+
+#include "collective/Phase.h"
+#include "collective/PhasePlan.h"
+#include "config/SimulationSpec.h"
+#include "core/Simulator.h"
+#include "network/Transport.h"
+#include "record/RunResult.h"
+#include "topology/Topology.h"
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace astrolabe {
+
+struct CollectiveRequest {
+    int npu = 0;
+    uint64_t nodeId = 0;
+    CollectiveKind kind = CollectiveKind::AllReduce;
+    CollectiveType chakraType = CollectiveType::AllReduce;
+    uint64_t bytes = 0;
+    int group = 0; ///< communicator group id, 0 = all NPUs
+    std::vector<bool> involvedDims;
+    uint32_t priority = 0; ///< comm_priority (EXPLICIT scheduling)
+};
+
+class CollectiveEngine {
+public:
+    CollectiveEngine(Simulator& sim, Transport& transport, const Topology& topology,
+                     const SimulationSpec& spec, RunResult* record);
+    ~CollectiveEngine();
+
+    /// Starts a collective now; onDone runs when this NPU's part is complete.
+    void start(const CollectiveRequest& request, std::function<void()> onDone);
+
+    /// One line per unfinished collective on `npu` (deadlock report).
+    std::vector<std::string> describePending(int npu) const;
+
+private:
+    struct Collective;
+    struct Stream {
+        Collective* owner = nullptr;
+        int chunk = 0;
+        std::vector<PhaseSpec> phases;
+        size_t current = 0;
+        int64_t priority = 0;
+        std::unique_ptr<Phase> running;
+        SimTime phaseStart;
+    };
+    struct Collective {
+        CollectiveRequest request;
+        std::function<void()> onDone;
+        std::vector<std::unique_ptr<Stream>> streams;
+        int remaining = 0;
+        uint64_t firstTag = 0;
+        SimTime start;
+        uint64_t chunkBytes = 0;
+    };
+    struct Queue {
+        int running = 0;
+        std::deque<Stream*> waiting;
+    };
+    struct NpuState {
+        std::vector<Queue> queues;
+        int64_t priorityCounter = 0;
+        std::map<int, uint64_t> streamCounter; ///< per communicator group
+        QueueCursor cursor;
+        std::map<int, uint32_t> treeCounter; ///< per (collective kind, dimension)
+        std::vector<Collective*> active;
+    };
+
+    void enqueue(Stream& stream);
+    void startPhase(Stream& stream);
+    void phaseDone(Stream& stream);
+    void finishCollective(Collective& collective);
+    SimTime endpointDelayFor(const PhaseSpec& phase) const;
+
+    Simulator& m_sim;
+    Transport& m_transport;
+    const Topology& m_topology;
+    const SimulationSpec& m_spec;
+    RunResult* m_record;
+    Timing m_timing;
+    int m_queuesPerDim;
+    int m_queueThreshold;
+    SimTime m_endpointDelay;
+    std::vector<NpuState> m_npus;
+    std::vector<std::unique_ptr<Collective>> m_finished; ///< freed lazily (see finishCollective)
+};
+
+} // namespace astrolabe

@@ -1,0 +1,41 @@
+#pragma once
+// One phase of one chunk on one NPU: an algorithm exchanging messages over a logical ring.
+
+#include "collective/PhasePlan.h"
+#include "core/Simulator.h"
+#include "network/Timing.h"
+#include "network/Transport.h"
+
+#include <functional>
+#include <memory>
+
+namespace astrolabe {
+
+/// What a running phase needs from the engine.
+struct PhaseContext {
+    Simulator* sim = nullptr;
+    Transport* transport = nullptr;
+    Timing timing;
+    int npu = 0;
+    uint64_t tag = 0;
+    /// The NPU <-> memory-agent hop E before every message step (spec §5.3).
+    SimTime endpointDelay;
+    /// local-mem-bw in decimal GB/s (= bytes/ns); reductions cost 3 passes over the buffer.
+    double localMemBandwidthGBps = 0;
+    std::function<void()> onDone;
+
+    /// R(x) = 3 * floor(x / (L * 1e9) * 1e9) ns: one write and two reads of the buffer.
+    SimTime reduction(uint64_t bytes) const;
+};
+
+class Phase {
+public:
+    virtual ~Phase() = default;
+    virtual void start() = 0;
+    /// A one-line description of what it waits for (deadlock report).
+    virtual std::string waitingFor() const = 0;
+};
+
+std::unique_ptr<Phase> makePhase(const PhaseSpec& spec, PhaseContext context);
+
+} // namespace astrolabe

@@ -1,0 +1,196 @@
+#include "collective/TokenPhase.h"
+
+#include "collective/TreePhase.h"
+#include "core/Error.h"
+
+#include <cmath>
+
+namespace astrolabe {
+
+SimTime PhaseContext::reduction(uint64_t bytes) const {
+    if (!(localMemBandwidthGBps > 0))
+        throw Error(ErrorKind::Validation,
+                    "a reduction needs the local memory bandwidth, but local-mem-bw is 0", {},
+                    "set local-mem-bw (GB/s) in the system configuration");
+    const double ns = static_cast<double>(bytes) / (localMemBandwidthGBps * 1e9) * 1e9;
+    return timing.fromNs(ns) * 3;
+}
+
+std::unique_ptr<Phase> makePhase(const PhaseSpec& spec, PhaseContext context) {
+    if (spec.algorithm.kind == AlgorithmKind::DoubleBinaryTree)
+        return std::make_unique<TreePhase>(spec, std::move(context));
+    return std::make_unique<TokenPhase>(spec, std::move(context));
+}
+
+namespace {
+int log2Exact(int n) {
+    int l = 0;
+    while ((1 << l) < n)
+        ++l;
+    return l;
+}
+} // namespace
+
+TokenPhase::TokenPhase(const PhaseSpec& spec, PhaseContext context)
+    : m_spec(spec)
+    , m_ctx(std::move(context))
+    , m_n(spec.ring.size) {
+    const int n = m_n;
+    const uint64_t D = spec.inputBytes;
+    const auto un = static_cast<uint64_t>(n);
+    switch (spec.algorithm.kind) {
+    case AlgorithmKind::Direct: {
+        const int window = spec.algorithm.window > 0 ? spec.algorithm.window : n - 1;
+        m_parallel = std::min(window, n - 1);
+        m_budgetRefill = spec.ring.local ? (n - 1) * m_parallel : m_parallel;
+        switch (spec.kind) {
+        case CollectiveKind::AllReduce: m_toSend = 2 * (n - 1); break;
+        default: m_toSend = n - 1; break;
+        }
+        m_messageBytes = spec.kind == CollectiveKind::AllGather ? D : D / un;
+        break;
+    }
+    case AlgorithmKind::HalvingDoubling: {
+        const int L = log2Exact(n);
+        m_parallel = 1;
+        m_budgetRefill = L - 1;
+        m_toSend = spec.kind == CollectiveKind::AllReduce ? 2 * L : L;
+        m_delta = spec.kind == CollectiveKind::AllGather ? n / 2 : 1;
+        m_messageBytes = spec.kind == CollectiveKind::AllGather ? D : D / 2;
+        break;
+    }
+    default: // Ring
+        m_parallel = 1;
+        m_budgetRefill = n - 1;
+        switch (spec.kind) {
+        case CollectiveKind::AllReduce: m_toSend = 2 * (n - 1); break;
+        case CollectiveKind::AllToAll:
+            m_toSend = static_cast<int64_t>(n) * (n - 1) / 2;
+            break;
+        default: m_toSend = n - 1; break;
+        }
+        m_messageBytes = spec.kind == CollectiveKind::AllGather ? D : D / un;
+        break;
+    }
+}
+
+void TokenPhase::start() {
+    for (int i = 0; i < m_parallel; ++i)
+        insertPacket();
+}
+
+void TokenPhase::insertPacket() {
+    if (m_zeroBudget == 0 && m_budget == 0) {
+        m_zeroBudget = m_parallel;
+        m_budget = m_budgetRefill;
+        m_toggle = !m_toggle;
+    }
+    const int me = m_spec.ring.myIndex;
+    Packet p{me, me, m_messageBytes};
+    switch (m_spec.algorithm.kind) {
+    case AlgorithmKind::HalvingDoubling:
+        if (m_delta > 0 && m_delta < m_n) {
+            const int peer = ((me / m_delta) % 2 == 0) ? me + m_delta : me - m_delta;
+            p.dst = p.src = peer;
+        }
+        break;
+    case AlgorithmKind::Direct: {
+        const int sign = m_spec.clockwise ? 1 : -1;
+        p.dst = me + sign * m_dstOffset;
+        p.src = me - sign * m_srcOffset;
+        break;
+    }
+    default: {
+        const int sign = m_spec.clockwise ? 1 : -1;
+        p.dst = me + sign;
+        p.src = me - sign;
+        break;
+    }
+    }
+    m_packets.push_back(p);
+
+    SimTime delay = m_ctx.endpointDelay;
+    if (m_zeroBudget > 0) {
+        --m_zeroBudget;
+    } else {
+        const bool reduce = m_spec.kind == CollectiveKind::ReduceScatter ||
+                            (m_spec.kind == CollectiveKind::AllReduce && m_toggle);
+        if (reduce)
+            delay += m_ctx.reduction(p.bytes);
+        --m_budget;
+    }
+    m_ctx.sim->scheduleIn(delay, [this] { onToken(); });
+    advanceCursor();
+}
+
+void TokenPhase::advanceCursor() {
+    switch (m_spec.algorithm.kind) {
+    case AlgorithmKind::Direct:
+        m_dstOffset = m_dstOffset % (m_n - 1) + 1;
+        m_srcOffset = m_srcOffset % (m_n - 1) + 1;
+        break;
+    case AlgorithmKind::HalvingDoubling:
+        if (m_spec.kind == CollectiveKind::AllGather || m_doubling) {
+            m_delta /= 2;
+            m_messageBytes *= 2;
+        } else {
+            m_delta *= 2;
+            m_messageBytes /= 2;
+            if (m_spec.kind == CollectiveKind::AllReduce && m_delta >= m_n) {
+                m_doubling = true;
+                m_delta = m_n / 2;
+                m_messageBytes *= 2;
+            }
+        }
+        break;
+    default: break;
+    }
+}
+
+bool TokenPhase::trySend() {
+    if (m_packets.empty() || m_toSend <= 0 || m_tokens <= 0)
+        return false;
+    const Packet p = m_packets.front();
+    m_packets.pop_front();
+    --m_toSend;
+    --m_tokens;
+    const int me = m_ctx.npu;
+    m_ctx.transport->send(me, m_spec.ring.npuAt(p.dst), m_ctx.tag, p.bytes);
+    m_ctx.transport->receive(me, m_spec.ring.npuAt(p.src), m_ctx.tag, p.bytes,
+                             [this] { onReceive(); });
+    return true;
+}
+
+void TokenPhase::onReceive() {
+    ++m_received;
+    insertPacket();
+}
+
+void TokenPhase::onToken() {
+    ++m_tokens;
+    const bool directAllReduceSecondHalf = m_spec.algorithm.kind == AlgorithmKind::Direct &&
+                                           m_spec.kind == CollectiveKind::AllReduce &&
+                                           m_toSend <= m_n - 1;
+    if (directAllReduceSecondHalf) {
+        // The all-gather half waits for every reduce-scatter receipt (a barrier).
+        if (m_received >= m_n - 1)
+            for (int i = 0; i < m_parallel && trySend(); ++i) {
+            }
+    } else {
+        trySend();
+    }
+    if (!m_done && m_toSend == 0 && m_tokens == m_parallel) {
+        m_done = true;
+        // The engine may destroy this phase inside onDone: run it from a local and return.
+        const std::function<void()> done = std::move(m_ctx.onDone);
+        done();
+    }
+}
+
+std::string TokenPhase::waitingFor() const {
+    return algorithmName(m_spec.algorithm) + " " + collectiveKindName(m_spec.kind) + " phase: " +
+           std::to_string(m_received) + " messages received, " + std::to_string(m_toSend) +
+           " still to send";
+}
+
+} // namespace astrolabe

@@ -1,0 +1,58 @@
+#include "memory/RemoteMemory.h"
+
+#include "core/Error.h"
+
+#include <algorithm>
+
+namespace astrolabe {
+
+RemoteMemory::RemoteMemory(Simulator& sim, const RemoteMemoryConfig& config, int npuCount,
+                           Timing timing)
+    : m_sim(sim)
+    , m_config(config)
+    , m_timing(timing) {
+    switch (config.type) {
+    case RemoteMemoryType::MemoryPool: m_serverFree.assign(1, SimTime::zero()); break;
+    case RemoteMemoryType::PerNodeMemoryExpansion: {
+        const int perNode = std::max(1, config.numNpusPerNode);
+        m_serverFree.assign(static_cast<size_t>((npuCount + perNode - 1) / perNode),
+                            SimTime::zero());
+        break;
+    }
+    default: break;
+    }
+}
+
+SimTime RemoteMemory::accessTime(uint64_t bytes) const {
+    const double transfer = m_config.bandwidthBytesPerNs > 0
+                                ? static_cast<double>(bytes) /
+                                      static_cast<double>(m_config.bandwidthBytesPerNs)
+                                : 0.0;
+    return SimTime::fromNs(static_cast<int64_t>(m_config.latencyNs)) + m_timing.fromNs(transfer);
+}
+
+void RemoteMemory::access(int npu, uint64_t nodeId, uint64_t bytes, std::function<void()> onDone) {
+    if (m_config.type == RemoteMemoryType::NoMemoryExpansion)
+        throw Error(ErrorKind::Validation,
+                    "NPU " + std::to_string(npu) + " node " + std::to_string(nodeId) +
+                        " accesses remote memory, but the memory configuration is "
+                        "NO_MEMORY_EXPANSION",
+                    {m_config.sourceFile, 0, 0, "memory-type"},
+                    "use PER_NPU_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION or MEMORY_POOL");
+    if (m_config.bandwidthBytesPerNs == 0)
+        throw Error(ErrorKind::Validation, "remote-mem-bw must be greater than zero",
+                    {m_config.sourceFile, 0, 0, "remote-mem-bw"});
+    const SimTime a = accessTime(bytes);
+    SimTime done = m_sim.now() + a;
+    if (!m_serverFree.empty()) {
+        size_t server = 0;
+        if (m_config.type == RemoteMemoryType::PerNodeMemoryExpansion)
+            server = static_cast<size_t>(npu / std::max(1, m_config.numNpusPerNode));
+        SimTime& free = m_serverFree[server];
+        done = std::max(free, m_sim.now()) + a;
+        free = done;
+    }
+    m_sim.scheduleAt(done, std::move(onDone));
+}
+
+} // namespace astrolabe

@@ -1,0 +1,36 @@
+#pragma once
+// Remote (disaggregated) memory, astra-memory-analytical semantics (spec §6.2):
+//
+//   access time A(x) = latency + floor(x / bandwidth)   [ns], x = tensor_size bytes
+//
+// PER_NPU: independent. MEMORY_POOL: one FIFO server shared by all NPUs. PER_NODE: one FIFO
+// server per node of num-npus-per-node NPUs (the intended semantics; upstream crashes).
+// NO_MEMORY_EXPANSION: any access is an error.
+
+#include "config/MemoryConfig.h"
+#include "core/Simulator.h"
+#include "network/Timing.h"
+
+#include <functional>
+#include <vector>
+
+namespace astrolabe {
+
+class RemoteMemory {
+public:
+    RemoteMemory(Simulator& sim, const RemoteMemoryConfig& config, int npuCount, Timing timing);
+
+    /// Starts an access now; onDone runs when it completes. Throws astrolabe::Error when the
+    /// configuration has no remote memory.
+    void access(int npu, uint64_t nodeId, uint64_t bytes, std::function<void()> onDone);
+
+    SimTime accessTime(uint64_t bytes) const;
+
+private:
+    Simulator& m_sim;
+    RemoteMemoryConfig m_config;
+    Timing m_timing;
+    std::vector<SimTime> m_serverFree; ///< per FIFO server
+};
+
+} // namespace astrolabe

@@ -1,0 +1,83 @@
+#include "network/CongestionAwareNetwork.h"
+
+namespace astrolabe {
+
+CongestionAwareNetwork::CongestionAwareNetwork(Simulator& sim, const Topology& topology,
+                                               Timing timing, DeliverySink& sink,
+                                               LinkRecorder* recorder)
+    : m_sim(sim)
+    , m_topology(topology)
+    , m_timing(timing)
+    , m_sink(sink)
+    , m_recorder(recorder)
+    , m_links(static_cast<size_t>(topology.linkCount())) {}
+
+uint32_t CongestionAwareNetwork::allocate() {
+    if (!m_freeMessages.empty()) {
+        const uint32_t slot = m_freeMessages.back();
+        m_freeMessages.pop_back();
+        return slot;
+    }
+    m_messages.emplace_back();
+    m_routeOf.emplace_back();
+    return static_cast<uint32_t>(m_messages.size() - 1);
+}
+
+void CongestionAwareNetwork::transmit(int src, int dst, uint64_t bytes, uint64_t token) {
+    const uint32_t slot = allocate();
+    std::vector<int32_t>& route = m_routeOf[slot];
+    route.clear();
+    m_topology.appendRoute(src, dst, route);
+    m_messages[slot] = Message{bytes, token, static_cast<uint32_t>(route.size()), 0};
+    if (m_recorder && m_recorder->enabled())
+        m_recorder->addTraffic(src, dst, bytes);
+    enqueue(slot);
+}
+
+void CongestionAwareNetwork::enqueue(uint32_t message) {
+    const int32_t link = m_routeOf[message][m_messages[message].hop];
+    Link& l = m_links[static_cast<size_t>(link)];
+    if (l.busy)
+        l.waiting.push_back(message);
+    else
+        serve(link, message);
+}
+
+void CongestionAwareNetwork::serve(int32_t link, uint32_t message) {
+    Link& l = m_links[static_cast<size_t>(link)];
+    const LinkInfo& info = m_topology.link(link);
+    const DimensionSpec& dim = m_topology.dimension(info.dimension);
+    const Message& m = m_messages[message];
+    const double serializationNs = static_cast<double>(m.bytes) / dim.bytesPerNs();
+    const SimTime busyFor = m_timing.fromNs(serializationNs);
+    const SimTime arriveIn = m_timing.fromNs(dim.latencyNs + serializationNs);
+    const SimTime now = m_sim.now();
+    l.busy = true;
+    if (m_recorder && m_recorder->enabled())
+        m_recorder->add(link, now, now + busyFor, m.bytes);
+    m_sim.scheduleAt(now + busyFor, [this, link] { linkFree(link); });
+    m_sim.scheduleAt(now + arriveIn, [this, message] { arrive(message); });
+}
+
+void CongestionAwareNetwork::linkFree(int32_t link) {
+    Link& l = m_links[static_cast<size_t>(link)];
+    l.busy = false;
+    if (!l.waiting.empty()) {
+        const uint32_t next = l.waiting.front();
+        l.waiting.pop_front();
+        serve(link, next);
+    }
+}
+
+void CongestionAwareNetwork::arrive(uint32_t message) {
+    Message& m = m_messages[message];
+    if (++m.hop < m.routeLength) {
+        enqueue(message);
+        return;
+    }
+    const uint64_t token = m.token;
+    m_freeMessages.push_back(message);
+    m_sink.onDelivered(token);
+}
+
+} // namespace astrolabe

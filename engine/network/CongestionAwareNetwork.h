@@ -1,0 +1,65 @@
+#pragma once
+// ASTRA-sim's congestion-aware analytical model (spec §4.4), extended to multi-dimensional
+// platforms.
+//
+// Links are unidirectional FIFO servers. A message is stored and forwarded whole: on each link
+// of its route it waits until the link is free; when the link starts serving it at t, the link
+// is busy until t + floor(bytes/beta) and the message reaches the next device at
+// t + floor(latency + bytes/beta). An uncontended k-link route therefore costs
+// k * floor(latency + bytes/beta).
+//
+// Routing (docs/network-models.md): dimension by dimension from the lowest; inside a Ring the
+// shorter direction (ties clockwise), FullyConnected direct, Switch up and down. On 1-D
+// platforms this is exactly ASTRA-sim's model; ASTRA-sim refuses multi-dimensional ones.
+//
+// Events: one pending "link free" event per busy link plus one arrival event per hop.
+
+#include "core/Simulator.h"
+#include "network/NetworkModel.h"
+#include "network/Timing.h"
+#include "record/LinkRecorder.h"
+#include "topology/Topology.h"
+
+#include <deque>
+#include <vector>
+
+namespace astrolabe {
+
+class CongestionAwareNetwork : public NetworkModel {
+public:
+    CongestionAwareNetwork(Simulator& sim, const Topology& topology, Timing timing,
+                           DeliverySink& sink, LinkRecorder* recorder);
+
+    void transmit(int src, int dst, uint64_t bytes, uint64_t token) override;
+    const char* name() const override { return "analytical-congestion-aware"; }
+
+private:
+    struct Message {
+        uint64_t bytes;
+        uint64_t token;
+        uint32_t routeLength;
+        uint32_t hop = 0;
+    };
+    struct Link {
+        std::deque<uint32_t> waiting; ///< message slots
+        bool busy = false;
+    };
+
+    void enqueue(uint32_t message);
+    void serve(int32_t link, uint32_t message);
+    void linkFree(int32_t link);
+    void arrive(uint32_t message);
+    uint32_t allocate();
+
+    Simulator& m_sim;
+    const Topology& m_topology;
+    Timing m_timing;
+    DeliverySink& m_sink;
+    LinkRecorder* m_recorder;
+    std::vector<Link> m_links;
+    std::vector<Message> m_messages;
+    std::vector<uint32_t> m_freeMessages;
+    std::vector<std::vector<int32_t>> m_routeOf; ///< per message slot
+};
+
+} // namespace astrolabe

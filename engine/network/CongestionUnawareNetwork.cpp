@@ -1,0 +1,41 @@
+#include "network/CongestionUnawareNetwork.h"
+
+namespace astrolabe {
+
+CongestionUnawareNetwork::CongestionUnawareNetwork(Simulator& sim, const Topology& topology,
+                                                   Timing timing, DeliverySink& sink,
+                                                   LinkRecorder* recorder)
+    : m_sim(sim)
+    , m_topology(topology)
+    , m_timing(timing)
+    , m_sink(sink)
+    , m_recorder(recorder) {}
+
+SimTime CongestionUnawareNetwork::delay(int src, int dst, uint64_t bytes) const {
+    const int d = m_topology.lowestDifferingDimension(src, dst);
+    if (d < 0)
+        return SimTime::zero();
+    const DimensionSpec& dim = m_topology.dimension(d);
+    const int hops = Topology::hops(dim.kind, dim.size, m_topology.coordinate(src, d),
+                                    m_topology.coordinate(dst, d));
+    return m_timing.fromNs(hops * dim.latencyNs + static_cast<double>(bytes) / dim.bytesPerNs());
+}
+
+void CongestionUnawareNetwork::transmit(int src, int dst, uint64_t bytes, uint64_t token) {
+    const SimTime arrival = m_sim.now() + delay(src, dst, bytes);
+    if (m_recorder && m_recorder->enabled()) {
+        const int d = m_topology.lowestDifferingDimension(src, dst);
+        // The model only looks at dimension d, so the bytes cross d's links and no others.
+        const int shift = m_topology.coordinate(dst, d) - m_topology.coordinate(src, d);
+        m_route.clear();
+        m_topology.appendRouteWithin(d, src, m_topology.neighbour(src, d, shift), m_route);
+        const DimensionSpec& dim = m_topology.dimension(d);
+        const SimTime busy = m_timing.fromNs(static_cast<double>(bytes) / dim.bytesPerNs());
+        for (int32_t link : m_route)
+            m_recorder->add(link, m_sim.now(), m_sim.now() + busy, bytes);
+        m_recorder->addTraffic(src, dst, bytes);
+    }
+    m_sim.scheduleAt(arrival, [this, token] { m_sink.onDelivered(token); });
+}
+
+} // namespace astrolabe

@@ -1,0 +1,23 @@
+#pragma once
+// The one place where a rate-derived duration (double nanoseconds) becomes simulated time.
+// AstraCompatible floors to whole nanoseconds, at exactly the points where ASTRA-sim truncates
+// (per message, per link, per reduction); Precise rounds once to the picosecond.
+
+#include "config/SimulationSpec.h"
+#include "core/SimTime.h"
+
+#include <cmath>
+
+namespace astrolabe {
+
+struct Timing {
+    TimingMode mode = TimingMode::AstraCompatible;
+
+    SimTime fromNs(double ns) const {
+        return mode == TimingMode::AstraCompatible
+                   ? SimTime::fromNs(static_cast<int64_t>(std::floor(ns)))
+                   : SimTime::fromNsRounded(ns);
+    }
+};
+
+} // namespace astrolabe

@@ -1,0 +1,90 @@
+#include "network/Transport.h"
+
+#include "core/Error.h"
+
+namespace astrolabe {
+
+Transport::Transport(Simulator& sim, bool rendezvous) : m_sim(sim), m_rendezvous(rendezvous) {}
+
+void Transport::send(int src, int dst, uint64_t tag, uint64_t bytes, Handler onDelivered) {
+    if (!m_rendezvous) {
+        sendNow(src, dst, tag, bytes, std::move(onDelivered));
+        return;
+    }
+    // Wait for the receiver's control message, then inject the data.
+    receiveNow(src, dst, tag | kControlTagBit, kControlBytes,
+               [this, src, dst, tag, bytes, h = std::move(onDelivered)]() mutable {
+                   sendNow(src, dst, tag, bytes, std::move(h));
+               });
+}
+
+void Transport::receive(int dst, int src, uint64_t tag, uint64_t bytes, Handler onReceived) {
+    if (!m_rendezvous) {
+        receiveNow(dst, src, tag, bytes, std::move(onReceived));
+        return;
+    }
+    sendNow(dst, src, tag | kControlTagBit, kControlBytes,
+            [this, dst, src, tag, bytes, h = std::move(onReceived)]() mutable {
+                receiveNow(dst, src, tag, bytes, std::move(h));
+            });
+}
+
+void Transport::sendNow(int src, int dst, uint64_t tag, uint64_t bytes, Handler onDelivered) {
+    if (!m_network)
+        throw Error(ErrorKind::Internal, "Transport used before a network model was attached");
+    uint32_t slot;
+    if (!m_freeSlots.empty()) {
+        slot = m_freeSlots.back();
+        m_freeSlots.pop_back();
+    } else {
+        slot = static_cast<uint32_t>(m_inFlight.size());
+        m_inFlight.emplace_back();
+    }
+    m_inFlight[slot] = InFlight{Key{dst, src, tag, bytes}, std::move(onDelivered)};
+    if (src == dst) {
+        // A message to oneself costs nothing on the network.
+        m_sim.scheduleIn(SimTime::zero(), [this, slot] { this->onDelivered(slot); });
+        return;
+    }
+    m_network->transmit(src, dst, bytes, slot);
+}
+
+void Transport::receiveNow(int dst, int src, uint64_t tag, uint64_t bytes, Handler onReceived) {
+    Mailbox& box = m_mailboxes[Key{dst, src, tag, bytes}];
+    if (box.arrived > 0) {
+        --box.arrived;
+        m_sim.scheduleIn(SimTime::zero(), std::move(onReceived));
+        return;
+    }
+    box.receives.push_back(std::move(onReceived));
+}
+
+void Transport::onDelivered(uint64_t token) {
+    const auto slot = static_cast<uint32_t>(token);
+    InFlight message = std::move(m_inFlight[slot]);
+    m_inFlight[slot].onDelivered = nullptr;
+    m_freeSlots.push_back(slot);
+    ++m_delivered;
+    if (message.onDelivered)
+        message.onDelivered();
+    auto it = m_mailboxes.find(message.key);
+    if (it != m_mailboxes.end() && !it->second.receives.empty()) {
+        Handler h = std::move(it->second.receives.front());
+        it->second.receives.pop_front();
+        if (it->second.receives.empty() && it->second.arrived == 0)
+            m_mailboxes.erase(it);
+        h();
+        return;
+    }
+    ++m_mailboxes[message.key].arrived;
+}
+
+std::vector<Transport::PendingReceive> Transport::pendingReceives() const {
+    std::vector<PendingReceive> out;
+    for (const auto& [key, box] : m_mailboxes)
+        for (size_t i = 0; i < box.receives.size(); ++i)
+            out.push_back({key.dst, key.src, key.tag, key.bytes});
+    return out;
+}
+
+} // namespace astrolabe

@@ -1,0 +1,89 @@
+#pragma once
+// Point-to-point messages over a NetworkModel, with ASTRA-sim's matching rule (spec §2.4):
+// a message matches a receive iff (tag, src, dst, bytes) are equal; among several, the k-th
+// send with a key matches the k-th receive with that key (FIFO per key). A receive posted after
+// its message arrived completes at once (a zero-delay event).
+//
+// Rendezvous (spec §5.12): before every data message the receiver sends an 8 KiB control
+// message to the sender; the sender injects the data when that arrives, and the receiver posts
+// the data receive when its control message has been delivered.
+
+#include "core/Simulator.h"
+#include "network/NetworkModel.h"
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace astrolabe {
+
+class Transport : public DeliverySink {
+public:
+    using Handler = std::function<void()>;
+
+    static constexpr uint64_t kControlBytes = 8192;
+    static constexpr uint64_t kControlTagBit = 1ULL << 62;
+
+    Transport(Simulator& sim, bool rendezvous);
+    void setNetwork(NetworkModel* network) { m_network = network; }
+
+    /// Sends now; onDelivered (may be empty) runs at arrival.
+    void send(int src, int dst, uint64_t tag, uint64_t bytes, Handler onDelivered = {});
+    /// Posts a receive at dst for a message from src; onReceived runs when it is matched.
+    void receive(int dst, int src, uint64_t tag, uint64_t bytes, Handler onReceived);
+
+    void onDelivered(uint64_t token) override;
+
+    uint64_t messagesDelivered() const { return m_delivered; }
+
+    struct PendingReceive {
+        int dst;
+        int src;
+        uint64_t tag;
+        uint64_t bytes;
+    };
+    /// Receives still waiting for a message (for the deadlock report).
+    std::vector<PendingReceive> pendingReceives() const;
+
+private:
+    struct Key {
+        int dst;
+        int src;
+        uint64_t tag;
+        uint64_t bytes;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+        size_t operator()(const Key& k) const {
+            uint64_t h = static_cast<uint64_t>(k.dst) * 0x9E3779B97F4A7C15ULL;
+            h ^= (static_cast<uint64_t>(k.src) + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL;
+            h ^= (k.tag + (h << 6) + (h >> 2)) * 0x94D049BB133111EBULL;
+            h ^= k.bytes + (h << 7);
+            return static_cast<size_t>(h ^ (h >> 31));
+        }
+    };
+    struct Mailbox {
+        std::deque<Handler> receives;
+        uint64_t arrived = 0;
+    };
+    struct InFlight {
+        Key key;
+        Handler onDelivered;
+    };
+
+    void sendNow(int src, int dst, uint64_t tag, uint64_t bytes, Handler onDelivered);
+    void receiveNow(int dst, int src, uint64_t tag, uint64_t bytes, Handler onReceived);
+
+    Simulator& m_sim;
+    NetworkModel* m_network = nullptr;
+    bool m_rendezvous;
+    std::unordered_map<Key, Mailbox, KeyHash> m_mailboxes;
+    std::vector<InFlight> m_inFlight;
+    std::vector<uint32_t> m_freeSlots;
+    uint64_t m_delivered = 0;
+};
+
+} // namespace astrolabe

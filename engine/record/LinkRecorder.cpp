@@ -1,0 +1,104 @@
+#include "record/LinkRecorder.h"
+
+#include <algorithm>
+
+namespace astrolabe {
+
+namespace {
+// A dense N x N matrix above this many NPUs would cost more memory than it is worth.
+constexpr int kMaxTrafficMatrixNpus = 2048;
+} // namespace
+
+LinkRecorder::LinkRecorder(int linkCount, int npuCount, bool enabled, bool keepIntervals)
+    : m_enabled(enabled)
+    , m_keepIntervals(keepIntervals)
+    , m_npus(npuCount)
+    , m_stats(static_cast<size_t>(linkCount))
+    , m_busyPs(static_cast<size_t>(linkCount)) {
+    if (enabled && npuCount <= kMaxTrafficMatrixNpus)
+        m_traffic.assign(static_cast<size_t>(npuCount) * static_cast<size_t>(npuCount), 0);
+}
+
+void LinkRecorder::growTo(SimTime end) {
+    while (end.ps() > m_bucketPs * kBuckets) {
+        for (std::vector<double>& series : m_busyPs) {
+            if (series.empty())
+                continue;
+            for (int i = 0; i < kBuckets / 2; ++i)
+                series[i] = series[2 * i] + series[2 * i + 1];
+            std::fill(series.begin() + kBuckets / 2, series.end(), 0.0);
+        }
+        m_bucketPs *= 2;
+    }
+}
+
+void LinkRecorder::add(int32_t link, SimTime start, SimTime end, uint64_t bytes) {
+    LinkStats& s = m_stats[static_cast<size_t>(link)];
+    s.bytes += bytes;
+    s.messages += 1;
+    s.busy += end - start;
+    if (m_keepIntervals)
+        m_intervals.push_back({start, end, link});
+    if (end <= start)
+        return;
+    growTo(end);
+    std::vector<double>& series = m_busyPs[static_cast<size_t>(link)];
+    if (series.empty())
+        series.assign(kBuckets, 0.0);
+    int64_t t = start.ps();
+    while (t < end.ps()) {
+        const int64_t bucket = t / m_bucketPs;
+        const int64_t bucketEnd = (bucket + 1) * m_bucketPs;
+        const int64_t until = std::min(bucketEnd, end.ps());
+        series[static_cast<size_t>(bucket)] += static_cast<double>(until - t);
+        t = until;
+    }
+}
+
+void LinkRecorder::addTraffic(int src, int dst, uint64_t bytes) {
+    if (!m_traffic.empty())
+        m_traffic[static_cast<size_t>(src) * static_cast<size_t>(m_npus) + static_cast<size_t>(dst)] +=
+            bytes;
+}
+
+void LinkRecorder::finish(RunResult& result, int dimensionCount) {
+    result.linkStats = m_stats;
+    result.seriesBucket = SimTime::fromPs(m_bucketPs);
+    const int64_t used = std::max<int64_t>(1, (result.endTime.ps() + m_bucketPs - 1) / m_bucketPs);
+    const size_t buckets = static_cast<size_t>(std::min<int64_t>(used, kBuckets));
+    result.linkSeries.assign(m_busyPs.size(), {});
+    for (size_t l = 0; l < m_busyPs.size(); ++l) {
+        std::vector<float>& out = result.linkSeries[l];
+        out.assign(buckets, 0.0f);
+        if (m_busyPs[l].empty())
+            continue;
+        for (size_t b = 0; b < buckets; ++b)
+            out[b] = static_cast<float>(std::min(1.0, m_busyPs[l][b] / static_cast<double>(m_bucketPs)));
+    }
+    std::sort(m_intervals.begin(), m_intervals.end(),
+              [](const LinkBusyInterval& a, const LinkBusyInterval& b) {
+                  return a.link != b.link ? a.link < b.link : a.start < b.start;
+              });
+    result.linkIntervals = std::move(m_intervals);
+    result.trafficBytes = std::move(m_traffic);
+
+    result.dimensions.assign(static_cast<size_t>(dimensionCount), {});
+    std::vector<int> linksPerDim(static_cast<size_t>(dimensionCount), 0);
+    for (int d = 0; d < dimensionCount; ++d)
+        result.dimensions[static_cast<size_t>(d)].dimension = d;
+    for (size_t l = 0; l < result.links.size(); ++l) {
+        DimensionStats& ds = result.dimensions[static_cast<size_t>(result.links[l].dimension)];
+        ds.bytes += m_stats[l].bytes;
+        ds.busy += m_stats[l].busy;
+        ds.peakBandwidthBytesPerSecond += result.links[l].bandwidthBytesPerSecond;
+        ++linksPerDim[static_cast<size_t>(result.links[l].dimension)];
+    }
+    for (int d = 0; d < dimensionCount; ++d) {
+        DimensionStats& ds = result.dimensions[static_cast<size_t>(d)];
+        const double capacity = static_cast<double>(linksPerDim[static_cast<size_t>(d)]) *
+                                static_cast<double>(result.endTime.ps());
+        ds.utilization = capacity > 0 ? static_cast<double>(ds.busy.ps()) / capacity : 0.0;
+    }
+}
+
+} // namespace astrolabe

@@ -1,0 +1,44 @@
+#pragma once
+// Per-link accounting during a run: bytes, messages and busy time, a utilization series with
+// adaptive buckets, the NPU x NPU traffic matrix and (on request) exact busy intervals.
+//
+// The series starts with 1 ns buckets and doubles the width (merging pairs) whenever a busy
+// interval ends past the last bucket, so it always holds at most kBuckets buckets whatever the
+// run length. Cost per add: O(buckets the interval spans), usually 1-2.
+
+#include "core/SimTime.h"
+#include "record/RunResult.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace astrolabe {
+
+class LinkRecorder {
+public:
+    static constexpr int kBuckets = 512;
+
+    LinkRecorder(int linkCount, int npuCount, bool enabled, bool keepIntervals);
+
+    bool enabled() const { return m_enabled; }
+    void add(int32_t link, SimTime start, SimTime end, uint64_t bytes);
+    void addTraffic(int src, int dst, uint64_t bytes);
+
+    /// Moves everything into the result: linkStats, linkSeries, seriesBucket, linkIntervals,
+    /// trafficBytes and per-dimension statistics (links must already be in result.links).
+    void finish(RunResult& result, int dimensionCount);
+
+private:
+    void growTo(SimTime end);
+
+    bool m_enabled;
+    bool m_keepIntervals;
+    int m_npus;
+    std::vector<LinkStats> m_stats;
+    std::vector<std::vector<double>> m_busyPs; ///< per link, per bucket; empty until used
+    int64_t m_bucketPs = 1000;
+    std::vector<LinkBusyInterval> m_intervals;
+    std::vector<uint64_t> m_traffic;
+};
+
+} // namespace astrolabe

@@ -1,0 +1,152 @@
+#include "topology/Topology.h"
+
+#include "core/Error.h"
+
+namespace astrolabe {
+
+Topology::Topology(const PlatformSpec& spec) : m_dims(spec.dimensions) {
+    if (m_dims.empty())
+        throw Error(ErrorKind::Validation, "the platform has no dimensions",
+                    {spec.sourceFile, 0, 0, "platform.dimensions"},
+                    "add at least one Ring, FullyConnected or Switch dimension");
+    int64_t n = 1;
+    for (size_t d = 0; d < m_dims.size(); ++d) {
+        const DimensionSpec& dim = m_dims[d];
+        const std::string key = "platform.dimensions[" + std::to_string(d) + "]";
+        if (dim.size < 2)
+            throw Error(ErrorKind::Validation,
+                        "a dimension needs at least 2 NPUs, found " + std::to_string(dim.size),
+                        {spec.sourceFile, 0, 0, key + ".size"});
+        if (!(dim.bandwidthBytesPerSecond > 0))
+            throw Error(ErrorKind::Validation, "bandwidth must be greater than zero",
+                        {spec.sourceFile, 0, 0, key + ".bandwidth"});
+        if (!(dim.latencyNs >= 0))
+            throw Error(ErrorKind::Validation, "latency must not be negative",
+                        {spec.sourceFile, 0, 0, key + ".latency"});
+        m_strides.push_back(static_cast<int>(n));
+        n *= dim.size;
+        if (n > (1 << 24))
+            throw Error(ErrorKind::Unsupported,
+                        "the platform has more than 16,777,216 NPUs",
+                        {spec.sourceFile, 0, 0, "platform.dimensions"});
+    }
+    m_npus = static_cast<int>(n);
+    m_devices = m_npus;
+
+    for (size_t d = 0; d < m_dims.size(); ++d) {
+        const DimensionSpec& dim = m_dims[d];
+        const int size = dim.size;
+        const int lines = m_npus / size;
+        m_linkBase.push_back(static_cast<int>(m_links.size()));
+        m_switchBase.push_back(dim.kind == BlockKind::Switch ? m_devices : -1);
+        if (dim.kind == BlockKind::Switch)
+            m_devices += lines;
+        // Enumerate lines by their first NPU, in increasing line index (see lineOf()).
+        for (int line = 0; line < lines; ++line) {
+            const int low = line % m_strides[d];
+            const int high = line / m_strides[d];
+            const int first = low + high * m_strides[d] * size;
+            auto npu = [&](int position) { return first + position * m_strides[d]; };
+            const auto dimIndex = static_cast<int16_t>(d);
+            const double bw = dim.bandwidthBytesPerSecond;
+            switch (dim.kind) {
+            case BlockKind::Ring:
+                for (int i = 0; i < size; ++i) {
+                    m_links.push_back({npu(i), npu((i + 1) % size), dimIndex, bw});
+                    m_links.push_back({npu(i), npu((i + size - 1) % size), dimIndex, bw});
+                }
+                break;
+            case BlockKind::FullyConnected:
+                for (int i = 0; i < size; ++i)
+                    for (int j = 0; j < size; ++j)
+                        if (i != j)
+                            m_links.push_back({npu(i), npu(j), dimIndex, bw});
+                break;
+            case BlockKind::Switch: {
+                const int sw = m_switchBase[d] + line;
+                for (int i = 0; i < size; ++i) {
+                    m_links.push_back({npu(i), sw, dimIndex, bw});
+                    m_links.push_back({sw, npu(i), dimIndex, bw});
+                }
+                break;
+            }
+            }
+        }
+    }
+}
+
+int Topology::neighbour(int npu, int d, int steps) const {
+    const int n = m_dims[d].size;
+    const int c = coordinate(npu, d);
+    const int target = ((c + steps) % n + n) % n;
+    return npu + (target - c) * m_strides[d];
+}
+
+int Topology::lowestDifferingDimension(int a, int b) const {
+    for (int d = 0; d < dimensionCount(); ++d)
+        if (coordinate(a, d) != coordinate(b, d))
+            return d;
+    return -1;
+}
+
+int Topology::hops(BlockKind kind, int n, int i, int j) {
+    switch (kind) {
+    case BlockKind::Ring: {
+        const int cw = ((j - i) % n + n) % n;
+        return cw < n - cw ? cw : n - cw;
+    }
+    case BlockKind::FullyConnected: return 1;
+    case BlockKind::Switch: return 2;
+    }
+    return 1;
+}
+
+int Topology::lineOf(int npu, int d) const {
+    const int low = npu % m_strides[d];
+    const int high = npu / (m_strides[d] * m_dims[d].size);
+    return low + high * m_strides[d];
+}
+
+int Topology::ringLink(int d, int line, int position, bool clockwise) const {
+    return m_linkBase[d] + line * 2 * m_dims[d].size + 2 * position + (clockwise ? 0 : 1);
+}
+
+void Topology::appendRouteWithin(int d, int a, int b, std::vector<int32_t>& route) const {
+    const int n = m_dims[d].size;
+    const int line = lineOf(a, d);
+    const int i = coordinate(a, d), j = coordinate(b, d);
+    switch (m_dims[d].kind) {
+    case BlockKind::Ring: {
+        const int cw = ((j - i) % n + n) % n;
+        const bool clockwise = cw <= n - cw;
+        const int steps = clockwise ? cw : n - cw;
+        int position = i;
+        for (int s = 0; s < steps; ++s) {
+            route.push_back(ringLink(d, line, position, clockwise));
+            position = clockwise ? (position + 1) % n : (position + n - 1) % n;
+        }
+        break;
+    }
+    case BlockKind::FullyConnected:
+        route.push_back(m_linkBase[d] + line * n * (n - 1) + i * (n - 1) + (j < i ? j : j - 1));
+        break;
+    case BlockKind::Switch:
+        route.push_back(m_linkBase[d] + line * 2 * n + 2 * i);
+        route.push_back(m_linkBase[d] + line * 2 * n + 2 * j + 1);
+        break;
+    }
+}
+
+void Topology::appendRoute(int src, int dst, std::vector<int32_t>& route) const {
+    int at = src;
+    for (int d = 0; d < dimensionCount(); ++d) {
+        const int delta = coordinate(dst, d) - coordinate(at, d);
+        if (delta == 0)
+            continue;
+        const int next = at + delta * m_strides[d];
+        appendRouteWithin(d, at, next, route);
+        at = next;
+    }
+}
+
+} // namespace astrolabe

@@ -1,0 +1,63 @@
+#pragma once
+// A multi-dimensional platform as the engine sees it: NPU ids <-> coordinates (dimension 0
+// varies fastest), hop counts per building block, and the physical device/link graph the
+// congestion-aware model and the utilization views use.
+//
+// Devices: NPUs 0..N-1, then one switch per (Switch dimension, line). A "line" of dimension d
+// is the set of NPUs that share every coordinate except d; it has size n_d and there are N/n_d.
+// Links are unidirectional. Per line: Ring 2n links (i->i+1 and i->i-1; n = 2 gives 2), Fully
+// connected n(n-1), Switch 2n (NPU->switch, switch->NPU).
+// Memory: O(N + links); every lookup is O(1) arithmetic, no per-pair tables.
+
+#include "config/PlatformSpec.h"
+#include "record/RunResult.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace astrolabe {
+
+class Topology {
+public:
+    explicit Topology(const PlatformSpec& spec);
+
+    int npuCount() const { return m_npus; }
+    int dimensionCount() const { return static_cast<int>(m_dims.size()); }
+    const DimensionSpec& dimension(int d) const { return m_dims[d]; }
+    int size(int d) const { return m_dims[d].size; }
+    int stride(int d) const { return m_strides[d]; }
+    int coordinate(int npu, int d) const { return (npu / m_strides[d]) % m_dims[d].size; }
+    /// The NPU whose coordinate in d is (coordinate(npu, d) + steps) mod n_d.
+    int neighbour(int npu, int d, int steps) const;
+    /// Lowest dimension whose coordinates differ; -1 when a == b.
+    int lowestDifferingDimension(int a, int b) const;
+
+    /// Hops within one block between positions i and j (congestion-unaware model):
+    /// Ring min(cw, n-cw), FullyConnected 1, Switch 2.
+    static int hops(BlockKind kind, int n, int i, int j);
+
+    // Physical graph.
+    int deviceCount() const { return m_devices; }
+    int linkCount() const { return static_cast<int>(m_links.size()); }
+    const LinkInfo& link(int id) const { return m_links[id]; }
+    const std::vector<LinkInfo>& links() const { return m_links; }
+    /// Links crossed inside dimension d from NPU a to NPU b (which differ only in d), appended.
+    /// Ring: shortest direction, ties clockwise (increasing coordinate).
+    void appendRouteWithin(int d, int a, int b, std::vector<int32_t>& route) const;
+    /// Dimension-ordered route from the lowest dimension up (see docs/network-models.md).
+    void appendRoute(int src, int dst, std::vector<int32_t>& route) const;
+
+private:
+    int lineOf(int npu, int d) const;
+    int ringLink(int d, int line, int position, bool clockwise) const;
+
+    std::vector<DimensionSpec> m_dims;
+    std::vector<int> m_strides;
+    std::vector<int> m_linkBase;   ///< first link id of dimension d
+    std::vector<int> m_switchBase; ///< first switch device id of dimension d (Switch only)
+    std::vector<LinkInfo> m_links;
+    int m_npus = 0;
+    int m_devices = 0;
+};
+
+} // namespace astrolabe
