@@ -1,8 +1,46 @@
 #include "core/EventQueue.h"
 
-#include <algorithm>
+#include "core/Error.h"
 
 namespace astrolabe {
+
+void EventQueue::push(Entry e) {
+    // Sift up in a 4-ary heap: parent of i is (i - 1) / 4.
+    size_t i = m_heap.size();
+    m_heap.push_back(e);
+    while (i > 0) {
+        const size_t parent = (i - 1) / 4;
+        if (!earlier(e, m_heap[parent]))
+            break;
+        m_heap[i] = m_heap[parent];
+        i = parent;
+    }
+    m_heap[i] = e;
+}
+
+void EventQueue::popTop() {
+    const Entry last = m_heap.back();
+    m_heap.pop_back();
+    const size_t n = m_heap.size();
+    if (n == 0)
+        return;
+    size_t i = 0;
+    for (;;) {
+        const size_t first = 4 * i + 1;
+        if (first >= n)
+            break;
+        size_t best = first;
+        const size_t end = first + 4 < n ? first + 4 : n;
+        for (size_t c = first + 1; c < end; ++c)
+            if (earlier(m_heap[c], m_heap[best]))
+                best = c;
+        if (!earlier(m_heap[best], last))
+            break;
+        m_heap[i] = m_heap[best];
+        i = best;
+    }
+    m_heap[i] = last;
+}
 
 EventQueue::Handle EventQueue::schedule(SimTime at, Callback callback) {
     uint32_t slot;
@@ -10,14 +48,15 @@ EventQueue::Handle EventQueue::schedule(SimTime at, Callback callback) {
         slot = m_freeSlots.back();
         m_freeSlots.pop_back();
     } else {
+        if (m_slots.size() > kSlotMask)
+            throw Error(ErrorKind::Unsupported, "more than 16.7 million simultaneous pending events");
         slot = static_cast<uint32_t>(m_slots.size());
         m_slots.emplace_back();
     }
     Slot& s = m_slots[slot];
     s.callback = std::move(callback);
     s.live = true;
-    m_heap.push_back(Entry{at.ps(), m_nextSequence++, slot, s.generation});
-    std::push_heap(m_heap.begin(), m_heap.end(), later);
+    push(Entry{at.ps(), (m_nextSequence++ << kSlotBits) | slot});
     ++m_live;
     return Handle{slot, s.generation};
 }
@@ -46,13 +85,10 @@ void EventQueue::releaseSlot(uint32_t slot) {
 
 void EventQueue::dropCancelledTop() {
     while (!m_heap.empty()) {
-        const Entry& top = m_heap.front();
-        const Slot& s = m_slots[top.slot];
-        if (s.live && s.generation == top.generation)
+        const uint32_t slot = m_heap.front().slot();
+        if (m_slots[slot].live)
             return;
-        const uint32_t slot = top.slot;
-        std::pop_heap(m_heap.begin(), m_heap.end(), later);
-        m_heap.pop_back();
+        popTop();
         releaseSlot(slot);
     }
 }
@@ -67,15 +103,15 @@ bool EventQueue::pop(SimTime& at, Callback& callback) {
     if (m_heap.empty())
         return false;
     const Entry top = m_heap.front();
-    std::pop_heap(m_heap.begin(), m_heap.end(), later);
-    m_heap.pop_back();
-    Slot& s = m_slots[top.slot];
+    popTop();
+    const uint32_t slot = top.slot();
+    Slot& s = m_slots[slot];
     at = SimTime::fromPs(top.timePs);
     callback = std::move(s.callback);
     s.callback = nullptr;
     s.live = false;
     --m_live;
-    releaseSlot(top.slot);
+    releaseSlot(slot);
     return true;
 }
 

@@ -1,10 +1,11 @@
 #pragma once
-// The discrete-event queue: a binary min-heap ordered by (time, insertion sequence), so events
+// The discrete-event queue: a 4-ary min-heap ordered by (time, insertion sequence), so events
 // at equal times run first-in first-out and a run is deterministic bit for bit.
 //
-// Cancellation is by handle and O(1): a slot's generation is bumped and the heap entry is
-// skipped when it surfaces (lazy deletion). Callbacks live in a slot pool, the heap holds only
-// 24-byte keys, so sifting never moves a std::function.
+// Cancellation is by handle and O(1): the slot is marked dead and its heap entry is skipped when
+// it surfaces (lazy deletion); only then is the slot reused, so a heap entry never needs a
+// generation. Callbacks live in a slot pool; the heap holds 16-byte keys (time, and sequence
+// and slot packed in one word), so sifting never moves a std::function.
 // Complexity: schedule and pop O(log n); cancel O(1). Not thread-safe; one queue per Simulation.
 
 #include "core/SimTime.h"
@@ -39,20 +40,23 @@ public:
     bool pop(SimTime& at, Callback& callback);
 
 private:
+    static constexpr int kSlotBits = 24;
+    static constexpr uint64_t kSlotMask = (1ULL << kSlotBits) - 1;
     struct Entry {
         int64_t timePs;
-        uint64_t sequence;
-        uint32_t slot;
-        uint32_t generation;
+        uint64_t order; ///< sequence << kSlotBits | slot: orders equal times by insertion
+        uint32_t slot() const { return static_cast<uint32_t>(order & kSlotMask); }
     };
     struct Slot {
         Callback callback;
         uint32_t generation = 0;
         bool live = false;
     };
-    static bool later(const Entry& a, const Entry& b) {
-        return a.timePs != b.timePs ? a.timePs > b.timePs : a.sequence > b.sequence;
+    static bool earlier(const Entry& a, const Entry& b) {
+        return a.timePs != b.timePs ? a.timePs < b.timePs : a.order < b.order;
     }
+    void push(Entry e);
+    void popTop();
     void dropCancelledTop();
     void releaseSlot(uint32_t slot);
 

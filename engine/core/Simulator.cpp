@@ -61,7 +61,7 @@ Simulator::StopReason Simulator::runUntil(SimTime limit, const CancelToken* canc
             report(Clock::now());
             return StopReason::Drained;
         }
-        if (m_queue.nextTime() > limit) {
+        if (limit != SimTime::max() && m_queue.nextTime() > limit) {
             if (limit > m_now)
                 m_now = limit;
             report(Clock::now());

@@ -37,10 +37,15 @@ void CongestionAwareNetwork::transmit(int src, int dst, uint64_t bytes, uint64_t
 void CongestionAwareNetwork::enqueue(uint32_t message) {
     const int32_t link = m_routeOf[message][m_messages[message].hop];
     Link& l = m_links[static_cast<size_t>(link)];
-    if (l.busy)
-        l.waiting.push_back(message);
-    else
+    if (l.waiting.empty() && l.busyUntil <= m_sim.now()) {
         serve(link, message);
+        return;
+    }
+    l.waiting.push_back(message);
+    if (!l.wakeupPending) {
+        l.wakeupPending = true;
+        m_sim.scheduleAt(l.busyUntil, [this, link] { linkFree(link); });
+    }
 }
 
 void CongestionAwareNetwork::serve(int32_t link, uint32_t message) {
@@ -52,20 +57,21 @@ void CongestionAwareNetwork::serve(int32_t link, uint32_t message) {
     const SimTime busyFor = m_timing.fromNs(serializationNs);
     const SimTime arriveIn = m_timing.fromNs(dim.latencyNs + serializationNs);
     const SimTime now = m_sim.now();
-    l.busy = true;
+    l.busyUntil = now + busyFor;
     if (m_recorder && m_recorder->enabled())
         m_recorder->add(link, now, now + busyFor, m.bytes);
-    m_sim.scheduleAt(now + busyFor, [this, link] { linkFree(link); });
     m_sim.scheduleAt(now + arriveIn, [this, message] { arrive(message); });
 }
 
 void CongestionAwareNetwork::linkFree(int32_t link) {
     Link& l = m_links[static_cast<size_t>(link)];
-    l.busy = false;
+    l.wakeupPending = false;
+    const uint32_t next = l.waiting.front();
+    l.waiting.pop_front();
+    serve(link, next);
     if (!l.waiting.empty()) {
-        const uint32_t next = l.waiting.front();
-        l.waiting.pop_front();
-        serve(link, next);
+        l.wakeupPending = true;
+        m_sim.scheduleAt(l.busyUntil, [this, link] { linkFree(link); });
     }
 }
 

@@ -12,7 +12,8 @@
 // shorter direction (ties clockwise), FullyConnected direct, Switch up and down. On 1-D
 // platforms this is exactly ASTRA-sim's model; ASTRA-sim refuses multi-dimensional ones.
 //
-// Events: one pending "link free" event per busy link plus one arrival event per hop.
+// Events: one arrival event per hop; a "link free" event only while messages wait for a busy
+// link (at most one pending per link).
 
 #include "core/Simulator.h"
 #include "network/NetworkModel.h"
@@ -42,7 +43,8 @@ private:
     };
     struct Link {
         std::deque<uint32_t> waiting; ///< message slots
-        bool busy = false;
+        SimTime busyUntil;
+        bool wakeupPending = false;
     };
 
     void enqueue(uint32_t message);

@@ -50,13 +50,24 @@ void Transport::sendNow(int src, int dst, uint64_t tag, uint64_t bytes, Handler 
 }
 
 void Transport::receiveNow(int dst, int src, uint64_t tag, uint64_t bytes, Handler onReceived) {
+    if (--m_untilSweep == 0)
+        sweepIdleMailboxes();
     Mailbox& box = m_mailboxes[Key{dst, src, tag, bytes}];
     if (box.arrived > 0) {
         --box.arrived;
         m_sim.scheduleIn(SimTime::zero(), std::move(onReceived));
         return;
     }
+    if (box.head == box.receives.size()) {
+        box.receives.clear();
+        box.head = 0;
+    }
     box.receives.push_back(std::move(onReceived));
+}
+
+void Transport::sweepIdleMailboxes() {
+    m_untilSweep = kSweepInterval;
+    std::erase_if(m_mailboxes, [](const auto& entry) { return entry.second.idle(); });
 }
 
 void Transport::onDelivered(uint64_t token) {
@@ -67,22 +78,19 @@ void Transport::onDelivered(uint64_t token) {
     ++m_delivered;
     if (message.onDelivered)
         message.onDelivered();
-    auto it = m_mailboxes.find(message.key);
-    if (it != m_mailboxes.end() && !it->second.receives.empty()) {
-        Handler h = std::move(it->second.receives.front());
-        it->second.receives.pop_front();
-        if (it->second.receives.empty() && it->second.arrived == 0)
-            m_mailboxes.erase(it);
-        h();
+    Mailbox& box = m_mailboxes[message.key];
+    if (box.head < box.receives.size()) {
+        Handler h = std::move(box.receives[box.head++]);
+        h(); // may post receives into this mailbox: nothing of `box` is used afterwards
         return;
     }
-    ++m_mailboxes[message.key].arrived;
+    ++box.arrived;
 }
 
 std::vector<Transport::PendingReceive> Transport::pendingReceives() const {
     std::vector<PendingReceive> out;
     for (const auto& [key, box] : m_mailboxes)
-        for (size_t i = 0; i < box.receives.size(); ++i)
+        for (size_t i = box.head; i < box.receives.size(); ++i)
             out.push_back({key.dst, key.src, key.tag, key.bytes});
     return out;
 }

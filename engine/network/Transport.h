@@ -66,9 +66,12 @@ private:
         }
     };
     struct Mailbox {
-        std::deque<Handler> receives;
+        std::vector<Handler> receives; ///< FIFO from index `head`
+        size_t head = 0;
         uint64_t arrived = 0;
+        bool idle() const { return head == receives.size() && arrived == 0; }
     };
+    void sweepIdleMailboxes();
     struct InFlight {
         Key key;
         Handler onDelivered;
@@ -84,6 +87,8 @@ private:
     std::vector<InFlight> m_inFlight;
     std::vector<uint32_t> m_freeSlots;
     uint64_t m_delivered = 0;
+    uint64_t m_untilSweep = kSweepInterval;
+    static constexpr uint64_t kSweepInterval = 1 << 16;
 };
 
 } // namespace astrolabe

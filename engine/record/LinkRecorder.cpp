@@ -41,7 +41,8 @@ void LinkRecorder::add(int32_t link, SimTime start, SimTime end, uint64_t bytes)
         m_intervals.push_back({start, end, link});
     if (end <= start)
         return;
-    growTo(end);
+    if (end.ps() > m_bucketPs * kBuckets)
+        growTo(end);
     std::vector<double>& series = m_busyPs[static_cast<size_t>(link)];
     if (series.empty())
         series.assign(kBuckets, 0.0);
