@@ -150,6 +150,7 @@ void CollectiveEngine::startPhase(Stream& stream) {
     ctx.tag = owner.firstTag + (static_cast<uint64_t>(stream.chunk) << kPhaseBits) + stream.current;
     ctx.endpointDelay = endpointDelayFor(phase);
     ctx.localMemBandwidthGBps = m_spec.system.localMemBandwidthGBps;
+    ctx.symmetric = m_symmetric;
     ctx.onDone = [this, &stream] { phaseDone(stream); };
     stream.phaseStart = m_sim.now();
     stream.running = makePhase(phase, std::move(ctx));

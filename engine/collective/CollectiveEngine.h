@@ -43,6 +43,9 @@ public:
     /// Starts a collective now; onDone runs when this NPU's part is complete.
     void start(const CollectiveRequest& request, std::function<void()> onDone);
 
+    /// Symmetric runs simulate one representative NPU; its sends stand for their mirror images.
+    void setSymmetric(bool symmetric) { m_symmetric = symmetric; }
+
     /// One line per unfinished collective on `npu` (deadlock report).
     std::vector<std::string> describePending(int npu) const;
 
@@ -94,6 +97,7 @@ private:
     int m_queuesPerDim;
     int m_queueThreshold;
     SimTime m_endpointDelay;
+    bool m_symmetric = false;
     std::vector<NpuState> m_npus;
     std::vector<std::unique_ptr<Collective>> m_finished; ///< freed lazily (see finishCollective)
 };

@@ -22,6 +22,9 @@ struct PhaseContext {
     SimTime endpointDelay;
     /// local-mem-bw in decimal GB/s (= bytes/ns); reductions cost 3 passes over the buffer.
     double localMemBandwidthGBps = 0;
+    /// Symmetric run (only one representative NPU is simulated): each send also stands for the
+    /// mirror-image message the peer sends to us, see Simulation's symmetry rule.
+    bool symmetric = false;
     std::function<void()> onDone;
 
     /// R(x) = 3 * floor(x / (L * 1e9) * 1e9) ns: one write and two reads of the buffer.

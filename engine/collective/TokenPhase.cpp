@@ -155,9 +155,12 @@ bool TokenPhase::trySend() {
     --m_toSend;
     --m_tokens;
     const int me = m_ctx.npu;
-    m_ctx.transport->send(me, m_spec.ring.npuAt(p.dst), m_ctx.tag, p.bytes);
-    m_ctx.transport->receive(me, m_spec.ring.npuAt(p.src), m_ctx.tag, p.bytes,
-                             [this] { onReceive(); });
+    const int src = m_spec.ring.npuAt(p.src);
+    if (m_ctx.symmetric)
+        m_ctx.transport->sendMirrored(me, m_spec.ring.npuAt(p.dst), src, m_ctx.tag, p.bytes);
+    else
+        m_ctx.transport->send(me, m_spec.ring.npuAt(p.dst), m_ctx.tag, p.bytes);
+    m_ctx.transport->receive(me, src, m_ctx.tag, p.bytes, [this] { onReceive(); });
     return true;
 }
 

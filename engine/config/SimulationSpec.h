@@ -50,6 +50,10 @@ struct RunOptions {
     /// Record per-NPU activity intervals, collective/phase spans and link busy intervals.
     bool recordTimeline = true;
     bool recordLinkIntervals = false;
+    /// Simulate one representative NPU when every NPU provably behaves the same (congestion-
+    /// unaware model, identical traces, vertex-transitive platform): results are identical, the
+    /// run is up to N times cheaper. See simulation/Symmetry.h.
+    bool exploitSymmetry = true;
 };
 
 struct SimulationSpec {

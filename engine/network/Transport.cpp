@@ -30,6 +30,15 @@ void Transport::receive(int dst, int src, uint64_t tag, uint64_t bytes, Handler 
 }
 
 void Transport::sendNow(int src, int dst, uint64_t tag, uint64_t bytes, Handler onDelivered) {
+    transmit(src, dst, Key{dst, src, tag, bytes}, bytes, std::move(onDelivered));
+}
+
+void Transport::sendMirrored(int src, int dst, int mirrorSrc, uint64_t tag, uint64_t bytes) {
+    transmit(src, dst, Key{src, mirrorSrc, tag, bytes}, bytes, {});
+}
+
+void Transport::transmit(int src, int dst, const Key& deliverAs, uint64_t bytes,
+                         Handler onDelivered) {
     if (!m_network)
         throw Error(ErrorKind::Internal, "Transport used before a network model was attached");
     uint32_t slot;
@@ -40,7 +49,7 @@ void Transport::sendNow(int src, int dst, uint64_t tag, uint64_t bytes, Handler 
         slot = static_cast<uint32_t>(m_inFlight.size());
         m_inFlight.emplace_back();
     }
-    m_inFlight[slot] = InFlight{Key{dst, src, tag, bytes}, std::move(onDelivered)};
+    m_inFlight[slot] = InFlight{deliverAs, std::move(onDelivered)};
     if (src == dst) {
         // A message to oneself costs nothing on the network.
         m_sim.scheduleIn(SimTime::zero(), [this, slot] { this->onDelivered(slot); });

@@ -32,6 +32,9 @@ public:
 
     /// Sends now; onDelivered (may be empty) runs at arrival.
     void send(int src, int dst, uint64_t tag, uint64_t bytes, Handler onDelivered = {});
+    /// Symmetric runs: moves `bytes` from src to dst over the network, but delivers it to src as
+    /// the message `mirrorSrc` sends to src at the same moment (same delay by symmetry).
+    void sendMirrored(int src, int dst, int mirrorSrc, uint64_t tag, uint64_t bytes);
     /// Posts a receive at dst for a message from src; onReceived runs when it is matched.
     void receive(int dst, int src, uint64_t tag, uint64_t bytes, Handler onReceived);
 
@@ -78,6 +81,7 @@ private:
     };
 
     void sendNow(int src, int dst, uint64_t tag, uint64_t bytes, Handler onDelivered);
+    void transmit(int src, int dst, const Key& deliverAs, uint64_t bytes, Handler onDelivered);
     void receiveNow(int dst, int src, uint64_t tag, uint64_t bytes, Handler onReceived);
 
     Simulator& m_sim;

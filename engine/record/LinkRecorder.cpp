@@ -62,6 +62,45 @@ void LinkRecorder::addTraffic(int src, int dst, uint64_t bytes) {
             bytes;
 }
 
+void LinkRecorder::expandSymmetric(const std::vector<int>& classOfLink, int classCount,
+                                   const std::function<int(int, int)>& translate) {
+    const auto classes = static_cast<size_t>(classCount);
+    std::vector<LinkStats> sum(classes);
+    std::vector<std::vector<double>> series(classes);
+    std::vector<int> members(classes, 0);
+    for (size_t l = 0; l < m_stats.size(); ++l) {
+        const auto c = static_cast<size_t>(classOfLink[l]);
+        ++members[c];
+        sum[c].bytes += m_stats[l].bytes;
+        sum[c].messages += m_stats[l].messages;
+        sum[c].busy += m_stats[l].busy;
+        if (m_busyPs[l].empty())
+            continue;
+        series[c].resize(kBuckets, 0.0);
+        for (int b = 0; b < kBuckets; ++b)
+            series[c][static_cast<size_t>(b)] += m_busyPs[l][static_cast<size_t>(b)];
+    }
+    for (size_t l = 0; l < m_stats.size(); ++l) {
+        const auto c = static_cast<size_t>(classOfLink[l]);
+        const double factor = static_cast<double>(m_npus) / members[c];
+        m_stats[l].bytes = static_cast<uint64_t>(static_cast<double>(sum[c].bytes) * factor);
+        m_stats[l].messages = static_cast<uint64_t>(static_cast<double>(sum[c].messages) * factor);
+        m_stats[l].busy = SimTime::fromPsRounded(static_cast<double>(sum[c].busy.ps()) * factor);
+        m_busyPs[l] = series[c];
+        for (double& v : m_busyPs[l])
+            v *= factor;
+    }
+    if (m_traffic.empty())
+        return;
+    const std::vector<uint64_t> row0(m_traffic.begin(), m_traffic.begin() + m_npus);
+    for (int r = 1; r < m_npus; ++r)
+        for (int j = 0; j < m_npus; ++j)
+            if (row0[static_cast<size_t>(j)] != 0)
+                m_traffic[static_cast<size_t>(r) * static_cast<size_t>(m_npus) +
+                          static_cast<size_t>(translate(r, j))] =
+                    row0[static_cast<size_t>(j)];
+}
+
 void LinkRecorder::finish(RunResult& result, int dimensionCount) {
     result.linkStats = m_stats;
     result.seriesBucket = SimTime::fromPs(m_bucketPs);

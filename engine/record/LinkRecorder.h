@@ -10,6 +10,7 @@
 #include "record/RunResult.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace astrolabe {
@@ -23,6 +24,12 @@ public:
     bool enabled() const { return m_enabled; }
     void add(int32_t link, SimTime start, SimTime end, uint64_t bytes);
     void addTraffic(int src, int dst, uint64_t bytes);
+
+    /// A symmetric run recorded one NPU's traffic: spread it over every link of each class
+    /// (load(L) = N / |class| * sum of the recorded load on L's class) and every row of the
+    /// traffic matrix (row r = row 0 translated by r).
+    void expandSymmetric(const std::vector<int>& classOfLink, int classCount,
+                         const std::function<int(int, int)>& translate);
 
     /// Moves everything into the result: linkStats, linkSeries, seriesBucket, linkIntervals,
     /// trafficBytes and per-dimension statistics (links must already be in result.links).

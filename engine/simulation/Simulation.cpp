@@ -8,6 +8,7 @@
 #include "network/Transport.h"
 #include "record/LinkRecorder.h"
 #include "simulation/StartupReport.h"
+#include "simulation/Symmetry.h"
 #include "simulation/WorkloadSource.h"
 #include "topology/Topology.h"
 #include "workload/NpuExecutor.h"
@@ -99,17 +100,25 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& spec,
         makeNetwork(spec, sim, topology, transport, recorder);
     transport.setNetwork(network.get());
     CollectiveEngine collectives(sim, transport, topology, spec, result.get());
+    const bool symmetric = symmetryObstacle(spec, traces).empty();
+    collectives.setSymmetric(symmetric);
     const Timing timing{spec.options.timing};
     RemoteMemory memory(sim, spec.memory, topology.npuCount(), timing);
 
     std::vector<std::unique_ptr<NpuExecutor>> executors;
     executors.reserve(traces.size());
+    std::vector<std::string> npu0Lines;
     ExecutorContext context{&sim, &transport, &collectives, &memory, &spec, timing,
                             [&](int npu) {
-                                for (std::string& line : executors[static_cast<size_t>(npu)]->reportLines())
-                                    result->reportLines.push_back(std::move(line));
+                                auto lines = executors[static_cast<size_t>(npu)]->reportLines();
+                                if (symmetric)
+                                    npu0Lines = std::move(lines);
+                                else
+                                    for (std::string& line : lines)
+                                        result->reportLines.push_back(std::move(line));
                             }};
-    for (size_t npu = 0; npu < traces.size(); ++npu)
+    const size_t simulated = symmetric ? 1 : traces.size();
+    for (size_t npu = 0; npu < simulated; ++npu)
         executors.push_back(std::make_unique<NpuExecutor>(static_cast<int>(npu), traces[npu], context));
     for (auto& e : executors)
         e->start();
@@ -122,10 +131,18 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& spec,
     if (!allFinished)
         throw Error(ErrorKind::Deadlock, deadlockReport(executors, collectives, transport, sim.now()));
 
-    for (const auto& e : executors) {
+    for (const auto& e : executors)
         result->npus.push_back(e->summarize(result.get()));
-        result->endTime = std::max(result->endTime, result->npus.back().finish);
+    if (symmetric) {
+        replicateRepresentative(*result, npu0Lines);
+        std::vector<int> classOf(static_cast<size_t>(topology.linkCount()));
+        for (int l = 0; l < topology.linkCount(); ++l)
+            classOf[static_cast<size_t>(l)] = topology.linkClass(l);
+        recorder.expandSymmetric(classOf, topology.linkClassCount(),
+                                 [&](int a, int b) { return topology.translate(a, b); });
     }
+    for (const NpuSummary& n : result->npus)
+        result->endTime = std::max(result->endTime, n.finish);
     std::stable_sort(result->activities.begin(), result->activities.end(),
                      [](const ActivityInterval& a, const ActivityInterval& b) {
                          return a.npu != b.npu ? a.npu < b.npu : a.start < b.start;

@@ -38,6 +38,8 @@ Topology::Topology(const PlatformSpec& spec) : m_dims(spec.dimensions) {
         const int size = dim.size;
         const int lines = m_npus / size;
         m_linkBase.push_back(static_cast<int>(m_links.size()));
+        m_classBase.push_back(m_classCount);
+        m_classCount += dim.kind == BlockKind::FullyConnected ? size - 1 : 2;
         m_switchBase.push_back(dim.kind == BlockKind::Switch ? m_devices : -1);
         if (dim.kind == BlockKind::Switch)
             m_devices += lines;
@@ -73,6 +75,29 @@ Topology::Topology(const PlatformSpec& spec) : m_dims(spec.dimensions) {
             }
         }
     }
+}
+
+int Topology::linkClass(int link) const {
+    int d = dimensionCount() - 1;
+    while (d > 0 && link < m_linkBase[static_cast<size_t>(d)])
+        --d;
+    const int offset = link - m_linkBase[static_cast<size_t>(d)];
+    const int n = m_dims[static_cast<size_t>(d)].size;
+    if (m_dims[static_cast<size_t>(d)].kind != BlockKind::FullyConnected)
+        return m_classBase[static_cast<size_t>(d)] + offset % 2;
+    const int within = offset % (n * (n - 1));
+    const int i = within / (n - 1);
+    const int k = within % (n - 1);
+    const int j = k < i ? k : k + 1;
+    return m_classBase[static_cast<size_t>(d)] + ((j - i + n) % n) - 1;
+}
+
+int Topology::translate(int a, int b) const {
+    int id = 0;
+    for (int d = 0; d < dimensionCount(); ++d)
+        id += ((coordinate(a, d) + coordinate(b, d)) % m_dims[static_cast<size_t>(d)].size) *
+              m_strides[static_cast<size_t>(d)];
+    return id;
 }
 
 int Topology::neighbour(int npu, int d, int steps) const {

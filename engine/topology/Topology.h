@@ -44,6 +44,13 @@ public:
     /// Links crossed inside dimension d from NPU a to NPU b (which differ only in d), appended.
     /// Ring: shortest direction, ties clockwise (increasing coordinate).
     void appendRouteWithin(int d, int a, int b, std::vector<int32_t>& route) const;
+    /// Links that the platform's translations (coordinate-wise shifts) map onto each other share
+    /// a class: per dimension, Ring clockwise / anticlockwise, Switch up / down, FullyConnected
+    /// by offset (j - i) mod n. Used to spread a symmetric run's link load over all links.
+    int linkClass(int link) const;
+    int linkClassCount() const { return m_classCount; }
+    /// The NPU with coordinates a + b (coordinate-wise, modulo each dimension's size).
+    int translate(int a, int b) const;
     /// Dimension-ordered route from the lowest dimension up (see docs/network-models.md).
     void appendRoute(int src, int dst, std::vector<int32_t>& route) const;
 
@@ -56,6 +63,8 @@ private:
     std::vector<int> m_linkBase;   ///< first link id of dimension d
     std::vector<int> m_switchBase; ///< first switch device id of dimension d (Switch only)
     std::vector<LinkInfo> m_links;
+    std::vector<int> m_classBase;
+    int m_classCount = 0;
     int m_npus = 0;
     int m_devices = 0;
 };

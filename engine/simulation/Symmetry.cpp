@@ -1,0 +1,128 @@
+#include "simulation/Symmetry.h"
+
+#include <unordered_map>
+
+namespace astrolabe {
+
+namespace {
+
+bool usesTree(const SystemConfig& system) {
+    for (CollectiveKind kind : {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter,
+                                CollectiveKind::AllGather, CollectiveKind::AllToAll})
+        for (const AlgorithmSpec& a : system.algorithms(kind))
+            if (a.kind == AlgorithmKind::DoubleBinaryTree)
+                return true;
+    return false;
+}
+
+std::vector<uint32_t> depPositions(const std::vector<uint64_t>& deps,
+                                   const std::unordered_map<uint64_t, uint32_t>& position) {
+    std::vector<uint32_t> out;
+    out.reserve(deps.size());
+    for (uint64_t d : deps) {
+        const auto it = position.find(d);
+        out.push_back(it == position.end() ? UINT32_MAX : it->second);
+    }
+    return out;
+}
+
+std::unordered_map<uint64_t, uint32_t> positions(const WorkloadTrace& t) {
+    std::unordered_map<uint64_t, uint32_t> map;
+    map.reserve(t.nodes.size() * 2);
+    for (size_t i = 0; i < t.nodes.size(); ++i)
+        map.emplace(t.nodes[i].id, static_cast<uint32_t>(i));
+    return map;
+}
+
+/// Same work, ignoring ids and names: every field the executor reads, deps by position.
+bool sameWork(const WorkloadNode& a, const WorkloadNode& b) {
+    return a.type == b.type && a.isCpuOp == b.isCpuOp && a.durationMicros == b.durationMicros &&
+           a.hasNumOps == b.hasNumOps && a.numOps == b.numOps &&
+           a.hasTensorSize == b.hasTensorSize && a.tensorSize == b.tensorSize &&
+           a.hasCommType == b.hasCommType && a.commType == b.commType &&
+           a.hasCommSize == b.hasCommSize && a.commSize == b.commSize &&
+           a.commPriority == b.commPriority && a.pgName == b.pgName &&
+           a.involvedDim == b.involvedDim && a.dataDeps.size() == b.dataDeps.size() &&
+           a.ctrlDeps.size() == b.ctrlDeps.size();
+}
+
+} // namespace
+
+std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<WorkloadTrace>& traces) {
+    if (!spec.options.exploitSymmetry)
+        return "symmetry is switched off";
+    if (spec.options.backend != NetworkBackend::CongestionUnaware)
+        return "the congestion-aware model lets messages of different NPUs interact";
+    if (spec.options.rendezvousProtocol)
+        return "the rendezvous protocol is on";
+    if (usesTree(spec.system))
+        return "doubleBinaryTree gives ranks different roles";
+    if (traces.size() < 2)
+        return "a single NPU";
+    const WorkloadTrace& first = traces.front();
+    for (const WorkloadNode& n : first.nodes) {
+        if (n.type == NodeType::CommSend || n.type == NodeType::CommRecv)
+            return "point-to-point sends and receives name their peers";
+        if ((n.type == NodeType::MemLoad || n.type == NodeType::MemStore) &&
+            spec.memory.type != RemoteMemoryType::PerNpuMemoryExpansion)
+            return "remote memory is shared between NPUs";
+        if (n.type == NodeType::CommColl && !n.pgName.empty() && n.pgName != "0") {
+            const auto it = spec.commGroups.find(std::stoi(n.pgName));
+            if (it == spec.commGroups.end() ||
+                it->second.size() != static_cast<size_t>(spec.platform.npuCount()))
+                return "collectives over communicator sub-groups";
+        }
+    }
+    const auto firstPositions = positions(first);
+    for (size_t r = 1; r < traces.size(); ++r) {
+        const WorkloadTrace& t = traces[r];
+        if (t.nodes.size() != first.nodes.size())
+            return "NPU " + std::to_string(r) + " runs a different trace";
+        const auto tPositions = positions(t);
+        for (size_t i = 0; i < t.nodes.size(); ++i) {
+            const WorkloadNode& a = first.nodes[i];
+            const WorkloadNode& b = t.nodes[i];
+            if (!sameWork(a, b) ||
+                depPositions(a.dataDeps, firstPositions) != depPositions(b.dataDeps, tPositions) ||
+                depPositions(a.ctrlDeps, firstPositions) != depPositions(b.ctrlDeps, tPositions))
+                return "NPU " + std::to_string(r) + " runs a different trace";
+            // Ids order ready nodes: the relative order must be the same everywhere.
+            if (i > 0 && (a.id < first.nodes[i - 1].id) != (b.id < t.nodes[i - 1].id))
+                return "NPU " + std::to_string(r) + " orders its nodes differently";
+        }
+    }
+    return {};
+}
+
+void replicateRepresentative(RunResult& result, const std::vector<std::string>& npu0Lines) {
+    const int n = result.npuCount;
+    const NpuSummary first = result.npus.at(0);
+    result.npus.resize(static_cast<size_t>(n));
+    for (int r = 0; r < n; ++r) {
+        result.npus[static_cast<size_t>(r)] = first;
+        result.npus[static_cast<size_t>(r)].npu = r;
+    }
+    auto replicate = [n](auto& items) {
+        const size_t count = items.size();
+        items.reserve(count * static_cast<size_t>(n));
+        for (int r = 1; r < n; ++r)
+            for (size_t i = 0; i < count; ++i) {
+                items.push_back(items[i]);
+                items.back().npu = r;
+            }
+    };
+    replicate(result.activities);
+    replicate(result.phases);
+    replicate(result.collectives);
+    const std::string tag0 = "sys[0]";
+    for (int r = 0; r < n; ++r) {
+        const std::string tag = "sys[" + std::to_string(r) + "]";
+        for (std::string line : npu0Lines) {
+            for (size_t at = line.find(tag0); at != std::string::npos; at = line.find(tag0, at))
+                line.replace(at, tag0.size(), tag), at += tag.size();
+            result.reportLines.push_back(std::move(line));
+        }
+    }
+}
+
+} // namespace astrolabe

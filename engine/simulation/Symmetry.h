@@ -1,0 +1,28 @@
+#pragma once
+// When every NPU provably does the same thing at the same time, simulate one.
+//
+// The rule: under the congestion-unaware model messages never interact, the platform (a product
+// of rings, fully connected blocks and switches) looks the same from every NPU, and if every NPU
+// runs the same trace with collectives whose algorithm treats ranks alike (ring, direct,
+// halving-doubling; not the double binary tree, whose ranks play different roles), then every
+// NPU's timeline is identical. NPU 0 is simulated; each of its sends also stands for the
+// mirror-image message its peer sends to it, which has the same delay. Results are identical to
+// a full run (a test compares them on every reference case); the cost drops by a factor N.
+
+#include "config/SimulationSpec.h"
+#include "record/RunResult.h"
+#include "topology/Topology.h"
+#include "workload/WorkloadNode.h"
+
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+
+/// Empty when the run is symmetric; otherwise why not (for logs and tests).
+std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<WorkloadTrace>& traces);
+
+/// Copies NPU 0's summary, activities and spans to every NPU, in NPU order.
+void replicateRepresentative(RunResult& result, const std::vector<std::string>& npu0Lines);
+
+} // namespace astrolabe
