@@ -10,7 +10,15 @@ CongestionAwareNetwork::CongestionAwareNetwork(Simulator& sim, const Topology& t
     , m_timing(timing)
     , m_sink(sink)
     , m_recorder(recorder)
-    , m_links(static_cast<size_t>(topology.linkCount())) {}
+    , m_links(static_cast<size_t>(topology.linkCount()))
+    , m_serverOf(static_cast<size_t>(topology.linkCount())) {
+    setSymmetric(false);
+}
+
+void CongestionAwareNetwork::setSymmetric(bool symmetric) {
+    for (int l = 0; l < m_topology.linkCount(); ++l)
+        m_serverOf[static_cast<size_t>(l)] = symmetric ? m_topology.linkClass(l) : l;
+}
 
 uint32_t CongestionAwareNetwork::allocate() {
     if (!m_freeMessages.empty()) {
@@ -36,7 +44,7 @@ void CongestionAwareNetwork::transmit(int src, int dst, uint64_t bytes, uint64_t
 
 void CongestionAwareNetwork::enqueue(uint32_t message) {
     const int32_t link = m_routeOf[message][m_messages[message].hop];
-    Link& l = m_links[static_cast<size_t>(link)];
+    Link& l = m_links[static_cast<size_t>(m_serverOf[static_cast<size_t>(link)])];
     if (l.waiting.empty() && l.busyUntil <= m_sim.now()) {
         serve(link, message);
         return;
@@ -48,8 +56,9 @@ void CongestionAwareNetwork::enqueue(uint32_t message) {
     }
 }
 
+
 void CongestionAwareNetwork::serve(int32_t link, uint32_t message) {
-    Link& l = m_links[static_cast<size_t>(link)];
+    Link& l = m_links[static_cast<size_t>(m_serverOf[static_cast<size_t>(link)])];
     const LinkInfo& info = m_topology.link(link);
     const DimensionSpec& dim = m_topology.dimension(info.dimension);
     const Message& m = m_messages[message];
@@ -64,11 +73,12 @@ void CongestionAwareNetwork::serve(int32_t link, uint32_t message) {
 }
 
 void CongestionAwareNetwork::linkFree(int32_t link) {
-    Link& l = m_links[static_cast<size_t>(link)];
+    Link& l = m_links[static_cast<size_t>(m_serverOf[static_cast<size_t>(link)])];
     l.wakeupPending = false;
     const uint32_t next = l.waiting.front();
     l.waiting.pop_front();
-    serve(link, next);
+    // In a symmetric run the waiting message may use another link of the same class.
+    serve(m_routeOf[next][m_messages[next].hop], next);
     if (!l.waiting.empty()) {
         l.wakeupPending = true;
         m_sim.scheduleAt(l.busyUntil, [this, link] { linkFree(link); });

@@ -32,6 +32,11 @@ public:
                            DeliverySink& sink, LinkRecorder* recorder);
 
     void transmit(int src, int dst, uint64_t bytes, uint64_t token) override;
+
+    /// Symmetric runs: only one NPU's messages are simulated, so each link class (links the
+    /// platform's translations map onto each other) becomes one FIFO server that sees every
+    /// message any NPU would put on any link of the class.
+    void setSymmetric(bool symmetric);
     const char* name() const override { return "analytical-congestion-aware"; }
 
 private:
@@ -59,6 +64,7 @@ private:
     DeliverySink& m_sink;
     LinkRecorder* m_recorder;
     std::vector<Link> m_links;
+    std::vector<int32_t> m_serverOf; ///< link -> FIFO server (itself, or its class)
     std::vector<Message> m_messages;
     std::vector<uint32_t> m_freeMessages;
     std::vector<std::vector<int32_t>> m_routeOf; ///< per message slot

@@ -102,6 +102,8 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& spec,
     CollectiveEngine collectives(sim, transport, topology, spec, result.get());
     const bool symmetric = symmetryObstacle(spec, traces).empty();
     collectives.setSymmetric(symmetric);
+    if (auto* aware = dynamic_cast<CongestionAwareNetwork*>(network.get()))
+        aware->setSymmetric(symmetric);
     const Timing timing{spec.options.timing};
     RemoteMemory memory(sim, spec.memory, topology.npuCount(), timing);
 

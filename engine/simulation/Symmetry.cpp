@@ -6,12 +6,13 @@ namespace astrolabe {
 
 namespace {
 
-bool usesTree(const SystemConfig& system) {
+bool uses(const SystemConfig& system, std::initializer_list<AlgorithmKind> kinds) {
     for (CollectiveKind kind : {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter,
                                 CollectiveKind::AllGather, CollectiveKind::AllToAll})
         for (const AlgorithmSpec& a : system.algorithms(kind))
-            if (a.kind == AlgorithmKind::DoubleBinaryTree)
-                return true;
+            for (AlgorithmKind k : kinds)
+                if (a.kind == k)
+                    return true;
     return false;
 }
 
@@ -51,12 +52,16 @@ bool sameWork(const WorkloadNode& a, const WorkloadNode& b) {
 std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<WorkloadTrace>& traces) {
     if (!spec.options.exploitSymmetry)
         return "symmetry is switched off";
-    if (spec.options.backend != NetworkBackend::CongestionUnaware)
-        return "the congestion-aware model lets messages of different NPUs interact";
     if (spec.options.rendezvousProtocol)
         return "the rendezvous protocol is on";
-    if (usesTree(spec.system))
+    if (uses(spec.system, {AlgorithmKind::DoubleBinaryTree}))
         return "doubleBinaryTree gives ranks different roles";
+    // Halving-doubling pairs ranks by XOR and "one*" rings shift ids cyclically, not by
+    // coordinate translation: timing would still match without contention, but the per-link
+    // and NPU-to-NPU traffic could not be spread correctly. Simulate them in full.
+    if (uses(spec.system, {AlgorithmKind::HalvingDoubling, AlgorithmKind::OneHalvingDoubling,
+                           AlgorithmKind::OneRing, AlgorithmKind::OneDirect}))
+        return "halving-doubling and whole-machine rings are not translation-symmetric";
     if (traces.size() < 2)
         return "a single NPU";
     const WorkloadTrace& first = traces.front();
