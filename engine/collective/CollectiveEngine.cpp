@@ -26,8 +26,18 @@ CollectiveEngine::CollectiveEngine(Simulator& sim, Transport& transport, const T
     , m_npus(static_cast<size_t>(topology.npuCount())) {
     const int active = std::max(1, spec.system.activeChunksPerDimension);
     m_queueThreshold = (active + m_queuesPerDim - 1) / m_queuesPerDim;
-    for (NpuState& npu : m_npus)
+    std::vector<int> sizes;
+    std::vector<double> bandwidths;
+    for (int d = 0; d < topology.dimensionCount(); ++d) {
+        sizes.push_back(topology.size(d));
+        bandwidths.push_back(topology.dimension(d).bandwidthBytesPerSecond);
+    }
+    for (NpuState& npu : m_npus) {
         npu.queues.resize(static_cast<size_t>(topology.dimensionCount() * m_queuesPerDim));
+        if (spec.system.interDimensionScheduling != InterDimensionScheduling::Ascending)
+            npu.scheduler = std::make_unique<DimensionScheduler>(
+                spec.system.interDimensionScheduling, sizes, bandwidths);
+    }
 }
 
 CollectiveEngine::~CollectiveEngine() {
@@ -93,12 +103,15 @@ void CollectiveEngine::start(const CollectiveRequest& request, std::function<voi
     collective->start = m_sim.now();
     collective->chunkBytes = chunk;
     uint64_t& counter = npu.streamCounter[request.group];
+    if (npu.scheduler)
+        npu.scheduler->beginCollective();
     for (int c = 0; c < chunks; ++c) {
         auto stream = std::make_unique<Stream>();
         stream->owner = collective.get();
         stream->chunk = c;
         stream->priority = priority;
-        PlanInput in{request.npu, request.kind, chunk, &request.involvedDims, members};
+        PlanInput in{request.npu, request.kind, chunk, &request.involvedDims, members,
+                     members ? nullptr : npu.scheduler.get()};
         stream->phases = planPhases(in, m_topology, m_spec.system, m_queuesPerDim, npu.cursor);
         for (PhaseSpec& p : stream->phases)
             if (p.algorithm.kind == AlgorithmKind::DoubleBinaryTree)
@@ -133,10 +146,58 @@ void CollectiveEngine::enqueue(Stream& stream) {
         startPhase(stream);
         return;
     }
-    auto it = queue.waiting.begin();
-    while (it != queue.waiting.end() && (*it)->priority >= stream.priority)
-        ++it;
-    queue.waiting.insert(it, &stream);
+    queue.waiting.insert(insertionPoint(queue.waiting, stream), &stream);
+}
+
+std::deque<CollectiveEngine::Stream*>::iterator
+CollectiveEngine::insertionPoint(std::deque<Stream*>& waiting, const Stream& stream) const {
+    // The priority rule: behind every waiting stream of at least the same priority.
+    auto byPriority = [&] {
+        auto it = waiting.begin();
+        while (it != waiting.end() && (*it)->priority >= stream.priority)
+            ++it;
+        return it;
+    };
+    const PhaseSpec& phase = stream.phases[stream.current];
+    // Intra-dimension policies apply only to reduce-scatter and all-gather phases after a
+    // chunk's first phase (spec §5.10); the rest keeps the priority rule.
+    const bool policyApplies = stream.current > 0 && (phase.kind == CollectiveKind::ReduceScatter ||
+                                                      phase.kind == CollectiveKind::AllGather);
+    if (!policyApplies)
+        return byPriority();
+    auto remaining = [](const Stream* s) { return s->phases.size() - s->current; };
+    auto footprint = [](const Stream* s) {
+        const PhaseSpec& p = s->phases[s->current];
+        return std::max(p.inputBytes, phaseOutputBytes(p.kind, p.ring.size, p.inputBytes));
+    };
+    switch (m_spec.system.intraDimensionScheduling) {
+    case IntraDimensionScheduling::FIFO: return byPriority();
+    case IntraDimensionScheduling::SmallestFirst: {
+        if (remaining(&stream) == 1)
+            return waiting.end(); // chunks on their last phase go to the back
+        auto it = waiting.begin();
+        while (it != waiting.end() && remaining(*it) > 1 && footprint(*it) <= footprint(&stream))
+            ++it;
+        return it;
+    }
+    case IntraDimensionScheduling::LessRemainingPhaseFirst: {
+        auto it = waiting.begin();
+        while (it != waiting.end() && remaining(*it) <= remaining(&stream))
+            ++it;
+        return it;
+    }
+    case IntraDimensionScheduling::RG: {
+        // Keep reduce-scatters and all-gathers in runs: go right behind the last waiting
+        // stream of the same kind, else to the back.
+        for (auto it = waiting.end(); it != waiting.begin();) {
+            --it;
+            if ((*it)->phases[(*it)->current].kind == phase.kind)
+                return it + 1;
+        }
+        return waiting.end();
+    }
+    }
+    return byPriority();
 }
 
 void CollectiveEngine::startPhase(Stream& stream) {

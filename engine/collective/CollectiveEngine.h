@@ -7,6 +7,7 @@
 // (dimension, queue index). At most ceil(active-chunks-per-dimension / Q) chunks run in a queue
 // at once; the others wait in priority order.
 
+#include "collective/DimensionScheduler.h"
 #include "collective/Phase.h"
 #include "collective/PhasePlan.h"
 #include "config/SimulationSpec.h"
@@ -79,10 +80,13 @@ private:
         std::map<int, uint64_t> streamCounter; ///< per communicator group
         QueueCursor cursor;
         std::map<int, uint32_t> treeCounter; ///< per (collective kind, dimension)
+        std::unique_ptr<DimensionScheduler> scheduler; ///< null: natural order
         std::vector<Collective*> active;
     };
 
     void enqueue(Stream& stream);
+    /// Where a stream entering a queue goes among the waiting ones (intra-dimension policy).
+    std::deque<Stream*>::iterator insertionPoint(std::deque<Stream*>& waiting, const Stream& stream) const;
     void startPhase(Stream& stream);
     void phaseDone(Stream& stream);
     void finishCollective(Collective& collective);

@@ -1,5 +1,7 @@
 #include "collective/PhasePlan.h"
 
+#include "collective/DimensionScheduler.h"
+
 #include "core/Error.h"
 
 #include <algorithm>
@@ -139,20 +141,27 @@ std::vector<PhaseSpec> planPhases(const PlanInput& in, const Topology& topology,
     for (size_t i = 0; i < rings.size(); ++i)
         if (active[i])
             order.push_back(static_cast<int>(i));
+    if (in.scheduler)
+        order = in.scheduler->orderFor(in.kind, in.chunkBytes, order);
+    else if (in.kind == CollectiveKind::AllGather)
+        std::reverse(order.begin(), order.end());
     std::vector<Step> steps;
     switch (in.kind) {
     case CollectiveKind::ReduceScatter:
     case CollectiveKind::AllToAll:
+    case CollectiveKind::AllGather:
         for (int i : order)
             steps.push_back({in.kind, i});
         break;
-    case CollectiveKind::AllGather:
-        for (auto it = order.rbegin(); it != order.rend(); ++it)
-            steps.push_back({in.kind, *it});
-        break;
     case CollectiveKind::AllReduce:
-        if (system.collectiveOptimization == CollectiveOptimization::LocalBWAware &&
-            order.size() > 1) {
+        if (in.scheduler && in.scheduler->splitsAllReduce() && order.size() > 1) {
+            // Themis: reduce-scatter over the chosen order, all-gather back in reverse.
+            for (int i : order)
+                steps.push_back({CollectiveKind::ReduceScatter, i});
+            for (auto it = order.rbegin(); it != order.rend(); ++it)
+                steps.push_back({CollectiveKind::AllGather, *it});
+        } else if (system.collectiveOptimization == CollectiveOptimization::LocalBWAware &&
+                   order.size() > 1) {
             for (size_t k = 0; k + 1 < order.size(); ++k)
                 steps.push_back({CollectiveKind::ReduceScatter, order[k]});
             steps.push_back({CollectiveKind::AllReduce, order.back()});

@@ -45,12 +45,15 @@ struct QueueCursor {
     std::vector<uint32_t> roundRobin; ///< per dimension
 };
 
+class DimensionScheduler;
+
 struct PlanInput {
     int npu = 0;
     CollectiveKind kind = CollectiveKind::AllReduce;
     uint64_t chunkBytes = 0;
     const std::vector<bool>* involvedDims = nullptr; ///< empty or null = all
     const std::vector<int>* groupMembers = nullptr;  ///< sub-group (size < N), else null
+    DimensionScheduler* scheduler = nullptr;        ///< inter-dimension order, else natural
 };
 
 /// Builds one chunk's phases. Throws astrolabe::Error (Unsupported / Validation) for plans
