@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace astrolabe {
@@ -102,6 +103,10 @@ void CollectiveEngine::start(const CollectiveRequest& request, std::function<voi
     collective->onDone = std::move(onDone);
     collective->start = m_sim.now();
     collective->chunkBytes = chunk;
+    if (const std::string source = customSourceFor(request); !source.empty()) {
+        startCustom(std::move(collective), source, members);
+        return;
+    }
     uint64_t& counter = npu.streamCounter[request.group];
     if (npu.scheduler)
         npu.scheduler->beginCollective();
@@ -135,6 +140,41 @@ void CollectiveEngine::start(const CollectiveRequest& request, std::function<voi
     npu.active.push_back(collective.release());
     for (auto& stream : ref.streams)
         enqueue(*stream);
+}
+
+std::string CollectiveEngine::customSourceFor(const CollectiveRequest& request) const {
+    for (const auto& [nodeId, source] : m_spec.system.perNodeCustom)
+        if (nodeId == request.nodeId)
+            return source;
+    switch (request.kind) {
+    case CollectiveKind::AllReduce: return m_spec.system.customAllReduce;
+    case CollectiveKind::ReduceScatter: return m_spec.system.customReduceScatter;
+    case CollectiveKind::AllGather: return m_spec.system.customAllGather;
+    case CollectiveKind::AllToAll: return m_spec.system.customAllToAll;
+    }
+    return {};
+}
+
+void CollectiveEngine::startCustom(std::unique_ptr<Collective> collective, const std::string& source,
+                                   const std::vector<int>* members) {
+    const CollectiveRequest& r = collective->request;
+    if (!m_customTraces)
+        throw Error(ErrorKind::Internal, "no custom collective provider is attached");
+    // The ET of an algorithm rank: the NPU id, or its position in the (sorted) group.
+    int position = r.npu;
+    if (members) {
+        std::vector<int> sorted = *members;
+        std::sort(sorted.begin(), sorted.end());
+        position = static_cast<int>(std::find(sorted.begin(), sorted.end(), r.npu) - sorted.begin());
+    }
+    const WorkloadTrace& trace = m_customTraces(source, position, r.bytes);
+    Collective& ref = *collective;
+    ref.remaining = 1;
+    ref.custom = std::make_unique<CustomCollective>(
+        m_sim, m_transport, r.npu, trace, members, r.bytes,
+        r.kind == CollectiveKind::AllGather, [this, &ref] { finishCollective(ref); });
+    m_npus[static_cast<size_t>(r.npu)].active.push_back(collective.release());
+    ref.custom->start();
 }
 
 void CollectiveEngine::enqueue(Stream& stream) {
@@ -286,6 +326,10 @@ std::vector<std::string> CollectiveEngine::describePending(int npu) const {
         std::string line = std::string(collectiveTypeName(c->request.chakraType)) + " (node " +
                            std::to_string(c->request.nodeId) + ", " +
                            std::to_string(c->request.bytes) + " bytes): ";
+        if (c->custom) {
+            out.push_back(line + c->custom->waitingFor());
+            continue;
+        }
         int shown = 0;
         for (const auto& s : c->streams) {
             if (s->current >= s->phases.size())

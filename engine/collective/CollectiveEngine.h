@@ -7,6 +7,7 @@
 // (dimension, queue index). At most ceil(active-chunks-per-dimension / Q) chunks run in a queue
 // at once; the others wait in priority order.
 
+#include "collective/CustomCollective.h"
 #include "collective/DimensionScheduler.h"
 #include "collective/Phase.h"
 #include "collective/PhasePlan.h"
@@ -23,6 +24,11 @@
 #include <vector>
 
 namespace astrolabe {
+
+/// Finds a custom collective's trace for one algorithm rank: `source` is an ET prefix or an
+/// MSCCL-IR .xml file, `bytes` the collective node's comm_size.
+using CustomTraceProvider =
+    std::function<const WorkloadTrace&(const std::string& source, int position, uint64_t bytes)>;
 
 struct CollectiveRequest {
     int npu = 0;
@@ -43,6 +49,8 @@ public:
 
     /// Starts a collective now; onDone runs when this NPU's part is complete.
     void start(const CollectiveRequest& request, std::function<void()> onDone);
+
+    void setCustomTraceProvider(CustomTraceProvider provider) { m_customTraces = std::move(provider); }
 
     /// Symmetric runs simulate one representative NPU; its sends stand for their mirror images.
     void setSymmetric(bool symmetric) { m_symmetric = symmetric; }
@@ -69,6 +77,7 @@ private:
         uint64_t firstTag = 0;
         SimTime start;
         uint64_t chunkBytes = 0;
+        std::unique_ptr<CustomCollective> custom;
     };
     struct Queue {
         int running = 0;
@@ -84,6 +93,9 @@ private:
         std::vector<Collective*> active;
     };
 
+    std::string customSourceFor(const CollectiveRequest& request) const;
+    void startCustom(std::unique_ptr<Collective> collective, const std::string& source,
+                     const std::vector<int>* members);
     void enqueue(Stream& stream);
     /// Where a stream entering a queue goes among the waiting ones (intra-dimension policy).
     std::deque<Stream*>::iterator insertionPoint(std::deque<Stream*>& waiting, const Stream& stream) const;
@@ -102,6 +114,7 @@ private:
     int m_queueThreshold;
     SimTime m_endpointDelay;
     bool m_symmetric = false;
+    CustomTraceProvider m_customTraces;
     std::vector<NpuState> m_npus;
     std::vector<std::unique_ptr<Collective>> m_finished; ///< freed lazily (see finishCollective)
 };

@@ -7,6 +7,7 @@
 #include "network/CongestionUnawareNetwork.h"
 #include "network/Transport.h"
 #include "record/LinkRecorder.h"
+#include "simulation/CustomCollectives.h"
 #include "simulation/StartupReport.h"
 #include "simulation/Symmetry.h"
 #include "simulation/WorkloadSource.h"
@@ -100,6 +101,8 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& spec,
         makeNetwork(spec, sim, topology, transport, recorder);
     transport.setNetwork(network.get());
     CollectiveEngine collectives(sim, transport, topology, spec, result.get());
+    CustomCollectives customCollectives;
+    collectives.setCustomTraceProvider(customCollectives.provider());
     const bool symmetric = symmetryObstacle(spec, traces).empty();
     collectives.setSymmetric(symmetric);
     if (auto* aware = dynamic_cast<CongestionAwareNetwork*>(network.get()))

@@ -54,6 +54,10 @@ std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<Workl
         return "symmetry is switched off";
     if (spec.options.rendezvousProtocol)
         return "the rendezvous protocol is on";
+    const SystemConfig& sys = spec.system;
+    if (!sys.customAllReduce.empty() || !sys.customReduceScatter.empty() ||
+        !sys.customAllGather.empty() || !sys.customAllToAll.empty() || !sys.perNodeCustom.empty())
+        return "custom collectives name their peers";
     if (uses(spec.system, {AlgorithmKind::DoubleBinaryTree}))
         return "doubleBinaryTree gives ranks different roles";
     // Halving-doubling pairs ranks by XOR and "one*" rings shift ids cyclically, not by
