@@ -34,6 +34,8 @@ Simulator::StopReason Simulator::runUntil(SimTime limit, const CancelToken* canc
     Clock::time_point lastReport = started;
     const uint64_t firstEvent = m_eventsProcessed;
     uint64_t untilPoll = kPollEvents;
+    if (cancel && cancel->cancelled())
+        return StopReason::Cancelled;
 
     auto report = [&](Clock::time_point wallNow) {
         if (!progress)

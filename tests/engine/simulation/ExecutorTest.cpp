@@ -1,0 +1,198 @@
+// The executor where ASTRA-sim misbehaves (spec §2.2, §2.7): we do the sensible thing.
+#include "core/Error.h"
+#include "engine/golden/GoldenSpec.h"
+#include "simulation/Simulation.h"
+
+#include <gtest/gtest.h>
+
+using namespace golden;
+using CT = CollectiveType;
+
+namespace {
+SimulationSpec ring2() { return spec({dim(BlockKind::Ring, 2)}); }
+
+WorkloadNode node(uint64_t id, NodeType type, std::vector<uint64_t> deps = {}) {
+    WorkloadNode n;
+    n.id = id;
+    n.type = type;
+    n.dataDeps = std::move(deps);
+    return n;
+}
+
+std::vector<WorkloadTrace> both(std::vector<WorkloadNode> nodes) {
+    std::vector<WorkloadTrace> t(2);
+    t[0].nodes = t[1].nodes = std::move(nodes);
+    return t;
+}
+
+std::string deadlockMessage(const SimulationSpec& s, std::vector<WorkloadTrace> traces) {
+    try {
+        runTraces(s, std::move(traces));
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Deadlock) << e.what();
+        return e.what();
+    }
+    ADD_FAILURE() << "the run finished";
+    return {};
+}
+} // namespace
+
+TEST(Executor, ChildrenOfInstantNodesRunInTheSameReaction) {
+    // Upstream, INVALID -> COMP alone never finishes: the child is only looked at on the next
+    // completion, and there is none. Here the chain runs to the end.
+    const auto r = runTraces(ring2(), both({node(1, NodeType::Invalid), comp(2, 5, {1})}));
+    EXPECT_EQ(maxCycles(*r), 5000);
+}
+
+TEST(Executor, MetadataNodesCompleteInsteadOfAborting) {
+    const auto r = runTraces(ring2(), both({node(1, NodeType::Metadata), comp(2, 3, {1})}));
+    EXPECT_EQ(maxCycles(*r), 3000);
+    bool invalidLine = false;
+    for (const std::string& line : r->reportLines)
+        invalidLine |= line.find("Invalid time") != std::string::npos;
+    EXPECT_TRUE(invalidLine) << "METADATA is accounted as class INVALID";
+}
+
+TEST(Executor, OverlapIgnoresCpuAndRemoteMemoryInsteadOfThrowing) {
+    WorkloadNode cpu = comp(1, 4);
+    cpu.isCpuOp = true;
+    const auto r = runTraces(ring2(), both({cpu, comp(2, 5), coll(3, CT::AllReduce, kMiB)}));
+    EXPECT_EQ(r->npus[0].cpuTime.nsFloor(), 4000);
+    EXPECT_EQ(r->npus[0].overlap.nsFloor(), 5000);
+}
+
+TEST(Executor, CpuComputeAndCollectiveOccupyDifferentSlots) {
+    WorkloadNode cpu = comp(1, 100);
+    cpu.isCpuOp = true;
+    const auto r = runTraces(ring2(), both({cpu, comp(2, 100)}));
+    EXPECT_EQ(maxCycles(*r), 100000) << "CPU and GPU compute run side by side";
+}
+
+TEST(Executor, UnmatchedReceiveStopsWithAWaitForReport) {
+    std::vector<WorkloadTrace> t(2);
+    WorkloadNode recv = node(7, NodeType::CommRecv);
+    recv.name = "grad_recv";
+    recv.hasCommSrc = recv.hasCommTag = recv.hasCommSize = true;
+    recv.commSrc = 0;
+    recv.commTag = 42;
+    recv.commSize = 4096;
+    t[1].nodes.push_back(recv);
+    const std::string msg = deadlockMessage(ring2(), t);
+    EXPECT_NE(msg.find("NPU 1"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("COMM_RECV_NODE 7 (\"grad_recv\") waits for a message from NPU 0 with tag "
+                       "42 and 4096 bytes"),
+              std::string::npos)
+        << msg;
+}
+
+TEST(Executor, CollectiveOnOneRankOnlyIsReportedNotHung) {
+    std::vector<WorkloadTrace> t(2);
+    t[0].nodes.push_back(coll(1, CT::AllReduce, kMiB));
+    const std::string msg = deadlockMessage(ring2(), t);
+    EXPECT_NE(msg.find("NPU 0"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("ALL_REDUCE (node 1"), std::string::npos) << msg;
+}
+
+TEST(Executor, DependencyCycleIsReported) {
+    const std::string msg =
+        deadlockMessage(ring2(), both({comp(1, 1), comp(2, 1, {3}), comp(3, 1, {2})}));
+    EXPECT_NE(msg.find("2 more nodes wait for parents that never finished"), std::string::npos) << msg;
+}
+
+TEST(Executor, MissingSplitsIsAClearErrorNotADivisionByZero) {
+    auto s = ring2();
+    s.system.preferredDatasetSplits = 0;
+    try {
+        runCollective(s, CT::AllReduce, kMiB);
+        FAIL() << "ran";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.where().keyPath, "preferred-dataset-splits");
+    }
+}
+
+TEST(Executor, UnsupportedCollectiveAndMissingImplementationAreRefused) {
+    EXPECT_THROW(runTraces(ring2(), both({coll(1, CT::Gather, kMiB)})), Error);
+    auto s = ring2();
+    s.system.allToAll.clear();
+    try {
+        runCollective(s, CT::AllToAll, kMiB);
+        FAIL() << "ran";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("all-to-all-implementation"), std::string::npos);
+    }
+}
+
+TEST(Executor, CollectiveOverNoDimensionIsRefused) {
+    std::vector<WorkloadTrace> t = both({coll(1, CT::AllReduce, kMiB)});
+    for (auto& trace : t)
+        trace.nodes[0].involvedDim = {false};
+    try {
+        runTraces(ring2(), t);
+        FAIL() << "ran";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("involves no dimension"), std::string::npos);
+    }
+}
+
+TEST(Executor, RemoteMemoryWithoutExpansionIsRefused) {
+    WorkloadNode load = node(1, NodeType::MemLoad);
+    load.hasTensorSize = true;
+    load.tensorSize = 100;
+    EXPECT_THROW(runTraces(ring2(), both({load})), Error);
+}
+
+TEST(Executor, PerNodeMemoryServesEachNodeInOrder) {
+    // Intended semantics of PER_NODE_MEMORY_EXPANSION (upstream crashes): one FIFO server per
+    // node of 2 NPUs; A = 100 + 1e6 / 64 = 15725 ns.
+    auto s = spec({dim(BlockKind::Ring, 4)});
+    s.memory.type = RemoteMemoryType::PerNodeMemoryExpansion;
+    s.memory.latencyNs = 100;
+    s.memory.bandwidthBytesPerNs = 64;
+    s.memory.numNodes = 2;
+    s.memory.numNpusPerNode = 2;
+    WorkloadNode load = node(1, NodeType::MemLoad);
+    load.hasTensorSize = true;
+    load.tensorSize = 1000000;
+    std::vector<WorkloadTrace> t(4);
+    for (auto& trace : t)
+        trace.nodes.push_back(load);
+    const auto r = runTraces(s, t);
+    EXPECT_EQ(cycles(*r, 0), 15725);
+    EXPECT_EQ(cycles(*r, 1), 31450);
+    EXPECT_EQ(cycles(*r, 2), 15725);
+    EXPECT_EQ(cycles(*r, 3), 31450);
+}
+
+TEST(Executor, CommunicatorSubGroupRunsALocalRing) {
+    // Group {0, 2} of a Ring 4: a 2-member ring whose endpoint hop is the fixed 10 ns, messages
+    // over the physical ring (2 hops between NPUs 0 and 2). All-reduce, 1 chunk of 1 MiB:
+    // E + (n - 1) * (2 D + 2 E + R) with n = 2, D = floor(2 * 500 + (1 MiB / 2) / beta).
+    auto s = spec({dim(BlockKind::Ring, 4)});
+    s.system.endpointDelayNs = 50; // not used by a local ring
+    s.commGroups[1] = {0, 2};
+    std::vector<WorkloadTrace> t(4);
+    for (int npu : {0, 2}) {
+        t[static_cast<size_t>(npu)].nodes.push_back(coll(1, CT::AllReduce, kMiB));
+        t[static_cast<size_t>(npu)].nodes.back().pgName = "1";
+    }
+    const auto r = runTraces(s, t);
+    const double beta = 50 * 1073741824.0 / 1e9;
+    const int64_t D = static_cast<int64_t>(1000 + (kMiB / 2) / beta);
+    const int64_t R = 3 * static_cast<int64_t>((kMiB / 2) / 50.0);
+    EXPECT_EQ(cycles(*r, 0), 10 + (2 * D + 20 + R));
+    EXPECT_EQ(cycles(*r, 2), 10 + (2 * D + 20 + R));
+}
+
+TEST(Executor, CancelStopsTheRun) {
+    CancelToken token;
+    token.cancel();
+    auto s = ring2();
+    s.workload.kind = WorkloadSource::Kind::Microbenchmark;
+    s.workload.microbenchmark.sizeBytes = kMiB;
+    try {
+        runSimulation(s, nullptr, &token);
+        FAIL() << "ran";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Cancelled);
+    }
+}
