@@ -30,6 +30,7 @@ struct MicrobenchmarkSpec {
     int collective = 0;
     uint64_t sizeBytes = 0;
     int commGroup = 0; ///< 0 = all NPUs
+    bool operator==(const MicrobenchmarkSpec&) const = default;
 };
 
 struct WorkloadSource {
@@ -37,6 +38,7 @@ struct WorkloadSource {
     Kind kind = Kind::ChakraTrace;
     std::string tracePrefix; ///< ChakraTrace: NPU i reads tracePrefix + "." + i + ".et"
     MicrobenchmarkSpec microbenchmark;
+    bool operator==(const WorkloadSource&) const = default;
 };
 
 struct RunOptions {
@@ -50,6 +52,7 @@ struct RunOptions {
     /// Record per-NPU activity intervals, collective/phase spans and link busy intervals.
     bool recordTimeline = true;
     bool recordLinkIntervals = false;
+    bool operator==(const RunOptions&) const = default;
 };
 
 struct SimulationSpec {
@@ -61,6 +64,8 @@ struct SimulationSpec {
     WorkloadSource workload;
     RunOptions options;
     std::string sourceFile; ///< the project YAML, or empty
+    /// Field-by-field; note PlatformSpec's == ignores its sourceFile, the others compare theirs.
+    bool operator==(const SimulationSpec&) const = default;
 };
 
 } // namespace astrolabe
