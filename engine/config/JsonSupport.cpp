@@ -33,9 +33,14 @@ JsonDocument parseJsonText(std::string text, const std::string& fileName) {
         const size_t colon = what.find(": ");
         if (colon != std::string::npos)
             what = what.substr(colon + 2);
+        // nlohmann points at the last byte it read, i.e. the end of the offending token; a
+        // value where '}' or ']' was expected is nearly always a missing comma before it.
+        const bool missingComma = what.find("expected '}'") != std::string::npos ||
+                                  what.find("expected ']'") != std::string::npos;
         throw Error(ErrorKind::Input, "JSON syntax error: " + what,
                     SourceLocation{fileName, line, column, {}},
-                    "check commas, quotes and brackets around this point");
+                    missingComma ? "is a comma missing before this value?"
+                                 : "check commas, quotes and brackets around this point");
     }
     doc.text = std::move(text);
     return doc;

@@ -350,7 +350,8 @@ SimulationSpec parseProject(const std::string& text, const std::string& fileName
     // Consistency between sections, once each is valid on its own.
     if (!d.hasErrors())
         for (const Error& e : crossCheckSpec(spec, SpecKeyStyle::Project))
-            d.relocate(e, e.where());
+            d.relocate(e, config::locate(d, config::nodeAtKeyPath(root, e.where().keyPath),
+                                         e.where().keyPath));
     d.throwIfErrors();
     if (warnings)
         warnings->insert(warnings->end(), fileWarnings.begin(), fileWarnings.end());

@@ -59,6 +59,36 @@ void checkCommGroups(const SimulationSpec& spec, SpecKeyStyle style, std::vector
     }
 }
 
+// A microbenchmark's collective needs an algorithm (native list or custom ET prefix).
+void checkMicrobenchmarkAlgorithm(const SimulationSpec& spec, std::vector<Error>& out) {
+    if (spec.workload.kind != WorkloadSource::Kind::Microbenchmark)
+        return;
+    const SystemConfig& s = spec.system;
+    const std::pair<CollectiveKind, const std::string*> byType[] = {
+        {CollectiveKind::AllReduce, &s.customAllReduce},
+        {CollectiveKind::AllGather, &s.customAllGather},
+        {CollectiveKind::AllToAll, &s.customAllToAll},
+        {CollectiveKind::ReduceScatter, &s.customReduceScatter}};
+    // Chakra CollectiveCommType: 0 all-reduce, 2 all-gather, 6 all-to-all, 7 reduce-scatter.
+    const int type = spec.workload.microbenchmark.collective;
+    const int index = type == 0 ? 0 : type == 2 ? 1 : type == 6 ? 2 : type == 7 ? 3 : -1;
+    if (index < 0) {
+        out.emplace_back(ErrorKind::Validation,
+                         "unsupported collective type " + std::to_string(type),
+                         where(spec.sourceFile, "workload.microbenchmark.collective"));
+        return;
+    }
+    const auto [kind, custom] = byType[index];
+    if (s.algorithms(kind).empty() && custom->empty() && s.perNodeCustom.empty())
+        out.emplace_back(ErrorKind::Validation,
+                         std::string("no algorithm is configured for ") +
+                             collectiveKindName(kind),
+                         where(spec.sourceFile, std::string("system.algorithms.") +
+                                                    collectiveKindName(kind)),
+                         "e.g. algorithms: {" + std::string(collectiveKindName(kind)) +
+                             ": [ring]}");
+}
+
 void checkTraceFiles(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Error>& out) {
     if (spec.workload.kind != WorkloadSource::Kind::ChakraTrace)
         return;
@@ -109,6 +139,7 @@ std::vector<Error> crossCheckSpec(const SimulationSpec& spec, SpecKeyStyle style
     checkAlgorithmLists(spec, style, out);
     checkCommGroups(spec, style, out);
     checkMemory(spec, style, out);
+    checkMicrobenchmarkAlgorithm(spec, out);
     checkTraceFiles(spec, style, out);
     return out;
 }

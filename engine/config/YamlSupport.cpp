@@ -1,5 +1,6 @@
 #include "config/YamlSupport.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -47,6 +48,40 @@ std::string describe(const YAML::Node& node) {
 
 std::string joinKey(const std::string& prefix, const std::string& key) {
     return prefix.empty() ? key : prefix + "." + key;
+}
+
+YAML::Node nodeAtKeyPath(const YAML::Node& root, const std::string& keyPath) {
+    YAML::Node current = root;
+    size_t at = 0;
+    while (at < keyPath.size()) {
+        YAML::Node next;
+        if (keyPath[at] == '[') {
+            const size_t close = keyPath.find(']', at);
+            if (close == std::string::npos || !current.IsSequence())
+                break;
+            const std::string digits = keyPath.substr(at + 1, close - at - 1);
+            const size_t index = std::strtoul(digits.c_str(), nullptr, 10);
+            if (index >= current.size())
+                break;
+            const YAML::Node& sequence = current;
+            next = sequence[index];
+            at = close + 1;
+        } else {
+            if (keyPath[at] == '.')
+                ++at;
+            const size_t end = keyPath.find_first_of(".[", at);
+            const std::string key = keyPath.substr(at, end == std::string::npos ? end : end - at);
+            if (!current.IsMap())
+                break;
+            const YAML::Node& map = current;
+            next = map[key];
+            if (!next.IsDefined())
+                break;
+            at = end == std::string::npos ? keyPath.size() : end;
+        }
+        current.reset(next);
+    }
+    return current;
 }
 
 void checkKeys(Diagnostics& diagnostics, const YAML::Node& map, const std::string& prefix,

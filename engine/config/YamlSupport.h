@@ -22,6 +22,9 @@ SourceLocation locate(const Diagnostics& diagnostics, const YAML::Node& node,
 /// "\"tbd\"", "a list", "a map" or "nothing": what was found, for messages.
 std::string describe(const YAML::Node& node);
 std::string joinKey(const std::string& prefix, const std::string& key);
+/// The node at "a.b[2].c" under `root`, or the deepest node on that path that exists (so a
+/// message about a missing or derived value still points near the right line).
+YAML::Node nodeAtKeyPath(const YAML::Node& root, const std::string& keyPath);
 
 /// Reports every key of `map` that is not in `known`, with a "did you mean"; as errors, or as
 /// warnings when `warnOnly` (formats whose reference implementation ignores unknown keys).
