@@ -105,7 +105,9 @@ void checkTraceFiles(const SimulationSpec& spec, SpecKeyStyle style, std::vector
     }
     if (missingCount == 0)
         return;
-    std::string list = joinAlternatives(missing);
+    std::string list;
+    for (const std::string& file : missing)
+        list += (list.empty() ? "" : ", ") + file;
     if (missingCount > 3)
         list += " and " + std::to_string(missingCount - 3) + " more";
     out.emplace_back(ErrorKind::Input,

@@ -125,6 +125,11 @@ const std::vector<BadCase>& badCases() {
              "workload:\n  microbenchmark: {collective: all-reduce, size: 1048576}\n",
          {"p.yaml:9:50: workload.microbenchmark.size: expected a size with a unit, found "
           "\"1048576\""}},
+        {"ProjectYamlSyntax", Loader::Project,
+         "name: t\nplatform:\n  dimensions:\n"
+         "    - {type: Ring, size: 8, bandwidth: 50 GiB/s, latency: 5 ns\nsystem:\n  chunks: 4\n",
+         // yaml-cpp notices the unclosed flow map where the next block starts.
+         {"p.yaml:5:7: YAML syntax error: end of map flow not found"}},
         {"ProjectUnknownTopLevelKey", Loader::Project,
          kProjectHead + kProjectSystem + kProjectWorkload + "sytem: {}\n",
          {"p.yaml:10:1: sytem: unknown key (hint: did you mean \"system\"?)"}},
