@@ -29,7 +29,9 @@ void requireFile(const std::string& flag, const std::string& path) {
         throw UsageError("--" + flag + ": file not found: " + path);
 }
 
-ArgParser versionParser() { return ArgParser("version", "Print the engine version.", {}); }
+ArgParser versionParser() {
+    return ArgParser("version", "Print the engine version.", {});
+}
 
 int versionCommand(const ParsedArgs&, std::ostream& out, std::ostream&) {
     out << "astrolabe " << engineVersion() << "\n";
@@ -68,7 +70,8 @@ ArgParser astraParser() {
             {"compute-scale", "X", "accepted for compatibility; no effect (as in ASTRA-sim)", "1"},
             {"rendezvous-protocol", "BOOL", "8 KiB control message before every data message",
              "false"},
-            {"network-backend", "NAME", "analytical-congestion-unaware or analytical-congestion-aware",
+            {"network-backend", "NAME",
+             "analytical-congestion-unaware or analytical-congestion-aware",
              "analytical-congestion-unaware"},
             {"json", "FILE", "also write the full result as JSON", ""},
         });
@@ -111,8 +114,9 @@ bool parseBool(const std::string& flag, const std::string& text) {
 int astraCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     const std::string backend = args.value("network-backend", "analytical-congestion-unaware");
     if (backend != "analytical-congestion-unaware" && backend != "analytical-congestion-aware")
-        throw UsageError("--network-backend: unknown backend \"" + backend +
-                         "\"; expected analytical-congestion-unaware or analytical-congestion-aware");
+        throw UsageError(
+            "--network-backend: unknown backend \"" + backend +
+            "\"; expected analytical-congestion-unaware or analytical-congestion-aware");
     requireFile("system-configuration", args.value("system-configuration"));
     requireFile("network-configuration", args.value("network-configuration"));
     requireFile("remote-memory-configuration", args.value("remote-memory-configuration"));
@@ -127,7 +131,8 @@ int astraCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     inputs.networkFile = args.value("network-configuration");
     inputs.remoteMemoryFile = args.value("remote-memory-configuration");
     inputs.commGroupFile = args.value("comm-group-configuration", "empty");
-    inputs.numQueuesPerDim = parseCount("num-queues-per-dim", args.value("num-queues-per-dim", "1"));
+    inputs.numQueuesPerDim =
+        parseCount("num-queues-per-dim", args.value("num-queues-per-dim", "1"));
     inputs.injectionScale = parseReal("injection-scale", args.value("injection-scale", "1"));
     inputs.rendezvousProtocol =
         parseBool("rendezvous-protocol", args.value("rendezvous-protocol", "false"));

@@ -13,8 +13,7 @@ namespace astrolabe {
 namespace {
 
 // Runs one loader, moving whatever it throws into `errors` so every file gets read.
-template <typename Load>
-bool collect(std::vector<Error>& errors, Load load) {
+template <typename Load> bool collect(std::vector<Error>& errors, Load load) {
     try {
         load();
         return true;
@@ -26,7 +25,9 @@ bool collect(std::vector<Error>& errors, Load load) {
     return false;
 }
 
-SourceLocation flag(const std::string& name) { return SourceLocation{{}, 0, 0, "--" + name}; }
+SourceLocation flag(const std::string& name) {
+    return SourceLocation{{}, 0, 0, "--" + name};
+}
 
 } // namespace
 
@@ -55,9 +56,8 @@ SimulationSpec loadAstraInputs(const AstraInputs& inputs, std::vector<std::strin
     spec.options.injectionScale = inputs.injectionScale;
     spec.options.rendezvousProtocol = inputs.rendezvousProtocol;
 
-    const bool network = collect(errors, [&] {
-        spec.platform = loadAstraNetworkYaml(inputs.networkFile, warnings);
-    });
+    const bool network = collect(
+        errors, [&] { spec.platform = loadAstraNetworkYaml(inputs.networkFile, warnings); });
     const bool system = collect(errors, [&] {
         spec.system = loadAstraSystemJson(inputs.systemFile, inputs.injectionScale, warnings);
     });

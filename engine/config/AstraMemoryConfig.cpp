@@ -32,8 +32,8 @@ bool readCount(Diagnostics& diagnostics, const config::JsonDocument& doc, const 
     const json& v = doc.value.at(key);
     const SourceLocation where = config::locateJsonKey(diagnostics, doc.text, key, key);
     if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 1.8e19) {
-        diagnostics.error(where, "expected a number of 0 or more, found " +
-                                     config::describeJson(v));
+        diagnostics.error(where,
+                          "expected a number of 0 or more, found " + config::describeJson(v));
         return false;
     }
     out = static_cast<uint64_t>(v.get<double>()); // upstream keeps these in integers
@@ -58,8 +58,8 @@ RemoteMemoryType parseRemoteMemoryType(const std::string& name) {
         if (names[i] == name)
             return static_cast<RemoteMemoryType>(i);
     throw Error(ErrorKind::Validation,
-                "unsupported memory type \"" + name + "\"; expected " + joinAlternatives(names),
-                {}, config::didYouMean(name, names));
+                "unsupported memory type \"" + name + "\"; expected " + joinAlternatives(names), {},
+                config::didYouMean(name, names));
 }
 
 RemoteMemoryConfig parseAstraRemoteMemoryJson(const std::string& text, const std::string& fileName,
@@ -69,13 +69,12 @@ RemoteMemoryConfig parseAstraRemoteMemoryJson(const std::string& text, const std
     RemoteMemoryConfig memory;
     memory.sourceFile = fileName;
     if (!doc.value.is_object()) {
-        diagnostics.error(diagnostics.at(1, 1, {}), "expected a JSON object, found " +
-                                                        config::describeJson(doc.value));
+        diagnostics.error(diagnostics.at(1, 1, {}),
+                          "expected a JSON object, found " + config::describeJson(doc.value));
         diagnostics.throwIfErrors();
     }
     static const std::vector<std::string> known{"memory-type", "remote-mem-latency",
-                                                "remote-mem-bw", "num-nodes",
-                                                "num-npus-per-node"};
+                                                "remote-mem-bw", "num-nodes", "num-npus-per-node"};
     for (const auto& item : doc.value.items()) {
         bool isKnown = false;
         for (const std::string& k : known)
@@ -178,8 +177,8 @@ CommGroups parseCommGroupsJson(const std::string& text, const std::string& fileN
         std::set<int> seen;
         for (size_t i = 0; i < members.size(); ++i) {
             const json& m = members[i];
-            const SourceLocation at = config::locateJsonKey(
-                diagnostics, doc.text, key, key + "[" + std::to_string(i) + "]");
+            const SourceLocation at = config::locateJsonKey(diagnostics, doc.text, key,
+                                                            key + "[" + std::to_string(i) + "]");
             if (!m.is_number_integer() || m.get<int64_t>() < 0 || m.get<int64_t>() > INT32_MAX) {
                 diagnostics.error(at, "expected a rank (a whole number >= 0), found " +
                                           config::describeJson(m));
@@ -208,11 +207,10 @@ void validateCommGroups(const CommGroups& groups, int npuCount, const std::strin
     for (const auto& [id, ranks] : groups)
         for (size_t i = 0; i < ranks.size(); ++i)
             if (ranks[i] >= npuCount)
-                diagnostics.error(diagnostics.at(0, 0, std::to_string(id) + "[" +
-                                                           std::to_string(i) + "]"),
-                                  "expected a rank below " + std::to_string(npuCount) +
-                                      " (the platform's NPU count), found " +
-                                      std::to_string(ranks[i]));
+                diagnostics.error(
+                    diagnostics.at(0, 0, std::to_string(id) + "[" + std::to_string(i) + "]"),
+                    "expected a rank below " + std::to_string(npuCount) +
+                        " (the platform's NPU count), found " + std::to_string(ranks[i]));
     diagnostics.throwIfErrors();
 }
 

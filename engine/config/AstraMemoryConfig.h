@@ -35,7 +35,6 @@ CommGroups loadCommGroupsJson(const std::string& path);
 CommGroups parseCommGroupsJson(const std::string& text, const std::string& fileName);
 
 /// Every rank must be < npuCount. Throws ErrorList naming group and index ("3[2]").
-void validateCommGroups(const CommGroups& groups, int npuCount,
-                        const std::string& sourceFile = {});
+void validateCommGroups(const CommGroups& groups, int npuCount, const std::string& sourceFile = {});
 
 } // namespace astrolabe

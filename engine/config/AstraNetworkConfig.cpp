@@ -24,9 +24,9 @@ const std::vector<std::string>& networkKeys() {
 // Keys of the 2022 "Hierarchical" analytical format that the 2.x backend no longer reads.
 const std::vector<std::string>& obsoleteKeys() {
     static const std::vector<std::string> keys{
-        "topology-name",  "dimensions-count", "units-count",   "links-count",
-        "link-latency",   "link-bandwidth",   "nic-latency",   "router-latency",
-        "hbm-latency",    "hbm-bandwidth",    "hbm-scale"};
+        "topology-name", "dimensions-count", "units-count", "links-count",
+        "link-latency",  "link-bandwidth",   "nic-latency", "router-latency",
+        "hbm-latency",   "hbm-bandwidth",    "hbm-scale"};
     return keys;
 }
 
@@ -85,7 +85,8 @@ PlatformSpec parseAstraNetworkYaml(const std::string& text, const std::string& f
     if (!root.IsMap()) {
         diagnostics.error(diagnostics.at(1, 1, {}),
                           "expected a map with keys topology, npus_count, bandwidth and latency, "
-                          "found " + config::describe(root));
+                          "found " +
+                              config::describe(root));
         diagnostics.throwIfErrors();
     }
     if (reportObsoleteFormat(diagnostics, root))
@@ -106,8 +107,9 @@ PlatformSpec parseAstraNetworkYaml(const std::string& text, const std::string& f
         platform.dimensions.resize(topology.size());
     }
     // Every list must have as many entries as topology (the reference is the first list).
-    for (const auto& [node, key] : {std::pair{npus, "npus_count"}, std::pair{bandwidth, "bandwidth"},
-                                    std::pair{latency, "latency"}}) {
+    for (const auto& [node, key] :
+         {std::pair{npus, "npus_count"}, std::pair{bandwidth, "bandwidth"},
+          std::pair{latency, "latency"}}) {
         if (topology.IsDefined() && node.IsDefined() && node.size() != topology.size())
             diagnostics.error(locate(diagnostics, node, key),
                               "expected " + std::to_string(topology.size()) +

@@ -57,7 +57,8 @@ const std::vector<std::string>& systemKeys() {
 class SystemReader {
 public:
     SystemReader(Diagnostics& diagnostics, const config::JsonDocument& doc)
-        : m_diagnostics(diagnostics), m_doc(doc) {}
+        : m_diagnostics(diagnostics)
+        , m_doc(doc) {}
 
     bool has(const std::string& key) const { return m_doc.value.contains(key); }
     const json& value(const std::string& key) const { return m_doc.value.at(key); }
@@ -169,9 +170,8 @@ void readAlgorithms(SystemReader& r, const std::string& key, std::vector<Algorit
     for (size_t i = 0; i < v.size(); ++i) {
         const std::string path = key + "[" + std::to_string(i) + "]";
         if (!v[i].is_string()) {
-            r.diagnostics().error(r.where(key, path),
-                                  "expected an algorithm name, found " +
-                                      config::describeJson(v[i]));
+            r.diagnostics().error(r.where(key, path), "expected an algorithm name, found " +
+                                                          config::describeJson(v[i]));
             continue;
         }
         try {
@@ -187,12 +187,12 @@ void readCustom(SystemReader& r, const std::string& key, std::string& out) {
         return;
     const json& v = r.value(key);
     if (!v.is_array() || v.size() != 1 || !v[0].is_string()) {
-        r.error(key,
-                "expected a list with exactly one custom collective ET prefix, found " +
-                    (v.is_array() ? std::to_string(v.size()) + " entries"
-                                  : config::describeJson(v)),
-                "one prefix applies to every collective of this type; use "
-                "per-node-custom-implementation to vary it per node");
+        r.error(
+            key,
+            "expected a list with exactly one custom collective ET prefix, found " +
+                (v.is_array() ? std::to_string(v.size()) + " entries" : config::describeJson(v)),
+            "one prefix applies to every collective of this type; use "
+            "per-node-custom-implementation to vary it per node");
         return;
     }
     out = v[0].get<std::string>();
@@ -223,8 +223,8 @@ void readScalars(SystemReader& r, SystemConfig& system, double injectionScale) {
     double delay = 0;
     if (r.number("endpoint-delay", delay)) {
         if (delay < 0 || !std::isfinite(delay)) {
-            r.error("endpoint-delay", "expected 0 cycles (ns) or more, found " +
-                                          units::formatNumber(delay));
+            r.error("endpoint-delay",
+                    "expected 0 cycles (ns) or more, found " + units::formatNumber(delay));
         } else {
             // ASTRA-sim: int(endpoint-delay * injection-scale), only when the key is present.
             system.endpointDelayConfiguredNs = delay;
@@ -235,7 +235,8 @@ void readScalars(SystemReader& r, SystemConfig& system, double injectionScale) {
     int64_t n = 0;
     if (r.integer("active-chunks-per-dimension", n)) {
         if (n < 1)
-            r.error("active-chunks-per-dimension", "expected 1 or more, found " + std::to_string(n));
+            r.error("active-chunks-per-dimension",
+                    "expected 1 or more, found " + std::to_string(n));
         else
             system.activeChunksPerDimension = static_cast<int>(std::min<int64_t>(n, 1 << 30));
     }
@@ -246,8 +247,8 @@ void readScalars(SystemReader& r, SystemConfig& system, double injectionScale) {
                 "zero without it, so Astrolabe refuses the file instead");
     } else if (r.integer("preferred-dataset-splits", n)) {
         if (n < 1)
-            r.error("preferred-dataset-splits", "expected 1 or more chunks, found " +
-                                                    std::to_string(n),
+            r.error("preferred-dataset-splits",
+                    "expected 1 or more chunks, found " + std::to_string(n),
                     "0 makes ASTRA-sim divide by zero");
         else
             system.preferredDatasetSplits = static_cast<int>(std::min<int64_t>(n, 1 << 30));
@@ -274,8 +275,7 @@ void readScalars(SystemReader& r, SystemConfig& system, double injectionScale) {
 
     bool on = false;
     if (r.flag("model-shared-bus", on) && on)
-        r.error("model-shared-bus",
-                "the LogGP shared-bus model is not supported by Astrolabe",
+        r.error("model-shared-bus", "the LogGP shared-bus model is not supported by Astrolabe",
                 "set \"model-shared-bus\": 0; the fixed endpoint-delay model is used instead",
                 ErrorKind::Unsupported);
     for (const char* key : {"L", "o", "g", "G", "local-reduction-delay"})
@@ -327,8 +327,7 @@ SystemConfig parseAstraSystemJson(const std::string& text, const std::string& fi
             known = known || k == key;
         if (!known) {
             std::string hint = config::didYouMean(key, systemKeys());
-            diagnostics.warning(r.where(key), "unknown key, ignored (as ASTRA-sim 2.x does)",
-                                hint);
+            diagnostics.warning(r.where(key), "unknown key, ignored (as ASTRA-sim 2.x does)", hint);
         }
     }
 

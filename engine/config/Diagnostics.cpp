@@ -1,8 +1,13 @@
 #include "config/Diagnostics.h"
 
+#include <algorithm>
+#include <climits>
+#include <tuple>
+
 namespace astrolabe::config {
 
-Diagnostics::Diagnostics(std::string file) : m_file(std::move(file)) {}
+Diagnostics::Diagnostics(std::string file)
+    : m_file(std::move(file)) {}
 
 SourceLocation Diagnostics::at(int line, int column, std::string keyPath) const {
     return SourceLocation{m_file, line, column, std::move(keyPath)};
@@ -23,8 +28,19 @@ void Diagnostics::warning(const SourceLocation& where, const std::string& messag
 }
 
 void Diagnostics::throwIfErrors() const {
-    if (!m_errors.empty())
-        throw ErrorList(m_errors);
+    if (m_errors.empty())
+        return;
+    // In file order, so the list reads top to bottom; errors without a line go last, and errors
+    // of referenced files (absorbed from their own loaders) after this file's.
+    std::vector<Error> sorted = m_errors;
+    std::stable_sort(sorted.begin(), sorted.end(), [this](const Error& a, const Error& b) {
+        const auto key = [this](const Error& e) {
+            return std::tuple(e.where().file != m_file,
+                              e.where().line > 0 ? e.where().line : INT_MAX, e.where().column);
+        };
+        return key(a) < key(b);
+    });
+    throw ErrorList(std::move(sorted));
 }
 
 void Diagnostics::moveWarningsTo(std::vector<std::string>* out) {

@@ -78,21 +78,26 @@ SourceLocation locateJsonKey(const Diagnostics& diagnostics, const std::string& 
 
 std::string describeJson(const nlohmann::json& value) {
     switch (value.type()) {
-    case nlohmann::json::value_t::null: return "null";
-    case nlohmann::json::value_t::boolean: return value.get<bool>() ? "true" : "false";
+    case nlohmann::json::value_t::null:
+        return "null";
+    case nlohmann::json::value_t::boolean:
+        return value.get<bool>() ? "true" : "false";
     case nlohmann::json::value_t::string: {
         // Built by appends: GCC 12 warns falsely (-Wrestrict) on "\"" + std::string.
         std::string quoted(1, '"');
         quoted.append(value.get<std::string>()).push_back('"');
         return quoted;
     }
-    case nlohmann::json::value_t::array: return "a list";
-    case nlohmann::json::value_t::object: return "an object";
+    case nlohmann::json::value_t::array:
+        return "a list";
+    case nlohmann::json::value_t::object:
+        return "an object";
     case nlohmann::json::value_t::number_integer:
     case nlohmann::json::value_t::number_unsigned:
     case nlohmann::json::value_t::number_float:
         return "the number " + units::formatNumber(value.get<double>());
-    default: return "an unreadable value";
+    default:
+        return "an unreadable value";
     }
 }
 

@@ -5,9 +5,8 @@
 
 #include "config/Diagnostics.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 

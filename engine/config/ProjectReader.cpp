@@ -94,9 +94,7 @@ void readPlatform(ProjectContext& c, const YAML::Node& root, SimulationSpec& spe
     if (!inline_) {
         std::string file;
         if (readString(d, node["astra-network"], "platform.astra-network", file))
-            c.absorb([&] {
-                spec.platform = loadAstraNetworkYaml(c.resolve(file), c.warnings);
-            });
+            c.absorb([&] { spec.platform = loadAstraNetworkYaml(c.resolve(file), c.warnings); });
         return;
     }
     const YAML::Node dims = node["dimensions"];
@@ -116,7 +114,8 @@ void readMemory(ProjectContext& c, const YAML::Node& node, SimulationSpec& spec)
     if (!node.IsMap()) {
         d.error(locate(d, node, "memory"),
                 "expected a map {type, latency, bandwidth, ...} or astra-memory: <file.json>, "
-                "found " + describe(node));
+                "found " +
+                    describe(node));
         return;
     }
     checkKeys(d, node, "memory",
@@ -179,8 +178,8 @@ void readMemory(ProjectContext& c, const YAML::Node& node, SimulationSpec& spec)
 
 void readWorkload(ProjectContext& c, const YAML::Node& root, SimulationSpec& spec) {
     Diagnostics& d = c.diagnostics;
-    const YAML::Node node = requireMap(d, root, "workload",
-                                       "trace: <prefix> or microbenchmark: {collective, size}");
+    const YAML::Node node =
+        requireMap(d, root, "workload", "trace: <prefix> or microbenchmark: {collective, size}");
     if (!node.IsDefined())
         return;
     checkKeys(d, node, "workload", {"trace", "microbenchmark"});
@@ -203,8 +202,8 @@ void readWorkload(ProjectContext& c, const YAML::Node& root, SimulationSpec& spe
     const YAML::Node mb = node["microbenchmark"];
     const std::string path = "workload.microbenchmark";
     if (!mb.IsMap()) {
-        d.error(locate(d, mb, path), "expected {collective, size, comm-group}, found " +
-                                         describe(mb));
+        d.error(locate(d, mb, path),
+                "expected {collective, size, comm-group}, found " + describe(mb));
         return;
     }
     checkKeys(d, mb, path, {"collective", "size", "comm-group"});
@@ -250,9 +249,9 @@ void readCommGroups(ProjectContext& c, const YAML::Node& node, SimulationSpec& s
         }
         if (id <= 0) {
             d.error(locate(d, it->first, path),
-                    id == 0 ? "group id 0 is reserved for all NPUs"
-                            : "expected a group id (a whole number > 0), found " +
-                                  describe(it->first),
+                    id == 0
+                        ? "group id 0 is reserved for all NPUs"
+                        : "expected a group id (a whole number > 0), found " + describe(it->first),
                     "number your groups from 1");
             continue;
         }
@@ -268,8 +267,8 @@ void readCommGroups(ProjectContext& c, const YAML::Node& node, SimulationSpec& s
             if (!readInt(d, it->second[i], at, rank))
                 continue;
             if (rank < 0 || rank > INT32_MAX) {
-                d.error(locate(d, it->second[i], at), "expected a rank >= 0, found " +
-                                                          std::to_string(rank));
+                d.error(locate(d, it->second[i], at),
+                        "expected a rank >= 0, found " + std::to_string(rank));
                 continue;
             }
             if (std::find(ranks.begin(), ranks.end(), rank) != ranks.end())
@@ -320,7 +319,8 @@ SimulationSpec parseProject(const std::string& text, const std::string& fileName
     const YAML::Node root = config::parseYamlText(text, fileName);
     if (!root.IsMap()) {
         d.error(d.at(1, 1, {}), "expected a project (a map with platform, system and workload), "
-                                "found " + config::describe(root));
+                                "found " +
+                                    config::describe(root));
         d.throwIfErrors();
     }
     std::vector<std::string> fileWarnings;
@@ -361,8 +361,8 @@ SimulationSpec parseProject(const std::string& text, const std::string& fileName
 SimulationSpec loadProject(const std::string& path, std::vector<std::string>* warnings) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw Error(ErrorKind::Input, "cannot open the project file", SourceLocation{path, 0, 0, {}},
-                    "check the path and the permissions");
+        throw Error(ErrorKind::Input, "cannot open the project file",
+                    SourceLocation{path, 0, 0, {}}, "check the path and the permissions");
     std::ostringstream text;
     text << in.rdbuf();
     return parseProject(text.str(), path, warnings);

@@ -16,8 +16,7 @@ struct ProjectContext {
     /// Absolute and normalised; relative paths are taken from the project's folder.
     std::string resolve(const std::string& path) const;
     /// Runs a loader of another file, moving its errors (already located) into diagnostics.
-    template <typename Load>
-    bool absorb(Load load) {
+    template <typename Load> bool absorb(Load load) {
         try {
             load();
             return true;

@@ -9,18 +9,27 @@ namespace astrolabe::config {
 namespace {
 
 const std::vector<std::string>& systemKeys() {
-    static const std::vector<std::string> keys{
-        "astra-system",          "algorithms",
-        "custom-algorithms",     "per-node-custom",
-        "scheduling-policy",     "collective-optimization",
-        "intra-dimension-scheduling", "inter-dimension-scheduling",
-        "chunks",                "active-chunks-per-dimension",
-        "endpoint-delay",        "local-memory-bandwidth",
-        "peak-perf",             "roofline",
-        "replay-only",           "trace-enabled",
-        "track-local-memory",    "local-memory-trace-file",
-        "num-queues-per-dim",    "injection-scale",
-        "rendezvous"};
+    static const std::vector<std::string> keys{"astra-system",
+                                               "algorithms",
+                                               "custom-algorithms",
+                                               "per-node-custom",
+                                               "scheduling-policy",
+                                               "collective-optimization",
+                                               "intra-dimension-scheduling",
+                                               "inter-dimension-scheduling",
+                                               "chunks",
+                                               "active-chunks-per-dimension",
+                                               "endpoint-delay",
+                                               "local-memory-bandwidth",
+                                               "peak-perf",
+                                               "roofline",
+                                               "replay-only",
+                                               "trace-enabled",
+                                               "track-local-memory",
+                                               "local-memory-trace-file",
+                                               "num-queues-per-dim",
+                                               "injection-scale",
+                                               "rendezvous"};
     return keys;
 }
 
@@ -162,7 +171,8 @@ void readFlags(ProjectContext& c, const YAML::Node& node, SimulationSpec& spec) 
         if (readDouble(d, node["injection-scale"], "system.injection-scale", scale)) {
             if (!(scale > 0) || !std::isfinite(scale))
                 d.error(locate(d, node["injection-scale"], "system.injection-scale"),
-                        "expected a factor greater than 0, found " + node["injection-scale"].Scalar());
+                        "expected a factor greater than 0, found " +
+                            node["injection-scale"].Scalar());
             else
                 spec.options.injectionScale = scale;
         }
@@ -253,10 +263,10 @@ void readProjectSystem(ProjectContext& c, const YAML::Node& node, SimulationSpec
     }
     for (auto it = node.begin(); it != node.end(); ++it) {
         const std::string key = it->first.Scalar();
-        const bool allowed = std::find(flagKeys().begin(), flagKeys().end(), key) !=
-                             flagKeys().end();
-        const bool known = std::find(systemKeys().begin(), systemKeys().end(), key) !=
-                           systemKeys().end();
+        const bool allowed =
+            std::find(flagKeys().begin(), flagKeys().end(), key) != flagKeys().end();
+        const bool known =
+            std::find(systemKeys().begin(), systemKeys().end(), key) != systemKeys().end();
         if (!allowed && known)
             d.error(locate(d, it->first, "system." + key),
                     "cannot be combined with astra-system (the JSON file sets it)",
@@ -266,8 +276,8 @@ void readProjectSystem(ProjectContext& c, const YAML::Node& node, SimulationSpec
     std::string file;
     if (readString(d, node["astra-system"], "system.astra-system", file))
         c.absorb([&] {
-            spec.system = loadAstraSystemJson(c.resolve(file), spec.options.injectionScale,
-                                              c.warnings);
+            spec.system =
+                loadAstraSystemJson(c.resolve(file), spec.options.injectionScale, c.warnings);
         });
 }
 

@@ -54,11 +54,9 @@ constexpr FlopUnit kFlopUnits[] = {{"FLOP/s", 1e-12}, {"GFLOP/s", 1e-3}, {"TFLOP
                                    {"PFLOPS", 1e3}};
 constexpr const char* kFlopForms = "<number> GFLOP/s|TFLOP/s|PFLOP/s, e.g. \"989 TFLOP/s\"";
 
-template <typename Value>
-using Names = std::vector<std::pair<std::string, Value>>;
+template <typename Value> using Names = std::vector<std::pair<std::string, Value>>;
 
-template <typename Value>
-std::vector<std::string> firstNames(const Names<Value>& table) {
+template <typename Value> std::vector<std::string> firstNames(const Names<Value>& table) {
     std::vector<std::string> names;
     for (const auto& [name, value] : table)
         names.push_back(name);
@@ -77,8 +75,7 @@ Value lookup(const Names<Value>& table, const std::string& name, const char* wha
                 {}, didYouMean(name, firstNames(table)));
 }
 
-template <typename Value>
-const char* nameOf(const Names<Value>& table, Value value) {
+template <typename Value> const char* nameOf(const Names<Value>& table, Value value) {
     for (const auto& [name, candidate] : table)
         if (candidate == value)
             return name.c_str();
@@ -86,10 +83,9 @@ const char* nameOf(const Names<Value>& table, Value value) {
 }
 
 const Names<int>& collectives() {
-    static const Names<int> table{{"all-reduce", 0},     {"reduce-scatter", 7},
-                                  {"all-gather", 2},     {"all-to-all", 6},
-                                  {"all_reduce", 0},     {"reduce_scatter", 7},
-                                  {"all_gather", 2},     {"all_to_all", 6}};
+    static const Names<int> table{{"all-reduce", 0}, {"reduce-scatter", 7}, {"all-gather", 2},
+                                  {"all-to-all", 6}, {"all_reduce", 0},     {"reduce_scatter", 7},
+                                  {"all_gather", 2}, {"all_to_all", 6}};
     return table;
 }
 
@@ -171,9 +167,8 @@ double parseFlopRateTeraFlops(const std::string& text) {
 
 bool readFlopRate(Diagnostics& diagnostics, const YAML::Node& node, const std::string& keyPath,
                   double& teraFlops) {
-    return readUnit(diagnostics, node, keyPath, [&](const std::string& text) {
-        teraFlops = parseFlopRateTeraFlops(text);
-    });
+    return readUnit(diagnostics, node, keyPath,
+                    [&](const std::string& text) { teraFlops = parseFlopRateTeraFlops(text); });
 }
 
 std::string bandwidthText(double bytesPerSecond) {
@@ -235,7 +230,9 @@ const std::vector<std::string>& projectCollectiveNames() {
 int parseProjectCollective(const std::string& name) {
     return lookup(collectives(), name, "collective", projectCollectiveNames());
 }
-const char* projectCollectiveName(int chakraType) { return nameOf(collectives(), chakraType); }
+const char* projectCollectiveName(int chakraType) {
+    return nameOf(collectives(), chakraType);
+}
 
 const std::vector<std::string>& projectMemoryTypeNames() {
     static const std::vector<std::string> names{"none", "per-node", "per-npu", "pool"};
@@ -244,7 +241,9 @@ const std::vector<std::string>& projectMemoryTypeNames() {
 RemoteMemoryType parseProjectMemoryType(const std::string& name) {
     return lookup(memoryTypes(), name, "memory type", projectMemoryTypeNames());
 }
-const char* projectMemoryTypeName(RemoteMemoryType type) { return nameOf(memoryTypes(), type); }
+const char* projectMemoryTypeName(RemoteMemoryType type) {
+    return nameOf(memoryTypes(), type);
+}
 
 const std::vector<std::string>& backendNames() {
     static const std::vector<std::string> names{"congestion-unaware", "congestion-aware"};
@@ -253,7 +252,9 @@ const std::vector<std::string>& backendNames() {
 NetworkBackend parseBackend(const std::string& name) {
     return lookup(backends(), name, "network backend", backendNames());
 }
-const char* backendName(NetworkBackend backend) { return nameOf(backends(), backend); }
+const char* backendName(NetworkBackend backend) {
+    return nameOf(backends(), backend);
+}
 
 const std::vector<std::string>& timingNames() {
     static const std::vector<std::string> names = firstNames(timings());
@@ -262,6 +263,8 @@ const std::vector<std::string>& timingNames() {
 TimingMode parseTiming(const std::string& name) {
     return lookup(timings(), name, "timing mode", timingNames());
 }
-const char* timingName(TimingMode timing) { return nameOf(timings(), timing); }
+const char* timingName(TimingMode timing) {
+    return nameOf(timings(), timing);
+}
 
 } // namespace astrolabe::config

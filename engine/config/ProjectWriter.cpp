@@ -29,7 +29,9 @@ std::string quoted(const std::string& text) {
     return out + "\"";
 }
 
-std::string boolText(bool value) { return value ? "true" : "false"; }
+std::string boolText(bool value) {
+    return value ? "true" : "false";
+}
 
 // Paths are written relative to the project's folder, so a project folder can be moved whole.
 std::string relativePath(const std::string& path, const fs::path& directory) {

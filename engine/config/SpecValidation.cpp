@@ -23,8 +23,8 @@ void checkAlgorithmLists(const SimulationSpec& spec, SpecKeyStyle style, std::ve
         if (listed <= dims)
             continue;
         const std::string name = collectiveKindName(kind);
-        const std::string key = style == SpecKeyStyle::Project ? "system.algorithms." + name
-                                                               : name + "-implementation";
+        const std::string key =
+            style == SpecKeyStyle::Project ? "system.algorithms." + name : name + "-implementation";
         out.emplace_back(ErrorKind::Validation,
                          "expected at most " + std::to_string(dims) +
                              " algorithms (one per network dimension), found " +
@@ -41,14 +41,12 @@ void checkCommGroups(const SimulationSpec& spec, SpecKeyStyle style, std::vector
     for (const auto& [id, ranks] : spec.commGroups)
         for (size_t i = 0; i < ranks.size(); ++i)
             if (ranks[i] >= n)
-                out.emplace_back(ErrorKind::Validation,
-                                 "expected a rank below " + std::to_string(n) +
-                                     " (the platform's NPU count), found " +
-                                     std::to_string(ranks[i]),
-                                 where(style == SpecKeyStyle::Project ? spec.sourceFile
-                                                                      : std::string(),
-                                       prefix + std::to_string(id) + "[" + std::to_string(i) +
-                                           "]"));
+                out.emplace_back(
+                    ErrorKind::Validation,
+                    "expected a rank below " + std::to_string(n) +
+                        " (the platform's NPU count), found " + std::to_string(ranks[i]),
+                    where(style == SpecKeyStyle::Project ? spec.sourceFile : std::string(),
+                          prefix + std::to_string(id) + "[" + std::to_string(i) + "]"));
     if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark) {
         const int group = spec.workload.microbenchmark.commGroup;
         if (group != 0 && spec.commGroups.count(group) == 0)
@@ -80,13 +78,11 @@ void checkMicrobenchmarkAlgorithm(const SimulationSpec& spec, std::vector<Error>
     }
     const auto [kind, custom] = byType[index];
     if (s.algorithms(kind).empty() && custom->empty() && s.perNodeCustom.empty())
-        out.emplace_back(ErrorKind::Validation,
-                         std::string("no algorithm is configured for ") +
-                             collectiveKindName(kind),
-                         where(spec.sourceFile, std::string("system.algorithms.") +
-                                                    collectiveKindName(kind)),
-                         "e.g. algorithms: {" + std::string(collectiveKindName(kind)) +
-                             ": [ring]}");
+        out.emplace_back(
+            ErrorKind::Validation,
+            std::string("no algorithm is configured for ") + collectiveKindName(kind),
+            where(spec.sourceFile, std::string("system.algorithms.") + collectiveKindName(kind)),
+            "e.g. algorithms: {" + std::string(collectiveKindName(kind)) + ": [ring]}");
 }
 
 void checkTraceFiles(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Error>& out) {
@@ -110,14 +106,16 @@ void checkTraceFiles(const SimulationSpec& spec, SpecKeyStyle style, std::vector
         list += (list.empty() ? "" : ", ") + file;
     if (missingCount > 3)
         list += " and " + std::to_string(missingCount - 3) + " more";
-    out.emplace_back(ErrorKind::Input,
-                     "expected one trace per NPU (" + std::to_string(n) + " files <prefix>.<npu>.et)"
-                         ", missing " + list,
-                     where(style == SpecKeyStyle::Project ? spec.sourceFile : std::string(),
-                           style == SpecKeyStyle::Project ? "workload.trace"
-                                                          : "--workload-configuration"),
-                     "the platform has " + std::to_string(n) +
-                         " NPUs; the trace set must have been generated for the same count");
+    out.emplace_back(
+        ErrorKind::Input,
+        "expected one trace per NPU (" + std::to_string(n) +
+            " files <prefix>.<npu>.et)"
+            ", missing " +
+            list,
+        where(style == SpecKeyStyle::Project ? spec.sourceFile : std::string(),
+              style == SpecKeyStyle::Project ? "workload.trace" : "--workload-configuration"),
+        "the platform has " + std::to_string(n) +
+            " NPUs; the trace set must have been generated for the same count");
 }
 
 void checkMemory(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Error>& out) {

@@ -9,11 +9,9 @@
 namespace astrolabe {
 namespace {
 
-template <typename Enum>
-using NameTable = std::vector<std::pair<std::string, Enum>>;
+template <typename Enum> using NameTable = std::vector<std::pair<std::string, Enum>>;
 
-template <typename Enum>
-std::vector<std::string> namesOf(const NameTable<Enum>& table) {
+template <typename Enum> std::vector<std::string> namesOf(const NameTable<Enum>& table) {
     std::vector<std::string> names;
     for (const auto& [name, value] : table)
         names.push_back(name);
@@ -33,8 +31,7 @@ Enum parseName(const NameTable<Enum>& table, const std::string& name, const char
                 {}, guess.empty() ? std::string() : "did you mean \"" + guess + "\"?");
 }
 
-template <typename Enum>
-const char* nameOf(const NameTable<Enum>& table, Enum value) {
+template <typename Enum> const char* nameOf(const NameTable<Enum>& table, Enum value) {
     for (const auto& [name, candidate] : table)
         if (candidate == value)
             return name.c_str();
@@ -96,7 +93,9 @@ const std::vector<std::string>& interDimensionSchedulingNames() {
     return names;
 }
 
-const char* schedulingPolicyName(SchedulingPolicy policy) { return nameOf(policies(), policy); }
+const char* schedulingPolicyName(SchedulingPolicy policy) {
+    return nameOf(policies(), policy);
+}
 const char* collectiveOptimizationName(CollectiveOptimization optimization) {
     return nameOf(optimizations(), optimization);
 }

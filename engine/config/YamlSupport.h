@@ -4,11 +4,10 @@
 
 #include "config/Diagnostics.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <cstdint>
 #include <string>
 #include <vector>
+#include <yaml-cpp/yaml.h>
 
 namespace astrolabe::config {
 

@@ -1,8 +1,7 @@
 #include "cli/Commands.h"
 
-#include <gtest/gtest.h>
-
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 
 using astrolabe::cli::runCli;
@@ -40,11 +39,10 @@ TEST(Cli, EveryCommandHasHelp) {
 
 TEST(Cli, AstraHelpListsAstraSimFlagsAsSpelled) {
     const Result r = cli({"astra", "--help"});
-    for (const char* flag : {"--workload-configuration", "--system-configuration",
-                             "--network-configuration", "--remote-memory-configuration",
-                             "--comm-group-configuration", "--num-queues-per-dim",
-                             "--injection-scale", "--rendezvous-protocol", "--logging-folder",
-                             "--network-backend"})
+    for (const char* flag :
+         {"--workload-configuration", "--system-configuration", "--network-configuration",
+          "--remote-memory-configuration", "--comm-group-configuration", "--num-queues-per-dim",
+          "--injection-scale", "--rendezvous-protocol", "--logging-folder", "--network-backend"})
         EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
 }
 

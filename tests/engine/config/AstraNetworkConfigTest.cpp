@@ -2,12 +2,10 @@
 
 #include "ConfigTestSupport.h"
 
+#include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
 #include <nlohmann/json.hpp>
-
-#include <fstream>
 #include <set>
 
 using namespace astrolabe;
@@ -33,10 +31,10 @@ TEST(AstraNetworkYaml, RingEightNpusConvertsGigabytesAsPowersOfTwo) {
 }
 
 TEST(AstraNetworkYaml, MultiDimensionalKeepsOrderAndFractionalLatency) {
-    const PlatformSpec p = parseAstraNetworkYaml(
-        "topology: [ Switch, Ring, FullyConnected ]\nnpus_count: [8, 4, 2]\n"
-        "bandwidth: [400, 50, 741.34]\nlatency: [936.25, 1000, 0]\n",
-        "hgx.yml");
+    const PlatformSpec p =
+        parseAstraNetworkYaml("topology: [ Switch, Ring, FullyConnected ]\nnpus_count: [8, 4, 2]\n"
+                              "bandwidth: [400, 50, 741.34]\nlatency: [936.25, 1000, 0]\n",
+                              "hgx.yml");
     ASSERT_EQ(p.dimensions.size(), 3u);
     EXPECT_EQ(p.dimensions[0].kind, BlockKind::Switch);
     EXPECT_EQ(p.dimensions[2].kind, BlockKind::FullyConnected);
@@ -88,7 +86,8 @@ TEST(AstraNetworkYaml, AllErrorsOfTheFileAreReportedTogether) {
 TEST(AstraNetworkYaml, EveryReferenceNetworkFileLoads) {
     ASTROLABE_REQUIRE_SHARED();
     int loaded = 0;
-    for (const auto& entry : fs::recursive_directory_iterator(configtest::sharedReference() / "astra-sim")) {
+    for (const auto& entry :
+         fs::recursive_directory_iterator(configtest::sharedReference() / "astra-sim")) {
         if (entry.path().extension() != ".yml")
             continue;
         const std::string path = entry.path().string();
@@ -104,9 +103,10 @@ TEST(AstraNetworkYaml, EveryReferenceNetworkFileLoads) {
         ++loaded;
     }
     EXPECT_EQ(loaded, 14);
-    const PlatformSpec hgx = loadAstraNetworkYaml(
-        (configtest::sharedReference() / "astra-sim/examples/network/analytical/HGX-H100-validated.yml")
-            .string());
+    const PlatformSpec hgx =
+        loadAstraNetworkYaml((configtest::sharedReference() /
+                              "astra-sim/examples/network/analytical/HGX-H100-validated.yml")
+                                 .string());
     ASSERT_EQ(hgx.dimensions.size(), 1u);
     EXPECT_EQ(hgx.dimensions[0].kind, BlockKind::Switch);
     EXPECT_EQ(hgx.dimensions[0].bandwidthBytesPerSecond, 400.0 * 1073741824.0);

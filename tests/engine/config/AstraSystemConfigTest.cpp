@@ -2,12 +2,10 @@
 
 #include "ConfigTestSupport.h"
 
+#include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
 #include <nlohmann/json.hpp>
-
-#include <fstream>
 #include <set>
 
 using namespace astrolabe;
@@ -94,9 +92,10 @@ TEST(AstraSystemJson, HonoursTheSchedulingKeysAstraSimIgnores) {
 
 TEST(AstraSystemJson, IgnoredKeysAreWarnings) {
     std::vector<std::string> warnings;
-    parseAstraSystemJson("{\n  \"scheduling-policy\": \"LIFO\",\n  \"preferred-dataset-splits\": 1,\n"
-                         "  \"boost-mode\": 1,\n  \"endpoint-dalay\": 5\n}",
-                         "w.json", 1.0, &warnings);
+    parseAstraSystemJson(
+        "{\n  \"scheduling-policy\": \"LIFO\",\n  \"preferred-dataset-splits\": 1,\n"
+        "  \"boost-mode\": 1,\n  \"endpoint-dalay\": 5\n}",
+        "w.json", 1.0, &warnings);
     ASSERT_EQ(warnings.size(), 2u);
     EXPECT_THAT(warnings[0], HasSubstr("w.json:5:3: endpoint-dalay: unknown key, ignored"));
     EXPECT_THAT(warnings[0], HasSubstr("did you mean \"endpoint-delay\"?"));
@@ -106,8 +105,8 @@ TEST(AstraSystemJson, IgnoredKeysAreWarnings) {
 TEST(AstraSystemJson, CustomCollectivesAndPerNodeYaml) {
     ScratchDir dir;
     dir.write("per_node.yaml", "7: custom/a\n3: custom/b\n");
-    const std::string json = dir.write(
-        "sys.json", R"({"scheduling-policy": "FIFO", "preferred-dataset-splits": 1,
+    const std::string json =
+        dir.write("sys.json", R"({"scheduling-policy": "FIFO", "preferred-dataset-splits": 1,
         "all-reduce-implementation-custom": ["examples/custom_allreduce"],
         "per-node-custom-implementation": "per_node.yaml"})");
     // The YAML path is relative to the working directory upstream; the JSON's folder is the

@@ -4,13 +4,11 @@
 
 #include "core/Error.h"
 
-#include <gtest/gtest.h>
-
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <gtest/gtest.h>
 #include <string>
-
 #include <unistd.h>
 
 namespace astrolabe::configtest {
@@ -58,9 +56,10 @@ inline std::string errorText(const std::function<void()>& load) {
 
 } // namespace astrolabe::configtest
 
-#define ASTROLABE_REQUIRE_SHARED()                                                             \
-    do {                                                                                       \
-        if (!std::filesystem::is_directory(astrolabe::configtest::sharedReference() / "astra-sim")) \
-            GTEST_SKIP() << "reference inputs not found at "                                   \
-                         << astrolabe::configtest::sharedReference();                             \
+#define ASTROLABE_REQUIRE_SHARED()                                                                 \
+    do {                                                                                           \
+        if (!std::filesystem::is_directory(astrolabe::configtest::sharedReference() /              \
+                                           "astra-sim"))                                           \
+            GTEST_SKIP() << "reference inputs not found at "                                       \
+                         << astrolabe::configtest::sharedReference();                              \
     } while (0)

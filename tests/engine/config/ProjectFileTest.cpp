@@ -1,8 +1,8 @@
-#include "config/AstraInputs.h"
-#include "config/AstraNetworkConfig.h"
 #include "config/ProjectFile.h"
 
 #include "ConfigTestSupport.h"
+#include "config/AstraInputs.h"
+#include "config/AstraNetworkConfig.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -123,7 +123,8 @@ TEST(ProjectFile, QuickstartMatchesTheRegressionFilesOfAstraSim) {
     AstraInputs in;
     in.workloadPrefix = (configtest::sharedReference() /
                          "astra-sim/examples/workload/microbenchmarks/all_reduce/8npus_1MB/"
-                         "all_reduce").string();
+                         "all_reduce")
+                            .string();
     in.systemFile = (ref / "system_cfg.json").string();
     in.networkFile = (ref / "network_cfg.yml").string();
     SystemConfig fromAstra = loadAstraInputs(in).system;
@@ -224,7 +225,8 @@ TEST(ProjectFile, AstraInputsSaveAsAProject) {
 
 TEST(ProjectFile, ReferencesToAstraSimFilesResolveAgainstTheProjectFolder) {
     ScratchDir dir;
-    dir.write("astra/net.yml", "topology: [Ring]\nnpus_count: [4]\nbandwidth: [50]\nlatency: [5]\n");
+    dir.write("astra/net.yml",
+              "topology: [Ring]\nnpus_count: [4]\nbandwidth: [50]\nlatency: [5]\n");
     dir.write("astra/sys.json", R"({"scheduling-policy": "FIFO", "endpoint-delay": 4,
         "preferred-dataset-splits": 2, "all-reduce-implementation": ["ring"]})");
     dir.write("astra/mem.json", R"({"memory-type": "MEMORY_POOL", "remote-mem-bw": 9})");
@@ -279,11 +281,10 @@ TEST(ProjectFile, QuantitiesNeedExplicitUnits) {
                           "accepted forms: <number> GFLOP/s|TFLOP/s|PFLOP/s"));
     EXPECT_THAT(errorText([&] { loadProject(projectWith("  endpoint-delay: 10\n", "")); }),
                 HasSubstr("u.yaml:7:19: system.endpoint-delay: expected a time with a unit"));
-    EXPECT_THAT(errorText([&] {
-                    loadProject(projectWith("  local-memory-bandwidth: 50 GiBps\n", ""));
-                }),
-                HasSubstr("u.yaml:7:27: system.local-memory-bandwidth: expected a bandwidth with "
-                          "a unit, found \"50 GiBps\" (unknown unit \"GiBps\")"));
+    EXPECT_THAT(
+        errorText([&] { loadProject(projectWith("  local-memory-bandwidth: 50 GiBps\n", "")); }),
+        HasSubstr("u.yaml:7:27: system.local-memory-bandwidth: expected a bandwidth with "
+                  "a unit, found \"50 GiBps\" (unknown unit \"GiBps\")"));
     EXPECT_THAT(errorText([&] {
                     loadProject(projectWith("", "memory: {type: pool, latency: 1.5 ns, "
                                                 "bandwidth: 2.5 GB/s}\n"));
