@@ -3,6 +3,8 @@
 #include "config/JsonSupport.h"
 #include "core/Units.h"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <fstream>
 #include <set>

@@ -5,6 +5,8 @@
 #include "config/ProjectReading.h"
 #include "config/SpecValidation.h"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -83,15 +85,15 @@ void readPlatform(ProjectContext& c, const YAML::Node& root, SimulationSpec& spe
         return;
     checkKeys(d, node, "platform", {"dimensions", "astra-network"});
     spec.platform.sourceFile = d.file();
-    const bool inline_ = node["dimensions"].IsDefined();
-    if (inline_ == node["astra-network"].IsDefined()) {
+    const bool inlineDimensions = node["dimensions"].IsDefined();
+    if (inlineDimensions == node["astra-network"].IsDefined()) {
         d.error(locate(d, node, "platform"),
-                inline_ ? "expected dimensions or astra-network, found both"
-                        : "expected dimensions or astra-network, found neither",
+                inlineDimensions ? "expected dimensions or astra-network, found both"
+                                 : "expected dimensions or astra-network, found neither",
                 "e.g. dimensions: [{type: Ring, size: 8, bandwidth: 50 GiB/s, latency: 500 ns}]");
         return;
     }
-    if (!inline_) {
+    if (!inlineDimensions) {
         std::string file;
         if (readString(d, node["astra-network"], "platform.astra-network", file))
             c.absorb([&] { spec.platform = loadAstraNetworkYaml(c.resolve(file), c.warnings); });

@@ -1,6 +1,7 @@
 #include "config/SpecValidation.h"
 
 #include <filesystem>
+#include <utility>
 
 namespace astrolabe {
 namespace {
