@@ -15,9 +15,12 @@ const std::vector<std::string>& blockKindNames() {
 
 const char* blockKindName(BlockKind kind) {
     switch (kind) {
-    case BlockKind::Ring: return "Ring";
-    case BlockKind::FullyConnected: return "FullyConnected";
-    case BlockKind::Switch: return "Switch";
+    case BlockKind::Ring:
+        return "Ring";
+    case BlockKind::FullyConnected:
+        return "FullyConnected";
+    case BlockKind::Switch:
+        return "Switch";
     }
     return "?";
 }
@@ -43,9 +46,12 @@ int PlatformSpec::npuCount() const {
 
 namespace {
 const std::vector<std::string>& algorithmBaseNames() {
-    static const std::vector<std::string> names{"ring",        "oneRing",
-                                                "direct",      "oneDirect",
-                                                "halvingDoubling", "oneHalvingDoubling",
+    static const std::vector<std::string> names{"ring",
+                                                "oneRing",
+                                                "direct",
+                                                "oneDirect",
+                                                "halvingDoubling",
+                                                "oneHalvingDoubling",
                                                 "doubleBinaryTree"};
     return names;
 }
@@ -74,7 +80,8 @@ AlgorithmSpec parseAlgorithm(const std::string& name) {
     const std::string guess = closestMatch(name, names);
     throw Error(ErrorKind::Validation,
                 "unknown collective algorithm \"" + name + "\"; expected " +
-                    joinAlternatives(names) + " (direct and oneDirect take an optional window, e.g. direct4)",
+                    joinAlternatives(names) +
+                    " (direct and oneDirect take an optional window, e.g. direct4)",
                 {}, guess.empty() ? std::string() : "did you mean \"" + guess + "\"?");
 }
 
@@ -87,20 +94,28 @@ std::string algorithmName(const AlgorithmSpec& spec) {
 
 const char* collectiveKindName(CollectiveKind kind) {
     switch (kind) {
-    case CollectiveKind::AllReduce: return "all-reduce";
-    case CollectiveKind::ReduceScatter: return "reduce-scatter";
-    case CollectiveKind::AllGather: return "all-gather";
-    case CollectiveKind::AllToAll: return "all-to-all";
+    case CollectiveKind::AllReduce:
+        return "all-reduce";
+    case CollectiveKind::ReduceScatter:
+        return "reduce-scatter";
+    case CollectiveKind::AllGather:
+        return "all-gather";
+    case CollectiveKind::AllToAll:
+        return "all-to-all";
     }
     return "?";
 }
 
 const std::vector<AlgorithmSpec>& SystemConfig::algorithms(CollectiveKind kind) const {
     switch (kind) {
-    case CollectiveKind::AllReduce: return allReduce;
-    case CollectiveKind::ReduceScatter: return reduceScatter;
-    case CollectiveKind::AllGather: return allGather;
-    case CollectiveKind::AllToAll: return allToAll;
+    case CollectiveKind::AllReduce:
+        return allReduce;
+    case CollectiveKind::ReduceScatter:
+        return reduceScatter;
+    case CollectiveKind::AllGather:
+        return allGather;
+    case CollectiveKind::AllToAll:
+        return allToAll;
     }
     return allReduce;
 }

@@ -20,6 +20,7 @@ struct RemoteMemoryConfig {
     int numNodes = 0;                 ///< PerNode only
     int numNpusPerNode = 0;           ///< PerNode only
     std::string sourceFile;
+    bool operator==(const RemoteMemoryConfig&) const = default;
 };
 
 } // namespace astrolabe

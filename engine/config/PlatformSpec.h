@@ -23,9 +23,9 @@ BlockKind parseBlockKind(const std::string& name);
 
 struct DimensionSpec {
     BlockKind kind = BlockKind::Ring;
-    int size = 2;                    ///< NPUs in this dimension, > 1
+    int size = 2;                       ///< NPUs in this dimension, > 1
     double bandwidthBytesPerSecond = 0; ///< per link, per direction, > 0
-    double latencyNs = 0;            ///< per link (per hop), >= 0
+    double latencyNs = 0;               ///< per link (per hop), >= 0
 
     /// ASTRA-sim's beta: bytes per nanosecond, computed as bytesPerSecond / 1e9.
     double bytesPerNs() const { return bandwidthBytesPerSecond / 1e9; }

@@ -30,6 +30,7 @@ struct MicrobenchmarkSpec {
     int collective = 0;
     uint64_t sizeBytes = 0;
     int commGroup = 0; ///< 0 = all NPUs
+    bool operator==(const MicrobenchmarkSpec&) const = default;
 };
 
 struct WorkloadSource {
@@ -37,6 +38,7 @@ struct WorkloadSource {
     Kind kind = Kind::ChakraTrace;
     std::string tracePrefix; ///< ChakraTrace: NPU i reads tracePrefix + "." + i + ".et"
     MicrobenchmarkSpec microbenchmark;
+    bool operator==(const WorkloadSource&) const = default;
 };
 
 struct RunOptions {
@@ -50,10 +52,11 @@ struct RunOptions {
     /// Record per-NPU activity intervals, collective/phase spans and link busy intervals.
     bool recordTimeline = true;
     bool recordLinkIntervals = false;
-    /// Simulate one representative NPU when every NPU provably behaves the same (congestion-
-    /// unaware model, identical traces, vertex-transitive platform): results are identical, the
-    /// run is up to N times cheaper. See simulation/Symmetry.h.
+    /// Simulate one representative NPU when every NPU provably behaves the same (identical
+    /// traces, translation-symmetric platform and algorithms): results are identical, the run is
+    /// up to N times cheaper. See simulation/Symmetry.h.
     bool exploitSymmetry = true;
+    bool operator==(const RunOptions&) const = default;
 };
 
 struct SimulationSpec {
@@ -65,6 +68,8 @@ struct SimulationSpec {
     WorkloadSource workload;
     RunOptions options;
     std::string sourceFile; ///< the project YAML, or empty
+    /// Field-by-field; note PlatformSpec's == ignores its sourceFile, the others compare theirs.
+    bool operator==(const SimulationSpec&) const = default;
 };
 
 } // namespace astrolabe

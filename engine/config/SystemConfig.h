@@ -49,6 +49,9 @@ struct SystemConfig {
     /// (ASTRA-sim scales it only when the key was present; endpointDelayFromFile records that).
     int64_t endpointDelayNs = 10;
     bool endpointDelayFromFile = false;
+    /// The endpoint delay as written, before --injection-scale (ns); what a saved project
+    /// writes back so that reading it again applies the scale once, as ASTRA-sim does.
+    double endpointDelayConfiguredNs = 10;
     int activeChunksPerDimension = 1;
     int preferredDatasetSplits = 0; ///< required, > 0
 
@@ -69,6 +72,7 @@ struct SystemConfig {
     std::string sourceFile;
 
     const std::vector<AlgorithmSpec>& algorithms(CollectiveKind kind) const;
+    bool operator==(const SystemConfig&) const = default;
 };
 
 } // namespace astrolabe

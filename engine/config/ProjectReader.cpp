@@ -1,0 +1,373 @@
+// Reading the Astrolabe project YAML (schema: docs/project-format.md).
+#include "config/AstraMemoryConfig.h"
+#include "config/AstraNetworkConfig.h"
+#include "config/ProjectFile.h"
+#include "config/ProjectReading.h"
+#include "config/SpecValidation.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace astrolabe {
+namespace fs = std::filesystem;
+
+namespace config {
+
+std::string ProjectContext::resolve(const std::string& path) const {
+    const fs::path p(path);
+    return (p.is_absolute() ? p : fs::path(directory) / p).lexically_normal().string();
+}
+
+namespace {
+
+const std::vector<std::string>& topKeys() {
+    static const std::vector<std::string> keys{"name",     "platform",    "system", "memory",
+                                               "workload", "comm-groups", "run"};
+    return keys;
+}
+
+YAML::Node requireMap(Diagnostics& d, const YAML::Node& root, const std::string& key,
+                      const std::string& expected) {
+    const YAML::Node node = root[key];
+    if (!node.IsDefined()) {
+        d.error(d.at(0, 0, key), "required section is missing", "expected " + expected);
+        return YAML::Node(YAML::NodeType::Undefined);
+    }
+    if (!node.IsMap()) {
+        d.error(locate(d, node, key), "expected " + expected + ", found " + describe(node));
+        return YAML::Node(YAML::NodeType::Undefined);
+    }
+    return node;
+}
+
+void readDimension(Diagnostics& d, const YAML::Node& node, const std::string& path,
+                   DimensionSpec& dim) {
+    if (!node.IsMap()) {
+        d.error(locate(d, node, path),
+                "expected {type, size, bandwidth, latency}, found " + describe(node),
+                "e.g. {type: Ring, size: 8, bandwidth: 50 GiB/s, latency: 500 ns}");
+        return;
+    }
+    static const std::vector<std::string> keys{"type", "size", "bandwidth", "latency"};
+    checkKeys(d, node, path, keys);
+    for (const std::string& key : keys)
+        if (!node[key].IsDefined())
+            d.error(locate(d, node, joinKey(path, key)), "required key is missing",
+                    "every dimension needs type, size, bandwidth and latency");
+    if (node["type"].IsDefined())
+        readName(d, node["type"], joinKey(path, "type"), dim.kind, parseBlockKind);
+    int64_t size = 0;
+    if (node["size"].IsDefined() && readInt(d, node["size"], joinKey(path, "size"), size)) {
+        if (size <= 1 || size > (1 << 24))
+            d.error(locate(d, node["size"], joinKey(path, "size")),
+                    "expected more than 1 NPU, found " + std::to_string(size));
+        else
+            dim.size = static_cast<int>(size);
+    }
+    if (node["bandwidth"].IsDefined())
+        readBandwidth(d, node["bandwidth"], joinKey(path, "bandwidth"),
+                      dim.bandwidthBytesPerSecond);
+    SimTime latency;
+    if (node["latency"].IsDefined() &&
+        readTime(d, node["latency"], joinKey(path, "latency"), latency))
+        dim.latencyNs = static_cast<double>(latency.ps()) / 1e3;
+}
+
+void readPlatform(ProjectContext& c, const YAML::Node& root, SimulationSpec& spec) {
+    Diagnostics& d = c.diagnostics;
+    const YAML::Node node =
+        requireMap(d, root, "platform", "dimensions: [...] or astra-network: <file.yml>");
+    if (!node.IsDefined())
+        return;
+    checkKeys(d, node, "platform", {"dimensions", "astra-network"});
+    spec.platform.sourceFile = d.file();
+    const bool inlineDimensions = node["dimensions"].IsDefined();
+    if (inlineDimensions == node["astra-network"].IsDefined()) {
+        d.error(locate(d, node, "platform"),
+                inlineDimensions ? "expected dimensions or astra-network, found both"
+                                 : "expected dimensions or astra-network, found neither",
+                "e.g. dimensions: [{type: Ring, size: 8, bandwidth: 50 GiB/s, latency: 500 ns}]");
+        return;
+    }
+    if (!inlineDimensions) {
+        std::string file;
+        if (readString(d, node["astra-network"], "platform.astra-network", file))
+            c.absorb([&] { spec.platform = loadAstraNetworkYaml(c.resolve(file), c.warnings); });
+        return;
+    }
+    const YAML::Node dims = node["dimensions"];
+    if (!dims.IsSequence() || dims.size() == 0) {
+        d.error(locate(d, dims, "platform.dimensions"),
+                "expected a non-empty list of dimensions, found " + describe(dims));
+        return;
+    }
+    spec.platform.dimensions.resize(dims.size());
+    for (size_t i = 0; i < dims.size(); ++i)
+        readDimension(d, dims[i], "platform.dimensions[" + std::to_string(i) + "]",
+                      spec.platform.dimensions[i]);
+}
+
+void readMemory(ProjectContext& c, const YAML::Node& node, SimulationSpec& spec) {
+    Diagnostics& d = c.diagnostics;
+    if (!node.IsMap()) {
+        d.error(locate(d, node, "memory"),
+                "expected a map {type, latency, bandwidth, ...} or astra-memory: <file.json>, "
+                "found " +
+                    describe(node));
+        return;
+    }
+    checkKeys(d, node, "memory",
+              {"type", "latency", "bandwidth", "num-nodes", "npus-per-node", "astra-memory"});
+    RemoteMemoryConfig& m = spec.memory;
+    m.sourceFile = d.file();
+    if (node["astra-memory"].IsDefined()) {
+        if (node.size() > 1)
+            d.error(locate(d, node, "memory"),
+                    "astra-memory cannot be combined with other memory keys");
+        std::string file;
+        if (readString(d, node["astra-memory"], "memory.astra-memory", file))
+            c.absorb([&] { m = loadAstraRemoteMemoryJson(c.resolve(file), c.warnings); });
+        return;
+    }
+    if (!node["type"].IsDefined())
+        d.error(locate(d, node, "memory.type"), "required key is missing",
+                "expected " + joinAlternatives(projectMemoryTypeNames()));
+    else
+        readName(d, node["type"], "memory.type", m.type, parseProjectMemoryType);
+    SimTime latency;
+    if (node["latency"].IsDefined() && readTime(d, node["latency"], "memory.latency", latency)) {
+        if (latency.ps() % 1000 != 0)
+            d.error(locate(d, node["latency"], "memory.latency"),
+                    "expected a whole number of nanoseconds, found " + node["latency"].Scalar(),
+                    "the remote memory model counts whole ns, as ASTRA-sim does");
+        else
+            m.latencyNs = static_cast<uint64_t>(latency.ps() / 1000);
+    }
+    double bytesPerSecond = 0;
+    if (node["bandwidth"].IsDefined() &&
+        readBandwidth(d, node["bandwidth"], "memory.bandwidth", bytesPerSecond)) {
+        const double perNs = bytesPerSecond / 1e9;
+        if (perNs < 1 || perNs != std::floor(perNs) || perNs > 1e15)
+            d.error(locate(d, node["bandwidth"], "memory.bandwidth"),
+                    "expected a whole number of GB/s (bytes per ns), found " +
+                        node["bandwidth"].Scalar(),
+                    "the remote memory model takes integer bytes/ns, as ASTRA-sim does");
+        else
+            m.bandwidthBytesPerNs = static_cast<uint64_t>(perNs);
+    }
+    int64_t n = 0;
+    if (node["num-nodes"].IsDefined() && readInt(d, node["num-nodes"], "memory.num-nodes", n))
+        m.numNodes = static_cast<int>(std::clamp<int64_t>(n, 0, 1 << 30));
+    if (node["npus-per-node"].IsDefined() &&
+        readInt(d, node["npus-per-node"], "memory.npus-per-node", n))
+        m.numNpusPerNode = static_cast<int>(std::clamp<int64_t>(n, 0, 1 << 30));
+    if (m.type != RemoteMemoryType::NoMemoryExpansion && m.bandwidthBytesPerNs == 0 &&
+        !node["bandwidth"].IsDefined())
+        d.error(locate(d, node, "memory.bandwidth"), "required for an expanded memory",
+                "e.g. bandwidth: 50 GB/s");
+    if (m.type == RemoteMemoryType::PerNodeMemoryExpansion) {
+        if (m.numNodes <= 0)
+            d.error(locate(d, node, "memory.num-nodes"), "expected 1 or more nodes for per-node");
+        if (m.numNpusPerNode <= 0)
+            d.error(locate(d, node, "memory.npus-per-node"),
+                    "expected 1 or more NPUs per node for per-node");
+    }
+}
+
+void readWorkload(ProjectContext& c, const YAML::Node& root, SimulationSpec& spec) {
+    Diagnostics& d = c.diagnostics;
+    const YAML::Node node =
+        requireMap(d, root, "workload", "trace: <prefix> or microbenchmark: {collective, size}");
+    if (!node.IsDefined())
+        return;
+    checkKeys(d, node, "workload", {"trace", "microbenchmark"});
+    const bool trace = node["trace"].IsDefined();
+    if (trace == node["microbenchmark"].IsDefined()) {
+        d.error(locate(d, node, "workload"),
+                trace ? "expected trace or microbenchmark, found both"
+                      : "expected trace or microbenchmark, found neither");
+        return;
+    }
+    WorkloadSource& w = spec.workload;
+    if (trace) {
+        w.kind = WorkloadSource::Kind::ChakraTrace;
+        std::string prefix;
+        if (readString(d, node["trace"], "workload.trace", prefix))
+            w.tracePrefix = c.resolve(prefix);
+        return;
+    }
+    w.kind = WorkloadSource::Kind::Microbenchmark;
+    const YAML::Node mb = node["microbenchmark"];
+    const std::string path = "workload.microbenchmark";
+    if (!mb.IsMap()) {
+        d.error(locate(d, mb, path),
+                "expected {collective, size, comm-group}, found " + describe(mb));
+        return;
+    }
+    checkKeys(d, mb, path, {"collective", "size", "comm-group"});
+    for (const char* key : {"collective", "size"})
+        if (!mb[key].IsDefined())
+            d.error(locate(d, mb, joinKey(path, key)), "required key is missing",
+                    std::string(key) == "size" ? "e.g. size: 1 MiB"
+                                               : "e.g. collective: all-reduce");
+    if (mb["collective"].IsDefined())
+        readName(d, mb["collective"], joinKey(path, "collective"), w.microbenchmark.collective,
+                 parseProjectCollective);
+    if (mb["size"].IsDefined())
+        readSize(d, mb["size"], joinKey(path, "size"), w.microbenchmark.sizeBytes);
+    int64_t group = 0;
+    if (mb["comm-group"].IsDefined() &&
+        readInt(d, mb["comm-group"], joinKey(path, "comm-group"), group)) {
+        if (group < 0 || group > INT32_MAX)
+            d.error(locate(d, mb["comm-group"], joinKey(path, "comm-group")),
+                    "expected a group id (0 = all NPUs), found " + std::to_string(group));
+        else
+            w.microbenchmark.commGroup = static_cast<int>(group);
+    }
+}
+
+void readCommGroups(ProjectContext& c, const YAML::Node& node, SimulationSpec& spec) {
+    Diagnostics& d = c.diagnostics;
+    if (node.IsScalar()) { // an ASTRA-sim comm-group JSON
+        c.absorb([&] { spec.commGroups = loadCommGroupsJson(c.resolve(node.Scalar())); });
+        return;
+    }
+    if (!node.IsMap()) {
+        d.error(locate(d, node, "comm-groups"),
+                "expected a map {<group id>: [ranks...]} or a JSON file, found " + describe(node));
+        return;
+    }
+    for (auto it = node.begin(); it != node.end(); ++it) {
+        const std::string key = it->first.IsScalar() ? it->first.Scalar() : "?";
+        const std::string path = joinKey("comm-groups", key);
+        int id = -1;
+        try {
+            id = it->first.as<int>();
+        } catch (const YAML::BadConversion&) {
+        }
+        if (id <= 0) {
+            d.error(locate(d, it->first, path),
+                    id == 0
+                        ? "group id 0 is reserved for all NPUs"
+                        : "expected a group id (a whole number > 0), found " + describe(it->first),
+                    "number your groups from 1");
+            continue;
+        }
+        if (!it->second.IsSequence() || it->second.size() == 0) {
+            d.error(locate(d, it->second, path),
+                    "expected a non-empty list of ranks, found " + describe(it->second));
+            continue;
+        }
+        std::vector<int> ranks;
+        for (size_t i = 0; i < it->second.size(); ++i) {
+            const std::string at = path + "[" + std::to_string(i) + "]";
+            int64_t rank = 0;
+            if (!readInt(d, it->second[i], at, rank))
+                continue;
+            if (rank < 0 || rank > INT32_MAX) {
+                d.error(locate(d, it->second[i], at),
+                        "expected a rank >= 0, found " + std::to_string(rank));
+                continue;
+            }
+            if (std::find(ranks.begin(), ranks.end(), rank) != ranks.end())
+                d.error(locate(d, it->second[i], at),
+                        "rank " + std::to_string(rank) + " is listed twice in this group");
+            ranks.push_back(static_cast<int>(rank));
+        }
+        spec.commGroups[id] = std::move(ranks);
+    }
+}
+
+void readRun(Diagnostics& d, const YAML::Node& node, RunOptions& run) {
+    if (!node.IsMap()) {
+        d.error(locate(d, node, "run"), "expected a map of run options, found " + describe(node));
+        return;
+    }
+    checkKeys(d, node, "run",
+              {"backend", "timing", "dependencies", "record-timeline", "record-link-intervals"});
+    if (node["backend"].IsDefined())
+        readName(d, node["backend"], "run.backend", run.backend, parseBackend);
+    if (node["timing"].IsDefined())
+        readName(d, node["timing"], "run.timing", run.timing, parseTiming);
+    if (node["dependencies"].IsDefined())
+        readName(d, node["dependencies"], "run.dependencies", run.dataDepsOnly,
+                 [](const std::string& name) {
+                     if (name == "data-and-control")
+                         return false;
+                     if (name == "data-only")
+                         return true;
+                     throw Error(ErrorKind::Validation,
+                                 "unknown dependency mode \"" + name +
+                                     "\"; expected data-and-control or data-only",
+                                 {}, didYouMean(name, {"data-and-control", "data-only"}));
+                 });
+    if (node["record-timeline"].IsDefined())
+        readBool(d, node["record-timeline"], "run.record-timeline", run.recordTimeline);
+    if (node["record-link-intervals"].IsDefined())
+        readBool(d, node["record-link-intervals"], "run.record-link-intervals",
+                 run.recordLinkIntervals);
+}
+
+} // namespace
+} // namespace config
+
+SimulationSpec parseProject(const std::string& text, const std::string& fileName,
+                            std::vector<std::string>* warnings) {
+    config::Diagnostics d(fileName);
+    const YAML::Node root = config::parseYamlText(text, fileName);
+    if (!root.IsMap()) {
+        d.error(d.at(1, 1, {}), "expected a project (a map with platform, system and workload), "
+                                "found " +
+                                    config::describe(root));
+        d.throwIfErrors();
+    }
+    std::vector<std::string> fileWarnings;
+    config::ProjectContext context{
+        d, fs::absolute(fs::path(fileName)).parent_path().lexically_normal().string(),
+        &fileWarnings};
+    config::checkKeys(d, root, {}, config::topKeys());
+
+    SimulationSpec spec;
+    spec.sourceFile = fileName;
+    spec.name = fs::path(fileName).stem().string();
+    if (root["name"].IsDefined())
+        config::readString(d, root["name"], "name", spec.name);
+    config::readPlatform(context, root, spec);
+    const YAML::Node system =
+        config::requireMap(d, root, "system", "a map of system settings or astra-system: <file>");
+    if (system.IsDefined())
+        config::readProjectSystem(context, system, spec);
+    if (root["memory"].IsDefined())
+        config::readMemory(context, root["memory"], spec);
+    config::readWorkload(context, root, spec);
+    if (root["comm-groups"].IsDefined())
+        config::readCommGroups(context, root["comm-groups"], spec);
+    if (root["run"].IsDefined())
+        config::readRun(d, root["run"], spec.options);
+
+    // Consistency between sections, once each is valid on its own.
+    if (!d.hasErrors())
+        for (const Error& e : crossCheckSpec(spec, SpecKeyStyle::Project))
+            d.relocate(e, config::locate(d, config::nodeAtKeyPath(root, e.where().keyPath),
+                                         e.where().keyPath));
+    d.throwIfErrors();
+    if (warnings)
+        warnings->insert(warnings->end(), fileWarnings.begin(), fileWarnings.end());
+    return spec;
+}
+
+SimulationSpec loadProject(const std::string& path, std::vector<std::string>* warnings) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw Error(ErrorKind::Input, "cannot open the project file",
+                    SourceLocation{path, 0, 0, {}}, "check the path and the permissions");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseProject(text.str(), path, warnings);
+}
+
+} // namespace astrolabe

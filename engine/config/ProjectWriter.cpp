@@ -1,0 +1,174 @@
+// Writing the Astrolabe project YAML: fully explicit, units spelled out, values chosen so that
+// reading the file back gives the same numbers bit for bit (see ProjectValues.h).
+#include "config/AstraSystemConfig.h"
+#include "config/ProjectFile.h"
+#include "config/ProjectValues.h"
+#include "core/Units.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace astrolabe {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace config;
+
+std::string quoted(const std::string& text) {
+    std::string out = "\"";
+    for (char ch : text) {
+        if (ch == '"' || ch == '\\')
+            out += '\\';
+        if (ch == '\n') {
+            out += "\\n";
+            continue;
+        }
+        out += ch;
+    }
+    return out + "\"";
+}
+
+std::string boolText(bool value) {
+    return value ? "true" : "false";
+}
+
+// Paths are written relative to the project's folder, so a project folder can be moved whole.
+std::string relativePath(const std::string& path, const fs::path& directory) {
+    if (path.empty())
+        return path;
+    const fs::path absolute = fs::absolute(fs::path(path)).lexically_normal();
+    const fs::path relative = absolute.lexically_relative(directory);
+    return quoted(relative.empty() ? absolute.string() : relative.generic_string());
+}
+
+std::string algorithmList(const std::vector<AlgorithmSpec>& list) {
+    std::string out = "[";
+    for (size_t i = 0; i < list.size(); ++i)
+        out += (i ? ", " : "") + algorithmName(list[i]);
+    return out + "]";
+}
+
+void writePlatform(std::ostream& out, const PlatformSpec& platform) {
+    out << "platform:\n  dimensions:\n";
+    for (const DimensionSpec& d : platform.dimensions)
+        out << "    - {type: " << blockKindName(d.kind) << ", size: " << d.size
+            << ", bandwidth: " << bandwidthText(d.bandwidthBytesPerSecond)
+            << ", latency: " << nanosecondsText(d.latencyNs) << "}\n";
+}
+
+void writeSystem(std::ostream& out, const SimulationSpec& spec, const fs::path& directory) {
+    const SystemConfig& s = spec.system;
+    out << "system:\n  algorithms:\n";
+    for (CollectiveKind kind : {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter,
+                                CollectiveKind::AllGather, CollectiveKind::AllToAll})
+        out << "    " << collectiveKindName(kind) << ": " << algorithmList(s.algorithms(kind))
+            << "\n";
+    const std::pair<const char*, const std::string*> customs[] = {
+        {"all-reduce", &s.customAllReduce},
+        {"reduce-scatter", &s.customReduceScatter},
+        {"all-gather", &s.customAllGather},
+        {"all-to-all", &s.customAllToAll}};
+    bool anyCustom = false;
+    for (const auto& [name, prefix] : customs)
+        anyCustom = anyCustom || !prefix->empty();
+    if (anyCustom) {
+        out << "  custom-algorithms:\n";
+        for (const auto& [name, prefix] : customs)
+            if (!prefix->empty())
+                out << "    " << name << ": " << relativePath(*prefix, directory) << "\n";
+    }
+    if (!s.perNodeCustom.empty()) {
+        out << "  per-node-custom:\n";
+        for (const auto& [id, prefix] : s.perNodeCustom)
+            out << "    " << id << ": " << relativePath(prefix, directory) << "\n";
+    }
+    out << "  scheduling-policy: " << schedulingPolicyName(s.schedulingPolicy) << "\n"
+        << "  collective-optimization: " << collectiveOptimizationName(s.collectiveOptimization)
+        << "\n"
+        << "  intra-dimension-scheduling: "
+        << intraDimensionSchedulingName(s.intraDimensionScheduling) << "\n"
+        << "  inter-dimension-scheduling: "
+        << interDimensionSchedulingName(s.interDimensionScheduling) << "\n"
+        << "  chunks: " << s.preferredDatasetSplits << "\n"
+        << "  active-chunks-per-dimension: " << s.activeChunksPerDimension << "\n";
+    if (s.endpointDelayFromFile)
+        out << "  endpoint-delay: " << nanosecondsText(s.endpointDelayConfiguredNs) << "\n";
+    if (s.localMemBandwidthGBps > 0)
+        out << "  local-memory-bandwidth: "
+            << decimalGigabytesPerSecondText(s.localMemBandwidthGBps) << "\n";
+    if (s.peakPerfTFlops > 0)
+        out << "  peak-perf: " << flopRateText(s.peakPerfTFlops) << "\n";
+    out << "  roofline: " << boolText(s.rooflineEnabled) << "\n"
+        << "  replay-only: " << boolText(s.replayOnly) << "\n"
+        << "  trace-enabled: " << boolText(s.traceEnabled) << "\n"
+        << "  track-local-memory: " << boolText(s.trackLocalMemory) << "\n"
+        << "  local-memory-trace-file: " << quoted(s.localMemTraceFilename) << "\n"
+        << "  num-queues-per-dim: " << spec.options.numQueuesPerDim << "\n"
+        << "  injection-scale: " << units::formatNumber(spec.options.injectionScale) << "\n"
+        << "  rendezvous: " << boolText(spec.options.rendezvousProtocol) << "\n";
+}
+
+void writeMemory(std::ostream& out, const RemoteMemoryConfig& m) {
+    out << "memory:\n  type: " << projectMemoryTypeName(m.type) << "\n"
+        << "  latency: " << m.latencyNs << " ns\n";
+    if (m.bandwidthBytesPerNs > 0)
+        out << "  bandwidth: " << m.bandwidthBytesPerNs << " GB/s\n";
+    if (m.numNodes > 0)
+        out << "  num-nodes: " << m.numNodes << "\n";
+    if (m.numNpusPerNode > 0)
+        out << "  npus-per-node: " << m.numNpusPerNode << "\n";
+}
+
+void writeWorkload(std::ostream& out, const WorkloadSource& w, const fs::path& directory) {
+    out << "workload:\n";
+    if (w.kind == WorkloadSource::Kind::ChakraTrace) {
+        out << "  trace: " << relativePath(w.tracePrefix, directory) << "\n";
+        return;
+    }
+    out << "  microbenchmark: {collective: " << projectCollectiveName(w.microbenchmark.collective)
+        << ", size: " << sizeText(w.microbenchmark.sizeBytes)
+        << ", comm-group: " << w.microbenchmark.commGroup << "}\n";
+}
+
+} // namespace
+
+std::string projectYamlText(const SimulationSpec& spec, const std::string& projectPath) {
+    const fs::path directory = fs::absolute(fs::path(projectPath)).parent_path().lexically_normal();
+    std::ostringstream out;
+    out << "# Astrolabe project (schema: docs/project-format.md)\n"
+        << "name: " << quoted(spec.name) << "\n";
+    writePlatform(out, spec.platform);
+    writeSystem(out, spec, directory);
+    writeMemory(out, spec.memory);
+    writeWorkload(out, spec.workload, directory);
+    if (!spec.commGroups.empty()) {
+        out << "comm-groups:\n";
+        for (const auto& [id, ranks] : spec.commGroups) {
+            out << "  " << id << ": [";
+            for (size_t i = 0; i < ranks.size(); ++i)
+                out << (i ? ", " : "") << ranks[i];
+            out << "]\n";
+        }
+    }
+    const RunOptions& run = spec.options;
+    out << "run:\n"
+        << "  backend: " << backendName(run.backend) << "\n"
+        << "  timing: " << timingName(run.timing) << "\n"
+        << "  dependencies: " << (run.dataDepsOnly ? "data-only" : "data-and-control") << "\n"
+        << "  record-timeline: " << boolText(run.recordTimeline) << "\n"
+        << "  record-link-intervals: " << boolText(run.recordLinkIntervals) << "\n";
+    return out.str();
+}
+
+void saveProject(const SimulationSpec& spec, const std::string& path) {
+    const std::string text = projectYamlText(spec, path);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out)
+        throw Error(ErrorKind::Input, "cannot write the project file",
+                    SourceLocation{path, 0, 0, {}}, "check that the folder exists and is writable");
+}
+
+} // namespace astrolabe

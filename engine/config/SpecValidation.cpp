@@ -1,0 +1,148 @@
+#include "config/SpecValidation.h"
+
+#include <filesystem>
+#include <utility>
+
+namespace astrolabe {
+namespace {
+
+namespace fs = std::filesystem;
+
+SourceLocation where(const std::string& file, const std::string& keyPath) {
+    return SourceLocation{file, 0, 0, keyPath};
+}
+
+std::string systemFile(const SimulationSpec& spec, SpecKeyStyle style) {
+    return style == SpecKeyStyle::Project ? spec.sourceFile : spec.system.sourceFile;
+}
+
+void checkAlgorithmLists(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Error>& out) {
+    const size_t dims = spec.platform.dimensions.size();
+    for (CollectiveKind kind : {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter,
+                                CollectiveKind::AllGather, CollectiveKind::AllToAll}) {
+        const size_t listed = spec.system.algorithms(kind).size();
+        if (listed <= dims)
+            continue;
+        const std::string name = collectiveKindName(kind);
+        const std::string key =
+            style == SpecKeyStyle::Project ? "system.algorithms." + name : name + "-implementation";
+        out.emplace_back(ErrorKind::Validation,
+                         "expected at most " + std::to_string(dims) +
+                             " algorithms (one per network dimension), found " +
+                             std::to_string(listed),
+                         where(systemFile(spec, style), key),
+                         "a shorter list spans only the first dimensions; a longer one has no "
+                         "dimension to run on");
+    }
+}
+
+void checkCommGroups(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Error>& out) {
+    const int n = spec.platform.npuCount();
+    const std::string prefix = style == SpecKeyStyle::Project ? "comm-groups." : "";
+    for (const auto& [id, ranks] : spec.commGroups)
+        for (size_t i = 0; i < ranks.size(); ++i)
+            if (ranks[i] >= n)
+                out.emplace_back(
+                    ErrorKind::Validation,
+                    "expected a rank below " + std::to_string(n) +
+                        " (the platform's NPU count), found " + std::to_string(ranks[i]),
+                    where(style == SpecKeyStyle::Project ? spec.sourceFile : std::string(),
+                          prefix + std::to_string(id) + "[" + std::to_string(i) + "]"));
+    if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark) {
+        const int group = spec.workload.microbenchmark.commGroup;
+        if (group != 0 && spec.commGroups.count(group) == 0)
+            out.emplace_back(ErrorKind::Validation,
+                             "communicator group " + std::to_string(group) + " is not defined",
+                             where(spec.sourceFile, "workload.microbenchmark.comm-group"),
+                             "define it under comm-groups, or use 0 for all NPUs");
+    }
+}
+
+// A microbenchmark's collective needs an algorithm (native list or custom ET prefix).
+void checkMicrobenchmarkAlgorithm(const SimulationSpec& spec, std::vector<Error>& out) {
+    if (spec.workload.kind != WorkloadSource::Kind::Microbenchmark)
+        return;
+    const SystemConfig& s = spec.system;
+    const std::pair<CollectiveKind, const std::string*> byType[] = {
+        {CollectiveKind::AllReduce, &s.customAllReduce},
+        {CollectiveKind::AllGather, &s.customAllGather},
+        {CollectiveKind::AllToAll, &s.customAllToAll},
+        {CollectiveKind::ReduceScatter, &s.customReduceScatter}};
+    // Chakra CollectiveCommType: 0 all-reduce, 2 all-gather, 6 all-to-all, 7 reduce-scatter.
+    const int type = spec.workload.microbenchmark.collective;
+    const int index = type == 0 ? 0 : type == 2 ? 1 : type == 6 ? 2 : type == 7 ? 3 : -1;
+    if (index < 0) {
+        out.emplace_back(ErrorKind::Validation,
+                         "unsupported collective type " + std::to_string(type),
+                         where(spec.sourceFile, "workload.microbenchmark.collective"));
+        return;
+    }
+    const auto [kind, custom] = byType[index];
+    if (s.algorithms(kind).empty() && custom->empty() && s.perNodeCustom.empty())
+        out.emplace_back(
+            ErrorKind::Validation,
+            std::string("no algorithm is configured for ") + collectiveKindName(kind),
+            where(spec.sourceFile, std::string("system.algorithms.") + collectiveKindName(kind)),
+            "e.g. algorithms: {" + std::string(collectiveKindName(kind)) + ": [ring]}");
+}
+
+void checkTraceFiles(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Error>& out) {
+    if (spec.workload.kind != WorkloadSource::Kind::ChakraTrace)
+        return;
+    const int n = spec.platform.npuCount();
+    std::vector<std::string> missing;
+    int missingCount = 0;
+    for (int i = 0; i < n; ++i) {
+        const std::string file = spec.workload.tracePrefix + "." + std::to_string(i) + ".et";
+        if (!fs::is_regular_file(file)) {
+            ++missingCount;
+            if (missing.size() < 3)
+                missing.push_back(file);
+        }
+    }
+    if (missingCount == 0)
+        return;
+    std::string list;
+    for (const std::string& file : missing)
+        list += (list.empty() ? "" : ", ") + file;
+    if (missingCount > 3)
+        list += " and " + std::to_string(missingCount - 3) + " more";
+    out.emplace_back(
+        ErrorKind::Input,
+        "expected one trace per NPU (" + std::to_string(n) +
+            " files <prefix>.<npu>.et)"
+            ", missing " +
+            list,
+        where(style == SpecKeyStyle::Project ? spec.sourceFile : std::string(),
+              style == SpecKeyStyle::Project ? "workload.trace" : "--workload-configuration"),
+        "the platform has " + std::to_string(n) +
+            " NPUs; the trace set must have been generated for the same count");
+}
+
+void checkMemory(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Error>& out) {
+    const RemoteMemoryConfig& m = spec.memory;
+    if (m.type != RemoteMemoryType::PerNodeMemoryExpansion)
+        return;
+    const int64_t covered = static_cast<int64_t>(m.numNodes) * m.numNpusPerNode;
+    if (covered < spec.platform.npuCount())
+        out.emplace_back(ErrorKind::Validation,
+                         "num-nodes x num-npus-per-node = " + std::to_string(covered) +
+                             " covers fewer NPUs than the platform's " +
+                             std::to_string(spec.platform.npuCount()),
+                         where(style == SpecKeyStyle::Project ? spec.sourceFile : m.sourceFile,
+                               style == SpecKeyStyle::Project ? "memory.num-nodes" : "num-nodes"));
+}
+
+} // namespace
+
+std::vector<Error> crossCheckSpec(const SimulationSpec& spec, SpecKeyStyle style) {
+    std::vector<Error> out;
+    checkAlgorithmLists(spec, style, out);
+    checkCommGroups(spec, style, out);
+    checkMemory(spec, style, out);
+    checkMicrobenchmarkAlgorithm(spec, out);
+    checkTraceFiles(spec, style, out);
+    return out;
+}
+
+} // namespace astrolabe

@@ -1,0 +1,162 @@
+#include "config/YamlSupport.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace astrolabe::config {
+
+YAML::Node parseYamlText(const std::string& text, const std::string& fileName) {
+    try {
+        return YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+        throw Error(ErrorKind::Input, "YAML syntax error: " + e.msg,
+                    SourceLocation{fileName, e.mark.line + 1, e.mark.column + 1, {}},
+                    "check indentation, colons and brackets around this point");
+    }
+}
+
+YAML::Node loadYamlFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw Error(ErrorKind::Input, "cannot open the file", SourceLocation{path, 0, 0, {}},
+                    "check the path and the permissions");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseYamlText(text.str(), path);
+}
+
+SourceLocation locate(const Diagnostics& diagnostics, const YAML::Node& node,
+                      const std::string& keyPath) {
+    if (!node.IsDefined())
+        return diagnostics.at(0, 0, keyPath);
+    const YAML::Mark mark = node.Mark();
+    if (mark.is_null())
+        return diagnostics.at(0, 0, keyPath);
+    return diagnostics.at(mark.line + 1, mark.column + 1, keyPath);
+}
+
+std::string describe(const YAML::Node& node) {
+    if (!node.IsDefined() || node.IsNull())
+        return "nothing";
+    if (node.IsScalar())
+        return "\"" + node.Scalar() + "\"";
+    if (node.IsSequence())
+        return "a list";
+    return "a map";
+}
+
+std::string joinKey(const std::string& prefix, const std::string& key) {
+    return prefix.empty() ? key : prefix + "." + key;
+}
+
+YAML::Node nodeAtKeyPath(const YAML::Node& root, const std::string& keyPath) {
+    YAML::Node current = root;
+    size_t at = 0;
+    while (at < keyPath.size()) {
+        YAML::Node next;
+        if (keyPath[at] == '[') {
+            const size_t close = keyPath.find(']', at);
+            if (close == std::string::npos || !current.IsSequence())
+                break;
+            const std::string digits = keyPath.substr(at + 1, close - at - 1);
+            const size_t index = std::strtoul(digits.c_str(), nullptr, 10);
+            if (index >= current.size())
+                break;
+            const YAML::Node& sequence = current;
+            next = sequence[index];
+            at = close + 1;
+        } else {
+            if (keyPath[at] == '.')
+                ++at;
+            const size_t end = keyPath.find_first_of(".[", at);
+            const std::string key = keyPath.substr(at, end == std::string::npos ? end : end - at);
+            if (!current.IsMap())
+                break;
+            const YAML::Node& map = current;
+            next = map[key];
+            if (!next.IsDefined())
+                break;
+            at = end == std::string::npos ? keyPath.size() : end;
+        }
+        current.reset(next);
+    }
+    return current;
+}
+
+void checkKeys(Diagnostics& diagnostics, const YAML::Node& map, const std::string& prefix,
+               const std::vector<std::string>& known, bool warnOnly) {
+    if (!map.IsMap())
+        return;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+        const std::string key = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
+        bool found = false;
+        for (const std::string& k : known)
+            found = found || k == key;
+        if (found)
+            continue;
+        const SourceLocation where = locate(diagnostics, it->first, joinKey(prefix, key));
+        std::string hint = didYouMean(key, known);
+        if (hint.empty())
+            hint = "valid keys here: " + joinAlternatives(known);
+        if (warnOnly)
+            diagnostics.warning(where, "unknown key, ignored", hint);
+        else
+            diagnostics.error(where, "unknown key", hint);
+    }
+}
+
+bool readDouble(Diagnostics& diagnostics, const YAML::Node& node, const std::string& keyPath,
+                double& out) {
+    if (node.IsScalar()) {
+        try {
+            out = node.as<double>();
+            return true;
+        } catch (const YAML::BadConversion&) {
+        }
+    }
+    diagnostics.error(locate(diagnostics, node, keyPath),
+                      "expected a number, found " + describe(node));
+    return false;
+}
+
+bool readInt(Diagnostics& diagnostics, const YAML::Node& node, const std::string& keyPath,
+             int64_t& out) {
+    if (node.IsScalar()) {
+        try {
+            out = node.as<int64_t>();
+            return true;
+        } catch (const YAML::BadConversion&) {
+        }
+    }
+    diagnostics.error(locate(diagnostics, node, keyPath),
+                      "expected a whole number, found " + describe(node));
+    return false;
+}
+
+bool readBool(Diagnostics& diagnostics, const YAML::Node& node, const std::string& keyPath,
+              bool& out) {
+    if (node.IsScalar()) {
+        try {
+            out = node.as<bool>();
+            return true;
+        } catch (const YAML::BadConversion&) {
+        }
+    }
+    diagnostics.error(locate(diagnostics, node, keyPath),
+                      "expected true or false, found " + describe(node));
+    return false;
+}
+
+bool readString(Diagnostics& diagnostics, const YAML::Node& node, const std::string& keyPath,
+                std::string& out) {
+    if (node.IsScalar()) {
+        out = node.Scalar();
+        return true;
+    }
+    diagnostics.error(locate(diagnostics, node, keyPath),
+                      "expected a text value, found " + describe(node));
+    return false;
+}
+
+} // namespace astrolabe::config
