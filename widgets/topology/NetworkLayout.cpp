@@ -19,7 +19,7 @@ void layoutCircle(NetworkLayout::Level& level, double childRadius, double gap, d
     else if (n > 2)
         radius = (2 * childRadius + gap) / (2 * std::sin(M_PI / n));
     if (level.hasHub) {
-        level.hubHalf = std::max(NetworkLayout::kNodeRadius * 1.6, childRadius * 0.45);
+        level.hubHalf = std::max(NetworkLayout::kNodeRadius * 1.6, childRadius * 0.25);
         radius = std::max(radius, childRadius + level.hubHalf * 1.5 + gap);
     }
     // Start top-left and go clockwise (y points down), so four children make a square.
@@ -40,7 +40,7 @@ void layoutGrid(NetworkLayout::Level& level, const NetworkLayout::Level& child, 
     const int cols = std::clamp(static_cast<int>(std::ceil(std::sqrt(n * cellH / cellW))), 1, n);
     const int rows = (n + cols - 1) / cols;
     level.hubHalf =
-        level.hasHub ? std::max(NetworkLayout::kNodeRadius * 3, child.halfWidth * 0.3) : 0;
+        level.hasHub ? std::max(NetworkLayout::kNodeRadius * 3, child.halfWidth * 0.12) : 0;
     const double hubSpace = level.hasHub ? 2 * gap + 2 * level.hubHalf : 0;
     const double top = -rows * cellH / 2 + hubSpace / 2;
     for (int i = 0; i < n; ++i) {

@@ -14,6 +14,8 @@ namespace {
 constexpr int kMaxChordChildren = 16; // fully connected blocks above this show no chords
 constexpr double kNodeMinPixels = 3.5;
 constexpr double kTileMinPixels = 5.0;
+constexpr double kMaxTilePixels = 64.0;
+constexpr int kMaxFullSpokes = 128;
 
 struct LevelBatch {
     std::vector<QRectF> shapes;
@@ -28,17 +30,55 @@ struct Collected {
     int visited = 0;
 };
 
-void collect(const NetworkLayout& layout, const QRectF& visible, int collapse, int l,
-             QPointF centre, int firstId, Collected& out) {
+struct CollectContext {
+    const NetworkLayout& layout;
+    QRectF visible; // scene coordinates
+    int collapse;
+    double scale;
+};
+
+// A switch with many ports would be a solid disk of overlapping spokes (and slow to draw): only
+// every k-th spoke (at least ~6 px apart, at most 128 of them) runs to the hub; the others are
+// stubs that show each child has its link.
+void addSwitchLinks(const CollectContext& ctx, int l, QPointF centre, LevelBatch& batch) {
+    const NetworkLayout::Level& lv = ctx.layout.level(l);
+    const int n = lv.childCount;
+    const QPointF hub = centre + lv.hubOffset;
+    int every = 1;
+    if (n > 64) {
+        const QPointF step = lv.childOffsets[1] - lv.childOffsets[0];
+        const double spacing = std::hypot(step.x(), step.y()) * ctx.scale;
+        every = std::max(1, static_cast<int>(std::ceil(6.0 / std::max(spacing, 1e-9))));
+        every = std::max(every, (n + kMaxFullSpokes - 1) / kMaxFullSpokes);
+    }
+    // Stubs reach a little beyond the child (whose background hides the part inside it).
+    const double stubLength = ctx.layout.level(l - 1).boundRadius() * (l == 1 ? 3.0 : 1.4);
+    for (int i = 0; i < n; ++i) {
+        const QPointF child = centre + lv.childOffsets[static_cast<size_t>(i)];
+        if (i % every == 0) {
+            batch.lines.emplace_back(hub, child);
+            continue;
+        }
+        const QPointF d = hub - child;
+        const double length = std::hypot(d.x(), d.y());
+        const double stub = std::min(length, stubLength);
+        batch.lines.emplace_back(child, child + d * (stub / std::max(length, 1e-9)));
+    }
+    batch.hubs.emplace_back(hub.x() - lv.hubHalf, hub.y() - lv.hubHalf, 2 * lv.hubHalf,
+                            2 * lv.hubHalf);
+}
+
+void collect(const CollectContext& ctx, int l, QPointF centre, int firstId, Collected& out) {
+    const NetworkLayout& layout = ctx.layout;
     const QRectF rect = layout.groupRect(l, centre);
-    if (!visible.intersects(rect))
+    if (!ctx.visible.intersects(rect))
         return;
     ++out.visited;
     if (l == 0) {
         out.nodes.emplace_back(rect, firstId);
         return;
     }
-    if (l == collapse) {
+    if (l == ctx.collapse) {
         out.tiles.emplace_back(rect, firstId);
         return;
     }
@@ -61,41 +101,106 @@ void collect(const NetworkLayout& layout, const QRectF& visible, int collapse, i
                 for (int j = i + 1; j < n; ++j)
                     batch.lines.emplace_back(at(i), at(j));
         break;
-    case BlockKind::Switch: {
-        const QPointF hub = centre + lv.hubOffset;
-        for (int i = 0; i < n; ++i)
-            batch.lines.emplace_back(hub, at(i));
-        batch.hubs.emplace_back(hub.x() - lv.hubHalf, hub.y() - lv.hubHalf, 2 * lv.hubHalf,
-                                2 * lv.hubHalf);
+    case BlockKind::Switch:
+        addSwitchLinks(ctx, l, centre, batch);
         break;
-    }
     }
     const int stride = layout.level(l - 1).npusPerGroup;
     for (int i = 0; i < n; ++i)
-        collect(layout, visible, collapse, l - 1, at(i), firstId + i * stride, out);
+        collect(ctx, l - 1, at(i), firstId + i * stride, out);
 }
 
-void drawShapes(QPainter& p, const std::vector<QRectF>& shapes, bool circular, double scale) {
-    for (const QRectF& r : shapes) {
+// A group far larger than the view (deep zoom) is drawn as what is visible of it: Qt would
+// otherwise flatten the whole huge ellipse on every frame.
+void drawShape(QPainter& p, const QRectF& r, bool circular) {
+    const QTransform t = p.transform();
+    const QRectF device = t.mapRect(r);
+    const QRectF view(0, 0, p.device()->width(), p.device()->height());
+    const double big = 4 * std::max(view.width(), view.height());
+    if (device.width() <= big && device.height() <= big) {
         if (circular)
             p.drawEllipse(r);
         else
-            p.drawRoundedRect(r, 8 / scale, 8 / scale);
+            p.drawRoundedRect(r, 8 / t.m11(), 8 / t.m11());
+        return;
     }
+    p.save();
+    p.resetTransform();
+    const QPointF c = device.center();
+    const double radius = device.width() / 2;
+    const auto inside = [&](QPointF q) {
+        return std::hypot(q.x() - c.x(), q.y() - c.y()) < radius;
+    };
+    if (circular && !(inside(view.topLeft()) && inside(view.topRight()) &&
+                      inside(view.bottomLeft()) && inside(view.bottomRight()))) {
+        // About half a pixel of sag per segment.
+        const int n = std::clamp(static_cast<int>(M_PI * std::sqrt(radius)), 64, 8192);
+        QPolygonF polygon;
+        polygon.reserve(n);
+        for (int i = 0; i < n; ++i) {
+            const double a = 2 * M_PI * i / n;
+            polygon << QPointF(c.x() + radius * std::cos(a), c.y() + radius * std::sin(a));
+        }
+        p.drawPolygon(polygon);
+    } else {
+        // The clipped sides of the rectangle lie outside the view, so their outline is not seen.
+        p.drawRect(device.intersected(view.adjusted(-10, -10, 10, 10)));
+    }
+    p.restore();
+}
+
+void drawShapes(QPainter& p, const std::vector<QRectF>& shapes, bool circular) {
+    for (const QRectF& r : shapes)
+        drawShape(p, r, circular);
 }
 
 // Many equal shapes (NPUs, tiles, small groups) are rendered once into a sprite and stamped
 // with drawPixmapFragments: thousands of antialiased ellipses would cost far more than a frame.
 // `p` has the scene transform; the sprite is stamped in device pixels.
-void stampShapes(QPainter& p, const std::vector<QRectF>& shapes, bool circular) {
-    if (shapes.size() < 48) {
-        drawShapes(p, shapes, circular, p.transform().m11());
-        return;
+// A small drawing of a tile's block (ring, clique or switch) so a collapsed group does not look
+// like a single NPU.
+void drawGlyph(QPainter& p, const QRectF& r, BlockKind kind, const QColor& color) {
+    const double radius = 0.28 * std::min(r.width(), r.height());
+    const QPointF c = r.center();
+    p.setPen(QPen(color, std::max(1.0, radius / 6)));
+    p.setBrush(Qt::NoBrush);
+    switch (kind) {
+    case BlockKind::Ring:
+        p.drawEllipse(c, radius, radius);
+        break;
+    case BlockKind::FullyConnected: {
+        QPolygonF star;
+        for (int i = 0; i < 5; ++i) {
+            const double a = -M_PI / 2 + 4 * M_PI * i / 5;
+            star << c + QPointF(radius * std::cos(a), radius * std::sin(a));
+        }
+        p.drawPolygon(star);
+        break;
     }
+    case BlockKind::Switch:
+        for (int i = 0; i < 6; ++i) {
+            const double a = 2 * M_PI * i / 6;
+            p.drawLine(c, c + QPointF(radius * std::cos(a), radius * std::sin(a)));
+        }
+        p.setBrush(color);
+        p.drawRect(QRectF(c - QPointF(radius, radius) * 0.4, QSizeF(radius, radius) * 0.8));
+        break;
+    }
+}
+
+struct Glyph {
+    BlockKind kind;
+    QColor color;
+};
+
+void stampShapes(QPainter& p, const std::vector<QRectF>& shapes, bool circular,
+                 const Glyph* glyph = nullptr) {
+    if (shapes.empty())
+        return;
     const QTransform t = p.transform();
-    const QSizeF size = t.mapRect(shapes.front()).size();
-    if (size.width() > 512 || size.height() > 512) {
-        drawShapes(p, shapes, circular, t.m11());
+    const QSizeF size = t.mapRect(shapes.front()).size().expandedTo(QSizeF(2, 2));
+    if ((shapes.size() < 48 && !glyph) || size.width() > 512 || size.height() > 512) {
+        drawShapes(p, shapes, circular);
         return;
     }
     QPixmap sprite(static_cast<int>(std::ceil(size.width())) + 2,
@@ -111,6 +216,8 @@ void stampShapes(QPainter& p, const std::vector<QRectF>& shapes, bool circular) 
             sp.drawEllipse(r.adjusted(0.5, 0.5, -0.5, -0.5));
         else
             sp.drawRoundedRect(r.adjusted(0.5, 0.5, -0.5, -0.5), 8, 8);
+        if (glyph && size.width() >= 10 && size.width() < 56)
+            drawGlyph(sp, r, glyph->kind, glyph->color);
     }
     std::vector<QPainter::PixmapFragment> fragments;
     fragments.reserve(shapes.size());
@@ -131,9 +238,12 @@ NetworkPainter::NetworkPainter(const NetworkLayout& layout, const PlatformSpec& 
     , m_platform(platform) {}
 
 int NetworkPainter::collapseLevelFor(const NetworkLayout& layout, double scale) {
-    for (int l = 0; l <= layout.topLevel(); ++l) {
-        const double pixels = 2 * layout.level(l).boundRadius() * scale;
-        if (pixels >= (l == 0 ? kNodeMinPixels : kTileMinPixels))
+    const auto pixels = [&](int l) { return 2 * layout.level(l).boundRadius() * scale; };
+    for (int l = 0; l < layout.topLevel(); ++l) {
+        // Level l is drawn when its groups are big enough, or when the next level would make
+        // tiles so large that a flat tile hides what a grid of small dots still shows.
+        if (pixels(l) >= (l == 0 ? kNodeMinPixels : kTileMinPixels) ||
+            pixels(l + 1) >= kMaxTilePixels)
             return l;
     }
     return layout.topLevel();
@@ -168,7 +278,8 @@ NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
                          widgetRect.height() / s);
     Collected c;
     c.levels.resize(static_cast<size_t>(m_layout.topLevel() + 1));
-    collect(m_layout, visible, state.collapseLevel, m_layout.topLevel(), QPointF(), 0, c);
+    collect(CollectContext{m_layout, visible, state.collapseLevel, s}, m_layout.topLevel(),
+            QPointF(), 0, c);
 
     p.save();
     p.translate(state.offset);
@@ -184,7 +295,11 @@ NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
         p.setBrush(tint(color, l == 1 ? 0.14 : 0.06));
         stampShapes(p, b.shapes, m_layout.level(l).circular);
         const bool selected = state.selectedDimension == l - 1;
-        QPen edge(selected ? color.darker(130) : color, selected ? 3.5 : (l == 1 ? 1.4 : 2.2));
+        // Wide pens go through Qt's general stroker; past a few hundred lines the 1 px cosmetic
+        // path keeps the frame short.
+        const bool many = b.lines.size() > 300;
+        QPen edge(selected ? color.darker(130) : color,
+                  many ? 1.0 : (selected ? 3.5 : (l == 1 ? 1.4 : 2.2)));
         edge.setCosmetic(true);
         p.setPen(edge);
         p.drawLines(b.lines.data(), static_cast<int>(b.lines.size()));
@@ -205,7 +320,8 @@ NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
         rects.reserve(c.tiles.size());
         for (const auto& t : c.tiles)
             rects.push_back(t.first);
-        stampShapes(p, rects, m_layout.level(l).circular);
+        const Glyph glyph{m_layout.level(l).kind, color.darker(140)};
+        stampShapes(p, rects, m_layout.level(l).circular, &glyph);
     }
     if (!c.nodes.empty()) {
         const double diameter = 2 * NetworkLayout::kNodeRadius * s;
@@ -220,6 +336,12 @@ NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
             p.setPen(pen);
             stampShapes(p, rects, true);
         } else {
+            // Dots of at least 2 px, so a large platform at fit still shows its NPUs.
+            const double minSide = 2 / s;
+            if (2 * NetworkLayout::kNodeRadius < minSide)
+                for (QRectF& r : rects)
+                    r = QRectF(r.center() - QPointF(minSide, minSide) / 2,
+                               QSizeF(minSide, minSide));
             p.setRenderHint(QPainter::Antialiasing, false);
             p.setPen(Qt::NoPen);
             p.drawRects(rects.data(), static_cast<int>(rects.size()));
@@ -269,8 +391,7 @@ void NetworkPainter::paintOutline(QPainter& p, const NetworkLayout::Hit& hit, co
     pen.setCosmetic(true);
     p.setPen(pen);
     p.setBrush(Qt::NoBrush);
-    drawShapes(p, {m_layout.groupRect(hit.level, centre)}, m_layout.level(hit.level).circular,
-               p.transform().m11());
+    drawShape(p, m_layout.groupRect(hit.level, centre), m_layout.level(hit.level).circular);
 }
 
 void NetworkPainter::paintHoveredNpu(QPainter& p, const NetworkViewState& state) const {

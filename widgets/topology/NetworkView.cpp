@@ -70,19 +70,29 @@ void NetworkView::setSelectedDimension(int dimension) {
     update();
 }
 
+QRectF NetworkView::fitArea() const {
+    // The legend sits top-left; the drawing is fitted below it so it covers nothing at fit.
+    const QFontMetrics fm(font());
+    const int legend = (m_layout.dimensionCount() + 1) * (fm.height() + 2) + 18;
+    QRectF area = QRectF(rect()).adjusted(kMargin, kMargin + legend, -kMargin, -kMargin);
+    if (area.height() < height() / 2.0)
+        area = QRectF(rect()).adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    return area;
+}
+
 double NetworkView::fitScale() const {
     if (!m_layout.drawable())
         return 1;
     const QRectF b = m_layout.bounds();
-    const double sx = (width() - 2 * kMargin) / b.width();
-    const double sy = (height() - 2 * kMargin) / b.height();
-    return std::clamp(std::min(sx, sy), 1e-4, kMaxFitScale);
+    const QRectF area = fitArea();
+    return std::clamp(std::min(area.width() / b.width(), area.height() / b.height()), 1e-4,
+                      kMaxFitScale);
 }
 
 void NetworkView::fitToView() {
     m_state.scale = fitScale();
     const QRectF b = m_layout.drawable() ? m_layout.bounds() : QRectF();
-    m_state.offset = QPointF(width() / 2.0, height() / 2.0) - b.center() * m_state.scale;
+    m_state.offset = fitArea().center() - b.center() * m_state.scale;
     updateCollapseLevel();
     update();
 }

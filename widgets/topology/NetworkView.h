@@ -63,6 +63,7 @@ private:
     void setHover(QPointF widgetPos);
     void selectAt(QPointF widgetPos);
     double fitScale() const;
+    QRectF fitArea() const;
     void paintLegend(QPainter& painter) const;
     void paintInfo(QPainter& painter, const QString& text) const;
 
