@@ -109,13 +109,14 @@ void DimensionRow::setIndex(int index) {
 }
 
 void DimensionRow::setDimension(const DimensionSpec& dimension) {
-    const bool first = m_dimension.bandwidthBytesPerSecond == 0 && m_dimension.latencyNs == 0;
-    m_dimension = dimension;
-    if (first) {
-        const QSignalBlocker b1(m_bandwidthUnit), b2(m_latencyUnit);
+    // A value that did not come from this row (a new row, undo, a move, a preset) is shown in
+    // its natural unit; a value the student typed keeps the unit it was typed in.
+    const QSignalBlocker b1(m_bandwidthUnit), b2(m_latencyUnit);
+    if (dimension.bandwidthBytesPerSecond != m_dimension.bandwidthBytesPerSecond)
         m_bandwidthUnit->setCurrentIndex(preferredBandwidthUnit(dimension.bandwidthBytesPerSecond));
+    if (dimension.latencyNs != m_dimension.latencyNs)
         m_latencyUnit->setCurrentIndex(preferredLatencyUnit(dimension.latencyNs));
-    }
+    m_dimension = dimension;
     showValues();
 }
 
@@ -168,7 +169,7 @@ void DimensionRow::mousePressEvent(QMouseEvent* event) {
     m_pressedHere = event->button() == Qt::LeftButton;
     m_pressPos = event->position().toPoint();
     emit pressed(m_index);
-    QFrame::mousePressEvent(event);
+    event->accept(); // the stack behind would take an ignored press as "clear the selection"
 }
 
 void DimensionRow::mouseMoveEvent(QMouseEvent* event) {

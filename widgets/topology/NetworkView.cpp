@@ -197,7 +197,7 @@ void NetworkView::paintEvent(QPaintEvent*) {
         paintInfo(p, describeGroup(m_state.selectedGroup));
 }
 
-void NetworkView::paintLegend(QPainter& p) const {
+void NetworkView::paintLegend(QPainter& p) {
     QStringList lines;
     for (int d = 0; d < m_layout.dimensionCount(); ++d) {
         const DimensionSpec& dim = m_platform.dimensions[static_cast<size_t>(d)];
@@ -222,8 +222,10 @@ void NetworkView::paintLegend(QPainter& p) const {
     p.setPen(QColor(0xd0, 0xd4, 0xd8));
     p.setBrush(QColor(255, 255, 255, 225));
     p.drawRoundedRect(box, 6, 6);
+    m_legendRows.clear();
     for (int i = 0; i < lines.size(); ++i) {
         const int y = box.top() + 6 + i * lineH;
+        m_legendRows.emplace_back(box.left(), y, box.width(), lineH);
         const bool selected = i == m_state.selectedDimension;
         p.fillRect(QRect(box.left() + 8, y + 3, 12, lineH - 6), dimensionColor(i));
         QFont f = p.font();
@@ -335,6 +337,16 @@ void NetworkView::setHover(QPointF widgetPos) {
 }
 
 void NetworkView::selectAt(QPointF widgetPos) {
+    // A legend row selects its dimension (every group of it is then highlighted).
+    for (size_t d = 0; d < m_legendRows.size(); ++d) {
+        if (m_legendRows[d].contains(widgetPos.toPoint())) {
+            m_state.selectedGroup = {};
+            m_state.selectedDimension = static_cast<int>(d);
+            update();
+            emit dimensionClicked(m_state.selectedDimension);
+            return;
+        }
+    }
     const QPointF scenePoint = widgetToScene(widgetPos);
     NetworkLayout::Hit hit = m_layout.hitTest(scenePoint, std::max(1, m_state.collapseLevel));
     const NetworkLayout::Hit sel = m_state.selectedGroup;

@@ -2,14 +2,17 @@
 // The drawing of the platform's network: NPUs and switches as nodes, links as edges, rings as
 // circles, switches as hubs, higher dimensions as groups of tiles. Wheel zooms around the
 // cursor, a left drag pans, a click selects a group (clicking again selects the enclosing one)
-// and its dimension, double-click fits. Hovering an NPU shows its id, coordinates and links.
-// Painting is custom (NetworkPainter) rather than one QGraphicsItem per NPU: at 4,096 NPUs the
-// per-item overhead would dominate, while culled batches stay within a frame.
+// and its dimension (so does a click on a legend line), double-click fits. Hovering an NPU shows
+// its id, coordinates and links. Painting is custom (NetworkPainter) rather than one QGraphicsItem
+// per NPU: at 4,096 NPUs the per-item overhead would dominate, while culled batches stay within a
+// frame.
 #include "config/PlatformSpec.h"
 #include "topology/NetworkLayout.h"
 #include "topology/NetworkPainter.h"
 
+#include <QRect>
 #include <QWidget>
+#include <vector>
 
 namespace astrolabe::widgets {
 
@@ -64,7 +67,7 @@ private:
     void selectAt(QPointF widgetPos);
     double fitScale() const;
     QRectF fitArea() const;
-    void paintLegend(QPainter& painter) const;
+    void paintLegend(QPainter& painter);
     void paintInfo(QPainter& painter, const QString& text) const;
 
     PlatformSpec m_platform;
@@ -75,6 +78,7 @@ private:
     bool m_dragging = false;
     QPointF m_pressPos;
     QPointF m_lastPos;
+    std::vector<QRect> m_legendRows; ///< where each dimension's legend line was painted
 };
 
 } // namespace astrolabe::widgets

@@ -284,3 +284,32 @@ TEST_F(EditorFixture, PresetsHaveThePublishedShapes) {
     }
     EXPECT_FALSE(editor->applyPreset(QStringLiteral("no such preset")));
 }
+
+TEST_F(EditorFixture, ClickingARowOrALegendLineSelectsItsDimension) {
+    editor->applyPreset(QStringLiteral("Conv-3D (Ring 16 x FC 8 x Switch 4)"));
+    DimensionStack* stack = editor->dimensionStack();
+    settle(stack);
+    QTest::mouseClick(stack->row(2), Qt::LeftButton, Qt::NoModifier, QPoint(6, 6));
+    EXPECT_EQ(editor->document()->selectedDimension(), 2);
+    EXPECT_TRUE(stack->row(2)->isSelected());
+    EXPECT_EQ(editor->networkView()->selectedDimension(), 2) << "the drawing follows";
+    // The legend lists d0, d1, d2 from the top-left corner of the drawing.
+    NetworkView* view = editor->networkView();
+    view->grab(); // paint once so the legend has its place
+    const QFontMetrics fm(view->font());
+    const int lineH = fm.height() + 2;
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, QPoint(40, 8 + 6 + lineH + lineH / 2));
+    EXPECT_EQ(editor->document()->selectedDimension(), 1);
+    EXPECT_TRUE(stack->row(1)->isSelected());
+}
+
+TEST_F(EditorFixture, UndoShowsARestoredValueInItsNaturalUnit) {
+    editor->applyPreset(QStringLiteral("HGX-H100 (Switch 8)"));
+    DimensionRow* row = editor->dimensionStack()->row(0);
+    row->bandwidthUnitCombo()->setCurrentIndex(0); // GB/s
+    row->bandwidthSpin()->setValue(100);           // 100e9 B/s, typed in GB/s
+    EXPECT_EQ(row->bandwidthUnitCombo()->currentText(), QStringLiteral("GB/s"));
+    editor->undoStack()->undo(); // back to 400 * 2^30 B/s: shown as 400 GiB/s again
+    EXPECT_EQ(row->bandwidthUnitCombo()->currentText(), QStringLiteral("GiB/s"));
+    EXPECT_DOUBLE_EQ(row->bandwidthSpin()->value(), 400);
+}
