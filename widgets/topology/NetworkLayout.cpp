@@ -19,7 +19,9 @@ void layoutCircle(NetworkLayout::Level& level, double childRadius, double gap, d
     else if (n > 2)
         radius = (2 * childRadius + gap) / (2 * std::sin(M_PI / n));
     if (level.hasHub) {
-        level.hubHalf = std::max(NetworkLayout::kNodeRadius * 1.6, childRadius * 0.25);
+        // A big switch gets a hub that stays visible when the circle is fitted to the view.
+        level.hubHalf =
+            std::max({NetworkLayout::kNodeRadius * 1.6, childRadius * 0.25, radius * 0.04});
         radius = std::max(radius, childRadius + level.hubHalf * 1.5 + gap);
     }
     // Start top-left and go clockwise (y points down), so four children make a square.

@@ -259,7 +259,8 @@ std::vector<int> NetworkPainter::neighbours(int id, int d) const {
         for (int b : {(a + n - 1) % n, (a + 1) % n})
             if (b != a && std::find(out.begin(), out.end(), id + (b - a) * stride) == out.end())
                 out.push_back(id + (b - a) * stride);
-    } else if (lv.kind == BlockKind::FullyConnected) {
+    } else {
+        // Fully connected peers, or the NPUs sharing this NPU's switch.
         for (int b = 0; b < n; ++b)
             if (b != a)
                 out.push_back(id + (b - a) * stride);
@@ -404,14 +405,14 @@ void NetworkPainter::paintHoveredNpu(QPainter& p, const NetworkViewState& state)
         p.setPen(pen);
         p.setBrush(Qt::NoBrush);
         const NetworkLayout::Level& lv = m_layout.level(d + 1);
-        if (lv.kind == BlockKind::Switch) {
+        const bool viaSwitch = lv.kind == BlockKind::Switch;
+        if (viaSwitch)
             p.drawLine(from, m_layout.groupCentre(d + 1, id) + lv.hubOffset);
-            continue;
-        }
         const std::vector<int> peers = neighbours(id, d);
         for (size_t i = 0; i < peers.size() && i < 64; ++i) {
             const QPointF to = m_layout.npuPosition(peers[i]);
-            p.drawLine(from, to);
+            if (!viaSwitch)
+                p.drawLine(from, to);
             p.drawEllipse(to, r * 1.5, r * 1.5);
         }
     }

@@ -44,8 +44,8 @@ public:
     NetworkPaintStats paint(QPainter& painter, const QRectF& widgetRect,
                             const NetworkViewState& state) const;
 
-    /// NPU ids linked to `id` in dimension d (ring neighbours or fully connected peers; empty
-    /// for a switch, whose link goes to the hub).
+    /// NPU ids `id` reaches in one hop of dimension d: ring neighbours, fully connected peers,
+    /// or the NPUs on the same switch.
     std::vector<int> neighbours(int id, int dimension) const;
 
 private:

@@ -143,13 +143,12 @@ QString NetworkView::describeNpu(int id) const {
                                  .arg(d)
                                  .arg(QLatin1String(blockKindName(dim.kind)))
                                  .arg(dim.size);
+        const QString peers = idList(painter.neighbours(id, d));
+        const QString bw = describeBandwidth(dim.bandwidthBytesPerSecond);
         if (dim.kind == BlockKind::Switch)
-            lines << head + tr("1 link to its switch, %1")
-                                .arg(describeBandwidth(dim.bandwidthBytesPerSecond));
+            lines << head + tr("1 link to its switch (with %1), %2").arg(peers, bw);
         else
-            lines << head + QStringLiteral("\u2194 %1, %2")
-                                .arg(idList(painter.neighbours(id, d)),
-                                     describeBandwidth(dim.bandwidthBytesPerSecond));
+            lines << head + QStringLiteral("\u2194 %1, %2").arg(peers, bw);
     }
     return lines.join(QLatin1Char('\n'));
 }
@@ -246,7 +245,11 @@ void NetworkView::paintLegend(QPainter& p) {
 void NetworkView::paintInfo(QPainter& p, const QString& text) const {
     const QFontMetrics fm(p.font());
     const QRect bounds = fm.boundingRect(QRect(0, 0, width() - 40, 1000), Qt::TextWordWrap, text);
-    const QRect box(8, height() - bounds.height() - 24, bounds.width() + 16, bounds.height() + 12);
+    // Top-right, in the strip the fit leaves free for the legend; bottom-left if that is narrow.
+    QRect box(width() - bounds.width() - 24, 8, bounds.width() + 16, bounds.height() + 12);
+    const int legendRight = m_legendRows.empty() ? 0 : m_legendRows.front().right();
+    if (box.left() < legendRight + 8)
+        box.moveTo(8, height() - box.height() - 8);
     p.setPen(QColor(0xd0, 0xd4, 0xd8));
     p.setBrush(QColor(255, 255, 240, 235));
     p.drawRoundedRect(box, 6, 6);

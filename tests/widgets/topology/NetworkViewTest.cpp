@@ -97,3 +97,18 @@ TEST(NetworkView, WheelZoomKeepsThePointUnderTheCursorAndDragPans) {
     EXPECT_NEAR(view.offset().y() - offset.y(), 30, 1e-9);
     EXPECT_EQ(view.selectedGroup().level, -1) << "a drag is not a click";
 }
+
+TEST(NetworkView, SwitchPeersAreNamedAndLongListsShortened) {
+    NetworkView view;
+    view.resize(800, 600);
+    view.setPlatform(
+        findTopologyPreset(QStringLiteral("DGX cluster (Switch 8 x Switch 16)"))->platform);
+    // NPU 77 = 5 + 8 * 9: d0 switch with NPUs 72..79, d1 switch with 5, 13, ..., 125.
+    const QString text = view.describeNpu(77);
+    EXPECT_TRUE(text.startsWith(QStringLiteral("NPU 77 at (5, 9)"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("(with 72, 73, 74, 75, 76, 78, 79)")))
+        << text.toStdString();
+    EXPECT_TRUE(
+        text.contains(QStringLiteral("(with 5, 13, 21, 29, 37, 45, 53, 61, \u2026 (15 in all))")))
+        << text.toStdString();
+}

@@ -67,6 +67,10 @@ TEST(TopologyScreenshots, EditorAt8And64And4096Npus) {
     saveEditor(
         platformOf({astraDimension(K::Ring, 8, 100, 500), astraDimension(K::Ring, 4, 50, 500)}),
         QStringLiteral("topology-8x4-npus.png"), 13);
+    saveEditor(findTopologyPreset(QStringLiteral("W-1D (Switch 512)"))->platform,
+               QStringLiteral("topology-w1d.png"));
+    saveEditor(findTopologyPreset(QStringLiteral("DGX cluster (Switch 8 x Switch 16)"))->platform,
+               QStringLiteral("topology-dgx.png"), 77);
     saveEditor(
         findTopologyPreset(QStringLiteral("Conv-4D (Ring 2 x FC 8 x Ring 8 x Switch 4)"))->platform,
         QStringLiteral("topology-conv4d.png"));
