@@ -21,12 +21,15 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QDoubleSpinBox>
 #include <QLayout>
+#include <QMenu>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
+#include <QTimer>
 #include <QUndoStack>
 #include <gtest/gtest.h>
 #include <memory>
@@ -312,4 +315,28 @@ TEST_F(EditorFixture, UndoShowsARestoredValueInItsNaturalUnit) {
     editor->undoStack()->undo(); // back to 400 * 2^30 B/s: shown as 400 GiB/s again
     EXPECT_EQ(row->bandwidthUnitCombo()->currentText(), QStringLiteral("GiB/s"));
     EXPECT_DOUBLE_EQ(row->bandwidthSpin()->value(), 400);
+}
+
+TEST_F(EditorFixture, RightClickOnARowSelectsItAndOffersItsEdits) {
+    editor->applyPreset(QStringLiteral("Conv-3D (Ring 16 x FC 8 x Switch 4)"));
+    DimensionStack* stack = editor->dimensionStack();
+    settle(stack);
+    QStringList offered;
+    // The menu runs its own loop: read it and close it from inside that loop.
+    QTimer::singleShot(50, [&offered] {
+        if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
+            for (QAction* a : menu->actions())
+                if (!a->isSeparator() && a->isEnabled())
+                    offered << a->text();
+            menu->close();
+        }
+    });
+    const QPoint pos = stack->row(1)->geometry().center();
+    QContextMenuEvent event(QContextMenuEvent::Mouse, pos, stack->mapToGlobal(pos));
+    QApplication::sendEvent(stack, &event);
+    EXPECT_EQ(editor->document()->selectedDimension(), 1);
+    EXPECT_TRUE(offered.contains(QStringLiteral("Remove dimension")))
+        << offered.join(',').toStdString();
+    EXPECT_TRUE(offered.contains(QStringLiteral("Copy dimension")));
+    EXPECT_TRUE(offered.contains(QStringLiteral("Copy as ASTRA-sim YAML")));
 }

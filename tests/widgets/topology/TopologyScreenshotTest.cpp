@@ -90,6 +90,23 @@ TEST(TopologyScreenshots, ZoomedInto4096Npus) {
     EXPECT_EQ(view.collapseLevel(), 0);
 }
 
+TEST(TopologyScreenshots, WholeEditorFirstShowAt4096Npus) {
+    TopologyEditor editor;
+    editor.resize(1280, 800);
+    editor.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&editor));
+    QElapsedTimer timer;
+    timer.start();
+    ASSERT_TRUE(
+        editor.applyPreset(QStringLiteral("TPU-style 3-D torus (Ring 16 x Ring 16 x Ring 16)")));
+    const QPixmap shot = editor.grab();
+    const double ms = timer.nsecsElapsed() / 1e6;
+    std::printf("[ timing ] whole editor: preset of 4096 NPUs applied and painted in %.2f ms\n",
+                ms);
+    EXPECT_FALSE(shot.isNull());
+    EXPECT_LT(ms, 200.0);
+}
+
 // Timing: the whole widget rendered into an image (what a repaint costs), measured with
 // QElapsedTimer. Thresholds are the task's: first paint < 200 ms, zoom/pan frame < 16 ms
 // (median over frames, so that another process on the shared machine does not fail the test).
