@@ -20,6 +20,11 @@ constexpr double kMaxScale = 6.0;    // an NPU at most ~72 px wide
 constexpr double kMaxFitScale = 4.0; // small platforms are not blown up to fill the view
 constexpr int kMargin = 16;
 
+// The legend repeats the stack's red marker, so the drawing never looks valid when it is not.
+bool isInvalid(const DimensionSpec& d) {
+    return d.size < 2 || !(d.bandwidthBytesPerSecond > 0);
+}
+
 QString idList(const std::vector<int>& ids) {
     QStringList parts;
     for (size_t i = 0; i < ids.size() && i < 8; ++i)
@@ -201,11 +206,12 @@ void NetworkView::paintLegend(QPainter& p) {
     for (int d = 0; d < m_layout.dimensionCount(); ++d) {
         const DimensionSpec& dim = m_platform.dimensions[static_cast<size_t>(d)];
         lines << QStringLiteral("d%1  %2 \u00d7%3  %4, %5 ns")
-                     .arg(d)
-                     .arg(QLatin1String(blockKindName(dim.kind)))
-                     .arg(dim.size)
-                     .arg(describeBandwidth(dim.bandwidthBytesPerSecond))
-                     .arg(dim.latencyNs);
+                         .arg(d)
+                         .arg(QLatin1String(blockKindName(dim.kind)))
+                         .arg(dim.size)
+                         .arg(describeBandwidth(dim.bandwidthBytesPerSecond))
+                         .arg(dim.latencyNs) +
+                     (isInvalid(dim) ? QStringLiteral("  \u26a0") : QString());
     }
     const QFontMetrics fm(p.font());
     int w = 0;
@@ -230,7 +236,8 @@ void NetworkView::paintLegend(QPainter& p) {
         QFont f = p.font();
         f.setBold(selected);
         p.setFont(f);
-        p.setPen(QColor(0x2c, 0x3e, 0x50));
+        const bool invalid = isInvalid(m_platform.dimensions[static_cast<size_t>(i)]);
+        p.setPen(invalid ? QColor(0xc0, 0x39, 0x2b) : QColor(0x2c, 0x3e, 0x50));
         p.drawText(QRect(box.left() + 26, y, w, lineH), Qt::AlignVCenter, lines[i]);
     }
     QFont f = p.font();

@@ -4,6 +4,7 @@
 // cheaper to get right than one command class per kind of edit.
 #include "config/PlatformSpec.h"
 
+#include <QElapsedTimer>
 #include <QUndoCommand>
 
 namespace astrolabe::widgets {
@@ -12,8 +13,8 @@ class TopologyDocument;
 
 class PlatformEditCommand : public QUndoCommand {
 public:
-    /// mergeKey >= 0 merges consecutive edits with the same key (a spin box stepped ten times is
-    /// one undo step); -1 never merges.
+    /// mergeKey >= 0 merges consecutive edits with the same key made within 1.5 s of each other
+    /// (a spin box stepped ten times is one undo step); -1 never merges.
     PlatformEditCommand(TopologyDocument* document, PlatformSpec before, PlatformSpec after,
                         const QString& text, int mergeKey = -1, int selectAfter = -1);
 
@@ -29,6 +30,7 @@ private:
     int m_mergeKey;
     int m_selectBefore;
     int m_selectAfter;
+    QElapsedTimer m_lastEdit;
 };
 
 } // namespace astrolabe::widgets

@@ -340,3 +340,15 @@ TEST_F(EditorFixture, RightClickOnARowSelectsItAndOffersItsEdits) {
     EXPECT_TRUE(offered.contains(QStringLiteral("Copy dimension")));
     EXPECT_TRUE(offered.contains(QStringLiteral("Copy as ASTRA-sim YAML")));
 }
+
+TEST_F(EditorFixture, SteppingASpinBoxIsOneUndoStep) {
+    editor->applyPreset(QStringLiteral("HGX-H100 (Switch 8)"));
+    const int before = editor->undoStack()->count();
+    QSpinBox* size = editor->dimensionStack()->row(0)->sizeSpin();
+    for (int i = 0; i < 5; ++i)
+        size->stepUp();
+    EXPECT_EQ(editor->platform().dimensions[0].size, 13);
+    EXPECT_EQ(editor->undoStack()->count(), before + 1);
+    editor->undoStack()->undo();
+    EXPECT_EQ(editor->platform().dimensions[0].size, 8);
+}

@@ -76,6 +76,13 @@ TEST(TopologyScreenshots, EditorAt8And64And4096Npus) {
         QStringLiteral("topology-conv4d.png"));
 }
 
+TEST(TopologyScreenshots, EmptyAndInvalidPlatforms) {
+    saveEditor(PlatformSpec{}, QStringLiteral("topology-empty.png"));
+    saveEditor(platformOf({astraDimension(BlockKind::Ring, 8, 100, 500),
+                           astraDimension(BlockKind::Switch, 1, 0, 500)}),
+               QStringLiteral("topology-invalid.png"));
+}
+
 TEST(TopologyScreenshots, ZoomedInto4096Npus) {
     NetworkView view;
     view.resize(900, 700);
