@@ -241,9 +241,10 @@ NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
         QFont font = p.font();
         font.setPixelSize(std::clamp(static_cast<int>(nodePixels * 0.42), 8, 14));
         p.setFont(font);
-        p.setPen(Qt::white);
+        const int hoveredNpu = state.hovered.level == 0 ? state.hovered.firstId : -1;
         for (const auto& node : c.nodes) {
             const QRectF r(node.first.topLeft() * s + state.offset, node.first.size() * s);
+            p.setPen(node.second == hoveredNpu ? QColor(0x2c, 0x3e, 0x50) : QColor(Qt::white));
             p.drawText(r, Qt::AlignCenter, QString::number(node.second));
         }
     }

@@ -82,8 +82,15 @@ TopologyEditor::TopologyEditor(QWidget* parent)
                     static_cast<int>(m_document->platform().dimensions.size()), dims);
             });
     connect(m_stack, &DimensionStack::contextMenuRequested, this, &TopologyEditor::showStackMenu);
+    auto* zoomIn = new QAction(tr("Zoom in (+)"), m_view);
+    auto* zoomOut = new QAction(tr("Zoom out (\u2212)"), m_view);
+    const auto centre = [this] { return QPointF(m_view->width() / 2.0, m_view->height() / 2.0); };
+    connect(zoomIn, &QAction::triggered, m_view,
+            [this, centre] { m_view->zoomBy(1.25, centre()); });
+    connect(zoomOut, &QAction::triggered, m_view,
+            [this, centre] { m_view->zoomBy(0.8, centre()); });
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
-    m_view->addActions({m_fit, m_copyYaml});
+    m_view->addActions({zoomIn, zoomOut, m_fit, m_copyYaml});
     onPlatformChanged();
 }
 

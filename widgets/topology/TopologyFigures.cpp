@@ -7,6 +7,13 @@
 
 namespace astrolabe::widgets {
 
+namespace {
+// "1600 GiB/s" must not wrap between the number and its unit.
+QString nonBreaking(QString text) {
+    return text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
+}
+} // namespace
+
 TopologyFigures::TopologyFigures(QWidget* parent)
     : QLabel(parent) {
     setWordWrap(true);
@@ -20,11 +27,12 @@ TopologyFigures::TopologyFigures(QWidget* parent)
 
 void TopologyFigures::setPlatform(const PlatformSpec& platform) {
     const int64_t n = npuCount64(platform);
-    QString html = tr("<b>%1</b> NPUs &nbsp;\u00b7&nbsp; injection <b>%2</b> per NPU "
-                      "&nbsp;\u00b7&nbsp; bisection <b>%3</b>")
-                       .arg(QLocale().toString(static_cast<qlonglong>(n)))
-                       .arg(describeBandwidth(injectionBandwidthBytesPerSecond(platform)))
-                       .arg(describeBandwidth(bisectionBandwidthBytesPerSecond(platform)));
+    QString html =
+        tr("<b>%1</b> NPUs &nbsp;\u00b7&nbsp; injection <b>%2</b> per NPU "
+           "&nbsp;\u00b7&nbsp; bisection <b>%3</b>")
+            .arg(QLocale().toString(static_cast<qlonglong>(n)))
+            .arg(nonBreaking(describeBandwidth(injectionBandwidthBytesPerSecond(platform))))
+            .arg(nonBreaking(describeBandwidth(bisectionBandwidthBytesPerSecond(platform))));
     const std::vector<PlatformProblem> problems = platformProblems(platform);
     m_problems = !problems.empty();
     for (const PlatformProblem& p : problems)
