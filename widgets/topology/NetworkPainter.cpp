@@ -1,0 +1,305 @@
+#include "topology/NetworkPainter.h"
+
+#include "topology/DimensionColors.h"
+#include "topology/ShapeBatches.h"
+
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+
+namespace astrolabe::widgets {
+
+namespace {
+constexpr int kMaxChordChildren = 16; // fully connected blocks above this show no chords
+constexpr double kNodeMinPixels = 3.5;
+constexpr double kTileMinPixels = 5.0;
+constexpr double kMaxTilePixels = 64.0;
+constexpr int kMaxFullSpokes = 128;
+
+struct LevelBatch {
+    std::vector<QRectF> shapes;
+    std::vector<QLineF> lines;
+    std::vector<QRectF> hubs;
+};
+
+struct Collected {
+    std::vector<LevelBatch> levels;
+    std::vector<std::pair<QRectF, int>> tiles; // rect, first NPU id
+    std::vector<std::pair<QRectF, int>> nodes; // rect, NPU id
+    int visited = 0;
+};
+
+struct CollectContext {
+    const NetworkLayout& layout;
+    QRectF visible; // scene coordinates
+    int collapse;
+    double scale;
+};
+
+// A switch with many ports would be a solid disk of overlapping spokes (and slow to draw): only
+// every k-th spoke (at least ~6 px apart, at most 128 of them) runs to the hub; the others are
+// stubs that show each child has its link.
+void addSwitchLinks(const CollectContext& ctx, int l, QPointF centre, LevelBatch& batch) {
+    const NetworkLayout::Level& lv = ctx.layout.level(l);
+    const int n = lv.childCount;
+    const QPointF hub = centre + lv.hubOffset;
+    int every = 1;
+    if (n > 64) {
+        const QPointF step = lv.childOffsets[1] - lv.childOffsets[0];
+        const double spacing = std::hypot(step.x(), step.y()) * ctx.scale;
+        every = std::max(1, static_cast<int>(std::ceil(6.0 / std::max(spacing, 1e-9))));
+        every = std::max(every, (n + kMaxFullSpokes - 1) / kMaxFullSpokes);
+    }
+    // Stubs reach a little beyond the child (whose background hides the part inside it).
+    const double stubLength = ctx.layout.level(l - 1).boundRadius() * (l == 1 ? 3.0 : 1.4);
+    for (int i = 0; i < n; ++i) {
+        const QPointF child = centre + lv.childOffsets[static_cast<size_t>(i)];
+        if (i % every == 0) {
+            batch.lines.emplace_back(hub, child);
+            continue;
+        }
+        const QPointF d = hub - child;
+        const double length = std::hypot(d.x(), d.y());
+        const double stub = std::min(length, stubLength);
+        batch.lines.emplace_back(child, child + d * (stub / std::max(length, 1e-9)));
+    }
+    batch.hubs.emplace_back(hub.x() - lv.hubHalf, hub.y() - lv.hubHalf, 2 * lv.hubHalf,
+                            2 * lv.hubHalf);
+}
+
+void collect(const CollectContext& ctx, int l, QPointF centre, int firstId, Collected& out) {
+    const NetworkLayout& layout = ctx.layout;
+    const QRectF rect = layout.groupRect(l, centre);
+    if (!ctx.visible.intersects(rect))
+        return;
+    ++out.visited;
+    if (l == 0) {
+        out.nodes.emplace_back(rect, firstId);
+        return;
+    }
+    if (l == ctx.collapse) {
+        out.tiles.emplace_back(rect, firstId);
+        return;
+    }
+    const NetworkLayout::Level& lv = layout.level(l);
+    LevelBatch& batch = out.levels[static_cast<size_t>(l)];
+    batch.shapes.push_back(rect);
+    const int n = lv.childCount;
+    const auto at = [&](int i) { return centre + lv.childOffsets[static_cast<size_t>(i)]; };
+    switch (lv.kind) {
+    case BlockKind::Ring:
+        if (n == 2)
+            batch.lines.emplace_back(at(0), at(1));
+        else
+            for (int i = 0; i < n && n > 2; ++i)
+                batch.lines.emplace_back(at(i), at((i + 1) % n));
+        break;
+    case BlockKind::FullyConnected:
+        if (n <= kMaxChordChildren)
+            for (int i = 0; i < n; ++i)
+                for (int j = i + 1; j < n; ++j)
+                    batch.lines.emplace_back(at(i), at(j));
+        break;
+    case BlockKind::Switch:
+        addSwitchLinks(ctx, l, centre, batch);
+        break;
+    }
+    const int stride = layout.level(l - 1).npusPerGroup;
+    for (int i = 0; i < n; ++i)
+        collect(ctx, l - 1, at(i), firstId + i * stride, out);
+}
+
+} // namespace
+
+NetworkPainter::NetworkPainter(const NetworkLayout& layout, const PlatformSpec& platform)
+    : m_layout(layout)
+    , m_platform(platform) {}
+
+int NetworkPainter::collapseLevelFor(const NetworkLayout& layout, double scale) {
+    const auto pixels = [&](int l) { return 2 * layout.level(l).boundRadius() * scale; };
+    for (int l = 0; l < layout.topLevel(); ++l) {
+        // Level l is drawn when its groups are big enough, or when the next level would make
+        // tiles so large that a flat tile hides what a grid of small dots still shows.
+        if (pixels(l) >= (l == 0 ? kNodeMinPixels : kTileMinPixels) ||
+            pixels(l + 1) >= kMaxTilePixels)
+            return l;
+    }
+    return layout.topLevel();
+}
+
+std::vector<int> NetworkPainter::neighbours(int id, int d) const {
+    const NetworkLayout::Level& lv = m_layout.level(d + 1);
+    const int n = lv.childCount;
+    const int stride = m_layout.level(d).npusPerGroup;
+    const int a = m_layout.coordinates(id)[static_cast<size_t>(d)];
+    std::vector<int> out;
+    if (lv.kind == BlockKind::Ring) {
+        for (int b : {(a + n - 1) % n, (a + 1) % n})
+            if (b != a && std::find(out.begin(), out.end(), id + (b - a) * stride) == out.end())
+                out.push_back(id + (b - a) * stride);
+    } else {
+        // Fully connected peers, or the NPUs sharing this NPU's switch.
+        for (int b = 0; b < n; ++b)
+            if (b != a)
+                out.push_back(id + (b - a) * stride);
+    }
+    return out;
+}
+
+NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
+                                        const NetworkViewState& state) const {
+    NetworkPaintStats stats;
+    if (!m_layout.drawable())
+        return stats;
+    const double s = state.scale;
+    const QRectF visible((widgetRect.left() - state.offset.x()) / s,
+                         (widgetRect.top() - state.offset.y()) / s, widgetRect.width() / s,
+                         widgetRect.height() / s);
+    Collected c;
+    c.levels.resize(static_cast<size_t>(m_layout.topLevel() + 1));
+    collect(CollectContext{m_layout, visible, state.collapseLevel, s}, m_layout.topLevel(),
+            QPointF(), 0, c);
+
+    p.save();
+    p.translate(state.offset);
+    p.scale(s, s);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    // Outer levels first: a child's opaque background hides the bundle lines under it.
+    for (int l = m_layout.topLevel(); l >= 1; --l) {
+        const LevelBatch& b = c.levels[static_cast<size_t>(l)];
+        const QColor color = dimensionColor(l - 1);
+        QPen outline(tint(color, 0.45), 1);
+        outline.setCosmetic(true);
+        p.setPen(outline);
+        p.setBrush(tint(color, l == 1 ? 0.14 : 0.06));
+        stampShapes(p, b.shapes, m_layout.level(l).circular);
+        const bool selected = state.selectedDimension == l - 1;
+        // Wide pens go through Qt's general stroker; past a few hundred lines the 1 px cosmetic
+        // path keeps the frame short.
+        const bool many = b.lines.size() > 300;
+        QPen edge(selected ? color.darker(130) : color,
+                  many ? 1.0 : (selected ? 3.5 : (l == 1 ? 1.4 : 2.2)));
+        edge.setCosmetic(true);
+        p.setPen(edge);
+        p.drawLines(b.lines.data(), static_cast<int>(b.lines.size()));
+        p.setBrush(color.darker(150));
+        p.setPen(Qt::NoPen);
+        for (const QRectF& hub : b.hubs)
+            p.drawRoundedRect(hub, hub.width() * 0.2, hub.width() * 0.2);
+        stats.lines += static_cast<int>(b.lines.size());
+    }
+    if (!c.tiles.empty()) {
+        const int l = state.collapseLevel;
+        const QColor color = dimensionColor(l - 1);
+        QPen pen(color.darker(120), 1);
+        pen.setCosmetic(true);
+        p.setPen(pen);
+        p.setBrush(tint(color, 0.5));
+        std::vector<QRectF> rects;
+        rects.reserve(c.tiles.size());
+        for (const auto& t : c.tiles)
+            rects.push_back(t.first);
+        const Glyph glyph{m_layout.level(l).kind, color.darker(140)};
+        stampShapes(p, rects, m_layout.level(l).circular, &glyph);
+    }
+    if (!c.nodes.empty()) {
+        const double diameter = 2 * NetworkLayout::kNodeRadius * s;
+        p.setBrush(QColor(0x34, 0x49, 0x5e));
+        std::vector<QRectF> rects;
+        rects.reserve(c.nodes.size());
+        for (const auto& node : c.nodes)
+            rects.push_back(node.first);
+        if (diameter >= 7) {
+            QPen pen(Qt::white, 1);
+            pen.setCosmetic(true);
+            p.setPen(pen);
+            stampShapes(p, rects, true);
+        } else {
+            // Dots of at least 2 px, so a large platform at fit still shows its NPUs.
+            const double minSide = 2 / s;
+            if (2 * NetworkLayout::kNodeRadius < minSide)
+                for (QRectF& r : rects)
+                    r = QRectF(r.center() - QPointF(minSide, minSide) / 2,
+                               QSizeF(minSide, minSide));
+            p.setRenderHint(QPainter::Antialiasing, false);
+            p.setPen(Qt::NoPen);
+            p.drawRects(rects.data(), static_cast<int>(rects.size()));
+            p.setRenderHint(QPainter::Antialiasing, true);
+        }
+    }
+    if (state.selectedGroup.level >= 1)
+        paintOutline(p, state.selectedGroup, QColor(0xe7, 0x4c, 0x3c), 3);
+    if (state.hovered.level >= 1)
+        paintOutline(p, state.hovered, QColor(0x2c, 0x3e, 0x50), 1.5);
+    if (state.hovered.level == 0)
+        paintHoveredNpu(p, state);
+    p.restore();
+
+    // Labels in widget coordinates so the text keeps its size at every zoom.
+    const double nodePixels = 2 * NetworkLayout::kNodeRadius * s;
+    if (nodePixels >= 18 && c.nodes.size() <= 2000) {
+        QFont font = p.font();
+        font.setPixelSize(std::clamp(static_cast<int>(nodePixels * 0.42), 8, 14));
+        p.setFont(font);
+        const int hoveredNpu = state.hovered.level == 0 ? state.hovered.firstId : -1;
+        for (const auto& node : c.nodes) {
+            const QRectF r(node.first.topLeft() * s + state.offset, node.first.size() * s);
+            p.setPen(node.second == hoveredNpu ? QColor(0x2c, 0x3e, 0x50) : QColor(Qt::white));
+            p.drawText(r, Qt::AlignCenter, QString::number(node.second));
+        }
+    }
+    const double tilePixels = c.tiles.empty() ? 0 : c.tiles.front().first.width() * s;
+    if (tilePixels >= 56 && c.tiles.size() <= 400) {
+        const int per = m_layout.level(state.collapseLevel).npusPerGroup;
+        p.setPen(QColor(0x2c, 0x3e, 0x50));
+        for (const auto& t : c.tiles) {
+            const QRectF r(t.first.topLeft() * s + state.offset, t.first.size() * s);
+            p.drawText(r, Qt::AlignCenter,
+                       QStringLiteral("%1\u2013%2").arg(t.second).arg(t.second + per - 1));
+        }
+    }
+    stats.groupsVisited = c.visited;
+    stats.tiles = static_cast<int>(c.tiles.size());
+    stats.nodes = static_cast<int>(c.nodes.size());
+    return stats;
+}
+
+void NetworkPainter::paintOutline(QPainter& p, const NetworkLayout::Hit& hit, const QColor& color,
+                                  double width) const {
+    const QPointF centre = m_layout.groupCentre(hit.level, hit.firstId);
+    QPen pen(color, width);
+    pen.setCosmetic(true);
+    p.setPen(pen);
+    p.setBrush(Qt::NoBrush);
+    drawShape(p, m_layout.groupRect(hit.level, centre), m_layout.level(hit.level).circular);
+}
+
+void NetworkPainter::paintHoveredNpu(QPainter& p, const NetworkViewState& state) const {
+    const int id = state.hovered.firstId;
+    const QPointF from = m_layout.npuPosition(id);
+    const double r = NetworkLayout::kNodeRadius;
+    for (int d = 0; d < m_layout.dimensionCount(); ++d) {
+        QPen pen(dimensionColor(d).darker(110), 3);
+        pen.setCosmetic(true);
+        p.setPen(pen);
+        p.setBrush(Qt::NoBrush);
+        const NetworkLayout::Level& lv = m_layout.level(d + 1);
+        const bool viaSwitch = lv.kind == BlockKind::Switch;
+        if (viaSwitch)
+            p.drawLine(from, m_layout.groupCentre(d + 1, id) + lv.hubOffset);
+        const std::vector<int> peers = neighbours(id, d);
+        for (size_t i = 0; i < peers.size() && i < 64; ++i) {
+            const QPointF to = m_layout.npuPosition(peers[i]);
+            if (!viaSwitch)
+                p.drawLine(from, to);
+            p.drawEllipse(to, r * 1.5, r * 1.5);
+        }
+    }
+    QPen pen(QColor(0xe7, 0x4c, 0x3c), 3);
+    pen.setCosmetic(true);
+    p.setPen(pen);
+    p.setBrush(QColor(0xf1, 0xc4, 0x0f));
+    p.drawEllipse(from, r * 1.4, r * 1.4);
+}
+
+} // namespace astrolabe::widgets

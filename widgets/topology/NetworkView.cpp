@@ -1,0 +1,377 @@
+#include "topology/NetworkView.h"
+
+#include "topology/DimensionColors.h"
+#include "topology/TopologyMath.h"
+#include "topology/UnitChoices.h"
+
+#include <QApplication>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QStringList>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+namespace astrolabe::widgets {
+
+namespace {
+constexpr double kMaxScale = 6.0;    // an NPU at most ~72 px wide
+constexpr double kMaxFitScale = 4.0; // small platforms are not blown up to fill the view
+constexpr int kMargin = 16;
+
+// The legend repeats the stack's red marker, so the drawing never looks valid when it is not.
+bool isInvalid(const DimensionSpec& d) {
+    return d.size < 2 || !(d.bandwidthBytesPerSecond > 0);
+}
+
+QString idList(const std::vector<int>& ids) {
+    QStringList parts;
+    for (size_t i = 0; i < ids.size() && i < 8; ++i)
+        parts << QString::number(ids[i]);
+    if (ids.size() > 8)
+        parts << QStringLiteral("\u2026 (%1 in all)").arg(ids.size());
+    return parts.join(QStringLiteral(", "));
+}
+} // namespace
+
+NetworkView::NetworkView(QWidget* parent)
+    : QWidget(parent) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setToolTip(QString());
+}
+
+void NetworkView::setPlatform(const PlatformSpec& platform) {
+    // Bandwidth and latency edits keep the user's zoom; a new shape is fitted afresh.
+    const auto shape = [](const PlatformSpec& p) {
+        std::vector<std::pair<int, int>> s;
+        for (const DimensionSpec& d : p.dimensions)
+            s.emplace_back(static_cast<int>(d.kind), d.size);
+        return s;
+    };
+    const bool sameShape = shape(m_platform) == shape(platform);
+    m_platform = platform;
+    m_layout = NetworkLayout(platform);
+    if (m_state.selectedDimension >= m_layout.dimensionCount())
+        m_state.selectedDimension = -1;
+    if (sameShape) {
+        update();
+        return;
+    }
+    m_state.hovered = {};
+    m_state.selectedGroup = {};
+    m_userMoved = false;
+    fitToView();
+}
+
+void NetworkView::setSelectedDimension(int dimension) {
+    if (dimension == m_state.selectedDimension)
+        return;
+    m_state.selectedDimension = dimension;
+    if (m_state.selectedGroup.level != dimension + 1)
+        m_state.selectedGroup = {};
+    update();
+}
+
+QRectF NetworkView::fitArea() const {
+    // The legend sits top-left; the drawing is fitted below it so it covers nothing at fit.
+    const QFontMetrics fm(font());
+    const int legend = (m_layout.dimensionCount() + 1) * (fm.height() + 2) + 18;
+    QRectF area = QRectF(rect()).adjusted(kMargin, kMargin + legend, -kMargin, -kMargin);
+    if (area.height() < height() / 2.0)
+        area = QRectF(rect()).adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    return area;
+}
+
+double NetworkView::fitScale() const {
+    if (!m_layout.drawable())
+        return 1;
+    const QRectF b = m_layout.bounds();
+    const QRectF area = fitArea();
+    return std::clamp(std::min(area.width() / b.width(), area.height() / b.height()), 1e-4,
+                      kMaxFitScale);
+}
+
+void NetworkView::fitToView() {
+    m_state.scale = fitScale();
+    const QRectF b = m_layout.drawable() ? m_layout.bounds() : QRectF();
+    m_state.offset = fitArea().center() - b.center() * m_state.scale;
+    updateCollapseLevel();
+    update();
+}
+
+void NetworkView::zoomBy(double factor, QPointF anchor) {
+    const QPointF scenePoint = widgetToScene(anchor);
+    const double minScale = fitScale() * 0.25;
+    m_state.scale = std::clamp(m_state.scale * factor, minScale, std::max(minScale, kMaxScale));
+    m_state.offset = anchor - scenePoint * m_state.scale;
+    m_userMoved = true;
+    updateCollapseLevel();
+    update();
+}
+
+void NetworkView::panBy(QPointF delta) {
+    m_state.offset += delta;
+    m_userMoved = true;
+    update();
+}
+
+QPointF NetworkView::widgetToScene(QPointF pos) const {
+    return (pos - m_state.offset) / m_state.scale;
+}
+
+QPointF NetworkView::sceneToWidget(QPointF pos) const {
+    return pos * m_state.scale + m_state.offset;
+}
+
+void NetworkView::updateCollapseLevel() {
+    if (!m_layout.drawable())
+        return;
+    const int level = NetworkPainter::collapseLevelFor(m_layout, m_state.scale);
+    if (level != m_state.collapseLevel)
+        m_state.hovered = {};
+    m_state.collapseLevel = level;
+}
+
+QString NetworkView::describeNpu(int id) const {
+    const std::vector<int> c = m_layout.coordinates(id);
+    QStringList coords;
+    for (int a : c)
+        coords << QString::number(a);
+    QStringList lines{tr("NPU %1 at (%2)").arg(id).arg(coords.join(QStringLiteral(", ")))};
+    const NetworkPainter painter(m_layout, m_platform);
+    for (int d = 0; d < m_layout.dimensionCount(); ++d) {
+        const DimensionSpec& dim = m_platform.dimensions[static_cast<size_t>(d)];
+        const QString head = QStringLiteral("d%1 %2 %3: ")
+                                 .arg(d)
+                                 .arg(QLatin1String(blockKindName(dim.kind)))
+                                 .arg(dim.size);
+        const QString peers = idList(painter.neighbours(id, d));
+        const QString bw = describeBandwidth(dim.bandwidthBytesPerSecond);
+        if (dim.kind == BlockKind::Switch)
+            lines << head + tr("1 link to its switch (with %1), %2").arg(peers, bw);
+        else
+            lines << head + QStringLiteral("\u2194 %1, %2").arg(peers, bw);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString NetworkView::describeGroup(const NetworkLayout::Hit& group) const {
+    if (group.level < 1)
+        return {};
+    const int per = m_layout.level(group.level).npusPerGroup;
+    const std::vector<int> c = m_layout.coordinates(group.firstId);
+    QStringList coords;
+    for (size_t d = 0; d < c.size(); ++d)
+        coords << (static_cast<int>(d) < group.level ? QStringLiteral("*") : QString::number(c[d]));
+    const int d = group.level - 1;
+    const DimensionSpec& dim = m_platform.dimensions[static_cast<size_t>(d)];
+    return tr("Group of %1 NPUs (ids %2\u2013%3) at (%4)\nbuilt by d%5: %6 %7")
+        .arg(per)
+        .arg(group.firstId)
+        .arg(group.firstId + per - 1)
+        .arg(coords.join(QStringLiteral(", ")))
+        .arg(d)
+        .arg(QLatin1String(blockKindName(dim.kind)))
+        .arg(dim.size);
+}
+
+void NetworkView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), QColor(0xfb, 0xfc, 0xfd));
+    if (!m_layout.drawable()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter,
+                   m_platform.dimensions.empty()
+                       ? tr("No dimension yet: drop a building block on the stack")
+                       : tr("Too many NPUs to draw (%1); the figures still apply")
+                             .arg(npuCount64(m_platform)));
+        return;
+    }
+    const NetworkPainter painter(m_layout, m_platform);
+    m_stats = painter.paint(p, QRectF(rect()), m_state);
+    paintLegend(p);
+    if (m_state.hovered.level == 0)
+        paintInfo(p, describeNpu(m_state.hovered.firstId));
+    else if (m_state.hovered.level >= 1)
+        paintInfo(p, describeGroup(m_state.hovered));
+    else if (m_state.selectedGroup.level >= 1)
+        paintInfo(p, describeGroup(m_state.selectedGroup));
+}
+
+void NetworkView::paintLegend(QPainter& p) {
+    QStringList lines;
+    for (int d = 0; d < m_layout.dimensionCount(); ++d) {
+        const DimensionSpec& dim = m_platform.dimensions[static_cast<size_t>(d)];
+        lines << QStringLiteral("d%1  %2 \u00d7%3  %4, %5 ns")
+                         .arg(d)
+                         .arg(QLatin1String(blockKindName(dim.kind)))
+                         .arg(dim.size)
+                         .arg(describeBandwidth(dim.bandwidthBytesPerSecond))
+                         .arg(dim.latencyNs) +
+                     (isInvalid(dim) ? QStringLiteral("  \u26a0") : QString());
+    }
+    const QFontMetrics fm(p.font());
+    int w = 0;
+    for (const QString& l : lines)
+        w = std::max(w, fm.horizontalAdvance(l));
+    const int lineH = fm.height() + 2;
+    QString footer = tr("%1 NPUs").arg(m_layout.npuCount());
+    if (m_state.collapseLevel >= 1)
+        footer += tr(" \u2014 tiles of %1 NPUs, zoom in for detail")
+                      .arg(m_layout.level(m_state.collapseLevel).npusPerGroup);
+    w = std::max(w + 20, fm.horizontalAdvance(footer));
+    const QRect box(8, 8, w + 16, lineH * (static_cast<int>(lines.size()) + 1) + 10);
+    p.setPen(QColor(0xd0, 0xd4, 0xd8));
+    p.setBrush(QColor(255, 255, 255, 225));
+    p.drawRoundedRect(box, 6, 6);
+    m_legendRows.clear();
+    for (int i = 0; i < lines.size(); ++i) {
+        const int y = box.top() + 6 + i * lineH;
+        m_legendRows.emplace_back(box.left(), y, box.width(), lineH);
+        const bool selected = i == m_state.selectedDimension;
+        p.fillRect(QRect(box.left() + 8, y + 3, 12, lineH - 6), dimensionColor(i));
+        QFont f = p.font();
+        f.setBold(selected);
+        p.setFont(f);
+        const bool invalid = isInvalid(m_platform.dimensions[static_cast<size_t>(i)]);
+        p.setPen(invalid ? QColor(0xc0, 0x39, 0x2b) : QColor(0x2c, 0x3e, 0x50));
+        p.drawText(QRect(box.left() + 26, y, w, lineH), Qt::AlignVCenter, lines[i]);
+    }
+    QFont f = p.font();
+    f.setBold(false);
+    p.setFont(f);
+    p.setPen(QColor(0x7f, 0x8c, 0x8d));
+    p.drawText(
+        QRect(box.left() + 8, box.top() + 6 + static_cast<int>(lines.size()) * lineH, w, lineH),
+        Qt::AlignVCenter, footer);
+}
+
+void NetworkView::paintInfo(QPainter& p, const QString& text) const {
+    const QFontMetrics fm(p.font());
+    const QRect bounds = fm.boundingRect(QRect(0, 0, width() - 40, 1000), Qt::TextWordWrap, text);
+    // Top-right, in the strip the fit leaves free for the legend; bottom-left if that is narrow.
+    QRect box(width() - bounds.width() - 24, 8, bounds.width() + 16, bounds.height() + 12);
+    const int legendRight = m_legendRows.empty() ? 0 : m_legendRows.front().right();
+    if (box.left() < legendRight + 8)
+        box.moveTo(8, height() - box.height() - 8);
+    p.setPen(QColor(0xd0, 0xd4, 0xd8));
+    p.setBrush(QColor(255, 255, 240, 235));
+    p.drawRoundedRect(box, 6, 6);
+    p.setPen(QColor(0x2c, 0x3e, 0x50));
+    p.drawText(box.adjusted(8, 6, -8, -6), Qt::TextWordWrap, text);
+}
+
+void NetworkView::resizeEvent(QResizeEvent*) {
+    if (!m_userMoved)
+        fitToView();
+}
+
+void NetworkView::wheelEvent(QWheelEvent* event) {
+    zoomBy(std::pow(1.0015, event->angleDelta().y()), event->position());
+    event->accept();
+}
+
+void NetworkView::mousePressEvent(QMouseEvent* event) {
+    m_pressPos = m_lastPos = event->position();
+    m_dragging = false;
+    setFocus(Qt::MouseFocusReason);
+}
+
+void NetworkView::mouseMoveEvent(QMouseEvent* event) {
+    if (event->buttons() & (Qt::LeftButton | Qt::MiddleButton)) {
+        if (!m_dragging &&
+            (event->position() - m_pressPos).manhattanLength() >= QApplication::startDragDistance())
+            m_dragging = true;
+        if (m_dragging) {
+            panBy(event->position() - m_lastPos);
+            setCursor(Qt::ClosedHandCursor);
+        }
+        m_lastPos = event->position();
+        return;
+    }
+    setHover(event->position());
+}
+
+void NetworkView::mouseReleaseEvent(QMouseEvent* event) {
+    if (!m_dragging && event->button() == Qt::LeftButton)
+        selectAt(event->position());
+    m_dragging = false;
+    unsetCursor();
+}
+
+void NetworkView::mouseDoubleClickEvent(QMouseEvent*) {
+    m_userMoved = false;
+    fitToView();
+}
+
+void NetworkView::leaveEvent(QEvent*) {
+    if (m_state.hovered.level >= 0) {
+        m_state.hovered = {};
+        update();
+        emit hoveredChanged();
+    }
+}
+
+void NetworkView::keyPressEvent(QKeyEvent* event) {
+    const QPointF centre(width() / 2.0, height() / 2.0);
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomBy(1.25, centre);
+        break;
+    case Qt::Key_Minus:
+        zoomBy(0.8, centre);
+        break;
+    case Qt::Key_0:
+        m_userMoved = false;
+        fitToView();
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+    }
+}
+
+void NetworkView::setHover(QPointF widgetPos) {
+    const NetworkLayout::Hit hit =
+        m_layout.hitTest(widgetToScene(widgetPos), m_state.collapseLevel);
+    // The whole platform is not worth a hover box: it is what the legend describes.
+    const NetworkLayout::Hit shown = hit.level == m_layout.topLevel() ? NetworkLayout::Hit{} : hit;
+    if (shown == m_state.hovered)
+        return;
+    m_state.hovered = shown;
+    update();
+    emit hoveredChanged();
+}
+
+void NetworkView::selectAt(QPointF widgetPos) {
+    // A legend row selects its dimension (every group of it is then highlighted).
+    for (size_t d = 0; d < m_legendRows.size(); ++d) {
+        if (m_legendRows[d].contains(widgetPos.toPoint())) {
+            m_state.selectedGroup = {};
+            m_state.selectedDimension = static_cast<int>(d);
+            update();
+            emit dimensionClicked(m_state.selectedDimension);
+            return;
+        }
+    }
+    const QPointF scenePoint = widgetToScene(widgetPos);
+    NetworkLayout::Hit hit = m_layout.hitTest(scenePoint, std::max(1, m_state.collapseLevel));
+    const NetworkLayout::Hit sel = m_state.selectedGroup;
+    if (hit.level >= 1 && sel.level >= hit.level && sel.level < m_layout.topLevel() &&
+        m_layout.groupContains(sel.level, m_layout.groupCentre(sel.level, sel.firstId),
+                               scenePoint)) {
+        // A second click on a selected group selects the group around it.
+        const int level = sel.level + 1;
+        const int per = m_layout.level(level).npusPerGroup;
+        hit = {level, sel.firstId - sel.firstId % per};
+    }
+    m_state.selectedGroup = hit.level >= 1 ? hit : NetworkLayout::Hit{};
+    m_state.selectedDimension = hit.level >= 1 ? hit.level - 1 : -1;
+    update();
+    emit dimensionClicked(m_state.selectedDimension);
+}
+
+} // namespace astrolabe::widgets

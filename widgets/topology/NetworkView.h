@@ -1,0 +1,84 @@
+#pragma once
+// The drawing of the platform's network: NPUs and switches as nodes, links as edges, rings as
+// circles, switches as hubs, higher dimensions as groups of tiles. Wheel zooms around the
+// cursor, a left drag pans, a click selects a group (clicking again selects the enclosing one)
+// and its dimension (so does a click on a legend line), double-click fits. Hovering an NPU shows
+// its id, coordinates and links. Painting is custom (NetworkPainter) rather than one QGraphicsItem
+// per NPU: at 4,096 NPUs the per-item overhead would dominate, while culled batches stay within a
+// frame.
+#include "config/PlatformSpec.h"
+#include "topology/NetworkLayout.h"
+#include "topology/NetworkPainter.h"
+
+#include <QRect>
+#include <QWidget>
+#include <vector>
+
+namespace astrolabe::widgets {
+
+class NetworkView : public QWidget {
+    Q_OBJECT
+public:
+    explicit NetworkView(QWidget* parent = nullptr);
+
+    void setPlatform(const PlatformSpec& platform);
+    const NetworkLayout& networkLayout() const { return m_layout; }
+    void setSelectedDimension(int dimension);
+    int selectedDimension() const { return m_state.selectedDimension; }
+    NetworkLayout::Hit selectedGroup() const { return m_state.selectedGroup; }
+    NetworkLayout::Hit hovered() const { return m_state.hovered; }
+
+    double scale() const { return m_state.scale; }
+    QPointF offset() const { return m_state.offset; }
+    int collapseLevel() const { return m_state.collapseLevel; }
+    void fitToView();
+    void zoomBy(double factor, QPointF anchor);
+    void panBy(QPointF delta);
+    QPointF widgetToScene(QPointF pos) const;
+    QPointF sceneToWidget(QPointF pos) const;
+
+    /// "NPU 21 at (1, 1, 2)" and one line per dimension naming its links.
+    QString describeNpu(int id) const;
+    QString describeGroup(const NetworkLayout::Hit& group) const;
+    NetworkPaintStats lastPaintStats() const { return m_stats; }
+
+    QSize sizeHint() const override { return QSize(640, 480); }
+    QSize minimumSizeHint() const override { return QSize(200, 160); }
+
+signals:
+    /// A click selected a group of this dimension (-1: the click cleared the selection).
+    void dimensionClicked(int dimension);
+    void hoveredChanged();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    void updateCollapseLevel();
+    void setHover(QPointF widgetPos);
+    void selectAt(QPointF widgetPos);
+    double fitScale() const;
+    QRectF fitArea() const;
+    void paintLegend(QPainter& painter);
+    void paintInfo(QPainter& painter, const QString& text) const;
+
+    PlatformSpec m_platform;
+    NetworkLayout m_layout;
+    NetworkViewState m_state;
+    NetworkPaintStats m_stats;
+    bool m_userMoved = false; ///< once the user zooms or pans, resizes keep the view
+    bool m_dragging = false;
+    QPointF m_pressPos;
+    QPointF m_lastPos;
+    std::vector<QRect> m_legendRows; ///< where each dimension's legend line was painted
+};
+
+} // namespace astrolabe::widgets

@@ -1,0 +1,52 @@
+#pragma once
+// The topology editor's model: one PlatformSpec, its undo history and the selected dimension.
+// Views call the edit functions; each pushes a PlatformEditCommand, so every edit can be undone.
+// Invalid values (size 1, zero bandwidth) are kept and reported, never silently corrected: the
+// student sees the red marker and fixes it.
+#include "config/PlatformSpec.h"
+
+#include <QObject>
+#include <vector>
+
+class QUndoStack;
+
+namespace astrolabe::widgets {
+
+/// Which part of a dimension an edit changes (merge keys and undo texts use it).
+enum class DimensionField { Kind = 1, Size, Bandwidth, Latency };
+
+class TopologyDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit TopologyDocument(QObject* parent = nullptr);
+
+    const PlatformSpec& platform() const { return m_platform; }
+    /// Replaces the platform and clears the history (loading a project starts afresh).
+    void resetPlatform(const PlatformSpec& platform);
+    QUndoStack* undoStack() const { return m_undoStack; }
+
+    int selectedDimension() const { return m_selected; }
+    void setSelectedDimension(int dimension);
+
+    // Undoable edits.
+    void replacePlatform(const PlatformSpec& platform, const QString& text);
+    void insertDimensions(int index, const std::vector<DimensionSpec>& dimensions);
+    void removeDimension(int index);
+    /// Moves dimension `from` to the gap before `insertionIndex` (0..count), as a drop does.
+    void moveDimension(int from, int insertionIndex);
+    void editDimension(int index, const DimensionSpec& dimension, DimensionField field);
+
+    /// For PlatformEditCommand: sets the platform without recording history.
+    void applyPlatform(const PlatformSpec& platform);
+
+signals:
+    void platformChanged();
+    void selectionChanged(int dimension);
+
+private:
+    PlatformSpec m_platform;
+    QUndoStack* m_undoStack;
+    int m_selected = -1;
+};
+
+} // namespace astrolabe::widgets

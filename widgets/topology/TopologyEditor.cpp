@@ -1,0 +1,245 @@
+#include "topology/TopologyEditor.h"
+
+#include "core/Error.h"
+#include "topology/AstraYamlExport.h"
+#include "topology/BlockMime.h"
+#include "topology/BlockPalette.h"
+#include "topology/DimensionStack.h"
+#include "topology/NetworkView.h"
+#include "topology/TopologyDocument.h"
+#include "topology/TopologyFigures.h"
+#include "topology/TopologyMath.h"
+#include "topology/TopologyPresets.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QLabel>
+#include <QMenu>
+#include <QMimeData>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace astrolabe::widgets {
+
+TopologyEditor::TopologyEditor(QWidget* parent)
+    : QWidget(parent)
+    , m_document(new TopologyDocument(this))
+    , m_palette(new BlockPalette(this))
+    , m_stack(new DimensionStack(m_document, this))
+    , m_view(new NetworkView(this))
+    , m_figures(new TopologyFigures(this))
+    , m_presets(new QComboBox(this)) {
+    createActions();
+
+    m_presets->addItem(tr("Presets\u2026"));
+    for (const TopologyPreset& p : topologyPresets()) {
+        m_presets->addItem(p.name);
+        m_presets->setItemData(m_presets->count() - 1, p.description, Qt::ToolTipRole);
+    }
+    connect(m_presets, &QComboBox::activated, this, [this](int index) {
+        if (index > 0)
+            applyPreset(m_presets->itemText(index));
+        m_presets->setCurrentIndex(0);
+    });
+
+    auto* toolbar = new QToolBar(this);
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    toolbar->addWidget(m_presets);
+    toolbar->addSeparator();
+    toolbar->addAction(m_undo);
+    toolbar->addAction(m_redo);
+    toolbar->addSeparator();
+    toolbar->addAction(m_copyYaml);
+    toolbar->addAction(m_fit);
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(createLeftPanel());
+    splitter->addWidget(m_view);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({380, 820});
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(toolbar);
+    layout->addWidget(splitter, 1);
+
+    connect(m_document, &TopologyDocument::platformChanged, this,
+            &TopologyEditor::onPlatformChanged);
+    connect(m_document, &TopologyDocument::selectionChanged, m_view,
+            &NetworkView::setSelectedDimension);
+    connect(m_view, &NetworkView::dimensionClicked, m_document,
+            &TopologyDocument::setSelectedDimension);
+    connect(m_palette, &BlockPalette::blockActivated, this,
+            [this](const std::vector<DimensionSpec>& dims) {
+                m_document->insertDimensions(
+                    static_cast<int>(m_document->platform().dimensions.size()), dims);
+            });
+    connect(m_stack, &DimensionStack::contextMenuRequested, this, &TopologyEditor::showStackMenu);
+    auto* zoomIn = new QAction(tr("Zoom in (+)"), m_view);
+    auto* zoomOut = new QAction(tr("Zoom out (\u2212)"), m_view);
+    const auto centre = [this] { return QPointF(m_view->width() / 2.0, m_view->height() / 2.0); };
+    connect(zoomIn, &QAction::triggered, m_view,
+            [this, centre] { m_view->zoomBy(1.25, centre()); });
+    connect(zoomOut, &QAction::triggered, m_view,
+            [this, centre] { m_view->zoomBy(0.8, centre()); });
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_view->addActions({zoomIn, zoomOut, m_fit, m_copyYaml});
+    onPlatformChanged();
+}
+
+QWidget* TopologyEditor::createLeftPanel() {
+    auto* panel = new QWidget(this);
+    auto* column = new QVBoxLayout(panel);
+    column->setContentsMargins(6, 6, 6, 6);
+    auto* blocks = new QLabel(tr("<b>Building blocks</b> \u2014 drag onto the stack"), panel);
+    column->addWidget(blocks);
+    m_palette->setFixedHeight(160);
+    column->addWidget(m_palette);
+    column->addWidget(
+        new QLabel(tr("<b>Dimensions</b> \u2014 d0 first (varies fastest in NPU ids)"), panel));
+    auto* scroll = new QScrollArea(panel);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(m_stack);
+    scroll->setMinimumWidth(340);
+    column->addWidget(scroll, 1);
+    column->addWidget(m_figures);
+    return panel;
+}
+
+void TopologyEditor::createActions() {
+    const auto make = [this](const QString& text, const QList<QKeySequence>& keys) {
+        auto* action = new QAction(text, this);
+        action->setShortcuts(keys);
+        // Shortcuts act inside the editor only: the main window has its own Delete and Ctrl+Z.
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        addAction(action);
+        return action;
+    };
+    m_undo = m_document->undoStack()->createUndoAction(this, tr("Undo"));
+    m_undo->setShortcuts({QKeySequence::Undo});
+    m_redo = m_document->undoStack()->createRedoAction(this, tr("Redo"));
+    m_redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
+    for (QAction* a : {m_undo, m_redo}) {
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        addAction(a);
+    }
+    m_delete = make(tr("Remove dimension"), {QKeySequence::Delete});
+    m_copy = make(tr("Copy dimension"), {QKeySequence::Copy});
+    m_paste = make(tr("Paste dimension"), {QKeySequence::Paste});
+    m_moveUp = make(tr("Move up (lower dimension)"), {QKeySequence(Qt::ALT | Qt::Key_Up)});
+    m_moveDown = make(tr("Move down (higher dimension)"), {QKeySequence(Qt::ALT | Qt::Key_Down)});
+    m_copyYaml = make(tr("Copy as ASTRA-sim YAML"), {});
+    m_fit = make(tr("Fit drawing"), {});
+    connect(m_delete, &QAction::triggered, this, &TopologyEditor::removeSelectedDimension);
+    connect(m_copy, &QAction::triggered, this, &TopologyEditor::copySelectedDimension);
+    connect(m_paste, &QAction::triggered, this, &TopologyEditor::pasteDimension);
+    connect(m_moveUp, &QAction::triggered, this, [this] { moveSelectedDimension(-1); });
+    connect(m_moveDown, &QAction::triggered, this, [this] { moveSelectedDimension(+1); });
+    connect(m_copyYaml, &QAction::triggered, this, &TopologyEditor::copyYamlToClipboard);
+    connect(m_fit, &QAction::triggered, m_view, &NetworkView::fitToView);
+}
+
+const PlatformSpec& TopologyEditor::platform() const {
+    return m_document->platform();
+}
+
+void TopologyEditor::setPlatform(const PlatformSpec& platform) {
+    m_document->resetPlatform(platform);
+}
+
+bool TopologyEditor::applyPreset(const QString& name) {
+    const TopologyPreset* preset = findTopologyPreset(name);
+    if (!preset)
+        return false;
+    m_document->replacePlatform(preset->platform, tr("Preset %1").arg(name));
+    return true;
+}
+
+QUndoStack* TopologyEditor::undoStack() const {
+    return m_document->undoStack();
+}
+
+QString TopologyEditor::astraNetworkYaml(QString* error) const {
+    try {
+        return QString::fromStdString(widgets::astraNetworkYaml(platform()));
+    } catch (const Error& e) {
+        if (error)
+            *error = QString::fromStdString(e.message());
+        return {};
+    }
+}
+
+void TopologyEditor::onPlatformChanged() {
+    const PlatformSpec& p = m_document->platform();
+    m_view->setPlatform(p);
+    m_view->setSelectedDimension(m_document->selectedDimension());
+    m_figures->setPlatform(p);
+    m_copyYaml->setEnabled(platformProblems(p).empty());
+    emit platformChanged();
+}
+
+void TopologyEditor::copySelectedDimension() {
+    const int i = m_document->selectedDimension();
+    if (i < 0)
+        return;
+    QApplication::clipboard()->setMimeData(
+        makeBlockMimeData({m_document->platform().dimensions[static_cast<size_t>(i)]}));
+}
+
+void TopologyEditor::pasteDimension() {
+    const std::vector<DimensionSpec> dims =
+        dimensionsFromMimeData(QApplication::clipboard()->mimeData());
+    const int selected = m_document->selectedDimension();
+    const int at =
+        selected >= 0 ? selected + 1 : static_cast<int>(m_document->platform().dimensions.size());
+    m_document->insertDimensions(at, dims);
+}
+
+void TopologyEditor::removeSelectedDimension() {
+    m_document->removeDimension(m_document->selectedDimension());
+}
+
+void TopologyEditor::moveSelectedDimension(int delta) {
+    const int i = m_document->selectedDimension();
+    if (i < 0)
+        return;
+    // moveDimension takes the gap to drop into: below the next row, or above the previous one.
+    m_document->moveDimension(i, delta > 0 ? i + 2 : i - 1);
+}
+
+void TopologyEditor::showStackMenu(QPoint globalPos) {
+    const bool hasSelection = m_document->selectedDimension() >= 0;
+    m_delete->setEnabled(hasSelection);
+    m_copy->setEnabled(hasSelection);
+    m_moveUp->setEnabled(hasSelection);
+    m_moveDown->setEnabled(hasSelection);
+    m_paste->setEnabled(!dimensionsFromMimeData(QApplication::clipboard()->mimeData()).empty());
+    QMenu menu(this);
+    menu.addActions({m_undo, m_redo});
+    menu.addSeparator();
+    menu.addActions({m_copy, m_paste, m_delete});
+    menu.addSeparator();
+    menu.addActions({m_moveUp, m_moveDown});
+    menu.addSeparator();
+    menu.addAction(m_copyYaml);
+    menu.exec(globalPos);
+    for (QAction* a : {m_delete, m_copy, m_moveUp, m_moveDown, m_paste})
+        a->setEnabled(true);
+}
+
+void TopologyEditor::copyYamlToClipboard() {
+    QString error;
+    const QString yaml = astraNetworkYaml(&error);
+    if (!yaml.isEmpty())
+        QApplication::clipboard()->setText(yaml);
+}
+
+} // namespace astrolabe::widgets

@@ -1,0 +1,44 @@
+#include "topology/TopologyFigures.h"
+
+#include "topology/TopologyMath.h"
+#include "topology/UnitChoices.h"
+
+#include <QLocale>
+
+namespace astrolabe::widgets {
+
+namespace {
+// "1600 GiB/s" must not wrap between the number and its unit.
+QString nonBreaking(QString text) {
+    return text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
+}
+} // namespace
+
+TopologyFigures::TopologyFigures(QWidget* parent)
+    : QLabel(parent) {
+    setWordWrap(true);
+    setTextFormat(Qt::RichText);
+    setMargin(6);
+    setToolTip(tr("Injection per NPU = \u03a3 links(d) \u00b7 bw(d), with Ring 2 links, "
+                  "FullyConnected n\u22121, Switch 1.\nBisection = min over d of "
+                  "(N / n_d) \u00b7 cut(d), with Ring 2\u00b7bw, FullyConnected "
+                  "\u230an/2\u230b\u00b7\u2308n/2\u2309\u00b7bw, Switch \u230an/2\u230b\u00b7bw."));
+}
+
+void TopologyFigures::setPlatform(const PlatformSpec& platform) {
+    const int64_t n = npuCount64(platform);
+    QString html =
+        tr("<b>%1</b> NPUs &nbsp;\u00b7&nbsp; injection <b>%2</b> per NPU "
+           "&nbsp;\u00b7&nbsp; bisection <b>%3</b>")
+            .arg(QLocale().toString(static_cast<qlonglong>(n)))
+            .arg(nonBreaking(describeBandwidth(injectionBandwidthBytesPerSecond(platform))))
+            .arg(nonBreaking(describeBandwidth(bisectionBandwidthBytesPerSecond(platform))));
+    const std::vector<PlatformProblem> problems = platformProblems(platform);
+    m_problems = !problems.empty();
+    for (const PlatformProblem& p : problems)
+        html += QStringLiteral("<br><span style='color:#c0392b'>\u26a0 %1</span>")
+                    .arg(QString::fromStdString(p.message).toHtmlEscaped());
+    setText(html);
+}
+
+} // namespace astrolabe::widgets
