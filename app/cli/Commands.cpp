@@ -1,19 +1,16 @@
 #include "cli/Commands.h"
 
 #include "cli/ArgParser.h"
-#include "config/AstraInputs.h"
+#include "cli/AstraCommand.h"
+#include "cli/RunCommand.h"
 #include "core/Error.h"
 #include "core/Version.h"
 
-#include <cmath>
-#include <filesystem>
 #include <functional>
 #include <ostream>
 
 namespace astrolabe::cli {
 namespace {
-
-namespace fs = std::filesystem;
 
 struct Command {
     std::string name;
@@ -22,133 +19,12 @@ struct Command {
     std::function<int(const ParsedArgs&, std::ostream&, std::ostream&)> run;
 };
 
-void requireFile(const std::string& flag, const std::string& path) {
-    if (path.empty())
-        throw UsageError("missing required option --" + flag);
-    if (!fs::is_regular_file(path))
-        throw UsageError("--" + flag + ": file not found: " + path);
-}
-
 ArgParser versionParser() {
     return ArgParser("version", "Print the engine version.", {});
 }
 
 int versionCommand(const ParsedArgs&, std::ostream& out, std::ostream&) {
     out << "astrolabe " << engineVersion() << "\n";
-    return kExitOk;
-}
-
-ArgParser runParser() {
-    return ArgParser("run", "Run an Astrolabe project and print its report.",
-                     {{"json", "FILE", "also write the full result as JSON", ""}},
-                     {"PROJECT.yaml"});
-}
-
-int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
-    const std::string project = args.positional().at(0);
-    requireFile("project", project);
-    out << "project " << project << ": loaded (the engine lands with issues #3 and #4)\n";
-    return kExitOk;
-}
-
-ArgParser astraParser() {
-    return ArgParser(
-        "astra",
-        "Run an ASTRA-sim 2.x analytical configuration unchanged: the same flags, the same files,\n"
-        "the same report lines.",
-        {
-            {"workload-configuration", "PREFIX", "Chakra ET prefix; NPU i reads PREFIX.i.et", ""},
-            {"system-configuration", "FILE", "system JSON", ""},
-            {"network-configuration", "FILE", "analytical network YAML", ""},
-            {"remote-memory-configuration", "FILE", "remote memory JSON", ""},
-            {"comm-group-configuration", "FILE", "communicator groups JSON", "empty"},
-            {"logging-configuration", "FILE", "accepted for compatibility; ignored", "empty"},
-            {"logging-folder", "DIR", "folder for log.log and err.log", "log"},
-            {"num-queues-per-dim", "N", "queues per network dimension", "1"},
-            {"injection-scale", "X", "multiplies endpoint-delay", "1"},
-            {"comm-scale", "X", "accepted for compatibility; no effect (as in ASTRA-sim)", "1"},
-            {"compute-scale", "X", "accepted for compatibility; no effect (as in ASTRA-sim)", "1"},
-            {"rendezvous-protocol", "BOOL", "8 KiB control message before every data message",
-             "false"},
-            {"network-backend", "NAME",
-             "analytical-congestion-unaware or analytical-congestion-aware",
-             "analytical-congestion-unaware"},
-            {"json", "FILE", "also write the full result as JSON", ""},
-        });
-}
-
-int parseCount(const std::string& flag, const std::string& text) {
-    size_t used = 0;
-    int value = 0;
-    try {
-        value = std::stoi(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used == 0 || used != text.size())
-        throw UsageError("--" + flag + ": expected a whole number, found \"" + text + "\"");
-    return value;
-}
-
-double parseReal(const std::string& flag, const std::string& text) {
-    size_t used = 0;
-    double value = 0;
-    try {
-        value = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used == 0 || used != text.size() || !std::isfinite(value))
-        throw UsageError("--" + flag + ": expected a number, found \"" + text + "\"");
-    return value;
-}
-
-bool parseBool(const std::string& flag, const std::string& text) {
-    if (text == "true" || text == "1")
-        return true;
-    if (text == "false" || text == "0")
-        return false;
-    throw UsageError("--" + flag + ": expected true or false, found \"" + text + "\"");
-}
-
-int astraCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
-    const std::string backend = args.value("network-backend", "analytical-congestion-unaware");
-    if (backend != "analytical-congestion-unaware" && backend != "analytical-congestion-aware")
-        throw UsageError(
-            "--network-backend: unknown backend \"" + backend +
-            "\"; expected analytical-congestion-unaware or analytical-congestion-aware");
-    requireFile("system-configuration", args.value("system-configuration"));
-    requireFile("network-configuration", args.value("network-configuration"));
-    requireFile("remote-memory-configuration", args.value("remote-memory-configuration"));
-    const std::string prefix = args.value("workload-configuration");
-    if (prefix.empty())
-        throw UsageError("missing required option --workload-configuration");
-    requireFile("workload-configuration", prefix + ".0.et");
-
-    AstraInputs inputs;
-    inputs.workloadPrefix = prefix;
-    inputs.systemFile = args.value("system-configuration");
-    inputs.networkFile = args.value("network-configuration");
-    inputs.remoteMemoryFile = args.value("remote-memory-configuration");
-    inputs.commGroupFile = args.value("comm-group-configuration", "empty");
-    inputs.numQueuesPerDim =
-        parseCount("num-queues-per-dim", args.value("num-queues-per-dim", "1"));
-    inputs.injectionScale = parseReal("injection-scale", args.value("injection-scale", "1"));
-    inputs.rendezvousProtocol =
-        parseBool("rendezvous-protocol", args.value("rendezvous-protocol", "false"));
-    inputs.backend = backend == "analytical-congestion-aware" ? NetworkBackend::CongestionAware
-                                                              : NetworkBackend::CongestionUnaware;
-    // --comm-scale and --compute-scale have no effect in ASTRA-sim either; only type-checked.
-    parseReal("comm-scale", args.value("comm-scale", "1"));
-    parseReal("compute-scale", args.value("compute-scale", "1"));
-
-    std::vector<std::string> warnings;
-    const SimulationSpec spec = loadAstraInputs(inputs, &warnings);
-    for (const std::string& w : warnings)
-        err << "astrolabe-cli: warning: " << w << "\n";
-    out << "inputs validated\n";
-    // The run goes here: runSimulation(spec, ...), then the ASTRA-sim style report and --json.
-    (void)spec;
     return kExitOk;
 }
 

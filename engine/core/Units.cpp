@@ -139,6 +139,11 @@ std::string formatSize(uint64_t bytes) {
 }
 
 std::string formatBandwidth(double bytesPerSecond) {
+    // A whole number of binary GiB/s reads better as such ("50 GiB/s", not "53.6871 GB/s").
+    const double gibs = bytesPerSecond / kGibi;
+    if (bytesPerSecond >= kGibi && gibs == std::floor(gibs) &&
+        bytesPerSecond / kGiga != std::floor(bytesPerSecond / kGiga))
+        return formatScaled(gibs, "GiB/s");
     if (bytesPerSecond >= kTera)
         return formatScaled(bytesPerSecond / kTera, "TB/s");
     if (bytesPerSecond >= kGiga)

@@ -98,7 +98,11 @@ TEST(Cli, AstraLoadsAndValidatesTheRegressionInputs) {
     args.push_back("--rendezvous-protocol=true");
     const Result r = cli(args);
     EXPECT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(r.out, "inputs validated\n");
+    size_t finished = 0;
+    for (size_t at = r.out.find("finished, "); at != std::string::npos;
+         at = r.out.find("finished, ", at + 1))
+        ++finished;
+    EXPECT_EQ(finished, 8u) << "every NPU of the 8-NPU regression case reports\n" << r.out;
     EXPECT_EQ(r.err, "");
 }
 

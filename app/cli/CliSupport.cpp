@@ -1,0 +1,51 @@
+#include "cli/CliSupport.h"
+
+#include "cli/ArgParser.h"
+
+#include <cmath>
+#include <filesystem>
+
+namespace astrolabe::cli {
+
+void requireFile(const std::string& flag, const std::string& path) {
+    if (path.empty())
+        throw UsageError("missing required option --" + flag);
+    if (!std::filesystem::is_regular_file(path))
+        throw UsageError("--" + flag + ": file not found: " + path);
+}
+
+int parseCount(const std::string& flag, const std::string& text) {
+    size_t used = 0;
+    int value = 0;
+    try {
+        value = std::stoi(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size())
+        throw UsageError("--" + flag + ": expected a whole number, found \"" + text + "\"");
+    return value;
+}
+
+double parseReal(const std::string& flag, const std::string& text) {
+    size_t used = 0;
+    double value = 0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || !std::isfinite(value))
+        throw UsageError("--" + flag + ": expected a number, found \"" + text + "\"");
+    return value;
+}
+
+bool parseBool(const std::string& flag, const std::string& text) {
+    if (text == "true" || text == "1")
+        return true;
+    if (text == "false" || text == "0")
+        return false;
+    throw UsageError("--" + flag + ": expected true or false, found \"" + text + "\"");
+}
+
+} // namespace astrolabe::cli

@@ -1,0 +1,142 @@
+#include "cli/RunReport.h"
+
+#include "config/PlatformSpec.h"
+#include "core/Error.h"
+#include "core/Units.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <ostream>
+
+namespace astrolabe::cli {
+
+std::string logTimestamp() {
+    const auto now = std::chrono::system_clock::now();
+    const std::time_t t = std::chrono::system_clock::to_time_t(now);
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    char buf[64];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+    char out[80];
+    std::snprintf(out, sizeof out, "%s.%03d", buf, static_cast<int>(ms));
+    return out;
+}
+
+std::vector<std::string> astraLogLines(const RunResult& result) {
+    std::string stamp = "[";
+    stamp.append(logTimestamp()).append("] ");
+    std::vector<std::string> lines;
+    lines.reserve(result.reportLines.size());
+    for (const std::string& line : result.reportLines) {
+        std::string out = stamp;
+        const size_t close = line.find("] ");
+        if (line.empty() || line[0] != '[' || close == std::string::npos)
+            out.append("[astrolabe] [info] ").append(line);
+        else
+            out.append(line, 0, close + 1).append(" [info] ").append(line, close + 2);
+        lines.push_back(std::move(out));
+    }
+    return lines;
+}
+
+namespace {
+
+std::string ns(SimTime t) { return units::formatTime(t); }
+
+std::string percent(double fraction) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * fraction);
+    return buf;
+}
+
+std::string platformLine(const PlatformSpec& p) {
+    std::string out;
+    for (size_t d = 0; d < p.dimensions.size(); ++d) {
+        const DimensionSpec& dim = p.dimensions[d];
+        if (d > 0)
+            out += " x ";
+        out += std::string(blockKindName(dim.kind)) + "(" + std::to_string(dim.size) + ", " +
+               units::formatBandwidth(dim.bandwidthBytesPerSecond) + ", " +
+               units::formatTime(SimTime::fromNsRounded(dim.latencyNs)) + ")";
+    }
+    return out;
+}
+
+} // namespace
+
+void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunResult& r) {
+    out << (spec.name.empty() ? std::string("run") : spec.name) << ": " << r.npuCount << " NPUs on "
+        << platformLine(spec.platform) << ", " << networkBackendName(spec.options.backend) << "\n";
+    char wall[64];
+    std::snprintf(wall, sizeof wall, "%.3f s", r.wallSeconds);
+    out << "  finished at " << ns(r.endTime) << " (" << r.endTime.nsFloor() << " cycles); "
+        << "simulated in " << wall << ", " << r.events << " events\n";
+    if (r.npus.empty())
+        return;
+    auto spread = [&](auto field) {
+        SimTime lo = SimTime::max(), hi;
+        for (const NpuSummary& n : r.npus) {
+            lo = std::min(lo, field(n));
+            hi = std::max(hi, field(n));
+        }
+        return lo == hi ? ns(hi) : ns(lo) + " .. " + ns(hi);
+    };
+    out << "  per NPU      finish " << spread([](const NpuSummary& n) { return n.finish; })
+        << "; compute " << spread([](const NpuSummary& n) { return n.computeUnion; })
+        << "; exposed communication " << spread([](const NpuSummary& n) { return n.exposedComm; })
+        << "; overlap " << spread([](const NpuSummary& n) { return n.overlap; })
+        << "; idle " << spread([](const NpuSummary& n) { return n.idle; }) << "\n";
+    std::map<std::string, std::pair<int, SimTime>> perType;
+    for (const CollectiveSpan& c : r.collectives) {
+        auto& [count, longest] = perType[std::string(collectiveTypeName(c.type)) + " " +
+                                         units::formatSize(c.sizeBytes)];
+        ++count;
+        longest = std::max(longest, c.end - c.start);
+    }
+    for (const auto& [what, stats] : perType)
+        out << "  collective   " << what << ": " << stats.first << " spans, longest "
+            << ns(stats.second) << "\n";
+    for (const DimensionStats& d : r.dimensions) {
+        const double seconds = r.endTime.seconds();
+        const double achieved = seconds > 0 ? static_cast<double>(d.bytes) / seconds : 0.0;
+        out << "  dimension " << d.dimension << "  " << units::formatSize(d.bytes) << " moved, "
+            << units::formatBandwidth(achieved) << " achieved of "
+            << units::formatBandwidth(d.peakBandwidthBytesPerSecond) << " peak; links busy "
+            << percent(d.utilization) << " of the run\n";
+    }
+    if (!r.criticalPath.empty()) {
+        out << "  critical path on NPU " << r.criticalPath.front().first << ": " << r.criticalPath.size()
+            << " nodes, ending with node " << r.criticalPath.back().second << "\n";
+    }
+}
+
+void writeResultJson(const RunResult& r, const SimulationSpec& spec, const std::string& path) {
+    nlohmann::json j;
+    j["name"] = spec.name;
+    j["npus"] = r.npuCount;
+    j["end_ns"] = r.endTime.ns();
+    j["events"] = r.events;
+    j["wall_seconds"] = r.wallSeconds;
+    for (const NpuSummary& n : r.npus)
+        j["per_npu"].push_back({{"npu", n.npu},
+                                {"finish_ns", n.finish.ns()},
+                                {"compute_ns", n.computeUnion.ns()},
+                                {"exposed_comm_ns", n.exposedComm.ns()},
+                                {"comm_ns", n.commUnion.ns()},
+                                {"overlap_ns", n.overlap.ns()},
+                                {"idle_ns", n.idle.ns()}});
+    std::ofstream out(path);
+    if (!out)
+        throw Error(ErrorKind::Input, "cannot write the JSON result", {path, 0, 0, {}});
+    out << j.dump(1) << "\n";
+}
+
+} // namespace astrolabe::cli
