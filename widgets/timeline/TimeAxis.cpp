@@ -1,5 +1,6 @@
 #include "timeline/TimeAxis.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -40,8 +41,11 @@ TimeUnit unitForStep(int64_t stepPs) {
     return unit;
 }
 
-std::string formatTickLabel(int64_t ps, int64_t stepPs) {
-    const TimeUnit unit = unitForStep(stepPs);
+std::string formatTickLabel(int64_t ps, int64_t stepPs, int64_t magnitudePs) {
+    // The unit of ten steps: a 0.5 ms step reads "1.5 ms", not "1500 us"; and "5.30 ms" reads
+    // better than "5300 us" deep into a run.
+    const int64_t tenSteps = stepPs > INT64_MAX / 10 ? stepPs : stepPs * 10;
+    const TimeUnit unit = unitForStep(std::max<int64_t>(tenSteps, std::llabs(magnitudePs)));
     // Decimals needed so that consecutive ticks differ: a step of 0.2 us needs one decimal.
     int decimals = 0;
     for (int64_t scale = unit.psPerUnit; scale > 1 && stepPs % scale != 0; scale /= 10)
@@ -58,7 +62,7 @@ std::vector<TimeTick> timeTicks(const TimeMapper& mapper, double minSpacingPx) {
     if (first < mapper.t0())
         first += step;
     for (int64_t t = first; t <= mapper.t1(); t += step) {
-        ticks.push_back({t, mapper.timeToX(t), formatTickLabel(t, step)});
+        ticks.push_back({t, mapper.timeToX(t), formatTickLabel(t, step, mapper.t1())});
         if (t > INT64_MAX - step)
             break;
     }

@@ -1,6 +1,6 @@
 #pragma once
 // Time axis ticks: "nice" steps (1, 2, 5 x 10^k picoseconds) at least minSpacing pixels apart,
-// labelled in the unit that suits the step (ps, ns, us, ms, s). Pure functions, unit-tested.
+// labelled in the unit of ten steps (ps, ns, µs, ms, s). Pure functions, unit-tested.
 
 #include "timeline/TimeMapper.h"
 
@@ -28,8 +28,9 @@ int64_t niceStep(double minStepPs);
 TimeUnit unitForStep(int64_t stepPs);
 /// Ticks at multiples of the nice step inside [t0, t1], at least minSpacingPx apart.
 std::vector<TimeTick> timeTicks(const TimeMapper& mapper, double minSpacingPx);
-/// "1.5 us"-style text for a time value with enough decimals for the step.
-std::string formatTickLabel(int64_t ps, int64_t stepPs);
+/// "1.5 ms"-style text for a tick: the unit of ten steps or of the largest value shown
+/// (magnitudePs), whichever is larger, with enough decimals for the step.
+std::string formatTickLabel(int64_t ps, int64_t stepPs, int64_t magnitudePs = 0);
 /// A duration or time for humans: 4 significant digits in the largest unit <= value.
 std::string formatTime(int64_t ps);
 

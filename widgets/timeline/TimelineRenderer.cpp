@@ -120,7 +120,9 @@ void TimelineRenderer::paintRow(QPainter& painter, const TimelinePaintState& sta
     }
     for (const TimelineRun& run : geometry.runs) {
         const LaneBand& band = run.lane == 0 ? work : run.lane == 1 ? comm : phase;
-        painter.fillRect(QRectF(run.x0, band.top, run.x1 - run.x0, band.height),
+        // A one-pixel gap ends wide runs so that back-to-back items stay distinguishable.
+        const float w = run.x1 - run.x0 > 4 ? run.x1 - run.x0 - 1 : run.x1 - run.x0;
+        painter.fillRect(QRectF(run.x0, band.top, w, band.height),
                          TimelinePalette::color(run.key));
     }
     if (!geometry.overlays.empty()) {

@@ -159,6 +159,12 @@ void TimelineWidget::collapseAll(bool collapsed) {
     viewport()->update();
 }
 
+void TimelineWidget::collapseLevel(int level, bool collapsed) {
+    m_layout.setAllCollapsed(collapsed, level);
+    updateScrollBars();
+    viewport()->update();
+}
+
 void TimelineWidget::ensureRowVisible(int row) {
     if (row < 0 || row >= static_cast<int>(m_layout.rows().size()))
         return;

@@ -44,6 +44,10 @@ public:
     RowLayout& rowLayout() { return m_layout; }
     const TimeMapper& mapper() const { return m_mapper; }
     const TimelineGeometryCache& geometryCache() const { return m_cache; }
+    /// Drops cached geometry (benchmarks measure cold builds with it).
+    void invalidateGeometry() { m_cache.clear(); }
+    /// Collapses or expands every group of one dimension level (1 = nodes, 2 = pods).
+    void collapseLevel(int level, bool collapsed);
 
     void setWindow(int64_t t0Ps, int64_t t1Ps, bool recordHistory = true);
     void zoomBy(double factor, double x);

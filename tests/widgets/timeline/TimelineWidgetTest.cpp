@@ -1,0 +1,159 @@
+// The timeline widget on synthetic runs: hit-testing through the widget, selection, search,
+// zoom history, export, and screenshots under screenshots/ in the working directory.
+#include "SyntheticRun.h"
+#include "timeline/ImageExport.h"
+#include "timeline/TimelineDetailsPanel.h"
+#include "timeline/TimelineView.h"
+#include "timeline/TimelineWidget.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QTest>
+#include <QWheelEvent>
+
+#include <gtest/gtest.h>
+
+using namespace astrolabe;
+using namespace astrolabe::widgets;
+
+namespace {
+QString screenshotPath(const QString& name) {
+    QDir().mkpath(QStringLiteral("screenshots"));
+    return QDir(QStringLiteral("screenshots")).absoluteFilePath(name);
+}
+
+/// Centre of lane `lane` of NPU row `npu` at time t, in viewport coordinates.
+QPoint pointAt(TimelineWidget& w, int npu, Lane lane, int64_t t) {
+    const int row = w.rowLayout().rowOfNpu(npu);
+    const DisplayRow& r = w.rowLayout().rows()[row];
+    const LaneBand band = laneBand(30 + r.top, r.height, lane); // 30: axis height
+    return QPoint(static_cast<int>(std::lround(w.mapper().timeToX(t))), band.top + band.height / 2);
+}
+} // namespace
+
+TEST(TimelineWidget, HitTestFindsTheCollectiveAndItsChunk) {
+    TimelineView view;
+    view.resize(1200, 500);
+    view.setResult(synthetic::quickStartRun(), synthetic::quickStartPlatform());
+    view.show();
+    TimelineWidget& w = *view.timeline();
+    const auto& run = static_cast<const RunResult&>(*synthetic::quickStartRun());
+    const int64_t chunk = run.phases[1].end.ps() - run.phases[1].start.ps();
+    // NPU 3, in the middle of chunk 2 (it starts 30 ns late).
+    const int64_t t = 30'000 + chunk * 2 + chunk / 2;
+    const TimelineHit hit = w.hitTest(pointAt(w, 3, Lane::Communication, t));
+    ASSERT_TRUE(hit.activity.has_value());
+    EXPECT_EQ(hit.npu, 3);
+    EXPECT_EQ(hit.activity->nodeId, 1u);
+    ASSERT_TRUE(hit.phase.has_value());
+    EXPECT_EQ(hit.phase->chunk, 2);
+    // The work lane of the quick start is empty.
+    EXPECT_FALSE(w.hitTest(pointAt(w, 3, Lane::Work, t)).activity.has_value());
+}
+
+TEST(TimelineWidget, ClickSelectsAndEmitsTheInterval) {
+    TimelineView view;
+    view.resize(1200, 500);
+    view.setResult(synthetic::quickStartRun(), synthetic::quickStartPlatform());
+    view.show();
+    TimelineWidget& w = *view.timeline();
+    QSignalSpy spy(&w, &TimelineWidget::activitySelected);
+    const QPoint p = pointAt(w, 5, Lane::Communication, 20'000'000);
+    QTest::mouseClick(w.viewport(), Qt::LeftButton, {}, p);
+    ASSERT_EQ(spy.count(), 1);
+    const auto selected = spy.at(0).at(0).value<ActivityInterval>();
+    EXPECT_EQ(selected.npu, 5);
+    ASSERT_TRUE(w.selectedActivity());
+    EXPECT_EQ(w.selectedActivity()->npu, 5);
+    // The details panel shows it, with its critical-path status (NPU 7 holds the path).
+    EXPECT_TRUE(view.details()->toPlainText().contains(QStringLiteral("all_reduce_1MiB")));
+    EXPECT_TRUE(view.details()->toPlainText().contains(QStringLiteral("Not on the critical path")));
+    w.selectActivity(7, synthetic::quickStartRun()->activities[7], false);
+    EXPECT_TRUE(view.details()->toPlainText().contains(QStringLiteral("step 1 of 1")));
+}
+
+TEST(TimelineWidget, WheelZoomsAroundTheCursorAndHistoryGoesBack) {
+    TimelineView view;
+    view.resize(1200, 500);
+    view.setResult(synthetic::quickStartRun(), synthetic::quickStartPlatform());
+    view.show();
+    TimelineWidget& w = *view.timeline();
+    const int64_t fullSpan = w.mapper().spanPs();
+    const QPointF at(600, 100);
+    const int64_t under = w.mapper().xToTime(at.x());
+    QWheelEvent wheel(at, w.viewport()->mapToGlobal(at), {}, QPoint(0, 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(w.viewport(), &wheel);
+    EXPECT_NEAR(static_cast<double>(w.mapper().spanPs()), fullSpan / 1.25, 2.0);
+    EXPECT_NEAR(static_cast<double>(w.mapper().xToTime(at.x())), static_cast<double>(under),
+                w.mapper().psPerPixel());
+    EXPECT_TRUE(w.canGoBack());
+    w.goBack();
+    EXPECT_EQ(w.mapper().spanPs(), fullSpan);
+    EXPECT_TRUE(w.canGoForward());
+    w.goForward();
+    EXPECT_LT(w.mapper().spanPs(), fullSpan);
+}
+
+TEST(TimelineWidget, SearchHighlightsAndJumpsToMatches) {
+    synthetic::SyntheticOptions options;
+    options.dimensions = {4, 2};
+    options.itemsPerNpu = 40;
+    TimelineView view;
+    view.resize(1200, 600);
+    view.setResult(synthetic::syntheticRun(options), synthetic::syntheticPlatform(options));
+    view.show();
+    TimelineWidget& w = *view.timeline();
+    // 48 layers: "gemm_bwd_L1" matches L1, L10..L19 = 11 names.
+    EXPECT_EQ(w.setSearchText(QStringLiteral("GEMM_bwd_L1")), 11);
+    ASSERT_TRUE(w.findNext());
+    const ActivityInterval first = *w.selectedActivity();
+    EXPECT_EQ(first.npu, 0);
+    ASSERT_TRUE(w.findNext());
+    EXPECT_TRUE(w.selectedActivity()->start > first.start || w.selectedActivity()->npu > 0);
+    EXPECT_EQ(w.setSearchText(QStringLiteral("no such node")), 0);
+    EXPECT_FALSE(w.findNext());
+}
+
+TEST(TimelineWidget, ExportsPngAndSvg) {
+    TimelineView view;
+    view.resize(900, 400);
+    view.setResult(synthetic::quickStartRun(), synthetic::quickStartPlatform());
+    view.show();
+    const QString png = screenshotPath(QStringLiteral("timeline_export.png"));
+    ASSERT_TRUE(view.exportImage(png));
+    const QImage image(png);
+    EXPECT_EQ(image.width(), view.timeline()->renderSize().width() * 2);
+    if (!svgExportAvailable())
+        GTEST_SKIP() << "Qt Svg not available at build time: SVG export not tested";
+    const QString svg = screenshotPath(QStringLiteral("timeline_export.svg"));
+    ASSERT_TRUE(view.exportImage(svg));
+    QFile file(svg);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(file.readAll().contains("<svg"));
+}
+
+TEST(TimelineScreenshots, QuickStartAndThousandNpus) {
+    {
+        TimelineView view;
+        view.resize(1400, 520);
+        view.setResult(synthetic::quickStartRun(), synthetic::quickStartPlatform());
+        view.show();
+        view.timeline()->selectActivity(7, synthetic::quickStartRun()->activities[7], false);
+        EXPECT_TRUE(view.grab().save(screenshotPath(QStringLiteral("timeline_quickstart.png"))));
+    }
+    synthetic::SyntheticOptions options; // 8 x 16 x 8 = 1024 NPUs
+    const auto run = synthetic::syntheticRun(options);
+    TimelineView view;
+    view.resize(1400, 800);
+    view.setResult(run, synthetic::syntheticPlatform(options));
+    view.show();
+    EXPECT_TRUE(view.grab().save(screenshotPath(QStringLiteral("timeline_1024.png"))));
+    view.timeline()->collapseLevel(1, true); // pods open, nodes collapsed
+    EXPECT_TRUE(view.grab().save(screenshotPath(QStringLiteral("timeline_1024_nodes.png"))));
+    view.timeline()->zoomBy(20.0, 700);
+    EXPECT_TRUE(view.grab().save(screenshotPath(QStringLiteral("timeline_1024_zoom.png"))));
+}
