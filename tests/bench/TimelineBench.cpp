@@ -69,6 +69,8 @@ int main(int argc, char** argv) {
 
     TimelineWidget widget;
     widget.resize(1920, 1080);
+    widget.show(); // offscreen: lays out the viewport at its real size
+    QApplication::processEvents();
     std::shared_ptr<const TimelineSource> source;
     const double sourceMs = milliseconds([&] {
         source = std::make_shared<RunResultTimelineSource>(run);

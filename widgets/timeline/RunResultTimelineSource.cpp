@@ -50,12 +50,16 @@ RunResultTimelineSource::RunResultTimelineSource(std::shared_ptr<const RunResult
     m_activities = buildIndex(activities, m_rowCount);
     m_phases = buildIndex(phases, m_rowCount);
 
-    m_collectives.reserve(r.collectives.size());
+    m_collectiveOrder.resize(r.collectives.size());
     for (size_t i = 0; i < r.collectives.size(); ++i)
-        m_collectives.push_back({r.collectives[i].npu, r.collectives[i].nodeId, i});
-    std::sort(m_collectives.begin(), m_collectives.end(), [](const auto& a, const auto& b) {
-        return a.npu != b.npu ? a.npu < b.npu : a.nodeId < b.nodeId;
-    });
+        m_collectiveOrder[i] = static_cast<uint32_t>(i);
+    const auto byNpuAndNode = [&r](uint32_t a, uint32_t b) {
+        const CollectiveSpan& x = r.collectives[a];
+        const CollectiveSpan& y = r.collectives[b];
+        return x.npu != y.npu ? x.npu < y.npu : x.nodeId < y.nodeId;
+    };
+    if (!std::is_sorted(m_collectiveOrder.begin(), m_collectiveOrder.end(), byNpuAndNode))
+        std::sort(m_collectiveOrder.begin(), m_collectiveOrder.end(), byNpuAndNode);
 
     m_colorKeys.resize(activities.size());
     for (size_t i = 0; i < activities.size(); ++i) {
@@ -125,14 +129,17 @@ PhaseWindow RunResultTimelineSource::phases(int row, int64_t t0Ps, int64_t t1Ps)
 }
 
 const CollectiveSpan* RunResultTimelineSource::collective(int row, uint64_t nodeId) const {
-    const auto it = std::lower_bound(
-        m_collectives.begin(), m_collectives.end(), std::pair{row, nodeId},
-        [](const CollectiveKey& k, const std::pair<int, uint64_t>& v) {
-            return k.npu != v.first ? k.npu < v.first : k.nodeId < v.second;
-        });
-    if (it == m_collectives.end() || it->npu != row || it->nodeId != nodeId)
+    const auto& all = m_result->collectives;
+    const auto it = std::lower_bound(m_collectiveOrder.begin(), m_collectiveOrder.end(),
+                                     std::pair{row, nodeId},
+                                     [&all](uint32_t index, const std::pair<int, uint64_t>& v) {
+                                         const CollectiveSpan& c = all[index];
+                                         return c.npu != v.first ? c.npu < v.first
+                                                                 : c.nodeId < v.second;
+                                     });
+    if (it == m_collectiveOrder.end() || all[*it].npu != row || all[*it].nodeId != nodeId)
         return nullptr;
-    return &m_result->collectives[it->index];
+    return &all[*it];
 }
 
 std::optional<ActivityRef> RunResultTimelineSource::findNext(const std::vector<bool>& nameMatches,

@@ -4,8 +4,8 @@
 // is made once. Per row it keeps the offsets into the sorted arrays and the longest duration, so
 // a window query is two binary searches: starts in [t0 - maxDuration, t1).
 //
-// Memory on top of the RunResult: one colour byte per activity, 16 bytes per row, plus a
-// sorted (npu, node id) index of the collectives.
+// Memory on top of the RunResult: one colour byte per activity, 16 bytes per row and 4 bytes
+// per collective (an index sorted by (npu, node id)).
 
 #include "timeline/TimelineSource.h"
 
@@ -57,12 +57,8 @@ private:
     RowIndex<ActivityInterval> m_activities;
     RowIndex<PhaseSpan> m_phases;
     std::vector<uint8_t> m_colorKeys; ///< parallel to m_activities.all
-    struct CollectiveKey {
-        int32_t npu;
-        uint64_t nodeId;
-        size_t index;
-    };
-    std::vector<CollectiveKey> m_collectives; ///< sorted by (npu, node id)
+    /// Indices into RunResult::collectives sorted by (npu, node id): 4 bytes per collective.
+    std::vector<uint32_t> m_collectiveOrder;
 };
 
 } // namespace astrolabe::widgets

@@ -209,7 +209,7 @@ int hitTestPhases(std::span<const PhaseSpan> items, int64_t t, int64_t tolerance
     return containing >= 0 ? containing : nearest;
 }
 
-const RowGeometry& TimelineGeometryCache::row(const TimelineSource& source, const RowLayout& layout,
+RowGeometry& TimelineGeometryCache::row(const TimelineSource& source, const RowLayout& layout,
                                               int displayRow, const TimeMapper& mapper,
                                               const TimelineOverlay& overlay,
                                               uint64_t overlayVersion) {

@@ -66,6 +66,10 @@ struct RowGeometry {
     std::vector<uint8_t> density;
     int densityWidth = 0;
     int itemCount = 0; ///< items that overlapped the window (for statistics)
+    /// Raster form of the runs (premultiplied ARGB, width * kLaneCount), made by the renderer on
+    /// first paint and cached with the geometry: painting a row is then three image blits.
+    std::vector<uint32_t> strip;
+    int stripWidth = 0;
 };
 
 /// What the overlays mark: critical-path nodes per NPU (sorted node ids) and matched names.
@@ -97,7 +101,7 @@ public:
         bool operator==(const Key&) const = default;
     };
 
-    const RowGeometry& row(const TimelineSource& source, const RowLayout& layout, int displayRow,
+    RowGeometry& row(const TimelineSource& source, const RowLayout& layout, int displayRow,
                            const TimeMapper& mapper, const TimelineOverlay& overlay,
                            uint64_t overlayVersion);
     void clear() { m_rows.clear(); }

@@ -8,7 +8,10 @@
 #include <QImage>
 #include <QPainter>
 
+#include <QPaintEngine>
+
 #include <algorithm>
+#include <cmath>
 
 namespace astrolabe::widgets {
 
@@ -74,7 +77,7 @@ void TimelineRenderer::paintRow(QPainter& painter, const TimelinePaintState& sta
     }
     if (displayRow % 2)
         painter.fillRect(QRect(left, top, width, row.height), QColor(kRowShade));
-    const RowGeometry& geometry = state.cache->row(*state.source, *state.layout, displayRow,
+    RowGeometry& geometry = state.cache->row(*state.source, *state.layout, displayRow,
                                                    state.mapper, *state.overlay,
                                                    state.overlayVersion);
     const LaneBand work = laneBand(top, row.height, Lane::Work);
@@ -111,19 +114,19 @@ void TimelineRenderer::paintRow(QPainter& painter, const TimelinePaintState& sta
                           QRectF(0, 1, finish - left, 1));
         return;
     }
-    // Idle: the time before the NPU finished that no bar covers.
-    if (geometry.finishX > x0) {
-        painter.fillRect(QRectF(x0, work.top, geometry.finishX - x0, work.height),
-                         TimelinePalette::idle());
-        painter.fillRect(QRectF(x0, comm.top, geometry.finishX - x0, comm.height),
-                         TimelinePalette::idle());
-    }
-    for (const TimelineRun& run : geometry.runs) {
-        const LaneBand& band = run.lane == 0 ? work : run.lane == 1 ? comm : phase;
-        // A one-pixel gap ends wide runs so that back-to-back items stay distinguishable.
-        const float w = run.x1 - run.x0 > 4 ? run.x1 - run.x0 - 1 : run.x1 - run.x0;
-        painter.fillRect(QRectF(run.x0, band.top, w, band.height),
-                         TimelinePalette::color(run.key));
+    const bool vector = painter.paintEngine() && painter.paintEngine()->type() == QPaintEngine::SVG;
+    if (vector) {
+        paintRunsAsRects(painter, geometry, x0, work, comm, phase);
+    } else {
+        const int w = std::max(1, static_cast<int>(std::ceil(state.mapper.width())));
+        if (geometry.stripWidth != w)
+            rasterize(geometry, w, state.mapper.left(), x0);
+        const QImage strip(reinterpret_cast<const uchar*>(geometry.strip.data()), w, kLaneCount,
+                           w * 4, QImage::Format_ARGB32_Premultiplied);
+        const LaneBand bands[] = {work, comm, phase};
+        for (int lane = 0; lane < kLaneCount; ++lane)
+            painter.drawImage(QRectF(left, bands[lane].top, w, bands[lane].height), strip,
+                              QRectF(0, lane, w, 1));
     }
     if (!geometry.overlays.empty()) {
         painter.setBrush(Qt::NoBrush);
@@ -135,6 +138,57 @@ void TimelineRenderer::paintRow(QPainter& painter, const TimelinePaintState& sta
             painter.drawRect(QRectF(run.x0, band.top - 0.5, std::max(run.x1 - run.x0, 1.0f),
                                     band.height + 1));
         }
+    }
+}
+
+void TimelineRenderer::paintRunsAsRects(QPainter& painter, const RowGeometry& geometry, qreal x0,
+                                        const LaneBand& work, const LaneBand& comm,
+                                        const LaneBand& phase) {
+    // Idle: the time before the NPU finished that no bar covers.
+    if (geometry.finishX > x0) {
+        painter.fillRect(QRectF(x0, work.top, geometry.finishX - x0, work.height),
+                         TimelinePalette::idle());
+        painter.fillRect(QRectF(x0, comm.top, geometry.finishX - x0, comm.height),
+                         TimelinePalette::idle());
+    }
+    for (const TimelineRun& run : geometry.runs) {
+        const LaneBand& band = run.lane == 0 ? work : run.lane == 1 ? comm : phase;
+        // A one-pixel gap ends wide runs so that back-to-back items stay distinguishable.
+        const float w = run.x1 - run.x0 > 4 ? run.x1 - run.x0 - 1 : run.x1 - run.x0;
+        painter.fillRect(QRectF(run.x0, band.top, w, band.height), TimelinePalette::color(run.key));
+    }
+}
+
+void TimelineRenderer::rasterize(RowGeometry& geometry, int width, qreal left, qreal x0) {
+    // Same pixels as paintRunsAsRects: a run covers the columns its rounded ends span (at least
+    // one), wide runs end one pixel early; idle up to the finish in the two activity lanes.
+    geometry.stripWidth = width;
+    geometry.strip.assign(static_cast<size_t>(width) * kLaneCount, 0u);
+    const uint32_t idle = TimelinePalette::idle().rgba();
+    const int idleFrom = std::clamp(static_cast<int>(std::lround(x0 - left)), 0, width);
+    const int idleTo = std::clamp(static_cast<int>(std::lround(geometry.finishX - left)), 0, width);
+    for (int lane = 0; lane < 2; ++lane)
+        std::fill(geometry.strip.begin() + lane * width + idleFrom,
+                  geometry.strip.begin() + lane * width + idleTo, idle);
+    uint8_t lastKey = 0;
+    uint32_t lastColor = TimelinePalette::color(0).rgba();
+    for (const TimelineRun& run : geometry.runs) {
+        if (run.key != lastKey) {
+            lastKey = run.key;
+            lastColor = TimelinePalette::color(run.key).rgba();
+        }
+        const double a = run.x0 - left;
+        const double b = run.x1 - left;
+        int c0 = static_cast<int>(std::lround(a));
+        int c1 = static_cast<int>(std::lround(b)) - (b - a > 4 ? 1 : 0);
+        if (c1 <= c0) {
+            c0 = static_cast<int>(std::floor(a));
+            c1 = c0 + 1;
+        }
+        c0 = std::clamp(c0, 0, width);
+        c1 = std::clamp(c1, 0, width);
+        uint32_t* line = geometry.strip.data() + static_cast<size_t>(run.lane) * width;
+        std::fill(line + c0, line + c1, lastColor);
     }
 }
 

@@ -53,6 +53,9 @@ private:
     static void paintAxis(QPainter& painter, const TimelinePaintState& state);
     static void paintLabels(QPainter& painter, const TimelinePaintState& state, int firstRow,
                             int lastRow);
+    static void paintRunsAsRects(QPainter& painter, const RowGeometry& geometry, qreal x0,
+                                 const LaneBand& work, const LaneBand& comm, const LaneBand& phase);
+    static void rasterize(RowGeometry& geometry, int width, qreal left, qreal x0);
     static void paintMark(QPainter& painter, const TimelinePaintState& state,
                           const TimelineMark& mark, const QColor& color, qreal width);
 };
