@@ -1,6 +1,9 @@
 #include "utilization/DimensionStatsModel.h"
 
+#include "timeline/TimeAxis.h"
 #include "utilization/UtilizationData.h"
+
+#include <cmath>
 
 namespace astrolabe::widgets {
 
@@ -49,12 +52,12 @@ QVariant DimensionStatsModel::data(const QModelIndex& index, int role) const {
         return {};
     switch (index.column()) {
     case Dimension: return static_cast<int>(v);
-    case Bytes: return QStringLiteral("%1 MB").arg(v / 1e6, 0, 'f', 2);
-    case Busy: return QStringLiteral("%1 µs").arg(v * 1e6, 0, 'f', 2);
+    case Bytes: return QString::fromStdString(formatSi(v, "B"));
+    case Busy: return QString::fromStdString(formatTime(std::llround(v * 1e12)));
     case Utilization:
     case PercentOfPeak: return QStringLiteral("%1 %").arg(v, 0, 'f', 1);
     case Achieved:
-    case Peak: return QStringLiteral("%1 GB/s").arg(v / 1e9, 0, 'f', 2);
+    case Peak: return QString::fromStdString(formatSi(v, "B/s"));
     default: return {};
     }
 }

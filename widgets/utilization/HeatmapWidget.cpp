@@ -12,7 +12,7 @@
 namespace astrolabe::widgets {
 
 namespace {
-constexpr int kLeft = 56, kTop = 24, kRight = 70, kBottom = 34;
+constexpr int kLeft = 56, kTop = 24, kRight = 84, kBottom = 34;
 }
 
 HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {

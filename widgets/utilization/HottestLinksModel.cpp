@@ -1,6 +1,10 @@
 #include "utilization/HottestLinksModel.h"
 
+#include "timeline/TimeAxis.h"
+#include "utilization/UtilizationData.h"
+
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace astrolabe::widgets {
@@ -70,11 +74,11 @@ QVariant HottestLinksModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
     case From: return deviceName(m_result->links[link].src);
     case To: return deviceName(m_result->links[link].dst);
-    case Bytes: return QStringLiteral("%1 MB").arg(v / 1e6, 0, 'f', 2);
-    case Busy: return QStringLiteral("%1 µs").arg(v * 1e6, 0, 'f', 2);
+    case Bytes: return QString::fromStdString(formatSi(v, "B"));
+    case Busy: return QString::fromStdString(formatTime(std::llround(v * 1e12)));
     case Utilization: return QStringLiteral("%1 %").arg(v, 0, 'f', 1);
     case Achieved:
-    case Peak: return QStringLiteral("%1 GB/s").arg(v / 1e9, 0, 'f', 2);
+    case Peak: return QString::fromStdString(formatSi(v, "B/s"));
     default: return static_cast<qlonglong>(v);
     }
 }

@@ -44,7 +44,8 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
     m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_figures->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_collectives = makeChartView(tr("Time per collective (mean per NPU)"), this);
-    m_bandwidth = makeChartView(tr("Bandwidth per dimension: achieved vs peak"), this);
+    m_bandwidth = makeChartView(
+        tr("Bandwidth per dimension (sum over its links): achieved vs peak"), this);
     m_dimensions = new DimensionStatsModel(this);
     m_table = new QTableView(this);
     m_table->setModel(m_dimensions);
@@ -111,11 +112,14 @@ void SummaryPanel::fillCollectiveChart() {
     auto* series = new QHorizontalBarSeries;
     series->append(set);
     series->setLabelsVisible(true);
+    series->setLabelsFormat(QStringLiteral("@value µs"));
+    series->setLabelsPrecision(4);
     chart->addSeries(series);
     auto* axisY = new QBarCategoryAxis;
     axisY->append(categories);
     auto* axisX = new QValueAxis;
     axisX->setRange(0, top > 0 ? top * 1.15 : 1);
+    axisX->applyNiceNumbers();
     axisX->setTitleText(tr("µs"));
     chart->addAxis(axisY, Qt::AlignLeft);
     chart->addAxis(axisX, Qt::AlignBottom);
@@ -146,7 +150,8 @@ void SummaryPanel::fillBandwidthChart() {
     axisX->append(categories);
     auto* axisY = new QValueAxis;
     axisY->setRange(0, top > 0 ? top * 1.1 : 1);
-    axisY->setTitleText(tr("GB/s (all links of the dimension)"));
+    axisY->applyNiceNumbers();
+    axisY->setTitleText(tr("GB/s"));
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisX);

@@ -15,7 +15,8 @@ UtilizationChart::UtilizationChart(QWidget* parent) : QChartView(parent) {
     m_x = new QValueAxis(chart);
     m_x->setTitleText(tr("time (µs)"));
     m_y = new QValueAxis(chart);
-    m_y->setTitleText(tr("utilization (%)"));
+    m_y->setTitleText(tr("%"));
+    m_y->setLabelFormat(QStringLiteral("%.0f"));
     m_y->setRange(0, 100);
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
@@ -46,6 +47,7 @@ void UtilizationChart::setResult(std::shared_ptr<const RunResult> result) {
         const double end = m_result->seriesBucket.us() *
                            static_cast<double>(m_data.empty() ? 0 : m_data.front().size());
         m_x->setRange(0, end > 0 ? end : m_result->endTime.us());
+        m_x->applyNiceNumbers();
     }
     for (QLineSeries* series : m_series) {
         chart()->addSeries(series);

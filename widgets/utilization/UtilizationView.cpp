@@ -5,6 +5,7 @@
 #include "utilization/HeatmapWidget.h"
 #include "utilization/HottestLinksModel.h"
 #include "utilization/SummaryPanel.h"
+#include "utilization/UtilizationData.h"
 #include "utilization/UtilizationChart.h"
 
 #include <QFileDialog>
@@ -38,6 +39,8 @@ UtilizationView::UtilizationView(QWidget* parent) : QWidget(parent) {
     auto* overTime = new QSplitter(Qt::Vertical, this);
     overTime->addWidget(m_chart);
     overTime->addWidget(m_linkHeatmap);
+    overTime->setStretchFactor(0, 1);
+    overTime->setStretchFactor(1, 1);
 
     auto* linksPage = new QWidget(this);
     auto* linksLayout = new QVBoxLayout(linksPage);
@@ -61,7 +64,7 @@ UtilizationView::UtilizationView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_tabs);
 
     m_linkHeatmap->setValueFormat([](float v) { return QStringLiteral("%1 %").arg(100.0 * v, 0, 'f', 0); });
-    m_traffic->setValueFormat([](float v) { return QStringLiteral("%1 MB").arg(v / 1e6, 0, 'f', 1); });
+    m_traffic->setValueFormat([](float v) { return QString::fromStdString(formatSi(v, "B")); });
     connect(exportButton, &QToolButton::clicked, this, &UtilizationView::exportWithDialog);
     connect(m_linkTable->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &UtilizationView::showSelectedLinks);
@@ -110,7 +113,10 @@ void UtilizationView::setResult(std::shared_ptr<const RunResult> result, const P
         m_traffic->setTitles(tr("Traffic matrix (bytes sent)"), tr("source NPU"),
                              tr("destination NPU"));
         m_traffic->setCellText([](int row, int col, float v) {
-            return QStringLiteral("NPU %1 → NPU %2: %3 MB").arg(row).arg(col).arg(v / 1e6, 0, 'f', 3);
+            return QStringLiteral("NPU %1 → NPU %2: %3")
+                .arg(row)
+                .arg(col)
+                .arg(QString::fromStdString(formatSi(v, "B")));
         });
     } else {
         m_traffic->setGrid({}, 0, 0);

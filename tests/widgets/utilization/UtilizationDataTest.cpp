@@ -86,3 +86,11 @@ TEST(UtilizationData, AchievedBandwidthIsBytesOverTheRun) {
     EXPECT_DOUBLE_EQ(achievedBandwidth(d, SimTime::fromMs(100)), 50e9);
     EXPECT_DOUBLE_EQ(achievedBandwidth(d, SimTime::zero()), 0.0);
 }
+
+TEST(UtilizationData, FormatsWithSiPrefixes) {
+    EXPECT_EQ(formatSi(0, "B"), "0 B");
+    EXPECT_EQ(formatSi(512, "B"), "512 B");
+    EXPECT_EQ(formatSi(528'818'490'000, "B"), "528.8 GB");
+    EXPECT_EQ(formatSi(55'579.07e9, "B/s"), "55.58 TB/s");
+    EXPECT_EQ(formatSi(1.5e6, "B"), "1.500 MB");
+}

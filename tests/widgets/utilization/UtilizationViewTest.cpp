@@ -102,7 +102,7 @@ TEST(HeatmapWidget, MapsPositionsToCells) {
     HeatmapWidget heatmap;
     heatmap.resize(456, 334);
     heatmap.setGrid(std::vector<float>(4 * 10, 1.0f), 4, 10);
-    const QRect plot = heatmap.plotRect(); // 330 x 276 at (56, 24)
+    const QRect plot = heatmap.plotRect(); // 316 x 276 at (56, 24)
     EXPECT_EQ(heatmap.cellAt(plot.topLeft()), QPoint(0, 0));
     EXPECT_EQ(heatmap.cellAt(plot.bottomRight()), QPoint(9, 3));
     EXPECT_EQ(heatmap.cellAt(QPoint(plot.left() + plot.width() / 2, plot.top())), QPoint(5, 0));
