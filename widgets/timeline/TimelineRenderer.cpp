@@ -250,8 +250,15 @@ void TimelineRenderer::paintAxis(QPainter& painter, const TimelinePaintState& st
     painter.setClipRect(QRect(state.labelWidth, 0, state.size.width() - state.labelWidth, h));
     for (const TimeTick& tick : timeTicks(mapper, 90)) {
         painter.drawLine(QPointF(tick.x, h - 6), QPointF(tick.x, h - 1));
-        painter.drawText(QRectF(tick.x + 3, 0, 120, h - 4), Qt::AlignBottom | Qt::AlignLeft,
-                         QString::fromStdString(tick.label));
+        const QString label = QString::fromStdString(tick.label);
+        const qreal textWidth = painter.fontMetrics().horizontalAdvance(label);
+        // A label that would run off the right edge goes on the left of its tick.
+        if (tick.x + 3 + textWidth > state.size.width())
+            painter.drawText(QRectF(tick.x - 3 - textWidth, 0, textWidth, h - 4),
+                             Qt::AlignBottom | Qt::AlignRight, label);
+        else
+            painter.drawText(QRectF(tick.x + 3, 0, textWidth + 2, h - 4),
+                             Qt::AlignBottom | Qt::AlignLeft, label);
     }
     painter.setClipping(false);
 }

@@ -1,5 +1,6 @@
 #include "utilization/UtilizationChart.h"
 
+#include "timeline/TimeAxis.h"
 #include "timeline/TimelinePalette.h"
 #include "utilization/UtilizationData.h"
 
@@ -46,8 +47,14 @@ void UtilizationChart::setResult(std::shared_ptr<const RunResult> result) {
         m_dimensionSeries = dims;
         const double end = m_result->seriesBucket.us() *
                            static_cast<double>(m_data.empty() ? 0 : m_data.front().size());
-        m_x->setRange(0, end > 0 ? end : m_result->endTime.us());
-        m_x->applyNiceNumbers();
+        const double range = end > 0 ? end : std::max(m_result->endTime.us(), 1e-6);
+        m_x->setRange(0, range);
+        // Ticks at a nice step (1, 2, 5 x 10^k) from zero, the data's own end kept.
+        const double step = static_cast<double>(niceStep(range * 1e6 / 8)) / 1e6;
+        m_x->setTickType(QValueAxis::TicksDynamic);
+        m_x->setTickAnchor(0);
+        m_x->setTickInterval(step);
+        m_x->setLabelFormat(step >= 1 ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
     }
     for (QLineSeries* series : m_series) {
         chart()->addSeries(series);

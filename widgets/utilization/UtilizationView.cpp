@@ -39,8 +39,7 @@ UtilizationView::UtilizationView(QWidget* parent) : QWidget(parent) {
     auto* overTime = new QSplitter(Qt::Vertical, this);
     overTime->addWidget(m_chart);
     overTime->addWidget(m_linkHeatmap);
-    overTime->setStretchFactor(0, 1);
-    overTime->setStretchFactor(1, 1);
+    overTime->setSizes({500, 400});
 
     auto* linksPage = new QWidget(this);
     auto* linksLayout = new QVBoxLayout(linksPage);
