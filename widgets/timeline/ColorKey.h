@@ -33,10 +33,14 @@ inline uint8_t forPhase(int dimension, int phase) {
 
 inline uint8_t forActivity(const ActivityInterval& a, const CollectiveSpan* collective) {
     switch (a.kind) {
-    case ActivityKind::Compute: return Compute;
-    case ActivityKind::Memory: return Memory;
-    case ActivityKind::Cpu: return Cpu;
-    case ActivityKind::Other: return Other;
+    case ActivityKind::Compute:
+        return Compute;
+    case ActivityKind::Memory:
+        return Memory;
+    case ActivityKind::Cpu:
+        return Cpu;
+    case ActivityKind::Other:
+        return Other;
     case ActivityKind::Communication:
         if (a.nodeType == NodeType::CommSend || a.nodeType == NodeType::CommRecv)
             return SendRecv;

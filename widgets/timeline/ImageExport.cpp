@@ -55,17 +55,19 @@ bool exportSvg(const QString& path, QSize size, const PaintFunction& paint, cons
 }
 
 bool exportWidgetPng(const QString& path, QWidget* widget, qreal scale) {
-    return exportPng(path, widget->size(), [widget](QPainter& p) { widget->render(&p); }, scale);
+    return exportPng(
+        path, widget->size(), [widget](QPainter& p) { widget->render(&p); }, scale);
 }
 
 bool exportWidgetSvg(const QString& path, QWidget* widget) {
-    return exportSvg(path, widget->size(), [widget](QPainter& p) { widget->render(&p); },
-                     widget->windowTitle());
+    return exportSvg(
+        path, widget->size(), [widget](QPainter& p) { widget->render(&p); }, widget->windowTitle());
 }
 
 bool exportWidget(const QString& path, QWidget* widget) {
-    return path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive) ? exportWidgetSvg(path, widget)
-                                                                       : exportWidgetPng(path, widget);
+    return path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)
+               ? exportWidgetSvg(path, widget)
+               : exportWidgetPng(path, widget);
 }
 
 } // namespace astrolabe::widgets

@@ -37,8 +37,8 @@ void RowLayout::rebuild() {
     for (DisplayRow& row : m_rows) {
         row.top = y;
         row.height = row.kind == DisplayRow::Kind::Npu ? kNpuRowHeight
-                     : row.collapsed                  ? kCollapsedGroupRowHeight
-                                                      : kGroupRowHeight;
+                     : row.collapsed                   ? kCollapsedGroupRowHeight
+                                                       : kGroupRowHeight;
         y += row.height;
     }
     m_totalHeight = y;
@@ -67,15 +67,17 @@ void RowLayout::addGroup(int level, int firstNpu, int depth) {
 int RowLayout::rowAt(int y) const {
     if (y < 0 || y >= m_totalHeight)
         return -1;
-    const auto it = std::upper_bound(m_rows.begin(), m_rows.end(), y,
-                                     [](int value, const DisplayRow& row) { return value < row.top; });
+    const auto it =
+        std::upper_bound(m_rows.begin(), m_rows.end(), y,
+                         [](int value, const DisplayRow& row) { return value < row.top; });
     return static_cast<int>(it - m_rows.begin()) - 1;
 }
 
 int RowLayout::rowOfNpu(int npu) const {
     // Rows are in NPU order; the last row starting at or before npu either is it or contains it.
-    const auto it = std::upper_bound(m_rows.begin(), m_rows.end(), npu,
-                                     [](int value, const DisplayRow& row) { return value < row.firstNpu; });
+    const auto it =
+        std::upper_bound(m_rows.begin(), m_rows.end(), npu,
+                         [](int value, const DisplayRow& row) { return value < row.firstNpu; });
     for (auto row = it; row != m_rows.begin();) {
         --row;
         if (npu >= row->firstNpu && npu < row->firstNpu + row->npuCount &&

@@ -16,13 +16,13 @@ namespace astrolabe::widgets {
 struct DisplayRow {
     enum class Kind : uint8_t { Npu, Group };
     Kind kind = Kind::Npu;
-    int level = 0;      ///< dimension of a group; 0 for an NPU
-    int depth = 0;      ///< indentation
+    int level = 0; ///< dimension of a group; 0 for an NPU
+    int depth = 0; ///< indentation
     int firstNpu = 0;
     int npuCount = 1;
     int coordinate = 0; ///< the group's coordinate in its dimension, or the NPU id
     bool collapsed = false;
-    int top = 0;        ///< pixels from the top of the row area
+    int top = 0; ///< pixels from the top of the row area
     int height = 0;
 };
 

@@ -10,15 +10,13 @@ namespace astrolabe::widgets {
 namespace {
 std::atomic<uint64_t> g_nextVersion{1};
 
-template <typename T>
-bool sortedByRowAndStart(const std::vector<T>& items) {
+template <typename T> bool sortedByRowAndStart(const std::vector<T>& items) {
     return std::is_sorted(items.begin(), items.end(), [](const T& a, const T& b) {
         return a.npu != b.npu ? a.npu < b.npu : a.start < b.start;
     });
 }
 
-template <typename T>
-std::vector<T> sortedCopy(const std::vector<T>& items) {
+template <typename T> std::vector<T> sortedCopy(const std::vector<T>& items) {
     std::vector<T> copy = items;
     std::stable_sort(copy.begin(), copy.end(), [](const T& a, const T& b) {
         return a.npu != b.npu ? a.npu < b.npu : a.start < b.start;
@@ -28,7 +26,8 @@ std::vector<T> sortedCopy(const std::vector<T>& items) {
 } // namespace
 
 RunResultTimelineSource::RunResultTimelineSource(std::shared_ptr<const RunResult> result)
-    : m_result(std::move(result)), m_version(g_nextVersion++) {
+    : m_result(std::move(result))
+    , m_version(g_nextVersion++) {
     const RunResult& r = *m_result;
     m_rowCount = r.npuCount;
     for (const ActivityInterval& a : r.activities)
@@ -72,7 +71,7 @@ RunResultTimelineSource::RunResultTimelineSource(std::shared_ptr<const RunResult
 
 template <typename T>
 RunResultTimelineSource::RowIndex<T> RunResultTimelineSource::buildIndex(std::span<const T> sorted,
-                                                                        int rows) {
+                                                                         int rows) {
     RowIndex<T> index;
     index.all = sorted;
     index.offsets.assign(static_cast<size_t>(rows) + 1, 0);
@@ -103,8 +102,10 @@ std::span<const T> RunResultTimelineSource::window(const RowIndex<T>& index, int
     const auto end = index.all.begin() + static_cast<ptrdiff_t>(index.offsets[row + 1]);
     // An item overlapping [t0, t1) started at most maxDuration before t0.
     const int64_t from = t0 - index.maxDuration[static_cast<size_t>(row)];
-    const auto first = std::partition_point(begin, end, [&](const T& x) { return x.start.ps() < from; });
-    const auto last = std::partition_point(first, end, [&](const T& x) { return x.start.ps() < t1; });
+    const auto first =
+        std::partition_point(begin, end, [&](const T& x) { return x.start.ps() < from; });
+    const auto last =
+        std::partition_point(first, end, [&](const T& x) { return x.start.ps() < t1; });
     if (firstOut)
         *firstOut = static_cast<size_t>(first - index.all.begin());
     return {first, last};
@@ -130,13 +131,12 @@ PhaseWindow RunResultTimelineSource::phases(int row, int64_t t0Ps, int64_t t1Ps)
 
 const CollectiveSpan* RunResultTimelineSource::collective(int row, uint64_t nodeId) const {
     const auto& all = m_result->collectives;
-    const auto it = std::lower_bound(m_collectiveOrder.begin(), m_collectiveOrder.end(),
-                                     std::pair{row, nodeId},
-                                     [&all](uint32_t index, const std::pair<int, uint64_t>& v) {
-                                         const CollectiveSpan& c = all[index];
-                                         return c.npu != v.first ? c.npu < v.first
-                                                                 : c.nodeId < v.second;
-                                     });
+    const auto it =
+        std::lower_bound(m_collectiveOrder.begin(), m_collectiveOrder.end(), std::pair{row, nodeId},
+                         [&all](uint32_t index, const std::pair<int, uint64_t>& v) {
+                             const CollectiveSpan& c = all[index];
+                             return c.npu != v.first ? c.npu < v.first : c.nodeId < v.second;
+                         });
     if (it == m_collectiveOrder.end() || all[*it].npu != row || all[*it].nodeId != nodeId)
         return nullptr;
     return &all[*it];

@@ -36,14 +36,12 @@ public:
     const RunResult& result() const { return *m_result; }
 
 private:
-    template <typename T>
-    struct RowIndex {
+    template <typename T> struct RowIndex {
         std::span<const T> all;
-        std::vector<size_t> offsets;     ///< rowCount + 1
+        std::vector<size_t> offsets;      ///< rowCount + 1
         std::vector<int64_t> maxDuration; ///< per row, ps
     };
-    template <typename T>
-    static RowIndex<T> buildIndex(std::span<const T> sorted, int rows);
+    template <typename T> static RowIndex<T> buildIndex(std::span<const T> sorted, int rows);
     template <typename T>
     static std::span<const T> window(const RowIndex<T>& index, int row, int64_t t0, int64_t t1,
                                      size_t* firstOut);

@@ -6,7 +6,10 @@
 namespace astrolabe::widgets {
 
 TimeMapper::TimeMapper(int64_t t0Ps, int64_t t1Ps, double left, double width)
-    : m_t0(t0Ps), m_t1(t1Ps > t0Ps ? t1Ps : t0Ps + 1), m_left(left), m_width(width > 0 ? width : 1) {
+    : m_t0(t0Ps)
+    , m_t1(t1Ps > t0Ps ? t1Ps : t0Ps + 1)
+    , m_left(left)
+    , m_width(width > 0 ? width : 1) {
     m_limitBegin = std::min<int64_t>(0, m_t0);
 }
 

@@ -5,7 +5,8 @@
 
 namespace astrolabe::widgets {
 
-TimelineDetailsPanel::TimelineDetailsPanel(QWidget* parent) : QTextBrowser(parent) {
+TimelineDetailsPanel::TimelineDetailsPanel(QWidget* parent)
+    : QTextBrowser(parent) {
     setOpenLinks(false);
     setMinimumWidth(220);
     showSummary();
@@ -105,9 +106,10 @@ QString TimelineDetailsPanel::activityHtml(const ActivityInterval& a) const {
                     .arg(index + 1)
                     .arg(path.size());
     else
-        html += path.empty() ? QStringLiteral("<p>not recorded</p>")
-                             : QStringLiteral("<p>Not on the critical path (%1 nodes).</p>")
-                                   .arg(path.size());
+        html +=
+            path.empty()
+                ? QStringLiteral("<p>not recorded</p>")
+                : QStringLiteral("<p>Not on the critical path (%1 nodes).</p>").arg(path.size());
     return html;
 }
 

@@ -5,7 +5,6 @@
 #include "timeline/TimelineSource.h"
 
 #include <QTextBrowser>
-
 #include <functional>
 #include <memory>
 
@@ -19,7 +18,9 @@ public:
     explicit TimelineDetailsPanel(QWidget* parent = nullptr);
 
     void setSource(std::shared_ptr<const TimelineSource> source);
-    void setDependencyProvider(DependencyProvider provider) { m_dependencies = std::move(provider); }
+    void setDependencyProvider(DependencyProvider provider) {
+        m_dependencies = std::move(provider);
+    }
     void showActivity(const ActivityInterval& activity);
     void showSummary();
 

@@ -16,9 +16,12 @@ LaneBand laneBand(int rowTop, int rowHeight, Lane lane) {
     const int barHeight = std::max(inner * 4 / 11, 1);
     const int top = rowTop + 2;
     switch (lane) {
-    case Lane::Work: return {top, barHeight};
-    case Lane::Communication: return {top + barHeight + 1, barHeight};
-    case Lane::Phase: return {top + 2 * barHeight + 2, std::max(inner - 2 * barHeight - 2, 1)};
+    case Lane::Work:
+        return {top, barHeight};
+    case Lane::Communication:
+        return {top + barHeight + 1, barHeight};
+    case Lane::Phase:
+        return {top + 2 * barHeight + 2, std::max(inner - 2 * barHeight - 2, 1)};
     }
     return {top, barHeight};
 }
@@ -78,8 +81,7 @@ void buildNpuRow(const TimelineSource& source, int npu, const TimeMapper& mapper
 
     static const std::vector<uint64_t> kNone;
     const std::vector<uint64_t>& critical =
-        overlay.showCritical && npu >= 0 &&
-                static_cast<size_t>(npu) < overlay.criticalByNpu.size()
+        overlay.showCritical && npu >= 0 && static_cast<size_t>(npu) < overlay.criticalByNpu.size()
             ? overlay.criticalByNpu[npu]
             : kNone;
     const std::vector<bool>& matches = overlay.nameMatches;
@@ -111,8 +113,7 @@ void buildNpuRow(const TimelineSource& source, int npu, const TimeMapper& mapper
                    colorkey::forPhase(p.dimension, p.phase + p.chunk));
     }
     phases.flush();
-    out.finishX = static_cast<float>(
-        mapper.timeToX(std::clamp(source.rowFinishPs(npu), t0, t1)));
+    out.finishX = static_cast<float>(mapper.timeToX(std::clamp(source.rowFinishPs(npu), t0, t1)));
 }
 
 void buildGroupRow(const TimelineSource& source, int firstNpu, int npuCount,
@@ -165,6 +166,96 @@ void buildGroupRow(const TimelineSource& source, int firstNpu, int npuCount,
     out.finishX = static_cast<float>(mapper.timeToX(std::clamp(lastFinish, t0, t1)));
 }
 
+GroupHistogram buildGroupHistogram(const TimelineSource& source, int firstNpu, int npuCount,
+                                   int buckets) {
+    GroupHistogram h;
+    h.beginPs = source.beginPs();
+    h.buckets = std::max(buckets, 1);
+    h.npuCount = npuCount;
+    const int64_t span = std::max<int64_t>(source.endPs() - h.beginPs, 1);
+    h.bucketPs = static_cast<double>(span) / h.buckets;
+    const size_t n = static_cast<size_t>(h.buckets);
+    std::vector<double> busy[2] = {std::vector<double>(n, 0.0), std::vector<double>(n, 0.0)};
+    std::vector<double> full[2] = {std::vector<double>(n + 1, 0.0),
+                                   std::vector<double>(n + 1, 0.0)};
+    const int64_t end = h.beginPs + span;
+    for (int npu = firstNpu; npu < firstNpu + npuCount; ++npu) {
+        h.lastFinishPs = std::max(h.lastFinishPs, source.rowFinishPs(npu));
+        for (const ActivityInterval& a : source.activities(npu, h.beginPs, end).items) {
+            const size_t lane = laneOf(a) == Lane::Communication ? 1 : 0;
+            const double from =
+                static_cast<double>(std::max(a.start.ps(), h.beginPs) - h.beginPs) / h.bucketPs;
+            const double to =
+                static_cast<double>(std::min(a.end.ps(), end) - h.beginPs) / h.bucketPs;
+            if (!(to > from))
+                continue;
+            const int b0 = std::clamp(static_cast<int>(from), 0, h.buckets - 1);
+            const int b1 = std::clamp(static_cast<int>(to), 0, h.buckets - 1);
+            if (b0 == b1) {
+                busy[lane][b0] += to - from;
+                continue;
+            }
+            busy[lane][b0] += b0 + 1 - from;
+            busy[lane][b1] += to - b1;
+            full[lane][b0 + 1] += 1.0;
+            full[lane][b1] -= 1.0;
+        }
+    }
+    for (int lane = 0; lane < 2; ++lane) {
+        h.prefix[lane].assign(n + 1, 0.0);
+        double running = 0;
+        for (size_t b = 0; b < n; ++b) {
+            running += full[lane][b];
+            h.prefix[lane][b + 1] = h.prefix[lane][b] + busy[lane][b] + running;
+        }
+    }
+    return h;
+}
+
+void groupRowFromHistogram(const GroupHistogram& h, const TimeMapper& mapper, RowGeometry& out) {
+    out = RowGeometry{};
+    const int width = std::max(1, static_cast<int>(std::ceil(mapper.width())));
+    out.densityWidth = width;
+    out.density.assign(2 * static_cast<size_t>(width), 0);
+    const double psPerPixel = mapper.psPerPixel();
+    const double origin = static_cast<double>(mapper.t0() - h.beginPs) / h.bucketPs;
+    const double bucketsPerColumn = psPerPixel / h.bucketPs;
+    // Busy NPU-buckets before fractional bucket position x.
+    const auto at = [&h](int lane, double x) {
+        x = std::clamp(x, 0.0, static_cast<double>(h.buckets));
+        const int b = std::min(static_cast<int>(x), h.buckets - 1);
+        const double inside = h.prefix[lane][b + 1] - h.prefix[lane][b];
+        return h.prefix[lane][b] + (x - b) * inside;
+    };
+    for (int lane = 0; lane < 2; ++lane) {
+        double previous = at(lane, origin);
+        for (int c = 0; c < width; ++c) {
+            const double next = at(lane, origin + (c + 1) * bucketsPerColumn);
+            const double occupancy = (next - previous) / (bucketsPerColumn * h.npuCount);
+            out.density[static_cast<size_t>(lane) * width + c] =
+                static_cast<uint8_t>(std::lround(255.0 * std::clamp(occupancy, 0.0, 1.0)));
+            previous = next;
+        }
+    }
+    out.finishX =
+        static_cast<float>(mapper.timeToX(std::clamp(h.lastFinishPs, mapper.t0(), mapper.t1())));
+}
+
+const GroupHistogram& TimelineGeometryCache::histogram(const TimelineSource& source, int firstNpu,
+                                                       int npuCount) {
+    if (m_histogramVersion != source.dataVersion() || m_histograms.size() >= kMaxHistograms) {
+        m_histograms.clear();
+        m_histogramVersion = source.dataVersion();
+    }
+    const int64_t key = (static_cast<int64_t>(firstNpu) << 32) | static_cast<uint32_t>(npuCount);
+    auto it = m_histograms.find(key);
+    if (it == m_histograms.end())
+        it = m_histograms
+                 .emplace(key, buildGroupHistogram(source, firstNpu, npuCount, kHistogramBuckets))
+                 .first;
+    return it->second;
+}
+
 int hitTestActivities(std::span<const ActivityInterval> items, Lane lane, int64_t t,
                       int64_t tolerancePs) {
     int containing = -1;
@@ -210,9 +301,8 @@ int hitTestPhases(std::span<const PhaseSpan> items, int64_t t, int64_t tolerance
 }
 
 RowGeometry& TimelineGeometryCache::row(const TimelineSource& source, const RowLayout& layout,
-                                              int displayRow, const TimeMapper& mapper,
-                                              const TimelineOverlay& overlay,
-                                              uint64_t overlayVersion) {
+                                        int displayRow, const TimeMapper& mapper,
+                                        const TimelineOverlay& overlay, uint64_t overlayVersion) {
     const Key key{mapper.t0(),          mapper.t1(),      mapper.left(), mapper.width(),
                   source.dataVersion(), layout.version(), overlayVersion};
     if (!(key == m_key)) {
@@ -226,8 +316,15 @@ RowGeometry& TimelineGeometryCache::row(const TimelineSource& source, const RowL
     const DisplayRow& rowInfo = layout.rows().at(static_cast<size_t>(displayRow));
     if (rowInfo.kind == DisplayRow::Kind::Npu)
         buildNpuRow(source, rowInfo.firstNpu, mapper, overlay, geometry);
-    else if (rowInfo.collapsed)
-        buildGroupRow(source, rowInfo.firstNpu, rowInfo.npuCount, mapper, geometry);
+    else if (rowInfo.collapsed) {
+        const double bucketPs =
+            static_cast<double>(source.endPs() - source.beginPs()) / kHistogramBuckets;
+        if (rowInfo.npuCount >= kHistogramMinNpus && mapper.psPerPixel() >= bucketPs)
+            groupRowFromHistogram(histogram(source, rowInfo.firstNpu, rowInfo.npuCount), mapper,
+                                  geometry);
+        else
+            buildGroupRow(source, rowInfo.firstNpu, rowInfo.npuCount, mapper, geometry);
+    }
     ++m_builds;
     return geometry;
 }

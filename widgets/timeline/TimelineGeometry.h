@@ -46,7 +46,9 @@ struct TimelineRun {
 /// column, so no column gets more than one sub-pixel run.
 class RunMerger {
 public:
-    RunMerger(std::vector<TimelineRun>& out, uint8_t lane) : m_out(out), m_lane(lane) {}
+    RunMerger(std::vector<TimelineRun>& out, uint8_t lane)
+        : m_out(out)
+        , m_lane(lane) {}
     void add(double x0, double x1, uint8_t key);
     void flush();
 
@@ -85,6 +87,24 @@ void buildNpuRow(const TimelineSource& source, int npu, const TimeMapper& mapper
 void buildGroupRow(const TimelineSource& source, int firstNpu, int npuCount,
                    const TimeMapper& mapper, RowGeometry& out);
 
+/// A collapsed group's busy time at a fixed resolution over the whole run, built once per group
+/// in one pass over its intervals, so that zoomed-out views of large groups cost O(columns)
+/// instead of O(intervals). prefix[lane][b] = busy NPU-buckets in buckets [0, b).
+struct GroupHistogram {
+    int64_t beginPs = 0;
+    double bucketPs = 1;
+    int buckets = 0;
+    int npuCount = 0;
+    int64_t lastFinishPs = 0;
+    std::vector<double> prefix[2];
+};
+GroupHistogram buildGroupHistogram(const TimelineSource& source, int firstNpu, int npuCount,
+                                   int buckets);
+/// The same density buildGroupRow computes, read from a histogram; exact when column edges fall
+/// on bucket edges, linearly interpolated inside a bucket otherwise.
+void groupRowFromHistogram(const GroupHistogram& histogram, const TimeMapper& mapper,
+                           RowGeometry& out);
+
 /// Index of the item drawn at time t in a lane (the latest-starting one containing t), or else
 /// the nearest one within tolerancePs; -1 when none. Items sorted by start (superset allowed).
 int hitTestActivities(std::span<const ActivityInterval> items, Lane lane, int64_t t,
@@ -102,15 +122,25 @@ public:
     };
 
     RowGeometry& row(const TimelineSource& source, const RowLayout& layout, int displayRow,
-                           const TimeMapper& mapper, const TimelineOverlay& overlay,
-                           uint64_t overlayVersion);
+                     const TimeMapper& mapper, const TimelineOverlay& overlay,
+                     uint64_t overlayVersion);
     void clear() { m_rows.clear(); }
     int cachedRows() const { return static_cast<int>(m_rows.size()); }
     int builds() const { return m_builds; }
+    int histograms() const { return static_cast<int>(m_histograms.size()); }
+
+    /// Groups at least this large use a histogram while a pixel column spans a whole bucket.
+    static constexpr int kHistogramMinNpus = 8;
+    static constexpr int kHistogramBuckets = 16384; ///< 256 KiB per group
+    static constexpr size_t kMaxHistograms = 256;   ///< at most 64 MiB
 
 private:
+    const GroupHistogram& histogram(const TimelineSource& source, int firstNpu, int npuCount);
+
     Key m_key;
     std::unordered_map<int, RowGeometry> m_rows;
+    uint64_t m_histogramVersion = 0;
+    std::unordered_map<int64_t, GroupHistogram> m_histograms; ///< by (first NPU, count)
     int m_builds = 0;
 };
 

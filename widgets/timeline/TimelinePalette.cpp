@@ -26,15 +26,24 @@ QColor TimelinePalette::dimension(int dimension) {
 QColor TimelinePalette::color(uint8_t key) {
     using namespace colorkey;
     switch (key) {
-    case Compute: return kCategorical[0];
-    case Memory: return kCategorical[3];
-    case Cpu: return kCategorical[6];
-    case Other: return kCategorical[9];
-    case SendRecv: return kCategorical[7];
-    case CommUnknown: return kCategorical[8];
-    case Critical: return criticalOutline();
-    case SearchMatch: return searchOutline();
-    default: break;
+    case Compute:
+        return kCategorical[0];
+    case Memory:
+        return kCategorical[3];
+    case Cpu:
+        return kCategorical[6];
+    case Other:
+        return kCategorical[9];
+    case SendRecv:
+        return kCategorical[7];
+    case CommUnknown:
+        return kCategorical[8];
+    case Critical:
+        return criticalOutline();
+    case SearchMatch:
+        return searchOutline();
+    default:
+        break;
     }
     if (key >= CollectiveBase && key < CollectiveBase + 10) {
         static const QColor collectives[] = {
@@ -65,8 +74,7 @@ std::vector<TimelinePalette::LegendEntry> TimelinePalette::legend() {
             {QStringLiteral("memory"), color(Memory)},
             {QStringLiteral("cpu"), color(Cpu)},
             {QStringLiteral("all-reduce"), color(forCollective(CollectiveType::AllReduce))},
-            {QStringLiteral("reduce-scatter"),
-             color(forCollective(CollectiveType::ReduceScatter))},
+            {QStringLiteral("reduce-scatter"), color(forCollective(CollectiveType::ReduceScatter))},
             {QStringLiteral("all-gather"), color(forCollective(CollectiveType::AllGather))},
             {QStringLiteral("all-to-all"), color(forCollective(CollectiveType::AllToAll))},
             {QStringLiteral("send/recv"), color(SendRecv)},

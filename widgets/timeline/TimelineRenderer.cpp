@@ -6,10 +6,8 @@
 #include "timeline/TimelineSource.h"
 
 #include <QImage>
-#include <QPainter>
-
 #include <QPaintEngine>
-
+#include <QPainter>
 #include <algorithm>
 #include <cmath>
 
@@ -77,23 +75,22 @@ void TimelineRenderer::paintRow(QPainter& painter, const TimelinePaintState& sta
     }
     if (displayRow % 2)
         painter.fillRect(QRect(left, top, width, row.height), QColor(kRowShade));
-    RowGeometry& geometry = state.cache->row(*state.source, *state.layout, displayRow,
-                                                   state.mapper, *state.overlay,
-                                                   state.overlayVersion);
+    RowGeometry& geometry = state.cache->row(*state.source, *state.layout, displayRow, state.mapper,
+                                             *state.overlay, state.overlayVersion);
     const LaneBand work = laneBand(top, row.height, Lane::Work);
     const LaneBand comm = laneBand(top, row.height, Lane::Communication);
     const LaneBand phase = laneBand(top, row.height, Lane::Phase);
-    const qreal x0 = state.mapper.timeToX(std::max<int64_t>(state.source->beginPs(),
-                                                            state.mapper.t0()));
+    const qreal x0 =
+        state.mapper.timeToX(std::max<int64_t>(state.source->beginPs(), state.mapper.t0()));
     if (row.kind == DisplayRow::Kind::Group) {
         // Density strip: the fraction of the group's NPU-time busy, per pixel column.
         const int w = geometry.densityWidth;
         if (w <= 0)
             return;
         QImage image(w, 2, QImage::Format_ARGB32_Premultiplied);
-        const QColor colors[2] = {TimelinePalette::color(colorkey::Compute),
-                                  TimelinePalette::color(colorkey::forCollective(
-                                      CollectiveType::AllReduce))};
+        const QColor colors[2] = {
+            TimelinePalette::color(colorkey::Compute),
+            TimelinePalette::color(colorkey::forCollective(CollectiveType::AllReduce))};
         for (int lane = 0; lane < 2; ++lane) {
             auto* line = reinterpret_cast<QRgb*>(image.scanLine(lane));
             for (int c = 0; c < w; ++c) {
@@ -135,8 +132,8 @@ void TimelineRenderer::paintRow(QPainter& painter, const TimelinePaintState& sta
             const bool critical = run.key == colorkey::Critical;
             painter.setPen(QPen(TimelinePalette::color(run.key), critical ? 2.0 : 1.5,
                                 critical ? Qt::SolidLine : Qt::DotLine));
-            painter.drawRect(QRectF(run.x0, band.top - 0.5, std::max(run.x1 - run.x0, 1.0f),
-                                    band.height + 1));
+            painter.drawRect(
+                QRectF(run.x0, band.top - 0.5, std::max(run.x1 - run.x0, 1.0f), band.height + 1));
         }
     }
 }
@@ -209,10 +206,11 @@ void TimelineRenderer::paintMark(QPainter& painter, const TimelinePaintState& st
     painter.drawRect(QRectF(x0 - 1, lane.top() - 1, std::max(x1 - x0, 1.0) + 2, lane.height() + 2));
 }
 
-void TimelineRenderer::paintLabels(QPainter& painter, const TimelinePaintState& state,
-                                   int firstRow, int lastRow) {
+void TimelineRenderer::paintLabels(QPainter& painter, const TimelinePaintState& state, int firstRow,
+                                   int lastRow) {
     const int width = state.labelWidth;
-    painter.fillRect(QRect(0, state.axisHeight, width, state.size.height()), QColor(0xfa, 0xfa, 0xfa));
+    painter.fillRect(QRect(0, state.axisHeight, width, state.size.height()),
+                     QColor(0xfa, 0xfa, 0xfa));
     painter.setClipRect(QRect(0, state.axisHeight, width, state.size.height() - state.axisHeight));
     QFont font = painter.font();
     for (int i = firstRow; i <= lastRow; ++i) {

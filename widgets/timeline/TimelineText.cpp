@@ -13,11 +13,14 @@ QString formatBytes(uint64_t bytes) {
         value /= 1024;
         ++unit;
     }
-    return unit == 0 ? QStringLiteral("%1 B").arg(bytes)
-                     : QStringLiteral("%1 %2").arg(value, 0, 'f', value < 10 ? 2 : 1).arg(units[unit]);
+    return unit == 0
+               ? QStringLiteral("%1 B").arg(bytes)
+               : QStringLiteral("%1 %2").arg(value, 0, 'f', value < 10 ? 2 : 1).arg(units[unit]);
 }
 
-QString timeText(int64_t ps) { return QString::fromStdString(formatTime(ps)); }
+QString timeText(int64_t ps) {
+    return QString::fromStdString(formatTime(ps));
+}
 
 QString activityTooltip(const TimelineSource& source, const ActivityInterval& a,
                         const std::optional<PhaseSpan>& phase) {
@@ -39,13 +42,14 @@ QString activityTooltip(const TimelineSource& source, const ActivityInterval& a,
     text += QStringLiteral("<br>start %1 &middot; duration %2")
                 .arg(timeText(a.start.ps()), timeText((a.end - a.start).ps()));
     if (phase) {
-        text += QStringLiteral("<br>chunk %1 &middot; phase %2 (%3) &middot; %4")
-                    .arg(phase->chunk)
-                    .arg(phase->phase)
-                    .arg(QString::fromLatin1(
-                        collectiveKindName(static_cast<CollectiveKind>(phase->phaseKind))))
-                    .arg(phase->dimension < 0 ? QStringLiteral("all dimensions")
-                                              : QStringLiteral("dimension %1").arg(phase->dimension));
+        text +=
+            QStringLiteral("<br>chunk %1 &middot; phase %2 (%3) &middot; %4")
+                .arg(phase->chunk)
+                .arg(phase->phase)
+                .arg(QString::fromLatin1(
+                    collectiveKindName(static_cast<CollectiveKind>(phase->phaseKind))))
+                .arg(phase->dimension < 0 ? QStringLiteral("all dimensions")
+                                          : QStringLiteral("dimension %1").arg(phase->dimension));
     }
     if (criticalPathIndex(source, a.npu, a.nodeId) >= 0)
         text += QStringLiteral("<br><span style='color:#d62728'>on the critical path</span>");

@@ -4,7 +4,6 @@
 #include "timeline/TimelineSource.h"
 
 #include <QString>
-
 #include <optional>
 
 namespace astrolabe::widgets {

@@ -36,7 +36,8 @@ QString legendHtml() {
 }
 } // namespace
 
-TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
+TimelineView::TimelineView(QWidget* parent)
+    : QWidget(parent) {
     m_timeline = new TimelineWidget(this);
     m_details = new TimelineDetailsPanel(this);
 
@@ -51,7 +52,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     auto* all = makeButton(tr("Show all"), tr("Show the whole run (Home)"), this);
     auto* collapse = makeButton(tr("Collapse"), tr("Collapse all groups"), this);
     auto* expand = makeButton(tr("Expand"), tr("Expand all groups"), this);
-    auto* exportButton = makeButton(tr("Export…"), tr("Save the visible timeline as PNG or SVG"), this);
+    auto* exportButton =
+        makeButton(tr("Export…"), tr("Save the visible timeline as PNG or SVG"), this);
     m_critical = new QCheckBox(tr("Critical path"), this);
     m_critical->setChecked(true);
     toolbar->addWidget(m_search, 1);
@@ -95,7 +97,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     updateHistoryButtons();
 }
 
-void TimelineView::setResult(std::shared_ptr<const RunResult> result, const PlatformSpec& platform) {
+void TimelineView::setResult(std::shared_ptr<const RunResult> result,
+                             const PlatformSpec& platform) {
     std::vector<int> sizes;
     for (const DimensionSpec& d : platform.dimensions)
         sizes.push_back(d.size);

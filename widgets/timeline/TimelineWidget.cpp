@@ -8,7 +8,6 @@
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
-
 #include <algorithm>
 #include <cmath>
 
@@ -19,7 +18,8 @@ constexpr int kDragThreshold = 4;
 constexpr int kWheelBurstMs = 600; ///< wheel steps closer than this are one history entry
 } // namespace
 
-TimelineWidget::TimelineWidget(QWidget* parent) : QAbstractScrollArea(parent) {
+TimelineWidget::TimelineWidget(QWidget* parent)
+    : QAbstractScrollArea(parent) {
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     viewport()->setMouseTracking(true);
@@ -92,9 +92,13 @@ TimelinePaintState TimelineWidget::paintState() const {
     return state;
 }
 
-void TimelineWidget::render(QPainter& painter) const { TimelineRenderer::paint(painter, paintState()); }
+void TimelineWidget::render(QPainter& painter) const {
+    TimelineRenderer::paint(painter, paintState());
+}
 
-QSize TimelineWidget::renderSize() const { return viewport()->size(); }
+QSize TimelineWidget::renderSize() const {
+    return viewport()->size();
+}
 
 void TimelineWidget::paintEvent(QPaintEvent*) {
     QPainter painter(viewport());
@@ -118,7 +122,9 @@ void TimelineWidget::updateScrollBars() {
     verticalScrollBar()->setSingleStep(RowLayout::kNpuRowHeight);
 }
 
-void TimelineWidget::scrollContentsBy(int, int) { viewport()->update(); }
+void TimelineWidget::scrollContentsBy(int, int) {
+    viewport()->update();
+}
 
 void TimelineWidget::applyWindow(int64_t t0, int64_t t1) {
     m_mapper.setWindow(t0, t1);
@@ -139,7 +145,9 @@ void TimelineWidget::zoomBy(double factor, double x) {
     setWindow(next.t0(), next.t1());
 }
 
-void TimelineWidget::showAll() { setWindow(m_mapper.limitBegin(), m_mapper.limitEnd()); }
+void TimelineWidget::showAll() {
+    setWindow(m_mapper.limitBegin(), m_mapper.limitEnd());
+}
 
 void TimelineWidget::goBack() {
     const auto target = m_history.back({m_mapper.t0(), m_mapper.t1()});
@@ -184,8 +192,7 @@ int TimelineWidget::setSearchText(const QString& text) {
         const auto& names = m_source->names();
         m_overlay.nameMatches.resize(names.size());
         for (size_t i = 0; i < names.size(); ++i) {
-            const bool match =
-                QString::fromStdString(names[i]).contains(text, Qt::CaseInsensitive);
+            const bool match = QString::fromStdString(names[i]).contains(text, Qt::CaseInsensitive);
             m_overlay.nameMatches[i] = match;
             count += match;
         }
@@ -370,9 +377,9 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
         viewport()->update();
         emit windowChanged(m_mapper.t0(), m_mapper.t1());
     } else {
-        m_rubberBand = QRect(QPoint(std::max(std::min(m_pressPos.x(), pos.x()), kLabelWidth),
-                                    kAxisHeight),
-                             QPoint(std::max(m_pressPos.x(), pos.x()), viewport()->height()));
+        m_rubberBand =
+            QRect(QPoint(std::max(std::min(m_pressPos.x(), pos.x()), kLabelWidth), kAxisHeight),
+                  QPoint(std::max(m_pressPos.x(), pos.x()), viewport()->height()));
         viewport()->update();
     }
     m_lastPos = pos;
@@ -413,27 +420,47 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event) {
         if (alt)
             goBack();
         else
-            setWindow(m_mapper.t0() - m_mapper.spanPs() / 10, m_mapper.t1() - m_mapper.spanPs() / 10,
-                      false);
+            setWindow(m_mapper.t0() - m_mapper.spanPs() / 10,
+                      m_mapper.t1() - m_mapper.spanPs() / 10, false);
         break;
     case Qt::Key_Right:
         if (alt)
             goForward();
         else
-            setWindow(m_mapper.t0() + m_mapper.spanPs() / 10, m_mapper.t1() + m_mapper.spanPs() / 10,
-                      false);
+            setWindow(m_mapper.t0() + m_mapper.spanPs() / 10,
+                      m_mapper.t1() + m_mapper.spanPs() / 10, false);
         break;
-    case Qt::Key_Up: verticalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepSub); break;
-    case Qt::Key_Down: verticalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepAdd); break;
-    case Qt::Key_PageUp: verticalScrollBar()->triggerAction(QAbstractSlider::SliderPageStepSub); break;
-    case Qt::Key_PageDown: verticalScrollBar()->triggerAction(QAbstractSlider::SliderPageStepAdd); break;
+    case Qt::Key_Up:
+        verticalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepSub);
+        break;
+    case Qt::Key_Down:
+        verticalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepAdd);
+        break;
+    case Qt::Key_PageUp:
+        verticalScrollBar()->triggerAction(QAbstractSlider::SliderPageStepSub);
+        break;
+    case Qt::Key_PageDown:
+        verticalScrollBar()->triggerAction(QAbstractSlider::SliderPageStepAdd);
+        break;
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(2.0, centre); break;
-    case Qt::Key_Minus: zoomBy(0.5, centre); break;
-    case Qt::Key_Home: showAll(); break;
-    case Qt::Key_Backspace: goBack(); break;
-    case Qt::Key_Escape: clearSelection(); break;
-    default: QAbstractScrollArea::keyPressEvent(event); return;
+    case Qt::Key_Equal:
+        zoomBy(2.0, centre);
+        break;
+    case Qt::Key_Minus:
+        zoomBy(0.5, centre);
+        break;
+    case Qt::Key_Home:
+        showAll();
+        break;
+    case Qt::Key_Backspace:
+        goBack();
+        break;
+    case Qt::Key_Escape:
+        clearSelection();
+        break;
+    default:
+        QAbstractScrollArea::keyPressEvent(event);
+        return;
     }
     event->accept();
 }

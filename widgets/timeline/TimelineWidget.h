@@ -17,7 +17,6 @@
 
 #include <QAbstractScrollArea>
 #include <QElapsedTimer>
-
 #include <memory>
 #include <optional>
 

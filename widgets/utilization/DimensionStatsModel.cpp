@@ -7,7 +7,8 @@
 
 namespace astrolabe::widgets {
 
-DimensionStatsModel::DimensionStatsModel(QObject* parent) : QAbstractTableModel(parent) {}
+DimensionStatsModel::DimensionStatsModel(QObject* parent)
+    : QAbstractTableModel(parent) {}
 
 void DimensionStatsModel::setResult(std::shared_ptr<const RunResult> result) {
     beginResetModel();
@@ -27,16 +28,23 @@ double DimensionStatsModel::value(int row, int column) const {
     const DimensionStats& d = m_result->dimensions[static_cast<size_t>(row)];
     const double achieved = achievedBandwidth(d, m_result->endTime);
     switch (column) {
-    case Dimension: return d.dimension;
-    case Bytes: return static_cast<double>(d.bytes);
-    case Busy: return d.busy.seconds();
-    case Utilization: return 100.0 * d.utilization;
-    case Achieved: return achieved;
-    case Peak: return d.peakBandwidthBytesPerSecond;
+    case Dimension:
+        return d.dimension;
+    case Bytes:
+        return static_cast<double>(d.bytes);
+    case Busy:
+        return d.busy.seconds();
+    case Utilization:
+        return 100.0 * d.utilization;
+    case Achieved:
+        return achieved;
+    case Peak:
+        return d.peakBandwidthBytesPerSecond;
     case PercentOfPeak:
         return d.peakBandwidthBytesPerSecond > 0 ? 100.0 * achieved / d.peakBandwidthBytesPerSecond
                                                  : 0.0;
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -51,14 +59,20 @@ QVariant DimensionStatsModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
-    case Dimension: return static_cast<int>(v);
-    case Bytes: return QString::fromStdString(formatSi(v, "B"));
-    case Busy: return QString::fromStdString(formatTime(std::llround(v * 1e12)));
+    case Dimension:
+        return static_cast<int>(v);
+    case Bytes:
+        return QString::fromStdString(formatSi(v, "B"));
+    case Busy:
+        return QString::fromStdString(formatTime(std::llround(v * 1e12)));
     case Utilization:
-    case PercentOfPeak: return QStringLiteral("%1 %").arg(v, 0, 'f', 1);
+    case PercentOfPeak:
+        return QStringLiteral("%1 %").arg(v, 0, 'f', 1);
     case Achieved:
-    case Peak: return QString::fromStdString(formatSi(v, "B/s"));
-    default: return {};
+    case Peak:
+        return QString::fromStdString(formatSi(v, "B/s"));
+    default:
+        return {};
     }
 }
 

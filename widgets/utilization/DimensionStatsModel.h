@@ -5,7 +5,6 @@
 #include "record/RunResult.h"
 
 #include <QAbstractTableModel>
-
 #include <memory>
 
 namespace astrolabe::widgets {

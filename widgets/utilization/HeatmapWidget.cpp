@@ -5,7 +5,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
-
 #include <algorithm>
 #include <cmath>
 
@@ -15,7 +14,8 @@ namespace {
 constexpr int kLeft = 56, kTop = 24, kRight = 84, kBottom = 34;
 }
 
-HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
+HeatmapWidget::HeatmapWidget(QWidget* parent)
+    : QWidget(parent) {
     setMouseTracking(true);
     setMinimumSize(240, 160);
     m_format = [](float v) { return QString::number(static_cast<double>(v), 'g', 3); };
@@ -109,7 +109,8 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     // Axis names and extents.
     painter.drawText(QRect(plot.left(), plot.bottom() + 2, plot.width(), kBottom - 2),
                      Qt::AlignHCenter | Qt::AlignTop, m_columnAxis);
-    painter.drawText(QRect(plot.left(), plot.bottom() + 2, 60, 16), Qt::AlignLeft, QStringLiteral("0"));
+    painter.drawText(QRect(plot.left(), plot.bottom() + 2, 60, 16), Qt::AlignLeft,
+                     QStringLiteral("0"));
     painter.drawText(QRect(plot.right() - 80, plot.bottom() + 2, 80, 16), Qt::AlignRight,
                      QString::number(m_cols - 1));
     painter.save();
@@ -135,8 +136,10 @@ QPoint HeatmapWidget::cellAt(QPoint pos) const {
     const QRect plot = plotRect();
     if (!plot.contains(pos) || m_rows <= 0 || m_cols <= 0)
         return {-1, -1};
-    const int col = static_cast<int>(static_cast<int64_t>(pos.x() - plot.left()) * m_cols / plot.width());
-    const int row = static_cast<int>(static_cast<int64_t>(pos.y() - plot.top()) * m_rows / plot.height());
+    const int col =
+        static_cast<int>(static_cast<int64_t>(pos.x() - plot.left()) * m_cols / plot.width());
+    const int row =
+        static_cast<int>(static_cast<int64_t>(pos.y() - plot.top()) * m_rows / plot.height());
     return {std::min(col, m_cols - 1), std::min(row, m_rows - 1)};
 }
 
@@ -147,11 +150,10 @@ void HeatmapWidget::mouseMoveEvent(QMouseEvent* event) {
         return;
     }
     const float v = m_values[static_cast<size_t>(cell.y()) * m_cols + cell.x()];
-    const QString text = m_cellText ? m_cellText(cell.y(), cell.x(), v)
-                                    : QStringLiteral("row %1, column %2: %3")
-                                          .arg(cell.y())
-                                          .arg(cell.x())
-                                          .arg(m_format(v));
+    const QString text =
+        m_cellText
+            ? m_cellText(cell.y(), cell.x(), v)
+            : QStringLiteral("row %1, column %2: %3").arg(cell.y()).arg(cell.x()).arg(m_format(v));
     QToolTip::showText(event->globalPosition().toPoint(), text, this);
 }
 

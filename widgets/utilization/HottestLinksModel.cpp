@@ -9,7 +9,8 @@
 
 namespace astrolabe::widgets {
 
-HottestLinksModel::HottestLinksModel(QObject* parent) : QAbstractTableModel(parent) {}
+HottestLinksModel::HottestLinksModel(QObject* parent)
+    : QAbstractTableModel(parent) {}
 
 void HottestLinksModel::setResult(std::shared_ptr<const RunResult> result) {
     beginResetModel();
@@ -36,26 +37,38 @@ int HottestLinksModel::columnCount(const QModelIndex& parent) const {
 }
 
 QString HottestLinksModel::deviceName(int device) const {
-    return device < m_result->npuCount ? QStringLiteral("NPU %1").arg(device)
-                                       : QStringLiteral("switch %1").arg(device - m_result->npuCount);
+    return device < m_result->npuCount
+               ? QStringLiteral("NPU %1").arg(device)
+               : QStringLiteral("switch %1").arg(device - m_result->npuCount);
 }
 
 double HottestLinksModel::value(int link, int column) const {
     const LinkInfo& info = m_result->links[link];
-    const LinkStats stats =
-        static_cast<size_t>(link) < m_result->linkStats.size() ? m_result->linkStats[link] : LinkStats{};
+    const LinkStats stats = static_cast<size_t>(link) < m_result->linkStats.size()
+                                ? m_result->linkStats[link]
+                                : LinkStats{};
     const double end = m_result->endTime.seconds();
     switch (column) {
-    case Link: return link;
-    case From: return info.src;
-    case To: return info.dst;
-    case Dimension: return info.dimension;
-    case Bytes: return static_cast<double>(stats.bytes);
-    case Busy: return stats.busy.seconds();
-    case Utilization: return end > 0 ? 100.0 * stats.busy.seconds() / end : 0.0;
-    case Achieved: return end > 0 ? static_cast<double>(stats.bytes) / end : 0.0;
-    case Peak: return info.bandwidthBytesPerSecond;
-    default: return 0;
+    case Link:
+        return link;
+    case From:
+        return info.src;
+    case To:
+        return info.dst;
+    case Dimension:
+        return info.dimension;
+    case Bytes:
+        return static_cast<double>(stats.bytes);
+    case Busy:
+        return stats.busy.seconds();
+    case Utilization:
+        return end > 0 ? 100.0 * stats.busy.seconds() / end : 0.0;
+    case Achieved:
+        return end > 0 ? static_cast<double>(stats.bytes) / end : 0.0;
+    case Peak:
+        return info.bandwidthBytesPerSecond;
+    default:
+        return 0;
     }
 }
 
@@ -72,22 +85,29 @@ QVariant HottestLinksModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (index.column()) {
-    case From: return deviceName(m_result->links[link].src);
-    case To: return deviceName(m_result->links[link].dst);
-    case Bytes: return QString::fromStdString(formatSi(v, "B"));
-    case Busy: return QString::fromStdString(formatTime(std::llround(v * 1e12)));
-    case Utilization: return QStringLiteral("%1 %").arg(v, 0, 'f', 1);
+    case From:
+        return deviceName(m_result->links[link].src);
+    case To:
+        return deviceName(m_result->links[link].dst);
+    case Bytes:
+        return QString::fromStdString(formatSi(v, "B"));
+    case Busy:
+        return QString::fromStdString(formatTime(std::llround(v * 1e12)));
+    case Utilization:
+        return QStringLiteral("%1 %").arg(v, 0, 'f', 1);
     case Achieved:
-    case Peak: return QString::fromStdString(formatSi(v, "B/s"));
-    default: return static_cast<qlonglong>(v);
+    case Peak:
+        return QString::fromStdString(formatSi(v, "B/s"));
+    default:
+        return static_cast<qlonglong>(v);
     }
 }
 
 QVariant HottestLinksModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* names[] = {"Link",   "From",        "To",       "Dim",  "Bytes",
-                                  "Busy",   "Utilization", "Achieved", "Peak"};
+    static const char* names[] = {"Link", "From",        "To",       "Dim", "Bytes",
+                                  "Busy", "Utilization", "Achieved", "Peak"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

@@ -6,7 +6,6 @@
 #include "record/RunResult.h"
 
 #include <QAbstractTableModel>
-
 #include <memory>
 
 namespace astrolabe::widgets {
@@ -14,7 +13,18 @@ namespace astrolabe::widgets {
 class HottestLinksModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Link, From, To, Dimension, Bytes, Busy, Utilization, Achieved, Peak, ColumnCount };
+    enum Column {
+        Link,
+        From,
+        To,
+        Dimension,
+        Bytes,
+        Busy,
+        Utilization,
+        Achieved,
+        Peak,
+        ColumnCount
+    };
 
     explicit HottestLinksModel(QObject* parent = nullptr);
 

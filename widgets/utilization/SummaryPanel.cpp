@@ -18,7 +18,9 @@
 namespace astrolabe::widgets {
 
 namespace {
-QString time(int64_t ps) { return QString::fromStdString(formatTime(ps)); }
+QString time(int64_t ps) {
+    return QString::fromStdString(formatTime(ps));
+}
 
 QChartView* makeChartView(const QString& title, QWidget* parent) {
     auto* chart = new QChart;
@@ -39,13 +41,14 @@ void clearChart(QChart* chart) {
 }
 } // namespace
 
-SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
+SummaryPanel::SummaryPanel(QWidget* parent)
+    : QWidget(parent) {
     m_figures = new QLabel(this);
     m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_figures->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_collectives = makeChartView(tr("Time per collective (mean per NPU)"), this);
-    m_bandwidth = makeChartView(
-        tr("Bandwidth per dimension (sum over its links): achieved vs peak"), this);
+    m_bandwidth =
+        makeChartView(tr("Bandwidth per dimension (sum over its links): achieved vs peak"), this);
     m_dimensions = new DimensionStatsModel(this);
     m_table = new QTableView(this);
     m_table->setModel(m_dimensions);
@@ -62,7 +65,9 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
     setResult(nullptr);
 }
 
-QString SummaryPanel::figuresText() const { return m_figures->text(); }
+QString SummaryPanel::figuresText() const {
+    return m_figures->text();
+}
 
 void SummaryPanel::setResult(std::shared_ptr<const RunResult> result) {
     m_result = std::move(result);

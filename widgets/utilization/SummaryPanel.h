@@ -6,7 +6,6 @@
 #include "record/RunResult.h"
 
 #include <QWidget>
-
 #include <memory>
 
 class QChartView;

@@ -9,7 +9,8 @@
 
 namespace astrolabe::widgets {
 
-UtilizationChart::UtilizationChart(QWidget* parent) : QChartView(parent) {
+UtilizationChart::UtilizationChart(QWidget* parent)
+    : QChartView(parent) {
     auto* chart = new QChart;
     chart->setTitle(tr("Link utilization over time"));
     chart->legend()->setAlignment(Qt::AlignBottom);

@@ -6,7 +6,6 @@
 #include "record/RunResult.h"
 
 #include <QChartView>
-
 #include <memory>
 
 class QLineSeries;

@@ -34,10 +34,10 @@ std::vector<float> aggregateMax(std::span<const float> grid, int rows, int cols,
 
 struct CollectiveTime {
     CollectiveType type = CollectiveType::AllReduce;
-    int count = 0;          ///< spans (one per NPU per collective)
-    int64_t totalPs = 0;    ///< summed over NPUs
+    int count = 0;            ///< spans (one per NPU per collective)
+    int64_t totalPs = 0;      ///< summed over NPUs
     int64_t meanPerNpuPs = 0; ///< totalPs / npuCount
-    uint64_t bytes = 0;     ///< summed sizes
+    uint64_t bytes = 0;       ///< summed sizes
 };
 /// Time spent per collective type, in CollectiveType order, types that occur only.
 std::vector<CollectiveTime> collectiveBreakdown(const RunResult& result);

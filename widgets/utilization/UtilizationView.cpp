@@ -5,8 +5,8 @@
 #include "utilization/HeatmapWidget.h"
 #include "utilization/HottestLinksModel.h"
 #include "utilization/SummaryPanel.h"
-#include "utilization/UtilizationData.h"
 #include "utilization/UtilizationChart.h"
+#include "utilization/UtilizationData.h"
 
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -21,7 +21,8 @@
 
 namespace astrolabe::widgets {
 
-UtilizationView::UtilizationView(QWidget* parent) : QWidget(parent) {
+UtilizationView::UtilizationView(QWidget* parent)
+    : QWidget(parent) {
     m_tabs = new QTabWidget(this);
     m_summary = new SummaryPanel(this);
     m_chart = new UtilizationChart(this);
@@ -62,7 +63,8 @@ UtilizationView::UtilizationView(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_tabs);
 
-    m_linkHeatmap->setValueFormat([](float v) { return QStringLiteral("%1 %").arg(100.0 * v, 0, 'f', 0); });
+    m_linkHeatmap->setValueFormat(
+        [](float v) { return QStringLiteral("%1 %").arg(100.0 * v, 0, 'f', 0); });
     m_traffic->setValueFormat([](float v) { return QString::fromStdString(formatSi(v, "B")); });
     connect(exportButton, &QToolButton::clicked, this, &UtilizationView::exportWithDialog);
     connect(m_linkTable->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -89,9 +91,10 @@ void UtilizationView::setResult(std::shared_ptr<const RunResult> result, const P
         for (int c = 0; c < cols && c < static_cast<int>(series[r].size()); ++c)
             grid[static_cast<size_t>(r) * cols + c] = series[r][c];
     m_linkHeatmap->setGrid(std::move(grid), rows, cols, 1.0f);
-    m_linkHeatmap->setTitles(tr("Link utilization (links × time, max per pixel)"), tr("link"),
-                             tr("time bucket (%1 each)")
-                                 .arg(QString::fromStdString(formatTime(m_result->seriesBucket.ps()))));
+    m_linkHeatmap->setTitles(
+        tr("Link utilization (links × time, max per pixel)"), tr("link"),
+        tr("time bucket (%1 each)")
+            .arg(QString::fromStdString(formatTime(m_result->seriesBucket.ps()))));
     const auto shared = m_result;
     m_linkHeatmap->setCellText([shared](int row, int col, float v) {
         const LinkInfo& l = shared->links[static_cast<size_t>(row)];

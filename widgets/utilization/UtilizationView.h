@@ -7,7 +7,6 @@
 #include "record/RunResult.h"
 
 #include <QWidget>
-
 #include <memory>
 
 class QTabWidget;

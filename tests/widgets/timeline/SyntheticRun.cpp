@@ -120,8 +120,8 @@ std::shared_ptr<RunResult> quickStartRun() {
     for (int npu = 0; npu < 8; ++npu) {
         const SimTime skew = SimTime::fromNs(10 * npu);
         const SimTime end = skew + chunk * 4;
-        r->activities.push_back({skew, end, npu, ActivityKind::Communication, NodeType::CommColl,
-                                 1, 0, 1 << 20});
+        r->activities.push_back(
+            {skew, end, npu, ActivityKind::Communication, NodeType::CommColl, 1, 0, 1 << 20});
         r->collectives.push_back({skew, end, npu, 1, CollectiveType::AllReduce, 1 << 20, 4, 0});
         for (int c = 0; c < 4; ++c)
             r->phases.push_back({skew + chunk * c, skew + chunk * (c + 1), npu, 1, c, 0, 0,
@@ -183,20 +183,19 @@ std::shared_ptr<RunResult> syntheticRun(const SyntheticOptions& options) {
             const int64_t comm = random.between(30, 160) * 1000'000;
             const CollectiveType type = types[(k / 2) % 4];
             const uint64_t bytes = static_cast<uint64_t>(random.between(1, 64)) << 20;
-            r->activities.push_back({SimTime::fromPs(commStart),
-                                     SimTime::fromPs(commStart + comm), npu,
-                                     ActivityKind::Communication, NodeType::CommColl, id + 1,
+            r->activities.push_back({SimTime::fromPs(commStart), SimTime::fromPs(commStart + comm),
+                                     npu, ActivityKind::Communication, NodeType::CommColl, id + 1,
                                      static_cast<uint32_t>(layer * 4 + 2 + (k / 2 % 2)), bytes});
             r->collectives.push_back({SimTime::fromPs(commStart), SimTime::fromPs(commStart + comm),
                                       npu, id + 1, type, bytes, 1, 0});
             if (options.phases) {
                 for (int d = 0; d < dims; ++d)
-                    r->phases.push_back(
-                        {SimTime::fromPs(commStart + comm * d / dims),
-                         SimTime::fromPs(commStart + comm * (d + 1) / dims), npu, id + 1, 0,
-                         static_cast<int16_t>(d), static_cast<int16_t>(d),
-                         static_cast<uint8_t>(CollectiveKind::AllReduce),
-                         static_cast<uint8_t>(AlgorithmKind::Ring), bytes});
+                    r->phases.push_back({SimTime::fromPs(commStart + comm * d / dims),
+                                         SimTime::fromPs(commStart + comm * (d + 1) / dims), npu,
+                                         id + 1, 0, static_cast<int16_t>(d),
+                                         static_cast<int16_t>(d),
+                                         static_cast<uint8_t>(CollectiveKind::AllReduce),
+                                         static_cast<uint8_t>(AlgorithmKind::Ring), bytes});
             }
             cursor += compute + random.between(2, 30) * 1000'000;
         }

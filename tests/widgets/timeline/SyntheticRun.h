@@ -17,9 +17,9 @@ PlatformSpec quickStartPlatform();
 
 struct SyntheticOptions {
     std::vector<int> dimensions{8, 16, 8}; ///< NPUs = product
-    int itemsPerNpu = 200;                   ///< activities per NPU (compute and comm alternate)
-    bool phases = true;                      ///< one phase span per dimension per collective
-    bool links = true;                       ///< ring links, series, traffic matrix
+    int itemsPerNpu = 200;                 ///< activities per NPU (compute and comm alternate)
+    bool phases = true;                    ///< one phase span per dimension per collective
+    bool links = true;                     ///< ring links, series, traffic matrix
     uint32_t seed = 1;
 };
 /// An LLM-like iteration: compute kernels and collectives alternating and overlapping.

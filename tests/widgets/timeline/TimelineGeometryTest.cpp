@@ -1,8 +1,9 @@
 // Geometry: culling through the source, merging into runs, group density, hit-testing, rows.
+#include "timeline/TimelineGeometry.h"
+
 #include "timeline/ColorKey.h"
 #include "timeline/RowLayout.h"
 #include "timeline/RunResultTimelineSource.h"
-#include "timeline/TimelineGeometry.h"
 
 #include <gtest/gtest.h>
 
@@ -34,8 +35,8 @@ std::shared_ptr<RunResult> smallRun() {
                      activity(0, 200, 300, ActivityKind::Compute, 3, 2),
                      activity(0, 400, 500, ActivityKind::Compute, 4, 0),
                      activity(1, 0, 1000, ActivityKind::Compute, 5, 0)};
-    r->collectives = {{SimTime::fromPs(50), SimTime::fromPs(1000), 0, 2, CollectiveType::AllGather,
-                       4096, 2, 0}};
+    r->collectives = {
+        {SimTime::fromPs(50), SimTime::fromPs(1000), 0, 2, CollectiveType::AllGather, 4096, 2, 0}};
     return r;
 }
 } // namespace
@@ -171,6 +172,53 @@ TEST(TimelineGeometry, CollapsedGroupShowsBusyFractionPerColumn) {
     EXPECT_EQ(g.density[10 + 0], 64);
     EXPECT_EQ(g.density[10 + 5], 128);
     EXPECT_EQ(g.itemCount, 5);
+}
+
+TEST(TimelineGeometry, GroupHistogramMatchesTheExactDensity) {
+    // 100 buckets of 10 ps; 10 columns of 100 ps: column edges fall on bucket edges, so the
+    // histogram gives the exact fractions of CollapsedGroupShowsBusyFractionPerColumn.
+    const RunResultTimelineSource source(smallRun());
+    const TimeMapper mapper(0, 1000, 0, 10);
+    const GroupHistogram h = buildGroupHistogram(source, 0, 2, 100);
+    EXPECT_DOUBLE_EQ(h.bucketPs, 10.0);
+    // Work lane: NPU 0 busy 300 ps, NPU 1 1000 ps = 130 busy NPU-buckets.
+    EXPECT_DOUBLE_EQ(h.prefix[0].back(), 130.0);
+    RowGeometry fromHistogram, exact;
+    groupRowFromHistogram(h, mapper, fromHistogram);
+    buildGroupRow(source, 0, 2, mapper, exact);
+    EXPECT_EQ(fromHistogram.density, exact.density);
+    EXPECT_FLOAT_EQ(fromHistogram.finishX, exact.finishX);
+    // Zoomed to [250, 750) over 5 columns: still aligned (100 ps = 10 buckets per column).
+    const TimeMapper zoomed(250, 750, 0, 5);
+    groupRowFromHistogram(h, zoomed, fromHistogram);
+    buildGroupRow(source, 0, 2, zoomed, exact);
+    EXPECT_EQ(fromHistogram.density, exact.density);
+}
+
+TEST(TimelineGeometry, CacheUsesHistogramsForLargeCollapsedGroupsOnly) {
+    auto r = std::make_shared<RunResult>();
+    r->npuCount = 32;
+    for (int npu = 0; npu < 32; ++npu)
+        for (int i = 0; i < 100; ++i)
+            r->activities.push_back(
+                activity(npu, i * 1000, i * 1000 + 500 + npu, ActivityKind::Compute, i));
+    r->endTime = SimTime::fromPs(100'000);
+    const RunResultTimelineSource source(r);
+    RowLayout layout;
+    layout.setDimensions({16, 2}, 32);
+    layout.setAllCollapsed(true); // two collapsed nodes of 16 NPUs
+    TimelineGeometryCache cache;
+    TimeMapper mapper(0, 100'000, 0, 100); // 1000 ps per column, buckets of ~6 ps
+    const RowGeometry& row = cache.row(source, layout, 0, mapper, {}, 1);
+    EXPECT_EQ(cache.histograms(), 1);
+    RowGeometry exact;
+    buildGroupRow(source, 0, 16, mapper, exact);
+    ASSERT_EQ(row.density.size(), exact.density.size());
+    for (size_t i = 0; i < exact.density.size(); ++i)
+        EXPECT_NEAR(row.density[i], exact.density[i], 1) << i;
+    mapper.setWindow(0, 50); // a column is shorter than a bucket: exact again
+    cache.row(source, layout, 1, mapper, {}, 1);
+    EXPECT_EQ(cache.histograms(), 1);
 }
 
 TEST(TimelineGeometry, HitTestPrefersTheItemUnderTheCursor) {

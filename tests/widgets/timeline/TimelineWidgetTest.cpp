@@ -1,10 +1,11 @@
 // The timeline widget on synthetic runs: hit-testing through the widget, selection, search,
 // zoom history, export, and screenshots under screenshots/ in the working directory.
+#include "timeline/TimelineWidget.h"
+
 #include "SyntheticRun.h"
 #include "timeline/ImageExport.h"
 #include "timeline/TimelineDetailsPanel.h"
 #include "timeline/TimelineView.h"
-#include "timeline/TimelineWidget.h"
 
 #include <QDir>
 #include <QFile>
@@ -13,7 +14,6 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QWheelEvent>
-
 #include <gtest/gtest.h>
 
 using namespace astrolabe;

@@ -1,6 +1,7 @@
 // Pure utilization computations, with the expected values worked out by hand.
-#include "../timeline/SyntheticRun.h"
 #include "utilization/UtilizationData.h"
+
+#include "../timeline/SyntheticRun.h"
 
 #include <gtest/gtest.h>
 
@@ -61,9 +62,11 @@ TEST(UtilizationData, AggregateMaxKeepsTheHottestCell) {
 }
 
 TEST(UtilizationData, QuickStartBreakdownAndSummary) {
-    // Each of the 8 NPUs spends 4 chunks x T in its all-reduce, T = 14 (500 ns + 32 KiB / 50 GiB/s).
+    // Each of the 8 NPUs spends 4 chunks x T in its all-reduce, T = 14 (500 ns + 32 KiB / 50
+    // GiB/s).
     const auto run = synthetic::quickStartRun();
-    const int64_t chunk = SimTime::fromNsRounded(14 * (500.0 + 32768.0 / (50.0 * (1 << 30)) * 1e9)).ps();
+    const int64_t chunk =
+        SimTime::fromNsRounded(14 * (500.0 + 32768.0 / (50.0 * (1 << 30)) * 1e9)).ps();
     const std::vector<CollectiveTime> times = collectiveBreakdown(*run);
     ASSERT_EQ(times.size(), 1u);
     EXPECT_EQ(times[0].type, CollectiveType::AllReduce);

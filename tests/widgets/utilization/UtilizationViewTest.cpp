@@ -1,5 +1,7 @@
 // Utilization models and views: QAbstractItemModelTester on every model, the link table's order,
 // chart downsampling, heatmap hit-testing, export, and screenshots under screenshots/.
+#include "utilization/UtilizationView.h"
+
 #include "../timeline/SyntheticRun.h"
 #include "timeline/ImageExport.h"
 #include "utilization/DimensionStatsModel.h"
@@ -7,13 +9,11 @@
 #include "utilization/HottestLinksModel.h"
 #include "utilization/SummaryPanel.h"
 #include "utilization/UtilizationChart.h"
-#include "utilization/UtilizationView.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
 #include <QTabWidget>
-
 #include <gtest/gtest.h>
 
 using namespace astrolabe;
@@ -53,9 +53,11 @@ TEST(HottestLinksModel, PassesTheModelTesterAndSortsHottestFirst) {
                 100.0 * run->linkStats[link].busy.seconds() / run->endTime.seconds(), 1e-9);
     model.sort(HottestLinksModel::Dimension, Qt::AscendingOrder);
     EXPECT_EQ(model.index(0, HottestLinksModel::Dimension).data(Qt::UserRole).toInt(), 0);
-    EXPECT_EQ(model.index(model.rowCount() - 1, HottestLinksModel::Dimension).data(Qt::UserRole).toInt(),
-              2);
-    EXPECT_EQ(model.index(0, HottestLinksModel::From).data().toString().left(4), QStringLiteral("NPU "));
+    EXPECT_EQ(
+        model.index(model.rowCount() - 1, HottestLinksModel::Dimension).data(Qt::UserRole).toInt(),
+        2);
+    EXPECT_EQ(model.index(0, HottestLinksModel::From).data().toString().left(4),
+              QStringLiteral("NPU "));
     model.setResult(nullptr);
     EXPECT_EQ(model.rowCount(), 0);
 }
