@@ -98,6 +98,67 @@ TEST(TimelineWidget, WheelZoomsAroundTheCursorAndHistoryGoesBack) {
     EXPECT_LT(w.mapper().spanPs(), fullSpan);
 }
 
+namespace {
+void sendMouse(QWidget* target, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons,
+               Qt::KeyboardModifiers modifiers) {
+    QMouseEvent event(type, QPointF(pos), target->mapToGlobal(QPointF(pos)), Qt::LeftButton,
+                      buttons, modifiers);
+    QCoreApplication::sendEvent(target, &event);
+}
+
+void drag(QWidget* target, QPoint from, QPoint to, Qt::KeyboardModifiers modifiers) {
+    sendMouse(target, QEvent::MouseButtonPress, from, Qt::LeftButton, modifiers);
+    sendMouse(target, QEvent::MouseMove, (from + to) / 2, Qt::LeftButton, modifiers);
+    sendMouse(target, QEvent::MouseMove, to, Qt::LeftButton, modifiers);
+    sendMouse(target, QEvent::MouseButtonRelease, to, Qt::NoButton, modifiers);
+}
+} // namespace
+
+TEST(TimelineWidget, RubberBandZoomsDragPansAndKeysMove) {
+    TimelineView view;
+    view.resize(1200, 500);
+    view.setResult(synthetic::quickStartRun(), synthetic::quickStartPlatform());
+    view.show();
+    TimelineWidget& w = *view.timeline();
+    QWidget* viewport = w.viewport();
+    // Ctrl+drag from x = 300 to x = 500: the window becomes the times under those pixels.
+    const int64_t from = w.mapper().xToTime(300);
+    const int64_t to = w.mapper().xToTime(500);
+    drag(viewport, QPoint(300, 100), QPoint(500, 100), Qt::ControlModifier);
+    EXPECT_EQ(w.mapper().t0(), from);
+    EXPECT_EQ(w.mapper().t1(), to);
+    // A plain drag 100 px to the right shows earlier times by 100 px worth.
+    const int64_t before = w.mapper().t0();
+    const double psPerPixel = w.mapper().psPerPixel();
+    drag(viewport, QPoint(600, 100), QPoint(700, 100), Qt::NoModifier);
+    EXPECT_NEAR(static_cast<double>(before - w.mapper().t0()), 100 * psPerPixel, psPerPixel);
+    // Right arrow: a tenth of the span later.
+    const int64_t t0 = w.mapper().t0();
+    QTest::keyClick(&w, Qt::Key_Right);
+    EXPECT_EQ(w.mapper().t0(), t0 + w.mapper().spanPs() / 10);
+    // Back through the history: the drag, then the rubber band.
+    w.goBack();
+    EXPECT_EQ(w.mapper().t0(), before);
+    w.goBack();
+    EXPECT_EQ(w.mapper().t1(), w.mapper().limitEnd());
+    EXPECT_EQ(w.mapper().t0(), w.mapper().limitBegin());
+}
+
+TEST(TimelineWidget, ClickingAGroupLabelCollapsesIt) {
+    synthetic::SyntheticOptions options;
+    options.dimensions = {4, 2};
+    options.itemsPerNpu = 10;
+    TimelineView view;
+    view.resize(1000, 500);
+    view.setResult(synthetic::syntheticRun(options), synthetic::syntheticPlatform(options));
+    view.show();
+    TimelineWidget& w = *view.timeline();
+    ASSERT_EQ(w.rowLayout().rows().size(), 10u);                             // 2 nodes + 8 NPUs
+    QTest::mouseClick(w.viewport(), Qt::LeftButton, {}, QPoint(20, 30 + 5)); // node 0 label
+    EXPECT_EQ(w.rowLayout().rows().size(), 6u);
+    EXPECT_TRUE(w.rowLayout().rows()[0].collapsed);
+}
+
 TEST(TimelineWidget, SearchHighlightsAndJumpsToMatches) {
     synthetic::SyntheticOptions options;
     options.dimensions = {4, 2};
