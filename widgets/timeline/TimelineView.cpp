@@ -31,7 +31,11 @@ QString legendHtml() {
     for (const TimelinePalette::LegendEntry& entry : TimelinePalette::legend())
         html += QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2&nbsp;&nbsp; ")
                     .arg(entry.color.name(), entry.label);
-    html += QStringLiteral("<span style='color:#d62728'>&#9633;</span>&nbsp;critical path");
+    html +=
+        QStringLiteral("<span style='color:#d62728'>&#9633;</span>&nbsp;critical path&nbsp;&nbsp; "
+                       "<span style='color:#111111'>&#9633;</span>&nbsp;search match&nbsp;&nbsp; "
+                       "collapsed groups: shade = busy share of the group's NPUs "
+                       "(compute above, communication below)");
     return html;
 }
 } // namespace

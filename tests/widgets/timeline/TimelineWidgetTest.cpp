@@ -4,7 +4,9 @@
 
 #include "SyntheticRun.h"
 #include "timeline/ImageExport.h"
+#include "timeline/RunResultTimelineSource.h"
 #include "timeline/TimelineDetailsPanel.h"
+#include "timeline/TimelineText.h"
 #include "timeline/TimelineView.h"
 
 #include <QDir>
@@ -52,6 +54,23 @@ TEST(TimelineWidget, HitTestFindsTheCollectiveAndItsChunk) {
     EXPECT_EQ(hit.phase->chunk, 2);
     // The work lane of the quick start is empty.
     EXPECT_FALSE(w.hitTest(pointAt(w, 3, Lane::Work, t)).activity.has_value());
+}
+
+TEST(TimelineWidget, TooltipNamesNodeTypeSizeTimesDimensionAndChunk) {
+    const auto run = synthetic::quickStartRun();
+    const RunResultTimelineSource source(run);
+    const ActivityInterval& a = run->activities[3]; // NPU 3, starts at 30 ns
+    const QString text = activityTooltip(source, a, run->phases[3 * 4 + 2]);
+    EXPECT_TRUE(text.contains(QStringLiteral("all_reduce_1MiB")));
+    EXPECT_TRUE(text.contains(QStringLiteral("COMM_COLL_NODE")));
+    EXPECT_TRUE(text.contains(QStringLiteral("ALL_REDUCE of 1.00 MiB, 4 chunks")));
+    EXPECT_TRUE(text.contains(QStringLiteral("start 30.00 ns")));
+    EXPECT_TRUE(text.contains(QStringLiteral("duration %1").arg(timeText((a.end - a.start).ps()))));
+    EXPECT_TRUE(text.contains(QStringLiteral("chunk 2")));
+    EXPECT_TRUE(text.contains(QStringLiteral("dimension 0")));
+    EXPECT_FALSE(text.contains(QStringLiteral("critical")));
+    EXPECT_TRUE(activityTooltip(source, run->activities[7], std::nullopt)
+                    .contains(QStringLiteral("on the critical path")));
 }
 
 TEST(TimelineWidget, ClickSelectsAndEmitsTheInterval) {
@@ -218,4 +237,9 @@ TEST(TimelineScreenshots, QuickStartAndThousandNpus) {
     EXPECT_TRUE(view.grab().save(screenshotPath(QStringLiteral("timeline_1024_nodes.png"))));
     view.timeline()->zoomBy(20.0, 700);
     EXPECT_TRUE(view.grab().save(screenshotPath(QStringLiteral("timeline_1024_zoom.png"))));
+    // Expanded again and zoomed further: single intervals, phases and the search highlight.
+    view.timeline()->collapseLevel(1, false);
+    view.timeline()->zoomBy(4.0, 700);
+    view.timeline()->setSearchText(QStringLiteral("gemm_bwd"));
+    EXPECT_TRUE(view.grab().save(screenshotPath(QStringLiteral("timeline_1024_detail.png"))));
 }
