@@ -1,0 +1,148 @@
+// Utilization models and views: QAbstractItemModelTester on every model, the link table's order,
+// chart downsampling, heatmap hit-testing, export, and screenshots under screenshots/.
+#include "utilization/UtilizationView.h"
+
+#include "../timeline/SyntheticRun.h"
+#include "timeline/ImageExport.h"
+#include "utilization/DimensionStatsModel.h"
+#include "utilization/HeatmapWidget.h"
+#include "utilization/HottestLinksModel.h"
+#include "utilization/SummaryPanel.h"
+#include "utilization/UtilizationChart.h"
+
+#include <QAbstractItemModelTester>
+#include <QDir>
+#include <QFile>
+#include <QTabWidget>
+#include <gtest/gtest.h>
+
+using namespace astrolabe;
+using namespace astrolabe::widgets;
+
+namespace {
+QString screenshotPath(const QString& name) {
+    QDir().mkpath(QStringLiteral("screenshots"));
+    return QDir(QStringLiteral("screenshots")).absoluteFilePath(name);
+}
+
+synthetic::SyntheticOptions smallOptions() {
+    synthetic::SyntheticOptions options;
+    options.dimensions = {4, 2, 2};
+    options.itemsPerNpu = 20;
+    return options;
+}
+} // namespace
+
+TEST(HottestLinksModel, PassesTheModelTesterAndSortsHottestFirst) {
+    HottestLinksModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const auto run = synthetic::syntheticRun(smallOptions());
+    model.setResult(run);
+    ASSERT_EQ(model.rowCount(), static_cast<int>(run->links.size()));
+    uint64_t hottest = 0;
+    for (const LinkStats& s : run->linkStats)
+        hottest = std::max(hottest, s.bytes);
+    EXPECT_EQ(model.index(0, HottestLinksModel::Bytes).data(Qt::UserRole).toDouble(),
+              static_cast<double>(hottest));
+    for (int row = 1; row < model.rowCount(); ++row)
+        EXPECT_GE(model.index(row - 1, HottestLinksModel::Bytes).data(Qt::UserRole).toDouble(),
+                  model.index(row, HottestLinksModel::Bytes).data(Qt::UserRole).toDouble());
+    // Utilization = busy / end time.
+    const int link = model.linkAt(0);
+    EXPECT_NEAR(model.index(0, HottestLinksModel::Utilization).data(Qt::UserRole).toDouble(),
+                100.0 * run->linkStats[link].busy.seconds() / run->endTime.seconds(), 1e-9);
+    model.sort(HottestLinksModel::Dimension, Qt::AscendingOrder);
+    EXPECT_EQ(model.index(0, HottestLinksModel::Dimension).data(Qt::UserRole).toInt(), 0);
+    EXPECT_EQ(
+        model.index(model.rowCount() - 1, HottestLinksModel::Dimension).data(Qt::UserRole).toInt(),
+        2);
+    EXPECT_EQ(model.index(0, HottestLinksModel::From).data().toString().left(4),
+              QStringLiteral("NPU "));
+    model.setResult(nullptr);
+    EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(DimensionStatsModel, PassesTheModelTesterAndComputesAchievedBandwidth) {
+    DimensionStatsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const auto run = synthetic::syntheticRun(smallOptions());
+    model.setResult(run);
+    ASSERT_EQ(model.rowCount(), 3);
+    for (int row = 0; row < 3; ++row) {
+        const DimensionStats& d = run->dimensions[row];
+        const double achieved = static_cast<double>(d.bytes) / run->endTime.seconds();
+        EXPECT_DOUBLE_EQ(model.value(row, DimensionStatsModel::Achieved), achieved);
+        EXPECT_DOUBLE_EQ(model.value(row, DimensionStatsModel::PercentOfPeak),
+                         100.0 * achieved / d.peakBandwidthBytesPerSecond);
+    }
+}
+
+TEST(UtilizationChart, FeedsAtMostTwoPointsPerColumn) {
+    auto run = synthetic::syntheticRun(smallOptions());
+    // 20,000 buckets per link: far more than pixels.
+    for (auto& series : run->linkSeries) {
+        series.resize(20'000);
+        for (size_t b = 0; b < series.size(); ++b)
+            series[b] = static_cast<float>((b * 37) % 100) / 100.0f;
+    }
+    run->seriesBucket = SimTime::fromNs(10);
+    UtilizationChart chart;
+    chart.resize(800, 400);
+    chart.show();
+    chart.setResult(run);
+    const std::vector<int> counts = chart.seriesPointCounts();
+    ASSERT_EQ(counts.size(), 3u);
+    for (int count : counts) {
+        EXPECT_GT(count, 0);
+        EXPECT_LE(count, 2 * 800);
+    }
+    chart.setLinks({0, 1});
+    EXPECT_EQ(chart.seriesPointCounts().size(), 5u);
+}
+
+TEST(HeatmapWidget, MapsPositionsToCells) {
+    HeatmapWidget heatmap;
+    heatmap.resize(456, 334);
+    heatmap.setGrid(std::vector<float>(4 * 10, 1.0f), 4, 10);
+    const QRect plot = heatmap.plotRect(); // 316 x 276 at (56, 24)
+    EXPECT_EQ(heatmap.cellAt(plot.topLeft()), QPoint(0, 0));
+    EXPECT_EQ(heatmap.cellAt(plot.bottomRight()), QPoint(9, 3));
+    EXPECT_EQ(heatmap.cellAt(QPoint(plot.left() + plot.width() / 2, plot.top())), QPoint(5, 0));
+    EXPECT_EQ(heatmap.cellAt(QPoint(0, 0)), QPoint(-1, -1));
+    EXPECT_EQ(HeatmapWidget::colorFor(0.0f), qRgb(68, 1, 84));
+    EXPECT_EQ(HeatmapWidget::colorFor(1.0f), qRgb(253, 231, 37));
+}
+
+TEST(UtilizationView, ScreenshotsAndExport) {
+    for (const auto& [name, run, platform] :
+         {std::tuple{QStringLiteral("quickstart"), synthetic::quickStartRun(),
+                     synthetic::quickStartPlatform()},
+          std::tuple{QStringLiteral("1024"), synthetic::syntheticRun({}),
+                     synthetic::syntheticPlatform({})}}) {
+        UtilizationView view;
+        view.resize(1300, 760);
+        view.setResult(run, platform);
+        view.show();
+        EXPECT_TRUE(view.summary()->figuresText().contains(QStringLiteral("End-to-end time")));
+        const QStringList pages{QStringLiteral("summary"), QStringLiteral("overtime"),
+                                QStringLiteral("links"), QStringLiteral("traffic")};
+        for (int tab = 0; tab < view.tabs()->count(); ++tab) {
+            view.tabs()->setCurrentIndex(tab);
+            EXPECT_TRUE(view.grab().save(
+                screenshotPath(QStringLiteral("utilization_%1_%2.png").arg(name, pages[tab]))));
+        }
+    }
+    UtilizationView view;
+    view.resize(900, 600);
+    view.setResult(synthetic::quickStartRun(), synthetic::quickStartPlatform());
+    view.show();
+    view.tabs()->setCurrentIndex(0);
+    ASSERT_TRUE(view.exportImage(screenshotPath(QStringLiteral("utilization_export.png"))));
+    if (!svgExportAvailable())
+        GTEST_SKIP() << "Qt Svg not available at build time: SVG export not tested";
+    const QString svg = screenshotPath(QStringLiteral("utilization_export.svg"));
+    ASSERT_TRUE(view.exportImage(svg));
+    QFile file(svg);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(file.readAll().contains("<svg"));
+}

@@ -1,0 +1,37 @@
+#pragma once
+// Time axis ticks: "nice" steps (1, 2, 5 x 10^k picoseconds) at least minSpacing pixels apart,
+// labelled in the unit of ten steps (ps, ns, µs, ms, s). Pure functions, unit-tested.
+
+#include "timeline/TimeMapper.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace astrolabe::widgets {
+
+struct TimeTick {
+    int64_t ps = 0;
+    double x = 0;
+    std::string label;
+    bool operator==(const TimeTick&) const = default;
+};
+
+struct TimeUnit {
+    int64_t psPerUnit = 1;
+    const char* suffix = "ps";
+};
+
+/// The smallest step in {1, 2, 5} x 10^k ps that is >= minStepPs (minStepPs >= 1).
+int64_t niceStep(double minStepPs);
+/// The unit a step of stepPs is labelled in: the largest unit not larger than the step.
+TimeUnit unitForStep(int64_t stepPs);
+/// Ticks at multiples of the nice step inside [t0, t1], at least minSpacingPx apart.
+std::vector<TimeTick> timeTicks(const TimeMapper& mapper, double minSpacingPx);
+/// "1.5 ms"-style text for a tick: the unit of ten steps or of the largest value shown
+/// (magnitudePs), whichever is larger, with enough decimals for the step.
+std::string formatTickLabel(int64_t ps, int64_t stepPs, int64_t magnitudePs = 0);
+/// A duration or time for humans: 4 significant digits in the largest unit <= value.
+std::string formatTime(int64_t ps);
+
+} // namespace astrolabe::widgets

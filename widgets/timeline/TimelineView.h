@@ -1,0 +1,52 @@
+#pragma once
+// The "Timeline" tab: search and zoom toolbar, legend, the Gantt timeline and a details panel.
+// The main window calls setResult() when a run finishes.
+
+#include "config/PlatformSpec.h"
+#include "record/RunResult.h"
+
+#include <QWidget>
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QToolButton;
+class QCheckBox;
+
+namespace astrolabe::widgets {
+
+class TimelineWidget;
+class TimelineDetailsPanel;
+class TimelineSource;
+
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+
+    void setResult(std::shared_ptr<const RunResult> result, const PlatformSpec& platform);
+    /// For sources other than a RunResult (a database-backed one, later).
+    void setSource(std::shared_ptr<const TimelineSource> source,
+                   const std::vector<int>& dimensionSizes);
+
+    TimelineWidget* timeline() const { return m_timeline; }
+    TimelineDetailsPanel* details() const { return m_details; }
+
+    /// Exports what the timeline shows; the format follows the suffix (.png or .svg).
+    bool exportImage(const QString& path) const;
+
+private:
+    void search();
+    void exportWithDialog();
+    void updateHistoryButtons();
+
+    TimelineWidget* m_timeline = nullptr;
+    TimelineDetailsPanel* m_details = nullptr;
+    QLineEdit* m_search = nullptr;
+    QLabel* m_matches = nullptr;
+    QToolButton* m_back = nullptr;
+    QToolButton* m_forward = nullptr;
+    QCheckBox* m_critical = nullptr;
+};
+
+} // namespace astrolabe::widgets

@@ -1,0 +1,468 @@
+#include "timeline/TimelineWidget.h"
+
+#include "timeline/TimelineText.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+namespace astrolabe::widgets {
+
+namespace {
+constexpr int kDragThreshold = 4;
+constexpr int kWheelBurstMs = 600; ///< wheel steps closer than this are one history entry
+} // namespace
+
+TimelineWidget::TimelineWidget(QWidget* parent)
+    : QAbstractScrollArea(parent) {
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    viewport()->setMouseTracking(true);
+    viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(400, 200);
+    m_mapper.setLimits(0, 1);
+}
+
+void TimelineWidget::setSource(std::shared_ptr<const TimelineSource> source,
+                               const std::vector<int>& dimensionSizes) {
+    m_source = std::move(source);
+    m_cache.clear();
+    m_history.clear();
+    m_hover = {};
+    m_selection = {};
+    m_selected.reset();
+    m_overlay = {};
+    const int rows = m_source ? m_source->rowCount() : 0;
+    m_layout.setDimensions(dimensionSizes, rows);
+    rebuildCriticalOverlay();
+    if (m_source) {
+        m_mapper.setLimits(m_source->beginPs(), m_source->endPs());
+        // The shortest useful window: 100 ps across the plot.
+        m_mapper.setMinSpan(100);
+        updateMapperWidth();
+        m_mapper.showAll();
+    }
+    verticalScrollBar()->setValue(0);
+    updateScrollBars();
+    viewport()->update();
+    emit historyChanged();
+    emit windowChanged(m_mapper.t0(), m_mapper.t1());
+}
+
+void TimelineWidget::rebuildCriticalOverlay() {
+    m_overlay.criticalByNpu.clear();
+    if (m_source) {
+        m_overlay.criticalByNpu.resize(static_cast<size_t>(m_source->rowCount()));
+        for (const auto& [npu, nodeId] : m_source->criticalPath())
+            if (npu >= 0 && npu < m_source->rowCount())
+                m_overlay.criticalByNpu[npu].push_back(nodeId);
+        for (auto& ids : m_overlay.criticalByNpu)
+            std::sort(ids.begin(), ids.end());
+    }
+    ++m_overlayVersion;
+}
+
+void TimelineWidget::setShowCriticalPath(bool show) {
+    m_overlay.showCritical = show;
+    ++m_overlayVersion;
+    viewport()->update();
+}
+
+TimelinePaintState TimelineWidget::paintState() const {
+    TimelinePaintState state;
+    state.source = m_source.get();
+    state.layout = &m_layout;
+    state.cache = &m_cache;
+    state.overlay = &m_overlay;
+    state.overlayVersion = m_overlayVersion;
+    state.mapper = m_mapper;
+    state.size = viewport()->size();
+    state.scrollY = verticalScrollBar()->value();
+    state.labelWidth = kLabelWidth;
+    state.axisHeight = kAxisHeight;
+    state.hover = m_hover;
+    state.selection = m_selection;
+    state.rubberBand = m_rubberBand;
+    return state;
+}
+
+void TimelineWidget::render(QPainter& painter) const {
+    TimelineRenderer::paint(painter, paintState());
+}
+
+QSize TimelineWidget::renderSize() const {
+    return viewport()->size();
+}
+
+void TimelineWidget::paintEvent(QPaintEvent*) {
+    QPainter painter(viewport());
+    TimelineRenderer::paint(painter, paintState());
+}
+
+void TimelineWidget::updateMapperWidth() {
+    m_mapper.setWidth(kLabelWidth, std::max(1, viewport()->width() - kLabelWidth));
+}
+
+void TimelineWidget::resizeEvent(QResizeEvent* event) {
+    QAbstractScrollArea::resizeEvent(event);
+    updateMapperWidth();
+    updateScrollBars();
+}
+
+void TimelineWidget::updateScrollBars() {
+    const int visible = std::max(0, viewport()->height() - kAxisHeight);
+    verticalScrollBar()->setRange(0, std::max(0, m_layout.totalHeight() - visible));
+    verticalScrollBar()->setPageStep(visible);
+    verticalScrollBar()->setSingleStep(RowLayout::kNpuRowHeight);
+}
+
+void TimelineWidget::scrollContentsBy(int, int) {
+    viewport()->update();
+}
+
+void TimelineWidget::applyWindow(int64_t t0, int64_t t1) {
+    m_mapper.setWindow(t0, t1);
+    viewport()->update();
+    emit windowChanged(m_mapper.t0(), m_mapper.t1());
+}
+
+void TimelineWidget::setWindow(int64_t t0Ps, int64_t t1Ps, bool recordHistory) {
+    if (recordHistory)
+        m_history.visit({m_mapper.t0(), m_mapper.t1()});
+    applyWindow(t0Ps, t1Ps);
+    emit historyChanged();
+}
+
+void TimelineWidget::zoomBy(double factor, double x) {
+    TimeMapper next = m_mapper;
+    next.zoomAround(x, factor);
+    setWindow(next.t0(), next.t1());
+}
+
+void TimelineWidget::showAll() {
+    setWindow(m_mapper.limitBegin(), m_mapper.limitEnd());
+}
+
+void TimelineWidget::goBack() {
+    const auto target = m_history.back({m_mapper.t0(), m_mapper.t1()});
+    applyWindow(target.first, target.second);
+    emit historyChanged();
+}
+
+void TimelineWidget::goForward() {
+    const auto target = m_history.forward({m_mapper.t0(), m_mapper.t1()});
+    applyWindow(target.first, target.second);
+    emit historyChanged();
+}
+
+void TimelineWidget::collapseAll(bool collapsed) {
+    m_layout.setAllCollapsed(collapsed);
+    updateScrollBars();
+    viewport()->update();
+}
+
+void TimelineWidget::collapseLevel(int level, bool collapsed) {
+    m_layout.setAllCollapsed(collapsed, level);
+    updateScrollBars();
+    viewport()->update();
+}
+
+void TimelineWidget::ensureRowVisible(int row) {
+    if (row < 0 || row >= static_cast<int>(m_layout.rows().size()))
+        return;
+    const DisplayRow& r = m_layout.rows()[row];
+    const int visible = viewport()->height() - kAxisHeight;
+    QScrollBar* bar = verticalScrollBar();
+    if (r.top < bar->value())
+        bar->setValue(r.top);
+    else if (r.top + r.height > bar->value() + visible)
+        bar->setValue(r.top + r.height - visible + RowLayout::kNpuRowHeight);
+}
+
+int TimelineWidget::setSearchText(const QString& text) {
+    m_overlay.nameMatches.clear();
+    int count = 0;
+    if (m_source && !text.isEmpty()) {
+        const auto& names = m_source->names();
+        m_overlay.nameMatches.resize(names.size());
+        for (size_t i = 0; i < names.size(); ++i) {
+            const bool match = QString::fromStdString(names[i]).contains(text, Qt::CaseInsensitive);
+            m_overlay.nameMatches[i] = match;
+            count += match;
+        }
+    }
+    ++m_overlayVersion;
+    viewport()->update();
+    return count;
+}
+
+bool TimelineWidget::findNext() {
+    if (!m_source || m_overlay.nameMatches.empty())
+        return false;
+    ActivityRef from;
+    if (m_selected)
+        from = {m_selected->npu, m_selected->start.ps(), m_selected->nodeId};
+    const std::optional<ActivityRef> next = m_source->findNext(m_overlay.nameMatches, from);
+    if (!next)
+        return false;
+    for (const ActivityInterval& a :
+         m_source->activities(next->row, next->startPs, next->startPs + 1).items) {
+        if (a.start.ps() == next->startPs && a.nodeId == next->nodeId) {
+            selectActivity(next->row, a, true);
+            return true;
+        }
+    }
+    return false;
+}
+
+void TimelineWidget::selectActivity(int npu, const ActivityInterval& activity, bool scrollTo) {
+    m_selected = activity;
+    m_selection = {true, npu, activity.start.ps(), activity.end.ps(), laneOf(activity)};
+    if (scrollTo) {
+        m_layout.reveal(npu);
+        updateScrollBars();
+        ensureRowVisible(m_layout.rowOfNpu(npu));
+        const int64_t duration = (activity.end - activity.start).ps();
+        const int64_t span = m_mapper.spanPs();
+        if (activity.start.ps() < m_mapper.t0() || activity.end.ps() > m_mapper.t1()) {
+            // Keep the zoom unless the item does not fit; centre it.
+            const int64_t newSpan = std::max(span, duration * 5 / 4);
+            const int64_t centre = activity.start.ps() + duration / 2;
+            setWindow(centre - newSpan / 2, centre - newSpan / 2 + newSpan);
+        }
+    }
+    viewport()->update();
+    emit activitySelected(activity);
+}
+
+void TimelineWidget::clearSelection() {
+    if (!m_selected)
+        return;
+    m_selected.reset();
+    m_selection = {};
+    viewport()->update();
+    emit selectionCleared();
+}
+
+TimelineHit TimelineWidget::hitTest(QPoint pos) const {
+    TimelineHit hit;
+    if (!m_source || pos.x() < kLabelWidth || pos.y() < kAxisHeight)
+        return hit;
+    const int y = pos.y() - kAxisHeight + verticalScrollBar()->value();
+    hit.displayRow = m_layout.rowAt(y);
+    if (hit.displayRow < 0)
+        return hit;
+    const DisplayRow& row = m_layout.rows()[hit.displayRow];
+    if (row.kind != DisplayRow::Kind::Npu)
+        return hit;
+    hit.npu = row.firstNpu;
+    const int lane = laneAt(row.top, row.height, y);
+    if (lane < 0)
+        return hit;
+    hit.lane = static_cast<Lane>(lane);
+    const int64_t t = m_mapper.xToTime(pos.x());
+    const int64_t tolerance = m_mapper.pixelsToDuration(3);
+    const PhaseWindow phases = m_source->phases(hit.npu, t - tolerance, t + tolerance + 1);
+    if (hit.lane == Lane::Phase) {
+        const int index = hitTestPhases(phases.items, t, tolerance);
+        if (index >= 0) {
+            hit.phase = phases.items[index];
+            for (const ActivityInterval& a :
+                 m_source->activities(hit.npu, hit.phase->start.ps(), hit.phase->end.ps()).items)
+                if (a.nodeId == hit.phase->nodeId && a.kind == ActivityKind::Communication)
+                    hit.activity = a;
+        }
+        return hit;
+    }
+    const ActivityWindow window = m_source->activities(hit.npu, t - tolerance, t + tolerance + 1);
+    const int index = hitTestActivities(window.items, hit.lane, t, tolerance);
+    if (index < 0)
+        return hit;
+    hit.activity = window.items[index];
+    if (hit.lane == Lane::Communication) {
+        for (const PhaseSpan& p : phases.items)
+            if (p.nodeId == hit.activity->nodeId && p.start.ps() <= t && t < p.end.ps())
+                hit.phase = p;
+    }
+    return hit;
+}
+
+void TimelineWidget::updateHover(QPoint pos) {
+    const TimelineHit hit = hitTest(pos);
+    TimelineMark mark;
+    if (hit.activity) {
+        const bool onPhase = hit.lane == Lane::Phase && hit.phase;
+        mark = {true, hit.npu, onPhase ? hit.phase->start.ps() : hit.activity->start.ps(),
+                onPhase ? hit.phase->end.ps() : hit.activity->end.ps(), hit.lane};
+    }
+    if (!(mark == m_hover)) {
+        m_hover = mark;
+        viewport()->update();
+    }
+    if (hit.activity)
+        QToolTip::showText(viewport()->mapToGlobal(pos),
+                           activityTooltip(*m_source, *hit.activity, hit.phase), viewport());
+    else
+        QToolTip::hideText();
+}
+
+void TimelineWidget::leaveEvent(QEvent* event) {
+    m_hover = {};
+    viewport()->update();
+    QAbstractScrollArea::leaveEvent(event);
+}
+
+void TimelineWidget::wheelEvent(QWheelEvent* event) {
+    const double steps = event->angleDelta().y() / 120.0;
+    if (event->modifiers() & Qt::ShiftModifier || event->position().x() < kLabelWidth) {
+        verticalScrollBar()->setValue(verticalScrollBar()->value() -
+                                      static_cast<int>(steps * 3 * RowLayout::kNpuRowHeight));
+        return;
+    }
+    if (steps == 0)
+        return;
+    // A burst of wheel steps is one history entry.
+    if (!m_lastWheel.isValid() || m_lastWheel.elapsed() > kWheelBurstMs)
+        m_history.visit({m_mapper.t0(), m_mapper.t1()});
+    m_lastWheel.start();
+    TimeMapper next = m_mapper;
+    next.zoomAround(event->position().x(), std::pow(1.25, steps));
+    applyWindow(next.t0(), next.t1());
+    emit historyChanged();
+    event->accept();
+}
+
+void TimelineWidget::mousePressEvent(QMouseEvent* event) {
+    setFocus();
+    m_pressPos = m_lastPos = event->position().toPoint();
+    m_moved = false;
+    if (event->button() != Qt::LeftButton)
+        return;
+    if (m_pressPos.x() < kLabelWidth) {
+        const int row = m_layout.rowAt(m_pressPos.y() - kAxisHeight + verticalScrollBar()->value());
+        if (row >= 0 && m_pressPos.y() >= kAxisHeight) {
+            m_layout.toggle(row);
+            updateScrollBars();
+            viewport()->update();
+        }
+        m_drag = Drag::None;
+        return;
+    }
+    m_drag = (event->modifiers() & Qt::ControlModifier) ? Drag::RubberBand : Drag::Pan;
+    m_panStartWindow = {m_mapper.t0(), m_mapper.t1()};
+}
+
+void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
+    const QPoint pos = event->position().toPoint();
+    if (m_drag == Drag::None) {
+        updateHover(pos);
+        return;
+    }
+    if ((pos - m_pressPos).manhattanLength() >= kDragThreshold)
+        m_moved = true;
+    if (!m_moved)
+        return;
+    if (m_drag == Drag::Pan) {
+        const QPoint delta = pos - m_lastPos;
+        TimeMapper next = m_mapper;
+        next.panPixels(-delta.x());
+        m_mapper = next;
+        verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y());
+        viewport()->update();
+        emit windowChanged(m_mapper.t0(), m_mapper.t1());
+    } else {
+        m_rubberBand =
+            QRect(QPoint(std::max(std::min(m_pressPos.x(), pos.x()), kLabelWidth), kAxisHeight),
+                  QPoint(std::max(m_pressPos.x(), pos.x()), viewport()->height()));
+        viewport()->update();
+    }
+    m_lastPos = pos;
+}
+
+void TimelineWidget::mouseReleaseEvent(QMouseEvent* event) {
+    const Drag drag = m_drag;
+    m_drag = Drag::None;
+    if (drag == Drag::RubberBand && m_moved && m_rubberBand.width() > 2) {
+        const int64_t t0 = m_mapper.xToTime(m_rubberBand.left());
+        const int64_t t1 = m_mapper.xToTime(m_rubberBand.right());
+        m_rubberBand = {};
+        setWindow(t0, t1);
+        return;
+    }
+    m_rubberBand = {};
+    if (drag == Drag::Pan && m_moved) {
+        // One history entry per drag: the window before it started.
+        m_history.visit(m_panStartWindow);
+        emit historyChanged();
+        return;
+    }
+    if (drag != Drag::None && !m_moved) {
+        const TimelineHit hit = hitTest(event->position().toPoint());
+        if (hit.activity)
+            selectActivity(hit.npu, *hit.activity, false);
+        else
+            clearSelection();
+    }
+    viewport()->update();
+}
+
+void TimelineWidget::keyPressEvent(QKeyEvent* event) {
+    const double centre = kLabelWidth + m_mapper.width() / 2;
+    const bool alt = event->modifiers() & Qt::AltModifier;
+    switch (event->key()) {
+    case Qt::Key_Left:
+        if (alt)
+            goBack();
+        else
+            setWindow(m_mapper.t0() - m_mapper.spanPs() / 10,
+                      m_mapper.t1() - m_mapper.spanPs() / 10, false);
+        break;
+    case Qt::Key_Right:
+        if (alt)
+            goForward();
+        else
+            setWindow(m_mapper.t0() + m_mapper.spanPs() / 10,
+                      m_mapper.t1() + m_mapper.spanPs() / 10, false);
+        break;
+    case Qt::Key_Up:
+        verticalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepSub);
+        break;
+    case Qt::Key_Down:
+        verticalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepAdd);
+        break;
+    case Qt::Key_PageUp:
+        verticalScrollBar()->triggerAction(QAbstractSlider::SliderPageStepSub);
+        break;
+    case Qt::Key_PageDown:
+        verticalScrollBar()->triggerAction(QAbstractSlider::SliderPageStepAdd);
+        break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomBy(2.0, centre);
+        break;
+    case Qt::Key_Minus:
+        zoomBy(0.5, centre);
+        break;
+    case Qt::Key_Home:
+        showAll();
+        break;
+    case Qt::Key_Backspace:
+        goBack();
+        break;
+    case Qt::Key_Escape:
+        clearSelection();
+        break;
+    default:
+        QAbstractScrollArea::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+} // namespace astrolabe::widgets

@@ -1,0 +1,87 @@
+#include "utilization/DimensionStatsModel.h"
+
+#include "timeline/TimeAxis.h"
+#include "utilization/UtilizationData.h"
+
+#include <cmath>
+
+namespace astrolabe::widgets {
+
+DimensionStatsModel::DimensionStatsModel(QObject* parent)
+    : QAbstractTableModel(parent) {}
+
+void DimensionStatsModel::setResult(std::shared_ptr<const RunResult> result) {
+    beginResetModel();
+    m_result = std::move(result);
+    endResetModel();
+}
+
+int DimensionStatsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || !m_result ? 0 : static_cast<int>(m_result->dimensions.size());
+}
+
+int DimensionStatsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+double DimensionStatsModel::value(int row, int column) const {
+    const DimensionStats& d = m_result->dimensions[static_cast<size_t>(row)];
+    const double achieved = achievedBandwidth(d, m_result->endTime);
+    switch (column) {
+    case Dimension:
+        return d.dimension;
+    case Bytes:
+        return static_cast<double>(d.bytes);
+    case Busy:
+        return d.busy.seconds();
+    case Utilization:
+        return 100.0 * d.utilization;
+    case Achieved:
+        return achieved;
+    case Peak:
+        return d.peakBandwidthBytesPerSecond;
+    case PercentOfPeak:
+        return d.peakBandwidthBytesPerSecond > 0 ? 100.0 * achieved / d.peakBandwidthBytesPerSecond
+                                                 : 0.0;
+    default:
+        return 0;
+    }
+}
+
+QVariant DimensionStatsModel::data(const QModelIndex& index, int role) const {
+    if (!m_result || !index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
+        return {};
+    const double v = value(index.row(), index.column());
+    if (role == Qt::UserRole)
+        return v;
+    if (role == Qt::TextAlignmentRole)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case Dimension:
+        return static_cast<int>(v);
+    case Bytes:
+        return QString::fromStdString(formatSi(v, "B"));
+    case Busy:
+        return QString::fromStdString(formatTime(std::llround(v * 1e12)));
+    case Utilization:
+    case PercentOfPeak:
+        return QStringLiteral("%1 %").arg(v, 0, 'f', 1);
+    case Achieved:
+    case Peak:
+        return QString::fromStdString(formatSi(v, "B/s"));
+    default:
+        return {};
+    }
+}
+
+QVariant DimensionStatsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    static const char* names[] = {"Dim",      "Bytes", "Busy (sum)", "Utilization",
+                                  "Achieved", "Peak",  "% of peak"};
+    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+} // namespace astrolabe::widgets

@@ -1,0 +1,166 @@
+#include "utilization/SummaryPanel.h"
+
+#include "timeline/TimeAxis.h"
+#include "utilization/DimensionStatsModel.h"
+#include "utilization/UtilizationData.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChartView>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QHorizontalBarSeries>
+#include <QLabel>
+#include <QTableView>
+#include <QValueAxis>
+
+namespace astrolabe::widgets {
+
+namespace {
+QString time(int64_t ps) {
+    return QString::fromStdString(formatTime(ps));
+}
+
+QChartView* makeChartView(const QString& title, QWidget* parent) {
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    auto* view = new QChartView(chart, parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(220);
+    return view;
+}
+
+void clearChart(QChart* chart) {
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+} // namespace
+
+SummaryPanel::SummaryPanel(QWidget* parent)
+    : QWidget(parent) {
+    m_figures = new QLabel(this);
+    m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_figures->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_collectives = makeChartView(tr("Time per collective (mean per NPU)"), this);
+    m_bandwidth =
+        makeChartView(tr("Bandwidth per dimension (sum over its links): achieved vs peak"), this);
+    m_dimensions = new DimensionStatsModel(this);
+    m_table = new QTableView(this);
+    m_table->setModel(m_dimensions);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->verticalHeader()->hide();
+
+    auto* layout = new QGridLayout(this);
+    layout->addWidget(m_figures, 0, 0);
+    layout->addWidget(m_collectives, 0, 1);
+    layout->addWidget(m_table, 1, 0);
+    layout->addWidget(m_bandwidth, 1, 1);
+    layout->setColumnStretch(0, 2);
+    layout->setColumnStretch(1, 3);
+    setResult(nullptr);
+}
+
+QString SummaryPanel::figuresText() const {
+    return m_figures->text();
+}
+
+void SummaryPanel::setResult(std::shared_ptr<const RunResult> result) {
+    m_result = std::move(result);
+    m_dimensions->setResult(m_result);
+    if (!m_result) {
+        m_figures->setText(tr("No run loaded."));
+        clearChart(m_collectives->chart());
+        clearChart(m_bandwidth->chart());
+        return;
+    }
+    const RunSummaryFigures f = summarize(*m_result);
+    const auto row = [](const QString& name, const QString& mean, const QString& max) {
+        return QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td></tr>")
+            .arg(name, mean, max);
+    };
+    QString html = QStringLiteral("<h3>%1</h3><p><b>End-to-end time: %2</b> (%3 NPUs)</p>")
+                       .arg(QString::fromStdString(m_result->name).toHtmlEscaped())
+                       .arg(time(f.endPs))
+                       .arg(m_result->npuCount);
+    html += QStringLiteral("<table cellspacing=4><tr><th></th><th>mean</th><th>max</th></tr>");
+    html += row(tr("compute"), time(f.meanComputePs), time(f.maxComputePs));
+    html += row(tr("exposed communication"), time(f.meanExposedCommPs), time(f.maxExposedCommPs));
+    html += row(tr("overlap"), time(f.meanOverlapPs), time(f.maxOverlapPs));
+    html += row(tr("idle"), time(f.meanIdlePs), QString());
+    html += QStringLiteral("</table><p>Overlap hides %1 % of communication time.<br>"
+                           "<small>Exposed communication follows ASTRA-sim: finish − compute."
+                           "</small></p>")
+                .arg(f.overlapPercentOfComm, 0, 'f', 1);
+    m_figures->setText(html);
+    fillCollectiveChart();
+    fillBandwidthChart();
+}
+
+void SummaryPanel::fillCollectiveChart() {
+    QChart* chart = m_collectives->chart();
+    clearChart(chart);
+    const std::vector<CollectiveTime> times = collectiveBreakdown(*m_result);
+    auto* set = new QBarSet(tr("µs per NPU"));
+    QStringList categories;
+    double top = 0;
+    for (const CollectiveTime& t : times) {
+        const double us = static_cast<double>(t.meanPerNpuPs) / 1e6;
+        *set << us;
+        top = std::max(top, us);
+        categories << QString::fromLatin1(collectiveTypeName(t.type));
+    }
+    auto* series = new QHorizontalBarSeries;
+    series->append(set);
+    series->setLabelsVisible(true);
+    series->setLabelsFormat(QStringLiteral("@value µs"));
+    series->setLabelsPrecision(4);
+    chart->addSeries(series);
+    auto* axisY = new QBarCategoryAxis;
+    axisY->append(categories);
+    auto* axisX = new QValueAxis;
+    axisX->setRange(0, top > 0 ? top * 1.15 : 1);
+    axisX->applyNiceNumbers();
+    axisX->setTitleText(tr("µs"));
+    chart->addAxis(axisY, Qt::AlignLeft);
+    chart->addAxis(axisX, Qt::AlignBottom);
+    series->attachAxis(axisY);
+    series->attachAxis(axisX);
+}
+
+void SummaryPanel::fillBandwidthChart() {
+    QChart* chart = m_bandwidth->chart();
+    clearChart(chart);
+    auto* achieved = new QBarSet(tr("achieved GB/s"));
+    auto* peak = new QBarSet(tr("peak GB/s"));
+    QStringList categories;
+    double top = 0;
+    for (const DimensionStats& d : m_result->dimensions) {
+        const double a = achievedBandwidth(d, m_result->endTime) / 1e9;
+        const double p = d.peakBandwidthBytesPerSecond / 1e9;
+        *achieved << a;
+        *peak << p;
+        top = std::max({top, a, p});
+        categories << tr("dim %1").arg(d.dimension);
+    }
+    auto* series = new QBarSeries;
+    series->append(achieved);
+    series->append(peak);
+    chart->addSeries(series);
+    auto* axisX = new QBarCategoryAxis;
+    axisX->append(categories);
+    auto* axisY = new QValueAxis;
+    axisY->setRange(0, top > 0 ? top * 1.1 : 1);
+    axisY->applyNiceNumbers();
+    axisY->setTitleText(tr("GB/s"));
+    chart->addAxis(axisX, Qt::AlignBottom);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    series->attachAxis(axisX);
+    series->attachAxis(axisY);
+}
+
+} // namespace astrolabe::widgets

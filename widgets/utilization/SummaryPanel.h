@@ -1,0 +1,40 @@
+#pragma once
+// The run at a glance: end-to-end time, compute, exposed communication and overlap (from the
+// per-NPU summaries), time per collective type (bar chart), and per-dimension bytes and achieved
+// bandwidth against peak (bar chart and table).
+
+#include "record/RunResult.h"
+
+#include <QWidget>
+#include <memory>
+
+class QChartView;
+class QLabel;
+class QTableView;
+
+namespace astrolabe::widgets {
+
+class DimensionStatsModel;
+
+class SummaryPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SummaryPanel(QWidget* parent = nullptr);
+    void setResult(std::shared_ptr<const RunResult> result);
+
+    DimensionStatsModel* dimensionModel() const { return m_dimensions; }
+    QString figuresText() const;
+
+private:
+    void fillCollectiveChart();
+    void fillBandwidthChart();
+
+    std::shared_ptr<const RunResult> m_result;
+    QLabel* m_figures = nullptr;
+    QChartView* m_collectives = nullptr;
+    QChartView* m_bandwidth = nullptr;
+    QTableView* m_table = nullptr;
+    DimensionStatsModel* m_dimensions = nullptr;
+};
+
+} // namespace astrolabe::widgets

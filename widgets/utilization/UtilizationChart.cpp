@@ -1,0 +1,129 @@
+#include "utilization/UtilizationChart.h"
+
+#include "timeline/TimeAxis.h"
+#include "timeline/TimelinePalette.h"
+#include "utilization/UtilizationData.h"
+
+#include <QLineSeries>
+#include <QValueAxis>
+
+namespace astrolabe::widgets {
+
+UtilizationChart::UtilizationChart(QWidget* parent)
+    : QChartView(parent) {
+    auto* chart = new QChart;
+    chart->setTitle(tr("Link utilization over time"));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    m_x = new QValueAxis(chart);
+    m_x->setTitleText(tr("time (µs)"));
+    m_y = new QValueAxis(chart);
+    m_y->setTitleText(tr("%"));
+    m_y->setLabelFormat(QStringLiteral("%.0f"));
+    m_y->setRange(0, 100);
+    chart->addAxis(m_x, Qt::AlignBottom);
+    chart->addAxis(m_y, Qt::AlignLeft);
+    setChart(chart);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumHeight(220);
+}
+
+void UtilizationChart::setResult(std::shared_ptr<const RunResult> result) {
+    m_result = std::move(result);
+    m_data.clear();
+    for (QLineSeries* series : m_series) {
+        chart()->removeSeries(series);
+        delete series;
+    }
+    m_series.clear();
+    m_dimensionSeries = 0;
+    if (m_result) {
+        const int dims = linkDimensionCount(*m_result);
+        for (int d = 0; d < dims; ++d) {
+            m_data.push_back(dimensionSeries(*m_result, d));
+            auto* series = new QLineSeries;
+            series->setName(tr("dimension %1 (mean)").arg(d));
+            series->setPen(QPen(TimelinePalette::dimension(d), 1.5));
+            m_series.push_back(series);
+        }
+        m_dimensionSeries = dims;
+        const double end = m_result->seriesBucket.us() *
+                           static_cast<double>(m_data.empty() ? 0 : m_data.front().size());
+        const double range = end > 0 ? end : std::max(m_result->endTime.us(), 1e-6);
+        m_x->setRange(0, range);
+        // Ticks at a nice step (1, 2, 5 x 10^k) from zero, the data's own end kept.
+        const double step = static_cast<double>(niceStep(range * 1e6 / 8)) / 1e6;
+        m_x->setTickType(QValueAxis::TicksDynamic);
+        m_x->setTickAnchor(0);
+        m_x->setTickInterval(step);
+        m_x->setLabelFormat(step >= 1 ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
+    }
+    for (QLineSeries* series : m_series) {
+        chart()->addSeries(series);
+        series->attachAxis(m_x);
+        series->attachAxis(m_y);
+    }
+    m_fedColumns = -1;
+    refeed();
+}
+
+void UtilizationChart::setLinks(const std::vector<int>& links) {
+    if (!m_result)
+        return;
+    while (static_cast<int>(m_series.size()) > m_dimensionSeries) {
+        chart()->removeSeries(m_series.back());
+        delete m_series.back();
+        m_series.pop_back();
+        m_data.pop_back();
+    }
+    for (int link : links) {
+        if (link < 0 || static_cast<size_t>(link) >= m_result->linkSeries.size())
+            continue;
+        const LinkInfo& info = m_result->links[link];
+        m_data.push_back(m_result->linkSeries[link]);
+        auto* series = new QLineSeries;
+        series->setName(tr("link %1 (%2→%3)").arg(link).arg(info.src).arg(info.dst));
+        m_series.push_back(series);
+        chart()->addSeries(series);
+        series->attachAxis(m_x);
+        series->attachAxis(m_y);
+    }
+    m_fedColumns = -1;
+    refeed();
+}
+
+int UtilizationChart::plotColumns() const {
+    const int columns = static_cast<int>(chart()->plotArea().width());
+    return columns > 10 ? columns : std::max(10, width() - 100);
+}
+
+void UtilizationChart::refeed() {
+    if (!m_result)
+        return;
+    const int columns = plotColumns();
+    if (columns == m_fedColumns)
+        return;
+    m_fedColumns = columns;
+    const double dx = m_result->seriesBucket.us();
+    for (size_t i = 0; i < m_series.size(); ++i) {
+        const std::vector<SeriesPoint> points = downsampleMinMax(m_data[i], 0.0, dx, columns);
+        QList<QPointF> list;
+        list.reserve(static_cast<qsizetype>(points.size()));
+        for (const SeriesPoint& p : points)
+            list.append(QPointF(p.x, 100.0 * p.y));
+        m_series[i]->replace(list);
+    }
+}
+
+std::vector<int> UtilizationChart::seriesPointCounts() const {
+    std::vector<int> counts;
+    for (const QLineSeries* series : m_series)
+        counts.push_back(static_cast<int>(series->count()));
+    return counts;
+}
+
+void UtilizationChart::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    refeed();
+}
+
+} // namespace astrolabe::widgets
