@@ -1,0 +1,64 @@
+#include "workload/generate/WorkloadGenerator.h"
+
+#include "core/Error.h"
+#include "workload/generate/DataParallelProgram.h"
+#include "workload/generate/RankLayout.h"
+#include "workload/generate/TraceBuilder.h"
+#include "workload/generate/TransformerProgram.h"
+
+#include <fstream>
+
+namespace astrolabe::generate {
+
+ModelProgram buildProgram(const GeneratorSpec& spec) {
+    switch (spec.model.kind) {
+    case ModelKind::Transformer: return buildTransformerProgram(spec);
+    case ModelKind::Dlrm: return buildDlrmProgram(spec);
+    case ModelKind::ResNet: return buildResNetProgram(spec);
+    }
+    return buildTransformerProgram(spec);
+}
+
+GeneratedWorkload generateWorkload(const GeneratorSpec& spec) {
+    validate(spec);
+    const ModelProgram program = buildProgram(spec);
+    const RankLayout layout(spec.parallel);
+    const TraceBuilder builder(spec, program, layout);
+    GeneratedWorkload out;
+    out.groups = layout.groups();
+    out.traces.reserve(size_t(layout.npus()));
+    for (int r = 0; r < layout.npus(); ++r) {
+        out.traces.push_back(builder.buildRank(r));
+        out.traces.back().file = "rank " + std::to_string(r);
+    }
+    return out;
+}
+
+std::string commGroupsJson(const CommGroups& groups) {
+    std::string out = "{";
+    bool firstGroup = true;
+    for (const auto& [id, ranks] : groups) {
+        out += firstGroup ? "\n" : ",\n";
+        firstGroup = false;
+        out += "  \"" + std::to_string(id) + "\": [";
+        for (size_t i = 0; i < ranks.size(); ++i)
+            out += (i ? ", " : "") + std::to_string(ranks[i]);
+        out += "]";
+    }
+    out += groups.empty() ? "}\n" : "\n}\n";
+    return out;
+}
+
+void writeGeneratedWorkload(const std::string& prefix, const GeneratedWorkload& workload,
+                            const TraceWriter& writer) {
+    for (size_t r = 0; r < workload.traces.size(); ++r)
+        writer(prefix + "." + std::to_string(r) + ".et", workload.traces[r]);
+    const std::string path = prefix + ".comm_groups.json";
+    std::ofstream file(path);
+    file << commGroupsJson(workload.groups);
+    if (!file)
+        throw Error(ErrorKind::Input, "cannot write " + path, SourceLocation{path, 0, 0, {}},
+                    "check that the folder exists and is writable");
+}
+
+} // namespace astrolabe::generate
