@@ -185,6 +185,7 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                         gathered.push_back(*id);
                 }
             std::optional<uint64_t> layerStart;
+            std::optional<uint64_t> lastCompute; // the layer's gradients exist once it is done
             auto emit = [&](const Step& step, const std::string& name) {
                 Deps deps = depsOf(cursor);
                 if (!layerStart)
@@ -195,6 +196,8 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                         : out.coll(name, step.collective, step.commBytes, step.group, deps);
                 if (id) {
                     cursor = id;
+                    if (step.kind == Step::Kind::Compute)
+                        lastCompute = id;
                     if (!layerStart)
                         layerStart = id;
                 }
@@ -208,16 +211,17 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
 
             if (op.forward)
                 continue;
+            const std::optional<uint64_t> gradsReady = lastCompute ? lastCompute : cursor;
             for (const ParamShare& share : layer.params) {
                 if (zero3) {
                     if (auto id = out.coll(prefix + "zero.rs." + groupKindName(share.group),
                                            CollectiveType::ReduceScatter, share.elements * e,
-                                           share.group, depsOf(cursor)))
+                                           share.group, depsOf(gradsReady)))
                         reductions.push_back(*id);
                 } else if (finalGrads && share.group != GroupKind::None) {
                     pending[share.group] += share.elements * e;
                     if (pending[share.group] >= par.bucketBytes)
-                        flush(share.group, cursor);
+                        flush(share.group, gradsReady);
                 }
             }
         }

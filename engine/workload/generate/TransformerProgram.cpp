@@ -151,7 +151,7 @@ LayerProgram embedding(const GeneratorSpec& spec, const Shape& x) {
     layer.name = "embed";
     layer.recomputable = false;
     // Vocabulary-parallel lookup: a g operator only (partial rows, all-reduce the output).
-    tpBlock(x, layer, "embed", 0, 2 * x.tokens * x.h * x.e, false, true);
+    tpBlock(x, layer, "lookup", 0, 2 * x.tokens * x.h * x.e, false, true);
     const double positions = m.learnedPositions ? double(m.sequence) * x.h : 0;
     layer.params.push_back({toCount(double(m.vocabulary) * x.h / x.tp + positions), GroupKind::Dp});
     return layer;
@@ -166,9 +166,9 @@ LayerProgram head(const GeneratorSpec& spec, const Shape& x) {
     const double logits = x.tokens * v / x.tp;
     // Logits are written and read in fp32 by the fused cross-entropy (3 passes).
     const double bytes = v * x.h / x.tp * x.e + x.tokens * x.h * x.e + 3 * 4 * logits;
-    tpBlock(x, layer, "head", 2 * logits * x.h, bytes, true, false);
+    tpBlock(x, layer, "logits", 2 * logits * x.h, bytes, true, false);
     if (x.tp > 1) // max, target logit and sum of exponentials, one fp32 each per token
-        layer.forward.push_back(Step::coll("head.tp.loss", CollectiveType::AllReduce,
+        layer.forward.push_back(Step::coll("loss.tp.ar", CollectiveType::AllReduce,
                                            toCount(x.tokens * 3 * 4), GroupKind::Tp));
     const double norm = m.biases ? 2 * x.h : x.h;
     const double weights = m.tiedEmbeddings ? 0 : v * x.h / x.tp;
