@@ -1,6 +1,7 @@
 #include "cli/Commands.h"
 
 #include "cli/ArgParser.h"
+#include "cli/GenerateLlmCommand.h"
 #include "core/Error.h"
 #include "core/Version.h"
 
@@ -93,6 +94,10 @@ const std::vector<Command>& commands() {
         {"version", "print the version", versionParser, versionCommand},
         {"run", "run an Astrolabe project", runParser, runCommand},
         {"astra", "run ASTRA-sim 2.x inputs with ASTRA-sim's flags", astraParser, astraCommand},
+        {"generate-llm", "generate a transformer/MoE training iteration", generateLlmParser,
+         generateLlmCommand},
+        {"model-info", "print a training configuration's figures", modelInfoParser,
+         modelInfoCommand},
     };
     return table;
 }

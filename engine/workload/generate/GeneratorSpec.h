@@ -65,6 +65,9 @@ struct TrainingSpec {
     int microBatch = 1;  ///< sequences (images, samples) per micro-batch per data-parallel rank
     int globalBatch = 1; ///< sequences per iteration over the whole machine
     int bytesPerElement = 2;
+    /// Fused attention (FlashAttention): the s x s scores are not stored, so Korthikanti's
+    /// 5as/h activation term disappears (the same saving as selective recomputation).
+    bool flashAttention = false;
 };
 
 struct ParallelSpec {

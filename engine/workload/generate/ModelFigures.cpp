@@ -153,14 +153,17 @@ std::string formatFigures(const ModelFigures& f) {
                                 : ""));
     line("tokens per iteration", formatCount(f.tokens));
     line("model FLOPs", formatCount(f.modelFlops) + "FLOP (3 x forward)");
-    line("hardware FLOPs", formatCount(f.hardwareFlops) + "FLOP (with recomputation)");
+    line("hardware FLOPs", formatCount(f.hardwareFlops) +
+                               (f.hardwareFlops > f.modelFlops ? "FLOP (with recomputation)"
+                                                               : "FLOP (no recomputation)"));
     if (f.sixNT > 0)
         line("6 N T", formatCount(f.sixNT) + "FLOP (model / 6NT = " +
                           fixed(f.modelFlops / f.sixNT, 3) + ")");
     if (f.megatronFlops > 0) {
         const double ours = f.megatronWithRecompute ? f.hardwareFlops : f.modelFlops;
         line("Megatron", formatCount(f.megatronFlops) + "FLOP = " + f.megatronFormula +
-                             " (ours / Megatron = " + fixed(ours / f.megatronFlops, 3) + ")");
+                             " (ours / Megatron = " + fixed(ours / f.megatronFlops, 3) +
+                             "; exact for GPT layers only)");
     }
     line("pipeline bubble", fixed(100 * f.bubbleFraction, 1) + " %");
     line("memory per NPU", formatBytes(f.memory.total()) + " (stage " +

@@ -42,6 +42,7 @@ GeneratorSpec llamaStyle(std::string name, int layers, int hidden, int heads, in
     m.swiglu = true;
     m.biases = false;
     s.compute = h100();
+    s.training.flashAttention = true;
     s.parallel.sequenceParallel = true;
     s.parallel.zeroStage = 1; // Megatron's distributed optimizer
     return s;
@@ -110,7 +111,7 @@ std::vector<ModelPreset> makePresets() {
     dlrm.model.embeddingRows = 4000000;
     dlrm.model.bottomMlp = {512, 256, 128};
     dlrm.model.topMlp = {1024, 1024, 512, 256, 1};
-    dlrm.training = {8192, 65536, 4};
+    dlrm.training = {8192, 65536, 4, false};
     dlrm.parallel.dp = 8;
     dlrm.compute = h100();
     out.push_back({"dlrm", "DLRM (Criteo-sized), 26 tables, 8-way data parallel", dlrm});
@@ -119,7 +120,7 @@ std::vector<ModelPreset> makePresets() {
     resnet.model.kind = ModelKind::ResNet;
     resnet.model.name = "ResNet-50";
     resnet.model.imageSize = 224;
-    resnet.training = {32, 2048, 2};
+    resnet.training = {32, 2048, 2, false};
     resnet.parallel.dp = 64;
     resnet.compute = h100();
     out.push_back({"resnet50", "ResNet-50, 64-way data parallel, 32 images per NPU", resnet});

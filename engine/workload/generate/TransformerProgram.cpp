@@ -183,16 +183,18 @@ double korthikantiActivationBytes(const GeneratorSpec& spec) {
     const ParallelSpec& p = spec.parallel;
     const double s = m.sequence, b = spec.training.microBatch, h = m.hidden, a = m.heads;
     const double t = p.tp, sbh = s * b * h;
+    // The stored attention scores (5as/h per sbh); gone with fused attention.
+    const double scores = spec.training.flashAttention ? 0 : 5 * a * s / h;
     const bool sp = p.sequenceParallel && p.tp > 1;
     double bytes16;
     if (p.recompute)
         bytes16 = sp ? 2 * sbh / t : 2 * sbh;
     else if (p.tp == 1)
-        bytes16 = sbh * (34 + 5 * a * s / h);
+        bytes16 = sbh * (34 + scores);
     else if (sp)
-        bytes16 = sbh / t * (34 + 5 * a * s / h);
+        bytes16 = sbh / t * (34 + scores);
     else
-        bytes16 = sbh * (10 + 24 / t + 5 * a * s / (h * t));
+        bytes16 = sbh * (10 + 24 / t + scores / t);
     return bytes16 * spec.training.bytesPerElement / 2.0;
 }
 
