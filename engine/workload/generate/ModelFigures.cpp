@@ -42,7 +42,6 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
     const ModelSpec& model = spec.model;
     const ParallelSpec& par = spec.parallel;
     const ModelProgram program = buildProgram(spec);
-    const RankLayout layout(par);
     const int p = par.pp, v = par.virtualStages;
     const double e = spec.training.bytesPerElement;
 
@@ -90,7 +89,7 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
                 const LayerProgram& layer = program.layers[size_t(index)];
                 for (const ParamShare& share : layer.params) {
                     const double n = double(share.elements);
-                    const double group = layout.groupSize(share.group);
+                    const double group = groupSizeOf(share.group, par);
                     mem.weights += n * e / (par.zeroStage >= 3 ? group : 1);
                     mem.gradients += n * e / (par.zeroStage >= 2 ? group : 1);
                     mem.optimizer += n * stateBytes / (par.zeroStage >= 1 ? group : 1);

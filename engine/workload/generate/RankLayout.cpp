@@ -29,7 +29,8 @@ constexpr std::array<GroupKind, 6> kNumberedKinds{GroupKind::Tp, GroupKind::Pp,
 } // namespace
 
 RankLayout::RankLayout(const ParallelSpec& parallel)
-    : m_tp(parallel.tp), m_dp(parallel.dp), m_pp(parallel.pp), m_ep(parallel.ep) {
+    : m_parallel(parallel)
+    , m_tp(parallel.tp), m_dp(parallel.dp), m_pp(parallel.pp), m_ep(parallel.ep) {
     // Strides from the placement, innermost first (validated to be a permutation of tp,dp,pp).
     std::stringstream in(parallel.placement);
     int stride = 1;
@@ -119,18 +120,22 @@ int RankLayout::groupId(GroupKind kind, int rank) const {
     return m_ids.at(static_cast<size_t>(rank))[static_cast<size_t>(kind)];
 }
 
-int RankLayout::groupSize(GroupKind kind) const {
+int groupSizeOf(GroupKind kind, const ParallelSpec& p) {
     switch (kind) {
     case GroupKind::None: return 1;
-    case GroupKind::Tp: return m_tp;
-    case GroupKind::Pp: return m_pp;
-    case GroupKind::Dp: return m_dp;
-    case GroupKind::Ep: return m_ep;
-    case GroupKind::ExpertDp: return m_tp * m_dp / m_ep;
-    case GroupKind::StageDp: return m_tp * m_dp;
-    case GroupKind::World: return npus();
+    case GroupKind::Tp: return p.tp;
+    case GroupKind::Pp: return p.pp;
+    case GroupKind::Dp: return p.dp;
+    case GroupKind::Ep: return p.ep;
+    case GroupKind::ExpertDp: return p.tp * p.dp / p.ep;
+    case GroupKind::StageDp: return p.tp * p.dp;
+    case GroupKind::World: return p.npus();
     }
     return 1;
+}
+
+int RankLayout::groupSize(GroupKind kind) const {
+    return groupSizeOf(kind, m_parallel);
 }
 
 } // namespace astrolabe::generate

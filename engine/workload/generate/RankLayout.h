@@ -22,6 +22,9 @@
 
 namespace astrolabe::generate {
 
+/// Members of every group of `kind` (1 for None); needs no enumeration of ranks.
+int groupSizeOf(GroupKind kind, const ParallelSpec& parallel);
+
 struct RankCoordinates {
     int tp = 0, dp = 0, pp = 0;
 };
@@ -43,6 +46,7 @@ public:
 private:
     std::vector<int> members(GroupKind kind, const RankCoordinates& c) const;
 
+    ParallelSpec m_parallel;
     int m_tp, m_dp, m_pp, m_ep;
     std::array<int, 3> m_stride{}; ///< tp, dp, pp
     CommGroups m_groups;
