@@ -19,7 +19,9 @@ using namespace astrolabe::generate;
 /// *** Lead: return the Chakra protobuf writer here once workload/chakra/ is merged, e.g.
 ///     return [](const std::string& path, const WorkloadTrace& t) { writeWorkloadTrace(path, t); };
 /// An empty function means "no writer yet": generate-llm then reports that nothing was written.
-TraceWriter chakraWriter() { return {}; }
+TraceWriter chakraWriter() {
+    return {};
+}
 
 std::vector<FlagSpec> modelFlags() {
     return {
@@ -164,10 +166,11 @@ void printHeader(const GeneratorSpec& s, std::ostream& out) {
 } // namespace
 
 ArgParser modelInfoParser() {
-    return ArgParser("model-info",
-                     "Print a training configuration's figures: parameters, FLOPs per iteration\n"
-                     "(against 6NT and Megatron's closed form), memory per NPU and pipeline bubble.",
-                     modelFlags());
+    return ArgParser(
+        "model-info",
+        "Print a training configuration's figures: parameters, FLOPs per iteration\n"
+        "(against 6NT and Megatron's closed form), memory per NPU and pipeline bubble.",
+        modelFlags());
 }
 
 int modelInfoCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
@@ -201,7 +204,8 @@ int generateLlmCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
     for (const WorkloadTrace& t : workload.traces)
         nodes += t.nodes.size();
     char line[160];
-    std::snprintf(line, sizeof line, "generated             %zu traces, %zu nodes, %zu groups in %.2f s\n",
+    std::snprintf(line, sizeof line,
+                  "generated             %zu traces, %zu nodes, %zu groups in %.2f s\n",
                   workload.traces.size(), nodes, workload.groups.size(), seconds);
     out << line;
 

@@ -84,14 +84,12 @@ ModelProgram buildDlrmProgram(const GeneratorSpec& spec) {
     const double vectors = mb * m.embeddingTables * m.embeddingDim; // elements per rank buffer
     const uint64_t a2a = static_cast<uint64_t>(std::llround(vectors * e));
     embed.forward.push_back(Step::compute("lookup", 0, 2 * vectors * e));
-    embed.forward.push_back(
-        Step::coll("emb.a2a", CollectiveType::AllToAll, a2a, GroupKind::World));
+    embed.forward.push_back(Step::coll("emb.a2a", CollectiveType::AllToAll, a2a, GroupKind::World));
     embed.backward.push_back(
         Step::coll("emb.a2a.bwd", CollectiveType::AllToAll, a2a, GroupKind::World));
     embed.backward.push_back(Step::compute("emb.update", 0, 3 * vectors * e));
     const double tableParams = double(m.embeddingTables) * double(m.embeddingRows) * m.embeddingDim;
-    embed.params.push_back(
-        {static_cast<uint64_t>(std::llround(tableParams / n)), GroupKind::None});
+    embed.params.push_back({static_cast<uint64_t>(std::llround(tableParams / n)), GroupKind::None});
     embed.activationBytes = vectors * e;
 
     const MlpCost bottom = mlpCost(m.denseFeatures, m.bottomMlp);
@@ -105,8 +103,8 @@ ModelProgram buildDlrmProgram(const GeneratorSpec& spec) {
     program.layers.push_back(denseLayer("bottom", mb * bottom.flops,
                                         bottom.params * e + mb * bottom.activations * e,
                                         bottom.params, mb * bottom.activations * e));
-    LayerProgram interaction = denseLayer("interact", interactionFlops, interactionBytes, 0,
-                                          interactionBytes);
+    LayerProgram interaction =
+        denseLayer("interact", interactionFlops, interactionBytes, 0, interactionBytes);
     interaction.params.clear();
     program.layers.push_back(std::move(interaction));
     program.layers.push_back(denseLayer("top", mb * top.flops,

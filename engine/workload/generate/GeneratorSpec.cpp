@@ -9,16 +9,19 @@ namespace astrolabe::generate {
 
 const char* pipelineScheduleName(PipelineSchedule schedule) {
     switch (schedule) {
-    case PipelineSchedule::GPipe: return "gpipe";
-    case PipelineSchedule::OneFOneB: return "1f1b";
-    case PipelineSchedule::Interleaved: return "interleaved";
+    case PipelineSchedule::GPipe:
+        return "gpipe";
+    case PipelineSchedule::OneFOneB:
+        return "1f1b";
+    case PipelineSchedule::Interleaved:
+        return "interleaved";
     }
     return "1f1b";
 }
 
 PipelineSchedule parsePipelineSchedule(const std::string& name) {
-    for (PipelineSchedule s : {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB,
-                               PipelineSchedule::Interleaved})
+    for (PipelineSchedule s :
+         {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved})
         if (name == pipelineScheduleName(s))
             return s;
     throw Error(ErrorKind::Validation, "unknown pipeline schedule \"" + name + "\"",

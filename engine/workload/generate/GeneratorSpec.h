@@ -34,8 +34,8 @@ struct ModelSpec {
     int ffn = 0;     ///< dense FFN inner size
     int vocabulary = 0;
     int sequence = 0;
-    bool swiglu = false;  ///< gated FFN: three h x ffn matrices instead of two
-    bool biases = true;   ///< GPT style: linear biases and LayerNorm (false: Llama, RMSNorm)
+    bool swiglu = false; ///< gated FFN: three h x ffn matrices instead of two
+    bool biases = true;  ///< GPT style: linear biases and LayerNorm (false: Llama, RMSNorm)
     bool tiedEmbeddings = false;
     bool learnedPositions = false; ///< GPT: s x h position table
     /// Multi-head latent attention (DeepSeek-V2/V3) when kvLoraRank > 0.
@@ -86,10 +86,10 @@ struct ParallelSpec {
 };
 
 struct ComputeSpec {
-    double peakTflops = 989.0;     ///< dense 16-bit peak (H100 SXM)
-    double hbmGBps = 3350.0;       ///< HBM bandwidth, 10^9 B/s
-    double efficiency = 0.6;       ///< measured fraction of the roofline reached
-    double hbmCapacityGiB = 80.0;  ///< for the out-of-memory warning
+    double peakTflops = 989.0;    ///< dense 16-bit peak (H100 SXM)
+    double hbmGBps = 3350.0;      ///< HBM bandwidth, 10^9 B/s
+    double efficiency = 0.6;      ///< measured fraction of the roofline reached
+    double hbmCapacityGiB = 80.0; ///< for the out-of-memory warning
 };
 
 struct GeneratorSpec {

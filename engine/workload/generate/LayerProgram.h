@@ -30,7 +30,8 @@ struct Step {
     enum class Kind : uint8_t { Compute, Collective };
     Kind kind = Kind::Compute;
     std::string name;
-    double flops = 0; ///< matrix-multiply FLOPs (2 per multiply-add); elementwise work is bytes only
+    double flops =
+        0; ///< matrix-multiply FLOPs (2 per multiply-add); elementwise work is bytes only
     double bytes = 0; ///< HBM traffic: weights, activations read and written
     CollectiveType collective = CollectiveType::AllReduce;
     uint64_t commBytes = 0; ///< Chakra comm_size: all-gather = per-rank shard, others = full input
@@ -72,8 +73,8 @@ struct LayerProgram {
 };
 
 struct ModelProgram {
-    std::vector<LayerProgram> layers;      ///< model order, pseudo-layers included
-    std::vector<std::vector<int>> chunks;  ///< global model chunk j -> indices into layers
+    std::vector<LayerProgram> layers;     ///< model order, pseudo-layers included
+    std::vector<std::vector<int>> chunks; ///< global model chunk j -> indices into layers
     uint64_t boundaryBytes = 0; ///< pipeline SEND/RECV size per micro-batch (both directions)
     double extraActivationBytesLastStage = 0; ///< logits kept for the loss
 };

@@ -50,7 +50,7 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
     f.microBatches = spec.microBatches();
     const double m = f.microBatches;
     const double replicas = double(par.tp) * par.dp; // ranks per stage
-    if (model.kind == ModelKind::Transformer) {
+    if (model.kind == ModelKind::Transformer) {      // Megatron's closed form: dense models only
         const ParameterCounts counts = transformerParameters(model);
         f.parameters = counts.total;
         f.activeParameters = counts.active;
@@ -58,7 +58,9 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
         f.sixNT = 6 * f.activeParameters * f.tokens;
         const double B = spec.training.globalBatch, s = model.sequence, l = model.layers;
         const double h = model.hidden, V = model.vocabulary;
-        if (par.recompute) {
+        if (model.isMoe()) {
+            // no closed form: experts break the 24 B s h^2 per layer assumption
+        } else if (par.recompute) {
             f.megatronFlops = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
             f.megatronFormula = "96 B s l h^2 (1 + s/6h + V/16lh), full recompute";
             f.megatronWithRecompute = true;
@@ -74,8 +76,8 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
     for (const LayerProgram& layer : program.layers) {
         const double fwd = computeFlops(layer.forward), bwd = computeFlops(layer.backward);
         f.modelFlops += (fwd + bwd) * replicas * m;
-        f.hardwareFlops += (fwd + bwd + (par.recompute && layer.recomputable ? fwd : 0)) *
-                           replicas * m;
+        f.hardwareFlops +=
+            (fwd + bwd + (par.recompute && layer.recomputable ? fwd : 0)) * replicas * m;
     }
     f.bubbleFraction = p > 1 ? pipelineBubbleFraction(par.schedule, p, v, f.microBatches) : 0;
 
@@ -101,8 +103,8 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
                 for (const Step& step : layer.backward)
                     seconds += stepSeconds(step, spec.compute);
             }
-        mem.activations = activationsPerPass *
-                          peakInFlightChunks(par.schedule, p, v, f.microBatches, stage);
+        mem.activations =
+            activationsPerPass * peakInFlightChunks(par.schedule, p, v, f.microBatches, stage);
         if (stage == p - 1)
             mem.activations += program.extraActivationBytesLastStage;
         if (mem.total() > worst) {
@@ -152,17 +154,17 @@ std::string formatFigures(const ModelFigures& f) {
                                 : ""));
     line("tokens per iteration", formatCount(f.tokens));
     line("model FLOPs", formatCount(f.modelFlops) + "FLOP (3 x forward)");
-    line("hardware FLOPs", formatCount(f.hardwareFlops) +
-                               (f.hardwareFlops > f.modelFlops ? "FLOP (with recomputation)"
+    line("hardware FLOPs", formatCount(f.hardwareFlops) + (f.hardwareFlops > f.modelFlops
+                                                               ? "FLOP (with recomputation)"
                                                                : "FLOP (no recomputation)"));
     if (f.sixNT > 0)
-        line("6 N T", formatCount(f.sixNT) + "FLOP (model / 6NT = " +
-                          fixed(f.modelFlops / f.sixNT, 3) + ")");
+        line("6 N T", formatCount(f.sixNT) +
+                          "FLOP (model / 6NT = " + fixed(f.modelFlops / f.sixNT, 3) + ")");
     if (f.megatronFlops > 0) {
         const double ours = f.megatronWithRecompute ? f.hardwareFlops : f.modelFlops;
-        line("Megatron", formatCount(f.megatronFlops) + "FLOP = " + f.megatronFormula +
-                             " (ours / Megatron = " + fixed(ours / f.megatronFlops, 3) +
-                             "; exact for GPT layers only)");
+        line("Megatron", formatCount(f.megatronFlops) +
+                             "FLOP (ours / Megatron = " + fixed(ours / f.megatronFlops, 3) + ")");
+        line("  formula", f.megatronFormula + " (GPT layers)");
     }
     line("pipeline bubble", fixed(100 * f.bubbleFraction, 1) + " %");
     line("memory per NPU", formatBytes(f.memory.total()) + " (stage " +

@@ -8,7 +8,7 @@
 // * 6 N T: 6 x parameters (MoE: activated parameters) x tokens, the usual estimate.
 // * Megatron (Narayanan et al. 2021, GPT layers, f = 4h, MHA): without recomputation
 //   72 B s l h^2 (1 + s/(6h) + V/(12 l h)); with full recomputation 96 B s l h^2 (1 + s/(6h) +
-//   V/(16 l h)). Shown for every transformer; exact only for GPT-style layers.
+//   V/(16 l h)). Shown for dense transformers; exact only for GPT-style layers.
 // Memory per NPU (bytes), worst pipeline stage: weights e*psi, gradients e*psi, optimizer states
 // 12*psi (fp32 master, m, v; 8*psi when e = 4), divided over the data-parallel group by ZeRO
 // (1: optimizer, 2: + gradients, 3: + weights); activations = Korthikanti per-layer bytes x
@@ -35,7 +35,7 @@ struct ModelFigures {
     double modelFlops = 0;
     double hardwareFlops = 0;
     double sixNT = 0;
-    double megatronFlops = 0; ///< 0 for non-transformers
+    double megatronFlops = 0; ///< 0 for non-transformers and MoE models
     std::string megatronFormula;
     bool megatronWithRecompute = false; ///< compare with hardwareFlops rather than modelFlops
     double bubbleFraction = 0;

@@ -6,8 +6,12 @@ namespace astrolabe::generate {
 
 namespace {
 
-ComputeSpec a100() { return {312.0, 2039.0, 0.6, 80.0}; }
-ComputeSpec h100() { return {989.0, 3350.0, 0.6, 80.0}; }
+ComputeSpec a100() {
+    return {312.0, 2039.0, 0.6, 80.0};
+}
+ComputeSpec h100() {
+    return {989.0, 3350.0, 0.6, 80.0};
+}
 
 GeneratorSpec gptStyle(std::string name, int layers, int hidden, int heads) {
     GeneratorSpec s;
@@ -148,8 +152,8 @@ GeneratorSpec presetSpec(const std::string& name) {
     const std::string guess = closestMatch(name, presetNames());
     throw Error(ErrorKind::Validation, "unknown model preset \"" + name + "\"",
                 SourceLocation{{}, 0, 0, "preset"},
-                (guess.empty() ? "" : "did you mean \"" + guess + "\"? ") + "valid presets: " +
-                    joinAlternatives(presetNames()));
+                (guess.empty() ? "" : "did you mean \"" + guess + "\"? ") +
+                    "valid presets: " + joinAlternatives(presetNames()));
 }
 
 } // namespace astrolabe::generate

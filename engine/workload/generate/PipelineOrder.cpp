@@ -33,8 +33,8 @@ std::vector<PipelineOp> pipelineOrder(PipelineSchedule schedule, int p, int v, i
     const bool interleaved = schedule == PipelineSchedule::Interleaved;
     const int chunks = interleaved ? v : 1;
     const int total = m * chunks;
-    const int warmup = std::min(
-        total, interleaved ? (p - stage - 1) * 2 + (v - 1) * p : p - stage - 1);
+    const int warmup =
+        std::min(total, interleaved ? (p - stage - 1) * 2 + (v - 1) * p : p - stage - 1);
     auto forwardOp = [&](int k) {
         return interleaved ? interleavedOp(true, k, p, v) : PipelineOp{true, k, 0};
     };

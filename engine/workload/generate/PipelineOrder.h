@@ -7,7 +7,8 @@
 // * Interleaved (Narayanan et al. 2021): v model chunks per stage, stage s holding chunks
 //   c * p + s. Forwards visit micro-batches in groups of p per chunk; warm-up is
 //   (p - s - 1) * 2 + (v - 1) * p forwards; backwards visit chunks in reverse. Needs m % p == 0.
-// Bubble fraction of the whole iteration: (p - 1) / (m + p - 1), interleaved (p - 1) / (v m + p - 1).
+// Bubble fraction of the whole iteration: (p - 1) / (m + p - 1), interleaved (p - 1) / (v m + p -
+// 1).
 
 #include "workload/generate/GeneratorSpec.h"
 

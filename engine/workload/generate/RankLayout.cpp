@@ -8,29 +8,40 @@ namespace astrolabe::generate {
 
 const char* groupKindName(GroupKind kind) {
     switch (kind) {
-    case GroupKind::None: return "none";
-    case GroupKind::Tp: return "tp";
-    case GroupKind::Pp: return "pp";
-    case GroupKind::Dp: return "dp";
-    case GroupKind::Ep: return "ep";
-    case GroupKind::ExpertDp: return "expert-dp";
-    case GroupKind::StageDp: return "stage-dp";
-    case GroupKind::World: return "world";
+    case GroupKind::None:
+        return "none";
+    case GroupKind::Tp:
+        return "tp";
+    case GroupKind::Pp:
+        return "pp";
+    case GroupKind::Dp:
+        return "dp";
+    case GroupKind::Ep:
+        return "ep";
+    case GroupKind::ExpertDp:
+        return "expert-dp";
+    case GroupKind::StageDp:
+        return "stage-dp";
+    case GroupKind::World:
+        return "world";
     }
     return "none";
 }
 
 namespace {
 
-constexpr std::array<GroupKind, 6> kNumberedKinds{GroupKind::Tp, GroupKind::Pp,
-                                                  GroupKind::Dp, GroupKind::Ep,
+constexpr std::array<GroupKind, 6> kNumberedKinds{GroupKind::Tp,       GroupKind::Pp,
+                                                  GroupKind::Dp,       GroupKind::Ep,
                                                   GroupKind::ExpertDp, GroupKind::StageDp};
 
 } // namespace
 
 RankLayout::RankLayout(const ParallelSpec& parallel)
     : m_parallel(parallel)
-    , m_tp(parallel.tp), m_dp(parallel.dp), m_pp(parallel.pp), m_ep(parallel.ep) {
+    , m_tp(parallel.tp)
+    , m_dp(parallel.dp)
+    , m_pp(parallel.pp)
+    , m_ep(parallel.ep) {
     // Strides from the placement, innermost first (validated to be a permutation of tp,dp,pp).
     std::stringstream in(parallel.placement);
     int stride = 1;
@@ -51,12 +62,24 @@ RankLayout::RankLayout(const ParallelSpec& parallel)
             const RankCoordinates c = coordinates(r);
             std::array<int, 3> key{};
             switch (kind) {
-            case GroupKind::Tp: key = {c.dp, c.pp, 0}; break;
-            case GroupKind::Pp: key = {c.tp, c.dp, 0}; break;
-            case GroupKind::Dp: key = {c.tp, c.pp, 0}; break;
-            case GroupKind::Ep: key = {c.tp, c.dp / m_ep, c.pp}; break;
-            case GroupKind::ExpertDp: key = {c.dp % m_ep, c.pp, 0}; break;
-            default: key = {c.pp, 0, 0}; break;
+            case GroupKind::Tp:
+                key = {c.dp, c.pp, 0};
+                break;
+            case GroupKind::Pp:
+                key = {c.tp, c.dp, 0};
+                break;
+            case GroupKind::Dp:
+                key = {c.tp, c.pp, 0};
+                break;
+            case GroupKind::Ep:
+                key = {c.tp, c.dp / m_ep, c.pp};
+                break;
+            case GroupKind::ExpertDp:
+                key = {c.dp % m_ep, c.pp, 0};
+                break;
+            default:
+                key = {c.pp, 0, 0};
+                break;
             }
             auto found = idOfKey.find(key);
             if (found == idOfKey.end()) {
@@ -98,14 +121,30 @@ std::vector<int> RankLayout::members(GroupKind kind, const RankCoordinates& c) c
             for (int tp = 0; tp < m_tp; ++tp) {
                 bool in = false;
                 switch (kind) {
-                case GroupKind::Tp: in = dp == c.dp && pp == c.pp; break;
-                case GroupKind::Pp: in = tp == c.tp && dp == c.dp; break;
-                case GroupKind::Dp: in = tp == c.tp && pp == c.pp; break;
-                case GroupKind::Ep: in = tp == c.tp && pp == c.pp && dp / m_ep == c.dp / m_ep; break;
-                case GroupKind::ExpertDp: in = pp == c.pp && dp % m_ep == c.dp % m_ep; break;
-                case GroupKind::StageDp: in = pp == c.pp; break;
-                case GroupKind::World: in = true; break;
-                case GroupKind::None: in = tp == c.tp && dp == c.dp && pp == c.pp; break;
+                case GroupKind::Tp:
+                    in = dp == c.dp && pp == c.pp;
+                    break;
+                case GroupKind::Pp:
+                    in = tp == c.tp && dp == c.dp;
+                    break;
+                case GroupKind::Dp:
+                    in = tp == c.tp && pp == c.pp;
+                    break;
+                case GroupKind::Ep:
+                    in = tp == c.tp && pp == c.pp && dp / m_ep == c.dp / m_ep;
+                    break;
+                case GroupKind::ExpertDp:
+                    in = pp == c.pp && dp % m_ep == c.dp % m_ep;
+                    break;
+                case GroupKind::StageDp:
+                    in = pp == c.pp;
+                    break;
+                case GroupKind::World:
+                    in = true;
+                    break;
+                case GroupKind::None:
+                    in = tp == c.tp && dp == c.dp && pp == c.pp;
+                    break;
                 }
                 if (in)
                     out.push_back(rank({tp, dp, pp}));
@@ -122,14 +161,22 @@ int RankLayout::groupId(GroupKind kind, int rank) const {
 
 int groupSizeOf(GroupKind kind, const ParallelSpec& p) {
     switch (kind) {
-    case GroupKind::None: return 1;
-    case GroupKind::Tp: return p.tp;
-    case GroupKind::Pp: return p.pp;
-    case GroupKind::Dp: return p.dp;
-    case GroupKind::Ep: return p.ep;
-    case GroupKind::ExpertDp: return p.tp * p.dp / p.ep;
-    case GroupKind::StageDp: return p.tp * p.dp;
-    case GroupKind::World: return p.npus();
+    case GroupKind::None:
+        return 1;
+    case GroupKind::Tp:
+        return p.tp;
+    case GroupKind::Pp:
+        return p.pp;
+    case GroupKind::Dp:
+        return p.dp;
+    case GroupKind::Ep:
+        return p.ep;
+    case GroupKind::ExpertDp:
+        return p.tp * p.dp / p.ep;
+    case GroupKind::StageDp:
+        return p.tp * p.dp;
+    case GroupKind::World:
+        return p.npus();
     }
     return 1;
 }

@@ -17,16 +17,19 @@ using Deps = std::vector<uint64_t>;
 class Emitter {
 public:
     Emitter(WorkloadTrace& trace, const RankLayout& layout, const ComputeSpec& compute, int rank)
-        : m_trace(trace), m_layout(layout), m_compute(compute), m_rank(rank) {}
+        : m_trace(trace)
+        , m_layout(layout)
+        , m_compute(compute)
+        , m_rank(rank) {}
 
     uint64_t comp(std::string name, double flops, double bytes, Deps data) {
         WorkloadNode& n = add(std::move(name), NodeType::Comp, std::move(data));
         n.hasNumOps = n.hasTensorSize = true;
         n.numOps = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(flops)));
         n.tensorSize = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(bytes)));
-        const double seconds = std::max(flops / (m_compute.peakTflops * 1e12),
-                                        bytes / (m_compute.hbmGBps * 1e9)) /
-                               m_compute.efficiency;
+        const double seconds =
+            std::max(flops / (m_compute.peakTflops * 1e12), bytes / (m_compute.hbmGBps * 1e9)) /
+            m_compute.efficiency;
         n.durationMicros = static_cast<uint64_t>(std::llround(seconds * 1e6));
         return n.id;
     }
@@ -99,7 +102,10 @@ struct Bucket {
 
 TraceBuilder::TraceBuilder(const GeneratorSpec& spec, const ModelProgram& program,
                            const RankLayout& layout)
-    : m_spec(spec), m_program(program), m_layout(layout), m_microBatches(spec.microBatches()) {}
+    : m_spec(spec)
+    , m_program(program)
+    , m_layout(layout)
+    , m_microBatches(spec.microBatches()) {}
 
 uint32_t TraceBuilder::forwardTag(int chunk, int microBatch) const {
     return static_cast<uint32_t>(1 + 2 * (int64_t(chunk) * m_microBatches + microBatch));
@@ -129,8 +135,8 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
             lastBackward[size_t(order[i].chunk)] = i;
 
     std::optional<uint64_t> cursor;
-    Deps reductions;              // gradient collectives the optimizer waits for
-    std::vector<Bucket> gathers;  // ZeRO 1/2: weights to all-gather after the step
+    Deps reductions;             // gradient collectives the optimizer waits for
+    std::vector<Bucket> gathers; // ZeRO 1/2: weights to all-gather after the step
     uint64_t bucketCount = 0;
     const bool zero3 = par.zeroStage == 3;
 
@@ -139,8 +145,8 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
         uint64_t& bytes = pending[group];
         if (bytes == 0)
             return;
-        const std::string name = std::string("grad.") + groupKindName(group) + ".b" +
-                                 std::to_string(bucketCount++);
+        const std::string name =
+            std::string("grad.") + groupKindName(group) + ".b" + std::to_string(bucketCount++);
         const CollectiveType type =
             par.zeroStage == 0 ? CollectiveType::AllReduce : CollectiveType::ReduceScatter;
         if (auto id = out.coll(name, type, bytes, group, depsOf(after))) {

@@ -42,7 +42,9 @@ public:
 
     /// Forward-pass tag of micro-batch mb crossing from global chunk j to j + 1 (backward: +1).
     uint32_t forwardTag(int chunk, int microBatch) const;
-    uint32_t backwardTag(int chunk, int microBatch) const { return forwardTag(chunk, microBatch) + 1; }
+    uint32_t backwardTag(int chunk, int microBatch) const {
+        return forwardTag(chunk, microBatch) + 1;
+    }
 
 private:
     const GeneratorSpec& m_spec;

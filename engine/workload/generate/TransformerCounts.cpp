@@ -40,7 +40,8 @@ ParameterCounts transformerParameters(const ModelSpec& m) {
     const AttentionCounts attn = attentionCounts(m);
     const double attnParams = attn.matrixParams + attn.biasParamsSplit + attn.biasParamsReplicated;
     const FfnCounts dense = ffnCounts(m, m.ffn);
-    const double denseParams = dense.matrixParams + dense.biasParamsSplit + dense.biasParamsReplicated;
+    const double denseParams =
+        dense.matrixParams + dense.biasParamsSplit + dense.biasParamsReplicated;
     const FfnCounts expert = ffnCounts(m, m.expertFfn);
     const double expertParams =
         expert.matrixParams + expert.biasParamsSplit + expert.biasParamsReplicated;

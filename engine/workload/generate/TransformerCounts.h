@@ -13,11 +13,11 @@
 namespace astrolabe::generate {
 
 struct AttentionCounts {
-    double matrixParams = 0; ///< projection weights (tensor-parallel, divided by tp)
-    double biasParamsSplit = 0;     ///< QKV biases (split over tp)
-    double biasParamsReplicated = 0;///< output bias + norms (replicated over tp)
-    double flopsPerToken = 0; ///< projections only
-    double coreFlopsPerToken = 0; ///< Q K^T and A V per token: proportional to s
+    double matrixParams = 0;         ///< projection weights (tensor-parallel, divided by tp)
+    double biasParamsSplit = 0;      ///< QKV biases (split over tp)
+    double biasParamsReplicated = 0; ///< output bias + norms (replicated over tp)
+    double flopsPerToken = 0;        ///< projections only
+    double coreFlopsPerToken = 0;    ///< Q K^T and A V per token: proportional to s
 };
 
 struct FfnCounts {

@@ -9,7 +9,9 @@ namespace astrolabe::generate {
 
 namespace {
 
-uint64_t toCount(double value) { return static_cast<uint64_t>(std::llround(value)); }
+uint64_t toCount(double value) {
+    return static_cast<uint64_t>(std::llround(value));
+}
 
 /// "L12". Formatted into a buffer: string concatenation here trips a GCC 12 -Wrestrict false
 /// positive.
@@ -44,7 +46,8 @@ void tpBlock(const Shape& x, LayerProgram& layer, const std::string& name, doubl
             Step::coll(name + ".tp.ag", CollectiveType::AllGather, x.shardBytes(), GroupKind::Tp));
     layer.forward.push_back(Step::compute(name, flops, bytes));
     if (comm && outputOp)
-        layer.forward.push_back(Step::coll(name + "." + outName, outType, x.fullBytes(), GroupKind::Tp));
+        layer.forward.push_back(
+            Step::coll(name + "." + outName, outType, x.fullBytes(), GroupKind::Tp));
 
     std::vector<Step> back;
     if (comm && x.sp && outputOp)
@@ -64,9 +67,9 @@ void moeBlock(const GeneratorSpec& spec, const Shape& x, LayerProgram& layer) {
     const double fe = m.expertFfn, inner = m.swiglu ? 6 : 4;
     const double routerFlops =
         tokens * (2.0 * x.h * m.experts + m.sharedExperts * expert.flopsPerToken);
-    const double routerBytes = (x.h * m.experts + m.sharedExperts * expert.matrixParams) * x.e +
-                               tokens * x.h * x.e * 3 + m.sharedExperts * tokens * fe * x.e * inner +
-                               tokens * m.experts * 4.0 * 2;
+    const double routerBytes =
+        (x.h * m.experts + m.sharedExperts * expert.matrixParams) * x.e + tokens * x.h * x.e * 3 +
+        m.sharedExperts * tokens * fe * x.e * inner + tokens * m.experts * 4.0 * 2;
     const double expertFlops = tokens * m.topK * expert.flopsPerToken;
     const double expertBytes = double(m.experts) / x.ep * expert.matrixParams * x.e +
                                tokens * m.topK * (2 * x.h + inner * fe) * x.e;
@@ -82,11 +85,13 @@ void moeBlock(const GeneratorSpec& spec, const Shape& x, LayerProgram& layer) {
     if (a2a)
         f.push_back(Step::coll("ep.combine", CollectiveType::AllToAll, a2aBytes, GroupKind::Ep));
     if (gather)
-        f.push_back(Step::coll("moe.tp.ag", CollectiveType::AllGather, x.shardBytes(), GroupKind::Tp));
+        f.push_back(
+            Step::coll("moe.tp.ag", CollectiveType::AllGather, x.shardBytes(), GroupKind::Tp));
 
     std::vector<Step> back;
     if (a2a)
-        back.push_back(Step::coll("ep.combine.bwd", CollectiveType::AllToAll, a2aBytes, GroupKind::Ep));
+        back.push_back(
+            Step::coll("ep.combine.bwd", CollectiveType::AllToAll, a2aBytes, GroupKind::Ep));
     back.push_back(Step::compute("experts.bwd", 2 * expertFlops, 2 * expertBytes));
     if (a2a)
         back.push_back(
@@ -97,14 +102,14 @@ void moeBlock(const GeneratorSpec& spec, const Shape& x, LayerProgram& layer) {
             Step::coll("moe.tp.ag.bwd", CollectiveType::AllGather, x.shardBytes(), GroupKind::Tp));
     layer.backward.insert(layer.backward.begin(), back.begin(), back.end());
 
-    layer.params.push_back({toCount(double(m.experts) / x.ep *
-                                    (expert.matrixParams + expert.biasParamsSplit +
-                                     expert.biasParamsReplicated)),
-                            GroupKind::ExpertDp});
-    layer.params.push_back({toCount(x.h * m.experts +
-                                    m.sharedExperts * (expert.matrixParams + expert.biasParamsSplit +
-                                                       expert.biasParamsReplicated)),
-                            GroupKind::StageDp});
+    layer.params.push_back(
+        {toCount(double(m.experts) / x.ep *
+                 (expert.matrixParams + expert.biasParamsSplit + expert.biasParamsReplicated)),
+         GroupKind::ExpertDp});
+    layer.params.push_back(
+        {toCount(x.h * m.experts + m.sharedExperts * (expert.matrixParams + expert.biasParamsSplit +
+                                                      expert.biasParamsReplicated)),
+         GroupKind::StageDp});
 }
 
 LayerProgram transformerLayer(const GeneratorSpec& spec, const Shape& x, int index) {

@@ -12,9 +12,12 @@ namespace astrolabe::generate {
 
 ModelProgram buildProgram(const GeneratorSpec& spec) {
     switch (spec.model.kind) {
-    case ModelKind::Transformer: return buildTransformerProgram(spec);
-    case ModelKind::Dlrm: return buildDlrmProgram(spec);
-    case ModelKind::ResNet: return buildResNetProgram(spec);
+    case ModelKind::Transformer:
+        return buildTransformerProgram(spec);
+    case ModelKind::Dlrm:
+        return buildDlrmProgram(spec);
+    case ModelKind::ResNet:
+        return buildResNetProgram(spec);
     }
     return buildTransformerProgram(spec);
 }

@@ -3,7 +3,6 @@
 #include "cli/Commands.h"
 
 #include <gtest/gtest.h>
-
 #include <sstream>
 
 using astrolabe::cli::runCli;
@@ -38,8 +37,8 @@ TEST(GenerateLlmCli, ModelInfoPrintsTheFigures) {
 }
 
 TEST(GenerateLlmCli, OverridesApply) {
-    const Result r = cli({"model-info", "--preset=gpt3-175b", "--micro-batches=8", "--sp",
-                          "--recompute=false"});
+    const Result r =
+        cli({"model-info", "--preset=gpt3-175b", "--micro-batches=8", "--sp", "--recompute=false"});
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(contains(r.out, "8 micro-batches per pipeline")) << r.out;
     EXPECT_TRUE(contains(r.out, "pipeline bubble       46.7 %")) << r.out; // 7 / (8 + 7)
@@ -48,9 +47,9 @@ TEST(GenerateLlmCli, OverridesApply) {
 }
 
 TEST(GenerateLlmCli, GeneratesInMemoryAndSaysWhenItCannotWrite) {
-    const std::vector<std::string> small{"generate-llm", "--preset", "llama2-70b", "--layers", "4",
-                                         "--tp", "2", "--pp", "2", "--dp", "2",
-                                         "--micro-batches", "4"};
+    const std::vector<std::string> small{
+        "generate-llm", "--preset", "llama2-70b",      "--layers", "4", "--tp", "2", "--pp", "2",
+        "--dp",         "2",        "--micro-batches", "4"};
     Result r = cli(small);
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(contains(r.out, "generated             8 traces")) << r.out;

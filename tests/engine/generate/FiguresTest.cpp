@@ -24,8 +24,7 @@ TEST(Figures, Gpt3ParametersMatchNarayanan) {
 // Published exact counts (Hugging Face checkpoints): Llama-2-70B 68,976,648,192;
 // Mixtral-8x7B 46,702,792,704 (every weight counted once, no biases, untied head).
 TEST(Figures, LlamaAndMixtralParametersMatchPublishedCounts) {
-    EXPECT_DOUBLE_EQ(transformerParameters(presetSpec("llama2-70b").model).total,
-                     68976648192.0);
+    EXPECT_DOUBLE_EQ(transformerParameters(presetSpec("llama2-70b").model).total, 68976648192.0);
     const ParameterCounts mixtral = transformerParameters(presetSpec("mixtral-8x7b").model);
     EXPECT_DOUBLE_EQ(mixtral.total, 46702792704.0);
     // Two of eight experts active: published "12.9 B active".

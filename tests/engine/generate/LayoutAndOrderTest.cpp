@@ -3,7 +3,6 @@
 #include "workload/generate/RankLayout.h"
 
 #include <gtest/gtest.h>
-
 #include <set>
 #include <tuple>
 
@@ -56,8 +55,7 @@ TEST(RankLayout, PlacementCanPutPipelineInnermost) {
     EXPECT_EQ(layout.rank({1, 0, 0}), 4);
     EXPECT_EQ(layout.rank({0, 1, 0}), 8);
     EXPECT_EQ(layout.rank({0, 0, 3}), 3);
-    EXPECT_EQ(layout.groups().at(layout.groupId(GroupKind::Pp, 0)),
-              (std::vector<int>{0, 1, 2, 3}));
+    EXPECT_EQ(layout.groups().at(layout.groupId(GroupKind::Pp, 0)), (std::vector<int>{0, 1, 2, 3}));
 }
 
 // EP 2 inside DP 4 (TP 2): the ep group of (tp 0, dp 1) is dp {0,1} -> ranks {0, 2}; its

@@ -2,14 +2,12 @@
 // structural well-formedness over many configurations, FLOPs in the trace against the closed
 // forms, and the GPT-3 175B / 1,024 NPU generation time.
 #include "TraceChecks.h"
-
 #include "workload/generate/ModelFigures.h"
 #include "workload/generate/ModelPresets.h"
 
-#include <gtest/gtest.h>
-
 #include <chrono>
 #include <cstdio>
+#include <gtest/gtest.h>
 
 namespace astrolabe::generate {
 namespace {
