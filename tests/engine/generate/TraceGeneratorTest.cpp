@@ -175,6 +175,63 @@ TEST(TraceGenerator, EveryScheduleAndOptionIsWellFormed) {
                 }
 }
 
+TEST(TraceGenerator, MoeVariantsAreWellFormed) {
+    for (PipelineSchedule schedule : {PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved})
+        for (int zero : {0, 1, 3})
+            for (bool sp : {false, true}) {
+                GeneratorSpec s = small();
+                s.model.layers = 4;
+                s.model.experts = 4;
+                s.model.topK = 2;
+                s.model.sharedExperts = 1;
+                s.model.expertFfn = 128;
+                s.model.firstDenseLayers = 1;
+                s.parallel.dp = 4;
+                s.parallel.ep = 2;
+                s.training.globalBatch = 16;
+                s.parallel.schedule = schedule;
+                s.parallel.virtualStages = schedule == PipelineSchedule::Interleaved ? 2 : 1;
+                s.parallel.zeroStage = zero;
+                s.parallel.sequenceParallel = sp;
+                s.parallel.recompute = zero == 1;
+                s.parallel.bucketBytes = 20000;
+                const auto problems = wellFormednessProblems(generateWorkload(s));
+                EXPECT_TRUE(problems.empty())
+                    << pipelineScheduleName(schedule) << " zero " << zero << " sp " << sp << ": "
+                    << (problems.empty() ? "" : problems.front());
+            }
+}
+
+// DLRM on 8 NPUs: per rank one forward and one backward all-to-all over every NPU (pg_name "")
+// of micro-batch x tables x dim x 4 B = 8192 x 26 x 128 x 4 = 109,051,904 B, and the MLP
+// gradients (bottom 13-512-256-128, top 479-1024-1024-512-256-1: 2,100,481 + 41,729 + ...)
+// all-reduced in 25 MiB buckets over the data-parallel group. ResNet-50 on 64 NPUs: 25.56 M
+// fp16 gradients = 51.1 MB. Buckets close at whole layers once they reach 25 MiB (as PyTorch DDP
+// never splits a parameter): backward order fc 4.10 MB + layer4 29.93 MB = 34.03 MB >= 26.2 MB
+// closes bucket 1; layer3..stem (17.08 MB) make the final bucket -> 2 all-reduces.
+TEST(TraceGenerator, DataParallelPresetsAreWellFormed) {
+    const GeneratedWorkload dlrm = generateWorkload(presetSpec("dlrm"));
+    EXPECT_TRUE(wellFormednessProblems(dlrm).empty());
+    ASSERT_EQ(dlrm.traces.size(), 8u);
+    EXPECT_EQ(countCollectives(dlrm.traces[3], CollectiveType::AllToAll, 109051904), 2);
+    for (const WorkloadNode& n : dlrm.traces[3].nodes) {
+        if (n.type == NodeType::CommColl && n.commType == CollectiveType::AllToAll) {
+            EXPECT_EQ(n.pgName, "");
+        }
+    }
+    const GeneratedWorkload resnet = generateWorkload(presetSpec("resnet50"));
+    EXPECT_TRUE(wellFormednessProblems(resnet).empty());
+    uint64_t reduced = 0;
+    int buckets = 0;
+    for (const WorkloadNode& n : resnet.traces[17].nodes)
+        if (n.type == NodeType::CommColl && n.commType == CollectiveType::AllReduce) {
+            reduced += n.commSize;
+            ++buckets;
+        }
+    EXPECT_EQ(reduced, 2u * 25556904);
+    EXPECT_EQ(buckets, 2);
+}
+
 double traceFlops(const GeneratedWorkload& w, int* zeroFlopNodes) {
     double sum = 0;
     for (const WorkloadTrace& t : w.traces)
