@@ -5,8 +5,10 @@
 #include "core/Units.h"
 #include "workload/generate/ModelFigures.h"
 #include "workload/generate/ModelPresets.h"
+#include "workload/generate/RankLayout.h"
 #include "workload/generate/WorkloadGenerator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ostream>
@@ -58,6 +60,7 @@ std::vector<FlagSpec> modelFlags() {
         {"hbm-bandwidth", "GB/s", "HBM bandwidth, 10^9 B/s", ""},
         {"efficiency", "X", "fraction of the roofline reached (0..1]", ""},
         {"hbm-capacity", "GiB", "HBM capacity for the out-of-memory warning", ""},
+        {"platform-dims", "N,N,..", "NPUs per platform dimension: show which each group spans", ""},
     };
 }
 
@@ -150,7 +153,30 @@ GeneratorSpec specFromArgs(const ParsedArgs& args) {
     return s;
 }
 
-void printHeader(const GeneratorSpec& s, std::ostream& out) {
+std::vector<int> platformDims(const ParsedArgs& args) {
+    std::vector<int> dims;
+    const std::string text = args.value("platform-dims");
+    size_t start = 0;
+    while (start < text.size()) {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        const std::string part = text.substr(start, comma - start);
+        size_t used = 0;
+        int value = 0;
+        try {
+            value = std::stoi(part, &used);
+        } catch (const std::exception&) {
+        }
+        if (used != part.size() || value <= 0)
+            throw UsageError("--platform-dims: expected positive integers separated by commas, "
+                             "found \"" +
+                             text + "\"");
+        dims.push_back(value);
+        start = comma + 1;
+    }
+    return dims;
+}
+
+void printHeader(const GeneratorSpec& s, const ParsedArgs& args, std::ostream& out) {
     const ParallelSpec& p = s.parallel;
     out << "model                 " << s.model.name << "\n";
     out << "parallelism           tp " << p.tp << " x pp " << p.pp << " x dp " << p.dp;
@@ -161,6 +187,17 @@ void printHeader(const GeneratorSpec& s, std::ostream& out) {
         out << " v " << p.virtualStages;
     out << ", ZeRO " << p.zeroStage << (p.sequenceParallel ? ", sp" : "")
         << (p.recompute ? ", recompute" : "") << ", placement " << p.placement << "\n";
+    const std::vector<int> dims = platformDims(args);
+    if (!dims.empty()) {
+        int npus = 1;
+        for (int d : dims)
+            npus *= d;
+        out << "platform dimensions   " << placementSummary(p, dims)
+            << (npus != p.npus() ? " (platform has " + std::to_string(npus) + " NPUs, workload " +
+                                       std::to_string(p.npus()) + ")"
+                                 : "")
+            << "\n";
+    }
 }
 
 } // namespace
@@ -176,7 +213,7 @@ ArgParser modelInfoParser() {
 int modelInfoCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
     const GeneratorSpec spec = specFromArgs(args);
     const ModelFigures figures = computeFigures(spec);
-    printHeader(spec, out);
+    printHeader(spec, args, out);
     out << formatFigures(figures);
     return kExitOk;
 }
@@ -193,7 +230,7 @@ ArgParser generateLlmParser() {
 int generateLlmCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     const GeneratorSpec spec = specFromArgs(args);
     const ModelFigures figures = computeFigures(spec);
-    printHeader(spec, out);
+    printHeader(spec, args, out);
     out << formatFigures(figures);
 
     const auto start = std::chrono::steady_clock::now();

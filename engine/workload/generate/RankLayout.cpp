@@ -159,6 +159,47 @@ int RankLayout::groupId(GroupKind kind, int rank) const {
     return m_ids.at(static_cast<size_t>(rank))[static_cast<size_t>(kind)];
 }
 
+std::string placementSummary(const ParallelSpec& parallel, const std::vector<int>& dimensions) {
+    if (dimensions.empty())
+        return {};
+    // Strides from the placement, innermost first (as in the constructor, without enumerating).
+    long strides[3] = {1, 1, 1}; // tp, dp, pp
+    std::stringstream in(parallel.placement);
+    long stride = 1;
+    for (std::string part; std::getline(in, part, ',');) {
+        const int axis = part == "tp" ? 0 : part == "dp" ? 1 : 2;
+        strides[axis] = stride;
+        stride *= axis == 0 ? parallel.tp : axis == 1 ? parallel.dp : parallel.pp;
+    }
+    std::string out;
+    auto describe = [&](const char* name, int size, long stride) {
+        if (size <= 1)
+            return;
+        std::vector<int> spanned;
+        long lower = 1;
+        for (size_t d = 0; d < dimensions.size(); ++d) {
+            const long upper = lower * dimensions[d];
+            if (stride < upper && stride * size > lower)
+                spanned.push_back(int(d));
+            lower = upper;
+        }
+        if (!out.empty())
+            out += "; ";
+        out += std::string(name) + " " + std::to_string(size) + ": ";
+        if (spanned.empty())
+            out += "beyond the platform";
+        else if (spanned.size() == 1)
+            out += "dim " + std::to_string(spanned.front());
+        else
+            out += "dims " + std::to_string(spanned.front()) + "-" + std::to_string(spanned.back());
+    };
+    describe("tp", parallel.tp, strides[0]);
+    describe("ep", parallel.ep, strides[1]);
+    describe("dp", parallel.dp, strides[1]);
+    describe("pp", parallel.pp, strides[2]);
+    return out;
+}
+
 int groupSizeOf(GroupKind kind, const ParallelSpec& p) {
     switch (kind) {
     case GroupKind::None:

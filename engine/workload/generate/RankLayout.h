@@ -18,12 +18,20 @@
 #include "workload/generate/LayerProgram.h"
 
 #include <array>
+#include <string>
 #include <vector>
 
 namespace astrolabe::generate {
 
 /// Members of every group of `kind` (1 for None); needs no enumeration of ranks.
 int groupSizeOf(GroupKind kind, const ParallelSpec& parallel);
+
+/// Which platform dimensions each parallel group spans, given the platform's NPUs per dimension
+/// (dimension 0 = consecutive ranks), e.g. "tp 8: dim 0; dp 16: dims 1-2; pp 8: dim 2". A group of
+/// stride st and size n covers rank offsets [st, st n); dimension d covers [D_d, D_d n_d) with
+/// D_d = n_0 ... n_(d-1); the group spans d when the two ranges overlap. Groups that only partly
+/// fill a dimension share its links with their neighbours. Empty dims: "".
+std::string placementSummary(const ParallelSpec& parallel, const std::vector<int>& dimensions);
 
 struct RankCoordinates {
     int tp = 0, dp = 0, pp = 0;

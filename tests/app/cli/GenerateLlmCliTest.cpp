@@ -44,6 +44,10 @@ TEST(GenerateLlmCli, OverridesApply) {
     EXPECT_TRUE(contains(r.out, "pipeline bubble       46.7 %")) << r.out; // 7 / (8 + 7)
     EXPECT_TRUE(contains(r.out, "72 B s l h^2")) << r.out;
     EXPECT_TRUE(contains(r.out, ", sp,")) << r.out;
+    const Result dims = cli({"model-info", "--platform-dims=8,16,8"});
+    EXPECT_EQ(dims.code, 0) << dims.err;
+    EXPECT_TRUE(contains(dims.out, "tp 8: dim 0; dp 16: dim 1; pp 8: dim 2")) << dims.out;
+    EXPECT_EQ(cli({"model-info", "--platform-dims=8,x"}).code, 2);
 }
 
 TEST(GenerateLlmCli, GeneratesInMemoryAndSaysWhenItCannotWrite) {

@@ -68,6 +68,19 @@ TEST(RankLayout, ExpertGroupsAreCarvedOutOfDp) {
     EXPECT_EQ(layout.groupSize(GroupKind::ExpertDp), 4);
 }
 
+// GPT-3 split on a 3-D platform of 8 x 16 x 8 NPUs: tp (stride 1, 8) fills dim 0; dp (stride 8,
+// 16) fills dim 1; pp (stride 128, 8) fills dim 2. On 4 x 32 x 8, tp spans dims 0-1 and dp
+// (offsets 8..127) spans dim 1 only.
+TEST(RankLayout, PlacementSummaryNamesTheDimensions) {
+    EXPECT_EQ(placementSummary(parallel(8, 16, 8), {8, 16, 8}),
+              "tp 8: dim 0; dp 16: dim 1; pp 8: dim 2");
+    EXPECT_EQ(placementSummary(parallel(8, 16, 8), {4, 32, 8}),
+              "tp 8: dims 0-1; dp 16: dim 1; pp 8: dim 2");
+    EXPECT_EQ(placementSummary(parallel(8, 16, 8, 4), {8, 16, 8}),
+              "tp 8: dim 0; ep 4: dim 1; dp 16: dim 1; pp 8: dim 2");
+    EXPECT_EQ(placementSummary(parallel(8, 16, 8), {}), "");
+}
+
 void expectComplete(const std::vector<PipelineOp>& order, int m, int v) {
     std::set<std::tuple<bool, int, int>> seen;
     std::set<std::pair<int, int>> forwardDone;
