@@ -233,32 +233,36 @@ int generateLlmCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
     printHeader(spec, args, out);
     out << formatFigures(figures);
 
+    const std::string prefix = args.value("out");
+    const TraceWriter writer = chakraWriter();
+    // Rank by rank: the largest presets (~25 M nodes) never sit in memory at once.
     const auto start = std::chrono::steady_clock::now();
-    const GeneratedWorkload workload = generateWorkload(spec);
+    size_t nodes = 0, traces = 0;
+    const CommGroups groups = forEachRankTrace(spec, [&](int rank, WorkloadTrace&& trace) {
+        nodes += trace.nodes.size();
+        ++traces;
+        if (!prefix.empty() && writer)
+            writer(prefix + "." + std::to_string(rank) + ".et", trace);
+    });
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    size_t nodes = 0;
-    for (const WorkloadTrace& t : workload.traces)
-        nodes += t.nodes.size();
     char line[160];
     std::snprintf(line, sizeof line,
-                  "generated             %zu traces, %zu nodes, %zu groups in %.2f s\n",
-                  workload.traces.size(), nodes, workload.groups.size(), seconds);
+                  "generated             %zu traces, %zu nodes, %zu groups in %.2f s\n", traces,
+                  nodes, groups.size(), seconds);
     out << line;
 
-    const std::string prefix = args.value("out");
     if (prefix.empty())
         return kExitOk;
-    const TraceWriter writer = chakraWriter();
     if (!writer) {
         err << "astrolabe-cli: error: --out " << prefix
             << ": the Chakra trace writer is not wired into this build yet; nothing was written "
                "(the figures above and the in-memory generation are complete)\n";
         return kExitFailure;
     }
-    writeGeneratedWorkload(prefix, workload, writer);
-    out << "wrote                 " << prefix << ".0.et .. " << prefix << "."
-        << workload.traces.size() - 1 << ".et, " << prefix << ".comm_groups.json\n";
+    writeCommGroups(prefix, groups);
+    out << "wrote                 " << prefix << ".0.et .. " << prefix << "." << traces - 1
+        << ".et, " << prefix << ".comm_groups.json\n";
     return kExitOk;
 }
 

@@ -7,7 +7,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 
 namespace astrolabe::generate {
 namespace {
@@ -230,6 +232,28 @@ TEST(TraceGenerator, DataParallelPresetsAreWellFormed) {
         }
     EXPECT_EQ(reduced, 2u * 25556904);
     EXPECT_EQ(buckets, 2);
+}
+
+// The writer callback sees PREFIX.<rank>.et for every rank, in order, with the same traces the
+// in-memory generation returns; the groups land in PREFIX.comm_groups.json.
+TEST(TraceGenerator, WritingGoesThroughTheWriterCallback) {
+    const std::string prefix = ::testing::TempDir() + "astrolabe-generator-test";
+    std::vector<std::string> paths;
+    uint64_t written = 0;
+    const uint64_t nodes = generateAndWriteWorkload(
+        prefix, small(), [&](const std::string& path, const WorkloadTrace& trace) {
+            paths.push_back(path);
+            written += trace.nodes.size();
+        });
+    ASSERT_EQ(paths.size(), 8u);
+    EXPECT_EQ(paths[5], prefix + ".5.et");
+    EXPECT_EQ(nodes, written);
+    EXPECT_EQ(nodes, 4u * 54 + 4u * 58); // hand count above: 54 per stage-0 rank, 58 per stage-1
+    std::ifstream json(prefix + ".comm_groups.json");
+    const std::string text((std::istreambuf_iterator<char>(json)),
+                           std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("\"1\": [0, 1]"), std::string::npos) << text;
+    EXPECT_EQ(commGroupsJson({{2, {4, 6}}}), "{\n  \"2\": [4, 6]\n}\n");
 }
 
 double traceFlops(const GeneratedWorkload& w, int* zeroFlopNodes) {
