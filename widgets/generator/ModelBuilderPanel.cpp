@@ -1,6 +1,7 @@
 #include "generator/ModelBuilderPanel.h"
 
 #include "core/Error.h"
+#include "generator/MemoryBar.h"
 #include "workload/generate/ModelFigures.h"
 #include "workload/generate/ModelPresets.h"
 
@@ -114,7 +115,9 @@ ModelBuilderPanel::ModelBuilderPanel(QWidget* parent)
     m_figures->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_figures->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_generate = new QPushButton(tr("Generate traces"));
+    m_memoryBar = new MemoryBar;
     right->addWidget(m_status);
+    right->addWidget(m_memoryBar);
     right->addWidget(m_figures, 1);
     right->addWidget(m_generate, 0, Qt::AlignRight);
 
@@ -276,6 +279,8 @@ void ModelBuilderPanel::refresh() {
         m_figures->setPlainText(QString::fromStdString(formatFigures(f)));
         m_valid = true;
         m_outOfMemory = f.outOfMemory;
+        m_memoryBar->setMemory(f.memory.weights, f.memory.gradients, f.memory.optimizer,
+                               f.memory.activations, f.hbmCapacityBytes);
         m_status->setText(f.outOfMemory
                               ? tr("Out of memory: %1 per NPU exceeds %2 HBM")
                                     .arg(QString::fromStdString(formatBytes(f.memory.total())),
@@ -295,6 +300,7 @@ void ModelBuilderPanel::refresh() {
     }
     if (!m_valid) {
         m_outOfMemory = false;
+        m_memoryBar->clear();
         m_status->setText(tr("Invalid configuration:"));
         m_status->setStyleSheet("color: #b00020; font-weight: bold");
     }

@@ -19,6 +19,8 @@ class QSpinBox;
 
 namespace astrolabe::widgets {
 
+class MemoryBar;
+
 class ModelBuilderPanel : public QWidget {
     Q_OBJECT
 
@@ -34,6 +36,7 @@ public:
     QString figuresText() const;
     bool figuresValid() const { return m_valid; }
     bool outOfMemory() const { return m_outOfMemory; }
+    const MemoryBar* memoryBar() const { return m_memoryBar; }
 
 signals:
     void specChanged();
@@ -66,6 +69,7 @@ private:
     QLabel* m_npus = nullptr;
     QLabel* m_status = nullptr;
     QPlainTextEdit* m_figures = nullptr;
+    MemoryBar* m_memoryBar = nullptr;
     QPushButton* m_generate = nullptr;
 
     /// Fields a preset sets but the form does not show (MLA ranks, biases, DLRM tables...).
