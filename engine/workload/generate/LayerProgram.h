@@ -15,14 +15,15 @@ namespace astrolabe::generate {
 
 /// Which communicator a collective or a gradient synchronisation runs over.
 enum class GroupKind : uint8_t {
-    None,     ///< not synchronised (model-parallel embedding tables)
-    Tp,       ///< tensor-parallel group
-    Pp,       ///< pipeline stages of one model replica (SEND/RECV only; listed for completeness)
-    Dp,       ///< data-parallel replicas of a tp shard
-    Ep,       ///< expert-parallel group (a block of ep consecutive dp indices)
-    ExpertDp, ///< ranks holding the same experts: same pp, same dp mod ep, every tp
-    StageDp,  ///< every rank of one pipeline stage (tp x dp): tp-replicated MoE parameters
-    World,    ///< every NPU
+    None,      ///< not synchronised (model-parallel embedding tables)
+    Tp,        ///< tensor-parallel group
+    Pp,        ///< pipeline stages of one model replica (SEND/RECV only; listed for completeness)
+    Dp,        ///< data-parallel replicas of a tp shard
+    Ep,        ///< expert-parallel group (a block of ep consecutive dp indices)
+    ExpertDp,  ///< ranks holding the same experts: same pp, same dp mod ep, every tp
+    StageDp,   ///< every rank of one pipeline stage (tp x dp): tp-replicated MoE parameters
+    World,     ///< every NPU
+    Embedding, ///< first and last pipeline stage of one (tp, dp): tied word embeddings
 };
 const char* groupKindName(GroupKind kind);
 
@@ -77,6 +78,9 @@ struct ModelProgram {
     std::vector<std::vector<int>> chunks; ///< global model chunk j -> indices into layers
     uint64_t boundaryBytes = 0; ///< pipeline SEND/RECV size per micro-batch (both directions)
     double extraActivationBytesLastStage = 0; ///< logits kept for the loss
+    /// Tied embeddings over pp > 1: the first and the last stage each hold the table and
+    /// all-reduce its gradient (this many bytes) before the optimizer step, as Megatron does.
+    uint64_t tiedEmbeddingGradientBytes = 0;
 };
 
 } // namespace astrolabe::generate

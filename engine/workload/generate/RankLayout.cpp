@@ -24,15 +24,17 @@ const char* groupKindName(GroupKind kind) {
         return "stage-dp";
     case GroupKind::World:
         return "world";
+    case GroupKind::Embedding:
+        return "embedding";
     }
     return "none";
 }
 
 namespace {
 
-constexpr std::array<GroupKind, 6> kNumberedKinds{GroupKind::Tp,       GroupKind::Pp,
-                                                  GroupKind::Dp,       GroupKind::Ep,
-                                                  GroupKind::ExpertDp, GroupKind::StageDp};
+constexpr std::array<GroupKind, 7> kNumberedKinds{
+    GroupKind::Tp,       GroupKind::Pp,      GroupKind::Dp,       GroupKind::Ep,
+    GroupKind::ExpertDp, GroupKind::StageDp, GroupKind::Embedding};
 
 } // namespace
 
@@ -76,6 +78,9 @@ RankLayout::RankLayout(const ParallelSpec& parallel)
                 break;
             case GroupKind::ExpertDp:
                 key = {c.dp % m_ep, c.pp, 0};
+                break;
+            case GroupKind::Embedding:
+                key = {c.tp, c.dp, 0};
                 break;
             default:
                 key = {c.pp, 0, 0};
@@ -141,6 +146,9 @@ std::vector<int> RankLayout::members(GroupKind kind, const RankCoordinates& c) c
                     break;
                 case GroupKind::World:
                     in = true;
+                    break;
+                case GroupKind::Embedding:
+                    in = tp == c.tp && dp == c.dp && (pp == 0 || pp == m_pp - 1);
                     break;
                 case GroupKind::None:
                     in = tp == c.tp && dp == c.dp && pp == c.pp;
@@ -218,6 +226,8 @@ int groupSizeOf(GroupKind kind, const ParallelSpec& p) {
         return p.tp * p.dp;
     case GroupKind::World:
         return p.npus();
+    case GroupKind::Embedding:
+        return p.pp > 1 ? 2 : 1;
     }
     return 1;
 }

@@ -8,7 +8,8 @@
 // TP * DP apart, on the outer dimensions. Expert parallelism is carved out of dp: the ep group of
 // a rank is the block of EP consecutive dp indices that holds it (same tp, same pp).
 //
-// Groups are numbered from 1 in the order TP, PP, DP, EP, expert-DP, stage-DP, each kind in
+// Groups are numbered from 1 in the order TP, PP, DP, EP, expert-DP, stage-DP, embedding (first
+// and last stage, tied embeddings), each kind in
 // ascending order of its lowest rank. A group with one member is not created (no collective is
 // emitted over it), and a member list already registered under another kind keeps its first id.
 // Members are listed in ascending rank order (ASTRA-sim indexes groups by the sorted list).
@@ -59,7 +60,7 @@ private:
     std::array<int, 3> m_stride{}; ///< tp, dp, pp
     CommGroups m_groups;
     /// Per rank, per kind (indexed by GroupKind), the group id.
-    std::vector<std::array<int, 8>> m_ids;
+    std::vector<std::array<int, 9>> m_ids;
 };
 
 } // namespace astrolabe::generate

@@ -254,6 +254,13 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
     const double stateBytes = e < 4 ? 24 : 16;
     Deps stepDeps = depsOf(cursor);
     stepDeps.insert(stepDeps.end(), reductions.begin(), reductions.end());
+    // Tied embeddings: first and last stage sum their copies' gradients once the data-parallel
+    // reduction is done (Megatron's finalize step), then both step.
+    if (m_program.tiedEmbeddingGradientBytes > 0 && (stage == 0 || stage == p - 1))
+        if (auto id =
+                out.coll("grad.embedding", CollectiveType::AllReduce,
+                         m_program.tiedEmbeddingGradientBytes, GroupKind::Embedding, stepDeps))
+            stepDeps = {*id};
     const uint64_t step =
         out.comp("optimizer.step", 0, shardElements * (2.0 * double(e) + stateBytes), stepDeps);
     for (size_t i = 0; i < gathers.size(); ++i) {

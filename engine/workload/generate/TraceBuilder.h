@@ -21,7 +21,9 @@
 //   Stages 1 and 2 differ only in memory.
 // * ZeRO 3 / FSDP: per layer and micro-batch, all-gather the weights before the forward (prefetched
 //   one layer ahead) and again before the backward, and reduce-scatter its gradients after it.
-// The optimizer step (memory-bound Adam over this rank's shard) waits for every reduction.
+// The optimizer step (memory-bound Adam over this rank's shard) waits for every reduction. With
+// tied embeddings and pp > 1, the first and last stage then all-reduce the embedding gradient
+// (V h / tp elements) between them, before the step.
 //
 // COMP nodes carry num_ops (matrix FLOPs, at least 1 so roofline never divides by zero),
 // tensor_size (bytes) and duration_micros = max(flops / peak, bytes / HBM) / efficiency.

@@ -176,7 +176,9 @@ LayerProgram head(const GeneratorSpec& spec, const Shape& x) {
         layer.forward.push_back(Step::coll("loss.tp.ar", CollectiveType::AllReduce,
                                            toCount(x.tokens * 3 * 4), GroupKind::Tp));
     const double norm = m.biases ? 2 * x.h : x.h;
-    const double weights = m.tiedEmbeddings ? 0 : v * x.h / x.tp;
+    // Tied embeddings: with pp > 1 the last stage keeps its own copy of the table (Megatron);
+    // with pp = 1 the head reuses the embedding's parameters.
+    const double weights = m.tiedEmbeddings && spec.parallel.pp == 1 ? 0 : v * x.h / x.tp;
     layer.params.push_back({toCount(weights + norm), GroupKind::Dp});
     return layer;
 }
@@ -238,6 +240,8 @@ ModelProgram buildTransformerProgram(const GeneratorSpec& spec) {
         program.chunks.push_back(std::move(members));
     }
     program.boundaryBytes = x.sp ? x.shardBytes() : x.fullBytes();
+    if (m.tiedEmbeddings && p.pp > 1)
+        program.tiedEmbeddingGradientBytes = toCount(double(m.vocabulary) * x.h / x.tp * x.e);
     program.extraActivationBytesLastStage = x.tokens * m.vocabulary / x.tp * 4;
     return program;
 }

@@ -33,7 +33,8 @@ TEST(RankLayout, DefaultPlacementIsTpInnermost) {
 
 // TP2 DP2 PP2: TP {0,1} {2,3} {4,5} {6,7} = ids 1-4; PP {0,4} {1,5} {2,6} {3,7} = 5-8;
 // DP {0,2} {1,3} {4,6} {5,7} = 9-12; stage-DP {0..3} {4..7} = 13-14 (EP and expert-DP with
-// ep = 1 repeat the DP lists and keep their ids).
+// ep = 1 repeat the DP lists and keep their ids); the embedding groups (first and last stage)
+// repeat the PP lists when pp = 2.
 TEST(RankLayout, GroupsAreNumberedByKindThenLowestRank) {
     const RankLayout layout(parallel(2, 2, 2));
     const CommGroups& g = layout.groups();
@@ -79,6 +80,16 @@ TEST(RankLayout, PlacementSummaryNamesTheDimensions) {
     EXPECT_EQ(placementSummary(parallel(8, 16, 8, 4), {8, 16, 8}),
               "tp 8: dim 0; ep 4: dim 1; dp 16: dim 1; pp 8: dim 2");
     EXPECT_EQ(placementSummary(parallel(8, 16, 8), {}), "");
+}
+
+// Tied embeddings: (tp 1, dp 2) on stage 0 is rank 1 + 2 * 2 = 5; on the last of 4 stages
+// 5 + 3 * (2 * 3) = 23. Middle stages belong to no embedding group.
+TEST(RankLayout, EmbeddingGroupJoinsFirstAndLastStage) {
+    const RankLayout layout(parallel(2, 3, 4));
+    EXPECT_EQ(layout.groups().at(layout.groupId(GroupKind::Embedding, 5)),
+              (std::vector<int>{5, 23}));
+    EXPECT_EQ(layout.groupId(GroupKind::Embedding, 23), layout.groupId(GroupKind::Embedding, 5));
+    EXPECT_EQ(layout.groupSize(GroupKind::Embedding), 2);
 }
 
 void expectComplete(const std::vector<PipelineOp>& order, int m, int v) {
