@@ -5,6 +5,7 @@
 #include "core/Error.h"
 #include "core/Version.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <ostream>
@@ -106,7 +107,7 @@ std::string topLevelHelp() {
     std::string out = "usage: astrolabe-cli <command> [options]\n\ncommands:\n";
     for (const Command& c : commands()) {
         std::string name = "  " + c.name;
-        name.resize(14, ' ');
+        name.resize(std::max<size_t>(14, name.size() + 2), ' ');
         out += name + c.summary + "\n";
     }
     out += "\n'astrolabe-cli <command> --help' describes one command.\n";
