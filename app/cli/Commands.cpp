@@ -2,10 +2,12 @@
 
 #include "cli/ArgParser.h"
 #include "cli/AstraCommand.h"
+#include "cli/GenerateLlmCommand.h"
 #include "cli/RunCommand.h"
 #include "core/Error.h"
 #include "core/Version.h"
 
+#include <algorithm>
 #include <functional>
 #include <ostream>
 
@@ -33,6 +35,10 @@ const std::vector<Command>& commands() {
         {"version", "print the version", versionParser, versionCommand},
         {"run", "run an Astrolabe project", runParser, runCommand},
         {"astra", "run ASTRA-sim 2.x inputs with ASTRA-sim's flags", astraParser, astraCommand},
+        {"generate-llm", "generate a transformer/MoE training iteration", generateLlmParser,
+         generateLlmCommand},
+        {"model-info", "print a training configuration's figures", modelInfoParser,
+         modelInfoCommand},
     };
     return table;
 }
@@ -41,7 +47,7 @@ std::string topLevelHelp() {
     std::string out = "usage: astrolabe-cli <command> [options]\n\ncommands:\n";
     for (const Command& c : commands()) {
         std::string name = "  " + c.name;
-        name.resize(14, ' ');
+        name.resize(std::max<size_t>(14, name.size() + 2), ' ');
         out += name + c.summary + "\n";
     }
     out += "\n'astrolabe-cli <command> --help' describes one command.\n";

@@ -1,0 +1,107 @@
+#pragma once
+// What the training-iteration generator is asked to produce: a model, a training batch, a
+// parallel layout and a compute roofline. Plain structs; validate() checks them together.
+//
+// Units: sizes in bytes, rates in FLOP/s and B/s (the *Tflops / *GBps fields are 10^12 and
+// 10^9), capacities in bytes. All counts are per iteration unless a name says otherwise.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace astrolabe::generate {
+
+enum class ModelKind : uint8_t {
+    Transformer, ///< decoder-only LLM, dense or MoE
+    Dlrm,        ///< embedding tables (model-parallel, all-to-all) + data-parallel MLPs
+    ResNet,      ///< convolutional network, pure data parallelism
+};
+
+enum class PipelineSchedule : uint8_t { GPipe, OneFOneB, Interleaved };
+const char* pipelineScheduleName(PipelineSchedule schedule); ///< "gpipe", "1f1b", "interleaved"
+/// Throws astrolabe::Error (Validation) listing the valid names.
+PipelineSchedule parsePipelineSchedule(const std::string& name);
+
+struct ModelSpec {
+    ModelKind kind = ModelKind::Transformer;
+    std::string name;
+    // Transformer.
+    int layers = 0;
+    int hidden = 0;
+    int heads = 0;
+    int kvHeads = 0; ///< GQA key/value heads; 0 = heads (multi-head attention)
+    int headDim = 0; ///< 0 = hidden / heads
+    int ffn = 0;     ///< dense FFN inner size
+    int vocabulary = 0;
+    int sequence = 0;
+    bool swiglu = false; ///< gated FFN: three h x ffn matrices instead of two
+    bool biases = true;  ///< GPT style: linear biases and LayerNorm (false: Llama, RMSNorm)
+    bool tiedEmbeddings = false;
+    bool learnedPositions = false; ///< GPT: s x h position table
+    /// Multi-head latent attention (DeepSeek-V2/V3) when kvLoraRank > 0.
+    int qLoraRank = 0, kvLoraRank = 0, ropeHeadDim = 0;
+    // Mixture of experts (experts == 0: dense).
+    int experts = 0;
+    int topK = 0;
+    int sharedExperts = 0;
+    int expertFfn = 0;
+    int firstDenseLayers = 0; ///< leading layers that keep a dense FFN (DeepSeek-V3: 3)
+    // DLRM.
+    int denseFeatures = 0;
+    int embeddingTables = 0;
+    int embeddingDim = 0;
+    uint64_t embeddingRows = 0; ///< rows per table
+    std::vector<int> bottomMlp, topMlp;
+    // ResNet: the per-stage table is fixed (ResNet-50); imageSize scales its FLOPs.
+    int imageSize = 0;
+
+    bool isMoe() const { return experts > 0; }
+    int kvHeadCount() const { return kvHeads > 0 ? kvHeads : heads; }
+    int headSize() const { return headDim > 0 ? headDim : (heads > 0 ? hidden / heads : 0); }
+    bool isMoeLayer(int layer) const { return isMoe() && layer >= firstDenseLayers; }
+};
+
+struct TrainingSpec {
+    int microBatch = 1;  ///< sequences (images, samples) per micro-batch per data-parallel rank
+    int globalBatch = 1; ///< sequences per iteration over the whole machine
+    int bytesPerElement = 2;
+    /// Fused attention (FlashAttention): the s x s scores are not stored, so Korthikanti's
+    /// 5as/h activation term disappears (the same saving as selective recomputation).
+    bool flashAttention = false;
+};
+
+struct ParallelSpec {
+    int tp = 1, pp = 1, dp = 1;
+    int ep = 1; ///< expert parallelism, carved out of dp (dp % ep == 0)
+    PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+    int virtualStages = 1; ///< model chunks per pipeline stage (interleaved only)
+    int zeroStage = 0;     ///< 0 all-reduce; 1, 2 reduce-scatter + all-gather; 3 also params
+    bool sequenceParallel = false;
+    bool recompute = false; ///< full activation recomputation
+    uint64_t bucketBytes = 25ull * 1024 * 1024;
+    /// Rank placement, innermost (consecutive ranks) first: a permutation of tp, dp, pp.
+    std::string placement = "tp,dp,pp";
+
+    int npus() const { return tp * pp * dp; }
+};
+
+struct ComputeSpec {
+    double peakTflops = 989.0;    ///< dense 16-bit peak (H100 SXM)
+    double hbmGBps = 3350.0;      ///< HBM bandwidth, 10^9 B/s
+    double efficiency = 0.6;      ///< measured fraction of the roofline reached
+    double hbmCapacityGiB = 80.0; ///< for the out-of-memory warning
+};
+
+struct GeneratorSpec {
+    ModelSpec model;
+    TrainingSpec training;
+    ParallelSpec parallel;
+    ComputeSpec compute;
+
+    int microBatches() const; ///< per pipeline, per iteration
+};
+
+/// All problems at once (astrolabe::ErrorList) with key paths such as "parallel.tp".
+void validate(const GeneratorSpec& spec);
+
+} // namespace astrolabe::generate

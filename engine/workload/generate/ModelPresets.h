@@ -1,0 +1,33 @@
+#pragma once
+// Named starting points with the splits the literature reports (or, where none is published,
+// a common Megatron-style split). Every preset passes validate().
+//
+//   gpt3-175b        Brown et al. 2020; split of Narayanan et al. 2021 (t8 p8 d16, 1,024 A100)
+//   llama2-70b       Touvron et al. 2023 (GQA 8, SwiGLU); t8 p4 d32
+//   llama3-70b       Llama 3 herd 2024 (vocabulary 128,256, sequence 8,192); t8 p4 d32
+//   llama3-405b      Llama 3 herd 2024; t8 p16 d128 (16,384 NPUs) as reported
+//   mixtral-8x7b     Jiang et al. 2024 (8 experts, top-2); t1 p4 d16 ep8, ZeRO-1
+//   deepseek-v3      DeepSeek-AI 2024 (MLA, 256 + 1 experts, top-8, 3 dense layers); p16 d128 ep64
+//   transformer-1t   Narayanan et al. 2021 (t8 p64 d6, 3,072 A100)
+//   dlrm             Naumov et al. 2019, MLPerf-style Criteo sizes; 8-way data parallel
+//   resnet50         He et al. 2016; 64-way data parallel, 32 images per NPU
+
+#include "workload/generate/GeneratorSpec.h"
+
+#include <string>
+#include <vector>
+
+namespace astrolabe::generate {
+
+struct ModelPreset {
+    std::string name;
+    std::string description;
+    GeneratorSpec spec;
+};
+
+const std::vector<ModelPreset>& modelPresets();
+std::vector<std::string> presetNames();
+/// Throws astrolabe::Error (Validation) naming the valid presets.
+GeneratorSpec presetSpec(const std::string& name);
+
+} // namespace astrolabe::generate

@@ -1,0 +1,79 @@
+// generate-llm and model-info: figures printed, generation in memory, clear message while the
+// Chakra writer is not wired, usage errors.
+#include "cli/Commands.h"
+
+#include <gtest/gtest.h>
+#include <sstream>
+
+using astrolabe::cli::runCli;
+
+namespace {
+
+struct Result {
+    int code;
+    std::string out;
+    std::string err;
+};
+
+Result cli(std::vector<std::string> args) {
+    std::ostringstream out, err;
+    const int code = runCli(args, out, err);
+    return {code, out.str(), err.str()};
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+TEST(GenerateLlmCli, ModelInfoPrintsTheFigures) {
+    const Result r = cli({"model-info", "--preset", "gpt3-175b"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "parameters            174.6 B")) << r.out;
+    EXPECT_TRUE(contains(r.out, "ours / Megatron = 1.000")) << r.out;
+    EXPECT_TRUE(contains(r.out, "pipeline bubble       6.8 %")) << r.out; // 7 / (96 + 7)
+    EXPECT_TRUE(contains(r.out, "optimizer states")) << r.out;
+}
+
+TEST(GenerateLlmCli, OverridesApply) {
+    const Result r =
+        cli({"model-info", "--preset=gpt3-175b", "--micro-batches=8", "--sp", "--recompute=false"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "8 micro-batches per pipeline")) << r.out;
+    EXPECT_TRUE(contains(r.out, "pipeline bubble       46.7 %")) << r.out; // 7 / (8 + 7)
+    EXPECT_TRUE(contains(r.out, "72 B s l h^2")) << r.out;
+    EXPECT_TRUE(contains(r.out, ", sp,")) << r.out;
+    const Result dims = cli({"model-info", "--platform-dims=8,16,8"});
+    EXPECT_EQ(dims.code, 0) << dims.err;
+    EXPECT_TRUE(contains(dims.out, "tp 8: dim 0; dp 16: dim 1; pp 8: dim 2")) << dims.out;
+    EXPECT_EQ(cli({"model-info", "--platform-dims=8,x"}).code, 2);
+}
+
+TEST(GenerateLlmCli, GeneratesInMemoryAndSaysWhenItCannotWrite) {
+    const std::vector<std::string> small{
+        "generate-llm", "--preset", "llama2-70b",      "--layers", "4", "--tp", "2", "--pp", "2",
+        "--dp",         "2",        "--micro-batches", "4"};
+    Result r = cli(small);
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "generated             8 traces")) << r.out;
+    std::vector<std::string> withOut = small;
+    withOut.push_back("--out=/tmp/astrolabe-generate-llm-test");
+    r = cli(withOut);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_TRUE(contains(r.err, "writer is not wired")) << r.err;
+}
+
+TEST(GenerateLlmCli, BadInputIsReported) {
+    Result r = cli({"model-info", "--preset", "gpt-3"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_TRUE(contains(r.err, "gpt3-175b")) << r.err;
+    r = cli({"model-info", "--tp", "eight"});
+    EXPECT_EQ(r.code, 2);
+    r = cli({"model-info", "--tp", "7"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_TRUE(contains(r.err, "model.heads")) << r.err;
+    r = cli({"generate-llm", "--schedule", "zigzag"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_TRUE(contains(r.err, "interleaved")) << r.err;
+}

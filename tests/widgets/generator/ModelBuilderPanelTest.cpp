@@ -1,0 +1,131 @@
+// Model builder panel: presets fill the form, figures follow every edit, invalid input shows
+// the error with its key path, and a screenshot for eyeballing the layout.
+#include "generator/ModelBuilderPanel.h"
+
+#include "generator/MemoryBar.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+#include <gtest/gtest.h>
+
+using astrolabe::widgets::ModelBuilderPanel;
+
+namespace {
+
+QString screenshotPath(const QString& name) {
+    QDir().mkpath(QStringLiteral("screenshots"));
+    return QDir(QStringLiteral("screenshots")).absoluteFilePath(name);
+}
+
+/// The index-th spin box of the form, in creation order (0 = layers).
+QSpinBox* spin(ModelBuilderPanel& panel, int index) {
+    return panel.findChildren<QSpinBox*>().at(index);
+}
+
+} // namespace
+
+TEST(ModelBuilderPanel, PresetFillsTheFormAndFigures) {
+    ModelBuilderPanel panel;
+    ASSERT_TRUE(panel.applyPreset(QStringLiteral("llama2-70b")));
+    EXPECT_TRUE(panel.figuresValid());
+    // Llama-2 70B: 68,976,648,192 parameters -> "68.98 B".
+    EXPECT_TRUE(panel.figuresText().contains(QStringLiteral("68.98 B")))
+        << panel.figuresText().toStdString();
+    EXPECT_EQ(panel.spec().model.kvHeads, 8);
+    EXPECT_EQ(panel.spec().parallel.tp, 8);
+    EXPECT_FALSE(panel.applyPreset(QStringLiteral("no-such-model")));
+    // The bar shows the same breakdown as the text: ZeRO-1 optimizer states are 12 bytes per
+    // parameter over dp = 32, weights 2 bytes, so optimizer = weights x 6 / 32.
+    const auto& segments = panel.memoryBar()->segments();
+    ASSERT_EQ(segments.size(), 4);
+    EXPECT_NEAR(segments[2].bytes / segments[0].bytes, 6.0 / 32, 1e-9);
+    EXPECT_DOUBLE_EQ(panel.memoryBar()->capacity(), 80.0 * (1 << 30));
+}
+
+TEST(ModelBuilderPanel, FiguresFollowEdits) {
+    ModelBuilderPanel panel;
+    ASSERT_TRUE(panel.applyPreset(QStringLiteral("gpt3-175b")));
+    QSignalSpy changed(&panel, &ModelBuilderPanel::specChanged);
+    const QString before = panel.figuresText();
+    EXPECT_TRUE(before.contains(QStringLiteral("96 B s l h^2")));
+
+    // Turn recomputation off through the spec round trip and check the formula switches.
+    auto s = panel.spec();
+    s.parallel.recompute = false;
+    panel.setSpec(s);
+    EXPECT_TRUE(panel.figuresText().contains(QStringLiteral("72 B s l h^2")));
+    EXPECT_TRUE(panel.outOfMemory()); // 96 layers of activations in flight on stage 0
+    EXPECT_GT(panel.memoryBar()->total(), panel.memoryBar()->capacity());
+    EXPECT_GE(changed.count(), 1);
+
+    // TP 7 does not divide 96 heads: the figures become the error with its key path.
+    s = panel.spec();
+    s.parallel.tp = 7;
+    panel.setSpec(s);
+    EXPECT_FALSE(panel.figuresValid());
+    EXPECT_TRUE(panel.figuresText().contains(QStringLiteral("model.heads")));
+    EXPECT_TRUE(panel.memoryBar()->segments().isEmpty());
+    s.parallel.tp = 8;
+    panel.setSpec(s);
+    EXPECT_TRUE(panel.figuresValid());
+}
+
+TEST(ModelBuilderPanel, TypingInASpinBoxUpdatesTheFigures) {
+    ModelBuilderPanel panel;
+    ASSERT_TRUE(panel.applyPreset(QStringLiteral("gpt3-175b")));
+    // The first spin box of the form is the layer count.
+    QSpinBox* layers = spin(panel, 0);
+    ASSERT_EQ(layers->value(), 96);
+    layers->setValue(48);
+    EXPECT_EQ(panel.spec().model.layers, 48);
+    // 12 l h^2 with half the layers: about 87.6 B parameters.
+    EXPECT_TRUE(panel.figuresText().contains(QStringLiteral("87.")))
+        << panel.figuresText().toStdString();
+}
+
+TEST(ModelBuilderPanel, GenerateButtonHandsOverTheSpec) {
+    ModelBuilderPanel panel;
+    ASSERT_TRUE(panel.applyPreset(QStringLiteral("deepseek-v3")));
+    QSignalSpy requested(&panel, &ModelBuilderPanel::generateRequested);
+    QPushButton* button = nullptr;
+    for (QPushButton* b : panel.findChildren<QPushButton*>())
+        if (b->text() == QStringLiteral("Generate traces"))
+            button = b;
+    ASSERT_NE(button, nullptr);
+    button->click();
+    ASSERT_EQ(requested.count(), 1);
+    const auto spec = requested.at(0).at(0).value<astrolabe::generate::GeneratorSpec>();
+    // Fields the form does not show (MLA ranks) survive the round trip.
+    EXPECT_EQ(spec.model.kvLoraRank, 512);
+    EXPECT_EQ(spec.parallel.ep, 64);
+    // An invalid configuration disables the button.
+    auto s = panel.spec();
+    s.parallel.ep = 3;
+    panel.setSpec(s);
+    EXPECT_FALSE(button->isEnabled());
+}
+
+TEST(ModelBuilderPanel, Screenshot) {
+    ModelBuilderPanel panel;
+    panel.resize(1100, 760);
+    ASSERT_TRUE(panel.applyPreset(QStringLiteral("mixtral-8x7b")));
+    panel.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+    const QString path = screenshotPath(QStringLiteral("model-builder.png"));
+    ASSERT_TRUE(panel.grab().save(path)) << path.toStdString();
+    EXPECT_GT(QFileInfo(path).size(), 1000);
+
+    // Out of memory: GPT-3 without recomputation overshoots the HBM line.
+    ASSERT_TRUE(panel.applyPreset(QStringLiteral("gpt3-175b")));
+    auto s = panel.spec();
+    s.parallel.recompute = false;
+    panel.setSpec(s);
+    ASSERT_TRUE(panel.outOfMemory());
+    const QString oom = screenshotPath(QStringLiteral("model-builder-oom.png"));
+    ASSERT_TRUE(panel.grab().save(oom)) << oom.toStdString();
+}
