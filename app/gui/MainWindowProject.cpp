@@ -225,6 +225,11 @@ void MainWindow::reportError(const QString& title, const QString& message, const
     if (jumped)
         box->setInformativeText(tr("The setting is highlighted in the Configuration tab."));
     box->setAttribute(Qt::WA_DeleteOnClose);
+    if (jumped) // back to the offending field once the message is read
+        connect(box, &QDialog::finished, this, [this, keyPath] {
+            if (QWidget* editor = m_config->editorForKey(keyPath))
+                editor->setFocus(Qt::OtherFocusReason);
+        });
     box->open();
 }
 

@@ -2,6 +2,7 @@
 #include "common/LogModel.h"
 #include "config/ConfigurationPanel.h"
 #include "core/Units.h"
+#include "gui/Counted.h"
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
 #include "gui/ProjectExplorer.h"
@@ -41,7 +42,8 @@ void MainWindow::connectRunController() {
         m_pending.erase(it);
     });
     connect(m_runs, &RunController::queueChanged, this, [this](int queued) {
-        m_queueLabel->setText(queued > 0 ? tr("%n run(s) waiting", "", queued) : QString());
+        m_queueLabel->setText(queued > 0 ? counted(queued, tr("run waiting"), tr("runs waiting"))
+                                         : QString());
         updateRunActions();
     });
     connect(m_runs, &RunController::idle, this, [this] {

@@ -1,6 +1,7 @@
 #include "gui/ProjectExplorer.h"
 
 #include "core/Units.h"
+#include "gui/Counted.h"
 #include "gui/RunStore.h"
 
 #include <QHeaderView>
@@ -44,8 +45,9 @@ void ProjectExplorer::showProject(const QString& name, const SimulationSpec& spe
     auto* project = addGroup(name, Part::Project);
     Q_UNUSED(project);
 
-    auto* platform =
-        addGroup(tr("Platform \u2014 %n NPU(s)", "", spec.platform.npuCount()), Part::Platform);
+    auto* platform = addGroup(
+        tr("Platform \u2014 %1").arg(counted(spec.platform.npuCount(), tr("NPU"), tr("NPUs"))),
+        Part::Platform);
     for (size_t d = 0; d < spec.platform.dimensions.size(); ++d) {
         const DimensionSpec& dim = spec.platform.dimensions[d];
         addDetail(platform, tr("Dim %1: %2 x %3, %4, %5")
@@ -59,7 +61,9 @@ void ProjectExplorer::showProject(const QString& name, const SimulationSpec& spe
     }
 
     auto* system = addGroup(tr("System"), Part::System);
-    addDetail(system, tr("%n chunk(s) per collective", "", spec.system.preferredDatasetSplits),
+    addDetail(system,
+              counted(spec.system.preferredDatasetSplits, tr("chunk"), tr("chunks")) +
+                  tr(" per collective"),
               QStringLiteral("system.chunks"));
     addDetail(system, tr("Endpoint delay %1 ns").arg(spec.system.endpointDelayNs),
               QStringLiteral("system.endpoint-delay"));

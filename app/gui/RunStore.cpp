@@ -1,6 +1,7 @@
 #include "gui/RunStore.h"
 
 #include "core/Units.h"
+#include "gui/Counted.h"
 
 #include <QObject>
 #include <algorithm>
@@ -21,7 +22,7 @@ QString runStatusName(RunStatus status) {
 
 QString keySettings(const SimulationSpec& spec) {
     QStringList parts;
-    parts << QObject::tr("%n NPU(s)", "", spec.platform.npuCount());
+    parts << counted(spec.platform.npuCount(), QObject::tr("NPU"), QObject::tr("NPUs"));
     QStringList dims;
     for (const DimensionSpec& d : spec.platform.dimensions)
         dims << QStringLiteral("%1 %2").arg(QString::fromLatin1(blockKindName(d.kind))).arg(d.size);
@@ -41,7 +42,8 @@ QString keySettings(const SimulationSpec& spec) {
     } else {
         parts << QObject::tr("trace %1").arg(QString::fromStdString(spec.workload.tracePrefix));
     }
-    parts << QObject::tr("%n chunk(s)", "", spec.system.preferredDatasetSplits);
+    parts << counted(spec.system.preferredDatasetSplits, QObject::tr("chunk"),
+                     QObject::tr("chunks"));
     parts << (spec.options.backend == NetworkBackend::CongestionAware
                   ? QObject::tr("congestion-aware")
                   : QObject::tr("congestion-unaware"));

@@ -1,6 +1,7 @@
 #include "gui/WorkspacePages.h"
 
 #include "core/Units.h"
+#include "gui/Counted.h"
 
 #include <QLabel>
 #include <QVBoxLayout>
@@ -71,8 +72,10 @@ QString PlaceholderPage::detailText() const {
 void PlaceholderPage::setSpec(const SimulationSpec& spec) {
     if (m_content != Content::Topology)
         return;
-    QString text = tr("<b>%n NPU(s)</b> in %1 dimension(s):<ul>", "", spec.platform.npuCount())
-                       .arg(spec.platform.dimensions.size());
+    QString text = tr("<b>%1</b> in %2:<ul>")
+                       .arg(counted(spec.platform.npuCount(), tr("NPU"), tr("NPUs")),
+                            counted(static_cast<long long>(spec.platform.dimensions.size()),
+                                    tr("dimension"), tr("dimensions")));
     for (size_t d = 0; d < spec.platform.dimensions.size(); ++d) {
         const DimensionSpec& dim = spec.platform.dimensions[d];
         text +=
@@ -99,11 +102,11 @@ void PlaceholderPage::showRun(const RunRecord* run) {
         tr("<b>%1</b> \u2014 %2").arg(run->name.toHtmlEscaped(), runStatusName(run->status));
     if (run->result) {
         const RunResult& r = *run->result;
-        text += tr("<br>Simulated time: %1 on %n NPU(s); %2 events in %3 s of wall time.", "",
-                   r.npuCount)
+        text += tr("<br>Simulated time: %1 on %4; %2 events in %3 s of wall time.")
                     .arg(QString::fromStdString(units::formatTime(r.endTime)))
                     .arg(r.events)
-                    .arg(run->wallSeconds, 0, 'f', 3);
+                    .arg(run->wallSeconds, 0, 'f', 3)
+                    .arg(counted(r.npuCount, tr("NPU"), tr("NPUs")));
         text += tr("<br>%1 activity intervals, %2 collective spans, %3 links recorded.")
                     .arg(r.activities.size())
                     .arg(r.collectives.size())

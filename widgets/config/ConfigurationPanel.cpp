@@ -66,9 +66,10 @@ void ConfigurationPanel::refreshSummary() {
         m_summary->setText(tr("Hover over a setting to see what it does. Settings you change "
                               "after a run are marked \u25CF until the next run."));
     else
-        m_summary->setText(tr("<b>\u25CF %n setting(s) changed since the last run:</b> %1", "",
-                              static_cast<int>(changed.size()))
-                               .arg(changed.join(QStringLiteral(", "))));
+        m_summary->setText(
+            tr("<b>\u25CF %1 changed since the last run:</b> %2")
+                .arg(changed.size() == 1 ? tr("1 setting") : tr("%1 settings").arg(changed.size()),
+                     changed.join(QStringLiteral(", "))));
 }
 
 bool ConfigurationPanel::focusKey(const QString& keyPath) {
@@ -77,11 +78,18 @@ bool ConfigurationPanel::focusKey(const QString& keyPath) {
         return false;
     m_scroll->ensureWidgetVisible(editor);
     editor->setFocus(Qt::OtherFocusReason);
-    markInvalid(editor->focusProxy() ? editor->focusProxy() : editor, true);
-    // The highlight fades after a few seconds unless the field is still invalid.
-    QTimer::singleShot(4000, editor, [editor] {
-        QWidget* target = editor->focusProxy() ? editor->focusProxy() : editor;
-        if (target->property("invalid").toBool() && !qobject_cast<QuantityEdit*>(editor))
+    QWidget* target = editor->focusProxy() ? editor->focusProxy() : editor;
+    markInvalid(target, true);
+    QLabel* message = nullptr;
+    for (ConfigSection* s : m_sections)
+        if (QLabel* m = s->messageLabel(editor))
+            message = m;
+    // The highlight fades after a few seconds unless the field has its own validation error.
+    QTimer::singleShot(kHighlightMs, target, [target, editor, message] {
+        auto* quantity = qobject_cast<QuantityEdit*>(editor);
+        const bool stillInvalid =
+            quantity ? !quantity->isValid() : (message && !message->text().isEmpty());
+        if (!stillInvalid)
             markInvalid(target, false);
     });
     return true;

@@ -18,6 +18,9 @@ class ConfigSection;
 class ConfigurationPanel : public QWidget {
     Q_OBJECT
 public:
+    /// How long a field found by focusKey() stays highlighted.
+    static constexpr int kHighlightMs = 4000;
+
     explicit ConfigurationPanel(QWidget* parent = nullptr);
 
     void setSpec(const SimulationSpec& spec);

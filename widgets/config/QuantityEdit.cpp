@@ -101,12 +101,18 @@ void QuantityEdit::setValue(double canonical) {
     const std::vector<Unit>& all = unitsFor(m_kind);
     int best = 0;
     QString bestText;
+    qsizetype bestScore = 0;
     for (int i = 0; i < static_cast<int>(all.size()); ++i) {
         const double n = canonical / all[i].factor;
         if (n < 1 && canonical != 0)
             continue;
         const QString t = QString::fromStdString(units::formatNumber(n));
-        if (bestText.isEmpty() || t.size() < bestText.size()) {
+        // Ties go to the number below 1000 ("936.25 ns", not "936250 ps").
+        const auto score = [](const QString& s, double v) {
+            return s.size() + (v >= 1000 ? 1 : 0);
+        };
+        if (bestText.isEmpty() || score(t, n) < bestScore) {
+            bestScore = score(t, n);
             best = i;
             bestText = t;
         }
