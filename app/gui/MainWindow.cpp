@@ -146,9 +146,10 @@ void MainWindow::createMenus() {
     m_progress = new QProgressBar(bar);
     m_progress->setMaximumWidth(180);
     m_progress->setTextVisible(false);
-    m_progress->setRange(0, 1);
-    m_progress->setValue(0);
-    bar->addWidget(m_progress);
+    m_progress->setRange(0, 0);
+    // Hidden while idle; a tool bar shows and hides its widgets through their actions.
+    m_progressAction = bar->addWidget(m_progress);
+    m_progressAction->setVisible(false);
     m_progressLabel = new QLabel(bar);
     m_progressLabel->setContentsMargins(8, 0, 8, 0);
     m_progressLabel->setMinimumWidth(360);
@@ -207,13 +208,12 @@ void MainWindow::createDocks() {
     logDock->setObjectName(QStringLiteral("logDock"));
     auto* logView = new QListView(logDock);
     logView->setModel(m_log);
-    logView->setUniformItemSizes(true);
     logView->setWordWrap(true);
     logDock->setWidget(logView);
     addDockWidget(Qt::BottomDockWidgetArea, logDock);
     splitDockWidget(runsDock, logDock, Qt::Horizontal);
     resizeDocks({explorerDock}, {260}, Qt::Horizontal);
-    resizeDocks({runsDock, logDock}, {820, 420}, Qt::Horizontal);
+    resizeDocks({runsDock, logDock}, {900, 380}, Qt::Horizontal);
     resizeDocks({runsDock}, {190}, Qt::Vertical);
     connect(m_log, &QAbstractItemModel::rowsInserted, logView, &QListView::scrollToBottom);
 }

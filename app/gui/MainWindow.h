@@ -136,6 +136,7 @@ private:
     ProjectExplorer* m_explorer = nullptr;
     RunsPanel* m_runsPanel = nullptr;
     QProgressBar* m_progress = nullptr;
+    QAction* m_progressAction = nullptr;
     QLabel* m_progressLabel = nullptr;
     QLabel* m_queueLabel = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -213,7 +213,7 @@ void MainWindow::onExplorerActivated(int part, int runId, const QString& key) {
 
 void MainWindow::reportError(const QString& title, const QString& message, const QString& keyPath) {
     m_log->append(widgets::LogModel::Severity::Error, message);
-    statusBar()->showMessage(message.section(u'\n', 0, 0), 10000);
+    statusBar()->showMessage(QString(message).replace(u'\n', u' '), 10000);
     bool jumped = false;
     if (!keyPath.isEmpty() && m_hasProject && m_config->editorForKey(keyPath)) {
         m_tabs->setCurrentIndex(ConfigurationTab);

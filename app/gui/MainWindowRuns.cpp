@@ -47,8 +47,7 @@ void MainWindow::connectRunController() {
         updateRunActions();
     });
     connect(m_runs, &RunController::idle, this, [this] {
-        m_progress->setRange(0, 1);
-        m_progress->setValue(1);
+        m_progressAction->setVisible(false); // the label keeps the last run's outcome
         updateRunActions();
     });
 }
@@ -68,6 +67,7 @@ int MainWindow::startRun() {
                        "then run again.")
                         .arg(invalid.join(QStringLiteral(", "))));
         m_tabs->setCurrentIndex(ConfigurationTab);
+        m_config->focusFirstInvalid();
         return 0;
     }
     PendingRun pending;
@@ -101,6 +101,7 @@ void MainWindow::onRunStarted(int id, const QString&) {
     m_log->append(widgets::LogModel::Severity::Info,
                   tr("%1 started: %2").arg(it->second.name, keySettings(it->second.spec)));
     m_progress->setRange(0, 0); // busy: the end time is unknown until the run ends
+    m_progressAction->setVisible(true);
     m_progressLabel->setText(tr("%1: starting\u2026").arg(it->second.name));
     statusBar()->showMessage(tr("Running %1").arg(it->second.name));
     updateRunActions();

@@ -20,6 +20,7 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
     setWindowTitle(tr("New Project"));
     setWizardStyle(QWizard::ClassicStyle);
     setOption(QWizard::NoBackButtonOnStartPage);
+    setMinimumSize(560, 420);
 
     auto* choose = new QWizardPage;
     choose->setTitle(tr("Start from a preset"));

@@ -1,5 +1,6 @@
 #include "gui/ProjectExplorer.h"
 
+#include "config/QuantityEdit.h"
 #include "core/Units.h"
 #include "gui/Counted.h"
 #include "gui/RunStore.h"
@@ -50,14 +51,15 @@ void ProjectExplorer::showProject(const QString& name, const SimulationSpec& spe
         Part::Platform);
     for (size_t d = 0; d < spec.platform.dimensions.size(); ++d) {
         const DimensionSpec& dim = spec.platform.dimensions[d];
-        addDetail(platform, tr("Dim %1: %2 x %3, %4, %5")
-                                .arg(d)
-                                .arg(QString::fromLatin1(blockKindName(dim.kind)))
-                                .arg(dim.size)
-                                .arg(QString::fromStdString(
-                                    units::formatBandwidth(dim.bandwidthBytesPerSecond)))
-                                .arg(QString::fromStdString(
-                                    units::formatTime(SimTime::fromNsRounded(dim.latencyNs)))));
+        addDetail(platform,
+                  tr("Dim %1: %2 x %3, %4, %5")
+                      .arg(d)
+                      .arg(QString::fromLatin1(blockKindName(dim.kind)))
+                      .arg(dim.size)
+                      .arg(widgets::QuantityEdit::format(widgets::QuantityEdit::Kind::Bandwidth,
+                                                         dim.bandwidthBytesPerSecond))
+                      .arg(QString::fromStdString(
+                          units::formatTime(SimTime::fromNsRounded(dim.latencyNs)))));
     }
 
     auto* system = addGroup(tr("System"), Part::System);

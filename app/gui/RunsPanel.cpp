@@ -28,13 +28,13 @@ RunsPanel::RunsPanel(RunsTableModel* model, QWidget* parent)
     QHeaderView* header = m_view->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(true);
-    header->resizeSection(RunsTableModel::Name, 150);
-    header->resizeSection(RunsTableModel::Date, 140);
-    header->resizeSection(RunsTableModel::SimulatedTime, 100);
-    header->resizeSection(RunsTableModel::WallTime, 80);
-    header->resizeSection(RunsTableModel::Settings, 330);
-    header->resizeSection(RunsTableModel::Status, 160);
-    header->resizeSection(RunsTableModel::Tags, 100);
+    header->resizeSection(RunsTableModel::Name, 130);
+    header->resizeSection(RunsTableModel::Date, 130);
+    header->resizeSection(RunsTableModel::SimulatedTime, 105);
+    header->resizeSection(RunsTableModel::WallTime, 70);
+    header->resizeSection(RunsTableModel::Settings, 250);
+    header->resizeSection(RunsTableModel::Status, 110);
+    header->resizeSection(RunsTableModel::Tags, 70);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view, &QWidget::customContextMenuRequested, this, &RunsPanel::showContextMenu);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,

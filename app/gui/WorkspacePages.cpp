@@ -1,5 +1,6 @@
 #include "gui/WorkspacePages.h"
 
+#include "config/QuantityEdit.h"
 #include "core/Units.h"
 #include "gui/Counted.h"
 
@@ -78,14 +79,14 @@ void PlaceholderPage::setSpec(const SimulationSpec& spec) {
                                     tr("dimension"), tr("dimensions")));
     for (size_t d = 0; d < spec.platform.dimensions.size(); ++d) {
         const DimensionSpec& dim = spec.platform.dimensions[d];
-        text +=
-            tr("<li>dimension %1: %2 of %3 NPUs, %4 and %5 per link</li>")
-                .arg(d)
-                .arg(QString::fromLatin1(blockKindName(dim.kind)))
-                .arg(dim.size)
-                .arg(QString::fromStdString(units::formatBandwidth(dim.bandwidthBytesPerSecond)))
-                .arg(QString::fromStdString(
-                    units::formatTime(SimTime::fromNsRounded(dim.latencyNs))));
+        text += tr("<li>dimension %1: %2 of %3 NPUs, %4 and %5 per link</li>")
+                    .arg(d)
+                    .arg(QString::fromLatin1(blockKindName(dim.kind)))
+                    .arg(dim.size)
+                    .arg(widgets::QuantityEdit::format(widgets::QuantityEdit::Kind::Bandwidth,
+                                                       dim.bandwidthBytesPerSecond))
+                    .arg(QString::fromStdString(
+                        units::formatTime(SimTime::fromNsRounded(dim.latencyNs))));
     }
     m_detail->setText(text + QStringLiteral("</ul>"));
     m_detail->setVisible(true);

@@ -30,7 +30,8 @@ ConfigSection::ConfigSection(const QString& title, QWidget* parent)
     m_grid->setColumnStretch(1, 0);
     m_grid->setColumnStretch(2, 1);
     m_grid->setHorizontalSpacing(12);
-    m_grid->setColumnMinimumWidth(1, 240);
+    m_grid->setColumnMinimumWidth(0, 185); // labels line up across sections
+    m_grid->setColumnMinimumWidth(1, 220);
 }
 
 ConfigSection::Field& ConfigSection::addRow(const QString& label, const QStringList& keys,

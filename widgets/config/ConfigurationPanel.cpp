@@ -45,6 +45,7 @@ ConfigurationPanel::ConfigurationPanel(QWidget* parent)
     m_scroll->setWidget(content);
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setBaseline(nullptr);
 }
 
@@ -93,6 +94,20 @@ bool ConfigurationPanel::focusKey(const QString& keyPath) {
             markInvalid(target, false);
     });
     return true;
+}
+
+bool ConfigurationPanel::focusFirstInvalid() {
+    for (ConfigSection* s : m_sections)
+        for (QLabel* label : s->findChildren<QLabel*>()) {
+            QWidget* editor = label->buddy();
+            QLabel* message = editor ? s->messageLabel(editor) : nullptr;
+            if (message && !message->text().isEmpty()) {
+                m_scroll->ensureWidgetVisible(editor);
+                editor->setFocus(Qt::OtherFocusReason);
+                return true;
+            }
+        }
+    return false;
 }
 
 QWidget* ConfigurationPanel::editorForKey(const QString& keyPath) const {

@@ -31,6 +31,8 @@ public:
     /// field has that key.
     bool focusKey(const QString& keyPath);
     QWidget* editorForKey(const QString& keyPath) const;
+    /// Scrolls to and focuses the first field with a validation message; false when none.
+    bool focusFirstInvalid();
 
     QStringList changedFields() const;
     QStringList invalidFields() const;

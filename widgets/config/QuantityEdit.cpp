@@ -95,32 +95,50 @@ QString QuantityEdit::acceptedForms(Kind kind) {
     return QString::fromUtf8(units::acceptedTimeForms());
 }
 
-void QuantityEdit::setValue(double canonical) {
-    // The unit whose number reads shortest and exactly (50 GiB/s rather than 53.6870912 GB/s),
-    // preferring numbers of at least 1.
-    const std::vector<Unit>& all = unitsFor(m_kind);
+namespace {
+// The unit whose number reads shortest and exactly (50 GiB/s rather than 53.6870912 GB/s),
+// preferring numbers of at least 1; zero shows in the kind's everyday unit.
+std::pair<QString, int> displayForm(QuantityEdit::Kind kind, double canonical) {
+    const std::vector<Unit>& all = unitsFor(kind);
+    if (canonical == 0) {
+        const char* unit = kind == QuantityEdit::Kind::Size        ? "B"
+                           : kind == QuantityEdit::Kind::Bandwidth ? "GB/s"
+                                                                   : "ns";
+        for (int i = 0; i < static_cast<int>(all.size()); ++i)
+            if (qstrcmp(all[i].name, unit) == 0)
+                return {QStringLiteral("0"), i};
+    }
     int best = 0;
     QString bestText;
     qsizetype bestScore = 0;
     for (int i = 0; i < static_cast<int>(all.size()); ++i) {
         const double n = canonical / all[i].factor;
-        if (n < 1 && canonical != 0)
+        if (n < 1)
             continue;
         const QString t = QString::fromStdString(units::formatNumber(n));
         // Ties go to the number below 1000 ("936.25 ns", not "936250 ps").
-        const auto score = [](const QString& s, double v) {
-            return s.size() + (v >= 1000 ? 1 : 0);
-        };
-        if (bestText.isEmpty() || score(t, n) < bestScore) {
-            bestScore = score(t, n);
+        const qsizetype score = t.size() + (n >= 1000 ? 1 : 0);
+        if (bestText.isEmpty() || score < bestScore) {
+            bestScore = score;
             best = i;
             bestText = t;
         }
     }
     if (bestText.isEmpty())
         bestText = QString::fromStdString(units::formatNumber(canonical));
-    m_number->setText(bestText);
-    m_unit->setCurrentIndex(best);
+    return {bestText, best};
+}
+} // namespace
+
+QString QuantityEdit::format(Kind kind, double canonical) {
+    const auto [number, unit] = displayForm(kind, canonical);
+    return number + u' ' + QString::fromUtf8(unitsFor(kind)[static_cast<size_t>(unit)].name);
+}
+
+void QuantityEdit::setValue(double canonical) {
+    const auto [number, unit] = displayForm(m_kind, canonical);
+    m_number->setText(number);
+    m_unit->setCurrentIndex(unit);
     setParseError({});
 }
 

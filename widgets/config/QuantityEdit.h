@@ -39,6 +39,8 @@ public:
     QComboBox* unitCombo() const { return m_unit; }
 
     static QString acceptedForms(Kind kind);
+    /// The text setValue() would show, e.g. format(Kind::Bandwidth, 50 * 2^30) = "50 GiB/s".
+    static QString format(Kind kind, double canonical);
 
 signals:
     /// A user edit that parses. Not emitted by setValue().

@@ -121,6 +121,7 @@ TEST(MainWindow, LongRunShowsProgressAndStops) {
     QTest::qWait(150); // a few progress updates
     EXPECT_TRUE(window.stopAction()->isEnabled());
     EXPECT_EQ(window.progressBar()->maximum(), 0) << "busy indicator while running";
+    EXPECT_TRUE(window.progressBar()->isVisible());
     const QString label = window.progressLabel()->text();
     EXPECT_TRUE(label.contains(QStringLiteral("simulated"))) << label.toStdString();
     EXPECT_TRUE(label.contains(QStringLiteral("events/s"))) << label.toStdString();
@@ -134,6 +135,7 @@ TEST(MainWindow, LongRunShowsProgressAndStops) {
     EXPECT_EQ(window.runsModel()->index(0, RunsTableModel::Status).data().toString(),
               QStringLiteral("Cancelled"));
     EXPECT_FALSE(window.stopAction()->isEnabled());
+    EXPECT_FALSE(window.progressBar()->isVisible()) << "no progress bar while idle";
     test::saveScreenshot(window, QStringLiteral("06-stopped.png"));
     window.close();
 }

@@ -27,6 +27,10 @@ TEST(QuantityEdit, ShowsValuesInTheirExactShortestUnit) {
     time.setValue(2e6);
     EXPECT_EQ(time.text(), QStringLiteral("2 us"));
     EXPECT_TRUE(time.isValid());
+    time.setValue(0);
+    EXPECT_EQ(time.text(), QStringLiteral("0 ns")) << "zero in the everyday unit";
+    EXPECT_EQ(QuantityEdit::format(QuantityEdit::Kind::Bandwidth, 80.0 * 1073741824.0),
+              QStringLiteral("80 GiB/s"));
 }
 
 TEST(QuantityEdit, ParsesTypedTextWithTheEngineUnits) {
