@@ -28,11 +28,11 @@ RunsPanel::RunsPanel(RunsTableModel* model, QWidget* parent)
     QHeaderView* header = m_view->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(true);
-    header->resizeSection(RunsTableModel::Name, 130);
-    header->resizeSection(RunsTableModel::Date, 130);
+    header->resizeSection(RunsTableModel::Name, 125);
+    header->resizeSection(RunsTableModel::Date, 145);
     header->resizeSection(RunsTableModel::SimulatedTime, 105);
     header->resizeSection(RunsTableModel::WallTime, 70);
-    header->resizeSection(RunsTableModel::Settings, 250);
+    header->resizeSection(RunsTableModel::Settings, 215);
     header->resizeSection(RunsTableModel::Status, 110);
     header->resizeSection(RunsTableModel::Tags, 70);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);

@@ -27,16 +27,18 @@ QString normalizedKey(const QString& keyPath) {
 ConfigSection::ConfigSection(const QString& title, QWidget* parent)
     : QGroupBox(title, parent)
     , m_grid(new QGridLayout(this)) {
-    m_grid->setColumnStretch(1, 0);
-    m_grid->setColumnStretch(2, 1);
+    m_grid->setColumnStretch(1, 1);
     m_grid->setHorizontalSpacing(12);
+    m_grid->setVerticalSpacing(4);
     m_grid->setColumnMinimumWidth(0, 185); // labels line up across sections
-    m_grid->setColumnMinimumWidth(1, 220);
+    m_grid->setColumnMinimumWidth(1, 200);
 }
 
 ConfigSection::Field& ConfigSection::addRow(const QString& label, const QStringList& keys,
                                             const QString& tip, QWidget* editor) {
-    const int row = static_cast<int>(m_fields.size());
+    // Two grid rows per field: label and editor, then the validation message under the editor
+    // (hidden while empty), so a long message never squeezes the form.
+    const int row = m_grid->rowCount();
     Field f;
     f.label = label;
     f.keys = keys;
@@ -49,9 +51,10 @@ ConfigSection::Field& ConfigSection::addRow(const QString& label, const QStringL
     editor->setObjectName(keys.value(0));
     editor->setToolTip(tip);
     f.labelWidget->setToolTip(tip);
+    f.message->setVisible(false);
     m_grid->addWidget(f.labelWidget, row, 0);
     m_grid->addWidget(editor, row, 1);
-    m_grid->addWidget(f.message, row, 2);
+    m_grid->addWidget(f.message, row + 1, 1);
     m_fields.push_back(std::move(f));
     return m_fields.back();
 }
@@ -65,6 +68,7 @@ void ConfigSection::request(const QString& key, const QString& description,
 
 void ConfigSection::setMessage(Field& field, const QString& message) {
     field.message->setText(message);
+    field.message->setVisible(!message.isEmpty());
     if (!qobject_cast<QuantityEdit*>(field.editor))
         markInvalid(field.editor, !message.isEmpty());
 }

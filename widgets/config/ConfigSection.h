@@ -1,7 +1,7 @@
 #pragma once
-// A group of labelled fields over one part of a SimulationSpec. Each row is
-//   label | editor | message
-// where the message shows why the current text is invalid (the editor then has a red border),
+// A group of labelled fields over one part of a SimulationSpec. Each field is a label and an
+// editor, with a message under the editor saying why the current text is invalid (the editor
+// then has a red border),
 // and the label turns bold with a dot when the value differs from the last run's.
 //
 // Fields are declared with getters and setters over the spec, so the three concerns (show a

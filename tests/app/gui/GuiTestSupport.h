@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QString>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QWidget>
 #include <chrono>
 #include <map>
@@ -95,7 +96,9 @@ inline GuiServices testServices(const QTemporaryDir& dir, RunController::RunFunc
 }
 
 /// Saves a screenshot under screenshots/ in the working directory; returns its path.
+/// Pending layout requests are processed first, so the picture shows what a user would see.
 inline QString saveScreenshot(QWidget& widget, const QString& name) {
+    QTest::qWait(30);
     QDir().mkpath(QStringLiteral("screenshots"));
     const QString path = QDir(QStringLiteral("screenshots")).absoluteFilePath(name);
     widget.grab().save(path);

@@ -98,6 +98,7 @@ TEST(MainWindow, QuickStartRunAppearsInTheRunsList) {
                     .contains(QStringLiteral("Ring 8")));
     EXPECT_EQ(window.runsPanel()->selectedRunId(), window.runsModel()->idAt(0));
     EXPECT_TRUE(logContains(window.logModel(), QStringLiteral("Quick start #1 finished")));
+    EXPECT_FALSE(window.progressBar()->isVisible()) << "no progress bar while idle";
     test::saveScreenshot(window, QStringLiteral("03-quickstart-finished.png"));
     window.tabs()->setCurrentIndex(MainWindow::TimelineTab);
     test::saveScreenshot(window, QStringLiteral("04-timeline-placeholder.png"));
