@@ -129,9 +129,7 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     case Settings:
         return keySettings(r.spec);
     case Status:
-        return r.status == RunStatus::Failed && role == Qt::DisplayRole
-                   ? runStatusName(r.status) + QStringLiteral(": ") + r.message.section(u'\n', 0, 0)
-                   : runStatusName(r.status);
+        return runStatusName(r.status); // the message is the cell's tooltip
     case Tags:
         return r.tags.join(QStringLiteral(", "));
     case Notes:

@@ -234,7 +234,12 @@ void ConfigSection::setSpec(const SimulationSpec& spec) {
     m_spec = spec;
     m_loading = true;
     for (Field& f : m_fields) {
-        f.load(spec);
+        // Text the user is still fixing stays, unless this field's value changed (undo, load).
+        const QString shown = f.show(spec);
+        const bool fixing = !f.message->text().isEmpty() && shown == f.lastShown;
+        if (!fixing)
+            f.load(spec);
+        f.lastShown = shown;
         if (f.enabledWhen) {
             const bool on = f.enabledWhen(spec);
             f.editor->setEnabled(on);

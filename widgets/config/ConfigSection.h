@@ -78,6 +78,7 @@ private:
         std::function<void(const SimulationSpec&)> load;
         std::function<bool(const SimulationSpec&)> enabledWhen;
         bool changed = false;
+        QString lastShown; ///< show() of the spec last given to setSpec()
     };
 
     Field& addRow(const QString& label, const QStringList& keys, const QString& tip,

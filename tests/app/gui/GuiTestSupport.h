@@ -5,11 +5,13 @@
 #include "gui/GuiServices.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QString>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QWidget>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -93,6 +95,19 @@ inline GuiServices testServices(const QTemporaryDir& dir, RunController::RunFunc
     if (files)
         s.io = memoryIo(std::move(files));
     return s;
+}
+
+/// Processes events until `condition` holds or `timeoutMs` passes; returns the condition.
+/// (QTRY_* macros must not be used under GoogleTest: on failure they return silently.)
+inline bool waitUntil(const std::function<bool()>& condition, int timeoutMs = 5000) {
+    QElapsedTimer clock;
+    clock.start();
+    while (!condition()) {
+        if (clock.elapsed() > timeoutMs)
+            return false;
+        QTest::qWait(5);
+    }
+    return true;
 }
 
 /// Saves a screenshot under screenshots/ in the working directory; returns its path.

@@ -52,8 +52,10 @@ TEST(RunsTableModel, PassesTheModelTesterThroughAddRenameTagAndDelete) {
     EXPECT_TRUE(settings.contains(QStringLiteral("8 NPUs"))) << settings.toStdString();
     EXPECT_TRUE(settings.contains(QStringLiteral("all-reduce 1 MiB"))) << settings.toStdString();
     EXPECT_TRUE(settings.contains(QStringLiteral("4 chunks"))) << settings.toStdString();
-    EXPECT_EQ(model.index(1, RunsTableModel::Status).data().toString(),
-              QStringLiteral("Failed: endpoint delay must be whole nanoseconds"));
+    EXPECT_EQ(model.index(1, RunsTableModel::Status).data().toString(), QStringLiteral("Failed"));
+    EXPECT_EQ(model.index(1, RunsTableModel::Status).data(Qt::ToolTipRole).toString(),
+              failed.message);
+    EXPECT_FALSE(model.index(0, RunsTableModel::Status).data(Qt::ToolTipRole).isValid());
     EXPECT_EQ(model.index(1, RunsTableModel::SimulatedTime).data().toString(),
               QStringLiteral("\u2014"));
 

@@ -107,7 +107,7 @@ TEST(RunController, QueuedRunsRunFirstInFirstOutAndStopDropsTheQueue) {
     const int b = controller.enqueue(namedSpec("b"));
     const int c = controller.enqueue(namedSpec("c"));
     EXPECT_EQ(controller.queuedCount(), 2);
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 3, 5000);
+    ASSERT_TRUE(test::waitUntil([&] { return finished.count() == 3; }));
     EXPECT_EQ(started.at(0).at(0).toInt(), a);
     EXPECT_EQ(started.at(1).at(0).toInt(), b);
     EXPECT_EQ(started.at(2).at(0).toInt(), c);

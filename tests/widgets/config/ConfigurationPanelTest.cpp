@@ -114,6 +114,15 @@ TEST(ConfigurationPanel, TypingValidatesAndRequestsEdits) {
     ASSERT_NE(message, nullptr);
     EXPECT_FALSE(message->text().isEmpty());
 
+    // Editing another field keeps the text being fixed; undoing to another value replaces it.
+    auto* chunks = qobject_cast<QSpinBox*>(h.panel.editorForKey(QStringLiteral("system.chunks")));
+    chunks->setValue(8);
+    EXPECT_EQ(ar->text(), QStringLiteral("ring, warp"));
+    h.spec.system.allReduce = {AlgorithmSpec{AlgorithmKind::HalvingDoubling, 0}};
+    h.panel.setSpec(h.spec);
+    EXPECT_EQ(ar->text(), QStringLiteral("halvingDoubling"));
+    EXPECT_TRUE(h.panel.invalidFields().isEmpty());
+
     auto* endpoint =
         qobject_cast<QuantityEdit*>(h.panel.editorForKey(QStringLiteral("system.endpoint-delay")));
     endpoint->setTextAsTyped(QStringLiteral("2.5 ns"));
