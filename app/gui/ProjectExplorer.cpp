@@ -17,10 +17,20 @@ ProjectExplorer::ProjectExplorer(QWidget* parent)
     setHeaderHidden(true);
     setEditTriggers(NoEditTriggers);
     setUniformRowHeights(true);
+    showEmpty();
     connect(this, &QTreeView::clicked, this, [this](const QModelIndex& index) {
         emit partActivated(static_cast<Part>(index.data(PartRole).toInt()),
                            index.data(RunIdRole).toInt(), index.data(KeyRole).toString());
     });
+}
+
+void ProjectExplorer::showEmpty() {
+    m_model->clear();
+    m_runs = nullptr;
+    auto* hint = new QStandardItem(tr("No project open yet"));
+    hint->setEnabled(false);
+    hint->setToolTip(tr("Start with the quick start, a new project or an existing file"));
+    m_model->appendRow(hint);
 }
 
 QStandardItem* ProjectExplorer::addGroup(const QString& title, Part part) {

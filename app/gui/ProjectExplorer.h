@@ -22,6 +22,8 @@ public:
 
     explicit ProjectExplorer(QWidget* parent = nullptr);
 
+    /// A hint instead of a tree, while no project is open.
+    void showEmpty();
     void showProject(const QString& name, const SimulationSpec& spec);
     void showRuns(const RunStore* store);
     QStandardItemModel* treeModel() const { return m_model; }

@@ -105,6 +105,8 @@ TEST(MainWindow, QuickStartRunAppearsInTheRunsList) {
     test::saveScreenshot(window, QStringLiteral("03-quickstart-finished.png"));
     window.tabs()->setCurrentIndex(MainWindow::TimelineTab);
     test::saveScreenshot(window, QStringLiteral("04-timeline-placeholder.png"));
+    window.tabs()->setCurrentIndex(MainWindow::TopologyTab);
+    test::saveScreenshot(window, QStringLiteral("04b-topology-placeholder.png"));
     window.close();
 }
 
@@ -265,6 +267,7 @@ TEST(MainWindow, LayoutAndRecentProjectsPersistBetweenSessions) {
     EXPECT_FALSE(again.findChild<QDockWidget*>(QStringLiteral("logDock"))->isVisible());
     EXPECT_EQ(again.size(), QSize(1100, 700));
     EXPECT_EQ(again.recentProjects(), QStringList{QString::fromStdString(path)});
+    test::saveScreenshot(again, QStringLiteral("11-welcome-with-recent.png"));
     EXPECT_FALSE(again.openProject(dir.filePath(QStringLiteral("missing.yaml"))));
     closeErrorBoxes(again);
     again.close();
