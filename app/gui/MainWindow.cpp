@@ -39,13 +39,6 @@ constexpr int kMaxRecent = 8;
 const QString kRecentKey = QStringLiteral("recentProjects");
 } // namespace
 
-GuiServices defaultGuiServices() {
-    GuiServices s;
-    s.io = defaultProjectIo();
-    s.openRunStore = [](const QString&) { return std::make_unique<InMemoryRunStore>(); };
-    return s;
-}
-
 MainWindow::MainWindow(QWidget* parent)
     : MainWindow(defaultGuiServices(), parent) {}
 
