@@ -48,9 +48,7 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
     if (!m_services.io.load)
         m_services.io = defaultProjectIo();
     if (!m_services.openRunStore)
-        m_services.openRunStore = [](const QString&) {
-            return std::make_unique<InMemoryRunStore>();
-        };
+        m_services.openRunStore = defaultGuiServices().openRunStore;
     setWindowTitle(QStringLiteral("Astrolabe"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/astrolabe.svg")));
     setObjectName(QStringLiteral("MainWindow"));
