@@ -1,22 +1,152 @@
 #pragma once
+// The main window: project explorer, central tabs (Topology, Configuration, Timeline,
+// Utilization, Compare), run toolbar, runs list and log docks, status bar.
+// MainWindow.cpp builds the window and handles project files; MainWindowRuns.cpp handles runs.
+
+#include "gui/GuiServices.h"
 
 #include <QMainWindow>
+#include <map>
+#include <memory>
+
+class QLabel;
+class QProgressBar;
+class QStackedWidget;
+class QTabWidget;
+class QSettings;
+
+namespace astrolabe::widgets {
+class ConfigurationPanel;
+class LogModel;
+} // namespace astrolabe::widgets
 
 namespace astrolabe::gui {
+
+class ProjectDocument;
+class ProjectExplorer;
+class RunsPanel;
+class RunsTableModel;
+class WelcomePage;
+class WorkspacePage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
+    enum Tab { TopologyTab, ConfigurationTab, TimelineTab, UtilizationTab, CompareTab };
+
     explicit MainWindow(QWidget* parent = nullptr);
+    explicit MainWindow(GuiServices services, QWidget* parent = nullptr);
+    ~MainWindow() override;
 
     /// The About box's text, also shown by "astrolabe --version".
     static QString aboutText();
 
+    // Project actions (also used by main() and tests). Errors are shown, not thrown.
+    void newProjectFromPreset(const QString& presetId);
+    bool openProject(const QString& path);
+    bool saveProject();
+    bool saveProjectAs(const QString& path);
+    bool importAstra(const AstraImportRequest& request);
+    bool hasProject() const;
+    /// When false, closing or replacing a modified project does not ask (tests, scripted use).
+    void setAskBeforeDiscarding(bool ask) { m_askBeforeDiscarding = ask; }
+    QStringList recentProjects() const;
+
+    /// Queues a run of the current settings; returns its id, or 0 when the settings have errors.
+    int startRun();
+    void stopRuns();
+
+    ProjectDocument* document() const { return m_document; }
+    RunController* runController() const { return m_runs; }
+    RunsTableModel* runsModel() const { return m_runsModel; }
+    RunsPanel* runsPanel() const { return m_runsPanel; }
+    widgets::ConfigurationPanel* configurationPanel() const { return m_config; }
+    widgets::LogModel* logModel() const { return m_log; }
+    ProjectExplorer* explorer() const { return m_explorer; }
+    QTabWidget* tabs() const { return m_tabs; }
+    QProgressBar* progressBar() const { return m_progress; }
+    QLabel* progressLabel() const { return m_progressLabel; }
+    QAction* runAction() const { return m_runAction; }
+    QAction* stopAction() const { return m_stopAction; }
+
 public slots:
     void showAbout();
 
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
 private:
+    struct PendingRun {
+        QString name;
+        SimulationSpec spec;
+        QDateTime queued;
+    };
+
+    void createActions();
     void createMenus();
+    void createDocks();
+    void createCentral();
+    void connectDocument();
+    void restoreLayout();
+    void saveLayout();
+    std::unique_ptr<QSettings> settings() const;
+
+    void onNewProject();
+    void onOpen();
+    bool onSaveAs();
+    void onImport();
+    bool maybeDiscard();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void attachStore(const QString& projectPath);
+    void projectOpened();
+    void updateTitle();
+    void updateRunActions();
+    void refreshExplorer();
+    void showRun(int id);
+    void onExplorerActivated(int part, int runId, const QString& key);
+    /// Logs the error, shows it in a (non-blocking) dialog and jumps to the field it names.
+    void reportError(const QString& title, const QString& message, const QString& keyPath = {});
+
+    // MainWindowRuns.cpp
+    void connectRunController();
+    void onRunStarted(int id, const QString& name);
+    void onRunProgress(int id, const Progress& progress);
+    void onRunFinished(int id, std::shared_ptr<const RunResult> result, double wallSeconds);
+    void onRunFailed(int id, const QString& message, const QString& keyPath, bool cancelled,
+                     double wallSeconds);
+    void storeRun(int id, RunRecord record);
+
+    GuiServices m_services;
+    ProjectDocument* m_document = nullptr;
+    RunController* m_runs = nullptr;
+    std::unique_ptr<RunStore> m_store;
+    RunsTableModel* m_runsModel = nullptr;
+    widgets::LogModel* m_log = nullptr;
+    std::map<int, PendingRun> m_pending;
+    int m_runCounter = 0;
+    bool m_hasProject = false;
+    bool m_askBeforeDiscarding = true;
+
+    QStackedWidget* m_stack = nullptr;
+    WelcomePage* m_welcome = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    widgets::ConfigurationPanel* m_config = nullptr;
+    std::vector<WorkspacePage*> m_pages;
+    ProjectExplorer* m_explorer = nullptr;
+    RunsPanel* m_runsPanel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QAction* m_progressAction = nullptr;
+    QLabel* m_progressLabel = nullptr;
+    QLabel* m_queueLabel = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QAction* m_saveAction = nullptr;
+    QAction* m_saveAsAction = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_undoAction = nullptr;
+    QAction* m_redoAction = nullptr;
 };
 
 } // namespace astrolabe::gui

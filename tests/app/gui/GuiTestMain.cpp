@@ -1,6 +1,5 @@
 // GUI tests run headless: QT_QPA_PLATFORM defaults to offscreen when unset.
 #include <QApplication>
-
 #include <gtest/gtest.h>
 
 int main(int argc, char** argv) {

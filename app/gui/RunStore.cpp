@@ -1,0 +1,84 @@
+#include "gui/RunStore.h"
+
+#include "core/Units.h"
+#include "gui/Counted.h"
+
+#include <QObject>
+#include <algorithm>
+
+namespace astrolabe::gui {
+
+QString runStatusName(RunStatus status) {
+    switch (status) {
+    case RunStatus::Finished:
+        return QObject::tr("Finished");
+    case RunStatus::Failed:
+        return QObject::tr("Failed");
+    case RunStatus::Cancelled:
+        break;
+    }
+    return QObject::tr("Cancelled");
+}
+
+QString keySettings(const SimulationSpec& spec) {
+    QStringList parts;
+    parts << counted(spec.platform.npuCount(), QObject::tr("NPU"), QObject::tr("NPUs"));
+    QStringList dims;
+    for (const DimensionSpec& d : spec.platform.dimensions)
+        dims << QStringLiteral("%1 %2").arg(QString::fromLatin1(blockKindName(d.kind))).arg(d.size);
+    if (!dims.isEmpty())
+        parts << dims.join(QStringLiteral(" x "));
+    if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark) {
+        static const std::pair<int, const char*> names[] = {
+            {0, "all-reduce"}, {2, "all-gather"}, {6, "all-to-all"}, {7, "reduce-scatter"}};
+        QString collective =
+            QStringLiteral("collective %1").arg(spec.workload.microbenchmark.collective);
+        for (const auto& [type, name] : names)
+            if (type == spec.workload.microbenchmark.collective)
+                collective = QString::fromLatin1(name);
+        parts << collective + u' ' +
+                     QString::fromStdString(
+                         units::formatSize(spec.workload.microbenchmark.sizeBytes));
+    } else {
+        parts << QObject::tr("trace %1").arg(QString::fromStdString(spec.workload.tracePrefix));
+    }
+    parts << counted(spec.system.preferredDatasetSplits, QObject::tr("chunk"),
+                     QObject::tr("chunks"));
+    parts << (spec.options.backend == NetworkBackend::CongestionAware
+                  ? QObject::tr("congestion-aware")
+                  : QObject::tr("congestion-unaware"));
+    return parts.join(QStringLiteral(" \u00B7 "));
+}
+
+int RunStore::rowOf(int id) const {
+    for (int row = 0; row < count(); ++row)
+        if (at(row).id == id)
+            return row;
+    return -1;
+}
+
+int InMemoryRunStore::add(RunRecord record) {
+    if (record.id == 0)
+        record.id = m_nextId;
+    m_nextId = std::max(m_nextId, record.id + 1);
+    m_runs.push_back(std::move(record));
+    return m_runs.back().id;
+}
+
+bool InMemoryRunStore::update(const RunRecord& record) {
+    const int row = rowOf(record.id);
+    if (row < 0)
+        return false;
+    m_runs[static_cast<size_t>(row)] = record;
+    return true;
+}
+
+bool InMemoryRunStore::remove(int id) {
+    const int row = rowOf(id);
+    if (row < 0)
+        return false;
+    m_runs.erase(m_runs.begin() + row);
+    return true;
+}
+
+} // namespace astrolabe::gui

@@ -1,0 +1,67 @@
+#pragma once
+// SEAM: where finished runs are kept. The GUI talks to this interface only; InMemoryRunStore
+// serves until engine/store's SQLite project database plugs in (GuiServices::openRunStore).
+
+#include "config/SimulationSpec.h"
+#include "core/SimTime.h"
+#include "record/RunResult.h"
+
+#include <QDateTime>
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+namespace astrolabe::gui {
+
+enum class RunStatus { Finished, Failed, Cancelled };
+QString runStatusName(RunStatus status);
+
+struct RunRecord {
+    int id = 0; ///< unique within a store, > 0
+    QString name;
+    QDateTime started;
+    RunStatus status = RunStatus::Finished;
+    SimTime simulatedTime; ///< the run's end time (zero when it did not finish)
+    double wallSeconds = 0;
+    uint64_t events = 0;
+    QString message; ///< the error for failed runs
+    QString keyPath; ///< the failing setting, when the error named one
+    QStringList tags;
+    QString notes;
+    SimulationSpec spec;
+    std::shared_ptr<const RunResult> result; ///< null for failed or cancelled runs
+};
+
+/// "8 NPUs · Ring 8 · all-reduce 1 MiB · 4 chunks · congestion-unaware"
+QString keySettings(const SimulationSpec& spec);
+
+class RunStore {
+public:
+    virtual ~RunStore() = default;
+    virtual int count() const = 0;
+    /// Rows in insertion order (oldest first).
+    virtual const RunRecord& at(int row) const = 0;
+    /// Stores the record, assigning record.id when it is 0; returns the id.
+    virtual int add(RunRecord record) = 0;
+    /// Replaces the record with the same id (names, tags, notes). False when there is none.
+    virtual bool update(const RunRecord& record) = 0;
+    virtual bool remove(int id) = 0;
+
+    /// The row of a run id, or -1.
+    int rowOf(int id) const;
+};
+
+class InMemoryRunStore : public RunStore {
+public:
+    int count() const override { return static_cast<int>(m_runs.size()); }
+    const RunRecord& at(int row) const override { return m_runs.at(static_cast<size_t>(row)); }
+    int add(RunRecord record) override;
+    bool update(const RunRecord& record) override;
+    bool remove(int id) override;
+
+private:
+    std::vector<RunRecord> m_runs;
+    int m_nextId = 1;
+};
+
+} // namespace astrolabe::gui

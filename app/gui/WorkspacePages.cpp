@@ -1,0 +1,122 @@
+#include "gui/WorkspacePages.h"
+
+#include "config/QuantityEdit.h"
+#include "core/Units.h"
+#include "gui/Counted.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace astrolabe::gui {
+
+// SEAM (lead): return the real widgets here, wrapped in a WorkspacePage subclass that forwards
+// setSpec() / showRun() to them.
+WorkspacePage* createTopologyPage(QWidget* parent) {
+    return new PlaceholderPage(PlaceholderPage::Content::Topology, parent);
+}
+WorkspacePage* createTimelinePage(QWidget* parent) {
+    return new PlaceholderPage(PlaceholderPage::Content::Timeline, parent);
+}
+WorkspacePage* createUtilizationPage(QWidget* parent) {
+    return new PlaceholderPage(PlaceholderPage::Content::Utilization, parent);
+}
+WorkspacePage* createComparePage(QWidget* parent) {
+    return new PlaceholderPage(PlaceholderPage::Content::Compare, parent);
+}
+
+PlaceholderPage::PlaceholderPage(Content content, QWidget* parent)
+    : WorkspacePage(parent)
+    , m_content(content)
+    , m_detail(new QLabel(this)) {
+    QString title, what;
+    switch (content) {
+    case Content::Topology:
+        title = tr("Topology");
+        what = tr("The platform: NPUs and the network that connects them, one building block "
+                  "(ring, fully connected, switch) per dimension. The graphical editor will "
+                  "appear here.");
+        break;
+    case Content::Timeline:
+        title = tr("Timeline");
+        what = tr("What every NPU did over time: compute, communication and waiting, one row "
+                  "per NPU. Run the simulation, then pick a run in the Runs list.");
+        break;
+    case Content::Utilization:
+        title = tr("Utilization");
+        what = tr("How busy each link and dimension of the network was during a run.");
+        break;
+    case Content::Compare:
+        title = tr("Compare");
+        what = tr("Several runs side by side: what changed between them and how much faster or "
+                  "slower it made them.");
+        break;
+    }
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(32, 24, 32, 24);
+    auto* heading = new QLabel(QStringLiteral("<h2>%1</h2><p>%2</p>").arg(title, what), this);
+    heading->setWordWrap(true);
+    heading->setTextFormat(Qt::RichText);
+    m_detail->setWordWrap(true);
+    m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_detail->setStyleSheet(QStringLiteral("QLabel { background: palette(base); border: 1px solid "
+                                           "palette(mid); border-radius: 4px; padding: 12px; }"));
+    layout->addWidget(heading);
+    layout->addWidget(m_detail);
+    layout->addStretch(1);
+    m_detail->setVisible(false);
+}
+
+QString PlaceholderPage::detailText() const {
+    return m_detail->text();
+}
+
+void PlaceholderPage::setSpec(const SimulationSpec& spec) {
+    if (m_content != Content::Topology)
+        return;
+    QString text = tr("<b>%1</b> in %2:<ul>")
+                       .arg(counted(spec.platform.npuCount(), tr("NPU"), tr("NPUs")),
+                            counted(static_cast<long long>(spec.platform.dimensions.size()),
+                                    tr("dimension"), tr("dimensions")));
+    for (size_t d = 0; d < spec.platform.dimensions.size(); ++d) {
+        const DimensionSpec& dim = spec.platform.dimensions[d];
+        text += tr("<li>dimension %1: %2 of %3 NPUs, %4 and %5 per link</li>")
+                    .arg(d)
+                    .arg(QString::fromLatin1(blockKindName(dim.kind)))
+                    .arg(dim.size)
+                    .arg(widgets::QuantityEdit::format(widgets::QuantityEdit::Kind::Bandwidth,
+                                                       dim.bandwidthBytesPerSecond))
+                    .arg(QString::fromStdString(
+                        units::formatTime(SimTime::fromNsRounded(dim.latencyNs))));
+    }
+    m_detail->setText(text + QStringLiteral("</ul>"));
+    m_detail->setVisible(true);
+}
+
+void PlaceholderPage::showRun(const RunRecord* run) {
+    if (m_content == Content::Topology)
+        return;
+    if (!run) {
+        m_detail->setVisible(false);
+        return;
+    }
+    QString text =
+        tr("<b>%1</b> \u2014 %2").arg(run->name.toHtmlEscaped(), runStatusName(run->status));
+    if (run->result) {
+        const RunResult& r = *run->result;
+        text += tr("<br>Simulated time: %1 on %4; %2 events in %3 s of wall time.")
+                    .arg(QString::fromStdString(units::formatTime(r.endTime)))
+                    .arg(r.events)
+                    .arg(run->wallSeconds, 0, 'f', 3)
+                    .arg(counted(r.npuCount, tr("NPU"), tr("NPUs")));
+        text += tr("<br>%1 activity intervals, %2 collective spans, %3 links recorded.")
+                    .arg(r.activities.size())
+                    .arg(r.collectives.size())
+                    .arg(r.links.size());
+    } else if (!run->message.isEmpty()) {
+        text += QStringLiteral("<br>") + run->message.toHtmlEscaped();
+    }
+    m_detail->setText(text);
+    m_detail->setVisible(true);
+}
+
+} // namespace astrolabe::gui
