@@ -172,6 +172,9 @@ void MainWindow::createCentral() {
             [this](const QString& path) { openProject(path); });
     connect(m_config, &widgets::ConfigurationPanel::editRequested, this,
             [this](const widgets::SpecEdit& edit) { m_document->applyEdit(edit); });
+    for (WorkspacePage* page : m_pages)
+        connect(page, &WorkspacePage::editRequested, this,
+                [this](const widgets::SpecEdit& edit) { m_document->applyEdit(edit); });
 }
 
 void MainWindow::createDocks() {

@@ -1,31 +1,25 @@
 #include "gui/ProjectIo.h"
 
-#include "core/Error.h"
+#include "config/AstraInputs.h"
+#include "config/ProjectFile.h"
 
 namespace astrolabe::gui {
 
-// SEAM (lead): replace the three bodies below with config::loadProject(path),
-// config::saveProject(spec, path) and the ASTRA-sim importer once engine/config provides them.
-// Until then they say plainly what is missing instead of pretending to work.
+// Project files and ASTRA-sim imports go through the same engine loaders as the CLI, so a
+// file that fails to load gives the same message in both.
 ProjectIo defaultProjectIo() {
     ProjectIo io;
-    io.load = [](const std::string& path) -> SimulationSpec {
-        throw Error(ErrorKind::Unsupported,
-                    "cannot open \"" + path +
-                        "\": project files are not supported by this "
-                        "build yet",
-                    SourceLocation{path, 0, 0, {}},
-                    "start from File > New Project and its presets");
-    };
-    io.save = [](const SimulationSpec&, const std::string& path) {
-        throw Error(ErrorKind::Unsupported,
-                    "cannot save \"" + path +
-                        "\": project files are not supported by this build yet",
-                    SourceLocation{path, 0, 0, {}});
-    };
-    io.importAstra = [](const AstraImportRequest&) -> SimulationSpec {
-        throw Error(ErrorKind::Unsupported,
-                    "importing ASTRA-sim configurations is not supported by this build yet");
+    io.load = [](const std::string& path) { return loadProject(path); };
+    io.save = [](const SimulationSpec& spec, const std::string& path) { saveProject(spec, path); };
+    io.importAstra = [](const AstraImportRequest& request) {
+        AstraInputs inputs;
+        inputs.networkFile = request.networkYaml.toStdString();
+        inputs.systemFile = request.systemJson.toStdString();
+        inputs.remoteMemoryFile = request.remoteMemoryJson.toStdString();
+        inputs.workloadPrefix = request.workloadPrefix.toStdString();
+        if (!request.commGroupJson.isEmpty())
+            inputs.commGroupFile = request.commGroupJson.toStdString();
+        return importAstraConfiguration(inputs);
     };
     return io;
 }

@@ -69,7 +69,11 @@ struct RunController::Job {
 
 RunController::RunController(RunFunction run, QObject* parent)
     : QObject(parent)
-    , m_run(run ? std::move(run) : RunFunction(&runSimulation)) {
+    , m_run(run ? std::move(run)
+                : RunFunction([](const SimulationSpec& spec, ProgressSink* progress,
+                                 const CancelToken* cancel) {
+                      return runSimulation(spec, progress, cancel);
+                  })) {
     qRegisterMetaType<astrolabe::Progress>();
     qRegisterMetaType<std::shared_ptr<const astrolabe::RunResult>>();
 }

@@ -3,22 +3,93 @@
 #include "config/QuantityEdit.h"
 #include "core/Units.h"
 #include "gui/Counted.h"
+#include "timeline/TimelineView.h"
+#include "topology/TopologyEditor.h"
+#include "utilization/UtilizationView.h"
 
 #include <QLabel>
 #include <QVBoxLayout>
 
 namespace astrolabe::gui {
 
-// SEAM (lead): return the real widgets here, wrapped in a WorkspacePage subclass that forwards
-// setSpec() / showRun() to them.
-WorkspacePage* createTopologyPage(QWidget* parent) {
-    return new PlaceholderPage(PlaceholderPage::Content::Topology, parent);
-}
+namespace {
+
+/// The platform editor. Its edits go to the project through the undo stack; a new project
+/// platform (open, undo, preset) goes back into the editor.
+class TopologyPage : public WorkspacePage {
+public:
+    explicit TopologyPage(QWidget* parent) : WorkspacePage(parent), m_editor(new widgets::TopologyEditor(this)) {
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->addWidget(m_editor);
+        connect(m_editor, &widgets::TopologyEditor::platformChanged, this, [this] {
+            const PlatformSpec platform = m_editor->platform();
+            if (platform == m_shown)
+                return;
+            m_shown = platform;
+            emit editRequested(widgets::SpecEdit{
+                QStringLiteral("platform.dimensions"), tr("Edit the platform"),
+                [platform](SimulationSpec& spec) {
+                    const std::string source = spec.platform.sourceFile;
+                    spec.platform = platform;
+                    spec.platform.sourceFile = source;
+                },
+                true});
+        });
+    }
+    void setSpec(const SimulationSpec& spec) override {
+        if (spec.platform == m_shown)
+            return;
+        m_shown = spec.platform;
+        m_editor->setPlatform(spec.platform);
+    }
+
+private:
+    widgets::TopologyEditor* m_editor;
+    PlatformSpec m_shown;
+};
+
+/// A view of one run's result (timeline or utilization): shows the selected run, or says how
+/// to get one.
+template <typename View>
+class RunResultPage : public WorkspacePage {
+public:
+    RunResultPage(PlaceholderPage::Content content, QWidget* parent)
+        : WorkspacePage(parent)
+        , m_view(new View(this))
+        , m_empty(new PlaceholderPage(content, this)) {
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->addWidget(m_empty);
+        layout->addWidget(m_view);
+        m_view->setVisible(false);
+    }
+    void showRun(const RunRecord* run) override {
+        const bool show = run && run->result;
+        if (show && run->result != m_result) {
+            m_result = run->result;
+            m_view->setResult(run->result, run->spec.platform);
+        }
+        m_empty->showRun(run);
+        m_empty->setVisible(!show);
+        m_view->setVisible(show);
+    }
+
+private:
+    View* m_view;
+    PlaceholderPage* m_empty;
+    std::shared_ptr<const RunResult> m_result;
+};
+
+} // namespace
+
+WorkspacePage* createTopologyPage(QWidget* parent) { return new TopologyPage(parent); }
 WorkspacePage* createTimelinePage(QWidget* parent) {
-    return new PlaceholderPage(PlaceholderPage::Content::Timeline, parent);
+    return new RunResultPage<widgets::TimelineView>(PlaceholderPage::Content::Timeline, parent);
 }
 WorkspacePage* createUtilizationPage(QWidget* parent) {
-    return new PlaceholderPage(PlaceholderPage::Content::Utilization, parent);
+    return new RunResultPage<widgets::UtilizationView>(PlaceholderPage::Content::Utilization,
+                                                       parent);
 }
 WorkspacePage* createComparePage(QWidget* parent) {
     return new PlaceholderPage(PlaceholderPage::Content::Compare, parent);

@@ -1,9 +1,9 @@
 #pragma once
-// SEAM: the pages of the central tabs other than Configuration. Each is a WorkspacePage; the
-// create* functions in WorkspacePages.cpp are the one place where the real widgets
-// (widgets/topology TopologyEditor, widgets/timeline, widgets/utilization, widgets/compare)
-// replace today's placeholders.
+// The pages of the central tabs other than Configuration. Each is a WorkspacePage; the create*
+// functions in WorkspacePages.cpp put the real widgets (TopologyEditor, TimelineView,
+// UtilizationView) behind that interface.
 
+#include "config/SpecEdit.h"
 #include "gui/RunStore.h"
 
 #include <QWidget>
@@ -20,6 +20,10 @@ public:
     virtual void setSpec(const SimulationSpec& spec) { Q_UNUSED(spec); }
     /// The run to show (nullptr: none selected). The record stays valid until the next call.
     virtual void showRun(const RunRecord* run) { Q_UNUSED(run); }
+
+signals:
+    /// The page edited the project (the main window applies it through the undo stack).
+    void editRequested(const widgets::SpecEdit& edit);
 };
 
 /// A page that says what will be here and shows what it can in text until then.

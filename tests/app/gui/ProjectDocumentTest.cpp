@@ -67,15 +67,17 @@ TEST(ProjectDocument, SaveMarksCleanAndLoadReadsThroughTheIo) {
     EXPECT_EQ(other.path(), QStringLiteral("/p/h100.yaml")) << "a failed load changes nothing";
 }
 
-TEST(ProjectDocument, DefaultIoSaysWhatIsMissing) {
+TEST(ProjectDocument, DefaultIoUsesTheEngineLoaders) {
     ProjectDocument doc(defaultProjectIo());
     try {
         doc.load(QStringLiteral("/nowhere/project.yaml"));
-        FAIL() << "the placeholder loader must throw";
+        FAIL() << "a missing file must not load";
     } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
         EXPECT_NE(std::string(e.what()).find("/nowhere/project.yaml"), std::string::npos);
     }
+    doc.load(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml"));
+    EXPECT_EQ(doc.spec().name, "Quick start");
+    EXPECT_EQ(doc.spec().platform.npuCount(), 8);
 }
 
 TEST(Presets, MatchTheirDescriptions) {

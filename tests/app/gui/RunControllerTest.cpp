@@ -155,10 +155,18 @@ TEST(RunController, DestroyingTheControllerCancelsARunningJob) {
 TEST(RunController, DefaultRunFunctionIsTheEngine) {
     RunController controller;
     QSignalSpy finished(&controller, &RunController::runFinished);
+    // ASTRA-sim's regression case: 8-NPU ring, 1 MiB all-reduce in 4 chunks = 117,780 ns.
     SimulationSpec spec = namedSpec("engine");
+    spec.platform.dimensions = {DimensionSpec{BlockKind::Ring, 8, 50.0 * (1 << 30), 500}};
+    spec.system.preferredDatasetSplits = 4;
+    spec.system.localMemBandwidthGBps = 50;
+    spec.system.allReduce = {AlgorithmSpec{AlgorithmKind::Ring, 0}};
+    spec.workload.kind = WorkloadSource::Kind::Microbenchmark;
+    spec.workload.microbenchmark.sizeBytes = 1 << 20;
     controller.enqueue(spec);
     ASSERT_TRUE(finished.wait(5000));
     const auto result = finished.at(0).at(1).value<std::shared_ptr<const RunResult>>();
     ASSERT_TRUE(result);
-    EXPECT_EQ(result->npuCount, 4);
+    EXPECT_EQ(result->npuCount, 8);
+    EXPECT_EQ(result->endTime.nsFloor(), 117780);
 }
