@@ -1,0 +1,259 @@
+// Writing runs: everything of one run inside one transaction.
+#include "core/Error.h"
+#include "core/Version.h"
+#include "store/ByteCodec.h"
+#include "store/ProjectDatabase.h"
+#include "store/Sqlite.h"
+#include "store/TimelineCodec.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <map>
+#include <tuple>
+
+namespace astrolabe {
+namespace {
+
+std::string isoNow() {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return buf;
+}
+
+std::string encodeCollectives(const std::vector<CollectiveSpan>& spans) {
+    ByteWriter w;
+    w.varint(spans.size());
+    for (const CollectiveSpan& c : spans) {
+        w.zigzag(c.npu);
+        w.zigzag(c.start.ps());
+        w.zigzag((c.end - c.start).ps());
+        w.varint(c.nodeId);
+        w.byte(static_cast<uint8_t>(c.type));
+        w.varint(c.sizeBytes);
+        w.zigzag(c.chunks);
+        w.zigzag(c.commGroup);
+    }
+    return std::move(w.bytes());
+}
+
+std::string encodePhases(const std::vector<PhaseSpan>& phases) {
+    ByteWriter w;
+    w.varint(phases.size());
+    for (const PhaseSpan& p : phases) {
+        w.zigzag(p.npu);
+        w.zigzag(p.start.ps());
+        w.zigzag((p.end - p.start).ps());
+        w.varint(p.nodeId);
+        w.zigzag(p.chunk);
+        w.zigzag(p.phase);
+        w.zigzag(p.dimension);
+        w.byte(p.phaseKind);
+        w.byte(p.algorithm);
+        w.varint(p.inputBytes);
+    }
+    return std::move(w.bytes());
+}
+
+} // namespace
+
+void ProjectDatabase::insertBlob(int64_t id, const std::string& kind, const std::string& raw) {
+    SqliteStatement s(*m_db,
+                      "INSERT INTO run_blobs(run_id, kind, raw_size, data) VALUES (?, ?, ?, ?)");
+    const std::string packed = zlibCompress(raw);
+    s.bind(1, id).bind(2, kind).bind(3, static_cast<int64_t>(raw.size())).bindStaticBlob(4, packed);
+    s.run();
+}
+
+int64_t ProjectDatabase::insertRunRow(const std::string& name, RunStatus status,
+                                      const std::string& message, double wallSeconds,
+                                      const RunProvenance& provenance) {
+    SqliteStatement s(*m_db, "INSERT INTO runs(name, created, engine_version, status, "
+                             "error_message, config_json, wall_seconds, notes) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    s.bind(1, name).bind(2, isoNow()).bind(3, engineVersion()).bind(4, runStatusName(status));
+    s.bind(5, message).bind(6, provenance.configJson).bind(7, wallSeconds);
+    s.bind(8, provenance.notes).run();
+    const int64_t id = m_db->lastInsertRowid();
+    insertProvenance(id, provenance);
+    return id;
+}
+
+void ProjectDatabase::insertProvenance(int64_t id, const RunProvenance& provenance) {
+    SqliteStatement input(
+        *m_db, "INSERT OR REPLACE INTO run_inputs(run_id, input, sha256) VALUES (?, ?, ?)");
+    for (const auto& [name, hash] : provenance.inputHashes)
+        input.bind(1, id).bind(2, name).bind(3, hash).run();
+    SqliteStatement tag(*m_db, "INSERT OR IGNORE INTO run_tags(run_id, tag) VALUES (?, ?)");
+    for (const std::string& t : provenance.tags)
+        tag.bind(1, id).bind(2, t).run();
+}
+
+int64_t ProjectDatabase::saveFailedRun(const std::string& name, RunStatus status,
+                                       const std::string& message, double wallSeconds,
+                                       const RunProvenance& provenance) {
+    SqliteTransaction transaction(*m_db);
+    const int64_t id = insertRunRow(name, status == RunStatus::Ok ? RunStatus::Failed : status,
+                                    message, wallSeconds, provenance);
+    transaction.commit();
+    return id;
+}
+
+int64_t ProjectDatabase::saveRun(const RunResult& result, const RunProvenance& provenance) {
+    SqliteTransaction transaction(*m_db);
+    const int64_t id = insertRunRow(result.name, RunStatus::Ok, {}, result.wallSeconds, provenance);
+    insertResultTables(id, result);
+    insertTimeline(id, result);
+    transaction.commit();
+    return id;
+}
+
+void ProjectDatabase::insertResultTables(int64_t id, const RunResult& r) {
+    SqliteStatement npu(*m_db, "INSERT INTO npu_summaries VALUES "
+                               "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (const NpuSummary& n : r.npus) {
+        npu.bind(1, id).bind(2, int64_t{n.npu}).bind(3, int64_t{n.finished});
+        int column = 4;
+        for (SimTime t :
+             {n.finish, n.gpuTime, n.cpuTime, n.exposedComm, n.wall, n.computeUnion, n.commUnion,
+              n.cpuUnion, n.remoteMemUnion, n.invalidUnion, n.overlap, n.idle})
+            npu.bind(column++, t.ps());
+        npu.bind(column++, static_cast<int64_t>(n.peakMemoryBytes));
+        for (double v : {n.computeBoundPercent, n.avgComputeUtilization, n.avgMemoryUtilization,
+                         n.avgOperationIntensity})
+            npu.bind(column++, v);
+        npu.run();
+    }
+    // Collective statistics: one row per (node id, type, size, group) over the NPUs.
+    struct Acc {
+        int npus = 0;
+        SimTime first = SimTime::max(), last;
+        double sum = 0;
+        SimTime max;
+    };
+    std::map<std::tuple<uint64_t, uint8_t, uint64_t, int32_t>, Acc> stats;
+    for (const CollectiveSpan& c : r.collectives) {
+        Acc& a = stats[{c.nodeId, static_cast<uint8_t>(c.type), c.sizeBytes, c.commGroup}];
+        ++a.npus;
+        a.first = std::min(a.first, c.start);
+        a.last = std::max(a.last, c.end);
+        a.sum += static_cast<double>((c.end - c.start).ps());
+        a.max = std::max(a.max, c.end - c.start);
+    }
+    SqliteStatement coll(*m_db, "INSERT INTO collective_stats VALUES (?,?,?,?,?,?,?,?,?,?)");
+    for (const auto& [key, a] : stats) {
+        const auto& [node, type, size, group] = key;
+        coll.bind(1, id).bind(2, static_cast<int64_t>(node));
+        coll.bind(3, collectiveTypeName(static_cast<CollectiveType>(type)));
+        coll.bind(4, static_cast<int64_t>(size)).bind(5, int64_t{group}).bind(6, int64_t{a.npus});
+        coll.bind(7, a.first.ps()).bind(8, a.last.ps()).bind(9, a.sum / a.npus);
+        coll.bind(10, a.max.ps()).run();
+    }
+    SqliteStatement link(*m_db, "INSERT INTO links VALUES (?,?,?,?,?,?,?,?,?)");
+    SqliteStatement series(*m_db, "INSERT INTO link_series VALUES (?,?,?,?)");
+    for (size_t i = 0; i < r.links.size(); ++i) {
+        const LinkInfo& l = r.links[i];
+        const LinkStats st = i < r.linkStats.size() ? r.linkStats[i] : LinkStats{};
+        link.bind(1, id).bind(2, static_cast<int64_t>(i)).bind(3, int64_t{l.src});
+        link.bind(4, int64_t{l.dst}).bind(5, int64_t{l.dimension});
+        link.bind(6, l.bandwidthBytesPerSecond).bind(7, static_cast<int64_t>(st.bytes));
+        link.bind(8, static_cast<int64_t>(st.messages)).bind(9, st.busy.ps()).run();
+    }
+    for (size_t i = 0; i < r.linkSeries.size(); ++i) {
+        ByteWriter w;
+        for (float v : r.linkSeries[i])
+            w.f32(v);
+        series.bind(1, id).bind(2, static_cast<int64_t>(i));
+        series.bind(3, static_cast<int64_t>(r.linkSeries[i].size())).bindBlob(4, w.bytes());
+        series.run();
+    }
+    SqliteStatement dim(*m_db, "INSERT INTO dimensions VALUES (?,?,?,?,?,?)");
+    for (const DimensionStats& d : r.dimensions) {
+        dim.bind(1, id).bind(2, int64_t{d.dimension}).bind(3, static_cast<int64_t>(d.bytes));
+        dim.bind(4, d.busy.ps()).bind(5, d.peakBandwidthBytesPerSecond).bind(6, d.utilization);
+        dim.run();
+    }
+    ByteWriter names, traffic, critical, report, linkIntervals;
+    names.varint(r.names.size());
+    for (const std::string& n : r.names)
+        names.text(n);
+    traffic.varint(r.trafficBytes.size());
+    for (uint64_t b : r.trafficBytes)
+        traffic.varint(b);
+    critical.varint(r.criticalPath.size());
+    for (const auto& [npuId, node] : r.criticalPath) {
+        critical.zigzag(npuId);
+        critical.varint(node);
+    }
+    report.varint(r.reportLines.size());
+    for (const std::string& line : r.reportLines)
+        report.text(line);
+    linkIntervals.varint(r.linkIntervals.size());
+    for (const LinkBusyInterval& b : r.linkIntervals) {
+        linkIntervals.zigzag(b.link);
+        linkIntervals.zigzag(b.start.ps());
+        linkIntervals.zigzag((b.end - b.start).ps());
+    }
+    insertBlob(id, "names", names.bytes());
+    insertBlob(id, "collectives", encodeCollectives(r.collectives));
+    insertBlob(id, "phases", encodePhases(r.phases));
+    insertBlob(id, "traffic", traffic.bytes());
+    insertBlob(id, "critical_path", critical.bytes());
+    insertBlob(id, "report", report.bytes());
+    insertBlob(id, "link_intervals", linkIntervals.bytes());
+}
+
+void ProjectDatabase::insertTimeline(int64_t id, const RunResult& r) {
+    const TimelineLayout layout = chooseTimelineLayout(r.npuCount, r.endTime, r.activities.size());
+    const int groups = std::max(1, (r.npuCount + layout.npusPerGroup - 1) / layout.npusPerGroup);
+    const size_t keys = static_cast<size_t>(groups) * layout.buckets;
+    auto keyOf = [&](const ActivityInterval& a) {
+        const int group = std::clamp(layout.groupOf(std::max(0, a.npu)), 0, groups - 1);
+        return static_cast<size_t>(group) * layout.buckets + layout.bucketOf(a.start);
+    };
+    // Counting sort by chunk key; stable, so each chunk keeps the (npu, start) order.
+    std::vector<uint32_t> firstOfKey(keys + 1, 0);
+    for (const ActivityInterval& a : r.activities)
+        ++firstOfKey[keyOf(a) + 1];
+    for (size_t k = 0; k < keys; ++k)
+        firstOfKey[k + 1] += firstOfKey[k];
+    std::vector<uint32_t> order(r.activities.size());
+    {
+        std::vector<uint32_t> next(firstOfKey.begin(), firstOfKey.end() - 1);
+        for (size_t i = 0; i < r.activities.size(); ++i)
+            order[next[keyOf(r.activities[i])]++] = static_cast<uint32_t>(i);
+    }
+    SqliteStatement chunk(*m_db, "INSERT INTO timeline_chunks(run_id, bucket, npu_group, "
+                                 "first_start_ps, max_end_ps, count, raw_size, data) "
+                                 "VALUES (?,?,?,?,?,?,?,?)");
+    for (size_t k = 0; k < keys; ++k) {
+        const uint32_t begin = firstOfKey[k], end = firstOfKey[k + 1];
+        if (begin == end)
+            continue;
+        SimTime first = SimTime::max(), maxEnd = SimTime::fromPs(INT64_MIN);
+        for (uint32_t i = begin; i < end; ++i) {
+            first = std::min(first, r.activities[order[i]].start);
+            maxEnd = std::max(maxEnd, r.activities[order[i]].end);
+        }
+        const std::string raw = encodeIntervals(r.activities, order.data() + begin, end - begin);
+        const std::string packed = zlibCompress(raw);
+        chunk.bind(1, id).bind(2, static_cast<int64_t>(k % layout.buckets));
+        chunk.bind(3, static_cast<int64_t>(k / layout.buckets)).bind(4, first.ps());
+        chunk.bind(5, maxEnd.ps()).bind(6, int64_t{end - begin});
+        chunk.bind(7, static_cast<int64_t>(raw.size())).bindStaticBlob(8, packed).run();
+    }
+    SqliteStatement run(*m_db, "UPDATE runs SET sim_time_ps = ?, npu_count = ?, events = ?, "
+                               "activity_count = ?, timeline_bucket_ps = ?, timeline_buckets = ?, "
+                               "timeline_group_npus = ?, series_bucket_ps = ? WHERE id = ?");
+    run.bind(1, r.endTime.ps())
+        .bind(2, int64_t{r.npuCount})
+        .bind(3, static_cast<int64_t>(r.events));
+    run.bind(4, static_cast<int64_t>(r.activities.size())).bind(5, layout.bucketWidth.ps());
+    run.bind(6, int64_t{layout.buckets}).bind(7, int64_t{layout.npusPerGroup});
+    run.bind(8, r.seriesBucket.ps()).bind(9, id).run();
+}
+
+} // namespace astrolabe
