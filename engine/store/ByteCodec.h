@@ -4,38 +4,58 @@
 // to the store; a format change is a schema migration.
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace astrolabe {
 
+/// Appends to a growing buffer; writes go through a raw pointer (no per-byte capacity check
+/// beyond one comparison), since encoding tens of millions of values is the hot path of a save.
 class ByteWriter {
 public:
     void varint(uint64_t v) {
+        ensure(10);
+        char* p = m_bytes.data() + m_size;
         while (v >= 0x80) {
-            m_bytes.push_back(static_cast<char>((v & 0x7f) | 0x80));
+            *p++ = static_cast<char>((v & 0x7f) | 0x80);
             v >>= 7;
         }
-        m_bytes.push_back(static_cast<char>(v));
+        *p++ = static_cast<char>(v);
+        m_size = static_cast<size_t>(p - m_bytes.data());
     }
     void zigzag(int64_t v) {
         varint((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
     }
-    void byte(uint8_t b) { m_bytes.push_back(static_cast<char>(b)); }
+    void byte(uint8_t b) {
+        ensure(1);
+        m_bytes[m_size++] = static_cast<char>(b);
+    }
     void f64(double v);
     void f32(float v);
     void text(std::string_view s) {
         varint(s.size());
-        m_bytes.append(s.data(), s.size());
+        raw(s);
     }
-    void append(const ByteWriter& other) { m_bytes += other.m_bytes; }
-    void reserve(size_t n) { m_bytes.reserve(n); }
-    const std::string& bytes() const { return m_bytes; }
-    std::string& bytes() { return m_bytes; }
+    void raw(std::string_view s);
+    void append(const ByteWriter& other) { raw(other.view()); }
+    std::string_view view() const { return {m_bytes.data(), m_size}; }
+    size_t size() const { return m_size; }
+    /// The bytes written; the writer is empty afterwards.
+    std::string take();
+    /// Forgets the bytes but keeps the buffer, for reuse without reallocation.
+    void clear() { m_size = 0; }
 
 private:
-    std::string m_bytes;
+    void ensure(size_t n) {
+        if (m_bytes.size() - m_size < n)
+            grow(n);
+    }
+    void grow(size_t n);
+
+    std::string m_bytes; // size() is the capacity in use; m_size the bytes written
+    size_t m_size = 0;
 };
 
 /// Reads what ByteWriter wrote; throws astrolabe::Error (Input) past the end (a corrupt blob).
@@ -76,9 +96,25 @@ private:
     const char* m_end;
 };
 
+/// A compressed blob and the size it inflates to (stored beside it).
+struct PackedBlob {
+    std::string data;
+    size_t rawSize = 0;
+};
+
+/// varint(count) followed by the columns, compressed, with no intermediate concatenation.
+PackedBlob packColumns(size_t count, std::initializer_list<const ByteWriter*> columns);
+inline PackedBlob packBytes(std::string_view raw);
+
 /// zlib level 1 (fast; stored blobs favour save speed). Returns the compressed bytes.
 std::string zlibCompress(std::string_view raw, int level = 1);
+/// zlibCompress of the concatenation of parts, without building the concatenation.
+std::string zlibCompressParts(const std::vector<std::string_view>& parts, int level = 1);
 /// rawSize is the uncompressed size recorded beside the blob.
 std::string zlibDecompress(std::string_view compressed, size_t rawSize);
+
+inline PackedBlob packBytes(std::string_view raw) {
+    return {zlibCompress(raw), raw.size()};
+}
 
 } // namespace astrolabe

@@ -24,6 +24,7 @@
 namespace astrolabe {
 
 class SqliteConnection;
+struct PackedBlob;
 
 enum class RunStatus : uint8_t { Ok, Failed, Cancelled };
 const char* runStatusName(RunStatus status); ///< "ok", "failed", "cancelled"
@@ -114,7 +115,7 @@ private:
     void insertProvenance(int64_t id, const RunProvenance& provenance);
     void insertResultTables(int64_t id, const RunResult& result);
     void insertTimeline(int64_t id, const RunResult& result);
-    void insertBlob(int64_t id, const std::string& kind, const std::string& raw);
+    void insertBlob(int64_t id, const std::string& kind, const PackedBlob& blob);
     std::optional<std::string> loadBlob(int64_t id, const std::string& kind) const;
 
     std::unique_ptr<SqliteConnection> m_db;

@@ -2,6 +2,7 @@
 #include "core/Error.h"
 #include "store/ByteCodec.h"
 #include "store/ProjectDatabase.h"
+#include "store/SpanCodec.h"
 #include "store/Sqlite.h"
 #include "store/TimelineCodec.h"
 
@@ -127,38 +128,10 @@ std::shared_ptr<const RunResult> ProjectDatabase::loadResult(int64_t id, bool wi
         for (uint64_t n = in.varint(); n > 0; --n)
             r->names.push_back(in.text());
     }
-    if (auto blob = loadBlob(id, "collectives")) {
-        ByteReader in(*blob);
-        for (uint64_t n = in.varint(); n > 0; --n) {
-            CollectiveSpan c;
-            c.npu = static_cast<int32_t>(in.zigzag());
-            c.start = SimTime::fromPs(in.zigzag());
-            c.end = c.start + SimTime::fromPs(in.zigzag());
-            c.nodeId = in.varint();
-            c.type = static_cast<CollectiveType>(in.byte());
-            c.sizeBytes = in.varint();
-            c.chunks = static_cast<int32_t>(in.zigzag());
-            c.commGroup = static_cast<int32_t>(in.zigzag());
-            r->collectives.push_back(c);
-        }
-    }
-    if (auto blob = loadBlob(id, "phases")) {
-        ByteReader in(*blob);
-        for (uint64_t n = in.varint(); n > 0; --n) {
-            PhaseSpan p;
-            p.npu = static_cast<int32_t>(in.zigzag());
-            p.start = SimTime::fromPs(in.zigzag());
-            p.end = p.start + SimTime::fromPs(in.zigzag());
-            p.nodeId = in.varint();
-            p.chunk = static_cast<int32_t>(in.zigzag());
-            p.phase = static_cast<int16_t>(in.zigzag());
-            p.dimension = static_cast<int16_t>(in.zigzag());
-            p.phaseKind = in.byte();
-            p.algorithm = in.byte();
-            p.inputBytes = in.varint();
-            r->phases.push_back(p);
-        }
-    }
+    if (auto blob = loadBlob(id, "collectives"))
+        r->collectives = decodeCollectives(*blob);
+    if (auto blob = loadBlob(id, "phases"))
+        r->phases = decodePhases(*blob);
     SqliteStatement links(*m_db, "SELECT src, dst, dimension, bandwidth_bytes_per_s, bytes, "
                                  "messages, busy_ps FROM links WHERE run_id = ? ORDER BY link");
     links.bind(1, id);

@@ -3,6 +3,7 @@
 #include "core/Version.h"
 #include "store/ByteCodec.h"
 #include "store/ProjectDatabase.h"
+#include "store/SpanCodec.h"
 #include "store/Sqlite.h"
 #include "store/TimelineCodec.h"
 
@@ -24,47 +25,13 @@ std::string isoNow() {
     return buf;
 }
 
-std::string encodeCollectives(const std::vector<CollectiveSpan>& spans) {
-    ByteWriter w;
-    w.varint(spans.size());
-    for (const CollectiveSpan& c : spans) {
-        w.zigzag(c.npu);
-        w.zigzag(c.start.ps());
-        w.zigzag((c.end - c.start).ps());
-        w.varint(c.nodeId);
-        w.byte(static_cast<uint8_t>(c.type));
-        w.varint(c.sizeBytes);
-        w.zigzag(c.chunks);
-        w.zigzag(c.commGroup);
-    }
-    return std::move(w.bytes());
-}
-
-std::string encodePhases(const std::vector<PhaseSpan>& phases) {
-    ByteWriter w;
-    w.varint(phases.size());
-    for (const PhaseSpan& p : phases) {
-        w.zigzag(p.npu);
-        w.zigzag(p.start.ps());
-        w.zigzag((p.end - p.start).ps());
-        w.varint(p.nodeId);
-        w.zigzag(p.chunk);
-        w.zigzag(p.phase);
-        w.zigzag(p.dimension);
-        w.byte(p.phaseKind);
-        w.byte(p.algorithm);
-        w.varint(p.inputBytes);
-    }
-    return std::move(w.bytes());
-}
-
 } // namespace
 
-void ProjectDatabase::insertBlob(int64_t id, const std::string& kind, const std::string& raw) {
+void ProjectDatabase::insertBlob(int64_t id, const std::string& kind, const PackedBlob& blob) {
     SqliteStatement s(*m_db,
                       "INSERT INTO run_blobs(run_id, kind, raw_size, data) VALUES (?, ?, ?, ?)");
-    const std::string packed = zlibCompress(raw);
-    s.bind(1, id).bind(2, kind).bind(3, static_cast<int64_t>(raw.size())).bindStaticBlob(4, packed);
+    s.bind(1, id).bind(2, kind).bind(3, static_cast<int64_t>(blob.rawSize));
+    s.bindStaticBlob(4, blob.data);
     s.run();
 }
 
@@ -167,7 +134,7 @@ void ProjectDatabase::insertResultTables(int64_t id, const RunResult& r) {
         for (float v : r.linkSeries[i])
             w.f32(v);
         series.bind(1, id).bind(2, static_cast<int64_t>(i));
-        series.bind(3, static_cast<int64_t>(r.linkSeries[i].size())).bindBlob(4, w.bytes());
+        series.bind(3, static_cast<int64_t>(r.linkSeries[i].size())).bindBlob(4, w.view());
         series.run();
     }
     SqliteStatement dim(*m_db, "INSERT INTO dimensions VALUES (?,?,?,?,?,?)");
@@ -197,13 +164,13 @@ void ProjectDatabase::insertResultTables(int64_t id, const RunResult& r) {
         linkIntervals.zigzag(b.start.ps());
         linkIntervals.zigzag((b.end - b.start).ps());
     }
-    insertBlob(id, "names", names.bytes());
-    insertBlob(id, "collectives", encodeCollectives(r.collectives));
-    insertBlob(id, "phases", encodePhases(r.phases));
-    insertBlob(id, "traffic", traffic.bytes());
-    insertBlob(id, "critical_path", critical.bytes());
-    insertBlob(id, "report", report.bytes());
-    insertBlob(id, "link_intervals", linkIntervals.bytes());
+    insertBlob(id, "names", packBytes(names.view()));
+    insertBlob(id, "collectives", packCollectives(r.collectives));
+    insertBlob(id, "phases", packPhases(r.phases));
+    insertBlob(id, "traffic", packBytes(traffic.view()));
+    insertBlob(id, "critical_path", packBytes(critical.view()));
+    insertBlob(id, "report", packBytes(report.view()));
+    insertBlob(id, "link_intervals", packBytes(linkIntervals.view()));
 }
 
 void ProjectDatabase::insertTimeline(int64_t id, const RunResult& r) {
@@ -229,6 +196,7 @@ void ProjectDatabase::insertTimeline(int64_t id, const RunResult& r) {
     SqliteStatement chunk(*m_db, "INSERT INTO timeline_chunks(run_id, bucket, npu_group, "
                                  "first_start_ps, max_end_ps, count, raw_size, data) "
                                  "VALUES (?,?,?,?,?,?,?,?)");
+    IntervalPacker packer;
     for (size_t k = 0; k < keys; ++k) {
         const uint32_t begin = firstOfKey[k], end = firstOfKey[k + 1];
         if (begin == end)
@@ -238,12 +206,11 @@ void ProjectDatabase::insertTimeline(int64_t id, const RunResult& r) {
             first = std::min(first, r.activities[order[i]].start);
             maxEnd = std::max(maxEnd, r.activities[order[i]].end);
         }
-        const std::string raw = encodeIntervals(r.activities, order.data() + begin, end - begin);
-        const std::string packed = zlibCompress(raw);
+        const PackedBlob packed = packer.pack(r.activities, order.data() + begin, end - begin);
         chunk.bind(1, id).bind(2, static_cast<int64_t>(k % layout.buckets));
         chunk.bind(3, static_cast<int64_t>(k / layout.buckets)).bind(4, first.ps());
         chunk.bind(5, maxEnd.ps()).bind(6, int64_t{end - begin});
-        chunk.bind(7, static_cast<int64_t>(raw.size())).bindStaticBlob(8, packed).run();
+        chunk.bind(7, static_cast<int64_t>(packed.rawSize)).bindStaticBlob(8, packed.data).run();
     }
     SqliteStatement run(*m_db, "UPDATE runs SET sim_time_ps = ?, npu_count = ?, events = ?, "
                                "activity_count = ?, timeline_bucket_ps = ?, timeline_buckets = ?, "

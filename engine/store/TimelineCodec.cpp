@@ -25,9 +25,12 @@ TimelineLayout chooseTimelineLayout(int npuCount, SimTime endTime, size_t interv
     return layout;
 }
 
-std::string encodeIntervals(const std::vector<ActivityInterval>& activities, const uint32_t* order,
-                            size_t count) {
-    ByteWriter npu, start, duration, kind, node, name, bytes;
+PackedBlob IntervalPacker::pack(const std::vector<ActivityInterval>& activities,
+                                const uint32_t* order, size_t count) {
+    ByteWriter &npu = m_npu, &start = m_start, &duration = m_duration, &kind = m_kind,
+               &node = m_node, &name = m_name, &bytes = m_bytes;
+    for (ByteWriter* column : {&npu, &start, &duration, &kind, &node, &name, &bytes})
+        column->clear();
     int32_t prevNpu = 0;
     int64_t prevStart = 0;
     int64_t prevNode = 0;
@@ -45,11 +48,7 @@ std::string encodeIntervals(const std::vector<ActivityInterval>& activities, con
         prevStart = a.start.ps();
         prevNode = static_cast<int64_t>(a.nodeId);
     }
-    ByteWriter all;
-    all.varint(count);
-    for (const ByteWriter* column : {&npu, &start, &duration, &kind, &node, &name, &bytes})
-        all.append(*column);
-    return std::move(all.bytes());
+    return packColumns(count, {&npu, &start, &duration, &kind, &node, &name, &bytes});
 }
 
 void decodeIntervals(std::string_view raw, SimTime t0, SimTime t1, const std::vector<bool>& npuMask,

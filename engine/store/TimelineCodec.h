@@ -12,6 +12,7 @@
 // 2-4 bytes per interval for regular traces.
 
 #include "record/RunResult.h"
+#include "store/ByteCodec.h"
 
 #include <cstdint>
 #include <string>
@@ -32,12 +33,20 @@ struct TimelineLayout {
 /// About 512 buckets over the run, and NPU groups sized so chunks hold ~1000 intervals.
 TimelineLayout chooseTimelineLayout(int npuCount, SimTime endTime, size_t intervals);
 
-/// Encodes activities[order[0..count)] (uncompressed).
-std::string encodeIntervals(const std::vector<ActivityInterval>& activities, const uint32_t* order,
-                            size_t count);
+/// Encodes and compresses chunks; keeps its column buffers between chunks (a save packs
+/// thousands of chunks).
+class IntervalPacker {
+public:
+    /// Packs activities[order[0..count)].
+    PackedBlob pack(const std::vector<ActivityInterval>& activities, const uint32_t* order,
+                    size_t count);
 
-/// Decodes a chunk and appends the intervals that overlap [t0, t1) and whose NPU is in npuMask
-/// (all NPUs when npuMask is empty). A zero-length interval at t counts as overlapping when
+private:
+    ByteWriter m_npu, m_start, m_duration, m_kind, m_node, m_name, m_bytes;
+};
+
+/// Decodes an inflated chunk and appends the intervals that overlap [t0, t1) and whose NPU is in
+/// npuMask (all NPUs when npuMask is empty). A zero-length interval at t counts as overlapping when
 /// t0 <= t < t1.
 void decodeIntervals(std::string_view raw, SimTime t0, SimTime t1, const std::vector<bool>& npuMask,
                      std::vector<ActivityInterval>& out);

@@ -1,6 +1,7 @@
 #include "core/Error.h"
 #include "store/ByteCodec.h"
 #include "store/Sha256.h"
+#include "store/SpanCodec.h"
 #include "store/TimelineCodec.h"
 #include "support/SyntheticRun.h"
 
@@ -31,8 +32,8 @@ TEST(ByteCodec, VarintsAndZigzagRoundTripAtTheExtremes) {
     for (int64_t v : s)
         w.zigzag(v);
     w.text("héllo");
-    EXPECT_EQ(w.bytes().size() > 0, true);
-    ByteReader r(w.bytes());
+    EXPECT_EQ(w.size() > 0, true);
+    ByteReader r(w.view());
     for (uint64_t v : u)
         EXPECT_EQ(r.varint(), v);
     for (int64_t v : s)
@@ -44,7 +45,7 @@ TEST(ByteCodec, VarintsAndZigzagRoundTripAtTheExtremes) {
     ByteWriter small;
     small.varint(100);
     small.zigzag(-3);
-    EXPECT_EQ(small.bytes().size(), 2u);
+    EXPECT_EQ(small.size(), 2u);
 }
 
 TEST(ByteCodec, ZlibRoundTripAndCorruptionIsAnError) {
@@ -63,8 +64,11 @@ TEST(TimelineCodec, ChunkRoundTripKeepsEveryField) {
     r.activities[4].bytes = UINT64_MAX;
     std::vector<uint32_t> order(r.activities.size());
     std::iota(order.begin(), order.end(), 0u);
-    const std::string raw = encodeIntervals(r.activities, order.data(), order.size());
-    EXPECT_LT(raw.size(), r.activities.size() * 16); // far below sizeof(ActivityInterval) = 48
+    IntervalPacker packer;
+    packer.pack(r.activities, order.data(), 3); // reused buffers must not leak into the next chunk
+    const PackedBlob packed = packer.pack(r.activities, order.data(), order.size());
+    EXPECT_LT(packed.rawSize, r.activities.size() * 16); // far below sizeof(ActivityInterval) = 48
+    const std::string raw = zlibDecompress(packed.data, packed.rawSize);
     std::vector<ActivityInterval> back;
     decodeIntervals(raw, SimTime::fromPs(INT64_MIN), SimTime::max(), {}, back);
     ASSERT_EQ(back.size(), r.activities.size());
@@ -78,6 +82,27 @@ TEST(TimelineCodec, ChunkRoundTripKeepsEveryField) {
         EXPECT_EQ(a.nodeId, b.nodeId);
         EXPECT_EQ(a.nameIndex, b.nameIndex);
         EXPECT_EQ(a.bytes, b.bytes);
+    }
+}
+
+TEST(SpanCodec, CollectivesAndPhasesRoundTrip) {
+    const RunResult r = test::makeSyntheticRun();
+    const PackedBlob c = packCollectives(r.collectives);
+    const auto collectives = decodeCollectives(zlibDecompress(c.data, c.rawSize));
+    ASSERT_EQ(collectives.size(), r.collectives.size());
+    for (size_t i = 0; i < collectives.size(); ++i) {
+        EXPECT_EQ(collectives[i].start, r.collectives[i].start);
+        EXPECT_EQ(collectives[i].end, r.collectives[i].end);
+        EXPECT_EQ(collectives[i].nodeId, r.collectives[i].nodeId);
+        EXPECT_EQ(collectives[i].chunks, r.collectives[i].chunks);
+    }
+    const PackedBlob p = packPhases(r.phases);
+    const auto phases = decodePhases(zlibDecompress(p.data, p.rawSize));
+    ASSERT_EQ(phases.size(), r.phases.size());
+    for (size_t i = 0; i < phases.size(); ++i) {
+        EXPECT_EQ(phases[i].start, r.phases[i].start);
+        EXPECT_EQ(phases[i].dimension, r.phases[i].dimension);
+        EXPECT_EQ(phases[i].inputBytes, r.phases[i].inputBytes);
     }
 }
 
