@@ -1,6 +1,8 @@
 #include "cli/Commands.h"
 
 #include "cli/ArgParser.h"
+#include "cli/CompareCommand.h"
+#include "cli/RunsCommand.h"
 #include "core/Error.h"
 #include "core/Version.h"
 
@@ -36,7 +38,9 @@ int versionCommand(const ParsedArgs&, std::ostream& out, std::ostream&) {
 
 ArgParser runParser() {
     return ArgParser("run", "Run an Astrolabe project and print its report.",
-                     {{"json", "FILE", "also write the full result as JSON", ""}},
+                     {{"json", "FILE", "also write the full result as JSON", ""},
+                      {"db", "FILE", "project database to store the run in",
+                       "the project's folder/astrolabe.db"}},
                      {"PROJECT.yaml"});
 }
 
@@ -93,6 +97,8 @@ const std::vector<Command>& commands() {
         {"version", "print the version", versionParser, versionCommand},
         {"run", "run an Astrolabe project", runParser, runCommand},
         {"astra", "run ASTRA-sim 2.x inputs with ASTRA-sim's flags", astraParser, astraCommand},
+        {"runs", "list, show, export or delete stored runs", runsParser, runsCommand},
+        {"compare", "compare stored runs side by side", compareParser, compareCommand},
     };
     return table;
 }
