@@ -118,22 +118,46 @@ int compareCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
     add("overlap (mean)", "ns",
         [&](size_t k) { return std::optional(mean(results[k]->npus, &NpuSummary::overlap)); });
     // Collectives match by position in time order: the same workload issues them in order.
+    // Past kMaxCollectiveRows they are summed per (type, size) to keep the table readable.
+    constexpr size_t kMaxCollectiveRows = 16;
     size_t most = 0;
     for (const auto& c : collectives)
         most = std::max(most, c.size());
-    for (size_t i = 0; i < most; ++i) {
-        std::string label = "collective " + std::to_string(i + 1);
+    if (most <= kMaxCollectiveRows) {
+        for (size_t i = 0; i < most; ++i) {
+            std::string label = "collective " + std::to_string(i + 1);
+            for (const auto& c : collectives)
+                if (c.size() > i) {
+                    label += " " + std::string(collectiveTypeName(c[i].type)) + " " +
+                             std::to_string(c[i].sizeBytes) + " B";
+                    break;
+                }
+            add(label + " (mean)", "ns", [&](size_t k) -> std::optional<double> {
+                if (collectives[k].size() <= i)
+                    return std::nullopt;
+                return collectives[k][i].meanDurationPs / 1000.0;
+            });
+        }
+    } else {
+        std::map<std::pair<int, uint64_t>, bool> groups;
         for (const auto& c : collectives)
-            if (c.size() > i) {
-                label += " " + std::string(collectiveTypeName(c[i].type)) + " " +
-                         std::to_string(c[i].sizeBytes) + " B";
-                break;
-            }
-        add(label + " (mean)", "ns", [&](size_t k) -> std::optional<double> {
-            if (collectives[k].size() <= i)
-                return std::nullopt;
-            return collectives[k][i].meanDurationPs / 1000.0;
-        });
+            for (const CollectiveStats& s : c)
+                groups[{static_cast<int>(s.type), s.sizeBytes}] = true;
+        for (const auto& [key, unused] : groups) {
+            (void)unused;
+            add("all " + std::string(collectiveTypeName(static_cast<CollectiveType>(key.first))) +
+                    " " + std::to_string(key.second) + " B (sum of means)",
+                "ns", [&](size_t k) -> std::optional<double> {
+                    double sum = 0;
+                    bool any = false;
+                    for (const CollectiveStats& s : collectives[k])
+                        if (static_cast<int>(s.type) == key.first && s.sizeBytes == key.second) {
+                            sum += s.meanDurationPs / 1000.0;
+                            any = true;
+                        }
+                    return any ? std::optional(sum) : std::nullopt;
+                });
+        }
     }
     int dims = 0;
     for (const auto& r : results)

@@ -157,3 +157,19 @@ TEST_F(RunsCli, UsageErrors) {
     EXPECT_EQ(runCommand({"compare", "--help"}).code, 0);
     EXPECT_NE(runCommand({"run", "--help"}).out.find("--db"), std::string::npos);
 }
+
+TEST_F(RunsCli, ManyCollectivesAreSummedPerTypeAndSize) {
+    test::SyntheticRunShape shape;
+    shape.steps = 20; // more collectives than the table shows one by one
+    int64_t many = 0;
+    {
+        ProjectDatabase db(m_db);
+        many = db.saveRun(test::makeSyntheticRun(shape), {});
+    }
+    const Result r = runCommand({"compare", id(m_first), id(many), "--db", m_db});
+    ASSERT_EQ(r.code, 0) << r.err;
+    // 4 all-reduces of 600 ns against 20 of them: 2400 vs 12000 ns.
+    EXPECT_NE(r.out.find("all ALL_REDUCE 1048576 B (sum of means) [ns]"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("12000 (+9600, x5.000)"), std::string::npos) << r.out;
+}
