@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <gtest/gtest.h>
 #include <random>
 #include <sys/wait.h>
@@ -27,25 +28,40 @@ TEST(CrashSafety, KillNineDuringSaveNeverLeavesAPartialRun) {
     std::mt19937 rng(20261121); // fixed seed: the same kill times on every run of the test
     std::uniform_int_distribution<int> killAfterUs(0, 250'000);
     int runsSeen = 0;
+    int killedMidSave = 0;
     const int trials = 50;
     for (int trial = 0; trial < trials; ++trial) {
+        // The child reports 'b' before and 'e' after each save, so the parent knows whether
+        // the kill landed inside a write.
+        int pipeFds[2];
+        ASSERT_EQ(::pipe(pipeFds), 0);
         const pid_t child = ::fork();
         ASSERT_GE(child, 0);
         if (child == 0) {
+            ::close(pipeFds[0]);
             try {
                 ProjectDatabase db(path);
-                for (;;)
+                for (;;) {
+                    (void)!::write(pipeFds[1], "b", 1);
                     db.saveRun(big, {});
+                    (void)!::write(pipeFds[1], "e", 1);
+                }
             } catch (...) {
                 ::_exit(1);
             }
         }
+        ::close(pipeFds[1]);
         std::this_thread::sleep_for(std::chrono::microseconds(killAfterUs(rng)));
         ::kill(child, SIGKILL);
         int status = 0;
         ::waitpid(child, &status, 0);
         ASSERT_TRUE(WIFSIGNALED(status))
             << "the writer exited by itself (status " << status << ") in trial " << trial;
+        char last = 0, c = 0;
+        while (::read(pipeFds[0], &c, 1) == 1)
+            last = c;
+        ::close(pipeFds[0]);
+        killedMidSave += last == 'b';
 
         ProjectDatabase db(path); // recovers the WAL
         ASSERT_EQ(db.integrityCheck(), "ok") << "trial " << trial;
@@ -67,7 +83,12 @@ TEST(CrashSafety, KillNineDuringSaveNeverLeavesAPartialRun) {
                   0);
         runsSeen = static_cast<int>(runs.size());
     }
-    // The kills were spread over whole saves: some committed, and the test saw them.
+    // The test means something only if many kills hit a save in progress and some saves
+    // committed before a kill.
+    EXPECT_GE(killedMidSave, trials / 2);
     EXPECT_GT(runsSeen, 0);
     RecordProperty("runs_committed", runsSeen);
+    RecordProperty("killed_mid_save", killedMidSave);
+    std::printf("%d of %d kills landed inside a save; %d runs committed in all\n", killedMidSave,
+                trials, runsSeen);
 }
