@@ -9,19 +9,25 @@
 namespace astrolabe {
 
 void ByteWriter::grow(size_t n) {
-    m_bytes.resize(std::max(m_bytes.size() * 2, m_size + n + 64));
+    const size_t capacity = std::max(m_capacity * 2, m_size + n + 4096);
+    std::unique_ptr<char[]> bytes(new char[capacity]);
+    if (m_size)
+        std::memcpy(bytes.get(), m_bytes.get(), m_size);
+    m_bytes = std::move(bytes);
+    m_capacity = capacity;
 }
 
 void ByteWriter::raw(std::string_view s) {
     ensure(s.size());
-    std::memcpy(m_bytes.data() + m_size, s.data(), s.size());
+    if (!s.empty())
+        std::memcpy(m_bytes.get() + m_size, s.data(), s.size());
     m_size += s.size();
 }
 
 std::string ByteWriter::take() {
-    m_bytes.resize(m_size);
+    std::string out(view());
     m_size = 0;
-    return std::move(m_bytes);
+    return out;
 }
 
 void ByteWriter::f64(double v) {
@@ -68,14 +74,7 @@ void ByteReader::fail() {
 }
 
 std::string zlibCompress(std::string_view raw, int level) {
-    uLongf size = compressBound(static_cast<uLong>(raw.size()));
-    std::string out(size, '\0');
-    if (compress2(reinterpret_cast<Bytef*>(out.data()), &size,
-                  reinterpret_cast<const Bytef*>(raw.data()), static_cast<uLong>(raw.size()),
-                  level) != Z_OK)
-        throw Error(ErrorKind::Internal, "zlib compression failed");
-    out.resize(size);
-    return out;
+    return zlibCompressParts({raw}, level);
 }
 
 PackedBlob packColumns(size_t count, std::initializer_list<const ByteWriter*> columns) {
@@ -93,29 +92,35 @@ PackedBlob packColumns(size_t count, std::initializer_list<const ByteWriter*> co
 
 std::string zlibCompressParts(const std::vector<std::string_view>& parts, int level) {
     if (parts.empty())
-        return zlibCompress({}, level);
+        return zlibCompressParts({std::string_view()}, level);
     z_stream z{};
     if (deflateInit(&z, level) != Z_OK)
         throw Error(ErrorKind::Internal, "zlib initialisation failed");
-    size_t total = 0;
-    for (std::string_view part : parts)
-        total += part.size();
-    std::string out(deflateBound(&z, static_cast<uLong>(total)) + 64, '\0');
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    size_t index = 0;
-    for (std::string_view part : parts) {
-        const bool last = ++index == parts.size();
-        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(part.data()));
-        z.avail_in = static_cast<uInt>(part.size());
-        const int rc = deflate(&z, last ? Z_FINISH : Z_NO_FLUSH);
-        if (rc == Z_STREAM_ERROR || (last && rc != Z_STREAM_END) || z.avail_in != 0) {
-            deflateEnd(&z);
-            throw Error(ErrorKind::Internal, "zlib compression failed");
+    // The output grows as needed: timelines compress 10-100x, so sizing it for the worst case
+    // (deflateBound) would allocate and fault in as much memory as the input.
+    std::string out;
+    size_t used = 0;
+    for (size_t index = 0; index < parts.size(); ++index) {
+        const bool last = index + 1 == parts.size();
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(parts[index].data()));
+        z.avail_in = static_cast<uInt>(parts[index].size());
+        for (;;) {
+            if (out.size() - used < 4096)
+                out.resize(std::max<size_t>(out.size() * 2, 1 << 16));
+            z.next_out = reinterpret_cast<Bytef*>(out.data() + used);
+            z.avail_out = static_cast<uInt>(out.size() - used);
+            const int rc = deflate(&z, last ? Z_FINISH : Z_NO_FLUSH);
+            used = out.size() - z.avail_out;
+            if (rc == Z_STREAM_ERROR) {
+                deflateEnd(&z);
+                throw Error(ErrorKind::Internal, "zlib compression failed");
+            }
+            if (last ? rc == Z_STREAM_END : (z.avail_in == 0 && z.avail_out > 0))
+                break;
         }
     }
-    out.resize(z.total_out);
     deflateEnd(&z);
+    out.resize(used);
     return out;
 }
 

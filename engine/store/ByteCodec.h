@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,13 +18,13 @@ class ByteWriter {
 public:
     void varint(uint64_t v) {
         ensure(10);
-        char* p = m_bytes.data() + m_size;
+        char* p = m_bytes.get() + m_size;
         while (v >= 0x80) {
             *p++ = static_cast<char>((v & 0x7f) | 0x80);
             v >>= 7;
         }
         *p++ = static_cast<char>(v);
-        m_size = static_cast<size_t>(p - m_bytes.data());
+        m_size = static_cast<size_t>(p - m_bytes.get());
     }
     void zigzag(int64_t v) {
         varint((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
@@ -40,7 +41,7 @@ public:
     }
     void raw(std::string_view s);
     void append(const ByteWriter& other) { raw(other.view()); }
-    std::string_view view() const { return {m_bytes.data(), m_size}; }
+    std::string_view view() const { return {m_bytes.get(), m_size}; }
     size_t size() const { return m_size; }
     /// The bytes written; the writer is empty afterwards.
     std::string take();
@@ -49,12 +50,15 @@ public:
 
 private:
     void ensure(size_t n) {
-        if (m_bytes.size() - m_size < n)
+        if (m_capacity - m_size < n)
             grow(n);
     }
     void grow(size_t n);
 
-    std::string m_bytes; // size() is the capacity in use; m_size the bytes written
+    // Uninitialised storage: std::string::resize would zero-fill hundreds of megabytes that are
+    // about to be overwritten.
+    std::unique_ptr<char[]> m_bytes;
+    size_t m_capacity = 0;
     size_t m_size = 0;
 };
 

@@ -114,7 +114,6 @@ private:
                          double wallSeconds, const RunProvenance& provenance);
     void insertProvenance(int64_t id, const RunProvenance& provenance);
     void insertResultTables(int64_t id, const RunResult& result);
-    void insertTimeline(int64_t id, const RunResult& result);
     void insertBlob(int64_t id, const std::string& kind, const PackedBlob& blob);
     std::optional<std::string> loadBlob(int64_t id, const std::string& kind) const;
 

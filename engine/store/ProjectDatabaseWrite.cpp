@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <future>
 #include <map>
 #include <tuple>
 
@@ -23,6 +24,104 @@ std::string isoNow() {
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
     return buf;
+}
+
+/// The zlib blobs of a run (string tables, spans, matrices), by kind.
+std::vector<std::pair<std::string, PackedBlob>> packBlobs(const RunResult& r) {
+    ByteWriter names, traffic, critical, report, linkIntervals;
+    names.varint(r.names.size());
+    for (const std::string& n : r.names)
+        names.text(n);
+    traffic.varint(r.trafficBytes.size());
+    for (uint64_t b : r.trafficBytes)
+        traffic.varint(b);
+    critical.varint(r.criticalPath.size());
+    for (const auto& [npuId, node] : r.criticalPath) {
+        critical.zigzag(npuId);
+        critical.varint(node);
+    }
+    report.varint(r.reportLines.size());
+    for (const std::string& line : r.reportLines)
+        report.text(line);
+    linkIntervals.varint(r.linkIntervals.size());
+    for (const LinkBusyInterval& b : r.linkIntervals) {
+        linkIntervals.zigzag(b.link);
+        linkIntervals.zigzag(b.start.ps());
+        linkIntervals.zigzag((b.end - b.start).ps());
+    }
+    return {{"names", packBytes(names.view())},
+            {"collectives", packCollectives(r.collectives)},
+            {"phases", packPhases(r.phases)},
+            {"traffic", packBytes(traffic.view())},
+            {"critical_path", packBytes(critical.view())},
+            {"report", packBytes(report.view())},
+            {"link_intervals", packBytes(linkIntervals.view())}};
+}
+
+struct PackedChunk {
+    int bucket = 0;
+    int group = 0;
+    SimTime firstStart, maxEnd;
+    uint32_t count = 0;
+    PackedBlob blob;
+};
+
+struct PackedTimeline {
+    TimelineLayout layout;
+    std::vector<PackedChunk> chunks;
+};
+
+PackedTimeline packTimeline(const RunResult& r) {
+    PackedTimeline out;
+    const TimelineLayout layout = chooseTimelineLayout(r.npuCount, r.endTime, r.activities.size());
+    out.layout = layout;
+    const int groups = std::max(1, (r.npuCount + layout.npusPerGroup - 1) / layout.npusPerGroup);
+    const size_t keys = static_cast<size_t>(groups) * layout.buckets;
+    auto keyOf = [&](const ActivityInterval& a) {
+        const int group = std::clamp(layout.groupOf(std::max(0, a.npu)), 0, groups - 1);
+        return static_cast<size_t>(group) * layout.buckets + layout.bucketOf(a.start);
+    };
+    // Counting sort by chunk key; stable, so each chunk keeps the (npu, start) order.
+    std::vector<uint32_t> firstOfKey(keys + 1, 0);
+    for (const ActivityInterval& a : r.activities)
+        ++firstOfKey[keyOf(a) + 1];
+    for (size_t k = 0; k < keys; ++k)
+        firstOfKey[k + 1] += firstOfKey[k];
+    std::vector<uint32_t> order(r.activities.size());
+    {
+        std::vector<uint32_t> next(firstOfKey.begin(), firstOfKey.end() - 1);
+        for (size_t i = 0; i < r.activities.size(); ++i)
+            order[next[keyOf(r.activities[i])]++] = static_cast<uint32_t>(i);
+    }
+    // Pack the chunks on two threads (halves of the key range); the order of chunks in the
+    // database does not matter, each row carries its bucket and group.
+    auto packRange = [&](size_t keyBegin, size_t keyEnd) {
+        std::vector<PackedChunk> chunks;
+        IntervalPacker packer;
+        for (size_t k = keyBegin; k < keyEnd; ++k) {
+            const uint32_t begin = firstOfKey[k], end = firstOfKey[k + 1];
+            if (begin == end)
+                continue;
+            PackedChunk c;
+            c.bucket = static_cast<int>(k % layout.buckets);
+            c.group = static_cast<int>(k / layout.buckets);
+            c.firstStart = SimTime::max();
+            c.maxEnd = SimTime::fromPs(INT64_MIN);
+            for (uint32_t i = begin; i < end; ++i) {
+                c.firstStart = std::min(c.firstStart, r.activities[order[i]].start);
+                c.maxEnd = std::max(c.maxEnd, r.activities[order[i]].end);
+            }
+            c.count = end - begin;
+            c.blob = packer.pack(r.activities, order.data() + begin, end - begin);
+            chunks.push_back(std::move(c));
+        }
+        return chunks;
+    };
+    auto secondHalf = std::async(std::launch::async, packRange, keys / 2, keys);
+    out.chunks = packRange(0, keys / 2);
+    for (PackedChunk& c : secondHalf.get())
+        out.chunks.push_back(std::move(c));
+    return out;
 }
 
 } // namespace
@@ -70,10 +169,34 @@ int64_t ProjectDatabase::saveFailedRun(const std::string& name, RunStatus status
 }
 
 int64_t ProjectDatabase::saveRun(const RunResult& result, const RunProvenance& provenance) {
+    // Compress first, outside the transaction (the write lock is held only for the inserts),
+    // and on two threads: the span blobs beside the timeline chunks.
+    auto blobs = std::async(std::launch::async, [&result] { return packBlobs(result); });
+    const PackedTimeline timeline = packTimeline(result);
+    const std::vector<std::pair<std::string, PackedBlob>> packedBlobs = blobs.get();
+
     SqliteTransaction transaction(*m_db);
     const int64_t id = insertRunRow(result.name, RunStatus::Ok, {}, result.wallSeconds, provenance);
     insertResultTables(id, result);
-    insertTimeline(id, result);
+    for (const auto& [kind, blob] : packedBlobs)
+        insertBlob(id, kind, blob);
+    SqliteStatement chunk(*m_db, "INSERT INTO timeline_chunks(run_id, bucket, npu_group, "
+                                 "first_start_ps, max_end_ps, count, raw_size, data) "
+                                 "VALUES (?,?,?,?,?,?,?,?)");
+    for (const PackedChunk& c : timeline.chunks) {
+        chunk.bind(1, id).bind(2, int64_t{c.bucket}).bind(3, int64_t{c.group});
+        chunk.bind(4, c.firstStart.ps()).bind(5, c.maxEnd.ps()).bind(6, int64_t{c.count});
+        chunk.bind(7, static_cast<int64_t>(c.blob.rawSize)).bindStaticBlob(8, c.blob.data).run();
+    }
+    const TimelineLayout& layout = timeline.layout;
+    SqliteStatement run(*m_db, "UPDATE runs SET sim_time_ps = ?, npu_count = ?, events = ?, "
+                               "activity_count = ?, timeline_bucket_ps = ?, timeline_buckets = ?, "
+                               "timeline_group_npus = ?, series_bucket_ps = ? WHERE id = ?");
+    run.bind(1, result.endTime.ps()).bind(2, int64_t{result.npuCount});
+    run.bind(3, static_cast<int64_t>(result.events));
+    run.bind(4, static_cast<int64_t>(result.activities.size())).bind(5, layout.bucketWidth.ps());
+    run.bind(6, int64_t{layout.buckets}).bind(7, int64_t{layout.npusPerGroup});
+    run.bind(8, result.seriesBucket.ps()).bind(9, id).run();
     transaction.commit();
     return id;
 }
@@ -143,84 +266,6 @@ void ProjectDatabase::insertResultTables(int64_t id, const RunResult& r) {
         dim.bind(4, d.busy.ps()).bind(5, d.peakBandwidthBytesPerSecond).bind(6, d.utilization);
         dim.run();
     }
-    ByteWriter names, traffic, critical, report, linkIntervals;
-    names.varint(r.names.size());
-    for (const std::string& n : r.names)
-        names.text(n);
-    traffic.varint(r.trafficBytes.size());
-    for (uint64_t b : r.trafficBytes)
-        traffic.varint(b);
-    critical.varint(r.criticalPath.size());
-    for (const auto& [npuId, node] : r.criticalPath) {
-        critical.zigzag(npuId);
-        critical.varint(node);
-    }
-    report.varint(r.reportLines.size());
-    for (const std::string& line : r.reportLines)
-        report.text(line);
-    linkIntervals.varint(r.linkIntervals.size());
-    for (const LinkBusyInterval& b : r.linkIntervals) {
-        linkIntervals.zigzag(b.link);
-        linkIntervals.zigzag(b.start.ps());
-        linkIntervals.zigzag((b.end - b.start).ps());
-    }
-    insertBlob(id, "names", packBytes(names.view()));
-    insertBlob(id, "collectives", packCollectives(r.collectives));
-    insertBlob(id, "phases", packPhases(r.phases));
-    insertBlob(id, "traffic", packBytes(traffic.view()));
-    insertBlob(id, "critical_path", packBytes(critical.view()));
-    insertBlob(id, "report", packBytes(report.view()));
-    insertBlob(id, "link_intervals", packBytes(linkIntervals.view()));
-}
-
-void ProjectDatabase::insertTimeline(int64_t id, const RunResult& r) {
-    const TimelineLayout layout = chooseTimelineLayout(r.npuCount, r.endTime, r.activities.size());
-    const int groups = std::max(1, (r.npuCount + layout.npusPerGroup - 1) / layout.npusPerGroup);
-    const size_t keys = static_cast<size_t>(groups) * layout.buckets;
-    auto keyOf = [&](const ActivityInterval& a) {
-        const int group = std::clamp(layout.groupOf(std::max(0, a.npu)), 0, groups - 1);
-        return static_cast<size_t>(group) * layout.buckets + layout.bucketOf(a.start);
-    };
-    // Counting sort by chunk key; stable, so each chunk keeps the (npu, start) order.
-    std::vector<uint32_t> firstOfKey(keys + 1, 0);
-    for (const ActivityInterval& a : r.activities)
-        ++firstOfKey[keyOf(a) + 1];
-    for (size_t k = 0; k < keys; ++k)
-        firstOfKey[k + 1] += firstOfKey[k];
-    std::vector<uint32_t> order(r.activities.size());
-    {
-        std::vector<uint32_t> next(firstOfKey.begin(), firstOfKey.end() - 1);
-        for (size_t i = 0; i < r.activities.size(); ++i)
-            order[next[keyOf(r.activities[i])]++] = static_cast<uint32_t>(i);
-    }
-    SqliteStatement chunk(*m_db, "INSERT INTO timeline_chunks(run_id, bucket, npu_group, "
-                                 "first_start_ps, max_end_ps, count, raw_size, data) "
-                                 "VALUES (?,?,?,?,?,?,?,?)");
-    IntervalPacker packer;
-    for (size_t k = 0; k < keys; ++k) {
-        const uint32_t begin = firstOfKey[k], end = firstOfKey[k + 1];
-        if (begin == end)
-            continue;
-        SimTime first = SimTime::max(), maxEnd = SimTime::fromPs(INT64_MIN);
-        for (uint32_t i = begin; i < end; ++i) {
-            first = std::min(first, r.activities[order[i]].start);
-            maxEnd = std::max(maxEnd, r.activities[order[i]].end);
-        }
-        const PackedBlob packed = packer.pack(r.activities, order.data() + begin, end - begin);
-        chunk.bind(1, id).bind(2, static_cast<int64_t>(k % layout.buckets));
-        chunk.bind(3, static_cast<int64_t>(k / layout.buckets)).bind(4, first.ps());
-        chunk.bind(5, maxEnd.ps()).bind(6, int64_t{end - begin});
-        chunk.bind(7, static_cast<int64_t>(packed.rawSize)).bindStaticBlob(8, packed.data).run();
-    }
-    SqliteStatement run(*m_db, "UPDATE runs SET sim_time_ps = ?, npu_count = ?, events = ?, "
-                               "activity_count = ?, timeline_bucket_ps = ?, timeline_buckets = ?, "
-                               "timeline_group_npus = ?, series_bucket_ps = ? WHERE id = ?");
-    run.bind(1, r.endTime.ps())
-        .bind(2, int64_t{r.npuCount})
-        .bind(3, static_cast<int64_t>(r.events));
-    run.bind(4, static_cast<int64_t>(r.activities.size())).bind(5, layout.bucketWidth.ps());
-    run.bind(6, int64_t{layout.buckets}).bind(7, int64_t{layout.npusPerGroup});
-    run.bind(8, r.seriesBucket.ps()).bind(9, id).run();
 }
 
 } // namespace astrolabe
