@@ -29,7 +29,9 @@ void requireFile(const std::string& flag, const std::string& path) {
         throw UsageError("--" + flag + ": file not found: " + path);
 }
 
-ArgParser versionParser() { return ArgParser("version", "Print the engine version.", {}); }
+ArgParser versionParser() {
+    return ArgParser("version", "Print the engine version.", {});
+}
 
 int versionCommand(const ParsedArgs&, std::ostream& out, std::ostream&) {
     out << "astrolabe " << engineVersion() << "\n";
@@ -70,7 +72,8 @@ ArgParser astraParser() {
             {"compute-scale", "X", "accepted for compatibility; no effect (as in ASTRA-sim)", "1"},
             {"rendezvous-protocol", "BOOL", "8 KiB control message before every data message",
              "false"},
-            {"network-backend", "NAME", "analytical-congestion-unaware or analytical-congestion-aware",
+            {"network-backend", "NAME",
+             "analytical-congestion-unaware or analytical-congestion-aware",
              "analytical-congestion-unaware"},
             {"json", "FILE", "also write the full result as JSON", ""},
         });
@@ -79,8 +82,9 @@ ArgParser astraParser() {
 int astraCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
     const std::string backend = args.value("network-backend", "analytical-congestion-unaware");
     if (backend != "analytical-congestion-unaware" && backend != "analytical-congestion-aware")
-        throw UsageError("--network-backend: unknown backend \"" + backend +
-                         "\"; expected analytical-congestion-unaware or analytical-congestion-aware");
+        throw UsageError(
+            "--network-backend: unknown backend \"" + backend +
+            "\"; expected analytical-congestion-unaware or analytical-congestion-aware");
     requireFile("system-configuration", args.value("system-configuration"));
     requireFile("network-configuration", args.value("network-configuration"));
     requireFile("remote-memory-configuration", args.value("remote-memory-configuration"));

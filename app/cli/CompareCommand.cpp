@@ -92,7 +92,7 @@ int compareCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
     std::vector<std::vector<CollectiveStats>> collectives;
     for (int64_t id : ids) {
         records.push_back(db.run(id));
-        results.push_back(db.loadResult(id, false));
+        results.push_back(db.loadResult(id, false, false));
         collectives.push_back(db.loadCollectiveStats(id));
     }
     std::vector<Row> rows;

@@ -116,14 +116,14 @@ void exportRun(const ProjectDatabase& db, int64_t id, const ParsedArgs& args, st
     }
     std::ostream& sink = file.empty() ? out : fileStream;
     if (format == "json") {
-        nlohmann::json j = resultToJson(*result);
-        j["run"] = {{"id", record.id},
-                    {"created", record.created},
-                    {"engineVersion", record.engineVersion},
-                    {"status", runStatusName(record.status)}};
+        nlohmann::json extra = {{"run",
+                                 {{"id", record.id},
+                                  {"created", record.created},
+                                  {"engineVersion", record.engineVersion},
+                                  {"status", runStatusName(record.status)}}}};
         if (!record.configJson.empty())
-            j["configuration"] = nlohmann::json::parse(record.configJson, nullptr, false);
-        sink << j.dump(1) << "\n";
+            extra["configuration"] = nlohmann::json::parse(record.configJson, nullptr, false);
+        writeResultJson(sink, *result, nullptr, &extra);
     } else if (format == "csv") {
         const std::string table = args.value("table", "npus");
         if (table == "npus")

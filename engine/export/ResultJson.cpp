@@ -10,6 +10,49 @@ namespace {
 
 using nlohmann::json;
 
+json activityJson(const ActivityInterval& a) {
+    return {{"npu", a.npu},
+            {"startNs", jsonNs(a.start)},
+            {"endNs", jsonNs(a.end)},
+            {"kind", activityKindName(a.kind)},
+            {"nodeType", nodeTypeName(a.nodeType)},
+            {"nodeId", a.nodeId},
+            {"name", a.nameIndex},
+            {"bytes", a.bytes}};
+}
+
+json collectiveJson(const CollectiveSpan& c) {
+    return {{"npu", c.npu},
+            {"startNs", jsonNs(c.start)},
+            {"endNs", jsonNs(c.end)},
+            {"nodeId", c.nodeId},
+            {"type", collectiveTypeName(c.type)},
+            {"sizeBytes", c.sizeBytes},
+            {"chunks", c.chunks},
+            {"commGroup", c.commGroup}};
+}
+
+json phaseJson(const PhaseSpan& p) {
+    return {{"npu", p.npu},
+            {"startNs", jsonNs(p.start)},
+            {"endNs", jsonNs(p.end)},
+            {"nodeId", p.nodeId},
+            {"chunk", p.chunk},
+            {"phase", p.phase},
+            {"dimension", p.dimension},
+            {"phaseKind", p.phaseKind},
+            {"algorithm", p.algorithm},
+            {"inputBytes", p.inputBytes}};
+}
+
+template <typename T, typename F>
+void streamArray(std::ostream& out, const char* key, const std::vector<T>& items, F toJson) {
+    out << ",\n \"" << key << "\": [";
+    for (size_t i = 0; i < items.size(); ++i)
+        out << (i ? ",\n  " : "\n  ") << toJson(items[i]).dump();
+    out << "\n ]";
+}
+
 json npuJson(const NpuSummary& s) {
     return {{"npu", s.npu},
             {"finished", s.finished},
@@ -38,42 +81,11 @@ double jsonNs(SimTime t) {
     return static_cast<double>(t.ps()) / 1000.0;
 }
 
-json resultToJson(const RunResult& r) {
+/// Everything except the three long arrays (activities, collectives, phases).
+static json smallPartsJson(const RunResult& r) {
     json npus = json::array();
     for (const NpuSummary& s : r.npus)
         npus.push_back(npuJson(s));
-    json activities = json::array();
-    for (const ActivityInterval& a : r.activities)
-        activities.push_back({{"npu", a.npu},
-                              {"startNs", jsonNs(a.start)},
-                              {"endNs", jsonNs(a.end)},
-                              {"kind", activityKindName(a.kind)},
-                              {"nodeType", nodeTypeName(a.nodeType)},
-                              {"nodeId", a.nodeId},
-                              {"name", a.nameIndex},
-                              {"bytes", a.bytes}});
-    json collectives = json::array();
-    for (const CollectiveSpan& c : r.collectives)
-        collectives.push_back({{"npu", c.npu},
-                               {"startNs", jsonNs(c.start)},
-                               {"endNs", jsonNs(c.end)},
-                               {"nodeId", c.nodeId},
-                               {"type", collectiveTypeName(c.type)},
-                               {"sizeBytes", c.sizeBytes},
-                               {"chunks", c.chunks},
-                               {"commGroup", c.commGroup}});
-    json phases = json::array();
-    for (const PhaseSpan& p : r.phases)
-        phases.push_back({{"npu", p.npu},
-                          {"startNs", jsonNs(p.start)},
-                          {"endNs", jsonNs(p.end)},
-                          {"nodeId", p.nodeId},
-                          {"chunk", p.chunk},
-                          {"phase", p.phase},
-                          {"dimension", p.dimension},
-                          {"phaseKind", p.phaseKind},
-                          {"algorithm", p.algorithm},
-                          {"inputBytes", p.inputBytes}});
     json links = json::array();
     for (size_t i = 0; i < r.links.size(); ++i) {
         const LinkInfo& l = r.links[i];
@@ -113,9 +125,6 @@ json resultToJson(const RunResult& r) {
             {"wallSeconds", r.wallSeconds},
             {"npus", npus},
             {"names", r.names},
-            {"activities", activities},
-            {"collectives", collectives},
-            {"phases", phases},
             {"links", links},
             {"seriesBucketNs", jsonNs(r.seriesBucket)},
             {"linkIntervals", linkIntervals},
@@ -125,11 +134,40 @@ json resultToJson(const RunResult& r) {
             {"reportLines", r.reportLines}};
 }
 
-void writeResultJson(std::ostream& out, const RunResult& result, const SimulationSpec* spec) {
-    json j = resultToJson(result);
+json resultToJson(const RunResult& r) {
+    json j = smallPartsJson(r);
+    json& activities = j["activities"] = json::array();
+    for (const ActivityInterval& a : r.activities)
+        activities.push_back(activityJson(a));
+    json& collectives = j["collectives"] = json::array();
+    for (const CollectiveSpan& c : r.collectives)
+        collectives.push_back(collectiveJson(c));
+    json& phases = j["phases"] = json::array();
+    for (const PhaseSpan& p : r.phases)
+        phases.push_back(phaseJson(p));
+    return j;
+}
+
+void writeResultJson(std::ostream& out, const RunResult& result, const SimulationSpec* spec,
+                     const nlohmann::json* extra) {
+    // Streamed: the long arrays are written element by element, so a run of millions of
+    // intervals never exists as one JSON tree in memory.
+    json small = smallPartsJson(result);
     if (spec)
-        j["configuration"] = toJson(*spec);
-    out << j.dump(1) << "\n";
+        small["configuration"] = toJson(*spec);
+    if (extra)
+        for (const auto& [key, value] : extra->items())
+            small[key] = value;
+    out << "{";
+    bool first = true;
+    for (const auto& [key, value] : small.items()) {
+        out << (first ? "\n \"" : ",\n \"") << key << "\": " << value.dump();
+        first = false;
+    }
+    streamArray(out, "activities", result.activities, activityJson);
+    streamArray(out, "collectives", result.collectives, collectiveJson);
+    streamArray(out, "phases", result.phases, phaseJson);
+    out << "\n}\n";
 }
 
 } // namespace astrolabe

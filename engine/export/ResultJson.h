@@ -3,8 +3,8 @@
 // "version": 1). Times are nanoseconds as JSON numbers (picosecond resolution, so a time may
 // carry up to three decimals: 936.25). Sizes are bytes, bandwidths bytes per second.
 //
-// Cost: O(size of the result); a 10-million-interval run makes a JSON of about 1 GB, so callers
-// exporting very large runs should prefer CSV or the Perfetto exporter (which has a size budget).
+// resultToJson builds the whole tree (for tests and small runs); writeResultJson streams it.
+// A 10-million-interval run makes a JSON of about 1.5 GB.
 
 #include "record/RunResult.h"
 
@@ -16,9 +16,10 @@ namespace astrolabe {
 struct SimulationSpec;
 
 nlohmann::json resultToJson(const RunResult& result);
-/// resultToJson plus, when spec is given, its normalized configuration under "configuration".
+/// The same document as resultToJson, streamed (memory independent of the run size), plus
+/// "configuration" when spec is given and the members of `extra` (an object) when given.
 void writeResultJson(std::ostream& out, const RunResult& result,
-                     const SimulationSpec* spec = nullptr);
+                     const SimulationSpec* spec = nullptr, const nlohmann::json* extra = nullptr);
 
 /// SimTime as the JSON number of nanoseconds used throughout the exports.
 double jsonNs(SimTime t);

@@ -102,8 +102,10 @@ public:
     /// (npu, start). Reads only the chunks that can hold such intervals.
     std::vector<ActivityInterval> loadActivities(int64_t id, SimTime t0, SimTime t1,
                                                  const std::vector<int>& npus = {}) const;
-    /// The whole stored result (activities only when withTimeline).
-    std::shared_ptr<const RunResult> loadResult(int64_t id, bool withTimeline = true) const;
+    /// The whole stored result; activities only when withTimeline, collective and phase spans
+    /// only when withSpans (summaries, links, dimensions and report lines always).
+    std::shared_ptr<const RunResult> loadResult(int64_t id, bool withTimeline = true,
+                                                bool withSpans = true) const;
 
     /// "ok" or SQLite's list of problems (PRAGMA integrity_check).
     std::string integrityCheck() const;

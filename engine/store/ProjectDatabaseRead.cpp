@@ -112,7 +112,8 @@ std::vector<ActivityInterval> ProjectDatabase::loadActivities(int64_t id, SimTim
     return out;
 }
 
-std::shared_ptr<const RunResult> ProjectDatabase::loadResult(int64_t id, bool withTimeline) const {
+std::shared_ptr<const RunResult> ProjectDatabase::loadResult(int64_t id, bool withTimeline,
+                                                             bool withSpans) const {
     const RunRecord record = run(id);
     auto r = std::make_shared<RunResult>();
     r->name = record.name;
@@ -128,10 +129,12 @@ std::shared_ptr<const RunResult> ProjectDatabase::loadResult(int64_t id, bool wi
         for (uint64_t n = in.varint(); n > 0; --n)
             r->names.push_back(in.text());
     }
-    if (auto blob = loadBlob(id, "collectives"))
-        r->collectives = decodeCollectives(*blob);
-    if (auto blob = loadBlob(id, "phases"))
-        r->phases = decodePhases(*blob);
+    if (withSpans) {
+        if (auto blob = loadBlob(id, "collectives"))
+            r->collectives = decodeCollectives(*blob);
+        if (auto blob = loadBlob(id, "phases"))
+            r->phases = decodePhases(*blob);
+    }
     SqliteStatement links(*m_db, "SELECT src, dst, dimension, bandwidth_bytes_per_s, bytes, "
                                  "messages, busy_ps FROM links WHERE run_id = ? ORDER BY link");
     links.bind(1, id);

@@ -136,3 +136,15 @@ TEST(AstraReport, AddsTimestampLoggerAndLevelPrefixes) {
     EXPECT_EQ(printed[0][24], ']');
     EXPECT_EQ(printed[0][20], '.');
 }
+
+TEST(ResultJson, StreamedDocumentEqualsTheTree) {
+    test::SyntheticRunShape shape;
+    shape.overlappingComm = true;
+    const RunResult r = makeSyntheticRun(shape);
+    std::ostringstream out;
+    const nlohmann::json extra = {{"run", {{"id", 7}}}};
+    writeResultJson(out, r, nullptr, &extra);
+    nlohmann::json expected = resultToJson(r);
+    expected["run"] = {{"id", 7}};
+    EXPECT_EQ(nlohmann::json::parse(out.str()), expected);
+}
