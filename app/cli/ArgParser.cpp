@@ -58,10 +58,16 @@ ParsedArgs ArgParser::parse(const std::vector<std::string>& args) const {
         }
         out.m_values[name] = *value;
     }
-    if (out.m_positional.size() > m_positionalNames.size())
+    // "[NAME]" is optional; a last name ending in "..." takes any number of further arguments.
+    size_t required = 0;
+    for (const std::string& p : m_positionalNames)
+        required += p.empty() || p[0] != '[';
+    const bool variadic = !m_positionalNames.empty() && m_positionalNames.back().size() > 3 &&
+                          m_positionalNames.back().ends_with("...");
+    if (!variadic && out.m_positional.size() > m_positionalNames.size())
         throw UsageError(m_command + ": unexpected argument \"" +
                          out.m_positional[m_positionalNames.size()] + "\"");
-    if (out.m_positional.size() < m_positionalNames.size())
+    if (out.m_positional.size() < required)
         throw UsageError(m_command + ": missing argument <" +
                          m_positionalNames[out.m_positional.size()] + ">");
     return out;
@@ -70,7 +76,7 @@ ParsedArgs ArgParser::parse(const std::vector<std::string>& args) const {
 std::string ArgParser::help() const {
     std::string out = "usage: astrolabe-cli " + m_command;
     for (const std::string& p : m_positionalNames)
-        out += " <" + p + ">";
+        out += !p.empty() && p[0] == '[' ? " " + p : " <" + p + ">";
     if (!m_flags.empty())
         out += " [options]";
     out += "\n\n" + m_summary + "\n";

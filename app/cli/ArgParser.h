@@ -36,6 +36,8 @@ private:
 
 class ArgParser {
 public:
+    /// positionalNames: "[NAME]" marks an optional argument (after the required ones); a last
+    /// name ending in "..." accepts any number of further arguments.
     ArgParser(std::string command, std::string summary, std::vector<FlagSpec> flags,
               std::vector<std::string> positionalNames = {});
     /// Throws UsageError on an unknown flag, a missing value or a wrong positional count.

@@ -4,6 +4,7 @@
 #include "cli/Commands.h"
 #include "cli/RunReport.h"
 #include "config/AstraInputs.h"
+#include "export/AstraReport.h"
 #include "simulation/Simulation.h"
 
 #include <filesystem>
@@ -79,14 +80,11 @@ int astraCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     std::error_code ignored;
     std::filesystem::create_directories(folder, ignored);
     std::ofstream log(std::filesystem::path(folder) / "log.log");
-    for (const std::string& line : astraLogLines(*result)) {
-        out << line << "\n";
-        if (log)
-            log << line << "\n";
-    }
-    out << "[" << logTimestamp() << "] [system] [warning] Exiting\n";
+    writeAstraReport(out, *result);
+    if (log)
+        writeAstraReport(log, *result);
     if (const std::string json = args.value("json"); !json.empty())
-        writeResultJson(*result, spec, json);
+        writeResultJsonFile(*result, spec, json);
     return kExitOk;
 }
 

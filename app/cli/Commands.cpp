@@ -2,8 +2,10 @@
 
 #include "cli/ArgParser.h"
 #include "cli/AstraCommand.h"
+#include "cli/CompareCommand.h"
 #include "cli/GenerateLlmCommand.h"
 #include "cli/RunCommand.h"
+#include "cli/RunsCommand.h"
 #include "core/Error.h"
 #include "core/Version.h"
 
@@ -39,6 +41,8 @@ const std::vector<Command>& commands() {
          generateLlmCommand},
         {"model-info", "print a training configuration's figures", modelInfoParser,
          modelInfoCommand},
+        {"runs", "list, show, export or delete stored runs", runsParser, runsCommand},
+        {"compare", "compare stored runs side by side", compareParser, compareCommand},
     };
     return table;
 }

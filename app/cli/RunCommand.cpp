@@ -4,8 +4,13 @@
 #include "cli/Commands.h"
 #include "cli/RunReport.h"
 #include "config/ProjectFile.h"
+#include "core/Error.h"
+#include "export/AstraReport.h"
+#include "store/ProjectDatabase.h"
+#include "store/RunStorage.h"
 #include "simulation/Simulation.h"
 
+#include <chrono>
 #include <ostream>
 
 namespace astrolabe::cli {
@@ -13,6 +18,9 @@ namespace astrolabe::cli {
 ArgParser runParser() {
     return ArgParser("run", "Run an Astrolabe project and print where the time went.",
                      {{"json", "FILE", "also write the full result as JSON", ""},
+                      {"db", "FILE", "project database to store the run in",
+                       "the project's folder/astrolabe.db"},
+                      {"no-store", "", "do not store the run in the project database", ""},
                       {"astra-log", "", "also print ASTRA-sim's report lines", ""}},
                      {"PROJECT.yaml"});
 }
@@ -24,13 +32,34 @@ int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     const SimulationSpec spec = loadProject(project, &warnings);
     for (const std::string& w : warnings)
         err << "astrolabe-cli: warning: " << w << "\n";
-    const std::shared_ptr<const RunResult> result = runSimulation(spec);
+    const bool store = !args.has("no-store");
+    const std::string db = args.value("db").empty() ? defaultDatabasePath(project) : args.value("db");
+    std::shared_ptr<const RunResult> result;
+    const auto started = std::chrono::steady_clock::now();
+    auto elapsed = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
+    try {
+        result = runSimulation(spec);
+    } catch (const Error& e) {
+        // A failed run is kept too, with its message: the database says what was tried.
+        if (store) {
+            ProjectDatabase database(db);
+            storeFailedRun(database, spec,
+                           e.kind() == ErrorKind::Cancelled ? RunStatus::Cancelled : RunStatus::Failed,
+                           e.what(), elapsed());
+        }
+        throw;
+    }
     printRunSummary(out, spec, *result);
     if (args.has("astra-log"))
-        for (const std::string& line : astraLogLines(*result))
-            out << line << "\n";
+        writeAstraReport(out, *result);
     if (const std::string json = args.value("json"); !json.empty())
-        writeResultJson(*result, spec, json);
+        writeResultJsonFile(*result, spec, json);
+    if (store) {
+        const int64_t id = saveRunToProjectDb(db, spec, *result, elapsed());
+        out << "  stored as run " << id << " in " << db << "\n";
+    }
     return kExitOk;
 }
 

@@ -3,49 +3,15 @@
 #include "config/PlatformSpec.h"
 #include "core/Error.h"
 #include "core/Units.h"
-
-#include <nlohmann/json.hpp>
+#include "export/ResultJson.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <map>
 #include <ostream>
 
 namespace astrolabe::cli {
-
-std::string logTimestamp() {
-    const auto now = std::chrono::system_clock::now();
-    const std::time_t t = std::chrono::system_clock::to_time_t(now);
-    const auto ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
-    std::tm tm{};
-    localtime_r(&t, &tm);
-    char buf[64];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-    char out[80];
-    std::snprintf(out, sizeof out, "%s.%03d", buf, static_cast<int>(ms));
-    return out;
-}
-
-std::vector<std::string> astraLogLines(const RunResult& result) {
-    std::string stamp = "[";
-    stamp.append(logTimestamp()).append("] ");
-    std::vector<std::string> lines;
-    lines.reserve(result.reportLines.size());
-    for (const std::string& line : result.reportLines) {
-        std::string out = stamp;
-        const size_t close = line.find("] ");
-        if (line.empty() || line[0] != '[' || close == std::string::npos)
-            out.append("[astrolabe] [info] ").append(line);
-        else
-            out.append(line, 0, close + 1).append(" [info] ").append(line, close + 2);
-        lines.push_back(std::move(out));
-    }
-    return lines;
-}
 
 namespace {
 
@@ -118,25 +84,12 @@ void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunRes
     }
 }
 
-void writeResultJson(const RunResult& r, const SimulationSpec& spec, const std::string& path) {
-    nlohmann::json j;
-    j["name"] = spec.name;
-    j["npus"] = r.npuCount;
-    j["end_ns"] = r.endTime.ns();
-    j["events"] = r.events;
-    j["wall_seconds"] = r.wallSeconds;
-    for (const NpuSummary& n : r.npus)
-        j["per_npu"].push_back({{"npu", n.npu},
-                                {"finish_ns", n.finish.ns()},
-                                {"compute_ns", n.computeUnion.ns()},
-                                {"exposed_comm_ns", n.exposedComm.ns()},
-                                {"comm_ns", n.commUnion.ns()},
-                                {"overlap_ns", n.overlap.ns()},
-                                {"idle_ns", n.idle.ns()}});
+void writeResultJsonFile(const RunResult& result, const SimulationSpec& spec,
+                         const std::string& path) {
     std::ofstream out(path);
     if (!out)
         throw Error(ErrorKind::Input, "cannot write the JSON result", {path, 0, 0, {}});
-    out << j.dump(1) << "\n";
+    writeResultJson(out, result, &spec);
 }
 
 } // namespace astrolabe::cli

@@ -128,7 +128,10 @@ struct RunResult {
     /// The chain of (npu, node id) that set the end time, first to last.
     std::vector<std::pair<int32_t, uint64_t>> criticalPath;
 
-    /// ASTRA-sim-style report lines (spec §8.1), in print order, without the log prefixes.
+    /// ASTRA-sim-style report lines (spec §8.1), in print order, each "[<logger>] <message>"
+    /// (e.g. "[workload] sys[0] finished, 117780 cycles, exposed communication 117780 cycles.");
+    /// a level other than info goes after the logger: "[system] [warning] Exiting".
+    /// export/AstraReport.h adds the "[YYYY-MM-DD HH:MM:SS.mmm] " timestamp and "[info]" level.
     std::vector<std::string> reportLines;
 };
 

@@ -159,6 +159,7 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& spec,
         for (uint64_t id : executors[static_cast<size_t>(latest->npu)]->criticalChain())
             result->criticalPath.push_back({latest->npu, id});
     recorder.finish(*result, topology.dimensionCount());
+    result->reportLines.push_back("[system] [warning] Exiting");
     result->events = sim.eventsProcessed();
     result->wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();

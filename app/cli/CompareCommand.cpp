@@ -1,0 +1,206 @@
+#include "cli/CompareCommand.h"
+
+#include "cli/Commands.h"
+#include "cli/RunsCommand.h"
+#include "core/Error.h"
+#include "export/NumberFormat.h"
+#include "store/ProjectDatabase.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <ostream>
+
+namespace astrolabe::cli {
+namespace {
+
+/// One row of the table: a label and a value per run (absent when the run has none).
+struct Row {
+    std::string label;
+    std::string unit; ///< "ns" or "B"
+    std::vector<std::optional<double>> values;
+};
+
+std::string number(double v, const std::string& unit) {
+    char buf[64];
+    if (unit == "ns")
+        std::snprintf(buf, sizeof buf, "%.3f", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+    std::string s = buf;
+    if (s.find('.') != std::string::npos) { // trim "117780.000" to "117780"
+        while (s.back() == '0')
+            s.pop_back();
+        if (s.back() == '.')
+            s.pop_back();
+    }
+    return s;
+}
+
+std::string cell(const std::optional<double>& v, const std::optional<double>& first,
+                 const std::string& unit, bool isFirst) {
+    if (!v)
+        return "-";
+    std::string s = number(*v, unit);
+    if (isFirst || !first)
+        return s;
+    const double diff = *v - *first;
+    s += " (" + std::string(diff >= 0 ? "+" : "") + number(diff, unit);
+    if (*first != 0) {
+        char ratio[32];
+        std::snprintf(ratio, sizeof ratio, ", x%.3f", *v / *first);
+        s += ratio;
+    }
+    return s + ")";
+}
+
+double mean(const std::vector<NpuSummary>& npus, SimTime NpuSummary::*field) {
+    if (npus.empty())
+        return 0;
+    double sum = 0;
+    for (const NpuSummary& n : npus)
+        sum += (n.*field).ns();
+    return sum / static_cast<double>(npus.size());
+}
+
+} // namespace
+
+ArgParser compareParser() {
+    return ArgParser("compare",
+                     "Compare stored runs side by side: end time, per-NPU finish, compute,\n"
+                     "exposed communication, overlap, each collective and the bytes per network\n"
+                     "dimension, with the difference and ratio against the first run.\n"
+                     "Times are nanoseconds; per-NPU rows are means over the NPUs.",
+                     {{"db", "FILE", "project database", "PROJECT's folder/astrolabe.db"},
+                      {"project", "FILE", "project YAML whose database to use", ""}},
+                     {"ID1", "ID2..."});
+}
+
+int compareCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
+    const std::string path = databasePathFromArgs(args);
+    if (!std::filesystem::is_regular_file(path))
+        throw UsageError("compare: no project database at " + path + " (choose one with --db)");
+    ProjectDatabase db(path);
+    std::vector<int64_t> ids;
+    for (const std::string& p : args.positional())
+        ids.push_back(parseRunId(p));
+    const size_t n = ids.size();
+    std::vector<RunRecord> records;
+    std::vector<std::shared_ptr<const RunResult>> results;
+    std::vector<std::vector<CollectiveStats>> collectives;
+    for (int64_t id : ids) {
+        records.push_back(db.run(id));
+        results.push_back(db.loadResult(id, false, false));
+        collectives.push_back(db.loadCollectiveStats(id));
+    }
+    std::vector<Row> rows;
+    auto add = [&](std::string label, std::string unit, auto valueOf) {
+        Row row{std::move(label), std::move(unit), {}};
+        for (size_t k = 0; k < n; ++k)
+            row.values.push_back(valueOf(k));
+        rows.push_back(std::move(row));
+    };
+    add("end time", "ns", [&](size_t k) { return std::optional(results[k]->endTime.ns()); });
+    add("max NPU finish", "ns", [&](size_t k) -> std::optional<double> {
+        if (results[k]->npus.empty())
+            return std::nullopt;
+        SimTime m;
+        for (const NpuSummary& s : results[k]->npus)
+            m = std::max(m, s.finish);
+        return m.ns();
+    });
+    add("compute (mean)", "ns",
+        [&](size_t k) { return std::optional(mean(results[k]->npus, &NpuSummary::gpuTime)); });
+    add("exposed comm (mean)", "ns",
+        [&](size_t k) { return std::optional(mean(results[k]->npus, &NpuSummary::exposedComm)); });
+    add("overlap (mean)", "ns",
+        [&](size_t k) { return std::optional(mean(results[k]->npus, &NpuSummary::overlap)); });
+    // Collectives match by position in time order: the same workload issues them in order.
+    // Past kMaxCollectiveRows they are summed per (type, size) to keep the table readable.
+    constexpr size_t kMaxCollectiveRows = 16;
+    size_t most = 0;
+    for (const auto& c : collectives)
+        most = std::max(most, c.size());
+    if (most <= kMaxCollectiveRows) {
+        for (size_t i = 0; i < most; ++i) {
+            std::string label = "collective " + std::to_string(i + 1);
+            for (const auto& c : collectives)
+                if (c.size() > i) {
+                    label += " " + std::string(collectiveTypeName(c[i].type)) + " " +
+                             std::to_string(c[i].sizeBytes) + " B";
+                    break;
+                }
+            add(label + " (mean)", "ns", [&](size_t k) -> std::optional<double> {
+                if (collectives[k].size() <= i)
+                    return std::nullopt;
+                return collectives[k][i].meanDurationPs / 1000.0;
+            });
+        }
+    } else {
+        std::map<std::pair<int, uint64_t>, bool> groups;
+        for (const auto& c : collectives)
+            for (const CollectiveStats& s : c)
+                groups[{static_cast<int>(s.type), s.sizeBytes}] = true;
+        for (const auto& [key, unused] : groups) {
+            (void)unused;
+            add("all " + std::string(collectiveTypeName(static_cast<CollectiveType>(key.first))) +
+                    " " + std::to_string(key.second) + " B (sum of means)",
+                "ns", [&](size_t k) -> std::optional<double> {
+                    double sum = 0;
+                    bool any = false;
+                    for (const CollectiveStats& s : collectives[k])
+                        if (static_cast<int>(s.type) == key.first && s.sizeBytes == key.second) {
+                            sum += s.meanDurationPs / 1000.0;
+                            any = true;
+                        }
+                    return any ? std::optional(sum) : std::nullopt;
+                });
+        }
+    }
+    int dims = 0;
+    for (const auto& r : results)
+        dims = std::max(dims, static_cast<int>(r->dimensions.size()));
+    for (int d = 0; d < dims; ++d)
+        add("dimension " + std::to_string(d) + " bytes", "B",
+            [&](size_t k) -> std::optional<double> {
+                for (const DimensionStats& s : results[k]->dimensions)
+                    if (s.dimension == d)
+                        return static_cast<double>(s.bytes);
+                return std::nullopt;
+            });
+
+    // Layout: label column, then one column per run, each as wide as its widest cell.
+    std::vector<std::vector<std::string>> cells(rows.size() + 1);
+    cells[0].push_back("");
+    for (size_t k = 0; k < n; ++k)
+        cells[0].push_back("run " + std::to_string(records[k].id) + " " + records[k].name);
+    for (size_t r = 0; r < rows.size(); ++r) {
+        cells[r + 1].push_back(rows[r].label + " [" + rows[r].unit + "]");
+        for (size_t k = 0; k < n; ++k)
+            cells[r + 1].push_back(
+                cell(rows[r].values[k], rows[r].values[0], rows[r].unit, k == 0));
+    }
+    std::vector<size_t> width(n + 1, 0);
+    for (const auto& line : cells)
+        for (size_t c = 0; c < line.size(); ++c)
+            width[c] = std::max(width[c], line[c].size());
+    for (const auto& line : cells) {
+        std::string text;
+        for (size_t c = 0; c < line.size(); ++c) {
+            std::string v = line[c];
+            if (c + 1 < line.size())
+                v.resize(width[c] + 2, ' ');
+            text += v;
+        }
+        out << text << "\n";
+    }
+    for (const RunRecord& r : records)
+        if (r.status != RunStatus::Ok)
+            out << "note: run " << r.id << " is " << runStatusName(r.status) << ": "
+                << r.errorMessage << "\n";
+    return kExitOk;
+}
+
+} // namespace astrolabe::cli

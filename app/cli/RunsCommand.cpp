@@ -1,0 +1,225 @@
+#include "cli/RunsCommand.h"
+
+#include "cli/Commands.h"
+#include "core/Error.h"
+#include "export/AstraReport.h"
+#include "export/CsvExport.h"
+#include "export/NumberFormat.h"
+#include "export/PerfettoExport.h"
+#include "export/ResultJson.h"
+#include "store/ProjectDatabase.h"
+#include "store/RunStorage.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+namespace astrolabe::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string pad(std::string s, size_t width) {
+    if (s.size() < width)
+        s.resize(width, ' ');
+    return s;
+}
+
+std::string joined(const std::vector<std::string>& items, const char* separator) {
+    std::string out;
+    for (const std::string& item : items)
+        out += (out.empty() ? "" : separator) + item;
+    return out;
+}
+
+std::vector<std::string> splitTags(const std::string& text) {
+    std::vector<std::string> tags;
+    std::istringstream in(text);
+    for (std::string tag; std::getline(in, tag, ',');)
+        if (!tag.empty())
+            tags.push_back(tag);
+    return tags;
+}
+
+void listRuns(const ProjectDatabase& db, std::ostream& out) {
+    const auto runs = db.listRuns();
+    if (runs.empty()) {
+        out << "no runs in " << db.path() << "\n";
+        return;
+    }
+    out << pad("ID", 6) << pad("NAME", 24) << pad("CREATED", 22) << pad("STATUS", 11)
+        << pad("NPUS", 7) << pad("SIM TIME (ns)", 18) << pad("WALL (s)", 10) << "TAGS\n";
+    for (const RunRecord& r : runs) {
+        std::ostringstream wall;
+        wall << std::fixed << std::setprecision(2) << r.wallSeconds;
+        out << pad(std::to_string(r.id), 6) << pad(r.name, 24) << pad(r.created, 22)
+            << pad(runStatusName(r.status), 11) << pad(std::to_string(r.npuCount), 7)
+            << pad(nsText(r.simulatedTime), 18) << pad(wall.str(), 10) << joined(r.tags, ",")
+            << "\n";
+    }
+}
+
+void showRun(const ProjectDatabase& db, int64_t id, std::ostream& out) {
+    const RunRecord r = db.run(id);
+    out << "run " << r.id << ": " << r.name << "\n"
+        << "  created         " << r.created << "\n"
+        << "  status          " << runStatusName(r.status) << "\n";
+    if (!r.errorMessage.empty())
+        out << "  error           " << r.errorMessage << "\n";
+    out << "  engine          " << r.engineVersion << "\n"
+        << "  wall time       " << r.wallSeconds << " s\n"
+        << "  simulated time  " << nsText(r.simulatedTime) << " ns\n"
+        << "  NPUs            " << r.npuCount << "\n"
+        << "  events          " << r.events << "\n"
+        << "  intervals       " << r.activityCount << "\n"
+        << "  tags            " << joined(r.tags, ", ") << "\n"
+        << "  notes           " << r.notes << "\n"
+        << "  inputs (SHA-256):\n";
+    for (const auto& [input, hash] : r.inputHashes)
+        out << "    " << hash << "  " << input << "\n";
+    const auto stats = db.loadCollectiveStats(id);
+    if (!stats.empty()) {
+        out << "  collectives:\n";
+        for (const CollectiveStats& c : stats)
+            out << "    node " << c.nodeId << " " << collectiveTypeName(c.type) << " "
+                << c.sizeBytes << " B on " << c.npus << " NPUs: " << nsText(c.firstStart) << " .. "
+                << nsText(c.lastEnd) << " ns\n";
+    }
+}
+
+void exportRun(const ProjectDatabase& db, int64_t id, const ParsedArgs& args, std::ostream& out,
+               std::ostream& err) {
+    const std::string format = args.value("format", "json");
+    const std::string file = args.value("out");
+    const RunRecord record = db.run(id);
+    const bool needsTimeline = format == "json" || format == "perfetto";
+    const auto result = db.loadResult(id, needsTimeline);
+    if (format == "perfetto") {
+        PerfettoOptions options;
+        if (args.has("budget-mb"))
+            options.sizeBudgetBytes = std::stoull(args.value("budget-mb")) * 1000 * 1000;
+        const PerfettoSummary s = file.empty() ? writePerfettoTrace(out, *result, options)
+                                               : writePerfettoTraceFiles(file, *result, options);
+        if (!s.message.empty())
+            err << "astrolabe-cli: " << s.message << "\n";
+        return;
+    }
+    std::ofstream fileStream;
+    if (!file.empty()) {
+        fileStream.open(file, std::ios::binary);
+        if (!fileStream)
+            throw Error(ErrorKind::Input, "cannot write " + file);
+    }
+    std::ostream& sink = file.empty() ? out : fileStream;
+    if (format == "json") {
+        nlohmann::json extra = {{"run",
+                                 {{"id", record.id},
+                                  {"created", record.created},
+                                  {"engineVersion", record.engineVersion},
+                                  {"status", runStatusName(record.status)}}}};
+        if (!record.configJson.empty())
+            extra["configuration"] = nlohmann::json::parse(record.configJson, nullptr, false);
+        writeResultJson(sink, *result, nullptr, &extra);
+    } else if (format == "csv") {
+        const std::string table = args.value("table", "npus");
+        if (table == "npus")
+            writeNpuCsv(sink, *result);
+        else if (table == "collectives")
+            writeCollectiveCsv(sink, *result);
+        else if (table == "links")
+            writeLinkCsv(sink, *result);
+        else
+            throw UsageError("runs export: unknown --table \"" + table +
+                             "\"; expected npus, collectives or links");
+    } else if (format == "astra") {
+        writeAstraReport(sink, *result);
+    } else {
+        throw UsageError("runs export: unknown --format \"" + format +
+                         "\"; expected json, csv, perfetto or astra");
+    }
+}
+
+} // namespace
+
+int64_t parseRunId(const std::string& text) {
+    int64_t id = 0;
+    const bool digits =
+        !text.empty() && text.size() < 18 &&
+        std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (digits)
+        id = std::stoll(text);
+    if (id <= 0)
+        throw UsageError("not a run id: \"" + text + "\" ('astrolabe-cli runs list' shows them)");
+    return id;
+}
+
+std::string databasePathFromArgs(const ParsedArgs& args) {
+    if (args.has("db"))
+        return args.value("db");
+    return defaultDatabasePath(args.value("project"));
+}
+
+ArgParser runsParser() {
+    return ArgParser(
+        "runs",
+        "Manage the runs stored in a project database.\n"
+        "ACTION is one of: list, show ID, export ID, rename ID --name N, tag ID --tags a,b,\n"
+        "notes ID --notes TEXT, delete ID.",
+        {{"db", "FILE", "project database", "PROJECT's folder/astrolabe.db, else ./astrolabe.db"},
+         {"project", "FILE", "project YAML whose database to use", ""},
+         {"format", "FMT", "export: json, csv, perfetto or astra", "json"},
+         {"table", "NAME", "export --format csv: npus, collectives or links", "npus"},
+         {"out", "FILE", "export: write to FILE (perfetto: may split into FILE.partK.json)",
+          "stdout"},
+         {"budget-mb", "MB", "export --format perfetto: size budget per file", "200"},
+         {"name", "NAME", "rename: the new name", ""},
+         {"tags", "LIST", "tag: comma-separated tags (replaces the run's tags)", ""},
+         {"notes", "TEXT", "notes: the run's notes", ""}},
+        {"ACTION", "[ID]"});
+}
+
+int runsCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+    const std::string action = args.positional().at(0);
+    const std::vector<std::string> actions{"list", "show",  "export", "rename",
+                                           "tag",  "notes", "delete"};
+    if (std::find(actions.begin(), actions.end(), action) == actions.end()) {
+        const std::string guess = closestMatch(action, actions);
+        throw UsageError("runs: unknown action \"" + action + "\"" +
+                         (guess.empty() ? "" : " (did you mean \"" + guess + "\"?)"));
+    }
+    const std::string path = databasePathFromArgs(args);
+    if (!fs::is_regular_file(path))
+        throw UsageError("runs: no project database at " + path +
+                         " (runs are stored by 'astrolabe-cli run'; choose one with --db)");
+    ProjectDatabase db(path);
+    if (action == "list") {
+        listRuns(db, out);
+        return kExitOk;
+    }
+    if (args.positional().size() < 2)
+        throw UsageError("runs " + action + ": missing argument <ID>");
+    const int64_t id = parseRunId(args.positional()[1]);
+    if (action == "show")
+        showRun(db, id, out);
+    else if (action == "export")
+        exportRun(db, id, args, out, err);
+    else if (action == "rename") {
+        if (!args.has("name"))
+            throw UsageError("runs rename: missing --name");
+        db.renameRun(id, args.value("name"));
+    } else if (action == "tag")
+        db.setTags(id, splitTags(args.value("tags")));
+    else if (action == "notes")
+        db.setNotes(id, args.value("notes"));
+    else if (action == "delete") {
+        db.deleteRun(id);
+        out << "deleted run " << id << "\n";
+    }
+    return kExitOk;
+}
+
+} // namespace astrolabe::cli

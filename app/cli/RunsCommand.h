@@ -1,0 +1,20 @@
+#pragma once
+// astrolabe-cli runs: list, show, export, rename, tag, annotate and delete the runs stored in a
+// project database (engine/store).
+
+#include "cli/ArgParser.h"
+
+#include <iosfwd>
+#include <string>
+
+namespace astrolabe::cli {
+
+ArgParser runsParser();
+int runsCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err);
+
+/// --db when given, else the --project file's folder + "/astrolabe.db", else "astrolabe.db".
+std::string databasePathFromArgs(const ParsedArgs& args);
+/// A run id argument; throws UsageError when it is not a positive integer.
+int64_t parseRunId(const std::string& text);
+
+} // namespace astrolabe::cli

@@ -1,0 +1,167 @@
+// Opening, run bookkeeping and listing. Writing a run is in ProjectDatabaseWrite.cpp, reading
+// results back in ProjectDatabaseRead.cpp.
+#include "store/ProjectDatabase.h"
+
+#include "core/Error.h"
+#include "store/Schema.h"
+#include "store/Sqlite.h"
+
+namespace astrolabe {
+
+const char* runStatusName(RunStatus status) {
+    switch (status) {
+    case RunStatus::Ok:
+        return "ok";
+    case RunStatus::Failed:
+        return "failed";
+    case RunStatus::Cancelled:
+        return "cancelled";
+    }
+    return "failed";
+}
+
+namespace {
+
+RunStatus parseStatus(const std::string& text) {
+    if (text == "ok")
+        return RunStatus::Ok;
+    return text == "cancelled" ? RunStatus::Cancelled : RunStatus::Failed;
+}
+
+constexpr const char* kRunColumns =
+    "id, name, created, engine_version, status, error_message, wall_seconds, sim_time_ps, "
+    "npu_count, events, activity_count, notes";
+
+RunRecord readRunRow(const SqliteStatement& s) {
+    RunRecord r;
+    r.id = s.columnInt(0);
+    r.name = s.columnText(1);
+    r.created = s.columnText(2);
+    r.engineVersion = s.columnText(3);
+    r.status = parseStatus(s.columnText(4));
+    r.errorMessage = s.columnText(5);
+    r.wallSeconds = s.columnDouble(6);
+    r.simulatedTime = SimTime::fromPs(s.columnInt(7));
+    r.npuCount = static_cast<int>(s.columnInt(8));
+    r.events = static_cast<uint64_t>(s.columnInt(9));
+    r.activityCount = static_cast<uint64_t>(s.columnInt(10));
+    r.notes = s.columnText(11);
+    return r;
+}
+
+} // namespace
+
+ProjectDatabase::ProjectDatabase(const std::string& path)
+    : m_db(std::make_unique<SqliteConnection>(path)) {
+    // Check the version before anything that could write to a newer file.
+    migrateSchema(*m_db, 0);
+    m_db->exec("PRAGMA journal_mode = WAL");
+    m_db->exec("PRAGMA synchronous = NORMAL");
+    m_db->exec("PRAGMA foreign_keys = ON");
+    m_db->exec("PRAGMA cache_size = -65536"); // 64 MiB
+    migrateSchema(*m_db);
+}
+
+ProjectDatabase::~ProjectDatabase() = default;
+
+const std::string& ProjectDatabase::path() const {
+    return m_db->path();
+}
+
+int ProjectDatabase::schemaVersion() const {
+    return static_cast<int>(m_db->queryInt("PRAGMA user_version"));
+}
+
+void ProjectDatabase::requireRun(int64_t id) const {
+    SqliteStatement s(*m_db, "SELECT 1 FROM runs WHERE id = ?");
+    s.bind(1, id);
+    if (!s.step())
+        throw Error(ErrorKind::Input,
+                    "no run " + std::to_string(id) + " in project database " + path(), {},
+                    "'astrolabe-cli runs list' shows the stored runs");
+}
+
+std::vector<RunRecord> ProjectDatabase::listRuns() const {
+    std::vector<RunRecord> runs;
+    SqliteStatement s(*m_db, std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY id DESC");
+    SqliteStatement tags(*m_db, "SELECT tag FROM run_tags WHERE run_id = ? ORDER BY tag");
+    while (s.step()) {
+        runs.push_back(readRunRow(s));
+        tags.bind(1, runs.back().id);
+        while (tags.step())
+            runs.back().tags.push_back(tags.columnText(0));
+        tags.reset();
+    }
+    return runs;
+}
+
+std::optional<RunRecord> ProjectDatabase::findRun(int64_t id) const {
+    SqliteStatement s(*m_db, std::string("SELECT ") + kRunColumns +
+                                 ", config_json FROM runs WHERE id = ?");
+    s.bind(1, id);
+    if (!s.step())
+        return std::nullopt;
+    RunRecord r = readRunRow(s);
+    r.configJson = s.columnText(12);
+    SqliteStatement tags(*m_db, "SELECT tag FROM run_tags WHERE run_id = ? ORDER BY tag");
+    tags.bind(1, id);
+    while (tags.step())
+        r.tags.push_back(tags.columnText(0));
+    SqliteStatement inputs(*m_db,
+                           "SELECT input, sha256 FROM run_inputs WHERE run_id = ? ORDER BY input");
+    inputs.bind(1, id);
+    while (inputs.step())
+        r.inputHashes.emplace_back(inputs.columnText(0), inputs.columnText(1));
+    return r;
+}
+
+RunRecord ProjectDatabase::run(int64_t id) const {
+    std::optional<RunRecord> r = findRun(id);
+    if (!r)
+        requireRun(id); // throws the message
+    return *r;
+}
+
+void ProjectDatabase::renameRun(int64_t id, const std::string& name) {
+    requireRun(id);
+    SqliteStatement s(*m_db, "UPDATE runs SET name = ? WHERE id = ?");
+    s.bind(1, name).bind(2, id).run();
+}
+
+void ProjectDatabase::setTags(int64_t id, const std::vector<std::string>& tags) {
+    requireRun(id);
+    SqliteTransaction transaction(*m_db);
+    SqliteStatement clear(*m_db, "DELETE FROM run_tags WHERE run_id = ?");
+    clear.bind(1, id).run();
+    SqliteStatement add(*m_db, "INSERT OR IGNORE INTO run_tags(run_id, tag) VALUES (?, ?)");
+    for (const std::string& tag : tags)
+        add.bind(1, id).bind(2, tag).run();
+    transaction.commit();
+}
+
+void ProjectDatabase::setNotes(int64_t id, const std::string& notes) {
+    requireRun(id);
+    SqliteStatement s(*m_db, "UPDATE runs SET notes = ? WHERE id = ?");
+    s.bind(1, notes).bind(2, id).run();
+}
+
+void ProjectDatabase::deleteRun(int64_t id) {
+    requireRun(id);
+    SqliteTransaction transaction(*m_db);
+    SqliteStatement s(*m_db, "DELETE FROM runs WHERE id = ?"); // the rest cascades
+    s.bind(1, id).run();
+    transaction.commit();
+}
+
+std::string ProjectDatabase::integrityCheck() const {
+    SqliteStatement s(*m_db, "PRAGMA integrity_check");
+    std::string out;
+    while (s.step()) {
+        if (!out.empty())
+            out += '\n';
+        out += s.columnText(0);
+    }
+    return out;
+}
+
+} // namespace astrolabe

@@ -1,0 +1,201 @@
+// Reading stored runs back: summaries, windows of the timeline, whole results.
+#include "core/Error.h"
+#include "store/ByteCodec.h"
+#include "store/ProjectDatabase.h"
+#include "store/SpanCodec.h"
+#include "store/Sqlite.h"
+#include "store/TimelineCodec.h"
+
+#include <algorithm>
+
+namespace astrolabe {
+namespace {
+
+CollectiveType parseCollectiveType(const std::string& name) {
+    for (int t = 0; t <= static_cast<int>(CollectiveType::Barrier); ++t)
+        if (name == collectiveTypeName(static_cast<CollectiveType>(t)))
+            return static_cast<CollectiveType>(t);
+    return CollectiveType::AllReduce;
+}
+
+} // namespace
+
+std::optional<std::string> ProjectDatabase::loadBlob(int64_t id, const std::string& kind) const {
+    SqliteStatement s(*m_db, "SELECT raw_size, data FROM run_blobs WHERE run_id = ? AND kind = ?");
+    s.bind(1, id).bind(2, kind);
+    if (!s.step())
+        return std::nullopt;
+    return zlibDecompress(s.columnBlob(1), static_cast<size_t>(s.columnInt(0)));
+}
+
+std::vector<NpuSummary> ProjectDatabase::loadNpuSummaries(int64_t id) const {
+    std::vector<NpuSummary> out;
+    SqliteStatement s(*m_db, "SELECT * FROM npu_summaries WHERE run_id = ? ORDER BY npu");
+    s.bind(1, id);
+    while (s.step()) {
+        NpuSummary n;
+        n.npu = static_cast<int>(s.columnInt(1));
+        n.finished = s.columnInt(2) != 0;
+        int column = 3;
+        for (SimTime* t :
+             {&n.finish, &n.gpuTime, &n.cpuTime, &n.exposedComm, &n.wall, &n.computeUnion,
+              &n.commUnion, &n.cpuUnion, &n.remoteMemUnion, &n.invalidUnion, &n.overlap, &n.idle})
+            *t = SimTime::fromPs(s.columnInt(column++));
+        n.peakMemoryBytes = static_cast<uint64_t>(s.columnInt(column++));
+        for (double* v : {&n.computeBoundPercent, &n.avgComputeUtilization, &n.avgMemoryUtilization,
+                          &n.avgOperationIntensity})
+            *v = s.columnDouble(column++);
+        out.push_back(n);
+    }
+    return out;
+}
+
+std::vector<CollectiveStats> ProjectDatabase::loadCollectiveStats(int64_t id) const {
+    std::vector<CollectiveStats> out;
+    SqliteStatement s(*m_db, "SELECT node_id, type, size_bytes, comm_group, npus, first_start_ps, "
+                             "last_end_ps, mean_duration_ps, max_duration_ps FROM "
+                             "collective_stats WHERE run_id = ? ORDER BY first_start_ps, node_id");
+    s.bind(1, id);
+    while (s.step())
+        out.push_back({static_cast<uint64_t>(s.columnInt(0)), parseCollectiveType(s.columnText(1)),
+                       static_cast<uint64_t>(s.columnInt(2)), static_cast<int32_t>(s.columnInt(3)),
+                       static_cast<int>(s.columnInt(4)), SimTime::fromPs(s.columnInt(5)),
+                       SimTime::fromPs(s.columnInt(6)), s.columnDouble(7),
+                       SimTime::fromPs(s.columnInt(8))});
+    return out;
+}
+
+std::vector<ActivityInterval> ProjectDatabase::loadActivities(int64_t id, SimTime t0, SimTime t1,
+                                                              const std::vector<int>& npus) const {
+    std::vector<ActivityInterval> out;
+    if (!(t0 < t1))
+        return out;
+    SqliteStatement layoutQuery(
+        *m_db, "SELECT timeline_bucket_ps, timeline_buckets, timeline_group_npus, npu_count "
+               "FROM runs WHERE id = ?");
+    layoutQuery.bind(1, id);
+    if (!layoutQuery.step())
+        requireRun(id);
+    TimelineLayout layout;
+    layout.bucketWidth = SimTime::fromPs(std::max<int64_t>(1, layoutQuery.columnInt(0)));
+    layout.buckets = static_cast<int>(std::max<int64_t>(1, layoutQuery.columnInt(1)));
+    layout.npusPerGroup = static_cast<int>(std::max<int64_t>(1, layoutQuery.columnInt(2)));
+    const int npuCount = static_cast<int>(layoutQuery.columnInt(3));
+    std::vector<bool> mask, groupWanted;
+    if (!npus.empty()) {
+        mask.assign(static_cast<size_t>(std::max(npuCount, 1)), false);
+        groupWanted.assign(static_cast<size_t>(npuCount / layout.npusPerGroup + 1), false);
+        for (int n : npus)
+            if (n >= 0 && n < npuCount) {
+                mask[static_cast<size_t>(n)] = true;
+                groupWanted[static_cast<size_t>(layout.groupOf(n))] = true;
+            }
+    }
+    // Chunks whose intervals start before t1 and may end at or after t0.
+    SqliteStatement s(*m_db, "SELECT npu_group, raw_size, data FROM timeline_chunks "
+                             "WHERE run_id = ? AND bucket <= ? AND max_end_ps >= ? "
+                             "AND first_start_ps < ?");
+    const int lastBucket = layout.bucketOf(t1 - SimTime::fromPs(1));
+    s.bind(1, id).bind(2, int64_t{lastBucket}).bind(3, t0.ps()).bind(4, t1.ps());
+    while (s.step()) {
+        const auto group = static_cast<size_t>(s.columnInt(0));
+        if (!groupWanted.empty() && (group >= groupWanted.size() || !groupWanted[group]))
+            continue;
+        const std::string raw =
+            zlibDecompress(s.columnBlob(2), static_cast<size_t>(s.columnInt(1)));
+        decodeIntervals(raw, t0, t1, mask, out);
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const ActivityInterval& a, const ActivityInterval& b) {
+                         return a.npu != b.npu ? a.npu < b.npu : a.start < b.start;
+                     });
+    return out;
+}
+
+std::shared_ptr<const RunResult> ProjectDatabase::loadResult(int64_t id, bool withTimeline,
+                                                             bool withSpans) const {
+    const RunRecord record = run(id);
+    auto r = std::make_shared<RunResult>();
+    r->name = record.name;
+    r->npuCount = record.npuCount;
+    r->endTime = record.simulatedTime;
+    r->events = record.events;
+    r->wallSeconds = record.wallSeconds;
+    r->npus = loadNpuSummaries(id);
+    if (withTimeline)
+        r->activities = loadActivities(id, SimTime::fromPs(INT64_MIN), SimTime::max());
+    if (auto blob = loadBlob(id, "names")) {
+        ByteReader in(*blob);
+        for (uint64_t n = in.varint(); n > 0; --n)
+            r->names.push_back(in.text());
+    }
+    if (withSpans) {
+        if (auto blob = loadBlob(id, "collectives"))
+            r->collectives = decodeCollectives(*blob);
+        if (auto blob = loadBlob(id, "phases"))
+            r->phases = decodePhases(*blob);
+    }
+    SqliteStatement links(*m_db, "SELECT src, dst, dimension, bandwidth_bytes_per_s, bytes, "
+                                 "messages, busy_ps FROM links WHERE run_id = ? ORDER BY link");
+    links.bind(1, id);
+    while (links.step()) {
+        r->links.push_back({static_cast<int32_t>(links.columnInt(0)),
+                            static_cast<int32_t>(links.columnInt(1)),
+                            static_cast<int16_t>(links.columnInt(2)), links.columnDouble(3)});
+        r->linkStats.push_back({static_cast<uint64_t>(links.columnInt(4)),
+                                static_cast<uint64_t>(links.columnInt(5)),
+                                SimTime::fromPs(links.columnInt(6))});
+    }
+    SqliteStatement series(*m_db, "SELECT series_bucket_ps FROM runs WHERE id = ?");
+    series.bind(1, id);
+    if (series.step())
+        r->seriesBucket = SimTime::fromPs(series.columnInt(0));
+    SqliteStatement samples(*m_db,
+                            "SELECT samples, data FROM link_series WHERE run_id = ? ORDER BY link");
+    samples.bind(1, id);
+    while (samples.step()) {
+        ByteReader in(samples.columnBlob(1));
+        std::vector<float> values(static_cast<size_t>(samples.columnInt(0)));
+        for (float& v : values)
+            v = in.f32();
+        r->linkSeries.push_back(std::move(values));
+    }
+    SqliteStatement dims(*m_db, "SELECT dimension, bytes, busy_ps, peak_bandwidth_bytes_per_s, "
+                                "utilization FROM dimensions WHERE run_id = ? ORDER BY dimension");
+    dims.bind(1, id);
+    while (dims.step())
+        r->dimensions.push_back(
+            {static_cast<int>(dims.columnInt(0)), static_cast<uint64_t>(dims.columnInt(1)),
+             SimTime::fromPs(dims.columnInt(2)), dims.columnDouble(3), dims.columnDouble(4)});
+    if (auto blob = loadBlob(id, "traffic")) {
+        ByteReader in(*blob);
+        r->trafficBytes.resize(in.varint());
+        for (uint64_t& b : r->trafficBytes)
+            b = in.varint();
+    }
+    if (auto blob = loadBlob(id, "critical_path")) {
+        ByteReader in(*blob);
+        for (uint64_t n = in.varint(); n > 0; --n) {
+            const auto npu = static_cast<int32_t>(in.zigzag());
+            r->criticalPath.emplace_back(npu, in.varint());
+        }
+    }
+    if (auto blob = loadBlob(id, "report")) {
+        ByteReader in(*blob);
+        for (uint64_t n = in.varint(); n > 0; --n)
+            r->reportLines.push_back(in.text());
+    }
+    if (auto blob = loadBlob(id, "link_intervals")) {
+        ByteReader in(*blob);
+        for (uint64_t n = in.varint(); n > 0; --n) {
+            LinkBusyInterval b;
+            b.link = static_cast<int32_t>(in.zigzag());
+            b.start = SimTime::fromPs(in.zigzag());
+            b.end = b.start + SimTime::fromPs(in.zigzag());
+            r->linkIntervals.push_back(b);
+        }
+    }
+    return r;
+}
+
+} // namespace astrolabe

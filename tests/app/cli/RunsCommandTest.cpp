@@ -1,0 +1,175 @@
+#include "cli/Commands.h"
+#include "store/ProjectDatabase.h"
+#include "support/SyntheticRun.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unistd.h>
+
+using namespace astrolabe;
+using astrolabe::cli::runCli;
+
+namespace {
+
+struct Result {
+    int code;
+    std::string out;
+    std::string err;
+};
+
+Result runCommand(std::vector<std::string> args) {
+    std::ostringstream out, err;
+    const int code = runCli(args, out, err);
+    return {code, out.str(), err.str()};
+}
+
+/// A database with two runs: "base" (4 steps) and "longer" (8 steps) of the synthetic workload.
+class RunsCli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        m_dir = std::filesystem::temp_directory_path() /
+                ("astrolabe_cli_runs_" + std::to_string(::getpid()));
+        std::filesystem::remove_all(m_dir);
+        std::filesystem::create_directories(m_dir);
+        m_db = (m_dir / "astrolabe.db").string();
+        ProjectDatabase db(m_db);
+        RunResult base = test::makeSyntheticRun();
+        base.name = "base";
+        m_first = db.saveRun(base, {});
+        test::SyntheticRunShape shape;
+        shape.steps = 8;
+        RunResult longer = test::makeSyntheticRun(shape);
+        longer.name = "longer";
+        m_second = db.saveRun(longer, {});
+    }
+    void TearDown() override { std::filesystem::remove_all(m_dir); }
+
+    std::string id(int64_t v) const { return std::to_string(v); }
+
+    std::filesystem::path m_dir;
+    std::string m_db;
+    int64_t m_first = 0, m_second = 0;
+};
+
+} // namespace
+
+TEST_F(RunsCli, ListShowsEveryRunNewestFirst) {
+    const Result r = runCommand({"runs", "list", "--db", m_db});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const size_t longer = r.out.find("longer"), base = r.out.find("base");
+    ASSERT_NE(longer, std::string::npos);
+    ASSERT_NE(base, std::string::npos);
+    EXPECT_LT(longer, base);
+    EXPECT_NE(r.out.find("5957"), std::string::npos); // base: 7 + 3 * 1450 + 1600 ns
+}
+
+TEST_F(RunsCli, ProjectOptionFindsTheDatabaseBesideTheProject) {
+    const Result r = runCommand({"runs", "list", "--project", (m_dir / "project.yaml").string()});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("longer"), std::string::npos);
+}
+
+TEST_F(RunsCli, ShowRenameTagNotesDelete) {
+    EXPECT_EQ(runCommand({"runs", "rename", id(m_first), "--name", "baseline", "--db", m_db}).code,
+              0);
+    EXPECT_EQ(runCommand({"runs", "tag", id(m_first), "--tags", "a,b", "--db", m_db}).code, 0);
+    EXPECT_EQ(
+        runCommand({"runs", "notes", id(m_first), "--notes", "reference run", "--db", m_db}).code,
+        0);
+    const Result show = runCommand({"runs", "show", id(m_first), "--db", m_db});
+    ASSERT_EQ(show.code, 0) << show.err;
+    EXPECT_NE(show.out.find("baseline"), std::string::npos);
+    EXPECT_NE(show.out.find("a, b"), std::string::npos);
+    EXPECT_NE(show.out.find("reference run"), std::string::npos);
+    EXPECT_NE(show.out.find("ALL_REDUCE 1048576 B on 8 NPUs"), std::string::npos);
+    const Result del = runCommand({"runs", "delete", id(m_first), "--db", m_db});
+    EXPECT_EQ(del.code, 0);
+    const Result gone = runCommand({"runs", "show", id(m_first), "--db", m_db});
+    EXPECT_EQ(gone.code, 1);
+    EXPECT_NE(gone.err.find("no run " + id(m_first)), std::string::npos) << gone.err;
+}
+
+TEST_F(RunsCli, ExportJsonCsvAstraPerfetto) {
+    const Result json =
+        runCommand({"runs", "export", id(m_first), "--format", "json", "--db", m_db});
+    ASSERT_EQ(json.code, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    EXPECT_EQ(j["activities"].size(), test::makeSyntheticRun().activities.size());
+    EXPECT_EQ(j["run"]["id"], m_first);
+
+    const Result csv = runCommand(
+        {"runs", "export", id(m_first), "--format", "csv", "--table", "links", "--db", m_db});
+    ASSERT_EQ(csv.code, 0) << csv.err;
+    EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 1 + 16); // header + 2 x 8 links
+
+    const Result astra =
+        runCommand({"runs", "export", id(m_first), "--format", "astra", "--db", m_db});
+    ASSERT_EQ(astra.code, 0);
+    EXPECT_NE(astra.out.find("] [workload] [info] sys[0] finished, 5950 cycles"), std::string::npos)
+        << astra.out;
+
+    const std::string trace = (m_dir / "trace.json").string();
+    const Result perfetto = runCommand(
+        {"runs", "export", id(m_first), "--format", "perfetto", "--out", trace, "--db", m_db});
+    ASSERT_EQ(perfetto.code, 0) << perfetto.err;
+    std::ifstream in(trace);
+    const auto t = nlohmann::json::parse(in);
+    EXPECT_GT(t["traceEvents"].size(), 100u);
+
+    const Result bad = runCommand({"runs", "export", id(m_first), "--format", "xml", "--db", m_db});
+    EXPECT_EQ(bad.code, 2);
+}
+
+TEST_F(RunsCli, CompareShowsDifferencesAndRatiosAgainstTheFirst) {
+    const Result r = runCommand({"compare", id(m_first), id(m_second), "--db", m_db});
+    ASSERT_EQ(r.code, 0) << r.err;
+    // End time: 5957 ns vs 7 + 7 * 1450 + 1600 = 11757 ns, +5800 ns, ratio 1.974.
+    std::istringstream lines(r.out);
+    std::string line, endLine, computeLine;
+    while (std::getline(lines, line)) {
+        if (line.rfind("end time", 0) == 0)
+            endLine = line;
+        if (line.rfind("compute (mean)", 0) == 0)
+            computeLine = line;
+    }
+    EXPECT_NE(endLine.find("5957"), std::string::npos) << r.out;
+    EXPECT_NE(endLine.find("11757 (+5800, x1.974)"), std::string::npos) << r.out;
+    EXPECT_NE(computeLine.find("8000 (+4000, x2.000)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("collective 8 ALL_REDUCE 1048576 B"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("dimension 1 bytes"), std::string::npos);
+}
+
+TEST_F(RunsCli, UsageErrors) {
+    const Result action = runCommand({"runs", "lst", "--db", m_db});
+    EXPECT_EQ(action.code, 2);
+    EXPECT_NE(action.err.find("did you mean \"list\""), std::string::npos) << action.err;
+    EXPECT_EQ(runCommand({"runs", "show", "--db", m_db}).code, 2);
+    EXPECT_EQ(runCommand({"runs", "show", "abc", "--db", m_db}).code, 2);
+    const Result missing = runCommand({"runs", "list", "--db", (m_dir / "nope.db").string()});
+    EXPECT_EQ(missing.code, 2);
+    EXPECT_NE(missing.err.find("no project database"), std::string::npos);
+    EXPECT_EQ(runCommand({"compare", id(m_first), "--db", m_db}).code, 2); // needs two runs
+    EXPECT_EQ(runCommand({"compare", id(m_first), "99", "--db", m_db}).code, 1);
+    EXPECT_EQ(runCommand({"runs", "--help"}).code, 0);
+    EXPECT_EQ(runCommand({"compare", "--help"}).code, 0);
+    EXPECT_NE(runCommand({"run", "--help"}).out.find("--db"), std::string::npos);
+}
+
+TEST_F(RunsCli, ManyCollectivesAreSummedPerTypeAndSize) {
+    test::SyntheticRunShape shape;
+    shape.steps = 20; // more collectives than the table shows one by one
+    int64_t many = 0;
+    {
+        ProjectDatabase db(m_db);
+        many = db.saveRun(test::makeSyntheticRun(shape), {});
+    }
+    const Result r = runCommand({"compare", id(m_first), id(many), "--db", m_db});
+    ASSERT_EQ(r.code, 0) << r.err;
+    // 4 all-reduces of 600 ns against 20 of them: 2400 vs 12000 ns.
+    EXPECT_NE(r.out.find("all ALL_REDUCE 1048576 B (sum of means) [ns]"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("12000 (+9600, x5.000)"), std::string::npos) << r.out;
+}

@@ -1,0 +1,150 @@
+#include "export/AstraReport.h"
+#include "export/CsvExport.h"
+#include "export/NumberFormat.h"
+#include "export/ResultJson.h"
+#include "export/SpecJson.h"
+#include "support/SyntheticRun.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+using namespace astrolabe;
+using astrolabe::test::makeSyntheticRun;
+using astrolabe::test::SyntheticRunShape;
+
+namespace {
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        out.push_back(line);
+    return out;
+}
+
+std::vector<std::string> fields(const std::string& line) {
+    std::vector<std::string> out;
+    std::istringstream in(line);
+    for (std::string f; std::getline(in, f, ',');)
+        out.push_back(f);
+    return out;
+}
+
+} // namespace
+
+TEST(NumberFormat, ExactDecimalsWithoutBinaryRounding) {
+    EXPECT_EQ(nsText(SimTime::fromPs(936250)), "936.25");
+    EXPECT_EQ(nsText(SimTime::fromNs(117780)), "117780");
+    EXPECT_EQ(usText(SimTime::fromPs(1)), "0.000001");
+    EXPECT_EQ(usText(SimTime::fromPs(-1500000)), "-1.5");
+    EXPECT_EQ(usText(SimTime::fromPs(300000)), "0.3");
+}
+
+TEST(CsvExport, NpuRowsCarryTheSummariesInNanoseconds) {
+    SyntheticRunShape shape;
+    shape.npus = 3;
+    const RunResult r = makeSyntheticRun(shape);
+    std::ostringstream out;
+    writeNpuCsv(out, r);
+    const auto rows = lines(out.str());
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(fields(rows[0]).size(), 15u);
+    // NPU 2: last all-reduce ends at 2 + 3 * (1000 + 450) + 1000 + 600 ns (closed form of the
+    // shape).
+    const auto row2 = fields(rows[3]);
+    ASSERT_EQ(row2.size(), 15u);
+    EXPECT_EQ(row2[0], "2");
+    EXPECT_EQ(row2[2], std::to_string(2 + 3 * 1450 + 1600));
+    EXPECT_EQ(row2[3], "4000");                                     // 4 compute ops of 1000 ns
+    EXPECT_EQ(row2[5], std::to_string(2 + 3 * 1450 + 1600 - 4000)); // finish - gpu
+}
+
+TEST(CsvExport, CollectiveAndLinkRows) {
+    const RunResult r = makeSyntheticRun();
+    std::ostringstream c, l;
+    writeCollectiveCsv(c, r);
+    writeLinkCsv(l, r);
+    const auto crow = lines(c.str());
+    ASSERT_EQ(crow.size(), r.collectives.size() + 1);
+    const auto first = fields(crow[1]);
+    EXPECT_EQ(first[2], "ALL_REDUCE");
+    EXPECT_EQ(first[3], "1048576");
+    EXPECT_EQ(first[8], "600");
+    const auto lrow = lines(l.str());
+    ASSERT_EQ(lrow.size(), r.links.size() + 1);
+    const auto link0 = fields(lrow[1]);
+    EXPECT_EQ(link0[1], "0");
+    EXPECT_EQ(link0[2], "1");
+    EXPECT_EQ(link0[7], "1200"); // busy = 600 ns * 4 steps / 2
+    EXPECT_NEAR(std::stod(link0[8]), 1200.0 / r.endTime.ns(), 1e-12);
+}
+
+TEST(ResultJson, RoundTripsThroughAParserWithNanosecondTimes) {
+    RunResult r = makeSyntheticRun();
+    r.activities[0].start = SimTime::fromPs(936250);
+    std::ostringstream out;
+    SimulationSpec spec;
+    spec.name = "p";
+    spec.platform.dimensions = {{BlockKind::Ring, 4, 50e9, 936.25},
+                                {BlockKind::Switch, 2, 25e9, 0}};
+    writeResultJson(out, r, &spec);
+    const nlohmann::json j = nlohmann::json::parse(out.str());
+    EXPECT_EQ(j["format"], "astrolabe-result");
+    EXPECT_EQ(j["npuCount"], 8);
+    EXPECT_DOUBLE_EQ(j["endTimeNs"].get<double>(), r.endTime.ns());
+    EXPECT_DOUBLE_EQ(j["activities"][0]["startNs"].get<double>(), 936.25);
+    EXPECT_EQ(j["activities"].size(), r.activities.size());
+    EXPECT_EQ(j["activities"][2]["kind"], "compute");
+    EXPECT_EQ(j["collectives"][0]["type"], "ALL_REDUCE");
+    EXPECT_EQ(j["links"][3]["utilization"].size(), 16u);
+    EXPECT_EQ(j["configuration"]["platform"]["npuCount"], 8);
+    EXPECT_EQ(j["configuration"]["platform"]["dimensions"][1]["kind"], "Switch");
+    EXPECT_EQ(j["reportLines"].back(), "[system] Exiting");
+}
+
+TEST(SpecJson, TextIsStableAndReflectsEveryChange) {
+    SimulationSpec a;
+    a.platform.dimensions = {{BlockKind::Ring, 8, 50e9, 500}};
+    a.system.allReduce = {parseAlgorithm("ring")};
+    SimulationSpec b = a;
+    EXPECT_EQ(specToJsonText(a), specToJsonText(b));
+    b.options.numQueuesPerDim = 2;
+    EXPECT_NE(specToJsonText(a), specToJsonText(b));
+    const nlohmann::json j = toJson(a);
+    EXPECT_EQ(j["system"]["allReduce"][0], "ring");
+    EXPECT_EQ(j["options"]["backend"], "analytical-congestion-unaware");
+}
+
+TEST(AstraReport, AddsTimestampLoggerAndLevelPrefixes) {
+    EXPECT_EQ(formatAstraLine("[workload] sys[0] finished, 117780 cycles, exposed communication "
+                              "117780 cycles.",
+                              "2026-01-02 03:04:05.678"),
+              "[2026-01-02 03:04:05.678] [workload] [info] sys[0] finished, 117780 cycles, "
+              "exposed communication 117780 cycles.");
+    EXPECT_EQ(formatAstraLine("[system] [warning] Exiting", "T"), "[T] [system] [warning] Exiting");
+    EXPECT_EQ(formatAstraLine("no logger", "T"), "[T] [astra] [info] no logger");
+    const RunResult r = makeSyntheticRun();
+    std::ostringstream out;
+    writeAstraReport(out, r);
+    const auto printed = lines(out.str());
+    ASSERT_EQ(printed.size(), r.reportLines.size());
+    // "[YYYY-MM-DD HH:MM:SS.mmm] " is 26 characters.
+    EXPECT_EQ(printed[0].size(), 26 + std::string("[workload] [info] ").size() +
+                                     r.reportLines[0].size() - std::string("[workload] ").size());
+    EXPECT_EQ(printed[0][0], '[');
+    EXPECT_EQ(printed[0][24], ']');
+    EXPECT_EQ(printed[0][20], '.');
+}
+
+TEST(ResultJson, StreamedDocumentEqualsTheTree) {
+    test::SyntheticRunShape shape;
+    shape.overlappingComm = true;
+    const RunResult r = makeSyntheticRun(shape);
+    std::ostringstream out;
+    const nlohmann::json extra = {{"run", {{"id", 7}}}};
+    writeResultJson(out, r, nullptr, &extra);
+    nlohmann::json expected = resultToJson(r);
+    expected["run"] = {{"id", 7}};
+    EXPECT_EQ(nlohmann::json::parse(out.str()), expected);
+}

@@ -1,0 +1,212 @@
+#include "store/ProjectDatabase.h"
+
+#include "core/Error.h"
+#include "engine/store/TempDir.h"
+#include "store/RunStorage.h"
+#include "store/Sha256.h"
+#include "store/Sqlite.h"
+#include "support/SyntheticRun.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <random>
+
+using namespace astrolabe;
+using astrolabe::test::makeSyntheticRun;
+using astrolabe::test::SyntheticRunShape;
+using astrolabe::test::TempDir;
+
+namespace {
+
+RunProvenance provenance() {
+    RunProvenance p;
+    p.configJson = "{\"name\":\"x\"}";
+    p.inputHashes = {{"configuration", sha256Hex(p.configJson)}};
+    p.tags = {"baseline"};
+    return p;
+}
+
+/// The intervals of `all` that overlap [t0, t1) on the wanted NPUs: the brute-force answer.
+std::vector<ActivityInterval> expectedWindow(const std::vector<ActivityInterval>& all, SimTime t0,
+                                             SimTime t1, const std::vector<int>& npus) {
+    std::vector<ActivityInterval> out;
+    for (const ActivityInterval& a : all) {
+        const bool npuOk = npus.empty() || std::find(npus.begin(), npus.end(), a.npu) != npus.end();
+        const bool overlaps = a.start < t1 && (a.end > t0 || (a.end == a.start && a.start >= t0));
+        if (npuOk && overlaps)
+            out.push_back(a);
+    }
+    return out;
+}
+
+void expectSameIntervals(const std::vector<ActivityInterval>& a,
+                         const std::vector<ActivityInterval>& b) {
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].npu, b[i].npu) << i;
+        EXPECT_EQ(a[i].start, b[i].start) << i;
+        EXPECT_EQ(a[i].end, b[i].end) << i;
+        EXPECT_EQ(a[i].nodeId, b[i].nodeId) << i;
+    }
+}
+
+} // namespace
+
+TEST(ProjectDatabase, SavedRunReloadsWithEveryTable) {
+    TempDir dir("db_roundtrip");
+    ProjectDatabase db(dir.file("p.db"));
+    EXPECT_EQ(db.schemaVersion(), 2);
+    const RunResult r = makeSyntheticRun();
+    const int64_t id = db.saveRun(r, provenance());
+    const RunRecord rec = db.run(id);
+    EXPECT_EQ(rec.name, "synthetic");
+    EXPECT_EQ(rec.status, RunStatus::Ok);
+    EXPECT_EQ(rec.simulatedTime, r.endTime);
+    EXPECT_EQ(rec.activityCount, r.activities.size());
+    EXPECT_EQ(rec.tags, std::vector<std::string>{"baseline"});
+    EXPECT_EQ(rec.configJson, "{\"name\":\"x\"}");
+    ASSERT_EQ(rec.inputHashes.size(), 1u);
+    EXPECT_EQ(rec.created.size(), 20u); // 2026-11-21T09:36:29Z
+    EXPECT_EQ(rec.created[10], 'T');
+
+    const auto back = db.loadResult(id);
+    EXPECT_EQ(back->npuCount, r.npuCount);
+    ASSERT_EQ(back->npus.size(), r.npus.size());
+    EXPECT_EQ(back->npus[5].finish, r.npus[5].finish);
+    EXPECT_EQ(back->npus[5].overlap, r.npus[5].overlap);
+    EXPECT_EQ(back->npus[5].peakMemoryBytes, r.npus[5].peakMemoryBytes);
+    expectSameIntervals(back->activities, r.activities);
+    EXPECT_EQ(back->names, r.names);
+    ASSERT_EQ(back->collectives.size(), r.collectives.size());
+    EXPECT_EQ(back->collectives[7].end, r.collectives[7].end);
+    EXPECT_EQ(back->collectives[7].sizeBytes, r.collectives[7].sizeBytes);
+    ASSERT_EQ(back->phases.size(), r.phases.size());
+    EXPECT_EQ(back->phases[3].dimension, r.phases[3].dimension);
+    ASSERT_EQ(back->links.size(), r.links.size());
+    EXPECT_EQ(back->links[9].dst, r.links[9].dst);
+    EXPECT_EQ(back->linkStats[9].busy, r.linkStats[9].busy);
+    EXPECT_EQ(back->linkSeries, r.linkSeries);
+    EXPECT_EQ(back->seriesBucket, r.seriesBucket);
+    ASSERT_EQ(back->dimensions.size(), r.dimensions.size());
+    EXPECT_EQ(back->dimensions[1].bytes, r.dimensions[1].bytes);
+    EXPECT_EQ(back->trafficBytes, r.trafficBytes);
+    EXPECT_EQ(back->criticalPath, r.criticalPath);
+    EXPECT_EQ(back->reportLines, r.reportLines);
+
+    // Per-collective statistics: 8 NPUs ran each all-reduce; NPU i is staggered by i ns.
+    const auto stats = db.loadCollectiveStats(id);
+    ASSERT_EQ(stats.size(), 4u); // 4 steps, one collective node each
+    EXPECT_EQ(stats[0].npus, 8);
+    EXPECT_EQ(stats[0].firstStart, SimTime::fromNs(1000));
+    EXPECT_EQ(stats[0].lastEnd, SimTime::fromNs(7 + 1000 + 600));
+    EXPECT_DOUBLE_EQ(stats[0].meanDurationPs, 600e3);
+    EXPECT_EQ(db.integrityCheck(), "ok");
+}
+
+TEST(ProjectDatabase, WindowQueriesMatchBruteForce) {
+    TempDir dir("db_window");
+    ProjectDatabase db(dir.file("p.db"));
+    SyntheticRunShape shape;
+    shape.npus = 64;
+    shape.steps = 40;
+    RunResult r = makeSyntheticRun(shape);
+    // One interval spanning almost the whole run: it lives in bucket 0 but must appear in
+    // every window.
+    r.activities.insert(r.activities.begin(),
+                        {SimTime::zero(), r.endTime - SimTime::fromNs(1), 0,
+                         ActivityKind::Communication, NodeType::CommColl, 777, 1, 0});
+    const int64_t id = db.saveRun(r, provenance());
+    std::mt19937_64 rng(42);
+    for (int trial = 0; trial < 50; ++trial) {
+        const int64_t a = static_cast<int64_t>(rng() % static_cast<uint64_t>(r.endTime.ps()));
+        const int64_t len =
+            static_cast<int64_t>(rng() % static_cast<uint64_t>(r.endTime.ps() / 10));
+        const SimTime t0 = SimTime::fromPs(a), t1 = SimTime::fromPs(a + len + 1);
+        std::vector<int> npus;
+        if (trial % 2)
+            npus = {0, static_cast<int>(rng() % 64), 63};
+        const auto got = db.loadActivities(id, t0, t1, npus);
+        auto want = expectedWindow(r.activities, t0, t1, npus);
+        std::stable_sort(want.begin(), want.end(), [](const auto& x, const auto& y) {
+            return x.npu != y.npu ? x.npu < y.npu : x.start < y.start;
+        });
+        expectSameIntervals(got, want);
+        bool hasLong = false;
+        for (const auto& i : got)
+            hasLong = hasLong || i.nodeId == 777;
+        EXPECT_TRUE(hasLong) << "window " << t0.ps() << ".." << t1.ps();
+    }
+    EXPECT_TRUE(db.loadActivities(id, SimTime::fromNs(5), SimTime::fromNs(5)).empty());
+}
+
+TEST(ProjectDatabase, RenameTagNotesDelete) {
+    TempDir dir("db_ops");
+    ProjectDatabase db(dir.file("p.db"));
+    const int64_t a = db.saveRun(makeSyntheticRun(), provenance());
+    const int64_t b = db.saveRun(makeSyntheticRun(), provenance());
+    db.renameRun(a, "first");
+    db.setTags(a, {"x", "y", "x"});
+    db.setNotes(a, "looks right");
+    const RunRecord ra = db.run(a);
+    EXPECT_EQ(ra.name, "first");
+    EXPECT_EQ(ra.tags, (std::vector<std::string>{"x", "y"}));
+    EXPECT_EQ(ra.notes, "looks right");
+    const auto list = db.listRuns();
+    ASSERT_EQ(list.size(), 2u);
+    EXPECT_EQ(list[0].id, b); // newest first
+    db.deleteRun(a);
+    EXPECT_FALSE(db.findRun(a));
+    EXPECT_EQ(db.listRuns().size(), 1u);
+    EXPECT_THROW(db.loadActivities(a, SimTime::zero(), SimTime::max()), Error);
+    SqliteConnection raw(dir.file("p.db"));
+    for (const char* table : {"timeline_chunks", "npu_summaries", "links", "run_blobs", "run_tags"})
+        EXPECT_EQ(raw.queryInt(std::string("SELECT count(*) FROM ") + table +
+                               " WHERE run_id = " + std::to_string(a)),
+                  0)
+            << table; // deletion cascades
+    EXPECT_THROW(db.renameRun(a, "z"), Error);
+    EXPECT_EQ(db.loadResult(b)->activities.size(), makeSyntheticRun().activities.size());
+    EXPECT_EQ(db.integrityCheck(), "ok");
+}
+
+TEST(ProjectDatabase, FailedRunIsStoredWithItsMessage) {
+    TempDir dir("db_failed");
+    ProjectDatabase db(dir.file("p.db"));
+    SimulationSpec spec;
+    spec.name = "broken";
+    const int64_t id =
+        storeFailedRun(db, spec, RunStatus::Failed, "deadlock: NPU 3 waits on node 12", 1.5);
+    const RunRecord r = db.run(id);
+    EXPECT_EQ(r.status, RunStatus::Failed);
+    EXPECT_EQ(r.errorMessage, "deadlock: NPU 3 waits on node 12");
+    EXPECT_DOUBLE_EQ(r.wallSeconds, 1.5);
+    EXPECT_EQ(r.activityCount, 0u);
+    EXPECT_TRUE(db.loadResult(id)->activities.empty());
+}
+
+TEST(RunStorage, ProvenanceHashesTheInputFilesAndTheConfiguration) {
+    TempDir dir("db_provenance");
+    const std::string project = dir.file("project.yaml");
+    std::ofstream(project) << "name: demo\n";
+    SimulationSpec spec;
+    spec.name = "demo";
+    spec.sourceFile = project;
+    spec.platform.dimensions = {{BlockKind::Ring, 8, 50e9, 500}};
+    EXPECT_EQ(defaultDatabasePath(project), dir.file("astrolabe.db"));
+    EXPECT_EQ(defaultDatabasePath(""), "astrolabe.db");
+    const int64_t id = saveRunToProjectDb("", spec, makeSyntheticRun(), 2.0);
+    ProjectDatabase db(dir.file("astrolabe.db"));
+    const RunRecord r = db.run(id);
+    EXPECT_DOUBLE_EQ(r.wallSeconds, 2.0);
+    EXPECT_NE(r.configJson.find("\"npuCount\":8"), std::string::npos);
+    bool projectHashed = false, configHashed = false;
+    for (const auto& [input, hash] : r.inputHashes) {
+        projectHashed =
+            projectHashed || (input == "project:" + project && hash == sha256Hex("name: demo\n"));
+        configHashed =
+            configHashed || (input == "configuration" && hash == sha256Hex(r.configJson));
+    }
+    EXPECT_TRUE(projectHashed);
+    EXPECT_TRUE(configHashed);
+    EXPECT_FALSE(r.engineVersion.empty());
+}

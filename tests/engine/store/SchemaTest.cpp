@@ -1,0 +1,84 @@
+#include "store/Schema.h"
+
+#include "core/Error.h"
+#include "engine/store/TempDir.h"
+#include "store/ProjectDatabase.h"
+#include "store/Sqlite.h"
+#include "support/SyntheticRun.h"
+
+#include <gtest/gtest.h>
+
+using namespace astrolabe;
+using astrolabe::test::TempDir;
+
+TEST(Schema, OneMigrationStepPerVersion) {
+    EXPECT_EQ(migrationSteps().size(), static_cast<size_t>(kSchemaVersion));
+}
+
+TEST(Schema, VersionOneDatabaseIsMigratedInPlaceKeepingItsRuns) {
+    TempDir dir("schema_v1");
+    const std::string path = dir.file("old.db");
+    {
+        // What Astrolabe with schema 1 wrote: its tables and a run, and no notes/tags.
+        SqliteConnection old(path);
+        migrateSchema(old, 1);
+        ASSERT_EQ(old.queryInt("PRAGMA user_version"), 1);
+        old.exec("INSERT INTO runs(name, created, engine_version, status, config_json, "
+                 "sim_time_ps, npu_count) VALUES ('legacy', '2026-01-01T00:00:00Z', '0.0.9', "
+                 "'ok', '{}', 117780000, 8)");
+        EXPECT_THROW(old.exec("SELECT notes FROM runs"), Error); // not there in version 1
+    }
+    ProjectDatabase db(path);
+    EXPECT_EQ(db.schemaVersion(), kSchemaVersion);
+    const auto runs = db.listRuns();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].name, "legacy");
+    EXPECT_EQ(runs[0].simulatedTime, SimTime::fromNs(117780));
+    EXPECT_EQ(runs[0].notes, "");
+    db.setNotes(runs[0].id, "migrated");
+    db.setTags(runs[0].id, {"old"});
+    EXPECT_EQ(db.run(runs[0].id).notes, "migrated");
+    EXPECT_EQ(db.run(runs[0].id).tags, std::vector<std::string>{"old"});
+    // And new runs go in beside it.
+    db.saveRun(test::makeSyntheticRun(), {});
+    EXPECT_EQ(db.listRuns().size(), 2u);
+    EXPECT_EQ(db.integrityCheck(), "ok");
+}
+
+TEST(Schema, NewerDatabaseIsRefusedNamingBothVersions) {
+    TempDir dir("schema_newer");
+    const std::string path = dir.file("future.db");
+    {
+        SqliteConnection future(path);
+        future.exec("CREATE TABLE runs(id INTEGER PRIMARY KEY, mystery BLOB)");
+        future.exec("PRAGMA user_version = 7");
+    }
+    try {
+        ProjectDatabase db(path);
+        FAIL() << "a version-7 database was opened";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+        const std::string m = e.what();
+        EXPECT_NE(m.find("schema version 7"), std::string::npos) << m;
+        EXPECT_NE(m.find("up to " + std::to_string(kSchemaVersion)), std::string::npos) << m;
+    }
+    SqliteConnection check(path); // untouched: still version 7, not switched to WAL
+    EXPECT_EQ(check.queryInt("PRAGMA user_version"), 7);
+}
+
+TEST(Schema, NotADatabaseIsAClearError) {
+    TempDir dir("schema_garbage");
+    const std::string path = dir.file("garbage.db");
+    {
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        std::fputs("this is not an SQLite database, just some text long enough to have a header",
+                   f);
+        std::fclose(f);
+    }
+    try {
+        ProjectDatabase db(path);
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+}
