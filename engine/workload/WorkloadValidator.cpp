@@ -142,8 +142,7 @@ void checkDependencies(const WorkloadTrace& trace, ErrorCollector& errors) {
         if (!inserted)
             nodeError(errors, ErrorKind::Validation, trace, nodes[i],
                       "duplicate node id " + std::to_string(nodes[i].id) +
-                          " (first used by record #" + std::to_string(it->second + 1) +
-                          " of the file)",
+                          " (first used by record #" + std::to_string(it->second + 1) + ")",
                       "node ids must be unique within a file");
     }
     if (nodes.empty()) {
@@ -212,7 +211,7 @@ void checkDependencies(const WorkloadTrace& trace, ErrorCollector& errors) {
     std::string cycle;
     for (size_t i = path.size(); i-- > size_t(seenAt[at]);)
         cycle += std::to_string(nodes[path[i]].id) + " -> ";
-    cycle += std::to_string(nodes[at].id);
+    cycle += std::to_string(nodes[path.back()].id);
     errors.add(ErrorKind::Validation, trace.file, nodeWhere(nodes[at]),
                "dependency cycle: " + cycle + " (" + std::to_string(nodes.size() - done) +
                    " nodes can never start)",
@@ -224,8 +223,6 @@ void checkDependencies(const WorkloadTrace& trace, ErrorCollector& errors) {
 void validateTrace(const WorkloadTrace& trace, int rank, int npuCount, const LoadOptions& options,
                    ErrorCollector& errors) {
     for (const WorkloadNode& node : trace.nodes) {
-        if (errors.full())
-            return;
         requireAttributes(trace, node, options, errors);
         checkCommunication(trace, node, rank, npuCount, options, errors);
     }
@@ -288,7 +285,7 @@ void validateSendRecvPairs(const std::vector<WorkloadTrace>& traces, ErrorCollec
         const bool sendSurplus = sides.sends.size() > sides.recvs.size();
         const auto& pool = sendSurplus ? sides.sends : sides.recvs;
         const size_t matched = std::min(sides.sends.size(), sides.recvs.size());
-        for (size_t k = matched; k < pool.size() && !errors.full(); ++k) {
+        for (size_t k = matched; k < pool.size(); ++k) {
             const Endpoint& e = pool[k];
             const std::string what = sendSurplus
                                          ? "COMM_SEND_NODE to rank " + std::to_string(dst)
@@ -297,7 +294,8 @@ void validateSendRecvPairs(const std::vector<WorkloadTrace>& traces, ErrorCollec
                        what + " (tag " + std::to_string(tag) + ", " + std::to_string(size) +
                            " B) has no matching " +
                            (sendSurplus ? "COMM_RECV_NODE" : "COMM_SEND_NODE") + " on rank " +
-                           std::to_string(sendSurplus ? dst : src) + nearest(key, sendSurplus),
+                           std::to_string(sendSurplus ? dst : src) +
+                           (errors.full() ? std::string() : nearest(key, sendSurplus)),
                        "a send and a receive match when source, destination, tag and size are "
                        "all equal");
         }
@@ -307,9 +305,9 @@ void validateSendRecvPairs(const std::vector<WorkloadTrace>& traces, ErrorCollec
 void validateWorkload(const std::vector<WorkloadTrace>& traces, const LoadOptions& options) {
     ErrorCollector errors(options.maxErrors);
     const int npus = static_cast<int>(traces.size());
-    for (int rank = 0; rank < npus && !errors.full(); ++rank)
+    for (int rank = 0; rank < npus; ++rank)
         validateTrace(traces[rank], rank, npus, options, errors);
-    if (options.checkSendRecvPairs && !errors.full())
+    if (options.checkSendRecvPairs)
         validateSendRecvPairs(traces, errors);
     errors.throwIfAny();
 }
