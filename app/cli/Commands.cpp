@@ -1,6 +1,8 @@
 #include "cli/Commands.h"
 
 #include "cli/ArgParser.h"
+#include "cli/GenerateCommand.h"
+#include "cli/TraceCommand.h"
 #include "core/Error.h"
 #include "core/Version.h"
 
@@ -93,6 +95,8 @@ const std::vector<Command>& commands() {
         {"version", "print the version", versionParser, versionCommand},
         {"run", "run an Astrolabe project", runParser, runCommand},
         {"astra", "run ASTRA-sim 2.x inputs with ASTRA-sim's flags", astraParser, astraCommand},
+        {"generate", "write Chakra traces (microbenchmarks)", generateParser, generateCommand},
+        {"trace", "dump or check Chakra execution traces", traceParser, traceCommand},
     };
     return table;
 }

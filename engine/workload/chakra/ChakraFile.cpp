@@ -21,6 +21,7 @@ ChakraFile collect(const std::function<chakra::ChakraEncoding(const chakra::Chak
     ChakraFile file;
     chakra::ChakraVisitor visitor;
     visitor.onMetadata = [&](ChakraProtoMsg::GlobalMetadata& m) { file.metadata.Swap(&m); };
+    visitor.onNodeCount = [&](size_t count) { file.nodes.reserve(count); };
     visitor.onNode = [&](ChakraProtoMsg::Node& n, uint64_t, uint64_t) {
         file.nodes.emplace_back().Swap(&n);
     };

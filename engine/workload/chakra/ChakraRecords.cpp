@@ -5,7 +5,6 @@
 #include "workload/chakra/LegacySchema.h"
 
 #include <fstream>
-#include <sstream>
 #include <zlib.h>
 
 namespace astrolabe::chakra {
@@ -152,14 +151,15 @@ const char* encodingName(ChakraEncoding encoding) {
 }
 
 std::string loadTraceBytes(const std::string& path, ChakraEncoding* encoding) {
-    std::ifstream in(path, std::ios::binary);
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in)
         fail(path, "cannot open the trace file (it does not exist or is not readable)");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad())
+    // One allocation of the exact size: large traces are read in one go.
+    const std::streamoff size = in.tellg();
+    std::string bytes(size > 0 ? static_cast<size_t>(size) : 0, '\0');
+    in.seekg(0);
+    if (size > 0 && !in.read(bytes.data(), size))
         fail(path, "read error");
-    std::string bytes = std::move(buffer).str();
     const bool gzip = bytes.size() >= 2 && static_cast<uint8_t>(bytes[0]) == 0x1f &&
                       static_cast<uint8_t>(bytes[1]) == 0x8b;
     if (encoding)
@@ -199,6 +199,19 @@ ChakraEncoding visitChakraBytes(std::string_view bytes, const std::string& file,
     if (visitor.onMetadata)
         visitor.onMetadata(metadata);
 
+    if (visitor.onNodeCount) {
+        // Count the records ahead so callers can reserve; framing errors are reported below.
+        size_t count = 0;
+        try {
+            for (size_t scan = pos;; ++count) {
+                recordAt(bytes, scan, count + 1, file, end);
+                if (end)
+                    break;
+            }
+        } catch (const Error&) {
+        }
+        visitor.onNodeCount(count);
+    }
     ChakraProtoMsg::Node node;
     for (uint64_t record = 1;; ++record) {
         const size_t start = pos;

@@ -30,6 +30,8 @@ std::string loadTraceBytes(const std::string& path, ChakraEncoding* encoding = n
 /// the record's length prefix starts (JSON: where the object starts).
 struct ChakraVisitor {
     std::function<void(ChakraProtoMsg::GlobalMetadata& metadata)> onMetadata;
+    /// Binary traces only: called once before the first node with the number of node records.
+    std::function<void(size_t nodeCount)> onNodeCount;
     std::function<void(ChakraProtoMsg::Node& node, uint64_t recordIndex, uint64_t byteOffset)>
         onNode;
 };

@@ -276,6 +276,7 @@ WorkloadTrace readWorkloadTrace(const std::string& path) {
     visitor.onMetadata = [&](ChakraProtoMsg::GlobalMetadata& m) {
         trace.schemaVersion = schemaVersionOf(m);
     };
+    visitor.onNodeCount = [&](size_t count) { trace.nodes.reserve(count); };
     visitor.onNode = [&](ChakraProtoMsg::Node& n, uint64_t, uint64_t) {
         trace.nodes.push_back(decodeNode(n, path, errors));
     };
