@@ -10,7 +10,6 @@
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
 #include <map>
-#include <regex>
 
 using namespace astrolabe;
 namespace fs = std::filesystem;
@@ -33,11 +32,13 @@ std::vector<std::string> referenceTraces() {
 // prefix -> number of files
 std::map<std::string, int> referencePrefixes() {
     std::map<std::string, int> prefixes;
-    const std::regex rankSuffix(R"(^(.*)\.([0-9]+)\.et$)");
     for (const std::string& file : referenceTraces()) {
-        std::smatch m;
-        if (std::regex_match(file, m, rankSuffix))
-            ++prefixes[m[1].str()];
+        // "<prefix>.<rank>.et"
+        const std::string stem = file.substr(0, file.size() - 3);
+        const size_t dot = stem.rfind('.');
+        if (dot != std::string::npos &&
+            stem.find_first_not_of("0123456789", dot + 1) == std::string::npos)
+            ++prefixes[stem.substr(0, dot)];
     }
     return prefixes;
 }
