@@ -3,9 +3,11 @@
 #include "cli/ArgParser.h"
 #include "cli/AstraCommand.h"
 #include "cli/CompareCommand.h"
+#include "cli/GenerateCommand.h"
 #include "cli/GenerateLlmCommand.h"
 #include "cli/RunCommand.h"
 #include "cli/RunsCommand.h"
+#include "cli/TraceCommand.h"
 #include "core/Error.h"
 #include "core/Version.h"
 
@@ -43,6 +45,8 @@ const std::vector<Command>& commands() {
          modelInfoCommand},
         {"runs", "list, show, export or delete stored runs", runsParser, runsCommand},
         {"compare", "compare stored runs side by side", compareParser, compareCommand},
+        {"generate", "write Chakra traces (microbenchmarks)", generateParser, generateCommand},
+        {"trace", "dump or check Chakra execution traces", traceParser, traceCommand},
     };
     return table;
 }

@@ -2,6 +2,8 @@
 
 #include "collective/MscclXml.h"
 #include "core/Error.h"
+#include "workload/TraceIo.h"
+#include "workload/WorkloadLoader.h"
 
 namespace astrolabe {
 
@@ -18,10 +20,12 @@ const WorkloadTrace& CustomCollectives::trace(const std::string& source, int pos
     const auto key = std::make_tuple(source, position, xml ? bytes : 0);
     if (auto it = m_cache.find(key); it != m_cache.end())
         return *it->second;
-    if (!xml)
-        throw Error(ErrorKind::Unsupported,
-                    "custom collectives from Chakra ET prefixes are read with the trace reader",
-                    {source, 0, 0, "all-reduce-implementation-custom"});
+    if (!xml) {
+        // <prefix>.<position>.et, one per algorithm rank (spec §7.2).
+        auto trace = std::make_unique<WorkloadTrace>(
+            readWorkloadTrace(workloadFileName(source, position)));
+        return *(m_cache[key] = std::move(trace));
+    }
     MscclAlgorithm algo = loadMscclXml(source, bytes);
     if (position < 0 || position >= algo.gpuCount)
         throw Error(ErrorKind::Validation,

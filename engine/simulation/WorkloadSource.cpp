@@ -1,19 +1,41 @@
 #include "simulation/WorkloadSource.h"
 
 #include "core/Error.h"
-#include "workload/Microbenchmark.h"
+#include "workload/MicrobenchmarkGenerator.h"
+#include "workload/WorkloadLoader.h"
+
+#include <algorithm>
 
 namespace astrolabe {
 
 std::vector<WorkloadTrace> loadWorkloadTraces(const SimulationSpec& spec, int npuCount) {
-    switch (spec.workload.kind) {
-    case WorkloadSource::Kind::Microbenchmark:
-        return makeMicrobenchmarkTraces(spec.workload.microbenchmark, npuCount, spec.commGroups);
-    case WorkloadSource::Kind::ChakraTrace:
-        break;
+    if (spec.workload.kind == WorkloadSource::Kind::ChakraTrace) {
+        LoadOptions options;
+        options.roofline = spec.system.rooflineEnabled;
+        for (const DimensionSpec& d : spec.platform.dimensions)
+            options.dimensionSizes.push_back(static_cast<uint32_t>(d.size));
+        return loadWorkload(spec.workload.tracePrefix, npuCount, options);
     }
-    throw Error(ErrorKind::Unsupported, "Chakra trace workloads are wired in with the trace reader",
-                {spec.sourceFile, 0, 0, "workload.trace"});
+    const MicrobenchmarkSpec& micro = spec.workload.microbenchmark;
+    std::vector<WorkloadTrace> traces =
+        makeMicrobenchmark(static_cast<CollectiveType>(micro.collective), npuCount, micro.sizeBytes);
+    if (micro.commGroup != 0) {
+        const auto it = spec.commGroups.find(micro.commGroup);
+        if (it == spec.commGroups.end())
+            throw Error(ErrorKind::Validation,
+                        "communicator group " + std::to_string(micro.commGroup) + " is not defined",
+                        {spec.sourceFile, 0, 0, "workload.microbenchmark.comm-group"},
+                        "define it under comm-groups");
+        const std::vector<int>& members = it->second;
+        for (int npu = 0; npu < npuCount; ++npu) {
+            WorkloadTrace& t = traces[static_cast<size_t>(npu)];
+            if (std::find(members.begin(), members.end(), npu) == members.end())
+                t.nodes.clear(); // not in the group: nothing to do
+            else
+                t.nodes.front().pgName = std::to_string(micro.commGroup);
+        }
+    }
+    return traces;
 }
 
 } // namespace astrolabe

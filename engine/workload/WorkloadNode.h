@@ -57,8 +57,8 @@ struct WorkloadNode {
     uint32_t commSrc = 0;
     uint32_t commDst = 0;
     uint32_t commTag = 0;
-    std::string pgName;             ///< communicator group id as decimal text; "" = all NPUs
-    std::vector<bool> involvedDim;  ///< empty = all dimensions
+    std::string pgName;            ///< communicator group id as decimal text; "" = all NPUs
+    std::vector<bool> involvedDim; ///< empty = all dimensions
     // Custom-collective chunk attributes (newer MSCCL converter); -1 when absent.
     int32_t msgChunkCount = -1, msgChunkIndex = -1, totalChunkCount = -1;
     /// METADATA_NODE process groups ("inputs.values" Python-repr JSON), raw.

@@ -29,7 +29,7 @@ TEST(Cli, VersionPrintsTheEngineVersion) {
 }
 
 TEST(Cli, EveryCommandHasHelp) {
-    for (const char* command : {"version", "run", "astra"}) {
+    for (const char* command : {"version", "run", "astra", "generate", "trace"}) {
         const Result r = cli({command, "--help"});
         EXPECT_EQ(r.code, 0) << command;
         EXPECT_NE(r.out.find(std::string("usage: astrolabe-cli ") + command), std::string::npos);

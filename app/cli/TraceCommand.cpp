@@ -1,0 +1,121 @@
+#include "cli/TraceCommand.h"
+
+#include "cli/Commands.h"
+#include "core/Error.h"
+#include "workload/WorkloadLoader.h"
+#include "workload/chakra/ChakraFile.h"
+
+#include <charconv>
+#include <chrono>
+#include <ostream>
+#include <sstream>
+
+namespace astrolabe::cli {
+namespace {
+
+std::string joinIds(const google::protobuf::RepeatedField<uint64_t>& ids) {
+    std::string out(1, '[');
+    for (uint64_t id : ids) {
+        if (out.size() > 1)
+            out += ',';
+        out += std::to_string(id);
+    }
+    out += ']';
+    return out;
+}
+
+int dump(const std::string& path, std::ostream& out) {
+    const ChakraFile file = readChakraFile(path);
+    out << path << ": " << chakra::encodingName(file.encoding) << ", schema \""
+        << schemaVersionOf(file.metadata) << "\", " << file.nodes.size() << " nodes\n";
+    for (const auto& attr : file.metadata.attr())
+        out << "  metadata " << attr.ShortDebugString().substr(0, 200) << "\n";
+    for (const ChakraProtoMsg::Node& node : file.nodes) {
+        out << "  node " << node.id() << "  " << ChakraProtoMsg::NodeType_Name(node.type())
+            << "  \"" << node.name() << "\"";
+        if (node.data_deps_size())
+            out << "  data_deps " << joinIds(node.data_deps());
+        if (node.ctrl_deps_size())
+            out << "  ctrl_deps " << joinIds(node.ctrl_deps());
+        if (node.duration_micros())
+            out << "  duration " << node.duration_micros() << " us";
+        out << "\n";
+        for (const auto& attr : node.attr()) {
+            ChakraProtoMsg::AttributeProto value = attr;
+            value.clear_name();
+            out << "      " << attr.name() << ": " << value.ShortDebugString() << "\n";
+        }
+    }
+    return kExitOk;
+}
+
+std::vector<uint32_t> parseDims(const std::string& text) {
+    std::vector<uint32_t> dims;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        uint32_t value = 0;
+        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+        if (ec != std::errc() || end != item.data() + item.size() || value == 0)
+            throw UsageError("--dims: expected NPUs per dimension like 8,4 (got \"" + text + "\")");
+        dims.push_back(value);
+    }
+    return dims;
+}
+
+int check(const ParsedArgs& args, const std::string& prefix, std::ostream& out) {
+    LoadOptions options;
+    options.roofline = args.has("roofline");
+    options.dimensionSizes = parseDims(args.value("dims"));
+    int npus = 0;
+    if (!args.value("npus").empty()) {
+        const std::string text = args.value("npus");
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), npus);
+        if (ec != std::errc() || end != text.data() + text.size() || npus < 1)
+            throw UsageError("--npus: expected a positive integer, got \"" + text + "\"");
+    } else {
+        npus = 1;
+        for (uint32_t d : options.dimensionSizes)
+            npus *= static_cast<int>(d);
+        if (options.dimensionSizes.empty())
+            throw UsageError("trace check needs --npus N or --dims A,B,...");
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const auto traces = loadWorkload(prefix, npus, options);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    size_t nodes = 0;
+    for (const WorkloadTrace& t : traces)
+        nodes += t.nodes.size();
+    out << prefix << ": " << traces.size() << " traces, " << nodes << " nodes, valid (loaded in "
+        << seconds << " s)\n";
+    return kExitOk;
+}
+
+} // namespace
+
+ArgParser traceParser() {
+    return ArgParser(
+        "trace",
+        "Inspect Chakra execution traces.\n"
+        "  trace dump FILE      print every node and attribute (binary, gzip or JSON)\n"
+        "  trace check PREFIX   load PREFIX.i.et for every NPU and validate them",
+        {
+            {"npus", "N", "check: number of NPUs", ""},
+            {"dims", "A,B,..", "check: NPUs per network dimension", ""},
+            {"roofline", "", "check: COMP nodes need num_ops and tensor_size", ""},
+        },
+        {"ACTION", "PATH"});
+}
+
+int traceCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
+    const std::string action = args.positional().at(0);
+    const std::string path = args.positional().at(1);
+    if (action == "dump")
+        return dump(path, out);
+    if (action == "check")
+        return check(args, path, out);
+    throw UsageError("trace: unknown action \"" + action + "\"; expected dump or check");
+}
+
+} // namespace astrolabe::cli
