@@ -39,13 +39,14 @@ const std::vector<Command>& commands() {
         {"version", "print the version", versionParser, versionCommand},
         {"run", "run an Astrolabe project", runParser, runCommand},
         {"astra", "run ASTRA-sim 2.x inputs with ASTRA-sim's flags", astraParser, astraCommand},
-        {"generate-llm", "generate a transformer/MoE training iteration", generateLlmParser,
-         generateLlmCommand},
+        {"generate-llm", "same as 'generate llm': a transformer/MoE training iteration",
+         generateLlmParser, generateLlmCommand},
         {"model-info", "print a training configuration's figures", modelInfoParser,
          modelInfoCommand},
         {"runs", "list, show, export or delete stored runs", runsParser, runsCommand},
         {"compare", "compare stored runs side by side", compareParser, compareCommand},
-        {"generate", "write Chakra traces (microbenchmarks)", generateParser, generateCommand},
+        {"generate", "write Chakra traces: 'generate microbenchmark' or 'generate llm'",
+         generateParser, generateCommand},
         {"trace", "dump or check Chakra execution traces", traceParser, traceCommand},
     };
     return table;
@@ -64,7 +65,13 @@ std::string topLevelHelp() {
 
 } // namespace
 
-int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int runCli(const std::vector<std::string>& givenArgs, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> args = givenArgs;
+    // "generate llm ..." is the generator's own command.
+    if (args.size() >= 2 && args[0] == "generate" && args[1] == "llm") {
+        args.erase(args.begin());
+        args[0] = "generate-llm";
+    }
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         out << topLevelHelp();
         return args.empty() ? kExitUsage : kExitOk;

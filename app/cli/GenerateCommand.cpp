@@ -1,5 +1,7 @@
 #include "cli/GenerateCommand.h"
 
+#include "config/AstraMemoryConfig.h"
+
 #include "cli/Commands.h"
 #include "core/Error.h"
 #include "core/Units.h"
@@ -8,7 +10,6 @@
 #include <algorithm>
 #include <charconv>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <ostream>
 
 namespace astrolabe::cli {
@@ -22,35 +23,11 @@ int parseCount(const std::string& flag, const std::string& text) {
     return value;
 }
 
-// ASTRA-sim's communicator-group JSON: {"1": [0, 1], "2": [2, 3]} (spec §2.8).
+// ASTRA-sim's communicator-group JSON (spec §2.8), read by the same loader as `astra`.
 std::vector<CommGroup> readCommGroups(const std::string& path) {
-    std::ifstream in(path);
-    if (!in)
-        throw UsageError("--comm-group: file not found: " + path);
-    const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-    auto bad = [&](const std::string& why) {
-        return Error(ErrorKind::Validation, why, SourceLocation{path},
-                     "expected {\"1\": [0, 1, ...], \"2\": [...]}: group id -> ranks");
-    };
-    if (doc.is_discarded() || !doc.is_object())
-        throw bad("not a JSON object");
     std::vector<CommGroup> groups;
-    for (const auto& [key, ranks] : doc.items()) {
-        CommGroup group;
-        const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), group.id);
-        if (ec != std::errc() || end != key.data() + key.size())
-            throw bad("group id \"" + key + "\" is not an integer");
-        if (!ranks.is_array())
-            throw bad("group " + key + ": ranks must be an array of integers");
-        for (const auto& rank : ranks) {
-            if (!rank.is_number_integer())
-                throw bad("group " + key + ": ranks must be an array of integers");
-            group.ranks.push_back(rank.get<int>());
-        }
-        groups.push_back(std::move(group));
-    }
-    std::sort(groups.begin(), groups.end(),
-              [](const CommGroup& a, const CommGroup& b) { return a.id < b.id; });
+    for (const auto& [id, ranks] : loadCommGroupsJson(path))
+        groups.push_back(CommGroup{id, ranks});
     return groups;
 }
 

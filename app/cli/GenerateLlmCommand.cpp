@@ -1,5 +1,7 @@
 #include "cli/GenerateLlmCommand.h"
 
+#include "workload/TraceIo.h"
+
 #include "cli/Commands.h"
 #include "core/Error.h"
 #include "core/Units.h"
@@ -22,7 +24,7 @@ using namespace astrolabe::generate;
 ///     return [](const std::string& path, const WorkloadTrace& t) { writeWorkloadTrace(path, t); };
 /// An empty function means "no writer yet": generate-llm then reports that nothing was written.
 TraceWriter chakraWriter() {
-    return {};
+    return [](const std::string& path, const WorkloadTrace& trace) { writeWorkloadTrace(path, trace); };
 }
 
 std::vector<FlagSpec> modelFlags() {

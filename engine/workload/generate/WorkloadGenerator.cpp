@@ -1,5 +1,7 @@
 #include "workload/generate/WorkloadGenerator.h"
 
+#include "config/AstraExport.h"
+
 #include "core/Error.h"
 #include "workload/generate/DataParallelProgram.h"
 #include "workload/generate/RankLayout.h"
@@ -44,25 +46,10 @@ GeneratedWorkload generateWorkload(const GeneratorSpec& spec) {
     return out;
 }
 
-std::string commGroupsJson(const CommGroups& groups) {
-    std::string out = "{";
-    bool firstGroup = true;
-    for (const auto& [id, ranks] : groups) {
-        out += firstGroup ? "\n" : ",\n";
-        firstGroup = false;
-        out += "  \"" + std::to_string(id) + "\": [";
-        for (size_t i = 0; i < ranks.size(); ++i)
-            out += (i ? ", " : "") + std::to_string(ranks[i]);
-        out += "]";
-    }
-    out += groups.empty() ? "}\n" : "\n}\n";
-    return out;
-}
-
 void writeCommGroups(const std::string& prefix, const CommGroups& groups) {
     const std::string path = prefix + ".comm_groups.json";
     std::ofstream file(path);
-    file << commGroupsJson(groups);
+    file << writeCommGroupsJson(groups);
     if (!file)
         throw Error(ErrorKind::Input, "cannot write " + path, SourceLocation{path, 0, 0, {}},
                     "check that the folder exists and is writable");

@@ -32,7 +32,7 @@ CommGroups forEachRankTrace(const GeneratorSpec& spec,
                             const std::function<void(int rank, WorkloadTrace&& trace)>& sink);
 
 /// ASTRA-sim comm-group JSON: {"1": [0, 1], "2": [2, 3]}.
-std::string commGroupsJson(const CommGroups& groups);
+
 
 /// Writes one trace of a rank to a path (the Chakra protobuf writer).
 using TraceWriter = std::function<void(const std::string& path, const WorkloadTrace& trace)>;
