@@ -84,7 +84,7 @@ TEST(CliGenerate, UsageAndInputErrors) {
                    "--out", prefix})
                   .code,
               2);
-    EXPECT_EQ(cli({"generate", "llm", "--out", prefix}).code, 2);
+    EXPECT_EQ(cli({"generate", "sundial", "--out", prefix}).code, 2);
     const Result size = cli({"generate", "microbenchmark", "--collective", "all_reduce", "--npus",
                              "2", "--size", "12 parsecs", "--out", prefix});
     EXPECT_EQ(size.code, 1);

@@ -260,7 +260,7 @@ TEST(TraceGenerator, WritingGoesThroughTheWriterCallback) {
     std::ifstream json(prefix + ".comm_groups.json");
     const std::string text((std::istreambuf_iterator<char>(json)),
                            std::istreambuf_iterator<char>());
-    EXPECT_NE(text.find("\"1\": [0, 1]"), std::string::npos) << text;
+    EXPECT_NE(text.find("\"1\":[0,1]"), std::string::npos) << text;
     EXPECT_EQ(parseCommGroupsJson(writeCommGroupsJson({{2, {4, 6}}}), "groups.json"),
               (CommGroups{{2, {4, 6}}}));
 }
