@@ -288,7 +288,8 @@ void readRun(Diagnostics& d, const YAML::Node& node, RunOptions& run) {
         return;
     }
     checkKeys(d, node, "run",
-              {"backend", "timing", "dependencies", "record-timeline", "record-link-intervals"});
+              {"backend", "timing", "dependencies", "record-timeline", "record-link-intervals",
+               "exploit-symmetry"});
     if (node["backend"].IsDefined())
         readName(d, node["backend"], "run.backend", run.backend, parseBackend);
     if (node["timing"].IsDefined())
@@ -310,6 +311,8 @@ void readRun(Diagnostics& d, const YAML::Node& node, RunOptions& run) {
     if (node["record-link-intervals"].IsDefined())
         readBool(d, node["record-link-intervals"], "run.record-link-intervals",
                  run.recordLinkIntervals);
+    if (node["exploit-symmetry"].IsDefined())
+        readBool(d, node["exploit-symmetry"], "run.exploit-symmetry", run.exploitSymmetry);
 }
 
 } // namespace

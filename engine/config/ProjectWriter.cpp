@@ -157,7 +157,8 @@ std::string projectYamlText(const SimulationSpec& spec, const std::string& proje
         << "  timing: " << timingName(run.timing) << "\n"
         << "  dependencies: " << (run.dataDepsOnly ? "data-only" : "data-and-control") << "\n"
         << "  record-timeline: " << boolText(run.recordTimeline) << "\n"
-        << "  record-link-intervals: " << boolText(run.recordLinkIntervals) << "\n";
+        << "  record-link-intervals: " << boolText(run.recordLinkIntervals) << "\n"
+        << "  exploit-symmetry: " << boolText(run.exploitSymmetry) << "\n";
     return out.str();
 }
 

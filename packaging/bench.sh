@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Whole-process speed and memory of the engine on the sizes ASTRA-sim struggles with:
+# a 1 GiB ring all-reduce on Switch-256, Switch-1024 (both network models), Switch-4096 and a
+# 16x16x16 torus, through `astrolabe-cli run` and /usr/bin/time -v. Pass --full to also run
+# Switch-1024 without the symmetric fast path (every NPU simulated).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cli="$root/build/app/cli/astrolabe-cli"
+[[ -x "$cli" ]] || "$root/packaging/build.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+project() { # name dims backend symmetry
+    cat >"$work/$1.yaml" <<YAML
+name: $1
+platform:
+  dimensions: [$2]
+system:
+  algorithms: {all-reduce: [$5]}
+  collective-optimization: localBWAware
+  chunks: 1
+  endpoint-delay: 10 ns
+  local-memory-bandwidth: 50 GB/s
+workload:
+  microbenchmark: {collective: all-reduce, size: 1 GiB}
+run:
+  backend: $3
+  exploit-symmetry: $4
+YAML
+}
+sw() { echo "{type: Switch, size: $1, bandwidth: 50 GiB/s, latency: 500 ns}"; }
+ring16="{type: Ring, size: 16, bandwidth: 50 GiB/s, latency: 500 ns}"
+project switch256-unaware "$(sw 256)" congestion-unaware true ring
+project switch1024-unaware "$(sw 1024)" congestion-unaware true ring
+project switch1024-aware "$(sw 1024)" congestion-aware true ring
+project switch4096-unaware "$(sw 4096)" congestion-unaware true ring
+project switch4096-aware "$(sw 4096)" congestion-aware true ring
+project torus16x16x16 "$ring16, $ring16, $ring16" congestion-unaware true "ring, ring, ring"
+cases=(switch256-unaware switch1024-unaware switch1024-aware switch4096-unaware switch4096-aware torus16x16x16)
+if [[ "${1:-}" == "--full" ]]; then
+    project switch1024-unaware-full "$(sw 1024)" congestion-unaware false ring
+    project switch1024-aware-full "$(sw 1024)" congestion-aware false ring
+    cases+=(switch1024-unaware-full switch1024-aware-full)
+fi
+printf '%-26s %12s %10s %12s\n' case "end (ns)" "wall (s)" "peak (MB)"
+for c in "${cases[@]}"; do
+    /usr/bin/time -v "$cli" run "$work/$c.yaml" --no-store >"$work/$c.out" 2>"$work/$c.time"
+    end=$(sed -n 's/.*(\([0-9]*\) cycles).*/\1/p' "$work/$c.out")
+    wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/$c.time")
+    rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/$c.time")
+    printf '%-26s %12s %10s %12s\n' "$c" "$end" "$wall" "$(awk -v k="$rss" 'BEGIN{printf "%.1f", k/1024}')"
+done
