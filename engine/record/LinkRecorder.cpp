@@ -21,12 +21,12 @@ LinkRecorder::LinkRecorder(int linkCount, int npuCount, bool enabled, bool keepI
 
 void LinkRecorder::growTo(SimTime end) {
     while (end.ps() > m_bucketPs * kBuckets) {
-        for (std::vector<double>& series : m_busyPs) {
+        for (std::vector<float>& series : m_busyPs) {
             if (series.empty())
                 continue;
             for (int i = 0; i < kBuckets / 2; ++i)
                 series[i] = series[2 * i] + series[2 * i + 1];
-            std::fill(series.begin() + kBuckets / 2, series.end(), 0.0);
+            std::fill(series.begin() + kBuckets / 2, series.end(), 0.0f);
         }
         m_bucketPs *= 2;
     }
@@ -43,15 +43,15 @@ void LinkRecorder::add(int32_t link, SimTime start, SimTime end, uint64_t bytes)
         return;
     if (end.ps() > m_bucketPs * kBuckets)
         growTo(end);
-    std::vector<double>& series = m_busyPs[static_cast<size_t>(link)];
+    std::vector<float>& series = m_busyPs[static_cast<size_t>(link)];
     if (series.empty())
-        series.assign(kBuckets, 0.0);
+        series.assign(kBuckets, 0.0f);
     int64_t t = start.ps();
     while (t < end.ps()) {
         const int64_t bucket = t / m_bucketPs;
         const int64_t bucketEnd = (bucket + 1) * m_bucketPs;
         const int64_t until = std::min(bucketEnd, end.ps());
-        series[static_cast<size_t>(bucket)] += static_cast<double>(until - t);
+        series[static_cast<size_t>(bucket)] += static_cast<float>(until - t);
         t = until;
     }
 }
@@ -66,7 +66,7 @@ void LinkRecorder::expandSymmetric(const std::vector<int>& classOfLink, int clas
                                    const std::function<int(int, int)>& translate) {
     const auto classes = static_cast<size_t>(classCount);
     std::vector<LinkStats> sum(classes);
-    std::vector<std::vector<double>> series(classes);
+    std::vector<std::vector<float>> series(classes);
     std::vector<int> members(classes, 0);
     for (size_t l = 0; l < m_stats.size(); ++l) {
         const auto c = static_cast<size_t>(classOfLink[l]);
@@ -76,7 +76,7 @@ void LinkRecorder::expandSymmetric(const std::vector<int>& classOfLink, int clas
         sum[c].busy += m_stats[l].busy;
         if (m_busyPs[l].empty())
             continue;
-        series[c].resize(kBuckets, 0.0);
+        series[c].resize(kBuckets, 0.0f);
         for (int b = 0; b < kBuckets; ++b)
             series[c][static_cast<size_t>(b)] += m_busyPs[l][static_cast<size_t>(b)];
     }
@@ -86,9 +86,11 @@ void LinkRecorder::expandSymmetric(const std::vector<int>& classOfLink, int clas
         m_stats[l].bytes = static_cast<uint64_t>(static_cast<double>(sum[c].bytes) * factor);
         m_stats[l].messages = static_cast<uint64_t>(static_cast<double>(sum[c].messages) * factor);
         m_stats[l].busy = SimTime::fromPsRounded(static_cast<double>(sum[c].busy.ps()) * factor);
+        if (series[c].empty())
+            continue;
         m_busyPs[l] = series[c];
-        for (double& v : m_busyPs[l])
-            v *= factor;
+        for (float& v : m_busyPs[l])
+            v = static_cast<float>(v * factor);
     }
     if (m_traffic.empty())
         return;

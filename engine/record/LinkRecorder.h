@@ -42,7 +42,7 @@ private:
     bool m_keepIntervals;
     int m_npus;
     std::vector<LinkStats> m_stats;
-    std::vector<std::vector<double>> m_busyPs; ///< per link, per bucket; empty until used
+    std::vector<std::vector<float>> m_busyPs; ///< per link, per bucket (ps busy); empty until used
     int64_t m_bucketPs = 1000;
     std::vector<LinkBusyInterval> m_intervals;
     std::vector<uint64_t> m_traffic;
