@@ -7,8 +7,7 @@
 //   latency:    [ 936.25, 500 ]  # ns
 //
 // Numbers are written in their shortest exact decimal form, so a platform read from an ASTRA-sim
-// file is written back unchanged. NOTE for the lead: engine/config may get its own
-// writeAstraNetworkYaml; this one lives in widgets/topology to avoid a conflict — dedupe then.
+// file is written back unchanged (engine/config's writeAstraNetworkYaml does the writing).
 #include "config/PlatformSpec.h"
 
 #include <string>

@@ -1,3 +1,4 @@
+#include "cli/CliRunner.h"
 #include "cli/Commands.h"
 
 #include <fstream>
@@ -8,17 +9,8 @@ using astrolabe::cli::runCli;
 
 namespace {
 
-struct Result {
-    int code;
-    std::string out;
-    std::string err;
-};
-
-Result cli(std::vector<std::string> args) {
-    std::ostringstream out, err;
-    const int code = runCli(args, out, err);
-    return {code, out.str(), err.str()};
-}
+using clitest::Result;
+using clitest::cli;
 
 } // namespace
 

@@ -1,3 +1,4 @@
+#include "cli/CliRunner.h"
 #include "cli/Commands.h"
 
 #include <filesystem>
@@ -11,17 +12,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-    int code;
-    std::string out;
-    std::string err;
-};
-
-Result cli(std::vector<std::string> args) {
-    std::ostringstream out, err;
-    const int code = runCli(args, out, err);
-    return {code, out.str(), err.str()};
-}
+using clitest::Result;
+using clitest::cli;
 
 std::string slurp(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);

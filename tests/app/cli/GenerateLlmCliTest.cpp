@@ -1,5 +1,6 @@
 // generate-llm and model-info: figures printed, generation in memory, clear message while the
 // Chakra writer is not wired, usage errors.
+#include "cli/CliRunner.h"
 #include "cli/Commands.h"
 
 #include <gtest/gtest.h>
@@ -9,17 +10,8 @@ using astrolabe::cli::runCli;
 
 namespace {
 
-struct Result {
-    int code;
-    std::string out;
-    std::string err;
-};
-
-Result cli(std::vector<std::string> args) {
-    std::ostringstream out, err;
-    const int code = runCli(args, out, err);
-    return {code, out.str(), err.str()};
-}
+using clitest::Result;
+using clitest::cli;
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;

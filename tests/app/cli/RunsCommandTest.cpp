@@ -1,3 +1,4 @@
+#include "cli/CliRunner.h"
 #include "cli/Commands.h"
 #include "store/ProjectDatabase.h"
 #include "support/SyntheticRun.h"
@@ -14,17 +15,8 @@ using astrolabe::cli::runCli;
 
 namespace {
 
-struct Result {
-    int code;
-    std::string out;
-    std::string err;
-};
-
-Result runCommand(std::vector<std::string> args) {
-    std::ostringstream out, err;
-    const int code = runCli(args, out, err);
-    return {code, out.str(), err.str()};
-}
+using clitest::Result;
+Result runCommand(const std::vector<std::string>& args) { return clitest::cli(args); }
 
 /// A database with two runs: "base" (4 steps) and "longer" (8 steps) of the synthetic workload.
 class RunsCli : public ::testing::Test {

@@ -56,19 +56,8 @@ TEST(Topology, MultiDimensionalCongestionAwareCostIsPerHopStoreAndForward) {
     auto s = spec({dim(BK::Ring, 4, 100, 500), dim(BK::Switch, 2, 50, 1000)}, "ring",
                   NetworkBackend::CongestionAware);
     std::vector<WorkloadTrace> traces(8);
-    WorkloadNode send;
-    send.id = 1;
-    send.type = NodeType::CommSend;
-    send.hasCommDst = send.hasCommTag = send.hasCommSize = true;
-    send.commDst = 7;
-    send.commTag = 1;
-    send.commSize = kMiB;
+    auto [send, recv] = sendRecv(1, 0, 7, 1, kMiB);
     traces[0].nodes.push_back(send);
-    WorkloadNode recv = send;
-    recv.type = NodeType::CommRecv;
-    recv.hasCommDst = false;
-    recv.hasCommSrc = true;
-    recv.commSrc = 0;
     traces[7].nodes.push_back(recv);
     const auto r = runTraces(s, traces);
     const double beta0 = 100 * 1073741824.0 / 1e9, beta1 = 50 * 1073741824.0 / 1e9;

@@ -73,6 +73,23 @@ WorkloadNode comp(uint64_t id, uint64_t micros, std::vector<uint64_t> deps) {
     return n;
 }
 
+std::pair<WorkloadNode, WorkloadNode> sendRecv(uint64_t id, int src, int dst, uint32_t tag,
+                                               uint64_t bytes) {
+    WorkloadNode send;
+    send.id = id;
+    send.type = NodeType::CommSend;
+    send.hasCommDst = send.hasCommTag = send.hasCommSize = true;
+    send.commDst = static_cast<uint32_t>(dst);
+    send.commTag = tag;
+    send.commSize = bytes;
+    WorkloadNode recv = send;
+    recv.type = NodeType::CommRecv;
+    recv.hasCommDst = false;
+    recv.hasCommSrc = true;
+    recv.commSrc = static_cast<uint32_t>(src);
+    return {send, recv};
+}
+
 WorkloadNode coll(uint64_t id, CollectiveType type, uint64_t bytes, std::vector<uint64_t> deps) {
     WorkloadNode n;
     n.id = id;

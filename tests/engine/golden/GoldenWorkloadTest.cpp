@@ -53,19 +53,8 @@ TEST(Golden, V32_IndependentComputeSerializes) {
 
 TEST(Golden, V33_SendRecv) {
     std::vector<WorkloadTrace> t(2);
-    WorkloadNode send;
-    send.id = 1;
-    send.type = NodeType::CommSend;
-    send.hasCommDst = send.hasCommTag = send.hasCommSize = true;
-    send.commDst = 1;
-    send.commTag = 7;
-    send.commSize = kMiB;
+    auto [send, recv] = sendRecv(1, 0, 1, 7, kMiB);
     t[0].nodes.push_back(send);
-    WorkloadNode recv = send;
-    recv.type = NodeType::CommRecv;
-    recv.hasCommDst = false;
-    recv.hasCommSrc = true;
-    recv.commSrc = 0;
     t[1].nodes.push_back(recv);
     const auto r = runTraces(ring2(), t);
     EXPECT_EQ(cycles(*r, 0), 20031);
