@@ -261,6 +261,8 @@ std::vector<MetricRow> comparisonRows(const std::vector<ComparisonInput>& runs,
     using Opt = std::optional<double>;
     const size_t n = runs.size();
     std::vector<MetricRow> rows;
+    if (n == 0)
+        return rows;
     auto add = [&](std::string key, std::string label, MetricUnit unit, auto valueOf) {
         MetricRow row{std::move(key), std::move(label), unit, {}};
         for (size_t k = 0; k < n; ++k)
