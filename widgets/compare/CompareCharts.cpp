@@ -82,6 +82,7 @@ void BreakdownChart::setMetrics(const MetricsTableModel& model) {
     x->append(model.runNames());
     auto* y = new QValueAxis;
     y->setTitleText(tr("time (µs)"));
+    y->setLabelFormat(QStringLiteral("%g"));
     y->setRange(0, most > 0 ? most * 1.1 : 1.0);
     y->applyNiceNumbers();
     c->addAxis(x, Qt::AlignBottom);
@@ -149,7 +150,11 @@ void SweepChart::setSweep(const std::optional<SettingRow>& axis, const MetricsTa
         auto* dots = new QScatterSeries; // the measured points, on top of the line
         dots->setMarkerSize(8);
         const QColor color = colors[colorIndex++ % 2];
-        series->setColor(color);
+        // The first line is wide and solid, the next dashed on top: when two metrics are equal
+        // (a pure collective: exposed comm == end time) both stay visible.
+        QPen pen(color, colorIndex == 1 ? 4.0 : 2.0,
+                 colorIndex == 1 ? Qt::SolidLine : Qt::DashLine);
+        series->setPen(pen);
         dots->setColor(color);
         dots->setBorderColor(color);
         for (const QPointF& p : line.points) {
@@ -171,6 +176,7 @@ void SweepChart::setSweep(const std::optional<SettingRow>& axis, const MetricsTa
     }
     const double pad = (xMax - xMin) * 0.05 + (xMax == xMin ? 1.0 : 0.0);
     x->setRange(xMin - pad, xMax + pad);
+    x->applyNiceNumbers();
     y->setRange(0, yMax > 0 ? yMax * 1.1 : 1.0);
     y->applyNiceNumbers();
 }

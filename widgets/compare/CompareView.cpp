@@ -23,6 +23,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace astrolabe::widgets {
 namespace {
@@ -34,7 +35,7 @@ QTableView* newTable(QAbstractItemModel* model, QWidget* parent) {
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->verticalHeader()->hide();
     view->verticalHeader()->setDefaultSectionSize(22);
-    view->horizontalHeader()->setStretchLastSection(true);
+    view->horizontalHeader()->setStretchLastSection(false);
     view->setWordWrap(false);
     return view;
 }
@@ -97,17 +98,22 @@ CompareView::CompareView(QWidget* parent)
     pageLayout->addLayout(bar);
 
     m_tabs = new QTabWidget(page);
+    // Settings on the left (long and narrow), results and their chart on the right.
     auto* tables = new QSplitter(Qt::Horizontal, m_tabs);
-    auto* left = new QSplitter(Qt::Vertical, tables);
-    m_settingsView = newTable(m_settings, left);
-    m_metricsView = newTable(m_metrics, left);
-    left->addWidget(m_settingsView);
-    left->addWidget(m_metricsView);
-    m_breakdown = new BreakdownChart(tables);
-    tables->addWidget(left);
-    tables->addWidget(m_breakdown);
-    tables->setStretchFactor(0, 3);
-    tables->setStretchFactor(1, 2);
+    m_settingsView = newTable(m_settings, tables);
+    auto* right = new QSplitter(Qt::Vertical, tables);
+    m_metricsView = newTable(m_metrics, right);
+    m_breakdown = new BreakdownChart(right);
+    right->addWidget(m_metricsView);
+    right->addWidget(m_breakdown);
+    right->setStretchFactor(0, 1);
+    right->setStretchFactor(1, 2);
+    right->setSizes({250, 600});
+    tables->addWidget(m_settingsView);
+    tables->addWidget(right);
+    tables->setStretchFactor(0, 2);
+    tables->setStretchFactor(1, 3);
+    tables->setSizes({720, 680});
     m_tabs->addTab(tables, tr("Table"));
 
     m_timelines = new AlignedTimelines(m_tabs);
@@ -150,6 +156,11 @@ void CompareView::setRuns(CompareRuns runs) {
     m_timelines->setRuns(enough ? m_runs : CompareRuns{});
     for (QTableView* view : {m_settingsView, m_metricsView})
         view->resizeColumnsToContents();
+    // Long values ("analytical-congestion-unaware") are elided; the tooltip has them whole.
+    constexpr int kMaxSettingColumn = 170;
+    for (int c = 1; c < m_settings->columnCount(); ++c)
+        m_settingsView->setColumnWidth(c,
+                                       std::min(kMaxSettingColumn, m_settingsView->columnWidth(c)));
 }
 
 void CompareView::setBaseline(int run) {

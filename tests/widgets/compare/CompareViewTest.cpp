@@ -158,6 +158,10 @@ TEST(CompareView, TableChartsSweepAndExport) {
     QTest::qWait(30);
     view.timelines()->setCursor(0, runs[0].result->endTime.ps() / 2);
     EXPECT_TRUE(view.grab().save(screenshot(QStringLiteral("compare_timelines.png"))));
+    view.timelines()->setNormalized(true);
+    view.timelines()->setCursor(0, runs[0].result->endTime.ps() / 2);
+    QTest::qWait(30);
+    EXPECT_TRUE(view.grab().save(screenshot(QStringLiteral("compare_timelines_normalized.png"))));
     view.tabs()->setCurrentIndex(2);
     QTest::qWait(30);
     EXPECT_TRUE(view.grab().save(screenshot(QStringLiteral("compare_sweep.png"))));
