@@ -3,6 +3,7 @@
 #include "cli/Commands.h"
 #include "cli/RunsCommand.h"
 #include "core/Error.h"
+#include "export/Comparison.h"
 #include "export/NumberFormat.h"
 #include "store/ProjectDatabase.h"
 
@@ -56,15 +57,6 @@ std::string cell(const std::optional<double>& v, const std::optional<double>& fi
     return s + ")";
 }
 
-double mean(const std::vector<NpuSummary>& npus, SimTime NpuSummary::*field) {
-    if (npus.empty())
-        return 0;
-    double sum = 0;
-    for (const NpuSummary& n : npus)
-        sum += (n.*field).ns();
-    return sum / static_cast<double>(npus.size());
-}
-
 } // namespace
 
 ArgParser compareParser() {
@@ -95,81 +87,23 @@ int compareCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
         results.push_back(db.loadResult(id, false, false));
         collectives.push_back(db.loadCollectiveStats(id));
     }
-    std::vector<Row> rows;
-    auto add = [&](std::string label, std::string unit, auto valueOf) {
-        Row row{std::move(label), std::move(unit), {}};
-        for (size_t k = 0; k < n; ++k)
-            row.values.push_back(valueOf(k));
-        rows.push_back(std::move(row));
-    };
-    add("end time", "ns", [&](size_t k) { return std::optional(results[k]->endTime.ns()); });
-    add("max NPU finish", "ns", [&](size_t k) -> std::optional<double> {
-        if (results[k]->npus.empty())
-            return std::nullopt;
-        SimTime m;
-        for (const NpuSummary& s : results[k]->npus)
-            m = std::max(m, s.finish);
-        return m.ns();
-    });
-    add("compute (mean)", "ns",
-        [&](size_t k) { return std::optional(mean(results[k]->npus, &NpuSummary::gpuTime)); });
-    add("exposed comm (mean)", "ns",
-        [&](size_t k) { return std::optional(mean(results[k]->npus, &NpuSummary::exposedComm)); });
-    add("overlap (mean)", "ns",
-        [&](size_t k) { return std::optional(mean(results[k]->npus, &NpuSummary::overlap)); });
-    // Collectives match by position in time order: the same workload issues them in order.
-    // Past kMaxCollectiveRows they are summed per (type, size) to keep the table readable.
-    constexpr size_t kMaxCollectiveRows = 16;
-    size_t most = 0;
-    for (const auto& c : collectives)
-        most = std::max(most, c.size());
-    if (most <= kMaxCollectiveRows) {
-        for (size_t i = 0; i < most; ++i) {
-            std::string label = "collective " + std::to_string(i + 1);
-            for (const auto& c : collectives)
-                if (c.size() > i) {
-                    label += " " + std::string(collectiveTypeName(c[i].type)) + " " +
-                             std::to_string(c[i].sizeBytes) + " B";
-                    break;
-                }
-            add(label + " (mean)", "ns", [&](size_t k) -> std::optional<double> {
-                if (collectives[k].size() <= i)
-                    return std::nullopt;
-                return collectives[k][i].meanDurationPs / 1000.0;
-            });
-        }
-    } else {
-        std::map<std::pair<int, uint64_t>, bool> groups;
-        for (const auto& c : collectives)
-            for (const CollectiveStats& s : c)
-                groups[{static_cast<int>(s.type), s.sizeBytes}] = true;
-        for (const auto& [key, unused] : groups) {
-            (void)unused;
-            add("all " + std::string(collectiveTypeName(static_cast<CollectiveType>(key.first))) +
-                    " " + std::to_string(key.second) + " B (sum of means)",
-                "ns", [&](size_t k) -> std::optional<double> {
-                    double sum = 0;
-                    bool any = false;
-                    for (const CollectiveStats& s : collectives[k])
-                        if (static_cast<int>(s.type) == key.first && s.sizeBytes == key.second) {
-                            sum += s.meanDurationPs / 1000.0;
-                            any = true;
-                        }
-                    return any ? std::optional(sum) : std::nullopt;
-                });
-        }
+    // The numbers come from export/Comparison.h, which the GUI's Compare tab uses too.
+    std::vector<ComparisonInput> inputs;
+    for (size_t k = 0; k < n; ++k) {
+        ComparisonInput in{results[k].get(), {}};
+        for (const CollectiveStats& s : collectives[k])
+            in.collectives.push_back(
+                {s.type, s.sizeBytes, s.meanDurationPs / 1000.0, s.maxDuration.ns()});
+        inputs.push_back(std::move(in));
     }
-    int dims = 0;
-    for (const auto& r : results)
-        dims = std::max(dims, static_cast<int>(r->dimensions.size()));
-    for (int d = 0; d < dims; ++d)
-        add("dimension " + std::to_string(d) + " bytes", "B",
-            [&](size_t k) -> std::optional<double> {
-                for (const DimensionStats& s : results[k]->dimensions)
-                    if (s.dimension == d)
-                        return static_cast<double>(s.bytes);
-                return std::nullopt;
-            });
+    ComparisonOptions options;
+    options.npuStatistic = ComparisonOptions::NpuStatistic::Mean;
+    options.collectives = ComparisonOptions::Collectives::ByPosition;
+    options.maxNpuFinish = true;
+    options.achievedBandwidth = false;
+    std::vector<Row> rows;
+    for (MetricRow& m : comparisonRows(inputs, options))
+        rows.push_back({std::move(m.label), metricUnitName(m.unit), std::move(m.values)});
 
     // Layout: label column, then one column per run, each as wide as its widest cell.
     std::vector<std::vector<std::string>> cells(rows.size() + 1);

@@ -195,6 +195,7 @@ void MainWindow::createDocks() {
     runsDock->setWidget(m_runsPanel);
     addDockWidget(Qt::BottomDockWidgetArea, runsDock);
     connect(m_runsPanel, &RunsPanel::runSelected, this, &MainWindow::showRun);
+    connect(m_runsPanel, &RunsPanel::compareRequested, this, &MainWindow::compareRuns);
     connect(m_runsModel, &QAbstractItemModel::dataChanged, this, &MainWindow::refreshExplorer);
     connect(m_runsModel, &QAbstractItemModel::rowsRemoved, this, &MainWindow::refreshExplorer);
 

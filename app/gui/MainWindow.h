@@ -55,6 +55,8 @@ public:
     /// Queues a run of the current settings; returns its id, or 0 when the settings have errors.
     int startRun();
     void stopRuns();
+    /// Shows these runs side by side in the Compare tab and switches to it.
+    void compareRuns(const QList<int>& ids);
 
     ProjectDocument* document() const { return m_document; }
     RunController* runController() const { return m_runs; }

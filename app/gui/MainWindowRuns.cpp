@@ -8,6 +8,7 @@
 #include "gui/ProjectExplorer.h"
 #include "gui/RunsPanel.h"
 #include "gui/RunsTableModel.h"
+#include "gui/WorkspacePages.h"
 
 #include <QAction>
 #include <QLabel>
@@ -172,6 +173,17 @@ void MainWindow::onRunFailed(int id, const QString& message, const QString& keyP
     }
     m_progressLabel->setText(tr("%1 failed").arg(name));
     reportError(tr("Run Failed"), tr("%1 failed:\n%2").arg(name, message), keyPath);
+}
+
+void MainWindow::compareRuns(const QList<int>& ids) {
+    std::vector<const RunRecord*> runs;
+    for (int id : ids)
+        if (const RunRecord* run = m_runsModel->run(id))
+            runs.push_back(run);
+    // m_pages has no Configuration page: find the Compare page by its tab.
+    if (auto* page = qobject_cast<WorkspacePage*>(m_tabs->widget(CompareTab)))
+        page->compareRuns(runs);
+    m_tabs->setCurrentIndex(CompareTab);
 }
 
 } // namespace astrolabe::gui

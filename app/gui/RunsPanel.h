@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QPushButton;
 class QTableView;
 
 namespace astrolabe::gui {
@@ -19,12 +20,17 @@ public:
     QTableView* view() const { return m_view; }
     /// The selected run's id, or 0.
     int selectedRunId() const;
+    /// The ids of every selected row, in list order.
+    QList<int> selectedRunIds() const;
+    /// Asks to compare the selected runs (2 to 6 of them).
+    void compareSelected();
     void selectRun(int id);
     /// Deletes the selected run after asking (no question when `ask` is false).
     void deleteSelected(bool ask = true);
 
 signals:
     void runSelected(int id);
+    void compareRequested(const QList<int>& ids);
 
 private:
     void showContextMenu(const QPoint& pos);
@@ -32,6 +38,7 @@ private:
 
     RunsTableModel* m_model;
     QTableView* m_view;
+    QPushButton* m_compare;
 };
 
 } // namespace astrolabe::gui

@@ -1,5 +1,6 @@
 #include "gui/WorkspacePages.h"
 
+#include "compare/CompareView.h"
 #include "config/QuantityEdit.h"
 #include "core/Units.h"
 #include "gui/Counted.h"
@@ -81,6 +82,28 @@ private:
     std::shared_ptr<const RunResult> m_result;
 };
 
+/// Runs side by side (widgets::CompareView), fed by "Compare selected" in the runs list.
+class ComparePage : public WorkspacePage {
+public:
+    explicit ComparePage(QWidget* parent)
+        : WorkspacePage(parent), m_view(new widgets::CompareView(this)) {
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->addWidget(m_view);
+    }
+    void compareRuns(const std::vector<const RunRecord*>& runs) override {
+        widgets::CompareRuns list;
+        for (const RunRecord* r : runs)
+            if (r) // "#3 Quick start": names repeat when one project is run again and again
+                list.push_back({QStringLiteral("#%1 %2").arg(r->id).arg(r->name), r->spec,
+                                r->result});
+        m_view->setRuns(std::move(list));
+    }
+
+private:
+    widgets::CompareView* m_view;
+};
+
 } // namespace
 
 WorkspacePage* createTopologyPage(QWidget* parent) { return new TopologyPage(parent); }
@@ -92,7 +115,7 @@ WorkspacePage* createUtilizationPage(QWidget* parent) {
                                                        parent);
 }
 WorkspacePage* createComparePage(QWidget* parent) {
-    return new PlaceholderPage(PlaceholderPage::Content::Compare, parent);
+    return new ComparePage(parent);
 }
 
 PlaceholderPage::PlaceholderPage(Content content, QWidget* parent)

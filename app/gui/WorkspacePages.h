@@ -20,6 +20,8 @@ public:
     virtual void setSpec(const SimulationSpec& spec) { Q_UNUSED(spec); }
     /// The run to show (nullptr: none selected). The record stays valid until the next call.
     virtual void showRun(const RunRecord* run) { Q_UNUSED(run); }
+    /// Runs to compare side by side (the Compare page); valid until the next call.
+    virtual void compareRuns(const std::vector<const RunRecord*>& runs) { Q_UNUSED(runs); }
 
 signals:
     /// The page edited the project (the main window applies it through the undo stack).

@@ -139,6 +139,14 @@ void TimelineWidget::setWindow(int64_t t0Ps, int64_t t1Ps, bool recordHistory) {
     emit historyChanged();
 }
 
+void TimelineWidget::setTimeLimits(int64_t beginPs, int64_t endPs) {
+    m_mapper.setLimits(beginPs, std::max(endPs, beginPs + 1));
+    m_history.clear();
+    updateScrollBars();
+    applyWindow(m_mapper.limitBegin(), m_mapper.limitEnd());
+    emit historyChanged();
+}
+
 void TimelineWidget::zoomBy(double factor, double x) {
     TimeMapper next = m_mapper;
     next.zoomAround(x, factor);

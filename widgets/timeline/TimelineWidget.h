@@ -49,6 +49,9 @@ public:
     void collapseLevel(int level, bool collapsed);
 
     void setWindow(int64_t t0Ps, int64_t t1Ps, bool recordHistory = true);
+    /// Changes the time range one can scroll and zoom over (by default the source's own), e.g.
+    /// to lay runs of different lengths on one shared axis; then shows all of it.
+    void setTimeLimits(int64_t beginPs, int64_t endPs);
     void zoomBy(double factor, double x);
     void showAll();
     void goBack();

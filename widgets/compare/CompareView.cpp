@@ -1,0 +1,253 @@
+#include "compare/CompareView.h"
+
+#include "compare/AlignedTimelines.h"
+#include "compare/CompareCharts.h"
+#include "compare/MetricsTableModel.h"
+#include "compare/SettingsTableModel.h"
+#include "timeline/ImageExport.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace astrolabe::widgets {
+namespace {
+
+QTableView* newTable(QAbstractItemModel* model, QWidget* parent) {
+    auto* view = new QTableView(parent);
+    view->setModel(model);
+    view->setAlternatingRowColors(false);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(22);
+    view->horizontalHeader()->setStretchLastSection(false);
+    view->setWordWrap(false);
+    return view;
+}
+
+QString csvField(QString s) {
+    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) ||
+        s.contains(QLatin1Char('\n')))
+        return QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
+               QLatin1Char('"');
+    return s;
+}
+
+QString csvLine(const QStringList& fields) {
+    QStringList out;
+    for (const QString& f : fields)
+        out << csvField(f);
+    return out.join(QLatin1Char(',')) + QLatin1Char('\n');
+}
+
+} // namespace
+
+CompareView::CompareView(QWidget* parent)
+    : QWidget(parent)
+    , m_settings(new SettingsTableModel(this))
+    , m_metrics(new MetricsTableModel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_stack = new QStackedWidget(this);
+    layout->addWidget(m_stack);
+
+    auto* hint = new QLabel(tr("Select 2 to 6 runs in the Runs list (Ctrl+click or Shift+click) "
+                               "and press <b>Compare selected</b>."),
+                            m_stack);
+    hint->setAlignment(Qt::AlignCenter);
+    hint->setWordWrap(true);
+    m_stack->addWidget(hint);
+
+    auto* page = new QWidget(m_stack);
+    auto* pageLayout = new QVBoxLayout(page);
+    pageLayout->setContentsMargins(6, 6, 6, 6);
+    auto* bar = new QHBoxLayout;
+    m_title = new QLabel(page);
+    bar->addWidget(m_title);
+    bar->addStretch(1);
+    bar->addWidget(new QLabel(tr("Baseline:"), page));
+    m_baseline = new QComboBox(page);
+    m_baseline->setToolTip(tr("Ratios in the results table are value / baseline value"));
+    connect(m_baseline, &QComboBox::currentIndexChanged, this, &CompareView::setBaseline);
+    bar->addWidget(m_baseline);
+    m_onlyDifferences = new QCheckBox(tr("Only differing settings"), page);
+    connect(m_onlyDifferences, &QCheckBox::toggled, m_settings,
+            &SettingsTableModel::setOnlyDifferences);
+    bar->addWidget(m_onlyDifferences);
+    auto* csvButton = new QPushButton(tr("Export CSV…"), page);
+    connect(csvButton, &QPushButton::clicked, this, &CompareView::exportCsvWithDialog);
+    bar->addWidget(csvButton);
+    auto* imageButton = new QPushButton(tr("Export charts…"), page);
+    connect(imageButton, &QPushButton::clicked, this, &CompareView::exportChartsWithDialog);
+    bar->addWidget(imageButton);
+    pageLayout->addLayout(bar);
+
+    m_tabs = new QTabWidget(page);
+    // Settings on the left (long and narrow), results and their chart on the right.
+    auto* tables = new QSplitter(Qt::Horizontal, m_tabs);
+    m_settingsView = newTable(m_settings, tables);
+    auto* right = new QSplitter(Qt::Vertical, tables);
+    m_metricsView = newTable(m_metrics, right);
+    m_breakdown = new BreakdownChart(right);
+    right->addWidget(m_metricsView);
+    right->addWidget(m_breakdown);
+    right->setStretchFactor(0, 1);
+    right->setStretchFactor(1, 2);
+    right->setSizes({250, 600});
+    tables->addWidget(m_settingsView);
+    tables->addWidget(right);
+    tables->setStretchFactor(0, 2);
+    tables->setStretchFactor(1, 3);
+    tables->setSizes({720, 680});
+    m_tabs->addTab(tables, tr("Table"));
+
+    m_timelines = new AlignedTimelines(m_tabs);
+    m_tabs->addTab(m_timelines, tr("Timelines"));
+
+    auto* sweepPage = new QWidget(m_tabs);
+    auto* sweepLayout = new QVBoxLayout(sweepPage);
+    m_sweepNote = new QLabel(sweepPage);
+    m_sweepNote->setWordWrap(true);
+    sweepLayout->addWidget(m_sweepNote);
+    m_sweep = new SweepChart(sweepPage);
+    sweepLayout->addWidget(m_sweep, 1);
+    m_tabs->addTab(sweepPage, tr("Sweep"));
+    pageLayout->addWidget(m_tabs, 1);
+    m_stack->addWidget(page);
+}
+
+void CompareView::setRuns(CompareRuns runs) {
+    if (static_cast<int>(runs.size()) > kMaxRuns)
+        runs.resize(kMaxRuns);
+    m_runs = std::move(runs);
+    const bool enough = static_cast<int>(m_runs.size()) >= kMinRuns;
+    m_stack->setCurrentIndex(enough ? 1 : 0);
+    m_settings->setRuns(enough ? m_runs : CompareRuns{});
+    m_metrics->setRuns(enough ? m_runs : CompareRuns{});
+    {
+        const QSignalBlocker block(m_baseline);
+        m_baseline->clear();
+        for (const CompareRun& r : m_runs)
+            m_baseline->addItem(r.name);
+    }
+    m_title->setText(tr("Comparing <b>%n</b> run(s)", nullptr, static_cast<int>(m_runs.size())));
+    m_breakdown->setMetrics(*m_metrics);
+    const std::optional<SettingRow> axis = findSweepAxis(m_settings->allRows());
+    m_sweep->setSweep(axis, *m_metrics);
+    m_sweepNote->setText(
+        axis ? tr("The runs differ only in <b>%1</b>: each metric against it.")
+                   .arg(QString::fromStdString(axis->label).toHtmlEscaped())
+             : tr("A sweep needs runs that differ in exactly one numeric setting."));
+    m_timelines->setRuns(enough ? m_runs : CompareRuns{});
+    for (QTableView* view : {m_settingsView, m_metricsView})
+        view->resizeColumnsToContents();
+    // Long values ("analytical-congestion-unaware") are elided; the tooltip has them whole.
+    constexpr int kMaxSettingColumn = 170;
+    for (int c = 1; c < m_settings->columnCount(); ++c)
+        m_settingsView->setColumnWidth(c,
+                                       std::min(kMaxSettingColumn, m_settingsView->columnWidth(c)));
+}
+
+void CompareView::setBaseline(int run) {
+    m_metrics->setBaseline(run);
+    if (m_baseline->currentIndex() != run) {
+        const QSignalBlocker block(m_baseline);
+        m_baseline->setCurrentIndex(run);
+    }
+    m_metricsView->resizeColumnsToContents();
+}
+
+QString CompareView::csv() const {
+    QString out;
+    QStringList header{QStringLiteral("section"), QStringLiteral("key"), QStringLiteral("item"),
+                       QStringLiteral("unit")};
+    const QString baseline = m_metrics->baseline() < static_cast<int>(m_runs.size())
+                                 ? m_runs[static_cast<size_t>(m_metrics->baseline())].name
+                                 : QString();
+    for (const CompareRun& r : m_runs)
+        header << r.name;
+    for (const CompareRun& r : m_runs)
+        header << tr("%1 / %2").arg(r.name, baseline);
+    out += csvLine(header);
+    for (const SettingRow& row : m_settings->allRows()) {
+        QStringList f{QStringLiteral("setting"), QString::fromStdString(row.key),
+                      QString::fromStdString(row.label), QString()};
+        for (const std::string& t : row.texts)
+            f << QString::fromStdString(t);
+        out += csvLine(f);
+    }
+    for (const MetricRow& row : m_metrics->rows()) {
+        QStringList f{QStringLiteral("result"), QString::fromStdString(row.key),
+                      QString::fromStdString(row.label),
+                      QString::fromLatin1(metricUnitName(row.unit))};
+        const auto& base = row.values[static_cast<size_t>(m_metrics->baseline())];
+        for (const auto& v : row.values)
+            f << (v ? QString::number(*v, 'g', 17) : QString());
+        for (const auto& v : row.values) {
+            const auto ratio = metricRatio(v, base);
+            f << (ratio ? QString::number(*ratio, 'g', 6) : QString());
+        }
+        out += csvLine(f);
+    }
+    return out;
+}
+
+bool CompareView::exportCsv(const QString& path) const {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
+        return false;
+    return file.write(csv().toUtf8()) >= 0;
+}
+
+QStringList CompareView::exportCharts(const QString& directory, const QString& stem) {
+    QStringList written;
+    const QDir dir(directory);
+    auto save = [&](QWidget* widget, const QString& name) {
+        const QString base = dir.absoluteFilePath(stem + QLatin1Char('_') + name);
+        if (exportWidgetPng(base + QStringLiteral(".png"), widget))
+            written << base + QStringLiteral(".png");
+        if (svgExportAvailable() && exportWidgetSvg(base + QStringLiteral(".svg"), widget))
+            written << base + QStringLiteral(".svg");
+    };
+    save(m_breakdown, QStringLiteral("breakdown"));
+    save(m_sweep, QStringLiteral("sweep"));
+    if (m_timelines->count() > 0)
+        save(m_timelines, QStringLiteral("timelines"));
+    return written;
+}
+
+void CompareView::exportCsvWithDialog() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export comparison"), QString(),
+                                                      tr("CSV files (*.csv)"));
+    if (!path.isEmpty() && !exportCsv(path))
+        QMessageBox::warning(this, tr("Export comparison"), tr("Could not write %1").arg(path));
+}
+
+void CompareView::exportChartsWithDialog() {
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export charts"), QStringLiteral("comparison"),
+                                     tr("Images: PNG and SVG (*.png *.svg)"));
+    if (path.isEmpty())
+        return;
+    const QFileInfo info(path);
+    const QStringList written = exportCharts(info.absolutePath(), info.completeBaseName());
+    if (written.isEmpty())
+        QMessageBox::warning(this, tr("Export charts"), tr("Could not write the images"));
+}
+
+} // namespace astrolabe::widgets
