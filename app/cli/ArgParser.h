@@ -11,8 +11,8 @@
 namespace astrolabe::cli {
 
 struct FlagSpec {
-    std::string name;        ///< without the leading "--"
-    std::string valueName;   ///< empty for a boolean switch
+    std::string name;      ///< without the leading "--"
+    std::string valueName; ///< empty for a boolean switch
     std::string help;
     std::string defaultValue;
 };

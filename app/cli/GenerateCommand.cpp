@@ -1,8 +1,7 @@
 #include "cli/GenerateCommand.h"
 
-#include "config/AstraMemoryConfig.h"
-
 #include "cli/Commands.h"
+#include "config/AstraMemoryConfig.h"
 #include "core/Error.h"
 #include "core/Units.h"
 #include "workload/MicrobenchmarkGenerator.h"

@@ -1,10 +1,9 @@
 #include "cli/GenerateLlmCommand.h"
 
-#include "workload/TraceIo.h"
-
 #include "cli/Commands.h"
 #include "core/Error.h"
 #include "core/Units.h"
+#include "workload/TraceIo.h"
 #include "workload/generate/ModelFigures.h"
 #include "workload/generate/ModelPresets.h"
 #include "workload/generate/RankLayout.h"
@@ -24,7 +23,9 @@ using namespace astrolabe::generate;
 ///     return [](const std::string& path, const WorkloadTrace& t) { writeWorkloadTrace(path, t); };
 /// An empty function means "no writer yet": generate-llm then reports that nothing was written.
 TraceWriter chakraWriter() {
-    return [](const std::string& path, const WorkloadTrace& trace) { writeWorkloadTrace(path, trace); };
+    return [](const std::string& path, const WorkloadTrace& trace) {
+        writeWorkloadTrace(path, trace);
+    };
 }
 
 std::vector<FlagSpec> modelFlags() {

@@ -6,9 +6,9 @@
 #include "config/ProjectFile.h"
 #include "core/Error.h"
 #include "export/AstraReport.h"
+#include "simulation/Simulation.h"
 #include "store/ProjectDatabase.h"
 #include "store/RunStorage.h"
-#include "simulation/Simulation.h"
 
 #include <chrono>
 #include <ostream>
@@ -33,7 +33,8 @@ int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     for (const std::string& w : warnings)
         err << "astrolabe-cli: warning: " << w << "\n";
     const bool store = !args.has("no-store");
-    const std::string db = args.value("db").empty() ? defaultDatabasePath(project) : args.value("db");
+    const std::string db =
+        args.value("db").empty() ? defaultDatabasePath(project) : args.value("db");
     std::shared_ptr<const RunResult> result;
     const auto started = std::chrono::steady_clock::now();
     auto elapsed = [&] {
@@ -46,7 +47,8 @@ int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         if (store) {
             ProjectDatabase database(db);
             storeFailedRun(database, spec,
-                           e.kind() == ErrorKind::Cancelled ? RunStatus::Cancelled : RunStatus::Failed,
+                           e.kind() == ErrorKind::Cancelled ? RunStatus::Cancelled
+                                                            : RunStatus::Failed,
                            e.what(), elapsed());
         }
         throw;

@@ -15,7 +15,9 @@ namespace astrolabe::cli {
 
 namespace {
 
-std::string ns(SimTime t) { return units::formatTime(t); }
+std::string ns(SimTime t) {
+    return units::formatTime(t);
+}
 
 std::string percent(double fraction) {
     char buf[32];
@@ -58,12 +60,12 @@ void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunRes
     out << "  per NPU      finish " << spread([](const NpuSummary& n) { return n.finish; })
         << "; compute " << spread([](const NpuSummary& n) { return n.computeUnion; })
         << "; exposed communication " << spread([](const NpuSummary& n) { return n.exposedComm; })
-        << "; overlap " << spread([](const NpuSummary& n) { return n.overlap; })
-        << "; idle " << spread([](const NpuSummary& n) { return n.idle; }) << "\n";
+        << "; overlap " << spread([](const NpuSummary& n) { return n.overlap; }) << "; idle "
+        << spread([](const NpuSummary& n) { return n.idle; }) << "\n";
     std::map<std::string, std::pair<int, SimTime>> perType;
     for (const CollectiveSpan& c : r.collectives) {
-        auto& [count, longest] = perType[std::string(collectiveTypeName(c.type)) + " " +
-                                         units::formatSize(c.sizeBytes)];
+        auto& [count, longest] =
+            perType[std::string(collectiveTypeName(c.type)) + " " + units::formatSize(c.sizeBytes)];
         ++count;
         longest = std::max(longest, c.end - c.start);
     }
@@ -79,8 +81,9 @@ void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunRes
             << percent(d.utilization) << " of the run\n";
     }
     if (!r.criticalPath.empty()) {
-        out << "  critical path on NPU " << r.criticalPath.front().first << ": " << r.criticalPath.size()
-            << " nodes, ending with node " << r.criticalPath.back().second << "\n";
+        out << "  critical path on NPU " << r.criticalPath.front().first << ": "
+            << r.criticalPath.size() << " nodes, ending with node " << r.criticalPath.back().second
+            << "\n";
     }
 }
 

@@ -4,10 +4,10 @@
 
 #include <QAction>
 #include <QHBoxLayout>
-#include <QPushButton>
 #include <QHeaderView>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>

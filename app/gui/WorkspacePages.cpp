@@ -19,7 +19,9 @@ namespace {
 /// platform (open, undo, preset) goes back into the editor.
 class TopologyPage : public WorkspacePage {
 public:
-    explicit TopologyPage(QWidget* parent) : WorkspacePage(parent), m_editor(new widgets::TopologyEditor(this)) {
+    explicit TopologyPage(QWidget* parent)
+        : WorkspacePage(parent)
+        , m_editor(new widgets::TopologyEditor(this)) {
         auto* layout = new QVBoxLayout(this);
         layout->setContentsMargins(0, 0, 0, 0);
         layout->addWidget(m_editor);
@@ -28,14 +30,14 @@ public:
             if (platform == m_shown)
                 return;
             m_shown = platform;
-            emit editRequested(widgets::SpecEdit{
-                QStringLiteral("platform.dimensions"), tr("Edit the platform"),
-                [platform](SimulationSpec& spec) {
-                    const std::string source = spec.platform.sourceFile;
-                    spec.platform = platform;
-                    spec.platform.sourceFile = source;
-                },
-                true});
+            emit editRequested(
+                widgets::SpecEdit{QStringLiteral("platform.dimensions"), tr("Edit the platform"),
+                                  [platform](SimulationSpec& spec) {
+                                      const std::string source = spec.platform.sourceFile;
+                                      spec.platform = platform;
+                                      spec.platform.sourceFile = source;
+                                  },
+                                  true});
         });
     }
     void setSpec(const SimulationSpec& spec) override {
@@ -52,8 +54,7 @@ private:
 
 /// A view of one run's result (timeline or utilization): shows the selected run, or says how
 /// to get one.
-template <typename View>
-class RunResultPage : public WorkspacePage {
+template <typename View> class RunResultPage : public WorkspacePage {
 public:
     RunResultPage(PlaceholderPage::Content content, QWidget* parent)
         : WorkspacePage(parent)
@@ -86,7 +87,8 @@ private:
 class ComparePage : public WorkspacePage {
 public:
     explicit ComparePage(QWidget* parent)
-        : WorkspacePage(parent), m_view(new widgets::CompareView(this)) {
+        : WorkspacePage(parent)
+        , m_view(new widgets::CompareView(this)) {
         auto* layout = new QVBoxLayout(this);
         layout->setContentsMargins(0, 0, 0, 0);
         layout->addWidget(m_view);
@@ -95,8 +97,8 @@ public:
         widgets::CompareRuns list;
         for (const RunRecord* r : runs)
             if (r) // "#3 Quick start": names repeat when one project is run again and again
-                list.push_back({QStringLiteral("#%1 %2").arg(r->id).arg(r->name), r->spec,
-                                r->result});
+                list.push_back(
+                    {QStringLiteral("#%1 %2").arg(r->id).arg(r->name), r->spec, r->result});
         m_view->setRuns(std::move(list));
     }
 
@@ -106,7 +108,9 @@ private:
 
 } // namespace
 
-WorkspacePage* createTopologyPage(QWidget* parent) { return new TopologyPage(parent); }
+WorkspacePage* createTopologyPage(QWidget* parent) {
+    return new TopologyPage(parent);
+}
 WorkspacePage* createTimelinePage(QWidget* parent) {
     return new RunResultPage<widgets::TimelineView>(PlaceholderPage::Content::Timeline, parent);
 }

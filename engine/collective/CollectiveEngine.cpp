@@ -75,8 +75,8 @@ void CollectiveEngine::start(const CollectiveRequest& request, std::function<voi
                     "all-gather of " + std::to_string(request.bytes) + " bytes split into " +
                         std::to_string(splits) + " chunks leaves empty chunks",
                     {}, "use a larger comm_size or fewer preferred-dataset-splits");
-    const auto chunks = static_cast<int>(
-        std::ceil(static_cast<double>(size) / static_cast<double>(chunk)));
+    const auto chunks =
+        static_cast<int>(std::ceil(static_cast<double>(size) / static_cast<double>(chunk)));
 
     const std::vector<int>* members = nullptr;
     if (request.group != 0) {
@@ -93,9 +93,15 @@ void CollectiveEngine::start(const CollectiveRequest& request, std::function<voi
 
     int64_t priority = 0;
     switch (m_spec.system.schedulingPolicy) {
-    case SchedulingPolicy::LIFO: priority = ++npu.priorityCounter; break;
-    case SchedulingPolicy::FIFO: priority = --npu.priorityCounter; break;
-    case SchedulingPolicy::Explicit: priority = request.priority; break;
+    case SchedulingPolicy::LIFO:
+        priority = ++npu.priorityCounter;
+        break;
+    case SchedulingPolicy::FIFO:
+        priority = --npu.priorityCounter;
+        break;
+    case SchedulingPolicy::Explicit:
+        priority = request.priority;
+        break;
     }
 
     auto collective = std::make_unique<Collective>();
@@ -115,12 +121,13 @@ void CollectiveEngine::start(const CollectiveRequest& request, std::function<voi
         stream->owner = collective.get();
         stream->chunk = c;
         stream->priority = priority;
-        PlanInput in{request.npu, request.kind, chunk, &request.involvedDims, members,
-                     members ? nullptr : npu.scheduler.get()};
+        PlanInput in{request.npu,           request.kind, chunk,
+                     &request.involvedDims, members,      members ? nullptr : npu.scheduler.get()};
         stream->phases = planPhases(in, m_topology, m_spec.system, m_queuesPerDim, npu.cursor);
         for (PhaseSpec& p : stream->phases)
             if (p.algorithm.kind == AlgorithmKind::DoubleBinaryTree)
-                p.rootMax = npu.treeCounter[static_cast<int>(p.kind) * 64 + p.dimension + 1]++ % 2 == 0;
+                p.rootMax =
+                    npu.treeCounter[static_cast<int>(p.kind) * 64 + p.dimension + 1]++ % 2 == 0;
         if (stream->phases.empty())
             throw Error(ErrorKind::Validation,
                         "NPU " + std::to_string(request.npu) + " node " +
@@ -147,16 +154,20 @@ std::string CollectiveEngine::customSourceFor(const CollectiveRequest& request) 
         if (nodeId == request.nodeId)
             return source;
     switch (request.kind) {
-    case CollectiveKind::AllReduce: return m_spec.system.customAllReduce;
-    case CollectiveKind::ReduceScatter: return m_spec.system.customReduceScatter;
-    case CollectiveKind::AllGather: return m_spec.system.customAllGather;
-    case CollectiveKind::AllToAll: return m_spec.system.customAllToAll;
+    case CollectiveKind::AllReduce:
+        return m_spec.system.customAllReduce;
+    case CollectiveKind::ReduceScatter:
+        return m_spec.system.customReduceScatter;
+    case CollectiveKind::AllGather:
+        return m_spec.system.customAllGather;
+    case CollectiveKind::AllToAll:
+        return m_spec.system.customAllToAll;
     }
     return {};
 }
 
-void CollectiveEngine::startCustom(std::unique_ptr<Collective> collective, const std::string& source,
-                                   const std::vector<int>* members) {
+void CollectiveEngine::startCustom(std::unique_ptr<Collective> collective,
+                                   const std::string& source, const std::vector<int>* members) {
     const CollectiveRequest& r = collective->request;
     if (!m_customTraces)
         throw Error(ErrorKind::Internal, "no custom collective provider is attached");
@@ -165,14 +176,15 @@ void CollectiveEngine::startCustom(std::unique_ptr<Collective> collective, const
     if (members) {
         std::vector<int> sorted = *members;
         std::sort(sorted.begin(), sorted.end());
-        position = static_cast<int>(std::find(sorted.begin(), sorted.end(), r.npu) - sorted.begin());
+        position =
+            static_cast<int>(std::find(sorted.begin(), sorted.end(), r.npu) - sorted.begin());
     }
     const WorkloadTrace& trace = m_customTraces(source, position, r.bytes);
     Collective& ref = *collective;
     ref.remaining = 1;
-    ref.custom = std::make_unique<CustomCollective>(
-        m_sim, m_transport, r.npu, trace, members, r.bytes,
-        r.kind == CollectiveKind::AllGather, [this, &ref] { finishCollective(ref); });
+    ref.custom = std::make_unique<CustomCollective>(m_sim, m_transport, r.npu, trace, members,
+                                                    r.bytes, r.kind == CollectiveKind::AllGather,
+                                                    [this, &ref] { finishCollective(ref); });
     m_npus[static_cast<size_t>(r.npu)].active.push_back(collective.release());
     ref.custom->start();
 }
@@ -211,7 +223,8 @@ CollectiveEngine::insertionPoint(std::deque<Stream*>& waiting, const Stream& str
         return std::max(p.inputBytes, phaseOutputBytes(p.kind, p.ring.size, p.inputBytes));
     };
     switch (m_spec.system.intraDimensionScheduling) {
-    case IntraDimensionScheduling::FIFO: return byPriority();
+    case IntraDimensionScheduling::FIFO:
+        return byPriority();
     case IntraDimensionScheduling::SmallestFirst: {
         if (remaining(&stream) == 1)
             return waiting.end(); // chunks on their last phase go to the back

@@ -50,7 +50,9 @@ public:
     /// Starts a collective now; onDone runs when this NPU's part is complete.
     void start(const CollectiveRequest& request, std::function<void()> onDone);
 
-    void setCustomTraceProvider(CustomTraceProvider provider) { m_customTraces = std::move(provider); }
+    void setCustomTraceProvider(CustomTraceProvider provider) {
+        m_customTraces = std::move(provider);
+    }
 
     /// Symmetric runs simulate one representative NPU; its sends stand for their mirror images.
     void setSymmetric(bool symmetric) { m_symmetric = symmetric; }
@@ -88,7 +90,7 @@ private:
         int64_t priorityCounter = 0;
         std::map<int, uint64_t> streamCounter; ///< per communicator group
         QueueCursor cursor;
-        std::map<int, uint32_t> treeCounter; ///< per (collective kind, dimension)
+        std::map<int, uint32_t> treeCounter;           ///< per (collective kind, dimension)
         std::unique_ptr<DimensionScheduler> scheduler; ///< null: natural order
         std::vector<Collective*> active;
     };
@@ -98,7 +100,8 @@ private:
                      const std::vector<int>* members);
     void enqueue(Stream& stream);
     /// Where a stream entering a queue goes among the waiting ones (intra-dimension policy).
-    std::deque<Stream*>::iterator insertionPoint(std::deque<Stream*>& waiting, const Stream& stream) const;
+    std::deque<Stream*>::iterator insertionPoint(std::deque<Stream*>& waiting,
+                                                 const Stream& stream) const;
     void startPhase(Stream& stream);
     void phaseDone(Stream& stream);
     void finishCollective(Collective& collective);

@@ -36,7 +36,8 @@ CustomCollective::CustomCollective(Simulator& sim, Transport& transport, int npu
                 m_children[it->second].push_back(static_cast<uint32_t>(i));
                 ++m_pending[i];
             }
-        if (n.type != NodeType::CommSend && n.type != NodeType::CommRecv && n.type != NodeType::Comp)
+        if (n.type != NodeType::CommSend && n.type != NodeType::CommRecv &&
+            n.type != NodeType::Comp)
             throw Error(ErrorKind::Unsupported,
                         std::string("custom collective node ") + std::to_string(n.id) + " is a " +
                             nodeTypeName(n.type) + "; only sends, receives and computes can run",

@@ -39,7 +39,7 @@ private:
     uint64_t m_workloadBytes;
     bool m_allGather;
     std::function<void()> m_onDone;
-    std::vector<uint32_t> m_pending;              ///< unfinished parents per node
+    std::vector<uint32_t> m_pending; ///< unfinished parents per node
     std::vector<std::vector<uint32_t>> m_children;
     size_t m_done = 0;
 };

@@ -10,7 +10,8 @@ DimensionScheduler::DimensionScheduler(InterDimensionScheduling policy, std::vec
     , m_sizes(std::move(sizes))
     , m_load(m_sizes.size(), 0.0) {
     for (double b : bandwidths)
-        m_relativeBandwidth.push_back(bandwidths.empty() || bandwidths[0] <= 0 ? 1.0 : b / bandwidths[0]);
+        m_relativeBandwidth.push_back(bandwidths.empty() || bandwidths[0] <= 0 ? 1.0
+                                                                               : b / bandwidths[0]);
 }
 
 bool DimensionScheduler::splitsAllReduce() const {
@@ -29,12 +30,14 @@ void DimensionScheduler::account(CollectiveKind kind, uint64_t chunkBytes,
     double x = static_cast<double>(chunkBytes);
     auto reduceScatter = [&](int d) {
         const double n = m_sizes[static_cast<size_t>(d)];
-        m_load[static_cast<size_t>(d)] += x / kMiB * ((n - 1) / n) / m_relativeBandwidth[static_cast<size_t>(d)];
+        m_load[static_cast<size_t>(d)] +=
+            x / kMiB * ((n - 1) / n) / m_relativeBandwidth[static_cast<size_t>(d)];
         x /= n;
     };
     auto allGather = [&](int d) {
         const double n = m_sizes[static_cast<size_t>(d)];
-        m_load[static_cast<size_t>(d)] += x / kMiB * (n - 1) / m_relativeBandwidth[static_cast<size_t>(d)];
+        m_load[static_cast<size_t>(d)] +=
+            x / kMiB * (n - 1) / m_relativeBandwidth[static_cast<size_t>(d)];
         x *= n;
     };
     switch (kind) {
@@ -63,15 +66,16 @@ std::vector<int> DimensionScheduler::orderFor(CollectiveKind kind, uint64_t chun
     if (kind == CollectiveKind::AllGather)
         std::reverse(natural.begin(), natural.end());
     switch (m_policy) {
-    case InterDimensionScheduling::Ascending: return natural;
+    case InterDimensionScheduling::Ascending:
+        return natural;
     case InterDimensionScheduling::RoundRobin:
         if (!natural.empty())
             std::rotate(natural.begin(),
-                        natural.begin() + static_cast<long>(chunk % natural.size()),
-                        natural.end());
+                        natural.begin() + static_cast<long>(chunk % natural.size()), natural.end());
         return natural;
     case InterDimensionScheduling::Themis:
-    case InterDimensionScheduling::ThemisFlex: break;
+    case InterDimensionScheduling::ThemisFlex:
+        break;
     }
     std::vector<int> sorted = active;
     std::stable_sort(sorted.begin(), sorted.end(), [&](int a, int b) {

@@ -10,8 +10,8 @@
 //               dimensions first when the spread between the least and most loaded exceeds
 //               chunk/16, natural order otherwise. An all-reduce becomes reduce-scatter over the
 //               chosen order, then all-gather in reverse (no turning all-reduce phase).
-//                 RS of x bytes on d: load_d += (x / 2^20) * ((n_d - 1) / n_d) / (B_d / B_0), x /= n_d
-//                 AG of x bytes on d: load_d += (x / 2^20) * (n_d - 1) / (B_d / B_0),          x *= n_d
+//                 RS of x bytes on d: load_d += (x / 2^20) * ((n_d - 1) / n_d) / (B_d / B_0), x /=
+//                 n_d AG of x bytes on d: load_d += (x / 2^20) * (n_d - 1) / (B_d / B_0), x *= n_d
 //   themisFlex  as themis (chunk resizing is not modelled; documented difference)
 // Loads restart with every collective: every NPU computes the same schedule.
 

@@ -23,7 +23,9 @@ struct Element {
 
 class XmlReader {
 public:
-    XmlReader(const std::string& text, const std::string& file) : m_text(text), m_file(file) {}
+    XmlReader(const std::string& text, const std::string& file)
+        : m_text(text)
+        , m_file(file) {}
 
     Element parseDocument() {
         skipMisc();
@@ -69,8 +71,8 @@ private:
     }
     std::string name() {
         const size_t begin = m_pos;
-        while (m_pos < m_text.size() &&
-               (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_' || peek() == '-' || peek() == ':'))
+        while (m_pos < m_text.size() && (std::isalnum(static_cast<unsigned char>(peek())) ||
+                                         peek() == '_' || peek() == '-' || peek() == ':'))
             advance();
         if (m_pos == begin)
             fail("expected a name");
@@ -173,8 +175,9 @@ MscclAlgorithm parseMscclXml(const std::string& text, const std::string& file,
             continue;
         const long long id = intAttribute(gpu, "id", file);
         if (id < 0 || id >= algo.gpuCount)
-            throw Error(ErrorKind::Validation, "gpu id " + std::to_string(id) + " is outside 0.." +
-                                                   std::to_string(algo.gpuCount - 1),
+            throw Error(ErrorKind::Validation,
+                        "gpu id " + std::to_string(id) + " is outside 0.." +
+                            std::to_string(algo.gpuCount - 1),
                         {file, gpu.line, 0, "gpu.id"});
         long long chunks = intAttribute(gpu, "i_chunks", file);
         if (chunks == 0)
@@ -183,7 +186,8 @@ MscclAlgorithm parseMscclXml(const std::string& text, const std::string& file,
         if (!allGather && chunks <= 0)
             throw Error(ErrorKind::Validation, "gpu " + std::to_string(id) + " has no chunks",
                         {file, gpu.line, 0, "gpu.i_chunks"});
-        const uint64_t chunk = allGather ? collectiveBytes : collectiveBytes / static_cast<uint64_t>(chunks);
+        const uint64_t chunk =
+            allGather ? collectiveBytes : collectiveBytes / static_cast<uint64_t>(chunks);
         WorkloadTrace& trace = algo.traces[static_cast<size_t>(id)];
         trace.file = file + " (gpu " + std::to_string(id) + ")";
         // Last node of each (threadblock, step); -1 for a nop (resolved to its dependency).
@@ -207,7 +211,8 @@ MscclAlgorithm parseMscclXml(const std::string& text, const std::string& file,
                 if (step.tag != "step")
                     continue;
                 const long long s = intAttribute(step, "s", file);
-                const std::string type = step.attributes.count("type") ? step.attributes.at("type") : "";
+                const std::string type =
+                    step.attributes.count("type") ? step.attributes.at("type") : "";
                 const long long count = intAttribute(step, "cnt", file);
                 const long long depTb = intAttribute(step, "depid", file);
                 const long long depStep = intAttribute(step, "deps", file);
@@ -243,8 +248,8 @@ MscclAlgorithm parseMscclXml(const std::string& text, const std::string& file,
                         c.id = nextId++;
                         c.type = NodeType::Comp;
                         c.name = "rrc_comp_tb" + std::to_string(tbId) + "_s" + std::to_string(s);
-                        c.durationMicros = static_cast<uint64_t>(
-                            std::floor(3.0 * std::floor(static_cast<double>(bytes) / 50.0) / 1000.0));
+                        c.durationMicros = static_cast<uint64_t>(std::floor(
+                            3.0 * std::floor(static_cast<double>(bytes) / 50.0) / 1000.0));
                         c.dataDeps.push_back(static_cast<uint64_t>(previous));
                         trace.nodes.push_back(std::move(c));
                         previous = static_cast<int64_t>(nextId - 1);

@@ -1,7 +1,6 @@
 #include "collective/PhasePlan.h"
 
 #include "collective/DimensionScheduler.h"
-
 #include "core/Error.h"
 
 #include <algorithm>
@@ -10,17 +9,22 @@ namespace astrolabe {
 
 uint64_t phaseOutputBytes(CollectiveKind kind, int n, uint64_t input) {
     switch (kind) {
-    case CollectiveKind::ReduceScatter: return input / static_cast<uint64_t>(n);
-    case CollectiveKind::AllGather: return input * static_cast<uint64_t>(n);
+    case CollectiveKind::ReduceScatter:
+        return input / static_cast<uint64_t>(n);
+    case CollectiveKind::AllGather:
+        return input * static_cast<uint64_t>(n);
     case CollectiveKind::AllReduce:
-    case CollectiveKind::AllToAll: return input;
+    case CollectiveKind::AllToAll:
+        return input;
     }
     return input;
 }
 
 namespace {
 
-bool isPowerOfTwo(int n) { return n > 0 && (n & (n - 1)) == 0; }
+bool isPowerOfTwo(int n) {
+    return n > 0 && (n & (n - 1)) == 0;
+}
 
 bool isWholeMachine(AlgorithmKind k) {
     return k == AlgorithmKind::OneRing || k == AlgorithmKind::OneDirect ||
@@ -30,10 +34,17 @@ bool isWholeMachine(AlgorithmKind k) {
 /// The per-dimension algorithm a "one*" entry runs on its whole-machine ring.
 AlgorithmSpec baseAlgorithm(AlgorithmSpec a) {
     switch (a.kind) {
-    case AlgorithmKind::OneRing: a.kind = AlgorithmKind::Ring; break;
-    case AlgorithmKind::OneDirect: a.kind = AlgorithmKind::Direct; break;
-    case AlgorithmKind::OneHalvingDoubling: a.kind = AlgorithmKind::HalvingDoubling; break;
-    default: break;
+    case AlgorithmKind::OneRing:
+        a.kind = AlgorithmKind::Ring;
+        break;
+    case AlgorithmKind::OneDirect:
+        a.kind = AlgorithmKind::Direct;
+        break;
+    case AlgorithmKind::OneHalvingDoubling:
+        a.kind = AlgorithmKind::HalvingDoubling;
+        break;
+    default:
+        break;
     }
     return a;
 }
@@ -53,7 +64,8 @@ void checkRunnable(const AlgorithmSpec& a, CollectiveKind kind, int n) {
         if (!isPowerOfTwo(n))
             throw Error(ErrorKind::Unsupported,
                         "halvingDoubling needs a power-of-two number of NPUs per dimension, "
-                        "found " + std::to_string(n),
+                        "found " +
+                            std::to_string(n),
                         {}, "use ring or direct for this dimension");
     }
     if (a.kind == AlgorithmKind::DoubleBinaryTree && !isPowerOfTwo(n))
@@ -70,14 +82,14 @@ std::vector<PhaseSpec> planPhases(const PlanInput& in, const Topology& topology,
                                   QueueCursor& cursor) {
     const std::vector<AlgorithmSpec>& list = system.algorithms(in.kind);
     if (list.empty())
-        throw Error(ErrorKind::Validation,
-                    std::string("the workload uses an ") + collectiveKindName(in.kind) +
-                        " but the system configuration has no " + collectiveKindName(in.kind) +
-                        "-implementation",
-                    {system.sourceFile, 0, 0,
-                     std::string(collectiveKindName(in.kind)) + "-implementation"},
-                    "add e.g. \"" + std::string(collectiveKindName(in.kind)) +
-                        "-implementation\": [\"ring\"]");
+        throw Error(
+            ErrorKind::Validation,
+            std::string("the workload uses an ") + collectiveKindName(in.kind) +
+                " but the system configuration has no " + collectiveKindName(in.kind) +
+                "-implementation",
+            {system.sourceFile, 0, 0, std::string(collectiveKindName(in.kind)) + "-implementation"},
+            "add e.g. \"" + std::string(collectiveKindName(in.kind)) +
+                "-implementation\": [\"ring\"]");
     const int Q = std::max(1, queuesPerDim);
     if (cursor.roundRobin.size() < static_cast<size_t>(topology.dimensionCount()))
         cursor.roundRobin.assign(static_cast<size_t>(topology.dimensionCount()), 0);
@@ -89,8 +101,8 @@ std::vector<PhaseSpec> planPhases(const PlanInput& in, const Topology& topology,
     std::vector<int> dims;
     std::vector<bool> active;
     if (in.groupMembers) {
-        AlgorithmSpec a = list.size() > 1 ? AlgorithmSpec{AlgorithmKind::Ring, 0}
-                                          : baseAlgorithm(list.front());
+        AlgorithmSpec a =
+            list.size() > 1 ? AlgorithmSpec{AlgorithmKind::Ring, 0} : baseAlgorithm(list.front());
         const std::vector<int>& members = *in.groupMembers;
         const auto it = std::find(members.begin(), members.end(), in.npu);
         LogicalRing ring;
@@ -112,8 +124,8 @@ std::vector<PhaseSpec> planPhases(const PlanInput& in, const Topology& topology,
                          std::string(collectiveKindName(in.kind)) + "-implementation"},
                         "give at most one algorithm per network dimension");
         for (size_t d = 0; d < list.size(); ++d) {
-            const bool involved = !in.involvedDims || d >= in.involvedDims->size() ||
-                                  (*in.involvedDims)[d];
+            const bool involved =
+                !in.involvedDims || d >= in.involvedDims->size() || (*in.involvedDims)[d];
             if (isWholeMachine(list[d].kind)) {
                 LogicalRing ring;
                 ring.size = topology.npuCount();

@@ -29,7 +29,7 @@ struct LogicalRing {
 struct PhaseSpec {
     CollectiveKind kind = CollectiveKind::AllReduce;
     AlgorithmSpec algorithm;
-    int dimension = 0;  ///< network dimension, or -1 for a whole-machine / group ring
+    int dimension = 0; ///< network dimension, or -1 for a whole-machine / group ring
     LogicalRing ring;
     uint64_t inputBytes = 0;
     int queue = 0;
@@ -53,7 +53,7 @@ struct PlanInput {
     uint64_t chunkBytes = 0;
     const std::vector<bool>* involvedDims = nullptr; ///< empty or null = all
     const std::vector<int>* groupMembers = nullptr;  ///< sub-group (size < N), else null
-    DimensionScheduler* scheduler = nullptr;        ///< inter-dimension order, else natural
+    DimensionScheduler* scheduler = nullptr;         ///< inter-dimension order, else natural
 };
 
 /// Builds one chunk's phases. Throws astrolabe::Error (Unsupported / Validation) for plans

@@ -44,8 +44,12 @@ TokenPhase::TokenPhase(const PhaseSpec& spec, PhaseContext context)
         m_parallel = std::min(window, n - 1);
         m_budgetRefill = spec.ring.local ? (n - 1) * m_parallel : m_parallel;
         switch (spec.kind) {
-        case CollectiveKind::AllReduce: m_toSend = 2 * (n - 1); break;
-        default: m_toSend = n - 1; break;
+        case CollectiveKind::AllReduce:
+            m_toSend = 2 * (n - 1);
+            break;
+        default:
+            m_toSend = n - 1;
+            break;
         }
         m_messageBytes = spec.kind == CollectiveKind::AllGather ? D : D / un;
         break;
@@ -63,11 +67,15 @@ TokenPhase::TokenPhase(const PhaseSpec& spec, PhaseContext context)
         m_parallel = 1;
         m_budgetRefill = n - 1;
         switch (spec.kind) {
-        case CollectiveKind::AllReduce: m_toSend = 2 * (n - 1); break;
+        case CollectiveKind::AllReduce:
+            m_toSend = 2 * (n - 1);
+            break;
         case CollectiveKind::AllToAll:
             m_toSend = static_cast<int64_t>(n) * (n - 1) / 2;
             break;
-        default: m_toSend = n - 1; break;
+        default:
+            m_toSend = n - 1;
+            break;
         }
         m_messageBytes = spec.kind == CollectiveKind::AllGather ? D : D / un;
         break;
@@ -143,7 +151,8 @@ void TokenPhase::advanceCursor() {
             }
         }
         break;
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -191,9 +200,9 @@ void TokenPhase::onToken() {
 }
 
 std::string TokenPhase::waitingFor() const {
-    return algorithmName(m_spec.algorithm) + " " + collectiveKindName(m_spec.kind) + " phase: " +
-           std::to_string(m_received) + " messages received, " + std::to_string(m_toSend) +
-           " still to send";
+    return algorithmName(m_spec.algorithm) + " " + collectiveKindName(m_spec.kind) +
+           " phase: " + std::to_string(m_received) + " messages received, " +
+           std::to_string(m_toSend) + " still to send";
 }
 
 } // namespace astrolabe

@@ -48,8 +48,8 @@ private:
     // Cursor.
     int m_dstOffset = 1;
     int m_srcOffset = 1;
-    int m_delta = 1;            ///< halving-doubling distance
-    bool m_doubling = false;    ///< halving-doubling all-reduce in its second half
+    int m_delta = 1;         ///< halving-doubling distance
+    bool m_doubling = false; ///< halving-doubling all-reduce in its second half
     uint64_t m_messageBytes = 0;
 };
 

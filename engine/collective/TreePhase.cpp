@@ -102,6 +102,8 @@ void TreePhase::finish() {
     done();
 }
 
-std::string TreePhase::waitingFor() const { return "doubleBinaryTree phase: " + m_state; }
+std::string TreePhase::waitingFor() const {
+    return "doubleBinaryTree phase: " + m_state;
+}
 
 } // namespace astrolabe

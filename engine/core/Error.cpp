@@ -9,12 +9,18 @@ namespace astrolabe {
 
 const char* errorKindName(ErrorKind kind) {
     switch (kind) {
-    case ErrorKind::Input: return "input error";
-    case ErrorKind::Validation: return "invalid input";
-    case ErrorKind::Unsupported: return "unsupported";
-    case ErrorKind::Deadlock: return "deadlock";
-    case ErrorKind::Cancelled: return "cancelled";
-    case ErrorKind::Internal: return "internal error";
+    case ErrorKind::Input:
+        return "input error";
+    case ErrorKind::Validation:
+        return "invalid input";
+    case ErrorKind::Unsupported:
+        return "unsupported";
+    case ErrorKind::Deadlock:
+        return "deadlock";
+    case ErrorKind::Cancelled:
+        return "cancelled";
+    case ErrorKind::Internal:
+        return "internal error";
     }
     return "error";
 }
@@ -101,8 +107,8 @@ std::string joinAlternatives(const std::vector<std::string>& names) {
 }
 
 void throwTimeOverflow(const char* operation) {
-    throw Error(ErrorKind::Internal, std::string("simulated time overflow in ") + operation,
-                {}, "simulated time is limited to about 106 days in picoseconds");
+    throw Error(ErrorKind::Internal, std::string("simulated time overflow in ") + operation, {},
+                "simulated time is limited to about 106 days in picoseconds");
 }
 
 } // namespace astrolabe

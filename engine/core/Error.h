@@ -10,12 +10,12 @@
 namespace astrolabe {
 
 enum class ErrorKind {
-    Input,      ///< a file cannot be read or parsed
-    Validation, ///< parsed, but inconsistent or out of range
-    Unsupported,///< valid input asking for something the engine does not model
-    Deadlock,   ///< the simulation cannot finish (who waits on whom is in the message)
-    Cancelled,  ///< the user stopped the run
-    Internal,   ///< a broken invariant: a bug in Astrolabe
+    Input,       ///< a file cannot be read or parsed
+    Validation,  ///< parsed, but inconsistent or out of range
+    Unsupported, ///< valid input asking for something the engine does not model
+    Deadlock,    ///< the simulation cannot finish (who waits on whom is in the message)
+    Cancelled,   ///< the user stopped the run
+    Internal,    ///< a broken invariant: a bug in Astrolabe
 };
 
 const char* errorKindName(ErrorKind kind);

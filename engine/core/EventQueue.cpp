@@ -49,7 +49,8 @@ EventQueue::Handle EventQueue::schedule(SimTime at, Callback callback) {
         m_freeSlots.pop_back();
     } else {
         if (m_slots.size() > kSlotMask)
-            throw Error(ErrorKind::Unsupported, "more than 16.7 million simultaneous pending events");
+            throw Error(ErrorKind::Unsupported,
+                        "more than 16.7 million simultaneous pending events");
         slot = static_cast<uint32_t>(m_slots.size());
         m_slots.emplace_back();
     }

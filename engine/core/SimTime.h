@@ -35,9 +35,7 @@ public:
 
     constexpr int64_t ps() const { return m_ps; }
     /// Whole nanoseconds, rounded toward negative infinity (ASTRA-sim's "cycles").
-    constexpr int64_t nsFloor() const {
-        return m_ps >= 0 ? m_ps / 1000 : -((-m_ps + 999) / 1000);
-    }
+    constexpr int64_t nsFloor() const { return m_ps >= 0 ? m_ps / 1000 : -((-m_ps + 999) / 1000); }
     constexpr double ns() const { return static_cast<double>(m_ps) / 1e3; }
     constexpr double us() const { return static_cast<double>(m_ps) / 1e6; }
     constexpr double ms() const { return static_cast<double>(m_ps) / 1e9; }
@@ -51,7 +49,8 @@ public:
     constexpr auto operator<=>(const SimTime&) const = default;
 
 private:
-    constexpr explicit SimTime(int64_t ps) : m_ps(ps) {}
+    constexpr explicit SimTime(int64_t ps)
+        : m_ps(ps) {}
 
     static constexpr int64_t checkedAdd(int64_t a, int64_t b) {
         int64_t r = 0;

@@ -54,7 +54,9 @@ public:
     size_t eventsPending() const { return m_queue.size(); }
 
     Handle scheduleAt(SimTime at, Callback callback);
-    Handle scheduleIn(SimTime delay, Callback callback) { return scheduleAt(m_now + delay, std::move(callback)); }
+    Handle scheduleIn(SimTime delay, Callback callback) {
+        return scheduleAt(m_now + delay, std::move(callback));
+    }
     bool cancel(Handle handle) { return m_queue.cancel(handle); }
     bool pending(Handle handle) const { return m_queue.pending(handle); }
 

@@ -5,8 +5,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 
 namespace astrolabe::units {
 namespace {
@@ -20,9 +20,9 @@ constexpr double kKilo = 1e3, kMega = 1e6, kGiga = 1e9, kTera = 1e12;
 constexpr double kKibi = 1024.0, kMebi = kKibi * 1024, kGibi = kMebi * 1024, kTebi = kGibi * 1024;
 
 constexpr std::array kSizeUnits{
-    UnitFactor{"B", 1},        UnitFactor{"KB", kKilo},   UnitFactor{"kB", kKilo},
-    UnitFactor{"MB", kMega},   UnitFactor{"GB", kGiga},   UnitFactor{"TB", kTera},
-    UnitFactor{"KiB", kKibi},  UnitFactor{"MiB", kMebi},  UnitFactor{"GiB", kGibi},
+    UnitFactor{"B", 1},       UnitFactor{"KB", kKilo},  UnitFactor{"kB", kKilo},
+    UnitFactor{"MB", kMega},  UnitFactor{"GB", kGiga},  UnitFactor{"TB", kTera},
+    UnitFactor{"KiB", kKibi}, UnitFactor{"MiB", kMebi}, UnitFactor{"GiB", kGibi},
     UnitFactor{"TiB", kTebi},
 };
 
@@ -37,8 +37,8 @@ constexpr std::array kBandwidthUnits{
 
 // Factors to picoseconds.
 constexpr std::array kTimeUnits{
-    UnitFactor{"ps", 1},   UnitFactor{"ns", 1e3},        UnitFactor{"us", 1e6},
-    UnitFactor{"µs", 1e6}, UnitFactor{"ms", 1e9},        UnitFactor{"s", 1e12},
+    UnitFactor{"ps", 1},   UnitFactor{"ns", 1e3}, UnitFactor{"us", 1e6},
+    UnitFactor{"µs", 1e6}, UnitFactor{"ms", 1e9}, UnitFactor{"s", 1e12},
 };
 
 std::string_view trim(std::string_view s) {
@@ -82,12 +82,17 @@ double parseWithUnit(std::string_view text, const std::array<UnitFactor, N>& tab
 
 } // namespace
 
-const char* acceptedSizeForms() { return "<number> B|KB|MB|GB|TB (powers of 10) or KiB|MiB|GiB|TiB (powers of 2), e.g. \"1 MiB\", \"4096 B\""; }
+const char* acceptedSizeForms() {
+    return "<number> B|KB|MB|GB|TB (powers of 10) or KiB|MiB|GiB|TiB (powers of 2), e.g. \"1 "
+           "MiB\", \"4096 B\"";
+}
 const char* acceptedBandwidthForms() {
     return "<number> B/s|KB/s|MB/s|GB/s|TB/s (powers of 10), KiB/s|MiB/s|GiB/s|TiB/s (powers of 2) "
            "or bps|Kbps|Mbps|Gbps|Tbps (bits), e.g. \"400 GB/s\", \"100 Gbps\"";
 }
-const char* acceptedTimeForms() { return "<number> ps|ns|us|µs|ms|s, e.g. \"936.25 ns\", \"2 us\""; }
+const char* acceptedTimeForms() {
+    return "<number> ps|ns|us|µs|ms|s, e.g. \"936.25 ns\", \"2 us\"";
+}
 
 uint64_t parseSizeBytes(std::string_view text) {
     const double bytes = parseWithUnit(text, kSizeUnits, "size", acceptedSizeForms());

@@ -1,9 +1,9 @@
 #pragma once
 // One place that turns unit strings into numbers and back.
 //
-//   sizes:      "4096 B", "1 KB" (10^3), "1 MiB" (2^20), "1.5 GB" (10^9), "2 GiB" (2^30), ... TB, TiB
-//   bandwidths: "400 GB/s" (10^9 B/s), "50 GiB/s" (2^30 B/s), "100 Gbps" (10^9 bit/s), B/s ... TB/s
-//   times:      "936.25 ns", "2 us" (also "µs"), "1.5 ms", "3 s", "500 ps"
+//   sizes:      "4096 B", "1 KB" (10^3), "1 MiB" (2^20), "1.5 GB" (10^9), "2 GiB" (2^30), ... TB,
+//   TiB bandwidths: "400 GB/s" (10^9 B/s), "50 GiB/s" (2^30 B/s), "100 Gbps" (10^9 bit/s), B/s ...
+//   TB/s times:      "936.25 ns", "2 us" (also "µs"), "1.5 ms", "3 s", "500 ps"
 //
 // A bare number or an unknown unit is rejected; the message lists the accepted forms.
 // Parsing functions throw astrolabe::Error (kind Validation) with the offending text.

@@ -12,22 +12,25 @@ RemoteMemory::RemoteMemory(Simulator& sim, const RemoteMemoryConfig& config, int
     , m_config(config)
     , m_timing(timing) {
     switch (config.type) {
-    case RemoteMemoryType::MemoryPool: m_serverFree.assign(1, SimTime::zero()); break;
+    case RemoteMemoryType::MemoryPool:
+        m_serverFree.assign(1, SimTime::zero());
+        break;
     case RemoteMemoryType::PerNodeMemoryExpansion: {
         const int perNode = std::max(1, config.numNpusPerNode);
         m_serverFree.assign(static_cast<size_t>((npuCount + perNode - 1) / perNode),
                             SimTime::zero());
         break;
     }
-    default: break;
+    default:
+        break;
     }
 }
 
 SimTime RemoteMemory::accessTime(uint64_t bytes) const {
-    const double transfer = m_config.bandwidthBytesPerNs > 0
-                                ? static_cast<double>(bytes) /
-                                      static_cast<double>(m_config.bandwidthBytesPerNs)
-                                : 0.0;
+    const double transfer =
+        m_config.bandwidthBytesPerNs > 0
+            ? static_cast<double>(bytes) / static_cast<double>(m_config.bandwidthBytesPerNs)
+            : 0.0;
     return SimTime::fromNs(static_cast<int64_t>(m_config.latencyNs)) + m_timing.fromNs(transfer);
 }
 

@@ -56,7 +56,6 @@ void CongestionAwareNetwork::enqueue(uint32_t message) {
     }
 }
 
-
 void CongestionAwareNetwork::serve(int32_t link, uint32_t message) {
     Link& l = m_links[static_cast<size_t>(m_serverOf[static_cast<size_t>(link)])];
     const LinkInfo& info = m_topology.link(link);

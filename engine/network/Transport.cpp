@@ -4,7 +4,9 @@
 
 namespace astrolabe {
 
-Transport::Transport(Simulator& sim, bool rendezvous) : m_sim(sim), m_rendezvous(rendezvous) {}
+Transport::Transport(Simulator& sim, bool rendezvous)
+    : m_sim(sim)
+    , m_rendezvous(rendezvous) {}
 
 void Transport::send(int src, int dst, uint64_t tag, uint64_t bytes, Handler onDelivered) {
     if (!m_rendezvous) {

@@ -58,8 +58,8 @@ void LinkRecorder::add(int32_t link, SimTime start, SimTime end, uint64_t bytes)
 
 void LinkRecorder::addTraffic(int src, int dst, uint64_t bytes) {
     if (!m_traffic.empty())
-        m_traffic[static_cast<size_t>(src) * static_cast<size_t>(m_npus) + static_cast<size_t>(dst)] +=
-            bytes;
+        m_traffic[static_cast<size_t>(src) * static_cast<size_t>(m_npus) +
+                  static_cast<size_t>(dst)] += bytes;
 }
 
 void LinkRecorder::expandSymmetric(const std::vector<int>& classOfLink, int classCount,
@@ -99,8 +99,7 @@ void LinkRecorder::expandSymmetric(const std::vector<int>& classOfLink, int clas
         for (int j = 0; j < m_npus; ++j)
             if (row0[static_cast<size_t>(j)] != 0)
                 m_traffic[static_cast<size_t>(r) * static_cast<size_t>(m_npus) +
-                          static_cast<size_t>(translate(r, j))] =
-                    row0[static_cast<size_t>(j)];
+                          static_cast<size_t>(translate(r, j))] = row0[static_cast<size_t>(j)];
 }
 
 void LinkRecorder::finish(RunResult& result, int dimensionCount) {
@@ -115,7 +114,8 @@ void LinkRecorder::finish(RunResult& result, int dimensionCount) {
         if (m_busyPs[l].empty())
             continue;
         for (size_t b = 0; b < buckets; ++b)
-            out[b] = static_cast<float>(std::min(1.0, m_busyPs[l][b] / static_cast<double>(m_bucketPs)));
+            out[b] =
+                static_cast<float>(std::min(1.0, m_busyPs[l][b] / static_cast<double>(m_bucketPs)));
     }
     std::sort(m_intervals.begin(), m_intervals.end(),
               [](const LinkBusyInterval& a, const LinkBusyInterval& b) {

@@ -17,15 +17,15 @@ namespace astrolabe {
 struct NpuSummary {
     int npu = 0;
     bool finished = false;
-    SimTime finish;          ///< when the NPU had nothing left to run ("finished, N cycles")
-    SimTime gpuTime;         ///< sum of GPU compute node durations (ASTRA-sim gpu_ops_ticks)
-    SimTime cpuTime;         ///< sum of CPU node durations
-    SimTime exposedComm;     ///< finish - gpuTime (ASTRA-sim's definition, not overlap-aware)
-    SimTime wall;            ///< max end over all nodes
+    SimTime finish;      ///< when the NPU had nothing left to run ("finished, N cycles")
+    SimTime gpuTime;     ///< sum of GPU compute node durations (ASTRA-sim gpu_ops_ticks)
+    SimTime cpuTime;     ///< sum of CPU node durations
+    SimTime exposedComm; ///< finish - gpuTime (ASTRA-sim's definition, not overlap-aware)
+    SimTime wall;        ///< max end over all nodes
     // Length of the union of intervals per class (ASTRA-sim's per-class report lines).
     SimTime computeUnion, commUnion, cpuUnion, remoteMemUnion, invalidUnion;
-    SimTime overlap;         ///< computeUnion + commUnion - wall when > 0
-    SimTime idle;            ///< finish - union of all activity
+    SimTime overlap;              ///< computeUnion + commUnion - wall when > 0
+    SimTime idle;                 ///< finish - union of all activity
     uint64_t peakMemoryBytes = 0; ///< 0 when not tracked
     // Roofline statistics (percent / ops per byte), when roofline is enabled.
     double computeBoundPercent = 0, avgComputeUtilization = 0, avgMemoryUtilization = 0,
@@ -54,10 +54,10 @@ struct PhaseSpan {
     int32_t npu = 0;
     uint64_t nodeId = 0;
     int32_t chunk = 0;
-    int16_t phase = 0;       ///< index in the chunk's phase list
-    int16_t dimension = -1;  ///< network dimension (-1 for a whole-machine "one*" ring)
-    uint8_t phaseKind = 0;   ///< CollectiveKind
-    uint8_t algorithm = 0;   ///< AlgorithmKind
+    int16_t phase = 0;      ///< index in the chunk's phase list
+    int16_t dimension = -1; ///< network dimension (-1 for a whole-machine "one*" ring)
+    uint8_t phaseKind = 0;  ///< CollectiveKind
+    uint8_t algorithm = 0;  ///< AlgorithmKind
     uint64_t inputBytes = 0;
 };
 
@@ -109,13 +109,13 @@ struct RunResult {
     double wallSeconds = 0;
 
     std::vector<NpuSummary> npus;
-    std::vector<std::string> names; ///< string table for node names
+    std::vector<std::string> names;           ///< string table for node names
     std::vector<ActivityInterval> activities; ///< sorted by (npu, start)
     std::vector<CollectiveSpan> collectives;
     std::vector<PhaseSpan> phases;
 
     std::vector<LinkInfo> links;
-    std::vector<LinkStats> linkStats;          ///< parallel to links
+    std::vector<LinkStats> linkStats;            ///< parallel to links
     std::vector<LinkBusyInterval> linkIntervals; ///< empty unless requested
     /// Per-link utilization over time: linkSeries[link][bucket] in [0, 1].
     SimTime seriesBucket;

@@ -9,7 +9,8 @@ namespace astrolabe {
 
 namespace {
 bool endsWith(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 } // namespace
 
@@ -22,8 +23,8 @@ const WorkloadTrace& CustomCollectives::trace(const std::string& source, int pos
         return *it->second;
     if (!xml) {
         // <prefix>.<position>.et, one per algorithm rank (spec §7.2).
-        auto trace = std::make_unique<WorkloadTrace>(
-            readWorkloadTrace(workloadFileName(source, position)));
+        auto trace =
+            std::make_unique<WorkloadTrace>(readWorkloadTrace(workloadFileName(source, position)));
         return *(m_cache[key] = std::move(trace));
     }
     MscclAlgorithm algo = loadMscclXml(source, bytes);
@@ -31,7 +32,8 @@ const WorkloadTrace& CustomCollectives::trace(const std::string& source, int pos
         throw Error(ErrorKind::Validation,
                     "the custom collective has " + std::to_string(algo.gpuCount) +
                         " ranks but rank " + std::to_string(position) + " needs one",
-                    {source, 0, 0, "ngpus"}, "the algorithm must have one rank per NPU of the group");
+                    {source, 0, 0, "ngpus"},
+                    "the algorithm must have one rank per NPU of the group");
     for (int g = 0; g < algo.gpuCount; ++g)
         m_cache[std::make_tuple(source, g, bytes)] =
             std::make_unique<WorkloadTrace>(std::move(algo.traces[static_cast<size_t>(g)]));

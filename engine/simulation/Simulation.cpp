@@ -113,8 +113,7 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& spec,
     std::vector<std::unique_ptr<NpuExecutor>> executors;
     executors.reserve(traces.size());
     std::vector<std::string> npu0Lines;
-    ExecutorContext context{&sim, &transport, &collectives, &memory, &spec, timing,
-                            [&](int npu) {
+    ExecutorContext context{&sim, &transport, &collectives, &memory, &spec, timing, [&](int npu) {
                                 auto lines = executors[static_cast<size_t>(npu)]->reportLines();
                                 if (symmetric)
                                     npu0Lines = std::move(lines);
@@ -124,17 +123,19 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& spec,
                             }};
     const size_t simulated = symmetric ? 1 : traces.size();
     for (size_t npu = 0; npu < simulated; ++npu)
-        executors.push_back(std::make_unique<NpuExecutor>(static_cast<int>(npu), traces[npu], context));
+        executors.push_back(
+            std::make_unique<NpuExecutor>(static_cast<int>(npu), traces[npu], context));
     for (auto& e : executors)
         e->start();
 
     if (sim.run(cancel, progress) == Simulator::StopReason::Cancelled)
-        throw Error(ErrorKind::Cancelled, "the run was cancelled at " +
-                                              std::to_string(sim.now().nsFloor()) + " ns");
+        throw Error(ErrorKind::Cancelled,
+                    "the run was cancelled at " + std::to_string(sim.now().nsFloor()) + " ns");
     const bool allFinished = std::all_of(executors.begin(), executors.end(),
                                          [](const auto& e) { return e->finished(); });
     if (!allFinished)
-        throw Error(ErrorKind::Deadlock, deadlockReport(executors, collectives, transport, sim.now()));
+        throw Error(ErrorKind::Deadlock,
+                    deadlockReport(executors, collectives, transport, sim.now()));
 
     for (const auto& e : executors)
         result->npus.push_back(e->summarize(result.get()));

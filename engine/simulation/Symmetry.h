@@ -5,11 +5,11 @@
 // same from every NPU under translation of coordinates, routing commutes with translation, and
 // if every NPU runs the same trace with collectives whose algorithm commutes with translation
 // (ring and direct per dimension; not the double binary tree, whose ranks play different roles,
-// nor halving-doubling or whole-machine rings), every NPU's timeline is identical. NPU 0 is simulated; each of its sends also
-// stands for the mirror-image message its peer sends to it, which has the same delay. Under the
-// congestion-aware model each class of translated links is one FIFO server that sees all
-// translated copies of NPU 0's messages. Results are identical to a full run (a test compares
-// them on every reference case); the cost drops by a factor N.
+// nor halving-doubling or whole-machine rings), every NPU's timeline is identical. NPU 0 is
+// simulated; each of its sends also stands for the mirror-image message its peer sends to it, which
+// has the same delay. Under the congestion-aware model each class of translated links is one FIFO
+// server that sees all translated copies of NPU 0's messages. Results are identical to a full run
+// (a test compares them on every reference case); the cost drops by a factor N.
 
 #include "config/SimulationSpec.h"
 #include "record/RunResult.h"

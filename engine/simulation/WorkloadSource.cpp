@@ -17,8 +17,8 @@ std::vector<WorkloadTrace> loadWorkloadTraces(const SimulationSpec& spec, int np
         return loadWorkload(spec.workload.tracePrefix, npuCount, options);
     }
     const MicrobenchmarkSpec& micro = spec.workload.microbenchmark;
-    std::vector<WorkloadTrace> traces =
-        makeMicrobenchmark(static_cast<CollectiveType>(micro.collective), npuCount, micro.sizeBytes);
+    std::vector<WorkloadTrace> traces = makeMicrobenchmark(
+        static_cast<CollectiveType>(micro.collective), npuCount, micro.sizeBytes);
     if (micro.commGroup != 0) {
         const auto it = spec.commGroups.find(micro.commGroup);
         if (it == spec.commGroups.end())

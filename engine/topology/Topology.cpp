@@ -4,7 +4,8 @@
 
 namespace astrolabe {
 
-Topology::Topology(const PlatformSpec& spec) : m_dims(spec.dimensions) {
+Topology::Topology(const PlatformSpec& spec)
+    : m_dims(spec.dimensions) {
     if (m_dims.empty())
         throw Error(ErrorKind::Validation, "the platform has no dimensions",
                     {spec.sourceFile, 0, 0, "platform.dimensions"},
@@ -26,8 +27,7 @@ Topology::Topology(const PlatformSpec& spec) : m_dims(spec.dimensions) {
         m_strides.push_back(static_cast<int>(n));
         n *= dim.size;
         if (n > (1 << 24))
-            throw Error(ErrorKind::Unsupported,
-                        "the platform has more than 16,777,216 NPUs",
+            throw Error(ErrorKind::Unsupported, "the platform has more than 16,777,216 NPUs",
                         {spec.sourceFile, 0, 0, "platform.dimensions"});
     }
     m_npus = static_cast<int>(n);
@@ -120,8 +120,10 @@ int Topology::hops(BlockKind kind, int n, int i, int j) {
         const int cw = ((j - i) % n + n) % n;
         return cw < n - cw ? cw : n - cw;
     }
-    case BlockKind::FullyConnected: return 1;
-    case BlockKind::Switch: return 2;
+    case BlockKind::FullyConnected:
+        return 1;
+    case BlockKind::Switch:
+        return 2;
     }
     return 1;
 }

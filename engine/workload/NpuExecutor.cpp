@@ -12,11 +12,20 @@ namespace {
 
 bool collectiveKindOf(CollectiveType type, CollectiveKind& kind) {
     switch (type) {
-    case CollectiveType::AllReduce: kind = CollectiveKind::AllReduce; return true;
-    case CollectiveType::AllGather: kind = CollectiveKind::AllGather; return true;
-    case CollectiveType::ReduceScatter: kind = CollectiveKind::ReduceScatter; return true;
-    case CollectiveType::AllToAll: kind = CollectiveKind::AllToAll; return true;
-    default: return false;
+    case CollectiveType::AllReduce:
+        kind = CollectiveKind::AllReduce;
+        return true;
+    case CollectiveType::AllGather:
+        kind = CollectiveKind::AllGather;
+        return true;
+    case CollectiveType::ReduceScatter:
+        kind = CollectiveKind::ReduceScatter;
+        return true;
+    case CollectiveType::AllToAll:
+        kind = CollectiveKind::AllToAll;
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -58,8 +67,8 @@ NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext co
         forEachParent(trace.nodes[i], [&](uint64_t parent) {
             const auto it = indexOf.find(parent);
             if (it == indexOf.end())
-                fail(trace.nodes[i], "depends on node " + std::to_string(parent) +
-                                         ", which is not in the trace");
+                fail(trace.nodes[i],
+                     "depends on node " + std::to_string(parent) + ", which is not in the trace");
             ++childCount[it->second];
             ++m_state[i].pendingParents;
         });
@@ -76,13 +85,21 @@ NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext co
         const WorkloadNode& node = trace.nodes[i];
         m_state[i].slot = slotOf(node);
         switch (node.type) {
-        case NodeType::Comp: m_state[i].cls = node.isCpuOp ? Class::Cpu : Class::Gpu; break;
+        case NodeType::Comp:
+            m_state[i].cls = node.isCpuOp ? Class::Cpu : Class::Gpu;
+            break;
         case NodeType::CommColl:
         case NodeType::CommSend:
-        case NodeType::CommRecv: m_state[i].cls = Class::Comm; break;
+        case NodeType::CommRecv:
+            m_state[i].cls = Class::Comm;
+            break;
         case NodeType::MemLoad:
-        case NodeType::MemStore: m_state[i].cls = Class::RemoteMem; break;
-        default: m_state[i].cls = Class::Invalid; break;
+        case NodeType::MemStore:
+            m_state[i].cls = Class::RemoteMem;
+            break;
+        default:
+            m_state[i].cls = Class::Invalid;
+            break;
         }
     }
 }
@@ -150,15 +167,17 @@ void NpuExecutor::react() {
 }
 
 SimTime NpuExecutor::replayDuration(const WorkloadNode& node) const {
-    return node.durationMicros == 0 ? SimTime::fromNs(1)
-                                    : SimTime::fromNs(static_cast<int64_t>(node.durationMicros) * 1000);
+    return node.durationMicros == 0
+               ? SimTime::fromNs(1)
+               : SimTime::fromNs(static_cast<int64_t>(node.durationMicros) * 1000);
 }
 
 NpuExecutor::Roofline NpuExecutor::roofline(const WorkloadNode& node) const {
     const SystemConfig& sys = m_ctx.spec->system;
     if (!node.hasNumOps || !node.hasTensorSize)
-        fail(node, std::string("roofline compute needs the attribute ") +
-                       (node.hasNumOps ? "tensor_size" : "num_ops"),
+        fail(node,
+             std::string("roofline compute needs the attribute ") +
+                 (node.hasNumOps ? "tensor_size" : "num_ops"),
              "add it to the trace, or turn roofline off to replay duration_micros");
     if (!(sys.peakPerfTFlops > 0) || !(sys.localMemBandwidthGBps > 0))
         fail(node, "roofline compute needs peak-perf and local-mem-bw greater than zero");
@@ -205,7 +224,9 @@ void NpuExecutor::issue(uint32_t index) {
     }
     switch (node.type) {
     case NodeType::Invalid:
-    case NodeType::Metadata: complete(index); return;
+    case NodeType::Metadata:
+        complete(index);
+        return;
     case NodeType::Comp:
         if (sys.rooflineEnabled && !node.isCpuOp) {
             if (node.hasTensorSize && node.tensorSize == 0) {
@@ -249,8 +270,8 @@ void NpuExecutor::issue(uint32_t index) {
                            ", but it runs on NPU " + std::to_string(m_npu));
         if (static_cast<int>(node.commSrc) >= m_ctx.spec->platform.npuCount())
             fail(node, "comm_src " + std::to_string(node.commSrc) + " is not an NPU");
-        m_ctx.transport->receive(m_npu, static_cast<int>(node.commSrc), node.commTag,
-                                 node.commSize, [this, index] { complete(index); });
+        m_ctx.transport->receive(m_npu, static_cast<int>(node.commSrc), node.commTag, node.commSize,
+                                 [this, index] { complete(index); });
         return;
     }
     case NodeType::MemLoad:

@@ -33,13 +33,17 @@ ActivityKind activityKindOf(NodeType type, bool cpu) {
     if (cpu)
         return ActivityKind::Cpu;
     switch (type) {
-    case NodeType::Comp: return ActivityKind::Compute;
+    case NodeType::Comp:
+        return ActivityKind::Compute;
     case NodeType::CommColl:
     case NodeType::CommSend:
-    case NodeType::CommRecv: return ActivityKind::Communication;
+    case NodeType::CommRecv:
+        return ActivityKind::Communication;
     case NodeType::MemLoad:
-    case NodeType::MemStore: return ActivityKind::Memory;
-    default: return ActivityKind::Other;
+    case NodeType::MemStore:
+        return ActivityKind::Memory;
+    default:
+        return ActivityKind::Other;
     }
 }
 
@@ -126,17 +130,17 @@ std::vector<std::string> NpuExecutor::reportLines() const {
     if (present[static_cast<int>(Class::Invalid)])
         lines.push_back("[statistics] " + sys + ", Invalid time: " + cycles(s.invalidUnion));
     if (s.overlap > SimTime::zero())
-        lines.push_back("[statistics] " + sys + ", Total compute-communication overlap: " +
-                        cycles(s.overlap));
+        lines.push_back("[statistics] " + sys +
+                        ", Total compute-communication overlap: " + cycles(s.overlap));
     if (m_ctx.spec->system.rooflineEnabled) {
-        lines.push_back("[statistics] " + sys + ", Compute bound percentage: " +
-                        percent(s.computeBoundPercent) + "%");
-        lines.push_back("[statistics] " + sys + ", Average compute utilization: " +
-                        percent(s.avgComputeUtilization) + "%");
-        lines.push_back("[statistics] " + sys + ", Average memory utilization: " +
-                        percent(s.avgMemoryUtilization) + "%");
-        lines.push_back("[statistics] " + sys + ", Average operation intensity: " +
-                        percent(s.avgOperationIntensity));
+        lines.push_back("[statistics] " + sys +
+                        ", Compute bound percentage: " + percent(s.computeBoundPercent) + "%");
+        lines.push_back("[statistics] " + sys +
+                        ", Average compute utilization: " + percent(s.avgComputeUtilization) + "%");
+        lines.push_back("[statistics] " + sys +
+                        ", Average memory utilization: " + percent(s.avgMemoryUtilization) + "%");
+        lines.push_back("[statistics] " + sys +
+                        ", Average operation intensity: " + percent(s.avgOperationIntensity));
     }
     return lines;
 }
@@ -150,8 +154,7 @@ std::vector<std::string> NpuExecutor::describeWaiting() const {
         const NodeState& st = m_state[i];
         const WorkloadNode& node = m_trace.nodes[i];
         if (st.issued && !st.done) {
-            std::string what = std::string(nodeTypeName(node.type)) + " " +
-                               std::to_string(node.id);
+            std::string what = std::string(nodeTypeName(node.type)) + " " + std::to_string(node.id);
             if (!node.name.empty())
                 what += " (\"" + node.name + "\")";
             if (node.type == NodeType::CommRecv)
@@ -180,7 +183,8 @@ std::vector<std::string> NpuExecutor::describeWaiting() const {
 std::vector<uint64_t> NpuExecutor::criticalChain() const {
     int32_t last = -1;
     for (size_t i = 0; i < m_state.size(); ++i)
-        if (m_state[i].done && (last < 0 || m_state[i].end >= m_state[static_cast<size_t>(last)].end))
+        if (m_state[i].done &&
+            (last < 0 || m_state[i].end >= m_state[static_cast<size_t>(last)].end))
             last = static_cast<int32_t>(i);
     std::vector<uint64_t> chain;
     for (int32_t at = last; at >= 0 && chain.size() < m_state.size();

@@ -40,14 +40,14 @@ void run(benchmark::State& state, const SimulationSpec& spec) {
 
 void BM_SwitchRingAllReduce(benchmark::State& state) {
     const auto n = static_cast<int>(state.range(0));
-    const auto backend = state.range(1) ? NetworkBackend::CongestionAware
-                                         : NetworkBackend::CongestionUnaware;
+    const auto backend =
+        state.range(1) ? NetworkBackend::CongestionAware : NetworkBackend::CongestionUnaware;
     run(state, ringAllReduce({{BlockKind::Switch, n, 50 * kGiBps, 500}}, backend, state.range(2)));
 }
 
 void BM_Torus3dRingAllReduce(benchmark::State& state) {
-    const auto backend = state.range(0) ? NetworkBackend::CongestionAware
-                                        : NetworkBackend::CongestionUnaware;
+    const auto backend =
+        state.range(0) ? NetworkBackend::CongestionAware : NetworkBackend::CongestionUnaware;
     const DimensionSpec ring{BlockKind::Ring, 16, 50 * kGiBps, 500};
     run(state, ringAllReduce({ring, ring, ring}, backend, true));
 }
@@ -56,9 +56,16 @@ void BM_Torus3dRingAllReduce(benchmark::State& state) {
 
 // Args: NPUs, congestion-aware, symmetry.
 BENCHMARK(BM_SwitchRingAllReduce)
-    ->Args({256, 0, 1})->Args({1024, 0, 1})->Args({4096, 0, 1})
-    ->Args({256, 1, 1})->Args({1024, 1, 1})->Args({4096, 1, 1})
-    ->Args({256, 0, 0})->Args({1024, 0, 0})->Args({256, 1, 0})->Args({1024, 1, 0})
+    ->Args({256, 0, 1})
+    ->Args({1024, 0, 1})
+    ->Args({4096, 0, 1})
+    ->Args({256, 1, 1})
+    ->Args({1024, 1, 1})
+    ->Args({4096, 1, 1})
+    ->Args({256, 0, 0})
+    ->Args({1024, 0, 0})
+    ->Args({256, 1, 0})
+    ->Args({1024, 1, 0})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Torus3dRingAllReduce)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 

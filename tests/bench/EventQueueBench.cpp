@@ -4,7 +4,6 @@
 #include "core/Simulator.h"
 
 #include <benchmark/benchmark.h>
-
 #include <cstdint>
 
 using namespace astrolabe;

@@ -5,7 +5,8 @@
 
 namespace astrolabe::widgets {
 
-LogModel::LogModel(QObject* parent) : QAbstractListModel(parent) {}
+LogModel::LogModel(QObject* parent)
+    : QAbstractListModel(parent) {}
 
 void LogModel::append(Severity severity, const QString& message) {
     const int row = static_cast<int>(m_entries.size());

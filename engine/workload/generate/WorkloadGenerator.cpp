@@ -1,7 +1,6 @@
 #include "workload/generate/WorkloadGenerator.h"
 
 #include "config/AstraExport.h"
-
 #include "core/Error.h"
 #include "workload/generate/DataParallelProgram.h"
 #include "workload/generate/RankLayout.h"

@@ -33,7 +33,6 @@ CommGroups forEachRankTrace(const GeneratorSpec& spec,
 
 /// ASTRA-sim comm-group JSON: {"1": [0, 1], "2": [2, 3]}.
 
-
 /// Writes one trace of a rank to a path (the Chakra protobuf writer).
 using TraceWriter = std::function<void(const std::string& path, const WorkloadTrace& trace)>;
 

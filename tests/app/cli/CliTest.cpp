@@ -9,8 +9,8 @@ using astrolabe::cli::runCli;
 
 namespace {
 
-using clitest::Result;
 using clitest::cli;
+using clitest::Result;
 
 } // namespace
 

@@ -12,8 +12,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using clitest::Result;
 using clitest::cli;
+using clitest::Result;
 
 std::string slurp(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);

@@ -10,8 +10,8 @@ using astrolabe::cli::runCli;
 
 namespace {
 
-using clitest::Result;
 using clitest::cli;
+using clitest::Result;
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;

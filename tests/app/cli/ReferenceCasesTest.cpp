@@ -9,16 +9,14 @@
 #include "cli/Commands.h"
 #include "workload/MicrobenchmarkGenerator.h"
 
-#include <nlohmann/json.hpp>
-
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -52,7 +50,9 @@ Finished parseReport(const std::string& out) {
     return f;
 }
 
-void writeFile(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+void writeFile(const fs::path& path, const std::string& text) {
+    std::ofstream(path) << text;
+}
 
 } // namespace
 
@@ -92,13 +92,13 @@ TEST(ReferenceCases, EveryMeasuredAstraSimCaseThroughTheCli) {
             ++cases;
             const nlohmann::json& expected = c["expected"][backend];
             std::ostringstream out, err;
-            const int code = runCli({"astra", "--workload-configuration=" + workloads[key],
-                                     "--system-configuration=" + (dir / "system.json").string(),
-                                     "--network-configuration=" + (dir / "network.yml").string(),
-                                     "--remote-memory-configuration=" + (dir / "memory.json").string(),
-                                     "--logging-folder=" + (dir / "log").string(),
-                                     "--network-backend=" + flag},
-                                    out, err);
+            const int code =
+                runCli({"astra", "--workload-configuration=" + workloads[key],
+                        "--system-configuration=" + (dir / "system.json").string(),
+                        "--network-configuration=" + (dir / "network.yml").string(),
+                        "--remote-memory-configuration=" + (dir / "memory.json").string(),
+                        "--logging-folder=" + (dir / "log").string(), "--network-backend=" + flag},
+                       out, err);
             if (expected["status"] != "ok") {
                 // ASTRA-sim failed here: we must refuse clearly.
                 const bool clear = code == 1 && err.str().find("error:") != std::string::npos;

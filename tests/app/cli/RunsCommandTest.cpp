@@ -16,7 +16,9 @@ using astrolabe::cli::runCli;
 namespace {
 
 using clitest::Result;
-Result runCommand(const std::vector<std::string>& args) { return clitest::cli(args); }
+Result runCommand(const std::vector<std::string>& args) {
+    return clitest::cli(args);
+}
 
 /// A database with two runs: "base" (4 steps) and "longer" (8 steps) of the synthetic workload.
 class RunsCli : public ::testing::Test {

@@ -11,7 +11,8 @@ using BK = BlockKind;
 
 TEST(DimensionScheduler, AscendingIsNaturalOrderAndDescendingForAllGather) {
     DimensionScheduler s(InterDimensionScheduling::Ascending, {4, 4, 4}, {1, 1, 1});
-    EXPECT_EQ(s.orderFor(CollectiveKind::ReduceScatter, kMiB, {0, 1, 2}), (std::vector<int>{0, 1, 2}));
+    EXPECT_EQ(s.orderFor(CollectiveKind::ReduceScatter, kMiB, {0, 1, 2}),
+              (std::vector<int>{0, 1, 2}));
     EXPECT_EQ(s.orderFor(CollectiveKind::AllGather, kMiB, {0, 1, 2}), (std::vector<int>{2, 1, 0}));
 }
 

@@ -1,7 +1,8 @@
 // NPU ids <-> coordinates, hop counts and the dimension-ordered routes of the congestion-aware
 // model, against hand-computed cases.
-#include "engine/golden/GoldenSpec.h"
 #include "topology/Topology.h"
+
+#include "engine/golden/GoldenSpec.h"
 
 #include <gtest/gtest.h>
 
@@ -61,8 +62,8 @@ TEST(Topology, MultiDimensionalCongestionAwareCostIsPerHopStoreAndForward) {
     traces[7].nodes.push_back(recv);
     const auto r = runTraces(s, traces);
     const double beta0 = 100 * 1073741824.0 / 1e9, beta1 = 50 * 1073741824.0 / 1e9;
-    const int64_t expected = static_cast<int64_t>(500 + kMiB / beta0) +
-                             2 * static_cast<int64_t>(1000 + kMiB / beta1);
+    const int64_t expected =
+        static_cast<int64_t>(500 + kMiB / beta0) + 2 * static_cast<int64_t>(1000 + kMiB / beta1);
     EXPECT_EQ(cycles(*r, 7), expected);
     // Congestion-unaware: only the lowest differing dimension counts (ASTRA-sim's rule).
     s.options.backend = NetworkBackend::CongestionUnaware;

@@ -1,7 +1,6 @@
 #include "core/EventQueue.h"
 
 #include <gtest/gtest.h>
-
 #include <random>
 #include <vector>
 

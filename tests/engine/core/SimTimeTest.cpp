@@ -1,5 +1,6 @@
-#include "core/Error.h"
 #include "core/SimTime.h"
+
+#include "core/Error.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
-#include "core/Error.h"
 #include "core/Simulator.h"
 
-#include <gtest/gtest.h>
+#include "core/Error.h"
 
 #include <chrono>
+#include <gtest/gtest.h>
 #include <thread>
 
 using namespace astrolabe;

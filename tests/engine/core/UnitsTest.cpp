@@ -1,8 +1,8 @@
-#include "core/Error.h"
 #include "core/Units.h"
 
-#include <gtest/gtest.h>
+#include "core/Error.h"
 
+#include <gtest/gtest.h>
 #include <string>
 
 using namespace astrolabe;
@@ -28,13 +28,20 @@ struct TimeCase {
 
 TEST(Units, AcceptedSizes) {
     const SizeCase cases[] = {
-        {"4096 B", 4096},           {"0 B", 0},
-        {"1 KB", 1000},             {"1 kB", 1000},
-        {"1 KiB", 1024},            {"1 MB", 1000000},
-        {"1 MiB", 1048576},         {"1.5 GB", 1500000000},
-        {"2 GiB", 2147483648ULL},   {"1 TB", 1000000000000ULL},
-        {"1 TiB", 1099511627776ULL},{"1MiB", 1048576},
-        {"  8 B  ", 8},             {"0.5 KiB", 512},
+        {"4096 B", 4096},
+        {"0 B", 0},
+        {"1 KB", 1000},
+        {"1 kB", 1000},
+        {"1 KiB", 1024},
+        {"1 MB", 1000000},
+        {"1 MiB", 1048576},
+        {"1.5 GB", 1500000000},
+        {"2 GiB", 2147483648ULL},
+        {"1 TB", 1000000000000ULL},
+        {"1 TiB", 1099511627776ULL},
+        {"1MiB", 1048576},
+        {"  8 B  ", 8},
+        {"0.5 KiB", 512},
     };
     for (const SizeCase& c : cases)
         EXPECT_EQ(units::parseSizeBytes(c.text), c.bytes) << c.text;
@@ -42,13 +49,13 @@ TEST(Units, AcceptedSizes) {
 
 TEST(Units, AcceptedBandwidths) {
     const RateCase cases[] = {
-        {"400 GB/s", 400e9},      {"50 GiB/s", 50.0 * 1073741824.0},
-        {"100 Gbps", 12.5e9},     {"1 B/s", 1},
-        {"1 KB/s", 1e3},          {"1 MB/s", 1e6},
-        {"1 TB/s", 1e12},         {"1 KiB/s", 1024},
-        {"1 MiB/s", 1048576},     {"1 TiB/s", 1099511627776.0},
-        {"8 bps", 1},             {"8 Mbps", 1e6},
-        {"1.6 Tbps", 0.2e12},     {"200 Gb/s", 25e9},
+        {"400 GB/s", 400e9},  {"50 GiB/s", 50.0 * 1073741824.0},
+        {"100 Gbps", 12.5e9}, {"1 B/s", 1},
+        {"1 KB/s", 1e3},      {"1 MB/s", 1e6},
+        {"1 TB/s", 1e12},     {"1 KiB/s", 1024},
+        {"1 MiB/s", 1048576}, {"1 TiB/s", 1099511627776.0},
+        {"8 bps", 1},         {"8 Mbps", 1e6},
+        {"1.6 Tbps", 0.2e12}, {"200 Gb/s", 25e9},
     };
     for (const RateCase& c : cases)
         EXPECT_DOUBLE_EQ(units::parseBandwidthBytesPerSecond(c.text), c.bytesPerSecond) << c.text;
@@ -56,17 +63,16 @@ TEST(Units, AcceptedBandwidths) {
 
 TEST(Units, AcceptedTimes) {
     const TimeCase cases[] = {
-        {"936.25 ns", 936250},  {"2 us", 2000000},   {"2 µs", 2000000},
-        {"1.5 ms", 1500000000}, {"3 s", 3000000000000LL}, {"500 ps", 500},
-        {"0 ns", 0},            {"10ns", 10000},
+        {"936.25 ns", 936250},    {"2 us", 2000000}, {"2 µs", 2000000}, {"1.5 ms", 1500000000},
+        {"3 s", 3000000000000LL}, {"500 ps", 500},   {"0 ns", 0},       {"10ns", 10000},
     };
     for (const TimeCase& c : cases)
         EXPECT_EQ(units::parseTime(c.text).ps(), c.ps) << c.text;
 }
 
 TEST(Units, RejectedStringsNameTheAcceptedForms) {
-    const char* sizes[] = {"1024", "", "MiB", "1 mib", "1 Mb/s", "-1 B", "1.5 B", "one MiB",
-                           "1 GiBs", "nan B", "inf B"};
+    const char* sizes[] = {"1024",  "",        "MiB",    "1 mib", "1 Mb/s", "-1 B",
+                           "1.5 B", "one MiB", "1 GiBs", "nan B", "inf B"};
     for (const char* s : sizes) {
         try {
             units::parseSizeBytes(s);

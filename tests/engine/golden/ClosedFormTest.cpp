@@ -2,9 +2,8 @@
 // value is computed here from the formula, independently of the engine.
 #include "engine/golden/GoldenSpec.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 
 using namespace golden;
 using CT = CollectiveType;
@@ -14,11 +13,15 @@ namespace {
 constexpr int64_t E = 10;
 constexpr double kLatency = 500.0;
 constexpr double kBeta = 50.0 * 1073741824.0 / 1e9; // bytes per ns
-constexpr double kL = 50.0;                          // local-mem-bw, bytes per ns
+constexpr double kL = 50.0;                         // local-mem-bw, bytes per ns
 
 // D(x) = floor(h * latency + x / beta) with h = 1 (ring neighbours, fully connected).
-int64_t D(uint64_t x) { return static_cast<int64_t>(std::floor(kLatency + x / kBeta)); }
-int64_t R(uint64_t x) { return 3 * static_cast<int64_t>(std::floor(x / (kL * 1e9) * 1e9)); }
+int64_t D(uint64_t x) {
+    return static_cast<int64_t>(std::floor(kLatency + x / kBeta));
+}
+int64_t R(uint64_t x) {
+    return 3 * static_cast<int64_t>(std::floor(x / (kL * 1e9) * 1e9));
+}
 
 int64_t simulate(BlockKind kind, int n, const char* algorithm, CT type, uint64_t bytes) {
     const auto r = runCollective(spec({dim(kind, n)}, algorithm), type, bytes);
@@ -34,13 +37,16 @@ TEST(ClosedForm, Ring) {
     for (int n : kSizes) {
         const uint64_t m = C / n;
         EXPECT_EQ(simulate(BlockKind::Ring, n, "ring", CT::AllReduce, C),
-                  E + (n - 1) * (2 * D(m) + 2 * E + R(m))) << n;
+                  E + (n - 1) * (2 * D(m) + 2 * E + R(m)))
+            << n;
         EXPECT_EQ(simulate(BlockKind::Ring, n, "ring", CT::ReduceScatter, C),
-                  E + (n - 1) * (D(m) + E + R(m))) << n;
-        EXPECT_EQ(simulate(BlockKind::Ring, n, "ring", CT::AllGather, C),
-                  E + (n - 1) * (D(C) + E)) << n;
+                  E + (n - 1) * (D(m) + E + R(m)))
+            << n;
+        EXPECT_EQ(simulate(BlockKind::Ring, n, "ring", CT::AllGather, C), E + (n - 1) * (D(C) + E))
+            << n;
         EXPECT_EQ(simulate(BlockKind::Ring, n, "ring", CT::AllToAll, C),
-                  E + int64_t(n) * (n - 1) / 2 * (D(m) + E)) << n;
+                  E + int64_t(n) * (n - 1) / 2 * (D(m) + E))
+            << n;
     }
 }
 
@@ -60,8 +66,8 @@ TEST(ClosedForm, HalvingDoubling) {
         const int L = static_cast<int>(std::log2(n));
         int64_t ar = E, rs = E, ag = E;
         for (int k = 1; k <= L; ++k) {
-            ar += D(C >> k) + E;                // halving half: C/2^k
-            ar += D(C >> (L + 1 - k)) + E;      // doubling half: C/2^(L+1-j)
+            ar += D(C >> k) + E;           // halving half: C/2^k
+            ar += D(C >> (L + 1 - k)) + E; // doubling half: C/2^(L+1-j)
             rs += D(C >> k) + E;
             ag += D(C << (k - 1)) + E;
         }

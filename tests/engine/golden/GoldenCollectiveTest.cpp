@@ -17,9 +17,15 @@ int64_t run(const SimulationSpec& s, CT type, uint64_t bytes) {
 }
 } // namespace
 
-TEST(Golden, V01_RingAllReduce) { EXPECT_EQ(run(spec({dim(BK::Ring, 8)}), CT::AllReduce, kMiB), 96365); }
-TEST(Golden, V02_RingReduceScatter) { EXPECT_EQ(run(spec({dim(BK::Ring, 8)}), CT::ReduceScatter, kMiB), 75708); }
-TEST(Golden, V03_RingAllGather) { EXPECT_EQ(run(spec({dim(BK::Ring, 8)}), CT::AllGather, kMiB), 140297); }
+TEST(Golden, V01_RingAllReduce) {
+    EXPECT_EQ(run(spec({dim(BK::Ring, 8)}), CT::AllReduce, kMiB), 96365);
+}
+TEST(Golden, V02_RingReduceScatter) {
+    EXPECT_EQ(run(spec({dim(BK::Ring, 8)}), CT::ReduceScatter, kMiB), 75708);
+}
+TEST(Golden, V03_RingAllGather) {
+    EXPECT_EQ(run(spec({dim(BK::Ring, 8)}), CT::AllGather, kMiB), 140297);
+}
 
 TEST(Golden, V04_SwitchUnaware) {
     const auto s = spec({dim(BK::Switch, 8)});
@@ -72,8 +78,8 @@ TEST(Golden, V10_HalvingDoubling4) {
 }
 
 TEST(Golden, V11_DoubleBinaryTree) {
-    const auto r = runCollective(spec({dim(BK::FullyConnected, 8)}, "doubleBinaryTree"),
-                                 CT::AllReduce, kMiB);
+    const auto r =
+        runCollective(spec({dim(BK::FullyConnected, 8)}, "doubleBinaryTree"), CT::AllReduce, kMiB);
     EXPECT_EQ(cycles(*r, 7), 248872);
     EXPECT_EQ(cycles(*r, 3), 331826);
     for (int npu : {1, 5})

@@ -61,7 +61,9 @@ int64_t minCycles(const RunResult& r) {
     return m;
 }
 
-int64_t cycles(const RunResult& r, int npu) { return r.npus.at(static_cast<size_t>(npu)).finish.nsFloor(); }
+int64_t cycles(const RunResult& r, int npu) {
+    return r.npus.at(static_cast<size_t>(npu)).finish.nsFloor();
+}
 
 WorkloadNode comp(uint64_t id, uint64_t micros, std::vector<uint64_t> deps) {
     WorkloadNode n;

@@ -33,6 +33,7 @@ WorkloadNode comp(uint64_t id, uint64_t micros, std::vector<uint64_t> deps = {})
 /// A matching SEND (on src) and RECV (on dst) of `bytes` with `tag`, both with node id `id`.
 std::pair<WorkloadNode, WorkloadNode> sendRecv(uint64_t id, int src, int dst, uint32_t tag,
                                                uint64_t bytes);
-WorkloadNode coll(uint64_t id, CollectiveType type, uint64_t bytes, std::vector<uint64_t> deps = {});
+WorkloadNode coll(uint64_t id, CollectiveType type, uint64_t bytes,
+                  std::vector<uint64_t> deps = {});
 
 } // namespace golden

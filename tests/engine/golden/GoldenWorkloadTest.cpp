@@ -1,15 +1,16 @@
 // Spec §9.5 golden vectors 29-33, 36, 37: compute, dependencies, send/recv, remote memory.
 #include "engine/golden/GoldenSpec.h"
 
-#include <gtest/gtest.h>
-
 #include <fstream>
+#include <gtest/gtest.h>
 
 using namespace golden;
 using CT = CollectiveType;
 
 namespace {
-SimulationSpec ring2() { return spec({dim(BlockKind::Ring, 2)}); }
+SimulationSpec ring2() {
+    return spec({dim(BlockKind::Ring, 2)});
+}
 
 std::vector<WorkloadTrace> same(int npus, std::vector<WorkloadNode> nodes) {
     std::vector<WorkloadTrace> t(static_cast<size_t>(npus));
@@ -41,8 +42,8 @@ TEST(Golden, V30_ComputeThenCollective) {
 }
 
 TEST(Golden, V31_IndependentCollectivesSerialize) {
-    const auto r = runTraces(ring2(), same(2, {coll(1, CT::AllReduce, kMiB),
-                                               coll(2, CT::AllReduce, kMiB)}));
+    const auto r =
+        runTraces(ring2(), same(2, {coll(1, CT::AllReduce, kMiB), coll(2, CT::AllReduce, kMiB)}));
     EXPECT_EQ(maxCycles(*r), 104030);
 }
 
@@ -66,9 +67,10 @@ TEST(Golden, V36_Roofline) {
     s.system.rooflineEnabled = true;
     s.system.peakPerfTFlops = 100;
     s.system.localMemBandwidthGBps = 1000;
-    for (auto [ops, bytes, expected] : {std::tuple<uint64_t, uint64_t, int64_t>{1000000000, 1000000, 10000},
-                                        {1000000, 10000000, 10000},
-                                        {123456789, 98765, 1234}}) {
+    for (auto [ops, bytes, expected] :
+         {std::tuple<uint64_t, uint64_t, int64_t>{1000000000, 1000000, 10000},
+          {1000000, 10000000, 10000},
+          {123456789, 98765, 1234}}) {
         WorkloadNode n = comp(1, 0);
         n.hasNumOps = n.hasTensorSize = true;
         n.numOps = ops;

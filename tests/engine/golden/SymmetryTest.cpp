@@ -1,10 +1,10 @@
 // A symmetric run (one representative NPU) must give exactly what the full run gives.
-#include "engine/golden/GoldenSpec.h"
 #include "simulation/Symmetry.h"
 
-#include <gtest/gtest.h>
+#include "engine/golden/GoldenSpec.h"
 
 #include <algorithm>
+#include <gtest/gtest.h>
 
 using namespace golden;
 using CT = CollectiveType;

@@ -9,7 +9,9 @@ using namespace golden;
 using CT = CollectiveType;
 
 namespace {
-SimulationSpec ring2() { return spec({dim(BlockKind::Ring, 2)}); }
+SimulationSpec ring2() {
+    return spec({dim(BlockKind::Ring, 2)});
+}
 
 WorkloadNode node(uint64_t id, NodeType type, std::vector<uint64_t> deps = {}) {
     WorkloadNode n;
@@ -96,7 +98,8 @@ TEST(Executor, CollectiveOnOneRankOnlyIsReportedNotHung) {
 TEST(Executor, DependencyCycleIsReported) {
     const std::string msg =
         deadlockMessage(ring2(), both({comp(1, 1), comp(2, 1, {3}), comp(3, 1, {2})}));
-    EXPECT_NE(msg.find("2 more nodes wait for parents that never finished"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("2 more nodes wait for parents that never finished"), std::string::npos)
+        << msg;
 }
 
 TEST(Executor, MissingSplitsIsAClearErrorNotADivisionByZero) {
