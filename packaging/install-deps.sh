@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-    cmake g++ make pkg-config ccache
+    cmake g++ make pkg-config ccache clang-format
     qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
     libyaml-cpp-dev libsqlite3-dev libprotobuf-dev protobuf-compiler zlib1g-dev
     nlohmann-json3-dev
