@@ -4,11 +4,11 @@
 # message, never read out of bounds, overflow or leak. Exits non-zero on any finding.
 # Warnings are not errors here: GCC 12 reports false maybe-uninitialized in libstdc++ headers
 # when sanitizers are on (the normal -Werror build keeps the code warning-free).
-#   packaging/sanitize.sh [extra gtest filter]   (default '*BadInput*:*Chakra*')
+#   packaging/sanitize.sh [gtest filter]   (default: trace reader, bad inputs, executor, golden vectors)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="$root/build-asan"
-filter=${1:-'*BadInput*:*Chakra*'}
+filter=${1:-'*BadInput*:*Chakra*:Executor.*:Golden.*:BadConfig*:Symmetry.*'}
 jobs=${JOBS:-2}
 mkdir -p "$build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
