@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QThreadPool>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -56,6 +57,8 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
     m_runs = new RunController(m_services.run, this);
     m_runsModel = new RunsTableModel(this);
     m_log = new widgets::LogModel(this);
+    m_workers = new QThreadPool(this);
+    m_workers->setMaxThreadCount(1); // saves and loads in order; one core for the GUI
     attachStore({});
 
     createActions();
@@ -78,6 +81,7 @@ MainWindow::~MainWindow() {
     // Runs first: their threads must stop before the models they report to go away.
     delete m_runs;
     m_runs = nullptr;
+    m_workers->waitForDone(); // their queued replies name `this`
     m_runsModel->setStore(nullptr);
 }
 
@@ -210,6 +214,7 @@ void MainWindow::createDocks() {
     resizeDocks({runsDock, logDock}, {900, 380}, Qt::Horizontal);
     resizeDocks({runsDock}, {190}, Qt::Vertical);
     connect(m_log, &QAbstractItemModel::rowsInserted, logView, &QListView::scrollToBottom);
+    createWorkloadDock();
 }
 
 void MainWindow::connectDocument() {

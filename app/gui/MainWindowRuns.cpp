@@ -118,19 +118,6 @@ void MainWindow::onRunProgress(int id, const Progress& p) {
                                  .arg(p.wallSeconds, 0, 'f', 1));
 }
 
-void MainWindow::storeRun(int id, RunRecord record) {
-    const auto it = m_pending.find(id);
-    if (it == m_pending.end())
-        return;
-    record.name = it->second.name;
-    record.started = it->second.queued;
-    record.spec = it->second.spec;
-    m_pending.erase(it);
-    const int storedId = m_runsModel->addRun(std::move(record));
-    refreshExplorer();
-    m_runsPanel->selectRun(storedId);
-}
-
 void MainWindow::onRunFinished(int id, std::shared_ptr<const RunResult> result,
                                double wallSeconds) {
     const auto it = m_pending.find(id);

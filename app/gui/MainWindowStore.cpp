@@ -1,0 +1,129 @@
+// MainWindow: saving finished runs and loading stored results, both off the GUI thread.
+#include "common/LogModel.h"
+#include "core/Error.h"
+#include "gui/MainWindow.h"
+#include "gui/ProjectDocument.h"
+#include "gui/RunsPanel.h"
+#include "gui/RunsTableModel.h"
+#include "store/ProjectDatabase.h"
+
+#include <QStatusBar>
+#include <QThreadPool>
+
+namespace astrolabe::gui {
+
+namespace {
+QString errorText(const std::exception& e) {
+    return QString::fromStdString(e.what());
+}
+} // namespace
+
+void MainWindow::storeRun(int id, RunRecord record) {
+    const auto it = m_pending.find(id);
+    if (it == m_pending.end())
+        return;
+    record.name = it->second.name;
+    record.started = it->second.queued;
+    record.spec = it->second.spec;
+    m_pending.erase(it);
+    const RunStore::BackgroundSaver saver = m_store->backgroundSaver();
+    if (!saver || record.status != RunStatus::Finished || !record.result) {
+        addStoredRun(std::move(record)); // failed runs and in-memory stores: cheap
+        return;
+    }
+    // Saving writes the whole timeline in one transaction: seconds for millions of intervals.
+    // The worker has its own database connection; the record comes back by queued call.
+    // ~MainWindow waits for m_workers, so `this` outlives the task.
+    auto shared = std::make_shared<RunRecord>(std::move(record));
+    const int generation = m_storeGeneration;
+    m_workers->start([this, shared, saver, generation] {
+        QString error;
+        try {
+            saver(*shared);
+        } catch (const std::exception& e) {
+            error = errorText(e);
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, shared, generation, error] {
+                if (generation != m_storeGeneration) {
+                    m_log->append(
+                        widgets::LogModel::Severity::Warning,
+                        tr("%1 was saved in the previous project's database").arg(shared->name));
+                    return;
+                }
+                RunRecord record = std::move(*shared);
+                if (!error.isEmpty())
+                    m_log->append(widgets::LogModel::Severity::Error,
+                                  tr("%1 could not be saved: %2").arg(record.name, error));
+                else if (record.result->activities.size() > kKeepTimelineIntervals)
+                    record.result.reset(); // reloaded lazily, timeline read by window
+                addStoredRun(std::move(record));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void MainWindow::addStoredRun(RunRecord record) {
+    const int storedId = m_runsModel->addRun(std::move(record));
+    refreshExplorer();
+    m_runsPanel->selectRun(storedId);
+    emit runStored(storedId);
+}
+
+void MainWindow::loadResult(const RunRecord& run) {
+    if (m_loading.count(run.id))
+        return;
+    m_loading.insert(run.id);
+    const std::string path = run.databasePath.toStdString();
+    const int id = run.id;
+    const int generation = m_storeGeneration;
+    m_workers->start([this, path, id, generation] {
+        std::shared_ptr<const RunResult> result;
+        QString error;
+        try {
+            // Without the timeline: the Timeline tab reads it by window (DatabaseTimelineSource).
+            const ProjectDatabase db(path);
+            result = db.loadResult(id, false, true);
+        } catch (const std::exception& e) {
+            error = errorText(e);
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, id, result, error] {
+                onResultLoaded(generation, id, result, error);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void MainWindow::onResultLoaded(int generation, int id, std::shared_ptr<const RunResult> result,
+                                const QString& error) {
+    if (generation != m_storeGeneration)
+        return;
+    m_loading.erase(id);
+    if (!error.isEmpty() || !result) {
+        m_log->append(widgets::LogModel::Severity::Error,
+                      tr("The result of run %1 could not be loaded: %2").arg(id).arg(error));
+        return;
+    }
+    if (!m_runsModel->setResult(id, std::move(result)))
+        return; // deleted meanwhile
+    std::erase(m_loaded, id);
+    m_loaded.push_back(id);
+    const int selected = m_runsPanel->selectedRunId();
+    // Drop the least recently loaded results beyond kLoadedResults, never the one on screen.
+    for (auto it = m_loaded.begin(); m_loaded.size() > kLoadedResults && it != m_loaded.end();) {
+        if (*it == selected || *it == id) {
+            ++it;
+            continue;
+        }
+        m_runsModel->setResult(*it, nullptr);
+        it = m_loaded.erase(it);
+    }
+    if (selected == id)
+        showRun(id);
+    emit resultLoaded(id);
+}
+
+} // namespace astrolabe::gui

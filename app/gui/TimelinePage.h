@@ -1,0 +1,33 @@
+#pragma once
+// The Timeline tab. A run whose result is in memory with its timeline is drawn from it; a run
+// stored in the project database (result loaded without its timeline) is drawn through a
+// DatabaseTimelineSource that reads only the windows on screen.
+
+#include "gui/WorkspacePages.h"
+
+#include <memory>
+
+namespace astrolabe::widgets {
+class TimelineView;
+}
+
+namespace astrolabe::gui {
+
+class TimelinePage : public WorkspacePage {
+    Q_OBJECT
+public:
+    explicit TimelinePage(QWidget* parent = nullptr);
+    void showRun(const RunRecord* run) override;
+
+    widgets::TimelineView* view() const { return m_view; }
+    /// True when the shown run is read from the project database window by window.
+    bool showsDatabaseRun() const { return m_fromDatabase; }
+
+private:
+    widgets::TimelineView* m_view;
+    PlaceholderPage* m_empty;
+    std::shared_ptr<const RunResult> m_result;
+    bool m_fromDatabase = false;
+};
+
+} // namespace astrolabe::gui
