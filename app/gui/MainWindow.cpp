@@ -164,6 +164,7 @@ void MainWindow::createCentral() {
     m_tabs->addTab(m_pages[1], tr("Timeline"));
     m_tabs->addTab(m_pages[2], tr("Utilization"));
     m_tabs->addTab(m_pages[3], tr("Compare"));
+    createWorkloadTab();
     m_stack->addWidget(m_welcome);
     m_stack->addWidget(m_tabs);
     setCentralWidget(m_stack);
@@ -214,7 +215,6 @@ void MainWindow::createDocks() {
     resizeDocks({runsDock, logDock}, {900, 380}, Qt::Horizontal);
     resizeDocks({runsDock}, {190}, Qt::Vertical);
     connect(m_log, &QAbstractItemModel::rowsInserted, logView, &QListView::scrollToBottom);
-    createWorkloadDock();
 }
 
 void MainWindow::connectDocument() {

@@ -40,7 +40,14 @@ class WorkspacePage;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum Tab { TopologyTab, ConfigurationTab, TimelineTab, UtilizationTab, CompareTab };
+    enum Tab {
+        TopologyTab,
+        ConfigurationTab,
+        TimelineTab,
+        UtilizationTab,
+        CompareTab,
+        WorkloadTab
+    };
 
     explicit MainWindow(QWidget* parent = nullptr);
     explicit MainWindow(GuiServices services, QWidget* parent = nullptr);
@@ -128,7 +135,7 @@ private:
     void updateRunActions();
     void refreshExplorer();
     void showRun(int id);
-    void createWorkloadDock(); // MainWindowWorkload.cpp
+    void createWorkloadTab(); // MainWindowWorkload.cpp
     void onExplorerActivated(int part, int runId, const QString& key);
     /// Logs the error, shows it in a (non-blocking) dialog and jumps to the field it names.
     void reportError(const QString& title, const QString& message, const QString& keyPath = {});
@@ -152,7 +159,7 @@ private:
     ProjectDocument* m_document = nullptr;
     RunController* m_runs = nullptr;
     std::unique_ptr<RunStore> m_store;
-    int m_storeGeneration = 0; ///< changes with m_store: late worker replies are dropped
+    int m_storeGeneration = 0;        ///< changes with m_store: late worker replies are dropped
     QThreadPool* m_workers = nullptr; ///< saves and loads results off the GUI thread
     std::set<int> m_loading;
     std::deque<int> m_loaded;

@@ -130,10 +130,12 @@ void MainWindow::onRunFinished(int id, std::shared_ptr<const RunResult> result,
     record.events = result->events;
     record.wallSeconds = wallSeconds;
     record.result = std::move(result);
+    const QString wall = wallSeconds < 1 ? tr("%1 ms").arg(wallSeconds * 1e3, 0, 'f', 1)
+                                         : tr("%1 s").arg(wallSeconds, 0, 'f', 3);
     const QString line =
-        tr("%1 finished: simulated time %2, wall time %3 s")
-            .arg(it->second.name, QString::fromStdString(units::formatTime(record.simulatedTime)))
-            .arg(wallSeconds, 0, 'f', 3);
+        tr("%1 finished: simulated time %2, wall time %3")
+            .arg(it->second.name, QString::fromStdString(units::formatTime(record.simulatedTime)),
+                 wall);
     m_log->append(widgets::LogModel::Severity::Info, line);
     m_progressLabel->setText(line);
     statusBar()->showMessage(line, 10000);

@@ -1,4 +1,4 @@
-// MainWindow: the Workload dock (model builder) and runs of generated training iterations.
+// MainWindow: the Workload tab (model builder) and runs of generated training iterations.
 #include "common/LogModel.h"
 #include "generator/ModelBuilderPanel.h"
 #include "gui/Counted.h"
@@ -6,21 +6,22 @@
 #include "gui/ProjectDocument.h"
 #include "workload/generate/WorkloadGenerator.h"
 
-#include <QDockWidget>
 #include <QScrollArea>
+#include <QTabWidget>
 
 namespace astrolabe::gui {
 
-void MainWindow::createWorkloadDock() {
-    auto* dock = new QDockWidget(tr("Workload"), this);
-    dock->setObjectName(QStringLiteral("workloadDock"));
-    m_modelBuilder = new widgets::ModelBuilderPanel(dock);
-    auto* scroll = new QScrollArea(dock);
+void MainWindow::createWorkloadTab() {
+    // A tab rather than a dock: the form and its live figures need the full width.
+    auto* scroll = new QScrollArea(m_tabs);
+    scroll->setObjectName(QStringLiteral("workloadTab"));
+    m_modelBuilder = new widgets::ModelBuilderPanel(scroll);
     scroll->setWidget(m_modelBuilder);
     scroll->setWidgetResizable(true);
-    dock->setWidget(scroll);
-    addDockWidget(Qt::RightDockWidgetArea, dock);
-    dock->hide(); // View > Workload; the central tabs keep the room by default
+    scroll->setFrameShape(QFrame::NoFrame);
+    m_tabs->insertTab(WorkloadTab, scroll, tr("Workload"));
+    m_tabs->setTabToolTip(WorkloadTab, tr("Generate a training iteration of a transformer model "
+                                          "and run it on the project's platform"));
     connect(m_modelBuilder, &widgets::ModelBuilderPanel::generateRequested, this,
             [this](const generate::GeneratorSpec& spec) { startGeneratedRun(spec); });
 }

@@ -219,8 +219,7 @@ TEST(GuiIntegration, WorkloadPanelGeneratesAndRunsOnTheProjectPlatform) {
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     ASSERT_TRUE(window.openProject(project));
-    auto* dock = window.findChild<QDockWidget*>(QStringLiteral("workloadDock"));
-    ASSERT_NE(dock, nullptr);
+    ASSERT_EQ(window.tabs()->tabText(MainWindow::WorkloadTab), QStringLiteral("Workload"));
     ASSERT_NE(window.modelBuilder(), nullptr);
 
     // 16 NPUs on the 8-NPU ring: refused with a message naming both counts.
@@ -232,12 +231,12 @@ TEST(GuiIntegration, WorkloadPanelGeneratesAndRunsOnTheProjectPlatform) {
     box->close();
 
     // The panel's Generate button path: generateRequested -> generate in memory -> run.
-    dock->show();
+    window.tabs()->setCurrentIndex(MainWindow::WorkloadTab);
     window.modelBuilder()->setSpec(smallTransformer(2, 2, 2));
     QSignalSpy stored(&window, &MainWindow::runStored);
     emit window.modelBuilder()->generateRequested(window.modelBuilder()->spec());
     ASSERT_TRUE(stored.count() > 0 || stored.wait(60000));
-    test::saveScreenshot(window, QStringLiteral("guiint-8-workload-dock.png"));
+    test::saveScreenshot(window, QStringLiteral("guiint-8-workload-tab.png"));
     const gui::RunRecord& run = window.runsModel()->store()->at(0);
     ASSERT_EQ(run.status, gui::RunStatus::Finished) << run.message.toStdString();
     ASSERT_TRUE(run.result);

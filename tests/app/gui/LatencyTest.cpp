@@ -35,6 +35,7 @@ TEST(GuiLatency, EventLoopStaysResponsiveDuringALongRealRun) {
                    "  algorithms: {all-reduce: [ring], reduce-scatter: [ring], all-gather: "
                    "[ring], all-to-all: [ring]}\n"
                    "  chunks: 4\n"
+                   "  local-memory-bandwidth: 50 GB/s\n"
                    "workload:\n"
                    "  microbenchmark: {collective: all-reduce, size: 1 GiB}\n"
                    "run:\n"
@@ -54,15 +55,23 @@ TEST(GuiLatency, EventLoopStaysResponsiveDuringALongRealRun) {
     ASSERT_TRUE(window.openProject(project));
 
     QElapsedTimer clock;
-    qint64 last = 0, maxGap = 0, ticks = 0;
+    qint64 last = 0, maxGap = 0, maxGapAt = 0, ticks = 0;
     QTimer timer;
     timer.setInterval(5);
     timer.setTimerType(Qt::PreciseTimer);
     QObject::connect(&timer, &QTimer::timeout, [&] {
         const qint64 now = clock.elapsed();
-        maxGap = std::max(maxGap, now - last);
+        if (now - last > maxGap) {
+            maxGap = now - last;
+            maxGapAt = now;
+        }
         last = now;
         ++ticks;
+    });
+    // One picture mid-run (the progress label); the grab's own time is not counted as a gap.
+    QTimer::singleShot(1500, &window, [&] {
+        test::saveScreenshot(window, QStringLiteral("guiint-2-running-switch1024.png"));
+        last = clock.elapsed();
     });
     QSignalSpy stored(&window, &MainWindow::runStored);
     clock.start();
@@ -78,7 +87,7 @@ TEST(GuiLatency, EventLoopStaysResponsiveDuringALongRealRun) {
     ASSERT_EQ(run.status, gui::RunStatus::Finished) << run.message.toStdString();
     std::cout << "[ latency  ] run " << run.wallSeconds << " s wall, " << run.events << " events, "
               << run.activityCount << " intervals; run + save " << totalSeconds << " s; " << ticks
-              << " ticks, max gap " << maxGap << " ms\n";
+              << " ticks, max gap " << maxGap << " ms ending at " << maxGapAt << " ms\n";
     EXPECT_GE(run.wallSeconds, 1.0) << "the run must be long for the measurement to mean much";
     EXPECT_LT(maxGap, 50);
     EXPECT_GT(ticks, static_cast<qint64>(totalSeconds * 1000 / 5 / 2)); // the timer kept firing
