@@ -151,6 +151,8 @@ private:
 
     // MainWindowStore.cpp
     void addStoredRun(RunRecord record);
+    /// After "save as" of an unsaved project: its in-memory runs move into the new database.
+    void moveRunsToProjectStore(const QString& projectPath);
     void loadResult(const RunRecord& run);
     void onResultLoaded(int generation, int id, std::shared_ptr<const RunResult> result,
                         const QString& error);

@@ -113,6 +113,7 @@ bool MainWindow::saveProjectAs(const QString& path) {
         reportError(tr("Save Project"), QString::fromStdString(e.what()));
         return false;
     }
+    moveRunsToProjectStore(path);
     addRecent(path);
     m_log->append(widgets::LogModel::Severity::Info, tr("Saved %1").arg(path));
     statusBar()->showMessage(tr("Saved %1").arg(path), 5000);

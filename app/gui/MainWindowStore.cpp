@@ -1,6 +1,7 @@
 // MainWindow: saving finished runs and loading stored results, both off the GUI thread.
 #include "common/LogModel.h"
 #include "core/Error.h"
+#include "gui/Counted.h"
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
 #include "gui/RunsPanel.h"
@@ -62,6 +63,35 @@ void MainWindow::storeRun(int id, RunRecord record) {
             },
             Qt::QueuedConnection);
     });
+}
+
+void MainWindow::moveRunsToProjectStore(const QString& projectPath) {
+    if (m_store->backgroundSaver())
+        return; // already in a project database: its runs stay there
+    std::unique_ptr<RunStore> next = m_services.openRunStore(projectPath);
+    if (!next->backgroundSaver())
+        return; // no database for this path either: keep the runs where they are
+    // An unsaved project's runs follow it into the database beside its new file. Saved on the
+    // GUI thread: runs of an unsaved project are the quick experiments of one session.
+    std::vector<RunRecord> runs;
+    for (int row = 0; row < m_store->count(); ++row)
+        runs.push_back(m_store->at(row));
+    m_runsModel->setStore(nullptr);
+    m_store = std::move(next);
+    ++m_storeGeneration;
+    m_loading.clear();
+    m_loaded.clear();
+    m_runsModel->setStore(m_store.get());
+    for (RunRecord& run : runs) {
+        run.id = 0;
+        run.databasePath.clear();
+        m_runsModel->addRun(std::move(run));
+    }
+    refreshExplorer();
+    if (!runs.empty())
+        m_log->append(widgets::LogModel::Severity::Info,
+                      tr("%1 saved in the project database")
+                          .arg(counted(m_store->count(), tr("run"), tr("runs"))));
 }
 
 void MainWindow::addStoredRun(RunRecord record) {

@@ -185,6 +185,19 @@ TEST(GuiIntegration, UnsavedProjectKeepsRunsInMemory) {
     ASSERT_TRUE(stored.wait(30000));
     EXPECT_TRUE(window.runsModel()->store()->at(0).databasePath.isEmpty());
     EXPECT_TRUE(window.runsModel()->store()->at(0).result);
+
+    // Saving the project moves its runs into the database beside the new file.
+    const QString path = dir.filePath(QStringLiteral("saved/project.yaml"));
+    QDir().mkpath(dir.filePath(QStringLiteral("saved")));
+    ASSERT_TRUE(window.saveProjectAs(path));
+    ASSERT_EQ(window.runsModel()->rowCount(), 1);
+    const gui::RunRecord& moved = window.runsModel()->store()->at(0);
+    EXPECT_FALSE(moved.databasePath.isEmpty());
+    const std::vector<astrolabe::RunRecord> runs =
+        ProjectDatabase(defaultDatabasePath(path.toStdString())).listRuns();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].id, moved.id);
+    EXPECT_EQ(runs[0].simulatedTime, SimTime::fromNs(117'780));
 }
 
 namespace {
