@@ -16,6 +16,9 @@ void MainWindow::createWorkloadTab() {
     auto* scroll = new QScrollArea(m_tabs);
     scroll->setObjectName(QStringLiteral("workloadTab"));
     m_modelBuilder = new widgets::ModelBuilderPanel(scroll);
+    m_modelBuilder->setGenerateText(tr("Generate and Run"),
+                                    tr("Generate one training iteration in memory and simulate "
+                                       "it on the project's platform (NPU counts must match)"));
     scroll->setWidget(m_modelBuilder);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

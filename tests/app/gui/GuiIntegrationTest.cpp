@@ -21,6 +21,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <gtest/gtest.h>
@@ -247,7 +248,13 @@ TEST(GuiIntegration, WorkloadPanelGeneratesAndRunsOnTheProjectPlatform) {
     window.tabs()->setCurrentIndex(MainWindow::WorkloadTab);
     window.modelBuilder()->setSpec(smallTransformer(2, 2, 2));
     QSignalSpy stored(&window, &MainWindow::runStored);
-    emit window.modelBuilder()->generateRequested(window.modelBuilder()->spec());
+    QPushButton* generate = nullptr;
+    for (QPushButton* button : window.modelBuilder()->findChildren<QPushButton*>())
+        if (button->text() == QStringLiteral("Generate and Run"))
+            generate = button;
+    ASSERT_NE(generate, nullptr);
+    ASSERT_TRUE(generate->isEnabled()) << window.modelBuilder()->figuresText().toStdString();
+    generate->click();
     ASSERT_TRUE(stored.count() > 0 || stored.wait(60000));
     test::saveScreenshot(window, QStringLiteral("guiint-8-workload-tab.png"));
     const gui::RunRecord& run = window.runsModel()->store()->at(0);
