@@ -28,8 +28,8 @@ void MainWindow::storeRun(int id, RunRecord record) {
     record.spec = it->second.spec;
     m_pending.erase(it);
     const RunStore::BackgroundSaver saver = m_store->backgroundSaver();
-    if (!saver || record.status != RunStatus::Finished || !record.result) {
-        addStoredRun(std::move(record)); // failed runs and in-memory stores: cheap
+    if (!saver) {
+        addStoredRun(std::move(record)); // an in-memory store
         return;
     }
     // Saving writes the whole timeline in one transaction: seconds for millions of intervals.
@@ -57,7 +57,7 @@ void MainWindow::storeRun(int id, RunRecord record) {
                 if (!error.isEmpty())
                     m_log->append(widgets::LogModel::Severity::Error,
                                   tr("%1 could not be saved: %2").arg(record.name, error));
-                else if (record.result->activities.size() > kKeepTimelineIntervals)
+                else if (record.result && record.result->activities.size() > kKeepTimelineIntervals)
                     record.result.reset(); // reloaded lazily, timeline read by window
                 addStoredRun(std::move(record));
             },

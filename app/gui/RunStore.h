@@ -53,12 +53,14 @@ public:
     virtual bool update(const RunRecord& record) = 0;
     virtual bool remove(int id) = 0;
 
-    /// Saving a finished run may take long (a large timeline). When this returns a function,
-    /// the main window calls it on a worker thread with the finished record, then add()s the
+    /// Saving a run may take long (a large timeline). When this returns a function, the main
+    /// window calls it on a worker thread with the finished (or failed) record, then add()s the
     /// record with the id and databasePath it set. It throws astrolabe::Error on failure.
     /// Empty: add() is cheap enough for the GUI thread.
     using BackgroundSaver = std::function<void(RunRecord& record)>;
     virtual BackgroundSaver backgroundSaver() const { return {}; }
+    /// Waits until changes made so far are durable (stores that write asynchronously).
+    virtual void flush() {}
 
     /// The row of a run id, or -1.
     int rowOf(int id) const;

@@ -1,6 +1,7 @@
 #include "gui/SqliteRunStore.h"
 
 #include "core/Error.h"
+#include "gui/DatabaseWriter.h"
 #include "store/ProjectDatabase.h"
 #include "store/RunStorage.h"
 
@@ -93,7 +94,8 @@ SimulationSpec specFromConfigJson(const std::string& text) {
 
 SqliteRunStore::SqliteRunStore(const QString& databasePath)
     : m_path(databasePath)
-    , m_db(std::make_unique<ProjectDatabase>(databasePath.toStdString())) {
+    , m_db(std::make_unique<ProjectDatabase>(databasePath.toStdString()))
+    , m_writer(std::make_shared<DatabaseWriter>(databasePath.toStdString())) {
     loadRuns();
 }
 
@@ -124,22 +126,30 @@ void SqliteRunStore::loadRuns() {
     }
 }
 
+namespace {
+// Stores a run (finished or not) and fills in its id and activity count.
+void saveRecord(ProjectDatabase& db, RunRecord& record) {
+    if (record.status == RunStatus::Finished && record.result) {
+        record.id = static_cast<int>(storeRun(db, record.spec, *record.result, record.wallSeconds));
+        record.activityCount = record.result->activities.size();
+        return;
+    }
+    const astrolabe::RunStatus status = record.status == RunStatus::Cancelled
+                                            ? astrolabe::RunStatus::Cancelled
+                                            : astrolabe::RunStatus::Failed;
+    record.id = static_cast<int>(
+        storeFailedRun(db, record.spec, status, record.message.toStdString(), record.wallSeconds));
+}
+} // namespace
+
 int SqliteRunStore::add(RunRecord record) {
     if (record.databasePath != m_path || record.id <= 0) {
+        // Not saved yet (runs moved in from an unsaved project): saved now, waiting for the
+        // writer. The main window saves new runs with backgroundSaver() instead.
         try {
-            if (record.status == RunStatus::Finished && record.result) {
-                record.id = static_cast<int>(
-                    storeRun(*m_db, record.spec, *record.result, record.wallSeconds));
-                record.activityCount = record.result->activities.size();
-            } else {
-                const astrolabe::RunStatus status = record.status == RunStatus::Cancelled
-                                                        ? astrolabe::RunStatus::Cancelled
-                                                        : astrolabe::RunStatus::Failed;
-                record.id = static_cast<int>(storeFailedRun(
-                    *m_db, record.spec, status, record.message.toStdString(), record.wallSeconds));
-            }
+            m_writer->call([&record](ProjectDatabase& db) { saveRecord(db, record); });
             record.databasePath = m_path;
-        } catch (const Error& e) {
+        } catch (const std::exception& e) {
             record.id = m_nextMemoryId++;
             record.databasePath.clear();
             record.message += (record.message.isEmpty() ? QString() : QStringLiteral("\n")) +
@@ -157,16 +167,18 @@ bool SqliteRunStore::update(const RunRecord& record) {
         return false;
     RunRecord& old = m_runs[static_cast<size_t>(row)];
     if (!old.databasePath.isEmpty()) {
-        try {
-            if (record.name != old.name)
-                m_db->renameRun(record.id, record.name.toStdString());
-            if (record.tags != old.tags)
-                m_db->setTags(record.id, toStd(record.tags));
-            if (record.notes != old.notes)
-                m_db->setNotes(record.id, record.notes.toStdString());
-        } catch (const Error&) {
-            return false;
-        }
+        const int64_t id = record.id;
+        if (record.name != old.name)
+            m_writer->post([id, name = record.name.toStdString()](ProjectDatabase& db) {
+                db.renameRun(id, name);
+            });
+        if (record.tags != old.tags)
+            m_writer->post(
+                [id, tags = toStd(record.tags)](ProjectDatabase& db) { db.setTags(id, tags); });
+        if (record.notes != old.notes)
+            m_writer->post([id, notes = record.notes.toStdString()](ProjectDatabase& db) {
+                db.setNotes(id, notes);
+            });
     }
     old = record;
     return true;
@@ -176,28 +188,29 @@ bool SqliteRunStore::remove(int id) {
     const int row = rowOf(id);
     if (row < 0)
         return false;
-    if (!m_runs[static_cast<size_t>(row)].databasePath.isEmpty()) {
-        try {
-            m_db->deleteRun(id);
-        } catch (const Error&) {
-            return false;
-        }
-    }
+    if (!m_runs[static_cast<size_t>(row)].databasePath.isEmpty())
+        m_writer->post([id](ProjectDatabase& db) { db.deleteRun(id); });
     m_runs.erase(m_runs.begin() + row);
     return true;
 }
 
 RunStore::BackgroundSaver SqliteRunStore::backgroundSaver() const {
-    const std::string path = m_path.toStdString();
-    const QString qpath = m_path;
-    return [path, qpath](RunRecord& record) {
-        if (record.status != RunStatus::Finished || !record.result)
-            return;               // add() stores failed runs: small rows
-        ProjectDatabase db(path); // a connection per thread (ProjectDatabase is not thread-safe)
-        record.id = static_cast<int>(storeRun(db, record.spec, *record.result, record.wallSeconds));
-        record.activityCount = record.result->activities.size();
-        record.databasePath = qpath;
+    // The writer outlives the store while a save holds it; it is never released on its own
+    // thread (the closure below runs on the caller's worker and keeps no reference in the task).
+    std::shared_ptr<DatabaseWriter> writer = m_writer;
+    const QString path = m_path;
+    return [writer, path](RunRecord& record) {
+        writer->call([&record](ProjectDatabase& db) { saveRecord(db, record); });
+        record.databasePath = path;
     };
+}
+
+void SqliteRunStore::flush() {
+    m_writer->flush();
+}
+
+std::vector<std::string> SqliteRunStore::takeWriteErrors() {
+    return m_writer->takeErrors();
 }
 
 } // namespace astrolabe::gui

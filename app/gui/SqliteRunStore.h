@@ -2,12 +2,14 @@
 // The run store of a saved project: engine/store's SQLite project database beside the project
 // file. The run list (names, status, times, settings) is read when the store opens; results are
 // NOT: a stored run's RunRecord::result stays null until the main window loads it by id (off the
-// GUI thread) when the run is selected. Renames, tags, notes and deletions go to the database at
-// once. Finished runs are saved by backgroundSaver() on a worker thread with its own connection.
+// GUI thread) when the run is selected. Renames, tags, notes and deletions go to the database
+// through one writer thread (DatabaseWriter), in order, so the GUI thread never waits for the
+// write lock. backgroundSaver() saves a run through the same writer.
 
 #include "gui/RunStore.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace astrolabe {
@@ -15,6 +17,8 @@ class ProjectDatabase;
 }
 
 namespace astrolabe::gui {
+
+class DatabaseWriter;
 
 class SqliteRunStore : public RunStore {
 public:
@@ -33,12 +37,16 @@ public:
     bool update(const RunRecord& record) override;
     bool remove(int id) override;
     BackgroundSaver backgroundSaver() const override;
+    void flush() override;
+    /// Writes that failed since the last call (shown in the log by the main window).
+    std::vector<std::string> takeWriteErrors();
 
 private:
     void loadRuns();
 
     QString m_path;
-    std::unique_ptr<ProjectDatabase> m_db;
+    std::unique_ptr<ProjectDatabase> m_db; ///< reads on the GUI thread (WAL: never blocked)
+    std::shared_ptr<DatabaseWriter> m_writer;
     std::vector<RunRecord> m_runs;
     /// Ids of runs that could not be saved: far above any database id.
     int m_nextMemoryId = 1 << 30;

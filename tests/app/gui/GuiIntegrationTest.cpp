@@ -109,6 +109,7 @@ TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
         ASSERT_TRUE(window.runsModel()->setTags(
             run.id, {QStringLiteral("ring"), QStringLiteral("acceptance")}));
         ASSERT_TRUE(window.runsModel()->setNotes(run.id, QStringLiteral("matches ASTRA-sim")));
+        window.runsModel()->store()->flush(); // edits are written by the store's writer thread
         const ProjectDatabase db(dbPath);
         const astrolabe::RunRecord row = db.run(run.id);
         EXPECT_EQ(row.name, "baseline");
@@ -153,6 +154,7 @@ TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
 
     // Deleting removes it from the database.
     ASSERT_TRUE(window.runsModel()->removeRun(run.id));
+    window.runsModel()->store()->flush();
     EXPECT_TRUE(ProjectDatabase(dbPath).listRuns().empty());
 }
 

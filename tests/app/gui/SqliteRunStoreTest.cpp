@@ -9,10 +9,15 @@
 #include "store/ProjectDatabase.h"
 #include "timeline/DatabaseTimelineSource.h"
 #include "timeline/RunResultTimelineSource.h"
+#include "widgets/timeline/SyntheticRun.h"
 #include "workload/generate/WorkloadGenerator.h"
 
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <chrono>
 #include <gtest/gtest.h>
+#include <iostream>
+#include <thread>
 
 using namespace astrolabe;
 using namespace astrolabe::gui;
@@ -76,6 +81,7 @@ TEST(SqliteRunStore, SavesEditsDeletesAndReopens) {
         EXPECT_TRUE(model.renameRun(finishedId, QStringLiteral("renamed")));
         EXPECT_TRUE(model.setTags(finishedId, {QStringLiteral("a"), QStringLiteral("b")}));
         EXPECT_TRUE(model.setNotes(failedId, QStringLiteral("why")));
+        store.flush(); // edits are written by the store's writer thread
 
         const ProjectDatabase db(path.toStdString());
         const astrolabe::RunRecord row = db.run(finishedId);
@@ -102,6 +108,7 @@ TEST(SqliteRunStore, SavesEditsDeletesAndReopens) {
     EXPECT_EQ(reopened.at(1).status, gui::RunStatus::Cancelled);
     EXPECT_EQ(reopened.at(1).message, QStringLiteral("the run was cancelled"));
     EXPECT_TRUE(reopened.remove(failedId));
+    reopened.flush();
     EXPECT_EQ(ProjectDatabase(path.toStdString()).listRuns().size(), 1u);
 }
 
@@ -206,4 +213,37 @@ TEST(DatabaseTimelineSource, ServesTheSameWindowsAsTheInMemorySource) {
         fromDb = *b;
     }
     EXPECT_EQ(stored.lastError(), "");
+}
+
+TEST(SqliteRunStore, EditsDoNotWaitForASaveInProgress) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("astrolabe.db"));
+    SqliteRunStore store(path);
+    const int first = store.add(finishedRecord(quickstartSpec()));
+    // A save of a million intervals holds the write lock for about a second.
+    synthetic::SyntheticOptions options;
+    options.itemsPerNpu = 1000; // 1024 NPUs
+    gui::RunRecord big = finishedRecord(quickstartSpec());
+    big.result = synthetic::syntheticRun(options);
+    const RunStore::BackgroundSaver saver = store.backgroundSaver();
+    QElapsedTimer saveClock;
+    saveClock.start();
+    std::thread worker([&] { saver(big); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    gui::RunRecord renamed = store.at(0);
+    renamed.name = QStringLiteral("renamed while saving");
+    QElapsedTimer clock;
+    clock.start();
+    EXPECT_TRUE(store.update(renamed));
+    const qint64 updateMs = clock.elapsed();
+    worker.join();
+    const qint64 saveMs = saveClock.elapsed();
+    store.flush();
+    std::cout << "[ writer   ] rename took " << updateMs << " ms during a " << saveMs
+              << " ms save of " << big.result->activities.size() << " intervals\n";
+    EXPECT_LT(updateMs, 20);
+    EXPECT_GT(saveMs, updateMs);
+    const ProjectDatabase db(path.toStdString());
+    EXPECT_EQ(db.run(first).name, "renamed while saving");
+    EXPECT_EQ(db.run(big.id).activityCount, big.result->activities.size());
 }
