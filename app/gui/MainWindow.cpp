@@ -19,6 +19,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QThreadPool>
+#include <QTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -59,6 +60,9 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
     m_log = new widgets::LogModel(this);
     m_workers = new QThreadPool(this);
     m_workers->setMaxThreadCount(1); // saves and loads in order; one core for the GUI
+    auto* storeErrors = new QTimer(this);
+    connect(storeErrors, &QTimer::timeout, this, &MainWindow::reportStoreErrors);
+    storeErrors->start(1000);
     attachStore({});
 
     createActions();

@@ -153,6 +153,8 @@ private:
     void addStoredRun(RunRecord record);
     /// After "save as" of an unsaved project: its in-memory runs move into the new database.
     void moveRunsToProjectStore(const QString& projectPath);
+    /// Logs the store's failed asynchronous writes (polled once a second).
+    void reportStoreErrors();
     void loadResult(const RunRecord& run);
     void onResultLoaded(int generation, int id, std::shared_ptr<const RunResult> result,
                         const QString& error);

@@ -133,8 +133,10 @@ void MainWindow::onResultLoaded(int generation, int id, std::shared_ptr<const Ru
         return;
     m_loading.erase(id);
     if (!error.isEmpty() || !result) {
-        m_log->append(widgets::LogModel::Severity::Error,
-                      tr("The result of run %1 could not be loaded: %2").arg(id).arg(error));
+        reportError(tr("Load Run"),
+                    tr("The result of run %1 could not be loaded from the project database:\n%2")
+                        .arg(id)
+                        .arg(error));
         return;
     }
     if (!m_runsModel->setResult(id, std::move(result)))
@@ -154,6 +156,14 @@ void MainWindow::onResultLoaded(int generation, int id, std::shared_ptr<const Ru
     if (selected == id)
         showRun(id);
     emit resultLoaded(id);
+}
+
+void MainWindow::reportStoreErrors() {
+    if (!m_store)
+        return;
+    for (const QString& error : m_store->takeWriteErrors())
+        m_log->append(widgets::LogModel::Severity::Error,
+                      tr("The project database refused a change: %1").arg(error));
 }
 
 } // namespace astrolabe::gui

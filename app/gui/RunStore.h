@@ -61,6 +61,8 @@ public:
     virtual BackgroundSaver backgroundSaver() const { return {}; }
     /// Waits until changes made so far are durable (stores that write asynchronously).
     virtual void flush() {}
+    /// Changes that could not be written since the last call (asynchronous stores).
+    virtual QStringList takeWriteErrors() { return {}; }
 
     /// The row of a run id, or -1.
     int rowOf(int id) const;

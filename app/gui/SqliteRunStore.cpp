@@ -209,8 +209,8 @@ void SqliteRunStore::flush() {
     m_writer->flush();
 }
 
-std::vector<std::string> SqliteRunStore::takeWriteErrors() {
-    return m_writer->takeErrors();
+QStringList SqliteRunStore::takeWriteErrors() {
+    return toQt(m_writer->takeErrors());
 }
 
 } // namespace astrolabe::gui

@@ -38,8 +38,7 @@ public:
     bool remove(int id) override;
     BackgroundSaver backgroundSaver() const override;
     void flush() override;
-    /// Writes that failed since the last call (shown in the log by the main window).
-    std::vector<std::string> takeWriteErrors();
+    QStringList takeWriteErrors() override;
 
 private:
     void loadRuns();

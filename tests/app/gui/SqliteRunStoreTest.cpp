@@ -247,3 +247,19 @@ TEST(SqliteRunStore, EditsDoNotWaitForASaveInProgress) {
     EXPECT_EQ(db.run(first).name, "renamed while saving");
     EXPECT_EQ(db.run(big.id).activityCount, big.result->activities.size());
 }
+
+TEST(SqliteRunStore, FailedWritesAreReported) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("astrolabe.db"));
+    SqliteRunStore store(path);
+    const int id = store.add(finishedRecord(quickstartSpec()));
+    ProjectDatabase(path.toStdString()).deleteRun(id); // another process deleted it meanwhile
+    gui::RunRecord renamed = store.at(0);
+    renamed.name = QStringLiteral("gone");
+    EXPECT_TRUE(store.update(renamed)); // queued: the list shows the new name at once
+    store.flush();
+    const QStringList errors = store.takeWriteErrors();
+    ASSERT_EQ(errors.size(), 1);
+    EXPECT_TRUE(errors[0].contains(QString::number(id))) << errors[0].toStdString();
+    EXPECT_TRUE(store.takeWriteErrors().isEmpty());
+}
