@@ -60,7 +60,7 @@ TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
         window.show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
         QAbstractItemModelTester tester(window.runsModel(),
-                                        QAbstractItemModelTester::FailureReportingMode::Warning);
+                                        QAbstractItemModelTester::FailureReportingMode::Fatal);
         ASSERT_TRUE(window.openProject(project));
         EXPECT_EQ(window.runsModel()->rowCount(), 0);
         test::saveScreenshot(window, QStringLiteral("guiint-1-opened.png"));
@@ -123,7 +123,7 @@ TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     QAbstractItemModelTester tester(window.runsModel(),
-                                    QAbstractItemModelTester::FailureReportingMode::Warning);
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
     ASSERT_TRUE(window.openProject(project));
     ASSERT_EQ(window.runsModel()->rowCount(), 1);
     const gui::RunRecord& run = window.runsModel()->store()->at(0);

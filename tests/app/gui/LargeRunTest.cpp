@@ -15,6 +15,7 @@
 #include "timeline/TimelineWidget.h"
 #include "widgets/timeline/SyntheticRun.h"
 
+#include <QAbstractItemModelTester>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -64,6 +65,8 @@ TEST(GuiLargeRun, TwoMillionIntervalsSaveLoadAndDrawWithoutStallingTheGui) {
                                                     .toString()
                                                     .toStdString();
     window.tabs()->setCurrentIndex(MainWindow::UtilizationTab);
+    QAbstractItemModelTester tester(window.runsModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
 
     test::GapMeter meter;
     QElapsedTimer clock;

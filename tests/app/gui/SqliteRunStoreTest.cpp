@@ -68,7 +68,7 @@ TEST(SqliteRunStore, SavesEditsDeletesAndReopens) {
         EXPECT_EQ(store.count(), 0);
         RunsTableModel model;
         QAbstractItemModelTester tester(&model,
-                                        QAbstractItemModelTester::FailureReportingMode::Warning);
+                                        QAbstractItemModelTester::FailureReportingMode::Fatal);
         model.setStore(&store);
         finishedId = model.addRun(finishedRecord(quickstartSpec()));
         gui::RunRecord failed;
