@@ -10,12 +10,29 @@
 
 #include <QStatusBar>
 #include <QThreadPool>
+#include <algorithm>
 
 namespace astrolabe::gui {
 
 namespace {
 QString errorText(const std::exception& e) {
     return QString::fromStdString(e.what());
+}
+
+// The timeline indexes phases by (NPU, start) and collectives by (NPU, node id); it sorts copies
+// when they come in another order, which takes a second for millions of spans. Sorting here, on
+// the loading worker, keeps that off the GUI thread.
+std::shared_ptr<const RunResult> sortedForViews(const RunResult& loaded) {
+    auto r = std::make_shared<RunResult>(loaded);
+    std::stable_sort(r->phases.begin(), r->phases.end(),
+                     [](const PhaseSpan& a, const PhaseSpan& b) {
+                         return a.npu != b.npu ? a.npu < b.npu : a.start < b.start;
+                     });
+    std::stable_sort(r->collectives.begin(), r->collectives.end(),
+                     [](const CollectiveSpan& a, const CollectiveSpan& b) {
+                         return a.npu != b.npu ? a.npu < b.npu : a.nodeId < b.nodeId;
+                     });
+    return r;
 }
 } // namespace
 
@@ -114,7 +131,7 @@ void MainWindow::loadResult(const RunRecord& run) {
         try {
             // Without the timeline: the Timeline tab reads it by window (DatabaseTimelineSource).
             const ProjectDatabase db(path);
-            result = db.loadResult(id, false, true);
+            result = sortedForViews(*db.loadResult(id, false, true));
         } catch (const std::exception& e) {
             error = errorText(e);
         }

@@ -3,6 +3,9 @@
 #include "timeline/DatabaseTimelineSource.h"
 #include "timeline/TimelineView.h"
 
+#include <QApplication>
+#include <QPointer>
+#include <QThreadPool>
 #include <QVBoxLayout>
 
 namespace astrolabe::gui {
@@ -22,23 +25,50 @@ void TimelinePage::showRun(const RunRecord* run) {
     const bool show = run && run->result;
     if (show && run->result != m_result) {
         m_result = run->result;
+        ++m_request;
         // A result without activities but with stored ones was loaded without its timeline.
         m_fromDatabase = run->result->activities.empty() && run->activityCount > 0 &&
                          !run->databasePath.isEmpty();
+        m_pending = m_fromDatabase;
         if (m_fromDatabase) {
+            // Indexing millions of phase spans takes tens of milliseconds: built on a worker,
+            // shown when ready (the summary stays up meanwhile).
             std::vector<int> sizes;
             for (const DimensionSpec& d : run->spec.platform.dimensions)
                 sizes.push_back(d.size);
-            m_view->setSource(std::make_shared<widgets::DatabaseTimelineSource>(
-                                  run->databasePath.toStdString(), run->id, run->result),
-                              sizes);
+            QPointer<TimelinePage> self(this);
+            const uint64_t request = m_request;
+            QThreadPool::globalInstance()->start([self, request, sizes,
+                                                  path = run->databasePath.toStdString(),
+                                                  id = run->id, meta = run->result] {
+                std::shared_ptr<const widgets::TimelineSource> source =
+                    std::make_shared<widgets::DatabaseTimelineSource>(path, id, meta);
+                // qApp outlives every page; the page may be gone by then (QPointer).
+                QMetaObject::invokeMethod(
+                    qApp,
+                    [self, request, sizes, source] {
+                        if (!self || self->m_request != request)
+                            return;
+                        self->m_pending = false;
+                        self->m_view->setSource(source, sizes);
+                        self->updateVisibility();
+                        emit self->sourceReady();
+                    },
+                    Qt::QueuedConnection);
+            });
         } else {
             m_view->setResult(run->result, run->spec.platform);
         }
     }
+    m_shown = show;
     m_empty->showRun(run);
-    m_empty->setVisible(!show);
-    m_view->setVisible(show);
+    updateVisibility();
+}
+
+void TimelinePage::updateVisibility() {
+    const bool view = m_shown && !m_pending;
+    m_empty->setVisible(!view);
+    m_view->setVisible(view);
 }
 
 } // namespace astrolabe::gui

@@ -22,12 +22,23 @@ public:
     widgets::TimelineView* view() const { return m_view; }
     /// True when the shown run is read from the project database window by window.
     bool showsDatabaseRun() const { return m_fromDatabase; }
+    /// False while a database-backed source is still being built for the shown run.
+    bool isReady() const { return !m_pending; }
+
+signals:
+    /// A database-backed source was built and is shown.
+    void sourceReady();
 
 private:
+    void updateVisibility();
+
     widgets::TimelineView* m_view;
     PlaceholderPage* m_empty;
     std::shared_ptr<const RunResult> m_result;
     bool m_fromDatabase = false;
+    bool m_pending = false; ///< the source for m_result is being built
+    bool m_shown = false;
+    uint64_t m_request = 0; ///< the latest build; older ones are dropped
 };
 
 } // namespace astrolabe::gui

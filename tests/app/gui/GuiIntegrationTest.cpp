@@ -144,6 +144,7 @@ TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
     TimelinePage* timeline = timelinePage(window);
     ASSERT_NE(timeline, nullptr);
     EXPECT_TRUE(timeline->showsDatabaseRun());
+    ASSERT_TRUE(test::waitUntil([timeline] { return timeline->isReady(); }));
     const auto* source = dynamic_cast<const widgets::DatabaseTimelineSource*>(
         timeline->view()->timeline()->source());
     ASSERT_NE(source, nullptr);
