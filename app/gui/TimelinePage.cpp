@@ -1,6 +1,7 @@
 #include "gui/TimelinePage.h"
 
 #include "timeline/DatabaseTimelineSource.h"
+#include "timeline/RunResultTimelineSource.h"
 #include "timeline/TimelineView.h"
 
 #include <QApplication>
@@ -29,20 +30,23 @@ void TimelinePage::showRun(const RunRecord* run) {
         // A result without activities but with stored ones was loaded without its timeline.
         m_fromDatabase = run->result->activities.empty() && run->activityCount > 0 &&
                          !run->databasePath.isEmpty();
-        m_pending = m_fromDatabase;
-        if (m_fromDatabase) {
-            // Indexing millions of phase spans takes tens of milliseconds: built on a worker,
-            // shown when ready (the summary stays up meanwhile).
-            std::vector<int> sizes;
-            for (const DimensionSpec& d : run->spec.platform.dimensions)
-                sizes.push_back(d.size);
-            QPointer<TimelinePage> self(this);
-            const uint64_t request = m_request;
-            QThreadPool::globalInstance()->start([self, request, sizes,
-                                                  path = run->databasePath.toStdString(),
-                                                  id = run->id, meta = run->result] {
-                std::shared_ptr<const widgets::TimelineSource> source =
-                    std::make_shared<widgets::DatabaseTimelineSource>(path, id, meta);
+        m_pending = true;
+        // Indexing a result (sorting, colour keys, millions of phase spans) takes tens of
+        // milliseconds: the source is built on a worker and shown when ready; the run's summary
+        // stays up meanwhile.
+        std::vector<int> sizes;
+        for (const DimensionSpec& d : run->spec.platform.dimensions)
+            sizes.push_back(d.size);
+        QPointer<TimelinePage> self(this);
+        const uint64_t request = m_request;
+        const std::string path = m_fromDatabase ? run->databasePath.toStdString() : std::string();
+        QThreadPool::globalInstance()->start(
+            [self, request, sizes, path, id = run->id, result = run->result] {
+                std::shared_ptr<const widgets::TimelineSource> source;
+                if (path.empty())
+                    source = std::make_shared<widgets::RunResultTimelineSource>(result);
+                else
+                    source = std::make_shared<widgets::DatabaseTimelineSource>(path, id, result);
                 // qApp outlives every page; the page may be gone by then (QPointer).
                 QMetaObject::invokeMethod(
                     qApp,
@@ -56,9 +60,6 @@ void TimelinePage::showRun(const RunRecord* run) {
                     },
                     Qt::QueuedConnection);
             });
-        } else {
-            m_view->setResult(run->result, run->spec.platform);
-        }
     }
     m_shown = show;
     m_empty->showRun(run);

@@ -1,7 +1,8 @@
 #pragma once
 // The Timeline tab. A run whose result is in memory with its timeline is drawn from it; a run
 // stored in the project database (result loaded without its timeline) is drawn through a
-// DatabaseTimelineSource that reads only the windows on screen.
+// DatabaseTimelineSource that reads only the windows on screen. Either source is built (indexed)
+// on a worker thread; the run's summary shows until it is ready.
 
 #include "gui/WorkspacePages.h"
 
@@ -22,11 +23,11 @@ public:
     widgets::TimelineView* view() const { return m_view; }
     /// True when the shown run is read from the project database window by window.
     bool showsDatabaseRun() const { return m_fromDatabase; }
-    /// False while a database-backed source is still being built for the shown run.
+    /// False while the source of the shown run is still being built.
     bool isReady() const { return !m_pending; }
 
 signals:
-    /// A database-backed source was built and is shown.
+    /// The source of the shown run was built (on a worker) and is shown.
     void sourceReady();
 
 private:
@@ -36,7 +37,7 @@ private:
     PlaceholderPage* m_empty;
     std::shared_ptr<const RunResult> m_result;
     bool m_fromDatabase = false;
-    bool m_pending = false; ///< the source for m_result is being built
+    bool m_pending = false; ///< the source of m_result is being built
     bool m_shown = false;
     uint64_t m_request = 0; ///< the latest build; older ones are dropped
 };

@@ -98,6 +98,7 @@ TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
         window.tabs()->setCurrentIndex(MainWindow::TimelineTab);
         TimelinePage* timeline = timelinePage(window);
         ASSERT_NE(timeline, nullptr);
+        ASSERT_TRUE(test::waitUntil([timeline] { return timeline->isReady(); }));
         EXPECT_TRUE(timeline->view()->isVisible());
         EXPECT_FALSE(timeline->showsDatabaseRun());
         test::saveScreenshot(window, QStringLiteral("guiint-4-timeline.png"));
