@@ -15,13 +15,18 @@ struct GuiServices {
     ProjectIo io;
     /// Runs one simulation; empty = astrolabe::runSimulation.
     RunController::RunFunction run;
-    /// SEAM: the run store of a project (path empty for an unsaved project). Today an
-    /// InMemoryRunStore; the SQLite project database (engine/store) plugs in here.
+    /// The run store of a project (path empty for an unsaved project): openProjectRunStore by
+    /// default.
     std::function<std::unique_ptr<RunStore>(const QString& projectPath)> openRunStore;
     /// Where QSettings live; empty = the application's default settings.
     QString settingsFile;
 };
 
 GuiServices defaultGuiServices();
+
+/// An InMemoryRunStore for an unsaved project (empty path); else the SqliteRunStore over
+/// defaultDatabasePath(projectPath). When the database cannot be opened, an InMemoryRunStore and
+/// the reason in *error.
+std::unique_ptr<RunStore> openProjectRunStore(const QString& projectPath, QString* error);
 
 } // namespace astrolabe::gui

@@ -29,6 +29,8 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QThreadPool>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 
@@ -56,6 +58,11 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
     m_runs = new RunController(m_services.run, this);
     m_runsModel = new RunsTableModel(this);
     m_log = new widgets::LogModel(this);
+    m_workers = new QThreadPool(this);
+    m_workers->setMaxThreadCount(1); // saves and loads in order; one core for the GUI
+    auto* storeErrors = new QTimer(this);
+    connect(storeErrors, &QTimer::timeout, this, &MainWindow::reportStoreErrors);
+    storeErrors->start(1000);
     attachStore({});
 
     createActions();
@@ -78,6 +85,7 @@ MainWindow::~MainWindow() {
     // Runs first: their threads must stop before the models they report to go away.
     delete m_runs;
     m_runs = nullptr;
+    m_workers->waitForDone(); // their queued replies name `this`
     m_runsModel->setStore(nullptr);
 }
 
@@ -160,6 +168,7 @@ void MainWindow::createCentral() {
     m_tabs->addTab(m_pages[1], tr("Timeline"));
     m_tabs->addTab(m_pages[2], tr("Utilization"));
     m_tabs->addTab(m_pages[3], tr("Compare"));
+    createWorkloadTab();
     m_stack->addWidget(m_welcome);
     m_stack->addWidget(m_tabs);
     setCentralWidget(m_stack);

@@ -6,19 +6,27 @@
 #include "gui/GuiServices.h"
 
 #include <QMainWindow>
+#include <deque>
 #include <map>
 #include <memory>
+#include <set>
 
 class QLabel;
 class QProgressBar;
 class QStackedWidget;
 class QTabWidget;
 class QSettings;
+class QThreadPool;
 
 namespace astrolabe::widgets {
 class ConfigurationPanel;
 class LogModel;
+class ModelBuilderPanel;
 } // namespace astrolabe::widgets
+
+namespace astrolabe::generate {
+struct GeneratorSpec;
+}
 
 namespace astrolabe::gui {
 
@@ -32,7 +40,14 @@ class WorkspacePage;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum Tab { TopologyTab, ConfigurationTab, TimelineTab, UtilizationTab, CompareTab };
+    enum Tab {
+        TopologyTab,
+        ConfigurationTab,
+        TimelineTab,
+        UtilizationTab,
+        CompareTab,
+        WorkloadTab
+    };
 
     explicit MainWindow(QWidget* parent = nullptr);
     explicit MainWindow(GuiServices services, QWidget* parent = nullptr);
@@ -57,12 +72,16 @@ public:
     void stopRuns();
     /// Shows these runs side by side in the Compare tab and switches to it.
     void compareRuns(const QList<int>& ids);
+    /// Generates a training iteration (in memory, on the worker thread) and runs it on the
+    /// project's platform; 0 when there is no project or the NPU counts differ (shown).
+    int startGeneratedRun(const generate::GeneratorSpec& generator);
 
     ProjectDocument* document() const { return m_document; }
     RunController* runController() const { return m_runs; }
     RunsTableModel* runsModel() const { return m_runsModel; }
     RunsPanel* runsPanel() const { return m_runsPanel; }
     widgets::ConfigurationPanel* configurationPanel() const { return m_config; }
+    widgets::ModelBuilderPanel* modelBuilder() const { return m_modelBuilder; }
     widgets::LogModel* logModel() const { return m_log; }
     ProjectExplorer* explorer() const { return m_explorer; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -71,8 +90,20 @@ public:
     QAction* runAction() const { return m_runAction; }
     QAction* stopAction() const { return m_stopAction; }
 
+    /// Stored runs whose results stay loaded (least recently selected are dropped first).
+    static constexpr size_t kLoadedResults = 4;
+    /// A finished run with more intervals than this keeps none in memory once it is saved: the
+    /// timeline reads them back from the project database window by window.
+    static constexpr size_t kKeepTimelineIntervals = 1'000'000;
+
 public slots:
     void showAbout();
+
+signals:
+    /// A finished or failed run is in the runs list (and, for a saved project, the database).
+    void runStored(int storedId);
+    /// A stored run's result was loaded (by id, off the GUI thread) and is shown if selected.
+    void resultLoaded(int storedId);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -106,6 +137,7 @@ private:
     void updateRunActions();
     void refreshExplorer();
     void showRun(int id);
+    void createWorkloadTab(); // MainWindowWorkload.cpp
     void onExplorerActivated(int part, int runId, const QString& key);
     /// Logs the error, shows it in a (non-blocking) dialog and jumps to the field it names.
     void reportError(const QString& title, const QString& message, const QString& keyPath = {});
@@ -119,10 +151,24 @@ private:
                      double wallSeconds);
     void storeRun(int id, RunRecord record);
 
+    // MainWindowStore.cpp
+    void addStoredRun(RunRecord record);
+    /// After "save as" of an unsaved project: its in-memory runs move into the new database.
+    void moveRunsToProjectStore(const QString& projectPath);
+    /// Logs the store's failed asynchronous writes (polled once a second).
+    void reportStoreErrors();
+    void loadResult(const RunRecord& run);
+    void onResultLoaded(int generation, int id, std::shared_ptr<const RunResult> result,
+                        const QString& error);
+
     GuiServices m_services;
     ProjectDocument* m_document = nullptr;
     RunController* m_runs = nullptr;
     std::unique_ptr<RunStore> m_store;
+    int m_storeGeneration = 0;        ///< changes with m_store: late worker replies are dropped
+    QThreadPool* m_workers = nullptr; ///< saves and loads results off the GUI thread
+    std::set<int> m_loading;
+    std::deque<int> m_loaded;
     RunsTableModel* m_runsModel = nullptr;
     widgets::LogModel* m_log = nullptr;
     std::map<int, PendingRun> m_pending;
@@ -134,6 +180,7 @@ private:
     WelcomePage* m_welcome = nullptr;
     QTabWidget* m_tabs = nullptr;
     widgets::ConfigurationPanel* m_config = nullptr;
+    widgets::ModelBuilderPanel* m_modelBuilder = nullptr;
     std::vector<WorkspacePage*> m_pages;
     ProjectExplorer* m_explorer = nullptr;
     RunsPanel* m_runsPanel = nullptr;

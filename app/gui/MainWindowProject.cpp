@@ -28,6 +28,9 @@ bool MainWindow::hasProject() const {
 void MainWindow::attachStore(const QString& projectPath) {
     m_runsModel->setStore(nullptr);
     m_store = m_services.openRunStore(projectPath);
+    ++m_storeGeneration; // replies of workers for the previous store are dropped
+    m_loading.clear();
+    m_loaded.clear();
     m_runsModel->setStore(m_store.get());
 }
 
@@ -110,6 +113,7 @@ bool MainWindow::saveProjectAs(const QString& path) {
         reportError(tr("Save Project"), QString::fromStdString(e.what()));
         return false;
     }
+    moveRunsToProjectStore(path);
     addRecent(path);
     m_log->append(widgets::LogModel::Severity::Info, tr("Saved %1").arg(path));
     statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
@@ -183,6 +187,8 @@ void MainWindow::refreshExplorer() {
 
 void MainWindow::showRun(int id) {
     const RunRecord* run = m_runsModel->run(id);
+    if (run && !run->result && run->status == RunStatus::Finished && !run->databasePath.isEmpty())
+        loadResult(*run); // the pages say "loading" until onResultLoaded shows it
     for (WorkspacePage* page : m_pages)
         page->showRun(run);
 }

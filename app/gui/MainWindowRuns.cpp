@@ -9,6 +9,7 @@
 #include "gui/RunsPanel.h"
 #include "gui/RunsTableModel.h"
 #include "gui/WorkspacePages.h"
+#include "store/ProjectDatabase.h"
 
 #include <QAction>
 #include <QLabel>
@@ -119,19 +120,6 @@ void MainWindow::onRunProgress(int id, const Progress& p) {
                                  .arg(p.wallSeconds, 0, 'f', 1));
 }
 
-void MainWindow::storeRun(int id, RunRecord record) {
-    const auto it = m_pending.find(id);
-    if (it == m_pending.end())
-        return;
-    record.name = it->second.name;
-    record.started = it->second.queued;
-    record.spec = it->second.spec;
-    m_pending.erase(it);
-    const int storedId = m_runsModel->addRun(std::move(record));
-    refreshExplorer();
-    m_runsPanel->selectRun(storedId);
-}
-
 void MainWindow::onRunFinished(int id, std::shared_ptr<const RunResult> result,
                                double wallSeconds) {
     const auto it = m_pending.find(id);
@@ -144,10 +132,12 @@ void MainWindow::onRunFinished(int id, std::shared_ptr<const RunResult> result,
     record.events = result->events;
     record.wallSeconds = wallSeconds;
     record.result = std::move(result);
+    const QString wall = wallSeconds < 1 ? tr("%1 ms").arg(wallSeconds * 1e3, 0, 'f', 1)
+                                         : tr("%1 s").arg(wallSeconds, 0, 'f', 3);
     const QString line =
-        tr("%1 finished: simulated time %2, wall time %3 s")
-            .arg(it->second.name, QString::fromStdString(units::formatTime(record.simulatedTime)))
-            .arg(wallSeconds, 0, 'f', 3);
+        tr("%1 finished: simulated time %2, wall time %3")
+            .arg(it->second.name, QString::fromStdString(units::formatTime(record.simulatedTime)),
+                 wall);
     m_log->append(widgets::LogModel::Severity::Info, line);
     m_progressLabel->setText(line);
     statusBar()->showMessage(line, 10000);
@@ -177,9 +167,24 @@ void MainWindow::onRunFailed(int id, const QString& message, const QString& keyP
 
 void MainWindow::compareRuns(const QList<int>& ids) {
     std::vector<const RunRecord*> runs;
-    for (int id : ids)
-        if (const RunRecord* run = m_runsModel->run(id))
-            runs.push_back(run);
+    for (int id : ids) {
+        const RunRecord* run = m_runsModel->run(id);
+        if (!run)
+            continue;
+        if (!run->result && !run->databasePath.isEmpty()) {
+            // A stored run not loaded yet: the comparison needs its summaries and spans (not its
+            // timeline), a quick read.
+            try {
+                const ProjectDatabase db(run->databasePath.toStdString());
+                m_runsModel->setResult(id, db.loadResult(id, false, true));
+            } catch (const std::exception& e) {
+                reportError(tr("Compare"),
+                            tr("Run %1 could not be loaded: %2").arg(id).arg(e.what()));
+            }
+            run = m_runsModel->run(id);
+        }
+        runs.push_back(run);
+    }
     // m_pages has no Configuration page: find the Compare page by its tab.
     if (auto* page = qobject_cast<WorkspacePage*>(m_tabs->widget(CompareTab)))
         page->compareRuns(runs);

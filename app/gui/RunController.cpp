@@ -56,6 +56,7 @@ private:
 struct RunController::Job {
     int id = 0;
     SimulationSpec spec;
+    TraceFactory traces;
     CancelToken cancel;
     std::unique_ptr<QueuedProgressSink> sink;
     QThread* thread = nullptr;
@@ -88,8 +89,12 @@ RunController::~RunController() {
 }
 
 int RunController::enqueue(const SimulationSpec& spec) {
+    return enqueue(spec, TraceFactory());
+}
+
+int RunController::enqueue(const SimulationSpec& spec, TraceFactory traces) {
     const int id = m_nextId++;
-    m_queue.emplace_back(id, spec);
+    m_queue.push_back(Queued{id, spec, std::move(traces)});
     emit queueChanged(queuedCount());
     if (!m_current)
         startNext();
@@ -101,10 +106,10 @@ int RunController::currentRunId() const {
 }
 
 void RunController::stop() {
-    std::deque<std::pair<int, SimulationSpec>> dropped;
+    std::deque<Queued> dropped;
     dropped.swap(m_queue);
-    for (const auto& [id, spec] : dropped)
-        emit runDropped(id);
+    for (const Queued& q : dropped)
+        emit runDropped(q.id);
     if (!dropped.empty())
         emit queueChanged(0);
     if (m_current)
@@ -117,7 +122,7 @@ bool RunController::cancel(int id) {
         return true;
     }
     for (auto it = m_queue.begin(); it != m_queue.end(); ++it)
-        if (it->first == id) {
+        if (it->id == id) {
             m_queue.erase(it);
             emit runDropped(id);
             emit queueChanged(queuedCount());
@@ -132,8 +137,9 @@ void RunController::startNext() {
         return;
     }
     auto job = std::make_unique<Job>();
-    job->id = m_queue.front().first;
-    job->spec = std::move(m_queue.front().second);
+    job->id = m_queue.front().id;
+    job->spec = std::move(m_queue.front().spec);
+    job->traces = std::move(m_queue.front().traces);
     m_queue.pop_front();
     job->sink = std::make_unique<QueuedProgressSink>(this, job->id);
     Job* j = job.get();
@@ -143,7 +149,12 @@ void RunController::startNext() {
         QElapsedTimer clock;
         clock.start();
         try {
-            j->result = run(j->spec, j->sink.get(), &j->cancel);
+            if (j->traces) {
+                std::vector<WorkloadTrace> traces = j->traces(j->spec);
+                j->result = runSimulation(j->spec, std::move(traces), j->sink.get(), &j->cancel);
+            } else {
+                j->result = run(j->spec, j->sink.get(), &j->cancel);
+            }
             if (!j->result)
                 j->error = QStringLiteral("the engine returned no result");
         } catch (const Error& e) {

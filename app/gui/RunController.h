@@ -34,8 +34,14 @@ public:
     /// Cancels the running job and waits for its thread.
     ~RunController() override;
 
+    /// Makes a run's per-NPU traces on the worker thread (a workload generator); it may fill
+    /// spec.commGroups. The run then uses runSimulation's in-memory traces overload.
+    using TraceFactory = std::function<std::vector<WorkloadTrace>(SimulationSpec& spec)>;
+
     /// Queues a run of `spec`; returns its id (> 0). It starts when the runs before it end.
     int enqueue(const SimulationSpec& spec);
+    /// Queues a run over traces made by `traces` on the worker thread (not the run function).
+    int enqueue(const SimulationSpec& spec, TraceFactory traces);
     /// Cancels the running job and drops the queued ones.
     void stop();
     /// Drops one queued run or cancels it if running. False when the id is unknown.
@@ -61,11 +67,16 @@ signals:
 
 private:
     struct Job;
+    struct Queued {
+        int id = 0;
+        SimulationSpec spec;
+        TraceFactory traces;
+    };
     void startNext();
     void finishJob(int id);
 
     RunFunction m_run;
-    std::deque<std::pair<int, SimulationSpec>> m_queue;
+    std::deque<Queued> m_queue;
     std::unique_ptr<Job> m_current;
     int m_nextId = 1;
 };

@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <memory>
 
 namespace astrolabe::gui {
@@ -29,7 +30,12 @@ struct RunRecord {
     QStringList tags;
     QString notes;
     SimulationSpec spec;
-    std::shared_ptr<const RunResult> result; ///< null for failed or cancelled runs
+    /// Null for failed or cancelled runs, and for stored runs whose result is not loaded yet
+    /// (databasePath set: the main window loads it by id off the GUI thread when selected).
+    std::shared_ptr<const RunResult> result;
+    /// The project database holding this run under `id`; empty for runs kept in memory only.
+    QString databasePath;
+    uint64_t activityCount = 0; ///< timeline intervals stored (0 when unknown)
 };
 
 /// "8 NPUs · Ring 8 · all-reduce 1 MiB · 4 chunks · congestion-unaware"
@@ -46,6 +52,17 @@ public:
     /// Replaces the record with the same id (names, tags, notes). False when there is none.
     virtual bool update(const RunRecord& record) = 0;
     virtual bool remove(int id) = 0;
+
+    /// Saving a run may take long (a large timeline). When this returns a function, the main
+    /// window calls it on a worker thread with the finished (or failed) record, then add()s the
+    /// record with the id and databasePath it set. It throws astrolabe::Error on failure.
+    /// Empty: add() is cheap enough for the GUI thread.
+    using BackgroundSaver = std::function<void(RunRecord& record)>;
+    virtual BackgroundSaver backgroundSaver() const { return {}; }
+    /// Waits until changes made so far are durable (stores that write asynchronously).
+    virtual void flush() {}
+    /// Changes that could not be written since the last call (asynchronous stores).
+    virtual QStringList takeWriteErrors() { return {}; }
 
     /// The row of a run id, or -1.
     int rowOf(int id) const;

@@ -75,6 +75,10 @@ bool RunsTableModel::setNotes(int id, const QString& notes) {
     return modify(id, [&](RunRecord& r) { r.notes = notes; });
 }
 
+bool RunsTableModel::setResult(int id, std::shared_ptr<const RunResult> result) {
+    return modify(id, [&](RunRecord& r) { r.result = std::move(result); });
+}
+
 const RunRecord* RunsTableModel::run(int id) const {
     const int row = m_store ? m_store->rowOf(id) : -1;
     return row < 0 ? nullptr : &m_store->at(row);

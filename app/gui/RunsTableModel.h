@@ -25,6 +25,8 @@ public:
     bool renameRun(int id, const QString& name);
     bool setTags(int id, const QStringList& tags);
     bool setNotes(int id, const QString& notes);
+    /// Attaches (or with nullptr drops) a stored run's loaded result.
+    bool setResult(int id, std::shared_ptr<const RunResult> result);
     /// The record of a run id, or nullptr.
     const RunRecord* run(int id) const;
     int idAt(int row) const;

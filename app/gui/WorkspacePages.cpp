@@ -4,7 +4,7 @@
 #include "config/QuantityEdit.h"
 #include "core/Units.h"
 #include "gui/Counted.h"
-#include "timeline/TimelineView.h"
+#include "gui/TimelinePage.h"
 #include "topology/TopologyEditor.h"
 #include "utilization/UtilizationView.h"
 
@@ -112,7 +112,7 @@ WorkspacePage* createTopologyPage(QWidget* parent) {
     return new TopologyPage(parent);
 }
 WorkspacePage* createTimelinePage(QWidget* parent) {
-    return new RunResultPage<widgets::TimelineView>(PlaceholderPage::Content::Timeline, parent);
+    return new TimelinePage(parent);
 }
 WorkspacePage* createUtilizationPage(QWidget* parent) {
     return new RunResultPage<widgets::UtilizationView>(PlaceholderPage::Content::Utilization,
@@ -207,9 +207,11 @@ void PlaceholderPage::showRun(const RunRecord* run) {
                     .arg(run->wallSeconds, 0, 'f', 3)
                     .arg(counted(r.npuCount, tr("NPU"), tr("NPUs")));
         text += tr("<br>%1 activity intervals, %2 collective spans, %3 links recorded.")
-                    .arg(r.activities.size())
+                    .arg(std::max<uint64_t>(r.activities.size(), run->activityCount))
                     .arg(r.collectives.size())
                     .arg(r.links.size());
+    } else if (run->status == RunStatus::Finished && !run->databasePath.isEmpty()) {
+        text += tr("<br>Loading the result from the project database\u2026");
     } else if (!run->message.isEmpty()) {
         text += QStringLiteral("<br>") + run->message.toHtmlEscaped();
     }

@@ -308,4 +308,9 @@ void ModelBuilderPanel::refresh() {
     emit specChanged();
 }
 
+void ModelBuilderPanel::setGenerateText(const QString& text, const QString& toolTip) {
+    m_generate->setText(text);
+    m_generate->setToolTip(toolTip);
+}
+
 } // namespace astrolabe::widgets

@@ -37,6 +37,8 @@ public:
     bool figuresValid() const { return m_valid; }
     bool outOfMemory() const { return m_outOfMemory; }
     const MemoryBar* memoryBar() const { return m_memoryBar; }
+    /// The application says what the button does with the spec ("Generate and run").
+    void setGenerateText(const QString& text, const QString& toolTip = {});
 
 signals:
     void specChanged();

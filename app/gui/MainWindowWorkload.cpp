@@ -1,0 +1,80 @@
+// MainWindow: the Workload tab (model builder) and runs of generated training iterations.
+#include "common/LogModel.h"
+#include "generator/ModelBuilderPanel.h"
+#include "gui/Counted.h"
+#include "gui/MainWindow.h"
+#include "gui/ProjectDocument.h"
+#include "workload/generate/WorkloadGenerator.h"
+
+#include <QScrollArea>
+#include <QTabWidget>
+
+namespace astrolabe::gui {
+
+void MainWindow::createWorkloadTab() {
+    // A tab rather than a dock: the form and its live figures need the full width.
+    auto* scroll = new QScrollArea(m_tabs);
+    scroll->setObjectName(QStringLiteral("workloadTab"));
+    m_modelBuilder = new widgets::ModelBuilderPanel(scroll);
+    m_modelBuilder->setGenerateText(tr("Generate and Run"),
+                                    tr("Generate one training iteration in memory and simulate "
+                                       "it on the project's platform (NPU counts must match)"));
+    scroll->setWidget(m_modelBuilder);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    m_tabs->insertTab(WorkloadTab, scroll, tr("Workload"));
+    m_tabs->setTabToolTip(WorkloadTab, tr("Generate a training iteration of a transformer model "
+                                          "and run it on the project's platform"));
+    connect(m_modelBuilder, &widgets::ModelBuilderPanel::generateRequested, this,
+            [this](const generate::GeneratorSpec& spec) { startGeneratedRun(spec); });
+}
+
+int MainWindow::startGeneratedRun(const generate::GeneratorSpec& generator) {
+    if (!m_hasProject) {
+        reportError(tr("Cannot Run"), tr("Open or create a project first: the generated "
+                                         "workload runs on the project's platform."));
+        return 0;
+    }
+    const SimulationSpec projectSpec = m_document->spec();
+    const int needed = generator.parallel.npus();
+    const int available = projectSpec.platform.npuCount();
+    if (needed != available) {
+        reportError(tr("Cannot Run"),
+                    tr("The generated workload needs %1 (TP %2 x PP %3 x DP %4) but the "
+                       "project's platform has %5. Change the parallelism in the Workload "
+                       "panel or the platform in the Topology tab so that they match.")
+                        .arg(counted(needed, tr("NPU"), tr("NPUs")))
+                        .arg(generator.parallel.tp)
+                        .arg(generator.parallel.pp)
+                        .arg(generator.parallel.dp)
+                        .arg(counted(available, tr("NPU"), tr("NPUs"))));
+        return 0;
+    }
+    PendingRun pending;
+    pending.spec = projectSpec;
+    const QString model = generator.model.name.empty()
+                              ? tr("generated model")
+                              : QString::fromStdString(generator.model.name);
+    pending.name = tr("%1 on %2 #%3").arg(model, m_document->displayName()).arg(++m_runCounter);
+    pending.spec.name = pending.name.toStdString();
+    pending.spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
+    pending.spec.workload.tracePrefix = "generated:" + model.toStdString();
+    pending.queued = QDateTime::currentDateTime();
+    const bool waits = m_runs->isBusy();
+    // Generating is O(NPUs x nodes): it runs on the worker thread too, before the simulation.
+    const int id = m_runs->enqueue(pending.spec, [generator](SimulationSpec& spec) {
+        generate::GeneratedWorkload workload = generate::generateWorkload(generator);
+        spec.commGroups = std::move(workload.groups);
+        return std::move(workload.traces);
+    });
+    m_pending.emplace(id, std::move(pending));
+    if (waits)
+        m_log->append(widgets::LogModel::Severity::Info,
+                      tr("%1 queued").arg(m_pending.at(id).name));
+    else
+        onRunStarted(id, m_pending.at(id).name);
+    updateRunActions();
+    return id;
+}
+
+} // namespace astrolabe::gui

@@ -1,0 +1,216 @@
+#include "gui/SqliteRunStore.h"
+
+#include "core/Error.h"
+#include "gui/DatabaseWriter.h"
+#include "store/ProjectDatabase.h"
+#include "store/RunStorage.h"
+
+#include <QObject>
+#include <nlohmann/json.hpp>
+
+namespace astrolabe::gui {
+
+namespace {
+
+RunStatus fromDb(astrolabe::RunStatus status) {
+    switch (status) {
+    case astrolabe::RunStatus::Ok:
+        return RunStatus::Finished;
+    case astrolabe::RunStatus::Failed:
+        return RunStatus::Failed;
+    case astrolabe::RunStatus::Cancelled:
+        break;
+    }
+    return RunStatus::Cancelled;
+}
+
+QStringList toQt(const std::vector<std::string>& list) {
+    QStringList out;
+    for (const std::string& s : list)
+        out << QString::fromStdString(s);
+    return out;
+}
+
+std::vector<std::string> toStd(const QStringList& list) {
+    std::vector<std::string> out;
+    for (const QString& s : list)
+        out.push_back(s.toStdString());
+    return out;
+}
+
+template <typename T> void readIf(const nlohmann::json& j, const char* key, T& out) {
+    const auto it = j.find(key);
+    if (it != j.end() && !it->is_null())
+        out = it->get<T>();
+}
+
+} // namespace
+
+SimulationSpec specFromConfigJson(const std::string& text) {
+    SimulationSpec spec;
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object())
+        return spec;
+    try {
+        readIf(j, "name", spec.name);
+        readIf(j, "sourceFile", spec.sourceFile);
+        if (const auto p = j.find("platform"); p != j.end() && p->contains("dimensions")) {
+            for (const nlohmann::json& d : p->at("dimensions")) {
+                DimensionSpec dim;
+                const std::string kind = d.value("kind", std::string());
+                const std::vector<std::string>& names = blockKindNames();
+                for (size_t k = 0; k < names.size(); ++k)
+                    if (names[k] == kind)
+                        dim.kind = static_cast<BlockKind>(k);
+                readIf(d, "size", dim.size);
+                readIf(d, "bandwidthBytesPerSecond", dim.bandwidthBytesPerSecond);
+                readIf(d, "latencyNs", dim.latencyNs);
+                spec.platform.dimensions.push_back(dim);
+            }
+        }
+        if (const auto s = j.find("system"); s != j.end())
+            readIf(*s, "preferredDatasetSplits", spec.system.preferredDatasetSplits);
+        if (const auto w = j.find("workload"); w != j.end()) {
+            spec.workload.kind = w->value("kind", std::string()) == "microbenchmark"
+                                     ? WorkloadSource::Kind::Microbenchmark
+                                     : WorkloadSource::Kind::ChakraTrace;
+            readIf(*w, "tracePrefix", spec.workload.tracePrefix);
+            if (const auto m = w->find("microbenchmark"); m != w->end()) {
+                readIf(*m, "collective", spec.workload.microbenchmark.collective);
+                readIf(*m, "sizeBytes", spec.workload.microbenchmark.sizeBytes);
+                readIf(*m, "commGroup", spec.workload.microbenchmark.commGroup);
+            }
+        }
+        if (const auto o = j.find("options"); o != j.end())
+            spec.options.backend = o->value("backend", std::string()) ==
+                                           networkBackendName(NetworkBackend::CongestionAware)
+                                       ? NetworkBackend::CongestionAware
+                                       : NetworkBackend::CongestionUnaware;
+    } catch (const nlohmann::json::exception&) {
+        // A configuration from another version: show what was read.
+    }
+    return spec;
+}
+
+SqliteRunStore::SqliteRunStore(const QString& databasePath)
+    : m_path(databasePath)
+    , m_db(std::make_unique<ProjectDatabase>(databasePath.toStdString()))
+    , m_writer(std::make_shared<DatabaseWriter>(databasePath.toStdString())) {
+    loadRuns();
+}
+
+SqliteRunStore::~SqliteRunStore() = default;
+
+void SqliteRunStore::loadRuns() {
+    std::vector<astrolabe::RunRecord> rows = m_db->listRuns(); // newest first
+    m_runs.clear();
+    m_runs.reserve(rows.size());
+    for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
+        RunRecord r;
+        r.id = static_cast<int>(it->id);
+        r.name = QString::fromStdString(it->name);
+        r.started =
+            QDateTime::fromString(QString::fromStdString(it->created), Qt::ISODate).toLocalTime();
+        r.status = fromDb(it->status);
+        r.simulatedTime = it->simulatedTime;
+        r.wallSeconds = it->wallSeconds;
+        r.events = it->events;
+        r.message = QString::fromStdString(it->errorMessage);
+        r.tags = toQt(it->tags);
+        r.notes = QString::fromStdString(it->notes);
+        r.activityCount = it->activityCount;
+        r.databasePath = m_path;
+        if (const std::optional<astrolabe::RunRecord> full = m_db->findRun(it->id))
+            r.spec = specFromConfigJson(full->configJson);
+        m_runs.push_back(std::move(r));
+    }
+}
+
+namespace {
+// Stores a run (finished or not) and fills in its id and activity count.
+void saveRecord(ProjectDatabase& db, RunRecord& record) {
+    if (record.status == RunStatus::Finished && record.result) {
+        record.id = static_cast<int>(storeRun(db, record.spec, *record.result, record.wallSeconds));
+        record.activityCount = record.result->activities.size();
+        return;
+    }
+    const astrolabe::RunStatus status = record.status == RunStatus::Cancelled
+                                            ? astrolabe::RunStatus::Cancelled
+                                            : astrolabe::RunStatus::Failed;
+    record.id = static_cast<int>(
+        storeFailedRun(db, record.spec, status, record.message.toStdString(), record.wallSeconds));
+}
+} // namespace
+
+int SqliteRunStore::add(RunRecord record) {
+    if (record.databasePath != m_path || record.id <= 0) {
+        // Not saved yet (runs moved in from an unsaved project): saved now, waiting for the
+        // writer. The main window saves new runs with backgroundSaver() instead.
+        try {
+            m_writer->call([&record](ProjectDatabase& db) { saveRecord(db, record); });
+            record.databasePath = m_path;
+        } catch (const std::exception& e) {
+            record.id = m_nextMemoryId++;
+            record.databasePath.clear();
+            record.message += (record.message.isEmpty() ? QString() : QStringLiteral("\n")) +
+                              QObject::tr("Not saved in the project database: %1")
+                                  .arg(QString::fromStdString(e.what()));
+        }
+    }
+    m_runs.push_back(std::move(record));
+    return m_runs.back().id;
+}
+
+bool SqliteRunStore::update(const RunRecord& record) {
+    const int row = rowOf(record.id);
+    if (row < 0)
+        return false;
+    RunRecord& old = m_runs[static_cast<size_t>(row)];
+    if (!old.databasePath.isEmpty()) {
+        const int64_t id = record.id;
+        if (record.name != old.name)
+            m_writer->post([id, name = record.name.toStdString()](ProjectDatabase& db) {
+                db.renameRun(id, name);
+            });
+        if (record.tags != old.tags)
+            m_writer->post(
+                [id, tags = toStd(record.tags)](ProjectDatabase& db) { db.setTags(id, tags); });
+        if (record.notes != old.notes)
+            m_writer->post([id, notes = record.notes.toStdString()](ProjectDatabase& db) {
+                db.setNotes(id, notes);
+            });
+    }
+    old = record;
+    return true;
+}
+
+bool SqliteRunStore::remove(int id) {
+    const int row = rowOf(id);
+    if (row < 0)
+        return false;
+    if (!m_runs[static_cast<size_t>(row)].databasePath.isEmpty())
+        m_writer->post([id](ProjectDatabase& db) { db.deleteRun(id); });
+    m_runs.erase(m_runs.begin() + row);
+    return true;
+}
+
+RunStore::BackgroundSaver SqliteRunStore::backgroundSaver() const {
+    // The writer outlives the store while a save holds it; it is never released on its own
+    // thread (the closure below runs on the caller's worker and keeps no reference in the task).
+    std::shared_ptr<DatabaseWriter> writer = m_writer;
+    const QString path = m_path;
+    return [writer, path](RunRecord& record) {
+        writer->call([&record](ProjectDatabase& db) { saveRecord(db, record); });
+        record.databasePath = path;
+    };
+}
+
+void SqliteRunStore::flush() {
+    m_writer->flush();
+}
+
+QStringList SqliteRunStore::takeWriteErrors() {
+    return toQt(m_writer->takeErrors());
+}
+
+} // namespace astrolabe::gui

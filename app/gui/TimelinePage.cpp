@@ -1,0 +1,75 @@
+#include "gui/TimelinePage.h"
+
+#include "timeline/DatabaseTimelineSource.h"
+#include "timeline/RunResultTimelineSource.h"
+#include "timeline/TimelineView.h"
+
+#include <QApplication>
+#include <QPointer>
+#include <QThreadPool>
+#include <QVBoxLayout>
+
+namespace astrolabe::gui {
+
+TimelinePage::TimelinePage(QWidget* parent)
+    : WorkspacePage(parent)
+    , m_view(new widgets::TimelineView(this))
+    , m_empty(new PlaceholderPage(PlaceholderPage::Content::Timeline, this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_empty);
+    layout->addWidget(m_view);
+    m_view->setVisible(false);
+}
+
+void TimelinePage::showRun(const RunRecord* run) {
+    const bool show = run && run->result;
+    if (show && run->result != m_result) {
+        m_result = run->result;
+        ++m_request;
+        // A result without activities but with stored ones was loaded without its timeline.
+        m_fromDatabase = run->result->activities.empty() && run->activityCount > 0 &&
+                         !run->databasePath.isEmpty();
+        m_pending = true;
+        // Indexing a result (sorting, colour keys, millions of phase spans) takes tens of
+        // milliseconds: the source is built on a worker and shown when ready; the run's summary
+        // stays up meanwhile.
+        std::vector<int> sizes;
+        for (const DimensionSpec& d : run->spec.platform.dimensions)
+            sizes.push_back(d.size);
+        QPointer<TimelinePage> self(this);
+        const uint64_t request = m_request;
+        const std::string path = m_fromDatabase ? run->databasePath.toStdString() : std::string();
+        QThreadPool::globalInstance()->start(
+            [self, request, sizes, path, id = run->id, result = run->result] {
+                std::shared_ptr<const widgets::TimelineSource> source;
+                if (path.empty())
+                    source = std::make_shared<widgets::RunResultTimelineSource>(result);
+                else
+                    source = std::make_shared<widgets::DatabaseTimelineSource>(path, id, result);
+                // qApp outlives every page; the page may be gone by then (QPointer).
+                QMetaObject::invokeMethod(
+                    qApp,
+                    [self, request, sizes, source] {
+                        if (!self || self->m_request != request)
+                            return;
+                        self->m_pending = false;
+                        self->m_view->setSource(source, sizes);
+                        self->updateVisibility();
+                        emit self->sourceReady();
+                    },
+                    Qt::QueuedConnection);
+            });
+    }
+    m_shown = show;
+    m_empty->showRun(run);
+    updateVisibility();
+}
+
+void TimelinePage::updateVisibility() {
+    const bool view = m_shown && !m_pending;
+    m_empty->setVisible(!view);
+    m_view->setVisible(view);
+}
+
+} // namespace astrolabe::gui

@@ -1,0 +1,45 @@
+#pragma once
+// The Timeline tab. A run whose result is in memory with its timeline is drawn from it; a run
+// stored in the project database (result loaded without its timeline) is drawn through a
+// DatabaseTimelineSource that reads only the windows on screen. Either source is built (indexed)
+// on a worker thread; the run's summary shows until it is ready.
+
+#include "gui/WorkspacePages.h"
+
+#include <memory>
+
+namespace astrolabe::widgets {
+class TimelineView;
+}
+
+namespace astrolabe::gui {
+
+class TimelinePage : public WorkspacePage {
+    Q_OBJECT
+public:
+    explicit TimelinePage(QWidget* parent = nullptr);
+    void showRun(const RunRecord* run) override;
+
+    widgets::TimelineView* view() const { return m_view; }
+    /// True when the shown run is read from the project database window by window.
+    bool showsDatabaseRun() const { return m_fromDatabase; }
+    /// False while the source of the shown run is still being built.
+    bool isReady() const { return !m_pending; }
+
+signals:
+    /// The source of the shown run was built (on a worker) and is shown.
+    void sourceReady();
+
+private:
+    void updateVisibility();
+
+    widgets::TimelineView* m_view;
+    PlaceholderPage* m_empty;
+    std::shared_ptr<const RunResult> m_result;
+    bool m_fromDatabase = false;
+    bool m_pending = false; ///< the source of m_result is being built
+    bool m_shown = false;
+    uint64_t m_request = 0; ///< the latest build; older ones are dropped
+};
+
+} // namespace astrolabe::gui

@@ -1,0 +1,272 @@
+// Issue 6 acceptance: a saved project keeps its runs in the SQLite project database. Opens a
+// copy of projects/quickstart, runs it with the real engine, checks the runs list and the
+// database, shows the run in the Timeline and Utilization tabs, reopens the project and reads
+// the stored run back (result loaded off the GUI thread, timeline read window by window).
+// Screenshots of each step go to screenshots/ in the working directory.
+#include "GuiTestSupport.h"
+#include "generator/ModelBuilderPanel.h"
+#include "gui/MainWindow.h"
+#include "gui/RunsPanel.h"
+#include "gui/RunsTableModel.h"
+#include "gui/TimelinePage.h"
+#include "store/ProjectDatabase.h"
+#include "store/RunStorage.h"
+#include "timeline/DatabaseTimelineSource.h"
+#include "timeline/TimelineView.h"
+#include "timeline/TimelineWidget.h"
+#include "workload/generate/GeneratorSpec.h"
+
+#include <QAbstractItemModelTester>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <gtest/gtest.h>
+
+using namespace astrolabe;
+using namespace astrolabe::gui;
+
+namespace {
+
+/// Copies projects/quickstart into `dir` (so the database is created there); returns the
+/// project file.
+QString copyQuickstart(const QTemporaryDir& dir) {
+    const QString from =
+        QStringLiteral(ASTROLABE_SOURCE_DIR) + QStringLiteral("/projects/quickstart/project.yaml");
+    const QString to = dir.filePath(QStringLiteral("quickstart/project.yaml"));
+    QDir().mkpath(dir.filePath(QStringLiteral("quickstart")));
+    return QFile::copy(from, to) ? to : QString();
+}
+
+TimelinePage* timelinePage(MainWindow& window) {
+    return qobject_cast<TimelinePage*>(window.tabs()->widget(MainWindow::TimelineTab));
+}
+
+} // namespace
+
+TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
+    QTemporaryDir dir;
+    const QString project = copyQuickstart(dir);
+    ASSERT_FALSE(project.isEmpty());
+    const std::string dbPath = defaultDatabasePath(project.toStdString());
+    constexpr int64_t kQuickstartNs = 117'780; // ASTRA-sim's rt_template end time
+
+    {
+        MainWindow window(test::testServices(dir));
+        window.setAskBeforeDiscarding(false);
+        window.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        QAbstractItemModelTester tester(window.runsModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::Fatal);
+        ASSERT_TRUE(window.openProject(project));
+        EXPECT_EQ(window.runsModel()->rowCount(), 0);
+        test::saveScreenshot(window, QStringLiteral("guiint-1-opened.png"));
+
+        QSignalSpy stored(&window, &MainWindow::runStored);
+        ASSERT_GT(window.startRun(), 0);
+        test::saveScreenshot(window, QStringLiteral("guiint-2-running.png"));
+        ASSERT_TRUE(stored.count() > 0 || stored.wait(30000)); // may land during the screenshot
+        test::saveScreenshot(window, QStringLiteral("guiint-3-finished.png"));
+
+        // The runs list.
+        ASSERT_EQ(window.runsModel()->rowCount(), 1);
+        const gui::RunRecord& run = window.runsModel()->store()->at(0);
+        EXPECT_EQ(run.status, gui::RunStatus::Finished);
+        EXPECT_EQ(run.simulatedTime, SimTime::fromNs(kQuickstartNs));
+        EXPECT_EQ(run.databasePath.toStdString(), dbPath);
+        ASSERT_TRUE(run.result);
+        EXPECT_EQ(run.activityCount, run.result->activities.size());
+
+        // The database, through its own connection.
+        {
+            const ProjectDatabase db(dbPath);
+            const std::vector<astrolabe::RunRecord> runs = db.listRuns();
+            ASSERT_EQ(runs.size(), 1u);
+            EXPECT_EQ(runs[0].id, run.id);
+            EXPECT_EQ(runs[0].status, astrolabe::RunStatus::Ok);
+            EXPECT_EQ(runs[0].simulatedTime, SimTime::fromNs(kQuickstartNs));
+            EXPECT_EQ(runs[0].npuCount, 8);
+            EXPECT_EQ(runs[0].activityCount, run.result->activities.size());
+            EXPECT_EQ(runs[0].name, run.name.toStdString());
+        }
+
+        // Timeline and Utilization tabs show the run (the finished run's result is in memory).
+        window.runsPanel()->selectRun(run.id);
+        window.tabs()->setCurrentIndex(MainWindow::TimelineTab);
+        TimelinePage* timeline = timelinePage(window);
+        ASSERT_NE(timeline, nullptr);
+        ASSERT_TRUE(test::waitUntil([timeline] { return timeline->isReady(); }));
+        EXPECT_TRUE(timeline->view()->isVisible());
+        EXPECT_FALSE(timeline->showsDatabaseRun());
+        test::saveScreenshot(window, QStringLiteral("guiint-4-timeline.png"));
+        window.tabs()->setCurrentIndex(MainWindow::UtilizationTab);
+        test::saveScreenshot(window, QStringLiteral("guiint-5-utilization.png"));
+
+        // Rename, tags and notes reach the database.
+        ASSERT_TRUE(window.runsModel()->renameRun(run.id, QStringLiteral("baseline")));
+        ASSERT_TRUE(window.runsModel()->setTags(
+            run.id, {QStringLiteral("ring"), QStringLiteral("acceptance")}));
+        ASSERT_TRUE(window.runsModel()->setNotes(run.id, QStringLiteral("matches ASTRA-sim")));
+        window.runsModel()->store()->flush(); // edits are written by the store's writer thread
+        const ProjectDatabase db(dbPath);
+        const astrolabe::RunRecord row = db.run(run.id);
+        EXPECT_EQ(row.name, "baseline");
+        EXPECT_EQ(row.tags, (std::vector<std::string>{"acceptance", "ring"})); // stored sorted
+        EXPECT_EQ(row.notes, "matches ASTRA-sim");
+    }
+
+    // Reopen: the run is listed from the database; its result loads lazily by id.
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QAbstractItemModelTester tester(window.runsModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    ASSERT_TRUE(window.openProject(project));
+    ASSERT_EQ(window.runsModel()->rowCount(), 1);
+    const gui::RunRecord& run = window.runsModel()->store()->at(0);
+    EXPECT_EQ(run.name, QStringLiteral("baseline"));
+    EXPECT_EQ(run.tags, (QStringList{QStringLiteral("acceptance"), QStringLiteral("ring")}));
+    EXPECT_EQ(run.simulatedTime, SimTime::fromNs(kQuickstartNs));
+    EXPECT_EQ(run.spec.platform.npuCount(), 8); // read back from the stored configuration
+    EXPECT_FALSE(run.result);                   // not loaded until selected
+
+    QSignalSpy loaded(&window, &MainWindow::resultLoaded);
+    window.tabs()->setCurrentIndex(MainWindow::TimelineTab);
+    window.runsPanel()->selectRun(run.id);
+    ASSERT_TRUE(loaded.count() > 0 || loaded.wait(10000));
+    const gui::RunRecord& reloaded = window.runsModel()->store()->at(0);
+    ASSERT_TRUE(reloaded.result);
+    EXPECT_TRUE(reloaded.result->activities.empty()); // the timeline stays in the database
+    EXPECT_EQ(reloaded.result->endTime, SimTime::fromNs(kQuickstartNs));
+    TimelinePage* timeline = timelinePage(window);
+    ASSERT_NE(timeline, nullptr);
+    EXPECT_TRUE(timeline->showsDatabaseRun());
+    ASSERT_TRUE(test::waitUntil([timeline] { return timeline->isReady(); }));
+    const auto* source = dynamic_cast<const widgets::DatabaseTimelineSource*>(
+        timeline->view()->timeline()->source());
+    ASSERT_NE(source, nullptr);
+    test::saveScreenshot(window, QStringLiteral("guiint-6-reopened-timeline.png"));
+    EXPECT_GT(source->queryCount(), 0); // painting read windows from the database
+    EXPECT_EQ(source->lastError(), "");
+    EXPECT_EQ(source->rowCount(), 8);
+
+    // Deleting removes it from the database.
+    ASSERT_TRUE(window.runsModel()->removeRun(run.id));
+    window.runsModel()->store()->flush();
+    EXPECT_TRUE(ProjectDatabase(dbPath).listRuns().empty());
+}
+
+TEST(GuiIntegration, FailedRunIsStoredWithItsMessage) {
+    QTemporaryDir dir;
+    const QString project = copyQuickstart(dir);
+    ASSERT_FALSE(project.isEmpty());
+    MainWindow window(test::testServices(dir, test::failingRun("system.endpoint-delay")));
+    window.setAskBeforeDiscarding(false);
+    ASSERT_TRUE(window.openProject(project));
+    QSignalSpy stored(&window, &MainWindow::runStored);
+    ASSERT_GT(window.startRun(), 0);
+    ASSERT_TRUE(stored.wait(10000));
+    const ProjectDatabase db(defaultDatabasePath(project.toStdString()));
+    const std::vector<astrolabe::RunRecord> runs = db.listRuns();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].status, astrolabe::RunStatus::Failed);
+    EXPECT_NE(runs[0].errorMessage.find("endpoint delay must be at most 1000 ns"),
+              std::string::npos);
+    EXPECT_EQ(window.runsModel()->store()->at(0).status, gui::RunStatus::Failed);
+}
+
+TEST(GuiIntegration, UnsavedProjectKeepsRunsInMemory) {
+    QTemporaryDir dir;
+    MainWindow window(test::testServices(dir));
+    window.newProjectFromPreset(QStringLiteral("quickstart"));
+    ASSERT_TRUE(window.hasProject());
+    EXPECT_TRUE(window.runsModel()->store()->backgroundSaver() == nullptr);
+    QSignalSpy stored(&window, &MainWindow::runStored);
+    ASSERT_GT(window.startRun(), 0);
+    ASSERT_TRUE(stored.wait(30000));
+    EXPECT_TRUE(window.runsModel()->store()->at(0).databasePath.isEmpty());
+    EXPECT_TRUE(window.runsModel()->store()->at(0).result);
+
+    // Saving the project moves its runs into the database beside the new file.
+    const QString path = dir.filePath(QStringLiteral("saved/project.yaml"));
+    QDir().mkpath(dir.filePath(QStringLiteral("saved")));
+    ASSERT_TRUE(window.saveProjectAs(path));
+    ASSERT_EQ(window.runsModel()->rowCount(), 1);
+    const gui::RunRecord& moved = window.runsModel()->store()->at(0);
+    EXPECT_FALSE(moved.databasePath.isEmpty());
+    const std::vector<astrolabe::RunRecord> runs =
+        ProjectDatabase(defaultDatabasePath(path.toStdString())).listRuns();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].id, moved.id);
+    EXPECT_EQ(runs[0].simulatedTime, SimTime::fromNs(117'780));
+}
+
+namespace {
+generate::GeneratorSpec smallTransformer(int tp, int pp, int dp) {
+    generate::GeneratorSpec s;
+    generate::ModelSpec& m = s.model;
+    m.name = "small";
+    m.layers = 2;
+    m.hidden = 64;
+    m.heads = 4;
+    m.ffn = 256;
+    m.vocabulary = 128;
+    m.sequence = 16;
+    m.biases = true;
+    m.tiedEmbeddings = true;
+    m.learnedPositions = true;
+    s.training = {1, 8, 2};
+    s.parallel.tp = tp;
+    s.parallel.pp = pp;
+    s.parallel.dp = dp;
+    s.parallel.bucketBytes = 1ull << 30;
+    return s;
+}
+} // namespace
+
+TEST(GuiIntegration, WorkloadPanelGeneratesAndRunsOnTheProjectPlatform) {
+    QTemporaryDir dir;
+    const QString project = copyQuickstart(dir);
+    ASSERT_FALSE(project.isEmpty());
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openProject(project));
+    ASSERT_EQ(window.tabs()->tabText(MainWindow::WorkloadTab), QStringLiteral("Workload"));
+    ASSERT_NE(window.modelBuilder(), nullptr);
+
+    // 16 NPUs on the 8-NPU ring: refused with a message naming both counts.
+    EXPECT_EQ(window.startGeneratedRun(smallTransformer(2, 2, 4)), 0);
+    QMessageBox* box = window.findChild<QMessageBox*>(QStringLiteral("errorBox"));
+    ASSERT_NE(box, nullptr);
+    EXPECT_TRUE(box->text().contains(QStringLiteral("16 NPUs")));
+    EXPECT_TRUE(box->text().contains(QStringLiteral("8 NPUs")));
+    box->close();
+
+    // The panel's Generate button path: generateRequested -> generate in memory -> run.
+    window.tabs()->setCurrentIndex(MainWindow::WorkloadTab);
+    window.modelBuilder()->setSpec(smallTransformer(2, 2, 2));
+    QSignalSpy stored(&window, &MainWindow::runStored);
+    QPushButton* generate = nullptr;
+    for (QPushButton* button : window.modelBuilder()->findChildren<QPushButton*>())
+        if (button->text() == QStringLiteral("Generate and Run"))
+            generate = button;
+    ASSERT_NE(generate, nullptr);
+    ASSERT_TRUE(generate->isEnabled()) << window.modelBuilder()->figuresText().toStdString();
+    generate->click();
+    ASSERT_TRUE(stored.count() > 0 || stored.wait(60000));
+    test::saveScreenshot(window, QStringLiteral("guiint-8-workload-tab.png"));
+    const gui::RunRecord& run = window.runsModel()->store()->at(0);
+    ASSERT_EQ(run.status, gui::RunStatus::Finished) << run.message.toStdString();
+    ASSERT_TRUE(run.result);
+    EXPECT_EQ(run.result->npuCount, 8);
+    // Every rank computed and the tensor-parallel all-reduces ran: compute and collectives.
+    EXPECT_FALSE(run.result->collectives.empty());
+    EXPECT_GT(run.simulatedTime, SimTime());
+    EXPECT_EQ(ProjectDatabase(defaultDatabasePath(project.toStdString())).listRuns().size(), 1u);
+}
