@@ -8,6 +8,7 @@
 #include "network/Transport.h"
 #include "record/LinkRecorder.h"
 #include "simulation/CustomCollectives.h"
+#include "simulation/ProcessGroups.h"
 #include "simulation/StartupReport.h"
 #include "simulation/Symmetry.h"
 #include "simulation/WorkloadSource.h"
@@ -74,10 +75,12 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& spec, Progr
                          cancel);
 }
 
-std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& spec,
+std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
                                                std::vector<WorkloadTrace> traces,
                                                ProgressSink* progress, const CancelToken* cancel) {
     const auto wallStart = std::chrono::steady_clock::now();
+    SimulationSpec spec = givenSpec;
+    spec.commGroups = withProcessGroups(givenSpec.commGroups, traces, spec.platform.npuCount());
     const Topology topology(spec.platform);
     if (traces.size() != static_cast<size_t>(topology.npuCount()))
         throw Error(ErrorKind::Validation,

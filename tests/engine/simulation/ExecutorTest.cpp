@@ -199,3 +199,27 @@ TEST(Executor, CancelStopsTheRun) {
         EXPECT_EQ(e.kind(), ErrorKind::Cancelled);
     }
 }
+
+TEST(Executor, MetadataNodesDeclareProcessGroups) {
+    // A PyTorch trace declares group "1" = {0, 2} in a METADATA node; the all-reduce selects it
+    // by pg_name and runs the same local ring as a comm-group file would give (see
+    // CommunicatorSubGroupRunsALocalRing).
+    auto s = spec({dim(BlockKind::Ring, 4)});
+    std::vector<WorkloadTrace> t(4);
+    for (int npu = 0; npu < 4; ++npu) {
+        WorkloadNode meta = node(1, NodeType::Metadata);
+        meta.inputsValues = "['[{\"pg_name\": \"1\", \"ranks\": [0, 2]}]']";
+        t[static_cast<size_t>(npu)].nodes.push_back(meta);
+        if (npu % 2 == 0) {
+            t[static_cast<size_t>(npu)].nodes.push_back(coll(2, CT::AllReduce, kMiB, {1}));
+            t[static_cast<size_t>(npu)].nodes.back().pgName = "1";
+        }
+    }
+    const auto r = runTraces(s, t);
+    const double beta = 50 * 1073741824.0 / 1e9;
+    const int64_t D = static_cast<int64_t>(1000 + (kMiB / 2) / beta);
+    const int64_t R = 3 * static_cast<int64_t>((kMiB / 2) / 50.0);
+    EXPECT_EQ(cycles(*r, 0), 10 + (2 * D + 20 + R));
+    t[0].nodes[0].inputsValues = "['not json']";
+    EXPECT_THROW(runTraces(s, t), Error);
+}

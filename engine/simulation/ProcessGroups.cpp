@@ -1,0 +1,60 @@
+#include "simulation/ProcessGroups.h"
+
+#include "core/Error.h"
+
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+namespace astrolabe {
+
+CommGroups withProcessGroups(const CommGroups& base, const std::vector<WorkloadTrace>& traces,
+                             int npuCount) {
+    CommGroups groups = base;
+    for (const WorkloadTrace& trace : traces)
+        for (const WorkloadNode& node : trace.nodes) {
+            if (node.type != NodeType::Metadata || node.inputsValues.size() < 4)
+                continue;
+            auto fail = [&](const std::string& what) {
+                return Error(ErrorKind::Validation,
+                             "METADATA node " + std::to_string(node.id) +
+                                 ": process groups in inputs.values " + what,
+                             {trace.file, 0, 0, "inputs.values"},
+                             "expected a Python repr around a JSON array of "
+                             "{\"pg_name\": \"1\", \"ranks\": [0, 1]}");
+            };
+            const std::string text = node.inputsValues.substr(2, node.inputsValues.size() - 4);
+            const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+            if (doc.is_discarded() || !doc.is_array())
+                throw fail("are not a JSON array");
+            for (const nlohmann::json& pg : doc) {
+                if (!pg.is_object() || !pg.contains("pg_name") || !pg.contains("ranks") ||
+                    !pg["ranks"].is_array())
+                    throw fail("have an entry without pg_name and ranks");
+                const std::string name = pg["pg_name"].is_string()
+                                             ? pg["pg_name"].get<std::string>()
+                                             : pg["pg_name"].dump();
+                int id = 0;
+                try {
+                    id = std::stoi(name);
+                } catch (const std::exception&) {
+                    throw fail("name a group \"" + name + "\" that is not a number");
+                }
+                if (id <= 0)
+                    continue; // group 0 is all NPUs already
+                std::vector<int> ranks;
+                for (const nlohmann::json& r : pg["ranks"]) {
+                    if (!r.is_number_integer() || r.get<int>() < 0 || r.get<int>() >= npuCount)
+                        throw fail("list a rank that is not an NPU: " + r.dump());
+                    ranks.push_back(r.get<int>());
+                }
+                if (ranks.empty()) {
+                    ranks.resize(static_cast<size_t>(npuCount));
+                    std::iota(ranks.begin(), ranks.end(), 0);
+                }
+                groups[id] = std::move(ranks);
+            }
+        }
+    return groups;
+}
+
+} // namespace astrolabe
