@@ -31,7 +31,8 @@ std::vector<Preset> makePresets() {
     // Mirrors projects/quickstart/project.yaml (ASTRA-sim's Ring_8npus example network).
     SimulationSpec quick = microbenchmark(
         "Quick start", {DimensionSpec{BlockKind::Ring, 8, 50 * kGiB, 500.0}}, 1 * kMiB);
-    quick.system.schedulingPolicy = SchedulingPolicy::FIFO;
+    quick.system.schedulingPolicy = SchedulingPolicy::LIFO;
+    quick.system.collectiveOptimization = CollectiveOptimization::LocalBWAware;
     quick.system.preferredDatasetSplits = 4;
     quick.system.activeChunksPerDimension = 1;
     quick.system.endpointDelayNs = 10;

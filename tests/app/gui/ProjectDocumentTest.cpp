@@ -3,6 +3,7 @@
 #include "gui/ProjectDocument.h"
 
 #include "GuiTestSupport.h"
+#include "config/ProjectFile.h"
 #include "gui/Presets.h"
 
 #include <QSignalSpy>
@@ -78,6 +79,22 @@ TEST(ProjectDocument, DefaultIoUsesTheEngineLoaders) {
     doc.load(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml"));
     EXPECT_EQ(doc.spec().name, "Quick start");
     EXPECT_EQ(doc.spec().platform.npuCount(), 8);
+}
+
+TEST(Presets, QuickStartIsTheBundledProject) {
+    // The wizard's quick start and projects/quickstart must be the same run (117,780 ns).
+    SimulationSpec file = loadProject(ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml");
+    SimulationSpec preset = gui::preset(QStringLiteral("quickstart")).spec;
+    file.platform.sourceFile = preset.platform.sourceFile = {};
+    file.system.sourceFile = preset.system.sourceFile = {};
+    EXPECT_TRUE(file.platform == preset.platform);
+    EXPECT_EQ(file.system.schedulingPolicy, preset.system.schedulingPolicy);
+    EXPECT_EQ(file.system.collectiveOptimization, preset.system.collectiveOptimization);
+    EXPECT_EQ(file.system.preferredDatasetSplits, preset.system.preferredDatasetSplits);
+    EXPECT_EQ(file.system.endpointDelayNs, preset.system.endpointDelayNs);
+    EXPECT_EQ(file.system.localMemBandwidthGBps, preset.system.localMemBandwidthGBps);
+    EXPECT_EQ(file.system.allReduce, preset.system.allReduce);
+    EXPECT_EQ(file.workload.microbenchmark.sizeBytes, preset.workload.microbenchmark.sizeBytes);
 }
 
 TEST(Presets, MatchTheirDescriptions) {
