@@ -122,12 +122,14 @@ TEST(GuiLargeRun, TwoMillionIntervalsSaveLoadAndDrawWithoutStallingTheGui) {
               << " s, first timeline paint " << firstPaintSeconds << " s reading "
               << source->queryCount() << " windows, " << source->cachedIntervals()
               << " intervals cached\n";
-    // The GUI thread never works 50 ms at a stretch; on an idle machine no tick is late by that.
+    // The GUI thread never works 50 ms at a stretch. The wall-clock gaps also include the time
+    // the GUI thread waits for one of the two cores while the save and load workers (and zlib
+    // threads) run, so they get a looser bound: late by a scheduling slice, never stalled.
     EXPECT_LT(saveCpuGap, 50.0);
     EXPECT_LT(loadCpuGap, 50.0);
     if (!test::GapMeter::loaded()) {
-        EXPECT_LT(saveGap, 50);
-        EXPECT_LT(loadGap, 50);
+        EXPECT_LT(saveGap, 100);
+        EXPECT_LT(loadGap, 100);
     }
     EXPECT_LT(source->cachedIntervals(), big->activities.size());
 

@@ -34,11 +34,11 @@ TEST(ProjectDocument, EditsUndoRedoAndMergeWhileTyping) {
     EXPECT_GE(modified.count(), 1);
 
     doc.applyEdit({QStringLiteral("system.scheduling"), QStringLiteral("Set scheduling"),
-                   [](SimulationSpec& s) { s.system.schedulingPolicy = SchedulingPolicy::LIFO; },
+                   [](SimulationSpec& s) { s.system.schedulingPolicy = SchedulingPolicy::FIFO; },
                    false});
     EXPECT_EQ(doc.undoStack()->count(), 2);
     doc.undoStack()->undo();
-    EXPECT_EQ(doc.spec().system.schedulingPolicy, SchedulingPolicy::FIFO);
+    EXPECT_EQ(doc.spec().system.schedulingPolicy, SchedulingPolicy::LIFO);
     doc.undoStack()->undo();
     EXPECT_EQ(doc.spec().system.preferredDatasetSplits, 4) << "back to the preset's value";
     EXPECT_FALSE(doc.isModified());
