@@ -159,7 +159,8 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
     const auto latest = std::max_element(
         result->npus.begin(), result->npus.end(),
         [](const NpuSummary& a, const NpuSummary& b) { return a.finish < b.finish; });
-    if (latest != result->npus.end())
+    // In a symmetric run only NPU 0 was simulated (and every NPU finishes with it).
+    if (latest != result->npus.end() && static_cast<size_t>(latest->npu) < executors.size())
         for (uint64_t id : executors[static_cast<size_t>(latest->npu)]->criticalChain())
             result->criticalPath.push_back({latest->npu, id});
     recorder.finish(*result, topology.dimensionCount());
