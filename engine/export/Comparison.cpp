@@ -1,5 +1,7 @@
 #include "export/Comparison.h"
 
+#include "config/AstraSystemConfig.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -25,50 +27,6 @@ std::string bytesText(double bytes) {
     if (bytes >= 1024.0 && static_cast<uint64_t>(bytes) % 1024 == 0)
         return format("%g KiB", bytes / 1024.0);
     return format("%g B", bytes);
-}
-
-const char* schedulingName(SchedulingPolicy p) {
-    switch (p) {
-    case SchedulingPolicy::LIFO:
-        return "LIFO";
-    case SchedulingPolicy::FIFO:
-        return "FIFO";
-    case SchedulingPolicy::Explicit:
-        return "explicit";
-    }
-    return "?";
-}
-
-const char* optimizationName(CollectiveOptimization o) {
-    return o == CollectiveOptimization::Baseline ? "baseline" : "localBWAware";
-}
-
-const char* intraName(IntraDimensionScheduling s) {
-    switch (s) {
-    case IntraDimensionScheduling::FIFO:
-        return "FIFO";
-    case IntraDimensionScheduling::RG:
-        return "RG";
-    case IntraDimensionScheduling::SmallestFirst:
-        return "smallestFirst";
-    case IntraDimensionScheduling::LessRemainingPhaseFirst:
-        return "lessRemainingPhaseFirst";
-    }
-    return "?";
-}
-
-const char* interName(InterDimensionScheduling s) {
-    switch (s) {
-    case InterDimensionScheduling::Ascending:
-        return "ascending";
-    case InterDimensionScheduling::RoundRobin:
-        return "roundRobin";
-    case InterDimensionScheduling::Themis:
-        return "themis";
-    case InterDimensionScheduling::ThemisFlex:
-        return "themisFlex";
-    }
-    return "?";
 }
 
 std::string algorithmsText(const std::vector<AlgorithmSpec>& list) {
@@ -127,11 +85,13 @@ std::vector<SettingValue> flattenSpec(const SimulationSpec& spec) {
            std::to_string(s.preferredDatasetSplits), s.preferredDatasetSplits);
     number("system.active-chunks", "active chunks per dimension",
            std::to_string(s.activeChunksPerDimension), s.activeChunksPerDimension);
-    text("system.scheduling", "scheduling policy", schedulingName(s.schedulingPolicy));
+    text("system.scheduling", "scheduling policy", schedulingPolicyName(s.schedulingPolicy));
     text("system.optimization", "collective optimization",
-         optimizationName(s.collectiveOptimization));
-    text("system.intra-dim", "intra-dimension scheduling", intraName(s.intraDimensionScheduling));
-    text("system.inter-dim", "inter-dimension scheduling", interName(s.interDimensionScheduling));
+         collectiveOptimizationName(s.collectiveOptimization));
+    text("system.intra-dim", "intra-dimension scheduling",
+         intraDimensionSchedulingName(s.intraDimensionScheduling));
+    text("system.inter-dim", "inter-dimension scheduling",
+         interDimensionSchedulingName(s.interDimensionScheduling));
     number("system.endpoint-delay", "endpoint delay",
            format("%g ns", static_cast<double>(s.endpointDelayNs)),
            static_cast<double>(s.endpointDelayNs));

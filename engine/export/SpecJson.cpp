@@ -1,65 +1,14 @@
 #include "export/SpecJson.h"
 
+#include "config/AstraMemoryConfig.h"
+#include "config/AstraSystemConfig.h"
+
 #include <nlohmann/json.hpp>
 
 namespace astrolabe {
 namespace {
 
 using nlohmann::json;
-
-const char* schedulingPolicyName(SchedulingPolicy p) {
-    switch (p) {
-    case SchedulingPolicy::LIFO:
-        return "LIFO";
-    case SchedulingPolicy::FIFO:
-        return "FIFO";
-    case SchedulingPolicy::Explicit:
-        return "EXPLICIT";
-    }
-    return "?";
-}
-
-const char* intraName(IntraDimensionScheduling s) {
-    switch (s) {
-    case IntraDimensionScheduling::FIFO:
-        return "FIFO";
-    case IntraDimensionScheduling::RG:
-        return "RG";
-    case IntraDimensionScheduling::SmallestFirst:
-        return "smallestFirst";
-    case IntraDimensionScheduling::LessRemainingPhaseFirst:
-        return "lessRemainingPhaseFirst";
-    }
-    return "?";
-}
-
-const char* interName(InterDimensionScheduling s) {
-    switch (s) {
-    case InterDimensionScheduling::Ascending:
-        return "ascending";
-    case InterDimensionScheduling::RoundRobin:
-        return "roundRobin";
-    case InterDimensionScheduling::Themis:
-        return "themis";
-    case InterDimensionScheduling::ThemisFlex:
-        return "themisFlex";
-    }
-    return "?";
-}
-
-const char* memoryTypeName(RemoteMemoryType t) {
-    switch (t) {
-    case RemoteMemoryType::NoMemoryExpansion:
-        return "NO_MEMORY_EXPANSION";
-    case RemoteMemoryType::PerNodeMemoryExpansion:
-        return "PER_NODE_MEMORY_EXPANSION";
-    case RemoteMemoryType::PerNpuMemoryExpansion:
-        return "PER_NPU_MEMORY_EXPANSION";
-    case RemoteMemoryType::MemoryPool:
-        return "MEMORY_POOL";
-    }
-    return "?";
-}
 
 json algorithms(const std::vector<AlgorithmSpec>& list) {
     json a = json::array();
@@ -98,8 +47,8 @@ json toJson(const SimulationSpec& spec) {
           {"collectiveOptimization", sys.collectiveOptimization == CollectiveOptimization::Baseline
                                          ? "baseline"
                                          : "localBWAware"},
-          {"intraDimensionScheduling", intraName(sys.intraDimensionScheduling)},
-          {"interDimensionScheduling", interName(sys.interDimensionScheduling)},
+          {"intraDimensionScheduling", intraDimensionSchedulingName(sys.intraDimensionScheduling)},
+          {"interDimensionScheduling", interDimensionSchedulingName(sys.interDimensionScheduling)},
           {"endpointDelayNs", sys.endpointDelayNs},
           {"endpointDelayFromFile", sys.endpointDelayFromFile},
           {"activeChunksPerDimension", sys.activeChunksPerDimension},
@@ -122,7 +71,7 @@ json toJson(const SimulationSpec& spec) {
           {"localMemTraceFilename", sys.localMemTraceFilename},
           {"sourceFile", sys.sourceFile}}},
         {"memory",
-         {{"type", memoryTypeName(spec.memory.type)},
+         {{"type", remoteMemoryTypeName(spec.memory.type)},
           {"latencyNs", spec.memory.latencyNs},
           {"bandwidthBytesPerNs", spec.memory.bandwidthBytesPerNs},
           {"numNodes", spec.memory.numNodes},
