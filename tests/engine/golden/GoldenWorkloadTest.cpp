@@ -114,3 +114,18 @@ TEST(Golden, V28_CustomRingAllReduceFromMscclXml) {
     for (int npu = 0; npu < 8; ++npu)
         EXPECT_EQ(cycles(*r, npu), 90174) << npu;
 }
+
+TEST(Golden, V28_CustomRingAllReduceFromChakraTraces) {
+    // The same algorithm as ASTRA-sim ships it: one Chakra ET per rank, read by the trace reader.
+    const std::string prefix = std::string(ASTROLABE_SHARED_DIR) +
+                               "/reference/astra-sim/examples/system/custom_collectives/"
+                               "custom_ring_allreduce_8npus_1MB/custom_allreduce";
+    if (!std::ifstream(prefix + ".0.et"))
+        GTEST_SKIP() << "../shared is absent: skipped the bundled custom collective";
+    auto s = spec({dim(BlockKind::Ring, 8)}, "ring", NetworkBackend::CongestionAware);
+    s.system.customAllReduce = prefix;
+    s.system.schedulingPolicy = SchedulingPolicy::FIFO;
+    const auto r = runCollective(s, CT::AllReduce, kMiB);
+    for (int npu = 0; npu < 8; ++npu)
+        EXPECT_EQ(cycles(*r, npu), 90174) << npu;
+}
