@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Astrolabe needs, and only those that are missing.
 # Idempotent and quiet when everything is present. Runs apt-get as root, or through sudo.
+# The list is proved complete on a fresh Debian 12 minbase root by packaging/fresh-root-check.sh
+# (apt-get runs with --no-install-recommends, so every package a build step needs is named here,
+# e.g. libqt6opengl6-dev, which qt6-charts-dev's CMake files require but do not depend on).
+#   install-deps.sh         what the README's two commands need (build, run, test headless)
+#   install-deps.sh --deb   and what packaging/deb.sh needs to build the Debian package
 set -euo pipefail
 
 packages=(
     cmake g++ make pkg-config ccache clang-format
-    qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
+    qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
     libyaml-cpp-dev libsqlite3-dev libprotobuf-dev protobuf-compiler zlib1g-dev
     nlohmann-json3-dev
     libgtest-dev libgmock-dev libbenchmark-dev
-    xvfb xauth
+    xvfb xauth fonts-dejavu-core
 )
+if [[ "${1:-}" == "--deb" ]]; then
+    packages+=(dpkg-dev file) # dpkg-shlibdeps declares the package's dependencies
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -19,7 +27,7 @@ for p in "${packages[@]}"; do
 done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 
-echo "install-deps: installing ${missing[*]}"
+echo "install-deps: installing ${missing[*]} (a few minutes on a fresh machine)"
 if [[ $(id -u) -eq 0 ]]; then
     sudo=()
 elif command -v sudo >/dev/null 2>&1; then
@@ -29,5 +37,12 @@ else
     exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# apt's own chatter goes to a log that is printed only when something fails.
+if ! { "${sudo[@]}" apt-get update -qq && "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "install-deps: apt-get failed (its output is above)" >&2
+    exit 1
+fi
+echo "install-deps: done"
