@@ -44,7 +44,7 @@ git -C "$root" rev-parse --git-dir >/dev/null 2>&1 || fail "$root is not a git c
 mirror=${ASTROLABE_DEBIAN_MIRROR:-}
 if [[ -z "$mirror" ]]; then
     mirror=$( (grep -hsE '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}'
-        grep -hsE '^deb ' /etc/apt/sources.list | awk '{print $2}') | grep -v security | head -n 1)
+        grep -hsE '^deb ' /etc/apt/sources.list | awk '{print $2}') | grep -v security | head -n 1 || true)
 fi
 [[ -n "$mirror" ]] || fail "no Debian mirror in this machine's apt sources; set ASTROLABE_DEBIAN_MIRROR"
 
