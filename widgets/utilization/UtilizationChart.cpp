@@ -49,12 +49,17 @@ void UtilizationChart::setResult(std::shared_ptr<const RunResult> result) {
         const double end = m_result->seriesBucket.us() *
                            static_cast<double>(m_data.empty() ? 0 : m_data.front().size());
         const double range = end > 0 ? end : std::max(m_result->endTime.us(), 1e-6);
-        m_x->setRange(0, range);
-        // Ticks at a nice step (1, 2, 5 x 10^k) from zero, the data's own end kept.
+        // Ticks at a nice step (1, 2, 5 x 10^k) from zero, the data's own end kept: at most
+        // nine. The axis builds its tick items on every change, so it holds two fixed ticks
+        // while range and step change: the previous run's step over this run's range (10 µs
+        // over 900 ms) would be 10^5 tick items built on the GUI thread.
         const double step = static_cast<double>(niceStep(range * 1e6 / 8)) / 1e6;
-        m_x->setTickType(QValueAxis::TicksDynamic);
+        m_x->setTickType(QValueAxis::TicksFixed);
+        m_x->setTickCount(2);
+        m_x->setRange(0, range);
         m_x->setTickAnchor(0);
         m_x->setTickInterval(step);
+        m_x->setTickType(QValueAxis::TicksDynamic);
         m_x->setLabelFormat(step >= 1 ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
     }
     for (QLineSeries* series : m_series) {

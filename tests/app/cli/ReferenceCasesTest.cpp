@@ -18,6 +18,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using astrolabe::cli::runCli;
@@ -59,7 +60,9 @@ void writeFile(const fs::path& path, const std::string& text) {
 TEST(ReferenceCases, EveryMeasuredAstraSimCaseThroughTheCli) {
     std::ifstream in(ASTROLABE_TEST_DATA_DIR "/astra-sim-analytical.jsonl");
     ASSERT_TRUE(in) << "tests/data/astra-sim-analytical.jsonl is part of the repository";
-    const fs::path dir = fs::path(::testing::TempDir()) / "astrolabe-reference-cases";
+    // One folder per process: two suites running at once on a machine must not share it.
+    const fs::path dir = fs::path(::testing::TempDir()) /
+                         ("astrolabe-reference-cases-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
 
@@ -134,4 +137,5 @@ TEST(ReferenceCases, EveryMeasuredAstraSimCaseThroughTheCli) {
     EXPECT_EQ(cases, 1636);
     EXPECT_EQ(exact, upstreamOk);
     EXPECT_EQ(crashedOrWrong, 0);
+    fs::remove_all(dir);
 }

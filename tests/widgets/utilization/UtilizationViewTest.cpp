@@ -14,6 +14,8 @@
 #include <QDir>
 #include <QFile>
 #include <QTabWidget>
+#include <QValueAxis>
+#include <ctime>
 #include <gtest/gtest.h>
 
 using namespace astrolabe;
@@ -98,6 +100,53 @@ TEST(UtilizationChart, FeedsAtMostTwoPointsPerColumn) {
     }
     chart.setLinks({0, 1});
     EXPECT_EQ(chart.seriesPointCounts().size(), 5u);
+}
+
+namespace {
+double threadCpuMs() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+/// A run of 2,000 utilization buckets of the given width: its length is 2,000 x bucket.
+std::shared_ptr<RunResult> runOfLength(SimTime bucket) {
+    auto run = synthetic::syntheticRun(smallOptions());
+    for (auto& series : run->linkSeries)
+        series.assign(2'000, 0.5f);
+    run->seriesBucket = bucket;
+    run->endTime = SimTime::fromPs(bucket.ps() * 2'000);
+    return run;
+}
+} // namespace
+
+// The window froze for minutes when a long run (886 ms) was shown after a short one (117 µs):
+// the axis took the new range with the old 10 µs tick step and built ~10^5 tick items.
+TEST(UtilizationChart, SwitchingBetweenRunsTenThousandTimesApartStaysFast) {
+    const auto shortRun = runOfLength(SimTime::fromNs(50)); // 100 µs
+    const auto longRun = runOfLength(SimTime::fromUs(500)); // 1 s: 10^4 times longer
+    UtilizationChart chart;
+    chart.resize(900, 400);
+    chart.show();
+    chart.setResult(shortRun);
+    (void)chart.grab();
+    double worst = 0;
+    for (const auto& run : {longRun, shortRun, longRun, shortRun}) {
+        const double before = threadCpuMs();
+        chart.setResult(run);
+        (void)chart.grab(); // layout and paint: the tick items are made here at the latest
+        worst = std::max(worst, threadCpuMs() - before);
+        const auto axes = chart.chart()->axes(Qt::Horizontal);
+        ASSERT_EQ(axes.size(), 1);
+        const auto* x = qobject_cast<const QValueAxis*>(axes.front());
+        ASSERT_NE(x, nullptr);
+        EXPECT_EQ(x->tickType(), QValueAxis::TicksDynamic);
+        const double ticks = (x->max() - x->min()) / x->tickInterval();
+        EXPECT_GE(ticks, 3.0);
+        EXPECT_LE(ticks, 9.0) << "range " << x->max() << " µs, step " << x->tickInterval();
+        EXPECT_DOUBLE_EQ(x->max(), run->endTime.us());
+    }
+    EXPECT_LT(worst, 50.0) << "GUI-thread CPU time of the slowest switch, ms";
 }
 
 TEST(HeatmapWidget, MapsPositionsToCells) {
