@@ -1,13 +1,12 @@
 #include "collective/MscclXml.h"
 
 #include "core/Error.h"
+#include "core/InputFile.h"
 
 #include <cctype>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 namespace astrolabe {
 
@@ -278,12 +277,7 @@ MscclAlgorithm parseMscclXml(const std::string& text, const std::string& file,
 }
 
 MscclAlgorithm loadMscclXml(const std::string& path, uint64_t collectiveBytes) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error(ErrorKind::Input, "cannot open the MSCCL-IR file", {path, 0, 0, {}});
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseMscclXml(text.str(), path, collectiveBytes);
+    return parseMscclXml(readInputFile(path, "the MSCCL-IR file"), path, collectiveBytes);
 }
 
 } // namespace astrolabe

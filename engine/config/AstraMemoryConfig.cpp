@@ -1,30 +1,19 @@
 #include "config/AstraMemoryConfig.h"
 
 #include "config/JsonSupport.h"
+#include "core/InputFile.h"
 #include "core/Units.h"
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace astrolabe {
 namespace {
 
 using config::Diagnostics;
 using nlohmann::json;
-
-std::string readText(const std::string& path, const char* what) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error(ErrorKind::Input, std::string("cannot open the ") + what,
-                    SourceLocation{path, 0, 0, {}}, "check the path and the permissions");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 // A non-negative number truncated to an integer, or false after reporting why not.
 bool readCount(Diagnostics& diagnostics, const config::JsonDocument& doc, const std::string& key,
@@ -135,7 +124,7 @@ RemoteMemoryConfig parseAstraRemoteMemoryJson(const std::string& text, const std
 
 RemoteMemoryConfig loadAstraRemoteMemoryJson(const std::string& path,
                                              std::vector<std::string>* warnings) {
-    return parseAstraRemoteMemoryJson(readText(path, "remote memory configuration"), path,
+    return parseAstraRemoteMemoryJson(readInputFile(path, "the remote memory configuration"), path,
                                       warnings);
 }
 
@@ -201,7 +190,7 @@ CommGroups parseCommGroupsJson(const std::string& text, const std::string& fileN
 CommGroups loadCommGroupsJson(const std::string& path) {
     if (isEmptyCommGroupPath(path))
         return {};
-    return parseCommGroupsJson(readText(path, "communicator group configuration"), path);
+    return parseCommGroupsJson(readInputFile(path, "the communicator group configuration"), path);
 }
 
 void validateCommGroups(const CommGroups& groups, int npuCount, const std::string& sourceFile) {

@@ -1,12 +1,11 @@
 #include "config/AstraNetworkConfig.h"
 
 #include "config/YamlSupport.h"
+#include "core/InputFile.h"
 #include "core/Units.h"
 
 #include <cmath>
 #include <cstddef>
-#include <fstream>
-#include <sstream>
 
 namespace astrolabe {
 namespace {
@@ -171,13 +170,7 @@ PlatformSpec parseAstraNetworkYaml(const std::string& text, const std::string& f
 }
 
 PlatformSpec loadAstraNetworkYaml(const std::string& path, std::vector<std::string>* warnings) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error(ErrorKind::Input, "cannot open the network configuration",
-                    SourceLocation{path, 0, 0, {}}, "check the path and the permissions");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseAstraNetworkYaml(text.str(), path, warnings);
+    return parseAstraNetworkYaml(readInputFile(path, "the network configuration"), path, warnings);
 }
 
 std::string writeAstraNetworkYaml(const PlatformSpec& platform) {

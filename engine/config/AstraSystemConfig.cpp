@@ -2,13 +2,12 @@
 
 #include "config/JsonSupport.h"
 #include "config/YamlSupport.h"
+#include "core/InputFile.h"
 #include "core/Units.h"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace astrolabe {
 namespace {
@@ -351,13 +350,8 @@ SystemConfig parseAstraSystemJson(const std::string& text, const std::string& fi
 
 SystemConfig loadAstraSystemJson(const std::string& path, double injectionScale,
                                  std::vector<std::string>* warnings) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error(ErrorKind::Input, "cannot open the system configuration",
-                    SourceLocation{path, 0, 0, {}}, "check the path and the permissions");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseAstraSystemJson(text.str(), path, injectionScale, warnings);
+    return parseAstraSystemJson(readInputFile(path, "the system configuration"), path,
+                                injectionScale, warnings);
 }
 
 std::vector<std::pair<uint64_t, std::string>> loadPerNodeCustomYaml(const std::string& path) {

@@ -1,9 +1,7 @@
 #include "config/JsonSupport.h"
 
+#include "core/InputFile.h"
 #include "core/Units.h"
-
-#include <fstream>
-#include <sstream>
 
 namespace astrolabe::config {
 
@@ -47,13 +45,7 @@ JsonDocument parseJsonText(std::string text, const std::string& fileName) {
 }
 
 JsonDocument loadJsonFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error(ErrorKind::Input, "cannot open the file", SourceLocation{path, 0, 0, {}},
-                    "check the path and the permissions");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseJsonText(text.str(), path);
+    return parseJsonText(readInputFile(path, "the file"), path);
 }
 
 SourceLocation locateJsonKey(const Diagnostics& diagnostics, const std::string& text,

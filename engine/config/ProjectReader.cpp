@@ -4,13 +4,12 @@
 #include "config/ProjectFile.h"
 #include "config/ProjectReading.h"
 #include "config/SpecValidation.h"
+#include "core/InputFile.h"
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace astrolabe {
 namespace fs = std::filesystem;
@@ -364,13 +363,7 @@ SimulationSpec parseProject(const std::string& text, const std::string& fileName
 }
 
 SimulationSpec loadProject(const std::string& path, std::vector<std::string>* warnings) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error(ErrorKind::Input, "cannot open the project file",
-                    SourceLocation{path, 0, 0, {}}, "check the path and the permissions");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseProject(text.str(), path, warnings);
+    return parseProject(readInputFile(path, "the project file"), path, warnings);
 }
 
 } // namespace astrolabe

@@ -1,8 +1,8 @@
 #include "config/YamlSupport.h"
 
+#include "core/InputFile.h"
+
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 namespace astrolabe::config {
 
@@ -17,13 +17,7 @@ YAML::Node parseYamlText(const std::string& text, const std::string& fileName) {
 }
 
 YAML::Node loadYamlFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error(ErrorKind::Input, "cannot open the file", SourceLocation{path, 0, 0, {}},
-                    "check the path and the permissions");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseYamlText(text.str(), path);
+    return parseYamlText(readInputFile(path, "the file"), path);
 }
 
 SourceLocation locate(const Diagnostics& diagnostics, const YAML::Node& node,

@@ -1,10 +1,9 @@
 #include "store/Sha256.h"
 
-#include "core/Error.h"
+#include "core/InputFile.h"
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 
 namespace astrolabe {
 namespace {
@@ -113,15 +112,11 @@ std::string sha256Hex(std::string_view text) {
 }
 
 std::string sha256File(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error(ErrorKind::Input, "cannot read " + path + " to hash it", {path, 0, 0, {}});
+    InputFile in(path, "the input file to hash it", kMaxTraceFileBytes);
     Sha256 h;
     char buf[1 << 16];
-    while (in) {
-        in.read(buf, sizeof buf);
-        h.update(buf, static_cast<size_t>(in.gcount()));
-    }
+    while (const size_t n = in.read(buf, sizeof buf))
+        h.update(buf, n);
     return h.hexDigest();
 }
 

@@ -1,10 +1,12 @@
 #include "workload/chakra/ChakraRecords.h"
 
 #include "core/Error.h"
+#include "core/InputFile.h"
+#include "core/Units.h"
 #include "workload/chakra/ChakraJson.h"
 #include "workload/chakra/LegacySchema.h"
 
-#include <fstream>
+#include <algorithm>
 #include <zlib.h>
 
 namespace astrolabe::chakra {
@@ -28,10 +30,16 @@ std::string inflateGzip(const std::string& compressed, const std::string& file) 
         fail(file, "cannot initialise zlib to read the gzip-compressed trace");
     std::string out;
     char buffer[1 << 16];
-    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-    stream.avail_in = static_cast<uInt>(compressed.size());
+    // zlib counts input in 32-bit units: a file over 4 GiB is fed in pieces.
+    size_t fed = 0;
     int status = Z_OK;
     while (status != Z_STREAM_END) {
+        if (stream.avail_in == 0 && fed < compressed.size()) {
+            const size_t piece = std::min<size_t>(compressed.size() - fed, size_t{1} << 30);
+            stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data() + fed));
+            stream.avail_in = static_cast<uInt>(piece);
+            fed += piece;
+        }
         stream.next_out = reinterpret_cast<Bytef*>(buffer);
         stream.avail_out = sizeof buffer;
         status = inflate(&stream, Z_NO_FLUSH);
@@ -45,7 +53,16 @@ std::string inflateGzip(const std::string& compressed, const std::string& file) 
                  "the file starts with the gzip magic 1f 8b; re-create or re-compress it");
         }
         out.append(buffer, sizeof buffer - stream.avail_out);
-        if (status == Z_OK && stream.avail_in == 0 && stream.avail_out != 0) {
+        if (out.size() > kMaxInflatedTraceBytes) {
+            inflateEnd(&stream);
+            fail(file,
+                 "the gzip-compressed trace inflates past the limit of " +
+                     units::formatSize(kMaxInflatedTraceBytes) + " (" +
+                     std::to_string(compressed.size()) + " compressed bytes)",
+                 "limits and their reasons are listed in docs/limits.md");
+        }
+        if (status == Z_OK && stream.avail_in == 0 && fed == compressed.size() &&
+            stream.avail_out != 0) {
             inflateEnd(&stream);
             fail(file,
                  "gzip data ends early (truncated after " + std::to_string(compressed.size()) +
@@ -151,15 +168,8 @@ const char* encodingName(ChakraEncoding encoding) {
 }
 
 std::string loadTraceBytes(const std::string& path, ChakraEncoding* encoding) {
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in)
-        fail(path, "cannot open the trace file (it does not exist or is not readable)");
     // One allocation of the exact size: large traces are read in one go.
-    const std::streamoff size = in.tellg();
-    std::string bytes(size > 0 ? static_cast<size_t>(size) : 0, '\0');
-    in.seekg(0);
-    if (size > 0 && !in.read(bytes.data(), size))
-        fail(path, "read error");
+    const std::string bytes = readInputFile(path, "the trace file", kMaxTraceFileBytes);
     const bool gzip = bytes.size() >= 2 && static_cast<uint8_t>(bytes[0]) == 0x1f &&
                       static_cast<uint8_t>(bytes[1]) == 0x8b;
     if (encoding)
