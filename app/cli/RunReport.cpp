@@ -2,12 +2,12 @@
 
 #include "config/PlatformSpec.h"
 #include "core/Error.h"
+#include "core/OutputFile.h"
 #include "core/Units.h"
 #include "export/ResultJson.h"
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <ostream>
 
@@ -89,10 +89,8 @@ void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunRes
 
 void writeResultJsonFile(const RunResult& result, const SimulationSpec& spec,
                          const std::string& path) {
-    std::ofstream out(path);
-    if (!out)
-        throw Error(ErrorKind::Input, "cannot write the JSON result", {path, 0, 0, {}});
-    writeResultJson(out, result, &spec);
+    writeOutputFile(path, "the JSON result",
+                    [&](std::ostream& out) { writeResultJson(out, result, &spec); });
 }
 
 } // namespace astrolabe::cli

@@ -1,7 +1,9 @@
 #include "cli/RunsCommand.h"
 
+#include "cli/CliSupport.h"
 #include "cli/Commands.h"
 #include "core/Error.h"
+#include "core/OutputFile.h"
 #include "export/AstraReport.h"
 #include "export/CsvExport.h"
 #include "export/NumberFormat.h"
@@ -12,7 +14,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -91,6 +92,33 @@ void showRun(const ProjectDatabase& db, int64_t id, std::ostream& out) {
     }
 }
 
+void writeExport(std::ostream& sink, const std::string& format, const ParsedArgs& args,
+                 const RunRecord& record, const RunResult& result) {
+    if (format == "json") {
+        nlohmann::json extra = {{"run",
+                                 {{"id", record.id},
+                                  {"created", record.created},
+                                  {"engineVersion", record.engineVersion},
+                                  {"status", runStatusName(record.status)}}}};
+        if (!record.configJson.empty())
+            extra["configuration"] = nlohmann::json::parse(record.configJson, nullptr, false);
+        writeResultJson(sink, result, nullptr, &extra);
+    } else if (format == "csv") {
+        const std::string table = args.value("table", "npus");
+        if (table == "npus")
+            writeNpuCsv(sink, result);
+        else if (table == "collectives")
+            writeCollectiveCsv(sink, result);
+        else if (table == "links")
+            writeLinkCsv(sink, result);
+        else
+            throw UsageError("runs export: unknown --table \"" + table +
+                             "\"; expected npus, collectives or links");
+    } else {
+        writeAstraReport(sink, result);
+    }
+}
+
 void exportRun(const ProjectDatabase& db, int64_t id, const ParsedArgs& args, std::ostream& out,
                std::ostream& err) {
     const std::string format = args.value("format", "json");
@@ -100,47 +128,29 @@ void exportRun(const ProjectDatabase& db, int64_t id, const ParsedArgs& args, st
     const auto result = db.loadResult(id, needsTimeline);
     if (format == "perfetto") {
         PerfettoOptions options;
-        if (args.has("budget-mb"))
-            options.sizeBudgetBytes = std::stoull(args.value("budget-mb")) * 1000 * 1000;
+        if (args.has("budget-mb")) {
+            const double mb = parseReal("budget-mb", args.value("budget-mb"));
+            if (!(mb > 0 && mb < 1e9))
+                throw UsageError("--budget-mb: expected a size in MB between 0 and 10^9, found \"" +
+                                 args.value("budget-mb") + "\"");
+            options.sizeBudgetBytes = static_cast<uint64_t>(mb * 1000 * 1000);
+        }
         const PerfettoSummary s = file.empty() ? writePerfettoTrace(out, *result, options)
                                                : writePerfettoTraceFiles(file, *result, options);
         if (!s.message.empty())
             err << "astrolabe-cli: " << s.message << "\n";
         return;
     }
-    std::ofstream fileStream;
-    if (!file.empty()) {
-        fileStream.open(file, std::ios::binary);
-        if (!fileStream)
-            throw Error(ErrorKind::Input, "cannot write " + file);
-    }
-    std::ostream& sink = file.empty() ? out : fileStream;
-    if (format == "json") {
-        nlohmann::json extra = {{"run",
-                                 {{"id", record.id},
-                                  {"created", record.created},
-                                  {"engineVersion", record.engineVersion},
-                                  {"status", runStatusName(record.status)}}}};
-        if (!record.configJson.empty())
-            extra["configuration"] = nlohmann::json::parse(record.configJson, nullptr, false);
-        writeResultJson(sink, *result, nullptr, &extra);
-    } else if (format == "csv") {
-        const std::string table = args.value("table", "npus");
-        if (table == "npus")
-            writeNpuCsv(sink, *result);
-        else if (table == "collectives")
-            writeCollectiveCsv(sink, *result);
-        else if (table == "links")
-            writeLinkCsv(sink, *result);
-        else
-            throw UsageError("runs export: unknown --table \"" + table +
-                             "\"; expected npus, collectives or links");
-    } else if (format == "astra") {
-        writeAstraReport(sink, *result);
-    } else {
+    if (format != "json" && format != "csv" && format != "astra")
         throw UsageError("runs export: unknown --format \"" + format +
                          "\"; expected json, csv, perfetto or astra");
-    }
+    const auto write = [&](std::ostream& sink) {
+        writeExport(sink, format, args, record, *result);
+    };
+    if (file.empty())
+        write(out);
+    else
+        writeOutputFile(file, "the export", write);
 }
 
 } // namespace

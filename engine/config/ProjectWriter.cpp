@@ -3,6 +3,7 @@
 #include "config/AstraSystemConfig.h"
 #include "config/ProjectFile.h"
 #include "config/ProjectValues.h"
+#include "core/OutputFile.h"
 #include "core/Units.h"
 
 #include <filesystem>
@@ -164,12 +165,7 @@ std::string projectYamlText(const SimulationSpec& spec, const std::string& proje
 
 void saveProject(const SimulationSpec& spec, const std::string& path) {
     const std::string text = projectYamlText(spec, path);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out)
-        throw Error(ErrorKind::Input, "cannot write the project file",
-                    SourceLocation{path, 0, 0, {}}, "check that the folder exists and is writable");
+    writeOutputFile(path, "the project file", [&](std::ostream& out) { out << text; });
 }
 
 } // namespace astrolabe

@@ -1,6 +1,7 @@
 #include "export/PerfettoExport.h"
 
 #include "core/Error.h"
+#include "core/OutputFile.h"
 #include "export/NumberFormat.h"
 
 #include <algorithm>
@@ -320,12 +321,9 @@ PerfettoSummary writePerfettoTraceFiles(const std::string& path, const RunResult
         if (parts > 1)
             file = base.parent_path() /
                    (base.stem().string() + ".part" + std::to_string(k + 1) + ".json");
-        std::ofstream out(file, std::ios::binary);
-        if (!out)
-            throw Error(ErrorKind::Input, "cannot write trace file " + file.string());
-        writeWindow(out, r, p, o, bounds[k], bounds[k + 1], {}, sum);
-        if (!out)
-            throw Error(ErrorKind::Input, "error while writing trace file " + file.string());
+        writeOutputFile(file.string(), "the Perfetto trace file", [&](std::ostream& out) {
+            writeWindow(out, r, p, o, bounds[k], bounds[k + 1], {}, sum);
+        });
         sum.files.push_back(file.string());
     }
     if (parts > 1)

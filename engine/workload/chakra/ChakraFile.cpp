@@ -1,20 +1,16 @@
 #include "workload/chakra/ChakraFile.h"
 
 #include "core/Error.h"
+#include "core/OutputFile.h"
 #include "workload/chakra/ChakraJson.h"
-
-#include <fstream>
 
 namespace astrolabe {
 namespace {
 
 void writeBytes(const std::string& path, const std::string& bytes) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (out)
+    writeOutputFile(path, "the trace file", [&](std::ostream& out) {
         out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out)
-        throw Error(ErrorKind::Input, "cannot write the trace file", SourceLocation{path},
-                    "check that the folder exists and is writable");
+    });
 }
 
 ChakraFile collect(const std::function<chakra::ChakraEncoding(const chakra::ChakraVisitor&)>& run) {

@@ -2,6 +2,7 @@
 
 #include "config/AstraExport.h"
 #include "core/Error.h"
+#include "core/OutputFile.h"
 #include "workload/generate/DataParallelProgram.h"
 #include "workload/generate/RankLayout.h"
 #include "workload/generate/TraceBuilder.h"
@@ -47,11 +48,8 @@ GeneratedWorkload generateWorkload(const GeneratorSpec& spec) {
 
 void writeCommGroups(const std::string& prefix, const CommGroups& groups) {
     const std::string path = prefix + ".comm_groups.json";
-    std::ofstream file(path);
-    file << writeCommGroupsJson(groups);
-    if (!file)
-        throw Error(ErrorKind::Input, "cannot write " + path, SourceLocation{path, 0, 0, {}},
-                    "check that the folder exists and is writable");
+    writeOutputFile(path, "the communicator groups",
+                    [&](std::ostream& out) { out << writeCommGroupsJson(groups); });
 }
 
 void writeGeneratedWorkload(const std::string& prefix, const GeneratedWorkload& workload,

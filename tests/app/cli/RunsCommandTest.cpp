@@ -117,6 +117,41 @@ TEST_F(RunsCli, ExportJsonCsvAstraPerfetto) {
     EXPECT_EQ(bad.code, 2);
 }
 
+// A write that does not reach the disk is an error (exit 1) naming the file, in every format;
+// before, /dev/full exited 0 with nothing said.
+TEST_F(RunsCli, FailedWritesAreErrorsNamingTheFile) {
+    for (const char* format : {"json", "csv", "astra", "perfetto"}) {
+        SCOPED_TRACE(format);
+        const Result r = runCommand({"runs", "export", id(m_first), "--format", format, "--out",
+                                     "/dev/full", "--db", m_db});
+        EXPECT_EQ(r.code, 1) << r.err;
+        EXPECT_NE(r.err.find("/dev/full: cannot write"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+    }
+    const std::string project = (m_dir / "project.yaml").string();
+    std::filesystem::copy_file(ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml", project);
+    const Result run = runCommand({"run", project, "--no-store", "--json=/dev/full"});
+    EXPECT_EQ(run.code, 1) << run.err;
+    EXPECT_NE(run.err.find("/dev/full: cannot write the JSON result"), std::string::npos)
+        << run.err;
+    const std::string missing = (m_dir / "no-such-folder" / "out.json").string();
+    const Result folder =
+        runCommand({"runs", "export", id(m_first), "--out", missing, "--db", m_db});
+    EXPECT_EQ(folder.code, 1);
+    EXPECT_NE(folder.err.find("cannot create the export"), std::string::npos) << folder.err;
+}
+
+TEST_F(RunsCli, PerfettoBudgetMustBeAPositiveSize) {
+    for (const char* budget : {"nan", "-1", "0", "abc", "1e400"}) {
+        SCOPED_TRACE(budget);
+        const Result r = runCommand({"runs", "export", id(m_first), "--format", "perfetto",
+                                     "--budget-mb", budget, "--db", m_db});
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_NE(r.err.find("--budget-mb"), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    }
+}
+
 TEST_F(RunsCli, CompareShowsDifferencesAndRatiosAgainstTheFirst) {
     const Result r = runCommand({"compare", id(m_first), id(m_second), "--db", m_db});
     ASSERT_EQ(r.code, 0) << r.err;
