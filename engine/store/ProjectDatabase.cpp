@@ -6,6 +6,10 @@
 #include "store/Schema.h"
 #include "store/Sqlite.h"
 
+#include <chrono>
+#include <sqlite3.h>
+#include <thread>
+
 namespace astrolabe {
 
 const char* runStatusName(RunStatus status) {
@@ -49,13 +53,28 @@ RunRecord readRunRow(const SqliteStatement& s) {
     return r;
 }
 
+// WAL is a property of the file: the first process to open a new database switches it, and
+// while it does, SQLite answers another process's switch with "busy" at once, without waiting
+// its busy timeout. That process tries again for up to 5 s; by then the file is in WAL already.
+void useWriteAheadLog(SqliteConnection& db) {
+    for (int attempt = 0;; ++attempt) {
+        const int rc =
+            sqlite3_exec(db.handle(), "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr);
+        if (rc == SQLITE_OK)
+            return;
+        if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || attempt == 500)
+            db.fail("cannot switch to write-ahead logging");
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+}
+
 } // namespace
 
 ProjectDatabase::ProjectDatabase(const std::string& path)
     : m_db(std::make_unique<SqliteConnection>(path)) {
     // Check the version before anything that could write to a newer file.
     migrateSchema(*m_db, 0);
-    m_db->exec("PRAGMA journal_mode = WAL");
+    useWriteAheadLog(*m_db);
     m_db->exec("PRAGMA synchronous = NORMAL");
     m_db->exec("PRAGMA foreign_keys = ON");
     m_db->exec("PRAGMA cache_size = -65536"); // 64 MiB

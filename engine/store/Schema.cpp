@@ -126,8 +126,16 @@ void migrateSchema(SqliteConnection& db, int target) {
                         ") supports schema versions up to " + std::to_string(kSchemaVersion),
                     {db.path(), 0, 0, {}},
                     "open it with a newer Astrolabe, or choose another database with --db");
-    for (int version = found; version < target; ++version) {
+    if (found >= target)
+        return;
+    // Each step re-reads the version under the write lock (BEGIN IMMEDIATE): another process
+    // creating or upgrading the same new database at the same moment has then either done the
+    // step already or waits for this one, never runs it twice ("table runs already exists").
+    while (true) {
         SqliteTransaction transaction(db);
+        const int version = static_cast<int>(db.queryInt("PRAGMA user_version"));
+        if (version >= target)
+            return;
         db.exec(migrationSteps().at(static_cast<size_t>(version)));
         db.exec("PRAGMA user_version = " + std::to_string(version + 1));
         transaction.commit();

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <random>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace astrolabe;
 using astrolabe::test::makeSyntheticRun;
@@ -167,6 +169,53 @@ TEST(ProjectDatabase, RenameTagNotesDelete) {
     EXPECT_THROW(db.renameRun(a, "z"), Error);
     EXPECT_EQ(db.loadResult(b)->activities.size(), makeSyntheticRun().activities.size());
     EXPECT_EQ(db.integrityCheck(), "ok");
+}
+
+// Six processes storing their first run in the same new database at the same moment: every
+// run is kept. Before, most failed with "table runs already exists" or "database is locked"
+// because each process created the schema after reading version 0 outside the write lock.
+TEST(ProjectDatabase, ConcurrentFirstRunsOnANewDatabaseAreAllStored) {
+    TempDir dir("db_concurrent");
+    const RunResult run = makeSyntheticRun();
+    for (int round = 0; round < 5; ++round) {
+        const std::string path = dir.file("round" + std::to_string(round) + ".db");
+        int go[2];
+        ASSERT_EQ(::pipe(go), 0);
+        std::vector<pid_t> children;
+        for (int i = 0; i < 6; ++i) {
+            const pid_t pid = ::fork();
+            ASSERT_GE(pid, 0);
+            if (pid == 0) { // the child: wait for the start, store one run, report by exit code
+                ::close(go[1]);
+                char byte;
+                (void)!::read(go[0], &byte, 1);
+                int code = 0;
+                try {
+                    ProjectDatabase db(path);
+                    db.saveRun(run, provenance());
+                } catch (const std::exception& e) {
+                    std::fprintf(stderr, "child %d: %s\n", i, e.what());
+                    code = 1;
+                }
+                std::fflush(stderr);
+                ::_exit(code);
+            }
+            children.push_back(pid);
+        }
+        ::close(go[0]);
+        ::close(go[1]); // all children start now
+        for (pid_t pid : children) {
+            int status = 0;
+            ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+            EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "round " << round;
+        }
+        ProjectDatabase db(path);
+        EXPECT_EQ(db.listRuns().size(), 6u) << "round " << round;
+        SqliteConnection check(path);
+        SqliteStatement integrity(check, "PRAGMA integrity_check");
+        ASSERT_TRUE(integrity.step());
+        EXPECT_EQ(integrity.columnText(0), "ok");
+    }
 }
 
 TEST(ProjectDatabase, FailedRunIsStoredWithItsMessage) {
