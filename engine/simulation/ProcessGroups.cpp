@@ -33,13 +33,10 @@ CommGroups withProcessGroups(const CommGroups& base, const std::vector<WorkloadT
                 const std::string name = pg["pg_name"].is_string()
                                              ? pg["pg_name"].get<std::string>()
                                              : pg["pg_name"].dump();
-                int id = 0;
-                try {
-                    id = std::stoi(name);
-                } catch (const std::exception&) {
-                    throw fail("name a group \"" + name + "\" that is not a number");
-                }
-                if (id <= 0)
+                const int id = name.empty() ? -1 : communicatorGroupId(name);
+                if (id < 0)
+                    throw fail("name a group \"" + name + "\" that is not a decimal group id");
+                if (id == 0)
                     continue; // group 0 is all NPUs already
                 std::vector<int> ranks;
                 for (const nlohmann::json& r : pg["ranks"]) {

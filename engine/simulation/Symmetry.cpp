@@ -76,7 +76,10 @@ std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<Workl
             spec.memory.type != RemoteMemoryType::PerNpuMemoryExpansion)
             return "remote memory is shared between NPUs";
         if (n.type == NodeType::CommColl && !n.pgName.empty() && n.pgName != "0") {
-            const auto it = spec.commGroups.find(std::stoi(n.pgName));
+            const int group = communicatorGroupId(n.pgName);
+            if (group < 0) // not a group id: the full run reports it on the node
+                return "a collective names communicator group \"" + n.pgName + "\"";
+            const auto it = spec.commGroups.find(group);
             if (it == spec.commGroups.end() ||
                 it->second.size() != static_cast<size_t>(spec.platform.npuCount()))
                 return "collectives over communicator sub-groups";

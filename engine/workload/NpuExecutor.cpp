@@ -29,18 +29,6 @@ bool collectiveKindOf(CollectiveType type, CollectiveKind& kind) {
     }
 }
 
-int parseGroup(const std::string& pgName) {
-    if (pgName.empty())
-        return 0;
-    int value = 0;
-    for (char c : pgName) {
-        if (c < '0' || c > '9' || value > 100000000)
-            return -1;
-        value = value * 10 + (c - '0');
-    }
-    return value;
-}
-
 } // namespace
 
 NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext context)
@@ -302,7 +290,7 @@ void NpuExecutor::startCollective(uint32_t index) {
     request.nodeId = node.id;
     request.chakraType = node.commType;
     request.bytes = node.commSize;
-    request.group = parseGroup(node.pgName);
+    request.group = communicatorGroupId(node.pgName);
     if (request.group < 0)
         fail(node, "pg_name \"" + node.pgName + "\" is not a communicator group id");
     request.involvedDims = node.involvedDim;

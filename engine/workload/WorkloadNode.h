@@ -65,6 +65,20 @@ struct WorkloadNode {
     std::string inputsValues;
 };
 
+/// The communicator group a pg_name names: 0 for "" (all NPUs), else its decimal id; -1 when the
+/// name is not a decimal number up to 10^9 ("abc", "1a", "-2", 2^32 + 1).
+inline int communicatorGroupId(const std::string& pgName) {
+    if (pgName.size() > 9)
+        return -1;
+    int value = 0;
+    for (char c : pgName) {
+        if (c < '0' || c > '9')
+            return -1;
+        value = value * 10 + (c - '0');
+    }
+    return value;
+}
+
 /// One NPU's trace: its nodes in file order.
 struct WorkloadTrace {
     std::string file;

@@ -223,3 +223,38 @@ TEST(Executor, MetadataNodesDeclareProcessGroups) {
     t[0].nodes[0].inputsValues = "['not json']";
     EXPECT_THROW(runTraces(s, t), Error);
 }
+
+TEST(Executor, GroupNamesThatAreNotIdsAreRefusedNamingThem) {
+    // Every NPU names the same bad group: before, the symmetry check read it with std::stoi and
+    // the run ended in "internal error: stoi"; "1a" and 2^32 + 1 were read as groups 1 and 1.
+    auto s = spec({dim(BlockKind::Ring, 4)});
+    s.commGroups[1] = {0, 1, 2, 3};
+    for (const std::string name : {"abc", "1a", "4294967297", "-1", " 1"}) {
+        SCOPED_TRACE(name);
+        std::vector<WorkloadTrace> t(4);
+        for (auto& trace : t) {
+            trace.nodes.push_back(coll(1, CT::AllReduce, kMiB));
+            trace.nodes.back().pgName = name;
+        }
+        try {
+            runTraces(s, t);
+            ADD_FAILURE() << "ran";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("\"" + name + "\""), std::string::npos)
+                << e.what();
+        }
+        // Declared by a METADATA node instead: the declaration is refused the same way.
+        for (auto& trace : t) {
+            WorkloadNode meta = node(2, NodeType::Metadata);
+            meta.inputsValues = "['[{\"pg_name\": \"" + name + "\", \"ranks\": [0, 2]}]']";
+            trace.nodes = {meta};
+        }
+        try {
+            runTraces(s, t);
+            ADD_FAILURE() << "ran";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("not a decimal group id"), std::string::npos)
+                << e.what();
+        }
+    }
+}
