@@ -60,13 +60,15 @@ std::string writeAstraSystemJson(const SystemConfig& s, const std::string& perNo
     // ASTRA-sim 2.x ignores these two; Astrolabe reads them back.
     j["intra-dimension-scheduling"] = intraDimensionSchedulingName(s.intraDimensionScheduling);
     j["inter-dimension-scheduling"] = interDimensionSchedulingName(s.interDimensionScheduling);
-    return j.dump(4) + "\n";
+    return j.dump(4, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string writePerNodeCustomYaml(const SystemConfig& system) {
     std::string out;
     for (const auto& [id, prefix] : system.perNodeCustom)
-        out += std::to_string(id) + ": " + ordered_json(prefix).dump() + "\n";
+        out += std::to_string(id) + ": " +
+               ordered_json(prefix).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+               "\n";
     return out.empty() ? "{}\n" : out;
 }
 
@@ -79,14 +81,14 @@ std::string writeAstraRemoteMemoryJson(const RemoteMemoryConfig& m) {
         j["num-nodes"] = m.numNodes;
     if (m.numNpusPerNode > 0)
         j["num-npus-per-node"] = m.numNpusPerNode;
-    return j.dump(4) + "\n";
+    return j.dump(4, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string writeCommGroupsJson(const CommGroups& groups) {
     ordered_json j = ordered_json::object();
     for (const auto& [id, ranks] : groups)
         j[std::to_string(id)] = ranks;
-    return j.dump() + "\n";
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 } // namespace astrolabe

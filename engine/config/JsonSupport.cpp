@@ -39,6 +39,20 @@ JsonDocument parseJsonText(std::string text, const std::string& fileName) {
                     SourceLocation{fileName, line, column, {}},
                     missingComma ? "is a comma missing before this value?"
                                  : "check commas, quotes and brackets around this point");
+    } catch (const nlohmann::json::out_of_range& e) {
+        // "number overflow parsing '1e400'": no offset is given, so the number is looked up.
+        const std::string what = e.what();
+        const size_t open = what.find('\''), close = what.rfind('\'');
+        const std::string number = open != std::string::npos && close > open
+                                       ? what.substr(open + 1, close - open - 1)
+                                       : std::string();
+        const size_t at = number.empty() ? std::string::npos : text.find(number);
+        const auto [line, column] =
+            at == std::string::npos ? std::pair{0, 0} : lineColumnAt(text, at);
+        throw Error(ErrorKind::Input,
+                    "the number " + (number.empty() ? std::string("here") : number) +
+                        " is too large for a double (about 1.8e308 at most)",
+                    SourceLocation{fileName, line, column, {}});
     }
     doc.text = std::move(text);
     return doc;

@@ -49,7 +49,8 @@ template <typename T, typename F>
 void streamArray(std::ostream& out, const char* key, const std::vector<T>& items, F toJson) {
     out << ",\n \"" << key << "\": [";
     for (size_t i = 0; i < items.size(); ++i)
-        out << (i ? ",\n  " : "\n  ") << toJson(items[i]).dump();
+        out << (i ? ",\n  " : "\n  ")
+            << toJson(items[i]).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     out << "\n ]";
 }
 
@@ -161,7 +162,8 @@ void writeResultJson(std::ostream& out, const RunResult& result, const Simulatio
     out << "{";
     bool first = true;
     for (const auto& [key, value] : small.items()) {
-        out << (first ? "\n \"" : ",\n \"") << key << "\": " << value.dump();
+        out << (first ? "\n \"" : ",\n \"") << key
+            << "\": " << value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         first = false;
     }
     streamArray(out, "activities", result.activities, activityJson);

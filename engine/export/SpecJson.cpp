@@ -99,7 +99,7 @@ json toJson(const SimulationSpec& spec) {
 
 std::string specToJsonText(const SimulationSpec& spec) {
     // nlohmann::json objects are std::map-backed: keys come out sorted, so the text is stable.
-    return toJson(spec).dump();
+    return toJson(spec).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace astrolabe

@@ -173,3 +173,23 @@ TEST(AstraSystemJson, EverySystemOfTheMeasuredCasesParses) {
     EXPECT_EQ(cases, 818);
     EXPECT_GE(distinct.size(), 32u);
 }
+
+TEST(AstraSystemJson, ANumberTooLargeForADoubleIsAnErrorWithItsPlace) {
+    // nlohmann throws out_of_range for these; the message used to be that raw exception.
+    for (const char* number : {"1e400", "-2e999", "1.5e309"}) {
+        SCOPED_TRACE(number);
+        const std::string text =
+            std::string("{\n  \"scheduling-policy\": \"LIFO\",\n  \"local-mem-bw\": ") + number +
+            "\n}\n";
+        try {
+            parseAstraSystemJson(text, "sys.json");
+            ADD_FAILURE() << "parsed";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.kind(), ErrorKind::Input);
+            EXPECT_EQ(e.where().file, "sys.json");
+            EXPECT_EQ(e.where().line, 3);
+            EXPECT_EQ(e.where().column, 19);
+            EXPECT_NE(e.message().find(number), std::string::npos) << e.message();
+        }
+    }
+}
