@@ -116,6 +116,18 @@ TEST(SpecJson, TextIsStableAndReflectsEveryChange) {
     EXPECT_EQ(j["options"]["backend"], "analytical-congestion-unaware");
 }
 
+// A project named in another encoding (bytes 0xFF 0xFE) is stored: the invalid bytes become
+// U+FFFD in the JSON instead of an exception after the run.
+TEST(SpecJson, NamesThatAreNotUtf8AreWrittenWithReplacementCharacters) {
+    SimulationSpec spec;
+    spec.name = "\xff\xfe bad";
+    spec.platform.dimensions = {{BlockKind::Ring, 8, 50e9, 500}};
+    std::string text;
+    ASSERT_NO_THROW(text = specToJsonText(spec));
+    const nlohmann::json j = nlohmann::json::parse(text);
+    EXPECT_EQ(j["name"], "\xef\xbf\xbd\xef\xbf\xbd bad");
+}
+
 TEST(AstraReport, AddsTimestampLoggerAndLevelPrefixes) {
     EXPECT_EQ(formatAstraLine("[workload] sys[0] finished, 117780 cycles, exposed communication "
                               "117780 cycles.",
