@@ -36,7 +36,8 @@ struct PlatformSpec {
     std::vector<DimensionSpec> dimensions;
     std::string sourceFile; ///< where it was read from (for messages); empty when built in code
 
-    int npuCount() const;
+    int npuCount()
+        const; ///< saturates at INT32_MAX (the limits in config/SpecValidation.h are far below)
     bool operator==(const PlatformSpec& o) const { return dimensions == o.dimensions; }
 };
 

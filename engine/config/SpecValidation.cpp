@@ -1,5 +1,6 @@
 #include "config/SpecValidation.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <utility>
 
@@ -133,10 +134,58 @@ void checkMemory(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Err
                                style == SpecKeyStyle::Project ? "memory.num-nodes" : "num-nodes"));
 }
 
+// Limits far above any real use (docs/limits.md): beyond them a declared count would make the
+// engine allocate for work that is never simulated, or overflow the NPU count.
+void checkLimits(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Error>& out) {
+    const bool project = style == SpecKeyStyle::Project;
+    const std::string networkFile = project ? spec.sourceFile : spec.platform.sourceFile;
+    const size_t dims = spec.platform.dimensions.size();
+    if (dims > kMaxDimensions)
+        out.emplace_back(ErrorKind::Validation,
+                         "expected at most " + std::to_string(kMaxDimensions) +
+                             " network dimensions, found " + std::to_string(dims),
+                         where(networkFile, project ? "platform.dimensions" : "topology"),
+                         "limits and their reasons are listed in docs/limits.md");
+    uint64_t npus = dims == 0 ? 0 : 1;
+    for (const DimensionSpec& d : spec.platform.dimensions)
+        npus = d.size > 0 && npus > kMaxNpus / static_cast<uint64_t>(d.size)
+                   ? kMaxNpus + 1
+                   : npus * static_cast<uint64_t>(std::max(d.size, 0));
+    if (npus > kMaxNpus) {
+        std::string product;
+        for (const DimensionSpec& d : spec.platform.dimensions)
+            product += (product.empty() ? "" : " x ") + std::to_string(d.size);
+        out.emplace_back(ErrorKind::Validation,
+                         "expected at most " + std::to_string(kMaxNpus) +
+                             " NPUs, found the dimensions " + product,
+                         where(networkFile, project ? "platform.dimensions" : "npus_count"),
+                         "limits and their reasons are listed in docs/limits.md");
+    }
+    if (spec.system.preferredDatasetSplits > kMaxChunksPerCollective)
+        out.emplace_back(
+            ErrorKind::Validation,
+            "expected at most " + std::to_string(kMaxChunksPerCollective) +
+                " chunks per collective, found " +
+                std::to_string(spec.system.preferredDatasetSplits),
+            where(systemFile(spec, style), project ? "system.chunks" : "preferred-dataset-splits"),
+            "limits and their reasons are listed in docs/limits.md");
+    if (spec.options.numQueuesPerDim > kMaxQueuesPerDimension)
+        out.emplace_back(ErrorKind::Validation,
+                         "expected at most " + std::to_string(kMaxQueuesPerDimension) +
+                             " queues per dimension, found " +
+                             std::to_string(spec.options.numQueuesPerDim),
+                         where(project ? spec.sourceFile : std::string(),
+                               project ? "system.num-queues-per-dim" : "--num-queues-per-dim"),
+                         "limits and their reasons are listed in docs/limits.md");
+}
+
 } // namespace
 
 std::vector<Error> crossCheckSpec(const SimulationSpec& spec, SpecKeyStyle style) {
     std::vector<Error> out;
+    checkLimits(spec, style, out);
+    if (!out.empty()) // the other checks walk every NPU
+        return out;
     checkAlgorithmLists(spec, style, out);
     checkCommGroups(spec, style, out);
     checkMemory(spec, style, out);

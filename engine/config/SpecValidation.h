@@ -1,14 +1,22 @@
 #pragma once
 // Checks that need several files at once (a system list against the network's dimensions,
 // communicator groups against the NPU count, trace files against the NPU count). Each file is
-// already valid on its own when these run.
+// already valid on its own when these run. The limits on sizes are checked here too, first.
 
 #include "config/SimulationSpec.h"
 #include "core/Error.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace astrolabe {
+
+/// Limits far above any real use; docs/limits.md says why each is where it is.
+inline constexpr size_t kMaxDimensions = 16;
+inline constexpr uint64_t kMaxNpus = uint64_t{1} << 20;
+inline constexpr int kMaxChunksPerCollective = 16384;
+inline constexpr int kMaxQueuesPerDimension = 1024;
 
 /// How the keys of a spec were spelled, so messages name the key the user wrote.
 enum class SpecKeyStyle : uint8_t { AstraFiles, Project };

@@ -80,3 +80,24 @@ TEST(AstraInputs, ErrorsOfEveryFileAndAcrossFilesComeTogether) {
     EXPECT_THAT(both, HasSubstr("bad.yml: npus_count: required key is missing"));
     EXPECT_THAT(both, HasSubstr("--num-queues-per-dim: expected 1 or more queues, found 0"));
 }
+
+TEST(AstraInputs, SizesBeyondTheLimitsAreRefusedNamingFileAndKey) {
+    ASTROLABE_REQUIRE_SHARED();
+    ScratchDir dir;
+    AstraInputs in = regressionInputs();
+    in.networkFile = dir.write("net.yml", "topology: [Switch, Switch, Switch, Switch]\n"
+                                          "npus_count: [65536, 65536, 65536, 65536]\n"
+                                          "bandwidth: [50, 50, 50, 50]\n"
+                                          "latency: [500, 500, 500, 500]\n");
+    in.systemFile = dir.write("sys.json", R"({"scheduling-policy": "LIFO",
+        "preferred-dataset-splits": 1000000000, "all-reduce-implementation": ["ring"]})");
+    in.numQueuesPerDim = 1000000000;
+    const std::string text = errorText([&] { loadAstraInputs(in); });
+    EXPECT_THAT(text, HasSubstr("net.yml: npus_count: expected at most 1048576 NPUs, found the "
+                                "dimensions 65536 x 65536 x 65536 x 65536"));
+    EXPECT_THAT(text, HasSubstr("sys.json: preferred-dataset-splits: expected at most 16384 "
+                                "chunks per collective, found 1000000000"));
+    EXPECT_THAT(text, HasSubstr("--num-queues-per-dim: expected at most 1024 queues per "
+                                "dimension, found 1000000000"));
+    EXPECT_THAT(text, Not(HasSubstr("trace per NPU"))); // no walk over 2^64 NPUs
+}

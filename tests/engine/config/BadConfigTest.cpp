@@ -199,6 +199,67 @@ const std::vector<BadCase>& badCases() {
              "workload:\n  microbenchmark: {collective: all-reduse, size: 1 MiB}\n",
          {"p.yaml:9:32: workload.microbenchmark.collective: unknown collective \"all-reduse\"",
           "did you mean \"all-reduce\"?"}},
+        // Limits (docs/limits.md): refused before anything is allocated for them.
+        {"FourSwitchesOf65536Npus",
+         Loader::Project,
+         std::string("name: t\nplatform:\n  dimensions:\n") +
+             "    - {type: Switch, size: 65536, bandwidth: 50 GiB/s, latency: 5 ns}\n"
+             "    - {type: Switch, size: 65536, bandwidth: 50 GiB/s, latency: 5 ns}\n"
+             "    - {type: Switch, size: 65536, bandwidth: 50 GiB/s, latency: 5 ns}\n"
+             "    - {type: Switch, size: 65536, bandwidth: 50 GiB/s, latency: 5 ns}\n" +
+             kProjectSystem + kProjectWorkload,
+         {"p.yaml:4:5: platform.dimensions: expected at most 1048576 NPUs, found the dimensions "
+          "65536 x 65536 x 65536 x 65536"}},
+        {"FortyDimensions",
+         Loader::Project,
+         "name: t\nplatform:\n  dimensions:\n" +
+             std::string(
+                 "    - {type: Ring, size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: "
+                 "Ring, size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, "
+                 "bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 "
+                 "GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 GiB/s, latency: "
+                 "5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - "
+                 "{type: Ring, size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, "
+                 "size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, "
+                 "bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 "
+                 "GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 GiB/s, latency: "
+                 "5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - "
+                 "{type: Ring, size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, "
+                 "size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, "
+                 "bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 "
+                 "GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 GiB/s, latency: "
+                 "5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - "
+                 "{type: Ring, size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, "
+                 "size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, "
+                 "bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 "
+                 "GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 GiB/s, latency: "
+                 "5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - "
+                 "{type: Ring, size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, "
+                 "size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, "
+                 "bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 "
+                 "GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 GiB/s, latency: "
+                 "5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - "
+                 "{type: Ring, size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, "
+                 "size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, "
+                 "bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 "
+                 "GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 GiB/s, latency: "
+                 "5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - "
+                 "{type: Ring, size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, "
+                 "size: 2, bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, "
+                 "bandwidth: 50 GiB/s, latency: 5 ns}\n    - {type: Ring, size: 2, bandwidth: 50 "
+                 "GiB/s, latency: 5 ns}\n") +
+             kProjectSystem + kProjectWorkload,
+         {"expected at most 16 network dimensions, found 40"}},
+        {"ABillionChunks",
+         Loader::Project,
+         kProjectHead + "system:\n  algorithms: [ring]\n  chunks: 1000000000\n" + kProjectWorkload,
+         {"p.yaml:7:11: system.chunks: expected at most 16384 chunks per collective, found "
+          "1000000000"}},
+        {"ABillionQueues",
+         Loader::Project,
+         kProjectHead + kProjectSystem + "  num-queues-per-dim: 1000000000\n" + kProjectWorkload,
+         {"system.num-queues-per-dim: expected at most 1024 queues per dimension, found "
+          "1000000000"}},
     };
     return cases;
 }
