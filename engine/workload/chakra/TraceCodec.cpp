@@ -4,6 +4,8 @@
 #include "workload/TraceIo.h"
 #include "workload/chakra/ChakraFile.h"
 
+#include <climits>
+#include <cstdint>
 #include <optional>
 #include <unordered_set>
 
@@ -70,6 +72,15 @@ public:
         out.dataDeps.assign(m_node.data_deps().begin(), m_node.data_deps().end());
         out.startTimeMicros = m_node.start_time_micros();
         out.durationMicros = m_node.duration_micros();
+        // Simulated time is kept in picoseconds in 63 bits: about 106 days.
+        constexpr uint64_t kMaxDurationMicros = static_cast<uint64_t>(INT64_MAX) / 1'000'000;
+        if (out.durationMicros > kMaxDurationMicros) {
+            error("duration_micros = " + std::to_string(out.durationMicros) +
+                      " is longer than the longest simulated time (" +
+                      std::to_string(kMaxDurationMicros) + " us, about 106 days)",
+                  "check the unit: duration_micros is in microseconds");
+            out.durationMicros = 0;
+        }
         if (out.type == NodeType::Metadata)
             out.inputsValues = m_node.inputs().values();
 
@@ -157,11 +168,22 @@ private:
             target = *value;
         return value.has_value();
     }
+    // A 32-bit field (comm_src, comm_dst, comm_tag) takes any value of int32 or uint32; a wider
+    // one is an error instead of being cut to its low 32 bits (2^32 + 1 was NPU 1).
     bool assign32(const Attr& attr, uint32_t& target) {
         const auto value = integer(attr);
-        if (value)
-            target = static_cast<uint32_t>(*value);
-        return value.has_value();
+        if (!value)
+            return false;
+        const auto signedValue = static_cast<int64_t>(*value);
+        const bool fits = *value <= UINT32_MAX || (signedValue < 0 && signedValue >= INT32_MIN);
+        if (!fits) {
+            error("attribute \"" + attr.name() + "\" = " +
+                  (signedValue < 0 ? std::to_string(signedValue) : std::to_string(*value)) +
+                  " does not fit in 32 bits");
+            return false;
+        }
+        target = static_cast<uint32_t>(*value);
+        return true;
     }
     void error(const std::string& message, const std::string& hint = {}) {
         m_errors.add(ErrorKind::Validation, m_file, "node " + std::to_string(m_node.id()), message,

@@ -221,6 +221,30 @@ TEST_F(ChakraBadInput, CommTypeOutOfRange) {
                  "attribute \"comm_type\" = 12 is not a CollectiveCommType");
 }
 
+// Overflow: values that do not fit the field they go to are errors, never cut or wrapped.
+TEST_F(ChakraBadInput, PeersAndTagsWiderThan32BitsAreRefused) {
+    for (const char* field : {"comm_src", "comm_dst", "comm_tag"}) {
+        for (const int64_t value : {(int64_t{1} << 32) + 1, int64_t{1} << 32, INT64_MIN}) {
+            SCOPED_TRACE(std::string(field) + " = " + std::to_string(value));
+            Node n = makeNode(0, ChakraProtoMsg::COMM_SEND_NODE);
+            addInt(n, field, value);
+            std::string expected = "\"";
+            expected.append(field).append("\" = ").append(std::to_string(value));
+            EXPECT_ERROR(load({{n}}), expected + " does not fit in 32 bits");
+        }
+    }
+}
+
+TEST_F(ChakraBadInput, DurationsBeyondTheSimulatedTimeAreRefused) {
+    for (const uint64_t micros : {uint64_t{1} << 63, (uint64_t{1} << 63) + 5, uint64_t{1} << 62}) {
+        SCOPED_TRACE(micros);
+        Node n = makeNode(0, ChakraProtoMsg::COMP_NODE);
+        n.set_duration_micros(micros);
+        EXPECT_ERROR(load({{n}}), "duration_micros = " + std::to_string(micros) +
+                                      " is longer than the longest simulated time");
+    }
+}
+
 TEST_F(ChakraBadInput, PgNameNotAString) {
     Node n = coll(0);
     addInt(n, "pg_name", 1);
