@@ -3,6 +3,7 @@
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
 #include "cli/RunReport.h"
+#include "cli/TerminalProgress.h"
 #include "config/AstraInputs.h"
 #include "export/AstraReport.h"
 #include "simulation/Simulation.h"
@@ -36,6 +37,7 @@ ArgParser astraParser() {
              "analytical-congestion-unaware or analytical-congestion-aware",
              "analytical-congestion-unaware"},
             {"json", "FILE", "also write the full result as JSON", ""},
+            progressFlag(),
         });
 }
 
@@ -74,7 +76,11 @@ int astraCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     const SimulationSpec spec = loadAstraInputs(inputs, &warnings);
     for (const std::string& w : warnings)
         err << "astrolabe-cli: warning: " << w << "\n";
-    const std::shared_ptr<const RunResult> result = runSimulation(spec);
+    std::shared_ptr<const RunResult> result;
+    {
+        TerminalProgress progress(err, args); // its line is cleared before the report
+        result = runSimulation(spec, &progress);
+    }
     // ASTRA-sim prints its log lines on the console and keeps them in <logging-folder>/log.log.
     const std::string folder = args.value("logging-folder", "log");
     std::error_code ignored;

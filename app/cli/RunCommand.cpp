@@ -3,6 +3,7 @@
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
 #include "cli/RunReport.h"
+#include "cli/TerminalProgress.h"
 #include "config/ProjectFile.h"
 #include "core/Error.h"
 #include "export/AstraReport.h"
@@ -21,7 +22,8 @@ ArgParser runParser() {
                       {"db", "FILE", "project database to store the run in",
                        "the project's folder/astrolabe.db"},
                       {"no-store", "", "do not store the run in the project database", ""},
-                      {"astra-log", "", "also print ASTRA-sim's report lines", ""}},
+                      {"astra-log", "", "also print ASTRA-sim's report lines", ""},
+                      progressFlag()},
                      {"PROJECT.yaml"});
 }
 
@@ -41,7 +43,8 @@ int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     };
     try {
-        result = runSimulation(spec);
+        TerminalProgress progress(err, args);
+        result = runSimulation(spec, &progress);
     } catch (const Error& e) {
         // A failed run is kept too, with its message: the database says what was tried.
         if (store) {
