@@ -167,14 +167,19 @@ const char* encodingName(ChakraEncoding encoding) {
     return "unknown";
 }
 
-std::string loadTraceBytes(const std::string& path, ChakraEncoding* encoding) {
-    // One allocation of the exact size: large traces are read in one go.
-    const std::string bytes = readInputFile(path, "the trace file", kMaxTraceFileBytes);
+std::string inflateTraceBytes(std::string bytes, const std::string& file,
+                              ChakraEncoding* encoding) {
     const bool gzip = bytes.size() >= 2 && static_cast<uint8_t>(bytes[0]) == 0x1f &&
                       static_cast<uint8_t>(bytes[1]) == 0x8b;
     if (encoding)
         *encoding = gzip ? ChakraEncoding::Gzip : ChakraEncoding::Binary;
-    return gzip ? inflateGzip(bytes, path) : bytes;
+    return gzip ? inflateGzip(bytes, file) : bytes;
+}
+
+std::string loadTraceBytes(const std::string& path, ChakraEncoding* encoding) {
+    // One allocation of the exact size: large traces are read in one go.
+    return inflateTraceBytes(readInputFile(path, "the trace file", kMaxTraceFileBytes), path,
+                             encoding);
 }
 
 ChakraEncoding visitChakraBytes(std::string_view bytes, const std::string& file,

@@ -24,6 +24,9 @@ const char* encodingName(ChakraEncoding encoding);
 
 /// The file's bytes, gzip-inflated when they start with 1f 8b. Throws Error (Input).
 std::string loadTraceBytes(const std::string& path, ChakraEncoding* encoding = nullptr);
+/// The same for bytes already in memory; `file` names them in messages.
+std::string inflateTraceBytes(std::string bytes, const std::string& file,
+                              ChakraEncoding* encoding = nullptr);
 
 /// Receives the records of one trace in file order. `node` is reused between calls: copy or move
 /// out what you keep. recordIndex counts from 0 (the GlobalMetadata record); byteOffset is where

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Fuzzes every reader of user files with libFuzzer (Debian's clang) under ASan + UBSan, each for
+# SECONDS (default 60), JOBS at a time (default 2). The seed corpus and past findings are in
+# tests/fuzz/corpus/<target>/; what the fuzzer adds goes to build-fuzz/corpus/<target>/, a crash,
+# leak, time-out (10 s) or memory blow-up (2 GiB) to build-fuzz/findings/<target>/. Exits non-zero
+# if any target has a finding; copy it into tests/fuzz/corpus/<target>/ once fixed.
+#   packaging/fuzz.sh [SECONDS] [TARGET...]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build="$root/build-fuzz"
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[[ ${#targets[@]} -gt 0 ]] || targets=(chakra network system memory comm_groups project msccl)
+jobs=${JOBS:-2}
+command -v clang++ >/dev/null || { echo "fuzz: needs clang++ (apt-get install clang libclang-rt-dev)" >&2; exit 1; }
+
+declare -A dict=([chakra]=chakra [network]=yaml [project]=yaml [system]=json [memory]=json
+                 [comm_groups]=json [msccl]=xml)
+
+start=$SECONDS
+mkdir -p "$build"
+flags="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DASTROLABE_FUZZ=ON \
+    -DASTROLABE_BUILD_GUI=OFF -DASTROLABE_WERROR=OFF -Wno-dev >"$build/configure.log" 2>&1 \
+    || { cat "$build/configure.log"; exit 1; }
+cmake --build "$build" -j 2 --target "${targets[@]/#/fuzz_}" -- --no-print-directory 2>&1 \
+    | grep -vE '^\[ *[0-9]+%\]' || true
+test "${PIPESTATUS[0]}" -eq 0
+echo "fuzz: built in $((SECONDS - start)) s; ${#targets[@]} targets for $seconds s each, $jobs at a time"
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+run_one() {
+    local t=$1
+    mkdir -p "$build/corpus/$t" "$build/findings/$t"
+    "$build/tests/fuzz/fuzz_$t" "$build/corpus/$t" "$root/tests/fuzz/corpus/$t" \
+        -dict="$root/tests/fuzz/dict/${dict[$t]}.dict" -max_total_time="$seconds" \
+        -rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10 -max_len=65536 -print_final_stats=1 \
+        -artifact_prefix="$build/findings/$t/" >"$build/$t.log" 2>&1 || true
+    local runs cov
+    runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$build/$t.log" | grep -oE '[0-9]+$' || echo 0)
+    cov=$(grep -oE 'cov: [0-9]+' "$build/$t.log" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
+    local found
+    found=$(find "$build/findings/$t" -type f | wc -l)
+    printf 'fuzz: %-12s %12s executions, %6s edges covered, %s findings\n' "$t" "$runs" "$cov" "$found"
+}
+running=0
+for t in "${targets[@]}"; do
+    run_one "$t" &
+    running=$((running + 1))
+    if ((running >= jobs)); then
+        wait -n
+        running=$((running - 1))
+    fi
+done
+wait
+
+findings=$(find "$build/findings" -type f | wc -l)
+if ((findings > 0)); then
+    find "$build/findings" -type f | while read -r f; do
+        echo "fuzz: finding $f"
+        grep -hE 'fuzz finding|ERROR: (AddressSanitizer|libFuzzer|LeakSanitizer)|runtime error' \
+            "$build/$(basename "$(dirname "$f")").log" | head -n 3
+    done
+    exit 1
+fi
+echo "fuzz: no findings ($((SECONDS - start)) s in all)"

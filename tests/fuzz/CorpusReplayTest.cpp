@@ -1,0 +1,63 @@
+// Every stored fuzz input (seeds and past findings, tests/fuzz/corpus/<target>/) through its
+// target on every build: what a fuzzer once found stays fixed without needing clang.
+#include "FuzzTarget.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+#define ASTROLABE_DECLARE_TARGET(name) void astrolabeFuzz_##name(std::string_view input);
+ASTROLABE_DECLARE_TARGET(chakra)
+ASTROLABE_DECLARE_TARGET(network)
+ASTROLABE_DECLARE_TARGET(system)
+ASTROLABE_DECLARE_TARGET(memory)
+ASTROLABE_DECLARE_TARGET(comm_groups)
+ASTROLABE_DECLARE_TARGET(project)
+ASTROLABE_DECLARE_TARGET(msccl)
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void replay(const char* name, void (*target)(std::string_view)) {
+    const fs::path folder = fs::path(ASTROLABE_FUZZ_CORPUS) / name;
+    ASSERT_TRUE(fs::is_directory(folder)) << folder;
+    int inputs = 0;
+    for (const fs::directory_entry& entry : fs::directory_iterator(folder)) {
+        if (!entry.is_regular_file())
+            continue;
+        std::ifstream in(entry.path(), std::ios::binary);
+        std::ostringstream bytes;
+        bytes << in.rdbuf();
+        std::string why;
+        EXPECT_TRUE(astrolabe::fuzz::runGuarded(target, bytes.str(), &why))
+            << entry.path().filename() << ": " << why;
+        ++inputs;
+    }
+    EXPECT_GE(inputs, 3) << "the seed corpus of " << name << " is missing";
+}
+
+} // namespace
+
+TEST(FuzzCorpus, Chakra) {
+    replay("chakra", astrolabeFuzz_chakra);
+}
+TEST(FuzzCorpus, Network) {
+    replay("network", astrolabeFuzz_network);
+}
+TEST(FuzzCorpus, System) {
+    replay("system", astrolabeFuzz_system);
+}
+TEST(FuzzCorpus, Memory) {
+    replay("memory", astrolabeFuzz_memory);
+}
+TEST(FuzzCorpus, CommGroups) {
+    replay("comm_groups", astrolabeFuzz_comm_groups);
+}
+TEST(FuzzCorpus, Project) {
+    replay("project", astrolabeFuzz_project);
+}
+TEST(FuzzCorpus, Msccl) {
+    replay("msccl", astrolabeFuzz_msccl);
+}

@@ -1,0 +1,7 @@
+// ASTRA-sim remote-memory JSON.
+#include "FuzzTarget.h"
+#include "config/AstraMemoryConfig.h"
+
+ASTROLABE_FUZZ_TARGET(memory) {
+    (void)astrolabe::parseAstraRemoteMemoryJson(std::string(input), "fuzz.json");
+}
