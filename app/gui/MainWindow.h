@@ -4,6 +4,7 @@
 // MainWindow.cpp builds the window and handles project files; MainWindowRuns.cpp handles runs.
 
 #include "gui/GuiServices.h"
+#include "workload/generate/GeneratorSpec.h"
 
 #include <QMainWindow>
 #include <deque>
@@ -23,10 +24,6 @@ class ConfigurationPanel;
 class LogModel;
 class ModelBuilderPanel;
 } // namespace astrolabe::widgets
-
-namespace astrolabe::generate {
-struct GeneratorSpec;
-}
 
 namespace astrolabe::gui {
 
@@ -181,6 +178,7 @@ private:
     QTabWidget* m_tabs = nullptr;
     widgets::ConfigurationPanel* m_config = nullptr;
     widgets::ModelBuilderPanel* m_modelBuilder = nullptr;
+    generate::GeneratorSpec m_generatorShown; ///< the model builder's spec as last recorded
     std::vector<WorkspacePage*> m_pages;
     ProjectExplorer* m_explorer = nullptr;
     RunsPanel* m_runsPanel = nullptr;
