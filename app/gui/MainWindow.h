@@ -108,6 +108,7 @@ protected:
 private:
     struct PendingRun {
         QString name;
+        int number = 0; ///< the run's number in the project (RunRecord::number)
         SimulationSpec spec;
         QDateTime queued;
     };
@@ -132,6 +133,9 @@ private:
     void projectOpened();
     void updateTitle();
     void updateRunActions();
+    /// Forgets the shown run state (status bar, progress, run actions): the project changed.
+    /// Runs of the previous project still going are stopped; their outcome is not shown.
+    void resetRunState();
     void refreshExplorer();
     void showRun(int id);
     void createWorkloadTab(); // MainWindowWorkload.cpp
@@ -169,7 +173,6 @@ private:
     RunsTableModel* m_runsModel = nullptr;
     widgets::LogModel* m_log = nullptr;
     std::map<int, PendingRun> m_pending;
-    int m_runCounter = 0;
     bool m_hasProject = false;
     bool m_askBeforeDiscarding = true;
 

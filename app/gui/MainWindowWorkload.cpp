@@ -77,7 +77,8 @@ int MainWindow::startGeneratedRun(const generate::GeneratorSpec& generator) {
     const QString model = generator.model.name.empty()
                               ? tr("generated model")
                               : QString::fromStdString(generator.model.name);
-    pending.name = tr("%1 on %2 #%3").arg(model, m_document->displayName()).arg(++m_runCounter);
+    pending.number = m_store->takeRunNumber();
+    pending.name = tr("%1 on %2 #%3").arg(model, m_document->displayName()).arg(pending.number);
     pending.spec.name = pending.name.toStdString();
     pending.spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
     pending.spec.workload.tracePrefix = "generated:" + model.toStdString();

@@ -100,7 +100,8 @@ public:
         for (const RunRecord* r : runs)
             if (r) // "#3 Quick start": names repeat when one project is run again and again
                 list.push_back(
-                    {QStringLiteral("#%1 %2").arg(r->id).arg(r->name), r->spec, r->result});
+                    {QStringLiteral("#%1 %2").arg(r->number > 0 ? r->number : r->id).arg(r->name),
+                     r->spec, r->result});
         m_view->setRuns(std::move(list));
     }
 
