@@ -99,10 +99,15 @@ void MainWindow::createActions() {
     m_stopAction->setShortcut(Qt::SHIFT | Qt::Key_F5);
     m_stopAction->setToolTip(tr("Stop the running simulation and drop the queued ones"));
     connect(m_stopAction, &QAction::triggered, this, &MainWindow::stopRuns);
+    // The project's one history: topology editor, configuration panels and model builder all
+    // record on m_document->undoStack(), and these two actions are the only owners of the keys.
     m_undoAction = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
-    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_undoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Z)});
     m_redoAction = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
-    m_redoAction->setShortcut(QKeySequence::Redo);
+    m_redoAction->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    for (QAction* action : {m_undoAction, m_redoAction})
+        action->setShortcutContext(Qt::WindowShortcut);
 }
 
 void MainWindow::createMenus() {
@@ -161,7 +166,7 @@ void MainWindow::createCentral() {
     m_tabs = new QTabWidget(m_stack);
     m_tabs->setDocumentMode(true);
     m_config = new widgets::ConfigurationPanel(m_tabs);
-    m_pages = {createTopologyPage(m_tabs), createTimelinePage(m_tabs),
+    m_pages = {createTopologyPage(m_tabs, m_document->undoStack()), createTimelinePage(m_tabs),
                createUtilizationPage(m_tabs), createComparePage(m_tabs)};
     m_tabs->addTab(m_pages[0], tr("Topology"));
     m_tabs->addTab(m_config, tr("Configuration"));
@@ -181,9 +186,12 @@ void MainWindow::createCentral() {
             [this](const QString& path) { openProject(path); });
     connect(m_config, &widgets::ConfigurationPanel::editRequested, this,
             [this](const widgets::SpecEdit& edit) { m_document->applyEdit(edit); });
-    for (WorkspacePage* page : m_pages)
+    for (WorkspacePage* page : m_pages) {
         connect(page, &WorkspacePage::editRequested, this,
                 [this](const widgets::SpecEdit& edit) { m_document->applyEdit(edit); });
+        connect(page, &WorkspacePage::editRecorded, this,
+                [this](const widgets::SpecEdit& edit) { m_document->applyRecordedEdit(edit); });
+    }
 }
 
 void MainWindow::createDocks() {

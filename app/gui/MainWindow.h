@@ -4,6 +4,7 @@
 // MainWindow.cpp builds the window and handles project files; MainWindowRuns.cpp handles runs.
 
 #include "gui/GuiServices.h"
+#include "workload/generate/GeneratorSpec.h"
 
 #include <QMainWindow>
 #include <deque>
@@ -23,10 +24,6 @@ class ConfigurationPanel;
 class LogModel;
 class ModelBuilderPanel;
 } // namespace astrolabe::widgets
-
-namespace astrolabe::generate {
-struct GeneratorSpec;
-}
 
 namespace astrolabe::gui {
 
@@ -111,6 +108,7 @@ protected:
 private:
     struct PendingRun {
         QString name;
+        int number = 0; ///< the run's number in the project (RunRecord::number)
         SimulationSpec spec;
         QDateTime queued;
     };
@@ -135,6 +133,9 @@ private:
     void projectOpened();
     void updateTitle();
     void updateRunActions();
+    /// Forgets the shown run state (status bar, progress, run actions): the project changed.
+    /// Runs of the previous project still going are stopped; their outcome is not shown.
+    void resetRunState();
     void refreshExplorer();
     void showRun(int id);
     void createWorkloadTab(); // MainWindowWorkload.cpp
@@ -172,7 +173,6 @@ private:
     RunsTableModel* m_runsModel = nullptr;
     widgets::LogModel* m_log = nullptr;
     std::map<int, PendingRun> m_pending;
-    int m_runCounter = 0;
     bool m_hasProject = false;
     bool m_askBeforeDiscarding = true;
 
@@ -181,6 +181,7 @@ private:
     QTabWidget* m_tabs = nullptr;
     widgets::ConfigurationPanel* m_config = nullptr;
     widgets::ModelBuilderPanel* m_modelBuilder = nullptr;
+    generate::GeneratorSpec m_generatorShown; ///< the model builder's spec as last recorded
     std::vector<WorkspacePage*> m_pages;
     ProjectExplorer* m_explorer = nullptr;
     RunsPanel* m_runsPanel = nullptr;

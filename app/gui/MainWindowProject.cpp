@@ -32,6 +32,8 @@ void MainWindow::attachStore(const QString& projectPath) {
     m_loading.clear();
     m_loaded.clear();
     m_runsModel->setStore(m_store.get());
+    if (m_progressAction) // not while the constructor builds the window
+        resetRunState();
 }
 
 void MainWindow::projectOpened() {

@@ -74,7 +74,8 @@ int MainWindow::startRun() {
     }
     PendingRun pending;
     pending.spec = m_document->spec();
-    pending.name = tr("%1 #%2").arg(m_document->displayName()).arg(++m_runCounter);
+    pending.number = m_store->takeRunNumber();
+    pending.name = tr("%1 #%2").arg(m_document->displayName()).arg(pending.number);
     pending.spec.name = pending.name.toStdString();
     pending.queued = QDateTime::currentDateTime();
     const bool waits = m_runs->isBusy();
@@ -94,6 +95,22 @@ void MainWindow::stopRuns() {
         return;
     m_log->append(widgets::LogModel::Severity::Warning, tr("Stopping\u2026"));
     m_runs->stop();
+    statusBar()->showMessage(tr("Stopping\u2026"));
+}
+
+void MainWindow::resetRunState() {
+    if (m_runs->isBusy() || m_runs->queuedCount() > 0) {
+        m_log->append(widgets::LogModel::Severity::Warning,
+                      tr("Stopped the previous project's runs"));
+        m_runs->stop();
+    }
+    m_pending.clear(); // their late results are not this project's
+    m_progressAction->setVisible(false);
+    m_progress->setRange(0, 0);
+    m_progressLabel->clear();
+    m_queueLabel->clear();
+    statusBar()->showMessage(tr("Ready"));
+    updateRunActions();
 }
 
 void MainWindow::onRunStarted(int id, const QString&) {
@@ -156,12 +173,17 @@ void MainWindow::onRunFailed(int id, const QString& message, const QString& keyP
     record.message = message;
     record.keyPath = keyPath;
     storeRun(id, std::move(record));
+    m_progressAction->setVisible(false);
     if (cancelled) {
         m_log->append(widgets::LogModel::Severity::Warning, tr("%1 stopped").arg(name));
         m_progressLabel->setText(tr("%1 stopped after %2 s").arg(name).arg(wallSeconds, 0, 'f', 2));
+        statusBar()->showMessage(tr("%1 stopped").arg(name), 10000);
+        updateRunActions();
         return;
     }
     m_progressLabel->setText(tr("%1 failed").arg(name));
+    statusBar()->showMessage(tr("%1 failed").arg(name), 10000);
+    updateRunActions();
     reportError(tr("Run Failed"), tr("%1 failed:\n%2").arg(name, message), keyPath);
 }
 

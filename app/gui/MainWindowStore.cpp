@@ -41,6 +41,7 @@ void MainWindow::storeRun(int id, RunRecord record) {
     if (it == m_pending.end())
         return;
     record.name = it->second.name;
+    record.number = it->second.number;
     record.started = it->second.queued;
     record.spec = it->second.spec;
     m_pending.erase(it);

@@ -4,12 +4,18 @@
 #include "gui/Counted.h"
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
+#include "gui/SnapshotCommand.h"
 #include "workload/generate/WorkloadGenerator.h"
 
 #include <QScrollArea>
 #include <QTabWidget>
+#include <QUndoStack>
 
 namespace astrolabe::gui {
+
+namespace {
+constexpr int kGeneratorEditId = 0x6e6e01; // QUndoCommand::id of model builder steps
+} // namespace
 
 void MainWindow::createWorkloadTab() {
     // A tab rather than a dock: the form and its live figures need the full width.
@@ -25,6 +31,22 @@ void MainWindow::createWorkloadTab() {
     m_tabs->insertTab(WorkloadTab, scroll, tr("Workload"));
     m_tabs->setTabToolTip(WorkloadTab, tr("Generate a training iteration of a transformer model "
                                           "and run it on the project's platform"));
+    // Model builder edits are steps of the project's one history, named after the field; a
+    // field typed digit by digit is one step.
+    m_generatorShown = m_modelBuilder->spec();
+    connect(m_modelBuilder, &widgets::ModelBuilderPanel::fieldEdited, this,
+            [this](const QString& field) {
+                const generate::GeneratorSpec after = m_modelBuilder->spec();
+                const QString name = field.section(QStringLiteral(" ("), 0, 0);
+                auto show = [this](const generate::GeneratorSpec& spec) {
+                    m_generatorShown = spec;
+                    m_modelBuilder->setSpec(spec);
+                };
+                m_document->undoStack()->push(new SnapshotCommand<generate::GeneratorSpec>(
+                    kGeneratorEditId, field, tr("Change %1 in the model builder").arg(name),
+                    m_generatorShown, after, std::move(show)));
+                m_generatorShown = after;
+            });
     connect(m_modelBuilder, &widgets::ModelBuilderPanel::generateRequested, this,
             [this](const generate::GeneratorSpec& spec) { startGeneratedRun(spec); });
 }
@@ -55,7 +77,8 @@ int MainWindow::startGeneratedRun(const generate::GeneratorSpec& generator) {
     const QString model = generator.model.name.empty()
                               ? tr("generated model")
                               : QString::fromStdString(generator.model.name);
-    pending.name = tr("%1 on %2 #%3").arg(model, m_document->displayName()).arg(++m_runCounter);
+    pending.number = m_store->takeRunNumber();
+    pending.name = tr("%1 on %2 #%3").arg(model, m_document->displayName()).arg(pending.number);
     pending.spec.name = pending.name.toStdString();
     pending.spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
     pending.spec.workload.tracePrefix = "generated:" + model.toStdString();

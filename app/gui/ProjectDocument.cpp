@@ -108,6 +108,12 @@ void ProjectDocument::applyEdit(const widgets::SpecEdit& edit) {
     m_undo->push(new SpecEditCommand(this, edit, m_spec, std::move(after)));
 }
 
+void ProjectDocument::applyRecordedEdit(const widgets::SpecEdit& edit) {
+    SimulationSpec after = m_spec;
+    edit.apply(after);
+    replaceSpec(after);
+}
+
 void ProjectDocument::replaceSpec(const SimulationSpec& spec) {
     m_spec = spec;
     emit specChanged();

@@ -38,6 +38,9 @@ public:
 
     /// Applies a panel's edit as one undoable step.
     void applyEdit(const widgets::SpecEdit& edit);
+    /// Applies an edit whose step is already on undoStack() (the topology editor records its own
+    /// named steps there): no second history entry.
+    void applyRecordedEdit(const widgets::SpecEdit& edit);
     /// Used by undo/redo: replaces the spec without recording history.
     void replaceSpec(const SimulationSpec& spec);
 

@@ -61,6 +61,9 @@ int InMemoryRunStore::add(RunRecord record) {
     if (record.id == 0)
         record.id = m_nextId;
     m_nextId = std::max(m_nextId, record.id + 1);
+    if (record.number == 0)
+        record.number = takeRunNumber();
+    noteRunNumber(record.number);
     m_runs.push_back(std::move(record));
     return m_runs.back().id;
 }

@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QString>
 #include <QStringList>
+#include <algorithm>
 #include <functional>
 #include <memory>
 
@@ -19,6 +20,8 @@ QString runStatusName(RunStatus status);
 
 struct RunRecord {
     int id = 0; ///< unique within a store, > 0
+    /// The run's number within its project ("#3"), kept in the project database; 0: not given.
+    int number = 0;
     QString name;
     QDateTime started;
     RunStatus status = RunStatus::Finished;
@@ -66,6 +69,17 @@ public:
 
     /// The row of a run id, or -1.
     int rowOf(int id) const;
+
+    /// Reserves the number of the project's next run: one more than any run numbered so far
+    /// (stored, moved in or reserved), so the first run of every project is #1.
+    int takeRunNumber() { return m_nextNumber++; }
+
+protected:
+    /// Stores call this for each run they hold, so that numbers continue after them.
+    void noteRunNumber(int number) { m_nextNumber = std::max(m_nextNumber, number + 1); }
+
+private:
+    int m_nextNumber = 1;
 };
 
 class InMemoryRunStore : public RunStore {

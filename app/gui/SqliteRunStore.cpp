@@ -108,6 +108,8 @@ void SqliteRunStore::loadRuns() {
     for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
         RunRecord r;
         r.id = static_cast<int>(it->id);
+        r.number = static_cast<int>(it->number);
+        noteRunNumber(r.number);
         r.name = QString::fromStdString(it->name);
         r.started =
             QDateTime::fromString(QString::fromStdString(it->created), Qt::ISODate).toLocalTime();
@@ -130,19 +132,23 @@ namespace {
 // Stores a run (finished or not) and fills in its id and activity count.
 void saveRecord(ProjectDatabase& db, RunRecord& record) {
     if (record.status == RunStatus::Finished && record.result) {
-        record.id = static_cast<int>(storeRun(db, record.spec, *record.result, record.wallSeconds));
+        record.id = static_cast<int>(
+            storeRun(db, record.spec, *record.result, record.wallSeconds, record.number));
         record.activityCount = record.result->activities.size();
         return;
     }
     const astrolabe::RunStatus status = record.status == RunStatus::Cancelled
                                             ? astrolabe::RunStatus::Cancelled
                                             : astrolabe::RunStatus::Failed;
-    record.id = static_cast<int>(
-        storeFailedRun(db, record.spec, status, record.message.toStdString(), record.wallSeconds));
+    record.id = static_cast<int>(storeFailedRun(
+        db, record.spec, status, record.message.toStdString(), record.wallSeconds, record.number));
 }
 } // namespace
 
 int SqliteRunStore::add(RunRecord record) {
+    if (record.number == 0)
+        record.number = takeRunNumber();
+    noteRunNumber(record.number);
     if (record.databasePath != m_path || record.id <= 0) {
         // Not saved yet (runs moved in from an unsaved project): saved now, waiting for the
         // writer. The main window saves new runs with backgroundSaver() instead.

@@ -15,13 +15,15 @@ namespace astrolabe::gui {
 
 namespace {
 
-/// The platform editor. Its edits go to the project through the undo stack; a new project
-/// platform (open, undo, preset) goes back into the editor.
+/// The platform editor. It records its edits (named, e.g. "Add Ring dimension") on the project's
+/// undo stack itself; each change of its platform, by an edit or by undo/redo of one, is copied
+/// into the project without recording it twice. A platform changed elsewhere (open, an undo of a
+/// configuration edit) goes back into the editor without touching the history.
 class TopologyPage : public WorkspacePage {
 public:
-    explicit TopologyPage(QWidget* parent)
+    TopologyPage(QWidget* parent, QUndoStack* undoStack)
         : WorkspacePage(parent)
-        , m_editor(new widgets::TopologyEditor(this)) {
+        , m_editor(new widgets::TopologyEditor(undoStack, this)) {
         auto* layout = new QVBoxLayout(this);
         layout->setContentsMargins(0, 0, 0, 0);
         layout->addWidget(m_editor);
@@ -30,7 +32,7 @@ public:
             if (platform == m_shown)
                 return;
             m_shown = platform;
-            emit editRequested(
+            emit editRecorded(
                 widgets::SpecEdit{QStringLiteral("platform.dimensions"), tr("Edit the platform"),
                                   [platform](SimulationSpec& spec) {
                                       const std::string source = spec.platform.sourceFile;
@@ -44,7 +46,7 @@ public:
         if (spec.platform == m_shown)
             return;
         m_shown = spec.platform;
-        m_editor->setPlatform(spec.platform);
+        m_editor->showPlatform(spec.platform);
     }
 
 private:
@@ -98,7 +100,8 @@ public:
         for (const RunRecord* r : runs)
             if (r) // "#3 Quick start": names repeat when one project is run again and again
                 list.push_back(
-                    {QStringLiteral("#%1 %2").arg(r->id).arg(r->name), r->spec, r->result});
+                    {QStringLiteral("#%1 %2").arg(r->number > 0 ? r->number : r->id).arg(r->name),
+                     r->spec, r->result});
         m_view->setRuns(std::move(list));
     }
 
@@ -108,8 +111,8 @@ private:
 
 } // namespace
 
-WorkspacePage* createTopologyPage(QWidget* parent) {
-    return new TopologyPage(parent);
+WorkspacePage* createTopologyPage(QWidget* parent, QUndoStack* undoStack) {
+    return new TopologyPage(parent, undoStack);
 }
 WorkspacePage* createTimelinePage(QWidget* parent) {
     return new TimelinePage(parent);

@@ -9,6 +9,7 @@
 #include <QWidget>
 
 class QLabel;
+class QUndoStack;
 
 namespace astrolabe::gui {
 
@@ -26,6 +27,9 @@ public:
 signals:
     /// The page edited the project (the main window applies it through the undo stack).
     void editRequested(const widgets::SpecEdit& edit);
+    /// The page changed the project by a step it already recorded on the project's undo stack
+    /// (or by undoing/redoing one): the main window applies it without recording it again.
+    void editRecorded(const widgets::SpecEdit& edit);
 };
 
 /// A page that says what will be here and shows what it can in text until then.
@@ -43,7 +47,8 @@ private:
     QLabel* m_detail;
 };
 
-WorkspacePage* createTopologyPage(QWidget* parent);
+/// The topology editor records its edits on `undoStack`, the project's one history.
+WorkspacePage* createTopologyPage(QWidget* parent, QUndoStack* undoStack);
 WorkspacePage* createTimelinePage(QWidget* parent);
 WorkspacePage* createUtilizationPage(QWidget* parent);
 WorkspacePage* createComparePage(QWidget* parent);

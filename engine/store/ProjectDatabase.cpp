@@ -34,7 +34,7 @@ RunStatus parseStatus(const std::string& text) {
 
 constexpr const char* kRunColumns =
     "id, name, created, engine_version, status, error_message, wall_seconds, sim_time_ps, "
-    "npu_count, events, activity_count, notes";
+    "npu_count, events, activity_count, notes, number";
 
 RunRecord readRunRow(const SqliteStatement& s) {
     RunRecord r;
@@ -50,6 +50,7 @@ RunRecord readRunRow(const SqliteStatement& s) {
     r.events = static_cast<uint64_t>(s.columnInt(9));
     r.activityCount = static_cast<uint64_t>(s.columnInt(10));
     r.notes = s.columnText(11);
+    r.number = s.columnInt(12);
     return r;
 }
 
@@ -121,7 +122,7 @@ std::optional<RunRecord> ProjectDatabase::findRun(int64_t id) const {
     if (!s.step())
         return std::nullopt;
     RunRecord r = readRunRow(s);
-    r.configJson = s.columnText(12);
+    r.configJson = s.columnText(13); // after the kRunColumns
     SqliteStatement tags(*m_db, "SELECT tag FROM run_tags WHERE run_id = ? ORDER BY tag");
     tags.bind(1, id);
     while (tags.step())

@@ -36,11 +36,14 @@ struct RunProvenance {
     std::vector<std::pair<std::string, std::string>> inputHashes;
     std::vector<std::string> tags;
     std::string notes;
+    /// The run's number within the project ("#3"): 0 takes the next one (highest so far + 1).
+    int64_t number = 0;
 };
 
 /// One row of the run list (no timeline, no per-NPU data).
 struct RunRecord {
     int64_t id = 0;
+    int64_t number = 0; ///< 1, 2, 3... per project database, in the order runs were stored
     std::string name;
     std::string created; ///< ISO 8601 UTC, "2026-11-21T09:36:29Z"
     std::string engineVersion;

@@ -51,18 +51,22 @@ RunProvenance makeProvenance(const SimulationSpec& spec) {
 }
 
 int64_t storeRun(ProjectDatabase& db, const SimulationSpec& spec, const RunResult& result,
-                 double wallSeconds) {
+                 double wallSeconds, int64_t runNumber) {
+    RunProvenance provenance = makeProvenance(spec);
+    provenance.number = runNumber;
     if (wallSeconds > 0 && wallSeconds != result.wallSeconds) {
         RunResult copy = result; // rare path: keeps RunResult immutable for its other readers
         copy.wallSeconds = wallSeconds;
-        return db.saveRun(copy, makeProvenance(spec));
+        return db.saveRun(copy, provenance);
     }
-    return db.saveRun(result, makeProvenance(spec));
+    return db.saveRun(result, provenance);
 }
 
 int64_t storeFailedRun(ProjectDatabase& db, const SimulationSpec& spec, RunStatus status,
-                       const std::string& message, double wallSeconds) {
-    return db.saveFailedRun(spec.name, status, message, wallSeconds, makeProvenance(spec));
+                       const std::string& message, double wallSeconds, int64_t runNumber) {
+    RunProvenance provenance = makeProvenance(spec);
+    provenance.number = runNumber;
+    return db.saveFailedRun(spec.name, status, message, wallSeconds, provenance);
 }
 
 int64_t saveRunToProjectDb(const std::string& dbPath, const SimulationSpec& spec,

@@ -21,11 +21,12 @@ std::string defaultDatabasePath(const std::string& projectFile);
 RunProvenance makeProvenance(const SimulationSpec& spec);
 
 /// Stores a finished run; result.wallSeconds is replaced by wallSeconds when > 0. Returns the id.
+/// `runNumber` is the run's number within the project (0: the next one).
 int64_t storeRun(ProjectDatabase& db, const SimulationSpec& spec, const RunResult& result,
-                 double wallSeconds);
+                 double wallSeconds, int64_t runNumber = 0);
 /// Stores a run that failed or was cancelled, with the error message.
 int64_t storeFailedRun(ProjectDatabase& db, const SimulationSpec& spec, RunStatus status,
-                       const std::string& message, double wallSeconds);
+                       const std::string& message, double wallSeconds, int64_t runNumber = 0);
 
 /// Opens (creating) the database at dbPath, or defaultDatabasePath(spec.sourceFile) when empty,
 /// and stores the run. Returns the run id.

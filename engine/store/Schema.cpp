@@ -113,6 +113,12 @@ CREATE TABLE run_tags (
 ) WITHOUT ROWID;
 CREATE INDEX runs_created ON runs(created);
 )sql",
+        // 2 -> 3: runs numbered per project (1, 2, 3... in insertion order), kept with the run
+        // so that "#3" means the same run in every session.
+        R"sql(
+ALTER TABLE runs ADD COLUMN number INTEGER NOT NULL DEFAULT 0;
+UPDATE runs SET number = (SELECT COUNT(*) FROM runs AS earlier WHERE earlier.id <= runs.id);
+)sql",
     };
     return steps;
 }

@@ -125,10 +125,17 @@ ModelBuilderPanel::ModelBuilderPanel(QWidget* parent)
     layout->addWidget(scroll);
     layout->addLayout(right, 1);
 
-    for (QComboBox* combo : {m_bytes, m_schedule, m_zero, m_placement})
-        connect(combo, &QComboBox::currentIndexChanged, this, &ModelBuilderPanel::refresh);
-    connect(m_preset, &QComboBox::currentIndexChanged, this,
-            [this] { applyPreset(m_preset->currentText()); });
+    const std::pair<QComboBox*, QString> combos[] = {{m_bytes, tr("Bytes per element")},
+                                                     {m_schedule, tr("Schedule")},
+                                                     {m_zero, tr("ZeRO stage")},
+                                                     {m_placement, tr("Placement")}};
+    for (const auto& [combo, label] : combos)
+        connect(combo, &QComboBox::currentIndexChanged, this,
+                [this, label] { onFieldEdited(label); });
+    connect(m_preset, &QComboBox::currentIndexChanged, this, [this] {
+        applyPreset(m_preset->currentText());
+        emit fieldEdited(tr("Model"));
+    });
     connect(m_generate, &QPushButton::clicked, this, [this] { emit generateRequested(spec()); });
 
     applyPreset(m_preset->currentText());
@@ -141,7 +148,7 @@ QSpinBox* ModelBuilderPanel::addInt(QFormLayout* form, const QString& label, int
     box->setGroupSeparatorShown(true);
     box->setToolTip(tip);
     form->addRow(label, box);
-    connect(box, &QSpinBox::valueChanged, this, &ModelBuilderPanel::refresh);
+    connect(box, &QSpinBox::valueChanged, this, [this, label] { onFieldEdited(label); });
     return box;
 }
 
@@ -152,14 +159,14 @@ QDoubleSpinBox* ModelBuilderPanel::addDouble(QFormLayout* form, const QString& l
     box->setDecimals(decimals);
     box->setSuffix(suffix);
     form->addRow(label, box);
-    connect(box, &QDoubleSpinBox::valueChanged, this, &ModelBuilderPanel::refresh);
+    connect(box, &QDoubleSpinBox::valueChanged, this, [this, label] { onFieldEdited(label); });
     return box;
 }
 
 QCheckBox* ModelBuilderPanel::addCheck(QFormLayout* form, const QString& label) {
     auto* box = new QCheckBox;
     form->addRow(label, box);
-    connect(box, &QCheckBox::toggled, this, &ModelBuilderPanel::refresh);
+    connect(box, &QCheckBox::toggled, this, [this, label] { onFieldEdited(label); });
     return box;
 }
 
@@ -266,6 +273,13 @@ GeneratorSpec ModelBuilderPanel::spec() const {
 
 QString ModelBuilderPanel::figuresText() const {
     return m_figures->toPlainText();
+}
+
+void ModelBuilderPanel::onFieldEdited(const QString& field) {
+    if (m_loading)
+        return;
+    emit fieldEdited(field);
+    refresh();
 }
 
 void ModelBuilderPanel::refresh() {

@@ -42,6 +42,10 @@ public:
 
 signals:
     void specChanged();
+    /// The user changed the field labelled `field` (not setSpec() or a preset loaded by code);
+    /// emitted before specChanged(), when spec() already holds the new value. The application
+    /// records such edits as undo steps named after the field.
+    void fieldEdited(const QString& field);
     void generateRequested(const astrolabe::generate::GeneratorSpec& spec);
 
 private:
@@ -51,6 +55,7 @@ private:
                               int decimals, const QString& suffix);
     QCheckBox* addCheck(QFormLayout* form, const QString& label);
     void refresh();
+    void onFieldEdited(const QString& field);
 
     QComboBox* m_preset = nullptr;
     // Model.

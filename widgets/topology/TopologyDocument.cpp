@@ -11,10 +11,19 @@ TopologyDocument::TopologyDocument(QObject* parent)
     : QObject(parent)
     , m_undoStack(new QUndoStack(this)) {}
 
+TopologyDocument::TopologyDocument(QUndoStack* sharedUndoStack, QObject* parent)
+    : QObject(parent)
+    , m_undoStack(sharedUndoStack) {}
+
 void TopologyDocument::resetPlatform(const PlatformSpec& platform) {
     m_undoStack->clear();
     applyPlatform(platform);
     setSelectedDimension(-1);
+}
+
+void TopologyDocument::showPlatform(const PlatformSpec& platform) {
+    if (platform != m_platform)
+        applyPlatform(platform);
 }
 
 void TopologyDocument::setSelectedDimension(int dimension) {

@@ -19,10 +19,15 @@ class TopologyDocument : public QObject {
     Q_OBJECT
 public:
     explicit TopologyDocument(QObject* parent = nullptr);
+    /// Records edits on `sharedUndoStack` (not owned), e.g. the project's single history, so
+    /// that the editor's steps interleave with the application's other edits.
+    TopologyDocument(QUndoStack* sharedUndoStack, QObject* parent);
 
     const PlatformSpec& platform() const { return m_platform; }
     /// Replaces the platform and clears the history (loading a project starts afresh).
     void resetPlatform(const PlatformSpec& platform);
+    /// Shows a platform set elsewhere (an undo of the application's history): no history.
+    void showPlatform(const PlatformSpec& platform);
     QUndoStack* undoStack() const { return m_undoStack; }
 
     int selectedDimension() const { return m_selected; }

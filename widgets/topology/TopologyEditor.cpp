@@ -34,7 +34,22 @@ TopologyEditor::TopologyEditor(QWidget* parent)
     , m_view(new NetworkView(this))
     , m_figures(new TopologyFigures(this))
     , m_presets(new QComboBox(this)) {
-    createActions();
+    setUp(true);
+}
+
+TopologyEditor::TopologyEditor(QUndoStack* sharedUndoStack, QWidget* parent)
+    : QWidget(parent)
+    , m_document(new TopologyDocument(sharedUndoStack, this))
+    , m_palette(new BlockPalette(this))
+    , m_stack(new DimensionStack(m_document, this))
+    , m_view(new NetworkView(this))
+    , m_figures(new TopologyFigures(this))
+    , m_presets(new QComboBox(this)) {
+    setUp(false);
+}
+
+void TopologyEditor::setUp(bool ownsUndoShortcuts) {
+    createActions(ownsUndoShortcuts);
 
     m_presets->addItem(tr("Presets\u2026"));
     for (const TopologyPreset& p : topologyPresets()) {
@@ -114,7 +129,7 @@ QWidget* TopologyEditor::createLeftPanel() {
     return panel;
 }
 
-void TopologyEditor::createActions() {
+void TopologyEditor::createActions(bool ownsUndoShortcuts) {
     const auto make = [this](const QString& text, const QList<QKeySequence>& keys) {
         auto* action = new QAction(text, this);
         action->setShortcuts(keys);
@@ -124,12 +139,15 @@ void TopologyEditor::createActions() {
         return action;
     };
     m_undo = m_document->undoStack()->createUndoAction(this, tr("Undo"));
-    m_undo->setShortcuts({QKeySequence::Undo});
     m_redo = m_document->undoStack()->createRedoAction(this, tr("Redo"));
-    m_redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
-    for (QAction* a : {m_undo, m_redo}) {
-        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        addAction(a);
+    if (ownsUndoShortcuts) {
+        m_undo->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Z)});
+        m_redo->setShortcuts(
+            {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+        for (QAction* a : {m_undo, m_redo}) {
+            a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+            addAction(a);
+        }
     }
     m_delete = make(tr("Remove dimension"), {QKeySequence::Delete});
     m_copy = make(tr("Copy dimension"), {QKeySequence::Copy});
@@ -153,6 +171,10 @@ const PlatformSpec& TopologyEditor::platform() const {
 
 void TopologyEditor::setPlatform(const PlatformSpec& platform) {
     m_document->resetPlatform(platform);
+}
+
+void TopologyEditor::showPlatform(const PlatformSpec& platform) {
+    m_document->showPlatform(platform);
 }
 
 bool TopologyEditor::applyPreset(const QString& name) {

@@ -4,7 +4,10 @@
 // shortcuts and context menus. The model is an astrolabe::PlatformSpec.
 //
 // Embedding: `auto* editor = new TopologyEditor; editor->setPlatform(spec);` then listen to
-// platformChanged() and read platform(). The undo stack can be added to a QUndoGroup.
+// platformChanged() and read platform(). Standalone, the editor keeps its own undo stack and its
+// undo/redo actions own Ctrl+Z / Ctrl+Shift+Z inside it. Embedded in an application that has one
+// history for everything, pass that stack: the editor's steps go there, and its undo/redo buttons
+// carry no shortcuts (the application's Edit menu owns them; two owners would be ambiguous).
 #include "config/PlatformSpec.h"
 
 #include <QWidget>
@@ -25,10 +28,14 @@ class TopologyEditor : public QWidget {
     Q_OBJECT
 public:
     explicit TopologyEditor(QWidget* parent = nullptr);
+    /// Records every edit on `sharedUndoStack` (not owned); see the file comment.
+    TopologyEditor(QUndoStack* sharedUndoStack, QWidget* parent);
 
     const PlatformSpec& platform() const;
     /// Replaces the platform and clears the undo history (a loaded project starts afresh).
     void setPlatform(const PlatformSpec& platform);
+    /// Shows a platform changed elsewhere (undo of the shared history) without touching history.
+    void showPlatform(const PlatformSpec& platform);
     /// Replaces the platform by a named preset as one undoable edit; false if unknown.
     bool applyPreset(const QString& name);
 
@@ -52,7 +59,8 @@ signals:
     void platformChanged();
 
 private:
-    void createActions();
+    void setUp(bool ownsShortcuts);
+    void createActions(bool ownsUndoShortcuts);
     QWidget* createLeftPanel();
     void onPlatformChanged();
     void showStackMenu(QPoint globalPos);

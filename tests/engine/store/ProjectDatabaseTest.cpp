@@ -3,6 +3,7 @@
 #include "core/Error.h"
 #include "engine/store/TempDir.h"
 #include "store/RunStorage.h"
+#include "store/Schema.h"
 #include "store/Sha256.h"
 #include "store/Sqlite.h"
 #include "support/SyntheticRun.h"
@@ -57,7 +58,7 @@ void expectSameIntervals(const std::vector<ActivityInterval>& a,
 TEST(ProjectDatabase, SavedRunReloadsWithEveryTable) {
     TempDir dir("db_roundtrip");
     ProjectDatabase db(dir.file("p.db"));
-    EXPECT_EQ(db.schemaVersion(), 2);
+    EXPECT_EQ(db.schemaVersion(), kSchemaVersion);
     const RunResult r = makeSyntheticRun();
     const int64_t id = db.saveRun(r, provenance());
     const RunRecord rec = db.run(id);

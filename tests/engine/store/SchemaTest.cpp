@@ -45,6 +45,35 @@ TEST(Schema, VersionOneDatabaseIsMigratedInPlaceKeepingItsRuns) {
     EXPECT_EQ(db.integrityCheck(), "ok");
 }
 
+TEST(Schema, VersionTwoRunsGetNumbersInInsertionOrder) {
+    TempDir dir("schema_v2");
+    const std::string path = dir.file("old.db");
+    {
+        // Schema 2 had no per-project run numbers; ids 1, 2, 5 (3 and 4 were deleted).
+        SqliteConnection old(path);
+        migrateSchema(old, 2);
+        for (int id : {1, 2, 5})
+            old.exec("INSERT INTO runs(id, name, created, engine_version, status, config_json) "
+                     "VALUES (" +
+                     std::to_string(id) + ", 'run" + std::to_string(id) +
+                     "', '2026-01-01T00:00:00Z', '0.1', 'ok', '{}')");
+    }
+    ProjectDatabase db(path);
+    EXPECT_EQ(db.schemaVersion(), kSchemaVersion);
+    const auto runs = db.listRuns(); // newest first
+    ASSERT_EQ(runs.size(), 3u);
+    EXPECT_EQ(runs[2].number, 1);
+    EXPECT_EQ(runs[1].number, 2);
+    EXPECT_EQ(runs[0].number, 3) << "run 5 is the third run still stored";
+    // A new run without a number takes the next one; one with a number keeps it.
+    RunProvenance numbered;
+    numbered.number = 9;
+    const int64_t next = db.saveRun(test::makeSyntheticRun(), {});
+    EXPECT_EQ(db.run(next).number, 4);
+    EXPECT_EQ(db.run(db.saveRun(test::makeSyntheticRun(), numbered)).number, 9);
+    EXPECT_EQ(db.integrityCheck(), "ok");
+}
+
 TEST(Schema, NewerDatabaseIsRefusedNamingBothVersions) {
     TempDir dir("schema_newer");
     const std::string path = dir.file("future.db");
