@@ -11,6 +11,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <random>
+#include <set>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -211,7 +212,12 @@ TEST(ProjectDatabase, ConcurrentFirstRunsOnANewDatabaseAreAllStored) {
             EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "round " << round;
         }
         ProjectDatabase db(path);
-        EXPECT_EQ(db.listRuns().size(), 6u) << "round " << round;
+        const std::vector<RunRecord> runs = db.listRuns();
+        EXPECT_EQ(runs.size(), 6u) << "round " << round;
+        std::set<int64_t> numbers; // each run its own number, 1 to 6
+        for (const RunRecord& r : runs)
+            numbers.insert(r.number);
+        EXPECT_EQ(numbers, (std::set<int64_t>{1, 2, 3, 4, 5, 6})) << "round " << round;
         SqliteConnection check(path);
         SqliteStatement integrity(check, "PRAGMA integrity_check");
         ASSERT_TRUE(integrity.step());
