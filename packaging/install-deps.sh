@@ -6,6 +6,7 @@
 # e.g. libqt6opengl6-dev, which qt6-charts-dev's CMake files require but do not depend on).
 #   install-deps.sh         what the README's two commands need (build, run, test headless)
 #   install-deps.sh --deb   and what packaging/deb.sh needs to build the Debian package
+#   install-deps.sh --fuzz  and what packaging/fuzz.sh needs (clang with libFuzzer)
 set -euo pipefail
 
 packages=(
@@ -16,9 +17,13 @@ packages=(
     libgtest-dev libgmock-dev libbenchmark-dev
     xvfb xauth fonts-dejavu-core
 )
-if [[ "${1:-}" == "--deb" ]]; then
-    packages+=(dpkg-dev file) # dpkg-shlibdeps declares the package's dependencies
-fi
+for group in "$@"; do
+    case "$group" in
+    --deb) packages+=(dpkg-dev file) ;;            # dpkg-shlibdeps declares the dependencies
+    --fuzz) packages+=(clang libclang-rt-14-dev) ;; # libFuzzer and the sanitizer runtimes
+    *) echo "install-deps: unknown option '$group' (expected --deb or --fuzz)" >&2; exit 2 ;;
+    esac
+done
 
 missing=()
 for p in "${packages[@]}"; do
