@@ -1,5 +1,7 @@
 #include "compare/CompareCharts.h"
 
+#include "timeline/TimeAxis.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -32,6 +34,19 @@ std::pair<double, QString> axisScale(const std::string& key) {
     return {1.0, QString()};
 }
 
+/// The unit of a time axis whose largest value is mostNs: the largest of ns, µs, ms and s that
+/// keeps it at 1 or more, so labels stay short and never turn to e-notation (60.47 ms, not
+/// 60465.8 µs or 1e+06 µs).
+struct AxisTime {
+    double nsPerUnit;
+    QString name;
+};
+AxisTime axisTime(double mostNs) {
+    const TimeUnit unit =
+        unitForStep(std::max<int64_t>(static_cast<int64_t>(std::min(mostNs * 1000.0, 9e18)), 1000));
+    return {static_cast<double>(unit.psPerUnit) / 1000.0, QString::fromUtf8(unit.suffix)};
+}
+
 QChart* newChart(const QString& title) {
     auto* chart = new QChart;
     chart->setTitle(title);
@@ -61,19 +76,25 @@ void BreakdownChart::setMetrics(const MetricsTableModel& model) {
                                                      {"exposed_comm", tr("exposed comm")},
                                                      {"overlap", tr("overlap")}};
     const QColor colors[] = {QColor(66, 133, 244), QColor(234, 67, 53), QColor(251, 188, 4)};
+    const auto nsOf = [&](const char* key, int run) {
+        const int row = model.rowOfKey(key);
+        if (row < 0)
+            return 0.0;
+        const auto& v = model.rows()[static_cast<size_t>(row)].values[static_cast<size_t>(run)];
+        return v ? *v : 0.0;
+    };
+    double mostNs = 0;
+    for (const auto& part : parts)
+        for (int run = 0; run < model.runNames().size(); ++run)
+            mostNs = std::max(mostNs, nsOf(part.first, run));
+    const AxisTime unit = axisTime(mostNs);
     double most = 0;
     for (size_t p = 0; p < std::size(parts); ++p) {
         auto* set = new QBarSet(parts[p].second);
         set->setColor(colors[p]);
-        const int row = model.rowOfKey(parts[p].first);
         for (int run = 0; run < model.runNames().size(); ++run) {
-            double us = 0;
-            if (row >= 0)
-                if (const auto& v =
-                        model.rows()[static_cast<size_t>(row)].values[static_cast<size_t>(run)])
-                    us = *v / 1000.0;
-            set->append(us);
-            most = std::max(most, us);
+            set->append(nsOf(parts[p].first, run) / unit.nsPerUnit);
+            most = std::max(most, nsOf(parts[p].first, run) / unit.nsPerUnit);
         }
         m_series->append(set);
     }
@@ -81,7 +102,7 @@ void BreakdownChart::setMetrics(const MetricsTableModel& model) {
     auto* x = new QBarCategoryAxis;
     x->append(model.runNames());
     auto* y = new QValueAxis;
-    y->setTitleText(tr("time (µs)"));
+    y->setTitleText(tr("time (%1)").arg(unit.name));
     y->setLabelFormat(QStringLiteral("%g"));
     y->setRange(0, most > 0 ? most * 1.1 : 1.0);
     y->applyNiceNumbers();
@@ -135,8 +156,14 @@ void SweepChart::setSweep(const std::optional<SettingRow>& axis, const MetricsTa
     auto* x = new QValueAxis;
     x->setTitleText(unit.isEmpty() ? axisName : QStringLiteral("%1 (%2)").arg(axisName, unit));
     x->setLabelFormat(QStringLiteral("%g"));
+    const std::vector<SweepLine> lines = sweepLines(*axis, model, {"end_time", "exposed_comm"});
+    double mostNs = 0;
+    for (const SweepLine& line : lines)
+        for (const QPointF& p : line.points)
+            mostNs = std::max(mostNs, p.y());
+    const AxisTime time = axisTime(mostNs);
     auto* y = new QValueAxis;
-    y->setTitleText(tr("time (µs)"));
+    y->setTitleText(tr("time (%1)").arg(time.name));
     y->setLabelFormat(QStringLiteral("%g"));
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
@@ -144,7 +171,7 @@ void SweepChart::setSweep(const std::optional<SettingRow>& axis, const MetricsTa
     bool first = true;
     const QColor colors[] = {QColor(66, 133, 244), QColor(234, 67, 53)};
     int colorIndex = 0;
-    for (const SweepLine& line : sweepLines(*axis, model, {"end_time", "exposed_comm"})) {
+    for (const SweepLine& line : lines) {
         auto* series = new QLineSeries;
         series->setName(line.name);
         auto* dots = new QScatterSeries; // the measured points, on top of the line
@@ -158,11 +185,12 @@ void SweepChart::setSweep(const std::optional<SettingRow>& axis, const MetricsTa
         dots->setColor(color);
         dots->setBorderColor(color);
         for (const QPointF& p : line.points) {
-            series->append(p.x(), p.y() / 1000.0);
-            dots->append(p.x(), p.y() / 1000.0);
+            const double y = p.y() / time.nsPerUnit;
+            series->append(p.x(), y);
+            dots->append(p.x(), y);
             xMin = first ? p.x() : std::min(xMin, p.x());
             xMax = first ? p.x() : std::max(xMax, p.x());
-            yMax = std::max(yMax, p.y() / 1000.0);
+            yMax = std::max(yMax, y);
             first = false;
         }
         c->addSeries(series);

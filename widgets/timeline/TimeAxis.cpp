@@ -46,12 +46,15 @@ std::string formatTickLabel(int64_t ps, int64_t stepPs, int64_t magnitudePs) {
     // better than "5300 us" deep into a run.
     const int64_t tenSteps = stepPs > INT64_MAX / 10 ? stepPs : stepPs * 10;
     const TimeUnit unit = unitForStep(std::max<int64_t>(tenSteps, std::llabs(magnitudePs)));
-    // Decimals needed so that consecutive ticks differ: a step of 0.2 us needs one decimal.
+    return formatValue(static_cast<double>(ps) / static_cast<double>(unit.psPerUnit),
+                       decimalsForStep(stepPs, unit), unit.suffix);
+}
+
+int decimalsForStep(int64_t stepPs, TimeUnit unit) {
     int decimals = 0;
     for (int64_t scale = unit.psPerUnit; scale > 1 && stepPs % scale != 0; scale /= 10)
         ++decimals;
-    return formatValue(static_cast<double>(ps) / static_cast<double>(unit.psPerUnit), decimals,
-                       unit.suffix);
+    return decimals;
 }
 
 std::vector<TimeTick> timeTicks(const TimeMapper& mapper, double minSpacingPx) {

@@ -26,6 +26,8 @@ struct TimeUnit {
 int64_t niceStep(double minStepPs);
 /// The unit a step of stepPs is labelled in: the largest unit not larger than the step.
 TimeUnit unitForStep(int64_t stepPs);
+/// Decimals a label in `unit` needs so that ticks stepPs apart read differently (0.2 µs: 1).
+int decimalsForStep(int64_t stepPs, TimeUnit unit);
 /// Ticks at multiples of the nice step inside [t0, t1], at least minSpacingPx apart.
 std::vector<TimeTick> timeTicks(const TimeMapper& mapper, double minSpacingPx);
 /// "1.5 ms"-style text for a tick: the unit of ten steps or of the largest value shown

@@ -1,5 +1,6 @@
 #include "utilization/DimensionStatsModel.h"
 
+#include "core/Units.h"
 #include "timeline/TimeAxis.h"
 #include "utilization/UtilizationData.h"
 
@@ -62,7 +63,7 @@ QVariant DimensionStatsModel::data(const QModelIndex& index, int role) const {
     case Dimension:
         return static_cast<int>(v);
     case Bytes:
-        return QString::fromStdString(formatSi(v, "B"));
+        return QString::fromStdString(units::formatSize(static_cast<uint64_t>(std::llround(v))));
     case Busy:
         return QString::fromStdString(formatTime(std::llround(v * 1e12)));
     case Utilization:
@@ -70,7 +71,7 @@ QVariant DimensionStatsModel::data(const QModelIndex& index, int role) const {
         return QStringLiteral("%1 %").arg(v, 0, 'f', 1);
     case Achieved:
     case Peak:
-        return QString::fromStdString(formatSi(v, "B/s"));
+        return QString::fromStdString(units::formatBandwidth(v));
     default:
         return {};
     }

@@ -1,5 +1,6 @@
 #include "utilization/HottestLinksModel.h"
 
+#include "core/Units.h"
 #include "timeline/TimeAxis.h"
 #include "utilization/UtilizationData.h"
 
@@ -90,14 +91,14 @@ QVariant HottestLinksModel::data(const QModelIndex& index, int role) const {
     case To:
         return deviceName(m_result->links[link].dst);
     case Bytes:
-        return QString::fromStdString(formatSi(v, "B"));
+        return QString::fromStdString(units::formatSize(static_cast<uint64_t>(std::llround(v))));
     case Busy:
         return QString::fromStdString(formatTime(std::llround(v * 1e12)));
     case Utilization:
         return QStringLiteral("%1 %").arg(v, 0, 'f', 1);
     case Achieved:
     case Peak:
-        return QString::fromStdString(formatSi(v, "B/s"));
+        return QString::fromStdString(units::formatBandwidth(v));
     default:
         return static_cast<qlonglong>(v);
     }

@@ -105,27 +105,36 @@ void SummaryPanel::fillCollectiveChart() {
     QChart* chart = m_collectives->chart();
     clearChart(chart);
     const std::vector<CollectiveTime> times = collectiveBreakdown(*m_result);
-    auto* set = new QBarSet(tr("µs per NPU"));
+    // One unit for the whole chart, the largest that keeps the longest bar at 1 or more (ns,
+    // µs, ms or s): 38.94 ms, not 3.894e+04 µs.
+    int64_t longestPs = 0;
+    for (const CollectiveTime& t : times)
+        longestPs = std::max<int64_t>(longestPs, static_cast<int64_t>(t.meanPerNpuPs));
+    const TimeUnit unit = unitForStep(std::max<int64_t>(longestPs, 1));
+    const QString suffix = QString::fromUtf8(unit.suffix);
+    auto* set = new QBarSet(tr("%1 per NPU").arg(suffix));
     QStringList categories;
     double top = 0;
     for (const CollectiveTime& t : times) {
-        const double us = static_cast<double>(t.meanPerNpuPs) / 1e6;
-        *set << us;
-        top = std::max(top, us);
+        const double value =
+            static_cast<double>(t.meanPerNpuPs) / static_cast<double>(unit.psPerUnit);
+        *set << value;
+        top = std::max(top, value);
         categories << QString::fromLatin1(collectiveTypeName(t.type));
     }
     auto* series = new QHorizontalBarSeries;
     series->append(set);
     series->setLabelsVisible(true);
-    series->setLabelsFormat(QStringLiteral("@value µs"));
-    series->setLabelsPrecision(4);
+    series->setLabelsFormat(QStringLiteral("@value ") + suffix);
+    series->setLabelsPrecision(4); // below 1000 in this unit: never in e-notation
     chart->addSeries(series);
     auto* axisY = new QBarCategoryAxis;
     axisY->append(categories);
     auto* axisX = new QValueAxis;
     axisX->setRange(0, top > 0 ? top * 1.15 : 1);
     axisX->applyNiceNumbers();
-    axisX->setTitleText(tr("µs"));
+    axisX->setLabelFormat(QStringLiteral("%g"));
+    axisX->setTitleText(suffix);
     chart->addAxis(axisY, Qt::AlignLeft);
     chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisY);
@@ -156,6 +165,7 @@ void SummaryPanel::fillBandwidthChart() {
     auto* axisY = new QValueAxis;
     axisY->setRange(0, top > 0 ? top * 1.1 : 1);
     axisY->applyNiceNumbers();
+    axisY->setLabelFormat(QStringLiteral("%g"));
     axisY->setTitleText(tr("GB/s"));
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);

@@ -15,7 +15,7 @@ UtilizationChart::UtilizationChart(QWidget* parent)
     chart->setTitle(tr("Link utilization over time"));
     chart->legend()->setAlignment(Qt::AlignBottom);
     m_x = new QValueAxis(chart);
-    m_x->setTitleText(tr("time (µs)"));
+    m_x->setTitleText(tr("time"));
     m_y = new QValueAxis(chart);
     m_y->setTitleText(tr("%"));
     m_y->setLabelFormat(QStringLiteral("%.0f"));
@@ -46,21 +46,26 @@ void UtilizationChart::setResult(std::shared_ptr<const RunResult> result) {
             m_series.push_back(series);
         }
         m_dimensionSeries = dims;
-        const double end = m_result->seriesBucket.us() *
-                           static_cast<double>(m_data.empty() ? 0 : m_data.front().size());
-        const double range = end > 0 ? end : std::max(m_result->endTime.us(), 1e-6);
+        const double endPs = static_cast<double>(m_result->seriesBucket.ps()) *
+                             static_cast<double>(m_data.empty() ? 0 : m_data.front().size());
+        const double rangePs =
+            endPs > 0 ? endPs : std::max(static_cast<double>(m_result->endTime.ps()), 1.0);
         // Ticks at a nice step (1, 2, 5 x 10^k) from zero, the data's own end kept: at most
-        // nine. The axis builds its tick items on every change, so it holds two fixed ticks
-        // while range and step change: the previous run's step over this run's range (10 µs
-        // over 900 ms) would be 10^5 tick items built on the GUI thread.
-        const double step = static_cast<double>(niceStep(range * 1e6 / 8)) / 1e6;
+        // nine, labelled in the unit of the run's length (µs for the quick start, ms for an
+        // LLM iteration). The axis builds its tick items on every change, so it holds two
+        // fixed ticks while range and step change: the previous run's step over this run's
+        // range (10 µs over 900 ms) would be 10^5 tick items built on the GUI thread.
+        const int64_t stepPs = niceStep(rangePs / 8);
+        const TimeUnit unit = unitForStep(static_cast<int64_t>(rangePs));
+        m_psPerUnit = static_cast<double>(unit.psPerUnit);
+        m_x->setTitleText(tr("time (%1)").arg(QString::fromUtf8(unit.suffix)));
         m_x->setTickType(QValueAxis::TicksFixed);
         m_x->setTickCount(2);
-        m_x->setRange(0, range);
+        m_x->setRange(0, rangePs / m_psPerUnit);
         m_x->setTickAnchor(0);
-        m_x->setTickInterval(step);
+        m_x->setTickInterval(static_cast<double>(stepPs) / m_psPerUnit);
         m_x->setTickType(QValueAxis::TicksDynamic);
-        m_x->setLabelFormat(step >= 1 ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
+        m_x->setLabelFormat(QStringLiteral("%.%1f").arg(decimalsForStep(stepPs, unit)));
     }
     for (QLineSeries* series : m_series) {
         chart()->addSeries(series);
@@ -108,7 +113,7 @@ void UtilizationChart::refeed() {
     if (columns == m_fedColumns)
         return;
     m_fedColumns = columns;
-    const double dx = m_result->seriesBucket.us();
+    const double dx = static_cast<double>(m_result->seriesBucket.ps()) / m_psPerUnit;
     for (size_t i = 0; i < m_series.size(); ++i) {
         const std::vector<SeriesPoint> points = downsampleMinMax(m_data[i], 0.0, dx, columns);
         QList<QPointF> list;

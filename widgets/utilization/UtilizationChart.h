@@ -38,6 +38,7 @@ private:
     QValueAxis* m_y = nullptr;
     int m_dimensionSeries = 0;
     int m_fedColumns = -1;
+    double m_psPerUnit = 1e6; ///< the x axis unit (µs, ms, ...) in picoseconds
 };
 
 } // namespace astrolabe::widgets

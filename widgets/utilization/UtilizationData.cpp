@@ -133,22 +133,4 @@ double achievedBandwidth(const DimensionStats& stats, SimTime end) {
     return end.ps() > 0 ? static_cast<double>(stats.bytes) / end.seconds() : 0.0;
 }
 
-std::string formatSi(double value, const char* unit) {
-    static const char* prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
-    int prefix = 0;
-    double scaled = value;
-    while (std::fabs(scaled) >= 1000.0 && prefix < 6) {
-        scaled /= 1000.0;
-        ++prefix;
-    }
-    const double magnitude = std::fabs(scaled);
-    const int decimals = prefix == 0 && scaled == std::floor(scaled) ? 0
-                         : magnitude >= 100                          ? 1
-                         : magnitude >= 10                           ? 2
-                                                                     : 3;
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f %s%s", decimals, scaled, prefixes[prefix], unit);
-    return buffer;
-}
-
 } // namespace astrolabe::widgets

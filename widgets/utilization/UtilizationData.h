@@ -55,7 +55,4 @@ RunSummaryFigures summarize(const RunResult& result);
 /// Achieved bandwidth of a dimension over the run: bytes / end time, in bytes per second.
 double achievedBandwidth(const DimensionStats& stats, SimTime end);
 
-/// "528.8 GB", "55.58 TB/s": SI prefixes (10^3 steps), 4 significant digits.
-std::string formatSi(double value, const char* unit);
-
 } // namespace astrolabe::widgets

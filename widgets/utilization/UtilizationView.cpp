@@ -1,5 +1,6 @@
 #include "utilization/UtilizationView.h"
 
+#include "core/Units.h"
 #include "timeline/ImageExport.h"
 #include "timeline/TimeAxis.h"
 #include "utilization/HeatmapWidget.h"
@@ -18,6 +19,7 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <cmath>
 
 namespace astrolabe::widgets {
 
@@ -65,7 +67,9 @@ UtilizationView::UtilizationView(QWidget* parent)
 
     m_linkHeatmap->setValueFormat(
         [](float v) { return QStringLiteral("%1 %").arg(100.0 * v, 0, 'f', 0); });
-    m_traffic->setValueFormat([](float v) { return QString::fromStdString(formatSi(v, "B")); });
+    m_traffic->setValueFormat([](float v) {
+        return QString::fromStdString(units::formatSize(static_cast<uint64_t>(std::llround(v))));
+    });
     connect(exportButton, &QToolButton::clicked, this, &UtilizationView::exportWithDialog);
     connect(m_linkTable->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &UtilizationView::showSelectedLinks);
@@ -118,7 +122,8 @@ void UtilizationView::setResult(std::shared_ptr<const RunResult> result, const P
             return QStringLiteral("NPU %1 → NPU %2: %3")
                 .arg(row)
                 .arg(col)
-                .arg(QString::fromStdString(formatSi(v, "B")));
+                .arg(QString::fromStdString(
+                    units::formatSize(static_cast<uint64_t>(std::llround(v)))));
         });
     } else {
         m_traffic->setGrid({}, 0, 0);

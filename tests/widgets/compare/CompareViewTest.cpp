@@ -29,6 +29,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QValueAxis>
 #include <gtest/gtest.h>
 
 namespace astrolabe::widgets {
@@ -125,6 +126,31 @@ TEST(CompareModels, PassTheModelTesterAndShowTheStoredNumbers) {
     EXPECT_EQ(metrics.rowCount(), 0);
 }
 
+// Time axes take the unit of their largest value: runs of about 0.6 s read in s (or ms), never
+// as 600000 µs or 6e+05.
+TEST(CompareView, TimeAxesUseTheUnitOfTheLongestRun) {
+    CompareRuns runs;
+    for (double gib : {50.0, 0.05}) {
+        SimulationSpec spec = gui::preset(QStringLiteral("quickstart")).spec;
+        spec.platform.dimensions[0].bandwidthBytesPerSecond = gib * kGiB;
+        spec.name = "ring";
+        runs.push_back({QStringLiteral("%1 GiB/s").arg(gib), spec, runSimulation(spec)});
+    }
+    const double longestNs = runs[1].result->endTime.ns();
+    ASSERT_GT(longestNs, 1e6) << "the slow run should take milliseconds";
+    CompareView view;
+    view.setRuns(runs);
+    const auto* y =
+        qobject_cast<QValueAxis*>(view.breakdownChart()->chart()->axes(Qt::Vertical).value(0));
+    ASSERT_NE(y, nullptr);
+    const QString unit = longestNs >= 1e9 ? QStringLiteral("s") : QStringLiteral("ms");
+    EXPECT_EQ(y->titleText(), QStringLiteral("time (%1)").arg(unit));
+    EXPECT_LT(y->max(), 1000.0);
+    const QList<QBarSet*> sets = view.breakdownChart()->series()->barSets();
+    const double exposed = sets[1]->at(1);
+    EXPECT_NEAR(exposed * (unit == QStringLiteral("s") ? 1e9 : 1e6), longestNs, longestNs * 1e-9);
+}
+
 TEST(CompareView, TableChartsSweepAndExport) {
     const CompareRuns& runs = bandwidthRuns();
     CompareView view;
@@ -133,7 +159,11 @@ TEST(CompareView, TableChartsSweepAndExport) {
     view.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
 
-    // Breakdown: three sets (compute, exposed, overlap), one bar per run, in µs.
+    // Breakdown: three sets (compute, exposed, overlap), one bar per run, in µs (the unit of
+    // the longest run, 117.78 µs).
+    EXPECT_EQ(qobject_cast<QValueAxis*>(view.breakdownChart()->chart()->axes(Qt::Vertical).value(0))
+                  ->titleText(),
+              QStringLiteral("time (µs)"));
     ASSERT_NE(view.breakdownChart()->series(), nullptr);
     const QList<QBarSet*> sets = view.breakdownChart()->series()->barSets();
     ASSERT_EQ(sets.size(), 3);

@@ -2,6 +2,7 @@
 #include "utilization/UtilizationData.h"
 
 #include "../timeline/SyntheticRun.h"
+#include "utilization/DimensionStatsModel.h"
 
 #include <gtest/gtest.h>
 
@@ -90,10 +91,22 @@ TEST(UtilizationData, AchievedBandwidthIsBytesOverTheRun) {
     EXPECT_DOUBLE_EQ(achievedBandwidth(d, SimTime::zero()), 0.0);
 }
 
-TEST(UtilizationData, FormatsWithSiPrefixes) {
-    EXPECT_EQ(formatSi(0, "B"), "0 B");
-    EXPECT_EQ(formatSi(512, "B"), "512 B");
-    EXPECT_EQ(formatSi(528'818'490'000, "B"), "528.8 GB");
-    EXPECT_EQ(formatSi(55'579.07e9, "B/s"), "55.58 TB/s");
-    EXPECT_EQ(formatSi(1.5e6, "B"), "1.500 MB");
+// The tables use the engine's formatters, as the CLI report does: sizes in binary units, a
+// bandwidth in GiB/s when it is a whole number of them (what the user typed), else in GB/s.
+TEST(DimensionStatsModel, SizesAndBandwidthsReadAsTheCliReportsThem) {
+    auto run = std::make_shared<RunResult>();
+    run->endTime = SimTime::fromMs(1);
+    DimensionStats d;
+    d.dimension = 0;
+    d.bytes = 14 * (uint64_t{1} << 20);
+    d.peakBandwidthBytesPerSecond = 16 * 50.0 * (1ull << 30); // 16 links of 50 GiB/s
+    run->dimensions = {d};
+    DimensionStatsModel model;
+    model.setResult(run);
+    EXPECT_EQ(model.index(0, DimensionStatsModel::Peak).data().toString(),
+              QStringLiteral("800 GiB/s"));
+    EXPECT_EQ(model.index(0, DimensionStatsModel::Bytes).data().toString(),
+              QStringLiteral("14 MiB"));
+    EXPECT_EQ(model.index(0, DimensionStatsModel::Achieved).data().toString(),
+              QStringLiteral("14.6801 GB/s"));
 }
