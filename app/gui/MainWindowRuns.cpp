@@ -130,11 +130,12 @@ void MainWindow::onRunProgress(int id, const Progress& p) {
     const auto it = m_pending.find(id);
     if (it == m_pending.end())
         return;
-    m_progressLabel->setText(tr("%1: simulated %2 \u00B7 %3 \u00B7 %4 s")
-                                 .arg(it->second.name,
-                                      QString::fromStdString(units::formatTime(p.now)),
-                                      rateText(p.eventsPerSecond))
-                                 .arg(p.wallSeconds, 0, 'f', 1));
+    m_progressLabel->setText(
+        tr("%1: simulated %2 \u00B7 %3 \u00B7 %4 s")
+            .arg(it->second.name,
+                 QString::fromStdString(units::formatTime(p.now, units::TimeSpelling::MicroSign)),
+                 rateText(p.eventsPerSecond))
+            .arg(p.wallSeconds, 0, 'f', 1));
 }
 
 void MainWindow::onRunFinished(int id, std::shared_ptr<const RunResult> result,
@@ -151,10 +152,11 @@ void MainWindow::onRunFinished(int id, std::shared_ptr<const RunResult> result,
     record.result = std::move(result);
     const QString wall = wallSeconds < 1 ? tr("%1 ms").arg(wallSeconds * 1e3, 0, 'f', 1)
                                          : tr("%1 s").arg(wallSeconds, 0, 'f', 3);
-    const QString line =
-        tr("%1 finished: simulated time %2, wall time %3")
-            .arg(it->second.name, QString::fromStdString(units::formatTime(record.simulatedTime)),
-                 wall);
+    const QString line = tr("%1 finished: simulated time %2, wall time %3")
+                             .arg(it->second.name,
+                                  QString::fromStdString(units::formatTime(
+                                      record.simulatedTime, units::TimeSpelling::MicroSign)),
+                                  wall);
     m_log->append(widgets::LogModel::Severity::Info, line);
     m_progressLabel->setText(line);
     statusBar()->showMessage(line, 10000);

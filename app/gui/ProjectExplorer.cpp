@@ -68,8 +68,8 @@ void ProjectExplorer::showProject(const QString& name, const SimulationSpec& spe
                       .arg(dim.size)
                       .arg(widgets::QuantityEdit::format(widgets::QuantityEdit::Kind::Bandwidth,
                                                          dim.bandwidthBytesPerSecond))
-                      .arg(QString::fromStdString(
-                          units::formatTime(SimTime::fromNsRounded(dim.latencyNs)))));
+                      .arg(QString::fromStdString(units::formatTime(
+                          SimTime::fromNsRounded(dim.latencyNs), units::TimeSpelling::MicroSign))));
     }
 
     auto* system = addGroup(tr("System"), Part::System);

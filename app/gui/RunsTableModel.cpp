@@ -126,7 +126,8 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
                    : QVariant(r.started.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
     case SimulatedTime:
         return r.status == RunStatus::Finished
-                   ? QString::fromStdString(units::formatTime(r.simulatedTime))
+                   ? QString::fromStdString(
+                         units::formatTime(r.simulatedTime, units::TimeSpelling::MicroSign))
                    : QStringLiteral("\u2014");
     case WallTime:
         return wallText(r.wallSeconds);

@@ -186,8 +186,8 @@ void PlaceholderPage::setSpec(const SimulationSpec& spec) {
                     .arg(dim.size)
                     .arg(widgets::QuantityEdit::format(widgets::QuantityEdit::Kind::Bandwidth,
                                                        dim.bandwidthBytesPerSecond))
-                    .arg(QString::fromStdString(
-                        units::formatTime(SimTime::fromNsRounded(dim.latencyNs))));
+                    .arg(QString::fromStdString(units::formatTime(
+                        SimTime::fromNsRounded(dim.latencyNs), units::TimeSpelling::MicroSign)));
     }
     m_detail->setText(text + QStringLiteral("</ul>"));
     m_detail->setVisible(true);
@@ -205,7 +205,8 @@ void PlaceholderPage::showRun(const RunRecord* run) {
     if (run->result) {
         const RunResult& r = *run->result;
         text += tr("<br>Simulated time: %1 on %4; %2 events in %3 s of wall time.")
-                    .arg(QString::fromStdString(units::formatTime(r.endTime)))
+                    .arg(QString::fromStdString(
+                        units::formatTime(r.endTime, units::TimeSpelling::MicroSign)))
                     .arg(r.events)
                     .arg(run->wallSeconds, 0, 'f', 3)
                     .arg(counted(r.npuCount, tr("NPU"), tr("NPUs")));

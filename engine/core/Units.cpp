@@ -160,7 +160,7 @@ std::string formatBandwidth(double bytesPerSecond) {
     return formatScaled(bytesPerSecond, "B/s");
 }
 
-std::string formatTime(SimTime time) {
+std::string formatTime(SimTime time, TimeSpelling spelling) {
     const double ps = static_cast<double>(time.ps());
     const double magnitude = std::fabs(ps);
     if (magnitude < 1e3 && magnitude != 0)
@@ -168,7 +168,7 @@ std::string formatTime(SimTime time) {
     if (magnitude < 1e6)
         return formatScaled(ps / 1e3, "ns");
     if (magnitude < 1e9)
-        return formatScaled(ps / 1e6, "us");
+        return formatScaled(ps / 1e6, spelling == TimeSpelling::MicroSign ? "\u00b5s" : "us");
     if (magnitude < 1e12)
         return formatScaled(ps / 1e9, "ms");
     return formatScaled(ps / 1e12, "s");

@@ -25,8 +25,11 @@ SimTime parseTime(std::string_view text);
 std::string formatSize(uint64_t bytes);
 /// Decimal bandwidth ("400 GB/s"); GB = 10^9 B.
 std::string formatBandwidth(double bytesPerSecond);
+/// How microseconds are written: "us" on a terminal, in logs and files (ASCII, as ASTRA-sim
+/// writes them); "µs" where the text is shown in the GUI.
+enum class TimeSpelling : uint8_t { Ascii, MicroSign };
 /// Picks ns, us, ms or s so the number stays readable ("936.25 ns", "1.5 ms").
-std::string formatTime(SimTime time);
+std::string formatTime(SimTime time, TimeSpelling spelling = TimeSpelling::Ascii);
 
 /// Accepted spellings, for help texts and error messages.
 const char* acceptedSizeForms();

@@ -44,8 +44,9 @@ TEST(RunsTableModel, PassesTheModelTesterThroughAddRenameTagAndDelete) {
     EXPECT_EQ(model.index(0, RunsTableModel::Name).data().toString(), QStringLiteral("first"));
     EXPECT_EQ(model.index(0, RunsTableModel::Date).data().toString(),
               QStringLiteral("2026-11-21 09:30:00"));
+    // The GUI writes µ; files and the CLI write "us".
     EXPECT_EQ(model.index(0, RunsTableModel::SimulatedTime).data().toString(),
-              QStringLiteral("12.345 us"));
+              QStringLiteral("12.345 µs"));
     EXPECT_EQ(model.index(0, RunsTableModel::WallTime).data().toString(),
               QStringLiteral("250.0 ms"));
     const QString settings = model.index(0, RunsTableModel::Settings).data().toString();

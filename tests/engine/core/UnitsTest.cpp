@@ -101,3 +101,11 @@ TEST(Units, FormattingReadsBack) {
     EXPECT_EQ(units::formatNumber(50.0), "50");
     EXPECT_EQ(units::formatNumber(0.1), "0.1");
 }
+
+TEST(Units, MicrosecondsAreAsciiUnlessTheMicroSignIsAsked) {
+    EXPECT_EQ(units::formatTime(SimTime::fromNs(117'780)), "117.78 us");
+    EXPECT_EQ(units::formatTime(SimTime::fromNs(117'780), units::TimeSpelling::MicroSign),
+              "117.78 \u00b5s");
+    EXPECT_EQ(units::formatTime(SimTime::fromNs(60'465'800), units::TimeSpelling::MicroSign),
+              "60.4658 ms");
+}
