@@ -1,6 +1,7 @@
 #include "config/AstraSystemConfig.h"
 
 #include "config/JsonSupport.h"
+#include "config/SpecValidation.h"
 #include "config/YamlSupport.h"
 #include "core/InputFile.h"
 #include "core/Units.h"
@@ -224,6 +225,12 @@ void readScalars(SystemReader& r, SystemConfig& system, double injectionScale) {
         if (delay < 0 || !std::isfinite(delay)) {
             r.error("endpoint-delay",
                     "expected 0 cycles (ns) or more, found " + units::formatNumber(delay));
+        } else if (delay * injectionScale > kMaxEndpointDelayNs) {
+            r.error("endpoint-delay",
+                    "expected at most " +
+                        std::to_string(static_cast<int64_t>(kMaxEndpointDelayNs)) +
+                        " cycles (ns, one second) after the injection scale, found " +
+                        units::formatNumber(delay * injectionScale));
         } else {
             // ASTRA-sim: int(endpoint-delay * injection-scale), only when the key is present.
             system.endpointDelayConfiguredNs = delay;

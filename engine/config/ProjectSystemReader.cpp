@@ -1,6 +1,8 @@
 // The `system:` section of a project file.
 #include "config/AstraSystemConfig.h"
 #include "config/ProjectReading.h"
+#include "config/SpecValidation.h"
+#include "core/Units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -240,9 +242,15 @@ void readInline(ProjectContext& c, const YAML::Node& node, SimulationSpec& spec)
                    s.localMemTraceFilename);
     readFlags(c, node, spec);
     // Same rule as ASTRA-sim's --injection-scale: it scales a configured delay, not the default.
-    if (s.endpointDelayFromFile)
-        s.endpointDelayNs =
-            static_cast<int64_t>(s.endpointDelayConfiguredNs * spec.options.injectionScale);
+    if (s.endpointDelayFromFile) {
+        const double scaled = s.endpointDelayConfiguredNs * spec.options.injectionScale;
+        if (!(scaled <= kMaxEndpointDelayNs))
+            c.diagnostics.error(locate(c.diagnostics, at("endpoint-delay"), path("endpoint-delay")),
+                                "expected at most one second after the injection scale, found " +
+                                    units::formatNumber(scaled) + " ns");
+        else
+            s.endpointDelayNs = static_cast<int64_t>(scaled);
+    }
 }
 
 } // namespace

@@ -17,6 +17,8 @@ inline constexpr size_t kMaxDimensions = 16;
 inline constexpr uint64_t kMaxNpus = uint64_t{1} << 20;
 inline constexpr int kMaxChunksPerCollective = 16384;
 inline constexpr int kMaxQueuesPerDimension = 1024;
+/// Endpoint delay after the injection scale: one second, in ns.
+inline constexpr double kMaxEndpointDelayNs = 1e9;
 
 /// How the keys of a spec were spelled, so messages name the key the user wrote.
 enum class SpecKeyStyle : uint8_t { AstraFiles, Project };

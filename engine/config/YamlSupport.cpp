@@ -68,9 +68,12 @@ YAML::Node nodeAtKeyPath(const YAML::Node& root, const std::string& keyPath) {
             if (!current.IsMap())
                 break;
             const YAML::Node& map = current;
-            next = map[key];
-            if (!next.IsDefined())
+            // Copy-constructed: yaml-cpp throws InvalidNode when the missing key's "zombie" node
+            // is assigned to an existing Node, but not when it is copied into a new one.
+            const YAML::Node found = map[key];
+            if (!found.IsDefined())
                 break;
+            next.reset(found);
             at = end == std::string::npos ? keyPath.size() : end;
         }
         current.reset(next);

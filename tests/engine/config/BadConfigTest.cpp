@@ -260,6 +260,18 @@ const std::vector<BadCase>& badCases() {
          kProjectHead + kProjectSystem + "  num-queues-per-dim: 1000000000\n" + kProjectWorkload,
          {"system.num-queues-per-dim: expected at most 1024 queues per dimension, found "
           "1000000000"}},
+        // Found by fuzzing (tests/fuzz/corpus): a delay that overflowed the integer it is kept
+        // in, and a key path into a map that lacks the key (yaml-cpp threw InvalidNode).
+        {"EndpointDelayOfTenToThe47",
+         Loader::System,
+         "{\"scheduling-policy\": \"LIFO\", \"preferred-dataset-splits\": 4,\n"
+         " \"endpoint-delay\": 111111111111111111111111111111111111111111111110}",
+         {"s.json:2:2: endpoint-delay: expected at most 1000000000 cycles (ns, one second)"}},
+        {"AlgorithmsWithoutAllReduceForAnAllReduce",
+         Loader::Project,
+         kProjectHead + "system:\n  algorithms:\n    all-to-all: [direct]\n  chunks: 4\n" +
+             kProjectWorkload,
+         {"system.algorithms.all-reduce: no algorithm is configured for all-reduce"}},
     };
     return cases;
 }
