@@ -80,6 +80,8 @@ void visitSequence(const std::vector<JsonValue>& values, const std::string& file
                    const ChakraVisitor& visitor) {
     if (values.empty())
         fail(file, "the JSON holds no GlobalMetadata object");
+    if (values.size() - 1 > kMaxNodesPerTrace)
+        failTooManyNodes(file, values.size() - 1, false);
     ChakraProtoMsg::GlobalMetadata metadata;
     parseInto(values[0].text, metadata, file, values[0].offset, 0);
     if (visitor.onMetadata)

@@ -214,19 +214,22 @@ ChakraEncoding visitChakraBytes(std::string_view bytes, const std::string& file,
     if (visitor.onMetadata)
         visitor.onMetadata(metadata);
 
-    if (visitor.onNodeCount) {
-        // Count the records ahead so callers can reserve; framing errors are reported below.
-        size_t count = 0;
-        try {
-            for (size_t scan = pos;; ++count) {
-                recordAt(bytes, scan, count + 1, file, end);
-                if (end)
-                    break;
-            }
-        } catch (const Error&) {
+    // Count the records ahead: a trace over the node limit is refused before anything is
+    // decoded, and callers can reserve. Framing errors are reported by the loop below.
+    size_t count = 0;
+    try {
+        for (size_t scan = pos; count <= kMaxNodesPerTrace; ++count) {
+            recordAt(bytes, scan, count + 1, file, end);
+            if (end)
+                break;
         }
-        visitor.onNodeCount(count);
+    } catch (const Error&) {
     }
+    if (count > kMaxNodesPerTrace)
+        failTooManyNodes(file, count, true);
+    end = false;
+    if (visitor.onNodeCount)
+        visitor.onNodeCount(count);
     ChakraProtoMsg::Node node;
     for (uint64_t record = 1;; ++record) {
         const size_t start = pos;
@@ -243,6 +246,16 @@ ChakraEncoding visitChakraBytes(std::string_view bytes, const std::string& file,
             visitor.onNode(node, record, start);
     }
     return ChakraEncoding::Binary;
+}
+
+void failTooManyNodes(const std::string& file, uint64_t count, bool atLeast) {
+    throw Error(ErrorKind::Validation,
+                "the trace holds " + std::string(atLeast ? "more than " : "") +
+                    std::to_string(atLeast ? count - 1 : count) + " node records; the limit is " +
+                    std::to_string(kMaxNodesPerTrace) + " per trace",
+                SourceLocation{file, 0, 0, {}},
+                "split the workload across more NPUs; limits and their reasons are listed in "
+                "docs/limits.md");
 }
 
 ChakraEncoding visitChakraFile(const std::string& path, const ChakraVisitor& visitor) {

@@ -22,6 +22,13 @@ enum class ChakraEncoding {
 };
 const char* encodingName(ChakraEncoding encoding);
 
+/// Node records one trace may hold. The largest real per-rank traces have a few hundred thousand
+/// nodes; each decoded node takes about 250 bytes, so a trace at the limit needs about 1 GiB.
+/// Beyond it the trace is refused before any node is decoded (docs/limits.md).
+inline constexpr uint64_t kMaxNodesPerTrace = uint64_t{1} << 22;
+/// The error for a trace with `count` node records (count > kMaxNodesPerTrace).
+[[noreturn]] void failTooManyNodes(const std::string& file, uint64_t count, bool atLeast);
+
 /// The file's bytes, gzip-inflated when they start with 1f 8b. Throws Error (Input).
 std::string loadTraceBytes(const std::string& path, ChakraEncoding* encoding = nullptr);
 /// The same for bytes already in memory; `file` names them in messages.

@@ -415,3 +415,21 @@ TEST_F(ChakraBadInput, ValidWorkloadLoadsAndFillsDefaults) {
     EXPECT_FALSE(traces[0].nodes[0].hasCommSrc);
     EXPECT_EQ(traces[1].nodes[0].commDst, 1u);
 }
+
+// --- size limits ---------------------------------------------------------------------------
+
+TEST_F(ChakraBadInput, ZipBombOfEmptyRecordsIsRefusedBeforeDecoding) {
+    // 2^23 zero-length records: 8 MiB inflated from 8 KiB (the probe's 2^28 took 256 KiB).
+    // Each record used to be decoded into a node after reserving room for all of them (2^28:
+    // tens of GiB); the count is now checked first.
+    const std::string zipped = gzip(metadataRecord() + std::string(size_t{1} << 23, '\0'));
+    EXPECT_LT(zipped.size(), 64u << 10);
+    const std::string error = loadBytes(zipped);
+    EXPECT_ERROR(error, "more than 4194304 node records; the limit is 4194304 per trace");
+    EXPECT_ERROR(error, "docs/limits.md");
+}
+
+TEST_F(ChakraBadInput, OneRecordPastTheNodeLimitIsRefused) {
+    const std::string bytes = metadataRecord() + std::string(chakra::kMaxNodesPerTrace + 1, '\0');
+    EXPECT_ERROR(loadBytes(bytes), "more than 4194304 node records");
+}
