@@ -9,6 +9,7 @@
 #include "cli/RunsCommand.h"
 #include "cli/TraceCommand.h"
 #include "core/Error.h"
+#include "core/Units.h"
 #include "core/Version.h"
 
 #include <algorithm>
@@ -59,14 +60,52 @@ std::string topLevelHelp() {
         name.resize(std::max<size_t>(14, name.size() + 2), ' ');
         out += name + c.summary + "\n";
     }
+    out += "\noptions for every command:\n"
+           "  --units=as-entered|decimal|binary\n"
+           "                sizes and bandwidths as entered (50 GiB/s, 400 GB/s; the default), or\n"
+           "                all in decimal (GB, GB/s) or all in binary (GiB, GiB/s) prefixes\n";
     out += "\n'astrolabe-cli <command> --help' describes one command.\n";
     return out;
 }
 
 } // namespace
 
+namespace {
+
+/// Takes --units=CONVENTION (or --units CONVENTION) out of the arguments and applies it.
+/// Returns false, with the message written, when its value is not a convention.
+bool takeUnitsOption(std::vector<std::string>& args, std::ostream& err) {
+    units::setConvention(units::Convention::AsEntered);
+    for (size_t i = 0; i < args.size(); ++i) {
+        std::string value;
+        if (args[i].rfind("--units=", 0) == 0) {
+            value = args[i].substr(8);
+            args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+        } else if (args[i] == "--units" && i + 1 < args.size()) {
+            value = args[i + 1];
+            args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
+                       args.begin() + static_cast<std::ptrdiff_t>(i + 2));
+        } else {
+            continue;
+        }
+        try {
+            units::setConvention(units::parseConvention(value));
+        } catch (const Error&) {
+            err << "astrolabe-cli: --units: expected as-entered, decimal or binary, found \""
+                << value << "\"\n";
+            return false;
+        }
+        --i;
+    }
+    return true;
+}
+
+} // namespace
+
 int runCli(const std::vector<std::string>& givenArgs, std::ostream& out, std::ostream& err) {
     std::vector<std::string> args = givenArgs;
+    if (!takeUnitsOption(args, err))
+        return kExitUsage;
     // "generate llm ..." is the generator's own command.
     if (args.size() >= 2 && args[0] == "generate" && args[1] == "llm") {
         args.erase(args.begin());

@@ -65,9 +65,9 @@ int generateCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
         groups = readCommGroups(args.value("comm-group"));
     const std::string prefix = args.value("out");
     const auto files = generateMicrobenchmark(collective, npus, size, groups, prefix);
-    out << "wrote " << files.size() << " traces " << prefix << ".0.et .. " << prefix << "."
-        << npus - 1 << ".et (" << microbenchmarkLabel(collective, npus, size) << ", "
-        << units::formatSize(size) << " per NPU)\n";
+    out << "wrote " << units::countOf(files.size(), "trace") << " " << prefix << ".0.et .. "
+        << prefix << "." << npus - 1 << ".et (" << microbenchmarkLabel(collective, npus, size)
+        << ", " << units::formatSize(size) << " per NPU)\n";
     return kExitOk;
 }
 

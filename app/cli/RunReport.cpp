@@ -41,8 +41,9 @@ std::string platformLine(const PlatformSpec& p) {
 } // namespace
 
 void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunResult& r) {
-    out << (spec.name.empty() ? std::string("run") : spec.name) << ": " << r.npuCount << " NPUs on "
-        << platformLine(spec.platform) << ", " << networkBackendName(spec.options.backend) << "\n";
+    out << (spec.name.empty() ? std::string("run") : spec.name) << ": "
+        << units::countOf(r.npuCount, "NPU") << " on " << platformLine(spec.platform) << ", "
+        << networkBackendName(spec.options.backend) << "\n";
     char wall[64];
     std::snprintf(wall, sizeof wall, "%.3f s", r.wallSeconds);
     out << "  finished at " << ns(r.endTime) << " (" << r.endTime.nsFloor() << " cycles); "
@@ -76,14 +77,14 @@ void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunRes
         const double seconds = r.endTime.seconds();
         const double achieved = seconds > 0 ? static_cast<double>(d.bytes) / seconds : 0.0;
         out << "  dimension " << d.dimension << "  " << units::formatSize(d.bytes) << " moved, "
-            << units::formatBandwidth(achieved) << " achieved of "
+            << units::formatBandwidth(achieved, d.peakBandwidthBytesPerSecond) << " achieved of "
             << units::formatBandwidth(d.peakBandwidthBytesPerSecond) << " peak; links busy "
             << percent(d.utilization) << " of the run\n";
     }
     if (!r.criticalPath.empty()) {
         out << "  critical path on NPU " << r.criticalPath.front().first << ": "
-            << r.criticalPath.size() << " nodes, ending with node " << r.criticalPath.back().second
-            << "\n";
+            << units::countOf(r.criticalPath.size(), "node") << ", ending with node "
+            << r.criticalPath.back().second << "\n";
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include "cli/Commands.h"
 #include "core/Error.h"
+#include "core/Units.h"
 #include "workload/WorkloadLoader.h"
 #include "workload/chakra/ChakraFile.h"
 
@@ -27,7 +28,8 @@ std::string joinIds(const google::protobuf::RepeatedField<uint64_t>& ids) {
 int dump(const std::string& path, std::ostream& out) {
     const ChakraFile file = readChakraFile(path);
     out << path << ": " << chakra::encodingName(file.encoding) << ", schema \""
-        << schemaVersionOf(file.metadata) << "\", " << file.nodes.size() << " nodes\n";
+        << schemaVersionOf(file.metadata) << "\", " << units::countOf(file.nodes.size(), "node")
+        << "\n";
     for (const auto& attr : file.metadata.attr())
         out << "  metadata " << attr.ShortDebugString().substr(0, 200) << "\n";
     for (const ChakraProtoMsg::Node& node : file.nodes) {
@@ -87,8 +89,8 @@ int check(const ParsedArgs& args, const std::string& prefix, std::ostream& out) 
     size_t nodes = 0;
     for (const WorkloadTrace& t : traces)
         nodes += t.nodes.size();
-    out << prefix << ": " << traces.size() << " traces, " << nodes << " nodes, valid (loaded in "
-        << seconds << " s)\n";
+    out << prefix << ": " << units::countOf(traces.size(), "trace") << ", "
+        << units::countOf(nodes, "node") << ", valid (loaded in " << seconds << " s)\n";
     return kExitOk;
 }
 

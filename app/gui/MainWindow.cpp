@@ -14,7 +14,9 @@
 #include "gui/WelcomePage.h"
 #include "gui/WorkspacePages.h"
 
+#include <QAbstractItemView>
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -137,6 +139,23 @@ void MainWindow::createMenus() {
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    QMenu* unitsMenu = m_viewMenu->addMenu(tr("&Units"));
+    m_unitActions = new QActionGroup(this);
+    const std::pair<units::Convention, QString> conventions[] = {
+        {units::Convention::AsEntered, tr("As &Entered (50 GiB/s, 400 GB/s)")},
+        {units::Convention::Decimal, tr("All &Decimal (GB, GB/s)")},
+        {units::Convention::Binary, tr("All &Binary (GiB, GiB/s)")},
+    };
+    for (const auto& [convention, label] : conventions) {
+        QAction* action = unitsMenu->addAction(label);
+        action->setCheckable(true);
+        action->setData(static_cast<int>(convention));
+        action->setChecked(convention == units::convention());
+        m_unitActions->addAction(action);
+        connect(action, &QAction::triggered, this,
+                [this, c = convention] { setUnitConvention(c); });
+    }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Astrolabe"), this, &MainWindow::showAbout);
@@ -252,9 +271,29 @@ std::unique_ptr<QSettings> MainWindow::settings() const {
 
 void MainWindow::restoreLayout() {
     auto s = settings();
+    try {
+        setUnitConvention(units::parseConvention(
+            s->value(QStringLiteral("view/units"), QStringLiteral("as-entered"))
+                .toString()
+                .toStdString()));
+    } catch (const Error&) {
+        setUnitConvention(units::Convention::AsEntered); // a hand-edited settings file
+    }
     restoreGeometry(s->value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s->value(QStringLiteral("window/state")).toByteArray());
     m_welcome->setRecentProjects(recentProjects());
+}
+
+void MainWindow::setUnitConvention(units::Convention convention) {
+    units::setConvention(convention);
+    for (QAction* action : m_unitActions->actions())
+        action->setChecked(action->data().toInt() == static_cast<int>(convention));
+    settings()->setValue(QStringLiteral("view/units"),
+                         QString::fromLatin1(units::conventionName(convention)));
+    // Labels, axes and summaries are written when a run is shown; tables format as they paint.
+    showRun(m_runsPanel->selectedRunId());
+    for (QAbstractItemView* view : findChildren<QAbstractItemView*>())
+        view->viewport()->update();
 }
 
 void MainWindow::saveLayout() {

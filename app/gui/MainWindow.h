@@ -3,6 +3,7 @@
 // Utilization, Compare), run toolbar, runs list and log docks, status bar.
 // MainWindow.cpp builds the window and handles project files; MainWindowRuns.cpp handles runs.
 
+#include "core/Units.h"
 #include "gui/GuiServices.h"
 #include "workload/generate/GeneratorSpec.h"
 
@@ -72,6 +73,9 @@ public:
     /// Generates a training iteration (in memory, on the worker thread) and runs it on the
     /// project's platform; 0 when there is no project or the NPU counts differ (shown).
     int startGeneratedRun(const generate::GeneratorSpec& generator);
+    /// View > Units: sizes and bandwidths as entered, all decimal or all binary. Redraws the
+    /// shown run and tables, and is remembered across sessions.
+    void setUnitConvention(units::Convention convention);
 
     ProjectDocument* document() const { return m_document; }
     RunController* runController() const { return m_runs; }
@@ -191,6 +195,7 @@ private:
     QLabel* m_queueLabel = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
+    QActionGroup* m_unitActions = nullptr;
     QAction* m_saveAction = nullptr;
     QAction* m_saveAsAction = nullptr;
     QAction* m_runAction = nullptr;

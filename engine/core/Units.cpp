@@ -2,11 +2,14 @@
 
 #include "core/Error.h"
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace astrolabe::units {
 namespace {
@@ -124,54 +127,163 @@ std::string formatNumber(double value) {
     return ec == std::errc() ? std::string(buf, end) : std::string("nan");
 }
 
-static std::string formatScaled(double value, std::string_view unit) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6g", value);
-    return std::string(buf) + " " + std::string(unit);
+namespace {
+
+std::atomic<Convention> g_convention{Convention::AsEntered};
+
+bool whole(double value) {
+    return value == std::floor(value);
+}
+
+/// The largest power of `kilo` (up to kilo^4) the value is a whole multiple of; 0 for none.
+int wholeOrder(double value, double kilo) {
+    double unit = kilo * kilo * kilo * kilo;
+    for (int order = 4; order > 0; --order, unit /= kilo)
+        if (value >= unit && whole(value / unit))
+            return order;
+    return 0;
+}
+
+/// Binary prefixes for this value under the current convention. As entered: the family in which
+/// the value is a whole number of the larger unit (64 MiB, 50 GiB/s, 1 GB, 400 GB/s); `fallback`
+/// when neither says (123456789 B).
+bool useBinary(double value, bool fallback) {
+    switch (g_convention.load(std::memory_order_relaxed)) {
+    case Convention::Decimal:
+        return false;
+    case Convention::Binary:
+        return true;
+    case Convention::AsEntered:
+        break;
+    }
+    const int binary = wholeOrder(value, kKibi), decimal = wholeOrder(value, kKilo);
+    return binary == decimal ? fallback : binary > decimal;
+}
+
+Scale pick(double magnitude, bool binary, const std::array<std::string_view, 5>& decimal,
+           const std::array<std::string_view, 5>& binaryNames) {
+    const double kilo = binary ? kKibi : kKilo;
+    const auto& names = binary ? binaryNames : decimal;
+    double factor = 1;
+    size_t i = 0;
+    while (i + 1 < names.size() && magnitude >= factor * kilo) {
+        factor *= kilo;
+        ++i;
+    }
+    return {factor, names[i]};
+}
+
+} // namespace
+
+void setConvention(Convention c) {
+    g_convention.store(c, std::memory_order_relaxed);
+}
+
+Convention convention() {
+    return g_convention.load(std::memory_order_relaxed);
+}
+
+const char* conventionName(Convention c) {
+    switch (c) {
+    case Convention::AsEntered:
+        return "as-entered";
+    case Convention::Decimal:
+        return "decimal";
+    case Convention::Binary:
+        return "binary";
+    }
+    return "?";
+}
+
+Convention parseConvention(std::string_view text) {
+    for (Convention c : {Convention::AsEntered, Convention::Decimal, Convention::Binary})
+        if (text == conventionName(c))
+            return c;
+    throw Error(ErrorKind::Validation, "unknown unit convention \"" + std::string(text) +
+                                           "\"; expected as-entered, decimal or binary");
+}
+
+std::string formatPlain(double value, int digits) {
+    if (std::isnan(value))
+        return "nan";
+    if (std::isinf(value))
+        return value < 0 ? "-inf" : "inf";
+    char buf[400];
+    const double magnitude = std::fabs(value);
+    if (magnitude >= std::pow(10.0, digits)) {
+        std::snprintf(buf, sizeof buf, "%.0f", value);
+        return buf;
+    }
+    if (magnitude != 0 && magnitude < 1e-4) {
+        // Fixed notation with `digits` significant digits, trailing zeros dropped.
+        const int decimals =
+            std::min(60, digits - 1 - static_cast<int>(std::floor(std::log10(magnitude))));
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+        std::string out = buf;
+        while (out.back() == '0')
+            out.pop_back();
+        if (out.back() == '.')
+            out.pop_back();
+        return out;
+    }
+    std::snprintf(buf, sizeof buf, "%.*g", digits, value);
+    if (std::strchr(buf, 'e') != nullptr) // %g rounded up to the next power (999999.5 -> 1e+06)
+        std::snprintf(buf, sizeof buf, "%.0f", value);
+    return buf;
+}
+
+std::string formatScaled(double value, Scale scale, int digits) {
+    return formatPlain(value / scale.factor, digits) + " " + std::string(scale.symbol);
+}
+
+Scale sizeScale(double bytes, double like) {
+    const double magnitude = std::fabs(bytes);
+    return pick(magnitude, useBinary(like > 0 ? like : magnitude, true),
+                {"B", "KB", "MB", "GB", "TB"}, {"B", "KiB", "MiB", "GiB", "TiB"});
+}
+
+Scale bandwidthScale(double bytesPerSecond, double like) {
+    const double magnitude = std::fabs(bytesPerSecond);
+    return pick(magnitude, useBinary(like > 0 ? like : magnitude, false),
+                {"B/s", "KB/s", "MB/s", "GB/s", "TB/s"},
+                {"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"});
+}
+
+Scale timeScale(double ps, TimeSpelling spelling) {
+    const double magnitude = std::fabs(ps);
+    if (magnitude < 1e3 && magnitude != 0)
+        return {1, "ps"};
+    if (magnitude < 1e6)
+        return {1e3, "ns"};
+    if (magnitude < 1e9)
+        return {1e6, spelling == TimeSpelling::MicroSign ? "\u00b5s" : "us"};
+    if (magnitude < 1e12)
+        return {1e9, "ms"};
+    return {1e12, "s"};
 }
 
 std::string formatSize(uint64_t bytes) {
     const double b = static_cast<double>(bytes);
-    if (bytes < 1024)
+    const Scale scale = sizeScale(b);
+    if (scale.factor == 1)
         return std::to_string(bytes) + " B";
-    if (b < kMebi)
-        return formatScaled(b / kKibi, "KiB");
-    if (b < kGibi)
-        return formatScaled(b / kMebi, "MiB");
-    if (b < kTebi)
-        return formatScaled(b / kGibi, "GiB");
-    return formatScaled(b / kTebi, "TiB");
+    return formatScaled(b, scale);
 }
 
-std::string formatBandwidth(double bytesPerSecond) {
-    // A whole number of binary GiB/s reads better as such ("50 GiB/s", not "53.6871 GB/s").
-    const double gibs = bytesPerSecond / kGibi;
-    if (bytesPerSecond >= kGibi && gibs == std::floor(gibs) &&
-        bytesPerSecond / kGiga != std::floor(bytesPerSecond / kGiga))
-        return formatScaled(gibs, "GiB/s");
-    if (bytesPerSecond >= kTera)
-        return formatScaled(bytesPerSecond / kTera, "TB/s");
-    if (bytesPerSecond >= kGiga)
-        return formatScaled(bytesPerSecond / kGiga, "GB/s");
-    if (bytesPerSecond >= kMega)
-        return formatScaled(bytesPerSecond / kMega, "MB/s");
-    if (bytesPerSecond >= kKilo)
-        return formatScaled(bytesPerSecond / kKilo, "KB/s");
-    return formatScaled(bytesPerSecond, "B/s");
+std::string formatBandwidth(double bytesPerSecond, double like) {
+    return formatScaled(bytesPerSecond, bandwidthScale(bytesPerSecond, like));
 }
 
 std::string formatTime(SimTime time, TimeSpelling spelling) {
     const double ps = static_cast<double>(time.ps());
-    const double magnitude = std::fabs(ps);
-    if (magnitude < 1e3 && magnitude != 0)
-        return formatScaled(ps, "ps");
-    if (magnitude < 1e6)
-        return formatScaled(ps / 1e3, "ns");
-    if (magnitude < 1e9)
-        return formatScaled(ps / 1e6, spelling == TimeSpelling::MicroSign ? "\u00b5s" : "us");
-    if (magnitude < 1e12)
-        return formatScaled(ps / 1e9, "ms");
-    return formatScaled(ps / 1e12, "s");
+    return formatScaled(ps, timeScale(ps, spelling));
+}
+
+std::string countOf(uint64_t count, std::string_view singular, std::string_view plural) {
+    std::string out = std::to_string(count) + " ";
+    if (count == 1)
+        return out + std::string(singular);
+    return out + (plural.empty() ? std::string(singular) + "s" : std::string(plural));
 }
 
 } // namespace astrolabe::units

@@ -21,15 +21,55 @@ uint64_t parseSizeBytes(std::string_view text);
 double parseBandwidthBytesPerSecond(std::string_view text);
 SimTime parseTime(std::string_view text);
 
-/// Binary units for sizes ("1 MiB", "1.5 GiB"), exact bytes below 1 KiB.
-std::string formatSize(uint64_t bytes);
-/// Decimal bandwidth ("400 GB/s"); GB = 10^9 B.
-std::string formatBandwidth(double bytesPerSecond);
+// Formatting. Every size, bandwidth and time the product shows (CLI report, GUI labels, axes,
+// tables, tooltips, export headers) is written by these functions, so they all agree. Numbers
+// never use e-notation; the prefix is chosen so the number reads in [1, 1000) (or [1, 1024)).
+
+/// Decimal (GB = 10^9) or binary (GiB = 2^30) prefixes for sizes and bandwidths.
+enum class Convention : uint8_t {
+    /// The convention the value was most likely entered in: binary when it is a whole number of
+    /// binary units and not of decimal ones ("50 GiB/s", "64 MiB"), decimal otherwise
+    /// ("400 GB/s", "1 GB"). The default.
+    AsEntered,
+    Decimal, ///< always KB, MB, GB, TB (and KB/s ...)
+    Binary,  ///< always KiB, MiB, GiB, TiB (and KiB/s ...)
+};
+/// The process-wide choice (GUI: View > Units; CLI: --units). Thread-safe.
+void setConvention(Convention convention);
+Convention convention();
+const char* conventionName(Convention convention); ///< "as-entered", "decimal", "binary"
+/// Reads "as-entered", "decimal" or "binary"; throws Error (Validation) otherwise.
+Convention parseConvention(std::string_view text);
+
 /// How microseconds are written: "us" on a terminal, in logs and files (ASCII, as ASTRA-sim
 /// writes them); "µs" where the text is shown in the GUI.
 enum class TimeSpelling : uint8_t { Ascii, MicroSign };
-/// Picks ns, us, ms or s so the number stays readable ("936.25 ns", "1.5 ms").
+
+/// A unit with its factor from the base unit (bytes, bytes per second, picoseconds).
+struct Scale {
+    double factor = 1;
+    std::string_view symbol;
+};
+/// The unit a value of this magnitude is written in. Callers that show several values side by
+/// side (a table row, an axis) choose the scale of the largest and write all in it. A derived
+/// value (an achieved bandwidth, bytes moved) passes `like`, the entered value it is read
+/// against (the peak, the message size): its prefix family (GiB/s or GB/s) is then that one's.
+Scale sizeScale(double bytes, double like = 0);
+Scale bandwidthScale(double bytesPerSecond, double like = 0);
+Scale timeScale(double ps, TimeSpelling spelling = TimeSpelling::Ascii);
+/// value / scale.factor with up to `digits` significant digits, no e-notation, no trailing zeros.
+std::string formatScaled(double value, Scale scale, int digits = 6);
+/// The number only, as formatScaled writes it.
+std::string formatPlain(double value, int digits = 6);
+
+/// "1 MiB", "1.5 GiB", "1 GB"; exact bytes below 1 KiB.
+std::string formatSize(uint64_t bytes);
+/// "400 GB/s", "50 GiB/s"; with `like`, in that value's prefix family (see bandwidthScale).
+std::string formatBandwidth(double bytesPerSecond, double like = 0);
+/// Picks ps, ns, us, ms or s so the number stays readable ("936.25 ns", "1.5 ms").
 std::string formatTime(SimTime time, TimeSpelling spelling = TimeSpelling::Ascii);
+/// "1 node", "3 nodes": a count with its noun in singular or plural.
+std::string countOf(uint64_t count, std::string_view singular, std::string_view plural = {});
 
 /// Accepted spellings, for help texts and error messages.
 const char* acceptedSizeForms();

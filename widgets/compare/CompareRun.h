@@ -19,11 +19,7 @@ struct CompareRun {
 
 using CompareRuns = std::vector<CompareRun>;
 
-/// "12.5 µs", "3.2 ms", "850 ns": a time in nanoseconds with a readable unit.
+/// "12.5 µs", "3.2 ms", "850 ns": a time in nanoseconds, written by the engine's formatter.
 QString formatNs(double ns);
-/// "1 MiB", "7.5 KiB", "12 B".
-QString formatBytes(double bytes);
-/// "48.2 GiB/s".
-QString formatBandwidth(double bytesPerSecond);
 
 } // namespace astrolabe::widgets

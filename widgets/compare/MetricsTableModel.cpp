@@ -1,7 +1,10 @@
 #include "compare/MetricsTableModel.h"
 
+#include "core/Units.h"
+
 #include <QColor>
 #include <QFont>
+#include <algorithm>
 #include <cmath>
 
 namespace astrolabe::widgets {
@@ -38,17 +41,32 @@ int MetricsTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 namespace {
-QString valueText(double v, MetricUnit unit) {
-    switch (unit) {
-    case MetricUnit::Nanoseconds:
-        return formatNs(v);
-    case MetricUnit::Bytes:
-        return formatBytes(v);
-    case MetricUnit::BytesPerSecond:
-        return formatBandwidth(v);
+
+/// One unit per row, chosen by the row's largest value, so the runs read side by side
+/// ("0.11778" and "60.4658" in ms, not "117.78 µs" next to "60.4658 ms"). Times are stored in ns.
+units::Scale rowScale(const MetricRow& row) {
+    double largest = 0;
+    for (const std::optional<double>& v : row.values)
+        if (v)
+            largest = std::max(largest, std::fabs(*v));
+    switch (row.unit) {
+    case MetricUnit::Nanoseconds: {
+        units::Scale scale = units::timeScale(largest * 1e3, units::TimeSpelling::MicroSign);
+        scale.factor /= 1e3;
+        return scale;
     }
-    return QString::number(v);
+    case MetricUnit::Bytes:
+        return units::sizeScale(largest);
+    case MetricUnit::BytesPerSecond:
+        return units::bandwidthScale(largest);
+    }
+    return {};
 }
+
+QString valueText(double v, const units::Scale& scale) {
+    return QString::fromStdString(units::formatPlain(v / scale.factor, 5));
+}
+
 } // namespace
 
 QVariant MetricsTableModel::data(const QModelIndex& index, int role) const {
@@ -70,19 +88,25 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const {
         r = q.value_or(0);
     }
     switch (role) {
-    case Qt::DisplayRole:
+    case Qt::DisplayRole: {
         if (index.column() == 0)
             return QString::fromStdString(row.label);
+        const units::Scale scale = rowScale(row);
         if (index.column() == 1)
-            return QString::fromLatin1(metricUnitName(row.unit));
+            return QString::fromUtf8(scale.symbol.data(),
+                                     static_cast<qsizetype>(scale.symbol.size()));
         if (!hasValue)
             return QStringLiteral("–");
         if (run == m_baseline || !hasRatio)
-            return valueText(v, row.unit);
-        return QStringLiteral("%1   ×%2").arg(valueText(v, row.unit)).arg(r, 0, 'f', 3);
+            return valueText(v, scale);
+        return QStringLiteral("%1   ×%2").arg(valueText(v, scale)).arg(r, 0, 'f', 3);
+    }
     case Qt::ToolTipRole:
+        // The exact value in the metric's base unit, for copying.
         if (hasValue)
-            return QStringLiteral("%1 %2").arg(v, 0, 'f', 3).arg(metricUnitName(row.unit));
+            return QStringLiteral("%1 %2")
+                .arg(QString::fromStdString(units::formatPlain(v, 15)))
+                .arg(QString::fromLatin1(metricUnitName(row.unit)));
         return {};
     case Qt::TextAlignmentRole:
         if (run >= 0)

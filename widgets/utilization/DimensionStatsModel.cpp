@@ -69,7 +69,8 @@ QVariant DimensionStatsModel::data(const QModelIndex& index, int role) const {
     case Utilization:
     case PercentOfPeak:
         return QStringLiteral("%1 %").arg(v, 0, 'f', 1);
-    case Achieved:
+    case Achieved: // in the family of the peak it is read against (GiB/s beside GiB/s)
+        return QString::fromStdString(units::formatBandwidth(v, value(index.row(), Peak)));
     case Peak:
         return QString::fromStdString(units::formatBandwidth(v));
     default:

@@ -96,7 +96,8 @@ QVariant HottestLinksModel::data(const QModelIndex& index, int role) const {
         return QString::fromStdString(formatTime(std::llround(v * 1e12)));
     case Utilization:
         return QStringLiteral("%1 %").arg(v, 0, 'f', 1);
-    case Achieved:
+    case Achieved: // in the family of the peak it is read against (GiB/s beside GiB/s)
+        return QString::fromStdString(units::formatBandwidth(v, value(link, Peak)));
     case Peak:
         return QString::fromStdString(units::formatBandwidth(v));
     default:

@@ -1,5 +1,6 @@
 #include "utilization/SummaryPanel.h"
 
+#include "core/Units.h"
 #include "timeline/TimeAxis.h"
 #include "utilization/DimensionStatsModel.h"
 #include "utilization/UtilizationData.h"
@@ -144,13 +145,23 @@ void SummaryPanel::fillCollectiveChart() {
 void SummaryPanel::fillBandwidthChart() {
     QChart* chart = m_bandwidth->chart();
     clearChart(chart);
-    auto* achieved = new QBarSet(tr("achieved GB/s"));
-    auto* peak = new QBarSet(tr("peak GB/s"));
+    // One unit for the axis: that of the largest peak, in the family the user entered it in.
+    double largest = 0;
+    for (const DimensionStats& d : m_result->dimensions)
+        largest = std::max(
+            {largest, d.peakBandwidthBytesPerSecond, achievedBandwidth(d, m_result->endTime)});
+    double largestPeak = 0;
+    for (const DimensionStats& d : m_result->dimensions)
+        largestPeak = std::max(largestPeak, d.peakBandwidthBytesPerSecond);
+    const units::Scale scale = units::bandwidthScale(largest, largestPeak);
+    const QString unit = QString::fromUtf8(scale.symbol.data(), qsizetype(scale.symbol.size()));
+    auto* achieved = new QBarSet(tr("achieved"));
+    auto* peak = new QBarSet(tr("peak"));
     QStringList categories;
     double top = 0;
     for (const DimensionStats& d : m_result->dimensions) {
-        const double a = achievedBandwidth(d, m_result->endTime) / 1e9;
-        const double p = d.peakBandwidthBytesPerSecond / 1e9;
+        const double a = achievedBandwidth(d, m_result->endTime) / scale.factor;
+        const double p = d.peakBandwidthBytesPerSecond / scale.factor;
         *achieved << a;
         *peak << p;
         top = std::max({top, a, p});
@@ -166,7 +177,7 @@ void SummaryPanel::fillBandwidthChart() {
     axisY->setRange(0, top > 0 ? top * 1.1 : 1);
     axisY->applyNiceNumbers();
     axisY->setLabelFormat(QStringLiteral("%g"));
-    axisY->setTitleText(tr("GB/s"));
+    axisY->setTitleText(unit);
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisX);

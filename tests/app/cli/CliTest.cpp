@@ -118,3 +118,32 @@ TEST(Cli, AstraReportsEveryConfigurationErrorWithExitCode1) {
     args.push_back("--num-queues-per-dim=two");
     EXPECT_EQ(cli(args).code, 2);
 }
+
+// One convention for every size and bandwidth in the report: the quick start's 50 GiB/s ring
+// reads as entered by default, in GB/s with --units=decimal, and counts agree with their nouns.
+TEST(Cli, UnitsOptionChangesEverySizeAndBandwidthInTheReport) {
+    const std::string project = ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml";
+    const Result asEntered = cli({"run", project, "--no-store"});
+    ASSERT_EQ(asEntered.code, 0) << asEntered.err;
+    // 16 links of 50 GiB/s; the achieved figure in the peak's family (14 MiB in 117.78 us).
+    EXPECT_NE(asEntered.out.find("Ring(8, 50 GiB/s, 500 ns)"), std::string::npos) << asEntered.out;
+    EXPECT_NE(asEntered.out.find("116.08 GiB/s achieved of 800 GiB/s peak"), std::string::npos)
+        << asEntered.out;
+    EXPECT_NE(asEntered.out.find("8 NPUs on"), std::string::npos) << asEntered.out;
+    const Result decimal = cli({"--units=decimal", "run", project, "--no-store"});
+    ASSERT_EQ(decimal.code, 0) << decimal.err;
+    EXPECT_NE(decimal.out.find("Ring(8, 53.6871 GB/s, 500 ns)"), std::string::npos) << decimal.out;
+    EXPECT_NE(decimal.out.find("124.64 GB/s achieved of 858.993 GB/s peak"), std::string::npos)
+        << decimal.out;
+    EXPECT_EQ(decimal.out.find("GiB"), std::string::npos) << decimal.out;
+    const Result binary = cli({"run", project, "--no-store", "--units", "binary"});
+    ASSERT_EQ(binary.code, 0) << binary.err;
+    EXPECT_EQ(binary.out.find(" GB"), std::string::npos) << binary.out;
+    const Result bad = cli({"run", project, "--units=metric"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("--units: expected as-entered, decimal or binary, found \"metric\""),
+              std::string::npos)
+        << bad.err;
+    // The next command starts from the default again.
+    EXPECT_NE(cli({"run", project, "--no-store"}).out.find("800 GiB/s peak"), std::string::npos);
+}

@@ -13,6 +13,7 @@
 #include "gui/ProjectExplorer.h"
 #include "gui/RunsPanel.h"
 #include "gui/RunsTableModel.h"
+#include "utilization/DimensionStatsModel.h"
 
 #include <QDialogButtonBox>
 #include <QDockWidget>
@@ -290,6 +291,44 @@ TEST(MainWindow, LayoutAndRecentProjectsPersistBetweenSessions) {
     EXPECT_FALSE(again.openProject(dir.filePath(QStringLiteral("missing.yaml"))));
     closeErrorBoxes(again);
     again.close();
+}
+
+// View > Units: one convention for every size and bandwidth, applied to the shown run at once and
+// remembered for the next session.
+TEST(MainWindow, UnitsSettingRewritesTheShownRunAndPersists) {
+    QTemporaryDir dir;
+    const auto peakText = [](MainWindow& window) {
+        auto* stats = window.findChild<widgets::DimensionStatsModel*>();
+        return stats && stats->rowCount() > 0
+                   ? stats->index(0, widgets::DimensionStatsModel::Peak).data().toString()
+                   : QString();
+    };
+    {
+        MainWindow window(test::testServices(dir));
+        window.setAskBeforeDiscarding(false);
+        window.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        window.newProjectFromPreset(QStringLiteral("quickstart"));
+        QSignalSpy finished(window.runController(), &RunController::runFinished);
+        window.runAction()->trigger();
+        ASSERT_TRUE(finished.wait(10000));
+        ASSERT_TRUE(test::waitUntil([&] { return !peakText(window).isEmpty(); }));
+        EXPECT_TRUE(peakText(window).endsWith(QStringLiteral(" GiB/s")))
+            << peakText(window).toStdString();
+        window.setUnitConvention(units::Convention::Decimal);
+        EXPECT_TRUE(peakText(window).endsWith(QStringLiteral(" GB/s")))
+            << peakText(window).toStdString();
+        EXPECT_EQ(units::formatBandwidth(50.0 * (1 << 30)), "53.6871 GB/s");
+        window.close();
+    }
+    units::setConvention(units::Convention::AsEntered);
+    {
+        MainWindow again(test::testServices(dir));
+        EXPECT_EQ(units::convention(), units::Convention::Decimal);
+        again.setUnitConvention(units::Convention::AsEntered);
+        again.close();
+    }
+    EXPECT_EQ(units::convention(), units::Convention::AsEntered);
 }
 
 TEST(MainWindow, NewProjectWizardOffersThePresets) {

@@ -109,3 +109,78 @@ TEST(Units, MicrosecondsAreAsciiUnlessTheMicroSignIsAsked) {
     EXPECT_EQ(units::formatTime(SimTime::fromNs(60'465'800), units::TimeSpelling::MicroSign),
               "60.4658 ms");
 }
+
+namespace {
+
+/// Sets a convention for one test and restores the default after it.
+class ConventionScope {
+public:
+    explicit ConventionScope(units::Convention c) { units::setConvention(c); }
+    ~ConventionScope() { units::setConvention(units::Convention::AsEntered); }
+};
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+} // namespace
+
+TEST(UnitsFormat, AsEnteredKeepsTheFamilyTheValueIsRoundIn) {
+    EXPECT_EQ(units::formatBandwidth(50 * kGiB), "50 GiB/s");
+    EXPECT_EQ(units::formatBandwidth(400e9), "400 GB/s");
+    EXPECT_EQ(units::formatBandwidth(12.5e9), "12.5 GB/s"); // 100 Gb/s
+    EXPECT_EQ(units::formatSize(64u << 20), "64 MiB");
+    EXPECT_EQ(units::formatSize(1'000'000'000), "1 GB");
+    EXPECT_EQ(units::formatSize(1024), "1 KiB");
+    // Round in neither: sizes binary, bandwidths decimal.
+    EXPECT_EQ(units::formatSize(123'456'789), "117.738 MiB");
+    EXPECT_EQ(units::formatBandwidth(123'456'789), "123.457 MB/s");
+}
+
+TEST(UnitsFormat, OneConventionForEverything) {
+    {
+        ConventionScope scope(units::Convention::Decimal);
+        EXPECT_EQ(units::formatBandwidth(50 * kGiB), "53.6871 GB/s");
+        EXPECT_EQ(units::formatSize(64u << 20), "67.1089 MB");
+    }
+    {
+        ConventionScope scope(units::Convention::Binary);
+        EXPECT_EQ(units::formatBandwidth(400e9), "372.529 GiB/s");
+        EXPECT_EQ(units::formatSize(1'000'000'000), "953.674 MiB");
+    }
+    EXPECT_EQ(units::formatBandwidth(400e9), "400 GB/s");
+    EXPECT_EQ(units::parseConvention("binary"), units::Convention::Binary);
+    EXPECT_THROW(units::parseConvention("metric"), Error);
+}
+
+TEST(UnitsFormat, EdgesNeverUseENotation) {
+    EXPECT_EQ(units::formatSize(0), "0 B");
+    EXPECT_EQ(units::formatSize(1023), "1023 B");
+    EXPECT_EQ(units::formatSize(UINT64_MAX), "16777216 TiB");
+    EXPECT_EQ(units::formatTime(SimTime::fromPs(0)), "0 ns");
+    EXPECT_EQ(units::formatTime(SimTime::fromPs(1)), "1 ps");
+    EXPECT_EQ(units::formatTime(SimTime::fromPs(-2'500'000)), "-2.5 us");
+    EXPECT_EQ(units::formatTime(SimTime::fromPs(INT64_MAX)), "9223372 s");
+    EXPECT_EQ(units::formatBandwidth(0), "0 B/s");
+    EXPECT_EQ(units::formatBandwidth(2e18), "2000000 TB/s");
+    EXPECT_EQ(units::formatPlain(0.00001234), "0.00001234");
+    EXPECT_EQ(units::formatPlain(1e-9, 3), "0.000000001");
+    EXPECT_EQ(units::formatPlain(999999.5), "1000000"); // rounds within %g's range
+    EXPECT_EQ(units::formatPlain(1234567.0), "1234567");
+    for (double v : {1e-300, 1e-20, 3e-7, 0.5, 7.0, 1e5, 1e15, 1e300}) {
+        const std::string text = units::formatPlain(v);
+        EXPECT_EQ(text.find('e'), std::string::npos) << v << " -> " << text;
+    }
+}
+
+TEST(UnitsFormat, ScalesForSideBySideValues) {
+    const units::Scale ms = units::timeScale(60.4658e9, units::TimeSpelling::MicroSign);
+    EXPECT_EQ(ms.symbol, "ms");
+    EXPECT_EQ(units::formatScaled(117.78e6, ms), "0.11778 ms");
+    EXPECT_EQ(units::sizeScale(3 * kGiB).symbol, "GiB");
+}
+
+TEST(UnitsFormat, CountsAgreeWithTheirNouns) {
+    EXPECT_EQ(units::countOf(1, "node"), "1 node");
+    EXPECT_EQ(units::countOf(0, "node"), "0 nodes");
+    EXPECT_EQ(units::countOf(2, "dimension"), "2 dimensions");
+    EXPECT_EQ(units::countOf(3, "switch", "switches"), "3 switches");
+}

@@ -122,6 +122,17 @@ TEST(CompareModels, PassTheModelTesterAndShowTheStoredNumbers) {
     settings.setOnlyDifferences(true);
     EXPECT_EQ(settings.rowCount(), 1);
     EXPECT_EQ(settings.rowOfKey("platform.dim0.bandwidth"), 0);
+    // The unit column names the unit the row's values are written in (it said "ns" while the
+    // cells showed µs): one unit per row, chosen by the row's largest value (the 25 GiB/s run).
+    const units::Scale endScale = units::timeScale(e25 * 1e3, units::TimeSpelling::MicroSign);
+    EXPECT_EQ(metrics.index(end, 1).data().toString().toStdString(), endScale.symbol);
+    const QString shown50 = metrics.index(end, MetricsTableModel::FirstRunColumn).data().toString();
+    EXPECT_NEAR(shown50.section(QLatin1Char(' '), 0, 0).toDouble(), e50 * 1e3 / endScale.factor,
+                1e-4 * e50 * 1e3 / endScale.factor)
+        << shown50.toStdString();
+    EXPECT_FALSE(shown50.contains(QLatin1Char('e'))) << shown50.toStdString();
+    EXPECT_EQ(metrics.index(bytes, 1).data().toString().toStdString(),
+              units::sizeScale(*b[0]).symbol);
     metrics.setRuns({});
     EXPECT_EQ(metrics.rowCount(), 0);
 }
