@@ -5,6 +5,7 @@
 #include "cli/RunReport.h"
 #include "cli/TerminalProgress.h"
 #include "config/ProjectFile.h"
+#include "config/ProjectValues.h"
 #include "core/Error.h"
 #include "export/AstraReport.h"
 #include "simulation/Simulation.h"
@@ -17,21 +18,31 @@
 namespace astrolabe::cli {
 
 ArgParser runParser() {
-    return ArgParser("run", "Run an Astrolabe project and print where the time went.",
-                     {{"json", "FILE", "also write the full result as JSON", ""},
-                      {"db", "FILE", "project database to store the run in",
-                       "the project's folder/astrolabe.db"},
-                      {"no-store", "", "do not store the run in the project database", ""},
-                      {"astra-log", "", "also print ASTRA-sim's report lines", ""},
-                      progressFlag()},
-                     {"PROJECT.yaml"});
+    return ArgParser(
+        "run", "Run an Astrolabe project and print where the time went.",
+        {{"json", "FILE", "also write the full result as JSON", ""},
+         {"db", "FILE", "project database to store the run in",
+          "the project's folder/astrolabe.db"},
+         {"no-store", "", "do not store the run in the project database", ""},
+         {"astra-log", "", "also print ASTRA-sim's report lines", ""},
+         {"backend", "NAME", "network model for this run: congestion-unaware or congestion-aware",
+          "the project's"},
+         progressFlag()},
+        {"PROJECT.yaml"});
 }
 
 int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     const std::string project = args.positional().at(0);
     requireFile("project", project);
     std::vector<std::string> warnings;
-    const SimulationSpec spec = loadProject(project, &warnings);
+    SimulationSpec spec = loadProject(project, &warnings);
+    if (const std::string backend = args.value("backend"); !backend.empty()) {
+        try {
+            spec.options.backend = config::parseBackend(backend);
+        } catch (const Error& e) {
+            throw UsageError(std::string("--backend: ") + e.what());
+        }
+    }
     for (const std::string& w : warnings)
         err << "astrolabe-cli: warning: " << w << "\n";
     const bool store = !args.has("no-store");

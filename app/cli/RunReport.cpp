@@ -5,6 +5,7 @@
 #include "core/OutputFile.h"
 #include "core/Units.h"
 #include "export/ResultJson.h"
+#include "record/Oversubscription.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -81,6 +82,9 @@ void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunRes
             << units::formatBandwidth(d.peakBandwidthBytesPerSecond) << " peak; links busy "
             << percent(d.utilization) << " of the run\n";
     }
+    if (const Oversubscription over = findOversubscription(r); over.any())
+        out << "  note         " << explainOversubscription(over)
+            << "; try --backend=congestion-aware\n";
     if (!r.criticalPath.empty()) {
         out << "  critical path on NPU " << r.criticalPath.front().first << ": "
             << units::countOf(r.criticalPath.size(), "node") << ", ending with node "

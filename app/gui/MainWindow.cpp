@@ -210,6 +210,10 @@ void MainWindow::createCentral() {
                 [this](const widgets::SpecEdit& edit) { m_document->applyEdit(edit); });
         connect(page, &WorkspacePage::editRecorded, this,
                 [this](const widgets::SpecEdit& edit) { m_document->applyRecordedEdit(edit); });
+        connect(page, &WorkspacePage::runRequested, this,
+                [this](const SimulationSpec& spec, const QString& variant) {
+                    startRunOf(spec, variant);
+                });
     }
 }
 

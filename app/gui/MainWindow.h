@@ -67,6 +67,9 @@ public:
 
     /// Queues a run of the current settings; returns its id, or 0 when the settings have errors.
     int startRun();
+    /// Queues a run of other settings than the project's (the shown run again under another
+    /// network model); named "<project> #N (<variant>)". Returns its id, 0 without a project.
+    int startRunOf(SimulationSpec spec, const QString& variant);
     void stopRuns();
     /// Shows these runs side by side in the Compare tab and switches to it.
     void compareRuns(const QList<int>& ids);

@@ -72,10 +72,18 @@ int MainWindow::startRun() {
         m_config->focusFirstInvalid();
         return 0;
     }
+    return startRunOf(m_document->spec(), QString());
+}
+
+int MainWindow::startRunOf(SimulationSpec spec, const QString& variant) {
+    if (!m_hasProject)
+        return 0;
     PendingRun pending;
-    pending.spec = m_document->spec();
+    pending.spec = std::move(spec);
     pending.number = m_store->takeRunNumber();
     pending.name = tr("%1 #%2").arg(m_document->displayName()).arg(pending.number);
+    if (!variant.isEmpty())
+        pending.name += QStringLiteral(" (%1)").arg(variant);
     pending.spec.name = pending.name.toStdString();
     pending.queued = QDateTime::currentDateTime();
     const bool waits = m_runs->isBusy();

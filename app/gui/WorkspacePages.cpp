@@ -10,6 +10,7 @@
 
 #include <QLabel>
 #include <QVBoxLayout>
+#include <type_traits>
 
 namespace astrolabe::gui {
 
@@ -67,11 +68,18 @@ public:
         layout->addWidget(m_empty);
         layout->addWidget(m_view);
         m_view->setVisible(false);
+        if constexpr (std::is_same_v<View, widgets::UtilizationView>)
+            connect(m_view, &widgets::UtilizationView::congestionAwareRunRequested, this, [this] {
+                SimulationSpec spec = m_spec;
+                spec.options.backend = NetworkBackend::CongestionAware;
+                emit runRequested(spec, tr("congestion-aware"));
+            });
     }
     void showRun(const RunRecord* run) override {
         const bool show = run && run->result;
         if (show && run->result != m_result) {
             m_result = run->result;
+            m_spec = run->spec;
             m_view->setResult(run->result, run->spec.platform);
         }
         m_empty->showRun(run);
@@ -83,6 +91,7 @@ private:
     View* m_view;
     PlaceholderPage* m_empty;
     std::shared_ptr<const RunResult> m_result;
+    SimulationSpec m_spec; ///< the shown run's settings
 };
 
 /// Runs side by side (widgets::CompareView), fed by "Compare selected" in the runs list.

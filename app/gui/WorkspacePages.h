@@ -30,6 +30,9 @@ signals:
     /// The page changed the project by a step it already recorded on the project's undo stack
     /// (or by undoing/redoing one): the main window applies it without recording it again.
     void editRecorded(const widgets::SpecEdit& edit);
+    /// The page asks for a run of these settings (not the project's: e.g. the shown run again
+    /// under another network model); `variant` names the difference for the run's name.
+    void runRequested(const SimulationSpec& spec, const QString& variant);
 };
 
 /// A page that says what will be here and shows what it can in text until then.

@@ -2,6 +2,7 @@
 
 #include "core/Units.h"
 #include "timeline/TimeAxis.h"
+#include "utilization/Oversubscribed.h"
 #include "utilization/UtilizationData.h"
 
 #include <cmath>
@@ -57,6 +58,9 @@ QVariant DimensionStatsModel::data(const QModelIndex& index, int role) const {
         return v;
     if (role == Qt::TextAlignmentRole)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (index.column() == Utilization || index.column() == PercentOfPeak)
+        if (QVariant over = oversubscribedCell(v, role); over.isValid())
+            return over;
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
@@ -69,8 +73,10 @@ QVariant DimensionStatsModel::data(const QModelIndex& index, int role) const {
     case Utilization:
     case PercentOfPeak:
         return QStringLiteral("%1 %").arg(v, 0, 'f', 1);
-    case Achieved: // in the family of the peak it is read against (GiB/s beside GiB/s)
-        return QString::fromStdString(units::formatBandwidth(v, value(index.row(), Peak)));
+    case Achieved: // in the family of the peak it is read against (GiB/s beside GiB/s); a
+                   // derived figure, so 4 significant digits (7.922 TiB/s, not 7.92179)
+        return QString::fromStdString(
+            units::formatScaled(v, units::bandwidthScale(v, value(index.row(), Peak)), 4));
     case Peak:
         return QString::fromStdString(units::formatBandwidth(v));
     default:

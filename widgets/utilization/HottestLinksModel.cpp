@@ -2,6 +2,7 @@
 
 #include "core/Units.h"
 #include "timeline/TimeAxis.h"
+#include "utilization/Oversubscribed.h"
 #include "utilization/UtilizationData.h"
 
 #include <algorithm>
@@ -83,6 +84,9 @@ QVariant HottestLinksModel::data(const QModelIndex& index, int role) const {
         return v;
     if (role == Qt::TextAlignmentRole)
         return index.column() >= Bytes ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    if (index.column() == Utilization)
+        if (QVariant over = oversubscribedCell(v, role); over.isValid())
+            return over;
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (index.column()) {
@@ -96,8 +100,10 @@ QVariant HottestLinksModel::data(const QModelIndex& index, int role) const {
         return QString::fromStdString(formatTime(std::llround(v * 1e12)));
     case Utilization:
         return QStringLiteral("%1 %").arg(v, 0, 'f', 1);
-    case Achieved: // in the family of the peak it is read against (GiB/s beside GiB/s)
-        return QString::fromStdString(units::formatBandwidth(v, value(link, Peak)));
+    case Achieved: // in the family of the peak it is read against (GiB/s beside GiB/s); a
+                   // derived figure, so 4 significant digits (7.922 TiB/s, not 7.92179)
+        return QString::fromStdString(
+            units::formatScaled(v, units::bandwidthScale(v, value(link, Peak)), 4));
     case Peak:
         return QString::fromStdString(units::formatBandwidth(v));
     default:

@@ -1,6 +1,7 @@
 #include "utilization/SummaryPanel.h"
 
 #include "core/Units.h"
+#include "record/Oversubscription.h"
 #include "timeline/TimeAxis.h"
 #include "utilization/DimensionStatsModel.h"
 #include "utilization/UtilizationData.h"
@@ -9,10 +10,13 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChartView>
+#include <QFrame>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QHorizontalBarSeries>
 #include <QLabel>
+#include <QPushButton>
 #include <QTableView>
 #include <QValueAxis>
 
@@ -56,11 +60,31 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->verticalHeader()->hide();
 
+    // Shown only when a link was busy longer than the run (congestion-unaware, several chunks).
+    m_oversubscription = new QFrame(this);
+    m_oversubscription->setFrameShape(QFrame::StyledPanel);
+    m_oversubscription->setStyleSheet(
+        QStringLiteral("QFrame { background: #fff4e0; border: 1px solid #e69f00; }"
+                       "QLabel { border: none; }"));
+    m_oversubscriptionText = new QLabel(m_oversubscription);
+    m_oversubscriptionText->setWordWrap(true);
+    m_oversubscriptionText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_runAware = new QPushButton(tr("Run Again Congestion-Aware"), m_oversubscription);
+    m_runAware->setToolTip(tr("Queue a run of the same settings under the congestion-aware "
+                              "model, which shares each link's bandwidth between the chunks "
+                              "on it. The project's settings are not changed."));
+    connect(m_runAware, &QPushButton::clicked, this, &SummaryPanel::congestionAwareRunRequested);
+    auto* banner = new QHBoxLayout(m_oversubscription);
+    banner->addWidget(m_oversubscriptionText, 1);
+    banner->addWidget(m_runAware, 0, Qt::AlignVCenter);
+    m_oversubscription->setVisible(false);
+
     auto* layout = new QGridLayout(this);
-    layout->addWidget(m_figures, 0, 0);
-    layout->addWidget(m_collectives, 0, 1);
-    layout->addWidget(m_table, 1, 0);
-    layout->addWidget(m_bandwidth, 1, 1);
+    layout->addWidget(m_oversubscription, 0, 0, 1, 2);
+    layout->addWidget(m_figures, 1, 0);
+    layout->addWidget(m_collectives, 1, 1);
+    layout->addWidget(m_table, 2, 0);
+    layout->addWidget(m_bandwidth, 2, 1);
     layout->setColumnStretch(0, 2);
     layout->setColumnStretch(1, 3);
     setResult(nullptr);
@@ -70,9 +94,19 @@ QString SummaryPanel::figuresText() const {
     return m_figures->text();
 }
 
+QString SummaryPanel::oversubscriptionText() const {
+    return m_oversubscription->isHidden() ? QString() : m_oversubscriptionText->text();
+}
+
 void SummaryPanel::setResult(std::shared_ptr<const RunResult> result) {
     m_result = std::move(result);
     m_dimensions->setResult(m_result);
+    const Oversubscription over = m_result ? findOversubscription(*m_result) : Oversubscription{};
+    m_oversubscription->setVisible(over.any());
+    if (over.any())
+        m_oversubscriptionText->setText(
+            tr("<b>Links over 100 %.</b> %1.")
+                .arg(QString::fromStdString(explainOversubscription(over)).toHtmlEscaped()));
     if (!m_result) {
         m_figures->setText(tr("No run loaded."));
         clearChart(m_collectives->chart());

@@ -9,7 +9,9 @@
 #include <memory>
 
 class QChartView;
+class QFrame;
 class QLabel;
+class QPushButton;
 class QTableView;
 
 namespace astrolabe::widgets {
@@ -24,6 +26,13 @@ public:
 
     DimensionStatsModel* dimensionModel() const { return m_dimensions; }
     QString figuresText() const;
+    /// The explanation shown when links are busy longer than the run (empty when none are).
+    QString oversubscriptionText() const;
+    QPushButton* congestionAwareButton() const { return m_runAware; }
+
+signals:
+    /// "Run again congestion-aware": the same settings with bandwidth shared on each link.
+    void congestionAwareRunRequested();
 
 private:
     void fillCollectiveChart();
@@ -31,6 +40,9 @@ private:
 
     std::shared_ptr<const RunResult> m_result;
     QLabel* m_figures = nullptr;
+    QFrame* m_oversubscription = nullptr;
+    QLabel* m_oversubscriptionText = nullptr;
+    QPushButton* m_runAware = nullptr;
     QChartView* m_collectives = nullptr;
     QChartView* m_bandwidth = nullptr;
     QTableView* m_table = nullptr;

@@ -27,6 +27,8 @@ UtilizationView::UtilizationView(QWidget* parent)
     : QWidget(parent) {
     m_tabs = new QTabWidget(this);
     m_summary = new SummaryPanel(this);
+    connect(m_summary, &SummaryPanel::congestionAwareRunRequested, this,
+            &UtilizationView::congestionAwareRunRequested);
     m_chart = new UtilizationChart(this);
     m_linkHeatmap = new HeatmapWidget(this);
     m_traffic = new HeatmapWidget(this);

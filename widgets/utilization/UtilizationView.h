@@ -36,6 +36,10 @@ public:
     /// Exports the visible tab; the format follows the suffix (.png or .svg).
     bool exportImage(const QString& path) const;
 
+signals:
+    /// The summary's "Run again congestion-aware" (shown when links are over-subscribed).
+    void congestionAwareRunRequested();
+
 private:
     void showSelectedLinks();
     void exportWithDialog();

@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <sstream>
 
 using astrolabe::cli::runCli;
@@ -146,4 +147,44 @@ TEST(Cli, UnitsOptionChangesEverySizeAndBandwidthInTheReport) {
         << bad.err;
     // The next command starts from the default again.
     EXPECT_NE(cli({"run", project, "--no-store"}).out.find("800 GiB/s peak"), std::string::npos);
+}
+
+// The congestion-unaware model lets concurrent chunks each use a link at full bandwidth, so the
+// HGX-H100 example (2 chunks in flight on an NVSwitch) shows links busy longer than the run. The
+// report says so and why; the same project congestion-aware shares links and stays within 100%,
+// as does every example project.
+TEST(Cli, OversubscribedLinksAreExplainedAndCongestionAwareStaysWithinTheRun) {
+    // The wizard's HGX-H100: the example project with a 64 MiB all-reduce.
+    std::ifstream in(ASTROLABE_SOURCE_DIR "/projects/hgx-h100/project.yaml");
+    std::string yaml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t size = yaml.find("size: 1 MiB");
+    ASSERT_NE(size, std::string::npos);
+    yaml.replace(size, 11, "size: 64 MiB");
+    const std::string hgx = ::testing::TempDir() + "hgx-64mib.yaml";
+    std::ofstream(hgx) << yaml;
+    const Result unaware = cli({"run", hgx, "--no-store"});
+    ASSERT_EQ(unaware.code, 0) << unaware.err;
+    EXPECT_NE(unaware.out.find("links busy 126.7% of the run"), std::string::npos) << unaware.out;
+    EXPECT_NE(unaware.out.find("note         16 links busy longer than the run (up to 126.7%): "
+                               "the congestion-unaware model"),
+              std::string::npos)
+        << unaware.out;
+    EXPECT_NE(unaware.out.find("--backend=congestion-aware"), std::string::npos);
+    for (const std::string& project :
+         {hgx, std::string(ASTROLABE_SOURCE_DIR "/projects/hgx-h100/project.yaml"),
+          std::string(ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml"),
+          std::string(ASTROLABE_SOURCE_DIR "/projects/torus-2d/project.yaml")}) {
+        const std::string& name = project;
+        const Result aware = cli({"run", project, "--no-store", "--backend=congestion-aware"});
+        ASSERT_EQ(aware.code, 0) << name << ": " << aware.err;
+        EXPECT_NE(aware.out.find("analytical-congestion-aware"), std::string::npos) << aware.out;
+        EXPECT_EQ(aware.out.find("busy longer than the run"), std::string::npos) << aware.out;
+        // Every "links busy N% of the run" is at most 100%.
+        for (size_t at = aware.out.find("links busy "); at != std::string::npos;
+             at = aware.out.find("links busy ", at + 1))
+            EXPECT_LE(std::stod(aware.out.substr(at + 11)), 100.0) << name << ": " << aware.out;
+    }
+    const Result bad = cli({"run", hgx, "--no-store", "--backend=garnet"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("--backend: "), std::string::npos) << bad.err;
 }

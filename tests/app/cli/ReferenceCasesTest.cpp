@@ -7,6 +7,9 @@
 // "finished" over NPUs, and the largest exposed communication); where ASTRA-sim itself failed,
 // a clear refusal (exit code 1 and a message), never a crash.
 #include "cli/Commands.h"
+#include "config/AstraInputs.h"
+#include "record/Oversubscription.h"
+#include "simulation/Simulation.h"
 #include "workload/MicrobenchmarkGenerator.h"
 
 #include <algorithm>
@@ -68,6 +71,8 @@ TEST(ReferenceCases, EveryMeasuredAstraSimCaseThroughTheCli) {
 
     std::map<std::string, std::string> workloads; // "collective/npus/size" -> ET prefix
     int cases = 0, upstreamOk = 0, exact = 0, refused = 0, crashedOrWrong = 0;
+    int awareRuns = 0, awareOversubscribed = 0, unawareOversubscribed = 0;
+    double awarePeak = 0, unawarePeak = 0;
     double largestRelativeError = 0;
     std::string line;
     while (std::getline(in, line)) {
@@ -124,6 +129,28 @@ TEST(ReferenceCases, EveryMeasuredAstraSimCaseThroughTheCli) {
                               std::fabs(double(got.minCycles - wantMin)) / double(wantMin)});
             else
                 ++crashedOrWrong;
+            // Link utilization: the congestion-aware model shares a link's bandwidth, so no link
+            // may be busy longer than the run; the unaware one may (and says so).
+            astrolabe::AstraInputs inputs;
+            inputs.workloadPrefix = workloads[key];
+            inputs.systemFile = (dir / "system.json").string();
+            inputs.networkFile = (dir / "network.yml").string();
+            inputs.remoteMemoryFile = (dir / "memory.json").string();
+            inputs.backend = backend == "congestion_aware"
+                                 ? astrolabe::NetworkBackend::CongestionAware
+                                 : astrolabe::NetworkBackend::CongestionUnaware;
+            const astrolabe::Oversubscription over = astrolabe::findOversubscription(
+                *astrolabe::runSimulation(astrolabe::loadAstraInputs(inputs), nullptr));
+            if (inputs.backend == astrolabe::NetworkBackend::CongestionAware) {
+                ++awareRuns;
+                awareOversubscribed += over.any();
+                awarePeak = std::max(awarePeak, over.peakUtilization);
+                EXPECT_FALSE(over.any())
+                    << id << " congestion-aware: a link at " << 100 * over.peakUtilization << "%";
+            } else {
+                unawareOversubscribed += over.any();
+                unawarePeak = std::max(unawarePeak, over.peakUtilization);
+            }
             EXPECT_TRUE(same) << id << " " << backend << ": got " << got.maxCycles << "/"
                               << got.minCycles << " exposed " << got.maxExposed << ", want "
                               << wantMax << "/" << wantMin << " exposed " << wantExposed
@@ -134,6 +161,11 @@ TEST(ReferenceCases, EveryMeasuredAstraSimCaseThroughTheCli) {
                 "the cycle; %d refused clearly where ASTRA-sim failed; largest relative error "
                 "%.3g; %d wrong or crashed\n",
                 cases, exact, upstreamOk, refused, largestRelativeError, crashedOrWrong);
+    std::printf("[ reference ] link utilization: congestion-aware %d runs, %d with a link over "
+                "100%% (busiest %.1f%%); congestion-unaware %d runs over 100%% (busiest %.1f%%)\n",
+                awareRuns, awareOversubscribed, 100 * awarePeak, unawareOversubscribed,
+                100 * unawarePeak);
+    EXPECT_EQ(awareOversubscribed, 0);
     EXPECT_EQ(cases, 1636);
     EXPECT_EQ(exact, upstreamOk);
     EXPECT_EQ(crashedOrWrong, 0);
