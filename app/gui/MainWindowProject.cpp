@@ -1,4 +1,5 @@
 // MainWindow: opening, saving, importing and presenting the project.
+#include "common/ErrorBox.h"
 #include "common/LogModel.h"
 #include "config/ConfigurationPanel.h"
 #include "core/Error.h"
@@ -221,15 +222,17 @@ void MainWindow::onExplorerActivated(int part, int runId, const QString& key) {
 
 void MainWindow::reportError(const QString& title, const QString& message, const QString& keyPath) {
     m_log->append(widgets::LogModel::Severity::Error, message);
-    statusBar()->showMessage(QString(message).replace(u'\n', u' '), 10000);
+    QString first = message.section(u'\n', 0, 0); // the box has the rest
+    if (first.size() > widgets::kErrorLineChars)
+        first = first.left(widgets::kErrorLineChars - 3) + QStringLiteral("...");
+    statusBar()->showMessage(first, 10000);
     bool jumped = false;
     if (!keyPath.isEmpty() && m_hasProject && m_config->editorForKey(keyPath)) {
         m_tabs->setCurrentIndex(ConfigurationTab);
         jumped = m_config->focusKey(keyPath);
     }
     // Not modal: a long message must not stop runs or the event loop.
-    auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
-    box->setObjectName(QStringLiteral("errorBox"));
+    QMessageBox* box = widgets::createErrorBox(this, title, message);
     if (jumped)
         box->setInformativeText(tr("The setting is highlighted in the Configuration tab."));
     box->setAttribute(Qt::WA_DeleteOnClose);

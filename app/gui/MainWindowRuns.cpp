@@ -62,6 +62,7 @@ void MainWindow::updateRunActions() {
 int MainWindow::startRun() {
     if (!m_hasProject)
         return 0;
+    m_config->setSpec(m_document->spec()); // checks against files again (traces made since)
     const QStringList invalid = m_config->invalidFields();
     if (!invalid.isEmpty()) {
         reportError(tr("Cannot Run"),

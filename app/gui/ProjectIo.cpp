@@ -9,7 +9,7 @@ namespace astrolabe::gui {
 // file that fails to load gives the same message in both.
 ProjectIo defaultProjectIo() {
     ProjectIo io;
-    io.load = [](const std::string& path) { return loadProject(path); };
+    io.load = [](const std::string& path) { return loadProjectForEditing(path); };
     io.save = [](const SimulationSpec& spec, const std::string& path) { saveProject(spec, path); };
     io.importAstra = [](const AstraImportRequest& request) {
         AstraInputs inputs;

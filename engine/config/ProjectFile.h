@@ -17,6 +17,11 @@ SimulationSpec loadProject(const std::string& path, std::vector<std::string>* wa
 /// Same from text; `fileName` names the file in messages and anchors relative paths.
 SimulationSpec parseProject(const std::string& text, const std::string& fileName,
                             std::vector<std::string>* warnings = nullptr);
+/// loadProject for an editor: everything is checked except whether the trace files exist for
+/// every NPU, which the editor flags on its trace field and a run checks again (a project
+/// whose traces are not generated yet, or made for another NPU count, opens to be fixed).
+SimulationSpec loadProjectForEditing(const std::string& path,
+                                     std::vector<std::string>* warnings = nullptr);
 
 /// The spec as project YAML, fully explicit (no ASTRA-sim file references: the platform, system
 /// and memory are written inline), paths relative to `projectPath`'s folder. loadProject of the

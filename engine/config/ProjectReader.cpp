@@ -317,8 +317,10 @@ void readRun(Diagnostics& d, const YAML::Node& node, RunOptions& run) {
 } // namespace
 } // namespace config
 
-SimulationSpec parseProject(const std::string& text, const std::string& fileName,
-                            std::vector<std::string>* warnings) {
+namespace {
+
+SimulationSpec parseProjectChecked(const std::string& text, const std::string& fileName,
+                                   std::vector<std::string>* warnings, TraceFileCheck traces) {
     config::Diagnostics d(fileName);
     const YAML::Node root = config::parseYamlText(text, fileName);
     if (!root.IsMap()) {
@@ -353,7 +355,7 @@ SimulationSpec parseProject(const std::string& text, const std::string& fileName
 
     // Consistency between sections, once each is valid on its own.
     if (!d.hasErrors())
-        for (const Error& e : crossCheckSpec(spec, SpecKeyStyle::Project))
+        for (const Error& e : crossCheckSpec(spec, SpecKeyStyle::Project, traces))
             d.relocate(e, config::locate(d, config::nodeAtKeyPath(root, e.where().keyPath),
                                          e.where().keyPath));
     d.throwIfErrors();
@@ -362,8 +364,20 @@ SimulationSpec parseProject(const std::string& text, const std::string& fileName
     return spec;
 }
 
+} // namespace
+
+SimulationSpec parseProject(const std::string& text, const std::string& fileName,
+                            std::vector<std::string>* warnings) {
+    return parseProjectChecked(text, fileName, warnings, TraceFileCheck::Include);
+}
+
 SimulationSpec loadProject(const std::string& path, std::vector<std::string>* warnings) {
     return parseProject(readInputFile(path, "the project file"), path, warnings);
+}
+
+SimulationSpec loadProjectForEditing(const std::string& path, std::vector<std::string>* warnings) {
+    return parseProjectChecked(readInputFile(path, "the project file"), path, warnings,
+                               TraceFileCheck::Skip);
 }
 
 } // namespace astrolabe

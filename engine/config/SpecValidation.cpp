@@ -181,7 +181,8 @@ void checkLimits(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Err
 
 } // namespace
 
-std::vector<Error> crossCheckSpec(const SimulationSpec& spec, SpecKeyStyle style) {
+std::vector<Error> crossCheckSpec(const SimulationSpec& spec, SpecKeyStyle style,
+                                  TraceFileCheck traces) {
     std::vector<Error> out;
     checkLimits(spec, style, out);
     if (!out.empty()) // the other checks walk every NPU
@@ -190,8 +191,76 @@ std::vector<Error> crossCheckSpec(const SimulationSpec& spec, SpecKeyStyle style
     checkCommGroups(spec, style, out);
     checkMemory(spec, style, out);
     checkMicrobenchmarkAlgorithm(spec, out);
-    checkTraceFiles(spec, style, out);
+    if (traces == TraceFileCheck::Include)
+        checkTraceFiles(spec, style, out);
     return out;
+}
+
+void requireTraceFiles(const SimulationSpec& spec) {
+    std::vector<Error> out;
+    checkTraceFiles(
+        spec, spec.sourceFile.empty() ? SpecKeyStyle::AstraFiles : SpecKeyStyle::Project, out);
+    if (!out.empty())
+        throw out.front();
+}
+
+TraceSetCount countTraceFiles(const std::string& prefix, size_t maxEntries) {
+    const fs::path path(prefix);
+    const fs::path directory = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    const std::string stem = path.filename().string() + ".";
+    std::vector<int> indices;
+    std::error_code ec;
+    fs::directory_iterator it(directory, ec);
+    for (size_t seen = 0; !ec && it != fs::directory_iterator() && seen < maxEntries;
+         it.increment(ec), ++seen) {
+        const std::string name = it->path().filename().string();
+        if (name.size() <= stem.size() + 3 || name.compare(0, stem.size(), stem) != 0 ||
+            !name.ends_with(".et"))
+            continue;
+        const std::string digits = name.substr(stem.size(), name.size() - stem.size() - 3);
+        if (digits.empty() || digits.size() > 9 ||
+            !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            continue;
+        indices.push_back(std::stoi(digits));
+    }
+    std::sort(indices.begin(), indices.end());
+    indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+    TraceSetCount count;
+    count.files = static_cast<int>(indices.size());
+    while (count.contiguous < count.files &&
+           indices[static_cast<size_t>(count.contiguous)] == count.contiguous)
+        ++count.contiguous;
+    return count;
+}
+
+TraceCountProblem traceCountProblem(const SimulationSpec& spec) {
+    if (spec.workload.kind != WorkloadSource::Kind::ChakraTrace ||
+        spec.workload.tracePrefix.empty())
+        return {};
+    const int npus = spec.platform.npuCount();
+    const TraceSetCount found = countTraceFiles(spec.workload.tracePrefix);
+    const std::string name = fs::path(spec.workload.tracePrefix).filename().string();
+    const std::string of = " for a platform of " + std::to_string(npus) + " NPUs: ";
+    const auto traces = [](int n) { return std::to_string(n) + (n == 1 ? " trace" : " traces"); };
+    if (found.files == 0)
+        return {"no traces " + name + ".<npu>.et found; the platform's " + std::to_string(npus) +
+                    " NPUs need one each",
+                true};
+    if (found.contiguous < npus) {
+        if (found.files > found.contiguous)
+            return {traces(found.files) + of + "NPU " + std::to_string(found.contiguous) +
+                        "'s trace (" + name + "." + std::to_string(found.contiguous) +
+                        ".et) is missing",
+                    true};
+        return {traces(found.files) + of + "the set was made for " + std::to_string(found.files) +
+                    (found.files == 1 ? " NPU" : " NPUs"),
+                true};
+    }
+    if (found.files > npus)
+        return {traces(found.files) + of + "only NPUs 0-" + std::to_string(npus - 1) +
+                    "'s are read; the set was probably made for a larger platform",
+                false};
+    return {};
 }
 
 } // namespace astrolabe

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace astrolabe {
@@ -23,7 +24,32 @@ inline constexpr double kMaxEndpointDelayNs = 1e9;
 /// How the keys of a spec were spelled, so messages name the key the user wrote.
 enum class SpecKeyStyle : uint8_t { AstraFiles, Project };
 
+/// Whether crossCheckSpec looks for the trace files of every NPU.
+enum class TraceFileCheck : uint8_t { Include, Skip };
+
 /// The problems found (empty when consistent). Does not throw.
-std::vector<Error> crossCheckSpec(const SimulationSpec& spec, SpecKeyStyle style);
+std::vector<Error> crossCheckSpec(const SimulationSpec& spec, SpecKeyStyle style,
+                                  TraceFileCheck traces = TraceFileCheck::Include);
+/// Throws the error of a trace set that lacks a file for some NPU (what crossCheckSpec says),
+/// naming the project's workload.trace key when the spec came from a project file.
+void requireTraceFiles(const SimulationSpec& spec);
+
+/// The Chakra traces <prefix>.<i>.et found beside a trace prefix.
+struct TraceSetCount {
+    int files = 0;      ///< files named <prefix>.<i>.et, any i
+    int contiguous = 0; ///< i = 0, 1, ... present without a gap
+};
+/// Reads the prefix's directory once (not one probe per NPU); looks at no more than `maxEntries`
+/// directory entries, so a huge directory costs a bounded time. Does not throw.
+TraceSetCount countTraceFiles(const std::string& prefix, size_t maxEntries = size_t{1} << 20);
+
+/// How a trace set fits the platform, said before a run: empty when the traces are exactly
+/// <prefix>.0.et ... <prefix>.<n-1>.et for the platform's n NPUs.
+struct TraceCountProblem {
+    std::string message;
+    bool blocking = false; ///< traces are missing (the run would fail); extra ones are only odd
+    bool any() const { return !message.empty(); }
+};
+TraceCountProblem traceCountProblem(const SimulationSpec& spec);
 
 } // namespace astrolabe

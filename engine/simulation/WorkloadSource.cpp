@@ -1,5 +1,6 @@
 #include "simulation/WorkloadSource.h"
 
+#include "config/SpecValidation.h"
 #include "core/Error.h"
 #include "workload/MicrobenchmarkGenerator.h"
 #include "workload/WorkloadLoader.h"
@@ -10,6 +11,7 @@ namespace astrolabe {
 
 std::vector<WorkloadTrace> loadWorkloadTraces(const SimulationSpec& spec, int npuCount) {
     if (spec.workload.kind == WorkloadSource::Kind::ChakraTrace) {
+        requireTraceFiles(spec); // one message for the whole set, not the first missing file
         LoadOptions options;
         options.roofline = spec.system.rooflineEnabled;
         for (const DimensionSpec& d : spec.platform.dimensions)

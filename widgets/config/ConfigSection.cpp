@@ -67,10 +67,22 @@ void ConfigSection::request(const QString& key, const QString& description,
 }
 
 void ConfigSection::setMessage(Field& field, const QString& message) {
-    field.message->setText(message);
-    field.message->setVisible(!message.isEmpty());
+    field.typed = message;
+    showMessage(field);
+}
+
+void ConfigSection::showMessage(Field& field) {
+    const bool note = field.typed.isEmpty() && !field.problem.blocking;
+    const QString text = !field.typed.isEmpty() ? field.typed
+                         : note && !field.problem.text.isEmpty()
+                             ? QStringLiteral("\u26a0 ") + field.problem.text
+                             : field.problem.text;
+    field.message->setText(text);
+    field.message->setStyleSheet(note ? QStringLiteral("color: #8a5a00;")
+                                      : QStringLiteral("color: #c62828;"));
+    field.message->setVisible(!text.isEmpty());
     if (!qobject_cast<QuantityEdit*>(field.editor))
-        markInvalid(field.editor, !message.isEmpty());
+        markInvalid(field.editor, !text.isEmpty() && !note);
 }
 
 QWidget* ConfigSection::addInt(const QString& label, const QStringList& keys, const QString& tip,
@@ -230,13 +242,17 @@ void ConfigSection::enableWhen(std::function<bool(const SimulationSpec&)> when) 
     m_fields.back().enabledWhen = std::move(when);
 }
 
+void ConfigSection::checkWhen(std::function<SpecProblem(const SimulationSpec&)> check) {
+    m_fields.back().check = std::move(check);
+}
+
 void ConfigSection::setSpec(const SimulationSpec& spec) {
     m_spec = spec;
     m_loading = true;
     for (Field& f : m_fields) {
         // Text the user is still fixing stays, unless this field's value changed (undo, load).
         const QString shown = f.show(spec);
-        const bool fixing = !f.message->text().isEmpty() && shown == f.lastShown;
+        const bool fixing = !f.typed.isEmpty() && shown == f.lastShown;
         if (!fixing)
             f.load(spec);
         f.lastShown = shown;
@@ -244,6 +260,10 @@ void ConfigSection::setSpec(const SimulationSpec& spec) {
             const bool on = f.enabledWhen(spec);
             f.editor->setEnabled(on);
             f.labelWidget->setEnabled(on);
+        }
+        if (f.check) {
+            f.problem = f.editor->isEnabled() ? f.check(spec) : SpecProblem{};
+            showMessage(f);
         }
     }
     m_loading = false;
@@ -294,9 +314,16 @@ QStringList ConfigSection::changedFields() const {
 QStringList ConfigSection::invalidFields() const {
     QStringList out;
     for (const Field& f : m_fields)
-        if (!f.message->text().isEmpty())
+        if (isInvalid(f.editor))
             out << f.label;
     return out;
+}
+
+bool ConfigSection::isInvalid(const QWidget* editor) const {
+    for (const Field& f : m_fields)
+        if (f.editor == editor)
+            return !f.typed.isEmpty() || (f.problem.blocking && !f.problem.text.isEmpty());
+    return false;
 }
 
 QLabel* ConfigSection::messageLabel(QWidget* editor) const {

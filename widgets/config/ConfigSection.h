@@ -50,6 +50,16 @@ public:
     /// The last added field is enabled only when `when` holds for the current spec.
     void enableWhen(std::function<bool(const SimulationSpec&)> when);
 
+    /// A problem of the whole spec shown under a field (the traces against the NPU count, say):
+    /// a blocking one is red and makes the field invalid, another is an amber note.
+    struct SpecProblem {
+        QString text;
+        bool blocking = true;
+    };
+    /// The last added field shows `check`'s problem with each spec given to setSpec(), while the
+    /// field is enabled and its own text is valid.
+    void checkWhen(std::function<SpecProblem(const SimulationSpec&)> check);
+
     /// Shows the spec's values, except where the field already shows an equal value (so text
     /// being typed is not reformatted under the cursor).
     void setSpec(const SimulationSpec& spec);
@@ -63,6 +73,8 @@ public:
     /// The labels of fields whose text is currently invalid.
     QStringList invalidFields() const;
     QLabel* messageLabel(QWidget* editor) const;
+    /// True when this editor's text is invalid or its spec problem blocks a run.
+    bool isInvalid(const QWidget* editor) const;
 
 signals:
     void editRequested(const astrolabe::widgets::SpecEdit& edit);
@@ -77,6 +89,9 @@ private:
         Getter<QString> show; ///< a canonical text of the value, for change marks
         std::function<void(const SimulationSpec&)> load;
         std::function<bool(const SimulationSpec&)> enabledWhen;
+        std::function<SpecProblem(const SimulationSpec&)> check;
+        QString typed;       ///< why the text in the editor is invalid, or empty
+        SpecProblem problem; ///< check()'s finding for the current spec
         bool changed = false;
         QString lastShown; ///< show() of the spec last given to setSpec()
     };
@@ -86,6 +101,7 @@ private:
     void request(const QString& key, const QString& description,
                  std::function<void(SimulationSpec&)> apply, bool mergeable);
     void setMessage(Field& field, const QString& message);
+    void showMessage(Field& field);
     void refreshMarks();
 
     QGridLayout* m_grid;

@@ -81,15 +81,15 @@ bool ConfigurationPanel::focusKey(const QString& keyPath) {
     editor->setFocus(Qt::OtherFocusReason);
     QWidget* target = editor->focusProxy() ? editor->focusProxy() : editor;
     markInvalid(target, true);
-    QLabel* message = nullptr;
+    ConfigSection* section = nullptr;
     for (ConfigSection* s : m_sections)
-        if (QLabel* m = s->messageLabel(editor))
-            message = m;
+        if (s->messageLabel(editor))
+            section = s;
     // The highlight fades after a few seconds unless the field has its own validation error.
-    QTimer::singleShot(kHighlightMs, target, [target, editor, message] {
+    QTimer::singleShot(kHighlightMs, target, [target, editor, section] {
         auto* quantity = qobject_cast<QuantityEdit*>(editor);
         const bool stillInvalid =
-            quantity ? !quantity->isValid() : (message && !message->text().isEmpty());
+            quantity ? !quantity->isValid() : (section && section->isInvalid(editor));
         if (!stillInvalid)
             markInvalid(target, false);
     });
@@ -100,8 +100,7 @@ bool ConfigurationPanel::focusFirstInvalid() {
     for (ConfigSection* s : m_sections)
         for (QLabel* label : s->findChildren<QLabel*>()) {
             QWidget* editor = label->buddy();
-            QLabel* message = editor ? s->messageLabel(editor) : nullptr;
-            if (message && !message->text().isEmpty()) {
+            if (editor && s->isInvalid(editor)) {
                 m_scroll->ensureWidgetVisible(editor);
                 editor->setFocus(Qt::OtherFocusReason);
                 return true;

@@ -1,6 +1,7 @@
 // Run options (ASTRA-sim command-line flags) and the workload source.
 #include "config/ConfigSection.h"
 #include "config/Sections.h"
+#include "config/SpecValidation.h"
 #include "core/Error.h"
 
 #include <array>
@@ -123,6 +124,11 @@ ConfigSection* createWorkloadSection(QWidget* parent) {
         [](const SimulationSpec& sp) { return QString::fromStdString(sp.workload.tracePrefix); },
         [](SimulationSpec& sp, const QString& t) { sp.workload.tracePrefix = t.toStdString(); });
     s->enableWhen([isMicro](const SimulationSpec& sp) { return !isMicro(sp); });
+    // Flagged before a run: a trace set made for another NPU count (one directory read).
+    s->checkWhen([](const SimulationSpec& sp) {
+        const TraceCountProblem p = traceCountProblem(sp);
+        return ConfigSection::SpecProblem{QString::fromStdString(p.message), p.blocking};
+    });
     return s;
 }
 

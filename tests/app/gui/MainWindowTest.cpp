@@ -16,8 +16,10 @@
 #include "utilization/DimensionStatsModel.h"
 
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -261,6 +263,71 @@ TEST(MainWindow, EngineErrorShowsTheMessageAndJumpsToTheField) {
     // Focus returns to the field once the message is read. (The offscreen window is never
     // active, so ask the window which widget holds its focus.)
     EXPECT_TRUE(test::waitUntil([&] { return window.focusWidget() == endpoint->focusProxy(); }));
+    window.close();
+}
+
+TEST(MainWindow, ATraceSetForAnotherNpuCountIsFlaggedBeforeTheRun) {
+    // The quick start's 8-NPU ring with a trace set made for 4 NPUs.
+    QTemporaryDir dir;
+    QDir(dir.path()).mkpath(QStringLiteral("traces"));
+    const auto writeTraces = [&](int from, int to) {
+        for (int i = from; i < to; ++i) {
+            QFile f(dir.filePath(QStringLiteral("traces/llm.%1.et").arg(i)));
+            ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        }
+    };
+    writeTraces(0, 4);
+    QFile project(dir.filePath(QStringLiteral("project.yaml")));
+    ASSERT_TRUE(project.open(QIODevice::WriteOnly));
+    project.write("name: Traces\n"
+                  "platform:\n"
+                  "  dimensions:\n"
+                  "    - {type: Ring, size: 8, bandwidth: 50 GiB/s, latency: 500 ns}\n"
+                  "system:\n"
+                  "  algorithms: {all-reduce: [ring], reduce-scatter: [ring], all-gather: [ring], "
+                  "all-to-all: [ring]}\n"
+                  "  scheduling-policy: LIFO\n"
+                  "  collective-optimization: localBWAware\n"
+                  "  chunks: 4\n"
+                  "  active-chunks-per-dimension: 1\n"
+                  "  endpoint-delay: 10 ns\n"
+                  "  local-memory-bandwidth: 50 GB/s\n"
+                  "workload:\n"
+                  "  trace: traces/llm\n");
+    project.close();
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openProject(project.fileName()));
+    QWidget* trace = window.configurationPanel()->editorForKey(QStringLiteral("workload.trace"));
+    ASSERT_NE(trace, nullptr);
+    QLabel* message = nullptr;
+    for (widgets::ConfigSection* s : window.configurationPanel()->sections())
+        if (QLabel* m = s->messageLabel(trace))
+            message = m;
+    ASSERT_NE(message, nullptr);
+    EXPECT_EQ(message->text(),
+              QStringLiteral("4 traces for a platform of 8 NPUs: the set was made for 4 NPUs"));
+    EXPECT_EQ(window.configurationPanel()->invalidFields(),
+              QStringList{QStringLiteral("Trace prefix")});
+    window.tabs()->setCurrentIndex(MainWindow::ConfigurationTab);
+    window.configurationPanel()->focusKey(QStringLiteral("workload.trace"));
+    test::saveScreenshot(window, QStringLiteral("09b-trace-count.png"));
+
+    // Run is refused before anything starts, naming the field.
+    EXPECT_EQ(window.startRun(), 0);
+    const auto boxes = window.findChildren<QMessageBox*>(QStringLiteral("errorBox"));
+    ASSERT_EQ(boxes.size(), 1);
+    EXPECT_TRUE(boxes[0]->text().contains(QStringLiteral("Trace prefix")));
+    EXPECT_EQ(window.runsModel()->rowCount(), 0);
+    closeErrorBoxes(window);
+
+    // The missing traces appear (generated meanwhile): the next Run checks again.
+    writeTraces(4, 8);
+    EXPECT_GT(window.startRun(), 0);
+    EXPECT_TRUE(message->text().isEmpty());
+    window.stopRuns();
     window.close();
 }
 
