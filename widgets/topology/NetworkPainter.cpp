@@ -202,6 +202,10 @@ NetworkPainter::NetworkPainter(const NetworkLayout& layout, const PlatformSpec& 
 int NetworkPainter::collapseLevelFor(const NetworkLayout& layout, double scale) {
     const auto pixels = [&](int l) { return 2 * layout.level(l).boundRadius() * scale; };
     for (int l = 0; l < layout.topLevel(); ++l) {
+        // The rows of a torus grid are never tiles (a stack of thin bars): the NPUs are drawn
+        // as dots, or whole grids as tiles.
+        if (layout.level(l).arrangement == NetworkLayout::Arrangement::GridRow)
+            continue;
         // Level l is drawn when its groups are big enough, or when the next level would make
         // tiles so large that a flat tile hides what a grid of small dots still shows.
         if (pixels(l) >= (l == 0 ? kNodeMinPixels : kTileMinPixels) ||

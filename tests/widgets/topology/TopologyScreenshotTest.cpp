@@ -97,6 +97,15 @@ TEST(TopologyScreenshots, Tori) {
     saveEditor(
         platformOf({astraDimension(K::Ring, 64, 50, 500), astraDimension(K::Ring, 64, 50, 500)}),
         QStringLiteral("topology-torus-64x64.png"));
+    // Zoomed out past fit, the grids of a 3-D torus become tiles (their rows never do).
+    NetworkView view;
+    view.resize(900, 700);
+    view.setPlatform(
+        findTopologyPreset(QStringLiteral("TPU-style 3-D torus (Ring 16 x Ring 16 x Ring 16)"))
+            ->platform);
+    view.zoomBy(0.3, QPointF(450, 350));
+    EXPECT_EQ(view.collapseLevel(), 2);
+    ASSERT_TRUE(view.grab().save(screenshotPath(QStringLiteral("topology-torus-3d-out.png"))));
 }
 
 TEST(TopologyScreenshots, EmptyAndInvalidPlatforms) {
