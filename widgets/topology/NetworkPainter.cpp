@@ -3,6 +3,8 @@
 #include "topology/DimensionColors.h"
 #include "topology/ShapeBatches.h"
 
+#include <QFontMetricsF>
+#include <QObject>
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
@@ -19,13 +21,16 @@ constexpr int kMaxFullSpokes = 128;
 struct LevelBatch {
     std::vector<QRectF> shapes;
     std::vector<QLineF> lines;
+    std::vector<QLineF> wrapStubs; // of a torus grid's wrap-around links
+    std::vector<int> wrapPeers;    // the NPU each stub leads to (at the other end of the grid)
     std::vector<QRectF> hubs;
 };
 
 struct Collected {
     std::vector<LevelBatch> levels;
-    std::vector<std::pair<QRectF, int>> tiles; // rect, first NPU id
-    std::vector<std::pair<QRectF, int>> nodes; // rect, NPU id
+    std::vector<NetworkLayout::GridLink> gridLinks; // scratch, reused grid after grid
+    std::vector<std::pair<QRectF, int>> tiles;      // rect, first NPU id
+    std::vector<std::pair<QRectF, int>> nodes;      // rect, NPU id
     int visited = 0;
 };
 
@@ -67,23 +72,29 @@ void addSwitchLinks(const CollectContext& ctx, int l, QPointF centre, LevelBatch
                             2 * lv.hubHalf);
 }
 
-void collect(const CollectContext& ctx, int l, QPointF centre, int firstId, Collected& out) {
-    const NetworkLayout& layout = ctx.layout;
-    const QRectF rect = layout.groupRect(l, centre);
-    if (!ctx.visible.intersects(rect))
-        return;
-    ++out.visited;
-    if (l == 0) {
-        out.nodes.emplace_back(rect, firstId);
-        return;
+// Both dimensions of a torus grid are drawn NPU to NPU: each link joins adjacent cells, each
+// wrap-around link is two stubs pointing out of the grid.
+void addGridLinks(const CollectContext& ctx, QPointF centre, int firstId, Collected& out) {
+    out.gridLinks.clear();
+    ctx.layout.appendGridLinks(centre, firstId, ctx.visible, out.gridLinks);
+    for (const NetworkLayout::GridLink& link : out.gridLinks) {
+        // Rows drawn as tiles hide their own links.
+        if (link.dimension == 0 && ctx.collapse >= 1)
+            continue;
+        LevelBatch& batch = out.levels[static_cast<size_t>(link.dimension + 1)];
+        if (!link.wrap) {
+            batch.lines.push_back(link.line);
+            continue;
+        }
+        const auto stubs = NetworkLayout::wrapStubs(link.line.p1(), link.line.p2());
+        batch.wrapStubs.insert(batch.wrapStubs.end(), stubs.begin(), stubs.end());
+        batch.wrapPeers.push_back(link.to);
+        batch.wrapPeers.push_back(link.from);
     }
-    if (l == ctx.collapse) {
-        out.tiles.emplace_back(rect, firstId);
-        return;
-    }
-    const NetworkLayout::Level& lv = layout.level(l);
-    LevelBatch& batch = out.levels[static_cast<size_t>(l)];
-    batch.shapes.push_back(rect);
+}
+
+void addBlockLinks(const CollectContext& ctx, int l, QPointF centre, LevelBatch& batch) {
+    const NetworkLayout::Level& lv = ctx.layout.level(l);
     const int n = lv.childCount;
     const auto at = [&](int i) { return centre + lv.childOffsets[static_cast<size_t>(i)]; };
     switch (lv.kind) {
@@ -104,9 +115,82 @@ void collect(const CollectContext& ctx, int l, QPointF centre, int firstId, Coll
         addSwitchLinks(ctx, l, centre, batch);
         break;
     }
+}
+
+// An open arrowhead at the outer end of each stub: the link leaves the grid here and comes
+// back at the other end of its row or column.
+std::vector<QLineF> arrowheads(const std::vector<QLineF>& stubs) {
+    std::vector<QLineF> heads;
+    heads.reserve(2 * stubs.size());
+    const double size = 0.14 * NetworkLayout::kGridPitch;
+    for (const QLineF& stub : stubs) {
+        const QPointF tip = stub.p2();
+        const QPointF u = (stub.p2() - stub.p1()) / std::max(stub.length(), 1e-9);
+        const QPointF side(-u.y(), u.x());
+        heads.emplace_back(tip, tip - u * size + side * size * 0.7);
+        heads.emplace_back(tip, tip - u * size - side * size * 0.7);
+    }
+    return heads;
+}
+
+void collect(const CollectContext& ctx, int l, QPointF centre, int firstId, Collected& out) {
+    const NetworkLayout& layout = ctx.layout;
+    const QRectF rect = layout.groupRect(l, centre);
+    if (!ctx.visible.intersects(rect))
+        return;
+    ++out.visited;
+    if (l == 0) {
+        out.nodes.emplace_back(rect, firstId);
+        return;
+    }
+    if (l == ctx.collapse) {
+        out.tiles.emplace_back(rect, firstId);
+        return;
+    }
+    const NetworkLayout::Level& lv = layout.level(l);
+    LevelBatch& batch = out.levels[static_cast<size_t>(l)];
+    const int n = lv.childCount;
+    const auto at = [&](int i) { return centre + lv.childOffsets[static_cast<size_t>(i)]; };
+    using Arrangement = NetworkLayout::Arrangement;
+    // The rows of a torus grid share the grid's background; the grid draws their links.
+    if (lv.arrangement != Arrangement::GridRow)
+        batch.shapes.push_back(rect);
+    if (lv.arrangement == Arrangement::Grid)
+        addGridLinks(ctx, centre, firstId, out);
+    else if (lv.arrangement != Arrangement::GridRow)
+        addBlockLinks(ctx, l, centre, batch);
     const int stride = layout.level(l - 1).npusPerGroup;
     for (int i = 0; i < n; ++i)
         collect(ctx, l - 1, at(i), firstId + i * stride, out);
+}
+
+// Matching markers for the wrap-around stubs: beside each one, the NPU it leads to ("to 0" out
+// of NPU 3 in a row of four, "to 3" out of NPU 0).
+void paintWrapLabels(QPainter& p, const Collected& c, const NetworkViewState& state) {
+    const double s = state.scale;
+    p.save(); // the legend is painted after, in the widget's font
+    QFont font = p.font();
+    font.setPixelSize(std::clamp(static_cast<int>(NetworkLayout::kNodeRadius * s * 0.5), 8, 12));
+    p.setFont(font);
+    const QFontMetricsF metrics(font);
+    for (size_t l = 1; l < c.levels.size() && l <= 2; ++l) {
+        const LevelBatch& b = c.levels[l];
+        p.setPen(dimensionColor(static_cast<int>(l) - 1).darker(140));
+        for (size_t i = 0; i < b.wrapStubs.size(); ++i) {
+            const QLineF stub(b.wrapStubs[i].p1() * s + state.offset,
+                              b.wrapStubs[i].p2() * s + state.offset);
+            const QString text = QObject::tr("to %1").arg(b.wrapPeers[i]);
+            const QSizeF size(metrics.horizontalAdvance(text) + 2, metrics.height());
+            // Above a horizontal stub, right of a vertical one, between the NPU and the tip.
+            const QPointF at = stub.pointAt(0.62);
+            const bool horizontal = std::abs(stub.dx()) > std::abs(stub.dy());
+            const QPointF topLeft = horizontal
+                                        ? QPointF(at.x() - size.width() / 2, at.y() - size.height())
+                                        : QPointF(at.x() + 4, at.y() - size.height() / 2);
+            p.drawText(QRectF(topLeft, size), Qt::AlignCenter, text);
+        }
+    }
+    p.restore();
 }
 
 } // namespace
@@ -118,6 +202,10 @@ NetworkPainter::NetworkPainter(const NetworkLayout& layout, const PlatformSpec& 
 int NetworkPainter::collapseLevelFor(const NetworkLayout& layout, double scale) {
     const auto pixels = [&](int l) { return 2 * layout.level(l).boundRadius() * scale; };
     for (int l = 0; l < layout.topLevel(); ++l) {
+        // The rows of a torus grid are never tiles (a stack of thin bars): the NPUs are drawn
+        // as dots, or whole grids as tiles.
+        if (layout.level(l).arrangement == NetworkLayout::Arrangement::GridRow)
+            continue;
         // Level l is drawn when its groups are big enough, or when the next level would make
         // tiles so large that a flat tile hides what a grid of small dots still shows.
         if (pixels(l) >= (l == 0 ? kNodeMinPixels : kTileMinPixels) ||
@@ -182,11 +270,18 @@ NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
         edge.setCosmetic(true);
         p.setPen(edge);
         p.drawLines(b.lines.data(), static_cast<int>(b.lines.size()));
+        if (!b.wrapStubs.empty()) {
+            p.drawLines(b.wrapStubs.data(), static_cast<int>(b.wrapStubs.size()));
+            if (NetworkLayout::kGridPitch * s >= 10) {
+                const std::vector<QLineF> heads = arrowheads(b.wrapStubs);
+                p.drawLines(heads.data(), static_cast<int>(heads.size()));
+            }
+        }
         p.setBrush(color.darker(150));
         p.setPen(Qt::NoPen);
         for (const QRectF& hub : b.hubs)
             p.drawRoundedRect(hub, hub.width() * 0.2, hub.width() * 0.2);
-        stats.lines += static_cast<int>(b.lines.size());
+        stats.lines += static_cast<int>(b.lines.size() + b.wrapStubs.size());
     }
     if (!c.tiles.empty()) {
         const int l = state.collapseLevel;
@@ -248,6 +343,8 @@ NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
             p.drawText(r, Qt::AlignCenter, QString::number(node.second));
         }
     }
+    if (nodePixels >= 18)
+        paintWrapLabels(p, c, state);
     const double tilePixels = c.tiles.empty() ? 0 : c.tiles.front().first.width() * s;
     if (tilePixels >= 56 && c.tiles.size() <= 400) {
         const int per = m_layout.level(state.collapseLevel).npusPerGroup;
@@ -287,11 +384,19 @@ void NetworkPainter::paintHoveredNpu(QPainter& p, const NetworkViewState& state)
         const bool viaSwitch = lv.kind == BlockKind::Switch;
         if (viaSwitch)
             p.drawLine(from, m_layout.groupCentre(d + 1, id) + lv.hubOffset);
+        // In a torus grid, the wrap-around peer is reached by the stubs, as drawn.
+        const bool inGrid = d <= 1 && m_layout.hasTorusGrid();
+        const int a = m_layout.coordinates(id)[static_cast<size_t>(d)];
         const std::vector<int> peers = neighbours(id, d);
         for (size_t i = 0; i < peers.size() && i < 64; ++i) {
             const QPointF to = m_layout.npuPosition(peers[i]);
-            if (!viaSwitch)
+            const int b = m_layout.coordinates(peers[i])[static_cast<size_t>(d)];
+            if (inGrid && lv.childCount >= 3 && std::abs(a - b) == lv.childCount - 1) {
+                for (const QLineF& stub : NetworkLayout::wrapStubs(from, to))
+                    p.drawLine(stub);
+            } else if (!viaSwitch) {
                 p.drawLine(from, to);
+            }
             p.drawEllipse(to, r * 1.5, r * 1.5);
         }
     }

@@ -6,7 +6,8 @@
 //   - primitives are gathered per level and drawn in batches (drawLines, drawRects), with one
 //     pen and brush per batch; small NPUs are squares without antialiasing.
 // Edges of dimension d >= 1 join the centres of its child groups (a bundle standing for the
-// parallel links between corresponding NPUs); hovering an NPU draws its actual links.
+// parallel links between corresponding NPUs), except in a torus grid, whose two dimensions are
+// drawn NPU to NPU with wrap-around stubs; hovering an NPU draws its actual links.
 #include "config/PlatformSpec.h"
 #include "topology/NetworkLayout.h"
 

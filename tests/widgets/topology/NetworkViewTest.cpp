@@ -71,7 +71,12 @@ TEST(NetworkView, ClickSelectsGroupThenEnclosingGroup) {
 TEST(NetworkView, WheelZoomKeepsThePointUnderTheCursorAndDragPans) {
     NetworkView view;
     view.resize(800, 600);
-    view.setPlatform(ringByRing(64, 64));
+    // Rings of 64 on switches: at fit their circles are tiles. (A 64 x 64 torus is a compact
+    // grid whose NPUs are drawn one by one even at fit.)
+    PlatformSpec platform;
+    platform.dimensions = {astraDimension(BlockKind::Ring, 64, 50, 500),
+                           astraDimension(BlockKind::Switch, 64, 25, 700)};
+    view.setPlatform(platform);
     view.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
     EXPECT_GE(view.collapseLevel(), 1) << "4,096 NPUs at fit are drawn as tiles";
@@ -96,6 +101,34 @@ TEST(NetworkView, WheelZoomKeepsThePointUnderTheCursorAndDragPans) {
     EXPECT_NEAR(view.offset().x() - offset.x(), 50, 1e-9);
     EXPECT_NEAR(view.offset().y() - offset.y(), 30, 1e-9);
     EXPECT_EQ(view.selectedGroup().level, -1) << "a drag is not a click";
+}
+
+TEST(NetworkView, TorusAt64By64DrawsEveryNpuAtFit) {
+    NetworkView view;
+    view.resize(800, 600);
+    view.setPlatform(ringByRing(64, 64));
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    ASSERT_TRUE(view.networkLayout().hasTorusGrid());
+    EXPECT_EQ(view.collapseLevel(), 0);
+    view.repaint();
+    EXPECT_EQ(view.lastPaintStats().nodes, 64 * 64);
+    // Per row and per column: 63 neighbour links and one wrap-around drawn as two stubs.
+    EXPECT_EQ(view.lastPaintStats().lines, 2 * 64 * (63 + 2));
+}
+
+TEST(NetworkView, HoveringATorusCornerNamesItsWrapAroundPeers) {
+    NetworkView view;
+    view.resize(800, 600);
+    view.setPlatform(ringByRing(4, 4));
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    // NPU 3 = (3, 0): ring neighbours 2 and 0 (wrap) in d0, 15 (wrap) and 7 in d1.
+    QTest::mouseMove(&view, widgetPosOfNpu(view, 3));
+    EXPECT_EQ(view.hovered(), (NetworkLayout::Hit{0, 3}));
+    const QString text = view.describeNpu(3);
+    EXPECT_TRUE(text.contains(QStringLiteral("\u2194 2, 0"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("\u2194 15, 7"))) << text.toStdString();
 }
 
 TEST(NetworkView, SwitchPeersAreNamedAndLongListsShortened) {

@@ -1,6 +1,6 @@
-// Screenshots of the editor at 8, 64 and 4,096 NPUs (saved under screenshots/ in the test's
-// working directory, for review) and the drawing's speed at 4,096 NPUs: first paint under
-// 200 ms and a zoom or pan frame under 16 ms.
+// Screenshots of the editor at 8, 64 and 4,096 NPUs and of tori (saved under screenshots/ in
+// the test's working directory, for review) and the drawing's speed at 4,096 NPUs: first paint
+// under 200 ms and a zoom or pan frame under 16 ms.
 #include "topology/NetworkView.h"
 #include "topology/TopologyEditor.h"
 #include "topology/TopologyPresets.h"
@@ -80,6 +80,32 @@ TEST(TopologyScreenshots, EditorAt8And64And4096Npus) {
     saveEditor(
         findTopologyPreset(QStringLiteral("Conv-4D (Ring 2 x FC 8 x Ring 8 x Switch 4)"))->platform,
         QStringLiteral("topology-conv4d.png"));
+}
+
+// Tori: the 4 x 4 of projects/torus-2d, the 32 x 32 preset and a 64 x 64 (4,096 NPUs).
+TEST(TopologyScreenshots, Tori) {
+    using K = BlockKind;
+    saveEditor(
+        platformOf({astraDimension(K::Ring, 4, 100, 500), astraDimension(K::Ring, 4, 50, 1000)}),
+        QStringLiteral("topology-torus-4x4.png"));
+    saveEditor(
+        platformOf({astraDimension(K::Ring, 4, 100, 500), astraDimension(K::Ring, 4, 50, 1000)}),
+        QStringLiteral("topology-torus-4x4-hover.png"), 7);
+    saveEditor(
+        findTopologyPreset(QStringLiteral("TPU-style 2-D torus (Ring 32 x Ring 32)"))->platform,
+        QStringLiteral("topology-torus-32x32.png"));
+    saveEditor(
+        platformOf({astraDimension(K::Ring, 64, 50, 500), astraDimension(K::Ring, 64, 50, 500)}),
+        QStringLiteral("topology-torus-64x64.png"));
+    // Zoomed out past fit, the grids of a 3-D torus become tiles (their rows never do).
+    NetworkView view;
+    view.resize(900, 700);
+    view.setPlatform(
+        findTopologyPreset(QStringLiteral("TPU-style 3-D torus (Ring 16 x Ring 16 x Ring 16)"))
+            ->platform);
+    view.zoomBy(0.3, QPointF(450, 350));
+    EXPECT_EQ(view.collapseLevel(), 2);
+    ASSERT_TRUE(view.grab().save(screenshotPath(QStringLiteral("topology-torus-3d-out.png"))));
 }
 
 TEST(TopologyScreenshots, EmptyAndInvalidPlatforms) {
