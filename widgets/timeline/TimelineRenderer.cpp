@@ -50,10 +50,11 @@ void TimelineRenderer::paint(QPainter& painter, const TimelinePaintState& state)
         painter.drawLine(QPointF(tick.x, plotTop), QPointF(tick.x, state.size.height()));
     for (int row = firstRow; row <= lastRow; ++row)
         paintRow(painter, state, row);
-    // The selection ring keeps a pixel of air from the bar so that it never reads as the
-    // critical-path outline, which hugs the bar.
-    paintMark(painter, state, state.selection, TimelinePalette::selection(), 2.0, 3.0);
-    paintMark(painter, state, state.hover, QColor(0x33, 0x33, 0x33), 1.0, 1.0);
+    // The selection ring is dashed and keeps a pixel of air from the bar, so that it never
+    // reads as the critical-path outline, which is solid and hugs the bar.
+    paintMark(painter, state, state.selection,
+              QPen(TimelinePalette::selection(), 2.0, Qt::DashLine), 3.0);
+    paintMark(painter, state, state.hover, QPen(QColor(0x33, 0x33, 0x33), 1.0), 1.0);
     if (!state.rubberBand.isNull()) {
         painter.setPen(QPen(QColor(0x30, 0x60, 0xc0), 1));
         painter.setBrush(QColor(0x30, 0x60, 0xc0, 40));
@@ -218,8 +219,7 @@ void TimelineRenderer::rasterize(RowGeometry& geometry, int width, qreal left, q
 }
 
 void TimelineRenderer::paintMark(QPainter& painter, const TimelinePaintState& state,
-                                 const TimelineMark& mark, const QColor& color, qreal width,
-                                 qreal offset) {
+                                 const TimelineMark& mark, const QPen& pen, qreal offset) {
     if (!mark.valid)
         return;
     const int displayRow = state.layout->rowOfNpu(mark.npu);
@@ -230,7 +230,7 @@ void TimelineRenderer::paintMark(QPainter& painter, const TimelinePaintState& st
     const qreal x1 = state.mapper.timeToX(std::min(mark.endPs, state.mapper.t1()));
     if (x1 < state.labelWidth || x0 > state.size.width())
         return;
-    painter.setPen(QPen(color, width));
+    painter.setPen(pen);
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(QRectF(x0 - offset, lane.top() - offset, std::max(x1 - x0, 1.0) + 2 * offset,
                             lane.height() + 2 * offset));

@@ -7,6 +7,7 @@
 #include "timeline/TimelineGeometry.h"
 
 #include <QColor>
+#include <QPen>
 #include <QRect>
 #include <QSize>
 
@@ -59,7 +60,7 @@ private:
                                  const LaneBand& work, const LaneBand& comm, const LaneBand& phase);
     static void rasterize(RowGeometry& geometry, int width, qreal left, qreal x0);
     static void paintMark(QPainter& painter, const TimelinePaintState& state,
-                          const TimelineMark& mark, const QColor& color, qreal width, qreal offset);
+                          const TimelineMark& mark, const QPen& pen, qreal offset);
     static void paintCriticalOutline(QPainter& painter, const TimelineRun& run, qreal left,
                                      const LaneBand& band);
 };
