@@ -5,14 +5,73 @@
 #include "timeline/ColorKey.h"
 
 #include <algorithm>
+#include <array>
 
 namespace astrolabe::widgets {
+
+namespace {
+/// Per NPU, the length of the union of its collective spans.
+std::vector<int64_t> collectiveUnionByNpu(const RunResult& r) {
+    std::vector<int64_t> total(r.npus.size(), 0);
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> byNpu(r.npus.size());
+    for (const CollectiveSpan& c : r.collectives)
+        if (c.npu >= 0 && static_cast<size_t>(c.npu) < byNpu.size())
+            byNpu[static_cast<size_t>(c.npu)].push_back({c.start.ps(), c.end.ps()});
+    for (size_t npu = 0; npu < byNpu.size(); ++npu) {
+        auto& list = byNpu[npu];
+        std::sort(list.begin(), list.end());
+        int64_t runStart = 0, runEnd = 0;
+        bool open = false;
+        for (const auto& [start, end] : list) {
+            if (!open || start > runEnd) {
+                if (open)
+                    total[npu] += runEnd - runStart;
+                runStart = start;
+                runEnd = end;
+                open = true;
+            } else {
+                runEnd = std::max(runEnd, end);
+            }
+        }
+        if (open)
+            total[npu] += runEnd - runStart;
+    }
+    return total;
+}
+
+std::vector<uint8_t> presentKeysOf(const RunResult& r) {
+    std::array<bool, 256> seen{};
+    const std::vector<int64_t> collectiveTime = collectiveUnionByNpu(r);
+    for (const NpuSummary& s : r.npus) {
+        seen[colorkey::Compute] |= s.computeUnion.ps() > 0;
+        seen[colorkey::Cpu] |= s.cpuUnion.ps() > 0;
+        seen[colorkey::Memory] |= s.remoteMemUnion.ps() > 0;
+        seen[colorkey::Other] |= s.invalidUnion.ps() > 0;
+        // Collective spans and their nodes' intervals may differ by a callback's delay: only
+        // communication time well outside every span counts as point-to-point.
+        const int64_t comm = s.commUnion.ps();
+        const bool known = s.npu >= 0 && static_cast<size_t>(s.npu) < collectiveTime.size();
+        const int64_t outside = comm - (known ? collectiveTime[static_cast<size_t>(s.npu)] : 0);
+        seen[colorkey::SendRecv] |= outside > std::max<int64_t>(1000, comm / 1000);
+    }
+    for (const CollectiveSpan& c : r.collectives)
+        seen[colorkey::forCollective(c.type)] = true;
+    for (const PhaseSpan& p : r.phases)
+        seen[colorkey::forPhase(p.phaseKind, 0)] = true;
+    std::vector<uint8_t> keys;
+    for (size_t key = 0; key < seen.size(); ++key)
+        if (seen[key])
+            keys.push_back(static_cast<uint8_t>(key));
+    return keys;
+}
+} // namespace
 
 DatabaseTimelineSource::DatabaseTimelineSource(std::string databasePath, int64_t runId,
                                                std::shared_ptr<const RunResult> meta)
     : m_path(std::move(databasePath))
     , m_runId(runId)
-    , m_meta(std::move(meta)) {}
+    , m_meta(meta)
+    , m_presentKeys(meta ? presentKeysOf(*meta) : std::vector<uint8_t>{}) {}
 
 DatabaseTimelineSource::~DatabaseTimelineSource() = default;
 

@@ -49,6 +49,11 @@ public:
     const std::vector<std::pair<int32_t, uint64_t>>& criticalPath() const override {
         return m_meta.criticalPath();
     }
+    /// Read off what the run's result holds without its timeline, at no database cost: compute,
+    /// cpu, memory and other from the per-NPU union times of each class, collectives from their
+    /// spans (the types SELECT DISTINCT over collective_stats would give), phases from theirs,
+    /// and send/recv when an NPU spent communication time outside its collectives' spans.
+    const std::vector<uint8_t>& presentColorKeys() const override { return m_presentKeys; }
     std::optional<ActivityRef> findNext(const std::vector<bool>& nameMatches,
                                         const ActivityRef& from) const override;
 
@@ -75,6 +80,7 @@ private:
     std::string m_path;
     int64_t m_runId;
     RunResultTimelineSource m_meta;
+    std::vector<uint8_t> m_presentKeys;
     mutable std::unique_ptr<ProjectDatabase> m_db;
     mutable std::map<int, Block> m_blocks;
     mutable std::vector<ActivityInterval> m_searchRow; ///< findNext's scratch

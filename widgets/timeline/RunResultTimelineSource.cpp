@@ -3,6 +3,7 @@
 #include "timeline/ColorKey.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 
 namespace astrolabe::widgets {
@@ -67,6 +68,14 @@ RunResultTimelineSource::RunResultTimelineSource(std::shared_ptr<const RunResult
             a.kind == ActivityKind::Communication ? collective(a.npu, a.nodeId) : nullptr;
         m_colorKeys[i] = colorkey::forActivity(a, c);
     }
+    std::array<bool, 256> seen{};
+    for (uint8_t key : m_colorKeys)
+        seen[key] = true;
+    for (const PhaseSpan& p : phases)
+        seen[colorkey::forPhase(p.phaseKind, 0)] = true;
+    for (size_t key = 0; key < seen.size(); ++key)
+        if (seen[key])
+            m_presentKeys.push_back(static_cast<uint8_t>(key));
 }
 
 template <typename T>

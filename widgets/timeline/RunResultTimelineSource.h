@@ -30,6 +30,7 @@ public:
     const std::vector<std::pair<int32_t, uint64_t>>& criticalPath() const override {
         return m_result->criticalPath;
     }
+    const std::vector<uint8_t>& presentColorKeys() const override { return m_presentKeys; }
     std::optional<ActivityRef> findNext(const std::vector<bool>& nameMatches,
                                         const ActivityRef& from) const override;
 
@@ -55,6 +56,7 @@ private:
     RowIndex<ActivityInterval> m_activities;
     RowIndex<PhaseSpan> m_phases;
     std::vector<uint8_t> m_colorKeys; ///< parallel to m_activities.all
+    std::vector<uint8_t> m_presentKeys;
     /// Indices into RunResult::collectives sorted by (npu, node id): 4 bytes per collective.
     std::vector<uint32_t> m_collectiveOrder;
 };

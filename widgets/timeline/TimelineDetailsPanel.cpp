@@ -3,12 +3,41 @@
 #include "config/SystemConfig.h"
 #include "timeline/TimelineText.h"
 
+#include <QMimeData>
+#include <QTextDocumentFragment>
+
 namespace astrolabe::widgets {
+
+QString TimelineDetailsPanel::breakableName(const QString& name) {
+    // Identifiers join their words with separators or capitals ("layer_12.attn/qkvProj");
+    // a zero-width space after each is a line-break opportunity that adds nothing visible.
+    static const QString separators = QStringLiteral("_./:");
+    QString out;
+    out.reserve(name.size() + name.size() / 4);
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        const QChar c = name[i];
+        out += c;
+        const bool last = i + 1 == name.size();
+        if (last)
+            break;
+        // A capitalised word starts at an upper-case letter followed by a lower-case one:
+        // "qkvProj" breaks before "Proj", "1MiB" not before "B".
+        const bool capitalisedWord =
+            c.isLower() && name[i + 1].isUpper() && i + 2 < name.size() && name[i + 2].isLower();
+        if (separators.contains(c) || capitalisedWord)
+            out += QChar(0x200b);
+    }
+    return out;
+}
 
 TimelineDetailsPanel::TimelineDetailsPanel(QWidget* parent)
     : QTextBrowser(parent) {
     setOpenLinks(false);
     setMinimumWidth(220);
+    // Lines break between words only; node names get break points at their own word
+    // boundaries (breakableName), so a long name wraps instead of being cut mid-word.
+    setWordWrapMode(QTextOption::WordWrap);
+    setLineWrapMode(QTextEdit::WidgetWidth);
     showSummary();
 }
 
@@ -28,7 +57,7 @@ void TimelineDetailsPanel::showSummary() {
     const auto& path = m_source->criticalPath();
     html += path.empty() ? QStringLiteral("<p>No critical path recorded.</p>")
                          : QStringLiteral("<p>Critical path: %1 nodes (outlined in "
-                                          "<span style='color:#d62728'>red</span>).</p>")
+                                          "black).</p>")
                                .arg(path.size());
     html += QStringLiteral("<p>Click a bar for details. Wheel: zoom; drag: pan; Ctrl+drag: zoom "
                            "to a range; Alt+Left/Right: zoom history; Home: show all.</p>");
@@ -41,7 +70,7 @@ QString TimelineDetailsPanel::activityHtml(const ActivityInterval& a) const {
     const auto& names = m_source->names();
     const QString name = a.nameIndex < names.size() ? QString::fromStdString(names[a.nameIndex])
                                                     : QStringLiteral("node %1").arg(a.nodeId);
-    QString html = QStringLiteral("<h3>%1</h3><table>").arg(name.toHtmlEscaped());
+    QString html = QStringLiteral("<h3>%1</h3><table>").arg(breakableName(name.toHtmlEscaped()));
     const auto row = [&html](const QString& key, const QString& value) {
         html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(key, value);
     };
@@ -102,7 +131,7 @@ QString TimelineDetailsPanel::activityHtml(const ActivityInterval& a) const {
     const auto& path = m_source->criticalPath();
     html += QStringLiteral("<h4>Critical path</h4>");
     if (index >= 0)
-        html += QStringLiteral("<p style='color:#d62728'>On the critical path: step %1 of %2.</p>")
+        html += QStringLiteral("<p><b>On the critical path</b>: step %1 of %2.</p>")
                     .arg(index + 1)
                     .arg(path.size());
     else
@@ -115,6 +144,16 @@ QString TimelineDetailsPanel::activityHtml(const ActivityInterval& a) const {
 
 void TimelineDetailsPanel::showActivity(const ActivityInterval& activity) {
     setHtml(activityHtml(activity));
+}
+
+} // namespace astrolabe::widgets
+
+namespace astrolabe::widgets {
+
+QMimeData* TimelineDetailsPanel::createMimeDataFromSelection() const {
+    auto* data = new QMimeData; // Qt takes ownership
+    data->setText(textCursor().selection().toPlainText().remove(QChar(0x200b)));
+    return data;
 }
 
 } // namespace astrolabe::widgets

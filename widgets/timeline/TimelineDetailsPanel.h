@@ -24,8 +24,16 @@ public:
     void showActivity(const ActivityInterval& activity);
     void showSummary();
 
+    /// `name` with a zero-width space at each of its word boundaries (after _ . / : and before a
+    /// capitalised word): where a wrapped name may break.
+    static QString breakableName(const QString& name);
+
     /// The HTML shown for an activity (exposed for tests).
     QString activityHtml(const ActivityInterval& activity) const;
+
+protected:
+    /// Copies without the zero-width spaces breakableName() adds.
+    QMimeData* createMimeDataFromSelection() const override;
 
 private:
     std::shared_ptr<const TimelineSource> m_source;

@@ -110,7 +110,7 @@ void buildNpuRow(const TimelineSource& source, int npu, const TimeMapper& mapper
             continue;
         phases.add(mapper.timeToX(std::max(p.start.ps(), t0)),
                    mapper.timeToX(std::min(p.end.ps(), t1)),
-                   colorkey::forPhase(p.dimension, p.phase + p.chunk));
+                   colorkey::forPhase(p.phaseKind, p.phase + p.chunk));
     }
     phases.flush();
     out.finishX = static_cast<float>(mapper.timeToX(std::clamp(source.rowFinishPs(npu), t0, t1)));

@@ -2,15 +2,93 @@
 
 #include "timeline/ColorKey.h"
 
+#include <algorithm>
+#include <array>
+
 namespace astrolabe::widgets {
 
 namespace {
-// Tableau 10: distinguishable for the common forms of colour blindness.
-const QColor kCategorical[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b),
-                               QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2),
-                               QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
-                               QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7),
-                               QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac)};
+struct KindColor {
+    const char* label;
+    QRgb rgb;
+};
+
+// Legend order: work lane first, then communication from the most to the least common. The
+// first seven are Okabe–Ito as published; the rest are variants of its hues chosen by a search
+// that maximised the smallest CIEDE2000 distance to everything above (normal vision and the
+// deuteranopia / protanopia simulations), with lightness kept in L* 38..88 so that the black
+// critical-path outline stands out on every fill.
+enum Kind {
+    KCompute,
+    KMemory,
+    KCpu,
+    KOther, // also communication without a known collective
+    KAllReduce,
+    KAllGather,
+    KReduceScatter,
+    KAllToAll,
+    KSendRecv,
+    KReduce,
+    KGather,
+    KScatter,
+    KBroadcast,
+    KReduceScatterBlock,
+    KBarrier,
+    KKindCount
+};
+constexpr std::array<KindColor, KKindCount> kKinds = {{
+    {"compute", qRgb(0x00, 0x72, 0xb2)},              // Okabe–Ito blue
+    {"memory", qRgb(0xf0, 0xe4, 0x42)},               // Okabe–Ito yellow
+    {"cpu", qRgb(0xd8, 0xb5, 0xc6)},                  // light reddish purple
+    {"other", qRgb(0x86, 0x86, 0x86)},                // mid grey
+    {"all-reduce", qRgb(0xe6, 0x9f, 0x00)},           // Okabe–Ito orange
+    {"all-gather", qRgb(0x56, 0xb4, 0xe9)},           // Okabe–Ito sky blue
+    {"reduce-scatter", qRgb(0xd5, 0x5e, 0x00)},       // Okabe–Ito vermillion
+    {"all-to-all", qRgb(0xcc, 0x79, 0xa7)},           // Okabe–Ito reddish purple
+    {"send/recv", qRgb(0x00, 0x9e, 0x73)},            // Okabe–Ito bluish green
+    {"reduce", qRgb(0x86, 0x67, 0x77)},               // dark greyed reddish purple
+    {"gather", qRgb(0xfc, 0xa8, 0x77)},               // light vermillion
+    {"scatter", qRgb(0x93, 0x8b, 0x46)},              // dark greyed yellow (olive)
+    {"broadcast", qRgb(0x58, 0xd6, 0xa7)},            // light bluish green
+    {"reduce-scatter block", qRgb(0x73, 0x56, 0x2a)}, // dark orange (brown)
+    {"barrier", qRgb(0x59, 0x59, 0x59)},              // dark grey
+}};
+
+Kind kindOfCollective(uint8_t type) {
+    static constexpr Kind kinds[] = {
+        KAllReduce, KReduce,        KAllGather,          KGather, KScatter, KBroadcast,
+        KAllToAll,  KReduceScatter, KReduceScatterBlock, KBarrier};
+    return type < 10 ? kinds[type] : KOther;
+}
+
+/// The legend entry a colour key is drawn as.
+Kind kindOf(uint8_t key) {
+    using namespace colorkey;
+    switch (key) {
+    case Compute:
+        return KCompute;
+    case Memory:
+        return KMemory;
+    case Cpu:
+        return KCpu;
+    case SendRecv:
+        return KSendRecv;
+    case Other:
+    case CommUnknown:
+        return KOther;
+    default:
+        break;
+    }
+    if (key >= CollectiveBase && key < CollectiveBase + 10)
+        return kindOfCollective(static_cast<uint8_t>(key - CollectiveBase));
+    if (key >= PhaseBase && key <= PhaseLast)
+        return kindOf(collectiveOfPhase(key));
+    return KOther;
+}
+
+TimelinePalette::LegendEntry entry(Kind kind) {
+    return {QString::fromLatin1(kKinds[kind].label), QColor(kKinds[kind].rgb), false};
+}
 } // namespace
 
 QColor TimelinePalette::dimension(int dimension) {
@@ -24,64 +102,41 @@ QColor TimelinePalette::dimension(int dimension) {
 }
 
 QColor TimelinePalette::color(uint8_t key) {
-    using namespace colorkey;
     switch (key) {
-    case Compute:
-        return kCategorical[0];
-    case Memory:
-        return kCategorical[3];
-    case Cpu:
-        return kCategorical[6];
-    case Other:
-        return kCategorical[9];
-    case SendRecv:
-        return kCategorical[7];
-    case CommUnknown:
-        return kCategorical[8];
-    case Critical:
+    case colorkey::Critical:
         return criticalOutline();
-    case SearchMatch:
+    case colorkey::SearchMatch:
         return searchOutline();
     default:
-        break;
+        return QColor(kKinds[kindOf(key)].rgb);
     }
-    if (key >= CollectiveBase && key < CollectiveBase + 10) {
-        static const QColor collectives[] = {
-            kCategorical[1],          // all-reduce
-            QColor(0xc4, 0x4e, 0x52), // reduce
-            kCategorical[4],          // all-gather
-            QColor(0x8c, 0xd1, 0x7d), // gather
-            QColor(0xd4, 0xa6, 0xc8), // scatter
-            kCategorical[8],          // broadcast
-            kCategorical[5],          // all-to-all
-            kCategorical[2],          // reduce-scatter
-            QColor(0xff, 0xbe, 0x7d), // reduce-scatter block
-            QColor(0x79, 0x70, 0x6e), // barrier
-        };
-        return collectives[key - CollectiveBase];
-    }
-    if (key >= PhaseBase && key <= PhaseLast) {
-        const int offset = key - PhaseBase;
-        const QColor hue = dimension(offset / 4 - 1);
-        return (offset % 2) ? hue.lighter(140) : hue;
-    }
-    return kCategorical[9];
 }
 
-std::vector<TimelinePalette::LegendEntry> TimelinePalette::legend() {
-    using namespace colorkey;
-    return {{QStringLiteral("compute"), color(Compute)},
-            {QStringLiteral("memory"), color(Memory)},
-            {QStringLiteral("cpu"), color(Cpu)},
-            {QStringLiteral("all-reduce"), color(forCollective(CollectiveType::AllReduce))},
-            {QStringLiteral("reduce-scatter"), color(forCollective(CollectiveType::ReduceScatter))},
-            {QStringLiteral("all-gather"), color(forCollective(CollectiveType::AllGather))},
-            {QStringLiteral("all-to-all"), color(forCollective(CollectiveType::AllToAll))},
-            {QStringLiteral("send/recv"), color(SendRecv)},
-            {QStringLiteral("idle"), idle()},
-            {QStringLiteral("phase dim 0"), dimension(0)},
-            {QStringLiteral("phase dim 1"), dimension(1)},
-            {QStringLiteral("phase dim 2"), dimension(2)}};
+std::vector<TimelinePalette::LegendEntry>
+TimelinePalette::legend(std::span<const uint8_t> presentKeys, bool withIdle,
+                        bool withCriticalPath) {
+    std::array<bool, KKindCount> present{};
+    for (uint8_t key : presentKeys)
+        if (key != colorkey::Critical && key != colorkey::SearchMatch)
+            present[kindOf(key)] = true;
+    std::vector<LegendEntry> entries;
+    for (int kind = 0; kind < KKindCount; ++kind)
+        if (present[kind])
+            entries.push_back(entry(static_cast<Kind>(kind)));
+    if (withIdle)
+        entries.push_back({QStringLiteral("idle"), idle(), false});
+    if (withCriticalPath)
+        entries.push_back({QStringLiteral("critical path"), criticalOutline(), true});
+    return entries;
+}
+
+std::vector<TimelinePalette::LegendEntry> TimelinePalette::allEntries() {
+    std::vector<LegendEntry> entries;
+    for (int kind = 0; kind < KKindCount; ++kind)
+        entries.push_back(entry(static_cast<Kind>(kind)));
+    entries.push_back({QStringLiteral("idle"), idle(), false});
+    entries.push_back({QStringLiteral("critical path"), criticalOutline(), true});
+    return entries;
 }
 
 } // namespace astrolabe::widgets

@@ -50,8 +50,11 @@ void TimelineRenderer::paint(QPainter& painter, const TimelinePaintState& state)
         painter.drawLine(QPointF(tick.x, plotTop), QPointF(tick.x, state.size.height()));
     for (int row = firstRow; row <= lastRow; ++row)
         paintRow(painter, state, row);
-    paintMark(painter, state, state.selection, TimelinePalette::selection(), 2.0);
-    paintMark(painter, state, state.hover, QColor(0x33, 0x33, 0x33), 1.0);
+    // The selection ring is dashed and keeps a pixel of air from the bar, so that it never
+    // reads as the critical-path outline, which is solid and hugs the bar.
+    paintMark(painter, state, state.selection,
+              QPen(TimelinePalette::selection(), 2.0, Qt::DashLine), 3.0);
+    paintMark(painter, state, state.hover, QPen(QColor(0x33, 0x33, 0x33), 1.0), 1.0);
     if (!state.rubberBand.isNull()) {
         painter.setPen(QPen(QColor(0x30, 0x60, 0xc0), 1));
         painter.setBrush(QColor(0x30, 0x60, 0xc0, 40));
@@ -125,16 +128,42 @@ void TimelineRenderer::paintRow(QPainter& painter, const TimelinePaintState& sta
             painter.drawImage(QRectF(left, bands[lane].top, w, bands[lane].height), strip,
                               QRectF(0, lane, w, 1));
     }
-    if (!geometry.overlays.empty()) {
-        painter.setBrush(Qt::NoBrush);
-        for (const TimelineRun& run : geometry.overlays) {
-            const LaneBand& band = run.lane == 0 ? work : comm;
-            const bool critical = run.key == colorkey::Critical;
-            painter.setPen(QPen(TimelinePalette::color(run.key), critical ? 2.0 : 1.5,
-                                critical ? Qt::SolidLine : Qt::DotLine));
-            painter.drawRect(
-                QRectF(run.x0, band.top - 0.5, std::max(run.x1 - run.x0, 1.0f), band.height + 1));
+    for (const TimelineRun& run : geometry.overlays) {
+        const LaneBand& band = run.lane == 0 ? work : comm;
+        if (run.key == colorkey::Critical) {
+            paintCriticalOutline(painter, run, state.mapper.left(), band);
+            continue;
         }
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(QPen(TimelinePalette::color(run.key), 1.5, Qt::DotLine));
+        painter.drawRect(
+            QRectF(run.x0, band.top - 0.5, std::max(run.x1 - run.x0, 1.0f), band.height + 1));
+    }
+}
+
+void TimelineRenderer::paintCriticalOutline(QPainter& painter, const TimelineRun& run, qreal left,
+                                            const LaneBand& band) {
+    // The columns rasterize() fills for this run, so that the outline sits on the bar's edge:
+    // one pixel outside, one inside, and the activity's own colour stays visible within.
+    const double a = run.x0 - left;
+    const double b = run.x1 - left;
+    int c0 = static_cast<int>(std::lround(a));
+    int c1 = static_cast<int>(std::lround(b)) - (b - a > 4 ? 1 : 0);
+    if (c1 <= c0) {
+        c0 = static_cast<int>(std::floor(a));
+        c1 = c0 + 1;
+    }
+    const qreal x0 = left + c0;
+    const qreal x1 = left + c1;
+    const QColor color = TimelinePalette::criticalOutline();
+    const int t = kCriticalOutlineWidth / 2;
+    painter.fillRect(QRectF(x0 - t, band.top - t, x1 - x0 + 2 * t, kCriticalOutlineWidth), color);
+    painter.fillRect(
+        QRectF(x0 - t, band.top + band.height - t, x1 - x0 + 2 * t, kCriticalOutlineWidth), color);
+    // Narrow bars get the top and bottom edges only: side edges would cover their colour.
+    if (c1 - c0 >= 3 * kCriticalOutlineWidth) {
+        painter.fillRect(QRectF(x0 - t, band.top, kCriticalOutlineWidth, band.height), color);
+        painter.fillRect(QRectF(x1 - t, band.top, kCriticalOutlineWidth, band.height), color);
     }
 }
 
@@ -190,7 +219,7 @@ void TimelineRenderer::rasterize(RowGeometry& geometry, int width, qreal left, q
 }
 
 void TimelineRenderer::paintMark(QPainter& painter, const TimelinePaintState& state,
-                                 const TimelineMark& mark, const QColor& color, qreal width) {
+                                 const TimelineMark& mark, const QPen& pen, qreal offset) {
     if (!mark.valid)
         return;
     const int displayRow = state.layout->rowOfNpu(mark.npu);
@@ -201,9 +230,10 @@ void TimelineRenderer::paintMark(QPainter& painter, const TimelinePaintState& st
     const qreal x1 = state.mapper.timeToX(std::min(mark.endPs, state.mapper.t1()));
     if (x1 < state.labelWidth || x0 > state.size.width())
         return;
-    painter.setPen(QPen(color, width));
+    painter.setPen(pen);
     painter.setBrush(Qt::NoBrush);
-    painter.drawRect(QRectF(x0 - 1, lane.top() - 1, std::max(x1 - x0, 1.0) + 2, lane.height() + 2));
+    painter.drawRect(QRectF(x0 - offset, lane.top() - offset, std::max(x1 - x0, 1.0) + 2 * offset,
+                            lane.height() + 2 * offset));
 }
 
 void TimelineRenderer::paintLabels(QPainter& painter, const TimelinePaintState& state, int firstRow,

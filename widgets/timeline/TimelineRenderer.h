@@ -7,6 +7,7 @@
 #include "timeline/TimelineGeometry.h"
 
 #include <QColor>
+#include <QPen>
 #include <QRect>
 #include <QSize>
 
@@ -44,6 +45,8 @@ struct TimelinePaintState {
 
 class TimelineRenderer {
 public:
+    /// The critical path's outline: this many pixels, half outside the bar and half inside.
+    static constexpr int kCriticalOutlineWidth = 2;
     static void paint(QPainter& painter, const TimelinePaintState& state);
     /// The y range of a row's lane on screen, given the state's scroll and axis.
     static QRect laneRect(const TimelinePaintState& state, int displayRow, Lane lane);
@@ -57,7 +60,9 @@ private:
                                  const LaneBand& work, const LaneBand& comm, const LaneBand& phase);
     static void rasterize(RowGeometry& geometry, int width, qreal left, qreal x0);
     static void paintMark(QPainter& painter, const TimelinePaintState& state,
-                          const TimelineMark& mark, const QColor& color, qreal width);
+                          const TimelineMark& mark, const QPen& pen, qreal offset);
+    static void paintCriticalOutline(QPainter& painter, const TimelineRun& run, qreal left,
+                                     const LaneBand& band);
 };
 
 } // namespace astrolabe::widgets

@@ -58,6 +58,9 @@ public:
     virtual const std::vector<std::string>& names() const = 0;
     /// Collective type and size of a communication node, when known.
     virtual const CollectiveSpan* collective(int row, uint64_t nodeId) const = 0;
+    /// The colour keys of the run's activities and phases, each once, ascending: what the legend
+    /// lists. Known when the source is built (it never pages data in).
+    virtual const std::vector<uint8_t>& presentColorKeys() const = 0;
     /// The (npu, node id) chain that set the end time (may be empty).
     virtual const std::vector<std::pair<int32_t, uint64_t>>& criticalPath() const = 0;
 

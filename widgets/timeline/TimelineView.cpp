@@ -15,6 +15,7 @@
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace astrolabe::widgets {
 
@@ -26,16 +27,21 @@ QToolButton* makeButton(const QString& text, const QString& tip, QWidget* parent
     return button;
 }
 
-QString legendHtml() {
+QString legendHtml(const std::vector<TimelinePalette::LegendEntry>& entries, bool searching,
+                   bool groups) {
     QString html;
-    for (const TimelinePalette::LegendEntry& entry : TimelinePalette::legend())
-        html += QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2&nbsp;&nbsp; ")
-                    .arg(entry.color.name(), entry.label);
-    html +=
-        QStringLiteral("<span style='color:#d62728'>&#9633;</span>&nbsp;critical path&nbsp;&nbsp; "
-                       "<span style='color:#111111'>&#9633;</span>&nbsp;search match&nbsp;&nbsp; "
-                       "collapsed groups: shade = busy share of the group's NPUs "
-                       "(compute above, communication below)");
+    for (const TimelinePalette::LegendEntry& entry : entries)
+        html += QStringLiteral("<span style='color:%1'>%2</span>&nbsp;%3&nbsp;&nbsp; ")
+                    .arg(entry.color.name(),
+                         entry.outline ? QStringLiteral("&#9635;") : QStringLiteral("&#9632;"),
+                         entry.outline ? entry.label + QStringLiteral(" (outline)") : entry.label);
+    if (searching)
+        html += QStringLiteral("<span style='color:%1'>&#9633;</span>&nbsp;search match "
+                               "(dotted outline)&nbsp;&nbsp; ")
+                    .arg(TimelinePalette::searchOutline().name());
+    if (groups)
+        html += QStringLiteral("collapsed groups: shade = busy share of the group's NPUs "
+                               "(compute above, communication below)");
     return html;
 }
 } // namespace
@@ -68,8 +74,9 @@ TimelineView::TimelineView(QWidget* parent)
                                                       m_critical, exportButton})
         toolbar->addWidget(w);
 
-    auto* legend = new QLabel(legendHtml(), this);
-    legend->setWordWrap(true);
+    m_legend = new QLabel(this);
+    m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::RichText);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_timeline);
@@ -80,7 +87,7 @@ TimelineView::TimelineView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(toolbar);
-    layout->addWidget(legend);
+    layout->addWidget(m_legend);
     layout->addWidget(splitter, 1);
 
     connect(m_search, &QLineEdit::textChanged, this, &TimelineView::search);
@@ -115,14 +122,27 @@ void TimelineView::setResult(std::shared_ptr<const RunResult> result,
 void TimelineView::setSource(std::shared_ptr<const TimelineSource> source,
                              const std::vector<int>& dimensionSizes) {
     m_details->setSource(source);
+    m_legendEntries.clear();
+    if (source)
+        m_legendEntries = TimelinePalette::legend(source->presentColorKeys(), true,
+                                                  !source->criticalPath().empty());
     m_timeline->setSource(std::move(source), dimensionSizes);
-    search();
+    search(); // updates the legend
+}
+
+void TimelineView::updateLegend() {
+    const auto& rows = m_timeline->rowLayout().rows();
+    const bool groups = std::any_of(rows.begin(), rows.end(), [](const DisplayRow& row) {
+        return row.kind == DisplayRow::Kind::Group;
+    });
+    m_legend->setText(legendHtml(m_legendEntries, !m_search->text().trimmed().isEmpty(), groups));
 }
 
 void TimelineView::search() {
     const QString text = m_search->text().trimmed();
     const int names = m_timeline->setSearchText(text);
     m_matches->setText(text.isEmpty() ? QString() : tr("%n name(s)", nullptr, names));
+    updateLegend();
 }
 
 void TimelineView::updateHistoryButtons() {

@@ -4,6 +4,7 @@
 
 #include "config/PlatformSpec.h"
 #include "record/RunResult.h"
+#include "timeline/TimelinePalette.h"
 
 #include <QWidget>
 #include <memory>
@@ -32,6 +33,13 @@ public:
     TimelineWidget* timeline() const { return m_timeline; }
     TimelineDetailsPanel* details() const { return m_details; }
 
+    /// What the legend lists: the kinds present in the shown run, idle, and the critical path
+    /// when the run has one.
+    const std::vector<TimelinePalette::LegendEntry>& legendEntries() const {
+        return m_legendEntries;
+    }
+    QLabel* legend() const { return m_legend; }
+
     /// Exports what the timeline shows; the format follows the suffix (.png or .svg).
     bool exportImage(const QString& path) const;
 
@@ -39,6 +47,7 @@ private:
     void search();
     void exportWithDialog();
     void updateHistoryButtons();
+    void updateLegend();
 
     TimelineWidget* m_timeline = nullptr;
     TimelineDetailsPanel* m_details = nullptr;
@@ -47,6 +56,8 @@ private:
     QToolButton* m_back = nullptr;
     QToolButton* m_forward = nullptr;
     QCheckBox* m_critical = nullptr;
+    QLabel* m_legend = nullptr;
+    std::vector<TimelinePalette::LegendEntry> m_legendEntries;
 };
 
 } // namespace astrolabe::widgets

@@ -163,6 +163,10 @@ TEST(DatabaseTimelineSource, ServesTheSameWindowsAsTheInMemorySource) {
     ASSERT_EQ(stored.rowCount(), memory.rowCount());
     EXPECT_EQ(stored.endPs(), memory.endPs());
     EXPECT_EQ(stored.cachedIntervals(), 0u); // nothing read before the first window
+    // The legend's kinds, known from the stored summaries and spans without reading a window.
+    EXPECT_EQ(stored.presentColorKeys(), memory.presentColorKeys());
+    EXPECT_FALSE(stored.presentColorKeys().empty());
+    EXPECT_EQ(stored.queryCount(), 0);
 
     const int64_t end = memory.endPs();
     const std::vector<std::pair<int64_t, int64_t>> windows = {
