@@ -6,6 +6,7 @@
 #include "workload/TraceIo.h"
 #include "workload/generate/ModelFigures.h"
 #include "workload/generate/ModelPresets.h"
+#include "workload/generate/ParallelismFit.h"
 #include "workload/generate/RankLayout.h"
 #include "workload/generate/WorkloadGenerator.h"
 
@@ -64,6 +65,8 @@ std::vector<FlagSpec> modelFlags() {
         {"efficiency", "X", "fraction of the roofline reached (0..1]", ""},
         {"hbm-capacity", "GiB", "HBM capacity for the out-of-memory warning", ""},
         {"platform-dims", "N,N,..", "NPUs per platform dimension: show which each group spans", ""},
+        {"npus", "N",
+         "fit tp x pp x dp (x ep) to N NPUs, keeping --tp and --pp while they divide N", ""},
     };
 }
 
@@ -153,6 +156,15 @@ GeneratorSpec specFromArgs(const ParsedArgs& args) {
     c.hbmGBps = doubleFlag(args, "hbm-bandwidth", c.hbmGBps);
     c.efficiency = doubleFlag(args, "efficiency", c.efficiency);
     c.hbmCapacityGiB = doubleFlag(args, "hbm-capacity", c.hbmCapacityGiB);
+    if (args.has("npus")) {
+        // The same fit as the GUI's model builder; a given --global-batch must stay as given.
+        const ParallelFit fit = fitParallelism(
+            s, intFlag(args, "npus", 0),
+            args.has("global-batch") ? BatchRule::GlobalBatchFixed : BatchRule::MicroBatchesFixed);
+        if (!fit.fits)
+            throw Error(ErrorKind::Validation, fit.reason, SourceLocation{{}, 0, 0, "npus"});
+        s = fit.spec;
+    }
     return s;
 }
 

@@ -24,7 +24,9 @@ void MainWindow::createWorkloadTab() {
     m_modelBuilder = new widgets::ModelBuilderPanel(scroll);
     m_modelBuilder->setGenerateText(tr("Generate and Run"),
                                     tr("Generate one training iteration in memory and simulate "
-                                       "it on the project's platform (NPU counts must match)"));
+                                       "it on the project's platform (the parallelism is fitted "
+                                       "to its NPUs when the project opens or the count "
+                                       "changes)"));
     scroll->setWidget(m_modelBuilder);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -47,6 +49,13 @@ void MainWindow::createWorkloadTab() {
                     m_generatorShown, after, std::move(show)));
                 m_generatorShown = after;
             });
+    // The builder follows the project: a new platform size (a project opened, a topology edit,
+    // its undo) refits tp x pp x dp. The fit is not an edit of its own; later edits' undo steps
+    // start from the fitted spec.
+    connect(m_document, &ProjectDocument::specChanged, this, [this] {
+        m_modelBuilder->setPlatformNpus(m_document->spec().platform.npuCount());
+        m_generatorShown = m_modelBuilder->spec();
+    });
     connect(m_modelBuilder, &widgets::ModelBuilderPanel::generateRequested, this,
             [this](const generate::GeneratorSpec& spec) { startGeneratedRun(spec); });
 }
@@ -78,7 +87,14 @@ int MainWindow::startGeneratedRun(const generate::GeneratorSpec& generator) {
                               ? tr("generated model")
                               : QString::fromStdString(generator.model.name);
     pending.number = m_store->takeRunNumber();
-    pending.name = tr("%1 on %2 #%3").arg(model, m_document->displayName()).arg(pending.number);
+    // Named after the model actually generated (the panel says "custom (from GPT-2 124M)" once
+    // a preset's architecture was edited) and its split: "GPT-2 124M tp1·pp1·dp8 on demo #3".
+    const generate::ParallelSpec& p = generator.parallel;
+    QString split = QStringLiteral("tp%1\u00b7pp%2\u00b7dp%3").arg(p.tp).arg(p.pp).arg(p.dp);
+    if (p.ep > 1)
+        split += QStringLiteral("\u00b7ep%1").arg(p.ep);
+    pending.name =
+        tr("%1 %2 on %3 #%4").arg(model, split, m_document->displayName()).arg(pending.number);
     pending.spec.name = pending.name.toStdString();
     pending.spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
     pending.spec.workload.tracePrefix = "generated:" + model.toStdString();

@@ -4,6 +4,7 @@
 #include "generator/MemoryBar.h"
 #include "workload/generate/ModelFigures.h"
 #include "workload/generate/ModelPresets.h"
+#include "workload/generate/ParallelismFit.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,6 +19,8 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <QVariant>
+#include <utility>
 
 namespace astrolabe::widgets {
 
@@ -36,6 +39,34 @@ QFormLayout* group(QVBoxLayout* column, const QString& title) {
 const QStringList kPlacements{"tp,dp,pp", "tp,pp,dp", "dp,tp,pp",
                               "dp,pp,tp", "pp,tp,dp", "pp,dp,tp"};
 
+/// A field's value, whatever its editor, so that user edits survive a preset change.
+QVariant fieldValue(const QWidget* w) {
+    if (const auto* box = qobject_cast<const QSpinBox*>(w))
+        return box->value();
+    if (const auto* box = qobject_cast<const QDoubleSpinBox*>(w))
+        return box->value();
+    if (const auto* box = qobject_cast<const QCheckBox*>(w))
+        return box->isChecked();
+    if (const auto* box = qobject_cast<const QComboBox*>(w))
+        return box->currentIndex();
+    return {};
+}
+
+void setFieldValue(QWidget* w, const QVariant& value) {
+    if (auto* box = qobject_cast<QSpinBox*>(w))
+        box->setValue(value.toInt());
+    else if (auto* box = qobject_cast<QDoubleSpinBox*>(w))
+        box->setValue(value.toDouble());
+    else if (auto* box = qobject_cast<QCheckBox*>(w))
+        box->setChecked(value.toBool());
+    else if (auto* box = qobject_cast<QComboBox*>(w))
+        box->setCurrentIndex(value.toInt());
+}
+
+QString npusText(int n) {
+    return n == 1 ? ModelBuilderPanel::tr("1 NPU") : ModelBuilderPanel::tr("%1 NPUs").arg(n);
+}
+
 } // namespace
 
 ModelBuilderPanel::ModelBuilderPanel(QWidget* parent)
@@ -47,7 +78,12 @@ ModelBuilderPanel::ModelBuilderPanel(QWidget* parent)
     m_preset = new QComboBox;
     for (const ModelPreset& p : modelPresets())
         m_preset->addItem(QString::fromStdString(p.name), QString::fromStdString(p.description));
-    top->addRow(tr("Model"), m_preset);
+    m_resetPreset = new QPushButton(tr("Reset to preset"));
+    m_resetPreset->setToolTip(tr("Forget your edits and load the preset as published"));
+    auto* presetRow = new QHBoxLayout;
+    presetRow->addWidget(m_preset, 1);
+    presetRow->addWidget(m_resetPreset);
+    top->addRow(tr("Model"), presetRow);
     m_npus = new QLabel;
     top->addRow(tr("NPUs"), m_npus);
 
@@ -129,11 +165,17 @@ ModelBuilderPanel::ModelBuilderPanel(QWidget* parent)
                                                      {m_schedule, tr("Schedule")},
                                                      {m_zero, tr("ZeRO stage")},
                                                      {m_placement, tr("Placement")}};
-    for (const auto& [combo, label] : combos)
+    for (const auto& [combo, label] : combos) {
+        m_labels.insert(combo, label);
         connect(combo, &QComboBox::currentIndexChanged, this,
-                [this, label] { onFieldEdited(label); });
+                [this, label, w = combo] { onFieldEdited(label, w); });
+    }
     connect(m_preset, &QComboBox::currentIndexChanged, this, [this] {
         applyPreset(m_preset->currentText());
+        emit fieldEdited(tr("Model"));
+    });
+    connect(m_resetPreset, &QPushButton::clicked, this, [this] {
+        resetToPreset();
         emit fieldEdited(tr("Model"));
     });
     connect(m_generate, &QPushButton::clicked, this, [this] { emit generateRequested(spec()); });
@@ -148,7 +190,8 @@ QSpinBox* ModelBuilderPanel::addInt(QFormLayout* form, const QString& label, int
     box->setGroupSeparatorShown(true);
     box->setToolTip(tip);
     form->addRow(label, box);
-    connect(box, &QSpinBox::valueChanged, this, [this, label] { onFieldEdited(label); });
+    m_labels.insert(box, label);
+    connect(box, &QSpinBox::valueChanged, this, [this, label, box] { onFieldEdited(label, box); });
     return box;
 }
 
@@ -159,14 +202,17 @@ QDoubleSpinBox* ModelBuilderPanel::addDouble(QFormLayout* form, const QString& l
     box->setDecimals(decimals);
     box->setSuffix(suffix);
     form->addRow(label, box);
-    connect(box, &QDoubleSpinBox::valueChanged, this, [this, label] { onFieldEdited(label); });
+    m_labels.insert(box, label);
+    connect(box, &QDoubleSpinBox::valueChanged, this,
+            [this, label, box] { onFieldEdited(label, box); });
     return box;
 }
 
 QCheckBox* ModelBuilderPanel::addCheck(QFormLayout* form, const QString& label) {
     auto* box = new QCheckBox;
     form->addRow(label, box);
-    connect(box, &QCheckBox::toggled, this, [this, label] { onFieldEdited(label); });
+    m_labels.insert(box, label);
+    connect(box, &QCheckBox::toggled, this, [this, label, box] { onFieldEdited(label, box); });
     return box;
 }
 
@@ -178,14 +224,87 @@ bool ModelBuilderPanel::applyPreset(const QString& name) {
                 m_preset->setCurrentText(name);
             }
             m_preset->setToolTip(QString::fromStdString(p.description));
+            // The user's edits win over the preset: only untouched fields change.
+            QHash<QWidget*, QVariant> kept;
+            for (QWidget* w : std::as_const(m_touched))
+                kept.insert(w, fieldValue(w));
+            m_origin = p.spec.model;
             setSpec(p.spec);
+            m_loading = true;
+            for (auto it = kept.cbegin(); it != kept.cend(); ++it)
+                setFieldValue(it.key(), it.value());
+            m_loading = false;
+            if (m_platformNpus > 0)
+                fitToPlatform();
+            else
+                refresh();
             return true;
         }
     return false;
 }
 
+void ModelBuilderPanel::resetToPreset() {
+    m_touched.clear();
+    applyPreset(m_preset->currentText());
+}
+
+QStringList ModelBuilderPanel::touchedFields() const {
+    QStringList out;
+    for (QWidget* w : m_touched)
+        out << m_labels.value(w);
+    out.sort();
+    return out;
+}
+
+void ModelBuilderPanel::setPlatformNpus(int npus) {
+    // Only a new count refits: an unrelated project edit must not undo a split the user chose.
+    if (npus == m_platformNpus)
+        return;
+    m_platformNpus = npus;
+    fitToPlatform();
+}
+
+void ModelBuilderPanel::fitToPlatform() {
+    m_fitReason.clear();
+    if (m_platformNpus > 0) {
+        // Micro-batches per pipeline are a field of the form: the global batch follows dp.
+        const ParallelFit fit =
+            fitParallelism(spec(), m_platformNpus, BatchRule::MicroBatchesFixed);
+        m_fitReason = QString::fromStdString(fit.reason);
+        if (fit.fits) {
+            m_loading = true;
+            m_tp->setValue(fit.spec.parallel.tp);
+            m_pp->setValue(fit.spec.parallel.pp);
+            m_dp->setValue(fit.spec.parallel.dp);
+            m_ep->setValue(fit.spec.parallel.ep);
+            m_loading = false;
+        }
+    }
+    refresh();
+}
+
+QString ModelBuilderPanel::platformLine(const GeneratorSpec& s) const {
+    if (m_platformNpus <= 0)
+        return {};
+    const QString key = QStringLiteral("platform").leftJustified(22, ' ');
+    if (s.parallel.npus() == m_platformNpus)
+        return key +
+               tr("fits the platform's %1 (%2)\n")
+                   .arg(npusText(m_platformNpus), QString::fromStdString(splitLabel(s.parallel)));
+    QString line = key + tr("needs %1 but the platform has %2: Generate and Run needs them "
+                            "equal\n")
+                             .arg(npusText(s.parallel.npus()), npusText(m_platformNpus));
+    if (!m_fitReason.isEmpty())
+        line += QStringLiteral("  ").leftJustified(22, ' ') + m_fitReason + QLatin1Char('\n');
+    return line;
+}
+
 void ModelBuilderPanel::setSpec(const GeneratorSpec& s) {
     m_base = s;
+    // A spec this form produced (an undo step) still descends from the same origin; any other
+    // spec is a model of its own.
+    if (s.model.name != builtModelName(s.model, m_origin))
+        m_origin = s.model;
     m_loading = true;
     const ModelSpec& m = s.model;
     m_layers->setValue(m.layers);
@@ -248,6 +367,7 @@ GeneratorSpec ModelBuilderPanel::spec() const {
     m.topK = m_topK->value();
     m.sharedExperts = m_sharedExperts->value();
     m.expertFfn = m_expertFfn->value();
+    m.name = builtModelName(m, m_origin);
     ParallelSpec& p = s.parallel;
     p.tp = m_tp->value();
     p.pp = m_pp->value();
@@ -275,9 +395,10 @@ QString ModelBuilderPanel::figuresText() const {
     return m_figures->toPlainText();
 }
 
-void ModelBuilderPanel::onFieldEdited(const QString& field) {
+void ModelBuilderPanel::onFieldEdited(const QString& field, QWidget* widget) {
     if (m_loading)
         return;
+    m_touched.insert(widget);
     emit fieldEdited(field);
     refresh();
 }
@@ -290,7 +411,7 @@ void ModelBuilderPanel::refresh() {
                     tr(" (global batch %1)").arg(s.training.globalBatch));
     try {
         const ModelFigures f = computeFigures(s);
-        m_figures->setPlainText(QString::fromStdString(formatFigures(f)));
+        m_figures->setPlainText(platformLine(s) + QString::fromStdString(formatFigures(f)));
         m_valid = true;
         m_outOfMemory = f.outOfMemory;
         m_memoryBar->setMemory(f.memory.weights, f.memory.gradients, f.memory.optimizer,
@@ -306,10 +427,10 @@ void ModelBuilderPanel::refresh() {
         for (const Error& one : e.errors())
             lines << QString::fromStdString(
                 formatError(one.kind(), one.message(), one.where(), one.hint()));
-        m_figures->setPlainText(lines.join('\n'));
+        m_figures->setPlainText(platformLine(s) + lines.join('\n'));
         m_valid = false;
     } catch (const Error& e) {
-        m_figures->setPlainText(QString::fromStdString(e.what()));
+        m_figures->setPlainText(platformLine(s) + QString::fromStdString(e.what()));
         m_valid = false;
     }
     if (!m_valid) {

@@ -3,9 +3,17 @@
 // figures (parameters, FLOPs against the closed forms, memory per NPU, bubble) recomputed as
 // the user types. Figures are closed forms (milliseconds even for 16k NPUs), so they run on the
 // GUI thread; generating the traces is left to the application (generateRequested).
+//
+// The builder follows the project: setPlatformNpus() fits tp x pp x dp (x ep) to the platform's
+// NPU count (generate::fitParallelism). Fields the user edits are remembered: choosing another
+// preset changes only the fields the user has not touched, until "Reset to preset". The spec's
+// model name is the model actually built: the preset's name, or "custom (from <preset>)" once an
+// architecture field differs from it.
 
 #include "workload/generate/GeneratorSpec.h"
 
+#include <QHash>
+#include <QSet>
 #include <QWidget>
 
 class QCheckBox;
@@ -29,8 +37,20 @@ public:
 
     generate::GeneratorSpec spec() const;
     void setSpec(const generate::GeneratorSpec& spec);
-    /// Loads a preset by name ("gpt3-175b", ...); false when unknown.
+    /// Loads a preset by name ("gpt3-175b", ...); false when unknown. Fields the user has
+    /// edited keep their values; with a platform set, the parallelism is then fitted to it.
     bool applyPreset(const QString& name);
+    /// Forgets the user's edits and loads the current preset as published ("Reset to preset").
+    void resetToPreset();
+    /// Labels of the fields the user has edited since the last reset ("Layers", ...).
+    QStringList touchedFields() const;
+
+    /// The open project's platform size (0: no project). When it changes, tp, pp, dp and ep are
+    /// fitted to it, keeping the current tp and pp when they still divide the count.
+    void setPlatformNpus(int npus);
+    int platformNpus() const { return m_platformNpus; }
+    /// Why the last fit chose its split, or why none fits ("" before any platform is set).
+    QString fitReason() const { return m_fitReason; }
 
     /// The figures as shown, or the validation errors.
     QString figuresText() const;
@@ -55,7 +75,9 @@ private:
                               int decimals, const QString& suffix);
     QCheckBox* addCheck(QFormLayout* form, const QString& label);
     void refresh();
-    void onFieldEdited(const QString& field);
+    void onFieldEdited(const QString& field, QWidget* widget);
+    void fitToPlatform();
+    QString platformLine(const generate::GeneratorSpec& spec) const;
 
     QComboBox* m_preset = nullptr;
     // Model.
@@ -78,9 +100,17 @@ private:
     QPlainTextEdit* m_figures = nullptr;
     MemoryBar* m_memoryBar = nullptr;
     QPushButton* m_generate = nullptr;
+    QPushButton* m_resetPreset = nullptr;
 
     /// Fields a preset sets but the form does not show (MLA ranks, biases, DLRM tables...).
     generate::GeneratorSpec m_base;
+    /// The model the form started from (a preset's or setSpec()'s): names the model built.
+    generate::ModelSpec m_origin;
+    /// Fields edited by the user (not by setSpec(), a preset or a fit), by widget.
+    QSet<QWidget*> m_touched;
+    QHash<QWidget*, QString> m_labels; ///< every field's label, for touchedFields()
+    int m_platformNpus = 0;
+    QString m_fitReason;
     bool m_loading = false;
     bool m_valid = false;
     bool m_outOfMemory = false;

@@ -2,6 +2,8 @@
 
 #include "core/Error.h"
 
+#include <tuple>
+
 namespace astrolabe::generate {
 
 namespace {
@@ -61,8 +63,53 @@ void split(GeneratorSpec& s, int tp, int pp, int dp, int ep, int globalBatch) {
     s.training.globalBatch = globalBatch;
 }
 
+/// Small published models for demonstrations: one iteration of a few micro-batches on 8 NPUs
+/// generates and simulates in about a second on a laptop. Dimensions are the released
+/// checkpoints'; the splits are what one would run on one 8-NPU node.
+void addDemonstrationPresets(std::vector<ModelPreset>& out) {
+    // GPT-2 (Radford et al. 2019): GELU FFN 4h, LayerNorm with biases, learned positions, tied
+    // embeddings, vocabulary 50,257, context 1,024. Data parallel, as nanoGPT trains it.
+    GeneratorSpec small = gptStyle("GPT-2 124M", 12, 768, 12);
+    small.model.vocabulary = 50257;
+    small.model.sequence = 1024;
+    small.compute = h100();
+    small.parallel.recompute = false;
+    GeneratorSpec medium = small;
+    medium.model.name = "GPT-2 350M";
+    medium.model.layers = 24;
+    medium.model.hidden = 1024;
+    medium.model.heads = 16;
+    medium.model.ffn = 4096;
+    split(small, 1, 1, 8, 1, 16);
+    out.push_back({"gpt2-124m", "GPT-2 124M (demonstration), data parallel d8", small});
+    // Not needed at this size: a 3-D split that shows every kind of traffic on one node.
+    split(medium, 2, 2, 2, 1, 16);
+    out.push_back({"gpt2-350m",
+                   "GPT-2 350M / medium (demonstration), t2 p2 d2 to show TP, PP and DP", medium});
+
+    // Llama 3.2 1B (Meta 2024): GQA 32 / 8 heads, SwiGLU 8,192, RMSNorm, tied embeddings,
+    // vocabulary 128,256; 8,192-token pretraining sequences.
+    GeneratorSpec llama = llamaStyle("Llama-3.2 1B", 16, 2048, 32, 8, 8192, 128256, 8192);
+    llama.model.tiedEmbeddings = true;
+    split(llama, 1, 1, 8, 1, 16);
+    out.push_back({"llama3.2-1b", "Llama-3.2 1B (demonstration), GQA, d8 ZeRO-1", llama});
+
+    // OLMoE-1B-7B (Muennighoff et al. 2024): 64 experts of FFN 1,024, top-8, no shared expert,
+    // every layer MoE, untied embeddings, vocabulary 50,304, 4,096-token sequences. Its QK
+    // normalisation is not modelled (65 K parameters). The dense FFN size is unused.
+    GeneratorSpec olmoe = llamaStyle("OLMoE-1B-7B", 16, 2048, 16, 0, 1024, 50304, 4096);
+    olmoe.model.experts = 64;
+    olmoe.model.topK = 8;
+    olmoe.model.expertFfn = 1024;
+    olmoe.parallel.sequenceParallel = false;
+    split(olmoe, 1, 1, 8, 8, 16);
+    out.push_back(
+        {"olmoe-1b-7b", "OLMoE-1B-7B MoE (demonstration), 64 experts top-8, d8 ep8", olmoe});
+}
+
 std::vector<ModelPreset> makePresets() {
     std::vector<ModelPreset> out;
+    addDemonstrationPresets(out);
 
     GeneratorSpec gpt3 = gptStyle("GPT-3 175B", 96, 12288, 96);
     split(gpt3, 8, 8, 16, 1, 1536);
@@ -154,6 +201,27 @@ GeneratorSpec presetSpec(const std::string& name) {
                 SourceLocation{{}, 0, 0, "preset"},
                 (guess.empty() ? "" : "did you mean \"" + guess + "\"? ") +
                     "valid presets: " + joinAlternatives(presetNames()));
+}
+
+bool sameArchitecture(const ModelSpec& a, const ModelSpec& b) {
+    auto fields = [](const ModelSpec& m) {
+        return std::tie(m.kind, m.layers, m.hidden, m.heads, m.kvHeads, m.headDim, m.ffn,
+                        m.vocabulary, m.swiglu, m.biases, m.tiedEmbeddings, m.learnedPositions,
+                        m.qLoraRank, m.kvLoraRank, m.ropeHeadDim, m.experts, m.topK,
+                        m.sharedExperts, m.expertFfn, m.firstDenseLayers, m.denseFeatures,
+                        m.embeddingTables, m.embeddingDim, m.embeddingRows, m.bottomMlp, m.topMlp,
+                        m.imageSize);
+    };
+    return fields(a) == fields(b);
+}
+
+std::string builtModelName(const ModelSpec& built, const ModelSpec& origin) {
+    const std::string base = origin.name.empty() ? "a model" : origin.name;
+    if (sameArchitecture(built, origin))
+        return origin.name;
+    if (base.rfind("custom (from ", 0) == 0)
+        return base;
+    return "custom (from " + base + ")";
 }
 
 } // namespace astrolabe::generate

@@ -63,6 +63,21 @@ TEST(GenerateLlmCli, GeneratesAndWritesTracesThatLoad) {
     EXPECT_EQ(cli({"trace", "check", prefix, "--npus", "8"}).code, 0);
 }
 
+// --npus fits the split to a platform as the GUI's model builder does: GPT-3's t8 p8 d16 does
+// not divide 8; GPT-2 124M's d8 becomes d64; with the global batch fixed at 512, 7 NPUs (dp 7)
+// cannot divide it and the error says why.
+TEST(GenerateLlmCli, NpusFitsTheParallelism) {
+    Result r = cli({"model-info", "--preset", "gpt2-124m", "--npus", "64"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "tp 1 x pp 1 x dp 64")) << r.out;
+    r = cli({"model-info", "--preset", "gpt2-124m", "--tp", "2", "--npus", "8"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "tp 2 x pp 1 x dp 4")) << r.out;
+    r = cli({"model-info", "--preset", "gpt2-124m", "--npus", "7", "--global-batch", "512"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_TRUE(contains(r.err, "global batch 512")) << r.err;
+}
+
 TEST(GenerateLlmCli, BadInputIsReported) {
     Result r = cli({"model-info", "--preset", "gpt-3"});
     EXPECT_EQ(r.code, 1);

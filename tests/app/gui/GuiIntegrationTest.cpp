@@ -24,12 +24,15 @@
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
+#include <cstdio>
 #include <gtest/gtest.h>
 
 using namespace astrolabe;
@@ -234,6 +237,61 @@ generate::GeneratorSpec smallTransformer(int tp, int pp, int dp) {
 }
 } // namespace
 
+// The demonstration presets generate and run one iteration on the quickstart's 8 NPUs in about
+// a second each (the bound here is loose for slow CI machines; the times are printed). Each
+// run is named after the model built: an edited preset is "custom (from ...)".
+TEST(GuiIntegration, DemonstrationPresetsRunOnTheProjectPlatform) {
+    QTemporaryDir dir;
+    const QString project = copyQuickstart(dir);
+    ASSERT_FALSE(project.isEmpty());
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openProject(project));
+    widgets::ModelBuilderPanel* builder = window.modelBuilder();
+    QPushButton* generate = nullptr;
+    for (QPushButton* button : builder->findChildren<QPushButton*>())
+        if (button->text() == QStringLiteral("Generate and Run"))
+            generate = button;
+    ASSERT_NE(generate, nullptr);
+    const std::pair<QString, QString> presets[] = {
+        {QStringLiteral("gpt2-124m"), QStringLiteral("GPT-2 124M tp1\u00b7pp1\u00b7dp8 on ")},
+        {QStringLiteral("gpt2-350m"), QStringLiteral("GPT-2 350M tp2\u00b7pp2\u00b7dp2 on ")},
+        {QStringLiteral("llama3.2-1b"), QStringLiteral("Llama-3.2 1B tp1\u00b7pp1\u00b7dp8 on ")},
+        {QStringLiteral("olmoe-1b-7b"),
+         QStringLiteral("OLMoE-1B-7B tp1\u00b7pp1\u00b7dp8\u00b7ep8 on ")},
+    };
+    for (const auto& [preset, name] : presets) {
+        ASSERT_TRUE(builder->applyPreset(preset));
+        ASSERT_TRUE(generate->isEnabled()) << builder->figuresText().toStdString();
+        QSignalSpy stored(&window, &MainWindow::runStored);
+        QElapsedTimer clock;
+        clock.start();
+        generate->click();
+        ASSERT_TRUE(stored.count() > 0 || stored.wait(60000)) << preset.toStdString();
+        const double seconds = clock.elapsed() / 1000.0;
+        const gui::RunRecord& run =
+            window.runsModel()->store()->at(window.runsModel()->store()->count() - 1);
+        ASSERT_EQ(run.status, gui::RunStatus::Finished) << run.message.toStdString();
+        EXPECT_TRUE(run.name.startsWith(name)) << run.name.toStdString();
+        std::printf("demonstration %-12s generate + run %.2f s wall (%.2f s simulation), "
+                    "%.3f ms simulated\n",
+                    qPrintable(preset), seconds, run.wallSeconds, run.simulatedTime.ms());
+        EXPECT_LT(seconds, 30.0) << preset.toStdString();
+    }
+    // An edited preset runs under its own name, not the preset's.
+    ASSERT_TRUE(builder->applyPreset(QStringLiteral("gpt2-124m")));
+    builder->findChildren<QSpinBox*>().at(0)->setValue(6); // layers, as the user types them
+    QSignalSpy stored(&window, &MainWindow::runStored);
+    generate->click();
+    ASSERT_TRUE(stored.count() > 0 || stored.wait(60000));
+    const gui::RunRecord& custom =
+        window.runsModel()->store()->at(window.runsModel()->store()->count() - 1);
+    EXPECT_TRUE(custom.name.startsWith(QStringLiteral("custom (from GPT-2 124M) tp1")))
+        << custom.name.toStdString();
+}
+
 TEST(GuiIntegration, WorkloadPanelGeneratesAndRunsOnTheProjectPlatform) {
     QTemporaryDir dir;
     const QString project = copyQuickstart(dir);
@@ -245,6 +303,12 @@ TEST(GuiIntegration, WorkloadPanelGeneratesAndRunsOnTheProjectPlatform) {
     ASSERT_TRUE(window.openProject(project));
     ASSERT_EQ(window.tabs()->tabText(MainWindow::WorkloadTab), QStringLiteral("Workload"));
     ASSERT_NE(window.modelBuilder(), nullptr);
+    // The builder follows the project: fitted to the ring's 8 NPUs on opening.
+    EXPECT_EQ(window.modelBuilder()->platformNpus(), 8);
+    EXPECT_EQ(window.modelBuilder()->spec().parallel.npus(), 8);
+    EXPECT_TRUE(
+        window.modelBuilder()->figuresText().contains(QStringLiteral("fits the platform's 8 NPUs")))
+        << window.modelBuilder()->figuresText().toStdString();
 
     // 16 NPUs on the 8-NPU ring: refused with a message naming both counts.
     EXPECT_EQ(window.startGeneratedRun(smallTransformer(2, 2, 4)), 0);
@@ -271,6 +335,9 @@ TEST(GuiIntegration, WorkloadPanelGeneratesAndRunsOnTheProjectPlatform) {
     ASSERT_EQ(run.status, gui::RunStatus::Finished) << run.message.toStdString();
     ASSERT_TRUE(run.result);
     EXPECT_EQ(run.result->npuCount, 8);
+    // Named after the model generated and its split.
+    EXPECT_TRUE(run.name.startsWith(QStringLiteral("small tp2\u00b7pp2\u00b7dp2 on ")))
+        << run.name.toStdString();
     // Every rank computed and the tensor-parallel all-reduces ran: compute and collectives.
     EXPECT_FALSE(run.result->collectives.empty());
     EXPECT_GT(run.simulatedTime, SimTime());

@@ -110,6 +110,96 @@ TEST(ModelBuilderPanel, GenerateButtonHandsOverTheSpec) {
     EXPECT_FALSE(button->isEnabled());
 }
 
+// A preset change touches only the fields the user has not edited: edit the layers of GPT-2
+// 124M, choose GPT-2 350M, and the layers stay while the hidden size becomes 350M's 1,024. The
+// model is then no longer GPT-2 350M, and its name says so. Reset to preset forgets the edit.
+TEST(ModelBuilderPanel, PresetChangeKeepsTheUsersEdits) {
+    ModelBuilderPanel panel;
+    ASSERT_TRUE(panel.applyPreset(QStringLiteral("gpt2-124m")));
+    EXPECT_EQ(panel.spec().model.name, "GPT-2 124M");
+    QSignalSpy edited(&panel, &ModelBuilderPanel::fieldEdited);
+    spin(panel, 0)->setValue(6); // the layers, as typed by the user
+    EXPECT_EQ(panel.touchedFields(), QStringList{QStringLiteral("Layers")});
+    EXPECT_EQ(panel.spec().model.name, "custom (from GPT-2 124M)");
+
+    // Choosing the preset in the combo box, as the user does.
+    auto* preset = panel.findChildren<QComboBox*>().at(0);
+    ASSERT_EQ(preset->currentText(), QStringLiteral("gpt2-124m"));
+    preset->setCurrentText(QStringLiteral("gpt2-350m"));
+    EXPECT_EQ(edited.last().at(0).toString(), QStringLiteral("Model"));
+    const auto mixed = panel.spec();
+    EXPECT_EQ(mixed.model.layers, 6);    // the user's
+    EXPECT_EQ(mixed.model.hidden, 1024); // the preset's
+    EXPECT_EQ(mixed.model.heads, 16);    // the preset's
+    EXPECT_EQ(mixed.model.name, "custom (from GPT-2 350M)");
+    EXPECT_TRUE(panel.figuresValid()) << panel.figuresText().toStdString();
+
+    QPushButton* reset = nullptr;
+    for (QPushButton* b : panel.findChildren<QPushButton*>())
+        if (b->text() == QStringLiteral("Reset to preset"))
+            reset = b;
+    ASSERT_NE(reset, nullptr);
+    reset->click();
+    EXPECT_TRUE(panel.touchedFields().isEmpty());
+    EXPECT_EQ(panel.spec().model.layers, 24);
+    EXPECT_EQ(panel.spec().model.name, "GPT-2 350M");
+    // Without edits a preset change replaces everything.
+    preset->setCurrentText(QStringLiteral("llama3.2-1b"));
+    EXPECT_EQ(panel.spec().model.layers, 16);
+    EXPECT_EQ(panel.spec().model.kvHeads, 8);
+    // A spec set by code is a model of its own and touches nothing.
+    auto s = panel.spec();
+    s.model.name = "mine";
+    s.model.layers = 4;
+    panel.setSpec(s);
+    EXPECT_EQ(panel.spec().model.name, "mine");
+    EXPECT_TRUE(panel.touchedFields().isEmpty());
+}
+
+// The builder follows the platform: a new NPU count refits tp x pp x dp, keeping tp and pp
+// while they divide it, and the figures say whether the split fits the platform.
+TEST(ModelBuilderPanel, ParallelismFollowsThePlatform) {
+    ModelBuilderPanel panel;
+    ASSERT_TRUE(panel.applyPreset(QStringLiteral("gpt2-350m"))); // t2 p2 d2
+    panel.setPlatformNpus(32);
+    auto p = panel.spec().parallel;
+    EXPECT_EQ(p.tp, 2);
+    EXPECT_EQ(p.pp, 2);
+    EXPECT_EQ(p.dp, 8);
+    EXPECT_TRUE(panel.figuresText().contains(QStringLiteral("fits the platform's 32 NPUs")))
+        << panel.figuresText().toStdString();
+
+    // A preset chosen afterwards is fitted too: OLMoE keeps tp 1 pp 1 and ep 8 within dp 32.
+    ASSERT_TRUE(panel.applyPreset(QStringLiteral("olmoe-1b-7b")));
+    p = panel.spec().parallel;
+    EXPECT_EQ(p.npus(), 32);
+    EXPECT_EQ(p.ep, 8);
+    EXPECT_TRUE(panel.figuresText().contains(QStringLiteral("fits the platform's 32 NPUs")));
+
+    // A split the user sets against the platform is shown as not fitting.
+    auto s = panel.spec();
+    s.parallel.dp = 16;
+    panel.setSpec(s);
+    EXPECT_TRUE(
+        panel.figuresText().contains(QStringLiteral("needs 16 NPUs but the platform has 32")))
+        << panel.figuresText().toStdString();
+    // The same count again is not a new platform: the user's split stays.
+    panel.setPlatformNpus(32);
+    EXPECT_EQ(panel.spec().parallel.dp, 16);
+    panel.setPlatformNpus(1);
+    EXPECT_EQ(panel.spec().parallel.npus(), 1);
+    EXPECT_TRUE(panel.figuresText().contains(QStringLiteral("fits the platform's 1 NPU")));
+
+    // A preset published for 1,024 NPUs: GPT-3 on 8 NPUs cannot fit in memory; the fit still
+    // uses exactly 8 and says why.
+    ModelBuilderPanel big;
+    ASSERT_TRUE(big.applyPreset(QStringLiteral("gpt3-175b")));
+    big.setPlatformNpus(8);
+    EXPECT_EQ(big.spec().parallel.npus(), 8);
+    EXPECT_TRUE(big.fitReason().contains(QStringLiteral("fits in memory")))
+        << big.fitReason().toStdString();
+}
+
 TEST(ModelBuilderPanel, Screenshot) {
     ModelBuilderPanel panel;
     panel.resize(1100, 760);
