@@ -9,6 +9,7 @@
 #include "utilization/UtilizationView.h"
 
 #include <QLabel>
+#include <QShowEvent>
 #include <QVBoxLayout>
 #include <type_traits>
 
@@ -80,17 +81,35 @@ public:
         if (show && run->result != m_result) {
             m_result = run->result;
             m_spec = run->spec;
-            m_view->setResult(run->result, run->spec.platform);
+            m_stale = true;
         }
         m_empty->showRun(run);
         m_empty->setVisible(!show);
         m_view->setVisible(show);
+        refresh();
+    }
+
+protected:
+    void showEvent(QShowEvent* event) override {
+        WorkspacePage::showEvent(event);
+        refresh();
     }
 
 private:
+    /// The view takes a new result only once its tab is the current one: a run loaded while
+    /// another tab is shown costs the GUI thread nothing here (the utilization tables and
+    /// charts of a 2-million-interval run take tens of milliseconds).
+    void refresh() {
+        if (m_stale && m_result && isVisibleTo(window())) {
+            m_stale = false;
+            m_view->setResult(m_result, m_spec.platform);
+        }
+    }
+
     View* m_view;
     PlaceholderPage* m_empty;
     std::shared_ptr<const RunResult> m_result;
+    bool m_stale = false;  ///< m_result is not in the view yet
     SimulationSpec m_spec; ///< the shown run's settings
 };
 
