@@ -1,5 +1,7 @@
 #include "timeline/TimeAxis.h"
 
+#include "core/Units.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -73,12 +75,7 @@ std::vector<TimeTick> timeTicks(const TimeMapper& mapper, double minSpacingPx) {
 }
 
 std::string formatTime(int64_t ps) {
-    const int64_t magnitude = std::llabs(ps);
-    const TimeUnit unit = unitForStep(magnitude == 0 ? 1 : magnitude);
-    const double value = static_cast<double>(ps) / static_cast<double>(unit.psPerUnit);
-    const double absValue = std::fabs(value);
-    const int decimals = unit.psPerUnit == 1 ? 0 : absValue >= 100 ? 1 : absValue >= 10 ? 2 : 3;
-    return formatValue(value, decimals, unit.suffix);
+    return units::formatTime(SimTime::fromPs(ps), units::TimeSpelling::MicroSign);
 }
 
 } // namespace astrolabe::widgets

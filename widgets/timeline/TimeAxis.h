@@ -33,7 +33,7 @@ std::vector<TimeTick> timeTicks(const TimeMapper& mapper, double minSpacingPx);
 /// "1.5 ms"-style text for a tick: the unit of ten steps or of the largest value shown
 /// (magnitudePs), whichever is larger, with enough decimals for the step.
 std::string formatTickLabel(int64_t ps, int64_t stepPs, int64_t magnitudePs = 0);
-/// A duration or time for humans: 4 significant digits in the largest unit <= value.
+/// A duration or time for humans: the engine's formatter (units::formatTime) with the micro sign.
 std::string formatTime(int64_t ps);
 
 } // namespace astrolabe::widgets

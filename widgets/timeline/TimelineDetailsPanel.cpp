@@ -1,6 +1,7 @@
 #include "timeline/TimelineDetailsPanel.h"
 
 #include "config/SystemConfig.h"
+#include "core/Units.h"
 #include "timeline/TimelineText.h"
 
 #include <QMimeData>
@@ -138,7 +139,8 @@ QString TimelineDetailsPanel::activityHtml(const ActivityInterval& a) const {
         html +=
             path.empty()
                 ? QStringLiteral("<p>not recorded</p>")
-                : QStringLiteral("<p>Not on the critical path (%1 nodes).</p>").arg(path.size());
+                : QStringLiteral("<p>Not on the critical path (%1).</p>")
+                      .arg(QString::fromStdString(units::countOf(path.size(), "node", "nodes")));
     return html;
 }
 

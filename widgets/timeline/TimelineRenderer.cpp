@@ -276,17 +276,20 @@ void TimelineRenderer::paintAxis(QPainter& painter, const TimelinePaintState& st
     painter.drawText(QRect(6, 0, state.labelWidth - 8, h), Qt::AlignVCenter | Qt::AlignLeft,
                      QStringLiteral("span ") + QString::fromStdString(formatTime(mapper.spanPs())));
     painter.setClipRect(QRect(state.labelWidth, 0, state.size.width() - state.labelWidth, h));
+    qreal lastRight = -1e9; // where the previous label ends: labels never overlap
     for (const TimeTick& tick : timeTicks(mapper, 90)) {
         painter.drawLine(QPointF(tick.x, h - 6), QPointF(tick.x, h - 1));
         const QString label = QString::fromStdString(tick.label);
         const qreal textWidth = painter.fontMetrics().horizontalAdvance(label);
-        // A label that would run off the right edge goes on the left of its tick.
-        if (tick.x + 3 + textWidth > state.size.width())
-            painter.drawText(QRectF(tick.x - 3 - textWidth, 0, textWidth, h - 4),
-                             Qt::AlignBottom | Qt::AlignRight, label);
-        else
-            painter.drawText(QRectF(tick.x + 3, 0, textWidth + 2, h - 4),
-                             Qt::AlignBottom | Qt::AlignLeft, label);
+        // A label that would run off the right edge goes on the left of its tick, or is left
+        // out when that would cover the label before it ("1.15 ms1.20 ms").
+        const bool flip = tick.x + 3 + textWidth > state.size.width();
+        const qreal left = flip ? tick.x - 3 - textWidth : tick.x + 3;
+        if (left < lastRight + 6)
+            continue;
+        painter.drawText(QRectF(left, 0, textWidth + 2, h - 4),
+                         Qt::AlignBottom | (flip ? Qt::AlignRight : Qt::AlignLeft), label);
+        lastRight = left + textWidth;
     }
     painter.setClipping(false);
 }

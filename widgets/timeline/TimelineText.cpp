@@ -1,21 +1,13 @@
 #include "timeline/TimelineText.h"
 
 #include "config/SystemConfig.h"
+#include "core/Units.h"
 #include "timeline/TimeAxis.h"
 
 namespace astrolabe::widgets {
 
 QString formatBytes(uint64_t bytes) {
-    static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1024 && unit < 4) {
-        value /= 1024;
-        ++unit;
-    }
-    return unit == 0
-               ? QStringLiteral("%1 B").arg(bytes)
-               : QStringLiteral("%1 %2").arg(value, 0, 'f', value < 10 ? 2 : 1).arg(units[unit]);
+    return QString::fromStdString(units::formatSize(bytes));
 }
 
 QString timeText(int64_t ps) {

@@ -103,11 +103,14 @@ TEST(TimeAxis, TicksCoverTheWindowAtLeastMinSpacingApart) {
     EXPECT_DOUBLE_EQ(t2.front().x, 70);
 }
 
-TEST(TimeAxis, FormatsTimesWithFourSignificantDigits) {
-    EXPECT_EQ(formatTime(0), "0 ps");
-    EXPECT_EQ(formatTime(936'250), "936.2 ns");
-    EXPECT_EQ(formatTime(62'212'000), "62.21 µs");
-    EXPECT_EQ(formatTime(1'500'000'000), "1.500 ms");
+TEST(TimeAxis, FormatsTimesAsTheRestOfTheApplication) {
+    // The engine's formatter with the micro sign: exact to 6 digits, no trailing zeros (the
+    // timeline had its own, which wrote 936.2 ns for 936.25 ns and 1.500 ms).
+    EXPECT_EQ(formatTime(0), "0 ns");
+    EXPECT_EQ(formatTime(936'250), "936.25 ns");
+    EXPECT_EQ(formatTime(62'212'000), "62.212 µs");
+    EXPECT_EQ(formatTime(1'500'000'000), "1.5 ms");
+    EXPECT_EQ(formatTime(117'780'000), "117.78 µs"); // the quick start's end, as the runs list
 }
 
 TEST(ZoomHistory, WalksBackAndForwardLikeABrowser) {
