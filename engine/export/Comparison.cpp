@@ -332,6 +332,12 @@ std::vector<MetricRow> comparisonRows(const std::vector<ComparisonInput>& runs,
                     // Aggregate over the dimension's links, averaged over the whole run.
                     return static_cast<double>(s->bytes) / (r.endTime.ns() * 1e-9);
                 });
+        if (options.achievedBandwidth)
+            for (const ComparisonInput& in : runs)
+                if (const DimensionStats* s = in.result ? dimension(*in.result, d) : nullptr) {
+                    rows.back().like = s->peakBandwidthBytesPerSecond;
+                    break;
+                }
     }
     return rows;
 }

@@ -63,6 +63,9 @@ struct MetricRow {
     std::string label; ///< for people ("end time", "compute (max)", ...)
     MetricUnit unit = MetricUnit::Nanoseconds;
     std::vector<std::optional<double>> values; ///< one per run, absent when a run has none
+    /// A value the row is read against (a dimension's peak bandwidth for its achieved row), so
+    /// the row is shown in that value's unit family (GiB/s beside a 50 GiB/s link); 0 = none.
+    double like = 0;
 };
 
 struct ComparisonOptions {

@@ -145,7 +145,8 @@ void CompareView::setRuns(CompareRuns runs) {
         for (const CompareRun& r : m_runs)
             m_baseline->addItem(r.name);
     }
-    m_title->setText(tr("Comparing <b>%n</b> run(s)", nullptr, static_cast<int>(m_runs.size())));
+    m_title->setText(m_runs.size() == 1 ? tr("Comparing <b>1</b> run")
+                                        : tr("Comparing <b>%1</b> runs").arg(m_runs.size()));
     m_breakdown->setMetrics(*m_metrics);
     const std::optional<SettingRow> axis = findSweepAxis(m_settings->allRows());
     m_sweep->setSweep(axis, *m_metrics);

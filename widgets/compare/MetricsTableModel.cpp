@@ -58,7 +58,7 @@ units::Scale rowScale(const MetricRow& row) {
     case MetricUnit::Bytes:
         return units::sizeScale(largest);
     case MetricUnit::BytesPerSecond:
-        return units::bandwidthScale(largest);
+        return units::bandwidthScale(largest, row.like);
     }
     return {};
 }

@@ -141,7 +141,8 @@ void TimelineView::updateLegend() {
 void TimelineView::search() {
     const QString text = m_search->text().trimmed();
     const int names = m_timeline->setSearchText(text);
-    m_matches->setText(text.isEmpty() ? QString() : tr("%n name(s)", nullptr, names));
+    m_matches->setText(text.isEmpty() ? QString()
+                                      : (names == 1 ? tr("1 name") : tr("%1 names").arg(names)));
     updateLegend();
 }
 

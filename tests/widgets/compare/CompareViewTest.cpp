@@ -133,6 +133,11 @@ TEST(CompareModels, PassTheModelTesterAndShowTheStoredNumbers) {
     EXPECT_FALSE(shown50.contains(QLatin1Char('e'))) << shown50.toStdString();
     EXPECT_EQ(metrics.index(bytes, 1).data().toString().toStdString(),
               units::sizeScale(*b[0]).symbol);
+    // Achieved bandwidth reads in the family of the links' peak: GiB/s beside 50 GiB/s links
+    // (it said GB/s).
+    const int achieved = metrics.rowOfKey("dim0.bandwidth");
+    ASSERT_GE(achieved, 0);
+    EXPECT_EQ(metrics.index(achieved, 1).data().toString(), QStringLiteral("GiB/s"));
     metrics.setRuns({});
     EXPECT_EQ(metrics.rowCount(), 0);
 }
