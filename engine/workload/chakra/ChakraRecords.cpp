@@ -24,11 +24,63 @@ std::string at(uint64_t offset, uint64_t record) {
            (record == 0 ? " (GlobalMetadata)" : "");
 }
 
+bool looksLikeJson(std::string_view bytes);
+
+/// Counts the length-delimited records of a binary trace while its gzip data inflates, so a
+/// trace past the node limit is refused after inflating about one byte per record (a 256 KiB
+/// gzip of 2^28 empty records: 4 MiB), not after inflating all of it. Framing it cannot follow
+/// (JSON, a varint over 5 bytes) stops the count; the decoder then reports the problem.
+class RecordCounter {
+public:
+    /// The inflated bytes so far; throws when they hold more node records than the limit.
+    void feed(std::string_view bytes, const std::string& file) {
+        if (m_off)
+            return;
+        if (!m_decided) {
+            if (bytes.size() < 64)
+                return; // a JSON trace is told by its first two non-blank characters
+            m_decided = true;
+            m_off = looksLikeJson(bytes);
+            if (m_off)
+                return;
+        }
+        while (m_next < bytes.size()) {
+            uint64_t length = 0;
+            size_t used = 0;
+            bool complete = false;
+            while (used < kMaxVarintBytes && m_next + used < bytes.size()) {
+                const auto byte = static_cast<uint8_t>(bytes[m_next + used]);
+                length |= static_cast<uint64_t>(byte & 0x7f) << (7 * used);
+                ++used;
+                if ((byte & 0x80) == 0) {
+                    complete = true;
+                    break;
+                }
+            }
+            if (!complete) {
+                m_off = used == kMaxVarintBytes;
+                return; // the rest of the prefix is still to come
+            }
+            m_next += used + length;
+            ++m_records; // the first is the GlobalMetadata
+            if (m_records - 1 > kMaxNodesPerTrace)
+                failTooManyNodes(file, m_records - 1, true);
+        }
+    }
+
+private:
+    uint64_t m_next = 0;
+    uint64_t m_records = 0;
+    bool m_decided = false;
+    bool m_off = false;
+};
+
 std::string inflateGzip(const std::string& compressed, const std::string& file) {
     z_stream stream{};
     if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
         fail(file, "cannot initialise zlib to read the gzip-compressed trace");
     std::string out;
+    RecordCounter records;
     char buffer[1 << 16];
     // zlib counts input in 32-bit units: a file over 4 GiB is fed in pieces.
     size_t fed = 0;
@@ -53,6 +105,12 @@ std::string inflateGzip(const std::string& compressed, const std::string& file) 
                  "the file starts with the gzip magic 1f 8b; re-create or re-compress it");
         }
         out.append(buffer, sizeof buffer - stream.avail_out);
+        try {
+            records.feed(out, file);
+        } catch (...) {
+            inflateEnd(&stream);
+            throw;
+        }
         if (out.size() > kMaxInflatedTraceBytes) {
             inflateEnd(&stream);
             fail(file,
