@@ -10,10 +10,23 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace astrolabe::widgets {
 
 namespace {
+
+/// The pixel columns [c0, c1) a bar from x = a to x = b fills: rounded edges, one pixel left
+/// free before the next bar when the bar is wider than 4 px, and at least one column.
+std::pair<int, int> barColumns(double a, double b) {
+    int c0 = static_cast<int>(std::lround(a));
+    int c1 = static_cast<int>(std::lround(b)) - (b - a > 4 ? 1 : 0);
+    if (c1 <= c0) {
+        c0 = static_cast<int>(std::floor(a));
+        c1 = c0 + 1;
+    }
+    return {c0, c1};
+}
 constexpr QRgb kRowShade = qRgb(0xf7, 0xf7, 0xf9);
 constexpr QRgb kGroupShade = qRgb(0xe9, 0xed, 0xf3);
 } // namespace
@@ -147,12 +160,7 @@ void TimelineRenderer::paintCriticalOutline(QPainter& painter, const TimelineRun
     // one pixel outside, one inside, and the activity's own colour stays visible within.
     const double a = run.x0 - left;
     const double b = run.x1 - left;
-    int c0 = static_cast<int>(std::lround(a));
-    int c1 = static_cast<int>(std::lround(b)) - (b - a > 4 ? 1 : 0);
-    if (c1 <= c0) {
-        c0 = static_cast<int>(std::floor(a));
-        c1 = c0 + 1;
-    }
+    auto [c0, c1] = barColumns(a, b);
     const qreal x0 = left + c0;
     const qreal x1 = left + c1;
     const QColor color = TimelinePalette::criticalOutline();
@@ -205,12 +213,7 @@ void TimelineRenderer::rasterize(RowGeometry& geometry, int width, qreal left, q
         }
         const double a = run.x0 - left;
         const double b = run.x1 - left;
-        int c0 = static_cast<int>(std::lround(a));
-        int c1 = static_cast<int>(std::lround(b)) - (b - a > 4 ? 1 : 0);
-        if (c1 <= c0) {
-            c0 = static_cast<int>(std::floor(a));
-            c1 = c0 + 1;
-        }
+        auto [c0, c1] = barColumns(a, b);
         c0 = std::clamp(c0, 0, width);
         c1 = std::clamp(c1, 0, width);
         uint32_t* line = geometry.strip.data() + static_cast<size_t>(run.lane) * width;
