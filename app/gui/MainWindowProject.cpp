@@ -222,10 +222,8 @@ void MainWindow::onExplorerActivated(int part, int runId, const QString& key) {
 
 void MainWindow::reportError(const QString& title, const QString& message, const QString& keyPath) {
     m_log->append(widgets::LogModel::Severity::Error, message);
-    QString first = message.section(u'\n', 0, 0); // the box has the rest
-    if (first.size() > widgets::kErrorLineChars)
-        first = first.left(widgets::kErrorLineChars - 3) + QStringLiteral("...");
-    statusBar()->showMessage(first, 10000);
+    // The first line only: the box has the rest.
+    statusBar()->showMessage(widgets::elideErrorLine(message.section(u'\n', 0, 0)), 10000);
     bool jumped = false;
     if (!keyPath.isEmpty() && m_hasProject && m_config->editorForKey(keyPath)) {
         m_tabs->setCurrentIndex(ConfigurationTab);

@@ -1,5 +1,7 @@
 #include "config/SpecValidation.h"
 
+#include "core/Units.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <utility>
@@ -241,7 +243,7 @@ TraceCountProblem traceCountProblem(const SimulationSpec& spec) {
     const TraceSetCount found = countTraceFiles(spec.workload.tracePrefix);
     const std::string name = fs::path(spec.workload.tracePrefix).filename().string();
     const std::string of = " for a platform of " + std::to_string(npus) + " NPUs: ";
-    const auto traces = [](int n) { return std::to_string(n) + (n == 1 ? " trace" : " traces"); };
+    const auto traces = [](int n) { return units::countOf(static_cast<uint64_t>(n), "trace"); };
     if (found.files == 0)
         return {"no traces " + name + ".<npu>.et found; the platform's " + std::to_string(npus) +
                     " NPUs need one each",
@@ -252,8 +254,8 @@ TraceCountProblem traceCountProblem(const SimulationSpec& spec) {
                         "'s trace (" + name + "." + std::to_string(found.contiguous) +
                         ".et) is missing",
                     true};
-        return {traces(found.files) + of + "the set was made for " + std::to_string(found.files) +
-                    (found.files == 1 ? " NPU" : " NPUs"),
+        return {traces(found.files) + of + "the set was made for " +
+                    units::countOf(static_cast<uint64_t>(found.files), "NPU"),
                 true};
     }
     if (found.files > npus)

@@ -270,8 +270,8 @@ std::string formatSize(uint64_t bytes) {
     return formatScaled(b, scale);
 }
 
-std::string formatBandwidth(double bytesPerSecond, double like) {
-    return formatScaled(bytesPerSecond, bandwidthScale(bytesPerSecond, like));
+std::string formatBandwidth(double bytesPerSecond, double like, int digits) {
+    return formatScaled(bytesPerSecond, bandwidthScale(bytesPerSecond, like), digits);
 }
 
 std::string formatTime(SimTime time, TimeSpelling spelling) {

@@ -65,7 +65,7 @@ std::string formatPlain(double value, int digits = 6);
 /// "1 MiB", "1.5 GiB", "1 GB"; exact bytes below 1 KiB.
 std::string formatSize(uint64_t bytes);
 /// "400 GB/s", "50 GiB/s"; with `like`, in that value's prefix family (see bandwidthScale).
-std::string formatBandwidth(double bytesPerSecond, double like = 0);
+std::string formatBandwidth(double bytesPerSecond, double like = 0, int digits = 6);
 /// Picks ps, ns, us, ms or s so the number stays readable ("936.25 ns", "1.5 ms").
 std::string formatTime(SimTime time, TimeSpelling spelling = TimeSpelling::Ascii);
 /// "1 node", "3 nodes": a count with its noun in singular or plural.

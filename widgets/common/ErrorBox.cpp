@@ -5,6 +5,11 @@
 
 namespace astrolabe::widgets {
 
+QString elideErrorLine(const QString& line) {
+    return line.size() > kErrorLineChars ? line.left(kErrorLineChars - 3) + QStringLiteral("...")
+                                         : line;
+}
+
 ErrorText splitErrorText(const QString& message) {
     const QString trimmed = message.trimmed();
     const QStringList lines = trimmed.split(u'\n');
@@ -18,9 +23,7 @@ ErrorText splitErrorText(const QString& message) {
     for (const QString& line : lines) {
         if (shown.size() == kErrorSummaryLines - 1 || chars >= kErrorSummaryChars)
             break;
-        const QString cut = line.size() > kErrorLineChars
-                                ? line.left(kErrorLineChars - 3) + QStringLiteral("...")
-                                : line;
+        const QString cut = elideErrorLine(line);
         shown << cut;
         chars += static_cast<int>(cut.size());
     }

@@ -23,6 +23,8 @@ inline constexpr int kErrorSummaryChars = 480;
 inline constexpr int kErrorLineChars = 160;
 
 ErrorText splitErrorText(const QString& message);
+/// `line` cut to kErrorLineChars, ending in "..." when it was longer.
+QString elideErrorLine(const QString& line);
 
 /// A warning box (not yet shown) with the summary as its text and the details, if any, as its
 /// detailed text. Its height stays far below 600 px whatever the message's length.

@@ -75,8 +75,7 @@ QVariant DimensionStatsModel::data(const QModelIndex& index, int role) const {
         return QStringLiteral("%1 %").arg(v, 0, 'f', 1);
     case Achieved: // in the family of the peak it is read against (GiB/s beside GiB/s); a
                    // derived figure, so 4 significant digits (7.922 TiB/s, not 7.92179)
-        return QString::fromStdString(
-            units::formatScaled(v, units::bandwidthScale(v, value(index.row(), Peak)), 4));
+        return QString::fromStdString(units::formatBandwidth(v, value(index.row(), Peak), 4));
     case Peak:
         return QString::fromStdString(units::formatBandwidth(v));
     default:
