@@ -1,5 +1,6 @@
 #include "generator/ModelBuilderPanel.h"
 
+#include "common/FieldValue.h"
 #include "core/Error.h"
 #include "generator/MemoryBar.h"
 #include "workload/generate/ModelFigures.h"
@@ -38,30 +39,6 @@ QFormLayout* group(QVBoxLayout* column, const QString& title) {
 
 const QStringList kPlacements{"tp,dp,pp", "tp,pp,dp", "dp,tp,pp",
                               "dp,pp,tp", "pp,tp,dp", "pp,dp,tp"};
-
-/// A field's value, whatever its editor, so that user edits survive a preset change.
-QVariant fieldValue(const QWidget* w) {
-    if (const auto* box = qobject_cast<const QSpinBox*>(w))
-        return box->value();
-    if (const auto* box = qobject_cast<const QDoubleSpinBox*>(w))
-        return box->value();
-    if (const auto* box = qobject_cast<const QCheckBox*>(w))
-        return box->isChecked();
-    if (const auto* box = qobject_cast<const QComboBox*>(w))
-        return box->currentIndex();
-    return {};
-}
-
-void setFieldValue(QWidget* w, const QVariant& value) {
-    if (auto* box = qobject_cast<QSpinBox*>(w))
-        box->setValue(value.toInt());
-    else if (auto* box = qobject_cast<QDoubleSpinBox*>(w))
-        box->setValue(value.toDouble());
-    else if (auto* box = qobject_cast<QCheckBox*>(w))
-        box->setChecked(value.toBool());
-    else if (auto* box = qobject_cast<QComboBox*>(w))
-        box->setCurrentIndex(value.toInt());
-}
 
 QString npusText(int n) {
     return n == 1 ? ModelBuilderPanel::tr("1 NPU") : ModelBuilderPanel::tr("%1 NPUs").arg(n);
