@@ -4,6 +4,7 @@
 #include "record/Oversubscription.h"
 #include "timeline/TimeAxis.h"
 #include "utilization/DimensionStatsModel.h"
+#include "utilization/ReadableAxis.h"
 #include "utilization/UtilizationData.h"
 
 #include <QBarCategoryAxis>
@@ -166,14 +167,14 @@ void SummaryPanel::fillCollectiveChart() {
     auto* axisY = new QBarCategoryAxis;
     axisY->append(categories);
     auto* axisX = new QValueAxis;
-    axisX->setRange(0, top > 0 ? top * 1.15 : 1);
-    axisX->applyNiceNumbers();
     axisX->setLabelFormat(QStringLiteral("%g"));
     axisX->setTitleText(suffix);
     chart->addAxis(axisY, Qt::AlignLeft);
     chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisY);
     series->attachAxis(axisX);
+    // Room on the right for the value printed after the longest bar.
+    keepTicksReadable(chart, axisX, top * 1.15, Qt::Horizontal);
 }
 
 void SummaryPanel::fillBandwidthChart() {
@@ -208,14 +209,13 @@ void SummaryPanel::fillBandwidthChart() {
     auto* axisX = new QBarCategoryAxis;
     axisX->append(categories);
     auto* axisY = new QValueAxis;
-    axisY->setRange(0, top > 0 ? top * 1.1 : 1);
-    axisY->applyNiceNumbers();
     axisY->setLabelFormat(QStringLiteral("%g"));
     axisY->setTitleText(unit);
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisX);
     series->attachAxis(axisY);
+    keepTicksReadable(chart, axisY, top * 1.05, Qt::Vertical);
 }
 
 } // namespace astrolabe::widgets
