@@ -161,17 +161,18 @@ TEST(CongestionAware, ALinkIsFreeAgainAfterSerializationNotAfterArrival) {
 }
 
 TEST(CongestionAware, FifoOrderIsArrivalOrderAtTheLink) {
-    // Three messages of different sizes on one link, zero latency: completions are prefix sums
-    // of floor(B_i / beta) in send order.
+    // Three messages of different sizes, sent in this order over the same switch route with zero
+    // latency, are served in send order on every link.
     const double beta = 3.0;
     const std::vector<uint64_t> sizes{3'001, 299, 90'000};
     AwareRig rig({link(BlockKind::Switch, 3, beta, 0.0)});
     for (size_t i = 0; i < sizes.size(); ++i)
         rig.network.transmit(0, 1, sizes[i], i);
     rig.sim.run();
-    // Both links of the route (up to the switch, down to NPU 1) queue the same way; the second
-    // link starts each message when the first delivers it, so the down link adds one floor(S_i)
-    // after the last of up-link completions that precede it.
+    // The route is two links, up to the switch and down to NPU 1, each a FIFO server:
+    //   up_i = up_{i-1} + floor(S_i)   (all wait at the up link from t = 0)
+    //   down_i = max(down_{i-1}, up_i) + floor(S_i)   (starts when it reached the switch and the
+    //            down link is free); message i is delivered at down_i.
     SimTime up, down;
     for (size_t i = 0; i < sizes.size(); ++i) {
         const SimTime s = floorNs(static_cast<double>(sizes[i]) / beta);
