@@ -3,188 +3,262 @@
 #include "core/Error.h"
 #include "core/InputFile.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <pugixml.hpp>
+#include <utility>
 
 namespace astrolabe {
 
 namespace {
 
-/// An element of the small XML subset MSCCL-IR uses: tags with attributes, no text content.
-struct Element {
-    std::string tag;
-    std::map<std::string, std::string> attributes;
-    std::vector<Element> children;
-    int line = 0;
-};
+/// 1-based line and column of a byte offset: pugixml reports offsets, messages want lines.
+SourceLocation locate(const std::string& text, const std::string& file, ptrdiff_t offset,
+                      std::string keyPath = {}) {
+    const auto end = static_cast<size_t>(std::clamp<ptrdiff_t>(offset, 0, ptrdiff_t(text.size())));
+    int line = 1;
+    size_t lineStart = 0;
+    for (size_t i = 0; i < end; ++i)
+        if (text[i] == '\n') {
+            ++line;
+            lineStart = i + 1;
+        }
+    return {file, line, static_cast<int>(end - lineStart) + 1, std::move(keyPath)};
+}
 
-class XmlReader {
+/// Where an element starts (its '<'); offset_debug() gives the offset of its name.
+SourceLocation locate(const std::string& text, const std::string& file, const pugi::xml_node& e,
+                      const std::string& keyPath = {}) {
+    return locate(text, file, e.offset_debug() - 1, keyPath);
+}
+
+/// What the text holds at `offset`, quoted and cut at the line's end: "x</algo>".
+std::string foundAt(const std::string& text, ptrdiff_t offset) {
+    if (offset < 0 || static_cast<size_t>(offset) >= text.size())
+        return "the end of the file";
+    const size_t begin = static_cast<size_t>(offset);
+    size_t end = begin;
+    while (end < text.size() && end - begin < 24 && text[end] != '\n' && text[end] != '\r')
+        ++end;
+    return "\"" + text.substr(begin, end - begin) + (end - begin == 24 ? "...\"" : "\"");
+}
+
+/// The elements still open at `offset`, innermost last, as (name, offset of '<'). Only used to
+/// explain a mismatched end tag: pugixml has checked everything before `offset`, so markup that
+/// is not an element (comments, CDATA, processing instructions, DOCTYPE) only needs skipping.
+std::vector<std::pair<std::string, size_t>> openElements(const std::string& text, size_t offset) {
+    std::vector<std::pair<std::string, size_t>> open;
+    auto skipPast = [&](size_t from, const char* end) {
+        const size_t at = text.find(end, from);
+        return at == std::string::npos ? text.size() : at + std::strlen(end);
+    };
+    size_t i = text.find('<');
+    while (i < offset && i < text.size()) {
+        if (text.compare(i, 4, "<!--") == 0)
+            i = skipPast(i, "-->");
+        else if (text.compare(i, 9, "<![CDATA[") == 0)
+            i = skipPast(i, "]]>");
+        else if (text.compare(i, 2, "<?") == 0)
+            i = skipPast(i, "?>");
+        else if (text.compare(i, 2, "<!") == 0)
+            i = skipPast(i, text.find('[', i) < text.find('>', i) ? "]>" : ">");
+        else if (text.compare(i, 2, "</") == 0) {
+            if (!open.empty())
+                open.pop_back();
+            i = skipPast(i, ">");
+        } else {
+            const size_t nameEnd = text.find_first_of(" \t\r\n/>", i + 1);
+            if (nameEnd == std::string::npos)
+                break;
+            const std::string name = text.substr(i + 1, nameEnd - i - 1);
+            char quote = 0;
+            size_t j = nameEnd;
+            for (; j < text.size() && (quote || text[j] != '>'); ++j)
+                if (text[j] == '"' || text[j] == '\'')
+                    quote = quote == text[j] ? 0 : quote ? quote : text[j];
+            if (j < text.size() && text[j - 1] != '/')
+                open.emplace_back(name, i);
+            i = j + 1;
+        }
+        i = text.find('<', i);
+    }
+    return open;
+}
+
+/// pugixml's status, said as what the reader expected at the offset it reports.
+const char* expectation(pugi::xml_parse_status status) {
+    switch (status) {
+    case pugi::status_unrecognized_tag:
+        return "expected a tag name after '<'";
+    case pugi::status_bad_pi:
+        return "expected a declaration or processing instruction closed by ?>";
+    case pugi::status_bad_comment:
+        return "expected a comment closed by -->";
+    case pugi::status_bad_cdata:
+        return "expected a CDATA section closed by ]]>";
+    case pugi::status_bad_doctype:
+        return "expected a document type declaration closed by >";
+    case pugi::status_bad_pcdata:
+        return "expected text";
+    case pugi::status_bad_start_element:
+        return "expected a start tag: a name, then attributes, then > or />";
+    case pugi::status_bad_attribute:
+        return "expected an attribute name=\"value\", then > or />";
+    case pugi::status_bad_end_element:
+        return "expected an end tag </name>";
+    default:
+        return "expected well-formed XML";
+    }
+}
+
+[[noreturn]] void throwParseError(const std::string& text, const std::string& file,
+                                  const pugi::xml_parse_result& result) {
+    const char* hint = "expected <algo> with <gpu>, <tb> and <step/> elements";
+    std::string what = result.description(); // "Start-end tags mismatch"
+    if (!what.empty())
+        what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
+    what += ": ";
+    ptrdiff_t at = result.offset;
+    if (result.status == pugi::status_end_element_mismatch) {
+        // pugixml points at the name of the wrong end tag, or at the last byte for a file that
+        // ends with elements still open.
+        const bool endTag = at >= 2 && text.compare(static_cast<size_t>(at) - 2, 2, "</") == 0;
+        if (endTag)
+            at -= 2;
+        else
+            at = static_cast<ptrdiff_t>(text.size());
+        const auto open = openElements(text, static_cast<size_t>(at));
+        if (open.empty()) {
+            what += "expected no end tag here";
+        } else {
+            const SourceLocation opened = locate(text, file, ptrdiff_t(open.back().second));
+            what += "expected </" + open.back().first + "> to close <" + open.back().first +
+                    "> (opened at " + std::to_string(opened.line) + ":" +
+                    std::to_string(opened.column) + ")";
+        }
+        if (endTag) {
+            const size_t close = text.find('>', static_cast<size_t>(at));
+            what +=
+                ", found " + (close == std::string::npos
+                                  ? foundAt(text, at)
+                                  : "\"" + text.substr(size_t(at), close - size_t(at) + 1) + "\"");
+        } else {
+            what += ", found the end of the file";
+        }
+    } else {
+        what += std::string(expectation(result.status)) + ", found " + foundAt(text, at);
+    }
+    throw Error(ErrorKind::Input, "MSCCL-IR XML: " + what, locate(text, file, at), hint);
+}
+
+/// The one root element <algo>; text or a second element beside it is an error.
+pugi::xml_node rootElement(const pugi::xml_document& doc, const std::string& text,
+                           const std::string& file) {
+    pugi::xml_node root;
+    for (const pugi::xml_node& node : doc.children()) {
+        if (node.type() == pugi::node_pcdata || node.type() == pugi::node_cdata) {
+            auto at = static_cast<size_t>(std::max<ptrdiff_t>(0, node.offset_debug()));
+            while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at])))
+                ++at;
+            throw Error(ErrorKind::Input,
+                        "MSCCL-IR XML: expected only the root element, found text " +
+                            foundAt(text, ptrdiff_t(at)),
+                        locate(text, file, ptrdiff_t(at)));
+        }
+        if (node.type() != pugi::node_element)
+            continue;
+        if (root)
+            throw Error(ErrorKind::Input,
+                        "MSCCL-IR XML: expected one root element, found <" +
+                            std::string(node.name()) + "> after <" + root.name() + ">",
+                        locate(text, file, node));
+        root = node;
+    }
+    if (!root)
+        throw Error(ErrorKind::Input, "MSCCL-IR XML: expected the root element <algo>, found none",
+                    {file, 0, 0, {}}, "expected <algo> with <gpu>, <tb> and <step/> elements");
+    return root;
+}
+
+/// Reads one element's attributes and says where the element is when one is wrong.
+class Attributes {
 public:
-    XmlReader(const std::string& text, const std::string& file)
+    Attributes(const std::string& text, const std::string& file)
         : m_text(text)
         , m_file(file) {}
 
-    Element parseDocument() {
-        skipMisc();
-        Element root = parseElement();
-        skipMisc();
-        if (m_pos < m_text.size())
-            fail("unexpected content after the root element");
-        return root;
+    SourceLocation where(const pugi::xml_node& e, const std::string& key) const {
+        return locate(m_text, m_file, e, key);
+    }
+
+    long long integer(const pugi::xml_node& e, const char* key) const {
+        const std::string tag = e.name();
+        const pugi::xml_attribute a = e.attribute(key);
+        if (!a)
+            throw Error(ErrorKind::Validation,
+                        "<" + tag + "> has no attribute " + key + ": expected an integer",
+                        where(e, tag + "." + key));
+        const std::string value = a.value();
+        try {
+            size_t used = 0;
+            const long long v = std::stoll(value, &used);
+            if (used != value.size())
+                throw std::invalid_argument("trailing");
+            return v;
+        } catch (const std::exception&) {
+            throw Error(ErrorKind::Validation,
+                        "attribute " + std::string(key) + " of <" + tag +
+                            "> should be an integer, found \"" + value + "\"",
+                        where(e, tag + "." + key));
+        }
     }
 
 private:
-    [[noreturn]] void fail(const std::string& what) const {
-        throw Error(ErrorKind::Input, "MSCCL-IR XML: " + what, {m_file, m_line, 0, {}},
-                    "expected <algo> with <gpu>, <tb> and <step/> elements");
-    }
-    char peek() const { return m_pos < m_text.size() ? m_text[m_pos] : '\0'; }
-    void advance(size_t n = 1) {
-        for (size_t i = 0; i < n && m_pos < m_text.size(); ++i)
-            if (m_text[m_pos++] == '\n')
-                ++m_line;
-    }
-    bool startsWith(const char* s) const { return m_text.compare(m_pos, std::strlen(s), s) == 0; }
-    void skipSpace() {
-        while (m_pos < m_text.size() && std::isspace(static_cast<unsigned char>(peek())))
-            advance();
-    }
-    void skipUntil(const char* end) {
-        const size_t at = m_text.find(end, m_pos);
-        if (at == std::string::npos)
-            fail(std::string("unterminated construct, missing \"") + end + "\"");
-        advance(at - m_pos + std::strlen(end));
-    }
-    void skipMisc() {
-        for (;;) {
-            skipSpace();
-            if (startsWith("<?"))
-                skipUntil("?>");
-            else if (startsWith("<!--"))
-                skipUntil("-->");
-            else
-                return;
-        }
-    }
-    std::string name() {
-        const size_t begin = m_pos;
-        while (m_pos < m_text.size() && (std::isalnum(static_cast<unsigned char>(peek())) ||
-                                         peek() == '_' || peek() == '-' || peek() == ':'))
-            advance();
-        if (m_pos == begin)
-            fail("expected a name");
-        return m_text.substr(begin, m_pos - begin);
-    }
-    Element parseElement() {
-        if (peek() != '<')
-            fail("expected an element");
-        Element e;
-        e.line = m_line;
-        advance();
-        e.tag = name();
-        for (;;) {
-            skipSpace();
-            if (startsWith("/>")) {
-                advance(2);
-                return e;
-            }
-            if (peek() == '>') {
-                advance();
-                break;
-            }
-            const std::string key = name();
-            skipSpace();
-            if (peek() != '=')
-                fail("attribute " + key + " of <" + e.tag + "> has no value");
-            advance();
-            skipSpace();
-            const char quote = peek();
-            if (quote != '"' && quote != '\'')
-                fail("attribute " + key + " of <" + e.tag + "> is not quoted");
-            advance();
-            const size_t end = m_text.find(quote, m_pos);
-            if (end == std::string::npos)
-                fail("unterminated attribute " + key);
-            e.attributes[key] = m_text.substr(m_pos, end - m_pos);
-            advance(end - m_pos + 1);
-        }
-        for (;;) {
-            skipMisc();
-            if (startsWith("</")) {
-                advance(2);
-                const std::string closing = name();
-                if (closing != e.tag)
-                    fail("</" + closing + "> closes <" + e.tag + ">");
-                skipSpace();
-                if (peek() != '>')
-                    fail("malformed closing tag </" + closing);
-                advance();
-                return e;
-            }
-            if (m_pos >= m_text.size())
-                fail("<" + e.tag + "> is never closed");
-            if (peek() != '<')
-                fail("text content is not expected inside <" + e.tag + ">");
-            e.children.push_back(parseElement());
-        }
-    }
-
     const std::string& m_text;
-    std::string m_file;
-    size_t m_pos = 0;
-    int m_line = 1;
+    const std::string& m_file;
 };
-
-long long intAttribute(const Element& e, const std::string& key, const std::string& file) {
-    const auto it = e.attributes.find(key);
-    if (it == e.attributes.end())
-        throw Error(ErrorKind::Validation, "<" + e.tag + "> has no attribute " + key,
-                    {file, e.line, 0, e.tag + "." + key});
-    try {
-        size_t used = 0;
-        const long long v = std::stoll(it->second, &used);
-        if (used != it->second.size())
-            throw std::invalid_argument("trailing");
-        return v;
-    } catch (const std::exception&) {
-        throw Error(ErrorKind::Validation,
-                    "attribute " + key + " of <" + e.tag + "> should be an integer, found \"" +
-                        it->second + "\"",
-                    {file, e.line, 0, e.tag + "." + key});
-    }
-}
 
 } // namespace
 
 MscclAlgorithm parseMscclXml(const std::string& text, const std::string& file,
                              uint64_t collectiveBytes) {
-    const Element root = XmlReader(text, file).parseDocument();
-    if (root.tag != "algo")
-        throw Error(ErrorKind::Validation, "the root element is <" + root.tag + ">, not <algo>",
-                    {file, root.line, 0, {}});
+    // Entities, character references and CDATA are decoded; comments, processing instructions
+    // and the DOCTYPE are skipped. A fragment, so that text beside the root element is kept
+    // and can be refused instead of silently dropped.
+    pugi::xml_document doc;
+    const pugi::xml_parse_result parsed = doc.load_buffer(
+        text.data(), text.size(), pugi::parse_default | pugi::parse_fragment, pugi::encoding_utf8);
+    if (!parsed)
+        throwParseError(text, file, parsed);
+    const pugi::xml_node root = rootElement(doc, text, file);
+    const Attributes attributes(text, file);
+    if (std::strcmp(root.name(), "algo") != 0)
+        throw Error(ErrorKind::Validation,
+                    "expected the root element <algo>, found <" + std::string(root.name()) + ">",
+                    attributes.where(root, {}));
     MscclAlgorithm algo;
-    algo.name = root.attributes.count("name") ? root.attributes.at("name") : "";
-    algo.collective = root.attributes.count("coll") ? root.attributes.at("coll") : "";
-    algo.gpuCount = static_cast<int>(intAttribute(root, "ngpus", file));
+    algo.name = root.attribute("name").value();
+    algo.collective = root.attribute("coll").value();
+    algo.gpuCount = static_cast<int>(attributes.integer(root, "ngpus"));
     algo.traces.resize(static_cast<size_t>(std::max(0, algo.gpuCount)));
-    for (const Element& gpu : root.children) {
-        if (gpu.tag != "gpu")
-            continue;
-        const long long id = intAttribute(gpu, "id", file);
+    // Elements other than <gpu>, <tb> and <step> are ignored, as by the converter; so is text.
+    for (const pugi::xml_node& gpu : root.children("gpu")) {
+        const long long id = attributes.integer(gpu, "id");
         if (id < 0 || id >= algo.gpuCount)
             throw Error(ErrorKind::Validation,
                         "gpu id " + std::to_string(id) + " is outside 0.." +
                             std::to_string(algo.gpuCount - 1),
-                        {file, gpu.line, 0, "gpu.id"});
-        long long chunks = intAttribute(gpu, "i_chunks", file);
+                        attributes.where(gpu, "gpu.id"));
+        long long chunks = attributes.integer(gpu, "i_chunks");
         if (chunks == 0)
-            chunks = intAttribute(gpu, "o_chunks", file);
+            chunks = attributes.integer(gpu, "o_chunks");
         const bool allGather = algo.collective == "allgather";
         if (!allGather && chunks <= 0)
             throw Error(ErrorKind::Validation, "gpu " + std::to_string(id) + " has no chunks",
-                        {file, gpu.line, 0, "gpu.i_chunks"});
+                        attributes.where(gpu, "gpu.i_chunks"));
         const uint64_t chunk =
             allGather ? collectiveBytes : collectiveBytes / static_cast<uint64_t>(chunks);
         WorkloadTrace& trace = algo.traces[static_cast<size_t>(id)];
@@ -196,25 +270,21 @@ MscclAlgorithm parseMscclXml(const std::string& text, const std::string& file,
         struct Pending {
             size_t node;
             long long tb, step;
+            pugi::xml_node element; ///< the <step> that depends, for the message
         };
         std::vector<Pending> crossDeps;
-        for (const Element& tb : gpu.children) {
-            if (tb.tag != "tb")
-                continue;
-            const long long tbId = intAttribute(tb, "id", file);
-            const long long sendPeer = intAttribute(tb, "send", file);
-            const long long recvPeer = intAttribute(tb, "recv", file);
-            const long long channel = intAttribute(tb, "chan", file);
+        for (const pugi::xml_node& tb : gpu.children("tb")) {
+            const long long tbId = attributes.integer(tb, "id");
+            const long long sendPeer = attributes.integer(tb, "send");
+            const long long recvPeer = attributes.integer(tb, "recv");
+            const long long channel = attributes.integer(tb, "chan");
             int64_t previous = -1;
-            for (const Element& step : tb.children) {
-                if (step.tag != "step")
-                    continue;
-                const long long s = intAttribute(step, "s", file);
-                const std::string type =
-                    step.attributes.count("type") ? step.attributes.at("type") : "";
-                const long long count = intAttribute(step, "cnt", file);
-                const long long depTb = intAttribute(step, "depid", file);
-                const long long depStep = intAttribute(step, "deps", file);
+            for (const pugi::xml_node& step : tb.children("step")) {
+                const long long s = attributes.integer(step, "s");
+                const std::string type = step.attribute("type").value();
+                const long long count = attributes.integer(step, "cnt");
+                const long long depTb = attributes.integer(step, "depid");
+                const long long depStep = attributes.integer(step, "deps");
                 const uint64_t bytes = chunk * static_cast<uint64_t>(std::max(1LL, count));
                 auto addNode = [&](NodeType nodeType) -> WorkloadNode& {
                     WorkloadNode n;
@@ -225,7 +295,7 @@ MscclAlgorithm parseMscclXml(const std::string& text, const std::string& file,
                         n.dataDeps.push_back(static_cast<uint64_t>(previous));
                     trace.nodes.push_back(std::move(n));
                     if (depTb >= 0)
-                        crossDeps.push_back({trace.nodes.size() - 1, depTb, depStep});
+                        crossDeps.push_back({trace.nodes.size() - 1, depTb, depStep, step});
                     return trace.nodes.back();
                 };
                 if (type == "s") {
@@ -256,7 +326,7 @@ MscclAlgorithm parseMscclXml(const std::string& text, const std::string& file,
                 } else if (type != "nop") {
                     throw Error(ErrorKind::Validation,
                                 "step type \"" + type + "\" is not one of s, r, rrc, nop",
-                                {file, step.line, 0, "step.type"});
+                                attributes.where(step, "step.type"));
                 }
                 lastNode[{tbId, s}] = previous;
             }
@@ -268,7 +338,7 @@ MscclAlgorithm parseMscclXml(const std::string& text, const std::string& file,
                             "gpu " + std::to_string(id) + " depends on step " +
                                 std::to_string(p.step) + " of threadblock " + std::to_string(p.tb) +
                                 ", which does not exist",
-                            {file, gpu.line, 0, "step.depid"});
+                            attributes.where(p.element, "step.depid"));
             if (it->second >= 0)
                 trace.nodes[p.node].dataDeps.push_back(static_cast<uint64_t>(it->second));
         }

@@ -103,6 +103,11 @@ void LinkRecorder::expandSymmetric(const std::vector<int>& classOfLink, int clas
 }
 
 void LinkRecorder::finish(RunResult& result, int dimensionCount) {
+    // The buckets must span the run, not only the last busy interval: a run whose links fall
+    // idle early (a compute tail) would otherwise get a series, and a utilization chart, that
+    // stops at 512 small buckets.
+    if (result.endTime.ps() > m_bucketPs * kBuckets)
+        growTo(result.endTime);
     result.linkStats = m_stats;
     result.seriesBucket = SimTime::fromPs(m_bucketPs);
     const int64_t used = std::max<int64_t>(1, (result.endTime.ps() + m_bucketPs - 1) / m_bucketPs);

@@ -4,7 +4,8 @@
 //
 // The series starts with 1 ns buckets and doubles the width (merging pairs) whenever a busy
 // interval ends past the last bucket, so it always holds at most kBuckets buckets whatever the
-// run length. Cost per add: O(buckets the interval spans), usually 1-2.
+// run length; finish() widens them once more if the run ends later, so that they span the run.
+// Cost per add: O(buckets the interval spans), usually 1-2.
 
 #include "core/SimTime.h"
 #include "record/RunResult.h"
