@@ -4,7 +4,7 @@
 #include "config/AstraMemoryConfig.h"
 #include "core/Error.h"
 #include "core/Units.h"
-#include "workload/MicrobenchmarkGenerator.h"
+#include "generate/MicrobenchmarkGenerator.h"
 
 #include <algorithm>
 #include <charconv>

@@ -3,12 +3,12 @@
 #include "cli/Commands.h"
 #include "core/Error.h"
 #include "core/Units.h"
-#include "workload/TraceIo.h"
-#include "workload/generate/ModelFigures.h"
-#include "workload/generate/ModelPresets.h"
-#include "workload/generate/ParallelismFit.h"
-#include "workload/generate/RankLayout.h"
-#include "workload/generate/WorkloadGenerator.h"
+#include "generate/ModelFigures.h"
+#include "generate/ModelPresets.h"
+#include "generate/ParallelismFit.h"
+#include "generate/RankLayout.h"
+#include "generate/WorkloadGenerator.h"
+#include "trace/TraceIo.h"
 
 #include <algorithm>
 #include <chrono>
@@ -20,7 +20,7 @@ namespace {
 
 using namespace astrolabe::generate;
 
-/// *** Lead: return the Chakra protobuf writer here once workload/chakra/ is merged, e.g.
+/// *** Lead: return the Chakra protobuf writer here once trace/chakra/ is merged, e.g.
 ///     return [](const std::string& path, const WorkloadTrace& t) { writeWorkloadTrace(path, t); };
 /// An empty function means "no writer yet": generate-llm then reports that nothing was written.
 TraceWriter chakraWriter() {

@@ -3,8 +3,8 @@
 #include "cli/Commands.h"
 #include "core/Error.h"
 #include "core/Units.h"
-#include "workload/WorkloadLoader.h"
-#include "workload/chakra/ChakraFile.h"
+#include "trace/WorkloadLoader.h"
+#include "trace/chakra/ChakraFile.h"
 
 #include <charconv>
 #include <chrono>

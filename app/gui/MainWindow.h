@@ -4,8 +4,8 @@
 // MainWindow.cpp builds the window and handles project files; MainWindowRuns.cpp handles runs.
 
 #include "core/Units.h"
+#include "generate/GeneratorSpec.h"
 #include "gui/GuiServices.h"
-#include "workload/generate/GeneratorSpec.h"
 
 #include <QMainWindow>
 #include <deque>

@@ -1,11 +1,11 @@
 // MainWindow: the Workload tab (model builder) and runs of generated training iterations.
 #include "common/LogModel.h"
+#include "generate/WorkloadGenerator.h"
 #include "generator/ModelBuilderPanel.h"
 #include "gui/Counted.h"
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
 #include "gui/SnapshotCommand.h"
-#include "workload/generate/WorkloadGenerator.h"
 
 #include <QScrollArea>
 #include <QTabWidget>

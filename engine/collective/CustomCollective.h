@@ -6,7 +6,7 @@
 
 #include "core/Simulator.h"
 #include "network/Transport.h"
-#include "workload/WorkloadNode.h"
+#include "trace/WorkloadNode.h"
 
 #include <functional>
 #include <string>

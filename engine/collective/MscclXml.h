@@ -11,7 +11,7 @@
 //   each step depends on the previous step of its threadblock and on step `deps` of threadblock
 //   `depid` when depid != -1. Node ids restart at 0 in every GPU's trace.
 
-#include "workload/WorkloadNode.h"
+#include "trace/WorkloadNode.h"
 
 #include <cstdint>
 #include <string>

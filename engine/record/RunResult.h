@@ -6,7 +6,7 @@
 // Times are SimTime (picoseconds). Intervals are half-open [start, end).
 
 #include "core/SimTime.h"
-#include "workload/WorkloadNode.h"
+#include "trace/WorkloadNode.h"
 
 #include <cstdint>
 #include <string>

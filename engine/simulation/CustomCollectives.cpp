@@ -2,8 +2,8 @@
 
 #include "collective/MscclXml.h"
 #include "core/Error.h"
-#include "workload/TraceIo.h"
-#include "workload/WorkloadLoader.h"
+#include "trace/TraceIo.h"
+#include "trace/WorkloadLoader.h"
 
 namespace astrolabe {
 

@@ -6,7 +6,7 @@
 // overrides a group of the same id from the comm-group file.
 
 #include "config/SimulationSpec.h"
-#include "workload/WorkloadNode.h"
+#include "trace/WorkloadNode.h"
 
 #include <vector>
 

@@ -2,6 +2,7 @@
 
 #include "collective/CollectiveEngine.h"
 #include "core/Error.h"
+#include "execution/NpuExecutor.h"
 #include "memory/RemoteMemory.h"
 #include "network/CongestionAwareNetwork.h"
 #include "network/CongestionUnawareNetwork.h"
@@ -13,7 +14,6 @@
 #include "simulation/Symmetry.h"
 #include "simulation/WorkloadSource.h"
 #include "topology/Topology.h"
-#include "workload/NpuExecutor.h"
 
 #include <algorithm>
 #include <chrono>

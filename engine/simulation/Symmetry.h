@@ -14,7 +14,7 @@
 #include "config/SimulationSpec.h"
 #include "record/RunResult.h"
 #include "topology/Topology.h"
-#include "workload/WorkloadNode.h"
+#include "trace/WorkloadNode.h"
 
 #include <string>
 #include <vector>

@@ -2,8 +2,8 @@
 
 #include "config/SpecValidation.h"
 #include "core/Error.h"
-#include "workload/MicrobenchmarkGenerator.h"
-#include "workload/WorkloadLoader.h"
+#include "generate/MicrobenchmarkGenerator.h"
+#include "trace/WorkloadLoader.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "config/SimulationSpec.h"
-#include "workload/WorkloadNode.h"
+#include "trace/WorkloadNode.h"
 
 #include <vector>
 

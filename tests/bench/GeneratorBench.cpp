@@ -1,7 +1,7 @@
 // Generating whole training iterations: GPT-3 175B (1F1B, 8 micro-batches) for 128 and 1,024
 // NPUs with the preset's parallelism rescaled, the traces held in memory as a run would use them.
-#include "workload/generate/ModelPresets.h"
-#include "workload/generate/WorkloadGenerator.h"
+#include "generate/ModelPresets.h"
+#include "generate/WorkloadGenerator.h"
 
 #include <benchmark/benchmark.h>
 

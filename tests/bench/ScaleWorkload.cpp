@@ -7,8 +7,8 @@
 // an all-reduce of 1 MiB within the NPU's group of 8 (tensor parallel style) and every 10th+5 a
 // send of 64 KiB to the next NPU's matching receive (pipeline style).
 #include "config/AstraExport.h"
-#include "workload/TraceIo.h"
-#include "workload/WorkloadLoader.h"
+#include "trace/TraceIo.h"
+#include "trace/WorkloadLoader.h"
 
 #include <cstdlib>
 #include <fstream>

@@ -1,8 +1,8 @@
 // Chakra execution traces: binary, gzip-compressed binary and protobuf-JSON, read and decoded
 // into the executor's nodes as `trace check` and every run do.
 #include "FuzzTarget.h"
-#include "workload/chakra/ChakraFile.h"
-#include "workload/chakra/ChakraRecords.h"
+#include "trace/chakra/ChakraFile.h"
+#include "trace/chakra/ChakraRecords.h"
 
 ASTROLABE_FUZZ_TARGET(chakra) {
     using namespace astrolabe;

@@ -2,10 +2,10 @@
 
 #include "common/FieldValue.h"
 #include "core/Error.h"
+#include "generate/ModelFigures.h"
+#include "generate/ModelPresets.h"
+#include "generate/ParallelismFit.h"
 #include "generator/MemoryBar.h"
-#include "workload/generate/ModelFigures.h"
-#include "workload/generate/ModelPresets.h"
-#include "workload/generate/ParallelismFit.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -10,7 +10,7 @@
 // model name is the model actually built: the preset's name, or "custom (from <preset>)" once an
 // architecture field differs from it.
 
-#include "workload/generate/GeneratorSpec.h"
+#include "generate/GeneratorSpec.h"
 
 #include <QHash>
 #include <QSet>

@@ -8,9 +8,9 @@
 // a clear refusal (exit code 1 and a message), never a crash.
 #include "cli/Commands.h"
 #include "config/AstraInputs.h"
+#include "generate/MicrobenchmarkGenerator.h"
 #include "record/Oversubscription.h"
 #include "simulation/Simulation.h"
-#include "workload/MicrobenchmarkGenerator.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,6 +4,7 @@
 // the stored run back (result loaded off the GUI thread, timeline read window by window).
 // Screenshots of each step go to screenshots/ in the working directory.
 #include "GuiTestSupport.h"
+#include "generate/GeneratorSpec.h"
 #include "generator/ModelBuilderPanel.h"
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
@@ -19,7 +20,6 @@
 #include "utilization/DimensionStatsModel.h"
 #include "utilization/SummaryPanel.h"
 #include "utilization/UtilizationView.h"
-#include "workload/generate/GeneratorSpec.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>

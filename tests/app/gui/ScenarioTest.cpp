@@ -5,6 +5,7 @@
 // above 200 ms the test fails. Each step leaves a screenshot under screenshots/scenario-*.png.
 #include "GapMeter.h"
 #include "GuiTestSupport.h"
+#include "generate/ModelPresets.h"
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
 #include "gui/RunsPanel.h"
@@ -12,7 +13,6 @@
 #include "topology/NetworkView.h"
 #include "topology/TopologyDocument.h"
 #include "topology/TopologyEditor.h"
-#include "workload/generate/ModelPresets.h"
 
 #include <QApplication>
 #include <QFile>

@@ -4,13 +4,13 @@
 
 #include "GuiTestSupport.h"
 #include "config/ProjectFile.h"
+#include "generate/WorkloadGenerator.h"
 #include "gui/RunsTableModel.h"
 #include "simulation/Simulation.h"
 #include "store/ProjectDatabase.h"
 #include "timeline/DatabaseTimelineSource.h"
 #include "timeline/RunResultTimelineSource.h"
 #include "widgets/timeline/SyntheticRun.h"
-#include "workload/generate/WorkloadGenerator.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>

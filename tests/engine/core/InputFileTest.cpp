@@ -8,7 +8,7 @@
 #include "config/AstraSystemConfig.h"
 #include "config/ProjectFile.h"
 #include "core/Error.h"
-#include "workload/chakra/ChakraRecords.h"
+#include "trace/chakra/ChakraRecords.h"
 
 #include <chrono>
 #include <filesystem>

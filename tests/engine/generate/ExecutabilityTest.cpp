@@ -1,7 +1,7 @@
 // Generated traces run to completion under ASTRA-sim's slot rules (MiniExecutor.h), also when
 // ranks drift apart, for every schedule, ZeRO stage, sequence parallelism, recomputation and MoE.
 #include "MiniExecutor.h"
-#include "workload/generate/ModelPresets.h"
+#include "generate/ModelPresets.h"
 
 #include <cstdio>
 #include <gtest/gtest.h>

@@ -1,9 +1,9 @@
 // Live figures against closed forms and published parameter counts.
 #include "core/Error.h"
-#include "workload/generate/ModelFigures.h"
-#include "workload/generate/ModelPresets.h"
-#include "workload/generate/TransformerCounts.h"
-#include "workload/generate/TransformerProgram.h"
+#include "generate/ModelFigures.h"
+#include "generate/ModelPresets.h"
+#include "generate/TransformerCounts.h"
+#include "generate/TransformerProgram.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Rank placement, communicator groups and pipeline orders.
-#include "workload/generate/PipelineOrder.h"
-#include "workload/generate/RankLayout.h"
+#include "generate/PipelineOrder.h"
+#include "generate/RankLayout.h"
 
 #include <gtest/gtest.h>
 #include <set>

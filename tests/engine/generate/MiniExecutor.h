@@ -10,7 +10,7 @@
 // Compute takes duration_micros x a per-node jitter factor, so ranks drift apart and any
 // cyclic wait that the generator's ordering allows shows up as a deadlock.
 
-#include "workload/generate/WorkloadGenerator.h"
+#include "generate/WorkloadGenerator.h"
 
 #include <string>
 

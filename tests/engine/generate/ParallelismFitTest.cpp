@@ -1,11 +1,11 @@
 // Fitting tp x pp x dp (x ep) to a platform's NPU count: the current split is kept while it
 // still divides the count, otherwise the least model parallelism that fits in memory wins, and
 // a count that nothing fits is explained.
-#include "workload/generate/ParallelismFit.h"
+#include "generate/ParallelismFit.h"
 
-#include "workload/generate/ModelFigures.h"
-#include "workload/generate/ModelPresets.h"
-#include "workload/generate/TransformerCounts.h"
+#include "generate/ModelFigures.h"
+#include "generate/ModelPresets.h"
+#include "generate/TransformerCounts.h"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 // duration; a SEND feeds its matching RECV), because each rank's compute nodes already form one
 // chain. For balanced stages the textbook bubble follows:
 //   GPipe and 1F1B: (p - 1) / (m + p - 1);   interleaved with v chunks: (p - 1) / (v m + p - 1).
+#include "generate/WorkloadGenerator.h"
 #include "simulation/Simulation.h"
-#include "workload/generate/WorkloadGenerator.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,7 +1,7 @@
 #pragma once
 // Structural checks every generated workload must pass, shared by the generator tests.
 
-#include "workload/generate/WorkloadGenerator.h"
+#include "generate/WorkloadGenerator.h"
 
 #include <string>
 #include <vector>

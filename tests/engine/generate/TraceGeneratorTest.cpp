@@ -4,8 +4,8 @@
 #include "TraceChecks.h"
 #include "config/AstraExport.h"
 #include "config/AstraMemoryConfig.h"
-#include "workload/generate/ModelFigures.h"
-#include "workload/generate/ModelPresets.h"
+#include "generate/ModelFigures.h"
+#include "generate/ModelPresets.h"
 
 #include <cstdio>
 #include <fstream>

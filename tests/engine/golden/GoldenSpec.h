@@ -4,7 +4,7 @@
 
 #include "config/SimulationSpec.h"
 #include "record/RunResult.h"
-#include "workload/WorkloadNode.h"
+#include "trace/WorkloadNode.h"
 
 #include <memory>
 #include <vector>

@@ -1,0 +1,111 @@
+#pragma once
+// Runs one NPU's execution trace with ASTRA-sim's semantics (spec §2):
+//
+// * a node is ready when all its parents finished (data and control dependencies, or data only);
+// * on every reaction the ready nodes are considered in ascending id order and issued when
+//   their resource slot is free: CPU (is_cpu_op), GPU compute (COMP), GPU communication
+//   (collectives, sends, remote memory, metadata); receives take no slot;
+// * compute is replayed (duration_micros, at least 1 ns) or costed by the roofline;
+// * nodes that complete instantly (INVALID, METADATA, empty roofline COMP) release their
+//   children in the same reaction (ASTRA-sim defers them to the next completion and can end a
+//   run silently; we do not).
+//
+// Cost per reaction: O(k log n) for k issued nodes: ready nodes sit in one ordered set per slot.
+
+#include "collective/CollectiveEngine.h"
+#include "config/SimulationSpec.h"
+#include "core/Simulator.h"
+#include "memory/RemoteMemory.h"
+#include "network/Timing.h"
+#include "network/Transport.h"
+#include "record/RunResult.h"
+#include "trace/WorkloadNode.h"
+
+#include <functional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace astrolabe {
+
+struct ExecutorContext {
+    Simulator* sim = nullptr;
+    Transport* transport = nullptr;
+    CollectiveEngine* collectives = nullptr;
+    RemoteMemory* memory = nullptr;
+    const SimulationSpec* spec = nullptr;
+    Timing timing;
+    /// Called once when the NPU has nothing left to run.
+    std::function<void(int npu)> onFinished;
+};
+
+class NpuExecutor {
+public:
+    NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext context);
+
+    void start();
+    bool finished() const { return m_finished; }
+    int npu() const { return m_npu; }
+
+    /// Fills the summary, appends this NPU's activities (and names) to the result.
+    NpuSummary summarize(RunResult* record) const;
+    /// Report lines of spec §8.1 for this NPU (finished, statistics).
+    std::vector<std::string> reportLines() const;
+    /// What this NPU still waits for (deadlock report), empty when finished.
+    std::vector<std::string> describeWaiting() const;
+    /// The chain of node indices that ended last on this NPU, first to last.
+    std::vector<uint64_t> criticalChain() const;
+
+private:
+    enum class Slot : uint8_t { Cpu, Compute, Comm, None };
+    enum class Class : uint8_t { Cpu, Gpu, Comm, RemoteMem, Invalid };
+    struct NodeState {
+        uint32_t pendingParents = 0;
+        bool issued = false;
+        bool done = false;
+        Slot slot = Slot::None;
+        Class cls = Class::Invalid;
+        SimTime start;
+        SimTime end;
+        int32_t enabler = -1; ///< the node whose completion let this one start
+    };
+    struct Roofline {
+        SimTime duration;
+        bool computeBound = false;
+        double computeUtilization = 0, memoryUtilization = 0, intensity = 0;
+    };
+
+    void markReady(uint32_t index);
+    void react();
+    void issue(uint32_t index);
+    void complete(uint32_t index);
+    void startCollective(uint32_t index);
+    SimTime replayDuration(const WorkloadNode& node) const;
+    Roofline roofline(const WorkloadNode& node) const;
+    Slot slotOf(const WorkloadNode& node) const;
+    [[noreturn]] void fail(const WorkloadNode& node, const std::string& what,
+                           const std::string& hint = {}) const;
+
+    int m_npu;
+    const WorkloadTrace& m_trace;
+    ExecutorContext m_ctx;
+    std::vector<NodeState> m_state;
+    std::vector<uint32_t> m_childOffsets; ///< CSR: children of i are m_children[off[i]..off[i+1])
+    std::vector<uint32_t> m_children;
+    std::set<std::pair<uint64_t, uint32_t>> m_ready[4]; ///< per Slot, ordered by node id
+    bool m_slotBusy[3] = {false, false, false};
+    int32_t m_lastOnSlot[3] = {-1, -1, -1};
+    uint32_t m_inFlight = 0;
+    uint32_t m_completed = 0;
+    bool m_reacting = false;
+    bool m_again = false;
+    bool m_finished = false;
+    SimTime m_finishTime;
+    SimTime m_gpuTime, m_cpuTime;
+    // Roofline statistics, duration-weighted.
+    double m_opTimeNs = 0, m_boundTimeNs = 0, m_computeUtilNs = 0, m_memoryUtilNs = 0,
+           m_intensityNs = 0;
+};
+
+} // namespace astrolabe

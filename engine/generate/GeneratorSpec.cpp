@@ -1,0 +1,171 @@
+#include "generate/GeneratorSpec.h"
+
+#include "core/Error.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace astrolabe::generate {
+
+const char* pipelineScheduleName(PipelineSchedule schedule) {
+    switch (schedule) {
+    case PipelineSchedule::GPipe:
+        return "gpipe";
+    case PipelineSchedule::OneFOneB:
+        return "1f1b";
+    case PipelineSchedule::Interleaved:
+        return "interleaved";
+    }
+    return "1f1b";
+}
+
+PipelineSchedule parsePipelineSchedule(const std::string& name) {
+    for (PipelineSchedule s :
+         {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved})
+        if (name == pipelineScheduleName(s))
+            return s;
+    throw Error(ErrorKind::Validation, "unknown pipeline schedule \"" + name + "\"",
+                SourceLocation{{}, 0, 0, "parallel.schedule"},
+                "expected " + joinAlternatives({"gpipe", "1f1b", "interleaved"}));
+}
+
+int GeneratorSpec::microBatches() const {
+    const int perStep = training.microBatch * parallel.dp;
+    return perStep > 0 ? training.globalBatch / perStep : 0;
+}
+
+namespace {
+
+class Checker {
+public:
+    void require(bool ok, const std::string& key, const std::string& what,
+                 const std::string& hint = {}) {
+        if (!ok)
+            m_errors.emplace_back(ErrorKind::Validation, what, SourceLocation{{}, 0, 0, key}, hint);
+    }
+    void positive(int value, const std::string& key) {
+        require(value > 0, key, "must be positive, found " + std::to_string(value));
+    }
+    void divides(int divisor, int value, const std::string& key, const std::string& what) {
+        require(divisor > 0 && value % divisor == 0, key,
+                what + " (" + std::to_string(value) + " is not a multiple of " +
+                    std::to_string(divisor) + ")");
+    }
+    void finish() {
+        if (m_errors.size() == 1)
+            throw m_errors.front();
+        if (!m_errors.empty())
+            throw ErrorList(m_errors);
+    }
+
+private:
+    std::vector<Error> m_errors;
+};
+
+bool isPlacement(const std::string& text) {
+    std::vector<std::string> parts;
+    std::stringstream in(text);
+    for (std::string part; std::getline(in, part, ',');)
+        parts.push_back(part);
+    std::sort(parts.begin(), parts.end());
+    return parts == std::vector<std::string>{"dp", "pp", "tp"};
+}
+
+void validateTransformer(const GeneratorSpec& spec, Checker& c) {
+    const ModelSpec& m = spec.model;
+    const ParallelSpec& p = spec.parallel;
+    c.positive(m.layers, "model.layers");
+    c.positive(m.hidden, "model.hidden");
+    c.positive(m.heads, "model.heads");
+    c.positive(m.ffn, "model.ffn");
+    c.positive(m.vocabulary, "model.vocabulary");
+    c.positive(m.sequence, "model.sequence");
+    if (m.heads <= 0 || p.tp <= 0)
+        return;
+    c.divides(p.tp, m.heads, "model.heads", "attention heads must split evenly over tp");
+    c.divides(m.kvHeadCount(), m.heads, "model.kvHeads", "heads must be a multiple of kvHeads");
+    c.require(m.kvHeadCount() % p.tp == 0 || p.tp % m.kvHeadCount() == 0, "model.kvHeads",
+              "kvHeads and tp must divide one another");
+    c.divides(p.tp, m.ffn, "model.ffn", "the FFN must split evenly over tp");
+    c.require(!p.sequenceParallel || m.sequence % p.tp == 0, "parallel.sp",
+              "sequence parallelism needs sequence % tp == 0");
+    const int chunks = p.pp * p.virtualStages;
+    c.require(m.layers >= chunks, "model.layers",
+              "fewer layers (" + std::to_string(m.layers) + ") than pipeline chunks (" +
+                  std::to_string(chunks) + ")",
+              "lower pp or virtual stages");
+    if (m.isMoe()) {
+        c.require(m.topK > 0 && m.topK <= m.experts, "model.topK", "needs 1 <= topK <= experts");
+        c.positive(m.expertFfn, "model.expertFfn");
+        c.divides(p.ep, m.experts, "model.experts", "experts must split evenly over ep");
+        c.require(p.sequenceParallel || m.sequence % p.tp == 0, "model.sequence",
+                  "MoE tokens are split over tp: sequence % tp must be 0");
+    } else {
+        c.require(p.ep == 1, "parallel.ep", "expert parallelism needs an MoE model (experts > 0)");
+    }
+}
+
+} // namespace
+
+void validate(const GeneratorSpec& spec) {
+    Checker c;
+    const ParallelSpec& p = spec.parallel;
+    c.positive(p.tp, "parallel.tp");
+    c.positive(p.pp, "parallel.pp");
+    c.positive(p.dp, "parallel.dp");
+    c.positive(p.ep, "parallel.ep");
+    c.positive(p.virtualStages, "parallel.virtualStages");
+    c.positive(spec.training.microBatch, "training.microBatch");
+    c.positive(spec.training.globalBatch, "training.globalBatch");
+    c.require(spec.training.bytesPerElement == 1 || spec.training.bytesPerElement == 2 ||
+                  spec.training.bytesPerElement == 4,
+              "training.bytesPerElement", "must be 1, 2 or 4");
+    c.require(p.zeroStage >= 0 && p.zeroStage <= 3, "parallel.zero", "ZeRO stage must be 0..3");
+    c.require(p.bucketBytes > 0, "parallel.bucketBytes", "must be positive");
+    c.require(isPlacement(p.placement), "parallel.placement",
+              "expected a permutation of tp,dp,pp, found \"" + p.placement + "\"",
+              "innermost first, e.g. tp,dp,pp");
+    c.require(spec.compute.peakTflops > 0 && spec.compute.hbmGBps > 0, "compute",
+              "peak TFLOP/s and HBM bandwidth must be positive");
+    c.require(spec.compute.efficiency > 0 && spec.compute.efficiency <= 1, "compute.efficiency",
+              "must be in (0, 1]");
+    if (p.dp > 0 && p.ep > 0)
+        c.divides(p.ep, p.dp, "parallel.ep", "ep is carved out of dp: dp must be a multiple of ep");
+    if (spec.training.microBatch > 0 && p.dp > 0 && spec.training.globalBatch > 0)
+        c.divides(spec.training.microBatch * p.dp, spec.training.globalBatch,
+                  "training.globalBatch", "global batch must be micro-batch x dp x micro-batches");
+    if (p.schedule == PipelineSchedule::Interleaved) {
+        c.require(p.pp >= 2, "parallel.pp", "the interleaved schedule needs pp >= 2");
+        c.require(p.virtualStages >= 2, "parallel.virtualStages",
+                  "the interleaved schedule needs at least 2 virtual stages");
+        const int m = spec.microBatches();
+        c.require(p.pp > 0 && m % p.pp == 0, "parallel.microBatches",
+                  "the interleaved schedule needs micro-batches (" + std::to_string(m) +
+                      ") to be a multiple of pp");
+    } else {
+        c.require(p.virtualStages == 1, "parallel.virtualStages",
+                  "virtual stages need the interleaved schedule");
+    }
+    if (spec.model.kind == ModelKind::Transformer) {
+        validateTransformer(spec, c);
+    } else if (spec.model.kind == ModelKind::Dlrm) {
+        const ModelSpec& m = spec.model;
+        c.positive(m.denseFeatures, "model.denseFeatures");
+        c.positive(m.embeddingTables, "model.embeddingTables");
+        c.positive(m.embeddingDim, "model.embeddingDim");
+        c.require(m.embeddingRows > 0, "model.embeddingRows", "must be positive");
+        c.require(!m.bottomMlp.empty() && m.bottomMlp.back() == m.embeddingDim, "model.bottomMlp",
+                  "the bottom MLP must end in embeddingDim outputs (they meet the embeddings)");
+        c.require(!m.topMlp.empty(), "model.topMlp", "needs at least one layer");
+    } else {
+        c.positive(spec.model.imageSize, "model.imageSize");
+    }
+    if (spec.model.kind != ModelKind::Transformer) {
+        c.require(p.tp == 1 && p.pp == 1 && p.ep == 1, "parallel",
+                  "DLRM and ResNet presets are data parallel only (tp = pp = ep = 1)");
+        c.require(p.zeroStage == 0, "parallel.zero", "DLRM and ResNet use plain all-reduce");
+    }
+    c.finish();
+}
+
+} // namespace astrolabe::generate

@@ -1,0 +1,185 @@
+#include "generate/ModelFigures.h"
+
+#include "generate/DataParallelProgram.h"
+#include "generate/PipelineOrder.h"
+#include "generate/RankLayout.h"
+#include "generate/TransformerCounts.h"
+#include "generate/WorkloadGenerator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace astrolabe::generate {
+
+namespace {
+
+double stepSeconds(const Step& step, const ComputeSpec& c) {
+    if (step.kind != Step::Kind::Compute)
+        return 0;
+    return std::max(step.flops / (c.peakTflops * 1e12), step.bytes / (c.hbmGBps * 1e9)) /
+           c.efficiency;
+}
+
+double computeFlops(const std::vector<Step>& steps) {
+    double sum = 0;
+    for (const Step& s : steps)
+        if (s.kind == Step::Kind::Compute)
+            sum += s.flops;
+    return sum;
+}
+
+std::string fixed(double value, int digits) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
+    return buffer;
+}
+
+} // namespace
+
+ModelFigures computeFigures(const GeneratorSpec& spec) {
+    validate(spec);
+    const ModelSpec& model = spec.model;
+    const ParallelSpec& par = spec.parallel;
+    const ModelProgram program = buildProgram(spec);
+    const int p = par.pp, v = par.virtualStages;
+    const double e = spec.training.bytesPerElement;
+
+    ModelFigures f;
+    f.npus = par.npus();
+    f.microBatches = spec.microBatches();
+    const double m = f.microBatches;
+    const double replicas = double(par.tp) * par.dp; // ranks per stage
+    if (model.kind == ModelKind::Transformer) {      // Megatron's closed form: dense models only
+        const ParameterCounts counts = transformerParameters(model);
+        f.parameters = counts.total;
+        f.activeParameters = counts.active;
+        f.tokens = double(spec.training.globalBatch) * model.sequence;
+        f.sixNT = 6 * f.activeParameters * f.tokens;
+        const double B = spec.training.globalBatch, s = model.sequence, l = model.layers;
+        const double h = model.hidden, V = model.vocabulary;
+        if (model.isMoe()) {
+            // no closed form: experts break the 24 B s h^2 per layer assumption
+        } else if (par.recompute) {
+            f.megatronFlops = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+            f.megatronFormula = "96 B s l h^2 (1 + s/6h + V/16lh), full recompute";
+            f.megatronWithRecompute = true;
+        } else {
+            f.megatronFlops = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
+            f.megatronFormula = "72 B s l h^2 (1 + s/6h + V/12lh)";
+        }
+    } else {
+        f.parameters = f.activeParameters = dataParallelParameters(spec);
+        f.tokens = spec.training.globalBatch;
+    }
+
+    for (const LayerProgram& layer : program.layers) {
+        const double fwd = computeFlops(layer.forward), bwd = computeFlops(layer.backward);
+        f.modelFlops += (fwd + bwd) * replicas * m;
+        f.hardwareFlops +=
+            (fwd + bwd + (par.recompute && layer.recomputable ? fwd : 0)) * replicas * m;
+    }
+    f.bubbleFraction = p > 1 ? pipelineBubbleFraction(par.schedule, p, v, f.microBatches) : 0;
+
+    const double stateBytes = e < 4 ? 12 : 8;
+    double worst = -1;
+    for (int stage = 0; stage < p; ++stage) {
+        MemoryBreakdown mem;
+        double activationsPerPass = 0, seconds = 0;
+        for (int c = 0; c < v; ++c)
+            for (int index : program.chunks[size_t(c * p + stage)]) {
+                const LayerProgram& layer = program.layers[size_t(index)];
+                for (const ParamShare& share : layer.params) {
+                    const double n = double(share.elements);
+                    const double group = groupSizeOf(share.group, par);
+                    mem.weights += n * e / (par.zeroStage >= 3 ? group : 1);
+                    mem.gradients += n * e / (par.zeroStage >= 2 ? group : 1);
+                    mem.optimizer += n * stateBytes / (par.zeroStage >= 1 ? group : 1);
+                }
+                activationsPerPass += layer.activationBytes / v;
+                for (const Step& step : layer.forward)
+                    seconds += stepSeconds(step, spec.compute) *
+                               (par.recompute && layer.recomputable ? 2 : 1);
+                for (const Step& step : layer.backward)
+                    seconds += stepSeconds(step, spec.compute);
+            }
+        mem.activations =
+            activationsPerPass * peakInFlightChunks(par.schedule, p, v, f.microBatches, stage);
+        if (stage == p - 1)
+            mem.activations += program.extraActivationBytesLastStage;
+        if (mem.total() > worst) {
+            worst = mem.total();
+            f.memory = mem;
+            f.worstStage = stage;
+        }
+        f.computeSeconds = std::max(f.computeSeconds, seconds * m);
+    }
+    f.hbmCapacityBytes = spec.compute.hbmCapacityGiB * 1024.0 * 1024.0 * 1024.0;
+    f.outOfMemory = f.memory.total() > f.hbmCapacityBytes;
+    return f;
+}
+
+std::string formatCount(double value) {
+    const char* suffix[] = {"", " K", " M", " B", " T", " P", " E", " Z"};
+    int i = 0;
+    while (std::fabs(value) >= 1000 && i < 7) {
+        value /= 1000;
+        ++i;
+    }
+    return fixed(value, i == 0 ? 0 : value < 10 ? 3 : value < 100 ? 2 : 1) + suffix[i];
+}
+
+std::string formatBytes(double bytes) {
+    const char* suffix[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int i = 0;
+    while (bytes >= 1024 && i < 5) {
+        bytes /= 1024;
+        ++i;
+    }
+    return fixed(bytes, i == 0 ? 0 : 2) + " " + suffix[i];
+}
+
+std::string formatFigures(const ModelFigures& f) {
+    std::string out;
+    auto line = [&](const std::string& key, const std::string& value) {
+        std::string k = key;
+        k.resize(22, ' ');
+        out += k + value + "\n";
+    };
+    line("NPUs", std::to_string(f.npus) + ", " + std::to_string(f.microBatches) +
+                     " micro-batches per pipeline");
+    line("parameters", formatCount(f.parameters) +
+                           (f.activeParameters < f.parameters
+                                ? " (active per token " + formatCount(f.activeParameters) + ")"
+                                : ""));
+    line("tokens per iteration", formatCount(f.tokens));
+    line("model FLOPs", formatCount(f.modelFlops) + "FLOP (3 x forward)");
+    line("hardware FLOPs", formatCount(f.hardwareFlops) + (f.hardwareFlops > f.modelFlops
+                                                               ? "FLOP (with recomputation)"
+                                                               : "FLOP (no recomputation)"));
+    if (f.sixNT > 0)
+        line("6 N T", formatCount(f.sixNT) +
+                          "FLOP (model / 6NT = " + fixed(f.modelFlops / f.sixNT, 3) + ")");
+    if (f.megatronFlops > 0) {
+        const double ours = f.megatronWithRecompute ? f.hardwareFlops : f.modelFlops;
+        line("Megatron", formatCount(f.megatronFlops) +
+                             "FLOP (ours / Megatron = " + fixed(ours / f.megatronFlops, 3) + ")");
+        line("  formula", f.megatronFormula + " (GPT layers)");
+    }
+    line("pipeline bubble", fixed(100 * f.bubbleFraction, 1) + " %");
+    line("memory per NPU", formatBytes(f.memory.total()) + " (stage " +
+                               std::to_string(f.worstStage) + ") of " +
+                               formatBytes(f.hbmCapacityBytes) + " HBM");
+    line("  weights", formatBytes(f.memory.weights));
+    line("  gradients", formatBytes(f.memory.gradients));
+    line("  optimizer states", formatBytes(f.memory.optimizer));
+    line("  activations", formatBytes(f.memory.activations));
+    line("compute per NPU", fixed(f.computeSeconds * 1e3, 1) +
+                                " ms per iteration at the roofline (no bubble, no communication)");
+    if (f.outOfMemory)
+        out += "WARNING: out of memory: " + formatBytes(f.memory.total()) + " needed, " +
+               formatBytes(f.hbmCapacityBytes) + " available\n";
+    return out;
+}
+
+} // namespace astrolabe::generate

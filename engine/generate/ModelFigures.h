@@ -1,0 +1,61 @@
+#pragma once
+// Figures shown before a run ("live figures"): size, work, memory and pipeline bubble.
+//
+// FLOPs (per iteration, whole machine, matrix multiplies only):
+// * model FLOPs = 3 x forward (backward = 2 x forward), from the per-rank program summed over
+//   every rank; for transformers it equals 3 * B * forwardFlopsPerSequence (TransformerCounts.h).
+// * hardware FLOPs adds the forward re-run under full recomputation (not for the LM head).
+// * 6 N T: 6 x parameters (MoE: activated parameters) x tokens, the usual estimate.
+// * Megatron (Narayanan et al. 2021, GPT layers, f = 4h, MHA): without recomputation
+//   72 B s l h^2 (1 + s/(6h) + V/(12 l h)); with full recomputation 96 B s l h^2 (1 + s/(6h) +
+//   V/(16 l h)). Shown for dense transformers; exact only for GPT-style layers.
+// Memory per NPU (bytes), worst pipeline stage: weights e*psi, gradients e*psi, optimizer states
+// 12*psi (fp32 master, m, v; 8*psi when e = 4), divided over the data-parallel group by ZeRO
+// (1: optimizer, 2: + gradients, 3: + weights); activations = Korthikanti per-layer bytes x
+// layers of the stage x peak micro-batches in flight (1F1B: p - s, GPipe: m, interleaved:
+// ((p - s - 1) 2 + (v - 1) p + 1) chunks), plus the last stage's fp32 logits.
+
+#include "generate/GeneratorSpec.h"
+
+#include <string>
+
+namespace astrolabe::generate {
+
+struct MemoryBreakdown {
+    double weights = 0, gradients = 0, optimizer = 0, activations = 0;
+    double total() const { return weights + gradients + optimizer + activations; }
+};
+
+struct ModelFigures {
+    int npus = 0;
+    int microBatches = 0;
+    double parameters = 0;       ///< elements, whole model
+    double activeParameters = 0; ///< per token (MoE); = parameters for dense models
+    double tokens = 0;           ///< per iteration (sequences x sequence length; samples otherwise)
+    double modelFlops = 0;
+    double hardwareFlops = 0;
+    double sixNT = 0;
+    double megatronFlops = 0; ///< 0 for non-transformers and MoE models
+    std::string megatronFormula;
+    bool megatronWithRecompute = false; ///< compare with hardwareFlops rather than modelFlops
+    double bubbleFraction = 0;
+    MemoryBreakdown memory; ///< the worst stage, per NPU
+    int worstStage = 0;
+    double hbmCapacityBytes = 0;
+    bool outOfMemory = false;
+    /// Compute time of one iteration on one NPU of the worst stage at the roofline (no bubble,
+    /// no communication), seconds.
+    double computeSeconds = 0;
+};
+
+/// Validates spec first (throws astrolabe::Error / ErrorList).
+ModelFigures computeFigures(const GeneratorSpec& spec);
+
+/// Multi-line human-readable summary (CLI and GUI show the same text).
+std::string formatFigures(const ModelFigures& figures);
+
+/// "175.0 B", "1.23 EFLOP" style helpers.
+std::string formatCount(double value);
+std::string formatBytes(double bytes);
+
+} // namespace astrolabe::generate

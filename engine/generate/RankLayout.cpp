@@ -1,0 +1,239 @@
+#include "generate/RankLayout.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+namespace astrolabe::generate {
+
+const char* groupKindName(GroupKind kind) {
+    switch (kind) {
+    case GroupKind::None:
+        return "none";
+    case GroupKind::Tp:
+        return "tp";
+    case GroupKind::Pp:
+        return "pp";
+    case GroupKind::Dp:
+        return "dp";
+    case GroupKind::Ep:
+        return "ep";
+    case GroupKind::ExpertDp:
+        return "expert-dp";
+    case GroupKind::StageDp:
+        return "stage-dp";
+    case GroupKind::World:
+        return "world";
+    case GroupKind::Embedding:
+        return "embedding";
+    }
+    return "none";
+}
+
+namespace {
+
+constexpr std::array<GroupKind, 7> kNumberedKinds{
+    GroupKind::Tp,       GroupKind::Pp,      GroupKind::Dp,       GroupKind::Ep,
+    GroupKind::ExpertDp, GroupKind::StageDp, GroupKind::Embedding};
+
+} // namespace
+
+RankLayout::RankLayout(const ParallelSpec& parallel)
+    : m_parallel(parallel)
+    , m_tp(parallel.tp)
+    , m_dp(parallel.dp)
+    , m_pp(parallel.pp)
+    , m_ep(parallel.ep) {
+    // Strides from the placement, innermost first (validated to be a permutation of tp,dp,pp).
+    std::stringstream in(parallel.placement);
+    int stride = 1;
+    for (std::string part; std::getline(in, part, ',');) {
+        const int axis = part == "tp" ? 0 : part == "dp" ? 1 : 2;
+        m_stride[axis] = stride;
+        stride *= axis == 0 ? m_tp : axis == 1 ? m_dp : m_pp;
+    }
+
+    const int n = npus();
+    m_ids.assign(n, {});
+    std::map<std::vector<int>, int> idOfMembers;
+    int nextId = 1;
+    for (GroupKind kind : kNumberedKinds) {
+        // The group of a rank is fixed by the coordinates the kind does not vary over.
+        std::map<std::array<int, 3>, int> idOfKey;
+        for (int r = 0; r < n; ++r) {
+            const RankCoordinates c = coordinates(r);
+            std::array<int, 3> key{};
+            switch (kind) {
+            case GroupKind::Tp:
+                key = {c.dp, c.pp, 0};
+                break;
+            case GroupKind::Pp:
+                key = {c.tp, c.dp, 0};
+                break;
+            case GroupKind::Dp:
+                key = {c.tp, c.pp, 0};
+                break;
+            case GroupKind::Ep:
+                key = {c.tp, c.dp / m_ep, c.pp};
+                break;
+            case GroupKind::ExpertDp:
+                key = {c.dp % m_ep, c.pp, 0};
+                break;
+            case GroupKind::Embedding:
+                key = {c.tp, c.dp, 0};
+                break;
+            default:
+                key = {c.pp, 0, 0};
+                break;
+            }
+            auto found = idOfKey.find(key);
+            if (found == idOfKey.end()) {
+                std::vector<int> list = members(kind, c);
+                int id = 0;
+                if (list.size() > 1) {
+                    auto known = idOfMembers.find(list);
+                    if (known != idOfMembers.end()) {
+                        id = known->second;
+                    } else {
+                        id = nextId++;
+                        idOfMembers.emplace(list, id);
+                        m_groups.emplace(id, std::move(list));
+                    }
+                }
+                found = idOfKey.emplace(key, id).first;
+            }
+            m_ids[r][static_cast<size_t>(kind)] = found->second;
+        }
+    }
+}
+
+int RankLayout::rank(const RankCoordinates& c) const {
+    return c.tp * m_stride[0] + c.dp * m_stride[1] + c.pp * m_stride[2];
+}
+
+RankCoordinates RankLayout::coordinates(int rank) const {
+    RankCoordinates c;
+    c.tp = (rank / m_stride[0]) % m_tp;
+    c.dp = (rank / m_stride[1]) % m_dp;
+    c.pp = (rank / m_stride[2]) % m_pp;
+    return c;
+}
+
+std::vector<int> RankLayout::members(GroupKind kind, const RankCoordinates& c) const {
+    std::vector<int> out;
+    for (int pp = 0; pp < m_pp; ++pp)
+        for (int dp = 0; dp < m_dp; ++dp)
+            for (int tp = 0; tp < m_tp; ++tp) {
+                bool in = false;
+                switch (kind) {
+                case GroupKind::Tp:
+                    in = dp == c.dp && pp == c.pp;
+                    break;
+                case GroupKind::Pp:
+                    in = tp == c.tp && dp == c.dp;
+                    break;
+                case GroupKind::Dp:
+                    in = tp == c.tp && pp == c.pp;
+                    break;
+                case GroupKind::Ep:
+                    in = tp == c.tp && pp == c.pp && dp / m_ep == c.dp / m_ep;
+                    break;
+                case GroupKind::ExpertDp:
+                    in = pp == c.pp && dp % m_ep == c.dp % m_ep;
+                    break;
+                case GroupKind::StageDp:
+                    in = pp == c.pp;
+                    break;
+                case GroupKind::World:
+                    in = true;
+                    break;
+                case GroupKind::Embedding:
+                    in = tp == c.tp && dp == c.dp && (pp == 0 || pp == m_pp - 1);
+                    break;
+                case GroupKind::None:
+                    in = tp == c.tp && dp == c.dp && pp == c.pp;
+                    break;
+                }
+                if (in)
+                    out.push_back(rank({tp, dp, pp}));
+            }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+int RankLayout::groupId(GroupKind kind, int rank) const {
+    if (kind == GroupKind::None || kind == GroupKind::World)
+        return 0;
+    return m_ids.at(static_cast<size_t>(rank))[static_cast<size_t>(kind)];
+}
+
+std::string placementSummary(const ParallelSpec& parallel, const std::vector<int>& dimensions) {
+    if (dimensions.empty())
+        return {};
+    // Strides from the placement, innermost first (as in the constructor, without enumerating).
+    long strides[3] = {1, 1, 1}; // tp, dp, pp
+    std::stringstream in(parallel.placement);
+    long stride = 1;
+    for (std::string part; std::getline(in, part, ',');) {
+        const int axis = part == "tp" ? 0 : part == "dp" ? 1 : 2;
+        strides[axis] = stride;
+        stride *= axis == 0 ? parallel.tp : axis == 1 ? parallel.dp : parallel.pp;
+    }
+    std::string out;
+    auto describe = [&](const char* name, int size, long stride) {
+        if (size <= 1)
+            return;
+        std::vector<int> spanned;
+        long lower = 1;
+        for (size_t d = 0; d < dimensions.size(); ++d) {
+            const long upper = lower * dimensions[d];
+            if (stride < upper && stride * size > lower)
+                spanned.push_back(int(d));
+            lower = upper;
+        }
+        if (!out.empty())
+            out += "; ";
+        out += std::string(name) + " " + std::to_string(size) + ": ";
+        if (spanned.empty())
+            out += "beyond the platform";
+        else if (spanned.size() == 1)
+            out += "dim " + std::to_string(spanned.front());
+        else
+            out += "dims " + std::to_string(spanned.front()) + "-" + std::to_string(spanned.back());
+    };
+    describe("tp", parallel.tp, strides[0]);
+    describe("ep", parallel.ep, strides[1]);
+    describe("dp", parallel.dp, strides[1]);
+    describe("pp", parallel.pp, strides[2]);
+    return out;
+}
+
+int groupSizeOf(GroupKind kind, const ParallelSpec& p) {
+    switch (kind) {
+    case GroupKind::None:
+        return 1;
+    case GroupKind::Tp:
+        return p.tp;
+    case GroupKind::Pp:
+        return p.pp;
+    case GroupKind::Dp:
+        return p.dp;
+    case GroupKind::Ep:
+        return p.ep;
+    case GroupKind::ExpertDp:
+        return p.tp * p.dp / p.ep;
+    case GroupKind::StageDp:
+        return p.tp * p.dp;
+    case GroupKind::World:
+        return p.npus();
+    case GroupKind::Embedding:
+        return p.pp > 1 ? 2 : 1;
+    }
+    return 1;
+}
+
+int RankLayout::groupSize(GroupKind kind) const {
+    return groupSizeOf(kind, m_parallel);
+}
+
+} // namespace astrolabe::generate

@@ -1,0 +1,58 @@
+#pragma once
+// Turns a per-rank ModelProgram into one Chakra trace per NPU.
+//
+// Per rank, the pipeline order of its stage (PipelineOrder.h) is walked once; each pass emits
+//   [RECV from the previous chunk's stage]  (ctrl dep: the end of the previous pass: the receive
+//                                            is posted when the pass would start)
+//   the layers' steps in order, each a data dependency of the next (compute blocks and the
+//   blocking tp / ep collectives between them; with recompute a backward pass first re-runs the
+//   layer's forward steps)
+//   [SEND to the next chunk's stage]        (data dep: the pass's last step; nothing waits on it)
+// Tags are unique per (direction, boundary, micro-batch): forward 1 + 2(j m + mb), backward
+// 2 + 2(j m + mb), where j is the sending side's lower global chunk. Both sides use the same
+// size, so each SEND matches exactly one RECV.
+//
+// Gradient synchronisation (data parallel):
+// * ZeRO 0: buckets of bucketBytes, filled in backward layer order during the last micro-batch's
+//   backward pass of each chunk; an all-reduce per bucket, issued as soon as its last layer's
+//   gradients exist (overlapping the rest of the backward pass).
+// * ZeRO 1 and 2: the same buckets reduce-scatter (comm_size = bucket); after the optimizer step
+//   an all-gather per bucket (comm_size = bucket / group size) brings the updated weights back.
+//   Stages 1 and 2 differ only in memory.
+// * ZeRO 3 / FSDP: per layer and micro-batch, all-gather the weights before the forward (prefetched
+//   one layer ahead) and again before the backward, and reduce-scatter its gradients after it.
+// The optimizer step (memory-bound Adam over this rank's shard) waits for every reduction. With
+// tied embeddings and pp > 1, the first and last stage then all-reduce the embedding gradient
+// (V h / tp elements) between them, before the step.
+//
+// COMP nodes carry num_ops (matrix FLOPs, at least 1 so roofline never divides by zero),
+// tensor_size (bytes) and duration_micros = max(flops / peak, bytes / HBM) / efficiency.
+
+#include "generate/GeneratorSpec.h"
+#include "generate/LayerProgram.h"
+#include "generate/RankLayout.h"
+#include "trace/WorkloadNode.h"
+
+namespace astrolabe::generate {
+
+class TraceBuilder {
+public:
+    /// Keeps references: the three arguments must outlive the builder.
+    TraceBuilder(const GeneratorSpec& spec, const ModelProgram& program, const RankLayout& layout);
+
+    WorkloadTrace buildRank(int rank) const;
+
+    /// Forward-pass tag of micro-batch mb crossing from global chunk j to j + 1 (backward: +1).
+    uint32_t forwardTag(int chunk, int microBatch) const;
+    uint32_t backwardTag(int chunk, int microBatch) const {
+        return forwardTag(chunk, microBatch) + 1;
+    }
+
+private:
+    const GeneratorSpec& m_spec;
+    const ModelProgram& m_program;
+    const RankLayout& m_layout;
+    int m_microBatches;
+};
+
+} // namespace astrolabe::generate

@@ -1,0 +1,73 @@
+#include "generate/WorkloadGenerator.h"
+
+#include "config/AstraExport.h"
+#include "core/Error.h"
+#include "core/OutputFile.h"
+#include "generate/DataParallelProgram.h"
+#include "generate/RankLayout.h"
+#include "generate/TraceBuilder.h"
+#include "generate/TransformerProgram.h"
+
+#include <fstream>
+
+namespace astrolabe::generate {
+
+ModelProgram buildProgram(const GeneratorSpec& spec) {
+    switch (spec.model.kind) {
+    case ModelKind::Transformer:
+        return buildTransformerProgram(spec);
+    case ModelKind::Dlrm:
+        return buildDlrmProgram(spec);
+    case ModelKind::ResNet:
+        return buildResNetProgram(spec);
+    }
+    return buildTransformerProgram(spec);
+}
+
+CommGroups forEachRankTrace(const GeneratorSpec& spec,
+                            const std::function<void(int, WorkloadTrace&&)>& sink) {
+    validate(spec);
+    const ModelProgram program = buildProgram(spec);
+    const RankLayout layout(spec.parallel);
+    const TraceBuilder builder(spec, program, layout);
+    for (int r = 0; r < layout.npus(); ++r) {
+        WorkloadTrace trace = builder.buildRank(r);
+        trace.file = "rank " + std::to_string(r);
+        sink(r, std::move(trace));
+    }
+    return layout.groups();
+}
+
+GeneratedWorkload generateWorkload(const GeneratorSpec& spec) {
+    GeneratedWorkload out;
+    out.traces.reserve(size_t(spec.parallel.npus() > 0 ? spec.parallel.npus() : 0));
+    out.groups = forEachRankTrace(
+        spec, [&](int, WorkloadTrace&& trace) { out.traces.push_back(std::move(trace)); });
+    return out;
+}
+
+void writeCommGroups(const std::string& prefix, const CommGroups& groups) {
+    const std::string path = prefix + ".comm_groups.json";
+    writeOutputFile(path, "the communicator groups",
+                    [&](std::ostream& out) { out << writeCommGroupsJson(groups); });
+}
+
+void writeGeneratedWorkload(const std::string& prefix, const GeneratedWorkload& workload,
+                            const TraceWriter& writer) {
+    for (size_t r = 0; r < workload.traces.size(); ++r)
+        writer(prefix + "." + std::to_string(r) + ".et", workload.traces[r]);
+    writeCommGroups(prefix, workload.groups);
+}
+
+uint64_t generateAndWriteWorkload(const std::string& prefix, const GeneratorSpec& spec,
+                                  const TraceWriter& writer) {
+    uint64_t nodes = 0;
+    const CommGroups groups = forEachRankTrace(spec, [&](int rank, WorkloadTrace&& trace) {
+        nodes += trace.nodes.size();
+        writer(prefix + "." + std::to_string(rank) + ".et", trace);
+    });
+    writeCommGroups(prefix, groups);
+    return nodes;
+}
+
+} // namespace astrolabe::generate

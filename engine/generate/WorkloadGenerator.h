@@ -1,0 +1,53 @@
+#pragma once
+// Entry point of the training-iteration generator: a GeneratorSpec in, one Chakra trace per NPU
+// and the communicator groups out, all in memory. Writing files goes through a callback so that
+// this folder never depends on protobuf (the Chakra writer lives in trace/chakra/).
+
+#include "config/SimulationSpec.h"
+#include "generate/GeneratorSpec.h"
+#include "generate/LayerProgram.h"
+#include "trace/WorkloadNode.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace astrolabe::generate {
+
+struct GeneratedWorkload {
+    std::vector<WorkloadTrace> traces; ///< index = NPU rank
+    CommGroups groups;                 ///< id > 0 -> ranks (ascending)
+};
+
+/// The per-rank program of the spec's model kind (spec must be valid).
+ModelProgram buildProgram(const GeneratorSpec& spec);
+
+/// Validates, then builds every rank's trace. O(NPUs x nodes per rank) time and memory.
+GeneratedWorkload generateWorkload(const GeneratorSpec& spec);
+
+/// Streaming form for machines too large to hold every trace (Llama-3 405B on 16,384 NPUs is
+/// ~25 M nodes): validates, then calls sink(rank, trace) for rank 0..N-1 in order, holding one
+/// trace at a time. Returns the communicator groups.
+CommGroups forEachRankTrace(const GeneratorSpec& spec,
+                            const std::function<void(int rank, WorkloadTrace&& trace)>& sink);
+
+/// ASTRA-sim comm-group JSON: {"1": [0, 1], "2": [2, 3]}.
+
+/// Writes one trace of a rank to a path (the Chakra protobuf writer).
+using TraceWriter = std::function<void(const std::string& path, const WorkloadTrace& trace)>;
+
+/// *** Lead: wire the Chakra writer here. *** Calls writer(prefix + "." + i + ".et", traces[i])
+/// for every rank and writes prefix + ".comm_groups.json" itself (plain JSON, no protobuf).
+/// Throws astrolabe::Error (Input) when the JSON file cannot be written.
+void writeGeneratedWorkload(const std::string& prefix, const GeneratedWorkload& workload,
+                            const TraceWriter& writer);
+
+/// The streaming counterpart: generates and writes rank by rank (one trace in memory), then the
+/// groups JSON. Returns the total number of nodes written.
+uint64_t generateAndWriteWorkload(const std::string& prefix, const GeneratorSpec& spec,
+                                  const TraceWriter& writer);
+
+/// Writes prefix + ".comm_groups.json"; throws astrolabe::Error (Input) on failure.
+void writeCommGroups(const std::string& prefix, const CommGroups& groups);
+
+} // namespace astrolabe::generate

@@ -1,0 +1,72 @@
+#include "trace/WorkloadLoader.h"
+
+#include "trace/ErrorCollector.h"
+#include "trace/TraceIo.h"
+#include "trace/WorkloadValidator.h"
+
+#include <filesystem>
+
+namespace astrolabe {
+
+std::string workloadFileName(const std::string& prefix, int rank) {
+    return prefix + "." + std::to_string(rank) + ".et";
+}
+
+std::vector<WorkloadTrace> loadWorkload(const std::string& prefix, int npuCount,
+                                        const LoadOptions& options) {
+    namespace fs = std::filesystem;
+    ErrorCollector errors(options.maxErrors);
+    if (npuCount <= 0)
+        throw Error(ErrorKind::Validation,
+                    "cannot load a workload for " + std::to_string(npuCount) + " NPUs",
+                    SourceLocation{prefix});
+
+    // File presence first, so a wrong prefix gives one clear message, not one per NPU.
+    std::vector<int> missing;
+    for (int rank = 0; rank < npuCount; ++rank)
+        if (!fs::exists(workloadFileName(prefix, rank)))
+            missing.push_back(rank);
+    if (static_cast<int>(missing.size()) == npuCount)
+        errors.add(ErrorKind::Input, workloadFileName(prefix, 0), {},
+                   "workload file does not exist (nor does any of " + prefix + ".0.et .. " +
+                       prefix + "." + std::to_string(npuCount - 1) + ".et)",
+                   "the workload is a path prefix P; NPU i reads P.i.et");
+    else
+        for (int rank : missing)
+            errors.add(ErrorKind::Input, workloadFileName(prefix, rank), {},
+                       "workload file for NPU " + std::to_string(rank) + " of " +
+                           std::to_string(npuCount) + " does not exist",
+                       "the workload is a path prefix P; NPU i reads P.i.et");
+    if (fs::exists(workloadFileName(prefix, npuCount)))
+        errors.add(ErrorKind::Validation, workloadFileName(prefix, npuCount), {},
+                   "NPU count mismatch: this file exists but the platform has only " +
+                       std::to_string(npuCount) + " NPUs (0.." + std::to_string(npuCount - 1) + ")",
+                   "the workload was generated for more NPUs than the network configuration has");
+    errors.throwIfAny();
+
+    std::vector<WorkloadTrace> traces(npuCount);
+    for (int rank = 0; rank < npuCount && !errors.full(); ++rank) {
+        try {
+            traces[rank] = readWorkloadTrace(workloadFileName(prefix, rank));
+        } catch (const ErrorList& list) {
+            for (const Error& e : list.errors())
+                errors.add(e);
+        } catch (const Error& e) {
+            errors.add(e);
+        }
+    }
+    errors.throwIfAny();
+
+    validateWorkload(traces, options);
+
+    for (int rank = 0; rank < npuCount; ++rank)
+        for (WorkloadNode& node : traces[rank].nodes) {
+            if (node.type == NodeType::CommSend && !node.hasCommSrc)
+                node.commSrc = static_cast<uint32_t>(rank);
+            if (node.type == NodeType::CommRecv && !node.hasCommDst)
+                node.commDst = static_cast<uint32_t>(rank);
+        }
+    return traces;
+}
+
+} // namespace astrolabe

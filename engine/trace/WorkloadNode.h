@@ -1,0 +1,89 @@
+#pragma once
+// A Chakra execution-trace node, decoded into plain fields the executor reads directly.
+// Chakra's protobuf types stay inside trace/chakra/; everything else sees this.
+//
+// Enum values equal Chakra's current schema (0.0.4 generation), so they convert by cast.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+
+enum class NodeType : uint8_t {
+    Invalid = 0,
+    Metadata = 1,
+    MemLoad = 2,
+    MemStore = 3,
+    Comp = 4,
+    CommSend = 5,
+    CommRecv = 6,
+    CommColl = 7,
+};
+const char* nodeTypeName(NodeType type); ///< "COMP_NODE", ...
+
+enum class CollectiveType : uint8_t {
+    AllReduce = 0,
+    Reduce = 1,
+    AllGather = 2,
+    Gather = 3,
+    Scatter = 4,
+    Broadcast = 5,
+    AllToAll = 6,
+    ReduceScatter = 7,
+    ReduceScatterBlock = 8,
+    Barrier = 9,
+};
+const char* collectiveTypeName(CollectiveType type); ///< "ALL_REDUCE", ...
+
+struct WorkloadNode {
+    uint64_t id = 0;
+    std::string name;
+    NodeType type = NodeType::Invalid;
+    bool isCpuOp = false;
+    std::vector<uint64_t> dataDeps;
+    std::vector<uint64_t> ctrlDeps;
+    uint64_t durationMicros = 0;
+    uint64_t startTimeMicros = 0;
+
+    // Attributes ASTRA-sim consumes (spec §1.4). has* says whether the attribute was present.
+    bool hasNumOps = false, hasTensorSize = false, hasCommType = false, hasCommSize = false;
+    bool hasCommSrc = false, hasCommDst = false, hasCommTag = false;
+    uint64_t numOps = 0;
+    uint64_t tensorSize = 0;
+    CollectiveType commType = CollectiveType::AllReduce;
+    uint64_t commSize = 0;
+    uint32_t commPriority = 0;
+    uint32_t commSrc = 0;
+    uint32_t commDst = 0;
+    uint32_t commTag = 0;
+    std::string pgName;            ///< communicator group id as decimal text; "" = all NPUs
+    std::vector<bool> involvedDim; ///< empty = all dimensions
+    // Custom-collective chunk attributes (newer MSCCL converter); -1 when absent.
+    int32_t msgChunkCount = -1, msgChunkIndex = -1, totalChunkCount = -1;
+    /// METADATA_NODE process groups ("inputs.values" Python-repr JSON), raw.
+    std::string inputsValues;
+};
+
+/// The communicator group a pg_name names: 0 for "" (all NPUs), else its decimal id; -1 when the
+/// name is not a decimal number up to 10^9 ("abc", "1a", "-2", 2^32 + 1).
+inline int communicatorGroupId(const std::string& pgName) {
+    if (pgName.size() > 9)
+        return -1;
+    int value = 0;
+    for (char c : pgName) {
+        if (c < '0' || c > '9')
+            return -1;
+        value = value * 10 + (c - '0');
+    }
+    return value;
+}
+
+/// One NPU's trace: its nodes in file order.
+struct WorkloadTrace {
+    std::string file;
+    std::string schemaVersion; ///< GlobalMetadata.version or the "schema" attribute
+    std::vector<WorkloadNode> nodes;
+};
+
+} // namespace astrolabe

@@ -1,0 +1,314 @@
+// ChakraProtoMsg::Node <-> WorkloadNode, with the attribute typing rules of spec §1.4.
+#include "core/Error.h"
+#include "trace/ErrorCollector.h"
+#include "trace/TraceIo.h"
+#include "trace/chakra/ChakraFile.h"
+
+#include <climits>
+#include <cstdint>
+#include <optional>
+#include <unordered_set>
+
+namespace astrolabe {
+namespace {
+
+using Attr = ChakraProtoMsg::AttributeProto;
+
+const char* memberName(const Attr& attr) {
+    if (attr.value_case() == Attr::VALUE_NOT_SET)
+        return "no value";
+    const auto* field = Attr::descriptor()->FindFieldByNumber(attr.value_case());
+    return field ? field->name().c_str() : "unknown member";
+}
+
+/// Feeder-v3 rule: every integer-family member (and bool) converts to an integer by plain cast.
+std::optional<uint64_t> integerValue(const Attr& attr) {
+    switch (attr.value_case()) {
+    case Attr::kInt32Val:
+        return static_cast<uint64_t>(static_cast<int64_t>(attr.int32_val()));
+    case Attr::kInt64Val:
+        return static_cast<uint64_t>(attr.int64_val());
+    case Attr::kUint32Val:
+        return attr.uint32_val();
+    case Attr::kUint64Val:
+        return attr.uint64_val();
+    case Attr::kSint32Val:
+        return static_cast<uint64_t>(static_cast<int64_t>(attr.sint32_val()));
+    case Attr::kSint64Val:
+        return static_cast<uint64_t>(attr.sint64_val());
+    case Attr::kFixed32Val:
+        return attr.fixed32_val();
+    case Attr::kFixed64Val:
+        return attr.fixed64_val();
+    case Attr::kSfixed32Val:
+        return static_cast<uint64_t>(static_cast<int64_t>(attr.sfixed32_val()));
+    case Attr::kSfixed64Val:
+        return static_cast<uint64_t>(attr.sfixed64_val());
+    case Attr::kBoolVal:
+        return attr.bool_val() ? 1 : 0;
+    default:
+        return std::nullopt;
+    }
+}
+
+class NodeDecoder {
+public:
+    NodeDecoder(const ChakraProtoMsg::Node& node, const std::string& file, ErrorCollector& errors)
+        : m_node(node)
+        , m_file(file)
+        , m_errors(errors) {}
+
+    WorkloadNode decode() {
+        WorkloadNode out;
+        out.id = m_node.id();
+        out.name = m_node.name();
+        const int type = m_node.type();
+        if (!ChakraProtoMsg::NodeType_IsValid(type))
+            error("unknown NodeType " + std::to_string(type) +
+                      " (valid: 0 INVALID_NODE .. 7 COMM_COLL_NODE)",
+                  "the trace was written with a newer or different Chakra schema");
+        out.type = static_cast<NodeType>(type);
+        out.ctrlDeps.assign(m_node.ctrl_deps().begin(), m_node.ctrl_deps().end());
+        out.dataDeps.assign(m_node.data_deps().begin(), m_node.data_deps().end());
+        out.startTimeMicros = m_node.start_time_micros();
+        out.durationMicros = m_node.duration_micros();
+        // Simulated time is kept in picoseconds in 63 bits: about 106 days.
+        constexpr uint64_t kMaxDurationMicros = static_cast<uint64_t>(INT64_MAX) / 1'000'000;
+        if (out.durationMicros > kMaxDurationMicros) {
+            error("duration_micros = " + std::to_string(out.durationMicros) +
+                      " is longer than the longest simulated time (" +
+                      std::to_string(kMaxDurationMicros) + " us, about 106 days)",
+                  "check the unit: duration_micros is in microseconds");
+            out.durationMicros = 0;
+        }
+        if (out.type == NodeType::Metadata)
+            out.inputsValues = m_node.inputs().values();
+
+        std::unordered_set<std::string_view> seen;
+        for (const Attr& attr : m_node.attr()) {
+            if (!seen.insert(attr.name()).second)
+                continue; // upstream looks attributes up by first match
+            decodeAttribute(attr, out);
+        }
+        return out;
+    }
+
+private:
+    void decodeAttribute(const Attr& attr, WorkloadNode& out) {
+        const std::string& name = attr.name();
+        if (name == "is_cpu_op") {
+            out.isCpuOp = integer(attr).value_or(0) != 0;
+        } else if (name == "num_ops") {
+            out.hasNumOps = assign(attr, out.numOps);
+        } else if (name == "tensor_size") {
+            out.hasTensorSize = assign(attr, out.tensorSize);
+        } else if (name == "comm_type") {
+            uint64_t value = 0;
+            if ((out.hasCommType = assign(attr, value))) {
+                if (!ChakraProtoMsg::CollectiveCommType_IsValid(static_cast<int>(value)) ||
+                    value > 9) {
+                    error("attribute \"comm_type\" = " + std::to_string(value) +
+                          " is not a CollectiveCommType (0 ALL_REDUCE .. 9 BARRIER)");
+                    out.hasCommType = false;
+                } else {
+                    out.commType = static_cast<CollectiveType>(value);
+                }
+            }
+        } else if (name == "comm_size") {
+            out.hasCommSize = assign(attr, out.commSize);
+        } else if (name == "comm_priority") {
+            out.commPriority = static_cast<uint32_t>(integer(attr).value_or(0));
+        } else if (name == "comm_src") {
+            out.hasCommSrc = assign32(attr, out.commSrc);
+        } else if (name == "comm_dst") {
+            out.hasCommDst = assign32(attr, out.commDst);
+        } else if (name == "comm_tag") {
+            out.hasCommTag = assign32(attr, out.commTag);
+        } else if (name == "pg_name") {
+            if (attr.value_case() == Attr::kStringVal)
+                out.pgName = attr.string_val();
+            else
+                error(std::string("attribute \"pg_name\" holds ") + memberName(attr) +
+                          "; it must be a string_val (a decimal communicator group id)",
+                      "write pg_name as string_val, e.g. \"1\"");
+        } else if (name == "involved_dim") {
+            if (attr.value_case() == Attr::kBoolList)
+                out.involvedDim.assign(attr.bool_list().values().begin(),
+                                       attr.bool_list().values().end());
+            else
+                error(std::string("attribute \"involved_dim\" holds ") + memberName(attr) +
+                          "; expected bool_list (one bool per network dimension)",
+                      "write involved_dim as bool_list, e.g. [true, false]");
+        } else if (name == "msg_chunk_cnt") {
+            out.msgChunkCount = static_cast<int32_t>(integer(attr).value_or(-1));
+        } else if (name == "msg_chunk_idx") {
+            out.msgChunkIndex = static_cast<int32_t>(integer(attr).value_or(-1));
+        } else if (name == "total_chunk_cnt") {
+            out.totalChunkCount = static_cast<int32_t>(integer(attr).value_or(-1));
+        }
+    }
+
+    std::optional<uint64_t> integer(const Attr& attr) {
+        if (auto value = integerValue(attr))
+            return value;
+        const bool floating =
+            attr.value_case() == Attr::kDoubleVal || attr.value_case() == Attr::kFloatVal;
+        const bool list = attr.value_case() != Attr::VALUE_NOT_SET && attr.value_case() % 2 == 0;
+        std::string what = floating ? "a floating-point value (" : list ? "a list (" : "a value (";
+        error("attribute \"" + attr.name() + "\" holds " + what + memberName(attr) +
+                  ") where an integer is read",
+              floating ? "floating-point values are not converted to integers (as in ASTRA-sim); "
+                         "write an integer member such as int64_val"
+                       : "write a single integer member such as int64_val");
+        return std::nullopt;
+    }
+    bool assign(const Attr& attr, uint64_t& target) {
+        const auto value = integer(attr);
+        if (value)
+            target = *value;
+        return value.has_value();
+    }
+    // A 32-bit field (comm_src, comm_dst, comm_tag) takes any value of int32 or uint32; a wider
+    // one is an error instead of being cut to its low 32 bits (2^32 + 1 was NPU 1).
+    bool assign32(const Attr& attr, uint32_t& target) {
+        const auto value = integer(attr);
+        if (!value)
+            return false;
+        const auto signedValue = static_cast<int64_t>(*value);
+        const bool fits = *value <= UINT32_MAX || (signedValue < 0 && signedValue >= INT32_MIN);
+        if (!fits) {
+            error("attribute \"" + attr.name() + "\" = " +
+                  (signedValue < 0 ? std::to_string(signedValue) : std::to_string(*value)) +
+                  " does not fit in 32 bits");
+            return false;
+        }
+        target = static_cast<uint32_t>(*value);
+        return true;
+    }
+    void error(const std::string& message, const std::string& hint = {}) {
+        m_errors.add(ErrorKind::Validation, m_file, "node " + std::to_string(m_node.id()), message,
+                     hint);
+    }
+
+    const ChakraProtoMsg::Node& m_node;
+    const std::string& m_file;
+    ErrorCollector& m_errors;
+};
+
+Attr* addAttr(ChakraProtoMsg::Node& node, const char* name) {
+    Attr* attr = node.add_attr();
+    attr->set_name(name);
+    return attr;
+}
+
+} // namespace
+
+WorkloadNode decodeNode(const ChakraProtoMsg::Node& node, const std::string& file,
+                        ErrorCollector& errors) {
+    return NodeDecoder(node, file, errors).decode();
+}
+
+std::string schemaVersionOf(const ChakraProtoMsg::GlobalMetadata& metadata) {
+    for (const Attr& attr : metadata.attr())
+        if (attr.name() == "schema" && attr.value_case() == Attr::kStringVal)
+            return attr.string_val();
+    return metadata.version();
+}
+
+WorkloadTrace decodeChakraFile(const ChakraFile& file, const std::string& path) {
+    ErrorCollector errors;
+    WorkloadTrace trace;
+    trace.file = path;
+    trace.schemaVersion = schemaVersionOf(file.metadata);
+    trace.nodes.reserve(file.nodes.size());
+    for (const ChakraProtoMsg::Node& node : file.nodes)
+        trace.nodes.push_back(decodeNode(node, path, errors));
+    errors.throwIfAny();
+    return trace;
+}
+
+ChakraProtoMsg::Node encodeNode(const WorkloadNode& n) {
+    ChakraProtoMsg::Node node;
+    node.set_id(n.id);
+    node.set_name(n.name);
+    node.set_type(static_cast<ChakraProtoMsg::NodeType>(n.type));
+    for (uint64_t dep : n.ctrlDeps)
+        node.add_ctrl_deps(dep);
+    for (uint64_t dep : n.dataDeps)
+        node.add_data_deps(dep);
+    node.set_start_time_micros(n.startTimeMicros);
+    node.set_duration_micros(n.durationMicros);
+    if (!n.inputsValues.empty())
+        node.mutable_inputs()->set_values(n.inputsValues);
+
+    addAttr(node, "is_cpu_op")->set_bool_val(n.isCpuOp);
+    if (n.hasNumOps)
+        addAttr(node, "num_ops")->set_int64_val(static_cast<int64_t>(n.numOps));
+    if (n.hasTensorSize)
+        addAttr(node, "tensor_size")->set_uint64_val(n.tensorSize);
+    if (n.hasCommType)
+        addAttr(node, "comm_type")->set_int64_val(static_cast<int64_t>(n.commType));
+    if (n.hasCommSize)
+        addAttr(node, "comm_size")->set_int64_val(static_cast<int64_t>(n.commSize));
+    if (n.commPriority != 0)
+        addAttr(node, "comm_priority")->set_int32_val(static_cast<int32_t>(n.commPriority));
+    if (!n.involvedDim.empty()) {
+        auto* list = addAttr(node, "involved_dim")->mutable_bool_list();
+        for (bool b : n.involvedDim)
+            list->add_values(b);
+    }
+    if (!n.pgName.empty())
+        addAttr(node, "pg_name")->set_string_val(n.pgName);
+    if (n.hasCommSrc)
+        addAttr(node, "comm_src")->set_int32_val(static_cast<int32_t>(n.commSrc));
+    if (n.hasCommDst)
+        addAttr(node, "comm_dst")->set_int32_val(static_cast<int32_t>(n.commDst));
+    if (n.hasCommTag)
+        addAttr(node, "comm_tag")->set_int32_val(static_cast<int32_t>(n.commTag));
+    if (n.msgChunkCount >= 0)
+        addAttr(node, "msg_chunk_cnt")->set_int32_val(n.msgChunkCount);
+    if (n.msgChunkIndex >= 0)
+        addAttr(node, "msg_chunk_idx")->set_int32_val(n.msgChunkIndex);
+    if (n.totalChunkCount >= 0)
+        addAttr(node, "total_chunk_cnt")->set_int32_val(n.totalChunkCount);
+    return node;
+}
+
+ChakraFile encodeWorkloadTrace(const WorkloadTrace& trace) {
+    ChakraFile file;
+    // We always write the 0.0.4 wire format; a different recorded schema string is kept as the
+    // free-form "schema" attribute converters use.
+    file.metadata.set_version("0.0.4");
+    if (!trace.schemaVersion.empty() && trace.schemaVersion != "0.0.4") {
+        Attr* schema = file.metadata.add_attr();
+        schema->set_name("schema");
+        schema->set_string_val(trace.schemaVersion);
+    }
+    file.nodes.reserve(trace.nodes.size());
+    for (const WorkloadNode& node : trace.nodes)
+        file.nodes.push_back(encodeNode(node));
+    return file;
+}
+
+WorkloadTrace readWorkloadTrace(const std::string& path) {
+    ErrorCollector errors;
+    WorkloadTrace trace;
+    trace.file = path;
+    chakra::ChakraVisitor visitor;
+    visitor.onMetadata = [&](ChakraProtoMsg::GlobalMetadata& m) {
+        trace.schemaVersion = schemaVersionOf(m);
+    };
+    visitor.onNodeCount = [&](size_t count) { trace.nodes.reserve(count); };
+    visitor.onNode = [&](ChakraProtoMsg::Node& n, uint64_t, uint64_t) {
+        trace.nodes.push_back(decodeNode(n, path, errors));
+    };
+    chakra::visitChakraFile(path, visitor);
+    errors.throwIfAny();
+    return trace;
+}
+
+void writeWorkloadTrace(const std::string& path, const WorkloadTrace& trace) {
+    writeChakraFile(path, encodeWorkloadTrace(trace));
+}
+
+} // namespace astrolabe
