@@ -21,7 +21,6 @@
 #include <QMessageBox>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QUndoStack>
 
 namespace astrolabe::gui {
 
@@ -77,7 +76,7 @@ MainWindow::~MainWindow() {
     delete m_runs;
     // The runs list empties as the store goes: there is no run to show any more.
     m_runsPanel->disconnect(this);
-    m_store->model()->disconnect(this);
+    m_store->disconnect(this);
     delete m_session;
     delete m_workload;
     delete m_store;
@@ -89,19 +88,7 @@ void MainWindow::createMenus() {
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-    // The project's one history: topology editor, configuration panels and model builder all
-    // record on the document's undo stack, and these two actions are the only owners of the keys.
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Z)});
-    QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcuts(
-        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
-    for (QAction* action : {undo, redo}) {
-        action->setShortcutContext(Qt::WindowShortcut);
-        edit->addAction(action);
-    }
-
+    m_dialogs->addEditActions(menuBar()->addMenu(tr("&Edit")));
     menuBar()->addMenu(tr("&Run"))->addActions({runAction(), stopAction()});
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
@@ -165,8 +152,7 @@ void MainWindow::connectProject() {
     connect(m_layout, &LayoutController::recentRequested, m_project, &ProjectController::open);
     connect(m_layout, &LayoutController::recentChanged, m_welcome, &WelcomePage::setRecentProjects);
     connect(m_layout, &LayoutController::unitConventionChanged, this, [this] {
-        // Labels, axes and summaries are written when a run is shown; tables format as they
-        // paint.
+        // Labels, axes and summaries are written when a run is shown; tables, as they paint.
         showRun(m_runsPanel->selectedRunId());
         for (QAbstractItemView* view : findChildren<QAbstractItemView*>())
             view->viewport()->update();
@@ -199,8 +185,6 @@ void MainWindow::connectRuns() {
         emit resultLoaded(id);
     });
     connect(m_store, &RunStoreController::runsChanged, this, &MainWindow::refreshExplorer);
-    connect(m_store->model(), &QAbstractItemModel::dataChanged, this, &MainWindow::refreshExplorer);
-    connect(m_store->model(), &QAbstractItemModel::rowsRemoved, this, &MainWindow::refreshExplorer);
     connect(m_runsPanel, &RunsPanel::runSelected, this, &MainWindow::showRun);
     connect(m_runsPanel, &RunsPanel::compareRequested, this, &MainWindow::compareRuns);
 }

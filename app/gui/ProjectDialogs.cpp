@@ -4,10 +4,12 @@
 #include "gui/LayoutController.h"
 #include "gui/NewProjectWizard.h"
 #include "gui/ProjectController.h"
+#include "gui/ProjectDocument.h"
 
 #include <QFileDialog>
 #include <QMenu>
 #include <QMessageBox>
+#include <QUndoStack>
 
 namespace astrolabe::gui {
 
@@ -43,6 +45,21 @@ void ProjectDialogs::addFileActions(QMenu* file, LayoutController* layout) {
     file->addSeparator();
     file->addAction(tr("&Import ASTRA-sim Configuration\u2026"), this,
                     &ProjectDialogs::importAstra);
+}
+
+void ProjectDialogs::addEditActions(QMenu* edit) {
+    // The project's one history: topology editor, configuration panels and model builder all
+    // record on the document's undo stack, and these two actions are the only owners of the keys.
+    QUndoStack* history = m_project->document()->undoStack();
+    QAction* undo = history->createUndoAction(m_window, tr("&Undo"));
+    undo->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Z)});
+    QAction* redo = history->createRedoAction(m_window, tr("&Redo"));
+    redo->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    for (QAction* action : {undo, redo}) {
+        action->setShortcutContext(Qt::WindowShortcut);
+        edit->addAction(action);
+    }
 }
 
 void ProjectDialogs::newProject() {

@@ -1,5 +1,5 @@
 #pragma once
-// The File menu's project actions and the dialogs behind them: the new project wizard, the
+// The File and Edit menus' project actions and the dialogs behind them: the new project wizard, the
 // open and import dialogs, and the ProjectController's prompts (save the unsaved changes? save
 // where?) as message boxes and file dialogs. Kept apart so that the controller needs no dialog.
 
@@ -21,6 +21,8 @@ public:
 
     /// Adds New, Open, Open Recent (kept by `layout`), Save, Save As and Import to `file`.
     void addFileActions(QMenu* file, LayoutController* layout);
+    /// Adds Undo and Redo of the project's one history to `edit`.
+    void addEditActions(QMenu* edit);
 
 public slots:
     void newProject();

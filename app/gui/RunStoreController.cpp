@@ -43,6 +43,9 @@ RunStoreController::RunStoreController(OpenStore openStore, widgets::LogModel* l
     auto* writeErrors = new QTimer(this);
     connect(writeErrors, &QTimer::timeout, this, &RunStoreController::reportWriteErrors);
     writeErrors->start(1000);
+    // Renamed, tagged, annotated or deleted in the runs list.
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &RunStoreController::runsChanged);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &RunStoreController::runsChanged);
     attach({});
 }
 

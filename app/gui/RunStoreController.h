@@ -68,7 +68,8 @@ public:
 signals:
     void runStored(int storedId);
     void resultLoaded(int storedId);
-    /// Runs came or went other than by runStored (a store moved into the project database).
+    /// Runs changed other than by runStored: edited or deleted in the list, or moved into the
+    /// project database.
     void runsChanged();
     void errorOccurred(const QString& title, const QString& message, const QString& keyPath);
 

@@ -125,7 +125,7 @@ TEST(RunStoreController, SavedProjectRunsGoToItsDatabaseAndLoadBack) {
 
         QSignalSpy changed(&s.store, &RunStoreController::runsChanged);
         s.store.moveToProject(projectPath); // "save as": the runs follow into the database
-        EXPECT_EQ(changed.count(), 1);
+        EXPECT_GE(changed.count(), 1);
         ASSERT_EQ(s.store.store()->count(), 1);
         EXPECT_FALSE(s.store.store()->at(0).databasePath.isEmpty());
 
