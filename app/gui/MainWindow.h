@@ -1,24 +1,34 @@
 #pragma once
 // The main window: project explorer, central tabs (Topology, Configuration, Timeline,
-// Utilization, Compare), run toolbar, runs list and log docks, status bar.
-// MainWindow.cpp builds the window and handles project files; MainWindowRuns.cpp handles runs.
+// Utilization, Compare, Workload), run toolbar, runs list and log docks, status bar.
+//
+// Wiring only: it builds the widgets and connects them to the controllers that do the work,
+// each usable without the window -
+//   ProjectController   the project document: new, open, save, import, unsaved changes
+//   RunSession          naming, queueing and following runs (on RunController's threads)
+//   RunStoreController  the runs list's store: saving results, loading stored ones
+//   WorkloadController  the model builder and its generated runs
+//   LayoutController    settings: window state, recent projects, unit convention
+// and views that show them: WorkspaceTabs (the central tabs), RunToolBar, ErrorReporter,
+// ProjectDialogs (the file dialogs and prompts).
+// The public project and run methods below forward to them (main() and tests call them).
 
 #include "core/Units.h"
-#include "generate/GeneratorSpec.h"
+#include "gui/About.h"
 #include "gui/GuiServices.h"
+#include "gui/LayoutController.h"
+#include "gui/ProjectController.h"
+#include "gui/RunSession.h"
+#include "gui/RunStoreController.h"
+#include "gui/RunToolBar.h"
+#include "gui/WorkloadController.h"
+#include "gui/WorkspaceTabs.h"
 
 #include <QMainWindow>
-#include <deque>
-#include <map>
-#include <memory>
-#include <set>
 
 class QLabel;
 class QProgressBar;
 class QStackedWidget;
-class QTabWidget;
-class QSettings;
-class QThreadPool;
 
 namespace astrolabe::widgets {
 class ConfigurationPanel;
@@ -28,23 +38,24 @@ class ModelBuilderPanel;
 
 namespace astrolabe::gui {
 
+class ErrorReporter;
+class ProjectDialogs;
 class ProjectDocument;
 class ProjectExplorer;
 class RunsPanel;
 class RunsTableModel;
 class WelcomePage;
-class WorkspacePage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     enum Tab {
-        TopologyTab,
-        ConfigurationTab,
-        TimelineTab,
-        UtilizationTab,
-        CompareTab,
-        WorkloadTab
+        TopologyTab = WorkspaceTabs::TopologyTab,
+        ConfigurationTab = WorkspaceTabs::ConfigurationTab,
+        TimelineTab = WorkspaceTabs::TimelineTab,
+        UtilizationTab = WorkspaceTabs::UtilizationTab,
+        CompareTab = WorkspaceTabs::CompareTab,
+        WorkloadTab = WorkspaceTabs::WorkloadTab
     };
 
     explicit MainWindow(QWidget* parent = nullptr);
@@ -52,53 +63,59 @@ public:
     ~MainWindow() override;
 
     /// The About box's text, also shown by "astrolabe --version".
-    static QString aboutText();
+    static QString aboutText() { return gui::aboutText(); }
 
     // Project actions (also used by main() and tests). Errors are shown, not thrown.
     void newProjectFromPreset(const QString& presetId);
-    bool openProject(const QString& path);
-    bool saveProject();
-    bool saveProjectAs(const QString& path);
-    bool importAstra(const AstraImportRequest& request);
-    bool hasProject() const;
+    bool openProject(const QString& path) { return m_project->open(path); }
+    bool saveProject() { return m_project->save(); }
+    bool saveProjectAs(const QString& path) { return m_project->saveAs(path); }
+    bool importAstra(const AstraImportRequest& request) { return m_project->importAstra(request); }
+    bool hasProject() const { return m_project->hasProject(); }
     /// When false, closing or replacing a modified project does not ask (tests, scripted use).
-    void setAskBeforeDiscarding(bool ask) { m_askBeforeDiscarding = ask; }
-    QStringList recentProjects() const;
+    void setAskBeforeDiscarding(bool ask) { m_project->setAskBeforeDiscarding(ask); }
+    QStringList recentProjects() const { return m_layout->recentProjects(); }
 
     /// Queues a run of the current settings; returns its id, or 0 when the settings have errors.
     int startRun();
     /// Queues a run of other settings than the project's (the shown run again under another
     /// network model); named "<project> #N (<variant>)". Returns its id, 0 without a project.
     int startRunOf(SimulationSpec spec, const QString& variant);
-    void stopRuns();
+    void stopRuns() { m_session->stop(); }
     /// Shows these runs side by side in the Compare tab and switches to it.
     void compareRuns(const QList<int>& ids);
     /// Generates a training iteration (in memory, on the worker thread) and runs it on the
     /// project's platform; 0 when there is no project or the NPU counts differ (shown).
-    int startGeneratedRun(const generate::GeneratorSpec& generator);
+    int startGeneratedRun(const generate::GeneratorSpec& generator) {
+        return m_workload->startGeneratedRun(generator);
+    }
     /// View > Units: sizes and bandwidths as entered, all decimal or all binary. Redraws the
     /// shown run and tables, and is remembered across sessions.
-    void setUnitConvention(units::Convention convention);
+    void setUnitConvention(units::Convention convention) {
+        m_layout->setUnitConvention(convention);
+    }
 
+    ProjectController* projectController() const { return m_project; }
+    RunSession* runSession() const { return m_session; }
+    RunStoreController* runStore() const { return m_store; }
+    WorkloadController* workloadController() const { return m_workload; }
+    LayoutController* layoutController() const { return m_layout; }
     ProjectDocument* document() const { return m_document; }
     RunController* runController() const { return m_runs; }
-    RunsTableModel* runsModel() const { return m_runsModel; }
+    RunsTableModel* runsModel() const { return m_store->model(); }
     RunsPanel* runsPanel() const { return m_runsPanel; }
-    widgets::ConfigurationPanel* configurationPanel() const { return m_config; }
-    widgets::ModelBuilderPanel* modelBuilder() const { return m_modelBuilder; }
+    widgets::ConfigurationPanel* configurationPanel() const { return m_tabs->configurationPanel(); }
+    widgets::ModelBuilderPanel* modelBuilder() const { return m_tabs->modelBuilder(); }
     widgets::LogModel* logModel() const { return m_log; }
     ProjectExplorer* explorer() const { return m_explorer; }
-    QTabWidget* tabs() const { return m_tabs; }
-    QProgressBar* progressBar() const { return m_progress; }
-    QLabel* progressLabel() const { return m_progressLabel; }
-    QAction* runAction() const { return m_runAction; }
-    QAction* stopAction() const { return m_stopAction; }
+    WorkspaceTabs* tabs() const { return m_tabs; }
+    QProgressBar* progressBar() const { return m_runBar->progressBar(); }
+    QLabel* progressLabel() const { return m_runBar->progressLabel(); }
+    QAction* runAction() const { return m_runBar->runAction(); }
+    QAction* stopAction() const { return m_runBar->stopAction(); }
 
-    /// Stored runs whose results stay loaded (least recently selected are dropped first).
-    static constexpr size_t kLoadedResults = 4;
-    /// A finished run with more intervals than this keeps none in memory once it is saved: the
-    /// timeline reads them back from the project database window by window.
-    static constexpr size_t kKeepTimelineIntervals = 1'000'000;
+    static constexpr size_t kLoadedResults = RunStoreController::kLoadedResults;
+    static constexpr size_t kKeepTimelineIntervals = RunStoreController::kKeepTimelineIntervals;
 
 public slots:
     void showAbout();
@@ -113,98 +130,36 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    struct PendingRun {
-        QString name;
-        int number = 0; ///< the run's number in the project (RunRecord::number)
-        SimulationSpec spec;
-        QDateTime queued;
-    };
-
-    void createActions();
     void createMenus();
     void createDocks();
-    void createCentral();
-    void connectDocument();
-    void restoreLayout();
-    void saveLayout();
-    std::unique_ptr<QSettings> settings() const;
+    void connectProject();
+    void connectRuns();
 
-    void onNewProject();
-    void onOpen();
-    bool onSaveAs();
-    void onImport();
-    bool maybeDiscard();
-    void addRecent(const QString& path);
-    void rebuildRecentMenu();
-    void attachStore(const QString& projectPath);
-    void projectOpened();
+    /// A project replaced the previous one: its store, the run state and the central tabs.
+    void projectOpened(const QString& path);
     void updateTitle();
-    void updateRunActions();
-    /// Forgets the shown run state (status bar, progress, run actions): the project changed.
-    /// Runs of the previous project still going are stopped; their outcome is not shown.
-    void resetRunState();
     void refreshExplorer();
     void showRun(int id);
-    void createWorkloadTab(); // MainWindowWorkload.cpp
-    void onExplorerActivated(int part, int runId, const QString& key);
-    /// Logs the error, shows it in a (non-blocking) dialog and jumps to the field it names.
-    void reportError(const QString& title, const QString& message, const QString& keyPath = {});
 
-    // MainWindowRuns.cpp
-    void connectRunController();
-    void onRunStarted(int id, const QString& name);
-    void onRunProgress(int id, const Progress& progress);
-    void onRunFinished(int id, std::shared_ptr<const RunResult> result, double wallSeconds);
-    void onRunFailed(int id, const QString& message, const QString& keyPath, bool cancelled,
-                     double wallSeconds);
-    void storeRun(int id, RunRecord record);
-
-    // MainWindowStore.cpp
-    void addStoredRun(RunRecord record);
-    /// After "save as" of an unsaved project: its in-memory runs move into the new database.
-    void moveRunsToProjectStore(const QString& projectPath);
-    /// Logs the store's failed asynchronous writes (polled once a second).
-    void reportStoreErrors();
-    void loadResult(const RunRecord& run);
-    void onResultLoaded(int generation, int id, std::shared_ptr<const RunResult> result,
-                        const QString& error);
-
-    GuiServices m_services;
-    ProjectDocument* m_document = nullptr;
-    RunController* m_runs = nullptr;
-    std::unique_ptr<RunStore> m_store;
-    int m_storeGeneration = 0;        ///< changes with m_store: late worker replies are dropped
-    QThreadPool* m_workers = nullptr; ///< saves and loads results off the GUI thread
-    std::set<int> m_loading;
-    std::deque<int> m_loaded;
-    RunsTableModel* m_runsModel = nullptr;
     widgets::LogModel* m_log = nullptr;
-    std::map<int, PendingRun> m_pending;
-    bool m_hasProject = false;
-    bool m_askBeforeDiscarding = true;
+    LayoutController* m_layout = nullptr;
+    ProjectDocument* m_document = nullptr;
+    ProjectController* m_project = nullptr;
+    RunController* m_runs = nullptr;
+    RunStoreController* m_store = nullptr;
+    RunSession* m_session = nullptr;
+    WorkloadController* m_workload = nullptr;
+
+    ProjectDialogs* m_dialogs = nullptr;
+    ErrorReporter* m_errors = nullptr;
 
     QStackedWidget* m_stack = nullptr;
     WelcomePage* m_welcome = nullptr;
-    QTabWidget* m_tabs = nullptr;
-    widgets::ConfigurationPanel* m_config = nullptr;
-    widgets::ModelBuilderPanel* m_modelBuilder = nullptr;
-    generate::GeneratorSpec m_generatorShown; ///< the model builder's spec as last recorded
-    std::vector<WorkspacePage*> m_pages;
+    WorkspaceTabs* m_tabs = nullptr;
     ProjectExplorer* m_explorer = nullptr;
     RunsPanel* m_runsPanel = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QAction* m_progressAction = nullptr;
-    QLabel* m_progressLabel = nullptr;
+    RunToolBar* m_runBar = nullptr;
     QLabel* m_queueLabel = nullptr;
-    QMenu* m_recentMenu = nullptr;
-    QMenu* m_viewMenu = nullptr;
-    QActionGroup* m_unitActions = nullptr;
-    QAction* m_saveAction = nullptr;
-    QAction* m_saveAsAction = nullptr;
-    QAction* m_runAction = nullptr;
-    QAction* m_stopAction = nullptr;
-    QAction* m_undoAction = nullptr;
-    QAction* m_redoAction = nullptr;
 };
 
 } // namespace astrolabe::gui

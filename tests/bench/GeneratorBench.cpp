@@ -24,8 +24,8 @@ void generateGpt3(benchmark::State& state) {
     }
     state.counters["npus"] = static_cast<double>(s.parallel.npus());
     state.counters["nodes"] = static_cast<double>(nodes);
-    state.counters["nodes/s"] =
-        benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["nodes/s"] = benchmark::Counter(static_cast<double>(nodes),
+                                                   benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(generateGpt3)->Arg(128)->Arg(1024)->Unit(benchmark::kMillisecond);
 

@@ -1,0 +1,41 @@
+#pragma once
+// The Workload tab's model builder and the runs of the training iterations it generates. Its
+// edits are steps of the project's one undo history (a field typed digit by digit is one
+// step); it refits the parallelism when the project's NPU count changes; "Generate and Run"
+// queues a run whose traces are generated on the worker thread.
+
+#include "generate/GeneratorSpec.h"
+
+#include <QObject>
+
+namespace astrolabe::widgets {
+class ModelBuilderPanel;
+} // namespace astrolabe::widgets
+
+namespace astrolabe::gui {
+
+class ProjectController;
+class RunSession;
+
+class WorkloadController : public QObject {
+    Q_OBJECT
+public:
+    /// All three are observed, not owned.
+    WorkloadController(widgets::ModelBuilderPanel* panel, ProjectController* project,
+                       RunSession* runs, QObject* parent = nullptr);
+
+    /// Runs a generated training iteration on the project's platform; 0 (after errorOccurred)
+    /// without a project or when the NPU counts differ.
+    int startGeneratedRun(const generate::GeneratorSpec& generator);
+
+signals:
+    void errorOccurred(const QString& title, const QString& message, const QString& keyPath);
+
+private:
+    widgets::ModelBuilderPanel* m_panel;
+    ProjectController* m_project;
+    RunSession* m_runs;
+    generate::GeneratorSpec m_shown; ///< the panel's spec as last recorded
+};
+
+} // namespace astrolabe::gui

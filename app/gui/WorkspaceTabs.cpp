@@ -1,0 +1,108 @@
+#include "gui/WorkspaceTabs.h"
+
+#include "config/ConfigurationPanel.h"
+#include "generator/ModelBuilderPanel.h"
+#include "gui/WorkspacePages.h"
+
+#include <QScrollArea>
+
+namespace astrolabe::gui {
+
+WorkspaceTabs::WorkspaceTabs(QUndoStack* undoStack, QWidget* parent)
+    : QTabWidget(parent)
+    , m_config(new widgets::ConfigurationPanel(this)) {
+    setDocumentMode(true);
+    m_pages = {createTopologyPage(this, undoStack), createTimelinePage(this),
+               createUtilizationPage(this), createComparePage(this)};
+    // A tab rather than a dock: the model builder's form and live figures need the full width.
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("workloadTab"));
+    m_modelBuilder = new widgets::ModelBuilderPanel(scroll);
+    scroll->setWidget(m_modelBuilder);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    addTab(m_pages[0], tr("Topology"));
+    addTab(m_config, tr("Configuration"));
+    addTab(m_pages[1], tr("Timeline"));
+    addTab(m_pages[2], tr("Utilization"));
+    addTab(m_pages[3], tr("Compare"));
+    addTab(scroll, tr("Workload"));
+    setTabToolTip(WorkloadTab, tr("Generate a training iteration of a transformer model and run "
+                                  "it on the project's platform"));
+
+    connect(m_config, &widgets::ConfigurationPanel::editRequested, this,
+            &WorkspaceTabs::editRequested);
+    for (WorkspacePage* page : m_pages) {
+        connect(page, &WorkspacePage::editRequested, this, &WorkspaceTabs::editRequested);
+        connect(page, &WorkspacePage::editRecorded, this, &WorkspaceTabs::editRecorded);
+        connect(page, &WorkspacePage::runRequested, this, &WorkspaceTabs::runRequested);
+    }
+}
+
+void WorkspaceTabs::setSpec(const SimulationSpec& spec) {
+    m_config->setSpec(spec);
+    for (WorkspacePage* page : m_pages)
+        page->setSpec(spec);
+}
+
+void WorkspaceTabs::setBaseline(const SimulationSpec* lastRun) {
+    m_config->setBaseline(lastRun);
+}
+
+void WorkspaceTabs::showRun(const RunRecord* run) {
+    for (WorkspacePage* page : m_pages)
+        page->showRun(run);
+}
+
+void WorkspaceTabs::compareRuns(const std::vector<const RunRecord*>& runs) {
+    m_pages[3]->compareRuns(runs);
+    setCurrentIndex(CompareTab);
+}
+
+QStringList WorkspaceTabs::invalidSettings(const SimulationSpec& spec) {
+    m_config->setSpec(spec);
+    return m_config->invalidFields();
+}
+
+void WorkspaceTabs::focusFirstInvalid() {
+    setCurrentIndex(ConfigurationTab);
+    m_config->focusFirstInvalid();
+}
+
+bool WorkspaceTabs::focusSetting(const QString& keyPath) {
+    if (keyPath.isEmpty() || !m_config->editorForKey(keyPath))
+        return false;
+    setCurrentIndex(ConfigurationTab);
+    return m_config->focusKey(keyPath);
+}
+
+void WorkspaceTabs::refocusSetting(const QString& keyPath) {
+    if (QWidget* editor = m_config->editorForKey(keyPath))
+        editor->setFocus(Qt::OtherFocusReason);
+}
+
+void WorkspaceTabs::showPart(ProjectExplorer::Part part, const QString& keyPath) {
+    using Part = ProjectExplorer::Part;
+    switch (part) {
+    case Part::Platform:
+        setCurrentIndex(TopologyTab);
+        break;
+    case Part::Run:
+        setCurrentIndex(TimelineTab);
+        break;
+    case Part::Runs:
+        setCurrentIndex(CompareTab);
+        break;
+    case Part::System:
+    case Part::Memory:
+    case Part::Workload:
+        setCurrentIndex(ConfigurationTab);
+        if (!keyPath.isEmpty())
+            m_config->focusKey(keyPath);
+        break;
+    case Part::Project:
+        break;
+    }
+}
+
+} // namespace astrolabe::gui

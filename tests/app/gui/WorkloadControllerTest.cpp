@@ -1,0 +1,84 @@
+// The workload controller without a window: model builder edits are steps of the project's
+// undo history, the builder refits to the project's NPU count, and a generated run is refused
+// (with a message that names both counts) when the counts differ.
+#include "gui/WorkloadController.h"
+
+#include "GuiTestSupport.h"
+#include "common/LogModel.h"
+#include "generator/ModelBuilderPanel.h"
+#include "gui/Presets.h"
+#include "gui/ProjectController.h"
+#include "gui/ProjectDocument.h"
+#include "gui/RunSession.h"
+#include "gui/RunStoreController.h"
+
+#include <QSignalSpy>
+#include <QUndoStack>
+#include <gtest/gtest.h>
+
+using namespace astrolabe;
+using namespace astrolabe::gui;
+using namespace std::chrono_literals;
+
+namespace {
+struct Workload {
+    Workload()
+        : runner(test::busyRun(20ms))
+        , store([](const QString&) { return std::make_unique<InMemoryRunStore>(); }, &log)
+        , session(&runner, &document, &store, &log)
+        , project(&document, &log)
+        , controller(&panel, &project, &session) {}
+    widgets::LogModel log;
+    ProjectDocument document{defaultProjectIo()};
+    RunController runner;
+    RunStoreController store;
+    RunSession session;
+    ProjectController project;
+    widgets::ModelBuilderPanel panel;
+    WorkloadController controller;
+};
+} // namespace
+
+TEST(WorkloadController, BuilderEditsAreUndoStepsOfTheProject) {
+    Workload w;
+    ASSERT_TRUE(w.project.newFromPreset(QStringLiteral("quickstart")));
+    const int npus = w.document.spec().platform.npuCount();
+    EXPECT_EQ(w.panel.platformNpus(), npus) << "fitted to the project when it opened";
+    EXPECT_EQ(w.document.undoStack()->count(), 0) << "the fit is not an edit";
+
+    const generate::GeneratorSpec before = w.panel.spec();
+    generate::GeneratorSpec edited = before;
+    edited.model.layers = before.model.layers + 3;
+    w.panel.setSpec(edited);
+    emit w.panel.fieldEdited(QStringLiteral("Layers (transformer blocks)"));
+    ASSERT_EQ(w.document.undoStack()->count(), 1);
+    EXPECT_EQ(w.document.undoStack()->undoText(),
+              QStringLiteral("Change Layers in the model builder"));
+
+    w.document.undoStack()->undo();
+    EXPECT_EQ(w.panel.spec().model.layers, before.model.layers);
+    w.document.undoStack()->redo();
+    EXPECT_EQ(w.panel.spec().model.layers, before.model.layers + 3);
+}
+
+TEST(WorkloadController, RefusesAGeneratedRunWithoutAProjectOrWithOtherNpuCounts) {
+    Workload w;
+    QSignalSpy errors(&w.controller, &WorkloadController::errorOccurred);
+    EXPECT_EQ(w.controller.startGeneratedRun(w.panel.spec()), 0);
+    ASSERT_EQ(errors.count(), 1);
+    EXPECT_TRUE(errors.at(0).at(1).toString().contains(QStringLiteral("project first")));
+
+    ASSERT_TRUE(w.project.newFromPreset(QStringLiteral("quickstart")));
+    const int npus = w.document.spec().platform.npuCount();
+    generate::GeneratorSpec tooBig = w.panel.spec();
+    tooBig.parallel.tp = 1;
+    tooBig.parallel.pp = 1;
+    tooBig.parallel.dp = npus * 2;
+    EXPECT_EQ(w.controller.startGeneratedRun(tooBig), 0);
+    ASSERT_EQ(errors.count(), 2);
+    const QString message = errors.at(1).at(1).toString();
+    EXPECT_TRUE(message.contains(QStringLiteral("%1 NPUs").arg(npus * 2))) << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("%1 NPUs").arg(npus))) << message.toStdString();
+    EXPECT_EQ(w.session.pendingCount(), 0) << "nothing queued";
+    EXPECT_FALSE(w.runner.isBusy());
+}
