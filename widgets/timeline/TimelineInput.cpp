@@ -1,9 +1,8 @@
 // The timeline's interaction: what is under the pointer (hitTest), hover tooltips, wheel zoom,
 // click to select, drag to zoom or pan, and the keyboard. Drawing and the view window are in
 // TimelineWidget.cpp.
-#include "timeline/TimelineWidget.h"
-
 #include "timeline/TimelineText.h"
+#include "timeline/TimelineWidget.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
