@@ -1,11 +1,13 @@
 #pragma once
 // Helpers shared by the GUI tests: fake run functions, isolated settings, screenshots.
 
+#include "common/LogModel.h"
 #include "core/Error.h"
 #include "gui/GuiServices.h"
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QMessageBox>
 #include <QString>
 #include <QTemporaryDir>
 #include <QTest>
@@ -118,6 +120,20 @@ inline QString saveScreenshot(QWidget& widget, const QString& name) {
     const QString path = QDir(QStringLiteral("screenshots")).absoluteFilePath(name);
     widget.grab().save(path);
     return path;
+}
+
+/// Whether any line of the log contains `text`.
+inline bool logContains(const widgets::LogModel* log, const QString& text) {
+    for (int row = 0; row < log->rowCount(); ++row)
+        if (log->index(row).data().toString().contains(text))
+            return true;
+    return false;
+}
+
+/// Closes the non-modal error boxes the window has shown.
+inline void closeErrorBoxes(QWidget& window) {
+    for (QMessageBox* box : window.findChildren<QMessageBox*>(QStringLiteral("errorBox")))
+        box->close();
 }
 
 } // namespace astrolabe::gui::test
