@@ -1,6 +1,7 @@
 // Run options (ASTRA-sim command-line flags) and the workload source.
 #include "config/ConfigSection.h"
 #include "config/Sections.h"
+#include "config/SettingEditor.h"
 #include "config/SpecValidation.h"
 #include "core/Error.h"
 
@@ -33,26 +34,7 @@ ConfigSection* createRunSection(QWidget* parent) {
         {QObject::tr("ASTRA-sim compatible"), QObject::tr("Precise (picoseconds)")},
         [](const SimulationSpec& sp) { return static_cast<int>(sp.options.timing); },
         [](SimulationSpec& sp, int v) { sp.options.timing = static_cast<TimingMode>(v); });
-    s->addInt(
-        QObject::tr("Queues per dimension"),
-        {QStringLiteral("options.queues-per-dimension"), QStringLiteral("num-queues-per-dim")},
-        QObject::tr("Independent lanes per network dimension. With more than one, half of the "
-                    "lanes send the other way round the ring, using both directions of the links."),
-        1, 64, [](const SimulationSpec& sp) { return sp.options.numQueuesPerDim; },
-        [](SimulationSpec& sp, int v) { sp.options.numQueuesPerDim = v; });
-    s->addDouble(
-        QObject::tr("Injection scale"),
-        {QStringLiteral("options.injection-scale"), QStringLiteral("injection-scale")},
-        QObject::tr("Multiplies the endpoint delay, to model slower or faster message injection."),
-        0.0, 1e6, 3, QString(), [](const SimulationSpec& sp) { return sp.options.injectionScale; },
-        [](SimulationSpec& sp, double v) { sp.options.injectionScale = v; });
-    s->addCheck(
-        QObject::tr("Rendezvous protocol"),
-        {QStringLiteral("options.rendezvous"), QStringLiteral("rendezvous-protocol")},
-        QObject::tr("Before each message the receiver first sends a small (8 KiB) ready-to-"
-                    "receive message, so every message pays for two trips."),
-        [](const SimulationSpec& sp) { return sp.options.rendezvousProtocol; },
-        [](SimulationSpec& sp, bool v) { sp.options.rendezvousProtocol = v; });
+    addSettingEditors(s, settings::systemGroup(), settings::Editor::Run);
     s->addCheck(
         QObject::tr("Data dependencies only"), {QStringLiteral("options.data-deps-only")},
         QObject::tr("Follow only the data dependencies of the trace and ignore control "
