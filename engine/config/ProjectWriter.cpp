@@ -17,31 +17,13 @@ namespace {
 namespace fs = std::filesystem;
 using namespace config;
 
-std::string quoted(const std::string& text) {
-    std::string out = "\"";
-    for (char ch : text) {
-        if (ch == '"' || ch == '\\')
-            out += '\\';
-        if (ch == '\n') {
-            out += "\\n";
-            continue;
-        }
-        out += ch;
-    }
-    return out + "\"";
-}
-
-std::string boolText(bool value) {
-    return value ? "true" : "false";
-}
-
 // Paths are written relative to the project's folder, so a project folder can be moved whole.
 std::string relativePath(const std::string& path, const fs::path& directory) {
     if (path.empty())
         return path;
     const fs::path absolute = fs::absolute(fs::path(path)).lexically_normal();
     const fs::path relative = absolute.lexically_relative(directory);
-    return quoted(relative.empty() ? absolute.string() : relative.generic_string());
+    return quotedText(relative.empty() ? absolute.string() : relative.generic_string());
 }
 
 void writePlatform(std::ostream& out, const PlatformSpec& platform) {
@@ -87,7 +69,7 @@ std::string projectYamlText(const SimulationSpec& spec, const std::string& proje
     const fs::path directory = fs::absolute(fs::path(projectPath)).parent_path().lexically_normal();
     std::ostringstream out;
     out << "# Astrolabe project (schema: docs/project-format.md)\n"
-        << "name: " << quoted(spec.name) << "\n";
+        << "name: " << quotedText(spec.name) << "\n";
     writePlatform(out, spec.platform);
     writeSystem(out, spec, directory);
     writeMemory(out, spec.memory);
@@ -101,14 +83,9 @@ std::string projectYamlText(const SimulationSpec& spec, const std::string& proje
             out << "]\n";
         }
     }
-    const RunOptions& run = spec.options;
-    out << "run:\n"
-        << "  backend: " << backendName(run.backend) << "\n"
-        << "  timing: " << timingName(run.timing) << "\n"
-        << "  dependencies: " << (run.dataDepsOnly ? "data-only" : "data-and-control") << "\n"
-        << "  record-timeline: " << boolText(run.recordTimeline) << "\n"
-        << "  record-link-intervals: " << boolText(run.recordLinkIntervals) << "\n"
-        << "  exploit-symmetry: " << boolText(run.exploitSymmetry) << "\n";
+    out << "run:\n";
+    settings::writeProjectGroup(out, settings::runGroup(), spec,
+                                [](const std::string& p) { return p; });
     return out.str();
 }
 

@@ -20,7 +20,6 @@ json toJson(const SimulationSpec& spec) {
     for (const auto& [id, ranks] : spec.commGroups)
         groups[std::to_string(id)] = ranks;
     const WorkloadSource& w = spec.workload;
-    const RunOptions& o = spec.options;
     json out = {
         {"name", spec.name},
         {"sourceFile", spec.sourceFile},
@@ -44,15 +43,10 @@ json toJson(const SimulationSpec& spec) {
            {{"collective", w.microbenchmark.collective},
             {"sizeBytes", w.microbenchmark.sizeBytes},
             {"commGroup", w.microbenchmark.commGroup}}}}},
-        {"options",
-         {{"backend", networkBackendName(o.backend)},
-          {"timing", o.timing == TimingMode::AstraCompatible ? "astra-compatible" : "precise"},
-          {"dataDepsOnly", o.dataDepsOnly},
-          {"recordTimeline", o.recordTimeline},
-          {"recordLinkIntervals", o.recordLinkIntervals}}},
     };
-    // The system group's settings (and its run flags, under "options") come from the schema.
+    // The system and run groups' settings (under "system" and "options") come from the schema.
     settings::addSpecJson(settings::systemGroup(), spec, out);
+    settings::addSpecJson(settings::runGroup(), spec, out);
     return out;
 }
 

@@ -77,8 +77,8 @@ QWidget* addSettingEditor(ConfigSection* section, const Setting& s) {
             [apply](SimulationSpec& sp, bool v) { apply(sp, v); });
     case settings::Type::Enum: {
         QStringList items;
-        for (const std::string& name : s.choices)
-            items << qs(name);
+        for (const std::string& name : s.choiceLabels.empty() ? s.choices : s.choiceLabels)
+            items << QObject::tr(name.c_str());
         return section->addChoice(
             label, keys, tip, items,
             [&s, shown](const SimulationSpec& sp) {

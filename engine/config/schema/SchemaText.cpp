@@ -4,8 +4,10 @@
 #include "config/schema/Setting.h"
 #include "core/Units.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace astrolabe::settings {
 namespace {
@@ -22,20 +24,6 @@ std::string bytesText(double bytes) {
     if (bytes >= 1024.0 && static_cast<uint64_t>(bytes) % 1024 == 0)
         return printed("%g KiB", bytes / 1024.0);
     return printed("%g B", bytes);
-}
-
-std::string quoted(const std::string& text) {
-    std::string out = "\"";
-    for (char ch : text) {
-        if (ch == '"' || ch == '\\')
-            out += '\\';
-        if (ch == '\n') {
-            out += "\\n";
-            continue;
-        }
-        out += ch;
-    }
-    return out + "\"";
 }
 
 double number(const Value& v) {
@@ -88,13 +76,28 @@ const char* compatText(Compat compat) {
 
 } // namespace
 
+std::string displayQuantity(Unit unit, double value) {
+    if (unit == Unit::BytesPerSecond)
+        return printed("%g GiB/s", value / (1024.0 * 1024.0 * 1024.0));
+    if (unit == Unit::Bytes)
+        return bytesText(value);
+    return printed("%g", value) + unitSuffix(unit);
+}
+
 std::string Setting::projectKey() const {
     const size_t dot = path.find('.');
     return dot == std::string::npos ? path : path.substr(dot + 1);
 }
 
 std::vector<const Group*> allGroups() {
-    return {&systemGroup()};
+    return {&systemGroup(), &runGroup()};
+}
+
+const Setting& find(const Group& group, const std::string& path) {
+    for (const Setting& s : group.settings)
+        if (s.path == path)
+            return s;
+    throw std::out_of_range("no setting " + path + " in group " + group.name);
 }
 
 std::string projectText(const Setting& s, const Value& value) {
@@ -106,7 +109,7 @@ std::string projectText(const Setting& s, const Value& value) {
     case Type::Enum:
         return std::get<std::string>(value);
     case Type::String:
-        return quoted(std::get<std::string>(value));
+        return config::quotedText(std::get<std::string>(value));
     case Type::Double:
     case Type::Quantity:
         switch (s.unit) {
@@ -137,15 +140,18 @@ std::string displayText(const Setting& s, const Value& value) {
     case Type::Bool:
         return std::get<bool>(value) ? "on" : "off";
     case Type::Enum:
+        if (!s.displayChoices.empty()) {
+            const auto at =
+                std::find(s.choices.begin(), s.choices.end(), std::get<std::string>(value));
+            if (at != s.choices.end())
+                return s.displayChoices.at(static_cast<size_t>(at - s.choices.begin()));
+        }
+        return std::get<std::string>(value);
     case Type::String:
         return std::get<std::string>(value);
     case Type::Double:
     case Type::Quantity:
-        if (s.unit == Unit::BytesPerSecond)
-            return printed("%g GiB/s", number(value) / (1024.0 * 1024.0 * 1024.0));
-        if (s.unit == Unit::Bytes)
-            return bytesText(number(value));
-        return printed("%g", number(value)) + unitSuffix(s.unit);
+        return displayQuantity(s.unit, number(value));
     case Type::Custom:
         break;
     }

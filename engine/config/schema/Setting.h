@@ -111,7 +111,7 @@ struct Hooks {
     std::function<std::string(const Value&)> check;
 };
 
-enum class Editor : uint8_t { None, Collectives, System, Run, TestOnly };
+enum class Editor : uint8_t { None, Collectives, System, Run, RunOptions, TestOnly };
 
 struct Setting {
     std::string path; ///< project YAML key path, e.g. "system.chunks"; empty for AstraOnly
@@ -130,7 +130,9 @@ struct Setting {
     std::string label;      ///< the GUI's label
     std::string shortLabel; ///< the comparison table's label
     std::string help;       ///< tooltip and docs
-    std::vector<std::string> choices; ///< Enum: one name per enum value, in enum order
+    std::vector<std::string> choices;        ///< Enum: one name per enum value, in enum order
+    std::vector<std::string> choiceLabels;   ///< the GUI's words for them (default: choices)
+    std::vector<std::string> displayChoices; ///< the comparison's words (default: choices)
     std::function<Value(const SimulationSpec&)> get;
     std::function<void(SimulationSpec&, const Value&)> set; ///< throws astrolabe::Error (names)
     std::function<bool(const SimulationSpec&)> writeProjectWhen; ///< empty: always written
@@ -157,6 +159,9 @@ struct Group {
 };
 
 const Group& systemGroup();
+const Group& runGroup();
+/// The setting at `path` of `group`; throws std::out_of_range when there is none.
+const Setting& find(const Group& group, const std::string& path);
 /// Every group whose settings are documented and derived (docs, CLI `settings`).
 std::vector<const Group*> allGroups();
 
@@ -164,6 +169,8 @@ std::vector<const Group*> allGroups();
 std::string projectText(const Setting& setting, const Value& value);
 /// The value for the comparison table and docs ("936.25 ns", "on").
 std::string displayText(const Setting& setting, const Value& value);
+/// A number in `unit` as the comparison shows it ("50 GiB/s", "1 MiB", "936.25 ns").
+std::string displayQuantity(Unit unit, double value);
 /// The value in the comparison's base unit (ns, B/s, B, count), or nothing for names and text.
 std::optional<double> numericValue(const Setting& setting, const Value& value);
 /// Why `value` is out of the setting's range, or empty.
