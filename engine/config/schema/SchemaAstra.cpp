@@ -15,39 +15,27 @@ bool inJson(const Setting& s) {
            !s.astraKey.empty();
 }
 
+template <typename T, typename Read> bool take(Value& out, Read read) {
+    T value{};
+    if (!read(value))
+        return false;
+    out = value;
+    return true;
+}
+
 bool readValue(config::AstraJsonObject& r, const Setting& s, Value& out) {
     const std::string& key = s.astraKey;
     switch (s.type) {
-    case Type::Int: {
-        int64_t n = 0;
-        if (!r.integer(key, n))
-            return false;
-        out = n;
-        return true;
-    }
-    case Type::Bool: {
-        bool b = false;
-        if (!r.flag(key, b))
-            return false;
-        out = b;
-        return true;
-    }
+    case Type::Int:
+        return take<int64_t>(out, [&](int64_t& n) { return r.integer(key, n); });
+    case Type::Bool:
+        return take<bool>(out, [&](bool& b) { return r.flag(key, b); });
     case Type::Enum:
-    case Type::String: {
-        std::string text;
-        if (!r.text(key, text))
-            return false;
-        out = text;
-        return true;
-    }
+    case Type::String:
+        return take<std::string>(out, [&](std::string& t) { return r.text(key, t); });
     case Type::Double:
-    case Type::Quantity: {
-        double v = 0;
-        if (!r.number(key, v))
-            return false;
-        out = v;
-        return true;
-    }
+    case Type::Quantity:
+        return take<double>(out, [&](double& v) { return r.number(key, v); });
     case Type::Custom:
         break;
     }

@@ -8,30 +8,25 @@ namespace {
 
 using config::Diagnostics;
 
+// Reads a T through `read` into `out`.
+template <typename T, typename Read> bool take(Value& out, Read read) {
+    T value{};
+    if (!read(value))
+        return false;
+    out = value;
+    return true;
+}
+
 bool readValue(Diagnostics& d, const YAML::Node& node, const Setting& s, Value& out) {
     switch (s.type) {
-    case Type::Int: {
-        int64_t n = 0;
-        if (!config::readInt(d, node, s.path, n))
-            return false;
-        out = n;
-        return true;
-    }
-    case Type::Bool: {
-        bool b = false;
-        if (!config::readBool(d, node, s.path, b))
-            return false;
-        out = b;
-        return true;
-    }
+    case Type::Int:
+        return take<int64_t>(out, [&](int64_t& n) { return config::readInt(d, node, s.path, n); });
+    case Type::Bool:
+        return take<bool>(out, [&](bool& b) { return config::readBool(d, node, s.path, b); });
     case Type::Enum:
-    case Type::String: {
-        std::string text;
-        if (!config::readString(d, node, s.path, text))
-            return false;
-        out = text;
-        return true;
-    }
+    case Type::String:
+        return take<std::string>(
+            out, [&](std::string& t) { return config::readString(d, node, s.path, t); });
     case Type::Double:
     case Type::Quantity: {
         double v = 0;
