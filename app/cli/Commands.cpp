@@ -7,6 +7,7 @@
 #include "cli/GenerateLlmCommand.h"
 #include "cli/RunCommand.h"
 #include "cli/RunsCommand.h"
+#include "cli/SettingsCommand.h"
 #include "cli/TraceCommand.h"
 #include "core/Error.h"
 #include "core/Units.h"
@@ -49,6 +50,8 @@ const std::vector<Command>& commands() {
         {"generate", "write Chakra traces: 'generate microbenchmark' or 'generate llm'",
          generateParser, generateCommand},
         {"trace", "dump or check Chakra execution traces", traceParser, traceCommand},
+        {"settings", "print the settings schema (--markdown: the docs tables)", settingsParser,
+         settingsCommand},
     };
     return table;
 }

@@ -4,6 +4,7 @@
 #include "config/ProjectFile.h"
 #include "config/ProjectReading.h"
 #include "config/SpecValidation.h"
+#include "config/schema/SchemaProject.h"
 #include "core/InputFile.h"
 
 #include <algorithm>
@@ -281,37 +282,15 @@ void readCommGroups(ProjectContext& c, const YAML::Node& node, SimulationSpec& s
     }
 }
 
-void readRun(Diagnostics& d, const YAML::Node& node, RunOptions& run) {
+// `run:`, from the settings schema.
+void readRun(ProjectContext& c, const YAML::Node& node, SimulationSpec& spec) {
+    Diagnostics& d = c.diagnostics;
     if (!node.IsMap()) {
         d.error(locate(d, node, "run"), "expected a map of run options, found " + describe(node));
         return;
     }
-    checkKeys(d, node, "run",
-              {"backend", "timing", "dependencies", "record-timeline", "record-link-intervals",
-               "exploit-symmetry"});
-    if (node["backend"].IsDefined())
-        readName(d, node["backend"], "run.backend", run.backend, parseBackend);
-    if (node["timing"].IsDefined())
-        readName(d, node["timing"], "run.timing", run.timing, parseTiming);
-    if (node["dependencies"].IsDefined())
-        readName(d, node["dependencies"], "run.dependencies", run.dataDepsOnly,
-                 [](const std::string& name) {
-                     if (name == "data-and-control")
-                         return false;
-                     if (name == "data-only")
-                         return true;
-                     throw Error(ErrorKind::Validation,
-                                 "unknown dependency mode \"" + name +
-                                     "\"; expected data-and-control or data-only",
-                                 {}, didYouMean(name, {"data-and-control", "data-only"}));
-                 });
-    if (node["record-timeline"].IsDefined())
-        readBool(d, node["record-timeline"], "run.record-timeline", run.recordTimeline);
-    if (node["record-link-intervals"].IsDefined())
-        readBool(d, node["record-link-intervals"], "run.record-link-intervals",
-                 run.recordLinkIntervals);
-    if (node["exploit-symmetry"].IsDefined())
-        readBool(d, node["exploit-symmetry"], "run.exploit-symmetry", run.exploitSymmetry);
+    checkKeys(d, node, "run", settings::projectKeys(settings::runGroup()));
+    settings::readProjectGroup(c, node, settings::runGroup(), spec);
 }
 
 } // namespace
@@ -351,7 +330,7 @@ SimulationSpec parseProjectChecked(const std::string& text, const std::string& f
     if (root["comm-groups"].IsDefined())
         config::readCommGroups(context, root["comm-groups"], spec);
     if (root["run"].IsDefined())
-        config::readRun(d, root["run"], spec.options);
+        config::readRun(context, root["run"], spec);
 
     // Consistency between sections, once each is valid on its own.
     if (!d.hasErrors())

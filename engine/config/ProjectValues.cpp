@@ -267,4 +267,18 @@ const char* timingName(TimingMode timing) {
     return nameOf(timings(), timing);
 }
 
+std::string quotedText(const std::string& text) {
+    std::string out = "\"";
+    for (char ch : text) {
+        if (ch == '"' || ch == '\\')
+            out += '\\';
+        if (ch == '\n') {
+            out += "\\n";
+            continue;
+        }
+        out += ch;
+    }
+    return out + "\"";
+}
+
 } // namespace astrolabe::config

@@ -31,6 +31,8 @@ std::string decimalGigabytesPerSecondText(double gigabytesPerSecond);
 std::string nanosecondsText(double ns);
 std::string sizeText(uint64_t bytes);
 std::string flopRateText(double teraFlops);
+/// A YAML double-quoted scalar ("a \"b\"").
+std::string quotedText(const std::string& text);
 
 // Names used in projects (the first spelling of each value is the one written back).
 const std::vector<std::string>& projectCollectiveNames(); ///< all-reduce, reduce-scatter, ...

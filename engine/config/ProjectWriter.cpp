@@ -3,6 +3,7 @@
 #include "config/AstraSystemConfig.h"
 #include "config/ProjectFile.h"
 #include "config/ProjectValues.h"
+#include "config/schema/SchemaProject.h"
 #include "core/OutputFile.h"
 #include "core/Units.h"
 
@@ -16,38 +17,13 @@ namespace {
 namespace fs = std::filesystem;
 using namespace config;
 
-std::string quoted(const std::string& text) {
-    std::string out = "\"";
-    for (char ch : text) {
-        if (ch == '"' || ch == '\\')
-            out += '\\';
-        if (ch == '\n') {
-            out += "\\n";
-            continue;
-        }
-        out += ch;
-    }
-    return out + "\"";
-}
-
-std::string boolText(bool value) {
-    return value ? "true" : "false";
-}
-
 // Paths are written relative to the project's folder, so a project folder can be moved whole.
 std::string relativePath(const std::string& path, const fs::path& directory) {
     if (path.empty())
         return path;
     const fs::path absolute = fs::absolute(fs::path(path)).lexically_normal();
     const fs::path relative = absolute.lexically_relative(directory);
-    return quoted(relative.empty() ? absolute.string() : relative.generic_string());
-}
-
-std::string algorithmList(const std::vector<AlgorithmSpec>& list) {
-    std::string out = "[";
-    for (size_t i = 0; i < list.size(); ++i)
-        out += (i ? ", " : "") + algorithmName(list[i]);
-    return out + "]";
+    return quotedText(relative.empty() ? absolute.string() : relative.generic_string());
 }
 
 void writePlatform(std::ostream& out, const PlatformSpec& platform) {
@@ -59,55 +35,10 @@ void writePlatform(std::ostream& out, const PlatformSpec& platform) {
 }
 
 void writeSystem(std::ostream& out, const SimulationSpec& spec, const fs::path& directory) {
-    const SystemConfig& s = spec.system;
-    out << "system:\n  algorithms:\n";
-    for (CollectiveKind kind : {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter,
-                                CollectiveKind::AllGather, CollectiveKind::AllToAll})
-        out << "    " << collectiveKindName(kind) << ": " << algorithmList(s.algorithms(kind))
-            << "\n";
-    const std::pair<const char*, const std::string*> customs[] = {
-        {"all-reduce", &s.customAllReduce},
-        {"reduce-scatter", &s.customReduceScatter},
-        {"all-gather", &s.customAllGather},
-        {"all-to-all", &s.customAllToAll}};
-    bool anyCustom = false;
-    for (const auto& [name, prefix] : customs)
-        anyCustom = anyCustom || !prefix->empty();
-    if (anyCustom) {
-        out << "  custom-algorithms:\n";
-        for (const auto& [name, prefix] : customs)
-            if (!prefix->empty())
-                out << "    " << name << ": " << relativePath(*prefix, directory) << "\n";
-    }
-    if (!s.perNodeCustom.empty()) {
-        out << "  per-node-custom:\n";
-        for (const auto& [id, prefix] : s.perNodeCustom)
-            out << "    " << id << ": " << relativePath(prefix, directory) << "\n";
-    }
-    out << "  scheduling-policy: " << schedulingPolicyName(s.schedulingPolicy) << "\n"
-        << "  collective-optimization: " << collectiveOptimizationName(s.collectiveOptimization)
-        << "\n"
-        << "  intra-dimension-scheduling: "
-        << intraDimensionSchedulingName(s.intraDimensionScheduling) << "\n"
-        << "  inter-dimension-scheduling: "
-        << interDimensionSchedulingName(s.interDimensionScheduling) << "\n"
-        << "  chunks: " << s.preferredDatasetSplits << "\n"
-        << "  active-chunks-per-dimension: " << s.activeChunksPerDimension << "\n";
-    if (s.endpointDelayFromFile)
-        out << "  endpoint-delay: " << nanosecondsText(s.endpointDelayConfiguredNs) << "\n";
-    if (s.localMemBandwidthGBps > 0)
-        out << "  local-memory-bandwidth: "
-            << decimalGigabytesPerSecondText(s.localMemBandwidthGBps) << "\n";
-    if (s.peakPerfTFlops > 0)
-        out << "  peak-perf: " << flopRateText(s.peakPerfTFlops) << "\n";
-    out << "  roofline: " << boolText(s.rooflineEnabled) << "\n"
-        << "  replay-only: " << boolText(s.replayOnly) << "\n"
-        << "  trace-enabled: " << boolText(s.traceEnabled) << "\n"
-        << "  track-local-memory: " << boolText(s.trackLocalMemory) << "\n"
-        << "  local-memory-trace-file: " << quoted(s.localMemTraceFilename) << "\n"
-        << "  num-queues-per-dim: " << spec.options.numQueuesPerDim << "\n"
-        << "  injection-scale: " << units::formatNumber(spec.options.injectionScale) << "\n"
-        << "  rendezvous: " << boolText(spec.options.rendezvousProtocol) << "\n";
+    out << "system:\n";
+    settings::writeProjectGroup(out, settings::systemGroup(), spec, [&](const std::string& path) {
+        return relativePath(path, directory);
+    });
 }
 
 void writeMemory(std::ostream& out, const RemoteMemoryConfig& m) {
@@ -138,7 +69,7 @@ std::string projectYamlText(const SimulationSpec& spec, const std::string& proje
     const fs::path directory = fs::absolute(fs::path(projectPath)).parent_path().lexically_normal();
     std::ostringstream out;
     out << "# Astrolabe project (schema: docs/project-format.md)\n"
-        << "name: " << quoted(spec.name) << "\n";
+        << "name: " << quotedText(spec.name) << "\n";
     writePlatform(out, spec.platform);
     writeSystem(out, spec, directory);
     writeMemory(out, spec.memory);
@@ -152,14 +83,9 @@ std::string projectYamlText(const SimulationSpec& spec, const std::string& proje
             out << "]\n";
         }
     }
-    const RunOptions& run = spec.options;
-    out << "run:\n"
-        << "  backend: " << backendName(run.backend) << "\n"
-        << "  timing: " << timingName(run.timing) << "\n"
-        << "  dependencies: " << (run.dataDepsOnly ? "data-only" : "data-and-control") << "\n"
-        << "  record-timeline: " << boolText(run.recordTimeline) << "\n"
-        << "  record-link-intervals: " << boolText(run.recordLinkIntervals) << "\n"
-        << "  exploit-symmetry: " << boolText(run.exploitSymmetry) << "\n";
+    out << "run:\n";
+    settings::writeProjectGroup(out, settings::runGroup(), spec,
+                                [](const std::string& p) { return p; });
     return out.str();
 }
 

@@ -1,6 +1,7 @@
 #include "export/Comparison.h"
 
 #include "config/AstraSystemConfig.h"
+#include "config/schema/Setting.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,32 +10,6 @@
 
 namespace astrolabe {
 namespace {
-
-std::string format(const char* pattern, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, pattern, v);
-    return buf;
-}
-
-std::string bandwidthText(double bytesPerSecond) {
-    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-    return format("%g GiB/s", bytesPerSecond / kGiB);
-}
-
-std::string bytesText(double bytes) {
-    if (bytes >= 1024.0 * 1024.0 && static_cast<uint64_t>(bytes) % (1024 * 1024) == 0)
-        return format("%g MiB", bytes / (1024.0 * 1024.0));
-    if (bytes >= 1024.0 && static_cast<uint64_t>(bytes) % 1024 == 0)
-        return format("%g KiB", bytes / 1024.0);
-    return format("%g B", bytes);
-}
-
-std::string algorithmsText(const std::vector<AlgorithmSpec>& list) {
-    std::string s;
-    for (const AlgorithmSpec& a : list)
-        s += (s.empty() ? "" : ", ") + algorithmName(a);
-    return s.empty() ? "-" : s;
-}
 
 const char* microbenchmarkName(int collective) {
     switch (collective) {
@@ -72,51 +47,27 @@ std::vector<SettingValue> flattenSpec(const SimulationSpec& spec) {
         const std::string l = "dimension " + std::to_string(d) + " ";
         text(k + "kind", l + "block", blockKindName(dim.kind));
         number(k + "size", l + "size", std::to_string(dim.size), dim.size);
-        number(k + "bandwidth", l + "bandwidth", bandwidthText(dim.bandwidthBytesPerSecond),
-               dim.bandwidthBytesPerSecond);
-        number(k + "latency", l + "latency", format("%g ns", dim.latencyNs), dim.latencyNs);
+        number(
+            k + "bandwidth", l + "bandwidth",
+            settings::displayQuantity(settings::Unit::BytesPerSecond, dim.bandwidthBytesPerSecond),
+            dim.bandwidthBytesPerSecond);
+        number(k + "latency", l + "latency",
+               settings::displayQuantity(settings::Unit::Nanoseconds, dim.latencyNs),
+               dim.latencyNs);
     }
-    const SystemConfig& s = spec.system;
-    text("system.all-reduce", "all-reduce algorithms", algorithmsText(s.allReduce));
-    text("system.reduce-scatter", "reduce-scatter algorithms", algorithmsText(s.reduceScatter));
-    text("system.all-gather", "all-gather algorithms", algorithmsText(s.allGather));
-    text("system.all-to-all", "all-to-all algorithms", algorithmsText(s.allToAll));
-    number("system.chunks", "chunks (preferred dataset splits)",
-           std::to_string(s.preferredDatasetSplits), s.preferredDatasetSplits);
-    number("system.active-chunks", "active chunks per dimension",
-           std::to_string(s.activeChunksPerDimension), s.activeChunksPerDimension);
-    text("system.scheduling", "scheduling policy", schedulingPolicyName(s.schedulingPolicy));
-    text("system.optimization", "collective optimization",
-         collectiveOptimizationName(s.collectiveOptimization));
-    text("system.intra-dim", "intra-dimension scheduling",
-         intraDimensionSchedulingName(s.intraDimensionScheduling));
-    text("system.inter-dim", "inter-dimension scheduling",
-         interDimensionSchedulingName(s.interDimensionScheduling));
-    number("system.endpoint-delay", "endpoint delay",
-           format("%g ns", static_cast<double>(s.endpointDelayNs)),
-           static_cast<double>(s.endpointDelayNs));
-    number("system.local-mem-bw", "local memory bandwidth",
-           format("%g GB/s", s.localMemBandwidthGBps), s.localMemBandwidthGBps);
-    number("system.peak-perf", "peak performance", format("%g TFLOP/s", s.peakPerfTFlops),
-           s.peakPerfTFlops);
-    text("system.roofline", "roofline", s.rooflineEnabled ? "on" : "off");
+    for (settings::CompareRow& row : settings::compareRows(settings::systemGroup(), spec))
+        out.push_back(
+            {std::move(row.key), std::move(row.label), std::move(row.text), row.numeric, false});
     text("memory", "remote memory", spec.memory == RemoteMemoryConfig{} ? "default" : "custom");
-    text("options.backend", "network backend", networkBackendName(spec.options.backend));
-    text("options.timing", "timing",
-         spec.options.timing == TimingMode::AstraCompatible ? "ASTRA-sim compatible" : "precise");
-    number("options.queues", "queues per dimension", std::to_string(spec.options.numQueuesPerDim),
-           spec.options.numQueuesPerDim);
-    number("options.injection-scale", "injection scale", format("%g", spec.options.injectionScale),
-           spec.options.injectionScale);
-    text("options.rendezvous", "rendezvous protocol",
-         spec.options.rendezvousProtocol ? "on" : "off");
-    text("options.deps", "dependencies",
-         spec.options.dataDepsOnly ? "data only" : "data + control");
+    for (settings::CompareRow& row : settings::compareRows(settings::runGroup(), spec))
+        out.push_back(
+            {std::move(row.key), std::move(row.label), std::move(row.text), row.numeric, false});
     if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark) {
         const MicrobenchmarkSpec& m = spec.workload.microbenchmark;
         text("workload.kind", "workload", "microbenchmark");
         text("workload.collective", "collective", microbenchmarkName(m.collective));
-        number("workload.size", "message size", bytesText(static_cast<double>(m.sizeBytes)),
+        number("workload.size", "message size",
+               settings::displayQuantity(settings::Unit::Bytes, static_cast<double>(m.sizeBytes)),
                static_cast<double>(m.sizeBytes));
         number("workload.group", "communicator group", std::to_string(m.commGroup), m.commGroup);
     } else {

@@ -2,22 +2,12 @@
 
 #include "config/AstraMemoryConfig.h"
 #include "config/AstraSystemConfig.h"
+#include "config/schema/Setting.h"
 
 #include <nlohmann/json.hpp>
 
 namespace astrolabe {
-namespace {
-
 using nlohmann::json;
-
-json algorithms(const std::vector<AlgorithmSpec>& list) {
-    json a = json::array();
-    for (const AlgorithmSpec& s : list)
-        a.push_back(algorithmName(s));
-    return a;
-}
-
-} // namespace
 
 json toJson(const SimulationSpec& spec) {
     json dims = json::array();
@@ -26,50 +16,18 @@ json toJson(const SimulationSpec& spec) {
                         {"size", d.size},
                         {"bandwidthBytesPerSecond", d.bandwidthBytesPerSecond},
                         {"latencyNs", d.latencyNs}});
-    const SystemConfig& sys = spec.system;
-    json perNode = json::array();
-    for (const auto& [node, prefix] : sys.perNodeCustom)
-        perNode.push_back({{"node", node}, {"prefix", prefix}});
     json groups = json::object();
     for (const auto& [id, ranks] : spec.commGroups)
         groups[std::to_string(id)] = ranks;
     const WorkloadSource& w = spec.workload;
-    const RunOptions& o = spec.options;
-    return {
+    json out = {
         {"name", spec.name},
         {"sourceFile", spec.sourceFile},
         {"platform",
          {{"dimensions", dims},
           {"npuCount", spec.platform.npuCount()},
           {"sourceFile", spec.platform.sourceFile}}},
-        {"system",
-         {{"schedulingPolicy", schedulingPolicyName(sys.schedulingPolicy)},
-          {"collectiveOptimization", sys.collectiveOptimization == CollectiveOptimization::Baseline
-                                         ? "baseline"
-                                         : "localBWAware"},
-          {"intraDimensionScheduling", intraDimensionSchedulingName(sys.intraDimensionScheduling)},
-          {"interDimensionScheduling", interDimensionSchedulingName(sys.interDimensionScheduling)},
-          {"endpointDelayNs", sys.endpointDelayNs},
-          {"endpointDelayFromFile", sys.endpointDelayFromFile},
-          {"activeChunksPerDimension", sys.activeChunksPerDimension},
-          {"preferredDatasetSplits", sys.preferredDatasetSplits},
-          {"allReduce", algorithms(sys.allReduce)},
-          {"reduceScatter", algorithms(sys.reduceScatter)},
-          {"allGather", algorithms(sys.allGather)},
-          {"allToAll", algorithms(sys.allToAll)},
-          {"customAllReduce", sys.customAllReduce},
-          {"customReduceScatter", sys.customReduceScatter},
-          {"customAllGather", sys.customAllGather},
-          {"customAllToAll", sys.customAllToAll},
-          {"perNodeCustom", perNode},
-          {"localMemBandwidthGBps", sys.localMemBandwidthGBps},
-          {"peakPerfTFlops", sys.peakPerfTFlops},
-          {"rooflineEnabled", sys.rooflineEnabled},
-          {"traceEnabled", sys.traceEnabled},
-          {"replayOnly", sys.replayOnly},
-          {"trackLocalMemory", sys.trackLocalMemory},
-          {"localMemTraceFilename", sys.localMemTraceFilename},
-          {"sourceFile", sys.sourceFile}}},
+        {"system", {{"sourceFile", spec.system.sourceFile}}},
         {"memory",
          {{"type", remoteMemoryTypeName(spec.memory.type)},
           {"latencyNs", spec.memory.latencyNs},
@@ -85,16 +43,11 @@ json toJson(const SimulationSpec& spec) {
            {{"collective", w.microbenchmark.collective},
             {"sizeBytes", w.microbenchmark.sizeBytes},
             {"commGroup", w.microbenchmark.commGroup}}}}},
-        {"options",
-         {{"backend", networkBackendName(o.backend)},
-          {"timing", o.timing == TimingMode::AstraCompatible ? "astra-compatible" : "precise"},
-          {"numQueuesPerDim", o.numQueuesPerDim},
-          {"injectionScale", o.injectionScale},
-          {"rendezvousProtocol", o.rendezvousProtocol},
-          {"dataDepsOnly", o.dataDepsOnly},
-          {"recordTimeline", o.recordTimeline},
-          {"recordLinkIntervals", o.recordLinkIntervals}}},
     };
+    // The system and run groups' settings (under "system" and "options") come from the schema.
+    settings::addSpecJson(settings::systemGroup(), spec, out);
+    settings::addSpecJson(settings::runGroup(), spec, out);
+    return out;
 }
 
 std::string specToJsonText(const SimulationSpec& spec) {

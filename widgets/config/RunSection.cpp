@@ -1,6 +1,7 @@
 // Run options (ASTRA-sim command-line flags) and the workload source.
 #include "config/ConfigSection.h"
 #include "config/Sections.h"
+#include "config/SettingEditor.h"
 #include "config/SpecValidation.h"
 #include "core/Error.h"
 
@@ -15,63 +16,15 @@ constexpr std::array<int, 4> kCollectiveTypes{0, 7, 2, 6};
 
 ConfigSection* createRunSection(QWidget* parent) {
     auto* s = new ConfigSection(QObject::tr("Network model and run options"), parent);
-    s->addChoice(
-        QObject::tr("Network model"),
-        {QStringLiteral("options.backend"), QStringLiteral("network-backend")},
-        QObject::tr("Congestion-unaware: every message gets the full link bandwidth (fast, the "
-                    "usual first estimate). Congestion-aware: messages sharing a link wait for "
-                    "each other, so contention shows up."),
-        {QObject::tr("Analytical, congestion-unaware"),
-         QObject::tr("Analytical, congestion-aware")},
-        [](const SimulationSpec& sp) { return static_cast<int>(sp.options.backend); },
-        [](SimulationSpec& sp, int v) { sp.options.backend = static_cast<NetworkBackend>(v); });
-    s->addChoice(
-        QObject::tr("Timing"), {QStringLiteral("options.timing")},
-        QObject::tr("ASTRA-sim compatible: durations are cut to whole nanoseconds where ASTRA-sim "
-                    "does, giving the same numbers as ASTRA-sim. Precise: rounded once to the "
-                    "picosecond."),
-        {QObject::tr("ASTRA-sim compatible"), QObject::tr("Precise (picoseconds)")},
-        [](const SimulationSpec& sp) { return static_cast<int>(sp.options.timing); },
-        [](SimulationSpec& sp, int v) { sp.options.timing = static_cast<TimingMode>(v); });
-    s->addInt(
-        QObject::tr("Queues per dimension"),
-        {QStringLiteral("options.queues-per-dimension"), QStringLiteral("num-queues-per-dim")},
-        QObject::tr("Independent lanes per network dimension. With more than one, half of the "
-                    "lanes send the other way round the ring, using both directions of the links."),
-        1, 64, [](const SimulationSpec& sp) { return sp.options.numQueuesPerDim; },
-        [](SimulationSpec& sp, int v) { sp.options.numQueuesPerDim = v; });
-    s->addDouble(
-        QObject::tr("Injection scale"),
-        {QStringLiteral("options.injection-scale"), QStringLiteral("injection-scale")},
-        QObject::tr("Multiplies the endpoint delay, to model slower or faster message injection."),
-        0.0, 1e6, 3, QString(), [](const SimulationSpec& sp) { return sp.options.injectionScale; },
-        [](SimulationSpec& sp, double v) { sp.options.injectionScale = v; });
-    s->addCheck(
-        QObject::tr("Rendezvous protocol"),
-        {QStringLiteral("options.rendezvous"), QStringLiteral("rendezvous-protocol")},
-        QObject::tr("Before each message the receiver first sends a small (8 KiB) ready-to-"
-                    "receive message, so every message pays for two trips."),
-        [](const SimulationSpec& sp) { return sp.options.rendezvousProtocol; },
-        [](SimulationSpec& sp, bool v) { sp.options.rendezvousProtocol = v; });
-    s->addCheck(
-        QObject::tr("Data dependencies only"), {QStringLiteral("options.data-deps-only")},
-        QObject::tr("Follow only the data dependencies of the trace and ignore control "
-                    "dependencies (the behaviour of older ASTRA-sim trace feeders)."),
-        [](const SimulationSpec& sp) { return sp.options.dataDepsOnly; },
-        [](SimulationSpec& sp, bool v) { sp.options.dataDepsOnly = v; });
-    s->addCheck(
-        QObject::tr("Record timeline"), {QStringLiteral("options.record-timeline")},
-        QObject::tr("Keep what every NPU did and when, for the Timeline and Utilization views. "
-                    "Turn off for very large runs when only the totals matter."),
-        [](const SimulationSpec& sp) { return sp.options.recordTimeline; },
-        [](SimulationSpec& sp, bool v) { sp.options.recordTimeline = v; });
-    s->addCheck(
-        QObject::tr("Record link busy intervals"),
-        {QStringLiteral("options.record-link-intervals")},
-        QObject::tr("Also keep when each link was busy (more memory; needed for per-link "
-                    "detail)."),
-        [](const SimulationSpec& sp) { return sp.options.recordLinkIntervals; },
-        [](SimulationSpec& sp, bool v) { sp.options.recordLinkIntervals = v; });
+    // Built from the settings schema: the run group, with the system group's command-line flags
+    // after the network model and timing.
+    const settings::Group& run = settings::runGroup();
+    addSettingEditor(s, settings::find(run, "run.backend"));
+    addSettingEditor(s, settings::find(run, "run.timing"));
+    addSettingEditors(s, settings::systemGroup(), settings::Editor::Run);
+    for (const char* path :
+         {"run.dependencies", "run.record-timeline", "run.record-link-intervals"})
+        addSettingEditor(s, settings::find(run, path));
     return s;
 }
 

@@ -1,0 +1,37 @@
+#include "cli/SettingsCommand.h"
+
+#include "cli/Commands.h"
+#include "config/schema/Setting.h"
+#include "core/InputFile.h"
+#include "core/OutputFile.h"
+
+#include <ostream>
+
+namespace astrolabe::cli {
+
+ArgParser settingsParser() {
+    return ArgParser("settings",
+                     "Print the settings schema: every project setting, its unit, default, range "
+                     "and ASTRA-sim key.",
+                     {{"markdown", "", "print the Markdown tables of docs/project-format.md", ""},
+                      {"update-doc", "FILE", "rewrite the generated tables in FILE", ""}});
+}
+
+int settingsCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
+    if (args.has("update-doc")) {
+        const std::string path = args.value("update-doc");
+        const std::string text =
+            settings::updateDocTables(readInputFile(path, "the documentation page"));
+        writeOutputFile(path, "the documentation page", [&](std::ostream& o) { o << text; });
+        out << "updated " << path << "\n";
+        return kExitOk;
+    }
+    for (const settings::Group* group : settings::allGroups()) {
+        if (!args.has("markdown"))
+            out << "## " << group->title << "\n\n";
+        out << settings::markdownTable(*group) << "\n";
+    }
+    return kExitOk;
+}
+
+} // namespace astrolabe::cli

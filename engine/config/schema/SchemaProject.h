@@ -1,0 +1,24 @@
+#pragma once
+// Internal to config/: the project file's reader and writer of a settings group, derived from
+// the schema.
+
+#include "config/ProjectReading.h"
+#include "config/schema/Setting.h"
+
+#include <functional>
+#include <iosfwd>
+
+namespace astrolabe::settings {
+
+/// The keys a group's section accepts (its settings' project keys).
+std::vector<std::string> projectKeys(const Group& group);
+/// Reads the group's settings present in `node` (a map, already key-checked); `only` limits
+/// them (e.g. to the command-line flags next to astra-system). Reports a missing required key.
+void readProjectGroup(config::ProjectContext& context, const YAML::Node& node, const Group& group,
+                      SimulationSpec& spec,
+                      const std::function<bool(const Setting&)>& only = nullptr);
+/// Writes "  key: value" lines of the group's settings, in table order.
+void writeProjectGroup(std::ostream& out, const Group& group, const SimulationSpec& spec,
+                       const std::function<std::string(const std::string&)>& relative);
+
+} // namespace astrolabe::settings

@@ -1,0 +1,224 @@
+#pragma once
+// The settings schema: every setting of a SimulationSpec declared once, in one table per group
+// (settings::systemGroup(), ...). The project reader and writer, the ASTRA-sim system reader and
+// exporter, the spec JSON, the comparison rows, the GUI editors and docs/project-format.md's
+// settings table are all derived from these tables (SchemaProject.cpp, SchemaAstra.cpp,
+// SchemaText.cpp, widgets/config/SettingEditor.cpp). Adding a plain setting is one entry; a
+// setting whose meaning needs code (algorithm lists, custom collectives) is a Type::Custom entry
+// whose hooks sit next to its declaration.
+
+#include "config/SimulationSpec.h"
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <limits>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace YAML {
+class Node;
+}
+
+namespace astrolabe::config {
+struct ProjectContext;
+class AstraJsonObject;
+} // namespace astrolabe::config
+
+namespace astrolabe::settings {
+
+enum class Type : uint8_t { Int, Double, Bool, Enum, String, Quantity, Custom };
+
+/// The unit a Double or Quantity value is held in (the spec struct's own unit). It also picks
+/// how the project file spells it and which unit box the GUI offers.
+enum class Unit : uint8_t {
+    None,
+    Nanoseconds,    ///< project: "936.25 ns"; ASTRA-sim JSON: cycles (= ns)
+    BytesPerSecond, ///< project: "50 GiB/s"
+    DecimalGBps,    ///< 10^9 B/s (= bytes per ns); project: "50 GB/s"; ASTRA-sim JSON: the number
+    Bytes,          ///< project: "1 MiB"
+    TeraFlops,      ///< project: "900 TFLOP/s"
+};
+
+enum class Compat : uint8_t {
+    Both,          ///< in the project file and ASTRA-sim's system JSON, same meaning
+    AstrolabeOnly, ///< exported to ASTRA-sim's JSON, but ASTRA-sim 2.x ignores it
+    CommandLine, ///< an ASTRA-sim command-line flag: not in its JSON, allowed next to astra-system
+    AstraOnly,   ///< accepted in ASTRA-sim's JSON only; Astrolabe checks it but does not use it
+    ProjectOnly, ///< Astrolabe's own, no ASTRA-sim equivalent
+};
+
+/// A value in the setting's own unit: Int -> int64_t, Double/Quantity -> double, Bool -> bool,
+/// Enum (the name) and String -> std::string.
+using Value = std::variant<int64_t, double, bool, std::string>;
+
+/// What a reader does when the key is absent.
+struct Missing {
+    enum class Level : uint8_t { Default, Warning, Error };
+    Level level = Level::Default;
+    std::string message, projectHint, astraHint;
+};
+
+/// One comparison row (export/Comparison.h turns them into SettingValue).
+struct CompareRow {
+    std::string key, label, text;
+    std::optional<double> numeric;
+};
+
+/// A free-text editor of a Custom setting (an algorithm list, say): the GUI shows `get`'s text
+/// and calls `set`, which throws astrolabe::Error for bad text.
+struct TextField {
+    std::string label, key, astraKey;
+    std::function<std::string(const SimulationSpec&)> get;
+    std::function<void(SimulationSpec&, const std::string&)> set;
+};
+
+struct AstraReadContext {
+    config::AstraJsonObject& json;
+    double injectionScale;
+    const std::string& fileName;
+};
+
+/// Code that gives a setting its meaning where the plain declaration cannot.
+struct Hooks {
+    // Custom settings: each place's code for this setting.
+    std::function<void(config::ProjectContext&, const YAML::Node& value, SimulationSpec&)>
+        readProject;
+    /// Writes "  key: value" lines; `relative` makes a path relative to the project's folder.
+    std::function<void(std::ostream&, const SimulationSpec&,
+                       const std::function<std::string(const std::string&)>& relative)>
+        writeProject;
+    std::function<void(AstraReadContext&, SystemConfig&)> readAstra;
+    std::function<void(const SystemConfig&, nlohmann::ordered_json&, const std::string& perNode)>
+        writeAstra;
+    std::function<void(const SimulationSpec&, nlohmann::json& group)> specJson;
+    std::function<void(const SimulationSpec&, std::vector<CompareRow>&)> compare;
+    std::vector<TextField> textFields;
+
+    // Any setting.
+    /// After the whole group is read (ASTRA-sim's injection scale applies to a configured delay).
+    std::function<void(config::ProjectContext&, const YAML::Node& group, SimulationSpec&)>
+        afterProjectRead;
+    std::function<void(AstraReadContext&, SystemConfig&)> afterAstraRead;
+    /// What the GUI, the comparison and the spec JSON show when it differs from `get` (the
+    /// endpoint delay after the injection scale); `edited` is the GUI's setter for it.
+    std::function<Value(const SimulationSpec&)> shown;
+    std::function<void(SimulationSpec&, const Value&)> edited;
+    /// A GUI-only objection to a value (in the setting's unit), or empty.
+    std::function<std::string(const Value&)> check;
+};
+
+enum class Editor : uint8_t { None, Collectives, System, Run, RunOptions, TestOnly };
+
+struct Setting {
+    std::string path; ///< project YAML key path, e.g. "system.chunks"; empty for AstraOnly
+    Type type = Type::Int;
+    Unit unit = Unit::None;
+    Compat compat = Compat::Both;
+    double minimum = -std::numeric_limits<double>::infinity();
+    double maximum = std::numeric_limits<double>::infinity();
+    bool minimumExclusive = false;
+    std::string rangeNoun; ///< "chunks" in "expected 1 or more chunks"; "factor" in "a factor > 0"
+    std::string astraKey;  ///< ASTRA-sim system JSON key, or the command-line flag (CommandLine)
+    /// Custom settings reading several ASTRA-sim keys list them all (unknown-key check).
+    std::vector<std::string> astraKeys;
+    std::string astraUnit;  ///< how ASTRA-sim's JSON counts it: "GB/s", "cycles (ns)"
+    int astraOrder = 0;     ///< position in the exported JSON (ASTRA-sim's own sample order)
+    std::string label;      ///< the GUI's label
+    std::string shortLabel; ///< the comparison table's label
+    std::string help;       ///< tooltip and docs
+    std::vector<std::string> choices;        ///< Enum: one name per enum value, in enum order
+    std::vector<std::string> choiceLabels;   ///< the GUI's words for them (default: choices)
+    std::vector<std::string> displayChoices; ///< the comparison's words (default: choices)
+    std::function<Value(const SimulationSpec&)> get;
+    std::function<void(SimulationSpec&, const Value&)> set; ///< throws astrolabe::Error (names)
+    std::function<bool(const SimulationSpec&)> writeProjectWhen; ///< empty: always written
+    std::function<bool(const SimulationSpec&)> writeAstraWhen;   ///< empty: always exported
+    Missing missing;
+    std::string specJsonKey; ///< key in the spec JSON's group object; empty: not in it
+    std::string specJsonGroup = "system";
+    std::string compareKey; ///< comparison row key; empty: not compared
+    Editor editor = Editor::None;
+    Hooks hooks;
+
+    /// The project key inside the group ("chunks" for "system.chunks").
+    std::string projectKey() const;
+    Value defaultValue() const { return get(SimulationSpec{}); }
+    Value shownValue(const SimulationSpec& spec) const {
+        return hooks.shown ? hooks.shown(spec) : get(spec);
+    }
+};
+
+struct Group {
+    std::string name;  ///< the project section, "system"
+    std::string title; ///< for docs
+    std::vector<Setting> settings;
+};
+
+const Group& systemGroup();
+const Group& runGroup();
+/// The setting at `path` of `group`; throws std::out_of_range when there is none.
+const Setting& find(const Group& group, const std::string& path);
+/// Every group whose settings are documented and derived (docs, CLI `settings`).
+std::vector<const Group*> allGroups();
+
+/// The value as the project file spells it ("936.25 ns", "LIFO", "true", "4").
+std::string projectText(const Setting& setting, const Value& value);
+/// The value for the comparison table and docs ("936.25 ns", "on").
+std::string displayText(const Setting& setting, const Value& value);
+/// A number in `unit` as the comparison shows it ("50 GiB/s", "1 MiB", "936.25 ns").
+std::string displayQuantity(Unit unit, double value);
+/// The value in the comparison's base unit (ns, B/s, B, count), or nothing for names and text.
+std::optional<double> numericValue(const Setting& setting, const Value& value);
+/// Why `value` is out of the setting's range, or empty.
+std::string rangeError(const Setting& setting, const Value& value, bool astraUnits);
+
+/// The comparison rows of a group, in table order.
+std::vector<CompareRow> compareRows(const Group& group, const SimulationSpec& spec);
+/// Adds the group's settings to the spec JSON (`root[setting.specJsonGroup][key]`).
+void addSpecJson(const Group& group, const SimulationSpec& spec, nlohmann::json& root);
+/// A group's settings table in Markdown (docs/project-format.md).
+std::string markdownTable(const Group& group);
+/// `doc` with each "<!-- settings-table: GROUP -->" ... "<!-- end settings-table -->" region
+/// replaced by markdownTable(GROUP). Regenerate the docs: astrolabe-cli settings --update-doc
+/// docs/project-format.md.
+std::string updateDocTables(const std::string& doc);
+
+// Declaration helpers: get/set over a member of a SimulationSpec part.
+template <typename Struct, typename T>
+void bindField(Setting& s, Struct SimulationSpec::*part, T Struct::*member) {
+    s.get = [part, member](const SimulationSpec& spec) -> Value {
+        if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, double> ||
+                      std::is_same_v<T, std::string>)
+            return spec.*part.*member;
+        else
+            return static_cast<int64_t>(spec.*part.*member);
+    };
+    s.set = [part, member](SimulationSpec& spec, const Value& v) {
+        if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, double> ||
+                      std::is_same_v<T, std::string>)
+            spec.*part.*member = std::get<T>(v);
+        else
+            spec.*part.*member = static_cast<T>(std::get<int64_t>(v));
+    };
+}
+
+template <typename Struct, typename Enum>
+void bindEnum(Setting& s, Struct SimulationSpec::*part, Enum Struct::*member,
+              const char* (*nameOf)(Enum), Enum (*parse)(const std::string&), int count) {
+    s.type = Type::Enum;
+    s.choices.clear();
+    for (int i = 0; i < count; ++i)
+        s.choices.push_back(nameOf(static_cast<Enum>(i)));
+    s.get = [part, member, nameOf](const SimulationSpec& spec) -> Value {
+        return std::string(nameOf(spec.*part.*member));
+    };
+    s.set = [part, member, parse](SimulationSpec& spec, const Value& v) {
+        spec.*part.*member = parse(std::get<std::string>(v));
+    };
+}
+
+} // namespace astrolabe::settings
