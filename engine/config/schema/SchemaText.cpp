@@ -210,39 +210,71 @@ void addSpecJson(const Group& group, const SimulationSpec& spec, nlohmann::json&
     }
 }
 
+namespace {
+
+/// What a setting's value looks like in the project file, for the docs table.
+std::string typeText(const Setting& s) {
+    if (s.type == Type::Custom)
+        return s.path.empty() ? "number or 0/1" : "structured";
+    switch (s.type) {
+    case Type::Enum: {
+        std::string text = "one of ";
+        for (size_t i = 0; i < s.choices.size(); ++i)
+            text.append(i == 0 ? "" : ", ").append(s.choices[i]);
+        return text;
+    }
+    case Type::Int:
+        return "whole number";
+    case Type::Bool:
+        return "true/false";
+    case Type::String:
+        return "text";
+    default:
+        break;
+    }
+    if (s.unit == Unit::None)
+        return "number";
+    return std::string("quantity (").append(unitSuffix(s.unit) + 1).append(")");
+}
+
+std::string rangeText(const Setting& s) {
+    if (s.type == Type::Custom || (s.minimum <= -1e300 && s.maximum >= 1e300))
+        return {};
+    std::string text = s.minimumExclusive ? "> " : ">= ";
+    text += units::formatNumber(s.minimum);
+    if (s.maximum < 1e300)
+        text.append(", <= ").append(units::formatNumber(s.maximum));
+    return text;
+}
+
+std::string defaultText(const Setting& s) {
+    if (s.missing.level == Missing::Level::Error)
+        return "**required**";
+    if (s.type != Type::Custom && s.get)
+        return projectText(s, s.defaultValue());
+    return s.path.empty() ? "-" : "none";
+}
+
+/// `text` in backticks, or "-" when empty (GCC 12 warns, wrongly, on "`" + text + "`").
+std::string code(const std::string& text) {
+    if (text.empty())
+        return "-";
+    std::string out(1, '`');
+    out.append(text).push_back('`');
+    return out;
+}
+
+} // namespace
+
 std::string markdownTable(const Group& group) {
     std::string out = "| key | type / unit | default | range | ASTRA-sim | meaning |\n"
                       "|---|---|---|---|---|---|\n";
     for (const Setting& s : group.settings) {
-        const bool plain = s.type != Type::Custom;
-        std::string type =
-            !plain                 ? (s.path.empty() ? "number or 0/1" : "structured")
-            : s.type == Type::Enum ? "one of " +
-                                         [&] {
-                                             std::string names;
-                                             for (const std::string& n : s.choices)
-                                                 names += (names.empty() ? "" : ", ") + n;
-                                             return names;
-                                         }()
-            : s.type == Type::Int    ? "whole number"
-            : s.type == Type::Bool   ? "true/false"
-            : s.type == Type::String ? "text"
-            : s.unit == Unit::None   ? "number"
-                                     : std::string("quantity (") + (unitSuffix(s.unit) + 1) + ")";
-        std::string range;
-        if (plain && (s.minimum > -1e300 || s.maximum < 1e300))
-            range = (s.minimumExclusive ? "> " : ">= ") + units::formatNumber(s.minimum) +
-                    (s.maximum < 1e300 ? ", <= " + units::formatNumber(s.maximum) : "");
-        const std::string key = s.path.empty() ? "-" : "`" + s.projectKey() + "`";
-        const std::string dflt = s.missing.level == Missing::Level::Error ? "**required**"
-                                 : plain && s.get ? projectText(s, s.defaultValue())
-                                 : s.path.empty() ? "-"
-                                                  : "none";
+        const std::string key = s.path.empty() ? "-" : code(s.projectKey());
         const std::string astra =
-            s.astraKey.empty() ? "-" : "`" + s.astraKey + "` (" + compatText(s.compat) + ")";
-        const std::string& meaning = s.help;
-        out += "| " + key + " | " + cell(type) + " | " + cell(dflt) + " | " + range + " | " +
-               cell(astra) + " | " + cell(meaning) + " |\n";
+            s.astraKey.empty() ? "-" : code(s.astraKey) + " (" + compatText(s.compat) + ")";
+        out += "| " + key + " | " + cell(typeText(s)) + " | " + cell(defaultText(s)) + " | " +
+               rangeText(s) + " | " + cell(astra) + " | " + cell(s.help) + " |\n";
     }
     return out;
 }
