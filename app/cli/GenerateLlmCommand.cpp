@@ -3,6 +3,7 @@
 #include "cli/Commands.h"
 #include "core/Error.h"
 #include "core/Units.h"
+#include "generate/GeneratorSettings.h"
 #include "generate/ModelFigures.h"
 #include "generate/ModelPresets.h"
 #include "generate/ParallelismFit.h"
@@ -29,45 +30,19 @@ TraceWriter chakraWriter() {
     };
 }
 
+// The generator's flags come from its settings table (generate/GeneratorSettings.h).
 std::vector<FlagSpec> modelFlags() {
-    return {
-        {"preset", "NAME", "starting point: " + joinAlternatives(presetNames()), "gpt3-175b"},
-        {"layers", "N", "transformer layers", ""},
-        {"hidden", "N", "hidden size h", ""},
-        {"heads", "N", "attention heads", ""},
-        {"kv-heads", "N", "key/value heads (GQA)", ""},
-        {"ffn", "N", "FFN inner size", ""},
-        {"vocab", "N", "vocabulary size", ""},
-        {"seq", "N", "sequence length", ""},
-        {"swiglu", "", "gated FFN (three matrices); --swiglu=false turns it off", ""},
-        {"experts", "N", "MoE experts (0 = dense)", ""},
-        {"top-k", "N", "experts per token", ""},
-        {"shared-experts", "N", "always-active experts", ""},
-        {"expert-ffn", "N", "expert FFN inner size", ""},
-        {"micro-batch", "N", "sequences per micro-batch", ""},
-        {"global-batch", "N", "sequences per iteration", ""},
-        {"micro-batches", "M", "micro-batches per pipeline (sets the global batch)", ""},
-        {"bytes", "N", "bytes per element (1, 2 or 4)", ""},
-        {"flash-attention", "", "fused attention: no stored scores (--flash-attention=false)", ""},
-        {"tp", "N", "tensor parallelism", ""},
-        {"pp", "N", "pipeline stages", ""},
-        {"dp", "N", "data parallelism", ""},
-        {"ep", "N", "expert parallelism (carved out of dp)", ""},
-        {"schedule", "NAME", "gpipe, 1f1b or interleaved", ""},
-        {"virtual-stages", "V", "model chunks per stage (interleaved)", ""},
-        {"zero", "0-3", "ZeRO stage (3 = FSDP)", ""},
-        {"sp", "", "sequence parallelism (--sp=false turns it off)", ""},
-        {"recompute", "", "full activation recomputation (--recompute=false: off)", ""},
-        {"bucket", "SIZE", "gradient bucket, e.g. \"25 MiB\"", ""},
-        {"placement", "ORDER", "innermost first, a permutation of tp,dp,pp", ""},
-        {"peak-tflops", "X", "dense peak TFLOP/s per NPU", ""},
-        {"hbm-bandwidth", "GB/s", "HBM bandwidth, 10^9 B/s", ""},
-        {"efficiency", "X", "fraction of the roofline reached (0..1]", ""},
-        {"hbm-capacity", "GiB", "HBM capacity for the out-of-memory warning", ""},
-        {"platform-dims", "N,N,..", "NPUs per platform dimension: show which each group spans", ""},
-        {"npus", "N",
-         "fit tp x pp x dp (x ep) to N NPUs, keeping --tp and --pp while they divide N", ""},
-    };
+    std::vector<FlagSpec> flags{
+        {"preset", "NAME", "starting point: " + joinAlternatives(presetNames()), "gpt3-175b"}};
+    for (const GeneratorSetting& s : generatorSettings())
+        if (!s.flag.empty())
+            flags.push_back({s.flag, s.metavar, s.help, ""});
+    flags.push_back({"platform-dims", "N,N,..",
+                     "NPUs per platform dimension: show which each group spans", ""});
+    flags.push_back({"npus", "N",
+                     "fit tp x pp x dp (x ep) to N NPUs, keeping --tp and --pp while they divide N",
+                     ""});
+    return flags;
 }
 
 int intFlag(const ParsedArgs& args, const std::string& name, int current) {
@@ -109,53 +84,42 @@ bool boolFlag(const ParsedArgs& args, const std::string& name, bool current) {
     throw UsageError("--" + name + ": expected true or false, found \"" + text + "\"");
 }
 
+GenValue flagValue(const GeneratorSetting& s, const ParsedArgs& args, const GenValue& current) {
+    switch (s.type) {
+    case GenType::Int:
+    case GenType::Choice:
+        return static_cast<int64_t>(
+            intFlag(args, s.flag, static_cast<int>(std::get<int64_t>(current))));
+    case GenType::Double:
+        return doubleFlag(args, s.flag, std::get<double>(current));
+    case GenType::Bool:
+        return boolFlag(args, s.flag, std::get<bool>(current));
+    case GenType::Name:
+        return args.value(s.flag);
+    case GenType::Size:
+        return static_cast<int64_t>(units::parseSizeBytes(args.value(s.flag)));
+    }
+    return current;
+}
+
 GeneratorSpec specFromArgs(const ParsedArgs& args) {
     GeneratorSpec s = presetSpec(args.value("preset", "gpt3-175b"));
-    ModelSpec& m = s.model;
-    m.layers = intFlag(args, "layers", m.layers);
-    m.hidden = intFlag(args, "hidden", m.hidden);
-    m.heads = intFlag(args, "heads", m.heads);
-    m.kvHeads = intFlag(args, "kv-heads", m.kvHeads);
-    m.ffn = intFlag(args, "ffn", m.ffn);
-    m.vocabulary = intFlag(args, "vocab", m.vocabulary);
-    m.sequence = intFlag(args, "seq", m.sequence);
-    m.swiglu = boolFlag(args, "swiglu", m.swiglu);
-    m.experts = intFlag(args, "experts", m.experts);
-    m.topK = intFlag(args, "top-k", m.topK);
-    m.sharedExperts = intFlag(args, "shared-experts", m.sharedExperts);
-    m.expertFfn = intFlag(args, "expert-ffn", m.expertFfn);
+    for (const GeneratorSetting& setting : generatorSettings())
+        if (!setting.flag.empty() && !setting.customFlag && args.has(setting.flag))
+            setting.set(s, flagValue(setting, args, setting.get(s)));
+    // What the table cannot say: interleaving needs 2+ chunks per stage unless told otherwise;
+    // the global batch is whole micro-batches x micro-batch x dp unless given.
     ParallelSpec& p = s.parallel;
-    p.tp = intFlag(args, "tp", p.tp);
-    p.pp = intFlag(args, "pp", p.pp);
-    p.dp = intFlag(args, "dp", p.dp);
-    p.ep = intFlag(args, "ep", p.ep);
-    if (args.has("schedule"))
-        p.schedule = parsePipelineSchedule(args.value("schedule"));
-    p.virtualStages = intFlag(args, "virtual-stages", p.virtualStages);
     if (p.schedule == PipelineSchedule::Interleaved && !args.has("virtual-stages") &&
         p.virtualStages == 1)
         p.virtualStages = 2;
-    p.zeroStage = intFlag(args, "zero", p.zeroStage);
-    p.sequenceParallel = boolFlag(args, "sp", p.sequenceParallel);
-    p.recompute = boolFlag(args, "recompute", p.recompute);
-    if (args.has("bucket"))
-        p.bucketBytes = units::parseSizeBytes(args.value("bucket"));
-    p.placement = args.value("placement", p.placement);
     TrainingSpec& t = s.training;
-    t.microBatch = intFlag(args, "micro-batch", t.microBatch);
-    t.bytesPerElement = intFlag(args, "bytes", t.bytesPerElement);
-    t.flashAttention = boolFlag(args, "flash-attention", t.flashAttention);
     t.globalBatch = intFlag(args, "global-batch", t.globalBatch);
     if (args.has("micro-batches"))
         t.globalBatch = intFlag(args, "micro-batches", 0) * t.microBatch * p.dp;
     else if (!args.has("global-batch") && t.microBatch * p.dp > 0 &&
              t.globalBatch % (t.microBatch * p.dp) != 0)
         t.globalBatch = std::max(1, t.globalBatch / (t.microBatch * p.dp)) * t.microBatch * p.dp;
-    ComputeSpec& c = s.compute;
-    c.peakTflops = doubleFlag(args, "peak-tflops", c.peakTflops);
-    c.hbmGBps = doubleFlag(args, "hbm-bandwidth", c.hbmGBps);
-    c.efficiency = doubleFlag(args, "efficiency", c.efficiency);
-    c.hbmCapacityGiB = doubleFlag(args, "hbm-capacity", c.hbmCapacityGiB);
     if (args.has("npus")) {
         // The same fit as the GUI's model builder; a given --global-batch must stay as given.
         const ParallelFit fit = fitParallelism(

@@ -4,6 +4,7 @@
 #include "config/schema/Setting.h"
 #include "core/InputFile.h"
 #include "core/OutputFile.h"
+#include "generate/GeneratorSettings.h"
 
 #include <ostream>
 
@@ -20,8 +21,9 @@ ArgParser settingsParser() {
 int settingsCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
     if (args.has("update-doc")) {
         const std::string path = args.value("update-doc");
-        const std::string text =
-            settings::updateDocTables(readInputFile(path, "the documentation page"));
+        // Each page holds the tables it names; the generator's is not a project setting.
+        const std::string text = generate::updateGeneratorDocTable(
+            settings::updateDocTables(readInputFile(path, "the documentation page")));
         writeOutputFile(path, "the documentation page", [&](std::ostream& o) { o << text; });
         out << "updated " << path << "\n";
         return kExitOk;
@@ -31,6 +33,9 @@ int settingsCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
             out << "## " << group->title << "\n\n";
         out << settings::markdownTable(*group) << "\n";
     }
+    if (!args.has("markdown"))
+        out << "## Training-iteration generator (generate-llm, model builder)\n\n"
+            << generate::generatorMarkdownTable() << "\n";
     return kExitOk;
 }
 

@@ -5,11 +5,10 @@
 #include "generate/ModelFigures.h"
 #include "generate/ModelPresets.h"
 #include "generate/ParallelismFit.h"
+#include "generator/GeneratorField.h"
 #include "generator/MemoryBar.h"
 
-#include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -18,9 +17,10 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSpinBox>
 #include <QVBoxLayout>
 #include <QVariant>
+#include <algorithm>
+#include <iterator>
 #include <utility>
 
 namespace astrolabe::widgets {
@@ -36,9 +36,6 @@ QFormLayout* group(QVBoxLayout* column, const QString& title) {
     column->addWidget(box);
     return form;
 }
-
-const QStringList kPlacements{"tp,dp,pp", "tp,pp,dp", "dp,tp,pp",
-                              "dp,pp,tp", "pp,tp,dp", "pp,dp,tp"};
 
 QString npusText(int n) {
     return n == 1 ? ModelBuilderPanel::tr("1 NPU") : ModelBuilderPanel::tr("%1 NPUs").arg(n);
@@ -64,55 +61,22 @@ ModelBuilderPanel::ModelBuilderPanel(QWidget* parent)
     m_npus = new QLabel;
     top->addRow(tr("NPUs"), m_npus);
 
-    QFormLayout* model = group(column, tr("Model"));
-    m_layers = addInt(model, tr("Layers"), 1, 100000);
-    m_hidden = addInt(model, tr("Hidden size"), 1, 1 << 20);
-    m_heads = addInt(model, tr("Attention heads"), 1, 1 << 16);
-    m_kvHeads = addInt(model, tr("KV heads (0 = MHA)"), 0, 1 << 16, tr("grouped-query attention"));
-    m_ffn = addInt(model, tr("FFN size"), 1, 1 << 22);
-    m_vocabulary = addInt(model, tr("Vocabulary"), 1, 1 << 24);
-    m_sequence = addInt(model, tr("Sequence"), 1, 1 << 24);
-    m_swiglu = addCheck(model, tr("SwiGLU"));
-    m_experts = addInt(model, tr("Experts (0 = dense)"), 0, 1 << 16);
-    m_topK = addInt(model, tr("Top-k"), 0, 1 << 10);
-    m_sharedExperts = addInt(model, tr("Shared experts"), 0, 1 << 10);
-    m_expertFfn = addInt(model, tr("Expert FFN size"), 0, 1 << 22);
-
-    QFormLayout* training = group(column, tr("Training"));
-    m_microBatch = addInt(training, tr("Micro-batch"), 1, 1 << 20);
-    m_microBatches = addInt(training, tr("Micro-batches / pipeline"), 1, 1 << 20,
-                            tr("global batch = micro-batches x micro-batch x dp"));
-    m_bytes = new QComboBox;
-    m_bytes->addItems({"1", "2", "4"});
-    training->addRow(tr("Bytes per element"), m_bytes);
-    m_flash = addCheck(training, tr("Fused (flash) attention"));
-
-    QFormLayout* parallel = group(column, tr("Parallelism"));
-    m_tp = addInt(parallel, tr("Tensor (TP)"), 1, 1 << 16);
-    m_pp = addInt(parallel, tr("Pipeline (PP)"), 1, 1 << 16);
-    m_dp = addInt(parallel, tr("Data (DP)"), 1, 1 << 20);
-    m_ep = addInt(parallel, tr("Expert (EP, within DP)"), 1, 1 << 16);
-    m_schedule = new QComboBox;
-    m_schedule->addItems({"gpipe", "1f1b", "interleaved"});
-    parallel->addRow(tr("Schedule"), m_schedule);
-    m_virtualStages = addInt(parallel, tr("Virtual stages"), 1, 1 << 10);
-    m_zero = new QComboBox;
-    m_zero->addItems({"0 (all-reduce)", "1 (optimizer)", "2 (+ gradients)", "3 (+ weights, FSDP)"});
-    parallel->addRow(tr("ZeRO stage"), m_zero);
-    m_sp = addCheck(parallel, tr("Sequence parallel"));
-    m_recompute = addCheck(parallel, tr("Activation recompute"));
-    m_bucketMiB = addInt(parallel, tr("Gradient bucket (MiB)"), 1, 1 << 20);
-    m_placement = new QComboBox;
-    m_placement->addItems(kPlacements);
-    m_placement->setToolTip(tr("innermost (consecutive ranks) first"));
-    parallel->addRow(tr("Placement"), m_placement);
-
-    QFormLayout* compute = group(column, tr("Compute (per NPU)"));
-    m_peak = addDouble(compute, tr("Peak"), 0.1, 1e6, 1, tr(" TFLOP/s"));
-    m_hbmBandwidth = addDouble(compute, tr("HBM bandwidth"), 1, 1e7, 0, tr(" GB/s"));
-    m_efficiency = addDouble(compute, tr("Efficiency"), 0.01, 1, 2, {});
-    m_efficiency->setSingleStep(0.05);
-    m_hbmCapacity = addDouble(compute, tr("HBM capacity"), 1, 1e6, 0, tr(" GiB"));
+    QString groupName;
+    QFormLayout* form = nullptr;
+    for (const GeneratorSetting& s : generatorSettings()) {
+        if (!s.inBuilder)
+            continue;
+        if (!form || groupName != QString::fromStdString(s.group)) {
+            groupName = QString::fromStdString(s.group);
+            form = group(column, tr(s.group.c_str()));
+        }
+        QWidget* field = makeGeneratorField(s);
+        const QString label = tr(s.label.c_str());
+        form->addRow(label, field);
+        m_labels.insert(field, label);
+        onGeneratorFieldChanged(field, this, [this, label, field] { onFieldEdited(label, field); });
+        m_fields.push_back({&s, field});
+    }
     column->addStretch(1);
 
     auto* scroll = new QScrollArea;
@@ -138,15 +102,6 @@ ModelBuilderPanel::ModelBuilderPanel(QWidget* parent)
     layout->addWidget(scroll);
     layout->addLayout(right, 1);
 
-    const std::pair<QComboBox*, QString> combos[] = {{m_bytes, tr("Bytes per element")},
-                                                     {m_schedule, tr("Schedule")},
-                                                     {m_zero, tr("ZeRO stage")},
-                                                     {m_placement, tr("Placement")}};
-    for (const auto& [combo, label] : combos) {
-        m_labels.insert(combo, label);
-        connect(combo, &QComboBox::currentIndexChanged, this,
-                [this, label, w = combo] { onFieldEdited(label, w); });
-    }
     connect(m_preset, &QComboBox::currentIndexChanged, this, [this] {
         applyPreset(m_preset->currentText());
         emit fieldEdited(tr("Model"));
@@ -158,39 +113,6 @@ ModelBuilderPanel::ModelBuilderPanel(QWidget* parent)
     connect(m_generate, &QPushButton::clicked, this, [this] { emit generateRequested(spec()); });
 
     applyPreset(m_preset->currentText());
-}
-
-QSpinBox* ModelBuilderPanel::addInt(QFormLayout* form, const QString& label, int min, int max,
-                                    const QString& tip) {
-    auto* box = new QSpinBox;
-    box->setRange(min, max);
-    box->setGroupSeparatorShown(true);
-    box->setToolTip(tip);
-    form->addRow(label, box);
-    m_labels.insert(box, label);
-    connect(box, &QSpinBox::valueChanged, this, [this, label, box] { onFieldEdited(label, box); });
-    return box;
-}
-
-QDoubleSpinBox* ModelBuilderPanel::addDouble(QFormLayout* form, const QString& label, double min,
-                                             double max, int decimals, const QString& suffix) {
-    auto* box = new QDoubleSpinBox;
-    box->setRange(min, max);
-    box->setDecimals(decimals);
-    box->setSuffix(suffix);
-    form->addRow(label, box);
-    m_labels.insert(box, label);
-    connect(box, &QDoubleSpinBox::valueChanged, this,
-            [this, label, box] { onFieldEdited(label, box); });
-    return box;
-}
-
-QCheckBox* ModelBuilderPanel::addCheck(QFormLayout* form, const QString& label) {
-    auto* box = new QCheckBox;
-    form->addRow(label, box);
-    m_labels.insert(box, label);
-    connect(box, &QCheckBox::toggled, this, [this, label, box] { onFieldEdited(label, box); });
-    return box;
 }
 
 bool ModelBuilderPanel::applyPreset(const QString& name) {
@@ -250,10 +172,11 @@ void ModelBuilderPanel::fitToPlatform() {
         m_fitReason = QString::fromStdString(fit.reason);
         if (fit.fits) {
             m_loading = true;
-            m_tp->setValue(fit.spec.parallel.tp);
-            m_pp->setValue(fit.spec.parallel.pp);
-            m_dp->setValue(fit.spec.parallel.dp);
-            m_ep->setValue(fit.spec.parallel.ep);
+            const std::string degrees[] = {"parallel.tp", "parallel.pp", "parallel.dp",
+                                           "parallel.ep"};
+            for (const Field& f : m_fields)
+                if (std::ranges::find(degrees, f.setting->key) != std::end(degrees))
+                    showGeneratorValue(*f.setting, f.widget, fit.spec);
             m_loading = false;
         }
     }
@@ -283,88 +206,24 @@ void ModelBuilderPanel::setSpec(const GeneratorSpec& s) {
     if (s.model.name != builtModelName(s.model, m_origin))
         m_origin = s.model;
     m_loading = true;
-    const ModelSpec& m = s.model;
-    m_layers->setValue(m.layers);
-    m_hidden->setValue(m.hidden);
-    m_heads->setValue(m.heads);
-    m_kvHeads->setValue(m.kvHeads);
-    m_ffn->setValue(m.ffn);
-    m_vocabulary->setValue(m.vocabulary);
-    m_sequence->setValue(m.sequence);
-    m_swiglu->setChecked(m.swiglu);
-    m_experts->setValue(m.experts);
-    m_topK->setValue(m.topK);
-    m_sharedExperts->setValue(m.sharedExperts);
-    m_expertFfn->setValue(m.expertFfn);
-    m_microBatch->setValue(s.training.microBatch);
-    m_microBatches->setValue(std::max(1, s.microBatches()));
-    m_bytes->setCurrentText(QString::number(s.training.bytesPerElement));
-    m_flash->setChecked(s.training.flashAttention);
-    const ParallelSpec& p = s.parallel;
-    m_tp->setValue(p.tp);
-    m_pp->setValue(p.pp);
-    m_dp->setValue(p.dp);
-    m_ep->setValue(p.ep);
-    m_schedule->setCurrentText(pipelineScheduleName(p.schedule));
-    m_virtualStages->setValue(p.virtualStages);
-    m_zero->setCurrentIndex(p.zeroStage);
-    m_sp->setChecked(p.sequenceParallel);
-    m_recompute->setChecked(p.recompute);
-    m_bucketMiB->setValue(int(p.bucketBytes >> 20));
-    m_placement->setCurrentIndex(
-        std::max(0, int(kPlacements.indexOf(QString::fromStdString(p.placement)))));
-    m_peak->setValue(s.compute.peakTflops);
-    m_hbmBandwidth->setValue(s.compute.hbmGBps);
-    m_efficiency->setValue(s.compute.efficiency);
-    m_hbmCapacity->setValue(s.compute.hbmCapacityGiB);
     // Transformer-only fields make no sense for DLRM / ResNet.
-    const bool transformer = m.kind == ModelKind::Transformer;
-    for (QWidget* w : std::initializer_list<QWidget*>{
-             m_layers,   m_hidden,    m_heads,   m_kvHeads, m_ffn,           m_vocabulary,
-             m_sequence, m_swiglu,    m_experts, m_topK,    m_sharedExperts, m_expertFfn,
-             m_flash,    m_tp,        m_pp,      m_ep,      m_schedule,      m_virtualStages,
-             m_sp,       m_recompute, m_zero})
-        w->setEnabled(transformer);
+    const bool transformer = s.model.kind == ModelKind::Transformer;
+    for (const Field& f : m_fields) {
+        showGeneratorValue(*f.setting, f.widget, s);
+        f.widget->setEnabled(transformer || !f.setting->transformerOnly);
+    }
     m_loading = false;
     refresh();
 }
 
 GeneratorSpec ModelBuilderPanel::spec() const {
     GeneratorSpec s = m_base;
-    ModelSpec& m = s.model;
-    m.layers = m_layers->value();
-    m.hidden = m_hidden->value();
-    m.heads = m_heads->value();
-    m.kvHeads = m_kvHeads->value();
-    m.ffn = m_ffn->value();
-    m.vocabulary = m_vocabulary->value();
-    m.sequence = m_sequence->value();
-    m.swiglu = m_swiglu->isChecked();
-    m.experts = m_experts->value();
-    m.topK = m_topK->value();
-    m.sharedExperts = m_sharedExperts->value();
-    m.expertFfn = m_expertFfn->value();
-    m.name = builtModelName(m, m_origin);
-    ParallelSpec& p = s.parallel;
-    p.tp = m_tp->value();
-    p.pp = m_pp->value();
-    p.dp = m_dp->value();
-    p.ep = m_ep->value();
-    p.schedule = parsePipelineSchedule(m_schedule->currentText().toStdString());
-    p.virtualStages = m_virtualStages->value();
-    p.zeroStage = m_zero->currentIndex();
-    p.sequenceParallel = m_sp->isChecked();
-    p.recompute = m_recompute->isChecked();
-    p.bucketBytes = uint64_t(m_bucketMiB->value()) << 20;
-    p.placement = m_placement->currentText().toStdString();
-    s.training.microBatch = m_microBatch->value();
-    s.training.globalBatch = m_microBatches->value() * m_microBatch->value() * p.dp;
-    s.training.bytesPerElement = m_bytes->currentText().toInt();
-    s.training.flashAttention = m_flash->isChecked();
-    s.compute.peakTflops = m_peak->value();
-    s.compute.hbmGBps = m_hbmBandwidth->value();
-    s.compute.efficiency = m_efficiency->value();
-    s.compute.hbmCapacityGiB = m_hbmCapacity->value();
+    // Micro-batches per pipeline set the global batch from micro-batch and dp: applied last.
+    for (const bool last : {false, true})
+        for (const Field& f : m_fields)
+            if (f.setting->applyLast == last)
+                f.setting->set(s, generatorFieldValue(*f.setting, f.widget));
+    s.model.name = builtModelName(s.model, m_origin);
     return s;
 }
 

@@ -10,20 +10,17 @@
 // model name is the model actually built: the preset's name, or "custom (from <preset>)" once an
 // architecture field differs from it.
 
-#include "generate/GeneratorSpec.h"
+#include "generate/GeneratorSettings.h"
 
 #include <QHash>
 #include <QSet>
 #include <QWidget>
+#include <vector>
 
-class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
-class QFormLayout;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
-class QSpinBox;
 
 namespace astrolabe::widgets {
 
@@ -69,31 +66,18 @@ signals:
     void generateRequested(const astrolabe::generate::GeneratorSpec& spec);
 
 private:
-    QSpinBox* addInt(QFormLayout* form, const QString& label, int min, int max,
-                     const QString& tip = {});
-    QDoubleSpinBox* addDouble(QFormLayout* form, const QString& label, double min, double max,
-                              int decimals, const QString& suffix);
-    QCheckBox* addCheck(QFormLayout* form, const QString& label);
     void refresh();
     void onFieldEdited(const QString& field, QWidget* widget);
     void fitToPlatform();
     QString platformLine(const generate::GeneratorSpec& spec) const;
 
     QComboBox* m_preset = nullptr;
-    // Model.
-    QSpinBox *m_layers, *m_hidden, *m_heads, *m_kvHeads, *m_ffn, *m_vocabulary, *m_sequence;
-    QCheckBox* m_swiglu;
-    QSpinBox *m_experts, *m_topK, *m_sharedExperts, *m_expertFfn;
-    // Training.
-    QSpinBox *m_microBatch, *m_microBatches;
-    QComboBox* m_bytes;
-    QCheckBox* m_flash;
-    // Parallelism.
-    QSpinBox *m_tp, *m_pp, *m_dp, *m_ep, *m_virtualStages, *m_bucketMiB;
-    QComboBox *m_schedule, *m_zero, *m_placement;
-    QCheckBox *m_sp, *m_recompute;
-    // Compute.
-    QDoubleSpinBox *m_peak, *m_hbmBandwidth, *m_efficiency, *m_hbmCapacity;
+    /// The fields of generate::generatorSettings(), in table order; the settings are static.
+    struct Field {
+        const generate::GeneratorSetting* setting;
+        QWidget* widget;
+    };
+    std::vector<Field> m_fields;
 
     QLabel* m_npus = nullptr;
     QLabel* m_status = nullptr;

@@ -2,11 +2,16 @@
 // the error with its key path, and a screenshot for eyeballing the layout.
 #include "generator/ModelBuilderPanel.h"
 
+#include "generate/GeneratorSettings.h"
+#include "generate/ModelPresets.h"
 #include "generator/MemoryBar.h"
 
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
+#include <QFormLayout>
+#include <QHash>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -218,4 +223,40 @@ TEST(ModelBuilderPanel, Screenshot) {
     ASSERT_TRUE(panel.outOfMemory());
     const QString oom = screenshotPath(QStringLiteral("model-builder-oom.png"));
     ASSERT_TRUE(panel.grab().save(oom)) << oom.toStdString();
+}
+
+// The form is derived from the generator's settings table: one labelled field per setting the
+// builder shows, with the declared range and tooltip; every transformer preset survives the
+// round trip (DLRM and ResNet leave the transformer fields at their minimum, disabled).
+TEST(ModelBuilderPanel, FieldsComeFromTheGeneratorSettingsTable) {
+    using namespace astrolabe::generate;
+    ModelBuilderPanel panel;
+    QHash<QString, QWidget*> byLabel;
+    for (QFormLayout* form : panel.findChildren<QFormLayout*>())
+        for (int row = 0; row < form->rowCount(); ++row)
+            if (auto* label =
+                    qobject_cast<QLabel*>(form->itemAt(row, QFormLayout::LabelRole)
+                                              ? form->itemAt(row, QFormLayout::LabelRole)->widget()
+                                              : nullptr))
+                if (QLayoutItem* field = form->itemAt(row, QFormLayout::FieldRole))
+                    byLabel.insert(label->text(), field->widget());
+    for (const GeneratorSetting& s : generatorSettings()) {
+        QWidget* field = byLabel.value(QString::fromStdString(s.label));
+        EXPECT_EQ(field != nullptr, s.inBuilder) << s.key;
+        if (!field)
+            continue;
+        EXPECT_EQ(field->toolTip().toStdString(), s.tip) << s.key;
+        if (auto* box = qobject_cast<QSpinBox*>(field)) {
+            EXPECT_EQ(box->minimum(), int(s.minimum)) << s.key;
+            EXPECT_EQ(box->maximum(), int(s.maximum)) << s.key;
+        }
+    }
+    for (const std::string& name : presetNames()) {
+        ASSERT_TRUE(panel.applyPreset(QString::fromStdString(name)));
+        const GeneratorSpec preset = presetSpec(name);
+        if (preset.model.kind != ModelKind::Transformer)
+            continue;
+        for (const GeneratorSetting& s : generatorSettings())
+            EXPECT_EQ(s.get(panel.spec()), s.get(preset)) << name << " " << s.key;
+    }
 }

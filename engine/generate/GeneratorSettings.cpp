@@ -1,0 +1,209 @@
+// The generator's settings table (GeneratorSettings.h). Ranges are the model builder's field
+// limits; validate() still checks the spec as a whole (heads divide hidden, tp divides heads...).
+#include "generate/GeneratorSettings.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+// metavar = std::string("X"), not = "X": GCC 12 flags the latter with a false -Wrestrict.
+
+namespace astrolabe::generate {
+namespace {
+
+GeneratorSetting make(const std::string& key, const std::string& flag, const std::string& group,
+                      const std::string& label, const std::string& help) {
+    GeneratorSetting s;
+    s.key = key;
+    s.flag = flag;
+    s.group = group;
+    s.label = label;
+    s.help = help;
+    return s;
+}
+
+GeneratorSetting count(const std::string& key, const std::string& flag, const std::string& group,
+                       const std::string& label, const std::string& help, double minimum,
+                       double maximum) {
+    GeneratorSetting s = make(key, flag, group, label, help);
+    s.minimum = minimum;
+    s.maximum = maximum;
+    return s;
+}
+
+GeneratorSetting toggle(const std::string& key, const std::string& flag, const std::string& group,
+                        const std::string& label, const std::string& help) {
+    GeneratorSetting s = make(key, flag, group, label, help);
+    s.type = GenType::Bool;
+    s.metavar.clear();
+    s.minimum = 0;
+    s.maximum = 1;
+    return s;
+}
+
+GeneratorSetting number(const std::string& key, const std::string& flag, const std::string& label,
+                        const std::string& help, double minimum, double maximum, int decimals,
+                        const std::string& unit) {
+    GeneratorSetting s = make(key, flag, "Compute (per NPU)", label, help);
+    s.type = GenType::Double;
+    s.minimum = minimum;
+    s.maximum = maximum;
+    s.decimals = decimals;
+    s.unit = unit;
+    s.metavar = std::string("X");
+    return s;
+}
+
+std::vector<GeneratorSetting> modelSettings() {
+    using M = ModelSpec;
+    const auto model = &GeneratorSpec::model;
+    const std::string g = "Model";
+    std::vector<GeneratorSetting> out;
+    const auto add = [&](GeneratorSetting s, auto member) {
+        bindGeneratorField(s, model, member);
+        s.transformerOnly = true;
+        out.push_back(std::move(s));
+    };
+    add(count("model.layers", "layers", g, "Layers", "transformer layers", 1, 100000), &M::layers);
+    add(count("model.hidden", "hidden", g, "Hidden size", "hidden size h", 1, 1 << 20), &M::hidden);
+    add(count("model.heads", "heads", g, "Attention heads", "attention heads", 1, 1 << 16),
+        &M::heads);
+    GeneratorSetting s = count("model.kvHeads", "kv-heads", g, "KV heads (0 = MHA)",
+                               "key/value heads (GQA)", 0, 1 << 16);
+    s.tip = "grouped-query attention";
+    add(s, &M::kvHeads);
+    add(count("model.ffn", "ffn", g, "FFN size", "FFN inner size", 1, 1 << 22), &M::ffn);
+    add(count("model.vocabulary", "vocab", g, "Vocabulary", "vocabulary size", 1, 1 << 24),
+        &M::vocabulary);
+    add(count("model.sequence", "seq", g, "Sequence", "sequence length", 1, 1 << 24), &M::sequence);
+    add(toggle("model.swiglu", "swiglu", g, "SwiGLU",
+               "gated FFN (three matrices); --swiglu=false turns it off"),
+        &M::swiglu);
+    add(count("model.experts", "experts", g, "Experts (0 = dense)", "MoE experts (0 = dense)", 0,
+              1 << 16),
+        &M::experts);
+    add(count("model.topK", "top-k", g, "Top-k", "experts per token", 0, 1 << 10), &M::topK);
+    add(count("model.sharedExperts", "shared-experts", g, "Shared experts", "always-active experts",
+              0, 1 << 10),
+        &M::sharedExperts);
+    add(count("model.expertFfn", "expert-ffn", g, "Expert FFN size", "expert FFN inner size", 0,
+              1 << 22),
+        &M::expertFfn);
+    return out;
+}
+
+std::vector<GeneratorSetting> trainingSettings() {
+    using T = TrainingSpec;
+    const auto training = &GeneratorSpec::training;
+    const std::string g = "Training";
+    std::vector<GeneratorSetting> out;
+    GeneratorSetting s = count("training.microBatch", "micro-batch", g, "Micro-batch",
+                               "sequences per micro-batch", 1, 1 << 20);
+    bindGeneratorField(s, training, &T::microBatch);
+    out.push_back(s);
+
+    s = count("training.globalBatch", "global-batch", g, "Global batch", "sequences per iteration",
+              1, std::numeric_limits<int>::max());
+    bindGeneratorField(s, training, &T::globalBatch);
+    s.inBuilder = false; // the builder edits micro-batches per pipeline instead
+    s.customFlag = true; // rounded to micro-batch x dp unless given (specFromArgs)
+    out.push_back(s);
+
+    // Not a field of the spec: globalBatch / (microBatch x dp), so it is applied last.
+    s = count("training.microBatches", "micro-batches", g, "Micro-batches / pipeline",
+              "micro-batches per pipeline (sets the global batch)", 1, 1 << 20);
+    s.metavar = std::string("M");
+    s.tip = "global batch = micro-batches x micro-batch x dp";
+    s.customFlag = true;
+    s.applyLast = true;
+    s.get = [](const GeneratorSpec& spec) -> GenValue {
+        return static_cast<int64_t>(std::max(1, spec.microBatches()));
+    };
+    s.set = [](GeneratorSpec& spec, const GenValue& v) {
+        spec.training.globalBatch =
+            static_cast<int>(std::get<int64_t>(v)) * spec.training.microBatch * spec.parallel.dp;
+    };
+    out.push_back(s);
+
+    s = make("training.bytesPerElement", "bytes", g, "Bytes per element",
+             "bytes per element (1, 2 or 4)");
+    s.type = GenType::Choice;
+    s.choices = {"1", "2", "4"};
+    s.minimum = 1;
+    s.maximum = 4;
+    bindGeneratorField(s, training, &T::bytesPerElement);
+    out.push_back(s);
+
+    s = toggle("training.flashAttention", "flash-attention", g, "Fused (flash) attention",
+               "fused attention: no stored scores (--flash-attention=false)");
+    bindGeneratorField(s, training, &T::flashAttention);
+    s.transformerOnly = true;
+    out.push_back(s);
+    return out;
+}
+
+} // namespace
+
+const std::vector<GeneratorSetting>& generatorSettings() {
+    static const std::vector<GeneratorSetting> all = [] {
+        std::vector<GeneratorSetting> out = modelSettings();
+        for (std::vector<GeneratorSetting> part : {trainingSettings(), parallelGeneratorSettings()})
+            out.insert(out.end(), part.begin(), part.end());
+        using C = ComputeSpec;
+        const auto compute = &GeneratorSpec::compute;
+        GeneratorSetting s = number("compute.peakTflops", "peak-tflops", "Peak",
+                                    "dense peak TFLOP/s per NPU", 0.1, 1e6, 1, " TFLOP/s");
+        bindGeneratorField(s, compute, &C::peakTflops);
+        out.push_back(s);
+        s = number("compute.hbmGBps", "hbm-bandwidth", "HBM bandwidth", "HBM bandwidth, 10^9 B/s",
+                   1, 1e7, 0, " GB/s");
+        s.metavar = std::string("GB/s");
+        bindGeneratorField(s, compute, &C::hbmGBps);
+        out.push_back(s);
+        s = number("compute.efficiency", "efficiency", "Efficiency",
+                   "fraction of the roofline reached (0..1]", 0.01, 1, 2, "");
+        s.step = 0.05;
+        bindGeneratorField(s, compute, &C::efficiency);
+        out.push_back(s);
+        s = number("compute.hbmCapacityGiB", "hbm-capacity", "HBM capacity",
+                   "HBM capacity for the out-of-memory warning", 1, 1e6, 0, " GiB");
+        s.metavar = std::string("GiB");
+        bindGeneratorField(s, compute, &C::hbmCapacityGiB);
+        out.push_back(s);
+        return out;
+    }();
+    return all;
+}
+
+const GeneratorSetting& findGeneratorSetting(const std::string& flag) {
+    for (const GeneratorSetting& s : generatorSettings())
+        if (s.flag == flag)
+            return s;
+    throw std::out_of_range("no generator setting --" + flag);
+}
+
+std::string generatorValueText(const GeneratorSetting& setting, const GenValue& value) {
+    switch (setting.type) {
+    case GenType::Bool:
+        return std::get<bool>(value) ? "true" : "false";
+    case GenType::Double: {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", std::get<double>(value));
+        return text;
+    }
+    case GenType::Name:
+        return std::get<std::string>(value);
+    case GenType::Size: {
+        const int64_t bytes = std::get<int64_t>(value);
+        if (bytes % (1 << 20) == 0)
+            return std::to_string(bytes >> 20) + " MiB";
+        return std::to_string(bytes) + " B";
+    }
+    case GenType::Int:
+    case GenType::Choice:
+        break;
+    }
+    return std::to_string(std::get<int64_t>(value));
+}
+
+} // namespace astrolabe::generate
