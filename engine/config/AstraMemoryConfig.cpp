@@ -1,6 +1,7 @@
 #include "config/AstraMemoryConfig.h"
 
 #include "config/JsonSupport.h"
+#include "config/schema/SchemaAstra.h"
 #include "core/InputFile.h"
 #include "core/Units.h"
 
@@ -64,8 +65,7 @@ RemoteMemoryConfig parseAstraRemoteMemoryJson(const std::string& text, const std
                           "expected a JSON object, found " + config::describeJson(doc.value));
         diagnostics.throwIfErrors();
     }
-    static const std::vector<std::string> known{"memory-type", "remote-mem-latency",
-                                                "remote-mem-bw", "num-nodes", "num-npus-per-node"};
+    static const std::vector<std::string> known = settings::astraJsonKeys(settings::memoryGroup());
     for (const auto& item : doc.value.items()) {
         bool isKnown = false;
         for (const std::string& k : known)
