@@ -93,7 +93,7 @@ Setting latency() {
         return static_cast<double>(spec.memory.latencyNs);
     };
     s.set = [](SimulationSpec& spec, const Value& v) {
-        spec.memory.latencyNs = static_cast<uint64_t>(std::llround(std::get<double>(v)));
+        spec.memory.latencyNs = static_cast<uint64_t>(std::round(std::get<double>(v)));
     };
     s.specJsonKey = "latencyNs";
     s.hooks.readProject = [](config::ProjectContext& c, const YAML::Node& value,
@@ -133,7 +133,7 @@ Setting bandwidth() {
         return static_cast<double>(spec.memory.bandwidthBytesPerNs);
     };
     s.set = [](SimulationSpec& spec, const Value& v) {
-        spec.memory.bandwidthBytesPerNs = static_cast<uint64_t>(std::llround(std::get<double>(v)));
+        spec.memory.bandwidthBytesPerNs = static_cast<uint64_t>(std::round(std::get<double>(v)));
     };
     s.specJsonKey = "bandwidthBytesPerNs";
     s.hooks.readProject = [](config::ProjectContext& c, const YAML::Node& value,
