@@ -25,14 +25,10 @@ std::string writePerNodeCustomYaml(const SystemConfig& system) {
 }
 
 std::string writeAstraRemoteMemoryJson(const RemoteMemoryConfig& m) {
+    SimulationSpec spec;
+    spec.memory = m;
     ordered_json j;
-    j["memory-type"] = remoteMemoryTypeName(m.type);
-    j["remote-mem-latency"] = m.latencyNs;
-    j["remote-mem-bw"] = m.bandwidthBytesPerNs;
-    if (m.numNodes > 0)
-        j["num-nodes"] = m.numNodes;
-    if (m.numNpusPerNode > 0)
-        j["num-npus-per-node"] = m.numNpusPerNode;
+    settings::writeAstraFile(settings::memoryGroup(), spec, j);
     return j.dump(4, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

@@ -1,6 +1,7 @@
 #include "config/AstraMemoryConfig.h"
 
 #include "config/JsonSupport.h"
+#include "config/schema/SchemaAstra.h"
 #include "core/InputFile.h"
 #include "core/Units.h"
 
@@ -64,8 +65,7 @@ RemoteMemoryConfig parseAstraRemoteMemoryJson(const std::string& text, const std
                           "expected a JSON object, found " + config::describeJson(doc.value));
         diagnostics.throwIfErrors();
     }
-    static const std::vector<std::string> known{"memory-type", "remote-mem-latency",
-                                                "remote-mem-bw", "num-nodes", "num-npus-per-node"};
+    static const std::vector<std::string> known = settings::astraJsonKeys(settings::memoryGroup());
     for (const auto& item : doc.value.items()) {
         bool isKnown = false;
         for (const std::string& k : known)
@@ -79,27 +79,34 @@ RemoteMemoryConfig parseAstraRemoteMemoryJson(const std::string& text, const std
     const auto where = [&](const std::string& key) {
         return config::locateJsonKey(diagnostics, doc.text, key, key);
     };
-    if (!doc.value.contains("memory-type")) {
-        diagnostics.error(where("memory-type"), "required key is missing",
-                          "expected " + joinAlternatives(remoteMemoryTypeNames()));
-    } else if (!doc.value.at("memory-type").is_string()) {
-        diagnostics.error(where("memory-type"),
-                          "expected a memory type name, found " +
-                              config::describeJson(doc.value.at("memory-type")));
-    } else {
-        try {
-            memory.type = parseRemoteMemoryType(doc.value.at("memory-type").get<std::string>());
-        } catch (const Error& e) {
-            diagnostics.relocate(e, where("memory-type"));
+    // Each key as the memory group declares it (the type is the one name; the rest are counts).
+    SimulationSpec spec;
+    for (const settings::Setting& s : settings::memoryGroup().settings) {
+        const std::string& key = s.astraKey;
+        if (key.empty())
+            continue; // astra-memory: the project file's own key
+        if (s.type != settings::Type::Enum) {
+            uint64_t count = 0;
+            if (readCount(diagnostics, doc, key, count))
+                s.set(spec, s.type == settings::Type::Int
+                                ? settings::Value(static_cast<int64_t>(
+                                      std::min<uint64_t>(count, static_cast<uint64_t>(s.maximum))))
+                                : settings::Value(static_cast<double>(count)));
+        } else if (!doc.value.contains(key)) {
+            diagnostics.error(where(key), s.missing.message, s.missing.astraHint);
+        } else if (!doc.value.at(key).is_string()) {
+            diagnostics.error(where(key), "expected a memory type name, found " +
+                                              config::describeJson(doc.value.at(key)));
+        } else {
+            try {
+                spec.memory.type = parseRemoteMemoryType(doc.value.at(key).get<std::string>());
+            } catch (const Error& e) {
+                diagnostics.relocate(e, where(key));
+            }
         }
     }
-    readCount(diagnostics, doc, "remote-mem-latency", memory.latencyNs);
-    readCount(diagnostics, doc, "remote-mem-bw", memory.bandwidthBytesPerNs);
-    uint64_t count = 0;
-    if (readCount(diagnostics, doc, "num-nodes", count))
-        memory.numNodes = static_cast<int>(std::min<uint64_t>(count, 1 << 30));
-    if (readCount(diagnostics, doc, "num-npus-per-node", count))
-        memory.numNpusPerNode = static_cast<int>(std::min<uint64_t>(count, 1 << 30));
+    spec.memory.sourceFile = fileName;
+    memory = spec.memory;
 
     if (!diagnostics.hasErrors() && memory.type != RemoteMemoryType::NoMemoryExpansion) {
         if (memory.bandwidthBytesPerNs == 0)

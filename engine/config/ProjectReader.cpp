@@ -120,62 +120,17 @@ void readMemory(ProjectContext& c, const YAML::Node& node, SimulationSpec& spec)
                     describe(node));
         return;
     }
-    checkKeys(d, node, "memory",
-              {"type", "latency", "bandwidth", "num-nodes", "npus-per-node", "astra-memory"});
-    RemoteMemoryConfig& m = spec.memory;
-    m.sourceFile = d.file();
-    if (node["astra-memory"].IsDefined()) {
-        if (node.size() > 1)
-            d.error(locate(d, node, "memory"),
-                    "astra-memory cannot be combined with other memory keys");
-        std::string file;
-        if (readString(d, node["astra-memory"], "memory.astra-memory", file))
-            c.absorb([&] { m = loadAstraRemoteMemoryJson(c.resolve(file), c.warnings); });
-        return;
-    }
-    if (!node["type"].IsDefined())
-        d.error(locate(d, node, "memory.type"), "required key is missing",
-                "expected " + joinAlternatives(projectMemoryTypeNames()));
-    else
-        readName(d, node["type"], "memory.type", m.type, parseProjectMemoryType);
-    SimTime latency;
-    if (node["latency"].IsDefined() && readTime(d, node["latency"], "memory.latency", latency)) {
-        if (latency.ps() % 1000 != 0)
-            d.error(locate(d, node["latency"], "memory.latency"),
-                    "expected a whole number of nanoseconds, found " + node["latency"].Scalar(),
-                    "the remote memory model counts whole ns, as ASTRA-sim does");
-        else
-            m.latencyNs = static_cast<uint64_t>(latency.ps() / 1000);
-    }
-    double bytesPerSecond = 0;
-    if (node["bandwidth"].IsDefined() &&
-        readBandwidth(d, node["bandwidth"], "memory.bandwidth", bytesPerSecond)) {
-        const double perNs = bytesPerSecond / 1e9;
-        if (perNs < 1 || perNs != std::floor(perNs) || perNs > 1e15)
-            d.error(locate(d, node["bandwidth"], "memory.bandwidth"),
-                    "expected a whole number of GB/s (bytes per ns), found " +
-                        node["bandwidth"].Scalar(),
-                    "the remote memory model takes integer bytes/ns, as ASTRA-sim does");
-        else
-            m.bandwidthBytesPerNs = static_cast<uint64_t>(perNs);
-    }
-    int64_t n = 0;
-    if (node["num-nodes"].IsDefined() && readInt(d, node["num-nodes"], "memory.num-nodes", n))
-        m.numNodes = static_cast<int>(std::clamp<int64_t>(n, 0, 1 << 30));
-    if (node["npus-per-node"].IsDefined() &&
-        readInt(d, node["npus-per-node"], "memory.npus-per-node", n))
-        m.numNpusPerNode = static_cast<int>(std::clamp<int64_t>(n, 0, 1 << 30));
-    if (m.type != RemoteMemoryType::NoMemoryExpansion && m.bandwidthBytesPerNs == 0 &&
-        !node["bandwidth"].IsDefined())
-        d.error(locate(d, node, "memory.bandwidth"), "required for an expanded memory",
-                "e.g. bandwidth: 50 GB/s");
-    if (m.type == RemoteMemoryType::PerNodeMemoryExpansion) {
-        if (m.numNodes <= 0)
-            d.error(locate(d, node, "memory.num-nodes"), "expected 1 or more nodes for per-node");
-        if (m.numNpusPerNode <= 0)
-            d.error(locate(d, node, "memory.npus-per-node"),
-                    "expected 1 or more NPUs per node for per-node");
-    }
+    const settings::Group& group = settings::memoryGroup();
+    checkKeys(d, node, "memory", settings::projectKeys(group));
+    spec.memory.sourceFile = d.file();
+    // astra-memory: <file.json> stands for the whole section; otherwise the keys are read.
+    const bool fromFile = node["astra-memory"].IsDefined();
+    if (fromFile && node.size() > 1)
+        d.error(locate(d, node, "memory"),
+                "astra-memory cannot be combined with other memory keys");
+    settings::readProjectGroup(c, node, group, spec, [fromFile](const settings::Setting& s) {
+        return (s.path == "memory.astra-memory") == fromFile;
+    });
 }
 
 void readWorkload(ProjectContext& c, const YAML::Node& root, SimulationSpec& spec) {

@@ -41,15 +41,11 @@ void writeSystem(std::ostream& out, const SimulationSpec& spec, const fs::path& 
     });
 }
 
-void writeMemory(std::ostream& out, const RemoteMemoryConfig& m) {
-    out << "memory:\n  type: " << projectMemoryTypeName(m.type) << "\n"
-        << "  latency: " << m.latencyNs << " ns\n";
-    if (m.bandwidthBytesPerNs > 0)
-        out << "  bandwidth: " << m.bandwidthBytesPerNs << " GB/s\n";
-    if (m.numNodes > 0)
-        out << "  num-nodes: " << m.numNodes << "\n";
-    if (m.numNpusPerNode > 0)
-        out << "  npus-per-node: " << m.numNpusPerNode << "\n";
+void writeMemory(std::ostream& out, const SimulationSpec& spec, const fs::path& directory) {
+    out << "memory:\n";
+    settings::writeProjectGroup(out, settings::memoryGroup(), spec, [&](const std::string& path) {
+        return relativePath(path, directory);
+    });
 }
 
 void writeWorkload(std::ostream& out, const WorkloadSource& w, const fs::path& directory) {
@@ -72,7 +68,7 @@ std::string projectYamlText(const SimulationSpec& spec, const std::string& proje
         << "name: " << quotedText(spec.name) << "\n";
     writePlatform(out, spec.platform);
     writeSystem(out, spec, directory);
-    writeMemory(out, spec.memory);
+    writeMemory(out, spec, directory);
     writeWorkload(out, spec.workload, directory);
     if (!spec.commGroups.empty()) {
         out << "comm-groups:\n";

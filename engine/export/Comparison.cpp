@@ -58,7 +58,9 @@ std::vector<SettingValue> flattenSpec(const SimulationSpec& spec) {
     for (settings::CompareRow& row : settings::compareRows(settings::systemGroup(), spec))
         out.push_back(
             {std::move(row.key), std::move(row.label), std::move(row.text), row.numeric, false});
-    text("memory", "remote memory", spec.memory == RemoteMemoryConfig{} ? "default" : "custom");
+    for (settings::CompareRow& row : settings::compareRows(settings::memoryGroup(), spec))
+        out.push_back(
+            {std::move(row.key), std::move(row.label), std::move(row.text), row.numeric, false});
     for (settings::CompareRow& row : settings::compareRows(settings::runGroup(), spec))
         out.push_back(
             {std::move(row.key), std::move(row.label), std::move(row.text), row.numeric, false});

@@ -28,13 +28,7 @@ json toJson(const SimulationSpec& spec) {
           {"npuCount", spec.platform.npuCount()},
           {"sourceFile", spec.platform.sourceFile}}},
         {"system", {{"sourceFile", spec.system.sourceFile}}},
-        {"memory",
-         {{"type", remoteMemoryTypeName(spec.memory.type)},
-          {"latencyNs", spec.memory.latencyNs},
-          {"bandwidthBytesPerNs", spec.memory.bandwidthBytesPerNs},
-          {"numNodes", spec.memory.numNodes},
-          {"numNpusPerNode", spec.memory.numNpusPerNode},
-          {"sourceFile", spec.memory.sourceFile}}},
+        {"memory", {{"sourceFile", spec.memory.sourceFile}}},
         {"commGroups", groups},
         {"workload",
          {{"kind", w.kind == WorkloadSource::Kind::ChakraTrace ? "chakra" : "microbenchmark"},
@@ -44,9 +38,10 @@ json toJson(const SimulationSpec& spec) {
             {"sizeBytes", w.microbenchmark.sizeBytes},
             {"commGroup", w.microbenchmark.commGroup}}}}},
     };
-    // The system and run groups' settings (under "system" and "options") come from the schema.
-    settings::addSpecJson(settings::systemGroup(), spec, out);
-    settings::addSpecJson(settings::runGroup(), spec, out);
+    // The system, run and memory groups' settings (under "system", "options" and "memory") come
+    // from the schema.
+    for (const settings::Group* group : settings::allGroups())
+        settings::addSpecJson(*group, spec, out);
     return out;
 }
 

@@ -48,9 +48,7 @@ double clamped(double v, double limit) {
     return std::clamp(v, -limit, limit);
 }
 
-} // namespace
-
-QWidget* addSettingEditor(ConfigSection* section, const Setting& s) {
+QWidget* addEditor(ConfigSection* section, const Setting& s) {
     const QString label = QObject::tr(s.label.c_str());
     const QString tip = QObject::tr(s.help.c_str());
     const QStringList keys = keysOf(s);
@@ -126,6 +124,15 @@ QWidget* addSettingEditor(ConfigSection* section, const Setting& s) {
             [get = f.get](const SimulationSpec& sp) { return qs(get(sp)); },
             [set = f.set](SimulationSpec& sp, const QString& t) { set(sp, t.toStdString()); });
     return last;
+}
+
+} // namespace
+
+QWidget* addSettingEditor(ConfigSection* section, const Setting& s) {
+    QWidget* editor = addEditor(section, s);
+    if (editor && s.enabledWhen)
+        section->enableWhen(s.enabledWhen);
+    return editor;
 }
 
 void addSettingEditors(ConfigSection* section, const settings::Group& group,

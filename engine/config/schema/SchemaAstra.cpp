@@ -102,8 +102,26 @@ void readAstraGroup(AstraReadContext& c, const Group& group, SystemConfig& syste
     system = std::move(spec.system);
 }
 
-void writeAstraGroup(const Group& group, const SystemConfig& system, nlohmann::ordered_json& out,
-                     const std::string& perNodeCustomFile) {
+nlohmann::ordered_json astraValue(const Setting& s, const Value& v) {
+    if (const auto* b = std::get_if<bool>(&v))
+        return *b ? 1 : 0;
+    if (const auto* d = std::get_if<double>(&v))
+        return s.whole && *d >= 0 ? nlohmann::ordered_json(static_cast<uint64_t>(*d)) : number(*d);
+    if (const auto* i = std::get_if<int64_t>(&v))
+        return *i;
+    const std::string& text = std::get<std::string>(v);
+    if (!s.astraChoices.empty()) {
+        const auto at = std::find(s.choices.begin(), s.choices.end(), text);
+        if (at != s.choices.end())
+            return s.astraChoices.at(static_cast<size_t>(at - s.choices.begin()));
+    }
+    return text;
+}
+
+namespace {
+
+// The group's settings ASTRA-sim's JSON holds, in its order.
+std::vector<const Setting*> exported(const Group& group) {
     std::vector<const Setting*> ordered;
     for (const Setting& s : group.settings)
         if (inJson(s) && s.compat != Compat::AstraOnly)
@@ -111,25 +129,30 @@ void writeAstraGroup(const Group& group, const SystemConfig& system, nlohmann::o
     std::stable_sort(ordered.begin(), ordered.end(), [](const Setting* a, const Setting* b) {
         return a->astraOrder < b->astraOrder;
     });
+    return ordered;
+}
+
+} // namespace
+
+void writeAstraGroup(const Group& group, const SystemConfig& system, nlohmann::ordered_json& out,
+                     const std::string& perNodeCustomFile) {
     SimulationSpec spec;
     spec.system = system;
-    for (const Setting* s : ordered) {
+    for (const Setting* s : exported(group)) {
         if (s->hooks.writeAstra) {
             s->hooks.writeAstra(system, out, perNodeCustomFile);
             continue;
         }
         if (s->writeAstraWhen && !s->writeAstraWhen(spec))
             continue;
-        const Value v = s->get(spec);
-        if (const auto* b = std::get_if<bool>(&v))
-            out[s->astraKey] = *b ? 1 : 0;
-        else if (const auto* d = std::get_if<double>(&v))
-            out[s->astraKey] = number(*d);
-        else if (const auto* i = std::get_if<int64_t>(&v))
-            out[s->astraKey] = *i;
-        else
-            out[s->astraKey] = std::get<std::string>(v);
+        out[s->astraKey] = astraValue(*s, s->get(spec));
     }
+}
+
+void writeAstraFile(const Group& group, const SimulationSpec& spec, nlohmann::ordered_json& out) {
+    for (const Setting* s : exported(group))
+        if (!s->writeAstraWhen || s->writeAstraWhen(spec))
+            out[s->astraKey] = astraValue(*s, s->get(spec));
 }
 
 } // namespace astrolabe::settings

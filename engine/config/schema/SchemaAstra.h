@@ -12,5 +12,8 @@ void readAstraGroup(AstraReadContext& context, const Group& group, SystemConfig&
 /// The group's JSON settings in astraOrder.
 void writeAstraGroup(const Group& group, const SystemConfig& system, nlohmann::ordered_json& out,
                      const std::string& perNodeCustomFile);
+/// A group kept in a JSON file of its own (the remote memory): its settings in astraOrder, all
+/// plain (no writeAstra hooks).
+void writeAstraFile(const Group& group, const SimulationSpec& spec, nlohmann::ordered_json& out);
 
 } // namespace astrolabe::settings

@@ -5,6 +5,7 @@
 #include "core/Units.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -58,10 +59,10 @@ std::string cell(std::string text) {
     return text;
 }
 
-const char* compatText(Compat compat) {
+std::string compatText(Compat compat, const Group& group) {
     switch (compat) {
     case Compat::Both:
-        return "system JSON";
+        return group.astraFile;
     case Compat::AstrolabeOnly:
         return "exported; ignored by ASTRA-sim 2.x";
     case Compat::CommandLine:
@@ -90,7 +91,7 @@ std::string Setting::projectKey() const {
 }
 
 std::vector<const Group*> allGroups() {
-    return {&systemGroup(), &runGroup()};
+    return {&systemGroup(), &runGroup(), &memoryGroup()};
 }
 
 const Setting& find(const Group& group, const std::string& path) {
@@ -206,7 +207,10 @@ void addSpecJson(const Group& group, const SimulationSpec& spec, nlohmann::json&
         }
         if (s.specJsonKey.empty())
             continue;
-        std::visit([&](const auto& v) { out[s.specJsonKey] = v; }, s.shownValue(spec));
+        if (s.whole)
+            out[s.specJsonKey] = std::llround(std::get<double>(s.shownValue(spec)));
+        else
+            std::visit([&](const auto& v) { out[s.specJsonKey] = v; }, s.shownValue(spec));
     }
 }
 
@@ -271,8 +275,9 @@ std::string markdownTable(const Group& group) {
                       "|---|---|---|---|---|---|\n";
     for (const Setting& s : group.settings) {
         const std::string key = s.path.empty() ? "-" : code(s.projectKey());
-        const std::string astra =
-            s.astraKey.empty() ? "-" : code(s.astraKey) + " (" + compatText(s.compat) + ")";
+        std::string astra = code(s.astraKey);
+        if (!s.astraKey.empty())
+            astra.append(" (").append(compatText(s.compat, group)).append(")");
         out += "| " + key + " | " + cell(typeText(s)) + " | " + cell(defaultText(s)) + " | " +
                rangeText(s) + " | " + cell(astra) + " | " + cell(s.help) + " |\n";
     }

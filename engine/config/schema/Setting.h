@@ -111,7 +111,7 @@ struct Hooks {
     std::function<std::string(const Value&)> check;
 };
 
-enum class Editor : uint8_t { None, Collectives, System, Run, RunOptions, TestOnly };
+enum class Editor : uint8_t { None, Collectives, System, Run, RunOptions, Memory, TestOnly };
 
 struct Setting {
     std::string path; ///< project YAML key path, e.g. "system.chunks"; empty for AstraOnly
@@ -133,6 +133,10 @@ struct Setting {
     std::vector<std::string> choices;        ///< Enum: one name per enum value, in enum order
     std::vector<std::string> choiceLabels;   ///< the GUI's words for them (default: choices)
     std::vector<std::string> displayChoices; ///< the comparison's words (default: choices)
+    std::vector<std::string> astraChoices;   ///< ASTRA-sim's name for each (default: choices)
+    /// The spec holds a whole number (remote memory's ns, bytes/ns): the ASTRA-sim JSON and the
+    /// spec JSON get an integer, not a floating-point number.
+    bool whole = false;
     std::function<Value(const SimulationSpec&)> get;
     std::function<void(SimulationSpec&, const Value&)> set; ///< throws astrolabe::Error (names)
     std::function<bool(const SimulationSpec&)> writeProjectWhen; ///< empty: always written
@@ -142,6 +146,8 @@ struct Setting {
     std::string specJsonGroup = "system";
     std::string compareKey; ///< comparison row key; empty: not compared
     Editor editor = Editor::None;
+    /// The GUI enables the editor only when this holds (empty: always).
+    std::function<bool(const SimulationSpec&)> enabledWhen;
     Hooks hooks;
 
     /// The project key inside the group ("chunks" for "system.chunks").
@@ -156,10 +162,13 @@ struct Group {
     std::string name;  ///< the project section, "system"
     std::string title; ///< for docs
     std::vector<Setting> settings;
+    std::string astraFile = "system JSON"; ///< the ASTRA-sim file of Compat::Both keys (docs)
 };
 
 const Group& systemGroup();
 const Group& runGroup();
+/// Remote memory (`memory:`; ASTRA-sim's remote-memory JSON), MemorySettings.cpp.
+const Group& memoryGroup();
 /// The setting at `path` of `group`; throws std::out_of_range when there is none.
 const Setting& find(const Group& group, const std::string& path);
 /// Every group whose settings are documented and derived (docs, CLI `settings`).
@@ -175,6 +184,10 @@ std::string displayQuantity(Unit unit, double value);
 std::optional<double> numericValue(const Setting& setting, const Value& value);
 /// Why `value` is out of the setting's range, or empty.
 std::string rangeError(const Setting& setting, const Value& value, bool astraUnits);
+
+/// The value as ASTRA-sim's JSON holds it: astraChoices' name, an integer for Int and `whole`
+/// settings, else the value itself.
+nlohmann::ordered_json astraValue(const Setting& setting, const Value& value);
 
 /// The comparison rows of a group, in table order.
 std::vector<CompareRow> compareRows(const Group& group, const SimulationSpec& spec);

@@ -136,7 +136,7 @@ TEST(ConfigurationPanel, TypingValidatesAndRequestsEdits) {
     emit memType->activated(3); // memory pool
     EXPECT_EQ(h.spec.memory.type, RemoteMemoryType::MemoryPool);
     EXPECT_TRUE(h.panel.editorForKey(QStringLiteral("memory.latency"))->isEnabled());
-    EXPECT_FALSE(h.panel.editorForKey(QStringLiteral("memory.nodes"))->isEnabled())
+    EXPECT_FALSE(h.panel.editorForKey(QStringLiteral("memory.num-nodes"))->isEnabled())
         << "nodes apply to per-node memory only";
 }
 

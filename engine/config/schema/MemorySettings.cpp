@@ -1,0 +1,234 @@
+// The memory group (`memory:`): ASTRA-sim's remote (disaggregated) memory, whose JSON file of its
+// own (--remote-memory-configuration) holds the same five values. The model counts whole
+// nanoseconds and whole bytes per ns, as ASTRA-sim does: the hooks below read and write those
+// integers, and check the cross-key rules (bandwidth required, node counts for per-node).
+#include "config/AstraMemoryConfig.h"
+#include "config/ProjectReading.h"
+#include "config/ProjectValues.h"
+#include "config/schema/Setting.h"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace astrolabe::settings {
+namespace {
+
+using config::Diagnostics;
+
+Setting make(const std::string& key, Type type, const std::string& astraKey, int astraOrder,
+             const std::string& label, const std::string& help) {
+    Setting s;
+    s.path = "memory." + key;
+    s.type = type;
+    s.astraKey = astraKey;
+    s.astraOrder = astraOrder;
+    s.label = label;
+    s.shortLabel = "remote memory " + key;
+    s.help = help;
+    s.specJsonGroup = "memory";
+    s.editor = Editor::Memory;
+    return s;
+}
+
+bool hasRemoteMemory(const SimulationSpec& spec) {
+    return spec.memory.type != RemoteMemoryType::NoMemoryExpansion;
+}
+bool perNode(const SimulationSpec& spec) {
+    return spec.memory.type == RemoteMemoryType::PerNodeMemoryExpansion;
+}
+
+// A node count, clamped into [0, 2^30] as before the schema (a bad count only matters, and is
+// reported, for per-node memory).
+void bindCount(Setting& s, int RemoteMemoryConfig::*member) {
+    bindField(s, &SimulationSpec::memory, member);
+    s.minimum = 0;
+    s.maximum = 1 << 30;
+    s.writeProjectWhen =
+        s.writeAstraWhen = [member](const SimulationSpec& spec) { return spec.memory.*member > 0; };
+    s.hooks.readProject = [member, path = s.path](config::ProjectContext& c,
+                                                  const YAML::Node& value, SimulationSpec& spec) {
+        int64_t n = 0;
+        if (config::readInt(c.diagnostics, value, path, n))
+            spec.memory.*member = static_cast<int>(std::clamp<int64_t>(n, 0, 1 << 30));
+    };
+    s.enabledWhen = perNode;
+}
+
+Setting type() {
+    Setting s = make("type", Type::Enum, "memory-type", 0, "Memory architecture",
+                     "Where memory load/store nodes of the workload go. None: the workload may not "
+                     "use remote memory. Per node: NPUs of one node share one memory that serves "
+                     "requests in arrival order. Per NPU: every NPU has its own. Pool: one memory "
+                     "shared by all NPUs, one request at a time. ASTRA-sim's upper-case names are "
+                     "also accepted.");
+    bindEnum(s, &SimulationSpec::memory, &RemoteMemoryConfig::type, config::projectMemoryTypeName,
+             config::parseProjectMemoryType, 4);
+    s.choiceLabels = {"None", "Per node", "Per NPU", "Shared pool"};
+    s.astraChoices = remoteMemoryTypeNames();
+    s.missing = {Missing::Level::Error, "required key is missing",
+                 "expected " + joinAlternatives(config::projectMemoryTypeNames()),
+                 "expected " + joinAlternatives(remoteMemoryTypeNames())};
+    s.hooks.specJson = [](const SimulationSpec& spec, nlohmann::json& group) {
+        group["type"] = remoteMemoryTypeName(spec.memory.type);
+    };
+    // One row for the whole memory: whether it differs from no remote memory at all.
+    s.hooks.compare = [](const SimulationSpec& spec, std::vector<CompareRow>& rows) {
+        rows.push_back({"memory", "remote memory",
+                        spec.memory == RemoteMemoryConfig{} ? "default" : "custom", std::nullopt});
+    };
+    return s;
+}
+
+Setting latency() {
+    Setting s = make("latency", Type::Quantity, "remote-mem-latency", 1, "Access latency",
+                     "Fixed time added to every remote memory access, whatever its size. Whole "
+                     "nanoseconds, as ASTRA-sim counts them.");
+    s.unit = Unit::Nanoseconds;
+    s.minimum = 0;
+    s.whole = true;
+    s.astraUnit = "cycles (ns)";
+    s.get = [](const SimulationSpec& spec) -> Value {
+        return static_cast<double>(spec.memory.latencyNs);
+    };
+    s.set = [](SimulationSpec& spec, const Value& v) {
+        spec.memory.latencyNs = static_cast<uint64_t>(std::round(std::get<double>(v)));
+    };
+    s.specJsonKey = "latencyNs";
+    s.hooks.readProject = [](config::ProjectContext& c, const YAML::Node& value,
+                             SimulationSpec& spec) {
+        Diagnostics& d = c.diagnostics;
+        SimTime t;
+        if (!config::readTime(d, value, "memory.latency", t))
+            return;
+        if (t.ps() % 1000 != 0)
+            d.error(config::locate(d, value, "memory.latency"),
+                    "expected a whole number of nanoseconds, found " + value.Scalar(),
+                    "the remote memory model counts whole ns, as ASTRA-sim does");
+        else
+            spec.memory.latencyNs = static_cast<uint64_t>(t.ps() / 1000);
+    };
+    s.hooks.writeProject = [](std::ostream& out, const SimulationSpec& spec, const auto&) {
+        out << "  latency: " << spec.memory.latencyNs << " ns\n";
+    };
+    s.hooks.check = [](const Value& v) -> std::string {
+        const double ns = std::get<double>(v);
+        return ns != std::floor(ns) ? "use whole nanoseconds" : "";
+    };
+    s.enabledWhen = hasRemoteMemory;
+    return s;
+}
+
+Setting bandwidth() {
+    Setting s = make("bandwidth", Type::Quantity, "remote-mem-bw", 2, "Bandwidth",
+                     "How fast one remote memory moves data: an access of x bytes takes latency + "
+                     "x / bandwidth. ASTRA-sim stores it as whole bytes per nanosecond (= GB/s). "
+                     "Required unless the type is none.");
+    s.unit = Unit::DecimalGBps;
+    s.minimum = 0;
+    s.whole = true;
+    s.astraUnit = "bytes/ns (= GB/s)";
+    s.get = [](const SimulationSpec& spec) -> Value {
+        return static_cast<double>(spec.memory.bandwidthBytesPerNs);
+    };
+    s.set = [](SimulationSpec& spec, const Value& v) {
+        spec.memory.bandwidthBytesPerNs = static_cast<uint64_t>(std::round(std::get<double>(v)));
+    };
+    s.specJsonKey = "bandwidthBytesPerNs";
+    s.hooks.readProject = [](config::ProjectContext& c, const YAML::Node& value,
+                             SimulationSpec& spec) {
+        Diagnostics& d = c.diagnostics;
+        double bytesPerSecond = 0;
+        if (!config::readBandwidth(d, value, "memory.bandwidth", bytesPerSecond))
+            return;
+        const double perNs = bytesPerSecond / 1e9;
+        if (perNs < 1 || perNs != std::floor(perNs) || perNs > 1e15)
+            d.error(config::locate(d, value, "memory.bandwidth"),
+                    "expected a whole number of GB/s (bytes per ns), found " + value.Scalar(),
+                    "the remote memory model takes integer bytes/ns, as ASTRA-sim does");
+        else
+            spec.memory.bandwidthBytesPerNs = static_cast<uint64_t>(perNs);
+    };
+    s.hooks.writeProject = [](std::ostream& out, const SimulationSpec& spec, const auto&) {
+        if (spec.memory.bandwidthBytesPerNs > 0)
+            out << "  bandwidth: " << spec.memory.bandwidthBytesPerNs << " GB/s\n";
+    };
+    s.hooks.afterProjectRead = [](config::ProjectContext& c, const YAML::Node& group,
+                                  SimulationSpec& spec) {
+        if (hasRemoteMemory(spec) && spec.memory.bandwidthBytesPerNs == 0 &&
+            !group["bandwidth"].IsDefined())
+            c.diagnostics.error(config::locate(c.diagnostics, group, "memory.bandwidth"),
+                                "required for an expanded memory", "e.g. bandwidth: 50 GB/s");
+    };
+    s.hooks.check = [](const Value& v) -> std::string {
+        const double perNs = std::get<double>(v);
+        return perNs != std::floor(perNs) || perNs < 1
+                   ? "use a whole number of GB/s (bytes per ns), at least 1"
+                   : "";
+    };
+    s.enabledWhen = hasRemoteMemory;
+    return s;
+}
+
+Setting numNodes() {
+    Setting s = make("num-nodes", Type::Int, "num-nodes", 3, "Nodes",
+                     "Per-node memory only: how many nodes (servers) the NPUs are grouped into.");
+    bindCount(s, &RemoteMemoryConfig::numNodes);
+    s.specJsonKey = "numNodes";
+    // Both counts are read by now: check them together, in key order.
+    s.hooks.afterProjectRead = [](config::ProjectContext& c, const YAML::Node& group,
+                                  SimulationSpec& spec) {
+        Diagnostics& d = c.diagnostics;
+        if (!perNode(spec))
+            return;
+        if (spec.memory.numNodes <= 0)
+            d.error(config::locate(d, group, "memory.num-nodes"),
+                    "expected 1 or more nodes for per-node");
+        if (spec.memory.numNpusPerNode <= 0)
+            d.error(config::locate(d, group, "memory.npus-per-node"),
+                    "expected 1 or more NPUs per node for per-node");
+    };
+    return s;
+}
+
+Setting npusPerNode() {
+    Setting s = make("npus-per-node", Type::Int, "num-npus-per-node", 4, "NPUs per node",
+                     "Per-node memory only: NPU r belongs to node r / (NPUs per node).");
+    bindCount(s, &RemoteMemoryConfig::numNpusPerNode);
+    s.specJsonKey = "numNpusPerNode";
+    return s;
+}
+
+// `astra-memory: <file.json>` stands for the whole section (the project reader reads it alone);
+// the writer always spells the values out.
+Setting astraMemoryFile() {
+    Setting s;
+    s.path = "memory.astra-memory";
+    s.type = Type::Custom;
+    s.compat = Compat::ProjectOnly;
+    s.label = "ASTRA-sim remote memory file";
+    s.help = "An ASTRA-sim remote-memory JSON file instead of the keys above (alone in the "
+             "section); relative to the project's folder.";
+    s.hooks.readProject = [](config::ProjectContext& c, const YAML::Node& value,
+                             SimulationSpec& spec) {
+        std::string file;
+        if (config::readString(c.diagnostics, value, "memory.astra-memory", file))
+            c.absorb([&] { spec.memory = loadAstraRemoteMemoryJson(c.resolve(file), c.warnings); });
+    };
+    s.hooks.writeProject = [](std::ostream&, const SimulationSpec&, const auto&) {};
+    return s;
+}
+
+} // namespace
+
+const Group& memoryGroup() {
+    static const Group group{
+        "memory",
+        "Remote memory (`memory:`)",
+        {type(), latency(), bandwidth(), numNodes(), npusPerNode(), astraMemoryFile()},
+        "remote-memory JSON"};
+    return group;
+}
+
+} // namespace astrolabe::settings
