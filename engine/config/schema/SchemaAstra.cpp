@@ -15,14 +15,6 @@ bool inJson(const Setting& s) {
            !s.astraKey.empty();
 }
 
-template <typename T, typename Read> bool take(Value& out, Read read) {
-    T value{};
-    if (!read(value))
-        return false;
-    out = value;
-    return true;
-}
-
 bool readValue(config::AstraJsonObject& r, const Setting& s, Value& out) {
     const std::string& key = s.astraKey;
     switch (s.type) {

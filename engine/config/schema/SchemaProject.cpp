@@ -8,15 +8,6 @@ namespace {
 
 using config::Diagnostics;
 
-// Reads a T through `read` into `out`.
-template <typename T, typename Read> bool take(Value& out, Read read) {
-    T value{};
-    if (!read(value))
-        return false;
-    out = value;
-    return true;
-}
-
 bool readValue(Diagnostics& d, const YAML::Node& node, const Setting& s, Value& out) {
     switch (s.type) {
     case Type::Int:

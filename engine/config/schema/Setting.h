@@ -55,6 +55,16 @@ enum class Compat : uint8_t {
 /// Enum (the name) and String -> std::string.
 using Value = std::variant<int64_t, double, bool, std::string>;
 
+/// Reads a T through `read` (a reader's typed accessor; false when the key is absent or wrong)
+/// into `out`. The project and ASTRA-sim readers read every kind of value this way.
+template <typename T, typename Read> bool take(Value& out, Read read) {
+    T value{};
+    if (!read(value))
+        return false;
+    out = value;
+    return true;
+}
+
 /// What a reader does when the key is absent.
 struct Missing {
     enum class Level : uint8_t { Default, Warning, Error };
