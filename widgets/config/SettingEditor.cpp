@@ -63,7 +63,7 @@ QWidget* addEditor(ConfigSection* section, const Setting& s) {
     case settings::Type::Int:
         return section->addInt(
             label, keys, tip, static_cast<int>(clamped(s.minimum, INT_MAX)),
-            static_cast<int>(clamped(s.maximum, INT_MAX)),
+            static_cast<int>(clamped(s.upperBound(), INT_MAX)),
             [shown](const SimulationSpec& sp) {
                 return static_cast<int>(std::get<int64_t>(shown(sp)));
             },
@@ -109,7 +109,7 @@ QWidget* addEditor(ConfigSection* section, const Setting& s) {
                 });
         }
         return section->addDouble(
-            label, keys, tip, clamped(s.minimum, 1e9), clamped(s.maximum, 1e9),
+            label, keys, tip, clamped(s.minimum, 1e9), clamped(s.upperBound(), 1e9),
             s.unit == Unit::TeraFlops ? 1 : 3,
             s.unit == Unit::TeraFlops ? QStringLiteral("TFLOP/s") : QString(),
             [shown](const SimulationSpec& sp) { return std::get<double>(shown(sp)); },

@@ -242,12 +242,14 @@ std::string typeText(const Setting& s) {
 }
 
 std::string rangeText(const Setting& s) {
-    if (s.type == Type::Custom || (s.minimum <= -1e300 && s.maximum >= 1e300))
+    if (s.type == Type::Custom || (s.minimum <= -1e300 && s.upperBound() >= 1e300))
         return {};
     std::string text = s.minimumExclusive ? "> " : ">= ";
     text += units::formatNumber(s.minimum);
-    if (s.maximum < 1e300)
-        text.append(", <= ").append(units::formatNumber(s.maximum));
+    if (s.upperBound() < 1e300)
+        text.append(", <= ").append(units::formatNumber(s.upperBound()));
+    if (s.limit < s.maximum)
+        text.append(" ([limits](limits.md))");
     return text;
 }
 

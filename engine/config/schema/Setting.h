@@ -130,7 +130,12 @@ struct Setting {
     Compat compat = Compat::Both;
     double minimum = -std::numeric_limits<double>::infinity();
     double maximum = std::numeric_limits<double>::infinity();
+    /// A limit far above real use (docs/limits.md), below `maximum`: the readers accept up to
+    /// `maximum` and SpecValidation's checkLimits refuses beyond the limit, reporting every
+    /// over-limit key of a file together. Editors and the docs table show the limit.
+    double limit = std::numeric_limits<double>::infinity();
     bool minimumExclusive = false;
+    double upperBound() const { return limit < maximum ? limit : maximum; }
     std::string rangeNoun; ///< "chunks" in "expected 1 or more chunks"; "factor" in "a factor > 0"
     std::string astraKey;  ///< ASTRA-sim system JSON key, or the command-line flag (CommandLine)
     /// Custom settings reading several ASTRA-sim keys list them all (unknown-key check).

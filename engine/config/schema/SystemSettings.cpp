@@ -110,6 +110,7 @@ std::vector<Setting> scalars() {
     bindField(s, sys, &SystemConfig::preferredDatasetSplits);
     s.minimum = 1;
     s.maximum = 1 << 30;
+    s.limit = kMaxChunksPerCollective;
     s.rangeNoun = "chunks";
     s.missing = {Missing::Level::Error,
                  "required key is missing: the number of chunks each collective is split into",
@@ -264,6 +265,7 @@ std::vector<Setting> scalars() {
     s.compat = Compat::CommandLine;
     s.minimum = 1;
     s.maximum = 1 << 30;
+    s.limit = kMaxQueuesPerDimension;
     s.editor = Editor::Run;
     s.specJsonGroup = "options";
     s.specJsonKey = "numQueuesPerDim";

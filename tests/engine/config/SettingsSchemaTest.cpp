@@ -5,6 +5,7 @@
 #include "config/AstraMemoryConfig.h"
 #include "config/AstraSystemConfig.h"
 #include "config/ProjectFile.h"
+#include "config/SpecValidation.h"
 #include "config/schema/Setting.h"
 #include "core/InputFile.h"
 
@@ -174,6 +175,30 @@ TEST(SettingsSchema, EverySettingIsDeclaredOnceWithAKeyAndHelp) {
             if (s.type != settings::Type::Custom) {
                 EXPECT_TRUE(s.get && s.set) << s.path;
             }
+        }
+}
+
+// The limits of docs/limits.md are what the editors offer and the docs table states; a value
+// between the limit and the reader's maximum is read, then refused by the limit check.
+TEST(SettingsSchema, LimitsAreTheEditorsAndTheDocsUpperBound) {
+    const auto find = [](const std::string& path) -> const settings::Setting* {
+        for (const settings::Group* group : settings::allGroups())
+            for (const settings::Setting& s : group->settings)
+                if (s.path == path)
+                    return &s;
+        return nullptr;
+    };
+    const settings::Setting* chunks = find("system.chunks");
+    const settings::Setting* queues = find("system.num-queues-per-dim");
+    ASSERT_TRUE(chunks && queues);
+    EXPECT_EQ(chunks->upperBound(), kMaxChunksPerCollective);
+    EXPECT_EQ(queues->upperBound(), kMaxQueuesPerDimension);
+    EXPECT_GT(chunks->maximum, chunks->limit);
+    for (const settings::Group* group : settings::allGroups())
+        if (group->name == "system") {
+            const std::string table = settings::markdownTable(*group);
+            EXPECT_THAT(table, testing::HasSubstr(">= 1, <= 16384 ([limits](limits.md))"));
+            EXPECT_THAT(table, testing::HasSubstr(">= 1, <= 1024 ([limits](limits.md))"));
         }
 }
 
