@@ -1,5 +1,6 @@
 #include "collective/MscclXml.h"
 
+#include "config/SpecValidation.h"
 #include "core/Error.h"
 #include "core/InputFile.h"
 
@@ -242,8 +243,17 @@ MscclAlgorithm parseMscclXml(const std::string& text, const std::string& file,
     MscclAlgorithm algo;
     algo.name = root.attribute("name").value();
     algo.collective = root.attribute("coll").value();
-    algo.gpuCount = static_cast<int>(attributes.integer(root, "ngpus"));
-    algo.traces.resize(static_cast<size_t>(std::max(0, algo.gpuCount)));
+    // Checked before anything is sized by it: a cast to int wrapped 22222222223 to 747 million
+    // traces (65 GB). The limit is the platform's (docs/limits.md).
+    const long long gpus = attributes.integer(root, "ngpus");
+    if (gpus < 1 || static_cast<uint64_t>(gpus) > kMaxNpus)
+        throw Error(ErrorKind::Validation,
+                    "expected 1 to " + std::to_string(kMaxNpus) + " GPUs in ngpus, found " +
+                        std::to_string(gpus),
+                    attributes.where(root, "algo.ngpus"),
+                    "limits and their reasons are listed in docs/limits.md");
+    algo.gpuCount = static_cast<int>(gpus);
+    algo.traces.resize(static_cast<size_t>(algo.gpuCount));
     // Elements other than <gpu>, <tb> and <step> are ignored, as by the converter; so is text.
     for (const pugi::xml_node& gpu : root.children("gpu")) {
         const long long id = attributes.integer(gpu, "id");

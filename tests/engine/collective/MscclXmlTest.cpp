@@ -148,3 +148,16 @@ TEST(MscclXml, AttributeErrorsNameTheElementAndKey) {
     EXPECT_EQ(badType.where().line, 2);
     EXPECT_EQ(badType.where().keyPath, "step.type");
 }
+
+// The fuzzer's find: ngpus="22222222223" was cast to int (747 million) and sized the traces
+// before any check, 65 GB. Counts are checked against the NPU limit before they size anything.
+TEST(MscclXml, AGpuCountBeyondTheLimitIsRefusedBeforeAnythingIsSized) {
+    for (const char* count : {"22222222223", "1048577", "0", "-3"}) {
+        const Error e = errorOf(std::string("<algo name=\"x\" ngpus=\"") + count +
+                                "\" coll=\"allreduce\">\n</algo>\n");
+        EXPECT_EQ(e.kind(), ErrorKind::Validation);
+        EXPECT_EQ(e.where().keyPath, "algo.ngpus");
+        EXPECT_EQ(e.where().line, 1);
+        EXPECT_HAS(e.message(), std::string("expected 1 to 1048576 GPUs in ngpus, found ") + count);
+    }
+}
