@@ -19,14 +19,9 @@ using config::Diagnostics;
 
 Setting make(const std::string& key, Type type, const std::string& astraKey, int astraOrder,
              const std::string& label, const std::string& help) {
-    Setting s;
-    s.path = "memory." + key;
-    s.type = type;
+    Setting s = declare("memory." + key, type, label, "remote memory " + key, help);
     s.astraKey = astraKey;
     s.astraOrder = astraOrder;
-    s.label = label;
-    s.shortLabel = "remote memory " + key;
-    s.help = help;
     s.specJsonGroup = "memory";
     s.editor = Editor::Memory;
     return s;

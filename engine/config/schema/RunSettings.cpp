@@ -10,13 +10,8 @@ namespace {
 
 Setting make(const std::string& key, Type type, const std::string& label,
              const std::string& shortLabel, const std::string& help) {
-    Setting s;
-    s.path = "run." + key;
-    s.type = type;
+    Setting s = declare("run." + key, type, label, shortLabel, help);
     s.compat = Compat::ProjectOnly;
-    s.label = label;
-    s.shortLabel = shortLabel;
-    s.help = help;
     s.specJsonGroup = "options";
     s.editor = Editor::RunOptions;
     return s;

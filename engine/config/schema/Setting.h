@@ -16,6 +16,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -172,6 +173,18 @@ struct Setting {
         return hooks.shown ? hooks.shown(spec) : get(spec);
     }
 };
+
+/// A setting's common fields; each group's table adds what is particular to it.
+inline Setting declare(std::string path, Type type, std::string label, std::string shortLabel,
+                       std::string help) {
+    Setting s;
+    s.path = std::move(path);
+    s.type = type;
+    s.label = std::move(label);
+    s.shortLabel = std::move(shortLabel);
+    s.help = std::move(help);
+    return s;
+}
 
 struct Group {
     std::string name;  ///< the project section, "system"

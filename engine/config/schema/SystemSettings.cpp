@@ -15,14 +15,9 @@ namespace {
 
 Setting make(const std::string& key, Type type, const std::string& astraKey, int astraOrder,
              const std::string& label, const std::string& shortLabel, const std::string& help) {
-    Setting s;
-    s.path = "system." + key;
-    s.type = type;
+    Setting s = declare("system." + key, type, label, shortLabel, help);
     s.astraKey = astraKey;
     s.astraOrder = astraOrder;
-    s.label = label;
-    s.shortLabel = shortLabel;
-    s.help = help;
     return s;
 }
 
