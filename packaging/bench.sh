@@ -50,3 +50,16 @@ for c in "${cases[@]}"; do
     rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/$c.time")
     printf '%-26s %12s %10s %12s\n' "$c" "$end" "$wall" "$(awk -v k="$rss" 'BEGIN{printf "%.1f", k/1024}')"
 done
+
+# A sweep on one worker and on one per core: the torus example's 64 points at 16 x 16
+# (projects/torus-2d/sweep-16x16.yaml). The ratio is the parallel speed-up of `sweep --jobs`.
+jobs=$(nproc)
+cp "$root/projects/torus-2d/project.yaml" "$root/projects/torus-2d/sweep-16x16.yaml" "$work/"
+printf '\n%-26s %10s %12s\n' "sweep (64 points)" "wall (s)" "peak (MB)"
+for j in 1 "$jobs"; do
+    /usr/bin/time -v "$cli" sweep "$work/sweep-16x16.yaml" --jobs "$j" --db "$work/sweep-$j.db" \
+        >"$work/sweep-$j.out" 2>"$work/sweep-$j.time"
+    wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/sweep-$j.time")
+    rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/sweep-$j.time")
+    printf '%-26s %10s %12s\n' "--jobs $j" "$wall" "$(awk -v k="$rss" 'BEGIN{printf "%.1f", k/1024}')"
+done

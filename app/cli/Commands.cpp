@@ -8,6 +8,7 @@
 #include "cli/RunCommand.h"
 #include "cli/RunsCommand.h"
 #include "cli/SettingsCommand.h"
+#include "cli/SweepCommand.h"
 #include "cli/TraceCommand.h"
 #include "core/Error.h"
 #include "core/Units.h"
@@ -47,6 +48,8 @@ const std::vector<Command>& commands() {
          modelInfoCommand},
         {"runs", "list, show, export or delete stored runs", runsParser, runsCommand},
         {"compare", "compare stored runs side by side", compareParser, compareCommand},
+        {"sweep", "run every point of a sweep on every core, or with --mpi across machines",
+         sweepParser, sweepCommand},
         {"generate", "write Chakra traces: 'generate microbenchmark' or 'generate llm'",
          generateParser, generateCommand},
         {"trace", "dump or check Chakra execution traces", traceParser, traceCommand},

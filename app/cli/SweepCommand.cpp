@@ -1,0 +1,263 @@
+#include "cli/SweepCommand.h"
+
+#include "cli/CliSupport.h"
+#include "cli/Commands.h"
+#include "cli/SweepMpi.h"
+#include "core/Error.h"
+#include "core/OutputFile.h"
+#include "core/Units.h"
+#include "store/RunStorage.h"
+#include "sweep/SweepRun.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <thread>
+
+namespace astrolabe::cli {
+namespace {
+
+using units::countOf;
+using units::formatPlain;
+using units::formatTime;
+
+int defaultJobs() {
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+std::string seconds(double s) {
+    char text[32];
+    if (s < 60)
+        std::snprintf(text, sizeof text, "%.1f s", s);
+    else
+        std::snprintf(text, sizeof text, "%d min %02d s", static_cast<int>(s / 60),
+                      static_cast<int>(s) % 60);
+    return text;
+}
+
+/// One line per finished point with the share done and the time left, estimated from the mean
+/// wall time of the points finished so far.
+class SweepProgress {
+public:
+    SweepProgress(std::ostream& out, size_t total) : m_out(out), m_total(total) {}
+    void finished(const SweepPlan& plan, const PointOutcome& o, int64_t runNumber) {
+        ++m_done;
+        const double elapsed = std::chrono::duration<double>(Clock::now() - m_start).count();
+        const double eta = elapsed / static_cast<double>(m_done) *
+                           static_cast<double>(m_total - m_done);
+        char head[64];
+        std::snprintf(head, sizeof head, "[%*zu/%zu] %5.1f%%", static_cast<int>(digits(m_total)),
+                      m_done, m_total, 100.0 * static_cast<double>(m_done) /
+                                           static_cast<double>(m_total));
+        m_out << head << "  point " << o.index << " ("
+              << plan.points[o.index].point.label() << "): ";
+        if (o.result)
+            m_out << formatTime(o.result->endTime);
+        else
+            m_out << runStatusName(o.status) << ": " << o.error;
+        m_out << "  · run #" << runNumber << " · " << seconds(elapsed) << " elapsed";
+        if (m_done < m_total)
+            m_out << ", about " << seconds(eta) << " left";
+        m_out << "\n" << std::flush;
+    }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    static size_t digits(size_t n) { return std::to_string(n).size(); }
+    std::ostream& m_out;
+    size_t m_total, m_done = 0;
+    Clock::time_point m_start = Clock::now();
+};
+
+/// The table of every point of the sweep as stored now (this run's and earlier ones').
+struct PointRow {
+    const PlannedPoint* point = nullptr;
+    const RunRecord* run = nullptr;
+    SimTime maxCompute, maxExposed;
+};
+
+std::vector<PointRow> pointRows(const SweepPlan& plan, const ProjectDatabase& db,
+                                std::vector<RunRecord>& runs) {
+    runs = db.listRuns();
+    std::map<size_t, const RunRecord*> byIndex; // the newest run of each point
+    for (const RunRecord& r : runs)
+        if (const auto index = storedPointIndex(r.tags, plan.identity); index && !byIndex.count(*index))
+            byIndex[*index] = &r;
+    std::vector<PointRow> rows;
+    for (const PlannedPoint& p : plan.points) {
+        PointRow row{&p, nullptr, {}, {}};
+        if (const auto it = byIndex.find(p.point.index); it != byIndex.end()) {
+            row.run = it->second;
+            for (const NpuSummary& s : db.loadNpuSummaries(row.run->id)) {
+                row.maxCompute = std::max(row.maxCompute, s.gpuTime);
+                row.maxExposed = std::max(row.maxExposed, s.exposedComm);
+            }
+        }
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (const char c : text)
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+std::string csvTable(const SweepPlan& plan, const std::vector<PointRow>& rows) {
+    std::ostringstream csv;
+    csv << "point";
+    for (const SweepGroup& g : plan.file.groups)
+        for (const SweepAxis& a : g.axes)
+            csv << "," << csvField(a.name);
+    csv << ",status,end_time_ns,compute_max_ns,exposed_comm_max_ns,run,note\n";
+    for (const PointRow& row : rows) {
+        csv << row.point->point.index;
+        for (const SweepCoordinate& c : row.point->point.coordinates)
+            csv << "," << csvField(c.value);
+        if (!row.point->spec)
+            csv << ",skipped,,,,," << csvField(row.point->skipReason);
+        else if (!row.run)
+            csv << ",not run,,,,,";
+        else if (row.run->status != RunStatus::Ok)
+            csv << "," << runStatusName(row.run->status) << ",,,," << row.run->number << ","
+                << csvField(row.run->errorMessage);
+        else
+            csv << ",ok," << formatPlain(row.run->simulatedTime.ns(), 15) << ","
+                << formatPlain(row.maxCompute.ns(), 15) << "," << formatPlain(row.maxExposed.ns(), 15)
+                << "," << row.run->number << ",";
+        csv << "\n";
+    }
+    return csv.str();
+}
+
+void printTable(std::ostream& out, const std::vector<PointRow>& rows) {
+    out << "\n  point  coordinates" << std::string(34, ' ') << "end time        run\n";
+    for (const PointRow& row : rows) {
+        char head[16];
+        std::snprintf(head, sizeof head, "  %5zu  ", row.point->point.index);
+        std::string label = row.point->point.label();
+        label.resize(std::max<size_t>(label.size(), 45), ' ');
+        out << head << label << "  ";
+        if (!row.point->spec)
+            out << "skipped: " << row.point->skipReason;
+        else if (!row.run)
+            out << "not run";
+        else if (row.run->status != RunStatus::Ok)
+            out << runStatusName(row.run->status) << "          #" << row.run->number;
+        else {
+            std::string end = formatTime(row.run->simulatedTime);
+            end.resize(std::max<size_t>(end.size(), 14), ' ');
+            out << end << "  #" << row.run->number;
+        }
+        out << "\n";
+    }
+}
+
+} // namespace
+
+ArgParser sweepParser() {
+    return ArgParser(
+        "sweep",
+        "Run every point of a sweep (docs/sweeps.md) and store each as a run. Points already "
+        "stored are not run again: after an interruption the same command finishes the sweep.",
+        {{"jobs", "N", "points run at once, one per worker thread",
+          "one per core (" + std::to_string(defaultJobs()) + " here)"},
+         {"db", "FILE", "project database to store the points in",
+          "the base project's folder/astrolabe.db"},
+         {"csv", "FILE", "also write every point's coordinates and results as CSV", ""},
+         {"dry-run", "", "list the points and what the constraints skip; run nothing", ""},
+         {"mpi", "", "distribute the points over MPI ranks (mpirun -n N ... --mpi); rank 0 "
+                     "stores them", ""}},
+        {"SWEEP.yaml"});
+}
+
+int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+    const std::string sweepPath = args.positional().at(0);
+    requireFile("sweep", sweepPath);
+    const int jobs = args.has("jobs") ? parseCount("jobs", args.value("jobs")) : defaultJobs();
+    std::unique_ptr<MpiSweep> mpi;
+    if (args.has("mpi"))
+        mpi = std::make_unique<MpiSweep>();
+    const bool leader = !mpi || mpi->rank() == 0;
+    try {
+        const SweepPlan plan = planSweep(sweepPath);
+        if (!leader) {
+            mpi->serve(plan);
+            return kExitOk;
+        }
+        const std::string dbPath =
+            args.value("db").empty() ? defaultDatabasePath(plan.file.projectPath) : args.value("db");
+        ProjectDatabase db(dbPath);
+        const std::set<size_t> stored = storedSweepPoints(db, plan.identity);
+        const std::vector<size_t> todo = pendingSweepPoints(plan, stored);
+        const size_t skipped = plan.points.size() - plan.runnable();
+        out << "Sweep \"" << plan.file.name << "\": " << countOf(plan.points.size(), "point")
+            << " over " << plan.file.projectPath << "\n  " << todo.size() << " to run, "
+            << (plan.runnable() - todo.size()) << " already stored, " << skipped
+            << " skipped by constraints; database " << dbPath << "\n";
+        if (mpi)
+            out << "  MPI: " << mpi->size() - 1 << " worker ranks\n";
+        else
+            out << "  " << countOf(static_cast<uint64_t>(std::min<size_t>(jobs, std::max<size_t>(todo.size(), 1))),
+                                   "worker thread")
+                << "\n";
+        for (const PlannedPoint& p : plan.points)
+            if (!p.spec && (args.has("dry-run") || stored.empty()))
+                out << "  skip point " << p.point.index << " (" << p.point.label()
+                    << "): " << p.skipReason << "\n";
+        if (args.has("dry-run")) {
+            for (const size_t i : todo)
+                out << "  would run point " << i << " (" << plan.points[i].point.label() << ")\n";
+            if (mpi)
+                mpi->distribute(plan, {}, [](PointOutcome&&) {});
+            return kExitOk;
+        }
+        SweepProgress progress(out, todo.size());
+        size_t failed = 0;
+        double simulating = 0, storing = 0;
+        auto deliver = [&](PointOutcome&& outcome) {
+            const auto storeStart = std::chrono::steady_clock::now();
+            const int64_t id = storeSweepPoint(db, plan, outcome);
+            storing += std::chrono::duration<double>(std::chrono::steady_clock::now() - storeStart).count();
+            simulating += outcome.wallSeconds;
+            failed += outcome.status == RunStatus::Ok ? 0 : 1;
+            progress.finished(plan, outcome, db.run(id).number);
+        };
+        const auto started = std::chrono::steady_clock::now();
+        if (mpi)
+            mpi->distribute(plan, todo, deliver);
+        else
+            runSweepOnThreads(plan, todo, jobs, deliver);
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        out << "Ran " << countOf(todo.size(), "point") << " in " << seconds(wall) << " ("
+            << todo.size() - failed << " ok, " << failed << " failed); simulating took "
+            << seconds(simulating) << " summed over the workers, storing " << seconds(storing)
+            << ".\n";
+        std::vector<RunRecord> runs;
+        const std::vector<PointRow> rows = pointRows(plan, db, runs);
+        printTable(out, rows);
+        if (const std::string csv = args.value("csv"); !csv.empty()) {
+            const std::string table = csvTable(plan, rows);
+            writeOutputFile(csv, "the sweep table", [&](std::ostream& o) { o << table; });
+            out << "  table written to " << csv << "\n";
+        }
+        return failed == 0 ? kExitOk : kExitFailure;
+    } catch (const std::exception& e) {
+        if (!mpi || mpi->size() == 1)
+            throw;
+        if (leader)
+            err << "astrolabe-cli: error: " << e.what() << "\n";
+        mpi->abort(kExitFailure); // the other ranks may be waiting for work: end them all
+        return kExitFailure;
+    }
+}
+
+} // namespace astrolabe::cli

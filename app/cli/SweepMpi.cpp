@@ -1,0 +1,231 @@
+#include "cli/SweepMpi.h"
+
+#include "cli/ArgParser.h"
+
+#ifndef ASTROLABE_WITH_MPI
+
+#include <cstdlib>
+
+namespace astrolabe::cli {
+
+struct MpiSweep::Impl {};
+
+MpiSweep::MpiSweep() {
+    throw UsageError("--mpi: this astrolabe-cli was built without MPI (install libopenmpi-dev and "
+                     "configure with -DASTROLABE_WITH_MPI=ON, as packaging/build.sh does)");
+}
+MpiSweep::~MpiSweep() = default;
+int MpiSweep::rank() const { return 0; }
+int MpiSweep::size() const { return 1; }
+void MpiSweep::abort(int) { std::abort(); }
+void MpiSweep::distribute(const SweepPlan&, const std::vector<size_t>&,
+                          const std::function<void(PointOutcome&&)>&) {}
+void MpiSweep::serve(const SweepPlan&) {}
+
+} // namespace astrolabe::cli
+
+#else
+
+#include "core/Error.h"
+#include "core/InputFile.h"
+#include "core/OutputFile.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <thread>
+#include <unistd.h>
+
+namespace astrolabe::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+enum Tag : int { kReady = 1, kWork = 2, kStop = 3, kResult = 4 };
+
+/// A result crosses the wire as a one-run project database: the store's own codecs, so nothing
+/// of a RunResult is lost or needs a second serialization to be kept in step.
+std::string scratchDatabase(int rank) {
+    return (fs::temp_directory_path() /
+            ("astrolabe-sweep-" + std::to_string(::getpid()) + "-" + std::to_string(rank) + ".db"))
+        .string();
+}
+
+void removeDatabase(const std::string& path) {
+    std::error_code ignored;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+        fs::remove(path + suffix, ignored);
+}
+
+template <typename T> void put(std::string& buffer, const T& value) {
+    buffer.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+template <typename T> T take(const std::string& buffer, size_t& at) {
+    T value{};
+    if (at + sizeof value > buffer.size())
+        throw Error(ErrorKind::Internal, "a sweep result message from an MPI rank is truncated");
+    std::memcpy(&value, buffer.data() + at, sizeof value);
+    at += sizeof value;
+    return value;
+}
+
+std::string packOutcome(const PointOutcome& o, int rank) {
+    std::string buffer;
+    put<uint64_t>(buffer, o.index);
+    put<uint8_t>(buffer, static_cast<uint8_t>(o.status));
+    put<double>(buffer, o.wallSeconds);
+    put<uint64_t>(buffer, o.error.size());
+    buffer += o.error;
+    if (o.result) {
+        const std::string path = scratchDatabase(rank);
+        removeDatabase(path);
+        {
+            ProjectDatabase scratch(path);
+            scratch.saveRun(*o.result, RunProvenance{});
+        }
+        buffer += InputFile(path, "a sweep point's result", 2 * kGiB).readAll();
+        removeDatabase(path);
+    }
+    return buffer;
+}
+
+PointOutcome unpackOutcome(const std::string& buffer) {
+    size_t at = 0;
+    PointOutcome o;
+    o.index = take<uint64_t>(buffer, at);
+    o.status = static_cast<RunStatus>(take<uint8_t>(buffer, at));
+    o.wallSeconds = take<double>(buffer, at);
+    const auto errorSize = take<uint64_t>(buffer, at);
+    if (at + errorSize > buffer.size())
+        throw Error(ErrorKind::Internal, "a sweep result message from an MPI rank is truncated");
+    o.error = buffer.substr(at, errorSize);
+    at += errorSize;
+    if (at < buffer.size()) {
+        const std::string path = scratchDatabase(0);
+        removeDatabase(path);
+        writeOutputFile(path, "a received sweep result",
+                        [&](std::ostream& out) { out.write(buffer.data() + at, static_cast<std::streamsize>(buffer.size() - at)); });
+        {
+            const ProjectDatabase scratch(path);
+            o.result = scratch.loadResult(scratch.listRuns().at(0).id);
+        }
+        removeDatabase(path);
+    }
+    return o;
+}
+
+} // namespace
+
+struct MpiSweep::Impl {
+    int rank = 0;
+    int size = 1;
+};
+
+MpiSweep::MpiSweep() : m_impl(std::make_unique<Impl>()) {
+    MPI_Init(nullptr, nullptr);
+    MPI_Comm_rank(MPI_COMM_WORLD, &m_impl->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &m_impl->size);
+    if (m_impl->size < 2) {
+        MPI_Finalize();
+        throw UsageError("--mpi needs at least 2 ranks: rank 0 stores the points and the others "
+                         "run them (mpirun -n 3 astrolabe-cli sweep SWEEP.yaml --mpi)");
+    }
+}
+
+MpiSweep::~MpiSweep() { MPI_Finalize(); }
+
+int MpiSweep::rank() const { return m_impl->rank; }
+int MpiSweep::size() const { return m_impl->size; }
+
+void MpiSweep::abort(int exitCode) {
+    MPI_Abort(MPI_COMM_WORLD, exitCode);
+    std::abort();
+}
+
+void MpiSweep::serve(const SweepPlan& plan) {
+    MPI_Send(nullptr, 0, MPI_BYTE, 0, kReady, MPI_COMM_WORLD);
+    for (;;) {
+        MPI_Status status;
+        uint64_t index = 0;
+        MPI_Recv(&index, 1, MPI_UINT64_T, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+        if (status.MPI_TAG == kStop)
+            return;
+        if (index >= plan.points.size())
+            throw Error(ErrorKind::Internal, "rank 0 sent point " + std::to_string(index) +
+                                                 " of a sweep with " +
+                                                 std::to_string(plan.points.size()));
+        const std::string message = packOutcome(runSweepPoint(plan.points[index]), m_impl->rank);
+        if (message.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
+            throw Error(ErrorKind::Unsupported,
+                        "point " + std::to_string(index) + "'s result is over 2 GiB, more than one MPI "
+                        "message carries", {}, "turn off run.record-timeline for the sweep");
+        MPI_Send(message.data(), static_cast<int>(message.size()), MPI_BYTE, 0, kResult,
+                 MPI_COMM_WORLD);
+    }
+}
+
+void MpiSweep::distribute(const SweepPlan&, const std::vector<size_t>& todo,
+                          const std::function<void(PointOutcome&&)>& deliver) {
+    std::deque<size_t> queue(todo.begin(), todo.end());
+    std::set<size_t> done;
+    std::map<int, size_t> busy;       // rank -> the point it runs
+    std::map<size_t, int> copies;     // point -> how many ranks run it
+    std::set<int> stopped;
+    const int workers = m_impl->size - 1;
+
+    auto stop = [&](int rank) {
+        MPI_Send(nullptr, 0, MPI_BYTE, rank, kStop, MPI_COMM_WORLD);
+        stopped.insert(rank);
+    };
+    auto give = [&](int rank) {
+        std::optional<size_t> point;
+        if (!queue.empty()) {
+            point = queue.front();
+            queue.pop_front();
+        } else {
+            // Every point is out: back up the one with the fewest copies still running.
+            for (const auto& [r, index] : busy)
+                if (!done.count(index) && copies[index] < 2 && (!point || copies[index] < copies[*point]))
+                    point = index;
+        }
+        if (!point)
+            return stop(rank);
+        uint64_t index = *point;
+        MPI_Send(&index, 1, MPI_UINT64_T, rank, kWork, MPI_COMM_WORLD);
+        busy[rank] = *point;
+        ++copies[*point];
+    };
+
+    while (static_cast<int>(stopped.size()) < workers) {
+        MPI_Status status;
+        MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+        int bytes = 0;
+        MPI_Get_count(&status, MPI_BYTE, &bytes);
+        std::string message(static_cast<size_t>(bytes), '\0');
+        MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        const int rank = status.MPI_SOURCE;
+        if (status.MPI_TAG == kResult) {
+            PointOutcome outcome = unpackOutcome(message);
+            busy.erase(rank);
+            if (done.insert(outcome.index).second)
+                deliver(std::move(outcome)); // the first copy to finish is the one kept
+        }
+        if (done.size() == todo.size() && queue.empty())
+            stop(rank);
+        else
+            give(rank);
+    }
+}
+
+} // namespace astrolabe::cli
+
+#endif

@@ -1,0 +1,40 @@
+#pragma once
+// Sweeps across machines: rank 0 hands out points one at a time to the ranks that ask for work
+// and alone writes the project database; the other ranks run points and send back each result.
+// Built only with ASTROLABE_WITH_MPI (Debian's OpenMPI); without it, --mpi is a usage error.
+
+#include "sweep/SweepRun.h"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace astrolabe::cli {
+
+class MpiSweep {
+public:
+    /// Initialises MPI (MPI_Init). Throws UsageError when built without MPI.
+    MpiSweep();
+    ~MpiSweep(); ///< MPI_Finalize
+    MpiSweep(const MpiSweep&) = delete;
+    MpiSweep& operator=(const MpiSweep&) = delete;
+
+    int rank() const;
+    /// Ends every rank at once (MPI_Abort): for an error on rank 0 while others wait for work.
+    [[noreturn]] void abort(int exitCode);
+    int size() const;
+    /// Rank 0: distributes `todo` dynamically and calls `deliver` once per point, in the order
+    /// results arrive. When every point is out and a rank asks for work, it gets a point still
+    /// running elsewhere (a backup copy): a rank that died or stalls delays nothing, and the
+    /// first result of a point is the one kept.
+    void distribute(const SweepPlan& plan, const std::vector<size_t>& todo,
+                    const std::function<void(PointOutcome&&)>& deliver);
+    /// Other ranks: run the points rank 0 sends until it says stop.
+    void serve(const SweepPlan& plan);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace astrolabe::cli

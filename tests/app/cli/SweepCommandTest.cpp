@@ -1,0 +1,158 @@
+// `astrolabe-cli sweep`: the torus example's 64 points, any worker count, and kill -9 halfway.
+#include "CliRunner.h"
+#include "config/ProjectFile.h"
+#include "core/Units.h"
+#include "simulation/Simulation.h"
+#include "store/ProjectDatabase.h"
+#include "sweep/SweepPlan.h"
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using clitest::cli;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The torus example and its sweep, copied into a fresh folder (the database lands beside).
+class SweepFolder {
+public:
+    explicit SweepFolder(const std::string& name)
+        : m_dir(fs::temp_directory_path() / ("astrolabe_cli_" + name + "_" + std::to_string(::getpid()))) {
+        fs::remove_all(m_dir);
+        fs::create_directories(m_dir);
+        for (const char* file : {"project.yaml", "sweep.yaml"})
+            fs::copy_file(fs::path(ASTROLABE_SOURCE_DIR) / "projects/torus-2d" / file, m_dir / file);
+    }
+    ~SweepFolder() { fs::remove_all(m_dir); }
+    std::string file(const std::string& name) const { return (m_dir / name).string(); }
+
+private:
+    fs::path m_dir;
+};
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+/// The CSV without its run-number column: what a point gave, not when it was stored.
+std::string metricsOnly(const std::string& csv) {
+    std::istringstream in(csv);
+    std::string line, out;
+    while (std::getline(in, line)) {
+        std::vector<std::string> fields(1);
+        for (const char c : line) // no quoted commas in these rows
+            if (c == ',')
+                fields.emplace_back();
+            else
+                fields.back() += c;
+        if (fields.size() >= 2)
+            fields.erase(fields.end() - 2); // run, before note
+        for (const std::string& f : fields)
+            out += f + ",";
+        out += "\n";
+    }
+    return out;
+}
+
+/// point index -> how many runs of the sweep the database holds for it.
+std::map<size_t, int> pointsStored(const std::string& db, const std::string& identity) {
+    std::map<size_t, int> count;
+    for (const astrolabe::RunRecord& r : astrolabe::ProjectDatabase(db).listRuns())
+        if (const auto index = astrolabe::storedPointIndex(r.tags, identity))
+            ++count[*index];
+    return count;
+}
+
+} // namespace
+
+TEST(SweepCommand, DryRunListsThePointsAndRunsNothing) {
+    SweepFolder dir("sweep_dry");
+    const auto r = cli({"sweep", dir.file("sweep.yaml"), "--dry-run"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("64 points"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("would run point 63 (bw0=400 GiB/s, chunks=128)"), std::string::npos)
+        << r.out;
+    EXPECT_FALSE(fs::exists(dir.file("astrolabe.db")) &&
+                 !astrolabe::ProjectDatabase(dir.file("astrolabe.db")).listRuns().empty());
+}
+
+TEST(SweepCommand, TwoWorkersGiveTheMetricsOfOne) {
+    SweepFolder dir("sweep_jobs");
+    const auto one = cli({"sweep", dir.file("sweep.yaml"), "--jobs", "1", "--db",
+                          dir.file("one.db"), "--csv", dir.file("one.csv")});
+    ASSERT_EQ(one.code, 0) << one.err << one.out;
+    EXPECT_NE(one.out.find("Ran 64 points"), std::string::npos) << one.out;
+    const auto two = cli({"sweep", dir.file("sweep.yaml"), "--jobs", "2", "--db",
+                          dir.file("two.db"), "--csv", dir.file("two.csv")});
+    ASSERT_EQ(two.code, 0) << two.err;
+    const std::string csv = readFile(dir.file("one.csv"));
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 65); // header + 64 points
+    EXPECT_EQ(metricsOnly(readFile(dir.file("two.csv"))), metricsOnly(csv));
+    // Point 10 is the base project itself (bw0 = 100 GiB/s, 4 chunks): its end time.
+    const auto base = astrolabe::runSimulation(astrolabe::loadProject(dir.file("project.yaml")));
+    const std::string row = "\n10,100 GiB/s,4,ok," +
+                            astrolabe::units::formatPlain(base->endTime.ns(), 15) + ",";
+    EXPECT_NE(csv.find(row), std::string::npos) << row << " not in\n" << csv;
+    // Running it again stores nothing twice.
+    const auto again = cli({"sweep", dir.file("sweep.yaml"), "--db", dir.file("one.db")});
+    EXPECT_NE(again.out.find("0 to run, 64 already stored"), std::string::npos) << again.out;
+    const auto plan = astrolabe::planSweep(dir.file("sweep.yaml"));
+    for (const auto& [index, n] : pointsStored(dir.file("one.db"), plan.identity))
+        EXPECT_EQ(n, 1) << "point " << index;
+}
+
+TEST(SweepCommand, KillNineHalfwayThenTheSameCommandFinishesWithEveryPointOnce) {
+    SweepFolder dir("sweep_kill");
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    const std::string sweep = dir.file("sweep.yaml");
+    if (child == 0) {
+        ::dup2(fds[1], 1);
+        ::close(fds[0]);
+        ::execl(ASTROLABE_CLI, ASTROLABE_CLI, "sweep", sweep.c_str(), "--jobs", "2",
+                static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    ::close(fds[1]);
+    // Wait for the 32nd stored point, then kill -9 while the others are being run and stored.
+    std::string seen;
+    char buffer[4096];
+    while (seen.find("[32/64]") == std::string::npos) {
+        const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+        ASSERT_GT(n, 0) << "the sweep ended before half its points: " << seen;
+        seen.append(buffer, static_cast<size_t>(n));
+    }
+    ::kill(child, SIGKILL);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ::close(fds[0]);
+    ASSERT_TRUE(WIFSIGNALED(status)) << seen;
+
+    const auto plan = astrolabe::planSweep(sweep);
+    const size_t before = pointsStored(dir.file("astrolabe.db"), plan.identity).size();
+    EXPECT_GE(before, 32u);
+    EXPECT_LT(before, 64u) << "killed too late to show anything";
+    const auto resumed = cli({"sweep", sweep, "--jobs", "2"});
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    EXPECT_NE(resumed.out.find(std::to_string(64 - before) + " to run, " + std::to_string(before) +
+                               " already stored"),
+              std::string::npos)
+        << resumed.out;
+    const auto stored = pointsStored(dir.file("astrolabe.db"), plan.identity);
+    EXPECT_EQ(stored.size(), 64u);
+    for (const auto& [index, n] : stored)
+        EXPECT_EQ(n, 1) << "point " << index;
+    EXPECT_EQ(astrolabe::ProjectDatabase(dir.file("astrolabe.db")).integrityCheck(), "ok");
+}

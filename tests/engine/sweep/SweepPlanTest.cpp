@@ -1,0 +1,259 @@
+// Sweep files, their points and constraints (docs/sweeps.md).
+#include "config/SweepFile.h"
+#include "engine/store/TempDir.h"
+#include "sweep/SweepExpression.h"
+#include "sweep/SweepPlan.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <set>
+
+using namespace astrolabe;
+
+namespace {
+
+const char* kQuickstart = R"(name: ring
+platform:
+  dimensions:
+    - {type: Ring, size: 8, bandwidth: 50 GiB/s, latency: 500 ns}
+system:
+  algorithms: {all-reduce: [ring], reduce-scatter: [ring], all-gather: [ring], all-to-all: [ring]}
+  scheduling-policy: LIFO
+  collective-optimization: localBWAware
+  chunks: 4
+  active-chunks-per-dimension: 1
+  endpoint-delay: 10 ns
+  local-memory-bandwidth: 50 GB/s
+workload:
+  microbenchmark: {collective: all-reduce, size: 1 MiB}
+run:
+  backend: congestion-unaware
+  timing: astra-compatible
+)";
+
+void write(const std::string& path, const std::string& text) {
+    std::ofstream(path) << text;
+}
+
+std::vector<std::string> valuesOf(const std::string& axisYaml) {
+    const SweepFile f = parseSweepFile("project: p.yaml\naxes:\n  - " + axisYaml + "\n", "s.yaml");
+    return f.groups.at(0).axes.at(0).values;
+}
+
+std::string errorOf(const std::string& text) {
+    try {
+        parseSweepFile(text, "s.yaml");
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+using Strings = std::vector<std::string>;
+
+} // namespace
+
+TEST(SweepFile, RangesExpandToTheirValues) {
+    EXPECT_EQ(valuesOf("{path: a.b, range: {from: 25 GiB/s, to: 400 GiB/s, steps: 5, scale: log}}"),
+              (Strings{"25 GiB/s", "50 GiB/s", "100 GiB/s", "200 GiB/s", "400 GiB/s"}));
+    // Whole-number ends without a unit give whole numbers; repeats are dropped.
+    EXPECT_EQ(valuesOf("{path: a.b, range: {from: 1, to: 64, steps: 7, scale: log}}"),
+              (Strings{"1", "2", "4", "8", "16", "32", "64"}));
+    EXPECT_EQ(valuesOf("{path: a.b, range: {from: 1, to: 4, steps: 10}}"),
+              (Strings{"1", "2", "3", "4"}));
+    EXPECT_EQ(valuesOf("{path: a.b, range: {from: 0.5, to: 2, step: 0.5}}"),
+              (Strings{"0.5", "1", "1.5", "2"}));
+    EXPECT_EQ(valuesOf("{path: a.b, range: {from: 1, to: 2, steps: 3, integer: false}}"),
+              (Strings{"1", "1.5", "2"}));
+    EXPECT_EQ(valuesOf("{path: a.b, values: [ring, [ring, direct], 4]}"),
+              (Strings{"ring", "[ring, direct]", "4"}));
+}
+
+TEST(SweepFile, MistakesAreNamedWithTheirPlace) {
+    EXPECT_NE(errorOf("project: p.yaml\naxes:\n  - {path: a, range: {from: 1 GiB/s, to: 4 GB/s, steps: 2}}\n")
+                  .find("s.yaml:3:"),
+              std::string::npos);
+    EXPECT_NE(errorOf("project: p.yaml\naxes:\n  - {path: a, range: {from: 0, to: 4, steps: 2, scale: log}}\n")
+                  .find("a log range needs from and to above 0"),
+              std::string::npos);
+    const std::string zip = errorOf(
+        "project: p.yaml\naxes:\n  - zip:\n    - {path: a, values: [1, 2]}\n    - {path: b, values: [1]}\n");
+    EXPECT_NE(zip.find("s.yaml:5:"), std::string::npos) << zip;
+    EXPECT_NE(zip.find("has 1 values, expected 2"), std::string::npos) << zip;
+    EXPECT_NE(errorOf("project: p.yaml\naxes:\n  - {path: x.a, values: [1]}\n  - {path: y.a, values: [2]}\n")
+                  .find("the axis name \"a\" is used twice"),
+              std::string::npos);
+    EXPECT_NE(errorOf("project: p.yaml\naxis:\n  - {path: a, values: [1]}\n").find("did you mean"),
+              std::string::npos);
+    EXPECT_NE(errorOf("axes:\n  - {path: a, values: [1]}\n").find("project"), std::string::npos);
+    EXPECT_NE(errorOf("project: p.yaml\naxes:\n  - {path: a, range: {from: 1, to: 1e9, steps: 1000000000}}\n")
+                  .find("expected 1 to 100000"),
+              std::string::npos);
+    // 1,000 x 1,000 x 10 points: refused, with the way out.
+    const std::string big = errorOf("project: p.yaml\naxes:\n"
+                                    "  - {path: a, range: {from: 1, to: 1000, step: 1}}\n"
+                                    "  - {path: b, range: {from: 1, to: 1000, step: 1}}\n"
+                                    "  - {path: c, range: {from: 1, to: 10, step: 1}}\n");
+    EXPECT_NE(big.find("10000000 points, more than the limit"), std::string::npos) << big;
+}
+
+TEST(SweepPoints, TheProductHasTheLastAxisFastestAndZipsMoveTogether) {
+    const SweepFile f = parseSweepFile("project: p.yaml\naxes:\n"
+                                       "  - {path: a, values: [1, 2]}\n"
+                                       "  - zip:\n"
+                                       "    - {path: b, values: [x, y, z]}\n"
+                                       "    - {path: c, values: [7, 8, 9]}\n",
+                                       "s.yaml");
+    const std::vector<SweepPoint> points = expandSweep(f);
+    ASSERT_EQ(points.size(), 6u);
+    EXPECT_EQ(points[0].label(), "a=1, b=x, c=7");
+    EXPECT_EQ(points[1].label(), "a=1, b=y, c=8");
+    EXPECT_EQ(points[5].label(), "a=2, b=z, c=9");
+    for (size_t i = 0; i < points.size(); ++i)
+        EXPECT_EQ(points[i].index, i);
+}
+
+TEST(SweepPoints, ALatinHypercubeUsesEveryStratumOfEveryAxisOnce) {
+    // 10 values per axis and 10 samples: each axis's values must be a permutation.
+    const std::string text = "project: p.yaml\naxes:\n"
+                             "  - {path: a, range: {from: 1, to: 10, step: 1}}\n"
+                             "  - {path: b, range: {from: 1, to: 10, step: 1}}\n"
+                             "  - {path: c, range: {from: 1, to: 10, step: 1}}\n"
+                             "sample: {method: latin-hypercube, count: 10, seed: SEED}\n";
+    auto sample = [&](const std::string& seed) {
+        std::string t = text;
+        t.replace(t.find("SEED"), 4, seed);
+        return expandSweep(parseSweepFile(t, "s.yaml"));
+    };
+    const std::vector<SweepPoint> points = sample("7");
+    ASSERT_EQ(points.size(), 10u); // three axes: two samples coinciding is (1/10)^3 per pair
+    for (size_t axis = 0; axis < 3; ++axis) {
+        std::set<std::string> seen;
+        for (const SweepPoint& p : points)
+            seen.insert(p.coordinates[axis].value);
+        EXPECT_EQ(seen.size(), 10u) << "axis " << axis;
+    }
+    // The seed names the sample: the same seed gives it again, another seed another one.
+    std::vector<std::string> a, b, c;
+    for (const SweepPoint& p : points)
+        a.push_back(p.label());
+    for (const SweepPoint& p : sample("7"))
+        b.push_back(p.label());
+    for (const SweepPoint& p : sample("8"))
+        c.push_back(p.label());
+    EXPECT_EQ(a, b);
+    EXPECT_NE(a, c);
+}
+
+TEST(SweepPoints, RandomSamplesStayInsideTheAxesAndDoNotRepeat) {
+    const SweepFile f = parseSweepFile("project: p.yaml\naxes:\n"
+                                       "  - {path: a, values: [1, 2, 3]}\n"
+                                       "  - {path: b, values: [4, 5]}\n"
+                                       "sample: {method: random, count: 50, seed: 3}\n",
+                                       "s.yaml");
+    const std::vector<SweepPoint> points = expandSweep(f);
+    EXPECT_EQ(points.size(), 6u); // 50 draws of 6 possible points: all 6, each once
+    std::set<std::string> labels;
+    for (const SweepPoint& p : points)
+        labels.insert(p.label());
+    EXPECT_EQ(labels.size(), 6u);
+}
+
+TEST(SweepExpression, FollowsPrecedenceAndNamesItsMistakes) {
+    auto holds = [](const std::string& text) {
+        return SweepExpression(text).holds([](const std::string& name) -> std::optional<SweepValue> {
+            if (name == "tp")
+                return 8.0;
+            if (name == "pp")
+                return 4.0;
+            if (name == "algo")
+                return std::string("ring");
+            return std::nullopt;
+        });
+    };
+    EXPECT_TRUE(holds("tp * pp == 32"));
+    EXPECT_TRUE(holds("tp + pp * 2 == 16"));
+    EXPECT_TRUE(holds("(tp + pp) * 2 == 24"));
+    EXPECT_TRUE(holds("tp >= 8 and not pp > 4"));
+    EXPECT_TRUE(holds("tp < 2 || algo == \"ring\""));
+    EXPECT_FALSE(holds("algo != 'ring'"));
+    EXPECT_TRUE(holds("-tp % 3 == -2"));
+    EXPECT_EQ(SweepExpression("tp * pp * dp == npus").names(), (Strings{"tp", "pp", "dp", "npus"}));
+    try {
+        holds("tp * dp == 8");
+        ADD_FAILURE() << "an unknown name must be an error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("no axis is named \"dp\""), std::string::npos);
+    }
+    try {
+        SweepExpression("tp * * 2");
+        ADD_FAILURE();
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("column 6"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(holds("algo * 2 == 4"), Error);
+    EXPECT_THROW(holds("tp / 0 == 1"), Error);
+}
+
+TEST(SweepPlan, PointsAreTheBaseProjectWithTheAxesValues) {
+    test::TempDir dir("sweep_plan");
+    write(dir.file("project.yaml"), kQuickstart);
+    write(dir.file("sweep.yaml"), "project: project.yaml\naxes:\n"
+                                  "  - {name: n, path: platform.dimensions.0.size, values: [4, 8, 16]}\n"
+                                  "  - {path: system.chunks, values: [1, 4]}\n"
+                                  "  - {path: run.record-timeline, values: [false]}\n"
+                                  "constraints:\n"
+                                  "  - {require: npus * chunks <= 32, reason: too many messages}\n");
+    const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
+    ASSERT_EQ(plan.points.size(), 6u);
+    EXPECT_EQ(plan.runnable(), 5u);
+    EXPECT_EQ(plan.identity.size(), 16u);
+    const PlannedPoint& p = plan.points[3]; // n=8, chunks=4
+    ASSERT_TRUE(p.spec);
+    EXPECT_EQ(p.spec->platform.npuCount(), 8);
+    EXPECT_EQ(p.spec->system.preferredDatasetSplits, 4);
+    EXPECT_FALSE(p.spec->options.recordTimeline);
+    EXPECT_FALSE(plan.points[5].spec); // n=16, chunks=4: 64 > 32
+    EXPECT_EQ(plan.points[5].skipReason, "too many messages (npus = 16, chunks = 4)");
+    // Tags carry the identity and the point; a run of another sweep is not this sweep's.
+    const std::vector<std::string> tags = sweepPointTags(plan, p.point);
+    EXPECT_EQ(storedPointIndex(tags, plan.identity), 3u);
+    EXPECT_EQ(storedPointIndex(tags, "0123456789abcdef"), std::nullopt);
+    EXPECT_NE(std::find(tags.begin(), tags.end(), "n=8"), tags.end());
+}
+
+TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
+    test::TempDir dir("sweep_bad");
+    write(dir.file("project.yaml"), kQuickstart);
+    write(dir.file("bad-path.yaml"), "project: project.yaml\naxes:\n"
+                                     "  - {path: \"platform.dimensions[1].size\", values: [2]}\n"
+                                     "  - {path: sytem.chunks, values: [2]}\n");
+    try {
+        planSweep(dir.file("bad-path.yaml"));
+        ADD_FAILURE();
+    } catch (const ErrorList& e) {
+        const std::string what = e.what();
+        ASSERT_EQ(e.errors().size(), 2u) << what;
+        EXPECT_NE(what.find("bad-path.yaml:3:5"), std::string::npos) << what;
+        EXPECT_NE(what.find("platform.dimensions has 1 entries"), std::string::npos) << what;
+        EXPECT_NE(what.find("bad-path.yaml:4:5"), std::string::npos) << what;
+        EXPECT_NE(what.find("the base project has no sytem"), std::string::npos) << what;
+    }
+    write(dir.file("bad-value.yaml"), "project: project.yaml\naxes:\n"
+                                      "  - {path: system.chunks, values: [2, 0]}\n");
+    try {
+        planSweep(dir.file("bad-value.yaml"));
+        ADD_FAILURE();
+    } catch (const ErrorList& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("point 1 (chunks=0) makes an invalid project"), std::string::npos) << what;
+        EXPECT_NE(what.find("system.chunks"), std::string::npos) << what;
+    }
+    // The same point skipped by a constraint is no error.
+    write(dir.file("skipped.yaml"), "project: project.yaml\naxes:\n"
+                                    "  - {path: system.chunks, values: [2, 0]}\n"
+                                    "constraints: [chunks >= 1]\n");
+    const SweepPlan plan = planSweep(dir.file("skipped.yaml"));
+    EXPECT_EQ(plan.runnable(), 1u);
+    EXPECT_EQ(plan.points[1].skipReason, "\"chunks >= 1\" does not hold (chunks = 0)");
+}

@@ -1,0 +1,129 @@
+// Running sweep points on threads into the project database, and resuming.
+#include "config/ProjectFile.h"
+#include "engine/store/TempDir.h"
+#include "simulation/Simulation.h"
+#include "sweep/SweepRun.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+
+using namespace astrolabe;
+
+namespace {
+
+// ASTRA-sim's regression case: 8 NPUs, ring, 1 MiB all-reduce, 117,780 ns.
+const char* kRing = R"(name: ring
+platform:
+  dimensions:
+    - {type: Ring, size: 8, bandwidth: 50 GiB/s, latency: 500 ns}
+system:
+  algorithms: {all-reduce: [ring], reduce-scatter: [ring], all-gather: [ring], all-to-all: [ring]}
+  scheduling-policy: LIFO
+  collective-optimization: localBWAware
+  chunks: 4
+  active-chunks-per-dimension: 1
+  endpoint-delay: 10 ns
+  local-memory-bandwidth: 50 GB/s
+workload:
+  microbenchmark: {collective: all-reduce, size: 1 MiB}
+run:
+  backend: congestion-unaware
+  timing: astra-compatible
+)";
+
+const char* kSweep = "project: project.yaml\naxes:\n"
+                     "  - {path: platform.dimensions.0.bandwidth, values: [25 GiB/s, 50 GiB/s, 100 GiB/s]}\n"
+                     "  - {path: system.chunks, values: [1, 2, 4]}\n";
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+std::map<size_t, int64_t> endTimes(const SweepPlan& plan, int jobs) {
+    std::map<size_t, int64_t> ends;
+    std::vector<size_t> all;
+    for (const PlannedPoint& p : plan.points)
+        all.push_back(p.point.index);
+    runSweepOnThreads(plan, all, jobs, [&](PointOutcome&& o) {
+        ASSERT_EQ(o.status, RunStatus::Ok) << o.error;
+        EXPECT_TRUE(ends.emplace(o.index, o.result->endTime.ps()).second) << "point twice";
+    });
+    return ends;
+}
+
+} // namespace
+
+TEST(SweepRun, AnyNumberOfWorkersGivesTheSameResultsAsRunningEachProject) {
+    test::TempDir dir("sweep_run");
+    write(dir.file("project.yaml"), kRing);
+    write(dir.file("sweep.yaml"), kSweep);
+    const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
+    const auto one = endTimes(plan, 1);
+    ASSERT_EQ(one.size(), 9u);
+    EXPECT_EQ(endTimes(plan, 2), one);
+    EXPECT_EQ(endTimes(plan, 5), one);
+    // Point 5 is the base project itself (50 GiB/s, 4 chunks): ASTRA-sim's 117,780 ns.
+    EXPECT_EQ(one.at(5), 117'780'000);
+    // Every point as if its project had been written out and run on its own.
+    std::string edited = kRing;
+    edited.replace(edited.find("50 GiB/s"), 8, "100 GiB/s");
+    edited.replace(edited.find("chunks: 4"), 9, "chunks: 2");
+    write(dir.file("edited.yaml"), edited);
+    EXPECT_EQ(runSimulation(loadProject(dir.file("edited.yaml")))->endTime.ps(), one.at(7));
+    // More bandwidth never makes the all-reduce slower.
+    EXPECT_GT(one.at(2), one.at(5));
+    EXPECT_GT(one.at(5), one.at(8));
+}
+
+TEST(SweepRun, StoredPointsCarryTheirTagsAndAreNotRunAgain) {
+    test::TempDir dir("sweep_store");
+    write(dir.file("project.yaml"), kRing);
+    write(dir.file("sweep.yaml"), kSweep);
+    const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
+    ProjectDatabase db(dir.file("astrolabe.db"));
+    // The first run stores points 0..3 and is "interrupted".
+    runSweepOnThreads(plan, {0, 1, 2, 3}, 2,
+                      [&](PointOutcome&& o) { storeSweepPoint(db, plan, o); });
+    EXPECT_EQ(storedSweepPoints(db, plan.identity), (std::set<size_t>{0, 1, 2, 3}));
+    const std::vector<size_t> rest = pendingSweepPoints(plan, storedSweepPoints(db, plan.identity));
+    EXPECT_EQ(rest, (std::vector<size_t>{4, 5, 6, 7, 8}));
+    runSweepOnThreads(plan, rest, 2, [&](PointOutcome&& o) { storeSweepPoint(db, plan, o); });
+    EXPECT_TRUE(pendingSweepPoints(plan, storedSweepPoints(db, plan.identity)).empty());
+    const std::vector<RunRecord> runs = db.listRuns();
+    ASSERT_EQ(runs.size(), 9u);
+    for (const RunRecord& r : runs) {
+        const auto index = storedPointIndex(r.tags, plan.identity);
+        ASSERT_TRUE(index);
+        EXPECT_EQ(r.name, plan.file.name + " · point " + std::to_string(*index));
+        EXPECT_NE(r.notes.find("system.chunks"), std::string::npos);
+    }
+    // Editing the base project makes it another sweep: nothing of it is stored yet.
+    write(dir.file("project.yaml"), std::string(kRing) + "# edited\n");
+    const SweepPlan edited = planSweep(dir.file("sweep.yaml"));
+    EXPECT_NE(edited.identity, plan.identity);
+    EXPECT_EQ(pendingSweepPoints(edited, storedSweepPoints(db, edited.identity)).size(), 9u);
+}
+
+TEST(SweepRun, AFailingPointIsStoredWithItsErrorAndTheOthersGoOn) {
+    test::TempDir dir("sweep_fail");
+    write(dir.file("project.yaml"), kRing);
+    write(dir.file("sweep.yaml"), kSweep);
+    SweepPlan plan = planSweep(dir.file("sweep.yaml"));
+    // A point whose trace cannot be read fails when it runs, not when it is planned.
+    plan.points[2].spec->workload.kind = WorkloadSource::Kind::ChakraTrace;
+    plan.points[2].spec->workload.tracePrefix = dir.file("missing/trace");
+    ProjectDatabase db(dir.file("astrolabe.db"));
+    size_t failed = 0;
+    runSweepOnThreads(plan, {0, 1, 2, 3}, 2, [&](PointOutcome&& o) {
+        failed += o.status == RunStatus::Failed;
+        storeSweepPoint(db, plan, o);
+    });
+    EXPECT_EQ(failed, 1u);
+    EXPECT_EQ(storedSweepPoints(db, plan.identity).size(), 4u);
+    bool sawError = false;
+    for (const RunRecord& r : db.listRuns())
+        if (r.status == RunStatus::Failed) {
+            sawError = true;
+            EXPECT_NE(r.errorMessage.find("missing"), std::string::npos) << r.errorMessage;
+        }
+    EXPECT_TRUE(sawError);
+}
