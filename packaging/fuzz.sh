@@ -11,12 +11,12 @@ build="$root/build-fuzz"
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(chakra network system memory comm_groups project msccl)
+[[ ${#targets[@]} -gt 0 ]] || targets=(chakra network system memory comm_groups project msccl sweep)
 jobs=${JOBS:-2}
 command -v clang++ >/dev/null || { echo "fuzz: needs clang++ (apt-get install clang libclang-rt-dev)" >&2; exit 1; }
 
 declare -A dict=([chakra]=chakra [network]=yaml [project]=yaml [system]=json [memory]=json
-                 [comm_groups]=json [msccl]=xml)
+                 [comm_groups]=json [msccl]=xml [sweep]=yaml)
 
 start=$SECONDS
 mkdir -p "$build"

@@ -231,8 +231,9 @@ int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
             progress.finished(plan, outcome, db.run(id).number);
         };
         const auto started = std::chrono::steady_clock::now();
+        std::vector<int> lost;
         if (mpi)
-            mpi->distribute(plan, todo, deliver);
+            lost = mpi->distribute(plan, todo, deliver);
         else
             runSweepOnThreads(plan, todo, jobs, deliver);
         const double wall =
@@ -241,6 +242,9 @@ int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
             << todo.size() - failed << " ok, " << failed << " failed); simulating took "
             << seconds(simulating) << " summed over the workers, storing " << seconds(storing)
             << ".\n";
+        for (const int rank : lost)
+            err << "astrolabe-cli: warning: MPI rank " << rank
+                << " stopped answering; its points were run by other ranks\n";
         std::vector<RunRecord> runs;
         const std::vector<PointRow> rows = pointRows(plan, db, runs);
         printTable(out, rows);

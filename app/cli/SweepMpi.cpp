@@ -18,8 +18,10 @@ MpiSweep::~MpiSweep() = default;
 int MpiSweep::rank() const { return 0; }
 int MpiSweep::size() const { return 1; }
 void MpiSweep::abort(int) { std::abort(); }
-void MpiSweep::distribute(const SweepPlan&, const std::vector<size_t>&,
-                          const std::function<void(PointOutcome&&)>&) {}
+std::vector<int> MpiSweep::distribute(const SweepPlan&, const std::vector<size_t>&,
+                                      const std::function<void(PointOutcome&&)>&) {
+    return {};
+}
 void MpiSweep::serve(const SweepPlan&) {}
 
 } // namespace astrolabe::cli
@@ -34,8 +36,10 @@ void MpiSweep::serve(const SweepPlan&) {}
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <iostream>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -127,6 +131,7 @@ PointOutcome unpackOutcome(const std::string& buffer) {
 struct MpiSweep::Impl {
     int rank = 0;
     int size = 1;
+    std::vector<int> lost; ///< ranks that never answered after the last point
 };
 
 MpiSweep::MpiSweep() : m_impl(std::make_unique<Impl>()) {
@@ -140,7 +145,16 @@ MpiSweep::MpiSweep() : m_impl(std::make_unique<Impl>()) {
     }
 }
 
-MpiSweep::~MpiSweep() { MPI_Finalize(); }
+MpiSweep::~MpiSweep() {
+    // MPI_Finalize waits for every rank, and a lost rank never comes: leave without it (the
+    // database is closed by now; mpirun reports the missing finalize).
+    if (!m_impl->lost.empty()) {
+        std::cout.flush();
+        std::cerr.flush();
+        std::quick_exit(0);
+    }
+    MPI_Finalize();
+}
 
 int MpiSweep::rank() const { return m_impl->rank; }
 int MpiSweep::size() const { return m_impl->size; }
@@ -172,8 +186,8 @@ void MpiSweep::serve(const SweepPlan& plan) {
     }
 }
 
-void MpiSweep::distribute(const SweepPlan&, const std::vector<size_t>& todo,
-                          const std::function<void(PointOutcome&&)>& deliver) {
+std::vector<int> MpiSweep::distribute(const SweepPlan&, const std::vector<size_t>& todo,
+                                      const std::function<void(PointOutcome&&)>& deliver) {
     std::deque<size_t> queue(todo.begin(), todo.end());
     std::set<size_t> done;
     std::map<int, size_t> busy;       // rank -> the point it runs
@@ -204,9 +218,9 @@ void MpiSweep::distribute(const SweepPlan&, const std::vector<size_t>& todo,
         ++copies[*point];
     };
 
-    while (static_cast<int>(stopped.size()) < workers) {
-        MPI_Status status;
-        MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+    // Until every point is in: answer each message with work (or stop, once all is done).
+    double longest = 0;
+    auto receive = [&](const MPI_Status& status) {
         int bytes = 0;
         MPI_Get_count(&status, MPI_BYTE, &bytes);
         std::string message(static_cast<size_t>(bytes), '\0');
@@ -216,6 +230,7 @@ void MpiSweep::distribute(const SweepPlan&, const std::vector<size_t>& todo,
         if (status.MPI_TAG == kResult) {
             PointOutcome outcome = unpackOutcome(message);
             busy.erase(rank);
+            longest = std::max(longest, outcome.wallSeconds);
             if (done.insert(outcome.index).second)
                 deliver(std::move(outcome)); // the first copy to finish is the one kept
         }
@@ -223,7 +238,29 @@ void MpiSweep::distribute(const SweepPlan&, const std::vector<size_t>& todo,
             stop(rank);
         else
             give(rank);
+    };
+    while (done.size() < todo.size() && static_cast<int>(stopped.size()) < workers) {
+        MPI_Status status;
+        MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+        receive(status);
     }
+    // Every point is stored. Ranks still busy run a backup copy, or died (mpirun
+    // --enable-recovery keeps the job alive when a rank dies): wait for them, but not forever.
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + std::chrono::duration<double>(std::max(30.0, 3 * longest));
+    while (static_cast<int>(stopped.size()) < workers && Clock::now() < deadline) {
+        int waiting = 0;
+        MPI_Status status;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &waiting, &status);
+        if (waiting)
+            receive(status);
+        else
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    for (int rank = 1; rank <= workers; ++rank)
+        if (!stopped.count(rank))
+            m_impl->lost.push_back(rank);
+    return m_impl->lost;
 }
 
 } // namespace astrolabe::cli

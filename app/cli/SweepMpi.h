@@ -26,8 +26,10 @@ public:
     /// Rank 0: distributes `todo` dynamically and calls `deliver` once per point, in the order
     /// results arrive. When every point is out and a rank asks for work, it gets a point still
     /// running elsewhere (a backup copy): a rank that died or stalls delays nothing, and the
-    /// first result of a point is the one kept.
-    void distribute(const SweepPlan& plan, const std::vector<size_t>& todo,
+    /// first result of a point is the one kept. Once every point is in, ranks still running a
+    /// copy are waited for (at most max(30 s, 3 x the longest point)); those that never answer
+    /// (dead under mpirun --enable-recovery) are returned.
+    std::vector<int> distribute(const SweepPlan& plan, const std::vector<size_t>& todo,
                     const std::function<void(PointOutcome&&)>& deliver);
     /// Other ranks: run the points rank 0 sends until it says stop.
     void serve(const SweepPlan& plan);

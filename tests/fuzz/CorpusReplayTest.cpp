@@ -15,6 +15,7 @@ ASTROLABE_DECLARE_TARGET(memory)
 ASTROLABE_DECLARE_TARGET(comm_groups)
 ASTROLABE_DECLARE_TARGET(project)
 ASTROLABE_DECLARE_TARGET(msccl)
+ASTROLABE_DECLARE_TARGET(sweep)
 
 namespace {
 
@@ -60,4 +61,7 @@ TEST(FuzzCorpus, Project) {
 }
 TEST(FuzzCorpus, Msccl) {
     replay("msccl", astrolabeFuzz_msccl);
+}
+TEST(FuzzCorpus, Sweep) {
+    replay("sweep", astrolabeFuzz_sweep);
 }

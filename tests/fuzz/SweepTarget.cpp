@@ -1,0 +1,19 @@
+// Sweep files (docs/sweeps.md): the reader, the constraint expressions and, for sweeps of a
+// modest size, the expansion into points.
+#include "FuzzTarget.h"
+#include "config/SweepFile.h"
+#include "sweep/SweepExpression.h"
+#include "sweep/SweepPlan.h"
+
+ASTROLABE_FUZZ_TARGET(sweep) {
+    const astrolabe::SweepFile sweep = astrolabe::parseSweepFile(std::string(input), "fuzz.yaml");
+    for (const astrolabe::SweepConstraint& c : sweep.constraints) {
+        const astrolabe::SweepExpression expression(c.expression);
+        (void)expression.holds([](const std::string&) { return astrolabe::SweepValue(2.0); });
+    }
+    double points = 1;
+    for (const astrolabe::SweepGroup& g : sweep.groups)
+        points *= static_cast<double>(g.size());
+    if (points <= 10000 || sweep.sampling.count <= 10000)
+        (void)astrolabe::expandSweep(sweep);
+}
