@@ -4,6 +4,7 @@
 #include "core/Error.h"
 #include "core/Units.h"
 #include "generate/GeneratorSettings.h"
+#include "generate/GeneratorValues.h"
 #include "generate/ModelFigures.h"
 #include "generate/ModelPresets.h"
 #include "generate/ParallelismFit.h"
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <ostream>
 
 namespace astrolabe::cli {
@@ -45,91 +47,20 @@ std::vector<FlagSpec> modelFlags() {
     return flags;
 }
 
-int intFlag(const ParsedArgs& args, const std::string& name, int current) {
-    if (!args.has(name))
-        return current;
-    const std::string text = args.value(name);
-    try {
-        size_t used = 0;
-        const int value = std::stoi(text, &used);
-        if (used == text.size())
-            return value;
-    } catch (const std::exception&) {
-    }
-    throw UsageError("--" + name + ": expected an integer, found \"" + text + "\"");
-}
-
-double doubleFlag(const ParsedArgs& args, const std::string& name, double current) {
-    if (!args.has(name))
-        return current;
-    const std::string text = args.value(name);
-    try {
-        size_t used = 0;
-        const double value = std::stod(text, &used);
-        if (used == text.size())
-            return value;
-    } catch (const std::exception&) {
-    }
-    throw UsageError("--" + name + ": expected a number, found \"" + text + "\"");
-}
-
-bool boolFlag(const ParsedArgs& args, const std::string& name, bool current) {
-    if (!args.has(name))
-        return current;
-    const std::string text = args.value(name);
-    if (text == "true" || text == "1" || text == "yes")
-        return true;
-    if (text == "false" || text == "0" || text == "no")
-        return false;
-    throw UsageError("--" + name + ": expected true or false, found \"" + text + "\"");
-}
-
-GenValue flagValue(const GeneratorSetting& s, const ParsedArgs& args, const GenValue& current) {
-    switch (s.type) {
-    case GenType::Int:
-    case GenType::Choice:
-        return static_cast<int64_t>(
-            intFlag(args, s.flag, static_cast<int>(std::get<int64_t>(current))));
-    case GenType::Double:
-        return doubleFlag(args, s.flag, std::get<double>(current));
-    case GenType::Bool:
-        return boolFlag(args, s.flag, std::get<bool>(current));
-    case GenType::Name:
-        return args.value(s.flag);
-    case GenType::Size:
-        return static_cast<int64_t>(units::parseSizeBytes(args.value(s.flag)));
-    }
-    return current;
-}
-
+/// The preset and the generator flags given, through the rules a sweep's generate: section
+/// follows too (generate/GeneratorValues.h). A value that does not parse is a usage error.
 GeneratorSpec specFromArgs(const ParsedArgs& args) {
-    GeneratorSpec s = presetSpec(args.value("preset", "gpt3-175b"));
-    for (const GeneratorSetting& setting : generatorSettings())
-        if (!setting.flag.empty() && !setting.customFlag && args.has(setting.flag))
-            setting.set(s, flagValue(setting, args, setting.get(s)));
-    // What the table cannot say: interleaving needs 2+ chunks per stage unless told otherwise;
-    // the global batch is whole micro-batches x micro-batch x dp unless given.
-    ParallelSpec& p = s.parallel;
-    if (p.schedule == PipelineSchedule::Interleaved && !args.has("virtual-stages") &&
-        p.virtualStages == 1)
-        p.virtualStages = 2;
-    TrainingSpec& t = s.training;
-    t.globalBatch = intFlag(args, "global-batch", t.globalBatch);
-    if (args.has("micro-batches"))
-        t.globalBatch = intFlag(args, "micro-batches", 0) * t.microBatch * p.dp;
-    else if (!args.has("global-batch") && t.microBatch * p.dp > 0 &&
-             t.globalBatch % (t.microBatch * p.dp) != 0)
-        t.globalBatch = std::max(1, t.globalBatch / (t.microBatch * p.dp)) * t.microBatch * p.dp;
-    if (args.has("npus")) {
-        // The same fit as the GUI's model builder; a given --global-batch must stay as given.
-        const ParallelFit fit = fitParallelism(
-            s, intFlag(args, "npus", 0),
-            args.has("global-batch") ? BatchRule::GlobalBatchFixed : BatchRule::MicroBatchesFixed);
-        if (!fit.fits)
-            throw Error(ErrorKind::Validation, fit.reason, SourceLocation{{}, 0, 0, "npus"});
-        s = fit.spec;
+    std::map<std::string, std::string> values;
+    for (const std::string& name : generatorValueNames())
+        if (name != "preset" && args.has(name))
+            values[name] = args.value(name);
+    try {
+        return generatorSpecFrom(args.value("preset", "gpt3-175b"), values);
+    } catch (const Error& e) {
+        if (e.message().rfind("expected ", 0) == 0)
+            throw UsageError("--" + e.where().keyPath + ": " + e.message());
+        throw;
     }
-    return s;
 }
 
 std::vector<int> platformDims(const ParsedArgs& args) {

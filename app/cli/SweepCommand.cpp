@@ -42,18 +42,20 @@ std::string seconds(double s) {
 /// wall time of the points finished so far.
 class SweepProgress {
 public:
-    SweepProgress(std::ostream& out, size_t total) : m_out(out), m_total(total) {}
+    SweepProgress(std::ostream& out, size_t total)
+        : m_out(out)
+        , m_total(total) {}
     void finished(const SweepPlan& plan, const PointOutcome& o, int64_t runNumber) {
         ++m_done;
         const double elapsed = std::chrono::duration<double>(Clock::now() - m_start).count();
-        const double eta = elapsed / static_cast<double>(m_done) *
-                           static_cast<double>(m_total - m_done);
+        const double eta =
+            elapsed / static_cast<double>(m_done) * static_cast<double>(m_total - m_done);
         char head[64];
         std::snprintf(head, sizeof head, "[%*zu/%zu] %5.1f%%", static_cast<int>(digits(m_total)),
-                      m_done, m_total, 100.0 * static_cast<double>(m_done) /
-                                           static_cast<double>(m_total));
-        m_out << head << "  point " << o.index << " ("
-              << plan.points[o.index].point.label() << "): ";
+                      m_done, m_total,
+                      100.0 * static_cast<double>(m_done) / static_cast<double>(m_total));
+        m_out << head << "  point " << o.index << " (" << plan.points[o.index].point.label()
+              << "): ";
         if (o.result)
             m_out << formatTime(o.result->endTime);
         else
@@ -84,7 +86,8 @@ std::vector<PointRow> pointRows(const SweepPlan& plan, const ProjectDatabase& db
     runs = db.listRuns();
     std::map<size_t, const RunRecord*> byIndex; // the newest run of each point
     for (const RunRecord& r : runs)
-        if (const auto index = storedPointIndex(r.tags, plan.identity); index && !byIndex.count(*index))
+        if (const auto index = storedPointIndex(r.tags, plan.identity);
+            index && !byIndex.count(*index))
             byIndex[*index] = &r;
     std::vector<PointRow> rows;
     for (const PlannedPoint& p : plan.points) {
@@ -130,8 +133,8 @@ std::string csvTable(const SweepPlan& plan, const std::vector<PointRow>& rows) {
                 << csvField(row.run->errorMessage);
         else
             csv << ",ok," << formatPlain(row.run->simulatedTime.ns(), 15) << ","
-                << formatPlain(row.maxCompute.ns(), 15) << "," << formatPlain(row.maxExposed.ns(), 15)
-                << "," << row.run->number << ",";
+                << formatPlain(row.maxCompute.ns(), 15) << ","
+                << formatPlain(row.maxExposed.ns(), 15) << "," << row.run->number << ",";
         csv << "\n";
     }
     return csv.str();
@@ -173,8 +176,10 @@ ArgParser sweepParser() {
           "the base project's folder/astrolabe.db"},
          {"csv", "FILE", "also write every point's coordinates and results as CSV", ""},
          {"dry-run", "", "list the points and what the constraints skip; run nothing", ""},
-         {"mpi", "", "distribute the points over MPI ranks (mpirun -n N ... --mpi); rank 0 "
-                     "stores them", ""}},
+         {"mpi", "",
+          "distribute the points over MPI ranks (mpirun -n N ... --mpi); rank 0 "
+          "stores them",
+          ""}},
         {"SWEEP.yaml"});
 }
 
@@ -192,8 +197,9 @@ int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
             mpi->serve(plan);
             return kExitOk;
         }
-        const std::string dbPath =
-            args.value("db").empty() ? defaultDatabasePath(plan.file.projectPath) : args.value("db");
+        const std::string dbPath = args.value("db").empty()
+                                       ? defaultDatabasePath(plan.file.projectPath)
+                                       : args.value("db");
         ProjectDatabase db(dbPath);
         const std::set<size_t> stored = storedSweepPoints(db, plan.identity);
         const std::vector<size_t> todo = pendingSweepPoints(plan, stored);
@@ -205,8 +211,10 @@ int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         if (mpi)
             out << "  MPI: " << mpi->size() - 1 << " worker ranks\n";
         else
-            out << "  " << countOf(static_cast<uint64_t>(std::min<size_t>(jobs, std::max<size_t>(todo.size(), 1))),
-                                   "worker thread")
+            out << "  "
+                << countOf(static_cast<uint64_t>(
+                               std::min<size_t>(jobs, std::max<size_t>(todo.size(), 1))),
+                           "worker thread")
                 << "\n";
         for (const PlannedPoint& p : plan.points)
             if (!p.spec && (args.has("dry-run") || stored.empty()))
@@ -225,7 +233,8 @@ int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         auto deliver = [&](PointOutcome&& outcome) {
             const auto storeStart = std::chrono::steady_clock::now();
             const int64_t id = storeSweepPoint(db, plan, outcome);
-            storing += std::chrono::duration<double>(std::chrono::steady_clock::now() - storeStart).count();
+            storing += std::chrono::duration<double>(std::chrono::steady_clock::now() - storeStart)
+                           .count();
             simulating += outcome.wallSeconds;
             failed += outcome.status == RunStatus::Ok ? 0 : 1;
             progress.finished(plan, outcome, db.run(id).number);

@@ -15,9 +15,15 @@ MpiSweep::MpiSweep() {
                      "configure with -DASTROLABE_WITH_MPI=ON, as packaging/build.sh does)");
 }
 MpiSweep::~MpiSweep() = default;
-int MpiSweep::rank() const { return 0; }
-int MpiSweep::size() const { return 1; }
-void MpiSweep::abort(int) { std::abort(); }
+int MpiSweep::rank() const {
+    return 0;
+}
+int MpiSweep::size() const {
+    return 1;
+}
+void MpiSweep::abort(int) {
+    std::abort();
+}
 std::vector<int> MpiSweep::distribute(const SweepPlan&, const std::vector<size_t>&,
                                       const std::function<void(PointOutcome&&)>&) {
     return {};
@@ -32,17 +38,16 @@ void MpiSweep::serve(const SweepPlan&) {}
 #include "core/InputFile.h"
 #include "core/OutputFile.h"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <iostream>
 #include <filesystem>
+#include <iostream>
 #include <limits>
 #include <map>
+#include <mpi.h>
 #include <optional>
 #include <set>
 #include <thread>
@@ -115,8 +120,9 @@ PointOutcome unpackOutcome(const std::string& buffer) {
     if (at < buffer.size()) {
         const std::string path = scratchDatabase(0);
         removeDatabase(path);
-        writeOutputFile(path, "a received sweep result",
-                        [&](std::ostream& out) { out.write(buffer.data() + at, static_cast<std::streamsize>(buffer.size() - at)); });
+        writeOutputFile(path, "a received sweep result", [&](std::ostream& out) {
+            out.write(buffer.data() + at, static_cast<std::streamsize>(buffer.size() - at));
+        });
         {
             const ProjectDatabase scratch(path);
             o.result = scratch.loadResult(scratch.listRuns().at(0).id);
@@ -134,7 +140,8 @@ struct MpiSweep::Impl {
     std::vector<int> lost; ///< ranks that never answered after the last point
 };
 
-MpiSweep::MpiSweep() : m_impl(std::make_unique<Impl>()) {
+MpiSweep::MpiSweep()
+    : m_impl(std::make_unique<Impl>()) {
     MPI_Init(nullptr, nullptr);
     MPI_Comm_rank(MPI_COMM_WORLD, &m_impl->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &m_impl->size);
@@ -156,8 +163,12 @@ MpiSweep::~MpiSweep() {
     MPI_Finalize();
 }
 
-int MpiSweep::rank() const { return m_impl->rank; }
-int MpiSweep::size() const { return m_impl->size; }
+int MpiSweep::rank() const {
+    return m_impl->rank;
+}
+int MpiSweep::size() const {
+    return m_impl->size;
+}
 
 void MpiSweep::abort(int exitCode) {
     MPI_Abort(MPI_COMM_WORLD, exitCode);
@@ -179,8 +190,10 @@ void MpiSweep::serve(const SweepPlan& plan) {
         const std::string message = packOutcome(runSweepPoint(plan.points[index]), m_impl->rank);
         if (message.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
             throw Error(ErrorKind::Unsupported,
-                        "point " + std::to_string(index) + "'s result is over 2 GiB, more than one MPI "
-                        "message carries", {}, "turn off run.record-timeline for the sweep");
+                        "point " + std::to_string(index) +
+                            "'s result is over 2 GiB, more than one MPI "
+                            "message carries",
+                        {}, "turn off run.record-timeline for the sweep");
         MPI_Send(message.data(), static_cast<int>(message.size()), MPI_BYTE, 0, kResult,
                  MPI_COMM_WORLD);
     }
@@ -190,8 +203,8 @@ std::vector<int> MpiSweep::distribute(const SweepPlan&, const std::vector<size_t
                                       const std::function<void(PointOutcome&&)>& deliver) {
     std::deque<size_t> queue(todo.begin(), todo.end());
     std::set<size_t> done;
-    std::map<int, size_t> busy;       // rank -> the point it runs
-    std::map<size_t, int> copies;     // point -> how many ranks run it
+    std::map<int, size_t> busy;   // rank -> the point it runs
+    std::map<size_t, int> copies; // point -> how many ranks run it
     std::set<int> stopped;
     const int workers = m_impl->size - 1;
 
@@ -207,7 +220,8 @@ std::vector<int> MpiSweep::distribute(const SweepPlan&, const std::vector<size_t
         } else {
             // Every point is out: back up the one with the fewest copies still running.
             for (const auto& [r, index] : busy)
-                if (!done.count(index) && copies[index] < 2 && (!point || copies[index] < copies[*point]))
+                if (!done.count(index) && copies[index] < 2 &&
+                    (!point || copies[index] < copies[*point]))
                     point = index;
         }
         if (!point)
@@ -224,8 +238,8 @@ std::vector<int> MpiSweep::distribute(const SweepPlan&, const std::vector<size_t
         int bytes = 0;
         MPI_Get_count(&status, MPI_BYTE, &bytes);
         std::string message(static_cast<size_t>(bytes), '\0');
-        MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG,
-                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
         const int rank = status.MPI_SOURCE;
         if (status.MPI_TAG == kResult) {
             PointOutcome outcome = unpackOutcome(message);

@@ -30,7 +30,7 @@ public:
     /// copy are waited for (at most max(30 s, 3 x the longest point)); those that never answer
     /// (dead under mpirun --enable-recovery) are returned.
     std::vector<int> distribute(const SweepPlan& plan, const std::vector<size_t>& todo,
-                    const std::function<void(PointOutcome&&)>& deliver);
+                                const std::function<void(PointOutcome&&)>& deliver);
     /// Other ranks: run the points rank 0 sends until it says stop.
     void serve(const SweepPlan& plan);
 

@@ -21,7 +21,8 @@ std::vector<PathStep> splitPath(const std::string& path, std::string& problem) {
     while (i < path.size()) {
         if (path[i] == '[') {
             const size_t close = path.find(']', i);
-            const std::string digits = path.substr(i + 1, close == std::string::npos ? 0 : close - i - 1);
+            const std::string digits =
+                path.substr(i + 1, close == std::string::npos ? 0 : close - i - 1);
             if (close == std::string::npos || digits.empty() ||
                 digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) {
                 problem = "expected [index] with a whole number, found \"" + path.substr(i) + "\"";
@@ -34,7 +35,8 @@ std::vector<PathStep> splitPath(const std::string& path, std::string& problem) {
             continue;
         }
         const size_t end = path.find_first_of(".[", i);
-        const std::string key = path.substr(i, end == std::string::npos ? std::string::npos : end - i);
+        const std::string key =
+            path.substr(i, end == std::string::npos ? std::string::npos : end - i);
         if (key.empty()) {
             problem = "an empty key in the path";
             return {};
@@ -74,9 +76,11 @@ struct ProjectTemplate::Impl {
     YAML::Node root;
 };
 
-ProjectTemplate::ProjectTemplate(const std::string& projectPath) : m_impl(std::make_unique<Impl>()) {
+ProjectTemplate::ProjectTemplate(const std::string& projectPath)
+    : m_impl(std::make_unique<Impl>()) {
     m_impl->path = projectPath;
-    m_impl->root = parseYamlText(readInputFile(projectPath, "the sweep's base project"), projectPath);
+    m_impl->root =
+        parseYamlText(readInputFile(projectPath, "the sweep's base project"), projectPath);
 }
 
 ProjectTemplate::~ProjectTemplate() = default;
@@ -92,8 +96,8 @@ void ProjectTemplate::checkPath(const SweepAxis& axis, const std::string& sweepF
         const std::optional<std::string> key = keyOf(node, steps[i]);
         if (key) {
             if (!node.IsMap()) {
-                problem = (walked.empty() ? std::string("the project") : walked) +
-                          " is " + describe(node) + ", not a map with the key \"" + *key + "\"";
+                problem = (walked.empty() ? std::string("the project") : walked) + " is " +
+                          describe(node) + ", not a map with the key \"" + *key + "\"";
                 break;
             }
             if (!last && !node[*key].IsDefined()) {
@@ -119,14 +123,15 @@ void ProjectTemplate::checkPath(const SweepAxis& axis, const std::string& sweepF
         SourceLocation where = axis.where;
         if (where.file.empty())
             where.file = sweepFile;
-        throw ErrorList({Error(ErrorKind::Validation, "path \"" + axis.path + "\": " + problem,
-                               where, "paths are keys of the project file joined by dots, "
-                                      "with [i] for a list entry: platform.dimensions[0].bandwidth")});
+        throw ErrorList(
+            {Error(ErrorKind::Validation, "path \"" + axis.path + "\": " + problem, where,
+                   "paths are keys of the project file joined by dots, "
+                   "with [i] for a list entry: platform.dimensions[0].bandwidth")});
     }
 }
 
-SimulationSpec ProjectTemplate::instantiate(
-    const std::vector<std::pair<std::string, std::string>>& values) const {
+SimulationSpec
+ProjectTemplate::instantiate(const std::vector<std::pair<std::string, std::string>>& values) const {
     YAML::Node root = YAML::Clone(m_impl->root);
     for (const auto& [path, value] : values) {
         std::string problem;

@@ -61,8 +61,8 @@ bool readRangeEnd(Diagnostics& d, const YAML::Node& node, const std::string& key
         return false;
     }
     if (!node.IsScalar() || !splitNumber(node.Scalar(), out.value, out.unit)) {
-        d.error(locate(d, node, key), "expected a number (with a unit if the setting has one), found " +
-                                          describe(node));
+        d.error(locate(d, node, key),
+                "expected a number (with a unit if the setting has one), found " + describe(node));
         return false;
     }
     return true;
@@ -114,7 +114,8 @@ void readRange(Diagnostics& d, const YAML::Node& node, const std::string& path, 
             return;
         }
         for (int64_t i = 0; i < steps; ++i) {
-            const double t = steps == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(steps - 1);
+            const double t =
+                steps == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(steps - 1);
             numbers.push_back(log ? from.value * std::pow(to.value / from.value, t)
                                   : from.value + (to.value - from.value) * t);
         }
@@ -149,17 +150,16 @@ void readRange(Diagnostics& d, const YAML::Node& node, const std::string& path, 
 }
 
 std::string lastKey(const std::string& path) {
-    std::string key = path.substr(path.find_last_of('.') == std::string::npos
-                                      ? 0
-                                      : path.find_last_of('.') + 1);
+    std::string key =
+        path.substr(path.find_last_of('.') == std::string::npos ? 0 : path.find_last_of('.') + 1);
     return key.substr(0, key.find('['));
 }
 
 /// {path, name?, values | range}
 bool readAxis(Diagnostics& d, const YAML::Node& node, const std::string& key, SweepAxis& axis) {
     if (!node.IsMap()) {
-        d.error(locate(d, node, key), "expected {path, values} or {path, range}, found " +
-                                          describe(node));
+        d.error(locate(d, node, key),
+                "expected {path, values} or {path, range}, found " + describe(node));
         return false;
     }
     checkKeys(d, node, key, {"path", "name", "values", "range"});
@@ -215,8 +215,8 @@ void readAxes(Diagnostics& d, const YAML::Node& root, SweepFile& sweep) {
             checkKeys(d, axes[i], key, {"zip"});
             const YAML::Node zip = axes[i]["zip"];
             if (!zip.IsSequence() || zip.size() == 0) {
-                d.error(locate(d, zip, key + ".zip"), "expected a list of axes, found " +
-                                                          describe(zip));
+                d.error(locate(d, zip, key + ".zip"),
+                        "expected a list of axes, found " + describe(zip));
                 continue;
             }
             for (size_t j = 0; j < zip.size(); ++j) {
@@ -262,6 +262,28 @@ void readFixed(Diagnostics& d, const YAML::Node& node, SweepFile& sweep) {
     }
 }
 
+/// generate: {preset: gpt3-175b, tp: 8, ...}
+void readGenerator(Diagnostics& d, const YAML::Node& node, SweepFile& sweep) {
+    if (!node.IsDefined())
+        return;
+    sweep.generatorWhere = locate(d, node, "generate");
+    if (!node.IsMap()) {
+        d.error(sweep.generatorWhere,
+                "expected a map of generator settings, found " + describe(node),
+                "e.g. generate: {preset: gpt3-175b, tp: 8, pp: 8}");
+        return;
+    }
+    for (const auto& entry : node) {
+        const std::string key = entry.first.Scalar();
+        if (!entry.second.IsScalar()) {
+            d.error(locate(d, entry.second, "generate." + key),
+                    "expected a value, found " + describe(entry.second));
+            continue;
+        }
+        sweep.generator.emplace_back(key, entry.second.Scalar());
+    }
+}
+
 void readConstraints(Diagnostics& d, const YAML::Node& node, SweepFile& sweep) {
     if (!node.IsDefined())
         return;
@@ -278,15 +300,16 @@ void readConstraints(Diagnostics& d, const YAML::Node& node, SweepFile& sweep) {
         } else if (node[i].IsMap()) {
             checkKeys(d, node[i], key, {"require", "reason"});
             if (!node[i]["require"].IsDefined()) {
-                d.error(c.where, "required key 'require' is missing", "e.g. require: tp * pp <= 64");
+                d.error(c.where, "required key 'require' is missing",
+                        "e.g. require: tp * pp <= 64");
                 continue;
             }
             readString(d, node[i]["require"], key + ".require", c.expression);
             if (node[i]["reason"].IsDefined())
                 readString(d, node[i]["reason"], key + ".reason", c.reason);
         } else {
-            d.error(c.where, "expected an expression or {require, reason}, found " +
-                                 describe(node[i]));
+            d.error(c.where,
+                    "expected an expression or {require, reason}, found " + describe(node[i]));
             continue;
         }
         sweep.constraints.push_back(std::move(c));
@@ -297,7 +320,8 @@ void readSampling(Diagnostics& d, const YAML::Node& node, SweepFile& sweep) {
     if (!node.IsDefined())
         return;
     if (!node.IsMap()) {
-        d.error(locate(d, node, "sample"), "expected {method, count, seed}, found " + describe(node));
+        d.error(locate(d, node, "sample"),
+                "expected {method, count, seed}, found " + describe(node));
         return;
     }
     checkKeys(d, node, "sample", {"method", "count", "seed"});
@@ -342,7 +366,7 @@ SweepFile parseSweepFile(const std::string& text, const std::string& fileName) {
         d.error(d.at(1, 1, ""), "expected a map with project and axes, found " + describe(root));
         d.throwIfErrors();
     }
-    checkKeys(d, root, "", {"name", "project", "set", "axes", "constraints", "sample"});
+    checkKeys(d, root, "", {"name", "project", "set", "generate", "axes", "constraints", "sample"});
     if (root["name"].IsDefined())
         readString(d, root["name"], "name", sweep.name);
     std::string project;
@@ -353,6 +377,7 @@ SweepFile parseSweepFile(const std::string& text, const std::string& fileName) {
         sweep.projectPath =
             (fs::path(sweep.file).parent_path() / project).lexically_normal().string();
     readFixed(d, root["set"], sweep);
+    readGenerator(d, root["generate"], sweep);
     readAxes(d, root, sweep);
     readConstraints(d, root["constraints"], sweep);
     readSampling(d, root["sample"], sweep);

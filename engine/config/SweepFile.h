@@ -50,6 +50,11 @@ struct SweepFile {
     std::vector<SweepGroup> groups;
     /// "set:": settings every point takes, changed from the base project (one value each).
     std::vector<SweepAxis> fixed;
+    /// "generate:": the workload is a generated training iteration instead of the project's:
+    /// generator settings by their generate-llm flag names ("preset", "tp", "micro-batches"),
+    /// as text; axes with paths "generate.<flag>" change them per point.
+    std::vector<std::pair<std::string, std::string>> generator;
+    SourceLocation generatorWhere;
     std::vector<SweepConstraint> constraints;
     SweepSampling sampling;
 };
@@ -74,7 +79,8 @@ public:
     void checkPath(const SweepAxis& axis, const std::string& sweepFile) const;
     /// The project with each (path, value) replaced, read and validated as loadProject does.
     /// Throws ErrorList with the project reader's messages.
-    SimulationSpec instantiate(const std::vector<std::pair<std::string, std::string>>& values) const;
+    SimulationSpec
+    instantiate(const std::vector<std::pair<std::string, std::string>>& values) const;
 
 private:
     struct Impl;

@@ -39,7 +39,9 @@ using Node = SweepExpression::Node;
 
 class Parser {
 public:
-    Parser(const std::string& text, std::vector<std::string>& names) : m_text(text), m_names(names) {}
+    Parser(const std::string& text, std::vector<std::string>& names)
+        : m_text(text)
+        , m_names(names) {}
 
     std::unique_ptr<Node> parseAll() {
         auto root = parseOr();
@@ -217,9 +219,9 @@ SweepValue evaluate(const Node& n, const SweepExpression::Lookup& lookup, const 
     case Node::Kind::Name: {
         if (std::optional<SweepValue> v = lookup(n.op))
             return *v;
-        throw Error(ErrorKind::Validation, "constraint \"" + text + "\": no axis is named \"" +
-                                               n.op + "\"",
-                    {}, "names are the axes' names and npus");
+        throw Error(ErrorKind::Validation,
+                    "constraint \"" + text + "\": no axis is named \"" + n.op + "\"", {},
+                    "names are the axes' names and npus");
     }
     case Node::Kind::Unary: {
         const SweepValue v = evaluate(*n.left, lookup, text);
@@ -266,7 +268,8 @@ SweepValue evaluate(const Node& n, const SweepExpression::Lookup& lookup, const 
 
 } // namespace
 
-SweepExpression::SweepExpression(const std::string& text) : m_text(text) {
+SweepExpression::SweepExpression(const std::string& text)
+    : m_text(text) {
     m_root = Parser(m_text, m_names).parseAll();
 }
 

@@ -1,6 +1,8 @@
 #include "sweep/SweepPlan.h"
 
 #include "core/InputFile.h"
+#include "generate/GeneratorValues.h"
+#include "generate/ParallelismFit.h"
 #include "store/Sha256.h"
 #include "sweep/SweepExpression.h"
 
@@ -17,7 +19,8 @@ namespace {
 /// standard library's distributions are not), so a seed names one sample everywhere.
 class SplitMix64 {
 public:
-    explicit SplitMix64(uint64_t seed) : m_state(seed) {}
+    explicit SplitMix64(uint64_t seed)
+        : m_state(seed) {}
     uint64_t next() {
         uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -61,12 +64,41 @@ std::vector<std::vector<size_t>> sampleChoices(const SweepFile& sweep) {
             std::swap(strata[i - 1], strata[rng.below(i)]);
         const double size = static_cast<double>(sweep.groups[g].size());
         for (size_t k = 0; k < count; ++k) {
-            const double u = (static_cast<double>(strata[k]) + rng.uniform()) /
-                             static_cast<double>(count);
+            const double u =
+                (static_cast<double>(strata[k]) + rng.uniform()) / static_cast<double>(count);
             choices[k][g] = std::min(sweep.groups[g].size() - 1, static_cast<size_t>(u * size));
         }
     }
     return choices;
+}
+
+constexpr std::string_view kGeneratePrefix = "generate.";
+
+bool isGeneratorPath(const std::string& path) {
+    return path.rfind(kGeneratePrefix, 0) == 0;
+}
+
+/// The point's generator spec: the sweep's generate: section with the point's generate.*
+/// values over it, checked and matched to the platform's NPU count.
+generate::GeneratorSpec pointGenerator(const SweepFile& sweep, const SweepPoint& point, int npus) {
+    std::map<std::string, std::string> values(sweep.generator.begin(), sweep.generator.end());
+    for (const SweepCoordinate& c : point.coordinates)
+        if (isGeneratorPath(c.path))
+            values[c.path.substr(kGeneratePrefix.size())] = c.value;
+    std::string preset = "gpt3-175b";
+    if (const auto it = values.find("preset"); it != values.end()) {
+        preset = it->second;
+        values.erase(it);
+    }
+    generate::GeneratorSpec spec = generate::generatorSpecFrom(preset, values);
+    generate::validate(spec);
+    if (spec.parallel.npus() != npus)
+        throw Error(ErrorKind::Validation,
+                    "the generated workload has " + std::to_string(spec.parallel.npus()) +
+                        " NPUs (" + generate::splitLabel(spec.parallel) + ") and the platform " +
+                        std::to_string(npus),
+                    {}, "skip such points with a constraint, e.g. tp * pp * dp == npus");
+    return spec;
 }
 
 std::string shortHash(const std::string& sweepText, const std::string& projectText) {
@@ -123,8 +155,8 @@ std::vector<SweepPoint> expandSweep(const SweepFile& sweep) {
 }
 
 size_t SweepPlan::runnable() const {
-    return static_cast<size_t>(std::count_if(points.begin(), points.end(),
-                                             [](const PlannedPoint& p) { return p.spec.has_value(); }));
+    return static_cast<size_t>(std::count_if(
+        points.begin(), points.end(), [](const PlannedPoint& p) { return p.spec.has_value(); }));
 }
 
 SweepPlan planSweep(const std::string& sweepPath) {
@@ -155,7 +187,24 @@ SweepPlan planSweep(SweepFile file, const std::string& sweepText, const std::str
     for (const SweepGroup& g : sweep.groups)
         for (const SweepAxis& axis : g.axes)
             axes.push_back(&axis);
+    const std::vector<std::string> generatorNames = generate::generatorValueNames();
+    for (const auto& [name, value] : sweep.generator)
+        if (std::find(generatorNames.begin(), generatorNames.end(), name) == generatorNames.end())
+            addError("generate." + name + ": not a generator setting", sweep.generatorWhere,
+                     "the names are generate-llm's flags (docs/generator.md): " +
+                         closestMatch(name, generatorNames));
     for (const SweepAxis* axis : axes) {
+        if (isGeneratorPath(axis->path)) {
+            const std::string name = axis->path.substr(kGeneratePrefix.size());
+            if (sweep.generator.empty())
+                addError("path \"" + axis->path + "\": the sweep has no generate: section",
+                         axis->where, "add generate: {preset: ...} to generate the workload");
+            else if (std::find(generatorNames.begin(), generatorNames.end(), name) ==
+                     generatorNames.end())
+                addError("path \"" + axis->path + "\": not a generator setting", axis->where,
+                         "the names are generate-llm's flags (docs/generator.md)");
+            continue;
+        }
         try {
             base.checkPath(*axis, sweep.file);
         } catch (const ErrorList& e) {
@@ -173,16 +222,21 @@ SweepPlan planSweep(SweepFile file, const std::string& sweepText, const std::str
     if (!errors.empty())
         throw ErrorList(std::move(errors));
 
-    constexpr size_t kMaxListed = 20;
-    size_t invalid = 0;
+    // Invalid points grouped by what is wrong, so a base project that no point can fix is
+    // reported once, with the points it spoils.
+    std::map<std::string, std::vector<size_t>> invalid; // problem -> point indexes
+    std::vector<std::string> invalidOrder;
     for (SweepPoint& point : expandSweep(sweep)) {
         PlannedPoint planned;
         std::string specError;
         try {
             std::vector<std::pair<std::string, std::string>> values = fixed;
             for (auto& value : point.overrides())
-                values.push_back(std::move(value));
+                if (!isGeneratorPath(value.first))
+                    values.push_back(std::move(value));
             planned.spec = base.instantiate(values);
+            if (!sweep.generator.empty())
+                planned.generator = pointGenerator(sweep, point, planned.spec->platform.npuCount());
         } catch (const Error& e) {
             specError = e.what();
         }
@@ -214,24 +268,44 @@ SweepPlan planSweep(SweepFile file, const std::string& sweepText, const std::str
                 seen += name + " = " + sweepValueText(*lookup(name));
             }
             const SweepConstraint& c = sweep.constraints[i];
-            planned.skipReason = (c.reason.empty() ? "\"" + c.expression + "\" does not hold"
-                                                   : c.reason) +
-                                 " (" + seen + ")";
+            planned.skipReason =
+                (c.reason.empty() ? "\"" + c.expression + "\" does not hold" : c.reason) + " (" +
+                seen + ")";
         }
         if (!planned.skipReason.empty()) {
             planned.spec.reset();
-        } else if (!specError.empty() && ++invalid <= kMaxListed) {
-            addError("point " + std::to_string(point.index) + " (" + point.label() +
-                         ") makes an invalid project: " + specError,
-                     {}, "fix the axis values, or skip such points with a constraint");
+            planned.generator.reset();
         }
-        if (!errors.empty() && errors.size() >= 4 * kMaxListed)
-            break;
         planned.point = std::move(point);
         plan.points.push_back(std::move(planned));
+        if (!specError.empty() && plan.points.back().skipReason.empty()) {
+            auto& points = invalid[specError];
+            if (points.empty())
+                invalidOrder.push_back(specError);
+            points.push_back(plan.points.size() - 1);
+        }
     }
-    if (invalid > kMaxListed)
-        addError(std::to_string(invalid - kMaxListed) + " more points make an invalid project", {});
+    constexpr size_t kMaxListed = 20, kPointsNamed = 3;
+    for (size_t i = 0; i < invalidOrder.size() && i < kMaxListed; ++i) {
+        const auto& points = invalid[invalidOrder[i]];
+        std::string which;
+        for (size_t k = 0; k < points.size() && k < kPointsNamed; ++k) {
+            which += which.empty() ? "" : ", ";
+            const SweepPoint& p = plan.points[points[k]].point;
+            which += std::to_string(p.index) + " (" + p.label() + ")";
+        }
+        if (points.size() > kPointsNamed)
+            which += " and " + std::to_string(points.size() - kPointsNamed) + " more";
+        addError((points.size() == 1 ? "point " : "points ") + which +
+                     (points.size() == 1 ? " makes" : " make") +
+                     " an invalid project: " + invalidOrder[i],
+                 {},
+                 "fix the base project or the axis values, or skip such points with a constraint");
+    }
+    if (invalidOrder.size() > kMaxListed)
+        addError(std::to_string(invalidOrder.size() - kMaxListed) +
+                     " more different problems make invalid projects",
+                 {});
     if (!errors.empty())
         throw ErrorList(std::move(errors));
     return plan;

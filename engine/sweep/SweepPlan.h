@@ -5,6 +5,7 @@
 
 #include "config/SimulationSpec.h"
 #include "config/SweepFile.h"
+#include "generate/GeneratorSpec.h"
 
 #include <optional>
 #include <string>
@@ -34,7 +35,9 @@ std::vector<SweepPoint> expandSweep(const SweepFile& sweep);
 struct PlannedPoint {
     SweepPoint point;
     std::optional<SimulationSpec> spec; ///< absent when a constraint skips the point
-    std::string skipReason;             ///< which constraint, with the values it saw
+    /// Set when the sweep generates its workload: run these traces instead of the project's.
+    std::optional<generate::GeneratorSpec> generator;
+    std::string skipReason; ///< which constraint, with the values it saw
 };
 
 struct SweepPlan {

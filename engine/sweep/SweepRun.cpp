@@ -1,6 +1,7 @@
 #include "sweep/SweepRun.h"
 
 #include "core/Error.h"
+#include "generate/WorkloadGenerator.h"
 #include "simulation/Simulation.h"
 #include "store/RunStorage.h"
 
@@ -23,9 +24,20 @@ PointOutcome runSweepPoint(const PlannedPoint& point, const CancelToken* cancel)
         if (!point.spec)
             throw Error(ErrorKind::Internal, "point " + std::to_string(point.point.index) +
                                                  " is skipped and cannot run");
-        outcome.result = runSimulation(*point.spec, nullptr, cancel);
+        if (point.generator) {
+            // Generating is O(NPUs x nodes per rank): on this worker, before the simulation.
+            generate::GeneratedWorkload workload = generate::generateWorkload(*point.generator);
+            SimulationSpec spec = *point.spec;
+            spec.commGroups = std::move(workload.groups);
+            spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
+            spec.workload.tracePrefix = "generated:" + point.generator->model.name;
+            outcome.result = runSimulation(spec, std::move(workload.traces), nullptr, cancel);
+        } else {
+            outcome.result = runSimulation(*point.spec, nullptr, cancel);
+        }
     } catch (const Error& e) {
-        outcome.status = e.kind() == ErrorKind::Cancelled ? RunStatus::Cancelled : RunStatus::Failed;
+        outcome.status =
+            e.kind() == ErrorKind::Cancelled ? RunStatus::Cancelled : RunStatus::Failed;
         outcome.error = e.what();
     } catch (const std::bad_alloc&) {
         outcome.status = RunStatus::Failed;
@@ -41,16 +53,24 @@ PointOutcome runSweepPoint(const PlannedPoint& point, const CancelToken* cancel)
 
 int64_t storeSweepPoint(ProjectDatabase& db, const SweepPlan& plan, const PointOutcome& outcome) {
     const PlannedPoint& planned = plan.points.at(outcome.index);
-    const SimulationSpec& spec = *planned.spec;
+    SimulationSpec spec = *planned.spec;
+    if (planned.generator) { // what ran: the generated iteration, not the project's workload
+        spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
+        spec.workload.tracePrefix = "generated:" + planned.generator->model.name;
+    }
     RunProvenance provenance = makeProvenance(spec);
     provenance.tags = sweepPointTags(plan, planned.point);
     provenance.notes = "Sweep " + plan.file.name + " (" + plan.file.file + "), point " +
-                       std::to_string(outcome.index) + " of " +
-                       std::to_string(plan.points.size()) + ":";
+                       std::to_string(outcome.index) + " of " + std::to_string(plan.points.size()) +
+                       ":";
     for (const SweepCoordinate& c : planned.point.coordinates)
         provenance.notes += "\n  " + c.name + " (" + c.path + ") = " + c.value;
-    const std::string name =
-        plan.file.name + " · point " + std::to_string(outcome.index);
+    if (planned.generator) {
+        provenance.notes += "\nGenerated workload (generate-llm flags):";
+        for (const auto& [name, value] : plan.file.generator)
+            provenance.notes += " --" + name + " " + value;
+    }
+    const std::string name = plan.file.name + " · point " + std::to_string(outcome.index);
     if (!outcome.result)
         return db.saveFailedRun(name, outcome.status, outcome.error, outcome.wallSeconds,
                                 provenance);

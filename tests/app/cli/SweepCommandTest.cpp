@@ -24,11 +24,13 @@ namespace {
 class SweepFolder {
 public:
     explicit SweepFolder(const std::string& name)
-        : m_dir(fs::temp_directory_path() / ("astrolabe_cli_" + name + "_" + std::to_string(::getpid()))) {
+        : m_dir(fs::temp_directory_path() /
+                ("astrolabe_cli_" + name + "_" + std::to_string(::getpid()))) {
         fs::remove_all(m_dir);
         fs::create_directories(m_dir);
         for (const char* file : {"project.yaml", "sweep.yaml"})
-            fs::copy_file(fs::path(ASTROLABE_SOURCE_DIR) / "projects/torus-2d" / file, m_dir / file);
+            fs::copy_file(fs::path(ASTROLABE_SOURCE_DIR) / "projects/torus-2d" / file,
+                          m_dir / file);
     }
     ~SweepFolder() { fs::remove_all(m_dir); }
     std::string file(const std::string& name) const { return (m_dir / name).string(); }
@@ -100,8 +102,8 @@ TEST(SweepCommand, TwoWorkersGiveTheMetricsOfOne) {
     EXPECT_EQ(metricsOnly(readFile(dir.file("two.csv"))), metricsOnly(csv));
     // Point 10 is the base project itself (bw0 = 100 GiB/s, 4 chunks): its end time.
     const auto base = astrolabe::runSimulation(astrolabe::loadProject(dir.file("project.yaml")));
-    const std::string row = "\n10,100 GiB/s,4,ok," +
-                            astrolabe::units::formatPlain(base->endTime.ns(), 15) + ",";
+    const std::string row =
+        "\n10,100 GiB/s,4,ok," + astrolabe::units::formatPlain(base->endTime.ns(), 15) + ",";
     EXPECT_NE(csv.find(row), std::string::npos) << row << " not in\n" << csv;
     // Running it again stores nothing twice.
     const auto again = cli({"sweep", dir.file("sweep.yaml"), "--db", dir.file("one.db")});
@@ -155,4 +157,64 @@ TEST(SweepCommand, KillNineHalfwayThenTheSameCommandFinishesWithEveryPointOnce) 
     for (const auto& [index, n] : stored)
         EXPECT_EQ(n, 1) << "point " << index;
     EXPECT_EQ(astrolabe::ProjectDatabase(dir.file("astrolabe.db")).integrityCheck(), "ok");
+}
+
+// A sweep over the training generator's parallelism: the points the constraint keeps run the
+// same iteration as generate-llm writes, read back from its trace files and run as a project.
+TEST(SweepCommand, GeneratorAxesRunWhatGenerateLlmWrites) {
+    SweepFolder dir("sweep_generate");
+    std::ofstream(dir.file("ring8.yaml")) << R"(name: ring of 8
+platform:
+  dimensions:
+    - {type: Ring, size: 8, bandwidth: 50 GiB/s, latency: 500 ns}
+system:
+  algorithms: {all-reduce: [ring], reduce-scatter: [ring], all-gather: [ring], all-to-all: [direct]}
+  chunks: 4
+  local-memory-bandwidth: 50 GB/s
+workload:
+  microbenchmark: {collective: all-reduce, size: 1 MiB}
+run: {record-timeline: false}
+)";
+    std::ofstream(dir.file("parallel.yaml")) << R"(project: ring8.yaml
+generate: {preset: gpt2-124m, layers: 2, micro-batches: 2}
+axes:
+  - {path: generate.tp, values: [1, 2, 4]}
+  - {path: generate.pp, values: [1, 2]}
+  - {path: generate.dp, values: [1, 2, 4, 8]}
+constraints:
+  - {require: tp * pp * dp == npus, reason: the split must use every NPU}
+)";
+    const auto r =
+        cli({"sweep", dir.file("parallel.yaml"), "--jobs", "2", "--csv", dir.file("parallel.csv")});
+    ASSERT_EQ(r.code, 0) << r.err << r.out;
+    // tp in {1,2,4} (GPT-2's 12 heads), pp in {1,2}, dp = 8 / (tp pp): 6 of the 24 points.
+    EXPECT_NE(r.out.find("6 to run, 0 already stored, 18 skipped by constraints"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("the split must use every NPU (tp = 2, pp = 2, dp = 4, npus = 8)"),
+              std::string::npos)
+        << r.out;
+    // tp 2 x pp 2 x dp 2 is point 1 * 8 + 1 * 4 + 1 = 13.
+    const std::string csv = readFile(dir.file("parallel.csv"));
+    const std::string prefix = "\n13,2,2,2,ok,";
+    const size_t row = csv.find(prefix);
+    ASSERT_NE(row, std::string::npos) << csv;
+    const size_t start = row + prefix.size();
+    const std::string endNs = csv.substr(start, csv.find(',', start) - start);
+
+    const auto generated =
+        cli({"generate-llm", "--preset", "gpt2-124m", "--layers", "2", "--micro-batches", "2",
+             "--tp", "2", "--pp", "2", "--dp", "2", "--out", dir.file("gpt2")});
+    ASSERT_EQ(generated.code, 0) << generated.err;
+    std::ifstream base(dir.file("ring8.yaml"));
+    std::stringstream text;
+    text << base.rdbuf();
+    std::string project = text.str();
+    project.replace(project.find("microbenchmark: {collective: all-reduce, size: 1 MiB}"), 53,
+                    "trace: gpt2");
+    project += "comm-groups: gpt2.comm_groups.json\n";
+    std::ofstream(dir.file("traced.yaml")) << project;
+    const auto spec = astrolabe::loadProject(dir.file("traced.yaml"));
+    EXPECT_EQ(astrolabe::units::formatPlain(astrolabe::runSimulation(spec)->endTime.ns(), 15),
+              endNs);
 }

@@ -1,8 +1,9 @@
 // Sweep files, their points and constraints (docs/sweeps.md).
+#include "sweep/SweepPlan.h"
+
 #include "config/SweepFile.h"
 #include "engine/store/TempDir.h"
 #include "sweep/SweepExpression.h"
-#include "sweep/SweepPlan.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -70,25 +71,32 @@ TEST(SweepFile, RangesExpandToTheirValues) {
 }
 
 TEST(SweepFile, MistakesAreNamedWithTheirPlace) {
-    EXPECT_NE(errorOf("project: p.yaml\naxes:\n  - {path: a, range: {from: 1 GiB/s, to: 4 GB/s, steps: 2}}\n")
-                  .find("s.yaml:3:"),
-              std::string::npos);
-    EXPECT_NE(errorOf("project: p.yaml\naxes:\n  - {path: a, range: {from: 0, to: 4, steps: 2, scale: log}}\n")
+    EXPECT_NE(
+        errorOf(
+            "project: p.yaml\naxes:\n  - {path: a, range: {from: 1 GiB/s, to: 4 GB/s, steps: 2}}\n")
+            .find("s.yaml:3:"),
+        std::string::npos);
+    EXPECT_NE(errorOf("project: p.yaml\naxes:\n  - {path: a, range: {from: 0, to: 4, steps: 2, "
+                      "scale: log}}\n")
                   .find("a log range needs from and to above 0"),
               std::string::npos);
-    const std::string zip = errorOf(
-        "project: p.yaml\naxes:\n  - zip:\n    - {path: a, values: [1, 2]}\n    - {path: b, values: [1]}\n");
+    const std::string zip = errorOf("project: p.yaml\naxes:\n  - zip:\n    - {path: a, values: [1, "
+                                    "2]}\n    - {path: b, values: [1]}\n");
     EXPECT_NE(zip.find("s.yaml:5:"), std::string::npos) << zip;
     EXPECT_NE(zip.find("has 1 values, expected 2"), std::string::npos) << zip;
-    EXPECT_NE(errorOf("project: p.yaml\naxes:\n  - {path: x.a, values: [1]}\n  - {path: y.a, values: [2]}\n")
-                  .find("the axis name \"a\" is used twice"),
-              std::string::npos);
+    EXPECT_NE(
+        errorOf(
+            "project: p.yaml\naxes:\n  - {path: x.a, values: [1]}\n  - {path: y.a, values: [2]}\n")
+            .find("the axis name \"a\" is used twice"),
+        std::string::npos);
     EXPECT_NE(errorOf("project: p.yaml\naxis:\n  - {path: a, values: [1]}\n").find("did you mean"),
               std::string::npos);
     EXPECT_NE(errorOf("axes:\n  - {path: a, values: [1]}\n").find("project"), std::string::npos);
-    EXPECT_NE(errorOf("project: p.yaml\naxes:\n  - {path: a, range: {from: 1, to: 1e9, steps: 1000000000}}\n")
-                  .find("expected 1 to 100000"),
-              std::string::npos);
+    EXPECT_NE(
+        errorOf(
+            "project: p.yaml\naxes:\n  - {path: a, range: {from: 1, to: 1e9, steps: 1000000000}}\n")
+            .find("expected 1 to 100000"),
+        std::string::npos);
     // 1,000 x 1,000 x 10 points: refused, with the way out.
     const std::string big = errorOf("project: p.yaml\naxes:\n"
                                     "  - {path: a, range: {from: 1, to: 1000, step: 1}}\n"
@@ -161,15 +169,16 @@ TEST(SweepPoints, RandomSamplesStayInsideTheAxesAndDoNotRepeat) {
 
 TEST(SweepExpression, FollowsPrecedenceAndNamesItsMistakes) {
     auto holds = [](const std::string& text) {
-        return SweepExpression(text).holds([](const std::string& name) -> std::optional<SweepValue> {
-            if (name == "tp")
-                return 8.0;
-            if (name == "pp")
-                return 4.0;
-            if (name == "algo")
-                return std::string("ring");
-            return std::nullopt;
-        });
+        return SweepExpression(text).holds(
+            [](const std::string& name) -> std::optional<SweepValue> {
+                if (name == "tp")
+                    return 8.0;
+                if (name == "pp")
+                    return 4.0;
+                if (name == "algo")
+                    return std::string("ring");
+                return std::nullopt;
+            });
     };
     EXPECT_TRUE(holds("tp * pp == 32"));
     EXPECT_TRUE(holds("tp + pp * 2 == 16"));
@@ -198,12 +207,13 @@ TEST(SweepExpression, FollowsPrecedenceAndNamesItsMistakes) {
 TEST(SweepPlan, PointsAreTheBaseProjectWithTheAxesValues) {
     test::TempDir dir("sweep_plan");
     write(dir.file("project.yaml"), kQuickstart);
-    write(dir.file("sweep.yaml"), "project: project.yaml\naxes:\n"
-                                  "  - {name: n, path: platform.dimensions.0.size, values: [4, 8, 16]}\n"
-                                  "  - {path: system.chunks, values: [1, 4]}\n"
-                                  "  - {path: run.record-timeline, values: [false]}\n"
-                                  "constraints:\n"
-                                  "  - {require: npus * chunks <= 32, reason: too many messages}\n");
+    write(dir.file("sweep.yaml"),
+          "project: project.yaml\naxes:\n"
+          "  - {name: n, path: platform.dimensions.0.size, values: [4, 8, 16]}\n"
+          "  - {path: system.chunks, values: [1, 4]}\n"
+          "  - {path: run.record-timeline, values: [false]}\n"
+          "constraints:\n"
+          "  - {require: npus * chunks <= 32, reason: too many messages}\n");
     const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
     ASSERT_EQ(plan.points.size(), 6u);
     EXPECT_EQ(plan.runnable(), 5u);
@@ -246,9 +256,31 @@ TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
         ADD_FAILURE();
     } catch (const ErrorList& e) {
         const std::string what = e.what();
-        EXPECT_NE(what.find("point 1 (chunks=0) makes an invalid project"), std::string::npos) << what;
+        EXPECT_NE(what.find("point 1 (chunks=0) makes an invalid project"), std::string::npos)
+            << what;
+        EXPECT_EQ(e.errors().size(), 1u) << what;
         EXPECT_NE(what.find("system.chunks"), std::string::npos) << what;
     }
+    // A base project no point can fix is reported once, with the points it spoils.
+    std::string broken = kQuickstart;
+    broken.erase(broken.find("  chunks: 4\n"), 12);
+    write(dir.file("project.yaml"), broken);
+    write(dir.file("all-bad.yaml"),
+          "project: project.yaml\naxes:\n"
+          "  - {path: system.endpoint-delay, values: [1 ns, 2 ns, 3 ns, 4 ns]}\n");
+    try {
+        planSweep(dir.file("all-bad.yaml"));
+        ADD_FAILURE();
+    } catch (const ErrorList& e) {
+        const std::string what = e.what();
+        ASSERT_EQ(e.errors().size(), 1u) << what;
+        EXPECT_NE(what.find("points 0 (endpoint-delay=1 ns), 1 (endpoint-delay=2 ns), 2 "
+                            "(endpoint-delay=3 ns) and 1 more make an invalid project"),
+                  std::string::npos)
+            << what;
+        EXPECT_NE(what.find("system.chunks: required key is missing"), std::string::npos) << what;
+    }
+    write(dir.file("project.yaml"), kQuickstart);
     // The same point skipped by a constraint is no error.
     write(dir.file("skipped.yaml"), "project: project.yaml\naxes:\n"
                                     "  - {path: system.chunks, values: [2, 0]}\n"

@@ -1,8 +1,9 @@
 // Running sweep points on threads into the project database, and resuming.
+#include "sweep/SweepRun.h"
+
 #include "config/ProjectFile.h"
 #include "engine/store/TempDir.h"
 #include "simulation/Simulation.h"
-#include "sweep/SweepRun.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -32,11 +33,14 @@ run:
   timing: astra-compatible
 )";
 
-const char* kSweep = "project: project.yaml\naxes:\n"
-                     "  - {path: platform.dimensions.0.bandwidth, values: [25 GiB/s, 50 GiB/s, 100 GiB/s]}\n"
-                     "  - {path: system.chunks, values: [1, 2, 4]}\n";
+const char* kSweep =
+    "project: project.yaml\naxes:\n"
+    "  - {path: platform.dimensions.0.bandwidth, values: [25 GiB/s, 50 GiB/s, 100 GiB/s]}\n"
+    "  - {path: system.chunks, values: [1, 2, 4]}\n";
 
-void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+void write(const std::string& path, const std::string& text) {
+    std::ofstream(path) << text;
+}
 
 std::map<size_t, int64_t> endTimes(const SweepPlan& plan, int jobs) {
     std::map<size_t, int64_t> ends;

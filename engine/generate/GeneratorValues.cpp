@@ -1,0 +1,120 @@
+#include "generate/GeneratorValues.h"
+
+#include "core/Error.h"
+#include "core/Units.h"
+#include "generate/GeneratorSettings.h"
+#include "generate/ModelPresets.h"
+#include "generate/ParallelismFit.h"
+
+#include <algorithm>
+
+namespace astrolabe::generate {
+namespace {
+
+[[noreturn]] void fail(const std::string& name, const std::string& expected,
+                       const std::string& text) {
+    throw Error(ErrorKind::Validation, "expected " + expected + ", found \"" + text + "\"",
+                SourceLocation{{}, 0, 0, name});
+}
+
+int64_t integer(const std::string& name, const std::string& text) {
+    try {
+        size_t used = 0;
+        const long long value = std::stoll(text, &used);
+        if (used == text.size())
+            return value;
+    } catch (const std::exception&) {
+    }
+    fail(name, "an integer", text);
+}
+
+GenValue parse(const GeneratorSetting& s, const std::string& text) {
+    switch (s.type) {
+    case GenType::Int:
+    case GenType::Choice:
+        return integer(s.flag, text);
+    case GenType::Double:
+        try {
+            size_t used = 0;
+            const double value = std::stod(text, &used);
+            if (used == text.size())
+                return value;
+        } catch (const std::exception&) {
+        }
+        fail(s.flag, "a number", text);
+    case GenType::Bool:
+        if (text == "true" || text == "1" || text == "yes")
+            return true;
+        if (text == "false" || text == "0" || text == "no")
+            return false;
+        fail(s.flag, "true or false", text);
+    case GenType::Name:
+        return text;
+    case GenType::Size:
+        try {
+            return static_cast<int64_t>(units::parseSizeBytes(text));
+        } catch (const Error& e) {
+            throw Error(ErrorKind::Validation, e.message(), SourceLocation{{}, 0, 0, s.flag});
+        }
+    }
+    return text;
+}
+
+} // namespace
+
+std::vector<std::string> generatorValueNames() {
+    std::vector<std::string> names{"preset"};
+    for (const GeneratorSetting& s : generatorSettings())
+        if (!s.flag.empty())
+            names.push_back(s.flag);
+    names.push_back("npus");
+    return names;
+}
+
+GeneratorSpec generatorSpecFrom(const std::string& preset,
+                                const std::map<std::string, std::string>& values) {
+    const std::vector<std::string> names = generatorValueNames();
+    for (const auto& [name, text] : values)
+        if (std::find(names.begin(), names.end(), name) == names.end())
+            throw Error(
+                ErrorKind::Validation, "not a generator setting", SourceLocation{{}, 0, 0, name},
+                "the names are generate-llm's flags (docs/generator.md)" +
+                    std::string(closestMatch(name, names).empty()
+                                    ? ""
+                                    : "; did you mean \"" + closestMatch(name, names) + "\"?"));
+    auto given = [&](const std::string& name) { return values.count(name) > 0; };
+    GeneratorSpec s = presetSpec(preset);
+    auto apply = [&](bool last) {
+        for (const GeneratorSetting& setting : generatorSettings())
+            if (!setting.flag.empty() && setting.applyLast == last && given(setting.flag) &&
+                setting.flag != "global-batch")
+                setting.set(s, parse(setting, values.at(setting.flag)));
+    };
+    apply(false);
+    // What the table cannot say: interleaving needs 2+ chunks per stage unless told otherwise;
+    // the global batch is as given, or micro-batches x micro-batch x dp (applied last), or
+    // the preset's rounded to whole micro-batch x dp.
+    ParallelSpec& p = s.parallel;
+    if (p.schedule == PipelineSchedule::Interleaved && !given("virtual-stages") &&
+        p.virtualStages == 1)
+        p.virtualStages = 2;
+    TrainingSpec& t = s.training;
+    if (given("global-batch"))
+        t.globalBatch = static_cast<int>(integer("global-batch", values.at("global-batch")));
+    apply(true);
+    if (!given("micro-batches") && !given("global-batch") && t.microBatch * p.dp > 0 &&
+        t.globalBatch % (t.microBatch * p.dp) != 0)
+        t.globalBatch = std::max(1, t.globalBatch / (t.microBatch * p.dp)) * t.microBatch * p.dp;
+    if (given("npus")) {
+        // The same fit as the GUI's model builder; a given global batch must stay as given.
+        const ParallelFit fit = fitParallelism(
+            s, static_cast<int>(integer("npus", values.at("npus"))),
+            given("global-batch") ? BatchRule::GlobalBatchFixed : BatchRule::MicroBatchesFixed);
+        if (!fit.fits)
+            throw Error(ErrorKind::Validation, fit.reason, SourceLocation{{}, 0, 0, "npus"});
+        s = fit.spec;
+    }
+    return s;
+}
+
+} // namespace astrolabe::generate

@@ -1,0 +1,26 @@
+#pragma once
+// A training-iteration generator spec from a preset and settings written as text under their
+// flag names ("tp" -> "8", "micro-batches" -> "16", "npus" -> "64"): what
+// `astrolabe-cli generate-llm --preset P --tp 8 ...` builds, and what a sweep's `generate:`
+// section and `generate.<flag>` axes build (docs/sweeps.md), with the same rules.
+
+#include "generate/GeneratorSpec.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace astrolabe::generate {
+
+/// Builds the spec: the preset, then each given setting, then the rules that need code (the
+/// global batch rounded to whole micro-batch x dp unless given; interleaving with 2 chunks per
+/// stage unless told; "npus" fits tp x pp x dp to that many NPUs). Throws astrolabe::Error
+/// (Validation) whose key path is the setting's flag name, on an unknown name, a value that
+/// does not parse, or parallelism that does not fit "npus". Does not validate() the result.
+GeneratorSpec generatorSpecFrom(const std::string& preset,
+                                const std::map<std::string, std::string>& values);
+
+/// Every name generatorSpecFrom accepts: "preset", the settings' flags and "npus".
+std::vector<std::string> generatorValueNames();
+
+} // namespace astrolabe::generate
