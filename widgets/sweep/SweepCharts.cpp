@@ -7,12 +7,15 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 
 namespace astrolabe::widgets {
 namespace {
@@ -43,8 +46,23 @@ QAbstractAxis* numberAxis(double min, double max, const QString& title) {
     axis->setLabelFormat(QStringLiteral("%g"));
     const double pad = max > min ? (max - min) * 0.05 : std::max(1.0, max * 0.05);
     axis->setRange(min - pad, max + pad);
+    axis->applyNiceNumbers();
     axis->setTitleText(title);
     return axis;
+}
+
+/// The unit written after an axis's numbers ("100 GiB/s" -> "GiB/s"), when all share one.
+QString axisUnit(const std::vector<SweepRow>& rows, size_t axis) {
+    QString unit;
+    for (const SweepRow& row : rows) {
+        const QString value = QString::fromStdString(row.values.at(axis)).trimmed();
+        const qsizetype space = value.indexOf(QLatin1Char(' '));
+        const QString rest = space < 0 ? QString() : value.mid(space + 1).trimmed();
+        if (!unit.isNull() && rest != unit)
+            return {};
+        unit = rest.isNull() ? QStringLiteral("") : rest;
+    }
+    return unit;
 }
 
 QChart* newChart() {
@@ -118,6 +136,7 @@ void SweepLineChart::setRows(const std::vector<std::string>& axisNames,
     for (const QPointF& p : points)
         top = std::max(top, p.y());
     y->setRange(0, top * 1.08);
+    y->applyNiceNumbers();
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries* s : c->series()) {
@@ -177,73 +196,96 @@ QList<QPointF> SweepParetoChart::frontPoints() const {
     return m_front ? m_front->points() : QList<QPointF>();
 }
 
-void SweepParetoChart::redraw() {
+void SweepParetoChart::createSeries() {
+    // Made once; each redraw replaces the points in bulk and sets the ranges, so a sweep that
+    // delivers points several times a second does not rebuild the chart's items.
     QChart* c = m_view->chart();
-    clearChart(c);
-    m_front = nullptr;
-    const int chosen = m_metric->currentIndex();
-    if (chosen < 0 || static_cast<size_t>(chosen) >= m_metrics.size())
-        return;
-    const SweepMetric& metric = m_metrics[static_cast<size_t>(chosen)];
-    std::vector<CostPoint> costs;
-    double maxX = 1, maxY = 1;
-    for (const SweepRow& r : m_rows)
-        if (const std::optional<double> y = metricValue(metric, r)) {
-            costs.push_back({static_cast<double>(r.summary.endTime.ps()), *y});
-            maxX = std::max(maxX, costs.back().x);
-            maxY = std::max(maxY, *y);
-        }
-    const units::Scale xScale = units::timeScale(maxX);
-    const units::Scale yScale = metric.axis < 0 ? units::timeScale(maxY) : units::Scale{1, ""};
-    const auto toChart = [&](const CostPoint& p) {
-        return QPointF(p.x / xScale.factor, p.y / yScale.factor);
-    };
-    auto* all = new QScatterSeries;
-    all->setName(tr("points"));
-    all->setMarkerSize(7);
-    all->setColor(QColor(0x90, 0xa4, 0xc0));
-    all->setBorderColor(QColor(0x90, 0xa4, 0xc0));
-    for (const CostPoint& p : costs)
-        all->append(toChart(p));
+    m_all = new QScatterSeries;
+    m_all->setName(tr("points"));
+    m_all->setMarkerSize(7);
+    m_all->setColor(QColor(0x90, 0xa4, 0xc0));
+    m_all->setBorderColor(QColor(0x90, 0xa4, 0xc0));
     m_front = new QLineSeries;
-    m_front->setName(tr("Pareto front"));
+    m_front->setName(tr("Pareto front (not dominated)"));
     QPen pen(QColor(0xd3, 0x2f, 0x2f));
     pen.setWidthF(2.5);
     m_front->setPen(pen);
-    auto* best = new QScatterSeries;
-    best->setName(tr("not dominated"));
-    best->setMarkerSize(11);
-    best->setColor(QColor(0xd3, 0x2f, 0x2f));
-    for (const size_t i : paretoFront(costs)) {
-        m_front->append(toChart(costs[i]));
-        best->append(toChart(costs[i]));
-    }
-    c->addSeries(all);
+    m_best = new QScatterSeries;
+    m_best->setMarkerSize(11);
+    m_best->setColor(QColor(0xd3, 0x2f, 0x2f));
+    m_best->setBorderColor(QColor(0xd3, 0x2f, 0x2f));
+    c->addSeries(m_all);
     c->addSeries(m_front);
-    c->addSeries(best);
+    c->addSeries(m_best);
     c->legend()->setVisible(true);
     c->legend()->setAlignment(Qt::AlignBottom);
-    c->setTitle(tr("Pareto front: end time against %1 (both minimized; %2 of %3 points)")
-                    .arg(QString::fromStdString(metric.name))
-                    .arg(m_front->count())
-                    .arg(costs.size()));
-    auto* x = new QValueAxis;
-    x->setTitleText(tr("end time (%1)").arg(unitName(xScale)));
-    x->setLabelFormat(QStringLiteral("%g"));
-    x->setRange(0, maxX / xScale.factor * 1.05);
+    for (QLegendMarker* marker : c->legend()->markers(m_best))
+        marker->setVisible(false); // the front's line already names it
+    m_x = new QValueAxis;
+    m_y = new QValueAxis;
+    for (QValueAxis* axis : {m_x, m_y})
+        axis->setLabelFormat(QStringLiteral("%.4g"));
+    c->addAxis(m_x, Qt::AlignBottom);
+    c->addAxis(m_y, Qt::AlignLeft);
+    for (QAbstractSeries* series : c->series()) {
+        series->attachAxis(m_x);
+        series->attachAxis(m_y);
+    }
+}
+
+void SweepParetoChart::redraw() {
+    const int chosen = m_metric->currentIndex();
+    if (chosen < 0 || static_cast<size_t>(chosen) >= m_metrics.size())
+        return;
+    if (!m_front)
+        createSeries();
+    const SweepMetric& metric = m_metrics[static_cast<size_t>(chosen)];
+    std::vector<CostPoint> costs;
+    for (const SweepRow& r : m_rows)
+        if (const std::optional<double> y = metricValue(metric, r))
+            costs.push_back({static_cast<double>(r.summary.endTime.ps()), *y});
+    double minX = 0, maxX = 1, minY = 0, maxY = 1;
+    for (size_t i = 0; i < costs.size(); ++i) {
+        minX = i == 0 ? costs[i].x : std::min(minX, costs[i].x);
+        maxX = i == 0 ? costs[i].x : std::max(maxX, costs[i].x);
+        minY = i == 0 ? costs[i].y : std::min(minY, costs[i].y);
+        maxY = i == 0 ? costs[i].y : std::max(maxY, costs[i].y);
+    }
+    const units::Scale xScale = units::timeScale(std::max(maxX, 1.0));
+    const units::Scale yScale =
+        metric.axis < 0 ? units::timeScale(std::max(maxY, 1.0)) : units::Scale{1, ""};
+    const auto toChart = [&](const CostPoint& p) {
+        return QPointF(p.x / xScale.factor, p.y / yScale.factor);
+    };
+    QList<QPointF> all, front;
+    for (const CostPoint& p : costs)
+        all.append(toChart(p));
+    for (const size_t i : paretoFront(costs))
+        front.append(toChart(costs[i]));
+    m_all->replace(all);
+    m_front->replace(front);
+    m_best->replace(front);
+    m_view->chart()->setTitle(
+        tr("Pareto front: end time against %1, both minimized (%2 of %3 points)")
+            .arg(QString::fromStdString(metric.name))
+            .arg(front.size())
+            .arg(costs.size()));
+    // The data's own range, padded, on round ticks: the front is what the eye should find.
+    const auto fit = [](QValueAxis* axis, double lo, double hi) {
+        const double pad = hi > lo ? (hi - lo) * 0.06 : std::max(std::abs(hi) * 0.1, 1e-9);
+        axis->setRange(std::max(0.0, lo - pad), hi + pad);
+        axis->applyNiceNumbers();
+    };
+    fit(m_x, minX / xScale.factor, maxX / xScale.factor);
+    fit(m_y, minY / yScale.factor, maxY / yScale.factor);
+    m_x->setTitleText(tr("end time (%1)").arg(unitName(xScale)));
     QString yTitle = QString::fromStdString(metric.name);
     if (metric.axis < 0)
         yTitle += QStringLiteral(" (%1)").arg(unitName(yScale));
-    auto* y = new QValueAxis;
-    y->setTitleText(yTitle);
-    y->setLabelFormat(QStringLiteral("%g"));
-    y->setRange(0, maxY / yScale.factor * 1.08);
-    c->addAxis(x, Qt::AlignBottom);
-    c->addAxis(y, Qt::AlignLeft);
-    for (QAbstractSeries* s : c->series()) {
-        s->attachAxis(x);
-        s->attachAxis(y);
-    }
+    else if (const QString unit = axisUnit(m_rows, static_cast<size_t>(metric.axis));
+             !unit.isEmpty())
+        yTitle += QStringLiteral(" (%1)").arg(unit);
+    m_y->setTitleText(yTitle);
 }
 
 } // namespace astrolabe::widgets

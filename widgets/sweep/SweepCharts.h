@@ -11,6 +11,7 @@
 class QComboBox;
 class QLineSeries;
 class QScatterSeries;
+class QValueAxis;
 
 namespace astrolabe::widgets {
 
@@ -40,6 +41,7 @@ public:
     QList<QPointF> frontPoints() const;
 
 private:
+    void createSeries();
     void redraw();
 
     QComboBox* m_metric;
@@ -47,7 +49,11 @@ private:
     std::vector<std::string> m_axisNames;
     std::vector<SweepRow> m_rows;
     std::vector<SweepMetric> m_metrics;
+    QScatterSeries* m_all = nullptr;
     QLineSeries* m_front = nullptr;
+    QScatterSeries* m_best = nullptr;
+    QValueAxis* m_x = nullptr;
+    QValueAxis* m_y = nullptr;
 };
 
 } // namespace astrolabe::widgets

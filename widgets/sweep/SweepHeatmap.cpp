@@ -109,10 +109,14 @@ void SweepHeatmap::paintEvent(QPaintEvent*) {
     }
     const QRectF plot = plotRect();
     const units::Scale scale = timeScaleOf(m_data);
-    QString title =
-        tr("End time (%1) by %2 and %3")
-            .arg(QString::fromUtf8(scale.symbol.data(), static_cast<int>(scale.symbol.size())),
-                 QString::fromStdString(m_data.xName), QString::fromStdString(m_data.yName));
+    const QString xName = QString::fromStdString(m_data.xName);
+    const QString yName = QString::fromStdString(m_data.yName);
+    QString title = m_data.minPs()
+                        ? tr("End time (%1) by %2 and %3")
+                              .arg(QString::fromUtf8(scale.symbol.data(),
+                                                     static_cast<int>(scale.symbol.size())),
+                                   xName, yName)
+                        : tr("End time by %1 and %2: no point finished yet").arg(xName, yName);
     if (m_data.sharedCells > 0)
         title += tr(" - shortest over the other axes");
     painter.drawText(QRectF(0, kGap, width(), fm.height()), Qt::AlignHCenter, title);

@@ -22,6 +22,8 @@ namespace astrolabe::widgets {
 namespace {
 
 QString duration(double seconds) {
+    if (seconds < 1)
+        return QObject::tr("under a second");
     if (seconds < 60)
         return QObject::tr("%1 s").arg(static_cast<int>(seconds + 0.5));
     return QObject::tr("%1 min %2 s")
@@ -92,7 +94,7 @@ SweepView::SweepView(QWidget* parent)
     layout->addLayout(bottom);
 
     m_redraw->setSingleShot(true);
-    m_redraw->setInterval(250);
+    m_redraw->setInterval(100); // at most 10 redraws a second
     connect(m_redraw, &QTimer::timeout, this, &SweepView::rebuildCharts);
     connect(m_model, &SweepResultsModel::pointUpdated, this, [this] {
         updateProgress();
@@ -109,6 +111,7 @@ SweepView::SweepView(QWidget* parent)
     connect(m_compare, &QPushButton::clicked, this,
             [this] { emit compareRequested(selectedRunIds()); });
     connect(m_cancel, &QPushButton::clicked, this, &SweepView::cancelRequested);
+    connect(m_charts, &QTabWidget::currentChanged, this, &SweepView::refreshCharts);
 }
 
 void SweepView::setTitle(const QString& title) {
@@ -164,10 +167,14 @@ void SweepView::updateProgress() {
 }
 
 void SweepView::rebuildCharts() {
+    // The heatmap only keeps its grid (painting happens when shown); the Qt Charts are fed
+    // only while their tab is the current one, and once more when it becomes current.
     const std::vector<std::string>& axes = m_model->axisNames();
     const std::vector<SweepRow>& rows = m_model->rows();
+    const bool endTimeShown = m_charts->currentIndex() == 0;
     if (axes.size() == 1) {
-        m_line->setRows(axes, rows, 0);
+        if (endTimeShown)
+            m_line->setRows(axes, rows, 0);
         m_endTimeStack->setCurrentWidget(m_line);
         m_note->hide();
     } else if (axes.size() >= 2) {
@@ -179,7 +186,8 @@ void SweepView::rebuildCharts() {
                             .arg(axes.size())
                             .arg(QString::fromStdString(axes[0]), QString::fromStdString(axes[1])));
     }
-    m_pareto->setRows(axes, rows);
+    if (!endTimeShown)
+        m_pareto->setRows(axes, rows);
 }
 
 } // namespace astrolabe::widgets

@@ -2,7 +2,7 @@
 // A sweep on screen: the points' table, a chart tab that fits the number of axes (one: end time
 // against it; two: a heatmap; more: a heatmap of the first two, noted), the Pareto scatter, a
 // progress bar with done/total and the time left, Cancel, and "Compare selected" (the stored
-// runs of the selected rows). Charts redraw at most every 250 ms while points arrive.
+// runs of the selected rows). Charts redraw at most every 100 ms while points arrive.
 
 #include "sweep/SweepResultsModel.h"
 
@@ -34,7 +34,7 @@ public:
     void setTitle(const QString& title);
     /// Starts (true) or ends (false) the progress clock; `running` enables Cancel.
     void setRunning(bool running);
-    /// Redraws the charts now (they otherwise follow the model at most every 250 ms).
+    /// Redraws the charts now (they otherwise follow the model at most every 100 ms).
     void refreshCharts();
 
     QTableView* table() const { return m_table; }
