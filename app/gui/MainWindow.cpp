@@ -1,6 +1,7 @@
 #include "gui/MainWindow.h"
 
 #include "common/LogModel.h"
+#include "config/ConfigurationPanel.h"
 #include "core/Version.h"
 #include "gui/About.h"
 #include "gui/ErrorReporter.h"
@@ -11,6 +12,7 @@
 #include "gui/RunsTableModel.h"
 #include "gui/SqliteRunStore.h"
 #include "gui/SweepController.h"
+#include "gui/SweepSettingDialog.h"
 #include "gui/WelcomePage.h"
 #include "sweep/SweepView.h"
 
@@ -18,6 +20,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -212,6 +215,8 @@ void MainWindow::connectRuns() {
 }
 
 void MainWindow::connectSweeps() {
+    connect(configurationPanel(), &widgets::ConfigurationPanel::sweepRequested, this,
+            &MainWindow::sweepSetting);
     connect(m_sweeps, &SweepController::errorOccurred, m_errors, &ErrorReporter::report);
     connect(m_sweeps, &SweepController::finished, this, [this](bool cancelled) {
         if (sweepStoresHere())
@@ -247,6 +252,27 @@ bool MainWindow::runSweep(const QString& sweepPath, int jobs) {
     if (m_stack->currentWidget() == m_tabs)
         m_tabs->setCurrentIndex(SweepTab);
     return true;
+}
+
+QString MainWindow::sweepSetting(const QString& keyPath, const QString& label,
+                                 const QString& current) {
+    if (!hasProject() || m_document->path().isEmpty() || m_document->isModified()) {
+        m_errors->report(tr("Cannot Sweep"), tr("Save the project first: a sweep runs the project "
+                                                "file, each point with one value of %1.")
+                                                 .arg(label));
+        return {};
+    }
+    SweepSettingDialog dialog(keyPath, label, current, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return {};
+    QString path;
+    try {
+        path = writeSettingSweep(m_document->path(), keyPath, dialog.values());
+    } catch (const std::exception& e) {
+        m_errors->report(tr("Cannot Sweep"), QString::fromStdString(e.what()));
+        return {};
+    }
+    return runSweep(path) ? path : QString();
 }
 
 bool MainWindow::sweepStoresHere() const {

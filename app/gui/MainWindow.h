@@ -91,6 +91,9 @@ public:
     /// Plans and runs a sweep file (docs/sweeps.md) in the Sweep tab, storing its points in
     /// the base project's database; false while another sweep runs. Errors are shown.
     bool runSweep(const QString& sweepPath, int jobs = 2);
+    /// "Sweep this setting…": asks for the values, writes a sweep file beside the (saved)
+    /// project and runs it. Returns the sweep file, empty when nothing was started.
+    QString sweepSetting(const QString& keyPath, const QString& label, const QString& current);
     /// Generates a training iteration (in memory, on the worker thread) and runs it on the
     /// project's platform; 0 when there is no project or the NPU counts differ (shown).
     int startGeneratedRun(const generate::GeneratorSpec& generator) {

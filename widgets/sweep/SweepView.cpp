@@ -22,8 +22,6 @@ namespace astrolabe::widgets {
 namespace {
 
 QString duration(double seconds) {
-    if (seconds < 1)
-        return QObject::tr("under a second");
     if (seconds < 60)
         return QObject::tr("%1 s").arg(static_cast<int>(seconds + 0.5));
     return QObject::tr("%1 min %2 s")
@@ -159,7 +157,8 @@ void SweepView::updateProgress() {
         const double elapsed = static_cast<double>(m_clock.elapsed()) / 1e3;
         const double left =
             elapsed / static_cast<double>(doneNow) * static_cast<double>(total - done);
-        text += tr(" · about %1 left").arg(duration(left));
+        text +=
+            left < 1 ? tr(" · under a second left") : tr(" · about %1 left").arg(duration(left));
     } else if (!m_running && total > 0 && done == total) {
         text += tr(" · done");
     }

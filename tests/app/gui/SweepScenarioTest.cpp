@@ -5,11 +5,13 @@
 #include "GuiTestSupport.h"
 #include "gui/MainWindow.h"
 #include "gui/SweepController.h"
+#include "gui/SweepSettingDialog.h"
 #include "sweep/SweepCharts.h"
 #include "sweep/SweepView.h"
 
 #include <QFile>
 #include <QGuiApplication>
+#include <QLineSeries>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -60,5 +62,16 @@ TEST(GuiScenario, SweepHeatmapAndParetoInARealWindow) {
     if (!test::GapMeter::loaded()) {
         EXPECT_LT(meter.maxGapMs(), 50);
     }
+
+    // One axis: "Sweep this setting…" on chunks (1 to 128, log scale) draws a line.
+    const QString oneAxis =
+        writeSettingSweep(dir.filePath(QStringLiteral("project.yaml")),
+                          QStringLiteral("system.chunks"), sweepRangeValues("1", "128", 8, true));
+    ASSERT_TRUE(window.runSweep(oneAxis, 2));
+    ASSERT_TRUE(test::waitUntil([&] { return finished.size() == 2; }, 120000));
+    view->chartTabs()->setCurrentIndex(0);
+    ASSERT_NE(view->lineChart()->line(), nullptr);
+    EXPECT_EQ(view->lineChart()->line()->count(), 8);
+    test::saveScreenshot(window, QStringLiteral("sweep-5-line-chunks.png"));
     window.close();
 }
