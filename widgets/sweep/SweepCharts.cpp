@@ -151,6 +151,7 @@ SweepParetoChart::SweepParetoChart(QWidget* parent)
     , m_view(new QChartView(newChart(), this)) {
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumSize(320, 220);
+    m_metric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Second cost (y, lower is better):"), this));
     top->addWidget(m_metric);
