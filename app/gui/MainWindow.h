@@ -9,6 +9,7 @@
 //   RunStoreController  the runs list's store: saving results, loading stored ones
 //   WorkloadController  the model builder and its generated runs
 //   LayoutController    settings: window state, recent projects, unit convention
+//   SweepController     a sweep file's points, run and stored off the GUI thread (Sweep tab)
 // and views that show them: WorkspaceTabs (the central tabs), RunToolBar, ErrorReporter,
 // ProjectDialogs (the file dialogs and prompts).
 // The public project and run methods below forward to them (main() and tests call them).
@@ -34,6 +35,7 @@ namespace astrolabe::widgets {
 class ConfigurationPanel;
 class LogModel;
 class ModelBuilderPanel;
+class SweepView;
 } // namespace astrolabe::widgets
 
 namespace astrolabe::gui {
@@ -44,6 +46,7 @@ class ProjectDocument;
 class ProjectExplorer;
 class RunsPanel;
 class RunsTableModel;
+class SweepController;
 class WelcomePage;
 
 class MainWindow : public QMainWindow {
@@ -55,7 +58,8 @@ public:
         TimelineTab = WorkspaceTabs::TimelineTab,
         UtilizationTab = WorkspaceTabs::UtilizationTab,
         CompareTab = WorkspaceTabs::CompareTab,
-        WorkloadTab = WorkspaceTabs::WorkloadTab
+        WorkloadTab = WorkspaceTabs::WorkloadTab,
+        SweepTab = WorkspaceTabs::SweepTab
     };
 
     explicit MainWindow(QWidget* parent = nullptr);
@@ -84,6 +88,12 @@ public:
     void stopRuns() { m_session->stop(); }
     /// Shows these runs side by side in the Compare tab and switches to it.
     void compareRuns(const QList<int>& ids);
+    /// Plans and runs a sweep file (docs/sweeps.md) in the Sweep tab, storing its points in
+    /// the base project's database; false while another sweep runs. Errors are shown.
+    bool runSweep(const QString& sweepPath, int jobs = 2);
+    /// "Sweep this setting…": asks for the values, writes a sweep file beside the (saved)
+    /// project and runs it. Returns the sweep file, empty when nothing was started.
+    QString sweepSetting(const QString& keyPath, const QString& label, const QString& current);
     /// Generates a training iteration (in memory, on the worker thread) and runs it on the
     /// project's platform; 0 when there is no project or the NPU counts differ (shown).
     int startGeneratedRun(const generate::GeneratorSpec& generator) {
@@ -104,6 +114,8 @@ public:
     RunController* runController() const { return m_runs; }
     RunsTableModel* runsModel() const { return m_store->model(); }
     RunsPanel* runsPanel() const { return m_runsPanel; }
+    SweepController* sweepController() const { return m_sweeps; }
+    widgets::SweepView* sweepView() const { return m_sweepView; }
     widgets::ConfigurationPanel* configurationPanel() const { return m_tabs->configurationPanel(); }
     widgets::ModelBuilderPanel* modelBuilder() const { return m_tabs->modelBuilder(); }
     widgets::LogModel* logModel() const { return m_log; }
@@ -140,6 +152,11 @@ private:
     void updateTitle();
     void refreshExplorer();
     void showRun(int id);
+    void connectSweeps();
+    /// Whether the open project's runs list is the database the sweep stores into.
+    bool sweepStoresHere() const;
+    /// Reads the runs list again from the project database (after a sweep stored runs in it).
+    void reloadRuns();
 
     widgets::LogModel* m_log = nullptr;
     LayoutController* m_layout = nullptr;
@@ -149,6 +166,8 @@ private:
     RunStoreController* m_store = nullptr;
     RunSession* m_session = nullptr;
     WorkloadController* m_workload = nullptr;
+    SweepController* m_sweeps = nullptr;
+    widgets::SweepView* m_sweepView = nullptr;
 
     ProjectDialogs* m_dialogs = nullptr;
     ErrorReporter* m_errors = nullptr;

@@ -31,7 +31,8 @@ public:
         TimelineTab,
         UtilizationTab,
         CompareTab,
-        WorkloadTab
+        WorkloadTab,
+        SweepTab ///< added by the main window (gui/SweepController runs what it shows)
     };
 
     /// The topology editor records its steps on `undoStack`, the project's one history.

@@ -8,6 +8,7 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -55,8 +56,28 @@ ConfigSection::Field& ConfigSection::addRow(const QString& label, const QStringL
     m_grid->addWidget(f.labelWidget, row, 0);
     m_grid->addWidget(editor, row, 1);
     m_grid->addWidget(f.message, row + 1, 1);
+    if (keys.value(0).contains(QLatin1Char('.'))) { // a project key path: it can be swept
+        f.labelWidget->setContextMenuPolicy(Qt::CustomContextMenu);
+        const QString key = keys.value(0);
+        connect(f.labelWidget, &QWidget::customContextMenuRequested, this,
+                [this, key, label = f.labelWidget](const QPoint& at) {
+                    QMenu menu(this);
+                    QAction* sweep = menu.addAction(tr("Sweep this setting…"));
+                    if (menu.exec(label->mapToGlobal(at)) == sweep)
+                        requestSweep(key);
+                });
+    }
     m_fields.push_back(std::move(f));
     return m_fields.back();
+}
+
+bool ConfigSection::requestSweep(const QString& keyPath) {
+    for (const Field& f : m_fields)
+        if (f.keys.value(0) == keyPath) {
+            emit sweepRequested(keyPath, f.label, f.show ? f.show(m_spec) : QString());
+            return true;
+        }
+    return false;
 }
 
 void ConfigSection::request(const QString& key, const QString& description,

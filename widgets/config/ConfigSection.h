@@ -76,8 +76,14 @@ public:
     /// True when this editor's text is invalid or its spec problem blocks a run.
     bool isInvalid(const QWidget* editor) const;
 
+    /// Emits sweepRequested for the field of this project key path ("system.chunks"); false
+    /// when no field has it. The right-click menu of a field's label offers it.
+    bool requestSweep(const QString& keyPath);
+
 signals:
     void editRequested(const astrolabe::widgets::SpecEdit& edit);
+    /// "Sweep this setting…": the setting's project key path, its label and its value now.
+    void sweepRequested(const QString& keyPath, const QString& label, const QString& current);
 
 private:
     struct Field {

@@ -39,8 +39,10 @@ ConfigurationPanel::ConfigurationPanel(QWidget* parent)
     right->addWidget(m_sections[4]);
     left->addStretch(1);
     right->addStretch(1);
-    for (ConfigSection* s : m_sections)
+    for (ConfigSection* s : m_sections) {
         connect(s, &ConfigSection::editRequested, this, &ConfigurationPanel::editRequested);
+        connect(s, &ConfigSection::sweepRequested, this, &ConfigurationPanel::sweepRequested);
+    }
 
     m_scroll->setWidget(content);
     m_scroll->setWidgetResizable(true);
@@ -106,6 +108,13 @@ bool ConfigurationPanel::focusFirstInvalid() {
                 return true;
             }
         }
+    return false;
+}
+
+bool ConfigurationPanel::requestSweep(const QString& keyPath) {
+    for (ConfigSection* s : m_sections)
+        if (s->requestSweep(keyPath))
+            return true;
     return false;
 }
 

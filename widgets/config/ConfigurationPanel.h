@@ -38,8 +38,13 @@ public:
     QStringList invalidFields() const;
     const std::vector<ConfigSection*>& sections() const { return m_sections; }
 
+    /// "Sweep this setting…" for the field of this key path; false when no field has it.
+    bool requestSweep(const QString& keyPath);
+
 signals:
     void editRequested(const astrolabe::widgets::SpecEdit& edit);
+    /// A field's "Sweep this setting…": its project key path, label and current value.
+    void sweepRequested(const QString& keyPath, const QString& label, const QString& current);
 
 private:
     void refreshSummary();

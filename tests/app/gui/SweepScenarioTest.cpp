@@ -1,0 +1,77 @@
+// A sweep in a real X window (Xvfb; ctest runs this executable under xvfb-run): open the 2-D
+// torus, run its 64-point sweep (bandwidth x chunks) from the main window on two workers, then
+// look at the heatmap and the Pareto scatter. Screenshots: screenshots/sweep-*.png.
+#include "GapMeter.h"
+#include "GuiTestSupport.h"
+#include "gui/MainWindow.h"
+#include "gui/SweepController.h"
+#include "gui/SweepSettingDialog.h"
+#include "sweep/SweepCharts.h"
+#include "sweep/SweepView.h"
+
+#include <QFile>
+#include <QGuiApplication>
+#include <QLineSeries>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+#include <gtest/gtest.h>
+#include <iostream>
+
+using namespace astrolabe;
+using namespace astrolabe::gui;
+
+TEST(GuiScenario, SweepHeatmapAndParetoInARealWindow) {
+    if (QGuiApplication::platformName() != QStringLiteral("xcb"))
+        GTEST_SKIP() << "needs a real X window (ctest runs this under xvfb-run); platform is "
+                     << QGuiApplication::platformName().toStdString();
+    QTemporaryDir dir;
+    const QString from = QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/torus-2d/");
+    for (const char* file : {"project.yaml", "sweep.yaml"})
+        ASSERT_TRUE(QFile::copy(from + QLatin1String(file), dir.filePath(QLatin1String(file))));
+
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    window.resize(1440, 900);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openProject(dir.filePath(QStringLiteral("project.yaml"))));
+    QSignalSpy finished(window.sweepController(), &SweepController::finished);
+    test::GapMeter meter;
+    ASSERT_TRUE(window.runSweep(dir.filePath(QStringLiteral("sweep.yaml")), 2));
+    ASSERT_TRUE(
+        test::waitUntil([&] { return window.sweepView()->model()->finished() >= 20; }, 120000));
+    meter.skip();
+    test::saveScreenshot(window, QStringLiteral("sweep-1-running.png"));
+    meter.skip();
+    ASSERT_TRUE(test::waitUntil([&] { return !finished.isEmpty(); }, 240000));
+    meter.stop();
+    widgets::SweepView* view = window.sweepView();
+    EXPECT_EQ(view->model()->finished(), 64u);
+    view->chartTabs()->setCurrentIndex(0);
+    test::saveScreenshot(window, QStringLiteral("sweep-2-heatmap.png"));
+    view->chartTabs()->setCurrentIndex(1);
+    test::saveScreenshot(window, QStringLiteral("sweep-3-pareto-exposed.png"));
+    ASSERT_TRUE(view->paretoChart()->selectMetric(QStringLiteral("bw0")));
+    EXPECT_GE(view->paretoChart()->frontPoints().size(), 2);
+    test::saveScreenshot(window, QStringLiteral("sweep-4-pareto-bandwidth.png"));
+    std::cout << "[ scenario ] sweep: longest event-loop stall " << meter.maxGapMs() << " ms wall, "
+              << meter.maxCpuGapMs() << " ms GUI-thread CPU over " << meter.ticks()
+              << " ticks (machine " << (test::GapMeter::loaded() ? "loaded" : "idle") << ")\n";
+    EXPECT_LT(meter.maxCpuGapMs(), 50.0);
+    if (!test::GapMeter::loaded()) {
+        EXPECT_LT(meter.maxGapMs(), 50);
+    }
+
+    // One axis: "Sweep this setting…" on chunks (1 to 128, log scale) draws a line.
+    const QString oneAxis =
+        writeSettingSweep(dir.filePath(QStringLiteral("project.yaml")),
+                          QStringLiteral("system.chunks"), sweepRangeValues("1", "128", 8, true));
+    ASSERT_TRUE(window.runSweep(oneAxis, 2));
+    ASSERT_TRUE(test::waitUntil([&] { return finished.size() == 2; }, 120000));
+    view->chartTabs()->setCurrentIndex(0);
+    ASSERT_NE(view->lineChart()->line(), nullptr);
+    EXPECT_EQ(view->lineChart()->line()->count(), 8);
+    test::saveScreenshot(window, QStringLiteral("sweep-5-line-chunks.png"));
+    window.close();
+}

@@ -1,0 +1,90 @@
+// "Sweep this setting…": the values a range or list makes, the sweep file written beside the
+// project (read back by the engine's planner), and the whole path from the configuration
+// panel's field to 3 stored points.
+#include "GuiTestSupport.h"
+#include "config/ConfigurationPanel.h"
+#include "gui/MainWindow.h"
+#include "gui/SweepController.h"
+#include "gui/SweepSettingDialog.h"
+#include "sweep/SweepPlan.h"
+#include "sweep/SweepView.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QFile>
+#include <QLineEdit>
+#include <QRadioButton>
+#include <QSignalSpy>
+#include <QTimer>
+#include <gtest/gtest.h>
+
+using namespace astrolabe;
+using namespace astrolabe::gui;
+
+using Values = std::vector<std::string>;
+
+TEST(SweepSetting, RangesAreEvenOrInEqualRatiosWithTheBoundsUnit) {
+    // 50 to 400 in 8 steps: a step of (400 - 50) / 7 = 50.
+    EXPECT_EQ(sweepRangeValues("50 GiB/s", "400 GiB/s", 8, false),
+              (Values{"50 GiB/s", "100 GiB/s", "150 GiB/s", "200 GiB/s", "250 GiB/s", "300 GiB/s",
+                      "350 GiB/s", "400 GiB/s"}));
+    // 1 to 128 in 8 steps on a log scale: a ratio of 128^(1/7) = 2.
+    EXPECT_EQ(sweepRangeValues("1", "128", 8, true),
+              (Values{"1", "2", "4", "8", "16", "32", "64", "128"}));
+    EXPECT_EQ(sweepRangeValues("2 us", "1 us", 3, false), (Values{"2 us", "1.5 us", "1 us"}));
+    EXPECT_THROW(sweepRangeValues("50 GiB/s", "400 GB/s", 4, false), Error);
+    EXPECT_THROW(sweepRangeValues("0", "8", 4, true), Error);
+    EXPECT_THROW(sweepRangeValues("fast", "8", 4, false), Error);
+    EXPECT_THROW(sweepRangeValues("1", "8", 1, false), Error);
+    EXPECT_EQ(sweepListValues(" 1, 2 ,, 4 "), (Values{"1", "2", "4"}));
+    EXPECT_EQ(sweepAxisName("platform.dimensions[0].bandwidth"), "bandwidth");
+    EXPECT_EQ(sweepAxisName("system.endpoint-delay"), "endpoint_delay");
+}
+
+TEST(SweepSetting, TheFileBesideTheProjectPlansOnePointPerValue) {
+    QTemporaryDir dir;
+    const QString project = dir.filePath(QStringLiteral("project.yaml"));
+    ASSERT_TRUE(QFile::copy(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/torus-2d/project.yaml"),
+                            project));
+    const QString path =
+        writeSettingSweep(project, QStringLiteral("system.chunks"), {"1", "4", "16"});
+    EXPECT_EQ(path, dir.filePath(QStringLiteral("sweep-chunks.yaml")));
+    const SweepPlan plan = planSweep(path.toStdString());
+    EXPECT_EQ(plan.file.name, "project by chunks");
+    ASSERT_EQ(plan.points.size(), 3u);
+    EXPECT_EQ(plan.points[2].point.label(), "chunks=16");
+    ASSERT_TRUE(plan.points[2].spec.has_value());
+    // The same values reuse the file (a second run resumes it); others get a new one.
+    EXPECT_EQ(writeSettingSweep(project, QStringLiteral("system.chunks"), {"1", "4", "16"}), path);
+    EXPECT_EQ(writeSettingSweep(project, QStringLiteral("system.chunks"), {"2", "8"}),
+              dir.filePath(QStringLiteral("sweep-chunks-2.yaml")));
+}
+
+TEST(SweepSetting, FromTheConfigurationFieldToStoredPoints) {
+    QTemporaryDir dir;
+    const QString project = dir.filePath(QStringLiteral("project.yaml"));
+    ASSERT_TRUE(QFile::copy(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/torus-2d/project.yaml"),
+                            project));
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    ASSERT_TRUE(window.openProject(project));
+    QSignalSpy finished(window.sweepController(), &SweepController::finished);
+    bool dialogSeen = false;
+    QTimer::singleShot(0, [&] {
+        auto* dialog = qobject_cast<SweepSettingDialog*>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        dialogSeen = true;
+        EXPECT_EQ(dialog->fromEdit()->text(), QStringLiteral("4")); // the project's value now
+        dialog->listMode()->setChecked(true);
+        dialog->listEdit()->setText(QStringLiteral("1, 4, 16"));
+        dialog->accept();
+    });
+    ASSERT_TRUE(window.configurationPanel()->requestSweep(QStringLiteral("system.chunks")));
+    ASSERT_TRUE(dialogSeen);
+    ASSERT_TRUE(test::waitUntil([&] { return !finished.isEmpty(); }, 60000));
+    EXPECT_TRUE(QFile::exists(dir.filePath(QStringLiteral("sweep-chunks.yaml"))));
+    EXPECT_EQ(window.sweepView()->model()->rowCount(), 3);
+    EXPECT_EQ(window.sweepView()->model()->finished(), 3u);
+    EXPECT_EQ(window.sweepView()->model()->axisNames(), (Values{"chunks"}));
+}

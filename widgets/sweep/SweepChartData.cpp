@@ -1,0 +1,90 @@
+#include "sweep/SweepChartData.h"
+
+#include "sweep/SweepExpression.h"
+
+#include <algorithm>
+
+namespace astrolabe::widgets {
+
+std::vector<std::string> distinctAxisValues(const std::vector<SweepRow>& rows, size_t axis) {
+    std::vector<std::string> values;
+    for (const SweepRow& row : rows)
+        if (axis < row.values.size() &&
+            std::find(values.begin(), values.end(), row.values[axis]) == values.end())
+            values.push_back(row.values[axis]);
+    return values;
+}
+
+std::optional<double> axisNumber(const std::string& value) {
+    const SweepValue v = sweepValueOf(value);
+    if (const double* number = std::get_if<double>(&v))
+        return *number;
+    return std::nullopt;
+}
+
+bool numericAxis(const std::vector<SweepRow>& rows, size_t axis) {
+    return !rows.empty() && std::all_of(rows.begin(), rows.end(), [&](const SweepRow& row) {
+        return axis < row.values.size() && axisNumber(row.values[axis]).has_value();
+    });
+}
+
+std::optional<double> HeatmapData::minPs() const {
+    std::optional<double> best;
+    for (const std::optional<double>& v : endPs)
+        if (v && (!best || *v < *best))
+            best = v;
+    return best;
+}
+
+std::optional<double> HeatmapData::maxPs() const {
+    std::optional<double> worst;
+    for (const std::optional<double>& v : endPs)
+        if (v && (!worst || *v > *worst))
+            worst = v;
+    return worst;
+}
+
+HeatmapData heatmapData(const std::vector<std::string>& axisNames,
+                        const std::vector<SweepRow>& rows, size_t xAxis, size_t yAxis) {
+    HeatmapData data;
+    data.xName = axisNames.at(xAxis);
+    data.yName = axisNames.at(yAxis);
+    data.xValues = distinctAxisValues(rows, xAxis);
+    data.yValues = distinctAxisValues(rows, yAxis);
+    data.endPs.assign(data.xValues.size() * data.yValues.size(), std::nullopt);
+    std::vector<int> points(data.endPs.size(), 0);
+    const auto position = [](const std::vector<std::string>& values, const std::string& v) {
+        return static_cast<size_t>(std::find(values.begin(), values.end(), v) - values.begin());
+    };
+    for (const SweepRow& row : rows) {
+        const size_t cell = position(data.yValues, row.values.at(yAxis)) * data.xValues.size() +
+                            position(data.xValues, row.values.at(xAxis));
+        if (++points[cell] == 2)
+            ++data.sharedCells;
+        if (row.summary.status != SweepPointStatus::Ok)
+            continue;
+        const double ps = static_cast<double>(row.summary.endTime.ps());
+        if (!data.endPs[cell] || ps < *data.endPs[cell])
+            data.endPs[cell] = ps;
+    }
+    return data;
+}
+
+std::vector<SweepMetric> paretoMetrics(const std::vector<std::string>& axisNames,
+                                       const std::vector<SweepRow>& rows) {
+    std::vector<SweepMetric> metrics{{"max exposed communication", -1}};
+    for (size_t a = 0; a < axisNames.size(); ++a)
+        if (numericAxis(rows, a))
+            metrics.push_back({axisNames[a], static_cast<int>(a)});
+    return metrics;
+}
+
+std::optional<double> metricValue(const SweepMetric& metric, const SweepRow& row) {
+    if (row.summary.status != SweepPointStatus::Ok)
+        return std::nullopt;
+    if (metric.axis < 0)
+        return static_cast<double>(row.summary.maxExposedComm.ps());
+    return axisNumber(row.values.at(static_cast<size_t>(metric.axis)));
+}
+
+} // namespace astrolabe::widgets

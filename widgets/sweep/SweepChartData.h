@@ -1,0 +1,49 @@
+#pragma once
+// What the sweep charts draw, computed from the table's rows without a window: the points of a
+// one-axis line, the cells of a two-axis heatmap and the costs of the Pareto scatter. Only
+// finished (ok) points carry numbers; the others leave gaps.
+
+#include "sweep/SweepResultsModel.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace astrolabe::widgets {
+
+/// The distinct values of axis `axis` in the order they first appear.
+std::vector<std::string> distinctAxisValues(const std::vector<SweepRow>& rows, size_t axis);
+/// Whether every value of the axis starts with a number (sweepValueOf gives a double).
+bool numericAxis(const std::vector<SweepRow>& rows, size_t axis);
+/// The number an axis value starts with ("100 GiB/s" -> 100); nullopt for "ring".
+std::optional<double> axisNumber(const std::string& value);
+
+/// A grid of end times: columns are the values of one axis, rows those of another. Points that
+/// share a cell (other axes vary too) keep the shortest end time.
+struct HeatmapData {
+    std::string xName, yName;
+    std::vector<std::string> xValues, yValues;
+    std::vector<std::optional<double>> endPs; ///< row-major: [row * xValues.size() + column]
+    int sharedCells = 0;                      ///< cells that more than one point fell into
+    std::optional<double> at(size_t column, size_t row) const {
+        return endPs.at(row * xValues.size() + column);
+    }
+    std::optional<double> minPs() const;
+    std::optional<double> maxPs() const;
+};
+HeatmapData heatmapData(const std::vector<std::string>& axisNames,
+                        const std::vector<SweepRow>& rows, size_t xAxis, size_t yAxis);
+
+/// The second cost of the Pareto scatter: the largest exposed communication, or an axis value
+/// (a bandwidth, a size: what the design costs).
+struct SweepMetric {
+    std::string name;
+    int axis = -1; ///< -1: max exposed communication
+};
+/// Exposed communication, then every numeric axis.
+std::vector<SweepMetric> paretoMetrics(const std::vector<std::string>& axisNames,
+                                       const std::vector<SweepRow>& rows);
+/// The value of `metric` for a finished point (ps for times, the axis number otherwise).
+std::optional<double> metricValue(const SweepMetric& metric, const SweepRow& row);
+
+} // namespace astrolabe::widgets

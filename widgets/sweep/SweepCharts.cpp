@@ -1,0 +1,292 @@
+#include "sweep/SweepCharts.h"
+
+#include "core/Units.h"
+#include "sweep/ParetoFront.h"
+
+#include <QBarCategoryAxis>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+namespace astrolabe::widgets {
+namespace {
+
+void clearChart(QChart* chart) {
+    chart->removeAllSeries();
+    for (QAbstractAxis* a : chart->axes()) {
+        chart->removeAxis(a);
+        delete a;
+    }
+}
+
+QString unitName(units::Scale scale) {
+    return QString::fromUtf8(scale.symbol.data(), static_cast<int>(scale.symbol.size()));
+}
+
+/// A value axis, logarithmic when the values span two decades or more (bandwidths, chunks).
+QAbstractAxis* numberAxis(double min, double max, const QString& title) {
+    if (min > 0 && max / min >= 100) {
+        auto* log = new QLogValueAxis;
+        log->setBase(2);
+        log->setLabelFormat(QStringLiteral("%g"));
+        log->setRange(min / 1.2, max * 1.2);
+        log->setTitleText(title + QObject::tr(" (log)"));
+        return log;
+    }
+    auto* axis = new QValueAxis;
+    axis->setLabelFormat(QStringLiteral("%g"));
+    const double pad = max > min ? (max - min) * 0.05 : std::max(1.0, max * 0.05);
+    axis->setRange(min - pad, max + pad);
+    axis->applyNiceNumbers();
+    axis->setTitleText(title);
+    return axis;
+}
+
+/// The unit written after an axis's numbers ("100 GiB/s" -> "GiB/s"), when all share one.
+QString axisUnit(const std::vector<SweepRow>& rows, size_t axis) {
+    QString unit;
+    for (const SweepRow& row : rows) {
+        const QString value = QString::fromStdString(row.values.at(axis)).trimmed();
+        const qsizetype space = value.indexOf(QLatin1Char(' '));
+        const QString rest = space < 0 ? QString() : value.mid(space + 1).trimmed();
+        if (!unit.isNull() && rest != unit)
+            return {};
+        unit = rest.isNull() ? QStringLiteral("") : rest;
+    }
+    return unit;
+}
+
+QChart* newChart() {
+    auto* chart = new QChart;
+    chart->legend()->setVisible(false);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    return chart;
+}
+
+} // namespace
+
+SweepLineChart::SweepLineChart(QWidget* parent)
+    : QChartView(newChart(), parent) {
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(320, 220);
+}
+
+void SweepLineChart::setRows(const std::vector<std::string>& axisNames,
+                             const std::vector<SweepRow>& rows, size_t axis) {
+    QChart* c = chart();
+    clearChart(c);
+    m_line = new QLineSeries;
+    auto* dots = new QScatterSeries;
+    dots->setMarkerSize(8);
+    const QString name = QString::fromStdString(axisNames.at(axis));
+    c->setTitle(tr("End time against %1").arg(name));
+    double maxPs = 1;
+    for (const SweepRow& r : rows)
+        if (r.summary.status == SweepPointStatus::Ok)
+            maxPs = std::max(maxPs, static_cast<double>(r.summary.endTime.ps()));
+    const units::Scale scale = units::timeScale(maxPs);
+    const bool numeric = numericAxis(rows, axis);
+    const std::vector<std::string> categories = distinctAxisValues(rows, axis);
+    std::vector<QPointF> points;
+    for (const SweepRow& r : rows) {
+        if (r.summary.status != SweepPointStatus::Ok)
+            continue;
+        const double x = numeric ? *axisNumber(r.values[axis])
+                                 : static_cast<double>(std::find(categories.begin(),
+                                                                 categories.end(), r.values[axis]) -
+                                                       categories.begin());
+        points.emplace_back(x, static_cast<double>(r.summary.endTime.ps()) / scale.factor);
+    }
+    std::sort(points.begin(), points.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
+    for (const QPointF& p : points) {
+        m_line->append(p);
+        dots->append(p);
+    }
+    c->addSeries(m_line);
+    c->addSeries(dots);
+    QAbstractAxis* x = nullptr;
+    if (numeric) {
+        double lo = 0, hi = 1;
+        for (size_t i = 0; i < categories.size(); ++i) {
+            const double v = *axisNumber(categories[i]);
+            lo = i == 0 ? v : std::min(lo, v);
+            hi = i == 0 ? v : std::max(hi, v);
+        }
+        x = numberAxis(lo, hi, name);
+    } else {
+        auto* category = new QBarCategoryAxis;
+        for (const std::string& v : categories)
+            category->append(QString::fromStdString(v));
+        category->setTitleText(name);
+        x = category;
+    }
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("end time (%1)").arg(unitName(scale)));
+    y->setLabelFormat(QStringLiteral("%g"));
+    double top = 1;
+    for (const QPointF& p : points)
+        top = std::max(top, p.y());
+    y->setRange(0, top * 1.08);
+    y->applyNiceNumbers();
+    c->addAxis(x, Qt::AlignBottom);
+    c->addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries* s : c->series()) {
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+}
+
+SweepParetoChart::SweepParetoChart(QWidget* parent)
+    : QWidget(parent)
+    , m_metric(new QComboBox(this))
+    , m_view(new QChartView(newChart(), this)) {
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumSize(320, 220);
+    m_metric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Second cost (y, lower is better):"), this));
+    top->addWidget(m_metric);
+    top->addStretch();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(top);
+    layout->addWidget(m_view, 1);
+    connect(m_metric, &QComboBox::currentIndexChanged, this, [this] { redraw(); });
+}
+
+void SweepParetoChart::setRows(const std::vector<std::string>& axisNames,
+                               const std::vector<SweepRow>& rows) {
+    m_axisNames = axisNames;
+    m_rows = rows;
+    const std::vector<SweepMetric> metrics = paretoMetrics(axisNames, rows);
+    const bool same =
+        metrics.size() == m_metrics.size() &&
+        std::equal(metrics.begin(), metrics.end(), m_metrics.begin(),
+                   [](const SweepMetric& a, const SweepMetric& b) { return a.name == b.name; });
+    if (!same) {
+        const QSignalBlocker block(m_metric);
+        const QString chosen = m_metric->currentText();
+        m_metrics = metrics;
+        m_metric->clear();
+        for (const SweepMetric& m : m_metrics)
+            m_metric->addItem(QString::fromStdString(m.name));
+        m_metric->setCurrentIndex(std::max(0, m_metric->findText(chosen)));
+    }
+    redraw();
+}
+
+bool SweepParetoChart::selectMetric(const QString& name) {
+    const int i = m_metric->findText(name);
+    if (i < 0)
+        return false;
+    m_metric->setCurrentIndex(i);
+    redraw();
+    return true;
+}
+
+QList<QPointF> SweepParetoChart::frontPoints() const {
+    return m_front ? m_front->points() : QList<QPointF>();
+}
+
+void SweepParetoChart::createSeries() {
+    // Made once; each redraw replaces the points in bulk and sets the ranges, so a sweep that
+    // delivers points several times a second does not rebuild the chart's items.
+    QChart* c = m_view->chart();
+    m_all = new QScatterSeries;
+    m_all->setName(tr("points"));
+    m_all->setMarkerSize(7);
+    m_all->setColor(QColor(0x90, 0xa4, 0xc0));
+    m_all->setBorderColor(QColor(0x90, 0xa4, 0xc0));
+    m_front = new QLineSeries;
+    m_front->setName(tr("Pareto front (not dominated)"));
+    QPen pen(QColor(0xd3, 0x2f, 0x2f));
+    pen.setWidthF(2.5);
+    m_front->setPen(pen);
+    m_best = new QScatterSeries;
+    m_best->setMarkerSize(11);
+    m_best->setColor(QColor(0xd3, 0x2f, 0x2f));
+    m_best->setBorderColor(QColor(0xd3, 0x2f, 0x2f));
+    c->addSeries(m_all);
+    c->addSeries(m_front);
+    c->addSeries(m_best);
+    c->legend()->setVisible(true);
+    c->legend()->setAlignment(Qt::AlignBottom);
+    for (QLegendMarker* marker : c->legend()->markers(m_best))
+        marker->setVisible(false); // the front's line already names it
+    m_x = new QValueAxis;
+    m_y = new QValueAxis;
+    for (QValueAxis* axis : {m_x, m_y})
+        axis->setLabelFormat(QStringLiteral("%.4g"));
+    c->addAxis(m_x, Qt::AlignBottom);
+    c->addAxis(m_y, Qt::AlignLeft);
+    for (QAbstractSeries* series : c->series()) {
+        series->attachAxis(m_x);
+        series->attachAxis(m_y);
+    }
+}
+
+void SweepParetoChart::redraw() {
+    const int chosen = m_metric->currentIndex();
+    if (chosen < 0 || static_cast<size_t>(chosen) >= m_metrics.size())
+        return;
+    if (!m_front)
+        createSeries();
+    const SweepMetric& metric = m_metrics[static_cast<size_t>(chosen)];
+    std::vector<CostPoint> costs;
+    for (const SweepRow& r : m_rows)
+        if (const std::optional<double> y = metricValue(metric, r))
+            costs.push_back({static_cast<double>(r.summary.endTime.ps()), *y});
+    double minX = 0, maxX = 1, minY = 0, maxY = 1;
+    for (size_t i = 0; i < costs.size(); ++i) {
+        minX = i == 0 ? costs[i].x : std::min(minX, costs[i].x);
+        maxX = i == 0 ? costs[i].x : std::max(maxX, costs[i].x);
+        minY = i == 0 ? costs[i].y : std::min(minY, costs[i].y);
+        maxY = i == 0 ? costs[i].y : std::max(maxY, costs[i].y);
+    }
+    const units::Scale xScale = units::timeScale(std::max(maxX, 1.0));
+    const units::Scale yScale =
+        metric.axis < 0 ? units::timeScale(std::max(maxY, 1.0)) : units::Scale{1, ""};
+    const auto toChart = [&](const CostPoint& p) {
+        return QPointF(p.x / xScale.factor, p.y / yScale.factor);
+    };
+    QList<QPointF> all, front;
+    for (const CostPoint& p : costs)
+        all.append(toChart(p));
+    for (const size_t i : paretoFront(costs))
+        front.append(toChart(costs[i]));
+    m_all->replace(all);
+    m_front->replace(front);
+    m_best->replace(front);
+    m_view->chart()->setTitle(
+        tr("Pareto front: end time against %1, both minimized (%2 of %3 points)")
+            .arg(QString::fromStdString(metric.name))
+            .arg(front.size())
+            .arg(costs.size()));
+    // The data's own range, padded, on round ticks: the front is what the eye should find.
+    const auto fit = [](QValueAxis* axis, double lo, double hi) {
+        const double pad = hi > lo ? (hi - lo) * 0.06 : std::max(std::abs(hi) * 0.1, 1e-9);
+        axis->setRange(std::max(0.0, lo - pad), hi + pad);
+        axis->applyNiceNumbers();
+    };
+    fit(m_x, minX / xScale.factor, maxX / xScale.factor);
+    fit(m_y, minY / yScale.factor, maxY / yScale.factor);
+    m_x->setTitleText(tr("end time (%1)").arg(unitName(xScale)));
+    QString yTitle = QString::fromStdString(metric.name);
+    if (metric.axis < 0)
+        yTitle += QStringLiteral(" (%1)").arg(unitName(yScale));
+    else if (const QString unit = axisUnit(m_rows, static_cast<size_t>(metric.axis));
+             !unit.isEmpty())
+        yTitle += QStringLiteral(" (%1)").arg(unit);
+    m_y->setTitleText(yTitle);
+}
+
+} // namespace astrolabe::widgets

@@ -1,0 +1,28 @@
+#pragma once
+// What the sweep views show of one point: its status and the few numbers a table row, a chart
+// point or a heatmap cell needs. The run's full result stays in the project database; a point's
+// summary is small enough to cross threads by value.
+
+#include "core/SimTime.h"
+
+#include <cstdint>
+#include <string>
+
+namespace astrolabe::widgets {
+
+enum class SweepPointStatus { Pending, Running, Ok, Failed, Skipped };
+
+/// "pending", "running", "ok", "failed", "skipped"
+const char* sweepPointStatusName(SweepPointStatus status);
+
+struct SweepPointSummary {
+    size_t index = 0; ///< the point's index in its SweepPlan
+    SweepPointStatus status = SweepPointStatus::Pending;
+    SimTime endTime;        ///< the run's simulated end time (Ok only)
+    SimTime maxExposedComm; ///< the largest exposed communication over the NPUs (Ok only)
+    int64_t runId = 0;      ///< the stored run's id in the project database; 0: not stored
+    int64_t runNumber = 0;  ///< "#12"
+    std::string message;    ///< the error (Failed) or the constraint (Skipped)
+};
+
+} // namespace astrolabe::widgets

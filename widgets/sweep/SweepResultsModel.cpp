@@ -1,0 +1,155 @@
+#include "sweep/SweepResultsModel.h"
+
+#include "core/Units.h"
+#include "sweep/SweepPlan.h"
+
+#include <QBrush>
+#include <QColor>
+#include <algorithm>
+
+namespace astrolabe::widgets {
+
+const char* sweepPointStatusName(SweepPointStatus status) {
+    switch (status) {
+    case SweepPointStatus::Pending:
+        return "pending";
+    case SweepPointStatus::Running:
+        return "running";
+    case SweepPointStatus::Ok:
+        return "ok";
+    case SweepPointStatus::Failed:
+        return "failed";
+    case SweepPointStatus::Skipped:
+        return "skipped";
+    }
+    return "";
+}
+
+SweepResultsModel::SweepResultsModel(QObject* parent)
+    : QAbstractTableModel(parent) {}
+
+void SweepResultsModel::setPlan(const SweepPlan& plan) {
+    std::vector<std::string> names;
+    if (!plan.points.empty())
+        for (const SweepCoordinate& c : plan.points.front().point.coordinates)
+            names.push_back(c.name);
+    std::vector<SweepRow> rows;
+    rows.reserve(plan.points.size());
+    for (const PlannedPoint& p : plan.points) {
+        SweepRow row;
+        for (const SweepCoordinate& c : p.point.coordinates)
+            row.values.push_back(c.value);
+        row.summary.index = p.point.index;
+        if (!p.spec) {
+            row.summary.status = SweepPointStatus::Skipped;
+            row.summary.message = p.skipReason;
+        }
+        rows.push_back(std::move(row));
+    }
+    setRows(std::move(names), std::move(rows));
+}
+
+void SweepResultsModel::setRows(std::vector<std::string> axisNames, std::vector<SweepRow> rows) {
+    beginResetModel();
+    m_axisNames = std::move(axisNames);
+    m_rows = std::move(rows);
+    endResetModel();
+}
+
+void SweepResultsModel::updatePoint(const SweepPointSummary& summary) {
+    if (summary.index >= m_rows.size())
+        return;
+    m_rows[summary.index].summary = summary;
+    const int row = static_cast<int>(summary.index);
+    emit dataChanged(index(row, 0), index(row, columnCount() - 1));
+    emit pointUpdated(summary.index);
+}
+
+size_t SweepResultsModel::runnable() const {
+    return static_cast<size_t>(std::count_if(m_rows.begin(), m_rows.end(), [](const SweepRow& r) {
+        return r.summary.status != SweepPointStatus::Skipped;
+    }));
+}
+
+size_t SweepResultsModel::finished() const {
+    return static_cast<size_t>(std::count_if(m_rows.begin(), m_rows.end(), [](const SweepRow& r) {
+        return r.summary.status == SweepPointStatus::Ok ||
+               r.summary.status == SweepPointStatus::Failed;
+    }));
+}
+
+int SweepResultsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int SweepResultsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : column(Fixed::Run) + 1;
+}
+
+QVariant SweepResultsModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount())
+        return {};
+    const SweepRow& row = m_rows[static_cast<size_t>(index.row())];
+    const SweepPointSummary& s = row.summary;
+    const int col = index.column();
+    const int axes = static_cast<int>(m_axisNames.size());
+    const bool ok = s.status == SweepPointStatus::Ok;
+    if (role == Qt::TextAlignmentRole)
+        return col == column(Fixed::Status) ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
+                                            : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+    if (role == Qt::ForegroundRole && col == column(Fixed::Status)) {
+        if (s.status == SweepPointStatus::Failed)
+            return QBrush(QColor(0xc0, 0x20, 0x20));
+        if (s.status == SweepPointStatus::Skipped || s.status == SweepPointStatus::Pending)
+            return QBrush(QColor(0x80, 0x80, 0x80));
+        return {};
+    }
+    if (role == Qt::ToolTipRole && !s.message.empty())
+        return QString::fromStdString(s.message);
+    if (role == SortRole) {
+        if (col == PointColumn)
+            return static_cast<qulonglong>(s.index);
+        if (col == column(Fixed::EndTime))
+            return ok ? QVariant(static_cast<double>(s.endTime.ps())) : QVariant();
+        if (col == column(Fixed::MaxExposed))
+            return ok ? QVariant(static_cast<double>(s.maxExposedComm.ps())) : QVariant();
+        if (col == column(Fixed::Run))
+            return static_cast<qlonglong>(s.runNumber);
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    if (col == PointColumn)
+        return static_cast<qulonglong>(s.index);
+    if (col <= axes)
+        return QString::fromStdString(row.values.at(static_cast<size_t>(col - 1)));
+    if (col == column(Fixed::Status))
+        return QString::fromLatin1(sweepPointStatusName(s.status));
+    if (col == column(Fixed::EndTime))
+        return ok ? QString::fromStdString(units::formatTime(s.endTime)) : QString();
+    if (col == column(Fixed::MaxExposed))
+        return ok ? QString::fromStdString(units::formatTime(s.maxExposedComm)) : QString();
+    if (col == column(Fixed::Run))
+        return s.runNumber > 0 ? QStringLiteral("#%1").arg(s.runNumber) : QString();
+    return {};
+}
+
+QVariant SweepResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
+        return {};
+    const int axes = static_cast<int>(m_axisNames.size());
+    if (section == PointColumn)
+        return tr("Point");
+    if (section <= axes)
+        return QString::fromStdString(m_axisNames.at(static_cast<size_t>(section - 1)));
+    if (section == column(Fixed::Status))
+        return tr("Status");
+    if (section == column(Fixed::EndTime))
+        return tr("End time");
+    if (section == column(Fixed::MaxExposed))
+        return tr("Max exposed comm");
+    if (section == column(Fixed::Run))
+        return tr("Run");
+    return {};
+}
+
+} // namespace astrolabe::widgets

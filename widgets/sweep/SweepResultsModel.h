@@ -1,0 +1,64 @@
+#pragma once
+// The table of a sweep: one row per point - its index, each axis value, status, end time,
+// largest exposed communication and stored run number. Rows are set once from the plan, then
+// updated one at a time as points finish (dataChanged for that row only).
+
+#include "sweep/SweepPointSummary.h"
+
+#include <QAbstractTableModel>
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+struct SweepPlan;
+}
+
+namespace astrolabe::widgets {
+
+/// One point as the table and the charts see it.
+struct SweepRow {
+    std::vector<std::string> values; ///< one per axis, as written in the sweep file
+    SweepPointSummary summary;
+};
+
+class SweepResultsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { PointColumn = 0 }; ///< then one per axis, then the fixed columns below
+    enum class Fixed { Status, EndTime, MaxExposed, Run };
+    /// Qt::UserRole: the sortable number of a cell (index, end time in ps, run number).
+    static constexpr int SortRole = Qt::UserRole;
+
+    explicit SweepResultsModel(QObject* parent = nullptr);
+
+    /// Every point of the plan: skipped ones with their reason, the others pending.
+    void setPlan(const SweepPlan& plan);
+    void setRows(std::vector<std::string> axisNames, std::vector<SweepRow> rows);
+    /// Replaces the summary of point `summary.index` (ignored when there is no such row).
+    void updatePoint(const SweepPointSummary& summary);
+
+    const std::vector<std::string>& axisNames() const { return m_axisNames; }
+    const std::vector<SweepRow>& rows() const { return m_rows; }
+    int column(Fixed fixed) const {
+        return 1 + static_cast<int>(m_axisNames.size()) + static_cast<int>(fixed);
+    }
+    /// Points that can run (not skipped), and those of them finished (ok or failed).
+    size_t runnable() const;
+    size_t finished() const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+signals:
+    /// A point's row changed (after dataChanged).
+    void pointUpdated(size_t index);
+
+private:
+    std::vector<std::string> m_axisNames;
+    std::vector<SweepRow> m_rows; ///< row i is point i
+};
+
+} // namespace astrolabe::widgets
