@@ -1,7 +1,6 @@
 #include "gui/MainWindow.h"
 
 #include "common/LogModel.h"
-#include "config/ConfigurationPanel.h"
 #include "core/Version.h"
 #include "gui/About.h"
 #include "gui/ErrorReporter.h"
@@ -10,19 +9,13 @@
 #include "gui/ProjectExplorer.h"
 #include "gui/RunsPanel.h"
 #include "gui/RunsTableModel.h"
-#include "gui/SqliteRunStore.h"
-#include "gui/SweepController.h"
-#include "gui/SweepSettingDialog.h"
+#include "gui/SweepSession.h"
 #include "gui/WelcomePage.h"
-#include "sweep/SweepView.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFile>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QLabel>
 #include <QListView>
 #include <QMenuBar>
@@ -60,12 +53,11 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
     m_stack->addWidget(m_tabs);
     setCentralWidget(m_stack);
     m_workload = new WorkloadController(m_tabs->modelBuilder(), m_project, m_session, this);
-    m_sweepView = new widgets::SweepView(m_tabs);
-    m_tabs->addTab(m_sweepView, tr("Sweep"));
-    m_tabs->setTabToolTip(SweepTab, tr("Run every point of a sweep file (Run > Run sweep…) and "
-                                       "see end time over its axes"));
-    m_sweeps = new SweepController(m_sweepView, this);
     m_errors = new ErrorReporter(this, m_log, statusBar(), m_tabs, [this] { return hasProject(); });
+    m_sweeps = new SweepSession({this, statusBar(), [this] { return hasProject(); },
+                                 [this] { reloadRuns(); },
+                                 [this](const QList<int>& ids) { compareRuns(ids); }},
+                                m_tabs, configurationPanel(), m_document, m_store, m_errors, this);
     m_runBar = new RunToolBar(m_session, this);
     createDocks();
     createMenus();
@@ -75,7 +67,6 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
     statusBar()->addPermanentWidget(m_queueLabel);
     connectProject();
     connectRuns();
-    connectSweeps();
     resize(1280, 800);
     setUnitConvention(m_layout->savedUnitConvention());
     m_layout->restoreWindow(*this);
@@ -107,14 +98,7 @@ void MainWindow::createMenus() {
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addActions({runAction(), stopAction()});
     run->addSeparator();
-    run->addAction(tr("Run s&weep…"), this, [this] {
-        const QString start =
-            hasProject() ? QFileInfo(m_document->path()).absolutePath() : QString();
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Run sweep"), start, tr("Sweep files (*.yaml *.yml);;All files (*)"));
-        if (!path.isEmpty())
-            runSweep(path);
-    });
+    m_sweeps->addActions(run);
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
@@ -212,73 +196,6 @@ void MainWindow::connectRuns() {
     connect(m_store, &RunStoreController::runsChanged, this, &MainWindow::refreshExplorer);
     connect(m_runsPanel, &RunsPanel::runSelected, this, &MainWindow::showRun);
     connect(m_runsPanel, &RunsPanel::compareRequested, this, &MainWindow::compareRuns);
-}
-
-void MainWindow::connectSweeps() {
-    connect(configurationPanel(), &widgets::ConfigurationPanel::sweepRequested, this,
-            &MainWindow::sweepSetting);
-    connect(m_sweeps, &SweepController::errorOccurred, m_errors, &ErrorReporter::report);
-    connect(m_sweeps, &SweepController::finished, this, [this](bool cancelled) {
-        if (sweepStoresHere())
-            reloadRuns();
-        statusBar()->showMessage(cancelled ? tr("Sweep cancelled: run it again to finish it")
-                                           : tr("Sweep finished"));
-    });
-    connect(m_sweepView, &widgets::SweepView::compareRequested, this,
-            [this](const QList<int>& ids) {
-                if (!sweepStoresHere()) {
-                    m_errors->report(tr("Compare"),
-                                     tr("The sweep's runs are in %1: open its project to "
-                                        "compare them.")
-                                         .arg(m_sweeps->databasePath()));
-                    return;
-                }
-                for (const int id : ids)
-                    if (m_store->store()->rowOf(id) <
-                        0) { // stored by the sweep since the list was read
-                        reloadRuns();
-                        break;
-                    }
-                compareRuns(ids);
-            });
-}
-
-bool MainWindow::runSweep(const QString& sweepPath, int jobs) {
-    if (!m_sweeps->start(sweepPath, jobs)) {
-        m_errors->report(tr("Cannot Run Sweep"), tr("A sweep is running: cancel it or wait for it "
-                                                    "to finish."));
-        return false;
-    }
-    if (m_stack->currentWidget() == m_tabs)
-        m_tabs->setCurrentIndex(SweepTab);
-    return true;
-}
-
-QString MainWindow::sweepSetting(const QString& keyPath, const QString& label,
-                                 const QString& current) {
-    if (!hasProject() || m_document->path().isEmpty() || m_document->isModified()) {
-        m_errors->report(tr("Cannot Sweep"), tr("Save the project first: a sweep runs the project "
-                                                "file, each point with one value of %1.")
-                                                 .arg(label));
-        return {};
-    }
-    SweepSettingDialog dialog(keyPath, label, current, this);
-    if (dialog.exec() != QDialog::Accepted)
-        return {};
-    QString path;
-    try {
-        path = writeSettingSweep(m_document->path(), keyPath, dialog.values());
-    } catch (const std::exception& e) {
-        m_errors->report(tr("Cannot Sweep"), QString::fromStdString(e.what()));
-        return {};
-    }
-    return runSweep(path) ? path : QString();
-}
-
-bool MainWindow::sweepStoresHere() const {
-    const auto* store = dynamic_cast<const SqliteRunStore*>(m_store->store());
-    return store && !m_sweeps->databasePath().isEmpty() &&
-           QFileInfo(store->databasePath()) == QFileInfo(m_sweeps->databasePath());
 }
 
 void MainWindow::reloadRuns() {

@@ -9,7 +9,7 @@
 //   RunStoreController  the runs list's store: saving results, loading stored ones
 //   WorkloadController  the model builder and its generated runs
 //   LayoutController    settings: window state, recent projects, unit convention
-//   SweepController     a sweep file's points, run and stored off the GUI thread (Sweep tab)
+//   SweepSession        the Sweep tab: a sweep file's points, run and stored off the GUI thread
 // and views that show them: WorkspaceTabs (the central tabs), RunToolBar, ErrorReporter,
 // ProjectDialogs (the file dialogs and prompts).
 // The public project and run methods below forward to them (main() and tests call them).
@@ -22,6 +22,7 @@
 #include "gui/RunSession.h"
 #include "gui/RunStoreController.h"
 #include "gui/RunToolBar.h"
+#include "gui/SweepSession.h"
 #include "gui/WorkloadController.h"
 #include "gui/WorkspaceTabs.h"
 
@@ -90,10 +91,14 @@ public:
     void compareRuns(const QList<int>& ids);
     /// Plans and runs a sweep file (docs/sweeps.md) in the Sweep tab, storing its points in
     /// the base project's database; false while another sweep runs. Errors are shown.
-    bool runSweep(const QString& sweepPath, int jobs = 2);
+    bool runSweep(const QString& sweepPath, int jobs = 2) {
+        return m_sweeps->runSweep(sweepPath, jobs);
+    }
     /// "Sweep this setting…": asks for the values, writes a sweep file beside the (saved)
     /// project and runs it. Returns the sweep file, empty when nothing was started.
-    QString sweepSetting(const QString& keyPath, const QString& label, const QString& current);
+    QString sweepSetting(const QString& keyPath, const QString& label, const QString& current) {
+        return m_sweeps->sweepSetting(keyPath, label, current);
+    }
     /// Generates a training iteration (in memory, on the worker thread) and runs it on the
     /// project's platform; 0 when there is no project or the NPU counts differ (shown).
     int startGeneratedRun(const generate::GeneratorSpec& generator) {
@@ -114,8 +119,8 @@ public:
     RunController* runController() const { return m_runs; }
     RunsTableModel* runsModel() const { return m_store->model(); }
     RunsPanel* runsPanel() const { return m_runsPanel; }
-    SweepController* sweepController() const { return m_sweeps; }
-    widgets::SweepView* sweepView() const { return m_sweepView; }
+    SweepController* sweepController() const { return m_sweeps->controller(); }
+    widgets::SweepView* sweepView() const { return m_sweeps->view(); }
     widgets::ConfigurationPanel* configurationPanel() const { return m_tabs->configurationPanel(); }
     widgets::ModelBuilderPanel* modelBuilder() const { return m_tabs->modelBuilder(); }
     widgets::LogModel* logModel() const { return m_log; }
@@ -152,9 +157,6 @@ private:
     void updateTitle();
     void refreshExplorer();
     void showRun(int id);
-    void connectSweeps();
-    /// Whether the open project's runs list is the database the sweep stores into.
-    bool sweepStoresHere() const;
     /// Reads the runs list again from the project database (after a sweep stored runs in it).
     void reloadRuns();
 
@@ -166,8 +168,7 @@ private:
     RunStoreController* m_store = nullptr;
     RunSession* m_session = nullptr;
     WorkloadController* m_workload = nullptr;
-    SweepController* m_sweeps = nullptr;
-    widgets::SweepView* m_sweepView = nullptr;
+    SweepSession* m_sweeps = nullptr;
 
     ProjectDialogs* m_dialogs = nullptr;
     ErrorReporter* m_errors = nullptr;

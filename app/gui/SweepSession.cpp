@@ -1,0 +1,116 @@
+#include "gui/SweepSession.h"
+
+#include "config/ConfigurationPanel.h"
+#include "gui/ErrorReporter.h"
+#include "gui/ProjectDocument.h"
+#include "gui/RunStoreController.h"
+#include "gui/SqliteRunStore.h"
+#include "gui/SweepController.h"
+#include "gui/SweepSettingDialog.h"
+#include "gui/WorkspaceTabs.h"
+#include "sweep/SweepView.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QStatusBar>
+
+namespace astrolabe::gui {
+
+SweepSession::SweepSession(Window window, WorkspaceTabs* tabs,
+                           widgets::ConfigurationPanel* configuration, ProjectDocument* document,
+                           RunStoreController* store, ErrorReporter* errors, QObject* parent)
+    : QObject(parent)
+    , m_window(std::move(window))
+    , m_tabs(tabs)
+    , m_document(document)
+    , m_store(store)
+    , m_errors(errors) {
+    m_view = new widgets::SweepView(tabs);
+    tabs->addTab(m_view, tr("Sweep"));
+    tabs->setTabToolTip(WorkspaceTabs::SweepTab,
+                        tr("Run every point of a sweep file (Run > Run sweep…) and see end time "
+                           "over its axes"));
+    m_controller = new SweepController(m_view, this);
+    connect(configuration, &widgets::ConfigurationPanel::sweepRequested, this,
+            &SweepSession::sweepSetting);
+    connect(m_controller, &SweepController::errorOccurred, errors, &ErrorReporter::report);
+    connect(m_controller, &SweepController::finished, this, [this](bool cancelled) {
+        if (storesHere())
+            m_window.reloadRuns();
+        m_window.statusBar->showMessage(cancelled ? tr("Sweep cancelled: run it again to finish it")
+                                                  : tr("Sweep finished"));
+    });
+    connect(m_view, &widgets::SweepView::compareRequested, this, &SweepSession::compareSelected);
+}
+
+SweepSession::~SweepSession() {
+    delete m_controller; // its threads stop (cancelled) before the window's controllers go
+}
+
+void SweepSession::addActions(QMenu* run) {
+    run->addAction(tr("Run s&weep…"), this, [this] {
+        const QString start =
+            m_window.hasProject() ? QFileInfo(m_document->path()).absolutePath() : QString();
+        const QString path =
+            QFileDialog::getOpenFileName(m_window.widget, tr("Run sweep"), start,
+                                         tr("Sweep files (*.yaml *.yml);;All files (*)"));
+        if (!path.isEmpty())
+            runSweep(path);
+    });
+}
+
+bool SweepSession::runSweep(const QString& sweepPath, int jobs) {
+    if (!m_controller->start(sweepPath, jobs)) {
+        m_errors->report(tr("Cannot Run Sweep"),
+                         tr("A sweep is running: cancel it or wait for it to finish."));
+        return false;
+    }
+    if (m_window.hasProject()) // the tabs are showing, not the welcome page
+        m_tabs->setCurrentIndex(WorkspaceTabs::SweepTab);
+    return true;
+}
+
+QString SweepSession::sweepSetting(const QString& keyPath, const QString& label,
+                                   const QString& current) {
+    if (!m_window.hasProject() || m_document->path().isEmpty() || m_document->isModified()) {
+        m_errors->report(tr("Cannot Sweep"), tr("Save the project first: a sweep runs the project "
+                                                "file, each point with one value of %1.")
+                                                 .arg(label));
+        return {};
+    }
+    SweepSettingDialog dialog(keyPath, label, current, m_window.widget);
+    if (dialog.exec() != QDialog::Accepted)
+        return {};
+    QString path;
+    try {
+        path = writeSettingSweep(m_document->path(), keyPath, dialog.values());
+    } catch (const std::exception& e) {
+        m_errors->report(tr("Cannot Sweep"), QString::fromStdString(e.what()));
+        return {};
+    }
+    return runSweep(path) ? path : QString();
+}
+
+bool SweepSession::storesHere() const {
+    const auto* store = dynamic_cast<const SqliteRunStore*>(m_store->store());
+    return store && !m_controller->databasePath().isEmpty() &&
+           QFileInfo(store->databasePath()) == QFileInfo(m_controller->databasePath());
+}
+
+void SweepSession::compareSelected(const QList<int>& ids) {
+    if (!storesHere()) {
+        m_errors->report(tr("Compare"), tr("The sweep's runs are in %1: open its project to "
+                                           "compare them.")
+                                            .arg(m_controller->databasePath()));
+        return;
+    }
+    for (const int id : ids)
+        if (m_store->store()->rowOf(id) < 0) { // stored by the sweep since the list was read
+            m_window.reloadRuns();
+            break;
+        }
+    m_window.compareRuns(ids);
+}
+
+} // namespace astrolabe::gui

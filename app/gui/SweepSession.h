@@ -1,0 +1,71 @@
+#pragma once
+// The Sweep tab's wiring: Run > Run sweep…, "Sweep this setting…" from a configuration field,
+// the SweepController that runs a sweep file off the GUI thread, and what follows a sweep (the
+// runs list read again, "Compare selected" into the Compare tab). MainWindow owns one.
+
+#include <QObject>
+#include <QString>
+#include <functional>
+
+class QMenu;
+class QStatusBar;
+class QWidget;
+
+namespace astrolabe::widgets {
+class ConfigurationPanel;
+class SweepView;
+} // namespace astrolabe::widgets
+
+namespace astrolabe::gui {
+
+class ErrorReporter;
+class ProjectDocument;
+class RunStoreController;
+class SweepController;
+class WorkspaceTabs;
+
+class SweepSession : public QObject {
+    Q_OBJECT
+public:
+    /// What the session asks of the window: read the runs list again from the project
+    /// database, and show runs side by side in the Compare tab.
+    struct Window {
+        QWidget* widget = nullptr; ///< parent of the dialogs
+        QStatusBar* statusBar = nullptr;
+        std::function<bool()> hasProject;
+        std::function<void()> reloadRuns;
+        std::function<void(const QList<int>&)> compareRuns;
+    };
+
+    /// Adds the Sweep tab to `tabs` and listens to the configuration panel's fields.
+    SweepSession(Window window, WorkspaceTabs* tabs, widgets::ConfigurationPanel* configuration,
+                 ProjectDocument* document, RunStoreController* store, ErrorReporter* errors,
+                 QObject* parent);
+    ~SweepSession() override; ///< cancels a running sweep and waits for its threads
+
+    /// Run > Run sweep…
+    void addActions(QMenu* run);
+    /// Plans and runs a sweep file in the Sweep tab; false (shown) while another sweep runs.
+    bool runSweep(const QString& sweepPath, int jobs = 2);
+    /// "Sweep this setting…": asks for the values, writes a sweep file beside the (saved)
+    /// project and runs it. Returns the sweep file, empty when nothing was started.
+    QString sweepSetting(const QString& keyPath, const QString& label, const QString& current);
+
+    SweepController* controller() const { return m_controller; }
+    widgets::SweepView* view() const { return m_view; }
+
+private:
+    /// Whether the open project's runs list is the database the sweep stores into.
+    bool storesHere() const;
+    void compareSelected(const QList<int>& ids);
+
+    Window m_window;
+    WorkspaceTabs* m_tabs;
+    ProjectDocument* m_document;
+    RunStoreController* m_store;
+    ErrorReporter* m_errors;
+    widgets::SweepView* m_view = nullptr;
+    SweepController* m_controller = nullptr;
+};
+
+} // namespace astrolabe::gui
