@@ -3,6 +3,7 @@
 
 #include "config/SweepFile.h"
 #include "engine/store/TempDir.h"
+#include "engine/sweep/RingProject.h"
 #include "sweep/SweepExpression.h"
 
 #include <fstream>
@@ -12,29 +13,6 @@
 using namespace astrolabe;
 
 namespace {
-
-const char* kQuickstart = R"(name: ring
-platform:
-  dimensions:
-    - {type: Ring, size: 8, bandwidth: 50 GiB/s, latency: 500 ns}
-system:
-  algorithms: {all-reduce: [ring], reduce-scatter: [ring], all-gather: [ring], all-to-all: [ring]}
-  scheduling-policy: LIFO
-  collective-optimization: localBWAware
-  chunks: 4
-  active-chunks-per-dimension: 1
-  endpoint-delay: 10 ns
-  local-memory-bandwidth: 50 GB/s
-workload:
-  microbenchmark: {collective: all-reduce, size: 1 MiB}
-run:
-  backend: congestion-unaware
-  timing: astra-compatible
-)";
-
-void write(const std::string& path, const std::string& text) {
-    std::ofstream(path) << text;
-}
 
 std::vector<std::string> valuesOf(const std::string& axisYaml) {
     const SweepFile f = parseSweepFile("project: p.yaml\naxes:\n  - " + axisYaml + "\n", "s.yaml");
@@ -206,14 +184,14 @@ TEST(SweepExpression, FollowsPrecedenceAndNamesItsMistakes) {
 
 TEST(SweepPlan, PointsAreTheBaseProjectWithTheAxesValues) {
     test::TempDir dir("sweep_plan");
-    write(dir.file("project.yaml"), kQuickstart);
-    write(dir.file("sweep.yaml"),
-          "project: project.yaml\naxes:\n"
-          "  - {name: n, path: platform.dimensions.0.size, values: [4, 8, 16]}\n"
-          "  - {path: system.chunks, values: [1, 4]}\n"
-          "  - {path: run.record-timeline, values: [false]}\n"
-          "constraints:\n"
-          "  - {require: npus * chunks <= 32, reason: too many messages}\n");
+    test::writeText(dir.file("project.yaml"), test::kRingProject);
+    test::writeText(dir.file("sweep.yaml"),
+                    "project: project.yaml\naxes:\n"
+                    "  - {name: n, path: platform.dimensions.0.size, values: [4, 8, 16]}\n"
+                    "  - {path: system.chunks, values: [1, 4]}\n"
+                    "  - {path: run.record-timeline, values: [false]}\n"
+                    "constraints:\n"
+                    "  - {require: npus * chunks <= 32, reason: too many messages}\n");
     const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
     ASSERT_EQ(plan.points.size(), 6u);
     EXPECT_EQ(plan.runnable(), 5u);
@@ -234,10 +212,11 @@ TEST(SweepPlan, PointsAreTheBaseProjectWithTheAxesValues) {
 
 TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
     test::TempDir dir("sweep_bad");
-    write(dir.file("project.yaml"), kQuickstart);
-    write(dir.file("bad-path.yaml"), "project: project.yaml\naxes:\n"
-                                     "  - {path: \"platform.dimensions[1].size\", values: [2]}\n"
-                                     "  - {path: sytem.chunks, values: [2]}\n");
+    test::writeText(dir.file("project.yaml"), test::kRingProject);
+    test::writeText(dir.file("bad-path.yaml"),
+                    "project: project.yaml\naxes:\n"
+                    "  - {path: \"platform.dimensions[1].size\", values: [2]}\n"
+                    "  - {path: sytem.chunks, values: [2]}\n");
     try {
         planSweep(dir.file("bad-path.yaml"));
         ADD_FAILURE();
@@ -249,8 +228,8 @@ TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
         EXPECT_NE(what.find("bad-path.yaml:4:5"), std::string::npos) << what;
         EXPECT_NE(what.find("the base project has no sytem"), std::string::npos) << what;
     }
-    write(dir.file("bad-value.yaml"), "project: project.yaml\naxes:\n"
-                                      "  - {path: system.chunks, values: [2, 0]}\n");
+    test::writeText(dir.file("bad-value.yaml"), "project: project.yaml\naxes:\n"
+                                                "  - {path: system.chunks, values: [2, 0]}\n");
     try {
         planSweep(dir.file("bad-value.yaml"));
         ADD_FAILURE();
@@ -262,12 +241,12 @@ TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
         EXPECT_NE(what.find("system.chunks"), std::string::npos) << what;
     }
     // A base project no point can fix is reported once, with the points it spoils.
-    std::string broken = kQuickstart;
+    std::string broken = test::kRingProject;
     broken.erase(broken.find("  chunks: 4\n"), 12);
-    write(dir.file("project.yaml"), broken);
-    write(dir.file("all-bad.yaml"),
-          "project: project.yaml\naxes:\n"
-          "  - {path: system.endpoint-delay, values: [1 ns, 2 ns, 3 ns, 4 ns]}\n");
+    test::writeText(dir.file("project.yaml"), broken);
+    test::writeText(dir.file("all-bad.yaml"),
+                    "project: project.yaml\naxes:\n"
+                    "  - {path: system.endpoint-delay, values: [1 ns, 2 ns, 3 ns, 4 ns]}\n");
     try {
         planSweep(dir.file("all-bad.yaml"));
         ADD_FAILURE();
@@ -280,11 +259,11 @@ TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
             << what;
         EXPECT_NE(what.find("system.chunks: required key is missing"), std::string::npos) << what;
     }
-    write(dir.file("project.yaml"), kQuickstart);
+    test::writeText(dir.file("project.yaml"), test::kRingProject);
     // The same point skipped by a constraint is no error.
-    write(dir.file("skipped.yaml"), "project: project.yaml\naxes:\n"
-                                    "  - {path: system.chunks, values: [2, 0]}\n"
-                                    "constraints: [chunks >= 1]\n");
+    test::writeText(dir.file("skipped.yaml"), "project: project.yaml\naxes:\n"
+                                              "  - {path: system.chunks, values: [2, 0]}\n"
+                                              "constraints: [chunks >= 1]\n");
     const SweepPlan plan = planSweep(dir.file("skipped.yaml"));
     EXPECT_EQ(plan.runnable(), 1u);
     EXPECT_EQ(plan.points[1].skipReason, "\"chunks >= 1\" does not hold (chunks = 0)");

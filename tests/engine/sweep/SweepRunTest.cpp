@@ -3,6 +3,7 @@
 
 #include "config/ProjectFile.h"
 #include "engine/store/TempDir.h"
+#include "engine/sweep/RingProject.h"
 #include "simulation/Simulation.h"
 
 #include <fstream>
@@ -13,34 +14,10 @@ using namespace astrolabe;
 
 namespace {
 
-// ASTRA-sim's regression case: 8 NPUs, ring, 1 MiB all-reduce, 117,780 ns.
-const char* kRing = R"(name: ring
-platform:
-  dimensions:
-    - {type: Ring, size: 8, bandwidth: 50 GiB/s, latency: 500 ns}
-system:
-  algorithms: {all-reduce: [ring], reduce-scatter: [ring], all-gather: [ring], all-to-all: [ring]}
-  scheduling-policy: LIFO
-  collective-optimization: localBWAware
-  chunks: 4
-  active-chunks-per-dimension: 1
-  endpoint-delay: 10 ns
-  local-memory-bandwidth: 50 GB/s
-workload:
-  microbenchmark: {collective: all-reduce, size: 1 MiB}
-run:
-  backend: congestion-unaware
-  timing: astra-compatible
-)";
-
 const char* kSweep =
     "project: project.yaml\naxes:\n"
     "  - {path: platform.dimensions.0.bandwidth, values: [25 GiB/s, 50 GiB/s, 100 GiB/s]}\n"
     "  - {path: system.chunks, values: [1, 2, 4]}\n";
-
-void write(const std::string& path, const std::string& text) {
-    std::ofstream(path) << text;
-}
 
 std::map<size_t, int64_t> endTimes(const SweepPlan& plan, int jobs) {
     std::map<size_t, int64_t> ends;
@@ -58,8 +35,8 @@ std::map<size_t, int64_t> endTimes(const SweepPlan& plan, int jobs) {
 
 TEST(SweepRun, AnyNumberOfWorkersGivesTheSameResultsAsRunningEachProject) {
     test::TempDir dir("sweep_run");
-    write(dir.file("project.yaml"), kRing);
-    write(dir.file("sweep.yaml"), kSweep);
+    test::writeText(dir.file("project.yaml"), test::kRingProject);
+    test::writeText(dir.file("sweep.yaml"), kSweep);
     const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
     const auto one = endTimes(plan, 1);
     ASSERT_EQ(one.size(), 9u);
@@ -68,10 +45,10 @@ TEST(SweepRun, AnyNumberOfWorkersGivesTheSameResultsAsRunningEachProject) {
     // Point 5 is the base project itself (50 GiB/s, 4 chunks): ASTRA-sim's 117,780 ns.
     EXPECT_EQ(one.at(5), 117'780'000);
     // Every point as if its project had been written out and run on its own.
-    std::string edited = kRing;
+    std::string edited = test::kRingProject;
     edited.replace(edited.find("50 GiB/s"), 8, "100 GiB/s");
     edited.replace(edited.find("chunks: 4"), 9, "chunks: 2");
-    write(dir.file("edited.yaml"), edited);
+    test::writeText(dir.file("edited.yaml"), edited);
     EXPECT_EQ(runSimulation(loadProject(dir.file("edited.yaml")))->endTime.ps(), one.at(7));
     // More bandwidth never makes the all-reduce slower.
     EXPECT_GT(one.at(2), one.at(5));
@@ -80,8 +57,8 @@ TEST(SweepRun, AnyNumberOfWorkersGivesTheSameResultsAsRunningEachProject) {
 
 TEST(SweepRun, StoredPointsCarryTheirTagsAndAreNotRunAgain) {
     test::TempDir dir("sweep_store");
-    write(dir.file("project.yaml"), kRing);
-    write(dir.file("sweep.yaml"), kSweep);
+    test::writeText(dir.file("project.yaml"), test::kRingProject);
+    test::writeText(dir.file("sweep.yaml"), kSweep);
     const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
     ProjectDatabase db(dir.file("astrolabe.db"));
     // The first run stores points 0..3 and is "interrupted".
@@ -101,7 +78,7 @@ TEST(SweepRun, StoredPointsCarryTheirTagsAndAreNotRunAgain) {
         EXPECT_NE(r.notes.find("system.chunks"), std::string::npos);
     }
     // Editing the base project makes it another sweep: nothing of it is stored yet.
-    write(dir.file("project.yaml"), std::string(kRing) + "# edited\n");
+    test::writeText(dir.file("project.yaml"), std::string(test::kRingProject) + "# edited\n");
     const SweepPlan edited = planSweep(dir.file("sweep.yaml"));
     EXPECT_NE(edited.identity, plan.identity);
     EXPECT_EQ(pendingSweepPoints(edited, storedSweepPoints(db, edited.identity)).size(), 9u);
@@ -109,8 +86,8 @@ TEST(SweepRun, StoredPointsCarryTheirTagsAndAreNotRunAgain) {
 
 TEST(SweepRun, AFailingPointIsStoredWithItsErrorAndTheOthersGoOn) {
     test::TempDir dir("sweep_fail");
-    write(dir.file("project.yaml"), kRing);
-    write(dir.file("sweep.yaml"), kSweep);
+    test::writeText(dir.file("project.yaml"), test::kRingProject);
+    test::writeText(dir.file("sweep.yaml"), kSweep);
     SweepPlan plan = planSweep(dir.file("sweep.yaml"));
     // A point whose trace cannot be read fails when it runs, not when it is planned.
     plan.points[2].spec->workload.kind = WorkloadSource::Kind::ChakraTrace;
