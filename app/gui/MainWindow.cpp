@@ -57,7 +57,7 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
     m_sweeps = new SweepSession({this, statusBar(), [this] { return hasProject(); },
                                  [this] { reloadRuns(); },
                                  [this](const QList<int>& ids) { compareRuns(ids); }},
-                                m_tabs, configurationPanel(), m_document, m_store, m_errors, this);
+                                m_tabs, m_document, m_store, m_errors, this);
     m_runBar = new RunToolBar(m_session, this);
     createDocks();
     createMenus();

@@ -1,6 +1,5 @@
 #include "gui/SweepSession.h"
 
-#include "config/ConfigurationPanel.h"
 #include "gui/ErrorReporter.h"
 #include "gui/ProjectDocument.h"
 #include "gui/RunStoreController.h"
@@ -17,8 +16,7 @@
 
 namespace astrolabe::gui {
 
-SweepSession::SweepSession(Window window, WorkspaceTabs* tabs,
-                           widgets::ConfigurationPanel* configuration, ProjectDocument* document,
+SweepSession::SweepSession(Window window, WorkspaceTabs* tabs, ProjectDocument* document,
                            RunStoreController* store, ErrorReporter* errors, QObject* parent)
     : QObject(parent)
     , m_window(std::move(window))
@@ -32,8 +30,7 @@ SweepSession::SweepSession(Window window, WorkspaceTabs* tabs,
                         tr("Run every point of a sweep file (Run > Run sweep…) and see end time "
                            "over its axes"));
     m_controller = new SweepController(m_view, this);
-    connect(configuration, &widgets::ConfigurationPanel::sweepRequested, this,
-            &SweepSession::sweepSetting);
+    connect(tabs, &WorkspaceTabs::sweepRequested, this, &SweepSession::sweepSetting);
     connect(m_controller, &SweepController::errorOccurred, errors, &ErrorReporter::report);
     connect(m_controller, &SweepController::finished, this, [this](bool cancelled) {
         if (storesHere())

@@ -12,7 +12,6 @@ class QStatusBar;
 class QWidget;
 
 namespace astrolabe::widgets {
-class ConfigurationPanel;
 class SweepView;
 } // namespace astrolabe::widgets
 
@@ -37,10 +36,10 @@ public:
         std::function<void(const QList<int>&)> compareRuns;
     };
 
-    /// Adds the Sweep tab to `tabs` and listens to the configuration panel's fields.
-    SweepSession(Window window, WorkspaceTabs* tabs, widgets::ConfigurationPanel* configuration,
-                 ProjectDocument* document, RunStoreController* store, ErrorReporter* errors,
-                 QObject* parent);
+    /// Adds the Sweep tab to `tabs` and answers its "Sweep this setting…" requests
+    /// (configuration fields, topology dimensions).
+    SweepSession(Window window, WorkspaceTabs* tabs, ProjectDocument* document,
+                 RunStoreController* store, ErrorReporter* errors, QObject* parent);
     ~SweepSession() override; ///< cancels a running sweep and waits for its threads
 
     /// Run > Run sweep…

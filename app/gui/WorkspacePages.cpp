@@ -29,6 +29,8 @@ public:
         auto* layout = new QVBoxLayout(this);
         layout->setContentsMargins(0, 0, 0, 0);
         layout->addWidget(m_editor);
+        connect(m_editor, &widgets::TopologyEditor::sweepRequested, this,
+                &WorkspacePage::sweepRequested);
         connect(m_editor, &widgets::TopologyEditor::platformChanged, this, [this] {
             const PlatformSpec platform = m_editor->platform();
             if (platform == m_shown)

@@ -33,6 +33,8 @@ signals:
     /// The page asks for a run of these settings (not the project's: e.g. the shown run again
     /// under another network model); `variant` names the difference for the run's name.
     void runRequested(const SimulationSpec& spec, const QString& variant);
+    /// "Sweep this setting…" on one of the page's fields (its project key path).
+    void sweepRequested(const QString& keyPath, const QString& label, const QString& current);
 };
 
 /// A page that says what will be here and shows what it can in text until then.

@@ -32,10 +32,13 @@ WorkspaceTabs::WorkspaceTabs(QUndoStack* undoStack, QWidget* parent)
 
     connect(m_config, &widgets::ConfigurationPanel::editRequested, this,
             &WorkspaceTabs::editRequested);
+    connect(m_config, &widgets::ConfigurationPanel::sweepRequested, this,
+            &WorkspaceTabs::sweepRequested);
     for (WorkspacePage* page : m_pages) {
         connect(page, &WorkspacePage::editRequested, this, &WorkspaceTabs::editRequested);
         connect(page, &WorkspacePage::editRecorded, this, &WorkspaceTabs::editRecorded);
         connect(page, &WorkspacePage::runRequested, this, &WorkspaceTabs::runRequested);
+        connect(page, &WorkspacePage::sweepRequested, this, &WorkspaceTabs::sweepRequested);
     }
 }
 

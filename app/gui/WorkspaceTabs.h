@@ -63,6 +63,8 @@ signals:
     void editRequested(const astrolabe::widgets::SpecEdit& edit);
     void editRecorded(const astrolabe::widgets::SpecEdit& edit);
     void runRequested(const astrolabe::SimulationSpec& spec, const QString& variant);
+    /// "Sweep this setting…" from a configuration field or a topology dimension.
+    void sweepRequested(const QString& keyPath, const QString& label, const QString& current);
 
 private:
     widgets::ConfigurationPanel* m_config;

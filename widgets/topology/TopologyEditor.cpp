@@ -1,6 +1,7 @@
 #include "topology/TopologyEditor.h"
 
 #include "core/Error.h"
+#include "core/Units.h"
 #include "topology/AstraYamlExport.h"
 #include "topology/BlockMime.h"
 #include "topology/BlockPalette.h"
@@ -251,6 +252,25 @@ void TopologyEditor::showStackMenu(QPoint globalPos) {
     menu.addSeparator();
     menu.addActions({m_moveUp, m_moveDown});
     menu.addSeparator();
+    if (hasSelection) {
+        const int i = m_document->selectedDimension();
+        const DimensionSpec& d = m_document->platform().dimensions.at(static_cast<size_t>(i));
+        const QString values[] = {
+            QString::number(d.size),
+            QString::fromStdString(units::formatBandwidth(d.bandwidthBytesPerSecond)),
+            QString::fromStdString(units::formatTime(SimTime::fromNsRounded(d.latencyNs)))};
+        const char* fields[] = {"size", "bandwidth", "latency"};
+        QMenu* sweep = menu.addMenu(tr("Sweep d%1").arg(i));
+        for (int f = 0; f < 3; ++f)
+            sweep->addAction(tr("%1…").arg(QString::fromLatin1(fields[f])), this, [=, this] {
+                emit sweepRequested(QStringLiteral("platform.dimensions.%1.%2")
+                                        .arg(i)
+                                        .arg(QString::fromLatin1(fields[f])),
+                                    tr("d%1 %2").arg(i).arg(QString::fromLatin1(fields[f])),
+                                    values[f]);
+            });
+        menu.addSeparator();
+    }
     menu.addAction(m_copyYaml);
     menu.exec(globalPos);
     for (QAction* a : {m_delete, m_copy, m_moveUp, m_moveDown, m_paste})

@@ -57,6 +57,10 @@ public:
 
 signals:
     void platformChanged();
+    /// "Sweep this setting…" on a dimension's size, bandwidth or latency (the stack's menu):
+    /// keyPath "platform.dimensions.<i>.bandwidth", its label and its value as the project
+    /// file writes it.
+    void sweepRequested(const QString& keyPath, const QString& label, const QString& current);
 
 private:
     void setUp(bool ownsShortcuts);

@@ -8,11 +8,16 @@
 #include "gui/SweepSettingDialog.h"
 #include "sweep/SweepPlan.h"
 #include "sweep/SweepView.h"
+#include "topology/DimensionRow.h"
+#include "topology/DimensionStack.h"
+#include "topology/TopologyEditor.h"
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QContextMenuEvent>
 #include <QFile>
 #include <QLineEdit>
+#include <QMenu>
 #include <QRadioButton>
 #include <QSignalSpy>
 #include <QTimer>
@@ -87,4 +92,56 @@ TEST(SweepSetting, FromTheConfigurationFieldToStoredPoints) {
     EXPECT_EQ(window.sweepView()->model()->rowCount(), 3);
     EXPECT_EQ(window.sweepView()->model()->finished(), 3u);
     EXPECT_EQ(window.sweepView()->model()->axisNames(), (Values{"chunks"}));
+}
+
+// The topology editor's stack menu offers "Sweep d1 > bandwidth…" for the dimension under the
+// cursor; it writes a sweep of platform.dimensions.1.bandwidth and runs it.
+TEST(SweepSetting, FromATopologyDimensionToStoredPoints) {
+    QTemporaryDir dir;
+    const QString project = dir.filePath(QStringLiteral("project.yaml"));
+    ASSERT_TRUE(QFile::copy(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/torus-2d/project.yaml"),
+                            project));
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    ASSERT_TRUE(window.openProject(project));
+    auto* editor = window.findChild<widgets::TopologyEditor*>();
+    ASSERT_NE(editor, nullptr);
+    widgets::DimensionStack* stack = editor->dimensionStack();
+    QSignalSpy finished(window.sweepController(), &SweepController::finished);
+    bool dialogSeen = false, menuSeen = false;
+    QTimer::singleShot(0, [&] {
+        auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+        if (!menu)
+            return;
+        QAction* bandwidth = nullptr;
+        for (QAction* a : menu->actions())
+            if (a->menu() && a->text() == QStringLiteral("Sweep d1"))
+                for (QAction* b : a->menu()->actions())
+                    if (b->text() == QStringLiteral("bandwidth…"))
+                        bandwidth = b;
+        if (!bandwidth)
+            return;
+        menuSeen = true;
+        QTimer::singleShot(0, [&] {
+            auto* dialog = qobject_cast<SweepSettingDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            dialogSeen = true;
+            EXPECT_EQ(dialog->fromEdit()->text(), QStringLiteral("50 GiB/s")); // d1 now
+            dialog->listMode()->setChecked(true);
+            dialog->listEdit()->setText(QStringLiteral("25 GiB/s, 50 GiB/s"));
+            dialog->accept();
+        });
+        menu->close();
+        bandwidth->trigger();
+    });
+    const QPoint at = stack->row(1)->geometry().center();
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, stack->mapToGlobal(at));
+    QApplication::sendEvent(stack, &event);
+    ASSERT_TRUE(menuSeen);
+    ASSERT_TRUE(dialogSeen);
+    ASSERT_TRUE(test::waitUntil([&] { return !finished.isEmpty(); }, 60000));
+    EXPECT_EQ(window.sweepView()->model()->rowCount(), 2);
+    EXPECT_EQ(window.sweepView()->model()->finished(), 2u);
+    EXPECT_EQ(window.sweepView()->model()->axisNames(), (Values{"bandwidth"}));
 }
