@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <thread>
@@ -77,29 +78,23 @@ private:
 /// The table of every point of the sweep as stored now (this run's and earlier ones').
 struct PointRow {
     const PlannedPoint* point = nullptr;
-    const RunRecord* run = nullptr;
+    std::optional<RunRecord> run;
     SimTime maxCompute, maxExposed;
 };
 
-std::vector<PointRow> pointRows(const SweepPlan& plan, const ProjectDatabase& db,
-                                std::vector<RunRecord>& runs) {
-    runs = db.listRuns();
-    std::map<size_t, const RunRecord*> byIndex; // the newest run of each point
-    for (const RunRecord& r : runs)
-        if (const auto index = storedPointIndex(r.tags, plan.identity);
-            index && !byIndex.count(*index))
-            byIndex[*index] = &r;
+std::vector<PointRow> pointRows(const SweepPlan& plan, const ProjectDatabase& db) {
+    std::map<size_t, RunRecord> stored = storedSweepRuns(db, plan.identity);
     std::vector<PointRow> rows;
     for (const PlannedPoint& p : plan.points) {
-        PointRow row{&p, nullptr, {}, {}};
-        if (const auto it = byIndex.find(p.point.index); it != byIndex.end()) {
-            row.run = it->second;
+        PointRow row{&p, std::nullopt, {}, {}};
+        if (const auto it = stored.find(p.point.index); it != stored.end()) {
+            row.run = std::move(it->second);
             for (const NpuSummary& s : db.loadNpuSummaries(row.run->id)) {
                 row.maxCompute = std::max(row.maxCompute, s.gpuTime);
                 row.maxExposed = std::max(row.maxExposed, s.exposedComm);
             }
         }
-        rows.push_back(row);
+        rows.push_back(std::move(row));
     }
     return rows;
 }
@@ -254,8 +249,7 @@ int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         for (const int rank : lost)
             err << "astrolabe-cli: warning: MPI rank " << rank
                 << " stopped answering; its points were run by other ranks\n";
-        std::vector<RunRecord> runs;
-        const std::vector<PointRow> rows = pointRows(plan, db, runs);
+        const std::vector<PointRow> rows = pointRows(plan, db);
         printTable(out, rows);
         if (const std::string csv = args.value("csv"); !csv.empty()) {
             const std::string table = csvTable(plan, rows);

@@ -10,7 +10,6 @@
 
 #include <QFileInfo>
 #include <algorithm>
-#include <map>
 
 namespace astrolabe::gui {
 namespace {
@@ -40,15 +39,10 @@ SweepPointSummary summaryOf(const astrolabe::RunRecord& run, size_t index, SimTi
 
 /// The newest stored run of each point of this sweep (what the CLI's table shows).
 std::vector<SweepPointSummary> storedSummaries(const ProjectDatabase& db, const SweepPlan& plan) {
-    std::map<size_t, astrolabe::RunRecord> newest;
-    for (astrolabe::RunRecord& r : db.listRuns()) // newest first
-        if (const auto index = storedPointIndex(r.tags, plan.identity);
-            index && *index < plan.points.size() && !newest.count(*index) &&
-            r.status != astrolabe::RunStatus::Cancelled)
-            newest.emplace(*index, std::move(r));
     std::vector<SweepPointSummary> summaries;
-    for (const auto& [index, run] : newest)
-        summaries.push_back(summaryOf(run, index, maxExposed(db.loadNpuSummaries(run.id))));
+    for (const auto& [index, run] : storedSweepRuns(db, plan.identity))
+        if (index < plan.points.size())
+            summaries.push_back(summaryOf(run, index, maxExposed(db.loadNpuSummaries(run.id))));
     return summaries;
 }
 

@@ -2,7 +2,6 @@
 #include "config/ProjectFile.h"
 #include "config/SweepFile.h"
 #include "config/YamlSupport.h"
-#include "core/InputFile.h"
 
 #include <optional>
 #include <variant>
@@ -76,11 +75,10 @@ struct ProjectTemplate::Impl {
     YAML::Node root;
 };
 
-ProjectTemplate::ProjectTemplate(const std::string& projectPath)
+ProjectTemplate::ProjectTemplate(const std::string& projectPath, const std::string& projectText)
     : m_impl(std::make_unique<Impl>()) {
     m_impl->path = projectPath;
-    m_impl->root =
-        parseYamlText(readInputFile(projectPath, "the sweep's base project"), projectPath);
+    m_impl->root = parseYamlText(projectText, projectPath);
 }
 
 ProjectTemplate::~ProjectTemplate() = default;

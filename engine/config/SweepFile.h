@@ -67,8 +67,9 @@ SweepFile parseSweepFile(const std::string& text, const std::string& fileName);
 /// the values at the axes' paths. Not thread-safe: instantiate on one thread.
 class ProjectTemplate {
 public:
-    /// Reads the project file; throws Error when it cannot be read or is not YAML.
-    explicit ProjectTemplate(const std::string& projectPath);
+    /// The project file's text, as read once by the caller (it also hashes it); `projectPath`
+    /// names it in messages and anchors its relative paths. Throws Error when it is not YAML.
+    ProjectTemplate(const std::string& projectPath, const std::string& projectText);
     ~ProjectTemplate();
     ProjectTemplate(const ProjectTemplate&) = delete;
     ProjectTemplate& operator=(const ProjectTemplate&) = delete;

@@ -177,7 +177,7 @@ SweepPlan planSweep(SweepFile file, const std::string& sweepText, const std::str
             where.file = sweep.file;
         errors.emplace_back(ErrorKind::Validation, message, std::move(where), std::move(hint));
     };
-    const ProjectTemplate base(sweep.projectPath);
+    const ProjectTemplate base(sweep.projectPath, projectText);
     std::vector<const SweepAxis*> axes;
     std::vector<std::pair<std::string, std::string>> fixed;
     for (const SweepAxis& axis : sweep.fixed) {

@@ -80,12 +80,21 @@ int64_t storeSweepPoint(ProjectDatabase& db, const SweepPlan& plan, const PointO
     return db.saveRun(copy, provenance);
 }
 
+std::map<size_t, RunRecord> storedSweepRuns(const ProjectDatabase& db,
+                                            const std::string& identity) {
+    std::map<size_t, RunRecord> newest;
+    for (RunRecord& run : db.listRuns()) // newest first
+        if (run.status != RunStatus::Cancelled)
+            if (const auto index = storedPointIndex(run.tags, identity);
+                index && !newest.count(*index))
+                newest.emplace(*index, std::move(run));
+    return newest;
+}
+
 std::set<size_t> storedSweepPoints(const ProjectDatabase& db, const std::string& identity) {
     std::set<size_t> stored;
-    for (const RunRecord& run : db.listRuns())
-        if (run.status != RunStatus::Cancelled)
-            if (const auto index = storedPointIndex(run.tags, identity))
-                stored.insert(*index);
+    for (const auto& entry : storedSweepRuns(db, identity))
+        stored.insert(entry.first);
     return stored;
 }
 

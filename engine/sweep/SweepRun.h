@@ -11,6 +11,7 @@
 #include "sweep/SweepPlan.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -35,8 +36,10 @@ PointOutcome runSweepPoint(const PlannedPoint& point, const CancelToken* cancel 
 /// listing its coordinates; one transaction. Returns the run id.
 int64_t storeSweepPoint(ProjectDatabase& db, const SweepPlan& plan, const PointOutcome& outcome);
 
-/// Indexes of this sweep's points already in the database (ok or failed; a cancelled point
-/// counts as not run).
+/// The newest stored run of each of this sweep's points (ok or failed; a cancelled point
+/// counts as not run), by point index.
+std::map<size_t, RunRecord> storedSweepRuns(const ProjectDatabase& db, const std::string& identity);
+/// The indexes of storedSweepRuns: the points that are not run again.
 std::set<size_t> storedSweepPoints(const ProjectDatabase& db, const std::string& identity);
 /// The runnable points not yet stored, in index order.
 std::vector<size_t> pendingSweepPoints(const SweepPlan& plan, const std::set<size_t>& stored);

@@ -65,14 +65,24 @@ TEST(SweepSetting, TheFileBesideTheProjectPlansOnePointPerValue) {
               dir.filePath(QStringLiteral("sweep-chunks-2.yaml")));
 }
 
-TEST(SweepSetting, FromTheConfigurationFieldToStoredPoints) {
+/// The 2-D torus example copied into a temporary folder and open in a main window.
+struct TorusWindow {
     QTemporaryDir dir;
-    const QString project = dir.filePath(QStringLiteral("project.yaml"));
-    ASSERT_TRUE(QFile::copy(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/torus-2d/project.yaml"),
-                            project));
-    MainWindow window(test::testServices(dir));
-    window.setAskBeforeDiscarding(false);
-    ASSERT_TRUE(window.openProject(project));
+    MainWindow window{test::testServices(dir)};
+    bool open() {
+        const QString project = dir.filePath(QStringLiteral("project.yaml"));
+        window.setAskBeforeDiscarding(false);
+        return QFile::copy(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/torus-2d/project.yaml"),
+                           project) &&
+               window.openProject(project);
+    }
+};
+
+TEST(SweepSetting, FromTheConfigurationFieldToStoredPoints) {
+    TorusWindow torus;
+    ASSERT_TRUE(torus.open());
+    MainWindow& window = torus.window;
+    QTemporaryDir& dir = torus.dir;
     QSignalSpy finished(window.sweepController(), &SweepController::finished);
     bool dialogSeen = false;
     QTimer::singleShot(0, [&] {
@@ -97,13 +107,9 @@ TEST(SweepSetting, FromTheConfigurationFieldToStoredPoints) {
 // The topology editor's stack menu offers "Sweep d1 > bandwidth…" for the dimension under the
 // cursor; it writes a sweep of platform.dimensions.1.bandwidth and runs it.
 TEST(SweepSetting, FromATopologyDimensionToStoredPoints) {
-    QTemporaryDir dir;
-    const QString project = dir.filePath(QStringLiteral("project.yaml"));
-    ASSERT_TRUE(QFile::copy(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/torus-2d/project.yaml"),
-                            project));
-    MainWindow window(test::testServices(dir));
-    window.setAskBeforeDiscarding(false);
-    ASSERT_TRUE(window.openProject(project));
+    TorusWindow torus;
+    ASSERT_TRUE(torus.open());
+    MainWindow& window = torus.window;
     auto* editor = window.findChild<widgets::TopologyEditor*>();
     ASSERT_NE(editor, nullptr);
     widgets::DimensionStack* stack = editor->dimensionStack();
