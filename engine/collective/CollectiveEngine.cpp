@@ -24,7 +24,8 @@ CollectiveEngine::CollectiveEngine(Simulator& sim, Transport& transport, const T
     , m_timing{spec.options.timing}
     , m_queuesPerDim(std::max(1, spec.options.numQueuesPerDim))
     , m_endpointDelay(SimTime::fromNs(spec.system.endpointDelayNs))
-    , m_npus(static_cast<size_t>(topology.npuCount())) {
+    , m_npus(static_cast<size_t>(topology.npuCount()))
+    , m_switches(transport) {
     const int active = std::max(1, spec.system.activeChunksPerDimension);
     m_queueThreshold = (active + m_queuesPerDim - 1) / m_queuesPerDim;
     std::vector<int> sizes;
@@ -265,6 +266,7 @@ void CollectiveEngine::startPhase(Stream& stream) {
     ctx.endpointDelay = endpointDelayFor(phase);
     ctx.localMemBandwidthGBps = m_spec.system.localMemBandwidthGBps;
     ctx.symmetric = m_symmetric;
+    ctx.switches = &m_switches;
     ctx.onDone = [this, &stream] { phaseDone(stream); };
     stream.phaseStart = m_sim.now();
     stream.running = makePhase(phase, std::move(ctx));

@@ -9,6 +9,7 @@
 
 #include "collective/CustomCollective.h"
 #include "collective/DimensionScheduler.h"
+#include "collective/InSwitchPhase.h"
 #include "collective/Phase.h"
 #include "collective/PhasePlan.h"
 #include "config/SimulationSpec.h"
@@ -119,6 +120,7 @@ private:
     bool m_symmetric = false;
     CustomTraceProvider m_customTraces;
     std::vector<NpuState> m_npus;
+    SwitchAggregator m_switches;
     std::vector<std::unique_ptr<Collective>> m_finished; ///< freed lazily (see finishCollective)
 };
 

@@ -11,6 +11,8 @@
 
 namespace astrolabe {
 
+class SwitchAggregator;
+
 /// What a running phase needs from the engine.
 struct PhaseContext {
     Simulator* sim = nullptr;
@@ -25,6 +27,8 @@ struct PhaseContext {
     /// Symmetric run (only one representative NPU is simulated): each send also stands for the
     /// mirror-image message the peer sends to us, see Simulation's symmetry rule.
     bool symmetric = false;
+    /// The switches' side of inSwitch phases (shared by every NPU of a run).
+    SwitchAggregator* switches = nullptr;
     std::function<void()> onDone;
 
     /// R(x) = 3 * floor(x / (L * 1e9) * 1e9) ns: one write and two reads of the buffer.

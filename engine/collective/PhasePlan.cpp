@@ -54,7 +54,31 @@ struct Step {
     int logical; ///< index into the logical dimension list
 };
 
-void checkRunnable(const AlgorithmSpec& a, CollectiveKind kind, int n) {
+void checkRunnable(const AlgorithmSpec& a, CollectiveKind kind, int n, const PhaseSpec& phase,
+                   const Topology& topology, const std::string& sourceFile) {
+    if (a.kind == AlgorithmKind::InSwitch) {
+        if (phase.dimension < 0)
+            throw Error(ErrorKind::Unsupported,
+                        "inSwitch needs a Switch dimension, but this collective runs over a "
+                        "communicator sub-group, which is a logical ring of its members",
+                        {}, "use ring or direct for collectives over communicator groups");
+        if (topology.dimension(phase.dimension).kind != BlockKind::Switch) {
+            std::string message = "inSwitch needs a Switch dimension, but dimension ";
+            message += std::to_string(phase.dimension);
+            message += " is a ";
+            message += blockKindName(topology.dimension(phase.dimension).kind);
+            throw Error(
+                ErrorKind::Validation, std::move(message),
+                {sourceFile, 0, 0, std::string(collectiveKindName(kind)) + "-implementation"},
+                "use inSwitch only at the positions of Switch dimensions");
+        }
+        if (kind == CollectiveKind::AllToAll)
+            throw Error(ErrorKind::Unsupported,
+                        "inSwitch cannot run an all-to-all: a switch has nothing to combine in "
+                        "one (every NPU sends different data to every other)",
+                        {}, "use direct or ring in all-to-all-implementation");
+        return;
+    }
     if (a.kind == AlgorithmKind::HalvingDoubling) {
         if (kind == CollectiveKind::AllToAll)
             throw Error(ErrorKind::Unsupported,
@@ -197,7 +221,9 @@ std::vector<PhaseSpec> planPhases(const PlanInput& in, const Topology& topology,
         p.ring = rings[static_cast<size_t>(step.logical)];
         p.dimension = dims[static_cast<size_t>(step.logical)];
         p.inputBytes = bytes;
-        checkRunnable(p.algorithm, p.kind, p.ring.size);
+        checkRunnable(p.algorithm, p.kind, p.ring.size, p, topology, system.sourceFile);
+        if (p.algorithm.kind == AlgorithmKind::InSwitch)
+            p.switchDevice = topology.switchDevice(in.npu, p.dimension);
         const int queueDim = std::max(0, p.dimension);
         uint32_t& rr = cursor.roundRobin[static_cast<size_t>(queueDim)];
         int q = 0;

@@ -34,7 +34,8 @@ struct PhaseSpec {
     uint64_t inputBytes = 0;
     int queue = 0;
     bool clockwise = true;
-    bool rootMax = true; ///< doubleBinaryTree: which of the two trees this chunk uses
+    bool rootMax = true;   ///< doubleBinaryTree: which of the two trees this chunk uses
+    int switchDevice = -1; ///< inSwitch: the switch that combines this phase's data
 };
 
 /// Output bytes of a phase of `kind` over n members with `input` bytes.

@@ -1,5 +1,6 @@
 #include "collective/TokenPhase.h"
 
+#include "collective/InSwitchPhase.h"
 #include "collective/TreePhase.h"
 #include "core/Error.h"
 
@@ -19,6 +20,8 @@ SimTime PhaseContext::reduction(uint64_t bytes) const {
 std::unique_ptr<Phase> makePhase(const PhaseSpec& spec, PhaseContext context) {
     if (spec.algorithm.kind == AlgorithmKind::DoubleBinaryTree)
         return std::make_unique<TreePhase>(spec, std::move(context));
+    if (spec.algorithm.kind == AlgorithmKind::InSwitch)
+        return std::make_unique<InSwitchPhase>(spec, std::move(context));
     return std::make_unique<TokenPhase>(spec, std::move(context));
 }
 

@@ -54,7 +54,8 @@ const std::vector<std::string>& algorithmBaseNames() {
                                                 "oneDirect",
                                                 "halvingDoubling",
                                                 "oneHalvingDoubling",
-                                                "doubleBinaryTree"};
+                                                "doubleBinaryTree",
+                                                "inSwitch"};
     return names;
 }
 } // namespace

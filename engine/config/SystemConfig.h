@@ -23,6 +23,7 @@ enum class AlgorithmKind : uint8_t {
     HalvingDoubling,
     OneHalvingDoubling,
     DoubleBinaryTree,
+    InSwitch, ///< Astrolabe: the Switch dimension's switch reduces in the network
 };
 
 /// One entry of a "*-implementation" list, e.g. "ring", "direct4", "oneHalvingDoubling".

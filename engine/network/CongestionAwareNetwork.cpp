@@ -42,6 +42,23 @@ void CongestionAwareNetwork::transmit(int src, int dst, uint64_t bytes, uint64_t
     enqueue(slot);
 }
 
+void CongestionAwareNetwork::transmitToSwitch(int npu, int d, uint64_t bytes, uint64_t token) {
+    transmitOver(m_topology.switchUplink(npu, d), bytes, token);
+}
+
+void CongestionAwareNetwork::transmitFromSwitch(int d, int npu, uint64_t bytes, uint64_t,
+                                                uint64_t token) {
+    transmitOver(m_topology.switchDownlink(npu, d), bytes, token);
+}
+
+void CongestionAwareNetwork::transmitOver(int32_t link, uint64_t bytes, uint64_t token) {
+    const uint32_t slot = allocate();
+    std::vector<int32_t>& route = m_routeOf[slot];
+    route.assign(1, link);
+    m_messages[slot] = Message{bytes, token, 1, 0};
+    enqueue(slot);
+}
+
 void CongestionAwareNetwork::enqueue(uint32_t message) {
     const int32_t link = m_routeOf[message][m_messages[message].hop];
     Link& l = m_links[static_cast<size_t>(m_serverOf[static_cast<size_t>(link)])];

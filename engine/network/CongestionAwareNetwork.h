@@ -12,6 +12,10 @@
 // shorter direction (ties clockwise), FullyConnected direct, Switch up and down. On 1-D
 // platforms this is exactly ASTRA-sim's model; ASTRA-sim refuses multi-dimensional ones.
 //
+// In-network collectives use the same FIFO servers: a member's data is stored at the switch
+// (uplink), combined, and the result forwarded on each downlink: 2 * floor(latency + bytes/beta)
+// uncontended, like any message through a switch.
+//
 // Events: one arrival event per hop; a "link free" event only while messages wait for a busy
 // link (at most one pending per link).
 
@@ -33,6 +37,10 @@ public:
 
     void transmit(int src, int dst, uint64_t bytes, uint64_t token) override;
 
+    void transmitToSwitch(int npu, int d, uint64_t bytes, uint64_t token) override;
+    void transmitFromSwitch(int d, int npu, uint64_t bytes, uint64_t inputBytes,
+                            uint64_t token) override;
+
     /// Symmetric runs: only one NPU's messages are simulated, so each link class (links the
     /// platform's translations map onto each other) becomes one FIFO server that sees every
     /// message any NPU would put on any link of the class.
@@ -52,6 +60,7 @@ private:
         bool wakeupPending = false;
     };
 
+    void transmitOver(int32_t link, uint64_t bytes, uint64_t token);
     void enqueue(uint32_t message);
     void serve(int32_t link, uint32_t message);
     void linkFree(int32_t link);

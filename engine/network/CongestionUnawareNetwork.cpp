@@ -1,5 +1,7 @@
 #include "network/CongestionUnawareNetwork.h"
 
+#include <algorithm>
+
 namespace astrolabe {
 
 CongestionUnawareNetwork::CongestionUnawareNetwork(Simulator& sim, const Topology& topology,
@@ -36,6 +38,28 @@ void CongestionUnawareNetwork::transmit(int src, int dst, uint64_t bytes, uint64
         m_recorder->addTraffic(src, dst, bytes);
     }
     m_sim.scheduleAt(arrival, [this, token] { m_sink.onDelivered(token); });
+}
+
+void CongestionUnawareNetwork::transmitToSwitch(int npu, int d, uint64_t bytes, uint64_t token) {
+    const DimensionSpec& dim = m_topology.dimension(d);
+    if (m_recorder && m_recorder->enabled())
+        m_recorder->add(
+            m_topology.switchUplink(npu, d), m_sim.now(),
+            m_sim.now() + m_timing.fromNs(static_cast<double>(bytes) / dim.bytesPerNs()), bytes);
+    m_sim.scheduleAt(m_sim.now() + m_timing.fromNs(dim.latencyNs),
+                     [this, token] { m_sink.onDelivered(token); });
+}
+
+void CongestionUnawareNetwork::transmitFromSwitch(int d, int npu, uint64_t bytes,
+                                                  uint64_t inputBytes, uint64_t token) {
+    const DimensionSpec& dim = m_topology.dimension(d);
+    if (m_recorder && m_recorder->enabled())
+        m_recorder->add(
+            m_topology.switchDownlink(npu, d), m_sim.now(),
+            m_sim.now() + m_timing.fromNs(static_cast<double>(bytes) / dim.bytesPerNs()), bytes);
+    const double streamed = static_cast<double>(std::max(bytes, inputBytes));
+    m_sim.scheduleAt(m_sim.now() + m_timing.fromNs(dim.latencyNs + streamed / dim.bytesPerNs()),
+                     [this, token] { m_sink.onDelivered(token); });
 }
 
 } // namespace astrolabe

@@ -8,6 +8,11 @@
 // FullyConnected 1, Switch 2; serialization counted once). No queuing: messages never
 // interact. For the utilization views the bytes are attributed to the links of the
 // dimension-d route, each busy for bytes/beta from the send time.
+//
+// In-network collectives keep the model's view of a switch crossing (two latencies, the bytes
+// serialised once): the switch starts combining when a member's data begins to arrive (after
+// one latency) and streams the result down as the inputs come in, so the whole exchange costs
+// floor(latency) + floor(latency + max(up, down) / beta).
 
 #include "core/Simulator.h"
 #include "network/NetworkModel.h"
@@ -25,6 +30,9 @@ public:
                              DeliverySink& sink, LinkRecorder* recorder);
 
     void transmit(int src, int dst, uint64_t bytes, uint64_t token) override;
+    void transmitToSwitch(int npu, int d, uint64_t bytes, uint64_t token) override;
+    void transmitFromSwitch(int d, int npu, uint64_t bytes, uint64_t inputBytes,
+                            uint64_t token) override;
     const char* name() const override { return "analytical-congestion-unaware"; }
 
     /// The delay of one message, as the model computes it (exposed for tests and closed forms).

@@ -41,6 +41,16 @@ void Transport::sendMirrored(int src, int dst, int mirrorSrc, uint64_t tag, uint
 
 void Transport::transmit(int src, int dst, const Key& deliverAs, uint64_t bytes,
                          Handler onDelivered) {
+    const uint32_t slot = allocateSlot(InFlight{deliverAs, std::move(onDelivered)});
+    if (src == dst) {
+        // A message to oneself costs nothing on the network.
+        m_sim.scheduleIn(SimTime::zero(), [this, slot] { this->onDelivered(slot); });
+        return;
+    }
+    m_network->transmit(src, dst, bytes, slot);
+}
+
+uint32_t Transport::allocateSlot(InFlight message) {
     if (!m_network)
         throw Error(ErrorKind::Internal, "Transport used before a network model was attached");
     uint32_t slot;
@@ -51,13 +61,19 @@ void Transport::transmit(int src, int dst, const Key& deliverAs, uint64_t bytes,
         slot = static_cast<uint32_t>(m_inFlight.size());
         m_inFlight.emplace_back();
     }
-    m_inFlight[slot] = InFlight{deliverAs, std::move(onDelivered)};
-    if (src == dst) {
-        // A message to oneself costs nothing on the network.
-        m_sim.scheduleIn(SimTime::zero(), [this, slot] { this->onDelivered(slot); });
-        return;
-    }
-    m_network->transmit(src, dst, bytes, slot);
+    m_inFlight[slot] = std::move(message);
+    return slot;
+}
+
+void Transport::sendToSwitch(int npu, int d, uint64_t bytes, Handler onArrived) {
+    const uint32_t slot = allocateSlot(InFlight{Key{}, std::move(onArrived), false});
+    m_network->transmitToSwitch(npu, d, bytes, slot);
+}
+
+void Transport::sendFromSwitch(int d, int npu, uint64_t bytes, uint64_t inputBytes,
+                               Handler onArrived) {
+    const uint32_t slot = allocateSlot(InFlight{Key{}, std::move(onArrived), false});
+    m_network->transmitFromSwitch(d, npu, bytes, inputBytes, slot);
 }
 
 void Transport::receiveNow(int dst, int src, uint64_t tag, uint64_t bytes, Handler onReceived) {
@@ -89,6 +105,8 @@ void Transport::onDelivered(uint64_t token) {
     ++m_delivered;
     if (message.onDelivered)
         message.onDelivered();
+    if (!message.matched)
+        return;
     Mailbox& box = m_mailboxes[message.key];
     if (box.head < box.receives.size()) {
         Handler h = std::move(box.receives[box.head++]);

@@ -35,6 +35,10 @@ public:
     /// Symmetric runs: moves `bytes` from src to dst over the network, but delivers it to src as
     /// the message `mirrorSrc` sends to src at the same moment (same delay by symmetry).
     void sendMirrored(int src, int dst, int mirrorSrc, uint64_t tag, uint64_t bytes);
+    /// In-network collectives: `bytes` from npu up to its switch in Switch dimension d, and
+    /// from that switch down to npu. No matching: onArrived runs at arrival (see NetworkModel).
+    void sendToSwitch(int npu, int d, uint64_t bytes, Handler onArrived);
+    void sendFromSwitch(int d, int npu, uint64_t bytes, uint64_t inputBytes, Handler onArrived);
     /// Posts a receive at dst for a message from src; onReceived runs when it is matched.
     void receive(int dst, int src, uint64_t tag, uint64_t bytes, Handler onReceived);
 
@@ -78,7 +82,9 @@ private:
     struct InFlight {
         Key key;
         Handler onDelivered;
+        bool matched = true; ///< false: a switch message, delivered to its handler only
     };
+    uint32_t allocateSlot(InFlight message);
 
     void sendNow(int src, int dst, uint64_t tag, uint64_t bytes, Handler onDelivered);
     void transmit(int src, int dst, const Key& deliverAs, uint64_t bytes, Handler onDelivered);

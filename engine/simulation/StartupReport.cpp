@@ -21,7 +21,7 @@ std::vector<std::string> startupReportLines(const SimulationSpec& spec, const To
                 ringLine(topology.npuCount(), 1);
                 break;
             }
-            if (k != AlgorithmKind::DoubleBinaryTree)
+            if (k != AlgorithmKind::DoubleBinaryTree && k != AlgorithmKind::InSwitch)
                 ringLine(topology.size(static_cast<int>(d)), topology.stride(static_cast<int>(d)));
         }
     }

@@ -158,8 +158,8 @@ void Topology::appendRouteWithin(int d, int a, int b, std::vector<int32_t>& rout
         route.push_back(m_linkBase[d] + line * n * (n - 1) + i * (n - 1) + (j < i ? j : j - 1));
         break;
     case BlockKind::Switch:
-        route.push_back(m_linkBase[d] + line * 2 * n + 2 * i);
-        route.push_back(m_linkBase[d] + line * 2 * n + 2 * j + 1);
+        route.push_back(switchUplink(a, d));
+        route.push_back(switchDownlink(b, d));
         break;
     }
 }

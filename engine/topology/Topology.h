@@ -51,6 +51,13 @@ public:
     int linkClassCount() const { return m_classCount; }
     /// The NPU with coordinates a + b (coordinate-wise, modulo each dimension's size).
     int translate(int a, int b) const;
+    /// Switch dimension d: the switch device of npu's line, and the links npu -> switch and
+    /// switch -> npu (in-network collectives address the switch itself).
+    int switchDevice(int npu, int d) const { return m_switchBase[d] + lineOf(npu, d); }
+    int switchUplink(int npu, int d) const {
+        return m_linkBase[d] + lineOf(npu, d) * 2 * m_dims[d].size + 2 * coordinate(npu, d);
+    }
+    int switchDownlink(int npu, int d) const { return switchUplink(npu, d) + 1; }
     /// Dimension-ordered route from the lowest dimension up (see docs/network-models.md).
     void appendRoute(int src, int dst, std::vector<int32_t>& route) const;
 

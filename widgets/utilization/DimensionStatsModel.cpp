@@ -1,5 +1,6 @@
 #include "utilization/DimensionStatsModel.h"
 
+#include "config/SystemConfig.h"
 #include "core/Units.h"
 #include "timeline/TimeAxis.h"
 #include "utilization/Oversubscribed.h"
@@ -15,7 +16,20 @@ DimensionStatsModel::DimensionStatsModel(QObject* parent)
 void DimensionStatsModel::setResult(std::shared_ptr<const RunResult> result) {
     beginResetModel();
     m_result = std::move(result);
+    m_inNetwork.clear();
+    if (m_result)
+        for (const PhaseSpan& p : m_result->phases)
+            if (p.dimension >= 0 && p.algorithm == static_cast<uint8_t>(AlgorithmKind::InSwitch)) {
+                if (m_inNetwork.size() <= static_cast<size_t>(p.dimension))
+                    m_inNetwork.resize(static_cast<size_t>(p.dimension) + 1, false);
+                m_inNetwork[static_cast<size_t>(p.dimension)] = true;
+            }
     endResetModel();
+}
+
+bool DimensionStatsModel::reducedInNetwork(int dimension) const {
+    return dimension >= 0 && static_cast<size_t>(dimension) < m_inNetwork.size() &&
+           m_inNetwork[static_cast<size_t>(dimension)];
 }
 
 int DimensionStatsModel::rowCount(const QModelIndex& parent) const {
@@ -61,11 +75,17 @@ QVariant DimensionStatsModel::data(const QModelIndex& index, int role) const {
     if (index.column() == Utilization || index.column() == PercentOfPeak)
         if (QVariant over = oversubscribedCell(v, role); over.isValid())
             return over;
+    const bool inNetwork = index.column() == Dimension && reducedInNetwork(static_cast<int>(v));
+    if (role == Qt::ToolTipRole && inNetwork)
+        return tr("The switches of this dimension reduced in the network (inSwitch): each NPU "
+                  "sent its data up once and received the result once, about half the link "
+                  "traffic of a ring.");
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
     case Dimension:
-        return static_cast<int>(v);
+        return inNetwork ? tr("%1 · in-switch").arg(static_cast<int>(v))
+                         : QVariant(static_cast<int>(v));
     case Bytes:
         return QString::fromStdString(units::formatSize(static_cast<uint64_t>(std::llround(v))));
     case Busy:

@@ -200,7 +200,9 @@ void SummaryPanel::fillBandwidthChart() {
         *achieved << a;
         *peak << p;
         top = std::max({top, a, p});
-        categories << tr("dim %1").arg(d.dimension);
+        categories << (m_dimensions->reducedInNetwork(d.dimension)
+                           ? tr("dim %1 (in-switch)").arg(d.dimension)
+                           : tr("dim %1").arg(d.dimension));
     }
     auto* series = new QBarSeries;
     series->append(achieved);

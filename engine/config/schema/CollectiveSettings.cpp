@@ -155,14 +155,18 @@ Setting algorithms() {
     for (const Collective& k : kCollectives)
         s.astraKeys.push_back(std::string(k.name) + "-implementation");
     s.label = "Collective algorithms";
-    s.help = "The algorithm used on each network dimension, first dimension first, separated by "
-             "commas (e.g. \"ring, direct\"). ring sends around a ring, direct talks to every "
-             "peer at once (directN limits it to N peers at a time), halvingDoubling pairs NPUs "
-             "at doubling distances, doubleBinaryTree uses two trees (all-reduce only). A one* "
-             "name (oneRing, oneDirect, oneHalvingDoubling) runs one flat collective over all "
-             "NPUs from that dimension on. A shorter list than the number of dimensions leaves "
-             "the remaining dimensions out. In the project file: a map {all-reduce: [ring, "
-             "direct], ...} or one list for all four collectives.";
+    s.help =
+        "The algorithm used on each network dimension, first dimension first, separated by "
+        "commas (e.g. \"ring, direct\"). ring sends around a ring, direct talks to every "
+        "peer at once (directN limits it to N peers at a time), halvingDoubling pairs NPUs "
+        "at doubling distances, doubleBinaryTree uses two trees (all-reduce only), inSwitch lets a "
+        "Switch dimension's switch reduce in the network (each NPU sends its data up once "
+        "and gets the result once; not for all-to-all; an Astrolabe extension ASTRA-sim "
+        "cannot read). A one* "
+        "name (oneRing, oneDirect, oneHalvingDoubling) runs one flat collective over all "
+        "NPUs from that dimension on. A shorter list than the number of dimensions leaves "
+        "the remaining dimensions out. In the project file: a map {all-reduce: [ring, "
+        "direct], ...} or one list for all four collectives.";
     s.editor = Editor::Collectives;
     Hooks& h = s.hooks;
     h.readProject = readProjectAlgorithms;

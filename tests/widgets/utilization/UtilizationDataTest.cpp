@@ -2,6 +2,7 @@
 #include "utilization/UtilizationData.h"
 
 #include "../timeline/SyntheticRun.h"
+#include "config/SystemConfig.h"
 #include "utilization/DimensionStatsModel.h"
 
 #include <gtest/gtest.h>
@@ -110,4 +111,32 @@ TEST(DimensionStatsModel, SizesAndBandwidthsReadAsTheCliReportsThem) {
               QStringLiteral("14 MiB"));
     EXPECT_EQ(model.index(0, DimensionStatsModel::Achieved).data().toString(),
               QStringLiteral("13.67 GiB/s")); // against a GiB/s peak; 4 digits, derived
+}
+
+// A dimension whose switches reduced in the network says so; the others stay plain numbers.
+TEST(DimensionStatsModel, InSwitchDimensionIsMarked) {
+    auto run = std::make_shared<RunResult>();
+    run->endTime = SimTime::fromMs(1);
+    DimensionStats d0, d1;
+    d0.dimension = 0;
+    d1.dimension = 1;
+    run->dimensions = {d0, d1};
+    PhaseSpan ring, inSwitch;
+    ring.dimension = 1;
+    ring.algorithm = static_cast<uint8_t>(AlgorithmKind::Ring);
+    inSwitch.dimension = 0;
+    inSwitch.algorithm = static_cast<uint8_t>(AlgorithmKind::InSwitch);
+    run->phases = {ring, inSwitch};
+    DimensionStatsModel model;
+    model.setResult(run);
+    EXPECT_EQ(model.index(0, DimensionStatsModel::Dimension).data().toString(),
+              QStringLiteral("0 · in-switch"));
+    EXPECT_TRUE(model.index(0, DimensionStatsModel::Dimension)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("in the network")));
+    EXPECT_EQ(model.index(1, DimensionStatsModel::Dimension).data().toString(),
+              QStringLiteral("1"));
+    EXPECT_TRUE(model.reducedInNetwork(0));
+    EXPECT_FALSE(model.reducedInNetwork(1));
 }
