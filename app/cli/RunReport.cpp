@@ -90,10 +90,10 @@ void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunRes
             lo = std::min(lo, n.peakMemoryBytes);
             hi = std::max(hi, n.peakMemoryBytes);
         }
-        out << "  local memory peak "
-            << (lo == hi ? units::formatSize(hi)
-                         : units::formatSize(lo) + " .. " + units::formatSize(hi))
-            << " per NPU\n";
+        out << "  local memory peak " << units::formatSize(lo);
+        if (lo != hi)
+            out << " .. " << units::formatSize(hi);
+        out << " per NPU\n";
     }
     if (const Oversubscription over = findOversubscription(r); over.any())
         out << "  note         " << explainOversubscription(over)

@@ -153,9 +153,13 @@ std::vector<std::string> NpuExecutor::reportLines() const {
         lines.push_back("[statistics] " + sys +
                         ", Average operation intensity: " + percent(s.avgOperationIntensity));
     }
-    if (m_memory)
-        lines.push_back("[workload] " + sys +
-                        " peak memory usage: " + formatMemorySize(s.peakMemoryBytes));
+    if (m_memory) {
+        std::string line = "[workload] ";
+        line += sys;
+        line += " peak memory usage: ";
+        line += formatMemorySize(s.peakMemoryBytes);
+        lines.push_back(std::move(line));
+    }
     return lines;
 }
 

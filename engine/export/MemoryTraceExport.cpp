@@ -56,9 +56,13 @@ void writeMemoryTrace(std::ostream& out, const RunResult& result, int rank) {
     EventWriter events(out);
     const int64_t lifetimePid = rank + kLifetimePid;
     const int64_t usagePid = rank + kUsagePid;
-    const std::string npu = "NPU " + std::to_string(rank);
-    events.add(processName(lifetimePid, npu + " tensor lifetimes"));
-    events.add(processName(usagePid, npu + " local memory"));
+    std::string lifetimes = "NPU ";
+    lifetimes += std::to_string(rank);
+    std::string usage = lifetimes;
+    lifetimes += " tensor lifetimes";
+    usage += " local memory";
+    events.add(processName(lifetimePid, lifetimes));
+    events.add(processName(usagePid, usage));
     int64_t tid = 0;
     // tensorLifetimes is in NPU order: this NPU's tensors are one range.
     const auto& all = result.tensorLifetimes;

@@ -98,8 +98,12 @@ std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<Workl
                 depPositions(a.dataDeps, firstPositions) != depPositions(b.dataDeps, tPositions) ||
                 depPositions(a.ctrlDeps, firstPositions) != depPositions(b.ctrlDeps, tPositions))
                 return "NPU " + std::to_string(r) + " runs a different trace";
-            if (sys.trackLocalMemory && (a.inputs != b.inputs || a.outputs != b.outputs))
-                return "NPU " + std::to_string(r) + " reads or writes different tensors";
+            if (sys.trackLocalMemory && (a.inputs != b.inputs || a.outputs != b.outputs)) {
+                std::string why = "NPU ";
+                why += std::to_string(r);
+                why += " reads or writes different tensors";
+                return why;
+            }
             // Ids order ready nodes: the relative order must be the same everywhere.
             if (i > 0 && (a.id < first.nodes[i - 1].id) != (b.id < t.nodes[i - 1].id))
                 return "NPU " + std::to_string(r) + " orders its nodes differently";

@@ -156,20 +156,25 @@ private:
 
     /// "inputs" / "outputs": a string_list of [name, bytes as decimal text, name, bytes, ...].
     void tensorList(const Attr& attr, std::vector<TensorUse>& target) {
-        const std::string hint = "write " + attr.name() +
-                                 " as a string_list of tensor-name, size-in-bytes pairs, e.g. "
-                                 "[\"act0\", \"4096\"]";
+        // Built with += (GCC 12 warns falsely on "a" + string + "b" chains).
+        std::string hint = "write ";
+        hint += attr.name();
+        hint += " as a string_list of tensor-name, size-in-bytes pairs, e.g. [\"act0\", \"4096\"]";
+        std::string message = "attribute \"";
+        message += attr.name();
         if (attr.value_case() != Attr::kStringList) {
-            error("attribute \"" + attr.name() + "\" holds " + memberName(attr) +
-                      "; expected string_list",
-                  hint);
+            message += "\" holds ";
+            message += memberName(attr);
+            message += "; expected string_list";
+            error(message, hint);
             return;
         }
         const auto& values = attr.string_list().values();
         if (values.size() % 2 != 0) {
-            error("attribute \"" + attr.name() + "\" has " + std::to_string(values.size()) +
-                      " strings; expected an even count (tensor name, size in bytes, ...)",
-                  hint);
+            message += "\" has ";
+            message += std::to_string(values.size());
+            message += " strings; expected an even count (tensor name, size in bytes, ...)";
+            error(message, hint);
             return;
         }
         target.reserve(static_cast<size_t>(values.size()) / 2);
@@ -182,8 +187,6 @@ private:
                 bytes = bytes * 10 + static_cast<uint64_t>(c - '0');
             }
             if (!valid) {
-                std::string message = "attribute \"";
-                message += attr.name();
                 message += "\": the size of tensor \"";
                 message += values[i];
                 message += "\" is \"";

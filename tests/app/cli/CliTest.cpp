@@ -142,22 +142,30 @@ TEST(Cli, AstraTracksLocalMemoryWhenAsked) {
                           << dir << "/mem/trace\"\n}\n";
     std::vector<std::string> args = regressionFlags();
     args[2] = "--system-configuration=" + system;
-    args.push_back("--logging-folder=" + dir + "/log");
+    std::string logFolder = "--logging-folder=";
+    logFolder += dir;
+    logFolder += "/log";
+    args.push_back(logFolder);
     const Result r = cli(args);
     ASSERT_EQ(r.code, 0) << r.err;
     for (int npu = 0; npu < 8; ++npu) {
-        const std::string tag = "sys[" + std::to_string(npu) + "]";
-        EXPECT_NE(r.out.find("[workload] [info] " + tag + " peak memory usage: 0.00 B"),
-                  std::string::npos)
-            << r.out;
-        const std::string file = dir + "/mem/trace." + std::to_string(npu) + ".json";
+        std::string line = "[workload] [info] sys[";
+        line += std::to_string(npu);
+        line += "] peak memory usage: 0.00 B";
+        EXPECT_NE(r.out.find(line), std::string::npos) << r.out;
+        std::string file = dir;
+        file += "/mem/trace.";
+        file += std::to_string(npu);
+        file += ".json";
         std::ifstream in(file);
         ASSERT_TRUE(in.good()) << file;
         const auto trace = nlohmann::json::parse(in);
         EXPECT_TRUE(trace.at("traceEvents").is_array());
     }
-    EXPECT_NE(r.err.find("local memory traces: " + dir + "/mem/trace.0.json"), std::string::npos)
-        << r.err;
+    std::string where = "local memory traces: ";
+    where += dir;
+    where += "/mem/trace.0.json";
+    EXPECT_NE(r.err.find(where), std::string::npos) << r.err;
     std::filesystem::remove_all(dir);
 }
 

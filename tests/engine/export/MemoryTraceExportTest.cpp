@@ -48,9 +48,13 @@ TEST(MemoryTraceExport, CounterAndLifetimesUseUpstreamProcessIds) {
         } else if (e.at("ph") == "B" || e.at("ph") == "E") {
             EXPECT_EQ(e.at("pid"), 1'000'001);
             EXPECT_EQ(e.at("cat"), "tensorLifetime");
-            lifetime.push_back(e.at("ph").get<std::string>() + e.at("name").get<std::string>() +
-                               "@" + std::to_string(e.at("ts").get<double>()) + "#" +
-                               std::to_string(e.at("tid").get<int>()));
+            std::string what = e.at("ph").get<std::string>();
+            what += e.at("name").get<std::string>();
+            what += '@';
+            what += std::to_string(e.at("ts").get<double>());
+            what += '#';
+            what += std::to_string(e.at("tid").get<int>());
+            lifetime.push_back(std::move(what));
         }
     }
     EXPECT_EQ(counter, (std::vector<double>{0, 2, 3, 1, 0})); // MB = 2^20 bytes

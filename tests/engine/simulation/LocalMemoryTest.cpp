@@ -47,7 +47,9 @@ Series series(const RunResult& r, int npu) {
 }
 
 std::string peakLine(const RunResult& r, int npu) {
-    const std::string prefix = "[workload] sys[" + std::to_string(npu) + "] peak memory usage: ";
+    std::string prefix = "[workload] sys[";
+    prefix += std::to_string(npu);
+    prefix += "] peak memory usage: ";
     for (const std::string& line : r.reportLines)
         if (line.rfind(prefix, 0) == 0)
             return line.substr(prefix.size());
@@ -158,6 +160,32 @@ TEST(LocalMemory, PipelineKeepsEveryInFlightMicroBatchActivation) {
     const Series s0 = series(*r, 0);
     ASSERT_GE(s0.size(), 3u);
     EXPECT_EQ(s0[1], (std::pair<int64_t, uint64_t>{10, 2 * act0}));
+}
+
+TEST(LocalMemory, SymmetricRunMatchesTheFullRunAndDifferentTensorsRunInFull) {
+    // One simulated NPU stands for all when their traces (tensors included) are the same.
+    const std::vector<WorkloadNode> chain{op(1, 1, {}, {}, {{"a", 100}}),
+                                          op(2, 1, {1}, {{"a", 100}}, {{"b", 200}})};
+    SimulationSpec full = tracked(4);
+    full.options.exploitSymmetry = false;
+    std::vector<WorkloadTrace> traces(4);
+    for (WorkloadTrace& t : traces)
+        t.nodes = chain;
+    const auto symmetric = runTraces(tracked(4), traces);
+    const auto reference = runTraces(full, traces);
+    for (int npu = 0; npu < 4; ++npu) {
+        EXPECT_EQ(series(*symmetric, npu), series(*reference, npu)) << "NPU " << npu;
+        EXPECT_EQ(symmetric->npus[static_cast<size_t>(npu)].peakMemoryBytes, 300u);
+    }
+    EXPECT_EQ(symmetric->tensorLifetimes.size(), reference->tensorLifetimes.size());
+    EXPECT_EQ(symmetric->reportLines, reference->reportLines);
+
+    // NPU 3's b is 4 KiB: same work, different tensors, so every NPU is simulated.
+    traces[3].nodes[1].outputs = {{"b", 4096}};
+    const auto mixed = runTraces(tracked(4), traces);
+    EXPECT_EQ(mixed->npus[0].peakMemoryBytes, 300u);
+    EXPECT_EQ(mixed->npus[3].peakMemoryBytes, 4196u);
+    EXPECT_EQ(peakLine(*mixed, 3), "4.10 KB");
 }
 
 TEST(LocalMemory, TrackingOffLeavesNoTraceOfIt) {

@@ -245,8 +245,10 @@ TEST_F(ChakraBadInput, TensorSizeThatIsNotADecimalNumber) {
     for (const char* size : {"4k", "", "-1", "12345678901234567890"}) {
         const std::string error = load({{withTensors("outputs", {"y", size})}}, tracking());
         EXPECT_ERROR(error, "node 5");
-        EXPECT_ERROR(error, std::string("attribute \"outputs\": the size of tensor \"y\" is \"") +
-                                size + "\"; expected a decimal number of bytes");
+        std::string expected = "attribute \"outputs\": the size of tensor \"y\" is \"";
+        expected += size;
+        expected += "\"; expected a decimal number of bytes";
+        EXPECT_ERROR(error, expected);
     }
 }
 
