@@ -1,6 +1,8 @@
 // The local memory trace of track-local-mem (spec §8.2): one Chrome trace per NPU.
 #include "export/MemoryTraceExport.h"
 
+#include "export/ResultJson.h"
+
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -73,4 +75,20 @@ TEST(MemoryTraceExport, OneFilePerNpuAndNoneWhenNotTracked) {
     EXPECT_EQ(json::parse(in).at("traceEvents").size(), 2u + 4u + 5u); // names, B/E, counter
     EXPECT_TRUE(writeMemoryTraceFiles((dir / "none").string(), RunResult{}).empty());
     fs::remove_all(dir);
+}
+
+TEST(MemoryTraceExport, ResultJsonCarriesTheUsageSeriesAndLifetimes) {
+    const RunResult r = twoNpus();
+    std::ostringstream out;
+    writeResultJson(out, r);
+    for (const json& j : {json::parse(out.str()), resultToJson(r)}) {
+        ASSERT_EQ(j.at("memoryUsage").size(), 2u);
+        EXPECT_EQ(j.at("memoryUsage")[1][2].at("timeNs"), 2000.0);
+        EXPECT_EQ(j.at("memoryUsage")[1][2].at("bytes"), 3u << 20);
+        ASSERT_EQ(j.at("tensorLifetimes").size(), 2u);
+        EXPECT_EQ(j.at("tensorLifetimes")[0].at("name"), "a");
+        EXPECT_EQ(j.at("tensorLifetimes")[0].at("releasedNs"), 3000.0);
+        EXPECT_EQ(j.at("tensorLifetimes")[1].at("producerNodeId"), 8);
+    }
+    EXPECT_TRUE(resultToJson(RunResult{}).at("memoryUsage").empty());
 }
