@@ -89,6 +89,9 @@ int astraCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     writeAstraReport(out, *result);
     if (log)
         writeAstraReport(log, *result);
+    // <local-mem-trace-filename>.<rank>.json, relative to the working directory as in ASTRA-sim;
+    // the line saying where goes to stderr so that stdout stays ASTRA-sim's report.
+    writeMemoryTraces(err, spec, *result, {});
     if (const std::string json = args.value("json"); !json.empty())
         writeResultJsonFile(*result, spec, json);
     return kExitOk;

@@ -13,6 +13,7 @@
 #include "store/RunStorage.h"
 
 #include <chrono>
+#include <filesystem>
 #include <ostream>
 
 namespace astrolabe::cli {
@@ -68,6 +69,8 @@ int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         throw;
     }
     printRunSummary(out, spec, *result);
+    writeMemoryTraces(out, spec, *result,
+                      std::filesystem::absolute(project).parent_path().string());
     if (args.has("astra-log"))
         writeAstraReport(out, *result);
     if (const std::string json = args.value("json"); !json.empty())

@@ -4,11 +4,13 @@
 #include "core/Error.h"
 #include "core/OutputFile.h"
 #include "core/Units.h"
+#include "export/MemoryTraceExport.h"
 #include "export/ResultJson.h"
 #include "record/Oversubscription.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <ostream>
 
@@ -82,6 +84,17 @@ void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunRes
             << units::formatBandwidth(d.peakBandwidthBytesPerSecond) << " peak; links busy "
             << percent(d.utilization) << " of the run\n";
     }
+    if (!r.memoryUsage.empty()) {
+        uint64_t lo = UINT64_MAX, hi = 0;
+        for (const NpuSummary& n : r.npus) {
+            lo = std::min(lo, n.peakMemoryBytes);
+            hi = std::max(hi, n.peakMemoryBytes);
+        }
+        out << "  local memory peak " << units::formatSize(lo);
+        if (lo != hi)
+            out << " .. " << units::formatSize(hi);
+        out << " per NPU\n";
+    }
     if (const Oversubscription over = findOversubscription(r); over.any())
         out << "  note         " << explainOversubscription(over)
             << "; try --backend=congestion-aware\n";
@@ -90,6 +103,23 @@ void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunRes
             << units::countOf(r.criticalPath.size(), "node") << ", ending with node "
             << r.criticalPath.back().second << "\n";
     }
+}
+
+void writeMemoryTraces(std::ostream& out, const SimulationSpec& spec, const RunResult& result,
+                       const std::string& folder) {
+    if (!spec.system.trackLocalMemory || result.memoryUsage.empty())
+        return;
+    std::filesystem::path prefix(spec.system.localMemTraceFilename);
+    if (prefix.is_relative() && !folder.empty())
+        prefix = std::filesystem::path(folder) / prefix;
+    const std::vector<std::string> files =
+        writeMemoryTraceFiles(prefix.lexically_normal().string(), result);
+    if (files.empty())
+        return;
+    out << "  local memory traces: " << files.front();
+    if (files.size() > 1)
+        out << " .. " << files.back();
+    out << "\n";
 }
 
 void writeResultJsonFile(const RunResult& result, const SimulationSpec& spec,

@@ -90,6 +90,8 @@ NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext co
             break;
         }
     }
+    if (m_ctx.spec->system.trackLocalMemory)
+        m_memory = std::make_unique<LocalMemoryTracker>(m_npu, trace, m_ctx.sim->now());
 }
 
 void NpuExecutor::fail(const WorkloadNode& node, const std::string& what,
@@ -188,6 +190,8 @@ void NpuExecutor::issue(uint32_t index) {
     NodeState& st = m_state[index];
     st.issued = true;
     st.start = m_ctx.sim->now();
+    if (m_memory)
+        m_memory->nodeStarted(index, st.start);
     if (st.slot != Slot::None) {
         const int s = static_cast<int>(st.slot);
         m_slotBusy[s] = true;
@@ -302,6 +306,8 @@ void NpuExecutor::complete(uint32_t index) {
     NodeState& st = m_state[index];
     st.done = true;
     st.end = m_ctx.sim->now();
+    if (m_memory)
+        m_memory->nodeFinished(index, st.end);
     --m_inFlight;
     ++m_completed;
     const SimTime duration = st.end - st.start;

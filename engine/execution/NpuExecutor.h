@@ -11,10 +11,12 @@
 //   run silently; we do not).
 //
 // Cost per reaction: O(k log n) for k issued nodes: ready nodes sit in one ordered set per slot.
+// With track-local-mem on, a LocalMemoryTracker follows every node's start and finish.
 
 #include "collective/CollectiveEngine.h"
 #include "config/SimulationSpec.h"
 #include "core/Simulator.h"
+#include "execution/LocalMemoryTracker.h"
 #include "memory/RemoteMemory.h"
 #include "network/Timing.h"
 #include "network/Transport.h"
@@ -22,6 +24,7 @@
 #include "trace/WorkloadNode.h"
 
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -103,6 +106,7 @@ private:
     bool m_finished = false;
     SimTime m_finishTime;
     SimTime m_gpuTime, m_cpuTime;
+    std::unique_ptr<LocalMemoryTracker> m_memory; ///< only with system.track-local-mem
     // Roofline statistics, duration-weighted.
     double m_opTimeNs = 0, m_boundTimeNs = 0, m_computeUtilNs = 0, m_memoryUtilNs = 0,
            m_intensityNs = 0;

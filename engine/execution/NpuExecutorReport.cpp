@@ -94,6 +94,17 @@ NpuSummary NpuExecutor::summarize(RunResult* record) const {
     const SimTime overlap = s.computeUnion + s.commUnion - s.wall;
     s.overlap = overlap > SimTime::zero() ? overlap : SimTime::zero();
     s.idle = s.finish - unionLength(all);
+    if (m_memory) {
+        s.peakMemoryBytes = m_memory->peakBytes();
+        if (record) {
+            const size_t npus = static_cast<size_t>(m_ctx.spec->platform.npuCount());
+            if (record->memoryUsage.size() < npus)
+                record->memoryUsage.resize(npus);
+            record->memoryUsage.at(static_cast<size_t>(m_npu)) = m_memory->usage();
+            for (TensorLifetime& life : m_memory->lifetimes(s.finish))
+                record->tensorLifetimes.push_back(std::move(life));
+        }
+    }
     const double denominator = 1.0 + m_opTimeNs;
     if (m_ctx.spec->system.rooflineEnabled) {
         s.computeBoundPercent = 100.0 * m_boundTimeNs / denominator;
@@ -141,6 +152,13 @@ std::vector<std::string> NpuExecutor::reportLines() const {
                         ", Average memory utilization: " + percent(s.avgMemoryUtilization) + "%");
         lines.push_back("[statistics] " + sys +
                         ", Average operation intensity: " + percent(s.avgOperationIntensity));
+    }
+    if (m_memory) {
+        std::string line = "[workload] ";
+        line += sys;
+        line += " peak memory usage: ";
+        line += formatMemorySize(s.peakMemoryBytes);
+        lines.push_back(std::move(line));
     }
     return lines;
 }

@@ -45,6 +45,15 @@ json phaseJson(const PhaseSpan& p) {
             {"inputBytes", p.inputBytes}};
 }
 
+json tensorLifetimeJson(const TensorLifetime& t) {
+    return {{"npu", t.npu},
+            {"name", t.name},
+            {"bytes", t.bytes},
+            {"allocatedNs", jsonNs(t.allocated)},
+            {"releasedNs", jsonNs(t.released)},
+            {"producerNodeId", t.producerNodeId}};
+}
+
 template <typename T, typename F>
 void streamArray(std::ostream& out, const char* key, const std::vector<T>& items, F toJson) {
     out << ",\n \"" << key << "\": [";
@@ -114,6 +123,13 @@ static json smallPartsJson(const RunResult& r) {
                         {"busyNs", jsonNs(d.busy)},
                         {"peakBandwidthBytesPerSecond", d.peakBandwidthBytesPerSecond},
                         {"utilization", d.utilization}});
+    json memory = json::array();
+    for (const std::vector<MemoryUsagePoint>& series : r.memoryUsage) {
+        json points = json::array();
+        for (const MemoryUsagePoint& p : series)
+            points.push_back({{"timeNs", jsonNs(p.time)}, {"bytes", p.bytes}});
+        memory.push_back(std::move(points));
+    }
     json critical = json::array();
     for (const auto& [npu, node] : r.criticalPath)
         critical.push_back({{"npu", npu}, {"nodeId", node}});
@@ -132,6 +148,7 @@ static json smallPartsJson(const RunResult& r) {
             {"dimensions", dims},
             {"trafficBytes", r.trafficBytes},
             {"criticalPath", critical},
+            {"memoryUsage", memory},
             {"reportLines", r.reportLines}};
 }
 
@@ -146,6 +163,9 @@ json resultToJson(const RunResult& r) {
     json& phases = j["phases"] = json::array();
     for (const PhaseSpan& p : r.phases)
         phases.push_back(phaseJson(p));
+    json& tensors = j["tensorLifetimes"] = json::array();
+    for (const TensorLifetime& t : r.tensorLifetimes)
+        tensors.push_back(tensorLifetimeJson(t));
     return j;
 }
 
@@ -169,6 +189,7 @@ void writeResultJson(std::ostream& out, const RunResult& result, const Simulatio
     streamArray(out, "activities", result.activities, activityJson);
     streamArray(out, "collectives", result.collectives, collectiveJson);
     streamArray(out, "phases", result.phases, phaseJson);
+    streamArray(out, "tensorLifetimes", result.tensorLifetimes, tensorLifetimeJson);
     out << "\n}\n";
 }
 

@@ -72,6 +72,23 @@ struct CollectiveSpan {
     int32_t commGroup = 0;
 };
 
+/// One step of an NPU's local memory usage (track-local-mem): from `time` on, `bytes` are live,
+/// until the next point. Points are in time order, one per distinct time.
+struct MemoryUsagePoint {
+    SimTime time;
+    uint64_t bytes = 0;
+};
+
+/// When one tensor occupied an NPU's local memory (track-local-mem): [allocated, released).
+struct TensorLifetime {
+    SimTime allocated;
+    SimTime released;
+    int32_t npu = 0;
+    std::string name;
+    uint64_t bytes = 0;
+    int64_t producerNodeId = -1; ///< the node that outputs it; -1 = live from the start
+};
+
 /// A unidirectional link of the modelled network.
 struct LinkInfo {
     int32_t src = 0; ///< device id: NPUs 0..N-1, then switches
@@ -124,6 +141,11 @@ struct RunResult {
 
     /// Bytes sent from NPU i to NPU j: trafficBytes[i * npuCount + j] (empty when too large).
     std::vector<uint64_t> trafficBytes;
+
+    /// Local memory usage over time per NPU (memoryUsage[npu]) and the tensors behind it, in
+    /// (npu, allocation) order; both empty unless system.track-local-mem is on.
+    std::vector<std::vector<MemoryUsagePoint>> memoryUsage;
+    std::vector<TensorLifetime> tensorLifetimes;
 
     /// The chain of (npu, node id) that set the end time, first to last.
     std::vector<std::pair<int32_t, uint64_t>> criticalPath;

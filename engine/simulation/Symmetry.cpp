@@ -98,6 +98,12 @@ std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<Workl
                 depPositions(a.dataDeps, firstPositions) != depPositions(b.dataDeps, tPositions) ||
                 depPositions(a.ctrlDeps, firstPositions) != depPositions(b.ctrlDeps, tPositions))
                 return "NPU " + std::to_string(r) + " runs a different trace";
+            if (sys.trackLocalMemory && (a.inputs != b.inputs || a.outputs != b.outputs)) {
+                std::string why = "NPU ";
+                why += std::to_string(r);
+                why += " reads or writes different tensors";
+                return why;
+            }
             // Ids order ready nodes: the relative order must be the same everywhere.
             if (i > 0 && (a.id < first.nodes[i - 1].id) != (b.id < t.nodes[i - 1].id))
                 return "NPU " + std::to_string(r) + " orders its nodes differently";
@@ -126,6 +132,12 @@ void replicateRepresentative(RunResult& result, const std::vector<std::string>& 
     replicate(result.activities);
     replicate(result.phases);
     replicate(result.collectives);
+    replicate(result.tensorLifetimes);
+    if (!result.memoryUsage.empty()) {
+        result.memoryUsage.resize(static_cast<size_t>(n));
+        for (int r = 1; r < n; ++r)
+            result.memoryUsage[static_cast<size_t>(r)] = result.memoryUsage[0];
+    }
     const std::string tag0 = "sys[0]";
     for (int r = 0; r < n; ++r) {
         const std::string tag = "sys[" + std::to_string(r) + "]";

@@ -24,7 +24,7 @@ namespace astrolabe {
 /// Empty when the run is symmetric; otherwise why not (for logs and tests).
 std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<WorkloadTrace>& traces);
 
-/// Copies NPU 0's summary, activities and spans to every NPU, in NPU order.
+/// Copies NPU 0's summary, activities, spans and memory usage to every NPU, in NPU order.
 void replicateRepresentative(RunResult& result, const std::vector<std::string>& npu0Lines);
 
 } // namespace astrolabe

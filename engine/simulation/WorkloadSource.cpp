@@ -14,6 +14,7 @@ std::vector<WorkloadTrace> loadWorkloadTraces(const SimulationSpec& spec, int np
         requireTraceFiles(spec); // one message for the whole set, not the first missing file
         LoadOptions options;
         options.roofline = spec.system.rooflineEnabled;
+        options.readTensors = spec.system.trackLocalMemory;
         for (const DimensionSpec& d : spec.platform.dimensions)
             options.dimensionSizes.push_back(static_cast<uint32_t>(d.size));
         return loadWorkload(spec.workload.tracePrefix, npuCount, options);

@@ -47,7 +47,7 @@ std::vector<WorkloadTrace> loadWorkload(const std::string& prefix, int npuCount,
     std::vector<WorkloadTrace> traces(npuCount);
     for (int rank = 0; rank < npuCount && !errors.full(); ++rank) {
         try {
-            traces[rank] = readWorkloadTrace(workloadFileName(prefix, rank));
+            traces[rank] = readWorkloadTrace(workloadFileName(prefix, rank), options.readTensors);
         } catch (const ErrorList& list) {
             for (const Error& e : list.errors())
                 errors.add(e);

@@ -22,6 +22,8 @@ struct LoadOptions {
     /// SEND's comm_src / RECV's comm_dst must equal the file's rank. Off for custom-collective
     /// ETs, whose ranks are algorithm ranks translated through a communicator group.
     bool checkIssuingRank = true;
+    /// Read the "inputs" / "outputs" tensor lists (track-local-mem on).
+    bool readTensors = false;
     /// At most this many errors are listed; the rest are counted.
     size_t maxErrors = 50;
 };

@@ -36,6 +36,14 @@ enum class CollectiveType : uint8_t {
 };
 const char* collectiveTypeName(CollectiveType type); ///< "ALL_REDUCE", ...
 
+/// One tensor a node reads or writes (Chakra "inputs" / "outputs" attributes, read only when
+/// track-local-mem is on; spec §1.4). Tensors are matched by name within one NPU's trace.
+struct TensorUse {
+    std::string name;
+    uint64_t bytes = 0;
+    bool operator==(const TensorUse&) const = default;
+};
+
 struct WorkloadNode {
     uint64_t id = 0;
     std::string name;
@@ -63,6 +71,8 @@ struct WorkloadNode {
     int32_t msgChunkCount = -1, msgChunkIndex = -1, totalChunkCount = -1;
     /// METADATA_NODE process groups ("inputs.values" Python-repr JSON), raw.
     std::string inputsValues;
+    /// Tensors read and written (local memory tracking); empty unless the reader was asked.
+    std::vector<TensorUse> inputs, outputs;
 };
 
 /// The communicator group a pg_name names: 0 for "" (all NPUs), else its decimal id; -1 when the

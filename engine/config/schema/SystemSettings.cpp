@@ -240,14 +240,19 @@ std::vector<Setting> scalars() {
     out.push_back(s);
 
     s = make("track-local-memory", Type::Bool, "track-local-mem", 25, "Track local memory",
-             "track local memory", "Record local memory accesses to the local memory trace file.");
+             "track local memory",
+             "Track each NPU's local memory from the tensors its trace's nodes read and write (the "
+             "inputs and outputs attributes): report the peak per NPU and write the usage over "
+             "time to the local memory trace file.");
     bindField(s, sys, &SystemConfig::trackLocalMemory);
     s.specJsonKey = "trackLocalMemory";
     out.push_back(s);
 
     s = make("local-memory-trace-file", Type::String, "local-mem-trace-filename", 26,
              "Local memory trace file", "local memory trace file",
-             "Where the local memory accesses are written when tracked.");
+             "Prefix of the local memory trace files: NPU n writes PREFIX.n.json (Chrome trace "
+             "format). A relative prefix is taken from the project file's folder (astrolabe-cli "
+             "astra: from the working directory, as ASTRA-sim).");
     bindField(s, sys, &SystemConfig::localMemTraceFilename);
     s.specJsonKey = "localMemTraceFilename";
     out.push_back(s);

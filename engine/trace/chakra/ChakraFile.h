@@ -37,14 +37,17 @@ void writeChakraJsonFile(const std::string& path, const ChakraFile& file);
 
 /// Decodes one Node per spec §1.4 (feeder-v3 conversion rules). Problems (unknown node type,
 /// a floating-point value where an integer is read, involved_dim not a bool_list, ...) go to
-/// `errors`, each naming the file, the node id and the attribute.
+/// `errors`, each naming the file, the node id and the attribute. With `readTensors` the
+/// "inputs" / "outputs" attributes (track-local-mem) are read into WorkloadNode::inputs/outputs;
+/// without it they are skipped, as ASTRA-sim ignores them when tracking is off.
 WorkloadNode decodeNode(const ChakraProtoMsg::Node& node, const std::string& file,
-                        ErrorCollector& errors);
+                        ErrorCollector& errors, bool readTensors = false);
 /// "schema" attribute if present, else GlobalMetadata.version.
 std::string schemaVersionOf(const ChakraProtoMsg::GlobalMetadata& metadata);
 
 /// Decodes a whole file; throws ErrorList with every problem found (capped at 50).
-WorkloadTrace decodeChakraFile(const ChakraFile& file, const std::string& path);
+WorkloadTrace decodeChakraFile(const ChakraFile& file, const std::string& path,
+                               bool readTensors = false);
 
 /// The canonical encoding (spec §1.4 "canonical writer type"): version "0.0.4", is_cpu_op as
 /// bool_val, comm_type/comm_size/num_ops as int64_val, tensor_size as uint64_val, comm_src/

@@ -53,10 +53,12 @@ std::optional<uint64_t> integerValue(const Attr& attr) {
 
 class NodeDecoder {
 public:
-    NodeDecoder(const ChakraProtoMsg::Node& node, const std::string& file, ErrorCollector& errors)
+    NodeDecoder(const ChakraProtoMsg::Node& node, const std::string& file, ErrorCollector& errors,
+                bool readTensors)
         : m_node(node)
         , m_file(file)
-        , m_errors(errors) {}
+        , m_errors(errors)
+        , m_readTensors(readTensors) {}
 
     WorkloadNode decode() {
         WorkloadNode out;
@@ -145,6 +147,56 @@ private:
             out.msgChunkIndex = static_cast<int32_t>(integer(attr).value_or(-1));
         } else if (name == "total_chunk_cnt") {
             out.totalChunkCount = static_cast<int32_t>(integer(attr).value_or(-1));
+        } else if (m_readTensors && name == "inputs") {
+            tensorList(attr, out.inputs);
+        } else if (m_readTensors && name == "outputs") {
+            tensorList(attr, out.outputs);
+        }
+    }
+
+    /// "inputs" / "outputs": a string_list of [name, bytes as decimal text, name, bytes, ...].
+    void tensorList(const Attr& attr, std::vector<TensorUse>& target) {
+        // Built with += (GCC 12 warns falsely on "a" + string + "b" chains).
+        std::string hint = "write ";
+        hint += attr.name();
+        hint += " as a string_list of tensor-name, size-in-bytes pairs, e.g. [\"act0\", \"4096\"]";
+        std::string message = "attribute \"";
+        message += attr.name();
+        if (attr.value_case() != Attr::kStringList) {
+            message += "\" holds ";
+            message += memberName(attr);
+            message += "; expected string_list";
+            error(message, hint);
+            return;
+        }
+        const auto& values = attr.string_list().values();
+        if (values.size() % 2 != 0) {
+            message += "\" has ";
+            message += std::to_string(values.size());
+            message += " strings; expected an even count (tensor name, size in bytes, ...)";
+            error(message, hint);
+            return;
+        }
+        target.reserve(static_cast<size_t>(values.size()) / 2);
+        for (int i = 0; i < values.size(); i += 2) {
+            const std::string& size = values[i + 1];
+            uint64_t bytes = 0;
+            bool valid = !size.empty() && size.size() <= 19; // 19 digits always fit in 64 bits
+            for (char c : size) {
+                valid = valid && c >= '0' && c <= '9';
+                bytes = bytes * 10 + static_cast<uint64_t>(c - '0');
+            }
+            if (!valid) {
+                message += "\": the size of tensor \"";
+                message += values[i];
+                message += "\" is \"";
+                message += size;
+                message += "\"; expected a decimal number of bytes";
+                error(message, hint);
+                target.clear();
+                return;
+            }
+            target.push_back({values[i], bytes});
         }
     }
 
@@ -193,6 +245,7 @@ private:
     const ChakraProtoMsg::Node& m_node;
     const std::string& m_file;
     ErrorCollector& m_errors;
+    bool m_readTensors;
 };
 
 Attr* addAttr(ChakraProtoMsg::Node& node, const char* name) {
@@ -204,8 +257,8 @@ Attr* addAttr(ChakraProtoMsg::Node& node, const char* name) {
 } // namespace
 
 WorkloadNode decodeNode(const ChakraProtoMsg::Node& node, const std::string& file,
-                        ErrorCollector& errors) {
-    return NodeDecoder(node, file, errors).decode();
+                        ErrorCollector& errors, bool readTensors) {
+    return NodeDecoder(node, file, errors, readTensors).decode();
 }
 
 std::string schemaVersionOf(const ChakraProtoMsg::GlobalMetadata& metadata) {
@@ -215,14 +268,14 @@ std::string schemaVersionOf(const ChakraProtoMsg::GlobalMetadata& metadata) {
     return metadata.version();
 }
 
-WorkloadTrace decodeChakraFile(const ChakraFile& file, const std::string& path) {
+WorkloadTrace decodeChakraFile(const ChakraFile& file, const std::string& path, bool readTensors) {
     ErrorCollector errors;
     WorkloadTrace trace;
     trace.file = path;
     trace.schemaVersion = schemaVersionOf(file.metadata);
     trace.nodes.reserve(file.nodes.size());
     for (const ChakraProtoMsg::Node& node : file.nodes)
-        trace.nodes.push_back(decodeNode(node, path, errors));
+        trace.nodes.push_back(decodeNode(node, path, errors, readTensors));
     errors.throwIfAny();
     return trace;
 }
@@ -271,6 +324,17 @@ ChakraProtoMsg::Node encodeNode(const WorkloadNode& n) {
         addAttr(node, "msg_chunk_idx")->set_int32_val(n.msgChunkIndex);
     if (n.totalChunkCount >= 0)
         addAttr(node, "total_chunk_cnt")->set_int32_val(n.totalChunkCount);
+    auto addTensors = [&](const char* name, const std::vector<TensorUse>& tensors) {
+        if (tensors.empty())
+            return;
+        auto* list = addAttr(node, name)->mutable_string_list();
+        for (const TensorUse& t : tensors) {
+            list->add_values(t.name);
+            list->add_values(std::to_string(t.bytes));
+        }
+    };
+    addTensors("inputs", n.inputs);
+    addTensors("outputs", n.outputs);
     return node;
 }
 
@@ -290,7 +354,7 @@ ChakraFile encodeWorkloadTrace(const WorkloadTrace& trace) {
     return file;
 }
 
-WorkloadTrace readWorkloadTrace(const std::string& path) {
+WorkloadTrace readWorkloadTrace(const std::string& path, bool readTensors) {
     ErrorCollector errors;
     WorkloadTrace trace;
     trace.file = path;
@@ -300,7 +364,7 @@ WorkloadTrace readWorkloadTrace(const std::string& path) {
     };
     visitor.onNodeCount = [&](size_t count) { trace.nodes.reserve(count); };
     visitor.onNode = [&](ChakraProtoMsg::Node& n, uint64_t, uint64_t) {
-        trace.nodes.push_back(decodeNode(n, path, errors));
+        trace.nodes.push_back(decodeNode(n, path, errors, readTensors));
     };
     chakra::visitChakraFile(path, visitor);
     errors.throwIfAny();

@@ -1,9 +1,11 @@
 #include "cli/CliRunner.h"
 #include "cli/Commands.h"
 
+#include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 using astrolabe::cli::runCli;
@@ -118,6 +120,53 @@ TEST(Cli, AstraReportsEveryConfigurationErrorWithExitCode1) {
     args = regressionFlags();
     args.push_back("--num-queues-per-dim=two");
     EXPECT_EQ(cli(args).code, 2);
+}
+
+// track-local-mem: the peak line per NPU after its statistics, and one memory trace per NPU at
+// local-mem-trace-filename.<rank>.json (this microbenchmark lists no tensors: 0 bytes throughout).
+TEST(Cli, AstraTracksLocalMemoryWhenAsked) {
+    if (!haveReference())
+        GTEST_SKIP() << "ASTRA-sim reference inputs not found under " << ASTROLABE_SHARED_DIR;
+    const std::string dir =
+        (std::filesystem::path(::testing::TempDir()) / "astrolabe-cli-local-mem")
+            .lexically_normal()
+            .string();
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string system = dir + "/system.json";
+    std::ofstream(system) << "{\n  \"scheduling-policy\": \"LIFO\", \"endpoint-delay\": 10,\n"
+                             "  \"preferred-dataset-splits\": 4, \"local-mem-bw\": 50,\n"
+                             "  \"all-reduce-implementation\": [\"ring\"],\n"
+                             "  \"track-local-mem\": 1,\n"
+                             "  \"local-mem-trace-filename\": \""
+                          << dir << "/mem/trace\"\n}\n";
+    std::vector<std::string> args = regressionFlags();
+    args[2] = "--system-configuration=" + system;
+    std::string logFolder = "--logging-folder=";
+    logFolder += dir;
+    logFolder += "/log";
+    args.push_back(logFolder);
+    const Result r = cli(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (int npu = 0; npu < 8; ++npu) {
+        std::string line = "[workload] [info] sys[";
+        line += std::to_string(npu);
+        line += "] peak memory usage: 0.00 B";
+        EXPECT_NE(r.out.find(line), std::string::npos) << r.out;
+        std::string file = dir;
+        file += "/mem/trace.";
+        file += std::to_string(npu);
+        file += ".json";
+        std::ifstream in(file);
+        ASSERT_TRUE(in.good()) << file;
+        const auto trace = nlohmann::json::parse(in);
+        EXPECT_TRUE(trace.at("traceEvents").is_array());
+    }
+    std::string where = "local memory traces: ";
+    where += dir;
+    where += "/mem/trace.0.json";
+    EXPECT_NE(r.err.find(where), std::string::npos) << r.err;
+    std::filesystem::remove_all(dir);
 }
 
 // One convention for every size and bandwidth in the report: the quick start's 50 GiB/s ring

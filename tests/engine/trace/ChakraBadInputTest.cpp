@@ -216,6 +216,62 @@ TEST_F(ChakraBadInput, InvolvedDimWrongType) {
     EXPECT_ERROR(load({{n}}), "attribute \"involved_dim\" holds int32_val; expected bool_list");
 }
 
+// Tensor lists (track-local-mem): [name, size, name, size, ...] as string_list.
+static Node withTensors(const char* attribute, std::vector<std::string> values) {
+    Node n = coll(5);
+    auto* a = n.add_attr();
+    a->set_name(attribute);
+    for (const std::string& v : values)
+        a->mutable_string_list()->add_values(v);
+    return n;
+}
+
+static LoadOptions tracking() {
+    LoadOptions options;
+    options.readTensors = true;
+    return options;
+}
+
+TEST_F(ChakraBadInput, TensorListOfOddLengthNamesNodeAndAttribute) {
+    const std::string error = load({{withTensors("inputs", {"act0", "4096", "act1"})}}, tracking());
+    EXPECT_ERROR(error, "w.0.et");
+    EXPECT_ERROR(error, "node 5");
+    EXPECT_ERROR(error, "attribute \"inputs\" has 3 strings; expected an even count");
+    EXPECT_EQ(load({{withTensors("inputs", {"act0", "4096", "act1"})}}), "")
+        << "ignored, as upstream, when tracking is off";
+}
+
+TEST_F(ChakraBadInput, TensorSizeThatIsNotADecimalNumber) {
+    for (const char* size : {"4k", "", "-1", "12345678901234567890"}) {
+        const std::string error = load({{withTensors("outputs", {"y", size})}}, tracking());
+        EXPECT_ERROR(error, "node 5");
+        std::string expected = "attribute \"outputs\": the size of tensor \"y\" is \"";
+        expected += size;
+        expected += "\"; expected a decimal number of bytes";
+        EXPECT_ERROR(error, expected);
+    }
+}
+
+TEST_F(ChakraBadInput, TensorListOfAnotherType) {
+    Node n = coll(5);
+    auto* a = n.add_attr();
+    a->set_name("outputs");
+    a->set_int64_val(3);
+    EXPECT_ERROR(load({{n}}, tracking()),
+                 "attribute \"outputs\" holds int64_val; expected string_list");
+}
+
+TEST_F(ChakraBadInput, TensorListsAreReadAndRoundTrip) {
+    load({{withTensors("outputs", {"y", "4096", "z", "0"})}}, tracking());
+    const auto traces = loadWorkload(prefix(), 1, tracking());
+    const std::vector<TensorUse> expected{{"y", 4096}, {"z", 0}};
+    EXPECT_EQ(traces[0].nodes[0].outputs, expected);
+    EXPECT_TRUE(traces[0].nodes[0].inputs.empty());
+    EXPECT_TRUE(loadWorkload(prefix(), 1)[0].nodes[0].outputs.empty()) << "not read when off";
+    writeWorkloadTrace(workloadFileName(prefix(), 0), traces[0]);
+    EXPECT_EQ(loadWorkload(prefix(), 1, tracking())[0].nodes[0].outputs, expected);
+}
+
 TEST_F(ChakraBadInput, CommTypeOutOfRange) {
     EXPECT_ERROR(load({{makeColl(0, static_cast<ChakraProtoMsg::CollectiveCommType>(12), 8)}}),
                  "attribute \"comm_type\" = 12 is not a CollectiveCommType");
