@@ -36,16 +36,26 @@ bool readCount(Diagnostics& diagnostics, const config::JsonDocument& doc, const 
 
 const std::vector<std::string>& remoteMemoryTypeNames() {
     static const std::vector<std::string> names{"NO_MEMORY_EXPANSION", "PER_NODE_MEMORY_EXPANSION",
-                                                "PER_NPU_MEMORY_EXPANSION", "MEMORY_POOL"};
+                                                "PER_NPU_MEMORY_EXPANSION", "MEMORY_POOL",
+                                                "POOLED_MEMORY"};
     return names;
 }
+
+namespace {
+/// The types ASTRA-sim's remote-memory JSON may name (the last of remoteMemoryTypeNames, the
+/// pooled memory, is Astrolabe's own: its name only labels exports and reports).
+std::vector<std::string> astraReadableTypeNames() {
+    const std::vector<std::string>& all = remoteMemoryTypeNames();
+    return {all.begin(), all.begin() + static_cast<long>(RemoteMemoryType::Pooled)};
+}
+} // namespace
 
 const char* remoteMemoryTypeName(RemoteMemoryType type) {
     return remoteMemoryTypeNames().at(static_cast<size_t>(type)).c_str();
 }
 
 RemoteMemoryType parseRemoteMemoryType(const std::string& name) {
-    const std::vector<std::string>& names = remoteMemoryTypeNames();
+    const std::vector<std::string> names = astraReadableTypeNames();
     for (size_t i = 0; i < names.size(); ++i)
         if (names[i] == name)
             return static_cast<RemoteMemoryType>(i);

@@ -11,6 +11,9 @@ enum class RemoteMemoryType : uint8_t {
     PerNodeMemoryExpansion, ///< one FIFO server per node (the intended semantics)
     PerNpuMemoryExpansion,  ///< independent per NPU
     MemoryPool,             ///< one FIFO server shared by all NPUs
+    /// Astrolabe: a disaggregated pool of memory groups reached through each NPU's port into an
+    /// in-node pooled fabric (ASTRA-sim 2.0's HierMem); docs/memory-tiers.md.
+    Pooled,
 };
 
 struct RemoteMemoryConfig {
@@ -19,6 +22,8 @@ struct RemoteMemoryConfig {
     uint64_t bandwidthBytesPerNs = 0; ///< integer, as upstream (fractions truncated on import)
     int numNodes = 0;                 ///< PerNode only
     int numNpusPerNode = 0;           ///< PerNode only
+    int groups = 0;                   ///< Pooled only: remote memory groups, each at `bandwidth`
+    uint64_t fabricBytesPerNs = 0;    ///< Pooled only: each NPU's port into the pooled fabric
     std::string sourceFile;
     bool operator==(const RemoteMemoryConfig&) const = default;
 };

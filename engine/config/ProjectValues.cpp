@@ -95,6 +95,7 @@ const Names<RemoteMemoryType>& memoryTypes() {
         {"per-node", RemoteMemoryType::PerNodeMemoryExpansion},
         {"per-npu", RemoteMemoryType::PerNpuMemoryExpansion},
         {"pool", RemoteMemoryType::MemoryPool},
+        {"pooled", RemoteMemoryType::Pooled},
         {"NO_MEMORY_EXPANSION", RemoteMemoryType::NoMemoryExpansion},
         {"PER_NODE_MEMORY_EXPANSION", RemoteMemoryType::PerNodeMemoryExpansion},
         {"PER_NPU_MEMORY_EXPANSION", RemoteMemoryType::PerNpuMemoryExpansion},
@@ -235,7 +236,7 @@ const char* projectCollectiveName(int chakraType) {
 }
 
 const std::vector<std::string>& projectMemoryTypeNames() {
-    static const std::vector<std::string> names{"none", "per-node", "per-npu", "pool"};
+    static const std::vector<std::string> names{"none", "per-node", "per-npu", "pool", "pooled"};
     return names;
 }
 RemoteMemoryType parseProjectMemoryType(const std::string& name) {

@@ -38,7 +38,7 @@ std::string quotedText(const std::string& text);
 const std::vector<std::string>& projectCollectiveNames(); ///< all-reduce, reduce-scatter, ...
 int parseProjectCollective(const std::string& name);      ///< Chakra CollectiveCommType value
 const char* projectCollectiveName(int chakraType);
-const std::vector<std::string>& projectMemoryTypeNames(); ///< none, per-node, per-npu, pool
+const std::vector<std::string>& projectMemoryTypeNames(); ///< none, per-node, per-npu, pool, pooled
 RemoteMemoryType parseProjectMemoryType(const std::string& name);
 const char* projectMemoryTypeName(RemoteMemoryType type);
 const std::vector<std::string>& backendNames(); ///< congestion-unaware, congestion-aware

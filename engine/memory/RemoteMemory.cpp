@@ -21,9 +21,28 @@ RemoteMemory::RemoteMemory(Simulator& sim, const RemoteMemoryConfig& config, int
                             SimTime::zero());
         break;
     }
+    case RemoteMemoryType::Pooled:
+        m_serverFree.assign(static_cast<size_t>(npuCount) + 1, SimTime::zero());
+        break;
     default:
         break;
     }
+}
+
+SimTime RemoteMemory::pooledAccess(int npu, uint64_t bytes) {
+    const double x = static_cast<double>(bytes);
+    const SimTime onPort =
+        m_timing.fromNs(x / static_cast<double>(std::max<uint64_t>(1, m_config.fabricBytesPerNs)));
+    const double poolBytesPerNs = static_cast<double>(std::max(1, m_config.groups)) *
+                                  static_cast<double>(m_config.bandwidthBytesPerNs);
+    const SimTime inPool = m_timing.fromNs(x / poolBytesPerNs);
+    SimTime& port = m_serverFree[static_cast<size_t>(npu)];
+    SimTime& pool = m_serverFree.back();
+    const SimTime portStart = std::max(port, m_sim.now());
+    const SimTime poolStart = std::max(pool, portStart);
+    pool = poolStart + inPool;
+    port = std::max(portStart + onPort, pool);
+    return port + SimTime::fromNs(static_cast<int64_t>(m_config.latencyNs));
 }
 
 SimTime RemoteMemory::accessTime(uint64_t bytes) const {
@@ -45,6 +64,10 @@ void RemoteMemory::access(int npu, uint64_t nodeId, uint64_t bytes, std::functio
     if (m_config.bandwidthBytesPerNs == 0)
         throw Error(ErrorKind::Validation, "remote-mem-bw must be greater than zero",
                     {m_config.sourceFile, 0, 0, "remote-mem-bw"});
+    if (m_config.type == RemoteMemoryType::Pooled) {
+        m_sim.scheduleAt(pooledAccess(npu, bytes), std::move(onDone));
+        return;
+    }
     const SimTime a = accessTime(bytes);
     SimTime done = m_sim.now() + a;
     if (!m_serverFree.empty()) {

@@ -6,6 +6,13 @@
 // PER_NPU: independent. MEMORY_POOL: one FIFO server shared by all NPUs. PER_NODE: one FIFO
 // server per node of num-npus-per-node NPUs (the intended semantics; upstream crashes).
 // NO_MEMORY_EXPANSION: any access is an error.
+//
+// Pooled (Astrolabe, ASTRA-sim 2.0's HierMem; docs/memory-tiers.md): an access of x bytes
+// crosses the NPU's port into the in-node pooled fabric (one FIFO server per NPU at the fabric
+// bandwidth F) and the pool of G memory groups, over which it is striped (one FIFO server at
+// G x B for all NPUs). The two stages stream: the access starts on its port when the port is
+// free, in the pool when the pool is free too, and ends when both stages have moved x bytes;
+// the latency is added after (it occupies neither). One NPU alone: latency + x / min(F, G x B).
 
 #include "config/MemoryConfig.h"
 #include "core/Simulator.h"
@@ -30,7 +37,8 @@ private:
     Simulator& m_sim;
     RemoteMemoryConfig m_config;
     Timing m_timing;
-    std::vector<SimTime> m_serverFree; ///< per FIFO server
+    std::vector<SimTime> m_serverFree; ///< per FIFO server (pooled: the ports, then the pool)
+    SimTime pooledAccess(int npu, uint64_t bytes);
 };
 
 } // namespace astrolabe

@@ -33,6 +33,9 @@ bool hasRemoteMemory(const SimulationSpec& spec) {
 bool perNode(const SimulationSpec& spec) {
     return spec.memory.type == RemoteMemoryType::PerNodeMemoryExpansion;
 }
+bool pooled(const SimulationSpec& spec) {
+    return spec.memory.type == RemoteMemoryType::Pooled;
+}
 
 // A node count, clamped into [0, 2^30] as before the schema (a bad count only matters, and is
 // reported, for per-node memory).
@@ -56,15 +59,20 @@ Setting type() {
                      "Where memory load/store nodes of the workload go. None: the workload may not "
                      "use remote memory. Per node: NPUs of one node share one memory that serves "
                      "requests in arrival order. Per NPU: every NPU has its own. Pool: one memory "
-                     "shared by all NPUs, one request at a time. ASTRA-sim's upper-case names are "
-                     "also accepted.");
+                     "shared by all NPUs, one request at a time. Pooled: a disaggregated pool of "
+                     "memory groups reached through each NPU's port into an in-node pooled fabric "
+                     "(ASTRA-sim 2.0's HierMem; Astrolabe only, docs/memory-tiers.md). "
+                     "ASTRA-sim's upper-case names are also accepted.");
     bindEnum(s, &SimulationSpec::memory, &RemoteMemoryConfig::type, config::projectMemoryTypeName,
-             config::parseProjectMemoryType, 4);
-    s.choiceLabels = {"None", "Per node", "Per NPU", "Shared pool"};
+             config::parseProjectMemoryType, 5);
+    s.choiceLabels = {"None", "Per node", "Per NPU", "Shared pool", "Pooled (HierMem)"};
     s.astraChoices = remoteMemoryTypeNames();
     s.missing = {Missing::Level::Error, "required key is missing",
                  "expected " + joinAlternatives(config::projectMemoryTypeNames()),
-                 "expected " + joinAlternatives(remoteMemoryTypeNames())};
+                 "expected " + joinAlternatives(std::vector<std::string>(
+                                   remoteMemoryTypeNames().begin(),
+                                   remoteMemoryTypeNames().begin() +
+                                       static_cast<long>(RemoteMemoryType::Pooled)))};
     s.hooks.specJson = [](const SimulationSpec& spec, nlohmann::json& group) {
         group["type"] = remoteMemoryTypeName(spec.memory.type);
     };
@@ -118,8 +126,9 @@ Setting latency() {
 Setting bandwidth() {
     Setting s = make("bandwidth", Type::Quantity, "remote-mem-bw", 2, "Bandwidth",
                      "How fast one remote memory moves data: an access of x bytes takes latency + "
-                     "x / bandwidth. ASTRA-sim stores it as whole bytes per nanosecond (= GB/s). "
-                     "Required unless the type is none.");
+                     "x / bandwidth. For the pooled type, the bandwidth of each memory group. "
+                     "ASTRA-sim stores it as whole bytes per nanosecond (= GB/s). Required unless "
+                     "the type is none.");
     s.unit = Unit::DecimalGBps;
     s.minimum = 0;
     s.whole = true;
@@ -195,6 +204,77 @@ Setting npusPerNode() {
     return s;
 }
 
+// The pooled memory's own two values: whole numbers, like the others of the group.
+Setting groups() {
+    Setting s = declare("memory.groups", Type::Int, "Remote memory groups", "memory groups",
+                        "Pooled memory only: how many memory groups the pool has. An access is "
+                        "striped over all of them, so the pool serves groups x bandwidth in all, "
+                        "shared by every NPU in arrival order.");
+    s.compat = Compat::ProjectOnly;
+    s.specJsonGroup = "memory";
+    s.editor = Editor::Memory;
+    bindField(s, &SimulationSpec::memory, &RemoteMemoryConfig::groups);
+    s.minimum = 0;
+    s.maximum = 1 << 20;
+    s.specJsonKey = "groups";
+    s.writeProjectWhen = pooled;
+    s.enabledWhen = pooled;
+    s.hooks.afterProjectRead = [](config::ProjectContext& c, const YAML::Node& group,
+                                  SimulationSpec& spec) {
+        Diagnostics& d = c.diagnostics;
+        if (!pooled(spec))
+            return;
+        if (spec.memory.groups <= 0)
+            d.error(config::locate(d, group, "memory.groups"),
+                    "expected 1 or more memory groups for pooled memory", "e.g. groups: 256");
+        if (spec.memory.fabricBytesPerNs == 0)
+            d.error(config::locate(d, group, "memory.fabric-bandwidth"),
+                    "expected the bandwidth of each NPU's port into the pooled fabric",
+                    "e.g. fabric-bandwidth: 256 GB/s");
+    };
+    return s;
+}
+
+Setting fabricBandwidth() {
+    Setting s = declare("memory.fabric-bandwidth", Type::Quantity, "Pooled fabric bandwidth",
+                        "fabric bandwidth",
+                        "Pooled memory only: the bandwidth of each NPU's port into the in-node "
+                        "pooled fabric; an NPU's accesses pass it one at a time. Whole GB/s.");
+    s.compat = Compat::ProjectOnly;
+    s.specJsonGroup = "memory";
+    s.editor = Editor::Memory;
+    s.unit = Unit::DecimalGBps;
+    s.minimum = 0;
+    s.whole = true;
+    s.get = [](const SimulationSpec& spec) -> Value {
+        return static_cast<double>(spec.memory.fabricBytesPerNs);
+    };
+    s.set = [](SimulationSpec& spec, const Value& v) {
+        spec.memory.fabricBytesPerNs = static_cast<uint64_t>(std::round(std::get<double>(v)));
+    };
+    s.specJsonKey = "fabricBytesPerNs";
+    s.hooks.readProject = [](config::ProjectContext& c, const YAML::Node& value,
+                             SimulationSpec& spec) {
+        Diagnostics& d = c.diagnostics;
+        double bytesPerSecond = 0;
+        if (!config::readBandwidth(d, value, "memory.fabric-bandwidth", bytesPerSecond))
+            return;
+        const double perNs = bytesPerSecond / 1e9;
+        if (perNs < 1 || perNs != std::floor(perNs) || perNs > 1e15)
+            d.error(config::locate(d, value, "memory.fabric-bandwidth"),
+                    "expected a whole number of GB/s (bytes per ns), found " + value.Scalar());
+        else
+            spec.memory.fabricBytesPerNs = static_cast<uint64_t>(perNs);
+    };
+    s.hooks.writeProject = [](std::ostream& out, const SimulationSpec& spec, const auto&) {
+        if (pooled(spec))
+            out << "  fabric-bandwidth: " << spec.memory.fabricBytesPerNs << " GB/s\n";
+    };
+    s.writeProjectWhen = pooled;
+    s.enabledWhen = pooled;
+    return s;
+}
+
 // `astra-memory: <file.json>` stands for the whole section (the project reader reads it alone);
 // the writer always spells the values out.
 Setting astraMemoryFile() {
@@ -218,11 +298,11 @@ Setting astraMemoryFile() {
 } // namespace
 
 const Group& memoryGroup() {
-    static const Group group{
-        "memory",
-        "Remote memory (`memory:`)",
-        {type(), latency(), bandwidth(), numNodes(), npusPerNode(), astraMemoryFile()},
-        "remote-memory JSON"};
+    static const Group group{"memory",
+                             "Remote memory (`memory:`)",
+                             {type(), latency(), bandwidth(), numNodes(), npusPerNode(), groups(),
+                              fabricBandwidth(), astraMemoryFile()},
+                             "remote-memory JSON"};
     return group;
 }
 

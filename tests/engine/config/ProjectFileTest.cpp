@@ -204,17 +204,23 @@ TEST(ProjectFile, SaveThenLoadGivesBackEveryField) {
 TEST(ProjectFile, EachMemoryTypeSavesAndLoadsBack) {
     ScratchDir dir;
     SimulationSpec spec = loadProject(bundledProject("quickstart").string());
-    for (int t = 0; t < 4; ++t) {
+    for (int t = 0; t <= static_cast<int>(RemoteMemoryType::Pooled); ++t) {
         spec.memory.type = static_cast<RemoteMemoryType>(t);
         spec.memory.latencyNs = 1000 * static_cast<uint64_t>(t);
         spec.memory.bandwidthBytesPerNs = 64;
         const bool perNode = spec.memory.type == RemoteMemoryType::PerNodeMemoryExpansion;
         spec.memory.numNodes = perNode ? 2 : 0;
         spec.memory.numNpusPerNode = perNode ? 4 : 0;
+        const bool pooled = spec.memory.type == RemoteMemoryType::Pooled;
+        spec.memory.groups = pooled ? 256 : 0;
+        spec.memory.fabricBytesPerNs = pooled ? 512 : 0;
         const std::string text = projectYamlText(spec, dir.path("saved/again.yaml"));
         EXPECT_THAT(text, HasSubstr("  latency: " + std::to_string(1000 * t) +
                                     " ns\n  bandwidth: 64 GB/s\n"));
         EXPECT_EQ(text.find("num-nodes") != std::string::npos, perNode) << text;
+        EXPECT_EQ(text.find("groups: 256\n  fabric-bandwidth: 512 GB/s") != std::string::npos,
+                  pooled)
+            << text;
         EXPECT_EQ(withoutProvenance(roundTrip(spec, dir)), withoutProvenance(spec)) << text;
     }
 }

@@ -195,3 +195,53 @@ TEST(RemoteMemory, PreciseTimingKeepsTheFractionOfTheTransfer) {
     EXPECT_EQ(rig.memory.accessTime(100),
               SimTime::fromNs(40) + SimTime::fromPsRounded(100.0 / 3.0 * 1000.0));
 }
+
+// Pooled memory (HierMem, docs/memory-tiers.md): each NPU's fabric port (F) and the pool of G
+// groups of B each stream one access together; the latency comes after both.
+namespace {
+RemoteMemoryConfig pooledMemory(uint64_t fabric, int groups, uint64_t groupBw, uint64_t latency) {
+    RemoteMemoryConfig c;
+    c.type = RemoteMemoryType::Pooled;
+    c.fabricBytesPerNs = fabric;
+    c.groups = groups;
+    c.bandwidthBytesPerNs = groupBw;
+    c.latencyNs = latency;
+    return c;
+}
+} // namespace
+
+TEST(RemoteMemory, PooledAloneRunsAtTheSlowerOfPortAndPool) {
+    const uint64_t x = 1ull << 30;
+    // Port-bound: F = 256 < G x B = 4 x 100.
+    MemoryRig port(pooledMemory(256, 4, 100, 700), 1);
+    port.issue(SimTime::zero(), 0, x, 0);
+    port.sim.run();
+    EXPECT_EQ(port.done[0], SimTime::fromNs(700 + static_cast<int64_t>(x / 256)));
+    // Pool-bound: F = 512 > G x B = 2 x 100.
+    MemoryRig pool(pooledMemory(512, 2, 100, 700), 1);
+    pool.issue(SimTime::zero(), 0, x, 0);
+    pool.sim.run();
+    EXPECT_EQ(pool.done[0], SimTime::fromNs(700 + static_cast<int64_t>(x / 200)));
+}
+
+// 256 NPUs load x at once from 256 groups of 100 GB/s through 256 GB/s ports (the slides'
+// HierMem baseline): the pool serves 25.6 TB/s in arrival order, so the last NPU finishes at
+// 256 x / 25600 = x / 100, what its own 100 GB/s NVMe would give it (ZeRO-Infinity).
+TEST(RemoteMemory, PooledSharedByAllNpusMatchesPerNpuMemoryOfTheGroupBandwidth) {
+    const uint64_t x = 256ull << 20;
+    MemoryRig rig(pooledMemory(256, 256, 100, 0), 256);
+    for (int npu = 0; npu < 256; ++npu)
+        rig.issue(SimTime::zero(), npu, x, npu);
+    rig.sim.run();
+    const double perNpuNs = static_cast<double>(x) / 100.0;
+    const double last = rig.done[255].seconds() * 1e9;
+    EXPECT_NEAR(last, perNpuNs, 256.0); // one floored ns per queued access at most
+    // Served in arrival order: NPU k's access leaves the pool after (k + 1) pool slots, but no
+    // earlier than its own port allows (x / 256 ns).
+    EXPECT_EQ(rig.done[0], SimTime::fromNs(static_cast<int64_t>(x / 256)));
+    EXPECT_LT(rig.done[100], rig.done[200]);
+}
+
+TEST(RemoteMemory, PooledIsAProjectOnlyTypeAstraSimJsonCannotName) {
+    EXPECT_THROW(fromJson(R"({"memory-type": "POOLED_MEMORY", "remote-mem-bw": 1})"), Error);
+}
