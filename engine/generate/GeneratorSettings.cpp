@@ -142,12 +142,12 @@ std::vector<GeneratorSetting> trainingSettings() {
     return out;
 }
 
-GeneratorSetting tier(const std::string& what, const std::string& label,
+GeneratorSetting tier(const std::string& what, const std::string& states, const std::string& label,
                       OffloadTier OffloadSpec::*member) {
     GeneratorSetting s =
         make("offload." + what, "offload-" + what, "Offload (ZeRO-Infinity)", label, "");
     s.help = "move ";
-    s.help += what;
+    s.help += states;
     s.help += " out of HBM: none, nvme or pool (MEM_LOAD / MEM_STORE nodes)";
     s.type = GenType::Name;
     s.metavar = std::string("TIER");
@@ -166,9 +166,11 @@ GeneratorSetting tier(const std::string& what, const std::string& label,
 
 std::vector<GeneratorSetting> offloadSettings() {
     std::vector<GeneratorSetting> out;
-    out.push_back(tier("parameters", "Offload parameters", &OffloadSpec::parameters));
-    out.push_back(tier("gradients", "Offload gradients", &OffloadSpec::gradients));
-    out.push_back(tier("optimizer", "Offload optimizer states", &OffloadSpec::optimizer));
+    out.push_back(tier("parameters", "the 16-bit parameters", "Offload parameters",
+                       &OffloadSpec::parameters));
+    out.push_back(tier("gradients", "the gradients", "Offload gradients", &OffloadSpec::gradients));
+    out.push_back(tier("optimizer", "the optimizer states (fp32 master, m, v)",
+                       "Offload optimizer states", &OffloadSpec::optimizer));
     GeneratorSetting s =
         count("offload.prefetch", "offload-prefetch", "Offload (ZeRO-Infinity)",
               "Prefetch (layers ahead)", "offloaded parameters are loaded this many layers ahead",
