@@ -243,7 +243,7 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                                           NodeType::MemLoad, bytes, std::move(deps));
         };
         const size_t prefetch = size_t(std::max(0, offload.prefetch));
-        for (size_t position = 0; position < prefetch; ++position)
+        for (size_t position = 0; position < std::min(prefetch, layers.size()); ++position)
             loadParameters(position, depsOf(passStart));
         std::optional<uint64_t> previousLayerStart = cursor;
         for (size_t position = 0; position < layers.size(); ++position) {
@@ -379,7 +379,8 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                 const double states = layerStateBytes(m_spec, layer).optimizer;
                 if (elements <= 0)
                     continue;
-                const std::string name = "optimizer." + layer.name;
+                std::string name = "optimizer.";
+                name += layer.name;
                 const uint64_t load =
                     out.mem(name + ".load." + tier, NodeType::MemLoad, states, stepDeps);
                 lastStep = out.comp(name + ".step", 0, elements * (2.0 * double(e) + stateBytes),
