@@ -99,6 +99,9 @@ TEST(GenerateLlmCli, OffloadFlags) {
     Result r = cli({"model-info", "--preset", "llama3.2-1b", "--offload-parameters", "nvme",
                     "--offload-optimizer=pool"});
     EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "offload               parameters nvme, gradients none, "
+                                "optimizer pool, prefetch 1"))
+        << r.out;
     EXPECT_TRUE(contains(r.out, "offloaded per NPU")) << r.out;
     EXPECT_TRUE(contains(r.out, "to nvme")) << r.out;
     EXPECT_TRUE(contains(r.out, "offload traffic")) << r.out;
