@@ -97,6 +97,10 @@ void printHeader(const GeneratorSpec& s, const ParsedArgs& args, std::ostream& o
         out << " v " << p.virtualStages;
     out << ", ZeRO " << p.zeroStage << (p.sequenceParallel ? ", sp" : "")
         << (p.recompute ? ", recompute" : "") << ", placement " << p.placement << "\n";
+    if (s.offload.any())
+        out << "offload               parameters " << offloadTierName(s.offload.parameters)
+            << ", gradients " << offloadTierName(s.offload.gradients) << ", optimizer "
+            << offloadTierName(s.offload.optimizer) << ", prefetch " << s.offload.prefetch << "\n";
     const std::vector<int> dims = platformDims(args);
     if (!dims.empty()) {
         int npus = 1;

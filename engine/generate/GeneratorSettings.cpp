@@ -142,6 +142,45 @@ std::vector<GeneratorSetting> trainingSettings() {
     return out;
 }
 
+GeneratorSetting tier(const std::string& what, const std::string& states, const std::string& label,
+                      OffloadTier OffloadSpec::*member) {
+    GeneratorSetting s =
+        make("offload." + what, "offload-" + what, "Offload (ZeRO-Infinity)", label, "");
+    s.help = "move ";
+    s.help += states;
+    s.help += " out of HBM: none, nvme or pool (MEM_LOAD / MEM_STORE nodes)";
+    s.type = GenType::Name;
+    s.metavar = std::string("TIER");
+    s.minimum = s.maximum = 0;
+    s.choices = offloadTierNames();
+    s.choiceLabels = {"none (HBM)", "NVMe", "memory pool"};
+    const std::string flag = s.flag;
+    s.get = [member](const GeneratorSpec& spec) -> GenValue {
+        return std::string(offloadTierName(spec.offload.*member));
+    };
+    s.set = [member, flag](GeneratorSpec& spec, const GenValue& v) {
+        spec.offload.*member = parseOffloadTier(std::get<std::string>(v), flag);
+    };
+    return s;
+}
+
+std::vector<GeneratorSetting> offloadSettings() {
+    std::vector<GeneratorSetting> out;
+    out.push_back(tier("parameters", "the 16-bit parameters", "Offload parameters",
+                       &OffloadSpec::parameters));
+    out.push_back(tier("gradients", "the gradients", "Offload gradients", &OffloadSpec::gradients));
+    out.push_back(tier("optimizer", "the optimizer states (fp32 master, m, v)",
+                       "Offload optimizer states", &OffloadSpec::optimizer));
+    GeneratorSetting s =
+        count("offload.prefetch", "offload-prefetch", "Offload (ZeRO-Infinity)",
+              "Prefetch (layers ahead)", "offloaded parameters are loaded this many layers ahead",
+              0, 1 << 16);
+    s.tip = "0: each layer's parameters are loaded just before it runs";
+    bindGeneratorField(s, &GeneratorSpec::offload, &OffloadSpec::prefetch);
+    out.push_back(s);
+    return out;
+}
+
 } // namespace
 
 const std::vector<GeneratorSetting>& generatorSettings() {
@@ -170,6 +209,8 @@ const std::vector<GeneratorSetting>& generatorSettings() {
         s.metavar = std::string("GiB");
         bindGeneratorField(s, compute, &C::hbmCapacityGiB);
         out.push_back(s);
+        for (GeneratorSetting& offload : offloadSettings())
+            out.push_back(std::move(offload));
         return out;
     }();
     return all;

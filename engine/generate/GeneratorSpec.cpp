@@ -29,6 +29,35 @@ PipelineSchedule parsePipelineSchedule(const std::string& name) {
                 "expected " + joinAlternatives({"gpipe", "1f1b", "interleaved"}));
 }
 
+const char* offloadTierName(OffloadTier tier) {
+    switch (tier) {
+    case OffloadTier::None:
+        return "none";
+    case OffloadTier::Nvme:
+        return "nvme";
+    case OffloadTier::Pool:
+        return "pool";
+    }
+    return "none";
+}
+
+const std::vector<std::string>& offloadTierNames() {
+    static const std::vector<std::string> names{"none", "nvme", "pool"};
+    return names;
+}
+
+OffloadTier parseOffloadTier(const std::string& name, const std::string& key) {
+    for (OffloadTier tier : {OffloadTier::None, OffloadTier::Nvme, OffloadTier::Pool})
+        if (name == offloadTierName(tier))
+            return tier;
+    std::string message = "expected ";
+    message += joinAlternatives(offloadTierNames());
+    message += ", found \"";
+    message += name;
+    message += '"';
+    throw Error(ErrorKind::Validation, message, SourceLocation{{}, 0, 0, key});
+}
+
 int GeneratorSpec::microBatches() const {
     const int perStep = training.microBatch * parallel.dp;
     return perStep > 0 ? training.globalBatch / perStep : 0;
@@ -121,6 +150,8 @@ void validate(const GeneratorSpec& spec) {
                   spec.training.bytesPerElement == 4,
               "training.bytesPerElement", "must be 1, 2 or 4");
     c.require(p.zeroStage >= 0 && p.zeroStage <= 3, "parallel.zero", "ZeRO stage must be 0..3");
+    c.require(spec.offload.prefetch >= 0, "offload.prefetch",
+              "must be 0 or more, found " + std::to_string(spec.offload.prefetch));
     c.require(p.bucketBytes > 0, "parallel.bucketBytes", "must be positive");
     c.require(isPlacement(p.placement), "parallel.placement",
               "expected a permutation of tp,dp,pp, found \"" + p.placement + "\"",

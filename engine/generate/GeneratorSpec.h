@@ -85,6 +85,28 @@ struct ParallelSpec {
     int npus() const { return tp * pp * dp; }
 };
 
+/// Where a model state lives when ZeRO-Infinity-style offload moves it out of HBM. Only a label
+/// in the figures and the trace's node names: the time of an access is the platform's remote
+/// memory model's (MEM_LOAD / MEM_STORE nodes, engine/memory/RemoteMemory.h).
+enum class OffloadTier : uint8_t { None, Nvme, Pool };
+const char* offloadTierName(OffloadTier tier); ///< "none", "nvme", "pool"
+/// The valid names, in order: none, nvme, pool.
+const std::vector<std::string>& offloadTierNames();
+/// Throws astrolabe::Error (Validation) at key path `key` listing the valid names.
+OffloadTier parseOffloadTier(const std::string& name, const std::string& key);
+
+struct OffloadSpec {
+    OffloadTier parameters = OffloadTier::None; ///< 16-bit weights (this NPU's shard)
+    OffloadTier gradients = OffloadTier::None;  ///< 16-bit gradients
+    OffloadTier optimizer = OffloadTier::None;  ///< fp32 master weights, Adam's m and v
+    int prefetch = 1; ///< parameter loads issued this many layers ahead (0: just before use)
+
+    bool any() const {
+        return parameters != OffloadTier::None || gradients != OffloadTier::None ||
+               optimizer != OffloadTier::None;
+    }
+};
+
 struct ComputeSpec {
     double peakTflops = 989.0;    ///< dense 16-bit peak (H100 SXM)
     double hbmGBps = 3350.0;      ///< HBM bandwidth, 10^9 B/s
@@ -97,6 +119,7 @@ struct GeneratorSpec {
     TrainingSpec training;
     ParallelSpec parallel;
     ComputeSpec compute;
+    OffloadSpec offload;
 
     int microBatches() const; ///< per pipeline, per iteration
 };

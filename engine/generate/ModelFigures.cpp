@@ -1,6 +1,7 @@
 #include "generate/ModelFigures.h"
 
 #include "generate/DataParallelProgram.h"
+#include "generate/ModelStates.h"
 #include "generate/PipelineOrder.h"
 #include "generate/RankLayout.h"
 #include "generate/TransformerCounts.h"
@@ -43,7 +44,6 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
     const ParallelSpec& par = spec.parallel;
     const ModelProgram program = buildProgram(spec);
     const int p = par.pp, v = par.virtualStages;
-    const double e = spec.training.bytesPerElement;
 
     ModelFigures f;
     f.npus = par.npus();
@@ -81,8 +81,11 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
     }
     f.bubbleFraction = p > 1 ? pipelineBubbleFraction(par.schedule, p, v, f.microBatches) : 0;
 
-    const double stateBytes = e < 4 ? 12 : 8;
     double worst = -1;
+    f.offload = spec.offload;
+    const bool offloadWeights = spec.offload.parameters != OffloadTier::None;
+    const bool offloadGradients = spec.offload.gradients != OffloadTier::None;
+    const bool offloadOptimizer = spec.offload.optimizer != OffloadTier::None;
     for (int stage = 0; stage < p; ++stage) {
         MemoryBreakdown mem;
         double activationsPerPass = 0, seconds = 0;
@@ -90,11 +93,10 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
             for (int index : program.chunks[size_t(c * p + stage)]) {
                 const LayerProgram& layer = program.layers[size_t(index)];
                 for (const ParamShare& share : layer.params) {
-                    const double n = double(share.elements);
-                    const double group = groupSizeOf(share.group, par);
-                    mem.weights += n * e / (par.zeroStage >= 3 ? group : 1);
-                    mem.gradients += n * e / (par.zeroStage >= 2 ? group : 1);
-                    mem.optimizer += n * stateBytes / (par.zeroStage >= 1 ? group : 1);
+                    const StateBytes states = shareStateBytes(spec, share);
+                    (offloadWeights ? mem.offloadedWeights : mem.weights) += states.weights;
+                    (offloadGradients ? mem.offloadedGradients : mem.gradients) += states.gradients;
+                    (offloadOptimizer ? mem.offloadedOptimizer : mem.optimizer) += states.optimizer;
                 }
                 activationsPerPass += layer.activationBytes / v;
                 for (const Step& step : layer.forward)
@@ -103,6 +105,9 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
                 for (const Step& step : layer.backward)
                     seconds += stepSeconds(step, spec.compute);
             }
+        // Parameters are loaded before each forward and backward pass of every micro-batch.
+        mem.offloadLoadBytes = 2 * m * mem.offloadedWeights + mem.offloadedOptimizer;
+        mem.offloadStoreBytes = mem.offloadedGradients + mem.offloadedOptimizer;
         mem.activations =
             activationsPerPass * peakInFlightChunks(par.schedule, p, v, f.microBatches, stage);
         if (stage == p - 1)
@@ -117,6 +122,17 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
     f.hbmCapacityBytes = spec.compute.hbmCapacityGiB * 1024.0 * 1024.0 * 1024.0;
     f.outOfMemory = f.memory.total() > f.hbmCapacityBytes;
     return f;
+}
+
+double ModelFigures::offloadedTo(OffloadTier tier) const {
+    double bytes = 0;
+    if (offload.parameters == tier)
+        bytes += memory.offloadedWeights;
+    if (offload.gradients == tier)
+        bytes += memory.offloadedGradients;
+    if (offload.optimizer == tier)
+        bytes += memory.offloadedOptimizer;
+    return bytes;
 }
 
 std::string formatCount(double value) {
@@ -174,6 +190,33 @@ std::string formatFigures(const ModelFigures& f) {
     line("  gradients", formatBytes(f.memory.gradients));
     line("  optimizer states", formatBytes(f.memory.optimizer));
     line("  activations", formatBytes(f.memory.activations));
+    if (f.offload.any()) {
+        std::string tiers = formatBytes(f.memory.offloaded());
+        for (OffloadTier tier : {OffloadTier::Nvme, OffloadTier::Pool}) {
+            tiers += tier == OffloadTier::Nvme ? ": " : ", ";
+            tiers += offloadTierName(tier);
+            tiers += ' ';
+            tiers += formatBytes(f.offloadedTo(tier));
+        }
+        line("offloaded per NPU", tiers);
+        auto state = [&](const std::string& key, double bytes, OffloadTier tier) {
+            if (tier == OffloadTier::None)
+                return;
+            std::string value = formatBytes(bytes);
+            value += " to ";
+            value += offloadTierName(tier);
+            line(key, value);
+        };
+        state("  weights", f.memory.offloadedWeights, f.offload.parameters);
+        state("  gradients", f.memory.offloadedGradients, f.offload.gradients);
+        state("  optimizer states", f.memory.offloadedOptimizer, f.offload.optimizer);
+        std::string traffic = "load ";
+        traffic += formatBytes(f.memory.offloadLoadBytes);
+        traffic += ", store ";
+        traffic += formatBytes(f.memory.offloadStoreBytes);
+        traffic += " per iteration";
+        line("offload traffic", traffic);
+    }
     line("compute per NPU", fixed(f.computeSeconds * 1e3, 1) +
                                 " ms per iteration at the roofline (no bubble, no communication)");
     if (f.outOfMemory)

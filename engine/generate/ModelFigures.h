@@ -11,9 +11,13 @@
 //   V/(16 l h)). Shown for dense transformers; exact only for GPT-style layers.
 // Memory per NPU (bytes), worst pipeline stage: weights e*psi, gradients e*psi, optimizer states
 // 12*psi (fp32 master, m, v; 8*psi when e = 4), divided over the data-parallel group by ZeRO
-// (1: optimizer, 2: + gradients, 3: + weights); activations = Korthikanti per-layer bytes x
-// layers of the stage x peak micro-batches in flight (1F1B: p - s, GPipe: m, interleaved:
+// (1: optimizer, 2: + gradients, 3: + weights; ModelStates.h); activations = Korthikanti per-layer
+// bytes x layers of the stage x peak micro-batches in flight (1F1B: p - s, GPipe: m, interleaved:
 // ((p - s - 1) 2 + (v - 1) p + 1) chunks), plus the last stage's fp32 logits.
+// Offload (GeneratorSpec::offload): an offloaded state's bytes leave HBM (the memory total) and
+// are listed per tier; the traffic per iteration is the trace's MEM_LOAD / MEM_STORE bytes:
+// parameters loaded before every forward and backward pass (2 x micro-batches x chunks' passes),
+// gradients stored once, optimizer states loaded and stored once.
 
 #include "generate/GeneratorSpec.h"
 
@@ -22,8 +26,12 @@
 namespace astrolabe::generate {
 
 struct MemoryBreakdown {
-    double weights = 0, gradients = 0, optimizer = 0, activations = 0;
+    double weights = 0, gradients = 0, optimizer = 0, activations = 0; ///< in HBM
+    /// Model states offloaded to a slower tier (GeneratorSpec::offload); not in total().
+    double offloadedWeights = 0, offloadedGradients = 0, offloadedOptimizer = 0;
+    double offloadLoadBytes = 0, offloadStoreBytes = 0; ///< remote-memory traffic per iteration
     double total() const { return weights + gradients + optimizer + activations; }
+    double offloaded() const { return offloadedWeights + offloadedGradients + offloadedOptimizer; }
 };
 
 struct ModelFigures {
@@ -40,6 +48,9 @@ struct ModelFigures {
     bool megatronWithRecompute = false; ///< compare with hardwareFlops rather than modelFlops
     double bubbleFraction = 0;
     MemoryBreakdown memory; ///< the worst stage, per NPU
+    OffloadSpec offload;    ///< the tiers the offloaded states went to
+    /// The worst stage's offloaded bytes on one NPU, per tier.
+    double offloadedTo(OffloadTier tier) const;
     int worstStage = 0;
     double hbmCapacityBytes = 0;
     bool outOfMemory = false;

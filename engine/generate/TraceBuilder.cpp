@@ -1,5 +1,6 @@
 #include "generate/TraceBuilder.h"
 
+#include "generate/ModelStates.h"
 #include "generate/PipelineOrder.h"
 
 #include <algorithm>
@@ -45,6 +46,14 @@ public:
         n.commSize = bytes;
         const int id = m_layout.groupId(group, m_rank);
         n.pgName = id > 0 ? std::to_string(id) : std::string();
+        return n.id;
+    }
+
+    /// MEM_LOAD / MEM_STORE of `bytes` (at least 1) against the platform's remote memory.
+    uint64_t mem(std::string name, NodeType type, double bytes, Deps data) {
+        WorkloadNode& n = add(std::move(name), type, std::move(data));
+        n.hasTensorSize = true;
+        n.tensorSize = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(bytes)));
         return n.id;
     }
 
@@ -98,6 +107,20 @@ struct Bucket {
     GroupKind group = GroupKind::Dp;
 };
 
+/// An offloaded layer's gradient store, waiting for the reductions of its gradients.
+struct GradientStore {
+    std::string name;
+    double bytes = 0;
+    Deps deps;
+    int waiting = 0; ///< bucket reductions still to be issued
+    bool issued = false;
+};
+
+void addDep(Deps& deps, std::optional<uint64_t> id) {
+    if (id && std::find(deps.begin(), deps.end(), *id) == deps.end())
+        deps.push_back(*id);
+}
+
 } // namespace
 
 TraceBuilder::TraceBuilder(const GeneratorSpec& spec, const ModelProgram& program,
@@ -140,27 +163,58 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
     uint64_t bucketCount = 0;
     const bool zero3 = par.zeroStage == 3;
 
+    // Offload (ZeRO-Infinity): tier names label the MEM_LOAD / MEM_STORE nodes.
+    const OffloadSpec& offload = m_spec.offload;
+    const bool offloadParameters = offload.parameters != OffloadTier::None;
+    const bool offloadGradients = offload.gradients != OffloadTier::None;
+    const bool offloadOptimizer = offload.optimizer != OffloadTier::None;
+    std::vector<GradientStore> stores;
+    std::map<GroupKind, std::vector<size_t>> waitingOn; // bucket group -> stores
+    Deps stored;                                        // issued gradient stores
+    auto storeGradients = [&](GradientStore& store) {
+        if (store.issued)
+            return;
+        store.issued = true;
+        stored.push_back(out.mem(store.name, NodeType::MemStore, store.bytes, store.deps));
+    };
+    // A bucket reduction (or, without one, `done`) releases the stores waiting for it.
+    auto release = [&](GroupKind group, std::optional<uint64_t> done) {
+        const auto it = waitingOn.find(group);
+        if (it == waitingOn.end())
+            return;
+        for (size_t i : it->second) {
+            addDep(stores[i].deps, done);
+            if (--stores[i].waiting == 0)
+                storeGradients(stores[i]);
+        }
+        waitingOn.erase(it);
+    };
+
     std::map<GroupKind, uint64_t> pending;
     auto flush = [&](GroupKind group, std::optional<uint64_t> after) {
         uint64_t& bytes = pending[group];
-        if (bytes == 0)
-            return;
-        const std::string name =
-            std::string("grad.") + groupKindName(group) + ".b" + std::to_string(bucketCount++);
-        const CollectiveType type =
-            par.zeroStage == 0 ? CollectiveType::AllReduce : CollectiveType::ReduceScatter;
-        if (auto id = out.coll(name, type, bytes, group, depsOf(after))) {
-            reductions.push_back(*id);
-            if (par.zeroStage > 0)
-                gathers.push_back({bytes, group});
+        std::optional<uint64_t> done = after;
+        if (bytes > 0) {
+            const std::string name =
+                std::string("grad.") + groupKindName(group) + ".b" + std::to_string(bucketCount++);
+            const CollectiveType type =
+                par.zeroStage == 0 ? CollectiveType::AllReduce : CollectiveType::ReduceScatter;
+            if (auto id = out.coll(name, type, bytes, group, depsOf(after))) {
+                reductions.push_back(*id);
+                if (par.zeroStage > 0)
+                    gathers.push_back({bytes, group});
+                done = id;
+            }
+            bytes = 0;
         }
-        bytes = 0;
+        release(group, done);
     };
 
     for (size_t opIndex = 0; opIndex < order.size(); ++opIndex) {
         const PipelineOp& op = order[opIndex];
         const int j = op.chunk * p + stage;
         const std::string pass = (op.forward ? "F" : "B") + std::to_string(op.microBatch);
+        const std::optional<uint64_t> passStart = cursor;
         std::optional<uint64_t> received;
         if (op.forward && j > 0)
             received = out.recv(pass + ".recv", stageRank(j - 1), forwardTag(j - 1, op.microBatch),
@@ -175,10 +229,32 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
         if (!op.forward)
             std::reverse(layers.begin(), layers.end());
         const bool finalGrads = !op.forward && opIndex == lastBackward[size_t(op.chunk)];
+        // Offloaded parameters: the load of the layer `prefetch` positions ahead is issued when a
+        // layer starts (the first ones when the pass starts); a layer starts after its own load.
+        std::map<size_t, uint64_t> loads;
+        auto loadParameters = [&](size_t position, Deps deps) {
+            if (!offloadParameters || position >= layers.size())
+                return;
+            const LayerProgram& layer = m_program.layers[size_t(layers[position])];
+            const double bytes = layerStateBytes(m_spec, layer).weights;
+            if (bytes > 0)
+                loads[position] = out.mem(pass + "." + layer.name + ".param.load." +
+                                              offloadTierName(offload.parameters),
+                                          NodeType::MemLoad, bytes, std::move(deps));
+        };
+        const size_t prefetch = size_t(std::max(0, offload.prefetch));
+        for (size_t position = 0; position < std::min(prefetch, layers.size()); ++position)
+            loadParameters(position, depsOf(passStart));
         std::optional<uint64_t> previousLayerStart = cursor;
-        for (int index : layers) {
+        for (size_t position = 0; position < layers.size(); ++position) {
+            const int index = layers[position];
             const LayerProgram& layer = m_program.layers[size_t(index)];
             const std::string prefix = pass + "." + layer.name + ".";
+            if (prefetch == 0)
+                loadParameters(position, depsOf(cursor));
+            std::optional<uint64_t> loaded;
+            if (const auto it = loads.find(position); it != loads.end())
+                loaded = it->second;
             Deps gathered;
             if (zero3)
                 for (const ParamShare& share : layer.params) {
@@ -187,9 +263,10 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                         uint64_t(m_layout.groupSize(share.group));
                     if (auto id = out.coll(prefix + "zero.ag." + groupKindName(share.group),
                                            CollectiveType::AllGather, shard, share.group,
-                                           depsOf(previousLayerStart)))
+                                           depsOf(previousLayerStart, loaded)))
                         gathered.push_back(*id);
                 }
+            addDep(gathered, loaded);
             std::optional<uint64_t> layerStart;
             std::optional<uint64_t> lastCompute; // the layer's gradients exist once it is done
             auto emit = [&](const Step& step, const std::string& name) {
@@ -214,22 +291,46 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
             for (const Step& step : op.forward ? layer.forward : layer.backward)
                 emit(step, prefix + step.name);
             previousLayerStart = layerStart ? layerStart : cursor;
+            if (prefetch > 0)
+                loadParameters(position + prefetch, depsOf(previousLayerStart));
 
             if (op.forward)
                 continue;
             const std::optional<uint64_t> gradsReady = lastCompute ? lastCompute : cursor;
+            // Offloaded gradients: stored once the iteration's reductions of them are issued.
+            std::optional<size_t> store;
+            if (offloadGradients && finalGrads) {
+                const double bytes = layerStateBytes(m_spec, layer).gradients;
+                if (bytes > 0) {
+                    stores.push_back({prefix + "grad.store." + offloadTierName(offload.gradients),
+                                      bytes, depsOf(gradsReady), 0});
+                    store = stores.size() - 1;
+                }
+            }
             for (const ParamShare& share : layer.params) {
                 if (zero3) {
                     if (auto id = out.coll(prefix + "zero.rs." + groupKindName(share.group),
                                            CollectiveType::ReduceScatter, share.elements * e,
-                                           share.group, depsOf(gradsReady)))
+                                           share.group, depsOf(gradsReady))) {
                         reductions.push_back(*id);
+                        if (store)
+                            addDep(stores[*store].deps, id);
+                    }
                 } else if (finalGrads && share.group != GroupKind::None) {
+                    if (store) {
+                        std::vector<size_t>& waiting = waitingOn[share.group];
+                        if (std::find(waiting.begin(), waiting.end(), *store) == waiting.end()) {
+                            waiting.push_back(*store);
+                            ++stores[*store].waiting;
+                        }
+                    }
                     pending[share.group] += share.elements * e;
                     if (pending[share.group] >= par.bucketBytes)
                         flush(share.group, gradsReady);
                 }
             }
+            if (store && stores[*store].waiting == 0)
+                storeGradients(stores[*store]);
         }
         if (finalGrads && !zero3)
             for (auto& [group, bytes] : pending)
@@ -254,6 +355,7 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
     const double stateBytes = e < 4 ? 24 : 16;
     Deps stepDeps = depsOf(cursor);
     stepDeps.insert(stepDeps.end(), reductions.begin(), reductions.end());
+    stepDeps.insert(stepDeps.end(), stored.begin(), stored.end());
     // Tied embeddings: first and last stage sum their copies' gradients once the data-parallel
     // reduction is done (Megatron's finalize step), then both step.
     if (m_program.tiedEmbeddingGradientBytes > 0 && (stage == 0 || stage == p - 1))
@@ -261,8 +363,35 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                 out.coll("grad.embedding", CollectiveType::AllReduce,
                          m_program.tiedEmbeddingGradientBytes, GroupKind::Embedding, stepDeps))
             stepDeps = {*id};
-    const uint64_t step =
-        out.comp("optimizer.step", 0, shardElements * (2.0 * double(e) + stateBytes), stepDeps);
+    std::optional<uint64_t> lastStep;
+    if (offloadOptimizer) {
+        // Offloaded optimizer states: per layer, load the states (fp32 master weights, m, v),
+        // step, store them back; the steps run one after another, the loads as soon as the
+        // gradients are reduced.
+        const std::string tier = offloadTierName(offload.optimizer);
+        for (int c = 0; c < v; ++c)
+            for (int index : m_program.chunks[size_t(c * p + stage)]) {
+                const LayerProgram& layer = m_program.layers[size_t(index)];
+                double elements = 0;
+                for (const ParamShare& share : layer.params)
+                    elements += double(share.elements) /
+                                (par.zeroStage >= 1 ? m_layout.groupSize(share.group) : 1);
+                const double states = layerStateBytes(m_spec, layer).optimizer;
+                if (elements <= 0)
+                    continue;
+                std::string name = "optimizer.";
+                name += layer.name;
+                const uint64_t load =
+                    out.mem(name + ".load." + tier, NodeType::MemLoad, states, stepDeps);
+                lastStep = out.comp(name + ".step", 0, elements * (2.0 * double(e) + stateBytes),
+                                    depsOf(load, lastStep));
+                out.mem(name + ".store." + tier, NodeType::MemStore, states, {*lastStep});
+            }
+    }
+    const uint64_t step = lastStep
+                              ? *lastStep
+                              : out.comp("optimizer.step", 0,
+                                         shardElements * (2.0 * double(e) + stateBytes), stepDeps);
     for (size_t i = 0; i < gathers.size(); ++i) {
         const uint64_t size = uint64_t(m_layout.groupSize(gathers[i].group));
         out.coll("zero.ag.b" + std::to_string(i), CollectiveType::AllGather,

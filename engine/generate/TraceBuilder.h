@@ -25,6 +25,18 @@
 // tied embeddings and pp > 1, the first and last stage then all-reduce the embedding gradient
 // (V h / tp elements) between them, before the step.
 //
+// Offload (ZeRO-Infinity, GeneratorSpec::offload; the tier only names the nodes, the access time
+// is the platform's remote memory model's):
+// * parameters: each pass loads every layer's weight shard (MEM_LOAD, tensor_size = its bytes on
+//   this NPU) before the layer runs; the load of the layer `prefetch` positions ahead is issued
+//   when a layer starts (the first `prefetch` at the start of the pass, ctrl-free), and a layer's
+//   first step depends on its own load (ZeRO-3's all-gathers too).
+// * gradients: in a chunk's last backward pass, each layer's gradient shard is stored
+//   (MEM_STORE) once the reductions covering it (its bucket, ZeRO-3's reduce-scatter) are issued;
+//   the optimizer waits for the stores.
+// * optimizer states: the step is split per layer: MEM_LOAD (fp32 master, m, v) -> step ->
+//   MEM_STORE, the steps chained; the ZeRO-1/2 all-gathers follow the last step.
+//
 // COMP nodes carry num_ops (matrix FLOPs, at least 1 so roofline never divides by zero),
 // tensor_size (bytes) and duration_micros = max(flops / peak, bytes / HBM) / efficiency.
 

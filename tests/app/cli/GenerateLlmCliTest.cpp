@@ -91,3 +91,33 @@ TEST(GenerateLlmCli, BadInputIsReported) {
     EXPECT_EQ(r.code, 1);
     EXPECT_TRUE(contains(r.err, "interleaved")) << r.err;
 }
+
+// Offload (ZeRO-Infinity): the figures list the offloaded states per tier; the traces written
+// carry MEM_LOAD / MEM_STORE nodes that check as a valid workload; a tier that does not exist
+// is a usage error naming the flag and the valid tiers.
+TEST(GenerateLlmCli, OffloadFlags) {
+    Result r = cli({"model-info", "--preset", "llama3.2-1b", "--offload-parameters", "nvme",
+                    "--offload-optimizer=pool"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "offload               parameters nvme, gradients none, "
+                                "optimizer pool, prefetch 1"))
+        << r.out;
+    EXPECT_TRUE(contains(r.out, "offloaded per NPU")) << r.out;
+    EXPECT_TRUE(contains(r.out, "to nvme")) << r.out;
+    EXPECT_TRUE(contains(r.out, "offload traffic")) << r.out;
+    EXPECT_FALSE(contains(cli({"model-info", "--preset", "llama3.2-1b"}).out, "offload"));
+
+    const std::string prefix = ::testing::TempDir() + "/astrolabe-generate-llm-offload";
+    r = cli({"generate-llm", "--preset", "llama2-70b", "--layers", "4", "--tp", "2", "--pp", "2",
+             "--dp", "2", "--micro-batches", "4", "--offload-parameters=nvme",
+             "--offload-gradients=pool", "--offload-optimizer=nvme", "--offload-prefetch=2",
+             "--out=" + prefix});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(cli({"trace", "check", prefix, "--npus", "8"}).code, 0);
+
+    r = cli({"generate-llm", "--preset", "gpt2-124m", "--offload-parameters=disk"});
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_TRUE(contains(r.err, "--offload-parameters")) << r.err;
+    EXPECT_TRUE(contains(r.err, "none, nvme or pool")) << r.err;
+    EXPECT_TRUE(contains(r.err, "\"disk\"")) << r.err;
+}

@@ -218,3 +218,43 @@ constraints:
     EXPECT_EQ(astrolabe::units::formatPlain(astrolabe::runSimulation(spec)->endTime.ns(), 15),
               endNs);
 }
+
+// The generator's offload settings are sweep axes like any other (generate.offload-...): the
+// iteration whose parameters live in the project's remote memory runs its MEM_LOAD nodes there
+// and ends later than the one that keeps them in HBM.
+TEST(SweepCommand, OffloadAxesRunAgainstTheRemoteMemory) {
+    SweepFolder dir("sweep_offload");
+    std::ofstream(dir.file("ring8.yaml")) << R"(name: ring of 8 with NVMe
+platform:
+  dimensions:
+    - {type: Ring, size: 8, bandwidth: 50 GiB/s, latency: 500 ns}
+system:
+  algorithms: {all-reduce: [ring], reduce-scatter: [ring], all-gather: [ring], all-to-all: [direct]}
+  chunks: 4
+  local-memory-bandwidth: 50 GB/s
+memory: {type: per-npu, bandwidth: 5 GB/s, latency: 10 us}
+workload:
+  microbenchmark: {collective: all-reduce, size: 1 MiB}
+run: {record-timeline: false}
+)";
+    std::ofstream(dir.file("offload.yaml")) << R"(project: ring8.yaml
+generate: {preset: gpt2-124m, layers: 2, micro-batches: 2}
+axes:
+  - {path: generate.offload-parameters, values: [none, nvme]}
+)";
+    const auto r =
+        cli({"sweep", dir.file("offload.yaml"), "--jobs", "1", "--csv", dir.file("offload.csv")});
+    ASSERT_EQ(r.code, 0) << r.err << r.out;
+    const std::string csv = readFile(dir.file("offload.csv"));
+    auto endNs = [&](const std::string& prefix) {
+        const size_t row = csv.find(prefix);
+        EXPECT_NE(row, std::string::npos) << prefix << "\n" << csv;
+        if (row == std::string::npos)
+            return 0.0;
+        const size_t start = row + prefix.size();
+        return std::stod(csv.substr(start, csv.find(',', start) - start));
+    };
+    const double inHbm = endNs("\n0,none,ok,"), offloaded = endNs("\n1,nvme,ok,");
+    EXPECT_GT(inHbm, 0) << csv;
+    EXPECT_GT(offloaded, inHbm) << csv;
+}

@@ -53,7 +53,10 @@ public:
             const auto [time, seq, r, node] = m_events.top();
             m_events.pop();
             m_now = time;
-            m_ranks[r].computeBusy = false;
+            if (isMemory(m_w.traces[r].nodes[node]))
+                m_ranks[r].commBusy = false;
+            else
+                m_ranks[r].computeBusy = false;
             finish(r, node);
             issue(r);
         }
@@ -109,6 +112,13 @@ private:
                             m_events.push(
                                 {m_now + double(n.durationMicros) * factor + 1e-3, m_seq++, r, i});
                         }
+                    } else if (isMemory(n)) {
+                        // A remote memory access holds the communication slot for a while.
+                        if (!rank.commBusy) {
+                            rank.commBusy = issued = true;
+                            m_events.push(
+                                {m_now + double(n.tensorSize) * 1e-4 + 1e-3, m_seq++, r, i});
+                        }
                     } else if (n.type == NodeType::CommRecv) {
                         issued = true;
                         m_posted[keyOf(n)].push_back({r, i});
@@ -133,6 +143,10 @@ private:
                 }
             }
         }
+    }
+
+    static bool isMemory(const WorkloadNode& n) {
+        return n.type == NodeType::MemLoad || n.type == NodeType::MemStore;
     }
 
     static Key keyOf(const WorkloadNode& n) {

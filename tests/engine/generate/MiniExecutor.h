@@ -2,7 +2,8 @@
 // A deliberately small reference executor for generated traces, used to prove they can run to
 // completion under ASTRA-sim's resource rules (spec §2.2-2.4) before the real engine exists:
 //   * a node is ready when all data and control parents finished; ready nodes issue in id order;
-//   * one compute slot and one communication slot per NPU (RECV takes no slot);
+//   * one compute slot and one communication slot per NPU (RECV takes no slot; a MEM_LOAD or
+//     MEM_STORE holds the communication slot for tensor_size x 10^-4 us, spec §6.2);
 //   * a collective finishes when every member of its group has issued its k-th collective on
 //     that group (communication itself is free);
 //   * a SEND is delivered at once and frees its slot; a RECV finishes once its (tag, src, dst,
