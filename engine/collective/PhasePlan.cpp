@@ -60,8 +60,11 @@ void checkRunnable(const AlgorithmSpec& a, CollectiveKind kind, int n, const Pha
         if (phase.dimension < 0)
             throw Error(ErrorKind::Unsupported,
                         "inSwitch needs a Switch dimension, but this collective runs over a "
-                        "communicator sub-group, which is a logical ring of its members",
-                        {}, "use ring or direct for collectives over communicator groups");
+                        "communicator group whose members are not all on one line of a Switch "
+                        "dimension, so it runs as a logical ring of its members",
+                        {},
+                        "give the platform's dimensions one algorithm each, inSwitch at the "
+                        "Switch dimension that joins the group's members");
         if (topology.dimension(phase.dimension).kind != BlockKind::Switch) {
             std::string message = "inSwitch needs a Switch dimension, but dimension ";
             message += std::to_string(phase.dimension);
@@ -99,6 +102,25 @@ void checkRunnable(const AlgorithmSpec& a, CollectiveKind kind, int n, const Pha
                     {}, "use ring or direct for this dimension");
 }
 
+/// A communicator group whose members all sit on one line of a Switch dimension d (they
+/// differ in d's coordinate only) whose algorithm is inSwitch: that line's switch combines for
+/// the group, as SHARP-style switches do for sub-groups. -1 otherwise (the group's own ring).
+int inSwitchDimensionOf(const std::vector<int>& members, const Topology& topology,
+                        const std::vector<AlgorithmSpec>& list) {
+    if (members.size() < 2)
+        return -1;
+    const int d = topology.lowestDifferingDimension(members[0], members[1]);
+    if (d < 0 || static_cast<size_t>(d) >= list.size() ||
+        list[static_cast<size_t>(d)].kind != AlgorithmKind::InSwitch ||
+        topology.dimension(d).kind != BlockKind::Switch)
+        return -1;
+    for (int m : members)
+        for (int e = 0; e < topology.dimensionCount(); ++e)
+            if (e != d && topology.coordinate(m, e) != topology.coordinate(members[0], e))
+                return -1;
+    return d;
+}
+
 } // namespace
 
 std::vector<PhaseSpec> planPhases(const PlanInput& in, const Topology& topology,
@@ -125,18 +147,21 @@ std::vector<PhaseSpec> planPhases(const PlanInput& in, const Topology& topology,
     std::vector<int> dims;
     std::vector<bool> active;
     if (in.groupMembers) {
+        const std::vector<int>& members = *in.groupMembers;
+        const int switchDim = inSwitchDimensionOf(members, topology, list);
         AlgorithmSpec a =
             list.size() > 1 ? AlgorithmSpec{AlgorithmKind::Ring, 0} : baseAlgorithm(list.front());
-        const std::vector<int>& members = *in.groupMembers;
+        if (switchDim >= 0)
+            a = AlgorithmSpec{AlgorithmKind::InSwitch, 0};
         const auto it = std::find(members.begin(), members.end(), in.npu);
         LogicalRing ring;
         ring.size = static_cast<int>(members.size());
         ring.myIndex = static_cast<int>(it - members.begin());
         ring.members = &members;
-        ring.local = true;
+        ring.local = switchDim < 0;
         rings.push_back(ring);
         algorithms.push_back(a);
-        dims.push_back(-1);
+        dims.push_back(switchDim);
         active.push_back(ring.size > 1);
     } else {
         if (list.size() > static_cast<size_t>(topology.dimensionCount()))

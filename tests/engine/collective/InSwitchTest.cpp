@@ -5,6 +5,7 @@
 #include "core/Error.h"
 #include "engine/golden/GoldenSpec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
 
@@ -129,4 +130,32 @@ TEST(InSwitch, RefusesWhatASwitchCannotCombine) {
     EXPECT_NE(message(sw, CT::AllToAll).find("inSwitch cannot run an all-to-all"),
               std::string::npos)
         << message(sw, CT::AllToAll);
+}
+
+// A communicator group on one line of the Switch dimension is combined by that line's switch
+// (SHARP-style sub-groups): the closed form does not depend on the group's size. A group that
+// spans two dimensions keeps its logical ring.
+TEST(InSwitch, CommunicatorGroupOnOneSwitchLine) {
+    const uint64_t C = kMiB;
+    SimulationSpec s = spec({dim(BlockKind::Switch, 8), dim(BlockKind::Ring, 2)}, "ring");
+    setAlgorithms(s, {"inSwitch", "ring"});
+    s.commGroups[1] = {8, 10, 12, 14}; // dimension 0 coordinates 0, 2, 4, 6 of line 1
+    s.commGroups[2] = {0, 9};          // spans both dimensions
+    auto groupRun = [&](int group) {
+        std::vector<WorkloadTrace> traces(16);
+        const std::vector<int>& members = s.commGroups.at(group);
+        for (int npu = 0; npu < 16; ++npu)
+            if (std::find(members.begin(), members.end(), npu) != members.end()) {
+                WorkloadNode n = coll(1, CT::AllReduce, C);
+                n.pgName = std::to_string(group);
+                traces[static_cast<size_t>(npu)].nodes.push_back(n);
+            }
+        return runTraces(s, std::move(traces));
+    };
+    const auto onLine = groupRun(1);
+    EXPECT_EQ(cycles(*onLine, 8), 2 * E + floorNs(kLatency) + floorNs(kLatency + C / kBeta));
+    EXPECT_EQ(cycles(*onLine, 14), cycles(*onLine, 8));
+    const auto spanning = groupRun(2);
+    // Two members on a ring: one reduce-scatter and one all-gather step of C/2 each way.
+    EXPECT_GT(cycles(*spanning, 0), cycles(*onLine, 8));
 }
