@@ -22,7 +22,9 @@ RemoteMemory::RemoteMemory(Simulator& sim, const RemoteMemoryConfig& config, int
         break;
     }
     case RemoteMemoryType::Pooled:
-        m_serverFree.assign(static_cast<size_t>(npuCount) + 1, SimTime::zero());
+        m_npuCount = npuCount;
+        m_serverFree.assign(static_cast<size_t>(npuCount + std::max(1, config.groups)),
+                            SimTime::zero());
         break;
     default:
         break;
@@ -33,11 +35,10 @@ SimTime RemoteMemory::pooledAccess(int npu, uint64_t bytes) {
     const double x = static_cast<double>(bytes);
     const SimTime onPort =
         m_timing.fromNs(x / static_cast<double>(std::max<uint64_t>(1, m_config.fabricBytesPerNs)));
-    const double poolBytesPerNs = static_cast<double>(std::max(1, m_config.groups)) *
-                                  static_cast<double>(m_config.bandwidthBytesPerNs);
-    const SimTime inPool = m_timing.fromNs(x / poolBytesPerNs);
+    const SimTime inPool = m_timing.fromNs(x / static_cast<double>(m_config.bandwidthBytesPerNs));
     SimTime& port = m_serverFree[static_cast<size_t>(npu)];
-    SimTime& pool = m_serverFree.back();
+    SimTime& pool =
+        m_serverFree[static_cast<size_t>(m_npuCount + npu % std::max(1, m_config.groups))];
     const SimTime portStart = std::max(port, m_sim.now());
     const SimTime poolStart = std::max(pool, portStart);
     pool = poolStart + inPool;

@@ -9,10 +9,11 @@
 //
 // Pooled (Astrolabe, ASTRA-sim 2.0's HierMem; docs/memory-tiers.md): an access of x bytes
 // crosses the NPU's port into the in-node pooled fabric (one FIFO server per NPU at the fabric
-// bandwidth F) and the pool of G memory groups, over which it is striped (one FIFO server at
-// G x B for all NPUs). The two stages stream: the access starts on its port when the port is
-// free, in the pool when the pool is free too, and ends when both stages have moved x bytes;
-// the latency is added after (it occupies neither). One NPU alone: latency + x / min(F, G x B).
+// bandwidth F) and the memory group that serves the NPU (NPU r uses group r mod G; one FIFO
+// server per group at B, shared by the NPUs mapped to it). The two stages stream: the access
+// starts on its port when the port is free, in its group when the group is free too, and ends
+// when both have moved x bytes; the latency is added after (it occupies neither). One NPU
+// alone: latency + x / min(F, B).
 
 #include "config/MemoryConfig.h"
 #include "core/Simulator.h"
@@ -37,8 +38,9 @@ private:
     Simulator& m_sim;
     RemoteMemoryConfig m_config;
     Timing m_timing;
-    std::vector<SimTime> m_serverFree; ///< per FIFO server (pooled: the ports, then the pool)
+    std::vector<SimTime> m_serverFree; ///< per FIFO server (pooled: the ports, then the groups)
     SimTime pooledAccess(int npu, uint64_t bytes);
+    int m_npuCount = 0;
 };
 
 } // namespace astrolabe

@@ -207,9 +207,9 @@ Setting npusPerNode() {
 // The pooled memory's own two values: whole numbers, like the others of the group.
 Setting groups() {
     Setting s = declare("memory.groups", Type::Int, "Remote memory groups", "memory groups",
-                        "Pooled memory only: how many memory groups the pool has. An access is "
-                        "striped over all of them, so the pool serves groups x bandwidth in all, "
-                        "shared by every NPU in arrival order.");
+                        "Pooled memory only: how many memory groups the pool has. NPU r is served "
+                        "by group r mod groups; NPUs sharing a group are served in arrival "
+                        "order.");
     s.compat = Compat::ProjectOnly;
     s.specJsonGroup = "memory";
     s.editor = Editor::Memory;
