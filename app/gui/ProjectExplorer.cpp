@@ -10,6 +10,27 @@
 
 namespace astrolabe::gui {
 
+namespace {
+QString memoryDescription(const RemoteMemoryConfig& m) {
+    switch (m.type) {
+    case RemoteMemoryType::NoMemoryExpansion:
+        return QObject::tr("no remote memory");
+    case RemoteMemoryType::PerNodeMemoryExpansion:
+        return QObject::tr("per-node memory, %1 GB/s").arg(m.bandwidthBytesPerNs);
+    case RemoteMemoryType::PerNpuMemoryExpansion:
+        return QObject::tr("per-NPU memory, %1 GB/s").arg(m.bandwidthBytesPerNs);
+    case RemoteMemoryType::MemoryPool:
+        return QObject::tr("memory pool, %1 GB/s").arg(m.bandwidthBytesPerNs);
+    case RemoteMemoryType::Pooled:
+        return QObject::tr("pooled: %1 groups x %2 GB/s, %3 GB/s ports")
+            .arg(m.groups)
+            .arg(m.bandwidthBytesPerNs)
+            .arg(m.fabricBytesPerNs);
+    }
+    return {};
+}
+} // namespace
+
 ProjectExplorer::ProjectExplorer(QWidget* parent)
     : QTreeView(parent)
     , m_model(new QStandardItemModel(this)) {
@@ -86,10 +107,7 @@ void ProjectExplorer::showProject(const QString& name, const SimulationSpec& spe
               QStringLiteral("system.all-reduce"));
 
     auto* memory = addGroup(tr("Memory"), Part::Memory);
-    static const char* memoryNames[] = {"no remote memory", "per-node memory", "per-NPU memory",
-                                        "memory pool"};
-    addDetail(memory, tr(memoryNames[static_cast<int>(spec.memory.type)]),
-              QStringLiteral("memory.type"));
+    addDetail(memory, memoryDescription(spec.memory), QStringLiteral("memory.type"));
 
     auto* workload = addGroup(tr("Workload"), Part::Workload);
     if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark)

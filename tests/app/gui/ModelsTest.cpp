@@ -107,6 +107,25 @@ TEST(ProjectExplorer, TreeModelPassesTheModelTesterAndListsTheProject) {
     EXPECT_EQ(m->item(1)->rowCount(), 1);
 }
 
+// Every memory type has its words in the tree (the pooled memory, added last, once read past
+// the end of a four-name table).
+TEST(ProjectExplorer, EveryMemoryTypeIsDescribed) {
+    ProjectExplorer explorer;
+    SimulationSpec spec = preset(QStringLiteral("quickstart")).spec;
+    const char* expected[] = {"no remote memory", "per-node memory, 64 GB/s",
+                              "per-NPU memory, 64 GB/s", "memory pool, 64 GB/s",
+                              "pooled: 256 groups x 64 GB/s, 512 GB/s ports"};
+    spec.memory.bandwidthBytesPerNs = 64;
+    spec.memory.groups = 256;
+    spec.memory.fabricBytesPerNs = 512;
+    for (int t = 0; t <= static_cast<int>(RemoteMemoryType::Pooled); ++t) {
+        spec.memory.type = static_cast<RemoteMemoryType>(t);
+        explorer.showProject(QStringLiteral("Quick"), spec);
+        EXPECT_EQ(explorer.treeModel()->item(3)->child(0)->text(), QString::fromUtf8(expected[t]))
+            << t;
+    }
+}
+
 TEST(LogModel, PassesTheModelTester) {
     widgets::LogModel log;
     QAbstractItemModelTester tester(&log, QAbstractItemModelTester::FailureReportingMode::Fatal);
