@@ -41,21 +41,19 @@ const std::vector<std::string>& remoteMemoryTypeNames() {
     return names;
 }
 
-namespace {
-/// The types ASTRA-sim's remote-memory JSON may name (the last of remoteMemoryTypeNames, the
-/// pooled memory, is Astrolabe's own: its name only labels exports and reports).
-std::vector<std::string> astraReadableTypeNames() {
-    const std::vector<std::string>& all = remoteMemoryTypeNames();
-    return {all.begin(), all.begin() + static_cast<long>(RemoteMemoryType::Pooled)};
+const std::vector<std::string>& astraReadableMemoryTypeNames() {
+    static const std::vector<std::string> names(remoteMemoryTypeNames().begin(),
+                                                remoteMemoryTypeNames().begin() +
+                                                    static_cast<long>(RemoteMemoryType::Pooled));
+    return names;
 }
-} // namespace
 
 const char* remoteMemoryTypeName(RemoteMemoryType type) {
     return remoteMemoryTypeNames().at(static_cast<size_t>(type)).c_str();
 }
 
 RemoteMemoryType parseRemoteMemoryType(const std::string& name) {
-    const std::vector<std::string> names = astraReadableTypeNames();
+    const std::vector<std::string>& names = astraReadableMemoryTypeNames();
     for (size_t i = 0; i < names.size(); ++i)
         if (names[i] == name)
             return static_cast<RemoteMemoryType>(i);

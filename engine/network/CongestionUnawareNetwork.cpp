@@ -40,12 +40,17 @@ void CongestionUnawareNetwork::transmit(int src, int dst, uint64_t bytes, uint64
     m_sim.scheduleAt(arrival, [this, token] { m_sink.onDelivered(token); });
 }
 
-void CongestionUnawareNetwork::transmitToSwitch(int npu, int d, uint64_t bytes, uint64_t token) {
-    const DimensionSpec& dim = m_topology.dimension(d);
+void CongestionUnawareNetwork::recordSwitchLink(int32_t link, const DimensionSpec& dim,
+                                                uint64_t bytes) {
     if (m_recorder && m_recorder->enabled())
         m_recorder->add(
-            m_topology.switchUplink(npu, d), m_sim.now(),
+            link, m_sim.now(),
             m_sim.now() + m_timing.fromNs(static_cast<double>(bytes) / dim.bytesPerNs()), bytes);
+}
+
+void CongestionUnawareNetwork::transmitToSwitch(int npu, int d, uint64_t bytes, uint64_t token) {
+    const DimensionSpec& dim = m_topology.dimension(d);
+    recordSwitchLink(m_topology.switchUplink(npu, d), dim, bytes);
     m_sim.scheduleAt(m_sim.now() + m_timing.fromNs(dim.latencyNs),
                      [this, token] { m_sink.onDelivered(token); });
 }
@@ -53,10 +58,7 @@ void CongestionUnawareNetwork::transmitToSwitch(int npu, int d, uint64_t bytes, 
 void CongestionUnawareNetwork::transmitFromSwitch(int d, int npu, uint64_t bytes,
                                                   uint64_t inputBytes, uint64_t token) {
     const DimensionSpec& dim = m_topology.dimension(d);
-    if (m_recorder && m_recorder->enabled())
-        m_recorder->add(
-            m_topology.switchDownlink(npu, d), m_sim.now(),
-            m_sim.now() + m_timing.fromNs(static_cast<double>(bytes) / dim.bytesPerNs()), bytes);
+    recordSwitchLink(m_topology.switchDownlink(npu, d), dim, bytes);
     const double streamed = static_cast<double>(std::max(bytes, inputBytes));
     m_sim.scheduleAt(m_sim.now() + m_timing.fromNs(dim.latencyNs + streamed / dim.bytesPerNs()),
                      [this, token] { m_sink.onDelivered(token); });

@@ -39,6 +39,9 @@ public:
     SimTime delay(int src, int dst, uint64_t bytes) const;
 
 private:
+    /// In-network collectives: the link busy for bytes/beta from now (utilization views).
+    void recordSwitchLink(int32_t link, const DimensionSpec& dim, uint64_t bytes);
+
     Simulator& m_sim;
     const Topology& m_topology;
     Timing m_timing;

@@ -37,6 +37,23 @@ bool pooled(const SimulationSpec& spec) {
     return spec.memory.type == RemoteMemoryType::Pooled;
 }
 
+// A bandwidth the memory model keeps as whole bytes per ns (= GB/s), as ASTRA-sim does.
+bool readWholeGBps(Diagnostics& d, const YAML::Node& value, const std::string& path,
+                   uint64_t& out) {
+    double bytesPerSecond = 0;
+    if (!config::readBandwidth(d, value, path, bytesPerSecond))
+        return false;
+    const double perNs = bytesPerSecond / 1e9;
+    if (perNs < 1 || perNs != std::floor(perNs) || perNs > 1e15) {
+        d.error(config::locate(d, value, path),
+                "expected a whole number of GB/s (bytes per ns), found " + value.Scalar(),
+                "the remote memory model takes integer bytes/ns, as ASTRA-sim does");
+        return false;
+    }
+    out = static_cast<uint64_t>(perNs);
+    return true;
+}
+
 // A node count, clamped into [0, 2^30] as before the schema (a bad count only matters, and is
 // reported, for per-node memory).
 void bindCount(Setting& s, int RemoteMemoryConfig::*member) {
@@ -69,10 +86,7 @@ Setting type() {
     s.astraChoices = remoteMemoryTypeNames();
     s.missing = {Missing::Level::Error, "required key is missing",
                  "expected " + joinAlternatives(config::projectMemoryTypeNames()),
-                 "expected " + joinAlternatives(std::vector<std::string>(
-                                   remoteMemoryTypeNames().begin(),
-                                   remoteMemoryTypeNames().begin() +
-                                       static_cast<long>(RemoteMemoryType::Pooled)))};
+                 "expected " + joinAlternatives(astraReadableMemoryTypeNames())};
     s.hooks.specJson = [](const SimulationSpec& spec, nlohmann::json& group) {
         group["type"] = remoteMemoryTypeName(spec.memory.type);
     };
@@ -142,17 +156,7 @@ Setting bandwidth() {
     s.specJsonKey = "bandwidthBytesPerNs";
     s.hooks.readProject = [](config::ProjectContext& c, const YAML::Node& value,
                              SimulationSpec& spec) {
-        Diagnostics& d = c.diagnostics;
-        double bytesPerSecond = 0;
-        if (!config::readBandwidth(d, value, "memory.bandwidth", bytesPerSecond))
-            return;
-        const double perNs = bytesPerSecond / 1e9;
-        if (perNs < 1 || perNs != std::floor(perNs) || perNs > 1e15)
-            d.error(config::locate(d, value, "memory.bandwidth"),
-                    "expected a whole number of GB/s (bytes per ns), found " + value.Scalar(),
-                    "the remote memory model takes integer bytes/ns, as ASTRA-sim does");
-        else
-            spec.memory.bandwidthBytesPerNs = static_cast<uint64_t>(perNs);
+        readWholeGBps(c.diagnostics, value, "memory.bandwidth", spec.memory.bandwidthBytesPerNs);
     };
     s.hooks.writeProject = [](std::ostream& out, const SimulationSpec& spec, const auto&) {
         if (spec.memory.bandwidthBytesPerNs > 0)
@@ -255,20 +259,11 @@ Setting fabricBandwidth() {
     s.specJsonKey = "fabricBytesPerNs";
     s.hooks.readProject = [](config::ProjectContext& c, const YAML::Node& value,
                              SimulationSpec& spec) {
-        Diagnostics& d = c.diagnostics;
-        double bytesPerSecond = 0;
-        if (!config::readBandwidth(d, value, "memory.fabric-bandwidth", bytesPerSecond))
-            return;
-        const double perNs = bytesPerSecond / 1e9;
-        if (perNs < 1 || perNs != std::floor(perNs) || perNs > 1e15)
-            d.error(config::locate(d, value, "memory.fabric-bandwidth"),
-                    "expected a whole number of GB/s (bytes per ns), found " + value.Scalar());
-        else
-            spec.memory.fabricBytesPerNs = static_cast<uint64_t>(perNs);
+        readWholeGBps(c.diagnostics, value, "memory.fabric-bandwidth",
+                      spec.memory.fabricBytesPerNs);
     };
     s.hooks.writeProject = [](std::ostream& out, const SimulationSpec& spec, const auto&) {
-        if (pooled(spec))
-            out << "  fabric-bandwidth: " << spec.memory.fabricBytesPerNs << " GB/s\n";
+        out << "  fabric-bandwidth: " << spec.memory.fabricBytesPerNs << " GB/s\n";
     };
     s.writeProjectWhen = pooled;
     s.enabledWhen = pooled;

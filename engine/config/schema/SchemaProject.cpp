@@ -107,12 +107,12 @@ void writeProjectGroup(std::ostream& out, const Group& group, const SimulationSp
     for (const Setting& s : group.settings) {
         if (s.path.empty())
             continue;
+        if (s.writeProjectWhen && !s.writeProjectWhen(spec))
+            continue;
         if (s.hooks.writeProject) {
             s.hooks.writeProject(out, spec, relative);
             continue;
         }
-        if (s.writeProjectWhen && !s.writeProjectWhen(spec))
-            continue;
         out << "  " << s.projectKey() << ": " << projectText(s, s.get(spec)) << "\n";
     }
 }
