@@ -28,17 +28,16 @@ CollectiveEngine::CollectiveEngine(Simulator& sim, Transport& transport, const T
     , m_switches(transport) {
     const int active = std::max(1, spec.system.activeChunksPerDimension);
     m_queueThreshold = (active + m_queuesPerDim - 1) / m_queuesPerDim;
-    std::vector<int> sizes;
-    std::vector<double> bandwidths;
-    for (int d = 0; d < topology.dimensionCount(); ++d) {
-        sizes.push_back(topology.size(d));
-        bandwidths.push_back(topology.dimension(d).bandwidthBytesPerSecond);
-    }
+    std::vector<DimensionSpec> dimensions;
+    for (int d = 0; d < topology.dimensionCount(); ++d)
+        dimensions.push_back(topology.dimension(d));
+    auto themisPlans = std::make_shared<DimensionScheduler::Plans>(); // one per run, all NPUs
     for (NpuState& npu : m_npus) {
         npu.queues.resize(static_cast<size_t>(topology.dimensionCount() * m_queuesPerDim));
         if (spec.system.interDimensionScheduling != InterDimensionScheduling::Ascending)
             npu.scheduler = std::make_unique<DimensionScheduler>(
-                spec.system.interDimensionScheduling, sizes, bandwidths);
+                spec.system.interDimensionScheduling, dimensions, spec.system, themisPlans,
+                spec.options.backend == NetworkBackend::CongestionAware);
     }
 }
 
@@ -116,7 +115,7 @@ void CollectiveEngine::start(const CollectiveRequest& request, std::function<voi
     }
     uint64_t& counter = npu.streamCounter[request.group];
     if (npu.scheduler)
-        npu.scheduler->beginCollective();
+        npu.scheduler->beginCollective(chunks);
     for (int c = 0; c < chunks; ++c) {
         auto stream = std::make_unique<Stream>();
         stream->owner = collective.get();

@@ -13,7 +13,15 @@ namespace astrolabe {
 enum class SchedulingPolicy : uint8_t { LIFO, FIFO, Explicit };
 enum class CollectiveOptimization : uint8_t { Baseline, LocalBWAware };
 enum class IntraDimensionScheduling : uint8_t { FIFO, RG, SmallestFirst, LessRemainingPhaseFirst };
-enum class InterDimensionScheduling : uint8_t { Ascending, RoundRobin, Themis, ThemisFlex };
+/// themis is Themis as published (ISCA'22); offlineGreedy/offlineGreedyFlex are ASTRA-sim's own
+/// implementation of it, kept cycle-exact (see DimensionScheduler.h and docs/themis.md).
+enum class InterDimensionScheduling : uint8_t {
+    Ascending,
+    RoundRobin,
+    Themis,
+    OfflineGreedy,
+    OfflineGreedyFlex
+};
 
 enum class AlgorithmKind : uint8_t {
     Ring,

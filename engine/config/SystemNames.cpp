@@ -68,9 +68,9 @@ const NameTable<InterDimensionScheduling>& interTable() {
         {"baseline", InterDimensionScheduling::Ascending},
         {"roundRobin", InterDimensionScheduling::RoundRobin},
         {"themis", InterDimensionScheduling::Themis},
-        {"offlineGreedy", InterDimensionScheduling::Themis},
-        {"themisFlex", InterDimensionScheduling::ThemisFlex},
-        {"offlineGreedyFlex", InterDimensionScheduling::ThemisFlex}};
+        {"offlineGreedy", InterDimensionScheduling::OfflineGreedy},
+        {"offlineGreedyFlex", InterDimensionScheduling::OfflineGreedyFlex},
+        {"themisFlex", InterDimensionScheduling::OfflineGreedyFlex}};
     return table;
 }
 

@@ -174,11 +174,13 @@ std::vector<Setting> scalars() {
     s = make("inter-dimension-scheduling", Type::Enum, "inter-dimension-scheduling", 31,
              "Order of dimensions", "inter-dimension scheduling",
              "The order in which a chunk visits the dimensions. ascending: 0, 1, 2, ...; "
-             "roundRobin rotates the start per chunk; themis sends each chunk first to the least "
-             "loaded dimension so all dimensions stay busy (Themis, ISCA'22). (ASTRA-sim 2.x "
-             "ignores this setting; Astrolabe honours it.)");
+             "roundRobin rotates the start per chunk; themis (ISCA'22) gives each chunk the "
+             "dimension order that finishes it earliest given the work already queued on every "
+             "dimension, so all dimensions stay busy; offlineGreedy and offlineGreedyFlex are "
+             "ASTRA-sim's own Themis code, cycle-exact. (ASTRA-sim 2.x ignores this setting; "
+             "Astrolabe honours it.)");
     bindEnum(s, sys, &SystemConfig::interDimensionScheduling, interDimensionSchedulingName,
-             parseInterDimensionScheduling, 4);
+             parseInterDimensionScheduling, 5);
     s.compat = Compat::AstrolabeOnly;
     s.editor = Editor::System;
     s.specJsonKey = "interDimensionScheduling";

@@ -23,11 +23,11 @@ TEST(DimensionScheduler, RoundRobinRotatesPerChunk) {
     EXPECT_EQ(s.orderFor(CollectiveKind::AllReduce, kMiB, {0, 1, 2}), (std::vector<int>{2, 0, 1}));
 }
 
-TEST(DimensionScheduler, ThemisSendsTheNextChunkToTheLeastLoadedDimensionFirst) {
+TEST(DimensionScheduler, OfflineGreedySendsTheNextChunkToTheLeastLoadedDimensionFirst) {
     // Two equal dimensions of 4. Chunk 1 (no load yet) goes 0 then 1. Reduce-scatter of 1 MiB:
     // dim 0 gets 1 * 3/4 = 0.75, dim 1 gets 0.25 * 3/4 = 0.1875 MiB-equivalents. The spread,
     // 0.5625 MiB, exceeds chunk/16 = 64 KiB, so chunk 2 goes to dim 1 first.
-    DimensionScheduler s(InterDimensionScheduling::Themis, {4, 4}, {1, 1});
+    DimensionScheduler s(InterDimensionScheduling::OfflineGreedy, {4, 4}, {1, 1});
     s.beginCollective();
     EXPECT_EQ(s.orderFor(CollectiveKind::ReduceScatter, kMiB, {0, 1}), (std::vector<int>{0, 1}));
     EXPECT_EQ(s.orderFor(CollectiveKind::ReduceScatter, kMiB, {0, 1}), (std::vector<int>{1, 0}));
@@ -36,7 +36,7 @@ TEST(DimensionScheduler, ThemisSendsTheNextChunkToTheLeastLoadedDimensionFirst) 
         << "loads restart with every collective";
 }
 
-TEST(Scheduling, ThemisBeatsTheFixedOrderOnAnUnbalancedPlatform) {
+TEST(Scheduling, OfflineGreedyBeatsTheFixedOrderOnAnUnbalancedPlatform) {
     // 8 chunks over a slow dimension 0 and a fast dimension 1: the fixed order reduces every
     // full chunk on the slow dimension first; Themis sends later chunks to the fast one first.
     auto s = spec({dim(BK::Ring, 4, 25, 500), dim(BK::Ring, 4, 200, 500)});
@@ -44,7 +44,7 @@ TEST(Scheduling, ThemisBeatsTheFixedOrderOnAnUnbalancedPlatform) {
     s.system.activeChunksPerDimension = 2;
     s.system.collectiveOptimization = CollectiveOptimization::Baseline;
     const int64_t fixed = maxCycles(*runCollective(s, CT::ReduceScatter, 8 * kMiB));
-    s.system.interDimensionScheduling = InterDimensionScheduling::Themis;
+    s.system.interDimensionScheduling = InterDimensionScheduling::OfflineGreedy;
     const int64_t themis = maxCycles(*runCollective(s, CT::ReduceScatter, 8 * kMiB));
     EXPECT_LT(themis, fixed);
     s.system.interDimensionScheduling = InterDimensionScheduling::RoundRobin;

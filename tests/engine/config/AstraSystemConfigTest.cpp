@@ -71,7 +71,7 @@ TEST(AstraSystemJson, HonoursTheSchedulingKeysAstraSimIgnores) {
         "s.json");
     EXPECT_EQ(s.schedulingPolicy, SchedulingPolicy::Explicit);
     EXPECT_EQ(s.intraDimensionScheduling, IntraDimensionScheduling::SmallestFirst);
-    EXPECT_EQ(s.interDimensionScheduling, InterDimensionScheduling::ThemisFlex);
+    EXPECT_EQ(s.interDimensionScheduling, InterDimensionScheduling::OfflineGreedyFlex);
     EXPECT_TRUE(s.rooflineEnabled);
     EXPECT_TRUE(s.replayOnly);
     EXPECT_TRUE(s.traceEnabled);
@@ -81,7 +81,7 @@ TEST(AstraSystemJson, HonoursTheSchedulingKeysAstraSimIgnores) {
     for (const char* name : {"baseline", "ascending"})
         EXPECT_EQ(parseInterDimensionScheduling(name), InterDimensionScheduling::Ascending);
     EXPECT_EQ(parseInterDimensionScheduling("themis"), InterDimensionScheduling::Themis);
-    EXPECT_EQ(parseInterDimensionScheduling("offlineGreedy"), InterDimensionScheduling::Themis);
+    EXPECT_EQ(parseInterDimensionScheduling("offlineGreedy"), InterDimensionScheduling::OfflineGreedy);
     EXPECT_EQ(parseInterDimensionScheduling("roundRobin"), InterDimensionScheduling::RoundRobin);
     EXPECT_EQ(parseIntraDimensionScheduling("smallestFirst"),
               IntraDimensionScheduling::SmallestFirst);

@@ -171,7 +171,7 @@ TEST(ProjectFile, EveryKeyIsReadWithItsUnit) {
     EXPECT_EQ(s.system.endpointDelayNs, 15); // int(10.5 * 1.5), as --injection-scale does
     EXPECT_DOUBLE_EQ(s.system.localMemBandwidthGBps, 3350.0);
     EXPECT_EQ(s.system.peakPerfTFlops, 989.4);
-    EXPECT_EQ(s.system.interDimensionScheduling, InterDimensionScheduling::ThemisFlex);
+    EXPECT_EQ(s.system.interDimensionScheduling, InterDimensionScheduling::OfflineGreedyFlex);
     EXPECT_EQ(s.system.localMemTraceFilename, "mem/trace");
     EXPECT_EQ(s.memory.type, RemoteMemoryType::PerNodeMemoryExpansion);
     EXPECT_EQ(s.memory.latencyNs, 2000u);
