@@ -31,14 +31,14 @@ std::vector<double> defaultDollarsPerGBps(const PlatformSpec& platform,
         double perNpu = 0;
         switch (d.kind) {
         case BlockKind::Ring: // k links for k NPUs; two NPUs share one
-            perNpu = (d.size == 2 ? 0.5 : 1.0) * prices.linkDollarsPerGBps;
+            perNpu = (d.size == 2 ? 0.5 : 1.0) * prices.directLinkDollarsPerGBps;
             break;
         case BlockKind::FullyConnected: // k(k-1)/2 links for k NPUs
-            perNpu = 0.5 * static_cast<double>(d.size - 1) * prices.linkDollarsPerGBps;
+            perNpu = 0.5 * static_cast<double>(d.size - 1) * prices.directLinkDollarsPerGBps;
             break;
         case BlockKind::Switch: // one link, one NIC and one switch port per NPU
-            perNpu =
-                prices.linkDollarsPerGBps + prices.nicDollarsPerGBps + prices.switchDollarsPerGBps;
+            perNpu = prices.switchedLinkDollarsPerGBps + prices.nicDollarsPerGBps +
+                     prices.switchPortDollarsPerGBps;
             break;
         }
         out.push_back(perNpu * npus);

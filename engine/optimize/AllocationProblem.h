@@ -23,17 +23,19 @@ const char* objectiveName(Objective objective); ///< "time", "perf-per-cost"
 /// Throws astrolabe::Error listing the valid names.
 Objective parseObjective(const std::string& name);
 
-/// Assumed component prices, in dollars per GB/s of one direction of one port. See docs/libra.md.
+/// Assumed component prices, in dollars per GB/s of one direction of one port: rough list
+/// prices of 2024 parts, an assumption (docs/libra.md), not quotes. Callers may give their own.
 struct ComponentPrices {
-    double linkDollarsPerGBps = 2.0;   ///< cable and the serdes at both ends
-    double nicDollarsPerGBps = 8.0;    ///< a network interface in front of a switch
-    double switchDollarsPerGBps = 4.0; ///< one switch port (its share of the switch ASIC)
-    double npuDollars = 20000.0;       ///< the NPU itself (the fixed part of perf-per-cost)
+    double directLinkDollarsPerGBps = 4.0;    ///< an electrical NPU-to-NPU link (Ring, FC)
+    double switchedLinkDollarsPerGBps = 20.0; ///< an optical cable with its two transceivers
+    double nicDollarsPerGBps = 35.0;          ///< a network interface in front of a switch
+    double switchPortDollarsPerGBps = 12.0;   ///< one switch port (its share of the switch)
+    double npuDollars = 25000.0;              ///< the NPU itself (the fixed part of cost)
 };
 
-/// Dollars for the whole platform per GB/s of dimension d's bandwidth: links per NPU of the
-/// block (Ring k > 2: 1, Ring 2: 1/2, FullyConnected k: (k-1)/2, Switch: 1 link + NIC + port)
-/// times the prices, times the NPU count.
+/// Dollars for the whole platform per GB/s of dimension d's bandwidth: direct links per NPU of
+/// the block (Ring k > 2: 1, Ring 2: 1/2, FullyConnected k: (k-1)/2) times the direct-link
+/// price, or for a Switch one switched link + one NIC + one switch port; times the NPU count.
 std::vector<double> defaultDollarsPerGBps(const PlatformSpec& platform,
                                           const ComponentPrices& prices = {});
 
