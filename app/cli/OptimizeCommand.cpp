@@ -11,6 +11,7 @@
 #include "optimize/BandwidthOptimizer.h"
 #include "optimize/SimulatedIterationTime.h"
 
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -136,7 +137,10 @@ void printTable(std::ostream& out, const PlatformSpec& platform, const std::vect
         line += "  ";
         line += padded(fixed(r.allocation.simulatedSeconds * 1e3, 4), 14);
         line += "  ";
-        line += padded(r.modelled ? fixed(r.allocation.predictedSeconds * 1e3, 4) : "-", 10);
+        line += padded(r.modelled && r.allocation.predictedSeconds > 0
+                           ? fixed(r.allocation.predictedSeconds * 1e3, 4)
+                           : "-",
+                       10);
         line += "  ";
         line += padded(fixed(r.allocation.costDollars, 0), 12);
         line += "  ";
@@ -178,7 +182,8 @@ ArgParser optimizeParser() {
          {"pareto", "N", "also print the cost / time Pareto front over N budgets", ""},
          {"backend", "NAME", "network model: congestion-unaware or congestion-aware",
           "the project's"},
-         {"json", "", "print the result as JSON instead of tables", ""}},
+         {"json", "", "print the result as JSON instead of tables", ""},
+         {"verbose", "", "print each simulation (bandwidths, time) on stderr as it finishes", ""}},
         {"WHAT", "PROJECT.yaml"});
 }
 
@@ -309,6 +314,17 @@ int optimizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
         time = simulatedIterationTime(spec);
     }
 
+    if (args.has("verbose")) {
+        // Each simulation on stderr as it finishes: a generated iteration takes seconds each.
+        time = [inner = std::move(time), &err, count = 0](const std::vector<double>& gbps) mutable {
+            const double seconds = inner(gbps);
+            err << "  simulation " << ++count << ":";
+            for (double b : gbps)
+                err << " " << fixed(b, 2);
+            err << " GB/s -> " << fixed(seconds * 1e3, 4) << " ms\n";
+            return seconds;
+        };
+    }
     EvaluatedAllocation current;
     current.gbps = platformGBps(spec.platform);
     current.simulatedSeconds = time(current.gbps);
@@ -353,6 +369,12 @@ int optimizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
                {{"current", current, false},
                 {"equal", report.start, false},
                 {"optimized", report.best, true}});
+    double currentTotal = 0;
+    for (double b : current.gbps)
+        currentTotal += b;
+    if (std::abs(currentTotal - total) > total * 1e-9)
+        out << "\n  note: the current allocation spends " << fixed(currentTotal, 1)
+            << " GB/s per NPU, not " << fixed(total, 1) << "\n";
     out << "\n  speedup of the optimized allocation: "
         << fixed(current.simulatedSeconds / report.best.simulatedSeconds, 3) << "x over current, "
         << fixed(report.start.simulatedSeconds / report.best.simulatedSeconds, 3)
