@@ -9,6 +9,14 @@ std::string ParsedArgs::value(const std::string& name, const std::string& fallba
     return it == m_values.end() ? fallback : it->second;
 }
 
+std::vector<std::string> ParsedArgs::values(const std::string& name) const {
+    if (const auto it = m_repeated.find(name); it != m_repeated.end())
+        return it->second;
+    if (const auto it = m_values.find(name); it != m_values.end())
+        return {it->second};
+    return {};
+}
+
 ArgParser::ArgParser(std::string command, std::string summary, std::vector<FlagSpec> flags,
                      std::vector<std::string> positionalNames)
     : m_command(std::move(command))
@@ -57,6 +65,8 @@ ParsedArgs ArgParser::parse(const std::vector<std::string>& args) const {
             value = args[++i];
         }
         out.m_values[name] = *value;
+        if (spec->repeatable)
+            out.m_repeated[name].push_back(*value);
     }
     // "[NAME]" is optional; a last name ending in "..." takes any number of further arguments.
     size_t required = 0;
@@ -89,6 +99,8 @@ std::string ArgParser::help() const {
         else
             left += "\n" + std::string(34, ' ');
         out += left + f.help;
+        if (f.repeatable)
+            out += " (may be repeated)";
         if (!f.defaultValue.empty())
             out += " (default: " + f.defaultValue + ")";
         out += "\n";

@@ -15,6 +15,7 @@ struct FlagSpec {
     std::string valueName; ///< empty for a boolean switch
     std::string help;
     std::string defaultValue;
+    bool repeatable = false; ///< may be given more than once; read with ParsedArgs::values
 };
 
 class UsageError : public std::runtime_error {
@@ -26,11 +27,14 @@ class ParsedArgs {
 public:
     bool has(const std::string& name) const { return m_values.count(name) > 0; }
     std::string value(const std::string& name, const std::string& fallback = {}) const;
+    /// Every value of a repeatable flag, in the order given (one element for any other flag).
+    std::vector<std::string> values(const std::string& name) const;
     const std::vector<std::string>& positional() const { return m_positional; }
 
 private:
     friend class ArgParser;
     std::map<std::string, std::string> m_values;
+    std::map<std::string, std::vector<std::string>> m_repeated;
     std::vector<std::string> m_positional;
 };
 

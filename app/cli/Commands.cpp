@@ -5,6 +5,7 @@
 #include "cli/CompareCommand.h"
 #include "cli/GenerateCommand.h"
 #include "cli/GenerateLlmCommand.h"
+#include "cli/OptimizeCommand.h"
 #include "cli/RunCommand.h"
 #include "cli/RunsCommand.h"
 #include "cli/SettingsCommand.h"
@@ -50,6 +51,8 @@ const std::vector<Command>& commands() {
         {"compare", "compare stored runs side by side", compareParser, compareCommand},
         {"sweep", "run every point of a sweep on every core, or with --mpi across machines",
          sweepParser, sweepCommand},
+        {"optimize", "'optimize bandwidth': LIBRA's bandwidth per dimension, by simulation",
+         optimizeParser, optimizeCommand},
         {"generate", "write Chakra traces: 'generate microbenchmark' or 'generate llm'",
          generateParser, generateCommand},
         {"trace", "dump or check Chakra execution traces", traceParser, traceCommand},

@@ -58,6 +58,7 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
                                  [this] { reloadRuns(); },
                                  [this](const QList<int>& ids) { compareRuns(ids); }},
                                 m_tabs, m_document, m_store, m_errors, this);
+    m_bandwidth = new BandwidthOptimizerSession(m_tabs, m_document, m_errors, this);
     m_runBar = new RunToolBar(m_session, this);
     createDocks();
     createMenus();
@@ -79,6 +80,7 @@ MainWindow::~MainWindow() {
     // Runs first: their threads must stop before the controllers they report to go away; then
     // the store, which waits for its saves and loads. A sweep's threads stop (cancelled) first.
     delete m_sweeps;
+    delete m_bandwidth;
     delete m_runs;
     // The runs list empties as the store goes: there is no run to show any more.
     m_runsPanel->disconnect(this);
@@ -99,6 +101,7 @@ void MainWindow::createMenus() {
     run->addActions({runAction(), stopAction()});
     run->addSeparator();
     m_sweeps->addActions(run);
+    m_bandwidth->addActions(run);
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());

@@ -10,12 +10,15 @@
 //   WorkloadController  the model builder and its generated runs
 //   LayoutController    settings: window state, recent projects, unit convention
 //   SweepSession        the Sweep tab: a sweep file's points, run and stored off the GUI thread
+//   BandwidthOptimizerSession  the Bandwidth tab: LIBRA's allocation per dimension, applied
+//   undoably
 // and views that show them: WorkspaceTabs (the central tabs), RunToolBar, ErrorReporter,
 // ProjectDialogs (the file dialogs and prompts).
 // The public project and run methods below forward to them (main() and tests call them).
 
 #include "core/Units.h"
 #include "gui/About.h"
+#include "gui/BandwidthOptimizerSession.h"
 #include "gui/GuiServices.h"
 #include "gui/LayoutController.h"
 #include "gui/ProjectController.h"
@@ -121,6 +124,7 @@ public:
     RunsPanel* runsPanel() const { return m_runsPanel; }
     SweepController* sweepController() const { return m_sweeps->controller(); }
     widgets::SweepView* sweepView() const { return m_sweeps->view(); }
+    BandwidthOptimizerSession* bandwidthOptimizer() const { return m_bandwidth; }
     widgets::ConfigurationPanel* configurationPanel() const { return m_tabs->configurationPanel(); }
     widgets::ModelBuilderPanel* modelBuilder() const { return m_tabs->modelBuilder(); }
     widgets::LogModel* logModel() const { return m_log; }
@@ -169,6 +173,7 @@ private:
     RunSession* m_session = nullptr;
     WorkloadController* m_workload = nullptr;
     SweepSession* m_sweeps = nullptr;
+    BandwidthOptimizerSession* m_bandwidth = nullptr;
 
     ProjectDialogs* m_dialogs = nullptr;
     ErrorReporter* m_errors = nullptr;

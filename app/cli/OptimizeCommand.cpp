@@ -1,0 +1,398 @@
+#include "cli/OptimizeCommand.h"
+
+#include "cli/CliSupport.h"
+#include "cli/Commands.h"
+#include "config/ProjectFile.h"
+#include "config/ProjectValues.h"
+#include "core/Error.h"
+#include "core/Units.h"
+#include "generate/GeneratorValues.h"
+#include "generate/WorkloadGenerator.h"
+#include "optimize/BandwidthOptimizer.h"
+#include "optimize/SimulatedIterationTime.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace astrolabe::cli {
+namespace {
+
+using namespace optimize;
+
+/// "250", "250 GB/s" or "2 TB/s" -> GB/s (10^9 B/s). A bare number is GB/s.
+double parseGBps(const std::string& flag, const std::string& text) {
+    size_t used = 0;
+    double value = 0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size()) {
+        try {
+            value = units::parseBandwidthBytesPerSecond(text) / 1e9;
+        } catch (const Error&) {
+            std::string message = "--";
+            message += flag;
+            message += ": expected a bandwidth in GB/s (\"250\" or \"250 GB/s\"), found \"";
+            message += text;
+            message += "\"";
+            throw UsageError(message);
+        }
+    }
+    if (!(value > 0) || !std::isfinite(value)) {
+        std::string message = "--";
+        message += flag;
+        message += ": expected a bandwidth above 0, found \"";
+        message += text;
+        message += "\"";
+        throw UsageError(message);
+    }
+    return value;
+}
+
+/// "DIM=VALUE" with DIM a dimension index of the platform.
+std::pair<size_t, std::string> dimensionValue(const std::string& flag, const std::string& text,
+                                              size_t dimensions) {
+    const size_t eq = text.find('=');
+    std::string expected = "--";
+    expected += flag;
+    expected += ": expected DIM=VALUE with DIM a dimension 0..";
+    expected += std::to_string(dimensions - 1);
+    expected += ", found \"";
+    expected += text;
+    expected += "\"";
+    if (eq == std::string::npos || eq == 0)
+        throw UsageError(expected);
+    size_t used = 0;
+    int dim = -1;
+    try {
+        dim = std::stoi(text.substr(0, eq), &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != eq || dim < 0 || static_cast<size_t>(dim) >= dimensions)
+        throw UsageError(expected);
+    return {static_cast<size_t>(dim), text.substr(eq + 1)};
+}
+
+std::string fixed(double value, int decimals) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+std::string padded(std::string text, size_t width) {
+    if (text.size() < width)
+        text.insert(0, width - text.size(), ' ');
+    return text;
+}
+
+std::string dimensionLabel(const DimensionSpec& d, size_t index) {
+    std::string label = "dim";
+    label += std::to_string(index);
+    label += " ";
+    label += blockKindName(d.kind);
+    label += " ";
+    label += std::to_string(d.size);
+    return label;
+}
+
+/// Iterations per second per million dollars: 10^6 / (time x cost).
+double perfPerMillion(const EvaluatedAllocation& a) {
+    return a.perfPerCost() * 1e6;
+}
+
+struct Row {
+    std::string label;
+    EvaluatedAllocation allocation;
+    bool modelled = false;
+};
+
+void printTable(std::ostream& out, const PlatformSpec& platform, const std::vector<Row>& rows) {
+    std::vector<size_t> widths;
+    std::string head = "  allocation ";
+    for (size_t d = 0; d < platform.dimensions.size(); ++d) {
+        std::string label = dimensionLabel(platform.dimensions[d], d);
+        label += " (GB/s)";
+        widths.push_back(std::max<size_t>(label.size(), 10));
+        head += "  ";
+        head += padded(label, widths.back());
+    }
+    head += "  simulated (ms)  model (ms)      cost ($)  iter/s per M$";
+    out << head << "\n";
+    for (const Row& r : rows) {
+        std::string line = "  ";
+        std::string label = r.label;
+        label.resize(std::max<size_t>(label.size(), 11), ' ');
+        line += label;
+        for (size_t d = 0; d < widths.size(); ++d) {
+            line += "  ";
+            line += padded(fixed(r.allocation.gbps[d], 1), widths[d]);
+        }
+        line += "  ";
+        line += padded(fixed(r.allocation.simulatedSeconds * 1e3, 4), 14);
+        line += "  ";
+        line += padded(r.modelled && r.allocation.predictedSeconds > 0
+                           ? fixed(r.allocation.predictedSeconds * 1e3, 4)
+                           : "-",
+                       10);
+        line += "  ";
+        line += padded(fixed(r.allocation.costDollars, 0), 12);
+        line += "  ";
+        line += padded(fixed(perfPerMillion(r.allocation), 4), 13);
+        out << line << "\n";
+    }
+}
+
+nlohmann::json allocationJson(const EvaluatedAllocation& a) {
+    return {{"gbps", a.gbps},
+            {"simulated_seconds", a.simulatedSeconds},
+            {"model_seconds", a.predictedSeconds},
+            {"cost_dollars", a.costDollars},
+            {"iterations_per_second_per_million_dollars", perfPerMillion(a)}};
+}
+
+} // namespace
+
+ArgParser optimizeParser() {
+    return ArgParser(
+        "optimize",
+        "LIBRA: choose the bandwidth of each network dimension (GB/s per NPU, 10^9 B/s) that\n"
+        "minimizes the project's iteration time, or maximizes performance per cost, under a\n"
+        "total per NPU, per-dimension bounds and a cost budget. The model T = T0 + sum c_d/B_d\n"
+        "is fitted to the simulator, solved (closed form or NLopt SLSQP), and every answer is\n"
+        "confirmed by simulating it (docs/libra.md). WHAT is 'bandwidth'.",
+        {{"total-bandwidth", "GB/s", "bandwidth per NPU summed over the dimensions (required)", ""},
+         {"objective", "NAME", "time or perf-per-cost", "time"},
+         {"budget", "DOLLARS", "cost limit for the whole platform's network and NPUs", "none"},
+         {"min", "DIM=GB/s", "lowest bandwidth of dimension DIM (0 = the first)",
+          "0.1% of the total", true},
+         {"max", "DIM=GB/s", "highest bandwidth of dimension DIM", "none", true},
+         {"price", "DIM=DOLLARS", "price per GB/s per NPU of dimension DIM",
+          "from the block kind, docs/libra.md", true},
+         {"generate", "KEY=VALUE,..",
+          "optimize for a generated training iteration instead of the project's workload: "
+          "generate-llm's flags, e.g. preset=gpt3-175b,layers=2 (npus = the platform's)",
+          ""},
+         {"pareto", "N", "also print the cost / time Pareto front over N budgets", ""},
+         {"backend", "NAME", "network model: congestion-unaware or congestion-aware",
+          "the project's"},
+         {"json", "", "print the result as JSON instead of tables", ""},
+         {"verbose", "", "print each simulation (bandwidths, time) on stderr as it finishes", ""}},
+        {"WHAT", "PROJECT.yaml"});
+}
+
+int optimizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+    if (args.positional().at(0) != "bandwidth") {
+        std::string message = "optimize: unknown target \"";
+        message += args.positional().at(0);
+        message += "\"; expected \"bandwidth\"";
+        throw UsageError(message);
+    }
+    const std::string project = args.positional().at(1);
+    requireFile("project", project);
+    if (!args.has("total-bandwidth"))
+        throw UsageError("optimize bandwidth: missing required option --total-bandwidth "
+                         "(GB/s per NPU, summed over the dimensions)");
+    const double total = parseGBps("total-bandwidth", args.value("total-bandwidth"));
+
+    std::vector<std::string> warnings;
+    SimulationSpec spec = loadProject(project, &warnings);
+    for (const std::string& w : warnings)
+        err << "astrolabe-cli: warning: " << w << "\n";
+    if (const std::string backend = args.value("backend"); !backend.empty()) {
+        try {
+            spec.options.backend = config::parseBackend(backend);
+        } catch (const Error& e) {
+            throw UsageError(std::string("--backend: ") + e.what());
+        }
+    }
+    const size_t dims = spec.platform.dimensions.size();
+    AllocationProblem problem = defaultProblem(spec.platform, total);
+    if (args.has("objective")) {
+        try {
+            problem.objective = parseObjective(args.value("objective"));
+        } catch (const Error& e) {
+            throw UsageError(std::string("--objective: ") + e.message());
+        }
+    }
+    if (args.has("budget")) {
+        problem.budgetDollars = parseReal("budget", args.value("budget"));
+        if (!(*problem.budgetDollars > 0))
+            throw UsageError("--budget: expected dollars above 0");
+    }
+    for (const std::string& v : args.values("min")) {
+        const auto [d, text] = dimensionValue("min", v, dims);
+        problem.minGBps[d] = parseGBps("min", text);
+    }
+    for (const std::string& v : args.values("max")) {
+        const auto [d, text] = dimensionValue("max", v, dims);
+        problem.maxGBps[d] = parseGBps("max", text);
+    }
+    for (const std::string& v : args.values("price")) {
+        const auto [d, text] = dimensionValue("price", v, dims);
+        const double price = parseReal("price", text);
+        if (price < 0)
+            throw UsageError("--price: expected dollars per GB/s of 0 or more, found \"" + text +
+                             "\"");
+        problem.dollarsPerGBps[d] = price * static_cast<double>(spec.platform.npuCount());
+    }
+    try {
+        problem.validate();
+    } catch (const Error& e) {
+        std::string message = "optimize bandwidth: ";
+        message += e.message();
+        if (!e.hint().empty()) {
+            message += " (";
+            message += e.hint();
+            message += ")";
+        }
+        throw UsageError(message);
+    }
+    int paretoPoints = 0;
+    if (args.has("pareto")) {
+        paretoPoints = parseCount("pareto", args.value("pareto"));
+        if (paretoPoints < 2 || paretoPoints > 64)
+            throw UsageError("--pareto: expected a number of budgets from 2 to 64");
+    }
+
+    IterationTime time;
+    std::string workload = "the project's workload";
+    if (const std::string generate = args.value("generate"); !generate.empty()) {
+        std::map<std::string, std::string> values;
+        size_t start = 0;
+        while (start < generate.size()) {
+            const size_t comma = std::min(generate.find(',', start), generate.size());
+            const std::string part = generate.substr(start, comma - start);
+            const size_t eq = part.find('=');
+            if (eq == std::string::npos || eq == 0)
+                throw UsageError("--generate: expected KEY=VALUE pairs separated by commas, "
+                                 "found \"" +
+                                 part + "\"");
+            values[part.substr(0, eq)] = part.substr(eq + 1);
+            start = comma + 1;
+        }
+        std::string preset = "gpt3-175b";
+        if (const auto it = values.find("preset"); it != values.end()) {
+            preset = it->second;
+            values.erase(it);
+        }
+        if (!values.count("npus") && !values.count("tp") && !values.count("pp") &&
+            !values.count("dp"))
+            values["npus"] = std::to_string(spec.platform.npuCount());
+        generate::GeneratorSpec generator;
+        try {
+            generator = generate::generatorSpecFrom(preset, values);
+            generate::validate(generator);
+        } catch (const Error& e) {
+            throw UsageError(std::string("--generate: ") + e.what());
+        }
+        if (generator.parallel.npus() != spec.platform.npuCount()) {
+            std::string message = "--generate: the iteration uses ";
+            message += std::to_string(generator.parallel.npus());
+            message += " NPUs and the platform has ";
+            message += std::to_string(spec.platform.npuCount());
+            throw UsageError(message);
+        }
+        generate::GeneratedWorkload generated = generate::generateWorkload(generator);
+        spec.commGroups = std::move(generated.groups);
+        spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
+        spec.workload.tracePrefix = "generated:" + generator.model.name;
+        time = simulatedIterationTime(
+            spec, std::make_shared<const std::vector<WorkloadTrace>>(std::move(generated.traces)));
+        workload = "generated ";
+        workload += generator.model.name;
+        workload += " iteration (";
+        workload += generate;
+        workload += ")";
+    } else {
+        time = simulatedIterationTime(spec);
+    }
+
+    if (args.has("verbose")) {
+        // Each simulation on stderr as it finishes: a generated iteration takes seconds each.
+        time = [inner = std::move(time), &err, count = 0](const std::vector<double>& gbps) mutable {
+            const double seconds = inner(gbps);
+            err << "  simulation " << ++count << ":";
+            for (double b : gbps)
+                err << " " << fixed(b, 2);
+            err << " GB/s -> " << fixed(seconds * 1e3, 4) << " ms\n";
+            return seconds;
+        };
+    }
+    EvaluatedAllocation current;
+    current.gbps = platformGBps(spec.platform);
+    current.simulatedSeconds = time(current.gbps);
+    current.costDollars = problem.costDollars(current.gbps);
+    const OptimizationReport report = optimizeBandwidth(problem, equalAllocation(problem), time);
+    std::vector<EvaluatedAllocation> front;
+    if (paretoPoints > 0)
+        front = paretoFront(problem, equalAllocation(problem), time, paretoPoints);
+
+    if (args.has("json")) {
+        nlohmann::json j;
+        j["project"] = project;
+        j["workload"] = workload;
+        j["objective"] = objectiveName(problem.objective);
+        j["total_gbps"] = total;
+        if (problem.budgetDollars)
+            j["budget_dollars"] = *problem.budgetDollars;
+        j["current"] = allocationJson(current);
+        j["equal"] = allocationJson(report.start);
+        j["optimized"] = allocationJson(report.best);
+        j["model"] = {{"fixed_seconds", report.model.fixedSeconds},
+                      {"coefficients_seconds_gbps", report.model.coefficients}};
+        j["simulations"] = report.simulations;
+        j["solver_seconds"] = report.solverSeconds;
+        nlohmann::json pareto = nlohmann::json::array();
+        for (const EvaluatedAllocation& a : front)
+            pareto.push_back(allocationJson(a));
+        if (paretoPoints > 0)
+            j["pareto"] = pareto;
+        out << j.dump(2) << "\n";
+        return kExitOk;
+    }
+
+    out << "LIBRA bandwidth allocation for " << project << "\n";
+    out << "  workload: " << workload << "\n";
+    out << "  objective: " << objectiveName(problem.objective) << ", at most " << fixed(total, 1)
+        << " GB/s per NPU";
+    if (problem.budgetDollars)
+        out << ", budget $" << fixed(*problem.budgetDollars, 0);
+    out << "\n\n";
+    printTable(out, spec.platform,
+               {{"current", current, false},
+                {"equal", report.start, false},
+                {"optimized", report.best, true}});
+    double currentTotal = 0;
+    for (double b : current.gbps)
+        currentTotal += b;
+    if (std::abs(currentTotal - total) > total * 1e-9)
+        out << "\n  note: the current allocation spends " << fixed(currentTotal, 1)
+            << " GB/s per NPU, not " << fixed(total, 1) << "\n";
+    out << "\n  speedup of the optimized allocation: "
+        << fixed(current.simulatedSeconds / report.best.simulatedSeconds, 3) << "x over current, "
+        << fixed(report.start.simulatedSeconds / report.best.simulatedSeconds, 3)
+        << "x over equal\n";
+    out << "  model at the answer: T = " << fixed(report.model.fixedSeconds * 1e3, 4) << " ms";
+    for (size_t d = 0; d < dims; ++d)
+        out << " + " << fixed(report.model.coefficients[d] * 1e3, 4) << "/B" << d;
+    out << " ms (B in GB/s)\n";
+    out << "  " << report.simulations << " simulations, " << fixed(report.solverSeconds * 1e3, 2)
+        << " ms in the solver\n";
+    if (!front.empty()) {
+        out << "\nPareto front (cost against simulated time, " << paretoPoints << " budgets)\n";
+        std::vector<Row> rows;
+        for (size_t i = 0; i < front.size(); ++i)
+            rows.push_back({"point " + std::to_string(i + 1), front[i], true});
+        printTable(out, spec.platform, rows);
+    }
+    return kExitOk;
+}
+
+} // namespace astrolabe::cli

@@ -1,0 +1,126 @@
+#include "gui/BandwidthOptimizerSession.h"
+
+#include "core/Error.h"
+#include "gui/ErrorReporter.h"
+#include "gui/ProjectDocument.h"
+#include "gui/WorkspaceTabs.h"
+#include "optimize/BandwidthOptimizer.h"
+#include "optimize/BandwidthOptimizerView.h"
+#include "optimize/SimulatedIterationTime.h"
+
+#include <QMenu>
+
+namespace astrolabe::gui {
+
+BandwidthOptimizerSession::BandwidthOptimizerSession(WorkspaceTabs* tabs, ProjectDocument* document,
+                                                     ErrorReporter* errors, QObject* parent)
+    : QObject(parent)
+    , m_tabs(tabs)
+    , m_document(document)
+    , m_errors(errors) {
+    m_view = new widgets::BandwidthOptimizerView(tabs);
+    const int index = tabs->addTab(m_view, tr("Bandwidth"));
+    tabs->setTabToolTip(index, tr("LIBRA: the bandwidth of each network dimension that "
+                                  "minimizes the iteration time, and its cost"));
+    connect(m_view, &widgets::BandwidthOptimizerView::optimizeRequested, this,
+            [this](double total, int points) { optimize(total, points); });
+    connect(m_view, &widgets::BandwidthOptimizerView::applyRequested, this,
+            &BandwidthOptimizerSession::apply);
+    connect(m_document, &ProjectDocument::specChanged, this,
+            &BandwidthOptimizerSession::showPlatform);
+    showPlatform();
+}
+
+BandwidthOptimizerSession::~BandwidthOptimizerSession() {
+    if (m_cancel)
+        *m_cancel = true;
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void BandwidthOptimizerSession::addActions(QMenu* run) {
+    run->addAction(tr("Optimize &bandwidth…"), this, [this] { m_tabs->setCurrentWidget(m_view); });
+}
+
+void BandwidthOptimizerSession::showPlatform() {
+    // A new platform shape starts over; a bandwidth edit (an applied point) keeps the front.
+    const PlatformSpec& platform = m_document->spec().platform;
+    QStringList labels;
+    double total = 0;
+    for (size_t d = 0; d < platform.dimensions.size(); ++d) {
+        const DimensionSpec& dim = platform.dimensions[d];
+        labels << tr("dim%1 %2 %3")
+                      .arg(d)
+                      .arg(QString::fromLatin1(blockKindName(dim.kind)))
+                      .arg(dim.size);
+        total += dim.bandwidthBytesPerSecond / 1e9;
+    }
+    if (labels == m_dimensions)
+        return;
+    m_dimensions = labels;
+    m_view->setDimensions(labels, total > 0 ? total : 100.0);
+}
+
+bool BandwidthOptimizerSession::optimize(double totalGBps, int points) {
+    if (m_running)
+        return false;
+    if (m_thread.joinable())
+        m_thread.join(); // the previous run's thread, already past its last queued call
+    m_running = true;
+    m_view->setRunning(true);
+    m_view->setStatus(tr("Optimizing: about %1 simulations…").arg(points * 12));
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    const SimulationSpec spec = m_document->spec();
+    auto post = [this](auto call) {
+        QMetaObject::invokeMethod(this, std::move(call), Qt::QueuedConnection);
+    };
+    m_thread = std::thread([this, spec, totalGBps, points, cancel = m_cancel, post] {
+        try {
+            const optimize::AllocationProblem problem =
+                optimize::defaultProblem(spec.platform, totalGBps);
+            const optimize::IterationTime simulate = optimize::simulatedIterationTime(spec);
+            const optimize::IterationTime time = [simulate,
+                                                  cancel](const std::vector<double>& gbps) {
+                if (*cancel)
+                    throw Error(ErrorKind::Cancelled, "the optimization was cancelled");
+                return simulate(gbps);
+            };
+            std::vector<optimize::EvaluatedAllocation> front =
+                optimize::paretoFront(problem, optimize::equalAllocation(problem), time, points);
+            post([this, front = std::move(front)]() mutable {
+                m_running = false;
+                m_view->setRunning(false);
+                m_view->setStatus(
+                    tr("Pareto front: %1 points, every one simulated. The last is the fastest "
+                       "for the total; select one and Apply to set the platform's bandwidths.")
+                        .arg(front.size()));
+                m_view->setFront(std::move(front));
+                emit finished(true);
+            });
+        } catch (const std::exception& e) {
+            post([this, message = QString::fromStdString(e.what())] {
+                m_running = false;
+                m_view->setRunning(false);
+                m_view->setStatus(tr("The optimization could not run: %1").arg(message));
+                m_errors->report(tr("Cannot Optimize Bandwidth"), message);
+                emit finished(false);
+            });
+        }
+    });
+    return true;
+}
+
+void BandwidthOptimizerSession::apply(const std::vector<double>& gbps) {
+    QStringList values;
+    for (double b : gbps)
+        values << QString::number(b, 'f', 1);
+    widgets::SpecEdit edit;
+    edit.keyPath = QStringLiteral("platform.dimensions");
+    edit.description = tr("Apply bandwidths %1 GB/s").arg(values.join(QLatin1Char('/')));
+    edit.apply = [gbps](SimulationSpec& spec) {
+        spec.platform = optimize::withGBps(spec.platform, gbps);
+    };
+    m_document->applyEdit(edit);
+}
+
+} // namespace astrolabe::gui

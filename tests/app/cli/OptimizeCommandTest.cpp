@@ -1,0 +1,81 @@
+// `astrolabe-cli optimize bandwidth`: LIBRA on the 4 x 4 torus example, its tables and JSON,
+// its constraints, and errors that name the flag and what was expected.
+#include "CliRunner.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using clitest::cli;
+
+namespace {
+
+const std::string kTorus = std::string(ASTROLABE_SOURCE_DIR) + "/projects/torus-2d/project.yaml";
+
+} // namespace
+
+TEST(OptimizeCommand, PrintsCurrentEqualAndOptimizedAllocations) {
+    const auto r = cli({"optimize", "bandwidth", kTorus, "--total-bandwidth", "200"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("dim0 Ring 4 (GB/s)"), std::string::npos) << r.out;
+    for (const char* row : {"current", "equal", "optimized", "speedup", "simulations"})
+        EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+}
+
+TEST(OptimizeCommand, JsonAnswerMeetsTheConstraintsAndIsNoSlowerThanEqual) {
+    const auto r = cli({"optimize", "bandwidth", kTorus, "--total-bandwidth=200 GB/s", "--max",
+                        "0=90", "--min", "1=40", "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    const std::vector<double> b = j["optimized"]["gbps"];
+    ASSERT_EQ(b.size(), 2u);
+    EXPECT_LE(b[0], 90 * (1 + 1e-9));
+    EXPECT_GE(b[1], 40 * (1 - 1e-9));
+    EXPECT_LE(b[0] + b[1], 200 * (1 + 1e-9));
+    EXPECT_LE(j["optimized"]["simulated_seconds"].get<double>(),
+              j["equal"]["simulated_seconds"].get<double>());
+}
+
+TEST(OptimizeCommand, BudgetAndParetoFront) {
+    const auto r = cli({"optimize", "bandwidth", kTorus, "--total-bandwidth", "200", "--objective",
+                        "perf-per-cost", "--pareto", "3", "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j.contains("pareto"));
+    double lastCost = 0, lastTime = 1e300;
+    for (const auto& p : j["pareto"]) {
+        EXPECT_GT(p["cost_dollars"].get<double>(), lastCost);
+        EXPECT_LT(p["simulated_seconds"].get<double>(), lastTime);
+        lastCost = p["cost_dollars"];
+        lastTime = p["simulated_seconds"];
+    }
+    const double budget = j["optimized"]["cost_dollars"].get<double>() * 0.999;
+    const auto b = cli({"optimize", "bandwidth", kTorus, "--total-bandwidth", "200", "--budget",
+                        std::to_string(budget), "--json"});
+    ASSERT_EQ(b.code, 0) << b.err;
+    EXPECT_LE(nlohmann::json::parse(b.out)["optimized"]["cost_dollars"].get<double>(),
+              budget * (1 + 1e-6));
+}
+
+TEST(OptimizeCommand, ErrorsNameTheFlagAndWhatWasExpected) {
+    auto r = cli({"optimize", "bandwidth", kTorus});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--total-bandwidth"), std::string::npos) << r.err;
+    r = cli({"optimize", "bandwidth", kTorus, "--total-bandwidth", "fast"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--total-bandwidth: expected a bandwidth in GB/s"), std::string::npos)
+        << r.err;
+    r = cli({"optimize", "bandwidth", kTorus, "--total-bandwidth", "200", "--min", "5=10"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--min: expected DIM=VALUE with DIM a dimension 0..1"), std::string::npos)
+        << r.err;
+    r = cli({"optimize", "bandwidth", kTorus, "--total-bandwidth", "200", "--min", "0=150", "--min",
+             "1=150"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("minimums add up to more than the total"), std::string::npos) << r.err;
+    r = cli({"optimize", "bandwidth", kTorus, "--total-bandwidth", "200", "--objective", "speed"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--objective: unknown objective \"speed\""), std::string::npos) << r.err;
+    r = cli({"optimize", "latency", kTorus, "--total-bandwidth", "200"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("expected \"bandwidth\""), std::string::npos) << r.err;
+}

@@ -1,0 +1,67 @@
+// The "Optimize bandwidth" panel: a front fills the table and the scatter, the fastest point is
+// selected, Apply asks for the selected point's bandwidths and Optimize for the request.
+#include "optimize/BandwidthOptimizerView.h"
+
+#include <QDoubleSpinBox>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableView>
+#include <gtest/gtest.h>
+
+using namespace astrolabe::widgets;
+using astrolabe::optimize::EvaluatedAllocation;
+
+namespace {
+
+EvaluatedAllocation point(std::vector<double> gbps, double seconds, double dollars) {
+    EvaluatedAllocation a;
+    a.gbps = std::move(gbps);
+    a.simulatedSeconds = seconds;
+    a.costDollars = dollars;
+    return a;
+}
+
+} // namespace
+
+TEST(BandwidthOptimizerView, FrontFillsTableAndScatterAndSelectsTheFastest) {
+    BandwidthOptimizerView view;
+    view.setDimensions({"dim0 Ring 8", "dim1 Switch 4"}, 300);
+    EXPECT_DOUBLE_EQ(view.totalBox()->value(), 300);
+    EXPECT_FALSE(view.applyButton()->isEnabled()) << "nothing to apply yet";
+    view.setFront({point({40, 10}, 2e-3, 1.0e6), point({200, 100}, 1e-3, 1.2e6)});
+    ASSERT_EQ(view.model()->rowCount(), 2);
+    EXPECT_EQ(view.model()->columnCount(), 5); // two dimensions, cost, time, perf/cost
+    EXPECT_EQ(view.model()->headerData(0, Qt::Horizontal).toString(), "dim0 Ring 8 (GB/s)");
+    EXPECT_EQ(view.model()->index(1, 0).data().toString(), "200.0");
+    EXPECT_EQ(view.model()->index(1, 3).data().toString(), "1.0000"); // 1 ms
+    EXPECT_EQ(view.scatter()->count(), 2);
+    EXPECT_EQ(view.selectedPoint(), 1);
+    EXPECT_TRUE(view.applyButton()->isEnabled());
+}
+
+TEST(BandwidthOptimizerView, ApplyAndOptimizeCarryTheirValues) {
+    BandwidthOptimizerView view;
+    view.setDimensions({"dim0", "dim1"}, 300);
+    view.setFront({point({40, 10}, 2e-3, 1.0e6), point({200, 100}, 1e-3, 1.2e6)});
+    QSignalSpy apply(&view, &BandwidthOptimizerView::applyRequested);
+    view.table()->selectRow(0);
+    view.applyButton()->click();
+    ASSERT_EQ(apply.count(), 1);
+    EXPECT_EQ(apply.at(0).at(0).value<std::vector<double>>(), (std::vector<double>{40, 10}));
+
+    QSignalSpy optimize(&view, &BandwidthOptimizerView::optimizeRequested);
+    view.totalBox()->setValue(450);
+    view.pointsBox()->setValue(7);
+    view.optimizeButton()->click();
+    ASSERT_EQ(optimize.count(), 1);
+    EXPECT_DOUBLE_EQ(optimize.at(0).at(0).toDouble(), 450);
+    EXPECT_EQ(optimize.at(0).at(1).toInt(), 7);
+
+    view.setRunning(true);
+    EXPECT_FALSE(view.optimizeButton()->isEnabled());
+    EXPECT_FALSE(view.applyButton()->isEnabled());
+    view.setRunning(false);
+    EXPECT_TRUE(view.applyButton()->isEnabled());
+}

@@ -1,0 +1,66 @@
+#pragma once
+// The "Optimize bandwidth" panel: asks for the total bandwidth per NPU and the number of budgets,
+// shows the Pareto front (cost against simulated iteration time, engine/optimize paretoFront)
+// as a table and a scatter, and asks to apply the selected point. It runs nothing itself.
+
+#include "optimize/BandwidthOptimizer.h"
+
+#include <QStandardItemModel>
+#include <QWidget>
+#include <vector>
+
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+
+class QChartView;
+class QScatterSeries;
+
+namespace astrolabe::widgets {
+
+class BandwidthOptimizerView : public QWidget {
+    Q_OBJECT
+public:
+    explicit BandwidthOptimizerView(QWidget* parent = nullptr);
+
+    /// The platform's dimensions ("dim0 Ring 8", ...) and the total to start from (GB/s).
+    void setDimensions(const QStringList& labels, double totalGBps);
+    /// The front, by ascending cost; selects its fastest point.
+    void setFront(std::vector<optimize::EvaluatedAllocation> front);
+    const std::vector<optimize::EvaluatedAllocation>& front() const { return m_front; }
+    void setRunning(bool running);
+    void setStatus(const QString& text);
+
+    QStandardItemModel* model() const { return m_model; }
+    QTableView* table() const { return m_table; }
+    QDoubleSpinBox* totalBox() const { return m_total; }
+    QSpinBox* pointsBox() const { return m_points; }
+    QPushButton* optimizeButton() const { return m_optimize; }
+    QPushButton* applyButton() const { return m_apply; }
+    QScatterSeries* scatter() const { return m_scatter; }
+    /// The selected row of the front, or -1.
+    int selectedPoint() const;
+
+signals:
+    void optimizeRequested(double totalGBps, int points);
+    void applyRequested(const std::vector<double>& gbps);
+
+private:
+    void updateApply();
+
+    QStringList m_dimensions;
+    std::vector<optimize::EvaluatedAllocation> m_front;
+    QDoubleSpinBox* m_total;
+    QSpinBox* m_points;
+    QPushButton* m_optimize;
+    QPushButton* m_apply;
+    QLabel* m_status;
+    QStandardItemModel* m_model;
+    QTableView* m_table;
+    QChartView* m_chartView;
+    QScatterSeries* m_scatter;
+};
+
+} // namespace astrolabe::widgets
