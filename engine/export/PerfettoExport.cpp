@@ -100,6 +100,10 @@ Plan makePlan(const RunResult& r, const PerfettoOptions& o) {
         for (const std::vector<float>& series : r.linkSeries)
             for (size_t b = 0; b < series.size(); ++b)
                 p.binBytes[binOf(p, r.seriesBucket * static_cast<int64_t>(b))] += kCounterBytes;
+    if (o.memoryCounters)
+        for (const std::vector<MemoryUsagePoint>& usage : r.memoryUsage)
+            for (const MemoryUsagePoint& point : usage)
+                p.binBytes[binOf(p, point.time)] += kCounterBytes;
     if (o.flows)
         p.binBytes[0] += kFlowBytes * r.criticalPath.size();
     p.fixedBytes = kMetadataBytes * (p.tracks.size() + r.npuCount + 2) + 400;
@@ -183,6 +187,25 @@ void writeWindow(std::ostream& out, const RunResult& r, const Plan& p, const Per
                 char value[32];
                 std::snprintf(value, sizeof value, "%.6g", static_cast<double>(series[bucket]));
                 b += std::string(",\"args\":{\"utilization\":") + value + "}}";
+                ++sum.counters;
+            }
+            w.maybeFlush();
+        }
+    }
+    if (o.memoryCounters) {
+        // Local memory in use (track-local-mem) as a counter track of each NPU's process.
+        for (size_t npu = 0; npu < r.memoryUsage.size(); ++npu) {
+            for (const MemoryUsagePoint& point : r.memoryUsage[npu]) {
+                if (point.time < t0 || point.time >= t1)
+                    continue;
+                std::string& b = w.begin();
+                b += "{\"ph\":\"C\",\"name\":\"local memory\",\"pid\":";
+                b += std::to_string(npu);
+                b += ",\"tid\":0,\"ts\":";
+                appendScaled(b, point.time.ps(), 6);
+                b += ",\"args\":{\"bytes\":";
+                b += std::to_string(point.bytes);
+                b += "}}";
                 ++sum.counters;
             }
             w.maybeFlush();

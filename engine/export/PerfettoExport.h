@@ -6,7 +6,9 @@
 // has overlapping intervals of one kind on one NPU (e.g. two concurrent collectives), the extra
 // ones go to extra lanes, tid = kindTid + 100 * lane, named "communication #2" and so on.
 // Link utilization from RunResult::linkSeries becomes counter tracks ("ph":"C") in a process
-// pid = npuCount named "Network". The critical path becomes flow arrows ("s"/"f").
+// pid = npuCount named "Network". Local memory in use (RunResult::memoryUsage, recorded with
+// track-local-mem) becomes a counter track "local memory" (bytes) in each NPU's process. The
+// critical path becomes flow arrows ("s"/"f").
 // Timestamps "ts" and durations "dur" are microseconds written as exact decimals (ps precision).
 //
 // Size budget: the output size is estimated before writing (~130 bytes per slice). When the
@@ -27,6 +29,7 @@ namespace astrolabe {
 struct PerfettoOptions {
     uint64_t sizeBudgetBytes = 200ull * 1000 * 1000; ///< estimated bytes per output file
     bool linkCounters = true;
+    bool memoryCounters = true;
     bool flows = true;
 };
 

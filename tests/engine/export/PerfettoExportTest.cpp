@@ -165,3 +165,28 @@ TEST(PerfettoExport, SplitFilesCoverEverySliceOnce) {
     EXPECT_EQ(slices, r.activities.size());
     std::filesystem::remove_all(dir);
 }
+
+TEST(PerfettoExport, LocalMemoryInUseIsACounterTrackPerNpu) {
+    SyntheticRunShape shape;
+    shape.npus = 2;
+    RunResult r = makeSyntheticRun(shape);
+    r.memoryUsage.resize(2);
+    r.memoryUsage[1] = {
+        {SimTime::zero(), 0}, {SimTime::fromNs(1000), 4096}, {SimTime::fromNs(2500), 1024}};
+    PerfettoOptions o;
+    o.linkCounters = false;
+    PerfettoSummary s;
+    const json trace = exportJson(r, o, &s);
+    expectWellFormed(trace);
+    std::vector<std::pair<double, uint64_t>> points;
+    for (const json& e : trace["traceEvents"])
+        if (e["ph"] == "C" && e["name"] == "local memory") {
+            EXPECT_EQ(e["pid"], 1);
+            points.emplace_back(e["ts"].get<double>(), e["args"]["bytes"].get<uint64_t>());
+        }
+    const std::vector<std::pair<double, uint64_t>> expected{{0.0, 0}, {1.0, 4096}, {2.5, 1024}};
+    EXPECT_EQ(points, expected);
+    EXPECT_EQ(s.counters, 3u);
+    o.memoryCounters = false;
+    EXPECT_EQ(exportJson(r, o, &s).dump().find("local memory"), std::string::npos);
+}
