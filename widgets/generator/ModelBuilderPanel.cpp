@@ -1,6 +1,7 @@
 #include "generator/ModelBuilderPanel.h"
 
 #include "common/FieldValue.h"
+#include "common/InterfaceScale.h"
 #include "core/Error.h"
 #include "generate/ModelFigures.h"
 #include "generate/ModelPresets.h"
@@ -89,7 +90,15 @@ ModelBuilderPanel::ModelBuilderPanel(QWidget* parent)
     m_status->setWordWrap(true);
     m_figures = new QPlainTextEdit;
     m_figures->setReadOnly(true);
-    m_figures->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    // A font of its own does not follow the application's: presentation mode scales it here.
+    const auto fixedFont = [figures = m_figures] {
+        QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        if (font.pointSizeF() > 0)
+            font.setPointSizeF(font.pointSizeF() * InterfaceScale::factor());
+        figures->setFont(font);
+    };
+    fixedFont();
+    connect(&InterfaceScale::instance(), &InterfaceScale::changed, m_figures, fixedFont);
     m_figures->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_generate = new QPushButton(tr("Generate traces"));
     m_memoryBar = new MemoryBar;
