@@ -10,6 +10,8 @@
 //   WorkloadController  the model builder and its generated runs
 //   LayoutController    settings: window state, recent projects, unit convention
 //   SweepSession        the Sweep tab: a sweep file's points, run and stored off the GUI thread
+//   PresentationController  View > zoom, high contrast, full-screen tab (presentation mode)
+//   HelpController      the Help menu, the user guide window and F1 context help
 // and views that show them: WorkspaceTabs (the central tabs), RunToolBar, ErrorReporter,
 // ProjectDialogs (the file dialogs and prompts).
 // The public project and run methods below forward to them (main() and tests call them).
@@ -42,6 +44,8 @@ class SweepView;
 namespace astrolabe::gui {
 
 class ErrorReporter;
+class HelpController;
+class PresentationController;
 class ProjectDialogs;
 class ProjectDocument;
 class ProjectExplorer;
@@ -126,6 +130,8 @@ public:
     widgets::LogModel* logModel() const { return m_log; }
     ProjectExplorer* explorer() const { return m_explorer; }
     WorkspaceTabs* tabs() const { return m_tabs; }
+    PresentationController* presentation() const { return m_presentation; }
+    HelpController* help() const { return m_help; }
     QProgressBar* progressBar() const { return m_runBar->progressBar(); }
     QLabel* progressLabel() const { return m_runBar->progressLabel(); }
     QAction* runAction() const { return m_runBar->runAction(); }
@@ -133,9 +139,6 @@ public:
 
     static constexpr size_t kLoadedResults = RunStoreController::kLoadedResults;
     static constexpr size_t kKeepTimelineIntervals = RunStoreController::kKeepTimelineIntervals;
-
-public slots:
-    void showAbout();
 
 signals:
     /// A finished or failed run is in the runs list (and, for a saved project, the database).
@@ -172,6 +175,8 @@ private:
 
     ProjectDialogs* m_dialogs = nullptr;
     ErrorReporter* m_errors = nullptr;
+    PresentationController* m_presentation = nullptr;
+    HelpController* m_help = nullptr;
 
     QStackedWidget* m_stack = nullptr;
     WelcomePage* m_welcome = nullptr;
