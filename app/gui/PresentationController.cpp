@@ -6,6 +6,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
@@ -166,11 +167,65 @@ QPalette PresentationController::highContrastPalette(const QPalette& base) {
 }
 
 void PresentationController::apply() {
-    QApplication::setFont(scaledFont(m_baseFont, scale()));
+    const QFont font = scaledFont(m_baseFont, scale());
+    QApplication::setFont(font);
+    // A dock's title has a font of its own, taken once from the platform theme, unless the dock
+    // has a font that differs from the application's: a bold one, its contents in the plain one.
+    QFont title = font, plain = font;
+    title.setBold(true);
+    plain.setBold(false); // explicitly: the dock's bold is not passed on
+    const bool scaled = scale() != 1.0;
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        dock->setFont(scaled ? title : QFont());
+        if (dock->widget())
+            dock->widget()->setFont(scaled ? plain : QFont());
+    }
+    // Qt passes the new fonts on to the widgets by posted events: deliver them now, so that what
+    // follows (headers' minimum sizes, the tests) sees every widget in its new font.
+    QCoreApplication::sendPostedEvents();
     QApplication::setPalette(highContrast() ? highContrastPalette(m_basePalette) : m_basePalette);
-    // Drawings that read the scale at paint time repaint with it.
-    for (QWidget* widget : QApplication::allWidgets())
+    // What the application font does not reach: sizes set in pixels when a table or dock was
+    // made, at the scale of that moment (m_applied), grow by the ratio.
+    const double ratio = scale() / m_applied;
+    m_applied = scale();
+    const auto times = [ratio](int pixels) {
+        return static_cast<int>(std::lround(pixels * ratio));
+    };
+    for (QWidget* widget : QApplication::allWidgets()) {
+        if (auto* header = qobject_cast<QHeaderView*>(widget); header && ratio != 1.0) {
+            // Rows: the default height. (On a horizontal header that would reset every column.)
+            // The minimum is worked out again from the new font (-1), as the smaller rows need.
+            if (header->orientation() == Qt::Vertical) {
+                header->setMinimumSectionSize(-1);
+                header->setDefaultSectionSize(times(header->defaultSectionSize()));
+            } else {
+                for (int i = 0; i < header->count(); ++i)
+                    if (header->sectionResizeMode(i) == QHeaderView::Interactive ||
+                        header->sectionResizeMode(i) == QHeaderView::Fixed)
+                        header->resizeSection(i, times(header->sectionSize(i)));
+            }
+        }
+        // Drawings that read the scale at paint time repaint with it.
         widget->update();
+    }
+    QList<QDockWidget*> sideDocks, bottomDocks;
+    QList<int> widths, heights;
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        if (ratio == 1.0 || dock->isFloating() || !dock->isVisible())
+            continue;
+        const Qt::DockWidgetArea area = m_window->dockWidgetArea(dock);
+        if (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea) {
+            sideDocks << dock; // at most a third of the window, whatever the scale
+            widths << std::min(times(dock->width()), m_window->width() / 3);
+        } else if (area == Qt::BottomDockWidgetArea || area == Qt::TopDockWidgetArea) {
+            bottomDocks << dock;
+            heights << std::min(times(dock->height()), m_window->height() / 3);
+        }
+    }
+    if (!sideDocks.isEmpty())
+        m_window->resizeDocks(sideDocks, widths, Qt::Horizontal);
+    if (!bottomDocks.isEmpty())
+        m_window->resizeDocks(bottomDocks, heights, Qt::Vertical);
 }
 
 void PresentationController::setTabFullScreen(bool on) {

@@ -67,6 +67,7 @@ private:
     LayoutController* m_layout;
     QFont m_baseFont;
     QPalette m_basePalette;
+    double m_applied = 1.0; ///< the scale the pixel sizes of tables and docks were made for
     bool m_fullScreen = false;
     bool m_wasMaximized = false;
     QList<QWidget*> m_hidden; ///< what full screen hid, shown again after it

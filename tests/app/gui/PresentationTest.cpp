@@ -16,10 +16,12 @@
 #include <QChart>
 #include <QChartView>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QMenuBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTabBar>
+#include <QTableView>
 #include <QTest>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -234,4 +236,31 @@ TEST(Presentation, ScaleAndThemeAreRememberedAcrossSessions) {
         EXPECT_EQ(window.presentation()->scale(), 1.0);
         EXPECT_FALSE(window.presentation()->highContrast());
     }
+}
+
+TEST(Presentation, TableColumnsRowsAndDockTitlesFollowTheScale) {
+    // Sizes given in pixels when a table was made (the runs list's columns and rows) grow with
+    // the scale; the docks' titles, which keep a font of their own, too.
+    QTemporaryDir dir;
+    MainWindow window(test::testServices(dir));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    auto* table = window.runsPanel()->findChild<QTableView*>();
+    ASSERT_NE(table, nullptr);
+    QHeaderView* columns = table->horizontalHeader();
+    const int name = columns->sectionSize(0), date = columns->sectionSize(1);
+    const int row = table->verticalHeader()->defaultSectionSize();
+    window.presentation()->setScale(2.0);
+    EXPECT_EQ(columns->sectionSize(0), 2 * name);
+    EXPECT_EQ(columns->sectionSize(1), 2 * date);
+    EXPECT_EQ(table->verticalHeader()->defaultSectionSize(), 2 * row);
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
+        EXPECT_DOUBLE_EQ(dock->font().pointSizeF(), QApplication::font().pointSizeF());
+        EXPECT_NE(dock->font(), QApplication::font()) << "else Qt draws the theme's small title";
+        EXPECT_FALSE(dock->widget()->font().bold()) << "the title's bold is not passed on";
+    }
+    window.presentation()->resetZoom();
+    EXPECT_EQ(columns->sectionSize(0), name);
+    EXPECT_EQ(columns->sectionSize(1), date);
+    EXPECT_EQ(table->verticalHeader()->defaultSectionSize(), row);
 }
