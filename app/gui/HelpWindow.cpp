@@ -1,10 +1,14 @@
 #include "gui/HelpWindow.h"
 
+#include "common/InterfaceScale.h"
+
 #include <QAbstractTextDocumentLayout>
 #include <QDesktopServices>
 #include <QFile>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTextBlock>
@@ -45,7 +49,9 @@ HelpWindow::HelpWindow(QWidget* parent)
     splitter->addWidget(m_contents);
     splitter->addWidget(m_browser);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({260, 700});
+    // At the presentation scale, and never larger than the screen.
+    const int contentsWidth = widgets::InterfaceScale::px(260);
+    splitter->setSizes({contentsWidth, widgets::InterfaceScale::px(700)});
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
@@ -55,7 +61,10 @@ HelpWindow::HelpWindow(QWidget* parent)
     connect(m_contents, &QTreeWidget::itemClicked, this,
             [this](QTreeWidgetItem* item) { showSection(item->data(0, kSlugRole).toString()); });
     connect(m_browser, &QTextBrowser::anchorClicked, this, &HelpWindow::followLink);
-    resize(1000, 720);
+    QSize size(widgets::InterfaceScale::px(1000), widgets::InterfaceScale::px(720));
+    if (const QScreen* screen = parent ? parent->screen() : QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableSize());
+    resize(size);
 }
 
 QString HelpWindow::guideMarkdown() {

@@ -2,6 +2,7 @@
 
 #include "common/InterfaceScale.h"
 #include "gui/LayoutController.h"
+#include "gui/ScaledStyle.h"
 
 #include <QAction>
 #include <QApplication>
@@ -51,9 +52,10 @@ PresentationController::PresentationController(QMainWindow* window, QTabWidget* 
     : QObject(window)
     , m_window(window)
     , m_tabs(tabs)
-    , m_layout(layout)
-    , m_baseFont(QApplication::font())
-    , m_basePalette(QApplication::palette()) {
+    , m_layout(layout) {
+    ScaledStyle::install(); // first: a new style may bring its own palette
+    m_baseFont = QApplication::font();
+    m_basePalette = QApplication::palette();
     m_zoomIn = new QAction(tr("Zoom &In"), this);
     // Ctrl+= is Ctrl++ without Shift on most keyboards; both are offered.
     m_zoomIn->setShortcuts(

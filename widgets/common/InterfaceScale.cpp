@@ -4,6 +4,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
+#include <QPen>
 #include <algorithm>
 #include <cmath>
 
@@ -57,22 +58,34 @@ void InterfaceScale::styleChart(QChart* chart) {
     chart->setTitleFont(scaledFont(chart, chart->titleFont()));
     if (QLegend* legend = chart->legend()) {
         legend->setFont(scaledFont(legend, legend->font()));
-        legend->setLabelColor(contrast ? QColor(Qt::black) : chart->titleBrush().color());
+        if (!legend->property("astrolabeThemeLabels").isValid())
+            legend->setProperty("astrolabeThemeLabels", legend->labelColor());
+        legend->setLabelColor(contrast ? QColor(Qt::black)
+                                       : legend->property("astrolabeThemeLabels").value<QColor>());
     }
     for (QAbstractAxis* axis : chart->axes()) {
         axis->setLabelsFont(scaledFont(axis, axis->labelsFont()));
         axis->setTitleFont(scaledFont(axis, axis->titleFont(), "astrolabeBaseTitleSize"));
-        if (contrast) {
-            axis->setLabelsColor(Qt::black);
-            axis->setTitleBrush(QBrush(Qt::black));
-            axis->setLinePen(QPen(Qt::black, scaled(1.5)));
-            axis->setGridLinePen(QPen(QColor(0x70, 0x70, 0x70), scaled(1)));
+        // The theme's colours are kept on the axis the first time, to come back to.
+        if (!axis->property("astrolabeThemeLabels").isValid()) {
+            axis->setProperty("astrolabeThemeLabels", axis->labelsColor());
+            axis->setProperty("astrolabeThemeTitle", axis->titleBrush());
+            axis->setProperty("astrolabeThemeLine", axis->linePen());
+            axis->setProperty("astrolabeThemeGrid", axis->gridLinePen());
         }
+        axis->setLabelsColor(contrast ? QColor(Qt::black)
+                                      : axis->property("astrolabeThemeLabels").value<QColor>());
+        axis->setTitleBrush(contrast ? QBrush(Qt::black)
+                                     : axis->property("astrolabeThemeTitle").value<QBrush>());
+        axis->setLinePen(contrast ? QPen(Qt::black, scaled(1.5))
+                                  : axis->property("astrolabeThemeLine").value<QPen>());
+        axis->setGridLinePen(contrast ? QPen(QColor(0x70, 0x70, 0x70), scaled(1))
+                                      : axis->property("astrolabeThemeGrid").value<QPen>());
     }
-    if (contrast) {
-        chart->setBackgroundBrush(Qt::white);
-        chart->setTitleBrush(QBrush(Qt::black));
-    }
+    if (!chart->property("astrolabeThemeTitle").isValid())
+        chart->setProperty("astrolabeThemeTitle", chart->titleBrush());
+    chart->setTitleBrush(contrast ? QBrush(Qt::black)
+                                  : chart->property("astrolabeThemeTitle").value<QBrush>());
 }
 
 } // namespace astrolabe::widgets

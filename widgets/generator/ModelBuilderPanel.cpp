@@ -18,6 +18,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QVariant>
 #include <algorithm>
@@ -84,6 +85,13 @@ ModelBuilderPanel::ModelBuilderPanel(QWidget* parent)
     scroll->setWidget(fields);
     scroll->setWidgetResizable(true);
     scroll->setMinimumWidth(fields->sizeHint().width() + 24);
+    // The form's width follows the interface scale once the widgets have their new font (Qt
+    // passes it on by events, after changed()).
+    connect(&InterfaceScale::instance(), &InterfaceScale::changed, scroll, [scroll, fields] {
+        QTimer::singleShot(0, scroll, [scroll, fields] {
+            scroll->setMinimumWidth(fields->sizeHint().width() + InterfaceScale::px(24));
+        });
+    });
 
     auto* right = new QVBoxLayout;
     m_status = new QLabel;

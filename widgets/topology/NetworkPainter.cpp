@@ -333,7 +333,9 @@ NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
         paintHoveredNpu(p, state);
     p.restore();
 
-    // Labels in widget coordinates so the text keeps its size at every zoom.
+    // Labels in widget coordinates so the text keeps its size at every zoom. The legend is
+    // painted after, in the widget's font: the labels' sizes stay here.
+    p.save();
     const double nodePixels = 2 * NetworkLayout::kNodeRadius * s;
     if (nodePixels >= 18 && c.nodes.size() <= 2000) {
         QFont font = p.font();
@@ -359,6 +361,7 @@ NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
                        QStringLiteral("%1\u2013%2").arg(t.second).arg(t.second + per - 1));
         }
     }
+    p.restore();
     stats.groupsVisited = c.visited;
     stats.tiles = static_cast<int>(c.tiles.size());
     stats.nodes = static_cast<int>(c.nodes.size());

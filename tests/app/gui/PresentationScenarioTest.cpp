@@ -129,11 +129,16 @@ TEST(GuiScenario, EveryTabAt200PercentInARealWindow) {
     presentation->setHighContrast(false);
 
     // The full-screen tab and the guide at 200 %.
-    window.tabs()->setCurrentIndex(MainWindow::TimelineTab);
-    presentation->setTabFullScreen(true);
-    QTest::qWait(300);
-    test::saveScreenshot(window, QStringLiteral("present-200-fullscreen-timeline.png"));
-    presentation->setTabFullScreen(false);
+    for (const auto& [tab, name] : tabs) {
+        window.tabs()->setCurrentIndex(tab);
+        presentation->setTabFullScreen(true);
+        QTest::qWait(300);
+        test::saveScreenshot(
+            window, QStringLiteral("present-200-fullscreen-%1.png").arg(QLatin1String(name)));
+        EXPECT_EQ(clippedButtons(&window), QStringList()) << name;
+        presentation->setTabFullScreen(false);
+        QTest::qWait(100);
+    }
     HelpWindow* help = window.help()->showGuide(QStringLiteral("the-timeline-tab"));
     ASSERT_TRUE(QTest::qWaitForWindowExposed(help));
     test::saveScreenshot(*help, QStringLiteral("present-200-help.png"));
