@@ -1,21 +1,17 @@
 #include "gui/HelpController.h"
 
 #include "gui/About.h"
+#include "gui/Examples.h"
 #include "gui/HelpWindow.h"
 #include "gui/ProjectController.h"
 #include "gui/WorkspaceTabs.h"
 
 #include <QAction>
 #include <QApplication>
-#include <QDir>
-#include <QDirIterator>
 #include <QDockWidget>
-#include <QFile>
-#include <QFileInfo>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
-#include <QRegularExpression>
 
 namespace astrolabe::gui {
 
@@ -69,9 +65,9 @@ void HelpController::attachHelpMenu(QMenu* help) {
     help->addAction(m_contextHelp);
     QMenu* examples = help->addMenu(tr("&Examples"));
     examples->setObjectName(QStringLiteral("examplesMenu"));
-    const QStringList projects = exampleProjects(examplesDirectory());
+    const QStringList projects = examples::projects(examples::directory());
     for (const QString& path : projects)
-        examples->addAction(exampleTitle(path), this, [this, path] { m_project->open(path); })
+        examples->addAction(examples::title(path), this, [this, path] { m_project->open(path); })
             ->setToolTip(path);
     examples->setEnabled(!projects.isEmpty());
     help->addSeparator();
@@ -118,48 +114,6 @@ void HelpController::showContextHelp() {
     if (focus && focus->window() != m_window)
         focus = nullptr; // the help window itself, a dialog
     showGuide(sectionFor(focus));
-}
-
-QString HelpController::examplesDirectory() {
-    const QString installed = QDir(QApplication::applicationDirPath())
-                                  .filePath(QStringLiteral("../share/astrolabe/projects"));
-    if (QFileInfo(installed).isDir())
-        return QDir::cleanPath(installed);
-#ifdef ASTROLABE_PROJECTS_DIR
-    if (QFileInfo(QStringLiteral(ASTROLABE_PROJECTS_DIR)).isDir())
-        return QStringLiteral(ASTROLABE_PROJECTS_DIR);
-#endif
-    return {};
-}
-
-QStringList HelpController::exampleProjects(const QString& directory) {
-    QStringList out;
-    if (directory.isEmpty())
-        return out;
-    static const QRegularExpression platform(QStringLiteral("^platform:"),
-                                             QRegularExpression::MultilineOption);
-    QDirIterator it(directory, {QStringLiteral("*.yaml")}, QDir::Files,
-                    QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        QFile file(path);
-        // Projects declare a platform; sweep files name a project instead.
-        if (file.size() < 1'000'000 && file.open(QIODevice::ReadOnly) &&
-            platform.match(QString::fromUtf8(file.readAll())).hasMatch())
-            out << path;
-    }
-    out.sort();
-    return out;
-}
-
-QString HelpController::exampleTitle(const QString& path) {
-    QFile file(path);
-    static const QRegularExpression name(QStringLiteral("^name:\\s*(.+)$"),
-                                         QRegularExpression::MultilineOption);
-    if (file.open(QIODevice::ReadOnly))
-        if (const auto match = name.match(QString::fromUtf8(file.read(100'000))); match.hasMatch())
-            return match.captured(1).trimmed();
-    return QFileInfo(path).completeBaseName();
 }
 
 } // namespace astrolabe::gui

@@ -37,14 +37,6 @@ public:
     /// The guide window when open, else nullptr.
     HelpWindow* helpWindow() const;
 
-    /// Where the example projects are: the installed share/astrolabe/projects beside the
-    /// program, else the source tree's projects/ (a developer's build).
-    static QString examplesDirectory();
-    /// Every example project (a .yaml with a platform, not a sweep) under `directory`, sorted.
-    static QStringList exampleProjects(const QString& directory);
-    /// The project's `name:`, or its file name.
-    static QString exampleTitle(const QString& path);
-
 private:
     QMainWindow* m_window;
     WorkspaceTabs* m_tabs;

@@ -1,9 +1,12 @@
 // Help: the user guide bundled as a resource (the same text as docs/user-guide.md), F1 on each
-// panel opening it at that panel's section, and the Help menu's entries.
+// panel opening it at that panel's section, the Help menu's entries, and the New Project
+// wizard's gallery of presets and examples.
 #include "GuiTestSupport.h"
+#include "gui/Examples.h"
 #include "gui/HelpController.h"
 #include "gui/HelpWindow.h"
 #include "gui/MainWindow.h"
+#include "gui/NewProjectWizard.h"
 #include "gui/ProjectExplorer.h"
 #include "gui/RunStore.h"
 #include "gui/RunsPanel.h"
@@ -13,10 +16,12 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFile>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QRegularExpression>
 #include <QScrollBar>
+#include <QSet>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextBrowser>
@@ -178,7 +183,7 @@ TEST(Help, HelpMenuHasTheGuideTheExamplesAndAbout) {
 
     // Every example project, no sweep file.
     const QStringList projects =
-        HelpController::exampleProjects(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects"));
+        examples::projects(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects"));
     EXPECT_GE(projects.size(), 5);
     for (const QString& path : projects)
         EXPECT_FALSE(path.contains(QStringLiteral("sweep"))) << path.toStdString();
@@ -200,4 +205,35 @@ TEST(Help, HelpMenuHasTheGuideTheExamplesAndAbout) {
     EXPECT_EQ(window.help()->helpWindow()->currentSection(),
               QStringLiteral("astrolabe-user-guide"));
     window.help()->helpWindow()->close();
+}
+
+TEST(Help, NewProjectWizardIsAGalleryOfPresetsAndExamplesWithPictures) {
+    NewProjectWizard wizard;
+    const QStringList projects =
+        examples::projects(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects"));
+    EXPECT_EQ(wizard.choiceCount(), 3 + projects.size()) << "the presets, then every example";
+    auto* gallery = wizard.findChild<QListWidget*>(QStringLiteral("presetGallery"));
+    ASSERT_NE(gallery, nullptr);
+    EXPECT_EQ(gallery->viewMode(), QListView::IconMode);
+    for (int row = 0; row < gallery->count(); ++row) {
+        // Each picture shows a network: more than one colour on the white.
+        const QImage image = gallery->item(row)->icon().pixmap(gallery->iconSize()).toImage();
+        ASSERT_FALSE(image.isNull()) << row;
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = 0; x < image.width(); x += 2)
+                colours.insert(image.pixel(x, y));
+        EXPECT_GT(colours.size(), 3) << gallery->item(row)->text().toStdString();
+    }
+    // An example is read from its file, as File > Open would.
+    ASSERT_TRUE(wizard.selectPreset(QStringLiteral("example:torus-2d/project.yaml")));
+    EXPECT_EQ(wizard.spec().platform.npuCount(), 16);
+    EXPECT_EQ(wizard.spec().name, "2-D torus (4 x 4)");
+    EXPECT_TRUE(wizard.selectPreset(QStringLiteral("example:in-switch/project.yaml")));
+    EXPECT_EQ(wizard.spec().platform.npuCount(), 64);
+    EXPECT_TRUE(wizard.selectPreset(QStringLiteral("quickstart")));
+    EXPECT_EQ(wizard.spec().platform.npuCount(), 8);
+    wizard.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&wizard));
+    test::saveScreenshot(wizard, QStringLiteral("help-new-project-gallery.png"));
 }
