@@ -170,6 +170,7 @@ QPalette PresentationController::highContrastPalette(const QPalette& base) {
 
 void PresentationController::apply() {
     const QFont font = scaledFont(m_baseFont, scale());
+    const bool fontChanged = font != QApplication::font();
     QApplication::setFont(font);
     // A dock's title has a font of its own, taken once from the platform theme, unless the dock
     // has a font that differs from the application's: a bold one, its contents in the plain one.
@@ -183,8 +184,10 @@ void PresentationController::apply() {
             dock->widget()->setFont(scaled ? plain : QFont());
     }
     // Qt passes the new fonts on to the widgets by posted events: deliver them now, so that what
-    // follows (headers' minimum sizes, the tests) sees every widget in its new font.
-    QCoreApplication::sendPostedEvents();
+    // follows (headers' minimum sizes, the tests) sees every widget in its new font. (Only on a
+    // change: the window's constructor applies the saved scale, often 100 %.)
+    if (fontChanged)
+        QCoreApplication::sendPostedEvents();
     QApplication::setPalette(highContrast() ? highContrastPalette(m_basePalette) : m_basePalette);
     // What the application font does not reach: sizes set in pixels when a table or dock was
     // made, at the scale of that moment (m_applied), grow by the ratio.

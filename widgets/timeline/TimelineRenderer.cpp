@@ -165,14 +165,15 @@ void TimelineRenderer::paintCriticalOutline(QPainter& painter, const TimelineRun
     const qreal x0 = left + c0;
     const qreal x1 = left + c1;
     const QColor color = TimelinePalette::criticalOutline();
-    const int t = kCriticalOutlineWidth / 2;
-    painter.fillRect(QRectF(x0 - t, band.top - t, x1 - x0 + 2 * t, kCriticalOutlineWidth), color);
-    painter.fillRect(
-        QRectF(x0 - t, band.top + band.height - t, x1 - x0 + 2 * t, kCriticalOutlineWidth), color);
+    // Thicker in presentation mode, as the rows are taller.
+    const int w = InterfaceScale::px(kCriticalOutlineWidth);
+    const int t = w / 2;
+    painter.fillRect(QRectF(x0 - t, band.top - t, x1 - x0 + 2 * t, w), color);
+    painter.fillRect(QRectF(x0 - t, band.top + band.height - t, x1 - x0 + 2 * t, w), color);
     // Narrow bars get the top and bottom edges only: side edges would cover their colour.
-    if (c1 - c0 >= 3 * kCriticalOutlineWidth) {
-        painter.fillRect(QRectF(x0 - t, band.top, kCriticalOutlineWidth, band.height), color);
-        painter.fillRect(QRectF(x1 - t, band.top, kCriticalOutlineWidth, band.height), color);
+    if (c1 - c0 >= 3 * w) {
+        painter.fillRect(QRectF(x0 - t, band.top, w, band.height), color);
+        painter.fillRect(QRectF(x1 - t, band.top, w, band.height), color);
     }
 }
 
