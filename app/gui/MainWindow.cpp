@@ -2,8 +2,9 @@
 
 #include "common/LogModel.h"
 #include "core/Version.h"
-#include "gui/About.h"
 #include "gui/ErrorReporter.h"
+#include "gui/HelpController.h"
+#include "gui/PresentationController.h"
 #include "gui/ProjectDialogs.h"
 #include "gui/ProjectDocument.h"
 #include "gui/ProjectExplorer.h"
@@ -13,13 +14,11 @@
 #include "gui/WelcomePage.h"
 
 #include <QAbstractItemView>
-#include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QLabel>
 #include <QListView>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QStackedWidget>
 #include <QStatusBar>
 
@@ -60,6 +59,8 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
                                 m_tabs, m_document, m_store, m_errors, this);
     m_bandwidth = new BandwidthOptimizerSession(m_tabs, m_document, m_errors, this);
     m_runBar = new RunToolBar(m_session, this);
+    m_presentation = new PresentationController(this, m_tabs, m_layout);
+    m_help = new HelpController(this, m_tabs, m_project);
     createDocks();
     createMenus();
     addToolBar(m_runBar);
@@ -107,9 +108,9 @@ void MainWindow::createMenus() {
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     m_layout->attachUnitsMenu(view->addMenu(tr("&Units")));
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Astrolabe"), this, &MainWindow::showAbout);
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    view->addSeparator();
+    m_presentation->attachViewMenu(view);
+    m_help->attachHelpMenu(menuBar()->addMenu(tr("&Help")));
 }
 
 void MainWindow::createDocks() {
@@ -268,10 +269,6 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     m_runs->stop();
     m_layout->saveWindow(*this);
     event->accept();
-}
-
-void MainWindow::showAbout() {
-    QMessageBox::about(this, tr("About Astrolabe"), gui::aboutText());
 }
 
 } // namespace astrolabe::gui

@@ -12,6 +12,8 @@
 //   SweepSession        the Sweep tab: a sweep file's points, run and stored off the GUI thread
 //   BandwidthOptimizerSession  the Bandwidth tab: LIBRA's allocation per dimension, applied
 //   undoably
+//   PresentationController  View > zoom, high contrast, full-screen tab (presentation mode)
+//   HelpController      the Help menu, the user guide window and F1 context help
 // and views that show them: WorkspaceTabs (the central tabs), RunToolBar, ErrorReporter,
 // ProjectDialogs (the file dialogs and prompts).
 // The public project and run methods below forward to them (main() and tests call them).
@@ -45,6 +47,8 @@ class SweepView;
 namespace astrolabe::gui {
 
 class ErrorReporter;
+class HelpController;
+class PresentationController;
 class ProjectDialogs;
 class ProjectDocument;
 class ProjectExplorer;
@@ -130,6 +134,8 @@ public:
     widgets::LogModel* logModel() const { return m_log; }
     ProjectExplorer* explorer() const { return m_explorer; }
     WorkspaceTabs* tabs() const { return m_tabs; }
+    PresentationController* presentation() const { return m_presentation; }
+    HelpController* help() const { return m_help; }
     QProgressBar* progressBar() const { return m_runBar->progressBar(); }
     QLabel* progressLabel() const { return m_runBar->progressLabel(); }
     QAction* runAction() const { return m_runBar->runAction(); }
@@ -137,9 +143,6 @@ public:
 
     static constexpr size_t kLoadedResults = RunStoreController::kLoadedResults;
     static constexpr size_t kKeepTimelineIntervals = RunStoreController::kKeepTimelineIntervals;
-
-public slots:
-    void showAbout();
 
 signals:
     /// A finished or failed run is in the runs list (and, for a saved project, the database).
@@ -177,6 +180,8 @@ private:
 
     ProjectDialogs* m_dialogs = nullptr;
     ErrorReporter* m_errors = nullptr;
+    PresentationController* m_presentation = nullptr;
+    HelpController* m_help = nullptr;
 
     QStackedWidget* m_stack = nullptr;
     WelcomePage* m_welcome = nullptr;

@@ -1,9 +1,12 @@
 #include "gui/WelcomePage.h"
 
+#include "common/InterfaceScale.h"
+
 #include <QCommandLinkButton>
 #include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace astrolabe::gui {
@@ -11,7 +14,17 @@ namespace astrolabe::gui {
 WelcomePage::WelcomePage(QWidget* parent)
     : QWidget(parent)
     , m_recent(new QListWidget(this)) {
-    auto* outer = new QHBoxLayout(this);
+    // In a scroll area: at a large interface scale in a small window the page scrolls rather
+    // than squeezing its text.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* content = new QWidget(scroll);
+    scroll->setWidget(content);
+    auto* page = new QVBoxLayout(this);
+    page->setContentsMargins(0, 0, 0, 0);
+    page->addWidget(scroll);
+    auto* outer = new QHBoxLayout(content);
     auto* column = new QVBoxLayout;
     outer->addStretch(1);
     outer->addLayout(column, 2);
@@ -29,14 +42,25 @@ WelcomePage::WelcomePage(QWidget* parent)
         tr("Quick start"),
         tr("8 NPUs on a ring run one 1 MiB all-reduce. Press Run and read the result."), this);
     quick->setObjectName(QStringLiteral("quickStartButton"));
-    auto* create =
-        new QCommandLinkButton(tr("New project\u2026"),
-                               tr("Start from a preset: quick start, HGX-H100, 2-D torus."), this);
+    auto* create = new QCommandLinkButton(
+        tr("New project\u2026"),
+        tr("Start from a preset or an example project, chosen from a gallery."), this);
     auto* open =
         new QCommandLinkButton(tr("Open project\u2026"), tr("Open a project file (.yaml)."), this);
     column->addWidget(quick);
     column->addWidget(create);
     column->addWidget(open);
+    // Qt draws a command link's text at 9 points unless the button has a size of its own: the
+    // interface scale (presentation mode) gives it one.
+    const auto scaleLinks = [links = QList<QCommandLinkButton*>{quick, create, open}] {
+        QFont font;
+        font.setPointSizeF(9.0 * widgets::InterfaceScale::factor());
+        for (QCommandLinkButton* link : links)
+            link->setFont(font);
+    };
+    scaleLinks();
+    connect(&widgets::InterfaceScale::instance(), &widgets::InterfaceScale::changed, this,
+            scaleLinks);
     auto* recentTitle = new QLabel(tr("<b>Recent projects</b>"), this);
     column->addWidget(recentTitle);
     column->addWidget(m_recent);

@@ -1,5 +1,6 @@
 #include "compare/CompareCharts.h"
 
+#include "common/InterfaceScale.h"
 #include "timeline/TimeAxis.h"
 
 #include <QBarCategoryAxis>
@@ -62,6 +63,7 @@ BreakdownChart::BreakdownChart(QWidget* parent)
     : QChartView(newChart(tr("Time breakdown per run (critical NPU)")), parent) {
     setRenderHint(QPainter::Antialiasing);
     setMinimumHeight(220);
+    InterfaceScale::followChart(this);
 }
 
 void BreakdownChart::setMetrics(const MetricsTableModel& model) {
@@ -108,6 +110,7 @@ void BreakdownChart::setMetrics(const MetricsTableModel& model) {
     y->applyNiceNumbers();
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
+    InterfaceScale::styleChart(c);
     m_series->attachAxis(x);
     m_series->attachAxis(y);
 }
@@ -136,6 +139,7 @@ SweepChart::SweepChart(QWidget* parent)
     : QChartView(newChart(tr("Sweep")), parent) {
     setRenderHint(QPainter::Antialiasing);
     setMinimumHeight(220);
+    InterfaceScale::followChart(this);
 }
 
 void SweepChart::setSweep(const std::optional<SettingRow>& axis, const MetricsTableModel& model) {
@@ -167,6 +171,7 @@ void SweepChart::setSweep(const std::optional<SettingRow>& axis, const MetricsTa
     y->setLabelFormat(QStringLiteral("%g"));
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
+    InterfaceScale::styleChart(c);
     double xMin = 0, xMax = 0, yMax = 0;
     bool first = true;
     const QColor colors[] = {QColor(66, 133, 244), QColor(234, 67, 53)};

@@ -1,5 +1,6 @@
 #include "compare/CompareView.h"
 
+#include "common/InterfaceScale.h"
 #include "compare/AlignedTimelines.h"
 #include "compare/CompareCharts.h"
 #include "compare/MetricsTableModel.h"
@@ -34,7 +35,7 @@ QTableView* newTable(QAbstractItemModel* model, QWidget* parent) {
     view->setAlternatingRowColors(false);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(22);
+    view->verticalHeader()->setDefaultSectionSize(InterfaceScale::px(22));
     view->horizontalHeader()->setStretchLastSection(false);
     view->setWordWrap(false);
     return view;
@@ -158,10 +159,10 @@ void CompareView::setRuns(CompareRuns runs) {
     for (QTableView* view : {m_settingsView, m_metricsView})
         view->resizeColumnsToContents();
     // Long values ("analytical-congestion-unaware") are elided; the tooltip has them whole.
-    constexpr int kMaxSettingColumn = 170;
+    const int maxSettingColumn = InterfaceScale::px(170); // presentation mode: wider text
     for (int c = 1; c < m_settings->columnCount(); ++c)
         m_settingsView->setColumnWidth(c,
-                                       std::min(kMaxSettingColumn, m_settingsView->columnWidth(c)));
+                                       std::min(maxSettingColumn, m_settingsView->columnWidth(c)));
 }
 
 void CompareView::setBaseline(int run) {

@@ -1,6 +1,7 @@
 #include "generator/ModelBuilderPanel.h"
 
 #include "common/FieldValue.h"
+#include "common/InterfaceScale.h"
 #include "core/Error.h"
 #include "generate/ModelFigures.h"
 #include "generate/ModelPresets.h"
@@ -17,6 +18,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QVariant>
 #include <algorithm>
@@ -83,13 +85,28 @@ ModelBuilderPanel::ModelBuilderPanel(QWidget* parent)
     scroll->setWidget(fields);
     scroll->setWidgetResizable(true);
     scroll->setMinimumWidth(fields->sizeHint().width() + 24);
+    // The form's width follows the interface scale once the widgets have their new font (Qt
+    // passes it on by events, after changed()).
+    connect(&InterfaceScale::instance(), &InterfaceScale::changed, scroll, [scroll, fields] {
+        QTimer::singleShot(0, scroll, [scroll, fields] {
+            scroll->setMinimumWidth(fields->sizeHint().width() + InterfaceScale::px(24));
+        });
+    });
 
     auto* right = new QVBoxLayout;
     m_status = new QLabel;
     m_status->setWordWrap(true);
     m_figures = new QPlainTextEdit;
     m_figures->setReadOnly(true);
-    m_figures->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    // A font of its own does not follow the application's: presentation mode scales it here.
+    const auto fixedFont = [figures = m_figures] {
+        QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        if (font.pointSizeF() > 0)
+            font.setPointSizeF(font.pointSizeF() * InterfaceScale::factor());
+        figures->setFont(font);
+    };
+    fixedFont();
+    connect(&InterfaceScale::instance(), &InterfaceScale::changed, m_figures, fixedFont);
     m_figures->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_generate = new QPushButton(tr("Generate traces"));
     m_memoryBar = new MemoryBar;

@@ -1,5 +1,6 @@
 #include "sweep/SweepCharts.h"
 
+#include "common/InterfaceScale.h"
 #include "core/Units.h"
 #include "sweep/ParetoFront.h"
 
@@ -78,6 +79,7 @@ SweepLineChart::SweepLineChart(QWidget* parent)
     : QChartView(newChart(), parent) {
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(320, 220);
+    InterfaceScale::followChart(this);
 }
 
 void SweepLineChart::setRows(const std::vector<std::string>& axisNames,
@@ -139,6 +141,7 @@ void SweepLineChart::setRows(const std::vector<std::string>& axisNames,
     y->applyNiceNumbers();
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
+    InterfaceScale::styleChart(c);
     for (QAbstractSeries* s : c->series()) {
         s->attachAxis(x);
         s->attachAxis(y);
@@ -151,6 +154,7 @@ SweepParetoChart::SweepParetoChart(QWidget* parent)
     , m_view(new QChartView(newChart(), this)) {
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumSize(320, 220);
+    InterfaceScale::followChart(m_view);
     m_metric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Second cost (y, lower is better):"), this));
@@ -228,6 +232,7 @@ void SweepParetoChart::createSeries() {
         axis->setLabelFormat(QStringLiteral("%.4g"));
     c->addAxis(m_x, Qt::AlignBottom);
     c->addAxis(m_y, Qt::AlignLeft);
+    InterfaceScale::styleChart(c);
     for (QAbstractSeries* series : c->series()) {
         series->attachAxis(m_x);
         series->attachAxis(m_y);

@@ -1,6 +1,7 @@
 #include "timeline/RowLayout.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace astrolabe::widgets {
 
@@ -36,13 +37,25 @@ void RowLayout::rebuild() {
     int y = 0;
     for (DisplayRow& row : m_rows) {
         row.top = y;
-        row.height = row.kind == DisplayRow::Kind::Npu ? kNpuRowHeight
-                     : row.collapsed                   ? kCollapsedGroupRowHeight
-                                                       : kGroupRowHeight;
+        const int base = row.kind == DisplayRow::Kind::Npu ? kNpuRowHeight
+                         : row.collapsed                   ? kCollapsedGroupRowHeight
+                                                           : kGroupRowHeight;
+        row.height = static_cast<int>(std::lround(base * m_scale));
         y += row.height;
     }
     m_totalHeight = y;
     ++m_version;
+}
+
+void RowLayout::setScale(double scale) {
+    if (scale == m_scale)
+        return;
+    m_scale = scale;
+    rebuild();
+}
+
+int RowLayout::npuRowHeight() const {
+    return static_cast<int>(std::lround(kNpuRowHeight * m_scale));
 }
 
 void RowLayout::addGroup(int level, int firstNpu, int depth) {

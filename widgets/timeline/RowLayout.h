@@ -32,6 +32,11 @@ public:
     static constexpr int kGroupRowHeight = 20;
     static constexpr int kCollapsedGroupRowHeight = 26;
 
+    /// Row heights are the k*RowHeight constants times `scale` (presentation mode), rounded.
+    void setScale(double scale);
+    double scale() const { return m_scale; }
+    int npuRowHeight() const;
+
     /// Dimension sizes (dim 0 first). When their product differs from npuCount, rows are flat.
     void setDimensions(const std::vector<int>& sizes, int npuCount);
     const std::vector<int>& dimensions() const { return m_sizes; }
@@ -65,6 +70,7 @@ private:
     std::set<std::pair<int, int>> m_collapsed; ///< (level, first NPU)
     std::vector<DisplayRow> m_rows;
     int m_totalHeight = 0;
+    double m_scale = 1.0;
     uint64_t m_version = 0;
 };
 

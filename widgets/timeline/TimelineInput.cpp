@@ -21,9 +21,9 @@ constexpr int kWheelBurstMs = 600; ///< wheel steps closer than this are one his
 
 TimelineHit TimelineWidget::hitTest(QPoint pos) const {
     TimelineHit hit;
-    if (!m_source || pos.x() < kLabelWidth || pos.y() < kAxisHeight)
+    if (!m_source || pos.x() < labelWidth() || pos.y() < axisHeight())
         return hit;
-    const int y = pos.y() - kAxisHeight + verticalScrollBar()->value();
+    const int y = pos.y() - axisHeight() + verticalScrollBar()->value();
     hit.displayRow = m_layout.rowAt(y);
     if (hit.displayRow < 0)
         return hit;
@@ -89,9 +89,9 @@ void TimelineWidget::leaveEvent(QEvent* event) {
 
 void TimelineWidget::wheelEvent(QWheelEvent* event) {
     const double steps = event->angleDelta().y() / 120.0;
-    if (event->modifiers() & Qt::ShiftModifier || event->position().x() < kLabelWidth) {
+    if (event->modifiers() & Qt::ShiftModifier || event->position().x() < labelWidth()) {
         verticalScrollBar()->setValue(verticalScrollBar()->value() -
-                                      static_cast<int>(steps * 3 * RowLayout::kNpuRowHeight));
+                                      static_cast<int>(steps * 3 * m_layout.npuRowHeight()));
         return;
     }
     if (steps == 0)
@@ -113,9 +113,10 @@ void TimelineWidget::mousePressEvent(QMouseEvent* event) {
     m_moved = false;
     if (event->button() != Qt::LeftButton)
         return;
-    if (m_pressPos.x() < kLabelWidth) {
-        const int row = m_layout.rowAt(m_pressPos.y() - kAxisHeight + verticalScrollBar()->value());
-        if (row >= 0 && m_pressPos.y() >= kAxisHeight) {
+    if (m_pressPos.x() < labelWidth()) {
+        const int row =
+            m_layout.rowAt(m_pressPos.y() - axisHeight() + verticalScrollBar()->value());
+        if (row >= 0 && m_pressPos.y() >= axisHeight()) {
             m_layout.toggle(row);
             updateScrollBars();
             viewport()->update();
@@ -147,7 +148,7 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
         emit windowChanged(m_mapper.t0(), m_mapper.t1());
     } else {
         m_rubberBand =
-            QRect(QPoint(std::max(std::min(m_pressPos.x(), pos.x()), kLabelWidth), kAxisHeight),
+            QRect(QPoint(std::max(std::min(m_pressPos.x(), pos.x()), labelWidth()), axisHeight()),
                   QPoint(std::max(m_pressPos.x(), pos.x()), viewport()->height()));
         viewport()->update();
     }
@@ -182,7 +183,7 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void TimelineWidget::keyPressEvent(QKeyEvent* event) {
-    const double centre = kLabelWidth + m_mapper.width() / 2;
+    const double centre = labelWidth() + m_mapper.width() / 2;
     const bool alt = event->modifiers() & Qt::AltModifier;
     switch (event->key()) {
     case Qt::Key_Left:

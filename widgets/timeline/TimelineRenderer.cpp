@@ -1,5 +1,6 @@
 #include "timeline/TimelineRenderer.h"
 
+#include "common/InterfaceScale.h"
 #include "timeline/ColorKey.h"
 #include "timeline/TimeAxis.h"
 #include "timeline/TimelinePalette.h"
@@ -57,7 +58,7 @@ void TimelineRenderer::paint(QPainter& painter, const TimelinePaintState& state)
     painter.setClipRect(QRect(state.labelWidth, plotTop, state.size.width() - state.labelWidth,
                               state.size.height() - plotTop));
     // Grid first so that bars cover it.
-    const std::vector<TimeTick> ticks = timeTicks(state.mapper, 90);
+    const std::vector<TimeTick> ticks = timeTicks(state.mapper, InterfaceScale::px(90));
     painter.setPen(QColor(0xdd, 0xdd, 0xdd));
     for (const TimeTick& tick : ticks)
         painter.drawLine(QPointF(tick.x, plotTop), QPointF(tick.x, state.size.height()));
@@ -164,14 +165,15 @@ void TimelineRenderer::paintCriticalOutline(QPainter& painter, const TimelineRun
     const qreal x0 = left + c0;
     const qreal x1 = left + c1;
     const QColor color = TimelinePalette::criticalOutline();
-    const int t = kCriticalOutlineWidth / 2;
-    painter.fillRect(QRectF(x0 - t, band.top - t, x1 - x0 + 2 * t, kCriticalOutlineWidth), color);
-    painter.fillRect(
-        QRectF(x0 - t, band.top + band.height - t, x1 - x0 + 2 * t, kCriticalOutlineWidth), color);
+    // Thicker in presentation mode, as the rows are taller.
+    const int w = InterfaceScale::px(kCriticalOutlineWidth);
+    const int t = w / 2;
+    painter.fillRect(QRectF(x0 - t, band.top - t, x1 - x0 + 2 * t, w), color);
+    painter.fillRect(QRectF(x0 - t, band.top + band.height - t, x1 - x0 + 2 * t, w), color);
     // Narrow bars get the top and bottom edges only: side edges would cover their colour.
-    if (c1 - c0 >= 3 * kCriticalOutlineWidth) {
-        painter.fillRect(QRectF(x0 - t, band.top, kCriticalOutlineWidth, band.height), color);
-        painter.fillRect(QRectF(x1 - t, band.top, kCriticalOutlineWidth, band.height), color);
+    if (c1 - c0 >= 3 * w) {
+        painter.fillRect(QRectF(x0 - t, band.top, w, band.height), color);
+        painter.fillRect(QRectF(x1 - t, band.top, w, band.height), color);
     }
 }
 
@@ -249,7 +251,7 @@ void TimelineRenderer::paintLabels(QPainter& painter, const TimelinePaintState& 
     for (int i = firstRow; i <= lastRow; ++i) {
         const DisplayRow& row = state.layout->rows()[static_cast<size_t>(i)];
         const int top = state.axisHeight + row.top - state.scrollY;
-        const int indent = 6 + row.depth * 12;
+        const int indent = InterfaceScale::px(6 + row.depth * 12);
         QString text = QString::fromStdString(state.layout->label(row));
         const bool group = row.kind == DisplayRow::Kind::Group;
         if (group) {
@@ -280,7 +282,7 @@ void TimelineRenderer::paintAxis(QPainter& painter, const TimelinePaintState& st
                      QStringLiteral("span ") + QString::fromStdString(formatTime(mapper.spanPs())));
     painter.setClipRect(QRect(state.labelWidth, 0, state.size.width() - state.labelWidth, h));
     qreal lastRight = -1e9; // where the previous label ends: labels never overlap
-    for (const TimeTick& tick : timeTicks(mapper, 90)) {
+    for (const TimeTick& tick : timeTicks(mapper, InterfaceScale::px(90))) {
         painter.drawLine(QPointF(tick.x, h - 6), QPointF(tick.x, h - 1));
         const QString label = QString::fromStdString(tick.label);
         const qreal textWidth = painter.fontMetrics().horizontalAdvance(label);

@@ -2,6 +2,7 @@
 // search and selection, and painting. Interaction with mouse and keys is in TimelineInput.cpp.
 #include "timeline/TimelineWidget.h"
 
+#include "common/InterfaceScale.h"
 #include "timeline/TimelineText.h"
 
 #include <QPainter>
@@ -19,6 +20,26 @@ TimelineWidget::TimelineWidget(QWidget* parent)
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(400, 200);
     m_mapper.setLimits(0, 1);
+    m_layout.setScale(InterfaceScale::factor());
+    connect(&InterfaceScale::instance(), &InterfaceScale::changed, this,
+            &TimelineWidget::applyInterfaceScale);
+}
+
+int TimelineWidget::labelWidth() const {
+    return InterfaceScale::px(kLabelWidth);
+}
+
+int TimelineWidget::axisHeight() const {
+    return InterfaceScale::px(kAxisHeight);
+}
+
+void TimelineWidget::applyInterfaceScale() {
+    m_layout.setScale(InterfaceScale::factor());
+    m_cache.clear();
+    ++m_overlayVersion;
+    updateMapperWidth();
+    updateScrollBars();
+    viewport()->update();
 }
 
 void TimelineWidget::setSource(std::shared_ptr<const TimelineSource> source,
@@ -76,8 +97,8 @@ TimelinePaintState TimelineWidget::paintState() const {
     state.mapper = m_mapper;
     state.size = viewport()->size();
     state.scrollY = verticalScrollBar()->value();
-    state.labelWidth = kLabelWidth;
-    state.axisHeight = kAxisHeight;
+    state.labelWidth = labelWidth();
+    state.axisHeight = axisHeight();
     state.hover = m_hover;
     state.selection = m_selection;
     state.rubberBand = m_rubberBand;
@@ -98,7 +119,7 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
 }
 
 void TimelineWidget::updateMapperWidth() {
-    m_mapper.setWidth(kLabelWidth, std::max(1, viewport()->width() - kLabelWidth));
+    m_mapper.setWidth(labelWidth(), std::max(1, viewport()->width() - labelWidth()));
 }
 
 void TimelineWidget::resizeEvent(QResizeEvent* event) {
@@ -108,10 +129,10 @@ void TimelineWidget::resizeEvent(QResizeEvent* event) {
 }
 
 void TimelineWidget::updateScrollBars() {
-    const int visible = std::max(0, viewport()->height() - kAxisHeight);
+    const int visible = std::max(0, viewport()->height() - axisHeight());
     verticalScrollBar()->setRange(0, std::max(0, m_layout.totalHeight() - visible));
     verticalScrollBar()->setPageStep(visible);
-    verticalScrollBar()->setSingleStep(RowLayout::kNpuRowHeight);
+    verticalScrollBar()->setSingleStep(m_layout.npuRowHeight());
 }
 
 void TimelineWidget::scrollContentsBy(int, int) {
@@ -177,12 +198,12 @@ void TimelineWidget::ensureRowVisible(int row) {
     if (row < 0 || row >= static_cast<int>(m_layout.rows().size()))
         return;
     const DisplayRow& r = m_layout.rows()[row];
-    const int visible = viewport()->height() - kAxisHeight;
+    const int visible = viewport()->height() - axisHeight();
     QScrollBar* bar = verticalScrollBar();
     if (r.top < bar->value())
         bar->setValue(r.top);
     else if (r.top + r.height > bar->value() + visible)
-        bar->setValue(r.top + r.height - visible + RowLayout::kNpuRowHeight);
+        bar->setValue(r.top + r.height - visible + m_layout.npuRowHeight());
 }
 
 int TimelineWidget::setSearchText(const QString& text) {

@@ -77,6 +77,11 @@ public:
     QSize renderSize() const;
     /// Scrolls the rows so that display row `row` is visible.
     void ensureRowVisible(int row);
+    /// The row labels' width and the time axis' height, at the interface scale.
+    int labelWidth() const;
+    int axisHeight() const;
+    /// Presentation mode changed the scale or theme: rows, axis and labels are laid out again.
+    void applyInterfaceScale();
 
 signals:
     void activitySelected(const astrolabe::ActivityInterval& activity);

@@ -1,5 +1,6 @@
 #include "topology/BlockPalette.h"
 
+#include "common/InterfaceScale.h"
 #include "topology/BlockMime.h"
 #include "topology/DimensionColors.h"
 #include "topology/TopologyPresets.h"
@@ -79,8 +80,12 @@ BlockPalette::BlockPalette(QWidget* parent)
     setDragEnabled(true);
     setDragDropMode(QAbstractItemView::DragOnly);
     setDefaultDropAction(Qt::CopyAction);
-    setIconSize(QSize(40, 40));
-    setGridSize(QSize(96, 72));
+    const auto applyScale = [this] {
+        setIconSize(QSize(InterfaceScale::px(40), InterfaceScale::px(40)));
+        setGridSize(QSize(InterfaceScale::px(96), InterfaceScale::px(72)));
+    };
+    applyScale();
+    connect(&InterfaceScale::instance(), &InterfaceScale::changed, this, applyScale);
     setWordWrap(true);
     setSpacing(2);
     setToolTip(tr("Drag a block onto the dimension stack (or double-click to append it)"));

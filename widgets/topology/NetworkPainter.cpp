@@ -1,5 +1,6 @@
 #include "topology/NetworkPainter.h"
 
+#include "common/InterfaceScale.h"
 #include "topology/DimensionColors.h"
 #include "topology/ShapeBatches.h"
 
@@ -170,12 +171,14 @@ void paintWrapLabels(QPainter& p, const Collected& c, const NetworkViewState& st
     const double s = state.scale;
     p.save(); // the legend is painted after, in the widget's font
     QFont font = p.font();
-    font.setPixelSize(std::clamp(static_cast<int>(NetworkLayout::kNodeRadius * s * 0.5), 8, 12));
+    font.setPixelSize(std::clamp(static_cast<int>(NetworkLayout::kNodeRadius * s * 0.5),
+                                 InterfaceScale::px(8), InterfaceScale::px(12)));
     p.setFont(font);
     const QFontMetricsF metrics(font);
     for (size_t l = 1; l < c.levels.size() && l <= 2; ++l) {
         const LevelBatch& b = c.levels[l];
-        p.setPen(dimensionColor(static_cast<int>(l) - 1).darker(140));
+        p.setPen(
+            InterfaceScale::pick(dimensionColor(static_cast<int>(l) - 1).darker(140), Qt::black));
         for (size_t i = 0; i < b.wrapStubs.size(); ++i) {
             const QLineF stub(b.wrapStubs[i].p1() * s + state.offset,
                               b.wrapStubs[i].p2() * s + state.offset);
@@ -256,7 +259,7 @@ NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
     for (int l = m_layout.topLevel(); l >= 1; --l) {
         const LevelBatch& b = c.levels[static_cast<size_t>(l)];
         const QColor color = dimensionColor(l - 1);
-        QPen outline(tint(color, 0.45), 1);
+        QPen outline(InterfaceScale::pick(tint(color, 0.45), color), InterfaceScale::penWidth(1));
         outline.setCosmetic(true);
         p.setPen(outline);
         p.setBrush(tint(color, l == 1 ? 0.14 : 0.06));
@@ -266,7 +269,7 @@ NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
         // path keeps the frame short.
         const bool many = b.lines.size() > 300;
         QPen edge(selected ? color.darker(130) : color,
-                  many ? 1.0 : (selected ? 3.5 : (l == 1 ? 1.4 : 2.2)));
+                  many ? 1.0 : InterfaceScale::penWidth(selected ? 3.5 : (l == 1 ? 1.4 : 2.2)));
         edge.setCosmetic(true);
         p.setPen(edge);
         p.drawLines(b.lines.data(), static_cast<int>(b.lines.size()));
@@ -286,7 +289,7 @@ NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
     if (!c.tiles.empty()) {
         const int l = state.collapseLevel;
         const QColor color = dimensionColor(l - 1);
-        QPen pen(color.darker(120), 1);
+        QPen pen(color.darker(120), InterfaceScale::penWidth(1));
         pen.setCosmetic(true);
         p.setPen(pen);
         p.setBrush(tint(color, 0.5));
@@ -299,13 +302,13 @@ NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
     }
     if (!c.nodes.empty()) {
         const double diameter = 2 * NetworkLayout::kNodeRadius * s;
-        p.setBrush(QColor(0x34, 0x49, 0x5e));
+        p.setBrush(InterfaceScale::pick(QColor(0x34, 0x49, 0x5e), Qt::black));
         std::vector<QRectF> rects;
         rects.reserve(c.nodes.size());
         for (const auto& node : c.nodes)
             rects.push_back(node.first);
         if (diameter >= 7) {
-            QPen pen(Qt::white, 1);
+            QPen pen(Qt::white, InterfaceScale::penWidth(1));
             pen.setCosmetic(true);
             p.setPen(pen);
             stampShapes(p, rects, true);
@@ -323,18 +326,21 @@ NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
         }
     }
     if (state.selectedGroup.level >= 1)
-        paintOutline(p, state.selectedGroup, QColor(0xe7, 0x4c, 0x3c), 3);
+        paintOutline(p, state.selectedGroup, QColor(0xe7, 0x4c, 0x3c), InterfaceScale::penWidth(3));
     if (state.hovered.level >= 1)
-        paintOutline(p, state.hovered, QColor(0x2c, 0x3e, 0x50), 1.5);
+        paintOutline(p, state.hovered, QColor(0x2c, 0x3e, 0x50), InterfaceScale::penWidth(1.5));
     if (state.hovered.level == 0)
         paintHoveredNpu(p, state);
     p.restore();
 
-    // Labels in widget coordinates so the text keeps its size at every zoom.
+    // Labels in widget coordinates so the text keeps its size at every zoom. The legend is
+    // painted after, in the widget's font: the labels' sizes stay here.
+    p.save();
     const double nodePixels = 2 * NetworkLayout::kNodeRadius * s;
     if (nodePixels >= 18 && c.nodes.size() <= 2000) {
         QFont font = p.font();
-        font.setPixelSize(std::clamp(static_cast<int>(nodePixels * 0.42), 8, 14));
+        font.setPixelSize(std::clamp(static_cast<int>(nodePixels * 0.42), InterfaceScale::px(8),
+                                     InterfaceScale::px(14)));
         p.setFont(font);
         const int hoveredNpu = state.hovered.level == 0 ? state.hovered.firstId : -1;
         for (const auto& node : c.nodes) {
@@ -348,13 +354,14 @@ NetworkPaintStats NetworkPainter::paint(QPainter& p, const QRectF& widgetRect,
     const double tilePixels = c.tiles.empty() ? 0 : c.tiles.front().first.width() * s;
     if (tilePixels >= 56 && c.tiles.size() <= 400) {
         const int per = m_layout.level(state.collapseLevel).npusPerGroup;
-        p.setPen(QColor(0x2c, 0x3e, 0x50));
+        p.setPen(InterfaceScale::pick(QColor(0x2c, 0x3e, 0x50), Qt::black));
         for (const auto& t : c.tiles) {
             const QRectF r(t.first.topLeft() * s + state.offset, t.first.size() * s);
             p.drawText(r, Qt::AlignCenter,
                        QStringLiteral("%1\u2013%2").arg(t.second).arg(t.second + per - 1));
         }
     }
+    p.restore();
     stats.groupsVisited = c.visited;
     stats.tiles = static_cast<int>(c.tiles.size());
     stats.nodes = static_cast<int>(c.nodes.size());
@@ -376,7 +383,7 @@ void NetworkPainter::paintHoveredNpu(QPainter& p, const NetworkViewState& state)
     const QPointF from = m_layout.npuPosition(id);
     const double r = NetworkLayout::kNodeRadius;
     for (int d = 0; d < m_layout.dimensionCount(); ++d) {
-        QPen pen(dimensionColor(d).darker(110), 3);
+        QPen pen(dimensionColor(d).darker(110), InterfaceScale::penWidth(3));
         pen.setCosmetic(true);
         p.setPen(pen);
         p.setBrush(Qt::NoBrush);
@@ -400,7 +407,7 @@ void NetworkPainter::paintHoveredNpu(QPainter& p, const NetworkViewState& state)
             p.drawEllipse(to, r * 1.5, r * 1.5);
         }
     }
-    QPen pen(QColor(0xe7, 0x4c, 0x3c), 3);
+    QPen pen(QColor(0xe7, 0x4c, 0x3c), InterfaceScale::penWidth(3));
     pen.setCosmetic(true);
     p.setPen(pen);
     p.setBrush(QColor(0xf1, 0xc4, 0x0f));

@@ -1,5 +1,6 @@
 #include "topology/NetworkView.h"
 
+#include "common/InterfaceScale.h"
 #include "topology/DimensionColors.h"
 #include "topology/TopologyMath.h"
 #include "topology/UnitChoices.h"
@@ -224,7 +225,7 @@ void NetworkView::paintLegend(QPainter& p) {
                       .arg(m_layout.level(m_state.collapseLevel).npusPerGroup);
     w = std::max(w + 20, fm.horizontalAdvance(footer));
     const QRect box(8, 8, w + 16, lineH * (static_cast<int>(lines.size()) + 1) + 10);
-    p.setPen(QColor(0xd0, 0xd4, 0xd8));
+    p.setPen(InterfaceScale::pick(QColor(0xd0, 0xd4, 0xd8), Qt::black));
     p.setBrush(QColor(255, 255, 255, 225));
     p.drawRoundedRect(box, 6, 6);
     m_legendRows.clear();
@@ -237,13 +238,14 @@ void NetworkView::paintLegend(QPainter& p) {
         f.setBold(selected);
         p.setFont(f);
         const bool invalid = isInvalid(m_platform.dimensions[static_cast<size_t>(i)]);
-        p.setPen(invalid ? QColor(0xc0, 0x39, 0x2b) : QColor(0x2c, 0x3e, 0x50));
+        p.setPen(invalid ? QColor(0xc0, 0x39, 0x2b)
+                         : InterfaceScale::pick(QColor(0x2c, 0x3e, 0x50), Qt::black));
         p.drawText(QRect(box.left() + 26, y, w, lineH), Qt::AlignVCenter, lines[i]);
     }
     QFont f = p.font();
     f.setBold(false);
     p.setFont(f);
-    p.setPen(QColor(0x7f, 0x8c, 0x8d));
+    p.setPen(InterfaceScale::pick(QColor(0x7f, 0x8c, 0x8d), Qt::black));
     p.drawText(
         QRect(box.left() + 8, box.top() + 6 + static_cast<int>(lines.size()) * lineH, w, lineH),
         Qt::AlignVCenter, footer);

@@ -1,5 +1,6 @@
 #include "utilization/HeatmapWidget.h"
 
+#include "common/InterfaceScale.h"
 #include "utilization/UtilizationData.h"
 
 #include <QMouseEvent>
@@ -11,8 +12,12 @@
 namespace astrolabe::widgets {
 
 namespace {
-constexpr int kLeft = 56, kTop = 24, kRight = 84, kBottom = 34;
+// Margins for the title, axis names and colour scale, at 100 %: the interface scale multiplies
+// them (and every text box below) so that larger text still fits.
+int px(int pixels) {
+    return InterfaceScale::px(pixels);
 }
+} // namespace
 
 HeatmapWidget::HeatmapWidget(QWidget* parent)
     : QWidget(parent) {
@@ -52,8 +57,9 @@ void HeatmapWidget::setValueFormat(std::function<QString(float)> format) {
 }
 
 QRect HeatmapWidget::plotRect() const {
-    return QRect(kLeft, kTop, std::max(1, width() - kLeft - kRight),
-                 std::max(1, height() - kTop - kBottom));
+    const int left = px(56), top = px(24), right = px(84), bottom = px(34);
+    return QRect(left, top, std::max(1, width() - left - right),
+                 std::max(1, height() - top - bottom));
 }
 
 QRgb HeatmapWidget::colorFor(float t) {
@@ -96,7 +102,7 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     QFont bold = font();
     bold.setBold(true);
     painter.setFont(bold);
-    painter.drawText(QRect(0, 0, width(), kTop), Qt::AlignCenter, m_title);
+    painter.drawText(QRect(0, 0, width(), px(24)), Qt::AlignCenter, m_title);
     painter.setFont(font());
     if (m_image.isNull()) {
         painter.drawText(plot, Qt::AlignCenter, tr("no data"));
@@ -107,29 +113,31 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     painter.drawRect(plot.adjusted(0, 0, -1, -1));
     painter.setPen(Qt::black);
     // Axis names and extents.
-    painter.drawText(QRect(plot.left(), plot.bottom() + 2, plot.width(), kBottom - 2),
+    painter.drawText(QRect(plot.left(), plot.bottom() + 2, plot.width(), px(32)),
                      Qt::AlignHCenter | Qt::AlignTop, m_columnAxis);
-    painter.drawText(QRect(plot.left(), plot.bottom() + 2, 60, 16), Qt::AlignLeft,
+    painter.drawText(QRect(plot.left(), plot.bottom() + 2, px(60), px(16)), Qt::AlignLeft,
                      QStringLiteral("0"));
-    painter.drawText(QRect(plot.right() - 80, plot.bottom() + 2, 80, 16), Qt::AlignRight,
-                     QString::number(m_cols - 1));
+    painter.drawText(QRect(plot.right() - px(80), plot.bottom() + 2, px(80), px(16)),
+                     Qt::AlignRight, QString::number(m_cols - 1));
     painter.save();
-    painter.translate(14, plot.center().y());
+    painter.translate(px(14), plot.center().y());
     painter.rotate(-90);
-    painter.drawText(QRect(-plot.height() / 2, -12, plot.height(), 16), Qt::AlignCenter, m_rowAxis);
+    painter.drawText(QRect(-plot.height() / 2, -px(12), plot.height(), px(16)), Qt::AlignCenter,
+                     m_rowAxis);
     painter.restore();
-    painter.drawText(QRect(20, plot.top(), kLeft - 24, 16), Qt::AlignRight, QStringLiteral("0"));
-    painter.drawText(QRect(20, plot.bottom() - 16, kLeft - 24, 16), Qt::AlignRight,
+    painter.drawText(QRect(px(20), plot.top(), px(32), px(16)), Qt::AlignRight,
+                     QStringLiteral("0"));
+    painter.drawText(QRect(px(20), plot.bottom() - px(16), px(32), px(16)), Qt::AlignRight,
                      QString::number(m_rows - 1));
     // Colour scale.
-    const QRect scale(plot.right() + 12, plot.top(), 14, plot.height());
+    const QRect scale(plot.right() + px(12), plot.top(), px(14), plot.height());
     for (int y = 0; y < scale.height(); ++y)
         painter.fillRect(QRect(scale.left(), scale.bottom() - y, scale.width(), 1),
                          QColor(colorFor(static_cast<float>(y) / std::max(1, scale.height() - 1))));
-    painter.drawText(QRect(scale.right() + 3, scale.top(), kRight, 16), Qt::AlignLeft,
+    painter.drawText(QRect(scale.right() + 3, scale.top(), px(84), px(16)), Qt::AlignLeft,
                      m_format(m_max));
-    painter.drawText(QRect(scale.right() + 3, scale.bottom() - 16, kRight, 16), Qt::AlignLeft,
-                     m_format(0));
+    painter.drawText(QRect(scale.right() + 3, scale.bottom() - px(16), px(84), px(16)),
+                     Qt::AlignLeft, m_format(0));
 }
 
 QPoint HeatmapWidget::cellAt(QPoint pos) const {

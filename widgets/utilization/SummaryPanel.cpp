@@ -1,5 +1,6 @@
 #include "utilization/SummaryPanel.h"
 
+#include "common/InterfaceScale.h"
 #include "core/Units.h"
 #include "record/Oversubscription.h"
 #include "timeline/TimeAxis.h"
@@ -33,6 +34,7 @@ QChartView* makeChartView(const QString& title, QWidget* parent) {
     chart->setTitle(title);
     chart->legend()->setAlignment(Qt::AlignBottom);
     auto* view = new QChartView(chart, parent);
+    InterfaceScale::followChart(view);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(220);
     return view;
@@ -170,7 +172,9 @@ void SummaryPanel::fillCollectiveChart() {
     axisX->setLabelFormat(QStringLiteral("%g"));
     axisX->setTitleText(suffix);
     chart->addAxis(axisY, Qt::AlignLeft);
+    InterfaceScale::styleChart(chart);
     chart->addAxis(axisX, Qt::AlignBottom);
+    InterfaceScale::styleChart(chart);
     series->attachAxis(axisY);
     series->attachAxis(axisX);
     // Room on the right for the value printed after the longest bar.
@@ -214,7 +218,9 @@ void SummaryPanel::fillBandwidthChart() {
     axisY->setLabelFormat(QStringLiteral("%g"));
     axisY->setTitleText(unit);
     chart->addAxis(axisX, Qt::AlignBottom);
+    InterfaceScale::styleChart(chart);
     chart->addAxis(axisY, Qt::AlignLeft);
+    InterfaceScale::styleChart(chart);
     series->attachAxis(axisX);
     series->attachAxis(axisY);
     keepTicksReadable(chart, axisY, top * 1.05, Qt::Vertical);

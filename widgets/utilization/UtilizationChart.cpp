@@ -1,5 +1,6 @@
 #include "utilization/UtilizationChart.h"
 
+#include "common/InterfaceScale.h"
 #include "timeline/TimeAxis.h"
 #include "timeline/TimelinePalette.h"
 #include "utilization/UtilizationData.h"
@@ -22,6 +23,7 @@ UtilizationChart::UtilizationChart(QWidget* parent)
     m_y->setRange(0, 100);
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
+    InterfaceScale::followChart(this);
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
     setMinimumHeight(220);

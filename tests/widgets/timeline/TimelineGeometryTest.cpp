@@ -271,6 +271,25 @@ TEST(RowLayout, GroupsByDimensionCoordinates) {
     EXPECT_EQ(layout.rows().size(), 10u);
 }
 
+TEST(RowLayout, PresentationScaleMultipliesEveryRowHeight) {
+    // Two nodes of four NPUs: 2 group rows of 20 px and 8 NPU rows of 26 px = 248 px at 100 %.
+    RowLayout layout;
+    layout.setDimensions({4, 2}, 8);
+    ASSERT_EQ(layout.totalHeight(), 2 * RowLayout::kGroupRowHeight + 8 * RowLayout::kNpuRowHeight);
+    const uint64_t version = layout.version();
+    layout.setScale(2.0);
+    EXPECT_GT(layout.version(), version) << "cached geometry must be rebuilt";
+    EXPECT_EQ(layout.totalHeight(), 2 * 248);
+    EXPECT_EQ(layout.npuRowHeight(), 52);
+    EXPECT_EQ(layout.rows()[1].top, 40);
+    EXPECT_EQ(layout.rowAt(40 + 51), 1);
+    EXPECT_EQ(layout.rowAt(40 + 52), 2);
+    layout.setScale(1.25); // 26 * 1.25 = 32.5 rounds to 33; 20 * 1.25 = 25
+    EXPECT_EQ(layout.totalHeight(), 2 * 25 + 8 * 33);
+    layout.setScale(1.0);
+    EXPECT_EQ(layout.totalHeight(), 248);
+}
+
 TEST(RowLayout, NestsPodsAndNodes) {
     RowLayout layout;
     layout.setDimensions({2, 2, 2}, 8); // pods of 2 nodes of 2 NPUs

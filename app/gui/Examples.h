@@ -1,0 +1,21 @@
+#pragma once
+// The example projects that come with Astrolabe (projects/ in the source tree, installed under
+// share/astrolabe/projects): found on disk, named and described from their own files. Used by
+// Help > Examples and the New Project wizard's gallery.
+
+#include <QString>
+#include <QStringList>
+
+namespace astrolabe::gui::examples {
+
+/// The installed share/astrolabe/projects beside the program, else the source tree's projects/
+/// (a developer's build); empty when neither exists.
+QString directory();
+/// Every example project (a .yaml with a platform, not a sweep) under `directory`, sorted.
+QStringList projects(const QString& directory);
+/// The project's `name:`, or its file name.
+QString title(const QString& path);
+/// The comment block at the top of the file, as one paragraph ("" when none).
+QString description(const QString& path);
+
+} // namespace astrolabe::gui::examples

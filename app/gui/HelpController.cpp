@@ -1,0 +1,119 @@
+#include "gui/HelpController.h"
+
+#include "gui/About.h"
+#include "gui/Examples.h"
+#include "gui/HelpWindow.h"
+#include "gui/ProjectController.h"
+#include "gui/WorkspaceTabs.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMessageBox>
+
+namespace astrolabe::gui {
+
+namespace {
+
+/// The guide's section for each central tab (WorkspaceTabs::Tab order) and dock.
+QString tabSection(int tab) {
+    switch (tab) {
+    case WorkspaceTabs::TopologyTab:
+        return QStringLiteral("the-topology-tab");
+    case WorkspaceTabs::ConfigurationTab:
+        return QStringLiteral("the-configuration-tab");
+    case WorkspaceTabs::TimelineTab:
+        return QStringLiteral("the-timeline-tab");
+    case WorkspaceTabs::UtilizationTab:
+        return QStringLiteral("the-utilization-tab");
+    case WorkspaceTabs::CompareTab:
+        return QStringLiteral("the-compare-tab");
+    case WorkspaceTabs::WorkloadTab:
+        return QStringLiteral("the-workload-tab");
+    case WorkspaceTabs::SweepTab:
+        return QStringLiteral("the-sweep-tab");
+    default:
+        return QStringLiteral("getting-started");
+    }
+}
+
+QString dockSection(const QString& objectName) {
+    if (objectName == QLatin1String("projectDock"))
+        return QStringLiteral("the-project-panel");
+    if (objectName == QLatin1String("runsDock") || objectName == QLatin1String("logDock"))
+        return QStringLiteral("the-runs-and-log-panels");
+    return {};
+}
+
+} // namespace
+
+HelpController::HelpController(QMainWindow* window, WorkspaceTabs* tabs, ProjectController* project)
+    : QObject(window)
+    , m_window(window)
+    , m_tabs(tabs)
+    , m_project(project) {
+    m_contextHelp = new QAction(tr("&Help on This Panel"), this);
+    m_contextHelp->setShortcut(QKeySequence::HelpContents); // F1
+    connect(m_contextHelp, &QAction::triggered, this, &HelpController::showContextHelp);
+    window->addAction(m_contextHelp); // F1 also works while the menu bar is hidden
+}
+
+void HelpController::attachHelpMenu(QMenu* help) {
+    help->addAction(tr("&User Guide"), this, [this] { showGuide(); });
+    help->addAction(m_contextHelp);
+    QMenu* examples = help->addMenu(tr("&Examples"));
+    examples->setObjectName(QStringLiteral("examplesMenu"));
+    const QStringList projects = examples::projects(examples::directory());
+    for (const QString& path : projects)
+        examples->addAction(examples::title(path), this, [this, path] { m_project->open(path); })
+            ->setToolTip(path);
+    examples->setEnabled(!projects.isEmpty());
+    help->addSeparator();
+    help->addAction(tr("&About Astrolabe"), this,
+                    [this] { QMessageBox::about(m_window, tr("About Astrolabe"), aboutText()); });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+QString HelpController::sectionFor(const QWidget* widget) const {
+    for (const QWidget* w = widget; w; w = w->parentWidget()) {
+        if (const auto* dock = qobject_cast<const QDockWidget*>(w))
+            if (QString section = dockSection(dock->objectName()); !section.isEmpty())
+                return section;
+        if (w->parentWidget() && m_tabs->indexOf(const_cast<QWidget*>(w)) >= 0)
+            return tabSection(m_tabs->indexOf(const_cast<QWidget*>(w)));
+        if (w == m_window)
+            break;
+    }
+    return m_tabs->isVisible() ? tabSection(m_tabs->currentIndex())
+                               : QStringLiteral("getting-started");
+}
+
+HelpWindow* HelpController::helpWindow() const {
+    return m_help.data();
+}
+
+HelpWindow* HelpController::showGuide(const QString& section) {
+    if (!m_help) {
+        m_help = new HelpWindow(m_window);
+        m_help->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_help->show();
+    m_help->raise();
+    m_help->activateWindow();
+    if (section.isEmpty())
+        m_help->showSection(m_help->sections().value(0));
+    else
+        m_help->showSection(section);
+    return m_help;
+}
+
+void HelpController::showContextHelp() {
+    QWidget* focus = QApplication::focusWidget();
+    if (focus && focus->window() != m_window)
+        focus = nullptr; // the help window itself, a dialog
+    showGuide(sectionFor(focus));
+}
+
+} // namespace astrolabe::gui

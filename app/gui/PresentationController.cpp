@@ -1,0 +1,267 @@
+#include "gui/PresentationController.h"
+
+#include "common/InterfaceScale.h"
+#include "gui/LayoutController.h"
+#include "gui/ScaledStyle.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QToolBar>
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
+namespace astrolabe::gui {
+
+namespace {
+
+using widgets::InterfaceScale;
+
+const QString kScaleKey = QStringLiteral("view/scale");
+const QString kContrastKey = QStringLiteral("view/highContrast");
+
+/// The step nearest to `factor` (a hand-edited settings file may hold anything).
+double nearestStep(double factor) {
+    const auto& steps = InterfaceScale::kSteps;
+    return *std::min_element(std::begin(steps), std::end(steps), [factor](double a, double b) {
+        return std::abs(a - factor) < std::abs(b - factor);
+    });
+}
+
+QFont scaledFont(QFont font, double factor) {
+    if (font.pointSizeF() > 0)
+        font.setPointSizeF(font.pointSizeF() * factor);
+    else if (font.pixelSize() > 0)
+        font.setPixelSize(static_cast<int>(std::lround(font.pixelSize() * factor)));
+    return font;
+}
+
+} // namespace
+
+PresentationController::PresentationController(QMainWindow* window, QTabWidget* tabs,
+                                               LayoutController* layout)
+    : QObject(window)
+    , m_window(window)
+    , m_tabs(tabs)
+    , m_layout(layout) {
+    ScaledStyle::install(); // first: a new style may bring its own palette
+    m_baseFont = QApplication::font();
+    m_basePalette = QApplication::palette();
+    m_zoomIn = new QAction(tr("Zoom &In"), this);
+    // Ctrl+= is Ctrl++ without Shift on most keyboards; both are offered.
+    m_zoomIn->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::Key_Equal), QKeySequence(Qt::CTRL | Qt::Key_Plus)});
+    m_zoomIn->setToolTip(tr("Make the whole interface larger (presentation mode)"));
+    connect(m_zoomIn, &QAction::triggered, this, &PresentationController::zoomIn);
+    m_zoomOut = new QAction(tr("Zoom &Out"), this);
+    m_zoomOut->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Minus));
+    connect(m_zoomOut, &QAction::triggered, this, &PresentationController::zoomOut);
+    m_resetZoom = new QAction(tr("&Actual Size"), this);
+    m_resetZoom->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    connect(m_resetZoom, &QAction::triggered, this, &PresentationController::resetZoom);
+    m_contrast = new QAction(tr("&High Contrast"), this);
+    m_contrast->setCheckable(true);
+    m_contrast->setToolTip(tr("Black on white, strong colours and thicker lines, for projectors"));
+    connect(m_contrast, &QAction::toggled, this, &PresentationController::setHighContrast);
+    m_fullScreenAction = new QAction(tr("&Full Screen Tab"), this);
+    m_fullScreenAction->setCheckable(true);
+    m_fullScreenAction->setShortcut(QKeySequence(Qt::Key_F11));
+    connect(m_fullScreenAction, &QAction::toggled, this, &PresentationController::setTabFullScreen);
+    // Esc leaves full screen; the action is enabled only there, so Esc keeps its other uses.
+    m_leaveFullScreen = new QAction(this);
+    m_leaveFullScreen->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_leaveFullScreen->setEnabled(false);
+    connect(m_leaveFullScreen, &QAction::triggered, this, [this] { setTabFullScreen(false); });
+    window->addActions({m_zoomIn, m_zoomOut, m_resetZoom, m_fullScreenAction, m_leaveFullScreen});
+
+    auto settings = m_layout->settings();
+    InterfaceScale::instance().setFactor(nearestStep(settings->value(kScaleKey, 1.0).toDouble()));
+    InterfaceScale::instance().setHighContrast(settings->value(kContrastKey, false).toBool());
+    m_contrast->setChecked(InterfaceScale::highContrast());
+    apply();
+}
+
+PresentationController::~PresentationController() {
+    InterfaceScale::instance().setFactor(1.0);
+    InterfaceScale::instance().setHighContrast(false);
+    QApplication::setFont(m_baseFont);
+    QApplication::setPalette(m_basePalette);
+}
+
+void PresentationController::attachViewMenu(QMenu* view) {
+    view->addActions({m_zoomIn, m_zoomOut, m_resetZoom});
+    view->addSeparator();
+    view->addActions({m_contrast, m_fullScreenAction});
+}
+
+double PresentationController::scale() const {
+    return InterfaceScale::factor();
+}
+
+void PresentationController::setScale(double factor) {
+    InterfaceScale::instance().setFactor(nearestStep(factor));
+    m_layout->settings()->setValue(kScaleKey, InterfaceScale::factor());
+    apply();
+}
+
+void PresentationController::zoomIn() {
+    for (double step : InterfaceScale::kSteps)
+        if (step > scale() + 1e-9) {
+            setScale(step);
+            return;
+        }
+}
+
+void PresentationController::zoomOut() {
+    const auto& steps = InterfaceScale::kSteps;
+    for (auto it = std::rbegin(steps); it != std::rend(steps); ++it)
+        if (*it < scale() - 1e-9) {
+            setScale(*it);
+            return;
+        }
+}
+
+bool PresentationController::highContrast() const {
+    return InterfaceScale::highContrast();
+}
+
+void PresentationController::setHighContrast(bool on) {
+    InterfaceScale::instance().setHighContrast(on);
+    m_contrast->setChecked(on);
+    m_layout->settings()->setValue(kContrastKey, on);
+    apply();
+}
+
+QPalette PresentationController::highContrastPalette(const QPalette& base) {
+    QPalette p = base;
+    const QColor black(Qt::black), white(Qt::white), blue(0x00, 0x3c, 0xc8);
+    for (QPalette::ColorGroup group : {QPalette::Active, QPalette::Inactive}) {
+        p.setColor(group, QPalette::Window, white);
+        p.setColor(group, QPalette::WindowText, black);
+        p.setColor(group, QPalette::Base, white);
+        p.setColor(group, QPalette::AlternateBase, QColor(0xe8, 0xe8, 0xe8));
+        p.setColor(group, QPalette::Text, black);
+        p.setColor(group, QPalette::Button, QColor(0xf0, 0xf0, 0xf0));
+        p.setColor(group, QPalette::ButtonText, black);
+        p.setColor(group, QPalette::Highlight, blue);
+        p.setColor(group, QPalette::HighlightedText, white);
+        p.setColor(group, QPalette::Link, blue);
+        p.setColor(group, QPalette::ToolTipBase, white);
+        p.setColor(group, QPalette::ToolTipText, black);
+        p.setColor(group, QPalette::PlaceholderText, QColor(0x40, 0x40, 0x40));
+        p.setColor(group, QPalette::Mid, black);
+        p.setColor(group, QPalette::Dark, black);
+        p.setColor(group, QPalette::Shadow, black);
+    }
+    // Disabled text stays readable on a projector: dark grey, not the usual light grey.
+    for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, QColor(0x50, 0x50, 0x50));
+    return p;
+}
+
+void PresentationController::apply() {
+    const QFont font = scaledFont(m_baseFont, scale());
+    const bool fontChanged = font != QApplication::font();
+    QApplication::setFont(font);
+    // A dock's title has a font of its own, taken once from the platform theme, unless the dock
+    // has a font that differs from the application's: a bold one, its contents in the plain one.
+    QFont title = font, plain = font;
+    title.setBold(true);
+    plain.setBold(false); // explicitly: the dock's bold is not passed on
+    const bool scaled = scale() != 1.0;
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        dock->setFont(scaled ? title : QFont());
+        if (dock->widget())
+            dock->widget()->setFont(scaled ? plain : QFont());
+    }
+    // Qt passes the new fonts on to the widgets by posted events: deliver them now, so that what
+    // follows (headers' minimum sizes, the tests) sees every widget in its new font. (Only on a
+    // change: the window's constructor applies the saved scale, often 100 %.)
+    if (fontChanged)
+        QCoreApplication::sendPostedEvents();
+    QApplication::setPalette(highContrast() ? highContrastPalette(m_basePalette) : m_basePalette);
+    // What the application font does not reach: sizes set in pixels when a table or dock was
+    // made, at the scale of that moment (m_applied), grow by the ratio.
+    const double ratio = scale() / m_applied;
+    m_applied = scale();
+    const auto times = [ratio](int pixels) {
+        return static_cast<int>(std::lround(pixels * ratio));
+    };
+    for (QWidget* widget : QApplication::allWidgets()) {
+        if (auto* header = qobject_cast<QHeaderView*>(widget); header && ratio != 1.0) {
+            // Rows: the default height. (On a horizontal header that would reset every column.)
+            // The minimum is worked out again from the new font (-1), as the smaller rows need.
+            if (header->orientation() == Qt::Vertical) {
+                header->setMinimumSectionSize(-1);
+                header->setDefaultSectionSize(times(header->defaultSectionSize()));
+            } else {
+                for (int i = 0; i < header->count(); ++i)
+                    if (header->sectionResizeMode(i) == QHeaderView::Interactive ||
+                        header->sectionResizeMode(i) == QHeaderView::Fixed)
+                        header->resizeSection(i, times(header->sectionSize(i)));
+            }
+        }
+        // Drawings that read the scale at paint time repaint with it.
+        widget->update();
+    }
+    QList<QDockWidget*> sideDocks, bottomDocks;
+    QList<int> widths, heights;
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        if (ratio == 1.0 || dock->isFloating() || !dock->isVisible())
+            continue;
+        const Qt::DockWidgetArea area = m_window->dockWidgetArea(dock);
+        if (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea) {
+            sideDocks << dock; // at most a third of the window, whatever the scale
+            widths << std::min(times(dock->width()), m_window->width() / 3);
+        } else if (area == Qt::BottomDockWidgetArea || area == Qt::TopDockWidgetArea) {
+            bottomDocks << dock;
+            heights << std::min(times(dock->height()), m_window->height() / 3);
+        }
+    }
+    if (!sideDocks.isEmpty())
+        m_window->resizeDocks(sideDocks, widths, Qt::Horizontal);
+    if (!bottomDocks.isEmpty())
+        m_window->resizeDocks(bottomDocks, heights, Qt::Vertical);
+}
+
+void PresentationController::setTabFullScreen(bool on) {
+    if (on == m_fullScreen)
+        return;
+    m_fullScreen = on;
+    m_fullScreenAction->setChecked(on);
+    m_leaveFullScreen->setEnabled(on);
+    if (on) {
+        m_wasMaximized = m_window->isMaximized();
+        m_hidden.clear();
+        QList<QWidget*> chrome{m_window->menuBar(), m_window->statusBar(), m_tabs->tabBar()};
+        for (QToolBar* bar : m_window->findChildren<QToolBar*>())
+            chrome << bar;
+        for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+            chrome << dock;
+        for (QWidget* widget : chrome)
+            if (widget->isVisible()) {
+                widget->hide();
+                m_hidden << widget;
+            }
+        m_window->showFullScreen();
+    } else {
+        for (QWidget* widget : std::as_const(m_hidden))
+            widget->show();
+        m_hidden.clear();
+        if (m_wasMaximized)
+            m_window->showMaximized();
+        else
+            m_window->showNormal();
+    }
+}
+
+} // namespace astrolabe::gui

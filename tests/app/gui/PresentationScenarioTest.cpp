@@ -1,0 +1,149 @@
+// Presentation mode in a real X window (Xvfb; ctest runs this executable under xvfb-run): the
+// quick start run twice and compared, a small sweep run, then every tab at 200 % — and in the
+// high-contrast theme — saved under screenshots/present-*.png to be looked at. Checked here:
+// every visible button is wide enough for its text at 200 %, and the scale comes back to 100 %.
+#include "GuiTestSupport.h"
+#include "common/InterfaceScale.h"
+#include "gui/HelpController.h"
+#include "gui/HelpWindow.h"
+#include "gui/MainWindow.h"
+#include "gui/PresentationController.h"
+#include "gui/RunsPanel.h"
+#include "gui/RunsTableModel.h"
+#include "gui/SweepController.h"
+#include "gui/TimelinePage.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QFile>
+#include <QGuiApplication>
+#include <QSignalSpy>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTest>
+#include <gtest/gtest.h>
+
+using namespace astrolabe;
+using namespace astrolabe::gui;
+
+namespace {
+
+/// Buttons (and tabs) of `root` whose text does not fit in them.
+QStringList clippedButtons(QWidget* root) {
+    QStringList out;
+    for (QAbstractButton* button : root->findChildren<QAbstractButton*>()) {
+        QString text = button->text();
+        text.remove(QLatin1Char('&'));
+        if (!button->isVisible() || text.isEmpty() || text.contains(QLatin1Char('\n')))
+            continue;
+        const int needed = button->fontMetrics().horizontalAdvance(text);
+        if (button->width() < needed)
+            out << QStringLiteral("%1 (%2 < %3 px)").arg(text).arg(button->width()).arg(needed);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST(GuiScenario, EveryTabAt200PercentInARealWindow) {
+    if (QGuiApplication::platformName() != QStringLiteral("xcb"))
+        GTEST_SKIP() << "needs a real X window (ctest runs this under xvfb-run); platform is "
+                     << QGuiApplication::platformName().toStdString();
+    QTemporaryDir dir;
+    ASSERT_TRUE(
+        QFile::copy(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml"),
+                    dir.filePath(QStringLiteral("project.yaml"))));
+    {
+        QFile sweep(dir.filePath(QStringLiteral("sweep.yaml")));
+        ASSERT_TRUE(sweep.open(QIODevice::WriteOnly));
+        sweep.write("name: ring bandwidth x chunks\nproject: project.yaml\naxes:\n"
+                    "  - name: bw0\n    path: platform.dimensions[0].bandwidth\n"
+                    "    values: [25 GiB/s, 50 GiB/s, 100 GiB/s]\n"
+                    "  - path: system.chunks\n    values: [1, 2, 4, 8]\n");
+    }
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    window.resize(1600, 1000);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    PresentationController* presentation = window.presentation();
+    presentation->setScale(2.0);
+    test::saveScreenshot(window, QStringLiteral("present-200-welcome.png"));
+    window.showMaximized();
+
+    ASSERT_TRUE(window.openProject(dir.filePath(QStringLiteral("project.yaml"))));
+    QSignalSpy stored(&window, &MainWindow::runStored);
+    ASSERT_NE(window.startRun(), 0);
+    ASSERT_TRUE(test::waitUntil([&] { return stored.size() >= 1; }, 30000));
+    ASSERT_NE(window.startRun(), 0);
+    ASSERT_TRUE(test::waitUntil([&] { return stored.size() >= 2; }, 30000));
+    QSignalSpy finished(window.sweepController(), &SweepController::finished);
+    ASSERT_TRUE(window.runSweep(dir.filePath(QStringLiteral("sweep.yaml")), 2));
+    ASSERT_TRUE(test::waitUntil([&] { return finished.size() == 1; }, 120000));
+    const int first = window.runsModel()->store()->at(0).id;
+    const int second = window.runsModel()->store()->at(1).id;
+    window.compareRuns({first, second});
+    window.runsPanel()->selectRun(first);
+
+    const std::pair<int, const char*> tabs[] = {
+        {MainWindow::TopologyTab, "topology"}, {MainWindow::ConfigurationTab, "configuration"},
+        {MainWindow::TimelineTab, "timeline"}, {MainWindow::UtilizationTab, "utilization"},
+        {MainWindow::CompareTab, "compare"},   {MainWindow::WorkloadTab, "workload"},
+        {MainWindow::SweepTab, "sweep"},
+    };
+    for (const auto& [tab, name] : tabs) {
+        window.tabs()->setCurrentIndex(tab);
+        if (tab == MainWindow::TimelineTab) {
+            auto* page = qobject_cast<TimelinePage*>(window.tabs()->widget(tab));
+            ASSERT_TRUE(test::waitUntil([page] { return page->isReady(); }));
+        }
+        QTest::qWait(150);
+        test::saveScreenshot(window, QStringLiteral("present-200-%1.png").arg(QLatin1String(name)));
+        EXPECT_EQ(clippedButtons(&window), QStringList()) << name;
+        // Sub-tabs (utilization pages, compare pages, sweep charts): each one, too.
+        for (QTabWidget* inner : window.tabs()->widget(tab)->findChildren<QTabWidget*>()) {
+            if (!inner->isVisible())
+                continue;
+            for (int i = 1; i < inner->count(); ++i) {
+                inner->setCurrentIndex(i);
+                QTest::qWait(100);
+                test::saveScreenshot(
+                    window,
+                    QStringLiteral("present-200-%1-%2.png").arg(QLatin1String(name)).arg(i));
+            }
+            inner->setCurrentIndex(0);
+        }
+    }
+
+    // High contrast at 200 %: the drawings.
+    presentation->setHighContrast(true);
+    for (const auto& [tab, name] : tabs) {
+        if (tab != MainWindow::TopologyTab && tab != MainWindow::TimelineTab &&
+            tab != MainWindow::UtilizationTab)
+            continue;
+        window.tabs()->setCurrentIndex(tab);
+        QTest::qWait(150);
+        test::saveScreenshot(
+            window, QStringLiteral("present-200-contrast-%1.png").arg(QLatin1String(name)));
+    }
+    presentation->setHighContrast(false);
+
+    // The full-screen tab and the guide at 200 %.
+    for (const auto& [tab, name] : tabs) {
+        window.tabs()->setCurrentIndex(tab);
+        presentation->setTabFullScreen(true);
+        QTest::qWait(300);
+        test::saveScreenshot(
+            window, QStringLiteral("present-200-fullscreen-%1.png").arg(QLatin1String(name)));
+        EXPECT_EQ(clippedButtons(&window), QStringList()) << name;
+        presentation->setTabFullScreen(false);
+        QTest::qWait(100);
+    }
+    HelpWindow* help = window.help()->showGuide(QStringLiteral("the-timeline-tab"));
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(help));
+    test::saveScreenshot(*help, QStringLiteral("present-200-help.png"));
+    help->close();
+
+    presentation->resetZoom();
+    EXPECT_EQ(widgets::InterfaceScale::factor(), 1.0);
+}

@@ -1,0 +1,100 @@
+#include "common/InterfaceScale.h"
+
+#include <QAbstractAxis>
+#include <QChart>
+#include <QChartView>
+#include <QLegend>
+#include <QPen>
+#include <algorithm>
+#include <cmath>
+
+namespace astrolabe::widgets {
+
+namespace {
+
+// The chart's own fonts come from its theme; the size first seen is kept on the object, so
+// restyling at another factor scales from it, not from an already scaled size.
+QFont scaledFont(QObject* owner, QFont font, const char* key = "astrolabeBasePointSize") {
+    QVariant base = owner->property(key);
+    if (!base.isValid()) {
+        base = font.pointSizeF() > 0 ? font.pointSizeF() : 9.0;
+        owner->setProperty(key, base);
+    }
+    font.setPointSizeF(base.toDouble() * InterfaceScale::factor());
+    return font;
+}
+
+} // namespace
+
+InterfaceScale& InterfaceScale::instance() {
+    static InterfaceScale* scale = new InterfaceScale; // lives as long as the process
+    return *scale;
+}
+
+int InterfaceScale::px(int pixels) {
+    const int scaled = static_cast<int>(std::lround(pixels * factor()));
+    return pixels >= 1 ? std::max(1, scaled) : scaled;
+}
+
+void InterfaceScale::setFactor(double factor) {
+    factor = std::clamp(factor, kSteps[0], kSteps[std::size(kSteps) - 1]);
+    if (factor == m_factor)
+        return;
+    m_factor = factor;
+    emit changed();
+}
+
+void InterfaceScale::setHighContrast(bool on) {
+    if (on == m_highContrast)
+        return;
+    m_highContrast = on;
+    emit changed();
+}
+
+void InterfaceScale::styleChart(QChart* chart) {
+    if (!chart)
+        return;
+    const bool contrast = highContrast();
+    chart->setTitleFont(scaledFont(chart, chart->titleFont()));
+    if (QLegend* legend = chart->legend()) {
+        legend->setFont(scaledFont(legend, legend->font()));
+        if (!legend->property("astrolabeThemeLabels").isValid())
+            legend->setProperty("astrolabeThemeLabels", legend->labelColor());
+        legend->setLabelColor(contrast ? QColor(Qt::black)
+                                       : legend->property("astrolabeThemeLabels").value<QColor>());
+    }
+    for (QAbstractAxis* axis : chart->axes()) {
+        axis->setLabelsFont(scaledFont(axis, axis->labelsFont()));
+        axis->setTitleFont(scaledFont(axis, axis->titleFont(), "astrolabeBaseTitleSize"));
+        // The theme's colours are kept on the axis the first time, to come back to.
+        if (!axis->property("astrolabeThemeLabels").isValid()) {
+            axis->setProperty("astrolabeThemeLabels", axis->labelsColor());
+            axis->setProperty("astrolabeThemeTitle", axis->titleBrush());
+            axis->setProperty("astrolabeThemeLine", axis->linePen());
+            axis->setProperty("astrolabeThemeGrid", axis->gridLinePen());
+        }
+        axis->setLabelsColor(contrast ? QColor(Qt::black)
+                                      : axis->property("astrolabeThemeLabels").value<QColor>());
+        axis->setTitleBrush(contrast ? QBrush(Qt::black)
+                                     : axis->property("astrolabeThemeTitle").value<QBrush>());
+        axis->setLinePen(contrast ? QPen(Qt::black, scaled(1.5))
+                                  : axis->property("astrolabeThemeLine").value<QPen>());
+        axis->setGridLinePen(contrast ? QPen(QColor(0x70, 0x70, 0x70), scaled(1))
+                                      : axis->property("astrolabeThemeGrid").value<QPen>());
+    }
+    if (!chart->property("astrolabeThemeTitle").isValid())
+        chart->setProperty("astrolabeThemeTitle", chart->titleBrush());
+    chart->setTitleBrush(contrast ? QBrush(Qt::black)
+                                  : chart->property("astrolabeThemeTitle").value<QBrush>());
+}
+
+} // namespace astrolabe::widgets
+
+namespace astrolabe::widgets {
+
+void InterfaceScale::followChart(QChartView* view) {
+    styleChart(view->chart());
+    connect(&instance(), &InterfaceScale::changed, view, [view] { styleChart(view->chart()); });
+}
+
+} // namespace astrolabe::widgets
