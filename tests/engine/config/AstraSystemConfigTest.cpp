@@ -81,7 +81,8 @@ TEST(AstraSystemJson, HonoursTheSchedulingKeysAstraSimIgnores) {
     for (const char* name : {"baseline", "ascending"})
         EXPECT_EQ(parseInterDimensionScheduling(name), InterDimensionScheduling::Ascending);
     EXPECT_EQ(parseInterDimensionScheduling("themis"), InterDimensionScheduling::Themis);
-    EXPECT_EQ(parseInterDimensionScheduling("offlineGreedy"), InterDimensionScheduling::OfflineGreedy);
+    EXPECT_EQ(parseInterDimensionScheduling("offlineGreedy"),
+              InterDimensionScheduling::OfflineGreedy);
     EXPECT_EQ(parseInterDimensionScheduling("roundRobin"), InterDimensionScheduling::RoundRobin);
     EXPECT_EQ(parseIntraDimensionScheduling("smallestFirst"),
               IntraDimensionScheduling::SmallestFirst);
