@@ -20,6 +20,7 @@ BandwidthOptimizerSession::BandwidthOptimizerSession(WorkspaceTabs* tabs, Projec
     , m_errors(errors) {
     m_view = new widgets::BandwidthOptimizerView(tabs);
     const int index = tabs->addTab(m_view, tr("Bandwidth"));
+    Q_ASSERT(index == WorkspaceTabs::BandwidthTab); // F1 help and the tests find it there
     tabs->setTabToolTip(index, tr("LIBRA: the bandwidth of each network dimension that "
                                   "minimizes the iteration time, and its cost"));
     connect(m_view, &widgets::BandwidthOptimizerView::optimizeRequested, this,

@@ -34,6 +34,8 @@ QString tabSection(int tab) {
         return QStringLiteral("the-workload-tab");
     case WorkspaceTabs::SweepTab:
         return QStringLiteral("the-sweep-tab");
+    case WorkspaceTabs::BandwidthTab:
+        return QStringLiteral("the-bandwidth-tab");
     default:
         return QStringLiteral("getting-started");
     }

@@ -67,7 +67,8 @@ public:
         UtilizationTab = WorkspaceTabs::UtilizationTab,
         CompareTab = WorkspaceTabs::CompareTab,
         WorkloadTab = WorkspaceTabs::WorkloadTab,
-        SweepTab = WorkspaceTabs::SweepTab
+        SweepTab = WorkspaceTabs::SweepTab,
+        BandwidthTab = WorkspaceTabs::BandwidthTab
     };
 
     explicit MainWindow(QWidget* parent = nullptr);

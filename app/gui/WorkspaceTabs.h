@@ -32,7 +32,8 @@ public:
         UtilizationTab,
         CompareTab,
         WorkloadTab,
-        SweepTab ///< added by the main window (gui/SweepController runs what it shows)
+        SweepTab,    ///< added by the main window (gui/SweepSession runs what it shows)
+        BandwidthTab ///< added by the main window after Sweep (gui/BandwidthOptimizerSession)
     };
 
     /// The topology editor records its steps on `undoStack`, the project's one history.

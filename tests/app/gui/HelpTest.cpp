@@ -122,6 +122,7 @@ TEST(Help, F1OnEachPanelOpensTheGuideAtThatPanelsSection) {
         {MainWindow::CompareTab, "the-compare-tab"},
         {MainWindow::WorkloadTab, "the-workload-tab"},
         {MainWindow::SweepTab, "the-sweep-tab"},
+        {MainWindow::BandwidthTab, "the-bandwidth-tab"},
     };
     for (const auto& [tab, section] : tabs) {
         window.tabs()->setCurrentIndex(tab);
