@@ -53,6 +53,9 @@ BandwidthOptimizerView::BandwidthOptimizerView(QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // Headers such as "d1 FullyConnected 8 (GB/s)" are longer than their numbers: size columns
+    // to the header so nothing is elided.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
 
     m_scatter = new QScatterSeries;
@@ -62,7 +65,7 @@ BandwidthOptimizerView::BandwidthOptimizerView(QWidget* parent)
     auto* x = new QValueAxis;
     x->setTitleText(tr("cost ($M)"));
     auto* y = new QValueAxis;
-    y->setTitleText(tr("simulated iteration time (ms)"));
+    y->setTitleText(tr("iteration (ms)"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     m_scatter->attachAxis(x);
