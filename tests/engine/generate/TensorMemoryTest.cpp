@@ -114,31 +114,56 @@ TEST(GeneratedTensors, SurviveTheChakraFile) {
     }
 }
 
+/// Runs the case with track-local-mem on; checks and prints measured against estimated peak.
+void checkPeak(const Case& c) {
+    const ModelFigures figures = computeFigures(c.spec);
+    const double estimate = figures.memory.total();
+    GeneratedWorkload w = generateWorkload(c.spec);
+    SimulationSpec spec = platform(w);
+    if (c.spec.offload.any()) { // NVMe per NPU: 100 ns, 100 B/ns
+        spec.memory.type = RemoteMemoryType::PerNpuMemoryExpansion;
+        spec.memory.latencyNs = 100;
+        spec.memory.bandwidthBytesPerNs = 100;
+    }
+    const auto result = runSimulation(spec, std::move(w.traces));
+    const RankLayout layout(c.spec.parallel);
+    double worstMeasured = 0, highest = 0;
+    for (size_t r = 0; r < result->npus.size(); ++r) {
+        const double peak = double(result->npus[r].peakMemoryBytes);
+        highest = std::max(highest, peak);
+        if (layout.coordinates(int(r)).pp == figures.worstStage) {
+            EXPECT_NEAR(peak, estimate, 1e-6 * estimate) << c.name << " NPU " << r;
+            worstMeasured = peak;
+        }
+    }
+    EXPECT_LE(highest, estimate * (1 + 1e-6)) << c.name;
+    const MemoryBreakdown& m = figures.memory;
+    std::printf("[ memory ] %-30s stage %d: measured %.0f B, estimate %.0f B (%s: weights %.0f, "
+                "gradients %.0f, optimizer %.0f, activations %.0f), ratio %.9f\n",
+                c.name, figures.worstStage, worstMeasured, estimate, formatBytes(estimate).c_str(),
+                m.weights, m.gradients, m.optimizer, m.activations, worstMeasured / estimate);
+}
+
 // The measured peak per NPU of the worst stage equals the estimate (1e-6 relative: whole-byte
 // rounding of each tensor); no NPU of another stage exceeds it.
 TEST(GeneratedTensors, MeasuredPeakMatchesTheEstimate) {
-    for (const Case& c : cases()) {
-        const ModelFigures figures = computeFigures(c.spec);
-        const double estimate = figures.memory.total();
-        GeneratedWorkload w = generateWorkload(c.spec);
-        const SimulationSpec spec = platform(w);
-        const auto result = runSimulation(spec, std::move(w.traces));
-        const RankLayout layout(c.spec.parallel);
-        double worstMeasured = 0, highest = 0;
-        for (size_t r = 0; r < result->npus.size(); ++r) {
-            const double peak = double(result->npus[r].peakMemoryBytes);
-            highest = std::max(highest, peak);
-            if (layout.coordinates(int(r)).pp == figures.worstStage) {
-                EXPECT_NEAR(peak, estimate, 1e-6 * estimate) << c.name << " NPU " << r;
-                worstMeasured = peak;
-            }
-        }
-        EXPECT_LE(highest, estimate * (1 + 1e-6)) << c.name;
-        std::printf("[ memory ] %-30s stage %d: measured %.0f B (%s), estimate %.0f B (%s), "
-                    "ratio %.9f\n",
-                    c.name, figures.worstStage, worstMeasured, formatBytes(worstMeasured).c_str(),
-                    estimate, formatBytes(estimate).c_str(), worstMeasured / estimate);
-    }
+    for (const Case& c : cases())
+        checkPeak(c);
+}
+
+// Beyond the three presets: the interleaved schedule (chunks of equal layer counts, so the
+// estimate's average chunk is every chunk) and offloaded states (not in HBM, not listed).
+TEST(GeneratedTensors, InterleavedAndOffloadAgreeToo) {
+    Case c = cases()[1];
+    c.name = "llama3.2-1b p4 d2 interleaved v2";
+    c.spec.parallel.schedule = PipelineSchedule::Interleaved;
+    c.spec.parallel.virtualStages = 2;
+    checkPeak(c);
+    c = cases()[0];
+    c.name = "gpt2-350m offload params, opt";
+    c.spec.offload.parameters = OffloadTier::Nvme;
+    c.spec.offload.optimizer = OffloadTier::Nvme;
+    checkPeak(c);
 }
 
 } // namespace
