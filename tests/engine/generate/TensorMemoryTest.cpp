@@ -166,5 +166,22 @@ TEST(GeneratedTensors, InterleavedAndOffloadAgreeToo) {
     checkPeak(c);
 }
 
+// The other model kinds (pp = 1): a MoE transformer, ResNet-50 and DLRM.
+TEST(GeneratedTensors, OtherModelKindsAgreeToo) {
+    std::vector<Case> others;
+    GeneratorSpec s = presetSpec("olmoe-1b-7b");
+    s.model.layers = 2;
+    others.push_back({"olmoe-1b-7b 2 layers d8 ep8", s});
+    s = presetSpec("resnet50");
+    s.parallel.dp = 4;
+    s.training.globalBatch = 4 * s.training.microBatch;
+    others.push_back({"resnet50 d4", s});
+    others.push_back({"dlrm", presetSpec("dlrm")});
+    for (Case& c : others) {
+        c.spec.output.tensors = true;
+        checkPeak(c);
+    }
+}
+
 } // namespace
 } // namespace astrolabe::generate
