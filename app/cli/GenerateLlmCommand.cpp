@@ -101,6 +101,8 @@ void printHeader(const GeneratorSpec& s, const ParsedArgs& args, std::ostream& o
         out << "offload               parameters " << offloadTierName(s.offload.parameters)
             << ", gradients " << offloadTierName(s.offload.gradients) << ", optimizer "
             << offloadTierName(s.offload.optimizer) << ", prefetch " << s.offload.prefetch << "\n";
+    if (s.output.tensors)
+        out << "tensor lists          on (inputs / outputs for track-local-mem)\n";
     const std::vector<int> dims = platformDims(args);
     if (!dims.empty()) {
         int npus = 1;

@@ -211,6 +211,11 @@ const std::vector<GeneratorSetting>& generatorSettings() {
         out.push_back(s);
         for (GeneratorSetting& offload : offloadSettings())
             out.push_back(std::move(offload));
+        s = toggle("output.tensors", "tensors", "Trace output", "Tensor lists",
+                   "write tensor lists for track-local-mem (model states, activations)");
+        bindGeneratorField(s, &GeneratorSpec::output, &TraceOutputSpec::tensors);
+        s.inBuilder = false;
+        out.push_back(s);
         return out;
     }();
     return all;

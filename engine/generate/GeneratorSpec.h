@@ -114,12 +114,22 @@ struct ComputeSpec {
     double hbmCapacityGiB = 80.0; ///< for the out-of-memory warning
 };
 
+/// What the traces carry beyond what the simulator needs to time them.
+struct TraceOutputSpec {
+    /// Tensor lists ("inputs" / "outputs") on the nodes, for local memory tracking
+    /// (track-local-mem): model states live from the start, activations from each layer's
+    /// forward to its backward (TraceBuilder.h). Off: the traces are byte for byte those of a
+    /// generator without them.
+    bool tensors = false;
+};
+
 struct GeneratorSpec {
     ModelSpec model;
     TrainingSpec training;
     ParallelSpec parallel;
     ComputeSpec compute;
     OffloadSpec offload;
+    TraceOutputSpec output;
 
     int microBatches() const; ///< per pipeline, per iteration
 };

@@ -110,8 +110,18 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
         mem.offloadStoreBytes = mem.offloadedGradients + mem.offloadedOptimizer;
         mem.activations =
             activationsPerPass * peakInFlightChunks(par.schedule, p, v, f.microBatches, stage);
-        if (stage == p - 1)
-            mem.activations += program.extraActivationBytesLastStage;
+        if (stage == p - 1) {
+            // The logits of every micro-batch whose last chunk ran forward but not yet backward:
+            // one under 1F1B and interleaved (the last chunk's backward follows its forward at
+            // once), m under GPipe.
+            int live = 0, peak = 0;
+            for (const PipelineOp& op : pipelineOrder(par.schedule, p, v, f.microBatches, stage))
+                if (op.chunk == v - 1) {
+                    live += op.forward ? 1 : -1;
+                    peak = std::max(peak, live);
+                }
+            mem.activations += program.extraActivationBytesLastStage * peak;
+        }
         if (mem.total() > worst) {
             worst = mem.total();
             f.memory = mem;

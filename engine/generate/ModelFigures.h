@@ -13,7 +13,8 @@
 // 12*psi (fp32 master, m, v; 8*psi when e = 4), divided over the data-parallel group by ZeRO
 // (1: optimizer, 2: + gradients, 3: + weights; ModelStates.h); activations = Korthikanti per-layer
 // bytes x layers of the stage x peak micro-batches in flight (1F1B: p - s, GPipe: m, interleaved:
-// ((p - s - 1) 2 + (v - 1) p + 1) chunks), plus the last stage's fp32 logits.
+// ((p - s - 1) 2 + (v - 1) p + 1) chunks), plus the last stage's fp32 logits of every micro-batch
+// in flight through the last chunk (1F1B and interleaved: one, GPipe: m).
 // Offload (GeneratorSpec::offload): an offloaded state's bytes leave HBM (the memory total) and
 // are listed per tier; the traffic per iteration is the trace's MEM_LOAD / MEM_STORE bytes:
 // parameters loaded before every forward and backward pass (2 x micro-batches x chunks' passes),

@@ -163,6 +163,47 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
     uint64_t bucketCount = 0;
     const bool zero3 = par.zeroStage == 3;
 
+    // Tensor lists for local memory tracking (GeneratorSpec::output.tensors).
+    const bool tensors = m_spec.output.tensors;
+    auto nodeAt = [&](uint64_t id) -> WorkloadNode& { return trace.nodes[size_t(id)]; };
+    auto use = [](std::vector<TensorUse>& list, std::string name, double bytes) {
+        const uint64_t rounded = static_cast<uint64_t>(std::llround(bytes));
+        if (rounded > 0)
+            list.push_back({std::move(name), rounded});
+    };
+    // The model states this NPU keeps in HBM for `layer` (none when offloaded), read by `node`:
+    // written by no node, so live from the start until their last reader (the optimizer step).
+    auto useStates = [&](WorkloadNode& node, const LayerProgram& layer, bool weights,
+                         bool gradients, bool optimizer) {
+        const StateBytes bytes = layerStateBytes(m_spec, layer);
+        if (weights && m_spec.offload.parameters == OffloadTier::None)
+            use(node.inputs, layer.name + ".weights", bytes.weights);
+        if (gradients && m_spec.offload.gradients == OffloadTier::None)
+            use(node.inputs, layer.name + ".grads", bytes.gradients);
+        if (optimizer && m_spec.offload.optimizer == OffloadTier::None)
+            use(node.inputs, layer.name + ".optimizer", bytes.optimizer);
+    };
+    // A layer's pass: its first compute reads the weights (backward: and the gradients); the
+    // forward's first compute writes the activations kept for the backward (Korthikanti bytes;
+    // the last stage's head also the fp32 logits), which the backward's last compute reads.
+    auto useTensors = [&](const LayerProgram& layer, const PipelineOp& pipelineOp, uint64_t first,
+                          uint64_t last, bool lossLayer) {
+        useStates(nodeAt(first), layer, true, !pipelineOp.forward, false);
+        std::string suffix = ".mb";
+        suffix += std::to_string(pipelineOp.microBatch);
+        std::vector<TensorUse>& kept =
+            pipelineOp.forward ? nodeAt(first).outputs : nodeAt(last).inputs;
+        std::string activation = layer.name;
+        activation += ".act";
+        activation += suffix;
+        use(kept, std::move(activation), layer.activationBytes);
+        if (lossLayer) {
+            std::string logits = "logits";
+            logits += suffix;
+            use(kept, std::move(logits), m_program.extraActivationBytesLastStage);
+        }
+    };
+
     // Offload (ZeRO-Infinity): tier names label the MEM_LOAD / MEM_STORE nodes.
     const OffloadSpec& offload = m_spec.offload;
     const bool offloadParameters = offload.parameters != OffloadTier::None;
@@ -268,6 +309,7 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                 }
             addDep(gathered, loaded);
             std::optional<uint64_t> layerStart;
+            std::optional<uint64_t> firstCompute;
             std::optional<uint64_t> lastCompute; // the layer's gradients exist once it is done
             auto emit = [&](const Step& step, const std::string& name) {
                 Deps deps = depsOf(cursor);
@@ -279,8 +321,11 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                         : out.coll(name, step.collective, step.commBytes, step.group, deps);
                 if (id) {
                     cursor = id;
-                    if (step.kind == Step::Kind::Compute)
+                    if (step.kind == Step::Kind::Compute) {
                         lastCompute = id;
+                        if (!firstCompute)
+                            firstCompute = id;
+                    }
                     if (!layerStart)
                         layerStart = id;
                 }
@@ -293,6 +338,9 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
             previousLayerStart = layerStart ? layerStart : cursor;
             if (prefetch > 0)
                 loadParameters(position + prefetch, depsOf(previousLayerStart));
+            if (tensors && firstCompute)
+                useTensors(layer, op, *firstCompute, *lastCompute,
+                           j == chunks - 1 && index == m_program.chunks[size_t(j)].back());
 
             if (op.forward)
                 continue;
@@ -385,6 +433,8 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                     out.mem(name + ".load." + tier, NodeType::MemLoad, states, stepDeps);
                 lastStep = out.comp(name + ".step", 0, elements * (2.0 * double(e) + stateBytes),
                                     depsOf(load, lastStep));
+                if (tensors)
+                    useStates(nodeAt(*lastStep), layer, true, true, false);
                 out.mem(name + ".store." + tier, NodeType::MemStore, states, {*lastStep});
             }
     }
@@ -392,6 +442,10 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                               ? *lastStep
                               : out.comp("optimizer.step", 0,
                                          shardElements * (2.0 * double(e) + stateBytes), stepDeps);
+    if (tensors && !lastStep)
+        for (int c = 0; c < v; ++c)
+            for (int index : m_program.chunks[size_t(c * p + stage)])
+                useStates(nodeAt(step), m_program.layers[size_t(index)], true, true, true);
     for (size_t i = 0; i < gathers.size(); ++i) {
         const uint64_t size = uint64_t(m_layout.groupSize(gathers[i].group));
         out.coll("zero.ag.b" + std::to_string(i), CollectiveType::AllGather,

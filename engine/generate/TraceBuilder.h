@@ -37,6 +37,18 @@
 // * optimizer states: the step is split per layer: MEM_LOAD (fp32 master, m, v) -> step ->
 //   MEM_STORE, the steps chained; the ZeRO-1/2 all-gathers follow the last step.
 //
+// Tensor lists (GeneratorSpec::output.tensors, off by default), for local memory tracking:
+// * model states kept in HBM, per layer ("L3.weights", "L3.grads", "L3.optimizer", the sizes of
+//   ModelStates.h; offloaded ones not listed): written by no node, so live from time 0; read by
+//   the first compute of every pass of the layer (forward: weights; backward: weights and
+//   gradients) and by the optimizer step (all three; offloaded optimizer: each layer's step its
+//   weights and gradients);
+// * activations: the first compute of layer L3's forward pass of micro-batch k outputs
+//   "L3.act.mb<k>" (LayerProgram::activationBytes), the last compute of its backward pass of k
+//   reads it; the last chunk's last layer does the same with "logits.mb<k>"
+//   (ModelProgram::extraActivationBytesLastStage).
+// The measured peak then equals ModelFigures' memory estimate (tests: GeneratedTensors).
+//
 // COMP nodes carry num_ops (matrix FLOPs, at least 1 so roofline never divides by zero),
 // tensor_size (bytes) and duration_micros = max(flops / peak, bytes / HBM) / efficiency.
 

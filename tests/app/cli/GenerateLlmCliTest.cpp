@@ -121,3 +121,13 @@ TEST(GenerateLlmCli, OffloadFlags) {
     EXPECT_TRUE(contains(r.err, "none, nvme or pool")) << r.err;
     EXPECT_TRUE(contains(r.err, "\"disk\"")) << r.err;
 }
+
+// --tensors: the header says so and the traces (with their tensor lists) check as a workload.
+TEST(GenerateLlmCli, TensorsFlag) {
+    const std::string prefix = ::testing::TempDir() + "/astrolabe-generate-llm-tensors";
+    const Result r = cli({"generate-llm", "--preset", "gpt2-350m", "--tensors", "--out=" + prefix});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "tensor lists          on")) << r.out;
+    EXPECT_EQ(cli({"trace", "check", prefix, "--npus", "8"}).code, 0);
+    EXPECT_FALSE(contains(cli({"model-info", "--preset", "gpt2-350m"}).out, "tensor lists"));
+}
