@@ -27,15 +27,19 @@ int parseCount(const std::string& flag, const std::string& text) {
     return value;
 }
 
-double parseReal(const std::string& flag, const std::string& text) {
+bool parseWholeNumber(const std::string& text, double& value) {
     size_t used = 0;
-    double value = 0;
     try {
         value = std::stod(text, &used);
     } catch (const std::exception&) {
-        used = 0;
+        return false;
     }
-    if (used == 0 || used != text.size() || !std::isfinite(value))
+    return used != 0 && used == text.size() && std::isfinite(value);
+}
+
+double parseReal(const std::string& flag, const std::string& text) {
+    double value = 0;
+    if (!parseWholeNumber(text, value))
         throw UsageError("--" + flag + ": expected a number, found \"" + text + "\"");
     return value;
 }

@@ -9,6 +9,8 @@ namespace astrolabe::cli {
 void requireFile(const std::string& flag, const std::string& path);
 int parseCount(const std::string& flag, const std::string& text);
 double parseReal(const std::string& flag, const std::string& text);
+/// True and the value when the whole of `text` is a finite number ("250", "2.5e3").
+bool parseWholeNumber(const std::string& text, double& value);
 bool parseBool(const std::string& flag, const std::string& text);
 
 } // namespace astrolabe::cli

@@ -25,14 +25,8 @@ using namespace optimize;
 
 /// "250", "250 GB/s" or "2 TB/s" -> GB/s (10^9 B/s). A bare number is GB/s.
 double parseGBps(const std::string& flag, const std::string& text) {
-    size_t used = 0;
     double value = 0;
-    try {
-        value = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used == 0 || used != text.size()) {
+    if (!parseWholeNumber(text, value)) {
         try {
             value = units::parseBandwidthBytesPerSecond(text) / 1e9;
         } catch (const Error&) {

@@ -33,6 +33,19 @@ SimulationSpec spec(std::vector<DimensionSpec> dims, const char* algorithm,
     return s;
 }
 
+std::vector<PaperPlatform> themisPaperPlatforms() {
+    using BK = BlockKind;
+    return {{"W-1D", {dim(BK::Switch, 512, 500)}, {"ring"}},
+            {"W-2D", {dim(BK::Switch, 32, 250), dim(BK::Switch, 16, 250)}, {"ring", "ring"}},
+            {"Conv-3D",
+             {dim(BK::Ring, 16, 200), dim(BK::FullyConnected, 8, 100), dim(BK::Switch, 4, 50)},
+             {"ring", "direct", "ring"}},
+            {"Conv-4D",
+             {dim(BK::Ring, 2, 250), dim(BK::FullyConnected, 8, 200), dim(BK::Ring, 8, 100),
+              dim(BK::Switch, 4, 50)},
+             {"ring", "direct", "ring", "ring"}}};
+}
+
 std::shared_ptr<const RunResult> runCollective(const SimulationSpec& s, CollectiveType type,
                                                uint64_t bytes) {
     SimulationSpec copy = s;

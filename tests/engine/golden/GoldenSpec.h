@@ -20,6 +20,16 @@ SimulationSpec spec(std::vector<DimensionSpec> dims, const char* algorithm = "ri
                     NetworkBackend backend = NetworkBackend::CongestionUnaware);
 void setAlgorithms(SimulationSpec& s, std::vector<std::string> names);
 
+/// One of the Themis paper's platforms (docs/themis.md): its dimensions at the paper's bandwidths
+/// (500 ns links) and the algorithm of each (ring; direct on FullyConnected).
+struct PaperPlatform {
+    const char* name;
+    std::vector<DimensionSpec> dims;
+    std::vector<std::string> algorithms;
+};
+/// W-1D, W-2D, Conv-3D, Conv-4D.
+std::vector<PaperPlatform> themisPaperPlatforms();
+
 std::shared_ptr<const RunResult> runCollective(const SimulationSpec& s, CollectiveType type,
                                                uint64_t bytes);
 std::shared_ptr<const RunResult> runTraces(const SimulationSpec& s,

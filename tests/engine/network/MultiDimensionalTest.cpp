@@ -12,41 +12,30 @@ using BK = BlockKind;
 
 namespace {
 
-struct Platform {
-    const char* name;
-    std::vector<DimensionSpec> dims;
-    std::vector<std::string> algorithms;
-};
-
 // The paper's four platforms (docs/themis.md), and the two convolutional ones with their Switch
 // dimension replaced by a Ring, which have no store-and-forward hop.
-std::vector<Platform> platforms() {
-    return {{"W-1D", {dim(BK::Switch, 512, 500)}, {"ring"}},
-            {"W-2D", {dim(BK::Switch, 32, 250), dim(BK::Switch, 16, 250)}, {"ring", "ring"}},
-            {"Conv-3D",
-             {dim(BK::Ring, 16, 200), dim(BK::FullyConnected, 8, 100), dim(BK::Switch, 4, 50)},
-             {"ring", "direct", "ring"}},
-            {"Conv-4D",
-             {dim(BK::Ring, 2, 250), dim(BK::FullyConnected, 8, 200), dim(BK::Ring, 8, 100),
-              dim(BK::Switch, 4, 50)},
-             {"ring", "direct", "ring", "ring"}},
-            {"Conv-3D, Ring last",
-             {dim(BK::Ring, 16, 200), dim(BK::FullyConnected, 8, 100), dim(BK::Ring, 4, 50)},
-             {"ring", "direct", "ring"}},
-            {"Conv-4D, Ring last",
-             {dim(BK::Ring, 2, 250), dim(BK::FullyConnected, 8, 200), dim(BK::Ring, 8, 100),
-              dim(BK::Ring, 4, 50)},
-             {"ring", "direct", "ring", "ring"}}};
+std::vector<PaperPlatform> platforms() {
+    std::vector<PaperPlatform> all = themisPaperPlatforms();
+    for (const char* name : {"Conv-3D", "Conv-4D"})
+        for (const PaperPlatform& p : themisPaperPlatforms())
+            if (std::string(p.name) == name) {
+                PaperPlatform ringLast = p;
+                ringLast.name =
+                    std::string(name) == "Conv-3D" ? "Conv-3D, Ring last" : "Conv-4D, Ring last";
+                ringLast.dims.back().kind = BK::Ring;
+                all.push_back(ringLast);
+            }
+    return all;
 }
 
-SimulationSpec specFor(const Platform& p, NetworkBackend backend) {
+SimulationSpec specFor(const PaperPlatform& p, NetworkBackend backend) {
     SimulationSpec s = spec(p.dims, "ring", backend);
     setAlgorithms(s, p.algorithms);
     s.system.localMemBandwidthGBps = 1600;
     return s;
 }
 
-bool hasSwitch(const Platform& p) {
+bool hasSwitch(const PaperPlatform& p) {
     for (const DimensionSpec& d : p.dims)
         if (d.kind == BK::Switch)
             return true;
@@ -59,7 +48,7 @@ TEST(MultiDimensional, OneChunkInFlightCostsWhatTheCongestionUnawareModelSays) {
     // One chunk: no two messages ever share a link, so the congestion-aware model must agree
     // with the congestion-unaware one, except that a switch stores the message before it
     // forwards it: every ring step through a switch pays the serialisation twice.
-    for (const Platform& p : platforms()) {
+    for (const PaperPlatform& p : platforms()) {
         SCOPED_TRACE(p.name);
         const uint64_t bytes = 64 * kMiB;
         const int64_t cu = maxCycles(
@@ -107,7 +96,7 @@ TEST(MultiDimensional, KChunksOnTheSameLinksTakeKTimesAsLong) {
 }
 
 TEST(MultiDimensional, NoLinkIsBusyLongerThanTheRun) {
-    for (const Platform& p : platforms())
+    for (const PaperPlatform& p : platforms())
         for (auto scheduling :
              {InterDimensionScheduling::Ascending, InterDimensionScheduling::Themis})
             for (int splits : {1, 16}) {
