@@ -51,8 +51,14 @@ public:
     bool finished() const { return m_finished; }
     int npu() const { return m_npu; }
 
-    /// Fills the summary, appends this NPU's activities (and names) to the result.
-    NpuSummary summarize(RunResult* record) const;
+    /// Node name -> index in RunResult::names, shared by every NPU of a run: names repeat across
+    /// NPUs (the same layer on every replica), so each is stored once.
+    using NameIndex = std::unordered_map<std::string, uint32_t>;
+    /// Fills the summary, appends this NPU's activities (and names, through `names`) to the
+    /// result.
+    NpuSummary summarize(RunResult* record, NameIndex* names = nullptr) const;
+    /// Activities summarize() will append: nodes that ran for a positive time.
+    size_t activityCount() const;
     /// Report lines of spec §8.1 for this NPU (finished, statistics).
     std::vector<std::string> reportLines() const;
     /// What this NPU still waits for (deadlock report), empty when finished.

@@ -55,7 +55,13 @@ std::string percent(double value) {
 
 } // namespace
 
-NpuSummary NpuExecutor::summarize(RunResult* record) const {
+size_t NpuExecutor::activityCount() const {
+    return static_cast<size_t>(
+        std::count_if(m_state.begin(), m_state.end(),
+                      [](const NodeState& st) { return st.done && st.end > st.start; }));
+}
+
+NpuSummary NpuExecutor::summarize(RunResult* record, NameIndex* names) const {
     NpuSummary s;
     s.npu = m_npu;
     s.finished = m_finished;
@@ -80,8 +86,16 @@ NpuSummary NpuExecutor::summarize(RunResult* record) const {
             a.kind = activityKindOf(node.type, node.isCpuOp);
             a.nodeType = node.type;
             a.nodeId = node.id;
-            a.nameIndex = static_cast<uint32_t>(record->names.size());
-            record->names.push_back(node.name);
+            if (names) {
+                const auto [it, added] =
+                    names->try_emplace(node.name, static_cast<uint32_t>(record->names.size()));
+                if (added)
+                    record->names.push_back(node.name);
+                a.nameIndex = it->second;
+            } else {
+                a.nameIndex = static_cast<uint32_t>(record->names.size());
+                record->names.push_back(node.name);
+            }
             a.bytes = node.hasCommSize ? node.commSize : node.tensorSize;
             record->activities.push_back(a);
         }

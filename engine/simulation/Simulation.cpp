@@ -140,8 +140,15 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
         throw Error(ErrorKind::Deadlock,
                     deadlockReport(executors, collectives, transport, sim.now()));
 
+    if (spec.options.recordTimeline) {
+        size_t activities = 0;
+        for (const auto& e : executors)
+            activities += e->activityCount();
+        result->activities.reserve(activities * (symmetric ? traces.size() : 1));
+    }
+    NpuExecutor::NameIndex names;
     for (const auto& e : executors)
-        result->npus.push_back(e->summarize(result.get()));
+        result->npus.push_back(e->summarize(result.get(), &names));
     if (symmetric) {
         replicateRepresentative(*result, npu0Lines);
         std::vector<int> classOf(static_cast<size_t>(topology.linkCount()));
