@@ -4,7 +4,10 @@
 #include "trace/TraceIo.h"
 #include "trace/WorkloadValidator.h"
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
+#include <thread>
 
 namespace astrolabe {
 
@@ -44,17 +47,40 @@ std::vector<WorkloadTrace> loadWorkload(const std::string& prefix, int npuCount,
                    "the workload was generated for more NPUs than the network configuration has");
     errors.throwIfAny();
 
+    // Decoding is independent per file: spread it over the cores, ranks taken in turn. Errors
+    // are kept per rank and reported in rank order, as a sequential read would.
     std::vector<WorkloadTrace> traces(npuCount);
-    for (int rank = 0; rank < npuCount && !errors.full(); ++rank) {
-        try {
-            traces[rank] = readWorkloadTrace(workloadFileName(prefix, rank), options.readTensors);
-        } catch (const ErrorList& list) {
-            for (const Error& e : list.errors())
-                errors.add(e);
-        } catch (const Error& e) {
-            errors.add(e);
+    std::vector<std::vector<Error>> failures(static_cast<size_t>(npuCount));
+    std::atomic<int> next{0};
+    std::atomic<size_t> errorCount{0};
+    auto work = [&] {
+        for (int rank = next++; rank < npuCount && errorCount < options.maxErrors; rank = next++) {
+            auto& mine = failures[static_cast<size_t>(rank)];
+            try {
+                traces[rank] =
+                    readWorkloadTrace(workloadFileName(prefix, rank), options.readTensors);
+            } catch (const ErrorList& list) {
+                mine = list.errors();
+            } catch (const Error& e) {
+                mine.push_back(e);
+            } catch (const std::exception& e) { // e.g. out of memory: a thread must not throw
+                mine.emplace_back(ErrorKind::Internal, e.what(),
+                                  SourceLocation{workloadFileName(prefix, rank)});
+            }
+            errorCount += mine.size();
         }
+    };
+    const int threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 8);
+    {
+        std::vector<std::jthread> helpers;
+        for (int t = 1; t < std::min(threads, (npuCount + 7) / 8); ++t)
+            helpers.emplace_back(work);
+        work();
     }
+    for (const auto& list : failures)
+        for (const Error& e : list)
+            if (!errors.full())
+                errors.add(e);
     errors.throwIfAny();
 
     validateWorkload(traces, options);
