@@ -58,14 +58,14 @@ int CustomCollective::npuOf(uint32_t rank) const {
 
 uint64_t CustomCollective::messageBytes(const WorkloadNode& n) const {
     // Newer converters give chunk counts instead of sizes (spec §7.4).
-    if (n.totalChunkCount > 0 && n.msgChunkCount > 0) {
-        const auto total = static_cast<uint64_t>(n.totalChunkCount);
+    if (n.detail->totalChunkCount > 0 && n.detail->msgChunkCount > 0) {
+        const auto total = static_cast<uint64_t>(n.detail->totalChunkCount);
         const uint64_t ranks = m_members ? m_members->size() : 1;
         const uint64_t base = m_allGather && total >= ranks ? m_workloadBytes / (total / ranks)
                                                             : m_workloadBytes / total;
-        uint64_t bytes = base * static_cast<uint64_t>(n.msgChunkCount);
-        if (!m_allGather && n.msgChunkIndex >= 0 &&
-            static_cast<uint64_t>(n.msgChunkIndex + n.msgChunkCount) == total)
+        uint64_t bytes = base * static_cast<uint64_t>(n.detail->msgChunkCount);
+        if (!m_allGather && n.detail->msgChunkIndex >= 0 &&
+            static_cast<uint64_t>(n.detail->msgChunkIndex + n.detail->msgChunkCount) == total)
             bytes += m_workloadBytes % total;
         return bytes;
     }

@@ -24,7 +24,7 @@ LocalMemoryTracker::LocalMemoryTracker(int npu, const WorkloadTrace& trace, SimT
     m_finishOffsets.assign(n + 1, 0);
     for (size_t i = 0; i < n; ++i) {
         const WorkloadNode& node = trace.nodes[i];
-        for (const TensorUse& use : node.outputs) {
+        for (const TensorUse& use : node.detail->outputs) {
             const uint32_t t = tensorOf(use);
             Tensor& tensor = m_tensors[t];
             if (tensor.producer == static_cast<int32_t>(i))
@@ -49,7 +49,7 @@ LocalMemoryTracker::LocalMemoryTracker(int npu, const WorkloadTrace& trace, SimT
             m_produced.push_back(t);
             m_finish.push_back(t);
         }
-        for (const TensorUse& use : node.inputs) {
+        for (const TensorUse& use : node.detail->inputs) {
             const uint32_t t = tensorOf(use);
             ++m_tensors[t].pending;
             m_finish.push_back(t);

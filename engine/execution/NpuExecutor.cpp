@@ -297,7 +297,7 @@ void NpuExecutor::startCollective(uint32_t index) {
     request.group = communicatorGroupId(node.pgName);
     if (request.group < 0)
         fail(node, "pg_name \"" + node.pgName + "\" is not a communicator group id");
-    request.involvedDims = node.involvedDim;
+    request.involvedDims = node.detail->involvedDim;
     request.priority = node.commPriority;
     m_ctx.collectives->start(request, [this, index] { complete(index); });
 }

@@ -177,11 +177,11 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                          bool gradients, bool optimizer) {
         const StateBytes bytes = layerStateBytes(m_spec, layer);
         if (weights && m_spec.offload.parameters == OffloadTier::None)
-            use(node.inputs, layer.name + ".weights", bytes.weights);
+            use(node.detail.edit().inputs, layer.name + ".weights", bytes.weights);
         if (gradients && m_spec.offload.gradients == OffloadTier::None)
-            use(node.inputs, layer.name + ".grads", bytes.gradients);
+            use(node.detail.edit().inputs, layer.name + ".grads", bytes.gradients);
         if (optimizer && m_spec.offload.optimizer == OffloadTier::None)
-            use(node.inputs, layer.name + ".optimizer", bytes.optimizer);
+            use(node.detail.edit().inputs, layer.name + ".optimizer", bytes.optimizer);
     };
     // A layer's pass: its first compute reads the weights (backward: and the gradients); the
     // forward's first compute writes the activations kept for the backward (Korthikanti bytes;
@@ -191,8 +191,8 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
         useStates(nodeAt(first), layer, true, !pipelineOp.forward, false);
         std::string suffix = ".mb";
         suffix += std::to_string(pipelineOp.microBatch);
-        std::vector<TensorUse>& kept =
-            pipelineOp.forward ? nodeAt(first).outputs : nodeAt(last).inputs;
+        std::vector<TensorUse>& kept = pipelineOp.forward ? nodeAt(first).detail.edit().outputs
+                                                          : nodeAt(last).detail.edit().inputs;
         std::string activation = layer.name;
         activation += ".act";
         activation += suffix;

@@ -12,7 +12,7 @@ CommGroups withProcessGroups(const CommGroups& base, const std::vector<WorkloadT
     CommGroups groups = base;
     for (const WorkloadTrace& trace : traces)
         for (const WorkloadNode& node : trace.nodes) {
-            if (node.type != NodeType::Metadata || node.inputsValues.size() < 4)
+            if (node.type != NodeType::Metadata || node.detail->inputsValues.size() < 4)
                 continue;
             auto fail = [&](const std::string& what) {
                 return Error(ErrorKind::Validation,
@@ -22,7 +22,8 @@ CommGroups withProcessGroups(const CommGroups& base, const std::vector<WorkloadT
                              "expected a Python repr around a JSON array of "
                              "{\"pg_name\": \"1\", \"ranks\": [0, 1]}");
             };
-            const std::string text = node.inputsValues.substr(2, node.inputsValues.size() - 4);
+            const std::string text =
+                node.detail->inputsValues.substr(2, node.detail->inputsValues.size() - 4);
             const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
             if (doc.is_discarded() || !doc.is_array())
                 throw fail("are not a JSON array");

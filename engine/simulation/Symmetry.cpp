@@ -43,8 +43,8 @@ bool sameWork(const WorkloadNode& a, const WorkloadNode& b) {
            a.hasCommType == b.hasCommType && a.commType == b.commType &&
            a.hasCommSize == b.hasCommSize && a.commSize == b.commSize &&
            a.commPriority == b.commPriority && a.pgName == b.pgName &&
-           a.involvedDim == b.involvedDim && a.dataDeps.size() == b.dataDeps.size() &&
-           a.ctrlDeps.size() == b.ctrlDeps.size();
+           a.detail->involvedDim == b.detail->involvedDim &&
+           a.dataDeps.size() == b.dataDeps.size() && a.ctrlDeps.size() == b.ctrlDeps.size();
 }
 
 } // namespace
@@ -98,7 +98,8 @@ std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<Workl
                 depPositions(a.dataDeps, firstPositions) != depPositions(b.dataDeps, tPositions) ||
                 depPositions(a.ctrlDeps, firstPositions) != depPositions(b.ctrlDeps, tPositions))
                 return "NPU " + std::to_string(r) + " runs a different trace";
-            if (sys.trackLocalMemory && (a.inputs != b.inputs || a.outputs != b.outputs)) {
+            if (sys.trackLocalMemory &&
+                (a.detail->inputs != b.detail->inputs || a.detail->outputs != b.detail->outputs)) {
                 std::string why = "NPU ";
                 why += std::to_string(r);
                 why += " reads or writes different tensors";

@@ -5,6 +5,7 @@
 // Enum values equal Chakra's current schema (0.0.4 generation), so they convert by cast.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -44,28 +45,10 @@ struct TensorUse {
     bool operator==(const TensorUse&) const = default;
 };
 
-struct WorkloadNode {
-    uint64_t id = 0;
-    std::string name;
-    NodeType type = NodeType::Invalid;
-    bool isCpuOp = false;
-    std::vector<uint64_t> dataDeps;
-    std::vector<uint64_t> ctrlDeps;
-    uint64_t durationMicros = 0;
+/// Attributes few nodes carry: kept out of line so that a node stays small (a 1,024-NPU training
+/// iteration holds over a million nodes).
+struct NodeDetail {
     uint64_t startTimeMicros = 0;
-
-    // Attributes ASTRA-sim consumes (spec §1.4). has* says whether the attribute was present.
-    bool hasNumOps = false, hasTensorSize = false, hasCommType = false, hasCommSize = false;
-    bool hasCommSrc = false, hasCommDst = false, hasCommTag = false;
-    uint64_t numOps = 0;
-    uint64_t tensorSize = 0;
-    CollectiveType commType = CollectiveType::AllReduce;
-    uint64_t commSize = 0;
-    uint32_t commPriority = 0;
-    uint32_t commSrc = 0;
-    uint32_t commDst = 0;
-    uint32_t commTag = 0;
-    std::string pgName;            ///< communicator group id as decimal text; "" = all NPUs
     std::vector<bool> involvedDim; ///< empty = all dimensions
     // Custom-collective chunk attributes (newer MSCCL converter); -1 when absent.
     int32_t msgChunkCount = -1, msgChunkIndex = -1, totalChunkCount = -1;
@@ -73,6 +56,62 @@ struct WorkloadNode {
     std::string inputsValues;
     /// Tensors read and written (local memory tracking); empty unless the reader was asked.
     std::vector<TensorUse> inputs, outputs;
+    bool operator==(const NodeDetail&) const = default;
+};
+
+/// A node's NodeDetail, allocated on the first edit(). Reading a node that has none gives the
+/// defaults; reading never allocates, so a const or non-const read costs the same.
+class NodeDetailRef {
+public:
+    NodeDetailRef() = default;
+    NodeDetailRef(const NodeDetailRef& other)
+        : m_detail(other.m_detail ? std::make_unique<NodeDetail>(*other.m_detail) : nullptr) {}
+    NodeDetailRef(NodeDetailRef&&) noexcept = default;
+    NodeDetailRef& operator=(const NodeDetailRef& other) {
+        if (this != &other)
+            m_detail = other.m_detail ? std::make_unique<NodeDetail>(*other.m_detail) : nullptr;
+        return *this;
+    }
+    NodeDetailRef& operator=(NodeDetailRef&&) noexcept = default;
+    ~NodeDetailRef() = default;
+
+    const NodeDetail* operator->() const { return m_detail ? m_detail.get() : &defaults(); }
+    NodeDetail& edit() {
+        if (!m_detail)
+            m_detail = std::make_unique<NodeDetail>();
+        return *m_detail;
+    }
+
+private:
+    static const NodeDetail& defaults() {
+        static const NodeDetail none;
+        return none;
+    }
+    std::unique_ptr<NodeDetail> m_detail;
+};
+
+/// Fields ordered by size so that the node packs without holes.
+struct WorkloadNode {
+    uint64_t id = 0;
+    uint64_t durationMicros = 0;
+    uint64_t numOps = 0;
+    uint64_t tensorSize = 0;
+    uint64_t commSize = 0;
+    std::string name;
+    std::string pgName; ///< communicator group id as decimal text; "" = all NPUs
+    std::vector<uint64_t> dataDeps;
+    std::vector<uint64_t> ctrlDeps;
+    NodeDetailRef detail;
+    uint32_t commPriority = 0;
+    uint32_t commSrc = 0;
+    uint32_t commDst = 0;
+    uint32_t commTag = 0;
+    NodeType type = NodeType::Invalid;
+    CollectiveType commType = CollectiveType::AllReduce;
+    bool isCpuOp = false;
+    // Attributes ASTRA-sim consumes (spec §1.4). has* says whether the attribute was present.
+    bool hasNumOps = false, hasTensorSize = false, hasCommType = false, hasCommSize = false;
+    bool hasCommSrc = false, hasCommDst = false, hasCommTag = false;
 };
 
 /// The communicator group a pg_name names: 0 for "" (all NPUs), else its decimal id; -1 when the

@@ -90,13 +90,14 @@ void checkCommunication(const WorkloadTrace& trace, const WorkloadNode& node, in
             break;
         }
         const auto& dims = options.dimensionSizes;
-        const bool allFalse = !node.involvedDim.empty() &&
-                              std::none_of(node.involvedDim.begin(), node.involvedDim.end(),
-                                           [](bool b) { return b; });
+        const bool allFalse =
+            !node.detail->involvedDim.empty() &&
+            std::none_of(node.detail->involvedDim.begin(), node.detail->involvedDim.end(),
+                         [](bool b) { return b; });
         bool spansSomething = !dims.empty() ? false : !allFalse;
         for (size_t d = 0; d < dims.size(); ++d)
-            if ((node.involvedDim.empty() ||
-                 (d < node.involvedDim.size() && node.involvedDim[d])) &&
+            if ((node.detail->involvedDim.empty() ||
+                 (d < node.detail->involvedDim.size() && node.detail->involvedDim[d])) &&
                 dims[d] > 1)
                 spansSomething = true;
         if (!spansSomething && node.commType != CollectiveType::Broadcast)

@@ -72,7 +72,8 @@ public:
         out.type = static_cast<NodeType>(type);
         out.ctrlDeps.assign(m_node.ctrl_deps().begin(), m_node.ctrl_deps().end());
         out.dataDeps.assign(m_node.data_deps().begin(), m_node.data_deps().end());
-        out.startTimeMicros = m_node.start_time_micros();
+        if (m_node.start_time_micros() != 0)
+            out.detail.edit().startTimeMicros = m_node.start_time_micros();
         out.durationMicros = m_node.duration_micros();
         // Simulated time is kept in picoseconds in 63 bits: about 106 days.
         constexpr uint64_t kMaxDurationMicros = static_cast<uint64_t>(INT64_MAX) / 1'000'000;
@@ -84,13 +85,23 @@ public:
             out.durationMicros = 0;
         }
         if (out.type == NodeType::Metadata)
-            out.inputsValues = m_node.inputs().values();
+            out.detail.edit().inputsValues = m_node.inputs().values();
 
+        // Upstream looks attributes up by first match. A node usually has a handful, and a scan
+        // of the earlier ones is cheaper than a set built for every node; long lists use a set.
+        const auto& attrs = m_node.attr();
+        constexpr int kScanLimit = 32;
         std::unordered_set<std::string_view> seen;
-        for (const Attr& attr : m_node.attr()) {
-            if (!seen.insert(attr.name()).second)
-                continue; // upstream looks attributes up by first match
-            decodeAttribute(attr, out);
+        for (int i = 0; i < attrs.size(); ++i) {
+            const std::string& name = attrs[i].name();
+            bool repeated = false;
+            if (attrs.size() <= kScanLimit)
+                for (int j = 0; j < i && !repeated; ++j)
+                    repeated = attrs[j].name() == name;
+            else
+                repeated = !seen.insert(name).second;
+            if (!repeated)
+                decodeAttribute(attrs[i], out);
         }
         return out;
     }
@@ -135,22 +146,22 @@ private:
                       "write pg_name as string_val, e.g. \"1\"");
         } else if (name == "involved_dim") {
             if (attr.value_case() == Attr::kBoolList)
-                out.involvedDim.assign(attr.bool_list().values().begin(),
-                                       attr.bool_list().values().end());
+                out.detail.edit().involvedDim.assign(attr.bool_list().values().begin(),
+                                                     attr.bool_list().values().end());
             else
                 error(std::string("attribute \"involved_dim\" holds ") + memberName(attr) +
                           "; expected bool_list (one bool per network dimension)",
                       "write involved_dim as bool_list, e.g. [true, false]");
         } else if (name == "msg_chunk_cnt") {
-            out.msgChunkCount = static_cast<int32_t>(integer(attr).value_or(-1));
+            out.detail.edit().msgChunkCount = static_cast<int32_t>(integer(attr).value_or(-1));
         } else if (name == "msg_chunk_idx") {
-            out.msgChunkIndex = static_cast<int32_t>(integer(attr).value_or(-1));
+            out.detail.edit().msgChunkIndex = static_cast<int32_t>(integer(attr).value_or(-1));
         } else if (name == "total_chunk_cnt") {
-            out.totalChunkCount = static_cast<int32_t>(integer(attr).value_or(-1));
+            out.detail.edit().totalChunkCount = static_cast<int32_t>(integer(attr).value_or(-1));
         } else if (m_readTensors && name == "inputs") {
-            tensorList(attr, out.inputs);
+            tensorList(attr, out.detail.edit().inputs);
         } else if (m_readTensors && name == "outputs") {
-            tensorList(attr, out.outputs);
+            tensorList(attr, out.detail.edit().outputs);
         }
     }
 
@@ -289,10 +300,10 @@ ChakraProtoMsg::Node encodeNode(const WorkloadNode& n) {
         node.add_ctrl_deps(dep);
     for (uint64_t dep : n.dataDeps)
         node.add_data_deps(dep);
-    node.set_start_time_micros(n.startTimeMicros);
+    node.set_start_time_micros(n.detail->startTimeMicros);
     node.set_duration_micros(n.durationMicros);
-    if (!n.inputsValues.empty())
-        node.mutable_inputs()->set_values(n.inputsValues);
+    if (!n.detail->inputsValues.empty())
+        node.mutable_inputs()->set_values(n.detail->inputsValues);
 
     addAttr(node, "is_cpu_op")->set_bool_val(n.isCpuOp);
     if (n.hasNumOps)
@@ -305,9 +316,9 @@ ChakraProtoMsg::Node encodeNode(const WorkloadNode& n) {
         addAttr(node, "comm_size")->set_int64_val(static_cast<int64_t>(n.commSize));
     if (n.commPriority != 0)
         addAttr(node, "comm_priority")->set_int32_val(static_cast<int32_t>(n.commPriority));
-    if (!n.involvedDim.empty()) {
+    if (!n.detail->involvedDim.empty()) {
         auto* list = addAttr(node, "involved_dim")->mutable_bool_list();
-        for (bool b : n.involvedDim)
+        for (bool b : n.detail->involvedDim)
             list->add_values(b);
     }
     if (!n.pgName.empty())
@@ -318,12 +329,12 @@ ChakraProtoMsg::Node encodeNode(const WorkloadNode& n) {
         addAttr(node, "comm_dst")->set_int32_val(static_cast<int32_t>(n.commDst));
     if (n.hasCommTag)
         addAttr(node, "comm_tag")->set_int32_val(static_cast<int32_t>(n.commTag));
-    if (n.msgChunkCount >= 0)
-        addAttr(node, "msg_chunk_cnt")->set_int32_val(n.msgChunkCount);
-    if (n.msgChunkIndex >= 0)
-        addAttr(node, "msg_chunk_idx")->set_int32_val(n.msgChunkIndex);
-    if (n.totalChunkCount >= 0)
-        addAttr(node, "total_chunk_cnt")->set_int32_val(n.totalChunkCount);
+    if (n.detail->msgChunkCount >= 0)
+        addAttr(node, "msg_chunk_cnt")->set_int32_val(n.detail->msgChunkCount);
+    if (n.detail->msgChunkIndex >= 0)
+        addAttr(node, "msg_chunk_idx")->set_int32_val(n.detail->msgChunkIndex);
+    if (n.detail->totalChunkCount >= 0)
+        addAttr(node, "total_chunk_cnt")->set_int32_val(n.detail->totalChunkCount);
     auto addTensors = [&](const char* name, const std::vector<TensorUse>& tensors) {
         if (tensors.empty())
             return;
@@ -333,8 +344,8 @@ ChakraProtoMsg::Node encodeNode(const WorkloadNode& n) {
             list->add_values(std::to_string(t.bytes));
         }
     };
-    addTensors("inputs", n.inputs);
-    addTensors("outputs", n.outputs);
+    addTensors("inputs", n.detail->inputs);
+    addTensors("outputs", n.detail->outputs);
     return node;
 }
 

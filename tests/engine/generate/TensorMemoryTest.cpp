@@ -85,14 +85,14 @@ TEST(GeneratedTensors, OnlyAddTensorLists) {
             ASSERT_EQ(off.traces[r].nodes.size(), on.traces[r].nodes.size()) << c.name;
             for (size_t i = 0; i < off.traces[r].nodes.size(); ++i) {
                 const WorkloadNode &a = off.traces[r].nodes[i], &b = on.traces[r].nodes[i];
-                EXPECT_TRUE(a.inputs.empty() && a.outputs.empty());
+                EXPECT_TRUE(a.detail->inputs.empty() && a.detail->outputs.empty());
                 EXPECT_EQ(a.name, b.name);
                 EXPECT_EQ(a.dataDeps, b.dataDeps);
                 EXPECT_EQ(a.ctrlDeps, b.ctrlDeps);
                 EXPECT_EQ(a.durationMicros, b.durationMicros);
                 EXPECT_EQ(a.tensorSize, b.tensorSize);
                 EXPECT_EQ(a.commSize, b.commSize);
-                listed += b.inputs.size() + b.outputs.size();
+                listed += b.detail->inputs.size() + b.detail->outputs.size();
             }
         }
         EXPECT_GT(listed, 0u) << c.name;
@@ -109,8 +109,8 @@ TEST(GeneratedTensors, SurviveTheChakraFile) {
     std::filesystem::remove(path);
     ASSERT_EQ(back.nodes.size(), w.traces[0].nodes.size());
     for (size_t i = 0; i < back.nodes.size(); ++i) {
-        EXPECT_EQ(back.nodes[i].inputs, w.traces[0].nodes[i].inputs) << i;
-        EXPECT_EQ(back.nodes[i].outputs, w.traces[0].nodes[i].outputs) << i;
+        EXPECT_EQ(back.nodes[i].detail->inputs, w.traces[0].nodes[i].detail->inputs) << i;
+        EXPECT_EQ(back.nodes[i].detail->outputs, w.traces[0].nodes[i].detail->outputs) << i;
     }
 }
 

@@ -150,7 +150,7 @@ TEST(Golden, V18_InvolvedDimensions) {
         std::vector<WorkloadTrace> traces(8);
         for (auto& t : traces) {
             t.nodes.push_back(coll(0, CT::AllReduce, kMiB));
-            t.nodes.back().involvedDim = involved;
+            t.nodes.back().detail.edit().involvedDim = involved;
         }
         EXPECT_EQ(maxCycles(*runTraces(s, traces)), expected);
     }

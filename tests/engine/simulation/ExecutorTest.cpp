@@ -128,7 +128,7 @@ TEST(Executor, UnsupportedCollectiveAndMissingImplementationAreRefused) {
 TEST(Executor, CollectiveOverNoDimensionIsRefused) {
     std::vector<WorkloadTrace> t = both({coll(1, CT::AllReduce, kMiB)});
     for (auto& trace : t)
-        trace.nodes[0].involvedDim = {false};
+        trace.nodes[0].detail.edit().involvedDim = {false};
     try {
         runTraces(ring2(), t);
         FAIL() << "ran";
@@ -208,7 +208,7 @@ TEST(Executor, MetadataNodesDeclareProcessGroups) {
     std::vector<WorkloadTrace> t(4);
     for (int npu = 0; npu < 4; ++npu) {
         WorkloadNode meta = node(1, NodeType::Metadata);
-        meta.inputsValues = "['[{\"pg_name\": \"1\", \"ranks\": [0, 2]}]']";
+        meta.detail.edit().inputsValues = "['[{\"pg_name\": \"1\", \"ranks\": [0, 2]}]']";
         t[static_cast<size_t>(npu)].nodes.push_back(meta);
         if (npu % 2 == 0) {
             t[static_cast<size_t>(npu)].nodes.push_back(coll(2, CT::AllReduce, kMiB, {1}));
@@ -220,7 +220,7 @@ TEST(Executor, MetadataNodesDeclareProcessGroups) {
     const int64_t D = static_cast<int64_t>(1000 + (kMiB / 2) / beta);
     const int64_t R = 3 * static_cast<int64_t>((kMiB / 2) / 50.0);
     EXPECT_EQ(cycles(*r, 0), 10 + (2 * D + 20 + R));
-    t[0].nodes[0].inputsValues = "['not json']";
+    t[0].nodes[0].detail.edit().inputsValues = "['not json']";
     EXPECT_THROW(runTraces(s, t), Error);
 }
 
@@ -246,7 +246,8 @@ TEST(Executor, GroupNamesThatAreNotIdsAreRefusedNamingThem) {
         // Declared by a METADATA node instead: the declaration is refused the same way.
         for (auto& trace : t) {
             WorkloadNode meta = node(2, NodeType::Metadata);
-            meta.inputsValues = "['[{\"pg_name\": \"" + name + "\", \"ranks\": [0, 2]}]']";
+            meta.detail.edit().inputsValues =
+                "['[{\"pg_name\": \"" + name + "\", \"ranks\": [0, 2]}]']";
             trace.nodes = {meta};
         }
         try {

@@ -22,8 +22,8 @@ SimulationSpec tracked(int npus = 2) {
 WorkloadNode op(uint64_t id, uint64_t micros, std::vector<uint64_t> deps,
                 std::vector<TensorUse> inputs, std::vector<TensorUse> outputs) {
     WorkloadNode n = comp(id, micros, std::move(deps));
-    n.inputs = std::move(inputs);
-    n.outputs = std::move(outputs);
+    n.detail.edit().inputs = std::move(inputs);
+    n.detail.edit().outputs = std::move(outputs);
     return n;
 }
 
@@ -181,7 +181,7 @@ TEST(LocalMemory, SymmetricRunMatchesTheFullRunAndDifferentTensorsRunInFull) {
     EXPECT_EQ(symmetric->reportLines, reference->reportLines);
 
     // NPU 3's b is 4 KiB: same work, different tensors, so every NPU is simulated.
-    traces[3].nodes[1].outputs = {{"b", 4096}};
+    traces[3].nodes[1].detail.edit().outputs = {{"b", 4096}};
     const auto mixed = runTraces(tracked(4), traces);
     EXPECT_EQ(mixed->npus[0].peakMemoryBytes, 300u);
     EXPECT_EQ(mixed->npus[3].peakMemoryBytes, 4196u);

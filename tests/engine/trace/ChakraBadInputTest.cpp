@@ -265,11 +265,12 @@ TEST_F(ChakraBadInput, TensorListsAreReadAndRoundTrip) {
     load({{withTensors("outputs", {"y", "4096", "z", "0"})}}, tracking());
     const auto traces = loadWorkload(prefix(), 1, tracking());
     const std::vector<TensorUse> expected{{"y", 4096}, {"z", 0}};
-    EXPECT_EQ(traces[0].nodes[0].outputs, expected);
-    EXPECT_TRUE(traces[0].nodes[0].inputs.empty());
-    EXPECT_TRUE(loadWorkload(prefix(), 1)[0].nodes[0].outputs.empty()) << "not read when off";
+    EXPECT_EQ(traces[0].nodes[0].detail->outputs, expected);
+    EXPECT_TRUE(traces[0].nodes[0].detail->inputs.empty());
+    EXPECT_TRUE(loadWorkload(prefix(), 1)[0].nodes[0].detail->outputs.empty())
+        << "not read when off";
     writeWorkloadTrace(workloadFileName(prefix(), 0), traces[0]);
-    EXPECT_EQ(loadWorkload(prefix(), 1, tracking())[0].nodes[0].outputs, expected);
+    EXPECT_EQ(loadWorkload(prefix(), 1, tracking())[0].nodes[0].detail->outputs, expected);
 }
 
 TEST_F(ChakraBadInput, CommTypeOutOfRange) {

@@ -62,7 +62,7 @@ TEST(ChakraFile, JsonizerOutputConcatenatedObjects) {
     EXPECT_TRUE(errors.empty());
     EXPECT_EQ(node.id, 5u);
     EXPECT_EQ(node.commSize, 1048576u);
-    EXPECT_EQ(node.involvedDim, (std::vector<bool>{true, false}));
+    EXPECT_EQ(node.detail->involvedDim, (std::vector<bool>{true, false}));
     EXPECT_EQ(node.dataDeps, std::vector<uint64_t>{4});
     EXPECT_EQ(file.nodes[1].duration_micros(), 12u);
 }
@@ -124,7 +124,7 @@ TEST(ChakraFile, CanonicalWriterTypes) {
     n.hasCommType = n.hasCommSize = true;
     n.commType = CollectiveType::ReduceScatter;
     n.commSize = 1 << 20;
-    n.involvedDim = {true, false};
+    n.detail.edit().involvedDim = {true, false};
     n.pgName = "2";
     n.commPriority = 3;
     const ChakraProtoMsg::Node node = encodeNode(n);
@@ -175,7 +175,7 @@ TEST(ChakraFile, WorkloadTraceRoundTripsThroughTheFile) {
     a.type = NodeType::Comp;
     a.isCpuOp = false;
     a.durationMicros = 33;
-    a.startTimeMicros = 4;
+    a.detail.edit().startTimeMicros = 4;
     a.hasNumOps = a.hasTensorSize = true;
     a.numOps = 1ull << 40;
     a.tensorSize = 1ull << 33;
@@ -188,13 +188,13 @@ TEST(ChakraFile, WorkloadTraceRoundTripsThroughTheFile) {
     b.commSrc = 3;
     b.commTag = 4;
     b.commSize = 5;
-    b.msgChunkCount = 2;
-    b.msgChunkIndex = 0;
-    b.totalChunkCount = 8;
+    b.detail.edit().msgChunkCount = 2;
+    b.detail.edit().msgChunkIndex = 0;
+    b.detail.edit().totalChunkCount = 8;
     WorkloadNode c;
     c.id = 3;
     c.type = NodeType::Metadata;
-    c.inputsValues = "[[{\"pg_name\": \"0\", \"ranks\": []}]]";
+    c.detail.edit().inputsValues = "[[{\"pg_name\": \"0\", \"ranks\": []}]]";
     trace.nodes = {a, b, c};
     writeWorkloadTrace(tmp.path("t.0.et"), trace);
     const WorkloadTrace back = readWorkloadTrace(tmp.path("t.0.et"));
@@ -209,7 +209,7 @@ TEST(ChakraFile, WorkloadTraceRoundTripsThroughTheFile) {
         EXPECT_EQ(x.dataDeps, y.dataDeps);
         EXPECT_EQ(x.ctrlDeps, y.ctrlDeps);
         EXPECT_EQ(x.durationMicros, y.durationMicros);
-        EXPECT_EQ(x.startTimeMicros, y.startTimeMicros);
+        EXPECT_EQ(x.detail->startTimeMicros, y.detail->startTimeMicros);
         EXPECT_EQ(x.hasNumOps, y.hasNumOps);
         EXPECT_EQ(x.numOps, y.numOps);
         EXPECT_EQ(x.tensorSize, y.tensorSize);
@@ -217,10 +217,10 @@ TEST(ChakraFile, WorkloadTraceRoundTripsThroughTheFile) {
         EXPECT_EQ(x.commSrc, y.commSrc);
         EXPECT_EQ(x.commTag, y.commTag);
         EXPECT_EQ(x.commSize, y.commSize);
-        EXPECT_EQ(x.msgChunkCount, y.msgChunkCount);
-        EXPECT_EQ(x.msgChunkIndex, y.msgChunkIndex);
-        EXPECT_EQ(x.totalChunkCount, y.totalChunkCount);
-        EXPECT_EQ(x.inputsValues, y.inputsValues);
+        EXPECT_EQ(x.detail->msgChunkCount, y.detail->msgChunkCount);
+        EXPECT_EQ(x.detail->msgChunkIndex, y.detail->msgChunkIndex);
+        EXPECT_EQ(x.detail->totalChunkCount, y.detail->totalChunkCount);
+        EXPECT_EQ(x.detail->inputsValues, y.detail->inputsValues);
     }
 }
 

@@ -102,7 +102,7 @@ TEST(ChakraReference, MicrobenchmarksDecodeToOneCollectivePerRank) {
             EXPECT_TRUE(node.hasCommType && node.hasCommSize);
             EXPECT_EQ(node.commType, types.at(collective));
             EXPECT_EQ(node.commSize, 1048576u);
-            EXPECT_TRUE(node.involvedDim.empty());
+            EXPECT_TRUE(node.detail->involvedDim.empty());
             EXPECT_EQ(node.name, collective + "_" + std::to_string(count) + "npus_1MB");
             ++checked;
         }
