@@ -1,0 +1,330 @@
+#include "analysis/RunExplanation.h"
+
+#include "core/Units.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace astrolabe {
+
+const char* boundKindName(BoundKind kind) {
+    switch (kind) {
+    case BoundKind::Unknown:
+        return "unknown";
+    case BoundKind::Compute:
+        return "compute";
+    case BoundKind::Bandwidth:
+        return "bandwidth";
+    case BoundKind::Latency:
+        return "latency";
+    case BoundKind::PipelineBubble:
+        return "pipeline bubble";
+    case BoundKind::Memory:
+        return "memory";
+    case BoundKind::DependencyChain:
+        return "dependency chain";
+    }
+    return "unknown";
+}
+
+double RunExplanation::latencyNs() const {
+    double sum = 0;
+    for (const DimensionPart& d : dimensions)
+        sum += d.latencyNs;
+    return sum;
+}
+
+double RunExplanation::bandwidthNs() const {
+    double sum = 0;
+    for (const DimensionPart& d : dimensions)
+        sum += d.bandwidthNs;
+    return sum;
+}
+
+double RunExplanation::communicationNs() const {
+    return latencyNs() + bandwidthNs();
+}
+
+namespace {
+
+std::string percent(double fraction) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * fraction);
+    return buf;
+}
+
+int hopsOf(BlockKind kind) {
+    return kind == BlockKind::Switch ? 2 : 1; // NPU -> switch -> NPU
+}
+
+/// Per dimension: latency / (latency + bandwidth) over the whole run's traffic on it.
+std::vector<double> latencyFractions(const RunResult& r, const PlatformSpec& p) {
+    const size_t dims = p.dimensions.size();
+    std::vector<double> alpha(dims, 0), beta(dims, 0), fraction(dims, 0.5);
+    for (size_t l = 0; l < r.links.size() && l < r.linkStats.size(); ++l) {
+        const auto d = static_cast<size_t>(r.links[l].dimension);
+        if (d >= dims)
+            continue;
+        const DimensionSpec& dim = p.dimensions[d];
+        alpha[d] += static_cast<double>(r.linkStats[l].messages) * dim.latencyNs;
+        beta[d] += r.linkStats[l].busy.ns() / hopsOf(dim.kind);
+    }
+    for (size_t d = 0; d < dims; ++d)
+        if (alpha[d] + beta[d] > 0)
+            fraction[d] = alpha[d] / (alpha[d] + beta[d]);
+    return fraction;
+}
+
+/// Shares [from, to) among the dimensions whose phases run in each instant; time with no phase
+/// running goes to `idle`.
+void shareCollective(SimTime from, SimTime to, const std::vector<const PhaseSpan*>& phases,
+                     std::vector<double>& perDimension, double& idle) {
+    struct Edge {
+        int64_t ps;
+        size_t dimension;
+        int delta;
+    };
+    std::vector<Edge> edges;
+    const size_t dims = perDimension.size();
+    for (const PhaseSpan* s : phases) {
+        const SimTime start = std::max(s->start, from), end = std::min(s->end, to);
+        if (!(start < end))
+            continue;
+        // A whole-machine ("one*") ring has no dimension of its own: it counts as dimension 0.
+        const size_t d = s->dimension < 0 ? 0 : std::min<size_t>(s->dimension, dims - 1);
+        edges.push_back({start.ps(), d, +1});
+        edges.push_back({end.ps(), d, -1});
+    }
+    std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.ps < b.ps; });
+    std::vector<int> running(dims, 0);
+    int64_t cursor = from.ps();
+    auto spend = [&](int64_t until) {
+        const double ns = static_cast<double>(until - cursor) / 1e3;
+        if (ns <= 0)
+            return;
+        const auto active = static_cast<double>(
+            std::count_if(running.begin(), running.end(), [](int n) { return n > 0; }));
+        if (active == 0) {
+            idle += ns;
+            return;
+        }
+        for (size_t d = 0; d < dims; ++d)
+            if (running[d] > 0)
+                perDimension[d] += ns / active;
+    };
+    for (const Edge& e : edges) {
+        spend(e.ps);
+        cursor = std::max(cursor, e.ps);
+        running[e.dimension] += e.delta;
+    }
+    spend(to.ps());
+}
+
+void chooseBound(RunExplanation& e) {
+    const double total = e.totalNs;
+    const double latency = e.latencyNs(), comm = e.communicationNs();
+    struct Candidate {
+        BoundKind kind;
+        int dimension;
+        double ns;
+    };
+    std::vector<Candidate> candidates{{BoundKind::Compute, -1, e.computeNs},
+                                      {BoundKind::Latency, -1, latency},
+                                      {BoundKind::PipelineBubble, -1, e.waitingNs},
+                                      {BoundKind::Memory, -1, e.memoryNs}};
+    for (const DimensionPart& d : e.dimensions)
+        candidates.push_back({BoundKind::Bandwidth, d.dimension, d.bandwidthNs});
+    // The first of equals wins: the order above is the tie-break.
+    const Candidate top =
+        *std::max_element(candidates.begin(), candidates.end(),
+                          [](const Candidate& a, const Candidate& b) { return a.ns < b.ns; });
+    e.bound = top.kind;
+    e.dimension = top.dimension;
+    e.share = top.ns / total;
+    if (e.share < 0.5 && e.computeNs > 0 && comm > 0) {
+        e.bound = BoundKind::DependencyChain;
+        e.dimension = -1;
+        e.share = (e.computeNs + comm) / total;
+    }
+    const std::string where = "the critical path";
+    switch (e.bound) {
+    case BoundKind::Unknown:
+        break;
+    case BoundKind::Compute:
+        e.saving = e.computeNs / 2 / total;
+        e.sentence = "compute-bound: compute is " + percent(e.share) + " of " + where +
+                     "; compute twice as fast would save at most " + percent(e.saving) + ".";
+        break;
+    case BoundKind::Bandwidth: {
+        const DimensionPart& d = e.dimensions[static_cast<size_t>(e.dimension)];
+        e.saving = d.bandwidthNs / 2 / total;
+        e.sentence = "bandwidth-bound on dimension " + std::to_string(e.dimension) +
+                     ": moving bytes over it is " + percent(e.share) + " of " + where +
+                     " (its links busy " + percent(d.utilization) +
+                     " of the run); doubling its bandwidth would save at most " +
+                     percent(e.saving) + ".";
+        break;
+    }
+    case BoundKind::Latency: {
+        const auto most = std::max_element(e.dimensions.begin(), e.dimensions.end(),
+                                           [](const DimensionPart& a, const DimensionPart& b) {
+                                               return a.latencyNs < b.latencyNs;
+                                           });
+        e.dimension = most->dimension;
+        e.saving = latency / 2 / total;
+        e.sentence = "latency-bound: per-message latency is " + percent(e.share) + " of " + where +
+                     " (" + percent(most->latencyNs / total) + " on dimension " +
+                     std::to_string(most->dimension) +
+                     "), many small messages; halving every latency would save at most " +
+                     percent(e.saving) + ".";
+        break;
+    }
+    case BoundKind::PipelineBubble:
+        e.saving = e.waitingNs / total;
+        e.sentence = "bound by waiting (pipeline bubble): NPU " + std::to_string(e.npu) +
+                     " waits on other NPUs for " + percent(e.share) + " of " + where +
+                     "; no waiting at all would save at most " + percent(e.saving) +
+                     " (more micro-batches or an interleaved schedule shrink the bubble).";
+        break;
+    case BoundKind::Memory:
+        e.saving = e.memoryNs / 2 / total;
+        e.sentence = "memory-bound: remote-memory transfers are " + percent(e.share) + " of " +
+                     where + "; doubling the memory bandwidth would save at most " +
+                     percent(e.saving) + ".";
+        break;
+    case BoundKind::DependencyChain:
+        e.saving = std::min(e.computeNs, comm) / total;
+        e.sentence = "bound by a dependency chain: no one resource takes half of " + where +
+                     "; its " + std::to_string(e.nodes) + " nodes on NPU " + std::to_string(e.npu) +
+                     " run one after another, compute " + percent(e.computeNs / total) +
+                     " and communication " + percent(comm / total) +
+                     "; overlapping the two fully would save at most " + percent(e.saving) + ".";
+        break;
+    }
+}
+
+std::string breakdownOf(const RunExplanation& e) {
+    const double total = e.totalNs;
+    std::string out = "critical path on NPU " + std::to_string(e.npu) + ", " +
+                      units::countOf(e.nodes, "node") + " over " +
+                      units::formatTime(SimTime::fromNsRounded(total)) + ": compute " +
+                      percent(e.computeNs / total);
+    for (const DimensionPart& d : e.dimensions) {
+        if (d.latencyNs + d.bandwidthNs <= 0)
+            continue;
+        out += ", dimension " + std::to_string(d.dimension) + " latency ";
+        out += percent(d.latencyNs / total);
+        out += " + bandwidth ";
+        out += percent(d.bandwidthNs / total);
+    }
+    if (e.memoryNs > 0) {
+        out += ", memory ";
+        out += percent(e.memoryNs / total);
+    }
+    out += ", waiting ";
+    out += percent(e.waitingNs / total);
+    return out;
+}
+
+} // namespace
+
+RunExplanation explainRun(const RunResult& r, const PlatformSpec& platform) {
+    RunExplanation e;
+    e.totalNs = r.endTime.ns();
+    if (r.criticalPath.empty() || r.activities.empty() || !(e.totalNs > 0)) {
+        e.sentence = "no explanation: the run recorded no timeline or critical path.";
+        return e;
+    }
+    if (platform.dimensions.size() != r.dimensions.size() || platform.dimensions.empty()) {
+        e.sentence = "no explanation: the platform given does not match the run's dimensions.";
+        return e;
+    }
+    e.npu = r.criticalPath.front().first;
+    e.nodes = r.criticalPath.size();
+    const size_t dims = platform.dimensions.size();
+    for (size_t d = 0; d < dims; ++d)
+        e.dimensions.push_back({static_cast<int>(d), 0, 0, r.dimensions[d].utilization});
+
+    std::unordered_set<uint64_t> onPath;
+    for (const auto& [npu, node] : r.criticalPath)
+        onPath.insert(node);
+    std::unordered_map<uint64_t, const ActivityInterval*> activity;
+    const auto first =
+        std::lower_bound(r.activities.begin(), r.activities.end(), e.npu,
+                         [](const ActivityInterval& a, int npu) { return a.npu < npu; });
+    for (auto it = first; it != r.activities.end() && it->npu == e.npu; ++it)
+        if (onPath.count(it->nodeId))
+            activity[it->nodeId] = &*it;
+    std::unordered_map<uint64_t, std::vector<const PhaseSpan*>> phases;
+    for (const PhaseSpan& s : r.phases)
+        if (s.npu == e.npu && onPath.count(s.nodeId))
+            phases[s.nodeId].push_back(&s);
+
+    const std::vector<double> latencyFraction = latencyFractions(r, platform);
+    std::vector<double> perDimension(dims, 0);
+    SimTime cursor;
+    for (const auto& [npu, node] : r.criticalPath) {
+        const auto found = activity.find(node);
+        if (found == activity.end())
+            continue; // took no time
+        const ActivityInterval& a = *found->second;
+        if (cursor < a.start)
+            e.waitingNs += (a.start - cursor).ns();
+        const SimTime from = std::max(cursor, a.start);
+        if (!(from < a.end))
+            continue;
+        const double ns = (a.end - from).ns();
+        cursor = a.end;
+        switch (a.nodeType) {
+        case NodeType::CommColl:
+            shareCollective(from, a.end, phases[node], perDimension, e.waitingNs);
+            break;
+        case NodeType::CommSend:
+        case NodeType::CommRecv: {
+            // The cheapest single message of these bytes; the rest waited for the peer.
+            size_t best = 0;
+            double bestNs = -1, bestLatencyNs = 0;
+            for (size_t d = 0; d < dims; ++d) {
+                const DimensionSpec& dim = platform.dimensions[d];
+                const double latencyNs = hopsOf(dim.kind) * dim.latencyNs;
+                const double t = latencyNs + static_cast<double>(a.bytes) / dim.bytesPerNs();
+                if (bestNs < 0 || t < bestNs) {
+                    best = d;
+                    bestNs = t;
+                    bestLatencyNs = latencyNs;
+                }
+            }
+            const double transfer = std::min(ns, bestNs);
+            const double latency = bestNs > 0 ? transfer * bestLatencyNs / bestNs : 0;
+            e.dimensions[best].latencyNs += latency;
+            e.dimensions[best].bandwidthNs += transfer - latency;
+            e.waitingNs += ns - transfer;
+            break;
+        }
+        case NodeType::MemLoad:
+        case NodeType::MemStore:
+            e.memoryNs += ns;
+            break;
+        case NodeType::Comp:
+            e.computeNs += ns;
+            break;
+        case NodeType::Invalid:
+        case NodeType::Metadata:
+            e.waitingNs += ns;
+            break;
+        }
+    }
+    if (cursor < r.endTime)
+        e.waitingNs += (r.endTime - cursor).ns();
+    for (size_t d = 0; d < dims; ++d) {
+        e.dimensions[d].latencyNs += perDimension[d] * latencyFraction[d];
+        e.dimensions[d].bandwidthNs += perDimension[d] * (1 - latencyFraction[d]);
+    }
+    chooseBound(e);
+    e.breakdown = breakdownOf(e);
+    return e;
+}
+
+} // namespace astrolabe

@@ -1,0 +1,85 @@
+#pragma once
+// Why a run took as long as it did: the critical path's time split into what it was spent on,
+// the dominant part named as the run's bound, and what-if upper bounds from the model.
+//
+// The critical path (RunResult::criticalPath) is a chain of nodes on one NPU, each started by
+// the one before. Its time, end to end, is decomposed into:
+//   compute      compute and CPU nodes;
+//   memory       remote-memory loads and stores;
+//   latency(d)   the per-message part of communication on dimension d (alpha, hops x latency);
+//   bandwidth(d) the per-byte part on dimension d (bytes / beta);
+//   waiting      a send or receive waiting for its peer beyond the transfer itself (with
+//                pipelines: the bubble) and gaps between consecutive chain nodes.
+// A collective's time is shared among the dimensions whose phases run in each instant (equally
+// when several run at once), and each dimension's share is split into latency and bandwidth in
+// the proportion the whole run's traffic on that dimension had:
+//   latency : bandwidth = sum over its links of messages x alpha : sum of bytes / beta
+// (a Switch message crosses two links but serializes once: its bytes count once). The endpoint
+// hop and the reduction time of a collective are inside phase time and are shared out in the
+// same proportion. A send or receive's source is not recorded: its transfer is taken as the
+// cheapest single message on any dimension (hops x alpha + bytes / beta), the rest is waiting.
+//
+// What-if savings are upper bounds: shortening work on the critical path by x shortens the run
+// by at most x, since that path stays a path of the changed run.
+
+#include "config/PlatformSpec.h"
+#include "record/RunResult.h"
+
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+
+enum class BoundKind : uint8_t {
+    Unknown,         ///< no timeline or critical path recorded
+    Compute,         ///< compute nodes dominate the critical path
+    Bandwidth,       ///< bytes / bandwidth on one dimension dominates
+    Latency,         ///< per-message latency dominates (many small messages)
+    PipelineBubble,  ///< waiting on another NPU's send or receive dominates
+    Memory,          ///< remote-memory transfers dominate
+    DependencyChain, ///< nothing takes half: compute and communication run one after another
+};
+const char* boundKindName(BoundKind kind); ///< "compute", "bandwidth", ...
+
+/// The critical path's time on one network dimension, in nanoseconds.
+struct DimensionPart {
+    int dimension = 0;
+    double latencyNs = 0;   ///< per-message part
+    double bandwidthNs = 0; ///< per-byte part
+    double utilization = 0; ///< its links' busy fraction over the run (DimensionStats)
+};
+
+struct RunExplanation {
+    BoundKind bound = BoundKind::Unknown;
+    int dimension = -1; ///< for Bandwidth: the dimension named; else -1
+    double share = 0;   ///< the bound's part of the critical path, in [0, 1]
+    /// The most the run could shorten (fraction of its time) under the what-if in `sentence`:
+    /// compute x2 faster, the dimension's bandwidth x2, every latency / 2, no waiting, memory x2,
+    /// or compute fully overlapped with communication (DependencyChain).
+    double saving = 0;
+
+    int npu = -1;       ///< whose chain the critical path is
+    size_t nodes = 0;   ///< nodes on it
+    double totalNs = 0; ///< the run's end time
+    double computeNs = 0, memoryNs = 0, waitingNs = 0;
+    std::vector<DimensionPart> dimensions;
+
+    double latencyNs() const;       ///< over all dimensions
+    double bandwidthNs() const;     ///< over all dimensions
+    double communicationNs() const; ///< latency + bandwidth
+
+    /// "bandwidth-bound on dimension 1: 62.0% of the critical path moves bytes over it (links
+    /// busy 83.0% of the run); doubling its bandwidth would save at most 31.0%."
+    std::string sentence;
+    /// "Critical path on NPU 0, 12 nodes, 1.2 ms: compute 10.0%, dimension 0 latency 2.0% +
+    /// bandwidth 5.0%, waiting 0.0%."
+    std::string breakdown;
+};
+
+/// Explains `result` on `platform` (the platform it ran on: latencies and kinds per dimension).
+/// Returns bound Unknown, with a sentence that says why, when the run recorded no timeline or
+/// critical path, or when the platform's dimension count differs from the run's.
+/// O(activities + phases + links) time.
+RunExplanation explainRun(const RunResult& result, const PlatformSpec& platform);
+
+} // namespace astrolabe
