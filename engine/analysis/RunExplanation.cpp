@@ -59,22 +59,40 @@ int hopsOf(BlockKind kind) {
     return kind == BlockKind::Switch ? 2 : 1; // NPU -> switch -> NPU
 }
 
-/// Per dimension: latency / (latency + bandwidth) over the whole run's traffic on it.
-std::vector<double> latencyFractions(const RunResult& r, const PlatformSpec& p) {
+/// How one NPU's collective time on a dimension divides, as fractions of that time.
+struct Split {
+    double latency = 0, bandwidth = 0; ///< the rest is local-memory work (endpoint, reduction)
+};
+
+/// Per dimension, from the NPU's busiest outgoing link on it over the whole run: messages x
+/// hops x alpha is the latency part, its busy (serialization) time the bandwidth part, each over
+/// `phaseNs`, the NPU's whole collective time on that dimension. Overlapping messages (several
+/// chunks in flight) can sum past the phase time: then the two are scaled to fill it.
+std::vector<Split> splits(const RunResult& r, const PlatformSpec& p, int npu,
+                          const std::vector<double>& phaseNs) {
     const size_t dims = p.dimensions.size();
-    std::vector<double> alpha(dims, 0), beta(dims, 0), fraction(dims, 0.5);
+    std::vector<Split> out(dims);
+    std::vector<const LinkStats*> busiest(dims, nullptr);
     for (size_t l = 0; l < r.links.size() && l < r.linkStats.size(); ++l) {
         const auto d = static_cast<size_t>(r.links[l].dimension);
-        if (d >= dims)
+        if (r.links[l].src != npu || d >= dims)
             continue;
-        const DimensionSpec& dim = p.dimensions[d];
-        alpha[d] += static_cast<double>(r.linkStats[l].messages) * dim.latencyNs;
-        beta[d] += r.linkStats[l].busy.ns() / hopsOf(dim.kind);
+        if (!busiest[d] || busiest[d]->busy < r.linkStats[l].busy)
+            busiest[d] = &r.linkStats[l];
     }
-    for (size_t d = 0; d < dims; ++d)
-        if (alpha[d] + beta[d] > 0)
-            fraction[d] = alpha[d] / (alpha[d] + beta[d]);
-    return fraction;
+    for (size_t d = 0; d < dims; ++d) {
+        const DimensionSpec& dim = p.dimensions[d];
+        if (!busiest[d] || !(phaseNs[d] > 0)) {
+            out[d] = {0.5, 0.5};
+            continue;
+        }
+        const double alpha = static_cast<double>(busiest[d]->messages) * hopsOf(dim.kind) *
+                             dim.latencyNs,
+                     beta = busiest[d]->busy.ns();
+        const double scale = std::max(phaseNs[d], alpha + beta);
+        out[d] = {alpha / scale, beta / scale};
+    }
+    return out;
 }
 
 /// Shares [from, to) among the dimensions whose phases run in each instant; time with no phase
@@ -133,7 +151,7 @@ void chooseBound(RunExplanation& e) {
     std::vector<Candidate> candidates{{BoundKind::Compute, -1, e.computeNs},
                                       {BoundKind::Latency, -1, latency},
                                       {BoundKind::PipelineBubble, -1, e.waitingNs},
-                                      {BoundKind::Memory, -1, e.memoryNs}};
+                                      {BoundKind::Memory, -1, e.memoryNs + e.localMemoryNs}};
     for (const DimensionPart& d : e.dimensions)
         candidates.push_back({BoundKind::Bandwidth, d.dimension, d.bandwidthNs});
     // The first of equals wins: the order above is the tie-break.
@@ -188,12 +206,23 @@ void chooseBound(RunExplanation& e) {
                      "; no waiting at all would save at most " + percent(e.saving) +
                      " (more micro-batches or an interleaved schedule shrink the bubble).";
         break;
-    case BoundKind::Memory:
-        e.saving = e.memoryNs / 2 / total;
-        e.sentence = "memory-bound: remote-memory transfers are " + percent(e.share) + " of " +
-                     where + "; doubling the memory bandwidth would save at most " +
-                     percent(e.saving) + ".";
+    case BoundKind::Memory: {
+        e.saving = (e.memoryNs + e.localMemoryNs) / 2 / total;
+        std::string parts;
+        if (e.memoryNs > 0)
+            parts = "remote-memory transfers " + percent(e.memoryNs / total);
+        if (e.localMemoryNs > 0)
+            parts += std::string(parts.empty() ? "" : " and ") +
+                     "collectives' local-memory work (reductions, endpoint hops) " +
+                     percent(e.localMemoryNs / total);
+        const char* knob = e.memoryNs <= 0 ? "local-mem-bw"
+                           : e.localMemoryNs <= 0
+                               ? "the remote memory's bandwidth"
+                               : "local-mem-bw and the remote memory's bandwidth";
+        e.sentence = "memory-bound: " + parts + " of " + where + "; doubling " + knob +
+                     " would save at most " + percent(e.saving) + ".";
         break;
+    }
     case BoundKind::DependencyChain:
         e.saving = std::min(e.computeNs, comm) / total;
         e.sentence = "bound by a dependency chain: no one resource takes half of " + where +
@@ -219,8 +248,12 @@ std::string breakdownOf(const RunExplanation& e) {
         out += " + bandwidth ";
         out += percent(d.bandwidthNs / total);
     }
+    if (e.localMemoryNs > 0) {
+        out += ", local memory ";
+        out += percent(e.localMemoryNs / total);
+    }
     if (e.memoryNs > 0) {
-        out += ", memory ";
+        out += ", remote memory ";
         out += percent(e.memoryNs / total);
     }
     out += ", waiting ";
@@ -259,10 +292,15 @@ RunExplanation explainRun(const RunResult& r, const PlatformSpec& platform) {
             activity[it->nodeId] = &*it;
     std::unordered_map<uint64_t, std::vector<const PhaseSpan*>> phases;
     for (const PhaseSpan& s : r.phases)
-        if (s.npu == e.npu && onPath.count(s.nodeId))
+        if (s.npu == e.npu)
             phases[s.nodeId].push_back(&s);
-
-    const std::vector<double> latencyFraction = latencyFractions(r, platform);
+    // The NPU's collective time per dimension over the whole run, on the path or not.
+    std::vector<double> phaseNs(dims, 0);
+    double unused = 0;
+    for (auto it = first; it != r.activities.end() && it->npu == e.npu; ++it)
+        if (it->nodeType == NodeType::CommColl)
+            shareCollective(it->start, it->end, phases[it->nodeId], phaseNs, unused);
+    const std::vector<Split> split = splits(r, platform, e.npu, phaseNs);
     std::vector<double> perDimension(dims, 0);
     SimTime cursor;
     for (const auto& [npu, node] : r.criticalPath) {
@@ -319,8 +357,9 @@ RunExplanation explainRun(const RunResult& r, const PlatformSpec& platform) {
     if (cursor < r.endTime)
         e.waitingNs += (r.endTime - cursor).ns();
     for (size_t d = 0; d < dims; ++d) {
-        e.dimensions[d].latencyNs += perDimension[d] * latencyFraction[d];
-        e.dimensions[d].bandwidthNs += perDimension[d] * (1 - latencyFraction[d]);
+        e.dimensions[d].latencyNs += perDimension[d] * split[d].latency;
+        e.dimensions[d].bandwidthNs += perDimension[d] * split[d].bandwidth;
+        e.localMemoryNs += perDimension[d] * (1 - split[d].latency - split[d].bandwidth);
     }
     chooseBound(e);
     e.breakdown = breakdownOf(e);

@@ -5,19 +5,22 @@
 // The critical path (RunResult::criticalPath) is a chain of nodes on one NPU, each started by
 // the one before. Its time, end to end, is decomposed into:
 //   compute      compute and CPU nodes;
-//   memory       remote-memory loads and stores;
+//   memory       remote-memory loads and stores (memoryNs) and, inside collectives, local memory
+//                (localMemoryNs, below);
 //   latency(d)   the per-message part of communication on dimension d (alpha, hops x latency);
 //   bandwidth(d) the per-byte part on dimension d (bytes / beta);
 //   waiting      a send or receive waiting for its peer beyond the transfer itself (with
 //                pipelines: the bubble) and gaps between consecutive chain nodes.
+//   local memory the rest of a collective's time: the endpoint hop to the memory agent and the
+//                reduction passes over local memory (local-mem-bw), and chunk scheduling.
 // A collective's time is shared among the dimensions whose phases run in each instant (equally
-// when several run at once), and each dimension's share is split into latency and bandwidth in
-// the proportion the whole run's traffic on that dimension had:
-//   latency : bandwidth = sum over its links of messages x alpha : sum of bytes / beta
-// (a Switch message crosses two links but serializes once: its bytes count once). The endpoint
-// hop and the reduction time of a collective are inside phase time and are shared out in the
-// same proportion. A send or receive's source is not recorded: its transfer is taken as the
-// cheapest single message on any dimension (hops x alpha + bytes / beta), the rest is waiting.
+// when several run at once). Each dimension's share is split in the proportions of the NPU's
+// whole-run collective time on that dimension that its busiest outgoing link on it spent
+//   on latency:   messages x hops x alpha,     on bandwidth:   busy (bytes / beta) time,
+// the rest being local-memory work. (Messages of several chunks in flight can overlap; when the
+// two sum past the phase time, they are scaled to fill it and local memory gets nothing.) A send
+// or receive's source is not recorded: its transfer is taken as the cheapest single message on
+// any dimension (hops x alpha + bytes / beta), the rest is waiting.
 //
 // What-if savings are upper bounds: shortening work on the critical path by x shortens the run
 // by at most x, since that path stays a path of the changed run.
@@ -36,7 +39,7 @@ enum class BoundKind : uint8_t {
     Bandwidth,       ///< bytes / bandwidth on one dimension dominates
     Latency,         ///< per-message latency dominates (many small messages)
     PipelineBubble,  ///< waiting on another NPU's send or receive dominates
-    Memory,          ///< remote-memory transfers dominate
+    Memory,          ///< remote-memory transfers or collectives' local-memory work dominate
     DependencyChain, ///< nothing takes half: compute and communication run one after another
 };
 const char* boundKindName(BoundKind kind); ///< "compute", "bandwidth", ...
@@ -62,6 +65,7 @@ struct RunExplanation {
     size_t nodes = 0;   ///< nodes on it
     double totalNs = 0; ///< the run's end time
     double computeNs = 0, memoryNs = 0, waitingNs = 0;
+    double localMemoryNs = 0; ///< collectives' endpoint hops, reductions and scheduling
     std::vector<DimensionPart> dimensions;
 
     double latencyNs() const;       ///< over all dimensions
