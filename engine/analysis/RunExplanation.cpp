@@ -201,10 +201,19 @@ void chooseBound(RunExplanation& e) {
     }
     case BoundKind::PipelineBubble:
         e.saving = e.waitingNs / total;
-        e.sentence = "bound by waiting (pipeline bubble): NPU " + std::to_string(e.npu) +
-                     " waits on other NPUs for " + percent(e.share) + " of " + where +
-                     "; no waiting at all would save at most " + percent(e.saving) +
-                     " (more micro-batches or an interleaved schedule shrink the bubble).";
+        // Waiting that sends and receives explain is the pipeline bubble; the rest (gaps, a
+        // collective with no phase running) is named as plain waiting.
+        if (e.peerWaitingNs >= e.waitingNs / 2)
+            e.sentence = "bound by waiting (pipeline bubble): NPU " + std::to_string(e.npu) +
+                         " waits on other NPUs' sends and receives for " + percent(e.share) +
+                         " of " + where + "; no waiting at all would save at most " +
+                         percent(e.saving) +
+                         " (more micro-batches or an interleaved schedule shrink the bubble).";
+        else
+            e.sentence = "bound by waiting: NPU " + std::to_string(e.npu) +
+                         " waits between dependent nodes or inside collectives for " +
+                         percent(e.share) + " of " + where +
+                         "; no waiting at all would save at most " + percent(e.saving) + ".";
         break;
     case BoundKind::Memory: {
         e.saving = (e.memoryNs + e.localMemoryNs) / 2 / total;
@@ -339,6 +348,7 @@ RunExplanation explainRun(const RunResult& r, const PlatformSpec& platform) {
             e.dimensions[best].latencyNs += latency;
             e.dimensions[best].bandwidthNs += transfer - latency;
             e.waitingNs += ns - transfer;
+            e.peerWaitingNs += ns - transfer;
             break;
         }
         case NodeType::MemLoad:

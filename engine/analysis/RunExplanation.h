@@ -5,12 +5,11 @@
 // The critical path (RunResult::criticalPath) is a chain of nodes on one NPU, each started by
 // the one before. Its time, end to end, is decomposed into:
 //   compute      compute and CPU nodes;
-//   memory       remote-memory loads and stores (memoryNs) and, inside collectives, local memory
-//                (localMemoryNs, below);
+//   memory       remote-memory loads and stores;
 //   latency(d)   the per-message part of communication on dimension d (alpha, hops x latency);
 //   bandwidth(d) the per-byte part on dimension d (bytes / beta);
 //   waiting      a send or receive waiting for its peer beyond the transfer itself (with
-//                pipelines: the bubble) and gaps between consecutive chain nodes.
+//                pipelines: the bubble) and gaps between consecutive chain nodes;
 //   local memory the rest of a collective's time: the endpoint hop to the memory agent and the
 //                reduction passes over local memory (local-mem-bw), and chunk scheduling.
 // A collective's time is shared among the dimensions whose phases run in each instant (equally
@@ -38,7 +37,7 @@ enum class BoundKind : uint8_t {
     Compute,         ///< compute nodes dominate the critical path
     Bandwidth,       ///< bytes / bandwidth on one dimension dominates
     Latency,         ///< per-message latency dominates (many small messages)
-    PipelineBubble,  ///< waiting on another NPU's send or receive dominates
+    PipelineBubble,  ///< waiting dominates (on another NPU's send or receive: the bubble)
     Memory,          ///< remote-memory transfers or collectives' local-memory work dominate
     DependencyChain, ///< nothing takes half: compute and communication run one after another
 };
@@ -66,6 +65,7 @@ struct RunExplanation {
     double totalNs = 0; ///< the run's end time
     double computeNs = 0, memoryNs = 0, waitingNs = 0;
     double localMemoryNs = 0; ///< collectives' endpoint hops, reductions and scheduling
+    double peerWaitingNs = 0; ///< the part of waitingNs spent in sends and receives
     std::vector<DimensionPart> dimensions;
 
     double latencyNs() const;       ///< over all dimensions

@@ -183,6 +183,8 @@ TEST(RunExplanation, GPipeWithOneMicroBatchIsBoundByTheBubble) {
     const NpuSummary& n = r->npus.at(static_cast<size_t>(e.npu));
     EXPECT_NEAR(e.share, 1 - n.gpuTime.ns() / r->endTime.ns(), kPrinted);
     EXPECT_NEAR(e.saving, e.share, 1e-12);
+    EXPECT_NEAR(e.peerWaitingNs, e.waitingNs, 0.001 * e.waitingNs) << "all of it in receives";
+    EXPECT_NE(e.sentence.find("(pipeline bubble)"), std::string::npos);
 }
 
 TEST(RunExplanation, AlternatingComputeAndCommunicationIsADependencyChain) {
