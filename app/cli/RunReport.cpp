@@ -104,7 +104,8 @@ void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunRes
             << units::countOf(r.criticalPath.size(), "node") << ", ending with node "
             << r.criticalPath.back().second << "\n";
     }
-    if (const RunExplanation why = explainRun(r, spec.platform); why.bound != BoundKind::Unknown)
+    if (const RunExplanation why = explainRun(r, spec.platform, &spec.system);
+        why.bound != BoundKind::Unknown)
         out << "  bound        " << why.sentence << "\n"
             << "               " << why.breakdown << "\n";
 }

@@ -61,15 +61,15 @@ int hopsOf(BlockKind kind) {
 
 /// How one NPU's collective time on a dimension divides, as fractions of that time.
 struct Split {
-    double latency = 0, bandwidth = 0; ///< the rest is local-memory work (endpoint, reduction)
+    double latency = 0, bandwidth = 0, localMemory = 0; ///< the rest is waiting
 };
 
 /// Per dimension, from the NPU's busiest outgoing link on it over the whole run: messages x
 /// hops x alpha is the latency part, its busy (serialization) time the bandwidth part, each over
 /// `phaseNs`, the NPU's whole collective time on that dimension. Overlapping messages (several
 /// chunks in flight) can sum past the phase time: then the two are scaled to fill it.
-std::vector<Split> splits(const RunResult& r, const PlatformSpec& p, int npu,
-                          const std::vector<double>& phaseNs) {
+std::vector<Split> splits(const RunResult& r, const PlatformSpec& p, const SystemConfig* system,
+                          int npu, const std::vector<double>& phaseNs) {
     const size_t dims = p.dimensions.size();
     std::vector<Split> out(dims);
     std::vector<const LinkStats*> busiest(dims, nullptr);
@@ -83,14 +83,24 @@ std::vector<Split> splits(const RunResult& r, const PlatformSpec& p, int npu,
     for (size_t d = 0; d < dims; ++d) {
         const DimensionSpec& dim = p.dimensions[d];
         if (!busiest[d] || !(phaseNs[d] > 0)) {
-            out[d] = {0.5, 0.5};
+            out[d] = {0.5, 0.5, 0};
             continue;
         }
-        const double alpha = static_cast<double>(busiest[d]->messages) * hopsOf(dim.kind) *
-                             dim.latencyNs,
-                     beta = busiest[d]->busy.ns();
+        const LinkStats& link = *busiest[d];
+        const auto messages = static_cast<double>(link.messages);
+        const double alpha = messages * hopsOf(dim.kind) * dim.latencyNs, beta = link.busy.ns();
         const double scale = std::max(phaseNs[d], alpha + beta);
-        out[d] = {alpha / scale, beta / scale};
+        out[d] = {alpha / scale, beta / scale, 0};
+        const double rest = 1 - out[d].latency - out[d].bandwidth;
+        // At most every message pays the endpoint hop and a reduction (3 passes over its bytes
+        // at local-mem-bw); what the model cannot put there was waiting for data.
+        double localNs = phaseNs[d];
+        if (system) {
+            localNs = messages * static_cast<double>(system->endpointDelayNs);
+            if (system->localMemBandwidthGBps > 0)
+                localNs += 3 * static_cast<double>(link.bytes) / system->localMemBandwidthGBps;
+        }
+        out[d].localMemory = std::min(rest, localNs / phaseNs[d]);
     }
     return out;
 }
@@ -228,8 +238,11 @@ void chooseBound(RunExplanation& e) {
                            : e.localMemoryNs <= 0
                                ? "the remote memory's bandwidth"
                                : "local-mem-bw and the remote memory's bandwidth";
+        // Reductions overlap other chunks' transfers and the waiting for them: for local
+        // memory the figure is an estimate, not a bound.
         e.sentence = "memory-bound: " + parts + " of " + where + "; doubling " + knob +
-                     " would save at most " + percent(e.saving) + ".";
+                     (e.localMemoryNs > 0 ? " would save about " : " would save at most ") +
+                     percent(e.saving) + ".";
         break;
     }
     case BoundKind::DependencyChain:
@@ -257,7 +270,7 @@ std::string breakdownOf(const RunExplanation& e) {
         out += " + bandwidth ";
         out += percent(d.bandwidthNs / total);
     }
-    if (e.localMemoryNs > 0) {
+    if (e.localMemoryNs / total >= 0.0005) {
         out += ", local memory ";
         out += percent(e.localMemoryNs / total);
     }
@@ -272,7 +285,8 @@ std::string breakdownOf(const RunExplanation& e) {
 
 } // namespace
 
-RunExplanation explainRun(const RunResult& r, const PlatformSpec& platform) {
+RunExplanation explainRun(const RunResult& r, const PlatformSpec& platform,
+                          const SystemConfig* system) {
     RunExplanation e;
     e.totalNs = r.endTime.ns();
     if (r.criticalPath.empty() || r.activities.empty() || !(e.totalNs > 0)) {
@@ -309,7 +323,7 @@ RunExplanation explainRun(const RunResult& r, const PlatformSpec& platform) {
     for (auto it = first; it != r.activities.end() && it->npu == e.npu; ++it)
         if (it->nodeType == NodeType::CommColl)
             shareCollective(it->start, it->end, phases[it->nodeId], phaseNs, unused);
-    const std::vector<Split> split = splits(r, platform, e.npu, phaseNs);
+    const std::vector<Split> split = splits(r, platform, system, e.npu, phaseNs);
     std::vector<double> perDimension(dims, 0);
     SimTime cursor;
     for (const auto& [npu, node] : r.criticalPath) {
@@ -369,7 +383,9 @@ RunExplanation explainRun(const RunResult& r, const PlatformSpec& platform) {
     for (size_t d = 0; d < dims; ++d) {
         e.dimensions[d].latencyNs += perDimension[d] * split[d].latency;
         e.dimensions[d].bandwidthNs += perDimension[d] * split[d].bandwidth;
-        e.localMemoryNs += perDimension[d] * (1 - split[d].latency - split[d].bandwidth);
+        e.localMemoryNs += perDimension[d] * split[d].localMemory;
+        e.waitingNs +=
+            perDimension[d] * (1 - split[d].latency - split[d].bandwidth - split[d].localMemory);
     }
     chooseBound(e);
     e.breakdown = breakdownOf(e);

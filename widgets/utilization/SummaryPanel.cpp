@@ -103,8 +103,8 @@ QString SummaryPanel::oversubscriptionText() const {
     return m_oversubscription->isHidden() ? QString() : m_oversubscriptionText->text();
 }
 
-void SummaryPanel::setResult(std::shared_ptr<const RunResult> result,
-                             const PlatformSpec& platform) {
+void SummaryPanel::setResult(std::shared_ptr<const RunResult> result, const PlatformSpec& platform,
+                             const SystemConfig* system) {
     m_result = std::move(result);
     m_explanation.clear();
     m_dimensions->setResult(m_result);
@@ -138,7 +138,7 @@ void SummaryPanel::setResult(std::shared_ptr<const RunResult> result,
                            "<small>Exposed communication follows ASTRA-sim: finish − compute."
                            "</small></p>")
                 .arg(f.overlapPercentOfComm, 0, 'f', 1);
-    if (const RunExplanation why = explainRun(*m_result, platform);
+    if (const RunExplanation why = explainRun(*m_result, platform, system);
         why.bound != BoundKind::Unknown) {
         m_explanation = QString::fromStdString(why.sentence + "\n" + why.breakdown);
         html += QStringLiteral("<p><b>Why this long:</b> %1<br><small>%2</small></p>")

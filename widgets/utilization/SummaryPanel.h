@@ -5,6 +5,7 @@
 // (analysis/RunExplanation.h).
 
 #include "config/PlatformSpec.h"
+#include "config/SystemConfig.h"
 #include "record/RunResult.h"
 
 #include <QWidget>
@@ -24,9 +25,11 @@ class SummaryPanel : public QWidget {
     Q_OBJECT
 public:
     explicit SummaryPanel(QWidget* parent = nullptr);
-    /// `platform` is the one the run ran on (its latencies name the latency-bound part); with
-    /// none given, or one that does not match the run, the bound is not explained.
-    void setResult(std::shared_ptr<const RunResult> result, const PlatformSpec& platform = {});
+    /// `platform` and `system` are the ones the run ran on (latencies, endpoint delay and
+    /// local-mem-bw divide its collectives' time); with no platform, or one that does not match
+    /// the run, the bound is not explained. `system` may be null (analysis/RunExplanation.h).
+    void setResult(std::shared_ptr<const RunResult> result, const PlatformSpec& platform = {},
+                   const SystemConfig* system = nullptr);
 
     DimensionStatsModel* dimensionModel() const { return m_dimensions; }
     QString figuresText() const;

@@ -79,9 +79,9 @@ UtilizationView::UtilizationView(QWidget* parent)
 }
 
 void UtilizationView::setResult(std::shared_ptr<const RunResult> result,
-                                const PlatformSpec& platform) {
+                                const PlatformSpec& platform, const SystemConfig* system) {
     m_result = std::move(result);
-    m_summary->setResult(m_result, platform);
+    m_summary->setResult(m_result, platform, system);
     m_chart->setResult(m_result);
     m_links->setResult(m_result);
     if (!m_result) {

@@ -36,7 +36,7 @@ std::vector<WorkloadTrace> same(int npus, std::vector<WorkloadNode> nodes) {
 }
 
 RunExplanation explain(const SimulationSpec& s, const RunResult& r, const char* label) {
-    RunExplanation e = explainRun(r, s.platform);
+    RunExplanation e = explainRun(r, s.platform, &s.system);
     std::printf("[ explain ] %s: %s\n[ explain ]   %s\n", label, e.sentence.c_str(),
                 e.breakdown.c_str());
     return e;
@@ -76,6 +76,12 @@ TEST(RunExplanation, TinyAllReduceOnAHighLatencyRingIsLatencyBound) {
     EXPECT_EQ(e.dimension, 0);
     EXPECT_NEAR(e.share, 14 * 5000.0 / closed, kPrinted);
     EXPECT_NEAR(e.saving, 7 * 5000.0 / closed, kPrinted);
+    // The what-if, run: halving the latency saves what the sentence says (all latency is on
+    // the path, so the bound is met).
+    SimulationSpec half = s;
+    half.platform.dimensions[0].latencyNs /= 2;
+    const double saved = 1 - runCollective(half, CT::AllReduce, 8192)->endTime.ns() / closed;
+    EXPECT_NEAR(saved, e.saving, kPrinted);
 }
 
 namespace {
@@ -134,6 +140,12 @@ void checkSlowDimension(const TwoDimensional& t, int slow) {
     EXPECT_NEAR(e.saving, named.bandwidthNs / 2 / total, kPrinted);
     EXPECT_NE(e.sentence.find("bandwidth-bound on dimension " + std::to_string(slow)),
               std::string::npos);
+    // The what-if, run: doubling the slow dimension's bandwidth saves what the sentence says.
+    SimulationSpec faster = t.spec;
+    faster.platform.dimensions[static_cast<size_t>(slow)].bandwidthBytesPerSecond *= 2;
+    const double saved = 1 - runCollective(faster, CT::AllReduce, 64 * kMiB)->endTime.ns() / total;
+    EXPECT_LE(saved, e.saving + kPrinted);
+    EXPECT_NEAR(saved, e.saving, kPrinted);
 }
 } // namespace
 
@@ -231,6 +243,13 @@ TEST(RunExplanation, RemoteMemoryLoadsAreMemoryBound) {
     EXPECT_EQ(e.bound, BoundKind::Memory);
     EXPECT_NEAR(e.share, 31450.0 / 33450, kPrinted);
     EXPECT_NEAR(e.saving, 31450.0 / 2 / 33450, kPrinted);
+    // The what-if, run: at twice the bandwidth only the bytes part halves (the 100 ns stay).
+    SimulationSpec faster = s;
+    faster.memory.bandwidthBytesPerNs *= 2;
+    const double saved =
+        1 - runTraces(faster, same(4, {comp(1, 2), load, store}))->endTime.ns() / r->endTime.ns();
+    EXPECT_LE(saved, e.saving + kPrinted);
+    EXPECT_NEAR(saved, 31250.0 / 2 / 33450, kPrinted);
 }
 
 TEST(RunExplanation, ComputeDominatesAMixedRun) {
@@ -248,6 +267,10 @@ TEST(RunExplanation, ComputeDominatesAMixedRun) {
     EXPECT_NEAR(e.saving, 100000 / closed, kPrinted);
     // The all-reduce's own alpha : beta split follows the closed form too.
     EXPECT_NEAR(e.dimensions[0].latencyNs, 6 * 500.0, 0.001 * closed);
+    // The what-if, run: compute twice as fast (50 us nodes) saves what the sentence says.
+    const auto faster =
+        runTraces(s, same(4, {comp(1, 50), coll(2, CT::AllReduce, kMiB, {1}), comp(3, 50, {2})}));
+    EXPECT_NEAR(1 - faster->endTime.ns() / r->endTime.ns(), e.saving, kPrinted);
 }
 
 TEST(RunExplanation, CommunicationHiddenBehindComputeIsNotBlamed) {
