@@ -188,11 +188,12 @@ void chooseBound(RunExplanation& e) {
     case BoundKind::Bandwidth: {
         const DimensionPart& d = e.dimensions[static_cast<size_t>(e.dimension)];
         e.saving = d.bandwidthNs / 2 / total;
-        e.sentence = "bandwidth-bound on dimension " + std::to_string(e.dimension) +
-                     ": moving bytes over it is " + percent(e.share) + " of " + where +
-                     " (its links busy " + percent(d.utilization) +
-                     " of the run); doubling its bandwidth would save at most " +
-                     percent(e.saving) + ".";
+        e.sentence =
+            "bandwidth-bound on dimension " + std::to_string(e.dimension) +
+            ": moving bytes over it is " + percent(e.share) + " of " + where + " (NPU " +
+            std::to_string(e.npu) + "'s busiest link on it busy " +
+            percent(d.busiestLinkUtilization) + " of the run, its links " + percent(d.utilization) +
+            " on average); doubling its bandwidth would save at most " + percent(e.saving) + ".";
         break;
     }
     case BoundKind::Latency: {
@@ -301,7 +302,13 @@ RunExplanation explainRun(const RunResult& r, const PlatformSpec& platform,
     e.nodes = r.criticalPath.size();
     const size_t dims = platform.dimensions.size();
     for (size_t d = 0; d < dims; ++d)
-        e.dimensions.push_back({static_cast<int>(d), 0, 0, r.dimensions[d].utilization});
+        e.dimensions.push_back({static_cast<int>(d), 0, 0, r.dimensions[d].utilization, 0});
+    for (size_t l = 0; l < r.links.size() && l < r.linkStats.size(); ++l) {
+        const auto d = static_cast<size_t>(r.links[l].dimension);
+        if (r.links[l].src == e.npu && d < dims)
+            e.dimensions[d].busiestLinkUtilization = std::max(
+                e.dimensions[d].busiestLinkUtilization, r.linkStats[l].busy.ns() / e.totalNs);
+    }
 
     std::unordered_set<uint64_t> onPath;
     for (const auto& [npu, node] : r.criticalPath)

@@ -53,9 +53,10 @@ const char* boundKindName(BoundKind kind); ///< "compute", "bandwidth", ...
 /// The critical path's time on one network dimension, in nanoseconds.
 struct DimensionPart {
     int dimension = 0;
-    double latencyNs = 0;   ///< per-message part
-    double bandwidthNs = 0; ///< per-byte part
-    double utilization = 0; ///< its links' busy fraction over the run (DimensionStats)
+    double latencyNs = 0;              ///< per-message part
+    double bandwidthNs = 0;            ///< per-byte part
+    double utilization = 0;            ///< its links' busy fraction over the run (DimensionStats)
+    double busiestLinkUtilization = 0; ///< of the explained NPU's busiest outgoing link on it
 };
 
 struct RunExplanation {
@@ -79,8 +80,9 @@ struct RunExplanation {
     double bandwidthNs() const;     ///< over all dimensions
     double communicationNs() const; ///< latency + bandwidth
 
-    /// "bandwidth-bound on dimension 1: 62.0% of the critical path moves bytes over it (links
-    /// busy 83.0% of the run); doubling its bandwidth would save at most 31.0%."
+    /// "bandwidth-bound on dimension 1: moving bytes over it is 95.2% of the critical path (NPU
+    /// 0's busiest link on it busy 95.2% of the run, its links 47.6% on average); doubling its
+    /// bandwidth would save at most 47.6%."
     std::string sentence;
     /// "Critical path on NPU 0, 12 nodes, 1.2 ms: compute 10.0%, dimension 0 latency 2.0% +
     /// bandwidth 5.0%, waiting 0.0%."

@@ -140,6 +140,12 @@ void checkSlowDimension(const TwoDimensional& t, int slow) {
     EXPECT_NEAR(e.saving, named.bandwidthNs / 2 / total, kPrinted);
     EXPECT_NE(e.sentence.find("bandwidth-bound on dimension " + std::to_string(slow)),
               std::string::npos);
+    // One chunk, one direction: NPU 0's busiest link on the slow dimension serializes exactly
+    // that dimension's bytes / beta part of the run; the reverse links stay idle, so the
+    // dimension's average is half of it.
+    const DimensionPart& part = e.dimensions[static_cast<size_t>(slow)];
+    EXPECT_NEAR(part.busiestLinkUtilization, named.bandwidthNs / total, kPrinted);
+    EXPECT_NEAR(part.utilization, part.busiestLinkUtilization / 2, kPrinted);
     // The what-if, run: doubling the slow dimension's bandwidth saves what the sentence says.
     SimulationSpec faster = t.spec;
     faster.platform.dimensions[static_cast<size_t>(slow)].bandwidthBytesPerSecond *= 2;
