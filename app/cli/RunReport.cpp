@@ -1,5 +1,6 @@
 #include "cli/RunReport.h"
 
+#include "analysis/RunExplanation.h"
 #include "config/PlatformSpec.h"
 #include "core/Error.h"
 #include "core/OutputFile.h"
@@ -103,6 +104,10 @@ void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunRes
             << units::countOf(r.criticalPath.size(), "node") << ", ending with node "
             << r.criticalPath.back().second << "\n";
     }
+    if (const RunExplanation why = explainRun(r, spec.platform, &spec.system);
+        why.bound != BoundKind::Unknown)
+        out << "  bound        " << why.sentence << "\n"
+            << "               " << why.breakdown << "\n";
 }
 
 void writeMemoryTraces(std::ostream& out, const SimulationSpec& spec, const RunResult& result,

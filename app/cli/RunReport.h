@@ -10,7 +10,8 @@
 
 namespace astrolabe::cli {
 
-/// The headline, per-NPU spread, per-collective times, per-dimension traffic and utilization.
+/// The headline, per-NPU spread, per-collective times, per-dimension traffic and utilization,
+/// and what bounds the run (analysis/RunExplanation.h).
 void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunResult& result);
 /// With track-local-mem: writes the per-NPU memory traces (export/MemoryTraceExport.h) to
 /// local-mem-trace-filename + ".<rank>.json", a relative name taken from `folder` (the project's

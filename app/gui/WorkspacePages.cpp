@@ -104,7 +104,10 @@ private:
     void refresh() {
         if (m_stale && m_result && isVisibleTo(window())) {
             m_stale = false;
-            m_view->setResult(m_result, m_spec.platform);
+            if constexpr (std::is_same_v<View, widgets::UtilizationView>)
+                m_view->setResult(m_result, m_spec.platform, &m_spec.system);
+            else
+                m_view->setResult(m_result, m_spec.platform);
         }
     }
 

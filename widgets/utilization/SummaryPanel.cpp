@@ -1,5 +1,6 @@
 #include "utilization/SummaryPanel.h"
 
+#include "analysis/RunExplanation.h"
 #include "common/InterfaceScale.h"
 #include "core/Units.h"
 #include "record/Oversubscription.h"
@@ -54,6 +55,7 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     m_figures = new QLabel(this);
     m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_figures->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_figures->setWordWrap(true);
     m_collectives = makeChartView(tr("Time per collective (mean per NPU)"), this);
     m_bandwidth =
         makeChartView(tr("Bandwidth per dimension (sum over its links): achieved vs peak"), this);
@@ -101,8 +103,10 @@ QString SummaryPanel::oversubscriptionText() const {
     return m_oversubscription->isHidden() ? QString() : m_oversubscriptionText->text();
 }
 
-void SummaryPanel::setResult(std::shared_ptr<const RunResult> result) {
+void SummaryPanel::setResult(std::shared_ptr<const RunResult> result, const PlatformSpec& platform,
+                             const SystemConfig* system) {
     m_result = std::move(result);
+    m_explanation.clear();
     m_dimensions->setResult(m_result);
     const Oversubscription over = m_result ? findOversubscription(*m_result) : Oversubscription{};
     m_oversubscription->setVisible(over.any());
@@ -134,6 +138,13 @@ void SummaryPanel::setResult(std::shared_ptr<const RunResult> result) {
                            "<small>Exposed communication follows ASTRA-sim: finish − compute."
                            "</small></p>")
                 .arg(f.overlapPercentOfComm, 0, 'f', 1);
+    if (const RunExplanation why = explainRun(*m_result, platform, system);
+        why.bound != BoundKind::Unknown) {
+        m_explanation = QString::fromStdString(why.sentence + "\n" + why.breakdown);
+        html += QStringLiteral("<p><b>Why this long:</b> %1<br><small>%2</small></p>")
+                    .arg(QString::fromStdString(why.sentence).toHtmlEscaped(),
+                         QString::fromStdString(why.breakdown).toHtmlEscaped());
+    }
     m_figures->setText(html);
     fillCollectiveChart();
     fillBandwidthChart();

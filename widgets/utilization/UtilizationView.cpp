@@ -78,9 +78,10 @@ UtilizationView::UtilizationView(QWidget* parent)
     setResult(nullptr, {});
 }
 
-void UtilizationView::setResult(std::shared_ptr<const RunResult> result, const PlatformSpec&) {
+void UtilizationView::setResult(std::shared_ptr<const RunResult> result,
+                                const PlatformSpec& platform, const SystemConfig* system) {
     m_result = std::move(result);
-    m_summary->setResult(m_result);
+    m_summary->setResult(m_result, platform, system);
     m_chart->setResult(m_result);
     m_links->setResult(m_result);
     if (!m_result) {

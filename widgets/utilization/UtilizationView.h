@@ -4,6 +4,7 @@
 // setResult() when a run finishes.
 
 #include "config/PlatformSpec.h"
+#include "config/SystemConfig.h"
 #include "record/RunResult.h"
 
 #include <QWidget>
@@ -24,7 +25,10 @@ class UtilizationView : public QWidget {
 public:
     explicit UtilizationView(QWidget* parent = nullptr);
 
-    void setResult(std::shared_ptr<const RunResult> result, const PlatformSpec& platform);
+    /// `system` (may be null) lets the summary's explanation of the run's bound tell local
+    /// memory from waiting inside collectives.
+    void setResult(std::shared_ptr<const RunResult> result, const PlatformSpec& platform,
+                   const SystemConfig* system = nullptr);
 
     UtilizationChart* chart() const { return m_chart; }
     HeatmapWidget* linkHeatmap() const { return m_linkHeatmap; }

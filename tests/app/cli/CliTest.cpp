@@ -237,3 +237,16 @@ TEST(Cli, OversubscribedLinksAreExplainedAndCongestionAwareStaysWithinTheRun) {
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("--backend: "), std::string::npos) << bad.err;
 }
+
+// Every run summary says what bounds the run (analysis/RunExplanation.h, whose tests check the
+// numbers) and the critical path's breakdown behind it.
+TEST(Cli, RunSummarySaysWhatBoundsTheRun) {
+    const Result r =
+        cli({"run", ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml", "--no-store"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const size_t bound = r.out.find("\n  bound        ");
+    ASSERT_NE(bound, std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("-bound", bound), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("would save ", bound), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("critical path on NPU", bound), std::string::npos) << r.out;
+}

@@ -189,6 +189,11 @@ TEST(UtilizationView, ScreenshotsAndExport) {
     view.resize(900, 600);
     view.setResult(synthetic::quickStartRun(), synthetic::quickStartPlatform());
     view.show();
+    // The summary says what bounds the run (the engine's explanation, checked in its tests).
+    const QString why = view.summary()->explanationText();
+    EXPECT_TRUE(why.contains(QStringLiteral("-bound")) && why.contains(QStringLiteral("NPU 7")))
+        << why.toStdString();
+    EXPECT_TRUE(view.summary()->figuresText().contains(QStringLiteral("Why this long")));
     view.tabs()->setCurrentIndex(0);
     ASSERT_TRUE(view.exportImage(screenshotPath(QStringLiteral("utilization_export.png"))));
     if (!svgExportAvailable())
