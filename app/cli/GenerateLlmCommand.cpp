@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <ostream>
 
@@ -22,15 +23,6 @@ namespace astrolabe::cli {
 namespace {
 
 using namespace astrolabe::generate;
-
-/// *** Lead: return the Chakra protobuf writer here once trace/chakra/ is merged, e.g.
-///     return [](const std::string& path, const WorkloadTrace& t) { writeWorkloadTrace(path, t); };
-/// An empty function means "no writer yet": generate-llm then reports that nothing was written.
-TraceWriter chakraWriter() {
-    return [](const std::string& path, const WorkloadTrace& trace) {
-        writeWorkloadTrace(path, trace);
-    };
-}
 
 // The generator's flags come from its settings table (generate/GeneratorSettings.h).
 std::vector<FlagSpec> modelFlags() {
@@ -150,15 +142,25 @@ int generateLlmCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
     out << formatFigures(figures);
 
     const std::string prefix = args.value("out");
-    const TraceWriter writer = chakraWriter();
+    // --out runs/gpt3/t writes into runs/gpt3/, made if missing.
+    if (const std::filesystem::path folder = std::filesystem::path(prefix).parent_path();
+        !prefix.empty() && !folder.empty()) {
+        std::error_code failed;
+        std::filesystem::create_directories(folder, failed);
+        if (failed) {
+            err << "astrolabe-cli: error: --out " << prefix << ": cannot create the folder "
+                << folder.string() << ": " << failed.message() << "\n";
+            return kExitFailure;
+        }
+    }
     // Rank by rank: the largest presets (~25 M nodes) never sit in memory at once.
     const auto start = std::chrono::steady_clock::now();
     size_t nodes = 0, traces = 0;
     const CommGroups groups = forEachRankTrace(spec, [&](int rank, WorkloadTrace&& trace) {
         nodes += trace.nodes.size();
         ++traces;
-        if (!prefix.empty() && writer)
-            writer(prefix + "." + std::to_string(rank) + ".et", trace);
+        if (!prefix.empty())
+            writeWorkloadTrace(prefix + "." + std::to_string(rank) + ".et", trace);
     });
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -170,12 +172,6 @@ int generateLlmCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
 
     if (prefix.empty())
         return kExitOk;
-    if (!writer) {
-        err << "astrolabe-cli: error: --out " << prefix
-            << ": the Chakra trace writer is not wired into this build yet; nothing was written "
-               "(the figures above and the in-memory generation are complete)\n";
-        return kExitFailure;
-    }
     writeCommGroups(prefix, groups);
     out << "wrote                 " << prefix << ".0.et .. " << prefix << "." << traces - 1
         << ".et, " << prefix << ".comm_groups.json\n";

@@ -1,8 +1,8 @@
-// generate-llm and model-info: figures printed, generation in memory, clear message while the
-// Chakra writer is not wired, usage errors.
+// generate-llm and model-info: figures printed, generation in memory and to files, usage errors.
 #include "cli/CliRunner.h"
 #include "cli/Commands.h"
 
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <sstream>
 
@@ -50,7 +50,10 @@ TEST(GenerateLlmCli, GeneratesAndWritesTracesThatLoad) {
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(contains(r.out, "generated             8 traces")) << r.out;
     std::vector<std::string> withOut = small;
-    const std::string prefix = ::testing::TempDir() + "/astrolabe-generate-llm-test";
+    // The folder of the prefix does not exist yet: --out makes it.
+    const std::string folder = ::testing::TempDir() + "/astrolabe-generate-llm-test";
+    std::filesystem::remove_all(folder);
+    const std::string prefix = folder + "/nested/t";
     withOut.push_back("--out=" + prefix);
     r = cli(withOut);
     EXPECT_EQ(r.code, 0) << r.err;
@@ -61,6 +64,7 @@ TEST(GenerateLlmCli, GeneratesAndWritesTracesThatLoad) {
     spelled.insert(spelled.begin(), "generate");
     EXPECT_EQ(cli(spelled).code, 0);
     EXPECT_EQ(cli({"trace", "check", prefix, "--npus", "8"}).code, 0);
+    std::filesystem::remove_all(folder);
 }
 
 // --npus fits the split to a platform as the GUI's model builder does: GPT-3's t8 p8 d16 does
