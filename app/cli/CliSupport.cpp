@@ -2,6 +2,7 @@
 
 #include "cli/ArgParser.h"
 
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 
@@ -14,16 +15,20 @@ void requireFile(const std::string& flag, const std::string& path) {
         throw UsageError("--" + flag + ": file not found: " + path);
 }
 
-int parseCount(const std::string& flag, const std::string& text) {
-    size_t used = 0;
+int parseCount(const std::string& flag, const std::string& text, int minimum) {
     int value = 0;
-    try {
-        value = std::stoi(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty() || value < minimum) {
+        std::string expected = "--";
+        expected += flag;
+        expected += minimum == 1         ? ": expected a positive whole number, found \""
+                    : minimum == INT_MIN ? ": expected a whole number, found \""
+                                         : ": expected a whole number of at least " +
+                                               std::to_string(minimum) + ", found \"";
+        expected += text;
+        expected += "\"";
+        throw UsageError(expected);
     }
-    if (used == 0 || used != text.size())
-        throw UsageError("--" + flag + ": expected a whole number, found \"" + text + "\"");
     return value;
 }
 

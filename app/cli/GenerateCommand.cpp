@@ -1,5 +1,6 @@
 #include "cli/GenerateCommand.h"
 
+#include "cli/CliSupport.h"
 #include "cli/Commands.h"
 #include "config/AstraMemoryConfig.h"
 #include "core/Error.h"
@@ -7,20 +8,11 @@
 #include "generate/MicrobenchmarkGenerator.h"
 
 #include <algorithm>
-#include <charconv>
 #include <fstream>
 #include <ostream>
 
 namespace astrolabe::cli {
 namespace {
-
-int parseCount(const std::string& flag, const std::string& text) {
-    int value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || value < 1)
-        throw UsageError("--" + flag + ": expected a positive integer, got \"" + text + "\"");
-    return value;
-}
 
 // ASTRA-sim's communicator-group JSON (spec §2.8), read by the same loader as `astra`.
 std::vector<CommGroup> readCommGroups(const std::string& path) {
@@ -58,7 +50,7 @@ int generateCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
         if (args.value(required).empty())
             throw UsageError(std::string("missing required option --") + required);
     const CollectiveType collective = parseMicrobenchmarkCollective(args.value("collective"));
-    const int npus = parseCount("npus", args.value("npus"));
+    const int npus = parseCount("npus", args.value("npus"), 1);
     const uint64_t size = units::parseSizeBytes(args.value("size", "1MiB"));
     std::vector<CommGroup> groups;
     if (!args.value("comm-group").empty())

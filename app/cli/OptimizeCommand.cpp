@@ -62,22 +62,15 @@ std::pair<size_t, std::string> dimensionValue(const std::string& flag, const std
     expected += "\"";
     if (eq == std::string::npos || eq == 0)
         throw UsageError(expected);
-    size_t used = 0;
     int dim = -1;
     try {
-        dim = std::stoi(text.substr(0, eq), &used);
-    } catch (const std::exception&) {
-        used = 0;
+        dim = parseCount(flag, text.substr(0, eq), 0);
+    } catch (const UsageError&) {
+        throw UsageError(expected);
     }
-    if (used != eq || dim < 0 || static_cast<size_t>(dim) >= dimensions)
+    if (static_cast<size_t>(dim) >= dimensions)
         throw UsageError(expected);
     return {static_cast<size_t>(dim), text.substr(eq + 1)};
-}
-
-std::string fixed(double value, int decimals) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
 }
 
 std::string padded(std::string text, size_t width) {
@@ -126,19 +119,19 @@ void printTable(std::ostream& out, const PlatformSpec& platform, const std::vect
         line += label;
         for (size_t d = 0; d < widths.size(); ++d) {
             line += "  ";
-            line += padded(fixed(r.allocation.gbps[d], 1), widths[d]);
+            line += padded(units::formatFixed(r.allocation.gbps[d], 1), widths[d]);
         }
         line += "  ";
-        line += padded(fixed(r.allocation.simulatedSeconds * 1e3, 4), 14);
+        line += padded(units::formatFixed(r.allocation.simulatedSeconds * 1e3, 4), 14);
         line += "  ";
         line += padded(r.modelled && r.allocation.predictedSeconds > 0
-                           ? fixed(r.allocation.predictedSeconds * 1e3, 4)
+                           ? units::formatFixed(r.allocation.predictedSeconds * 1e3, 4)
                            : "-",
                        10);
         line += "  ";
-        line += padded(fixed(r.allocation.costDollars, 0), 12);
+        line += padded(units::formatFixed(r.allocation.costDollars, 0), 12);
         line += "  ";
-        line += padded(fixed(perfPerMillion(r.allocation), 4), 13);
+        line += padded(units::formatFixed(perfPerMillion(r.allocation), 4), 13);
         out << line << "\n";
     }
 }
@@ -314,8 +307,8 @@ int optimizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
             const double seconds = inner(gbps);
             err << "  simulation " << ++count << ":";
             for (double b : gbps)
-                err << " " << fixed(b, 2);
-            err << " GB/s -> " << fixed(seconds * 1e3, 4) << " ms\n";
+                err << " " << units::formatFixed(b, 2);
+            err << " GB/s -> " << units::formatFixed(seconds * 1e3, 4) << " ms\n";
             return seconds;
         };
     }
@@ -354,10 +347,10 @@ int optimizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
 
     out << "LIBRA bandwidth allocation for " << project << "\n";
     out << "  workload: " << workload << "\n";
-    out << "  objective: " << objectiveName(problem.objective) << ", at most " << fixed(total, 1)
-        << " GB/s per NPU";
+    out << "  objective: " << objectiveName(problem.objective) << ", at most "
+        << units::formatFixed(total, 1) << " GB/s per NPU";
     if (problem.budgetDollars)
-        out << ", budget $" << fixed(*problem.budgetDollars, 0);
+        out << ", budget $" << units::formatFixed(*problem.budgetDollars, 0);
     out << "\n\n";
     printTable(out, spec.platform,
                {{"current", current, false},
@@ -367,18 +360,20 @@ int optimizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
     for (double b : current.gbps)
         currentTotal += b;
     if (std::abs(currentTotal - total) > total * 1e-9)
-        out << "\n  note: the current allocation spends " << fixed(currentTotal, 1)
-            << " GB/s per NPU, not " << fixed(total, 1) << "\n";
+        out << "\n  note: the current allocation spends " << units::formatFixed(currentTotal, 1)
+            << " GB/s per NPU, not " << units::formatFixed(total, 1) << "\n";
     out << "\n  speedup of the optimized allocation: "
-        << fixed(current.simulatedSeconds / report.best.simulatedSeconds, 3) << "x over current, "
-        << fixed(report.start.simulatedSeconds / report.best.simulatedSeconds, 3)
+        << units::formatFixed(current.simulatedSeconds / report.best.simulatedSeconds, 3)
+        << "x over current, "
+        << units::formatFixed(report.start.simulatedSeconds / report.best.simulatedSeconds, 3)
         << "x over equal\n";
-    out << "  model at the answer: T = " << fixed(report.model.fixedSeconds * 1e3, 4) << " ms";
+    out << "  model at the answer: T = " << units::formatFixed(report.model.fixedSeconds * 1e3, 4)
+        << " ms";
     for (size_t d = 0; d < dims; ++d)
-        out << " + " << fixed(report.model.coefficients[d] * 1e3, 4) << "/B" << d;
+        out << " + " << units::formatFixed(report.model.coefficients[d] * 1e3, 4) << "/B" << d;
     out << " ms (B in GB/s)\n";
-    out << "  " << report.simulations << " simulations, " << fixed(report.solverSeconds * 1e3, 2)
-        << " ms in the solver\n";
+    out << "  " << report.simulations << " simulations, "
+        << units::formatFixed(report.solverSeconds * 1e3, 2) << " ms in the solver\n";
     if (!front.empty()) {
         out << "\nPareto front (cost against simulated time, " << paretoPoints << " budgets)\n";
         std::vector<Row> rows;

@@ -286,4 +286,10 @@ std::string countOf(uint64_t count, std::string_view singular, std::string_view 
     return out + (plural.empty() ? std::string(singular) + "s" : std::string(plural));
 }
 
+std::string formatFixed(double value, int decimals) {
+    char text[400]; // %f of the largest double has 309 digits before the point
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
 } // namespace astrolabe::units

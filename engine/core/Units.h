@@ -78,5 +78,7 @@ const char* acceptedTimeForms();
 
 /// Shortest decimal form of a double that reads back exactly ("50", "936.25", "0.1").
 std::string formatNumber(double value);
+/// Exactly `decimals` digits after the point, for aligned tables ("12.50", "3").
+std::string formatFixed(double value, int decimals);
 
 } // namespace astrolabe::units

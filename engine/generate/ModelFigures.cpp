@@ -1,5 +1,6 @@
 #include "generate/ModelFigures.h"
 
+#include "core/Units.h"
 #include "generate/DataParallelProgram.h"
 #include "generate/ModelStates.h"
 #include "generate/PipelineOrder.h"
@@ -28,12 +29,6 @@ double computeFlops(const std::vector<Step>& steps) {
         if (s.kind == Step::Kind::Compute)
             sum += s.flops;
     return sum;
-}
-
-std::string fixed(double value, int digits) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
-    return buffer;
 }
 
 } // namespace
@@ -152,7 +147,7 @@ std::string formatCount(double value) {
         value /= 1000;
         ++i;
     }
-    return fixed(value, i == 0 ? 0 : value < 10 ? 3 : value < 100 ? 2 : 1) + suffix[i];
+    return units::formatFixed(value, i == 0 ? 0 : value < 10 ? 3 : value < 100 ? 2 : 1) + suffix[i];
 }
 
 std::string formatBytes(double bytes) {
@@ -162,7 +157,7 @@ std::string formatBytes(double bytes) {
         bytes /= 1024;
         ++i;
     }
-    return fixed(bytes, i == 0 ? 0 : 2) + " " + suffix[i];
+    return units::formatFixed(bytes, i == 0 ? 0 : 2) + " " + suffix[i];
 }
 
 std::string formatFigures(const ModelFigures& f) {
@@ -184,15 +179,15 @@ std::string formatFigures(const ModelFigures& f) {
                                                                ? "FLOP (with recomputation)"
                                                                : "FLOP (no recomputation)"));
     if (f.sixNT > 0)
-        line("6 N T", formatCount(f.sixNT) +
-                          "FLOP (model / 6NT = " + fixed(f.modelFlops / f.sixNT, 3) + ")");
+        line("6 N T", formatCount(f.sixNT) + "FLOP (model / 6NT = " +
+                          units::formatFixed(f.modelFlops / f.sixNT, 3) + ")");
     if (f.megatronFlops > 0) {
         const double ours = f.megatronWithRecompute ? f.hardwareFlops : f.modelFlops;
-        line("Megatron", formatCount(f.megatronFlops) +
-                             "FLOP (ours / Megatron = " + fixed(ours / f.megatronFlops, 3) + ")");
+        line("Megatron", formatCount(f.megatronFlops) + "FLOP (ours / Megatron = " +
+                             units::formatFixed(ours / f.megatronFlops, 3) + ")");
         line("  formula", f.megatronFormula + " (GPT layers)");
     }
-    line("pipeline bubble", fixed(100 * f.bubbleFraction, 1) + " %");
+    line("pipeline bubble", units::formatFixed(100 * f.bubbleFraction, 1) + " %");
     line("memory per NPU", formatBytes(f.memory.total()) + " (stage " +
                                std::to_string(f.worstStage) + ") of " +
                                formatBytes(f.hbmCapacityBytes) + " HBM");
@@ -227,7 +222,7 @@ std::string formatFigures(const ModelFigures& f) {
         traffic += " per iteration";
         line("offload traffic", traffic);
     }
-    line("compute per NPU", fixed(f.computeSeconds * 1e3, 1) +
+    line("compute per NPU", units::formatFixed(f.computeSeconds * 1e3, 1) +
                                 " ms per iteration at the roofline (no bubble, no communication)");
     if (f.outOfMemory)
         out += "WARNING: out of memory: " + formatBytes(f.memory.total()) + " needed, " +
