@@ -110,6 +110,18 @@ struct LinkBusyInterval {
     int32_t link = 0;
 };
 
+/// The utilization series of a group of links of one dimension: what the project database keeps
+/// instead of per-link series for a run with many links (record/LinkGroups.h). The group holds
+/// the links of `dimension` whose rank among that dimension's links (in link index order) is in
+/// [firstRank, firstRank + linkCount).
+struct LinkGroupSeries {
+    int16_t dimension = 0;
+    int32_t firstRank = 0;
+    int32_t linkCount = 0;
+    std::vector<float> mean; ///< per bucket: mean utilization of the group's links, in [0, 1]
+    std::vector<float> max;  ///< per bucket: highest utilization of any of its links
+};
+
 struct DimensionStats {
     int dimension = 0;
     uint64_t bytes = 0;
@@ -137,6 +149,9 @@ struct RunResult {
     /// Per-link utilization over time: linkSeries[link][bucket] in [0, 1].
     SimTime seriesBucket;
     std::vector<std::vector<float>> linkSeries;
+    /// Empty for a fresh run. A run read back from the project database that was stored with
+    /// aggregated link detail has no linkSeries but these (same buckets, same seriesBucket).
+    std::vector<LinkGroupSeries> linkGroupSeries;
     std::vector<DimensionStats> dimensions;
 
     /// Bytes sent from NPU i to NPU j: trafficBytes[i * npuCount + j] (empty when too large).

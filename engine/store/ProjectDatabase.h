@@ -8,7 +8,12 @@
 // * WAL mode with synchronous=NORMAL: durable across application crashes; a power loss may drop
 //   the last committed runs but never corrupts the file;
 // * timelines are chunked by time and NPU group (store/TimelineCodec.h), so loadActivities reads
-//   only the chunks that intersect the window.
+//   only the chunks that intersect the window;
+// * storage scales with what the views can show: a run with more links than
+//   LinkDetailPolicy::maxLinks keeps every link's totals (table links) but its utilization
+//   series only per group of links (table link_group_series, record/LinkGroups.h) instead of
+//   per link (table link_series). docs/result-format.md gives the sizes; re-running the stored
+//   configuration (runs.config_json) gives the per-link series back, bit for bit.
 //
 // Not thread-safe: one ProjectDatabase per thread (SQLite serializes writers between processes).
 
@@ -72,6 +77,15 @@ struct CollectiveStats {
     SimTime maxDuration;
 };
 
+/// When saveRun keeps link utilization per group of links rather than per link.
+struct LinkDetailPolicy {
+    /// Runs with more links than this keep grouped series. 8192 links of 512 buckets are
+    /// 16 MiB of per-link series; a 16^4 torus has 524,288 links (1 GB).
+    size_t maxLinks = 8192;
+    /// Groups per dimension when grouped: rows of the utilization heatmap.
+    int groupsPerDimension = 256;
+};
+
 class ProjectDatabase {
 public:
     /// Opens or creates the database and migrates it to kSchemaVersion. Throws astrolabe::Error
@@ -84,8 +98,14 @@ public:
     const std::string& path() const;
     int schemaVersion() const;
 
-    /// Stores a finished run (status ok) with everything in `result`; returns its id.
-    int64_t saveRun(const RunResult& result, const RunProvenance& provenance);
+    /// Stores a finished run (status ok) with everything in `result` (link series grouped when
+    /// it has more links than linkDetailPolicy().maxLinks); returns its id.
+    /// `wallSeconds` >= 0 is stored instead of result.wallSeconds (no copy of the result).
+    int64_t saveRun(const RunResult& result, const RunProvenance& provenance,
+                    double wallSeconds = -1);
+
+    const LinkDetailPolicy& linkDetailPolicy() const { return m_linkDetail; }
+    void setLinkDetailPolicy(const LinkDetailPolicy& policy) { m_linkDetail = policy; }
     /// Stores a run that did not finish: status failed or cancelled, with its message.
     int64_t saveFailedRun(const std::string& name, RunStatus status, const std::string& message,
                           double wallSeconds, const RunProvenance& provenance);
@@ -106,7 +126,8 @@ public:
     std::vector<ActivityInterval> loadActivities(int64_t id, SimTime t0, SimTime t1,
                                                  const std::vector<int>& npus = {}) const;
     /// The whole stored result; activities only when withTimeline, collective and phase spans
-    /// only when withSpans (summaries, links, dimensions and report lines always).
+    /// only when withSpans (summaries, links, dimensions and report lines always). A run stored
+    /// with grouped link detail comes back with linkGroupSeries and no linkSeries.
     std::shared_ptr<const RunResult> loadResult(int64_t id, bool withTimeline = true,
                                                 bool withSpans = true) const;
 
@@ -123,6 +144,7 @@ private:
     std::optional<std::string> loadBlob(int64_t id, const std::string& kind) const;
 
     std::unique_ptr<SqliteConnection> m_db;
+    LinkDetailPolicy m_linkDetail;
 };
 
 } // namespace astrolabe

@@ -160,6 +160,25 @@ std::shared_ptr<const RunResult> ProjectDatabase::loadResult(int64_t id, bool wi
             v = in.f32();
         r->linkSeries.push_back(std::move(values));
     }
+    SqliteStatement groups(*m_db, "SELECT dimension, first_rank, links, samples, mean, max FROM "
+                                  "link_group_series WHERE run_id = ? ORDER BY dimension, "
+                                  "first_rank");
+    groups.bind(1, id);
+    while (groups.step()) {
+        LinkGroupSeries g;
+        g.dimension = static_cast<int16_t>(groups.columnInt(0));
+        g.firstRank = static_cast<int32_t>(groups.columnInt(1));
+        g.linkCount = static_cast<int32_t>(groups.columnInt(2));
+        const auto samples = static_cast<size_t>(groups.columnInt(3));
+        for (auto [column, values] : {std::pair{4, &g.mean}, std::pair{5, &g.max}}) {
+            const std::string_view blob = groups.columnBlob(column);
+            ByteReader in(blob);
+            values->resize(std::min(samples, blob.size() / sizeof(float)));
+            for (float& v : *values)
+                v = in.f32();
+        }
+        r->linkGroupSeries.push_back(std::move(g));
+    }
     SqliteStatement dims(*m_db, "SELECT dimension, bytes, busy_ps, peak_bandwidth_bytes_per_s, "
                                 "utilization FROM dimensions WHERE run_id = ? ORDER BY dimension");
     dims.bind(1, id);

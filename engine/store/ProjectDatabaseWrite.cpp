@@ -1,6 +1,7 @@
 // Writing runs: everything of one run inside one transaction.
 #include "core/Error.h"
 #include "core/Version.h"
+#include "record/LinkGroups.h"
 #include "store/ByteCodec.h"
 #include "store/ProjectDatabase.h"
 #include "store/SpanCodec.h"
@@ -169,7 +170,8 @@ int64_t ProjectDatabase::saveFailedRun(const std::string& name, RunStatus status
     return id;
 }
 
-int64_t ProjectDatabase::saveRun(const RunResult& result, const RunProvenance& provenance) {
+int64_t ProjectDatabase::saveRun(const RunResult& result, const RunProvenance& provenance,
+                                 double wallSeconds) {
     // Compress first, outside the transaction (the write lock is held only for the inserts),
     // and on two threads: the span blobs beside the timeline chunks.
     auto blobs = std::async(std::launch::async, [&result] { return packBlobs(result); });
@@ -177,7 +179,9 @@ int64_t ProjectDatabase::saveRun(const RunResult& result, const RunProvenance& p
     const std::vector<std::pair<std::string, PackedBlob>> packedBlobs = blobs.get();
 
     SqliteTransaction transaction(*m_db);
-    const int64_t id = insertRunRow(result.name, RunStatus::Ok, {}, result.wallSeconds, provenance);
+    const int64_t id =
+        insertRunRow(result.name, RunStatus::Ok, {},
+                     wallSeconds >= 0 ? wallSeconds : result.wallSeconds, provenance);
     insertResultTables(id, result);
     for (const auto& [kind, blob] : packedBlobs)
         insertBlob(id, kind, blob);
@@ -253,13 +257,32 @@ void ProjectDatabase::insertResultTables(int64_t id, const RunResult& r) {
         link.bind(6, l.bandwidthBytesPerSecond).bind(7, static_cast<int64_t>(st.bytes));
         link.bind(8, static_cast<int64_t>(st.messages)).bind(9, st.busy.ps()).run();
     }
-    for (size_t i = 0; i < r.linkSeries.size(); ++i) {
-        ByteWriter w;
-        for (float v : r.linkSeries[i])
-            w.f32(v);
-        series.bind(1, id).bind(2, static_cast<int64_t>(i));
-        series.bind(3, static_cast<int64_t>(r.linkSeries[i].size())).bindBlob(4, w.view());
-        series.run();
+    if (r.linkSeries.size() > m_linkDetail.maxLinks || !r.linkGroupSeries.empty()) {
+        // Beyond the detail limit: one series per group of links (record/LinkGroups.h). A run
+        // read back already grouped is stored as it is.
+        const std::vector<LinkGroupSeries> grouped =
+            r.linkGroupSeries.empty() ? groupLinkSeries(r, m_linkDetail.groupsPerDimension)
+                                      : std::vector<LinkGroupSeries>{};
+        SqliteStatement group(*m_db, "INSERT INTO link_group_series VALUES (?,?,?,?,?,?,?)");
+        for (const LinkGroupSeries& g : r.linkGroupSeries.empty() ? grouped : r.linkGroupSeries) {
+            ByteWriter mean, max;
+            for (float v : g.mean)
+                mean.f32(v);
+            for (float v : g.max)
+                max.f32(v);
+            group.bind(1, id).bind(2, int64_t{g.dimension}).bind(3, int64_t{g.firstRank});
+            group.bind(4, int64_t{g.linkCount}).bind(5, static_cast<int64_t>(g.mean.size()));
+            group.bindBlob(6, mean.view()).bindBlob(7, max.view()).run();
+        }
+    } else {
+        for (size_t i = 0; i < r.linkSeries.size(); ++i) {
+            ByteWriter w;
+            for (float v : r.linkSeries[i])
+                w.f32(v);
+            series.bind(1, id).bind(2, static_cast<int64_t>(i));
+            series.bind(3, static_cast<int64_t>(r.linkSeries[i].size())).bindBlob(4, w.view());
+            series.run();
+        }
     }
     SqliteStatement dim(*m_db, "INSERT INTO dimensions VALUES (?,?,?,?,?,?)");
     for (const DimensionStats& d : r.dimensions) {

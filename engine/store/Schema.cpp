@@ -119,6 +119,21 @@ CREATE INDEX runs_created ON runs(created);
 ALTER TABLE runs ADD COLUMN number INTEGER NOT NULL DEFAULT 0;
 UPDATE runs SET number = (SELECT COUNT(*) FROM runs AS earlier WHERE earlier.id <= runs.id);
 )sql",
+        // 3 -> 4: link utilization per group of links (record/LinkGroups.h), kept instead of
+        // link_series for a run with more links than the detail limit. Runs stored before keep
+        // their per-link series; nothing to convert.
+        R"sql(
+CREATE TABLE link_group_series (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    dimension INTEGER NOT NULL,
+    first_rank INTEGER NOT NULL,
+    links INTEGER NOT NULL,
+    samples INTEGER NOT NULL,
+    mean BLOB NOT NULL,
+    max BLOB NOT NULL,
+    PRIMARY KEY (run_id, dimension, first_rank)
+);
+)sql",
     };
     return steps;
 }

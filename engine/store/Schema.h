@@ -16,7 +16,7 @@ namespace astrolabe {
 
 class SqliteConnection;
 
-constexpr int kSchemaVersion = 3;
+constexpr int kSchemaVersion = 4;
 
 /// The SQL of each step, oldest first; size() == kSchemaVersion.
 const std::vector<std::string>& migrationSteps();

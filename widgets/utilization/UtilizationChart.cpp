@@ -1,6 +1,7 @@
 #include "utilization/UtilizationChart.h"
 
 #include "common/InterfaceScale.h"
+#include "record/LinkGroups.h"
 #include "timeline/TimeAxis.h"
 #include "timeline/TimelinePalette.h"
 #include "utilization/UtilizationData.h"
@@ -87,13 +88,33 @@ void UtilizationChart::setLinks(const std::vector<int>& links) {
         m_series.pop_back();
         m_data.pop_back();
     }
+    // A stored run with grouped link detail has no per-link series: a selected link shows its
+    // group's mean (record/LinkGroups.h), each group once.
+    const std::vector<int> groupOf =
+        m_result->linkSeries.empty() ? linkGroupIndex(*m_result) : std::vector<int>{};
+    std::vector<bool> groupShown(m_result->linkGroupSeries.size(), false);
     for (int link : links) {
-        if (link < 0 || static_cast<size_t>(link) >= m_result->linkSeries.size())
+        if (link < 0 || static_cast<size_t>(link) >= m_result->links.size())
             continue;
         const LinkInfo& info = m_result->links[link];
-        m_data.push_back(m_result->linkSeries[link]);
+        QString name;
+        if (static_cast<size_t>(link) < m_result->linkSeries.size()) {
+            m_data.push_back(m_result->linkSeries[link]);
+            name = tr("link %1 (%2→%3)").arg(link).arg(info.src).arg(info.dst);
+        } else if (static_cast<size_t>(link) < groupOf.size() && groupOf[link] >= 0 &&
+                   !groupShown[static_cast<size_t>(groupOf[link])]) {
+            groupShown[static_cast<size_t>(groupOf[link])] = true;
+            const LinkGroupSeries& g = m_result->linkGroupSeries[groupOf[link]];
+            m_data.push_back(g.mean);
+            name = tr("link %1's group (mean of %2 links of dimension %3)")
+                       .arg(link)
+                       .arg(g.linkCount)
+                       .arg(g.dimension);
+        } else {
+            continue;
+        }
         auto* series = new QLineSeries;
-        series->setName(tr("link %1 (%2→%3)").arg(link).arg(info.src).arg(info.dst));
+        series->setName(name);
         m_series.push_back(series);
         chart()->addSeries(series);
         series->attachAxis(m_x);

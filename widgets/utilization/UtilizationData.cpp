@@ -47,7 +47,20 @@ int linkDimensionCount(const RunResult& result) {
 
 std::vector<float> dimensionSeries(const RunResult& result, int dimension) {
     std::vector<double> sum;
-    int links = 0;
+    int64_t links = 0;
+    if (result.linkSeries.empty()) {
+        // A stored run with grouped link detail: the mean over the groups weighted by their
+        // link counts is the mean over the links.
+        for (const LinkGroupSeries& g : result.linkGroupSeries) {
+            if (g.dimension != dimension)
+                continue;
+            if (sum.size() < g.mean.size())
+                sum.resize(g.mean.size(), 0.0);
+            for (size_t b = 0; b < g.mean.size(); ++b)
+                sum[b] += static_cast<double>(g.mean[b]) * g.linkCount;
+            links += g.linkCount;
+        }
+    }
     for (size_t l = 0; l < result.links.size() && l < result.linkSeries.size(); ++l) {
         if (result.links[l].dimension != dimension)
             continue;
@@ -60,7 +73,7 @@ std::vector<float> dimensionSeries(const RunResult& result, int dimension) {
     }
     std::vector<float> mean(sum.size());
     for (size_t b = 0; b < sum.size(); ++b)
-        mean[b] = static_cast<float>(sum[b] / links);
+        mean[b] = static_cast<float>(sum[b] / static_cast<double>(links));
     return mean;
 }
 

@@ -89,6 +89,32 @@ void UtilizationView::setResult(std::shared_ptr<const RunResult> result,
         m_traffic->setGrid({}, 0, 0);
         return;
     }
+    if (m_result->linkSeries.empty() && !m_result->linkGroupSeries.empty())
+        showLinkGroupHeatmap();
+    else
+        showLinkHeatmap();
+
+    const int n = m_result->npuCount;
+    if (!m_result->trafficBytes.empty() &&
+        m_result->trafficBytes.size() == static_cast<size_t>(n) * static_cast<size_t>(n)) {
+        std::vector<float> traffic(m_result->trafficBytes.begin(), m_result->trafficBytes.end());
+        m_traffic->setGrid(std::move(traffic), n, n);
+        m_traffic->setTitles(tr("Traffic matrix (bytes sent)"), tr("source NPU"),
+                             tr("destination NPU"));
+        m_traffic->setCellText([](int row, int col, float v) {
+            return QStringLiteral("NPU %1 → NPU %2: %3")
+                .arg(row)
+                .arg(col)
+                .arg(QString::fromStdString(
+                    units::formatSize(static_cast<uint64_t>(std::llround(v)))));
+        });
+    } else {
+        m_traffic->setGrid({}, 0, 0);
+        m_traffic->setTitles(tr("Traffic matrix not recorded (too many NPUs)"), {}, {});
+    }
+}
+
+void UtilizationView::showLinkHeatmap() {
     // Links x time: rows are links in their recorded order (grouped by dimension).
     const auto& series = m_result->linkSeries;
     const int rows = static_cast<int>(series.size());
@@ -113,25 +139,37 @@ void UtilizationView::setResult(std::shared_ptr<const RunResult> result,
             .arg(QString::fromStdString(formatTime(shared->seriesBucket.ps() * col)))
             .arg(100.0 * v, 0, 'f', 1);
     });
+}
 
-    const int n = m_result->npuCount;
-    if (!m_result->trafficBytes.empty() &&
-        m_result->trafficBytes.size() == static_cast<size_t>(n) * static_cast<size_t>(n)) {
-        std::vector<float> traffic(m_result->trafficBytes.begin(), m_result->trafficBytes.end());
-        m_traffic->setGrid(std::move(traffic), n, n);
-        m_traffic->setTitles(tr("Traffic matrix (bytes sent)"), tr("source NPU"),
-                             tr("destination NPU"));
-        m_traffic->setCellText([](int row, int col, float v) {
-            return QStringLiteral("NPU %1 → NPU %2: %3")
-                .arg(row)
-                .arg(col)
-                .arg(QString::fromStdString(
-                    units::formatSize(static_cast<uint64_t>(std::llround(v)))));
-        });
-    } else {
-        m_traffic->setGrid({}, 0, 0);
-        m_traffic->setTitles(tr("Traffic matrix not recorded (too many NPUs)"), {}, {});
-    }
+void UtilizationView::showLinkGroupHeatmap() {
+    // A stored run with many links keeps its series per group of links (record/LinkGroups.h):
+    // rows are groups, in dimension order, each its links' highest utilization per bucket.
+    const auto& groups = m_result->linkGroupSeries;
+    const int rows = static_cast<int>(groups.size());
+    const int cols = rows > 0 ? static_cast<int>(groups.front().max.size()) : 0;
+    std::vector<float> grid(static_cast<size_t>(rows) * cols, 0.0f);
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols && c < static_cast<int>(groups[r].max.size()); ++c)
+            grid[static_cast<size_t>(r) * cols + c] = groups[r].max[c];
+    m_linkHeatmap->setGrid(std::move(grid), rows, cols, 1.0f);
+    m_linkHeatmap->setTitles(
+        tr("Link utilization (groups of links × time, busiest link per pixel)"), tr("link group"),
+        tr("time bucket (%1 each)")
+            .arg(QString::fromStdString(formatTime(m_result->seriesBucket.ps()))));
+    const auto shared = m_result;
+    m_linkHeatmap->setCellText([shared](int row, int col, float v) {
+        const LinkGroupSeries& g = shared->linkGroupSeries[static_cast<size_t>(row)];
+        const float mean = static_cast<size_t>(col) < g.mean.size() ? g.mean[col] : 0.0f;
+        return QStringLiteral("dimension %1, links %2–%3 of the dimension (%4 links)<br>"
+                              "t = %5: busiest %6 %, mean %7 %")
+            .arg(g.dimension)
+            .arg(g.firstRank)
+            .arg(g.firstRank + g.linkCount - 1)
+            .arg(g.linkCount)
+            .arg(QString::fromStdString(formatTime(shared->seriesBucket.ps() * col)))
+            .arg(100.0 * v, 0, 'f', 1)
+            .arg(100.0 * mean, 0, 'f', 1);
+    });
 }
 
 void UtilizationView::showSelectedLinks() {

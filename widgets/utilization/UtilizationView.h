@@ -46,6 +46,8 @@ signals:
 
 private:
     void showSelectedLinks();
+    void showLinkHeatmap();      ///< rows = links (a fresh run, or a small stored one)
+    void showLinkGroupHeatmap(); ///< rows = groups of links (a stored run with many links)
     void exportWithDialog();
 
     std::shared_ptr<const RunResult> m_result;

@@ -74,6 +74,29 @@ TEST(Schema, VersionTwoRunsGetNumbersInInsertionOrder) {
     EXPECT_EQ(db.integrityCheck(), "ok");
 }
 
+TEST(Schema, VersionThreeRunsKeepTheirPerLinkSeries) {
+    TempDir dir("schema_v3");
+    const std::string path = dir.file("old.db");
+    {
+        // Schema 3 had no link_group_series: every run kept one series per link.
+        SqliteConnection old(path);
+        migrateSchema(old, 3);
+        old.exec("INSERT INTO runs(id, name, created, engine_version, status, config_json) "
+                 "VALUES (1, 'v3', '2026-01-01T00:00:00Z', '0.1', 'ok', '{}')");
+        old.exec("INSERT INTO links VALUES (1, 0, 0, 1, 0, 50e9, 1024, 2, 5000)");
+        old.exec("INSERT INTO link_series VALUES (1, 0, 1, x'0000003f')"); // 0.5f
+        EXPECT_THROW(old.exec("SELECT * FROM link_group_series"), Error);
+    }
+    ProjectDatabase db(path);
+    EXPECT_EQ(db.schemaVersion(), kSchemaVersion);
+    const auto r = db.loadResult(1);
+    ASSERT_EQ(r->linkSeries.size(), 1u);
+    EXPECT_EQ(r->linkSeries[0], std::vector<float>{0.5f});
+    EXPECT_TRUE(r->linkGroupSeries.empty());
+    EXPECT_EQ(r->linkStats.at(0).bytes, 1024u);
+    EXPECT_EQ(db.integrityCheck(), "ok");
+}
+
 TEST(Schema, NewerDatabaseIsRefusedNamingBothVersions) {
     TempDir dir("schema_newer");
     const std::string path = dir.file("future.db");

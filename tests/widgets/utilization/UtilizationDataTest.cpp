@@ -51,6 +51,23 @@ TEST(UtilizationData, DimensionSeriesIsTheMeanOfItsLinks) {
     EXPECT_TRUE(dimensionSeries(r, 2).empty());
 }
 
+TEST(UtilizationData, DimensionSeriesOfAGroupedRunWeighsGroupsByTheirLinks) {
+    // A stored run with grouped link detail: dimension 0 has a group of 3 links at mean 0.2
+    // and one of 1 link at 0.6, so the mean over its 4 links is (3 * 0.2 + 0.6) / 4 = 0.3.
+    RunResult r;
+    r.links.assign(4, {0, 1, 0, 1e9});
+    r.links.push_back({0, 2, 1, 1e9});
+    r.linkGroupSeries = {{0, 0, 3, {0.2f, 0.0f}, {0.5f, 0.0f}},
+                         {0, 3, 1, {0.6f, 1.0f}, {0.6f, 1.0f}},
+                         {1, 0, 1, {1.0f, 1.0f}, {1.0f, 1.0f}}};
+    EXPECT_EQ(linkDimensionCount(r), 2);
+    const std::vector<float> d0 = dimensionSeries(r, 0);
+    ASSERT_EQ(d0.size(), 2u);
+    EXPECT_FLOAT_EQ(d0[0], 0.3f);
+    EXPECT_FLOAT_EQ(d0[1], 0.25f);
+    EXPECT_FLOAT_EQ(dimensionSeries(r, 1)[0], 1.0f);
+}
+
 TEST(UtilizationData, AggregateMaxKeepsTheHottestCell) {
     // 4 x 4 into 2 x 2: each output cell is the max of a 2 x 2 block.
     const std::vector<float> grid{1, 2, 0, 0, //

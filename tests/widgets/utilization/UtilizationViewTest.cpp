@@ -3,14 +3,18 @@
 #include "utilization/UtilizationView.h"
 
 #include "../timeline/SyntheticRun.h"
+#include "record/LinkGroups.h"
 #include "timeline/ImageExport.h"
 #include "utilization/DimensionStatsModel.h"
 #include "utilization/HeatmapWidget.h"
 #include "utilization/HottestLinksModel.h"
 #include "utilization/SummaryPanel.h"
 #include "utilization/UtilizationChart.h"
+#include "utilization/UtilizationData.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QChart>
 #include <QDir>
 #include <QFile>
 #include <QTabWidget>
@@ -203,4 +207,29 @@ TEST(UtilizationView, ScreenshotsAndExport) {
     QFile file(svg);
     ASSERT_TRUE(file.open(QIODevice::ReadOnly));
     EXPECT_TRUE(file.readAll().contains("<svg"));
+}
+
+TEST(UtilizationView, RunStoredWithGroupedLinkDetailShowsGroupsAndDimensions) {
+    // What the project database gives back for a run with more links than its detail limit:
+    // every link with its totals, no per-link series, series per group of links.
+    auto run = synthetic::syntheticRun(smallOptions());
+    run->linkGroupSeries = groupLinkSeries(*run, 3);
+    run->linkSeries.clear();
+    UtilizationView view;
+    view.resize(900, 600);
+    view.setResult(run, {});
+    view.show();
+    QApplication::processEvents();
+    // One dimension curve per dimension, as for a run with per-link series.
+    EXPECT_EQ(view.chart()->chart()->series().size(), linkDimensionCount(*run));
+    // The link heatmap has one row per group.
+    bool groupRows = false;
+    for (const HeatmapWidget* heatmap : view.findChildren<HeatmapWidget*>())
+        groupRows = groupRows || heatmap->rows() == static_cast<int>(run->linkGroupSeries.size());
+    EXPECT_TRUE(groupRows);
+    // A selected link plots its group's mean; two links of one group plot it once.
+    const std::vector<int> groupOf = linkGroupIndex(*run);
+    ASSERT_EQ(groupOf[0], groupOf[1]);
+    view.chart()->setLinks({0, 1});
+    EXPECT_EQ(view.chart()->chart()->series().size(), linkDimensionCount(*run) + 1);
 }
