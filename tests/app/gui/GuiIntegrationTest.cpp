@@ -368,7 +368,8 @@ TEST(GuiIntegration, OversubscribedLinksAreFlaggedAndRunAgainCongestionAwareFixe
     QSignalSpy stored(&window, &MainWindow::runStored);
     ASSERT_GT(window.startRun(), 0);
     ASSERT_TRUE(stored.count() > 0 || stored.wait(30000));
-    const gui::RunRecord& unaware = window.runsModel()->store()->at(0);
+    // A copy: the store's records may move when the second run is added below.
+    const gui::RunRecord unaware = window.runsModel()->store()->at(0);
     ASSERT_EQ(unaware.status, gui::RunStatus::Finished) << unaware.message.toStdString();
     window.runsPanel()->selectRun(unaware.id);
     window.tabs()->setCurrentIndex(MainWindow::UtilizationTab);
