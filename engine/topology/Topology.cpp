@@ -209,7 +209,9 @@ void Topology::buildGraph(const PlatformSpec& spec) {
         if (p.link >= 0)
             key += ".links[" + std::to_string(p.link) + "]";
         const int line = p.link >= 0 ? g.links[static_cast<size_t>(p.link)].line : 0;
-        throw Error(ErrorKind::Validation, p.what, {spec.sourceFile, line, 0, key});
+        throw Error(ErrorKind::Validation, p.what, {spec.sourceFile, line, 0, key},
+                    p.link >= 0 ? std::string()
+                                : "every NPU must reach every other NPU over the links");
     }
     m_graph = true;
     // Logical dimensions: the spec's (a stack converted to a graph keeps its own, so that

@@ -146,3 +146,12 @@ TEST(GraphProject, DotAndGraphMl) {
     EXPECT_THAT(ml, HasSubstr("<node id=\"sw0\"><data key=\"kind\">switch</data></node>"));
     EXPECT_THAT(ml, HasSubstr("<edge id=\"e3\" source=\"sw0\" target=\"npu2\">"));
 }
+
+TEST(GraphProject, BundledDgx1ProjectLoads) {
+    const SimulationSpec s = loadProject(std::string(ASTROLABE_TEST_DATA_DIR) +
+                                         "/../../projects/graph-dgx1/project.yaml");
+    ASSERT_TRUE(s.platform.graph);
+    EXPECT_EQ(s.platform.graph->npus, 8);
+    EXPECT_EQ(s.platform.graph->links.size(), 16u);
+    EXPECT_EQ(s.options.backend, NetworkBackend::CongestionAware);
+}
