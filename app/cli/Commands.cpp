@@ -5,6 +5,7 @@
 #include "cli/CompareCommand.h"
 #include "cli/GenerateCommand.h"
 #include "cli/GenerateLlmCommand.h"
+#include "cli/GraphCommand.h"
 #include "cli/OptimizeCommand.h"
 #include "cli/RunCommand.h"
 #include "cli/RunsCommand.h"
@@ -56,6 +57,8 @@ const std::vector<Command>& commands() {
         {"generate", "write Chakra traces: 'generate microbenchmark' or 'generate llm'",
          generateParser, generateCommand},
         {"trace", "dump or check Chakra execution traces", traceParser, traceCommand},
+        {"graph", "graph platforms: export as DOT/GraphML, import an edge-list CSV", graphParser,
+         graphCommand},
         {"settings", "print the settings schema (--markdown: the docs tables)", settingsParser,
          settingsCommand},
     };

@@ -31,6 +31,19 @@ std::string percent(double fraction) {
 
 std::string platformLine(const PlatformSpec& p) {
     std::string out;
+    if (p.graph) {
+        // docs/graph-platforms.md: the links carry the timing, the dimensions are only logical.
+        out = "a graph";
+        if (!p.graph->generator.empty()) {
+            out += " (";
+            out += p.graph->generator;
+            out += ")";
+        }
+        out +=
+            " of " + units::countOf(static_cast<uint64_t>(p.graph->switches), "switch", "switches");
+        out += " and " + units::countOf(p.graph->links.size(), "link");
+        return out;
+    }
     for (size_t d = 0; d < p.dimensions.size(); ++d) {
         const DimensionSpec& dim = p.dimensions[d];
         if (d > 0)

@@ -65,6 +65,13 @@ void checkRunnable(const AlgorithmSpec& a, CollectiveKind kind, int n, const Pha
                         {},
                         "give the platform's dimensions one algorithm each, inSwitch at the "
                         "Switch dimension that joins the group's members");
+        if (topology.isGraph())
+            throw Error(
+                ErrorKind::Unsupported,
+                "inSwitch is not available on graph platforms yet (issue #19): a graph "
+                "switch does not combine data",
+                {sourceFile, 0, 0, std::string(collectiveKindName(kind)) + "-implementation"},
+                "use ring, direct or halvingDoubling on a graph platform");
         if (topology.dimension(phase.dimension).kind != BlockKind::Switch) {
             std::string message = "inSwitch needs a Switch dimension, but dimension ";
             message += std::to_string(phase.dimension);
@@ -110,7 +117,7 @@ int inSwitchDimensionOf(const std::vector<int>& members, const Topology& topolog
     if (members.size() < 2)
         return -1;
     const int d = topology.lowestDifferingDimension(members[0], members[1]);
-    if (d < 0 || static_cast<size_t>(d) >= list.size() ||
+    if (d < 0 || topology.isGraph() || static_cast<size_t>(d) >= list.size() ||
         list[static_cast<size_t>(d)].kind != AlgorithmKind::InSwitch ||
         topology.dimension(d).kind != BlockKind::Switch)
         return -1;

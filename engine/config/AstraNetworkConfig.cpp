@@ -174,6 +174,12 @@ PlatformSpec loadAstraNetworkYaml(const std::string& path, std::vector<std::stri
 }
 
 std::string writeAstraNetworkYaml(const PlatformSpec& platform) {
+    if (platform.graph)
+        throw Error(ErrorKind::Unsupported,
+                    "a graph platform has no ASTRA-sim network YAML (ASTRA-sim's analytical "
+                    "backends take dimension stacks only)",
+                    {platform.sourceFile, 0, 0, "platform.graph"},
+                    "export it with `astrolabe-cli graph export` as DOT or GraphML instead");
     std::string topology, npus, bandwidth, latency;
     for (size_t i = 0; i < platform.dimensions.size(); ++i) {
         const DimensionSpec& d = platform.dimensions[i];

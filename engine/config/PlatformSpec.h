@@ -7,7 +7,10 @@
 // carry fractional nanoseconds (936.25 ns) and ASTRA-sim's formulas floor hops*latency + bytes/bw
 // as one double expression.
 
+#include "config/GraphSpec.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,10 +38,23 @@ struct DimensionSpec {
 struct PlatformSpec {
     std::vector<DimensionSpec> dimensions;
     std::string sourceFile; ///< where it was read from (for messages); empty when built in code
+    /// A graph platform (docs/graph-platforms.md). Then `dimensions` are only logical: the
+    /// dimensions collectives plan over (their sizes multiply to graph->npus; by default one,
+    /// graphDimension()); every message is routed and timed on the graph's links.
+    std::optional<GraphSpec> graph;
 
     int npuCount()
         const; ///< saturates at INT32_MAX (the limits in config/SpecValidation.h are far below)
-    bool operator==(const PlatformSpec& o) const { return dimensions == o.dimensions; }
+    bool operator==(const PlatformSpec& o) const {
+        return dimensions == o.dimensions && graph == o.graph;
+    }
 };
+
+/// The one logical dimension a graph platform shows the collective layer: a Ring of all NPUs
+/// whose nominal bandwidth and latency (used only by estimates such as Themis' and by summary
+/// rows, never to time a message) are the lowest link bandwidth and latency of the graph.
+DimensionSpec graphDimension(const GraphSpec& graph);
+/// A graph platform: {graphDimension(graph)} and the graph.
+PlatformSpec graphPlatform(GraphSpec graph, std::string sourceFile = {});
 
 } // namespace astrolabe

@@ -79,18 +79,24 @@ void readDimension(Diagnostics& d, const YAML::Node& node, const std::string& pa
 
 void readPlatform(ProjectContext& c, const YAML::Node& root, SimulationSpec& spec) {
     Diagnostics& d = c.diagnostics;
-    const YAML::Node node =
-        requireMap(d, root, "platform", "dimensions: [...] or astra-network: <file.yml>");
+    const YAML::Node node = requireMap(
+        d, root, "platform", "dimensions: [...], graph: {...} or astra-network: <file.yml>");
     if (!node.IsDefined())
         return;
-    checkKeys(d, node, "platform", {"dimensions", "astra-network"});
+    checkKeys(d, node, "platform", {"dimensions", "astra-network", "graph"});
     spec.platform.sourceFile = d.file();
     const bool inlineDimensions = node["dimensions"].IsDefined();
-    if (inlineDimensions == node["astra-network"].IsDefined()) {
+    const int forms = int(inlineDimensions) + int(node["astra-network"].IsDefined()) +
+                      int(node["graph"].IsDefined());
+    if (forms != 1) {
         d.error(locate(d, node, "platform"),
-                inlineDimensions ? "expected dimensions or astra-network, found both"
-                                 : "expected dimensions or astra-network, found neither",
+                forms > 1 ? "expected one of dimensions, astra-network or graph, found several"
+                          : "expected dimensions, astra-network or graph, found none",
                 "e.g. dimensions: [{type: Ring, size: 8, bandwidth: 50 GiB/s, latency: 500 ns}]");
+        return;
+    }
+    if (node["graph"].IsDefined()) {
+        readGraphPlatform(c, node["graph"], spec.platform);
         return;
     }
     if (!inlineDimensions) {

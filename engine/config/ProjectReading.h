@@ -34,4 +34,8 @@ struct ProjectContext {
 /// run options (num-queues-per-dim, injection-scale, rendezvous).
 void readProjectSystem(ProjectContext& context, const YAML::Node& node, SimulationSpec& spec);
 
+/// The `platform.graph` section (docs/graph-platforms.md) into platform.graph and its logical
+/// dimensions; errors name the link's line and key.
+void readGraphPlatform(ProjectContext& context, const YAML::Node& node, PlatformSpec& platform);
+
 } // namespace astrolabe::config

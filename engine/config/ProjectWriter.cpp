@@ -26,7 +26,32 @@ std::string relativePath(const std::string& path, const fs::path& directory) {
     return quotedText(relative.empty() ? absolute.string() : relative.generic_string());
 }
 
+void writeGraph(std::ostream& out, const PlatformSpec& platform) {
+    const GraphSpec& g = *platform.graph;
+    out << "platform:\n  graph:\n    npus: " << g.npus << "\n    switches: " << g.switches << "\n";
+    if (platform.dimensions.size() > 1) {
+        out << "    logical-dimensions: [";
+        for (size_t i = 0; i < platform.dimensions.size(); ++i)
+            out << (i ? ", " : "") << platform.dimensions[i].size;
+        out << "]\n";
+    }
+    out << "    links:\n";
+    for (const GraphLinkSpec& l : g.links) {
+        out << "      - {from: " << g.deviceName(l.from) << ", to: " << g.deviceName(l.to)
+            << ", bandwidth: " << bandwidthText(l.bandwidthBytesPerSecond)
+            << ", latency: " << nanosecondsText(l.latencyNs);
+        if (!l.bidirectional)
+            out << ", bidirectional: false";
+        out << "}\n";
+    }
+}
+
 void writePlatform(std::ostream& out, const PlatformSpec& platform) {
+    if (platform.graph) {
+        // Generated graphs are written link by link: the file then needs no generator to read.
+        writeGraph(out, platform);
+        return;
+    }
     out << "platform:\n  dimensions:\n";
     for (const DimensionSpec& d : platform.dimensions)
         out << "    - {type: " << blockKindName(d.kind) << ", size: " << d.size

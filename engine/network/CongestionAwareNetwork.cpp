@@ -75,12 +75,11 @@ void CongestionAwareNetwork::enqueue(uint32_t message) {
 
 void CongestionAwareNetwork::serve(int32_t link, uint32_t message) {
     Link& l = m_links[static_cast<size_t>(m_serverOf[static_cast<size_t>(link)])];
-    const LinkInfo& info = m_topology.link(link);
-    const DimensionSpec& dim = m_topology.dimension(info.dimension);
     const Message& m = m_messages[message];
-    const double serializationNs = static_cast<double>(m.bytes) / dim.bytesPerNs();
+    // Per link (a dimension's values in a stack, the link's own in a graph).
+    const double serializationNs = static_cast<double>(m.bytes) / m_topology.linkBytesPerNs(link);
     const SimTime busyFor = m_timing.fromNs(serializationNs);
-    const SimTime arriveIn = m_timing.fromNs(dim.latencyNs + serializationNs);
+    const SimTime arriveIn = m_timing.fromNs(m_topology.linkLatencyNs(link) + serializationNs);
     const SimTime now = m_sim.now();
     l.busyUntil = now + busyFor;
     if (m_recorder && m_recorder->enabled())

@@ -1,6 +1,7 @@
 #include "network/CongestionUnawareNetwork.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace astrolabe {
 
@@ -13,7 +14,28 @@ CongestionUnawareNetwork::CongestionUnawareNetwork(Simulator& sim, const Topolog
     , m_sink(sink)
     , m_recorder(recorder) {}
 
+SimTime CongestionUnawareNetwork::graphDelay(int src, int dst, uint64_t bytes,
+                                             std::vector<int32_t>& route) const {
+    route.clear();
+    m_topology.appendRoute(src, dst, route);
+    if (route.empty())
+        return SimTime::zero();
+    // Latencies are summed in whole picoseconds (exact), bytes cross the bottleneck once.
+    int64_t latencyPs = 0;
+    double bytesPerNs = m_topology.linkBytesPerNs(route.front());
+    for (int32_t l : route) {
+        latencyPs += std::llround(m_topology.linkLatencyNs(l) * 1e3);
+        bytesPerNs = std::min(bytesPerNs, m_topology.linkBytesPerNs(l));
+    }
+    return m_timing.fromNs(static_cast<double>(latencyPs) / 1e3 +
+                           static_cast<double>(bytes) / bytesPerNs);
+}
+
 SimTime CongestionUnawareNetwork::delay(int src, int dst, uint64_t bytes) const {
+    if (m_topology.isGraph()) {
+        std::vector<int32_t> route;
+        return graphDelay(src, dst, bytes, route);
+    }
     const int d = m_topology.lowestDifferingDimension(src, dst);
     if (d < 0)
         return SimTime::zero();
@@ -24,6 +46,20 @@ SimTime CongestionUnawareNetwork::delay(int src, int dst, uint64_t bytes) const 
 }
 
 void CongestionUnawareNetwork::transmit(int src, int dst, uint64_t bytes, uint64_t token) {
+    if (m_topology.isGraph()) {
+        const SimTime arrival = m_sim.now() + graphDelay(src, dst, bytes, m_route);
+        if (m_recorder && m_recorder->enabled()) {
+            // Each link of the route busy for bytes over its own bandwidth from the send time.
+            for (int32_t link : m_route)
+                m_recorder->add(link, m_sim.now(),
+                                m_sim.now() + m_timing.fromNs(static_cast<double>(bytes) /
+                                                              m_topology.linkBytesPerNs(link)),
+                                bytes);
+            m_recorder->addTraffic(src, dst, bytes);
+        }
+        m_sim.scheduleAt(arrival, [this, token] { m_sink.onDelivered(token); });
+        return;
+    }
     const SimTime arrival = m_sim.now() + delay(src, dst, bytes);
     if (m_recorder && m_recorder->enabled()) {
         const int d = m_topology.lowestDifferingDimension(src, dst);

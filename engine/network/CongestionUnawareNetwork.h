@@ -13,6 +13,10 @@
 // serialised once): the switch starts combining when a member's data begins to arrive (after
 // one latency) and streams the result down as the inputs come in, so the whole exchange costs
 // floor(latency) + floor(latency + max(up, down) / beta).
+//
+// Graph platforms (docs/graph-platforms.md) generalise the formula to the message's route:
+//   delay = floor(sum of the route's link latencies + bytes / min over the route of beta),
+// i.e. hops times latency and one serialization at the bottleneck, as for a Switch crossing.
 
 #include "core/Simulator.h"
 #include "network/NetworkModel.h"
@@ -39,6 +43,8 @@ public:
     SimTime delay(int src, int dst, uint64_t bytes) const;
 
 private:
+    /// Graphs: the delay over the route, which is left in `route`.
+    SimTime graphDelay(int src, int dst, uint64_t bytes, std::vector<int32_t>& route) const;
     /// In-network collectives: the link busy for bytes/beta from now (utilization views).
     void recordSwitchLink(int32_t link, const DimensionSpec& dim, uint64_t bytes);
 

@@ -58,6 +58,8 @@ std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<Workl
     if (!sys.customAllReduce.empty() || !sys.customReduceScatter.empty() ||
         !sys.customAllGather.empty() || !sys.customAllToAll.empty() || !sys.perNodeCustom.empty())
         return "custom collectives name their peers";
+    if (spec.platform.graph)
+        return "a graph platform has no translation symmetry";
     if (uses(spec.system, {AlgorithmKind::DoubleBinaryTree}))
         return "doubleBinaryTree gives ranks different roles";
     // Halving-doubling pairs ranks by XOR and "one*" rings shift ids cyclically, not by

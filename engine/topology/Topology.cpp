@@ -2,10 +2,19 @@
 
 #include "core/Error.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+
 namespace astrolabe {
 
 Topology::Topology(const PlatformSpec& spec)
     : m_dims(spec.dimensions) {
+    if (spec.graph) {
+        buildGraph(spec);
+        return;
+    }
     if (m_dims.empty())
         throw Error(ErrorKind::Validation, "the platform has no dimensions",
                     {spec.sourceFile, 0, 0, "platform.dimensions"},
@@ -75,9 +84,14 @@ Topology::Topology(const PlatformSpec& spec)
             }
         }
     }
+    m_linkLatencyNs.reserve(m_links.size());
+    for (const LinkInfo& l : m_links)
+        m_linkLatencyNs.push_back(m_dims[static_cast<size_t>(l.dimension)].latencyNs);
 }
 
 int Topology::linkClass(int link) const {
+    if (m_graph)
+        return link; // a graph has no translations: every link is its own class
     int d = dimensionCount() - 1;
     while (d > 0 && link < m_linkBase[static_cast<size_t>(d)])
         --d;
@@ -93,6 +107,8 @@ int Topology::linkClass(int link) const {
 }
 
 int Topology::translate(int a, int b) const {
+    if (m_graph)
+        return (a + b) % m_npus; // unused: graph runs are never symmetric (Symmetry.cpp)
     int id = 0;
     for (int d = 0; d < dimensionCount(); ++d)
         id += ((coordinate(a, d) + coordinate(b, d)) % m_dims[static_cast<size_t>(d)].size) *
@@ -139,6 +155,10 @@ int Topology::ringLink(int d, int line, int position, bool clockwise) const {
 }
 
 void Topology::appendRouteWithin(int d, int a, int b, std::vector<int32_t>& route) const {
+    if (m_graph) {
+        appendGraphRoute(a, b, route);
+        return;
+    }
     const int n = m_dims[d].size;
     const int line = lineOf(a, d);
     const int i = coordinate(a, d), j = coordinate(b, d);
@@ -165,6 +185,10 @@ void Topology::appendRouteWithin(int d, int a, int b, std::vector<int32_t>& rout
 }
 
 void Topology::appendRoute(int src, int dst, std::vector<int32_t>& route) const {
+    if (m_graph) {
+        appendGraphRoute(src, dst, route);
+        return;
+    }
     int at = src;
     for (int d = 0; d < dimensionCount(); ++d) {
         const int delta = coordinate(dst, d) - coordinate(at, d);
@@ -174,6 +198,137 @@ void Topology::appendRoute(int src, int dst, std::vector<int32_t>& route) const 
         appendRouteWithin(d, at, next, route);
         at = next;
     }
+}
+
+void Topology::buildGraph(const PlatformSpec& spec) {
+    const GraphSpec& g = *spec.graph;
+    const std::vector<GraphProblem> problems = graphProblems(g);
+    if (!problems.empty()) {
+        const GraphProblem& p = problems.front();
+        std::string key = "platform.graph";
+        if (p.link >= 0)
+            key += ".links[" + std::to_string(p.link) + "]";
+        const int line = p.link >= 0 ? g.links[static_cast<size_t>(p.link)].line : 0;
+        throw Error(ErrorKind::Validation, p.what, {spec.sourceFile, line, 0, key},
+                    p.link >= 0 ? std::string()
+                                : "every NPU must reach every other NPU over the links");
+    }
+    m_graph = true;
+    // Logical dimensions: the spec's (a stack converted to a graph keeps its own, so that
+    // collectives plan the same phases), or one of all NPUs.
+    if (m_dims.empty())
+        m_dims = {graphDimension(g)};
+    int64_t product = 1;
+    m_strides.clear();
+    for (const DimensionSpec& dim : m_dims) {
+        m_strides.push_back(static_cast<int>(product));
+        product *= std::max(dim.size, 1);
+        if (product > g.npus)
+            break;
+    }
+    if (product != g.npus || m_strides.size() != m_dims.size())
+        throw Error(ErrorKind::Validation,
+                    "the logical dimensions of a graph must multiply to its " +
+                        std::to_string(g.npus) + " NPUs",
+                    {spec.sourceFile, 0, 0, "platform.graph.logical-dimensions"});
+    m_npus = g.npus;
+    m_devices = g.deviceCount();
+    m_linkBase.assign(m_dims.size(), 0);
+    m_switchBase.assign(m_dims.size(), -1);
+    m_classBase.assign(m_dims.size(), 0);
+    auto add = [this](int from, int to, const GraphLinkSpec& l) {
+        m_links.push_back({from, to, 0, l.bandwidthBytesPerSecond});
+        m_linkLatencyNs.push_back(l.latencyNs);
+        m_linkLatencyPs.push_back(std::llround(l.latencyNs * 1e3));
+    };
+    for (const GraphLinkSpec& l : g.links) {
+        add(l.from, l.to, l);
+        if (l.bidirectional)
+            add(l.to, l.from, l);
+    }
+    m_classCount = static_cast<int>(m_links.size());
+    m_outLinks.resize(static_cast<size_t>(m_devices));
+    m_inLinks.resize(static_cast<size_t>(m_devices));
+    for (size_t id = 0; id < m_links.size(); ++id) {
+        m_outLinks[static_cast<size_t>(m_links[id].src)].push_back(static_cast<int32_t>(id));
+        m_inLinks[static_cast<size_t>(m_links[id].dst)].push_back(static_cast<int32_t>(id));
+    }
+    m_distanceTo.resize(static_cast<size_t>(m_npus));
+}
+
+const std::vector<std::pair<int64_t, int32_t>>& Topology::distancesTo(int dst) const {
+    auto& dist = m_distanceTo[static_cast<size_t>(dst)];
+    if (!dist.empty())
+        return dist;
+    using Cost = std::pair<int64_t, int32_t>;
+    const Cost unreachable{std::numeric_limits<int64_t>::max(), 0};
+    dist.assign(static_cast<size_t>(m_devices), unreachable);
+    // Dijkstra over reversed links; ties in the heap broken by device id (determinism).
+    using Entry = std::pair<Cost, int32_t>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+    dist[static_cast<size_t>(dst)] = {0, 0};
+    heap.push({{0, 0}, dst});
+    while (!heap.empty()) {
+        const auto [cost, at] = heap.top();
+        heap.pop();
+        if (cost != dist[static_cast<size_t>(at)])
+            continue;
+        for (int32_t l : m_inLinks[static_cast<size_t>(at)]) {
+            const int32_t from = m_links[static_cast<size_t>(l)].src;
+            const Cost via{cost.first + m_linkLatencyPs[static_cast<size_t>(l)], cost.second + 1};
+            if (via < dist[static_cast<size_t>(from)]) {
+                dist[static_cast<size_t>(from)] = via;
+                heap.push({via, from});
+            }
+        }
+    }
+    return dist;
+}
+
+void Topology::appendGraphRoute(int src, int dst, std::vector<int32_t>& route) const {
+    if (src == dst)
+        return;
+    const auto& dist = distancesTo(dst);
+    int at = src;
+    while (at != dst) {
+        const auto here = dist[static_cast<size_t>(at)];
+        int32_t chosen = -1;
+        // m_outLinks is ascending: the first link on a shortest path is the lowest id.
+        for (int32_t l : m_outLinks[static_cast<size_t>(at)]) {
+            const auto there = dist[static_cast<size_t>(m_links[static_cast<size_t>(l)].dst)];
+            if (there.first != std::numeric_limits<int64_t>::max() &&
+                std::pair<int64_t, int32_t>{there.first + m_linkLatencyPs[static_cast<size_t>(l)],
+                                            there.second + 1} == here) {
+                chosen = l;
+                break;
+            }
+        }
+        if (chosen < 0) // graphProblems() rules this out; never loop forever
+            throw Error(ErrorKind::Internal, "no route from device " + std::to_string(src) +
+                                                 " to NPU " + std::to_string(dst));
+        route.push_back(chosen);
+        at = m_links[static_cast<size_t>(chosen)].dst;
+    }
+}
+
+PlatformSpec stackAsGraph(const PlatformSpec& stack) {
+    PlatformSpec p = stack;
+    p.graph = graphOfStack(stack);
+    return p;
+}
+
+GraphSpec graphOfStack(const PlatformSpec& stack) {
+    const Topology t(stack);
+    GraphSpec g;
+    g.npus = t.npuCount();
+    g.switches = t.deviceCount() - t.npuCount();
+    g.generator = "dimension stack";
+    for (int l = 0; l < t.linkCount(); ++l) {
+        const LinkInfo& info = t.link(l);
+        g.links.push_back(
+            {info.src, info.dst, info.bandwidthBytesPerSecond, t.linkLatencyNs(l), false, 0});
+    }
+    return g;
 }
 
 } // namespace astrolabe

@@ -8,11 +8,21 @@
 // Links are unidirectional. Per line: Ring 2n links (i->i+1 and i->i-1; n = 2 gives 2), Fully
 // connected n(n-1), Switch 2n (NPU->switch, switch->NPU).
 // Memory: O(N + links); every lookup is O(1) arithmetic, no per-pair tables.
+//
+// A graph platform (PlatformSpec::graph, docs/graph-platforms.md) has logical dimensions for the
+// collectives (by default one of all NPUs; NPU ids map to coordinates as above) over the graph's
+// devices and links (a bidirectional link becomes two, forward first, in file
+// order). Routes are shortest paths by (sum of link latencies, hop count); among equal next
+// steps the lowest link id wins, which on a graph made from a dimension stack (graphOfStack())
+// reproduces the stack's dimension-ordered routes. Distances to a destination are computed by
+// Dijkstra the first time a route to it is asked for and cached (O(devices) per destination
+// used; the cache makes route queries non-thread-safe, like the rest of a run's state).
 
 #include "config/PlatformSpec.h"
 #include "record/RunResult.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace astrolabe {
@@ -37,7 +47,13 @@ public:
     static int hops(BlockKind kind, int n, int i, int j);
 
     // Physical graph.
+    bool isGraph() const { return m_graph; }
     int deviceCount() const { return m_devices; }
+    /// Per link: latency in ns and beta in bytes per ns (bandwidth / 1e9), as the models use them.
+    double linkLatencyNs(int id) const { return m_linkLatencyNs[static_cast<size_t>(id)]; }
+    double linkBytesPerNs(int id) const {
+        return m_links[static_cast<size_t>(id)].bandwidthBytesPerSecond / 1e9;
+    }
     int linkCount() const { return static_cast<int>(m_links.size()); }
     const LinkInfo& link(int id) const { return m_links[id]; }
     const std::vector<LinkInfo>& links() const { return m_links; }
@@ -62,6 +78,10 @@ public:
     void appendRoute(int src, int dst, std::vector<int32_t>& route) const;
 
 private:
+    void buildGraph(const PlatformSpec& spec);
+    void appendGraphRoute(int src, int dst, std::vector<int32_t>& route) const;
+    /// (latency in ps, hops) from every device to dst; computed on first use.
+    const std::vector<std::pair<int64_t, int32_t>>& distancesTo(int dst) const;
     int lineOf(int npu, int d) const;
     int ringLink(int d, int line, int position, bool clockwise) const;
 
@@ -74,6 +94,19 @@ private:
     int m_classCount = 0;
     int m_npus = 0;
     int m_devices = 0;
+    bool m_graph = false;
+    std::vector<double> m_linkLatencyNs;
+    std::vector<int64_t> m_linkLatencyPs;         ///< graphs: the routing weight
+    std::vector<std::vector<int32_t>> m_outLinks; ///< graphs: per device, ascending link ids
+    std::vector<std::vector<int32_t>> m_inLinks;
+    mutable std::vector<std::vector<std::pair<int64_t, int32_t>>> m_distanceTo; ///< per NPU
 };
+
+/// The graph of a dimension stack's devices and links (unidirectional, same ids and order), so
+/// that graphPlatform(graphOfStack(p)) routes and times messages exactly as p does.
+GraphSpec graphOfStack(const PlatformSpec& stack);
+/// The stack as a graph platform that keeps the stack's dimensions as its logical dimensions:
+/// the same collective phases, the same routes, the same link timing (docs/graph-platforms.md).
+PlatformSpec stackAsGraph(const PlatformSpec& stack);
 
 } // namespace astrolabe

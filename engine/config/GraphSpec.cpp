@@ -1,0 +1,119 @@
+#include "config/GraphSpec.h"
+
+#include "config/PlatformSpec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+
+namespace astrolabe {
+
+std::string GraphSpec::deviceName(int device) const {
+    if (device >= 0 && device < npus)
+        return "npu" + std::to_string(device);
+    if (device >= npus && device < npus + switches)
+        return "sw" + std::to_string(device - npus);
+    return "device " + std::to_string(device);
+}
+
+namespace {
+
+/// Devices reachable from `start` following links forwards (or backwards).
+std::vector<char> reachable(const GraphSpec& g, int start, bool forwards) {
+    const int n = g.deviceCount();
+    std::vector<std::vector<int>> next(static_cast<size_t>(n));
+    for (const GraphLinkSpec& l : g.links) {
+        if (l.from < 0 || l.from >= n || l.to < 0 || l.to >= n)
+            continue;
+        next[static_cast<size_t>(forwards ? l.from : l.to)].push_back(forwards ? l.to : l.from);
+        if (l.bidirectional)
+            next[static_cast<size_t>(forwards ? l.to : l.from)].push_back(forwards ? l.from : l.to);
+    }
+    std::vector<char> seen(static_cast<size_t>(n), 0);
+    std::queue<int> todo;
+    seen[static_cast<size_t>(start)] = 1;
+    todo.push(start);
+    while (!todo.empty()) {
+        const int at = todo.front();
+        todo.pop();
+        for (int v : next[static_cast<size_t>(at)])
+            if (!seen[static_cast<size_t>(v)]) {
+                seen[static_cast<size_t>(v)] = 1;
+                todo.push(v);
+            }
+    }
+    return seen;
+}
+
+} // namespace
+
+std::vector<GraphProblem> graphProblems(const GraphSpec& g) {
+    std::vector<GraphProblem> out;
+    if (g.npus < 2)
+        out.push_back({-1, "a graph needs at least 2 NPUs, found " + std::to_string(g.npus)});
+    if (g.switches < 0)
+        out.push_back({-1, "the switch count must not be negative"});
+    if (g.deviceCount() > kMaxGraphDevices)
+        out.push_back({-1, "a graph may have at most " + std::to_string(kMaxGraphDevices) +
+                               " NPUs and switches, found " + std::to_string(g.deviceCount())});
+    if (g.links.size() > kMaxGraphLinks)
+        out.push_back({-1, "a graph may have at most " + std::to_string(kMaxGraphLinks) +
+                               " links, found " + std::to_string(g.links.size())});
+    if (!out.empty())
+        return out;
+    const int n = g.deviceCount();
+    for (size_t i = 0; i < g.links.size(); ++i) {
+        const GraphLinkSpec& l = g.links[i];
+        const int index = static_cast<int>(i);
+        for (int end : {l.from, l.to})
+            if (end < 0 || end >= n)
+                out.push_back({index, "unknown device " + std::to_string(end) + " (the graph has " +
+                                          std::to_string(g.npus) + " NPUs and " +
+                                          std::to_string(g.switches) + " switches)"});
+        if (l.from == l.to)
+            out.push_back({index, "a link from " + g.deviceName(l.from) + " to itself"});
+        if (!(l.bandwidthBytesPerSecond > 0) || !std::isfinite(l.bandwidthBytesPerSecond))
+            out.push_back({index, "bandwidth must be greater than zero"});
+        if (!(l.latencyNs >= 0) || !std::isfinite(l.latencyNs))
+            out.push_back({index, "latency must not be negative"});
+    }
+    if (!out.empty())
+        return out;
+    // Every NPU must reach every other: NPU 0 reaches all and all reach NPU 0.
+    const std::vector<char> from0 = reachable(g, 0, true);
+    const std::vector<char> to0 = reachable(g, 0, false);
+    for (int npu = 1; npu < g.npus; ++npu) {
+        if (!from0[static_cast<size_t>(npu)] || !to0[static_cast<size_t>(npu)]) {
+            std::string what = g.deviceName(npu);
+            what += !from0[static_cast<size_t>(npu)] ? " cannot be reached from npu0"
+                                                     : " cannot reach npu0";
+            out.push_back({-1, what});
+            if (out.size() >= 8)
+                break;
+        }
+    }
+    return out;
+}
+
+DimensionSpec graphDimension(const GraphSpec& graph) {
+    DimensionSpec d{BlockKind::Ring, graph.npus, 0, 0};
+    bool first = true;
+    for (const GraphLinkSpec& l : graph.links) {
+        d.bandwidthBytesPerSecond =
+            first ? l.bandwidthBytesPerSecond
+                  : std::min(d.bandwidthBytesPerSecond, l.bandwidthBytesPerSecond);
+        d.latencyNs = first ? l.latencyNs : std::min(d.latencyNs, l.latencyNs);
+        first = false;
+    }
+    return d;
+}
+
+PlatformSpec graphPlatform(GraphSpec graph, std::string sourceFile) {
+    PlatformSpec p;
+    p.dimensions = {graphDimension(graph)};
+    p.sourceFile = std::move(sourceFile);
+    p.graph = std::move(graph);
+    return p;
+}
+
+} // namespace astrolabe

@@ -1,0 +1,157 @@
+// Graph platforms in project files and edge-list CSVs (docs/graph-platforms.md): what is read,
+// what round-trips, and that bad input is refused with file, line, key, expected and found.
+#include "ConfigTestSupport.h"
+#include "config/GraphCsv.h"
+#include "config/ProjectFile.h"
+#include "export/GraphExport.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace astrolabe;
+using astrolabe::configtest::errorText;
+using astrolabe::configtest::ScratchDir;
+using ::testing::HasSubstr;
+
+namespace {
+
+const std::string kTail = "system:\n  algorithms: [ring]\n  chunks: 1\n"
+                          "workload:\n  microbenchmark: {collective: all-reduce, size: 1 MiB}\n";
+
+SimulationSpec parse(const std::string& platform) {
+    return parseProject("name: g\nplatform:\n" + platform + kTail, "p.yaml");
+}
+
+std::string parseError(const std::string& platform) {
+    return errorText([&] { parse(platform); });
+}
+
+const std::string kStar = "  graph:\n"
+                          "    npus: 3\n"
+                          "    switches: 1\n"
+                          "    links:\n"
+                          "      - {from: npu0, to: sw0, bandwidth: 50 GB/s, latency: 500 ns}\n"
+                          "      - {from: npu1, to: sw0, bandwidth: 50 GB/s, latency: 500 ns}\n"
+                          "      - {from: npu2, to: sw0, bandwidth: 25 GB/s, latency: 1 us, "
+                          "bidirectional: false}\n"
+                          "      - {from: sw0, to: npu2, bandwidth: 25 GB/s, latency: 1 us, "
+                          "bidirectional: false}\n";
+
+} // namespace
+
+TEST(GraphProject, ReadsLinksAndRoundTrips) {
+    const SimulationSpec s = parse(kStar);
+    ASSERT_TRUE(s.platform.graph);
+    const GraphSpec& g = *s.platform.graph;
+    EXPECT_EQ(g.npus, 3);
+    EXPECT_EQ(g.switches, 1);
+    ASSERT_EQ(g.links.size(), 4u);
+    EXPECT_EQ(g.links[2].from, 2);
+    EXPECT_EQ(g.links[2].to, 3);
+    EXPECT_FALSE(g.links[2].bidirectional);
+    EXPECT_EQ(g.links[2].bandwidthBytesPerSecond, 25e9);
+    EXPECT_EQ(g.links[2].latencyNs, 1000);
+    EXPECT_EQ(g.links[2].line, 9);
+    EXPECT_EQ(s.platform.npuCount(), 3);
+    ASSERT_EQ(s.platform.dimensions.size(), 1u);
+    EXPECT_EQ(s.platform.dimensions[0].bandwidthBytesPerSecond, 25e9) << "nominal: the lowest";
+
+    ScratchDir dir;
+    const std::string path = dir.path("saved.yaml");
+    saveProject(s, path);
+    const SimulationSpec again = loadProject(path);
+    EXPECT_EQ(again.platform, s.platform);
+}
+
+TEST(GraphProject, GeneratorsAndLogicalDimensions) {
+    const SimulationSpec s = parse("  graph: {generator: torus2d, size: [4, 2], bandwidth: 100 "
+                                   "GB/s, latency: 100 ns, logical-dimensions: [4, 2]}\n");
+    ASSERT_TRUE(s.platform.graph);
+    EXPECT_EQ(s.platform.graph->npus, 8);
+    EXPECT_EQ(s.platform.graph->links.size(), 12u);
+    ASSERT_EQ(s.platform.dimensions.size(), 2u);
+    EXPECT_EQ(s.platform.dimensions[1].size, 2);
+    const SimulationSpec r = parse("  graph: {generator: rail, size: [2], bandwidth: 900 GB/s, "
+                                   "latency: 100 ns, second-bandwidth: 50 GB/s, second-latency: "
+                                   "1 us}\n");
+    EXPECT_EQ(r.platform.graph->npus, 16);
+    EXPECT_EQ(r.platform.graph->links.back().bandwidthBytesPerSecond, 50e9);
+    EXPECT_EQ(r.platform.graph->links.back().latencyNs, 1000);
+}
+
+TEST(GraphProject, BadGraphsNameFileLineKeyExpectedAndFound) {
+    std::string e = parseError(
+        "  graph:\n    npus: 2\n    links:\n      - {from: npu0, to: sw4, bandwidth: 1 GB/s, "
+        "latency: 1 ns}\n");
+    EXPECT_THAT(e, HasSubstr("p.yaml:6:"));
+    EXPECT_THAT(e, HasSubstr("platform.graph.links[0].to: expected npu0..npu1, found \"sw4\""));
+    e = parseError("  graph:\n    npus: 2\n    links:\n      - {from: npu1, to: npu1, "
+                   "bandwidth: 1 GB/s, latency: 1 ns}\n");
+    EXPECT_THAT(e, HasSubstr("platform.graph.links[0]: a link from npu1 to itself"));
+    e = parseError("  graph:\n    npus: 2\n    links:\n      - {from: npu0, to: npu1, "
+                   "bandwidth: 0 GB/s, latency: 1 ns}\n");
+    EXPECT_THAT(e, HasSubstr("p.yaml:6:43: platform.graph.links[0].bandwidth:"));
+    EXPECT_THAT(e, HasSubstr("found \"0 GB/s\" (must be greater than zero)"));
+    e = parseError("  graph:\n    npus: 3\n    links:\n      - {from: npu0, to: npu1, "
+                   "bandwidth: 1 GB/s, latency: 1 ns}\n");
+    EXPECT_THAT(e, HasSubstr("platform.graph: npu2 cannot be reached from npu0"));
+    e = parseError("  graph:\n    npus: 2\n    links:\n      - {from: npu0, to: npu1, "
+                   "bandwidth: 1 GB/s, latency: 1 ns, bidirektional: false}\n");
+    EXPECT_THAT(e, HasSubstr("bidirektional"));
+    EXPECT_THAT(e, HasSubstr("bidirectional"));
+    e = parseError("  graph: {generator: mesh, size: [4, 4], bandwidth: 1 GB/s, latency: 1 ns}\n");
+    EXPECT_THAT(e, HasSubstr("platform.graph.generator: unknown graph generator \"mesh\""));
+    EXPECT_THAT(e, HasSubstr("mesh2d"));
+    e = parseError("  graph: {generator: mesh2d, size: [4, 4], bandwidth: 1 GB/s, latency: 1 "
+                   "ns, logical-dimensions: [4, 3]}\n");
+    EXPECT_THAT(e, HasSubstr("multiply to the graph's 16 NPUs, found a product of 12"));
+    e = parseError("  graph: {npus: 2}\n  dimensions: []\n");
+    EXPECT_THAT(e, HasSubstr("found several"));
+}
+
+TEST(GraphProject, EdgeListCsv) {
+    const GraphSpec g = parseGraphEdgeCsv("from,to,bandwidth,latency,bidirectional\n"
+                                          "npu0,sw0,50 GB/s,500 ns,true\n"
+                                          "# a comment\n"
+                                          "npu1,sw0,50 GB/s,500 ns\n"
+                                          "npu2,npu0,10 GB/s,1 us,false\n"
+                                          "npu0,npu2,10 GB/s,1 us,false\n",
+                                          "e.csv");
+    EXPECT_EQ(g.npus, 3);
+    EXPECT_EQ(g.switches, 1);
+    ASSERT_EQ(g.links.size(), 4u);
+    EXPECT_EQ(g.links[0].to, 3);
+    EXPECT_FALSE(g.links[2].bidirectional);
+    EXPECT_EQ(g.links[3].line, 6);
+    std::string e = errorText(
+        [] { parseGraphEdgeCsv("from,to,bandwidth,latency\nnpu0,npu1,fast,1 ns\n", "e.csv"); });
+    EXPECT_THAT(e, HasSubstr("e.csv:2:11: bandwidth"));
+    e = errorText([] {
+        parseGraphEdgeCsv("from,to,bandwidth,latency\nnpu0,npu0,1 GB/s,1 ns\n", "e.csv", 2);
+    });
+    EXPECT_THAT(e, HasSubstr("e.csv:2"));
+    EXPECT_THAT(e, HasSubstr("to itself"));
+    e = errorText([] { parseGraphEdgeCsv("a,b\n", "e.csv"); });
+    EXPECT_THAT(e, HasSubstr("e.csv:1:1: header: expected the header"));
+}
+
+TEST(GraphProject, DotAndGraphMl) {
+    const GraphSpec g = *parse(kStar).platform.graph;
+    const std::string dot = graphDot(g, "star");
+    EXPECT_THAT(dot, HasSubstr("digraph \"star\" {"));
+    EXPECT_THAT(dot, HasSubstr("sw0 [shape=ellipse];"));
+    EXPECT_THAT(dot, HasSubstr("npu0 -> sw0 [bandwidth=50000000000, latency=500, dir=both];"));
+    EXPECT_THAT(dot, HasSubstr("npu2 -> sw0 [bandwidth=25000000000, latency=1000];"));
+    const std::string ml = graphGraphMl(g);
+    EXPECT_THAT(ml, HasSubstr("<node id=\"sw0\"><data key=\"kind\">switch</data></node>"));
+    EXPECT_THAT(ml, HasSubstr("<edge id=\"e3\" source=\"sw0\" target=\"npu2\">"));
+}
+
+TEST(GraphProject, BundledDgx1ProjectLoads) {
+    const SimulationSpec s = loadProject(std::string(ASTROLABE_TEST_DATA_DIR) +
+                                         "/../../projects/graph-dgx1/project.yaml");
+    ASSERT_TRUE(s.platform.graph);
+    EXPECT_EQ(s.platform.graph->npus, 8);
+    EXPECT_EQ(s.platform.graph->links.size(), 16u);
+    EXPECT_EQ(s.options.backend, NetworkBackend::CongestionAware);
+}
