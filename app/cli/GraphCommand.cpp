@@ -1,5 +1,6 @@
 #include "cli/GraphCommand.h"
 
+#include "cli/CliSupport.h"
 #include "cli/Commands.h"
 #include "config/GraphCsv.h"
 #include "config/ProjectFile.h"
@@ -8,7 +9,6 @@
 #include "topology/Topology.h"
 #include "trace/WorkloadNode.h"
 
-#include <charconv>
 #include <filesystem>
 #include <ostream>
 
@@ -19,11 +19,7 @@ int count(const ParsedArgs& args, const std::string& flag) {
     const std::string text = args.value(flag);
     if (text.empty())
         return -1;
-    int value = -1;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || value < 0)
-        throw UsageError("--" + flag + ": expected a count, got \"" + text + "\"");
-    return value;
+    return parseCount(flag, text, 0);
 }
 
 int exportGraph(const ParsedArgs& args, const std::string& project, std::ostream& out) {

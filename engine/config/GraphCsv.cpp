@@ -1,6 +1,7 @@
 #include "config/GraphCsv.h"
 
 #include "config/Diagnostics.h"
+#include "config/GraphDeviceName.h"
 #include "core/InputFile.h"
 #include "core/Units.h"
 
@@ -34,17 +35,6 @@ std::vector<Field> split(const std::string& line) {
         start = comma + 1;
     }
     return out;
-}
-
-/// "npu3" -> {false, 3}, "sw2" -> {true, 2}; index -1 when malformed.
-std::pair<bool, int> deviceOf(const std::string& name) {
-    const bool sw = name.rfind("sw", 0) == 0;
-    const bool npu = name.rfind("npu", 0) == 0;
-    const std::string digits = name.substr(npu ? 3 : sw ? 2 : 0);
-    if ((!npu && !sw) || digits.empty() || digits.size() > 9 ||
-        digits.find_first_not_of("0123456789") != std::string::npos)
-        return {sw, -1};
-    return {sw, std::stoi(digits)};
 }
 
 } // namespace
@@ -92,8 +82,8 @@ GraphSpec parseGraphEdgeCsv(const std::string& text, const std::string& fileName
         Row r;
         r.link.line = lineNo;
         bool ok = true;
-        r.from = deviceOf(f[0].text);
-        r.to = deviceOf(f[1].text);
+        r.from = parseGraphDeviceName(f[0].text);
+        r.to = parseGraphDeviceName(f[1].text);
         for (int i : {0, 1}) {
             const auto& dev = i == 0 ? r.from : r.to;
             if (dev.second < 0) {

@@ -1,5 +1,6 @@
 // The `platform: {graph: ...}` section of a project (docs/graph-platforms.md): a graph listed
 // link by link, or made by a generator, with optional logical dimensions.
+#include "config/GraphDeviceName.h"
 #include "config/GraphGenerators.h"
 #include "config/ProjectReading.h"
 
@@ -16,13 +17,9 @@ int readDevice(Diagnostics& d, const YAML::Node& node, const std::string& key, c
     std::string name;
     if (!readString(d, node, key, name))
         return -1;
-    const bool npu = name.rfind("npu", 0) == 0;
-    const bool sw = name.rfind("sw", 0) == 0;
-    const std::string digits = name.substr(npu ? 3 : sw ? 2 : 0);
-    const bool numeric = (npu || sw) && !digits.empty() && digits.size() <= 9 &&
-                         digits.find_first_not_of("0123456789") == std::string::npos;
-    const int index = numeric ? std::stoi(digits) : -1;
-    const int count = npu ? g.npus : g.switches;
+    const auto [sw, index] = parseGraphDeviceName(name);
+    const bool numeric = index >= 0;
+    const int count = sw ? g.switches : g.npus;
     if (!numeric || index >= count) {
         std::string expected = "expected npu0..npu" + std::to_string(g.npus - 1);
         expected += g.switches > 0 ? " or sw0..sw" + std::to_string(g.switches - 1) : "";
@@ -30,7 +27,7 @@ int readDevice(Diagnostics& d, const YAML::Node& node, const std::string& key, c
                 numeric ? "raise npus or switches, or fix the name" : "devices are npuN or swN");
         return -1;
     }
-    return npu ? index : g.npus + index;
+    return sw ? g.npus + index : index;
 }
 
 bool readCount(Diagnostics& d, const YAML::Node& map, const std::string& path, const char* key,

@@ -70,6 +70,8 @@ NpuSummary NpuExecutor::summarize(RunResult* record, NameIndex* names) const {
     s.cpuTime = m_cpuTime;
     s.exposedComm = s.finish - m_gpuTime;
     std::vector<std::pair<SimTime, SimTime>> perClass[5], all;
+    NameIndex ownNames; // without a shared index, names are shared within this NPU only
+    NameIndex& index = names ? *names : ownNames;
     for (size_t i = 0; i < m_state.size(); ++i) {
         const NodeState& st = m_state[i];
         if (!st.done)
@@ -86,16 +88,11 @@ NpuSummary NpuExecutor::summarize(RunResult* record, NameIndex* names) const {
             a.kind = activityKindOf(node.type, node.isCpuOp);
             a.nodeType = node.type;
             a.nodeId = node.id;
-            if (names) {
-                const auto [it, added] =
-                    names->try_emplace(node.name, static_cast<uint32_t>(record->names.size()));
-                if (added)
-                    record->names.push_back(node.name);
-                a.nameIndex = it->second;
-            } else {
-                a.nameIndex = static_cast<uint32_t>(record->names.size());
+            const auto [it, added] =
+                index.try_emplace(node.name, static_cast<uint32_t>(record->names.size()));
+            if (added)
                 record->names.push_back(node.name);
-            }
+            a.nameIndex = it->second;
             a.bytes = node.hasCommSize ? node.commSize : node.tensorSize;
             record->activities.push_back(a);
         }
