@@ -20,6 +20,7 @@
 #include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTableView>
 #include <QValueAxis>
 
@@ -84,14 +85,24 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     banner->addWidget(m_runAware, 0, Qt::AlignVCenter);
     m_oversubscription->setVisible(false);
 
+    // The figures and the explanation grow with the run (and with the interface scale): they
+    // scroll rather than being cut off under the table.
+    auto* figures = new QScrollArea(this);
+    figures->setFrameShape(QFrame::NoFrame);
+    figures->setWidgetResizable(true);
+    figures->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    figures->setWidget(m_figures);
+
     auto* layout = new QGridLayout(this);
     layout->addWidget(m_oversubscription, 0, 0, 1, 2);
-    layout->addWidget(m_figures, 1, 0);
+    layout->addWidget(figures, 1, 0);
     layout->addWidget(m_collectives, 1, 1);
     layout->addWidget(m_table, 2, 0);
     layout->addWidget(m_bandwidth, 2, 1);
     layout->setColumnStretch(0, 2);
     layout->setColumnStretch(1, 3);
+    layout->setRowStretch(1, 3); // the table has a row per dimension: it needs the least height
+    layout->setRowStretch(2, 2);
     setResult(nullptr);
 }
 
