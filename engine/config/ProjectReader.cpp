@@ -44,37 +44,20 @@ YAML::Node requireMap(Diagnostics& d, const YAML::Node& root, const std::string&
     return node;
 }
 
-void readDimension(Diagnostics& d, const YAML::Node& node, const std::string& path,
+void readDimension(ProjectContext& c, const YAML::Node& node, const std::string& path,
                    DimensionSpec& dim) {
+    Diagnostics& d = c.diagnostics;
     if (!node.IsMap()) {
         d.error(locate(d, node, path),
                 "expected {type, size, bandwidth, latency}, found " + describe(node),
                 "e.g. {type: Ring, size: 8, bandwidth: 50 GiB/s, latency: 500 ns}");
         return;
     }
-    static const std::vector<std::string> keys{"type", "size", "bandwidth", "latency"};
-    checkKeys(d, node, path, keys);
-    for (const std::string& key : keys)
-        if (!node[key].IsDefined())
-            d.error(locate(d, node, joinKey(path, key)), "required key is missing",
-                    "every dimension needs type, size, bandwidth and latency");
-    if (node["type"].IsDefined())
-        readName(d, node["type"], joinKey(path, "type"), dim.kind, parseBlockKind);
-    int64_t size = 0;
-    if (node["size"].IsDefined() && readInt(d, node["size"], joinKey(path, "size"), size)) {
-        if (size <= 1 || size > (1 << 24))
-            d.error(locate(d, node["size"], joinKey(path, "size")),
-                    "expected more than 1 NPU, found " + std::to_string(size));
-        else
-            dim.size = static_cast<int>(size);
-    }
-    if (node["bandwidth"].IsDefined())
-        readBandwidth(d, node["bandwidth"], joinKey(path, "bandwidth"),
-                      dim.bandwidthBytesPerSecond);
-    SimTime latency;
-    if (node["latency"].IsDefined() &&
-        readTime(d, node["latency"], joinKey(path, "latency"), latency))
-        dim.latencyNs = static_cast<double>(latency.ps()) / 1e3;
+    const settings::Group& group = settings::dimensionGroup();
+    checkKeys(d, node, path, settings::projectKeys(group));
+    SimulationSpec view = settings::dimensionView(dim);
+    settings::readProjectGroup(c, node, group, view, nullptr, path);
+    dim = view.platform.dimensions.front();
 }
 
 void readPlatform(ProjectContext& c, const YAML::Node& root, SimulationSpec& spec) {
@@ -113,7 +96,7 @@ void readPlatform(ProjectContext& c, const YAML::Node& root, SimulationSpec& spe
     }
     spec.platform.dimensions.resize(dims.size());
     for (size_t i = 0; i < dims.size(); ++i)
-        readDimension(d, dims[i], "platform.dimensions[" + std::to_string(i) + "]",
+        readDimension(c, dims[i], "platform.dimensions[" + std::to_string(i) + "]",
                       spec.platform.dimensions[i]);
 }
 

@@ -54,9 +54,9 @@ void writePlatform(std::ostream& out, const PlatformSpec& platform) {
     }
     out << "platform:\n  dimensions:\n";
     for (const DimensionSpec& d : platform.dimensions)
-        out << "    - {type: " << blockKindName(d.kind) << ", size: " << d.size
-            << ", bandwidth: " << bandwidthText(d.bandwidthBytesPerSecond)
-            << ", latency: " << nanosecondsText(d.latencyNs) << "}\n";
+        out << "    - "
+            << settings::projectFlowMap(settings::dimensionGroup(), settings::dimensionView(d))
+            << "\n";
 }
 
 void writeSystem(std::ostream& out, const SimulationSpec& spec, const fs::path& directory) {

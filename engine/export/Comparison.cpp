@@ -42,18 +42,11 @@ std::vector<SettingValue> flattenSpec(const SimulationSpec& spec) {
     number("platform.dims", "dimensions", std::to_string(p.dimensions.size()),
            static_cast<double>(p.dimensions.size()));
     for (size_t d = 0; d < p.dimensions.size(); ++d) {
-        const DimensionSpec& dim = p.dimensions[d];
         const std::string k = "platform.dim" + std::to_string(d) + ".";
         const std::string l = "dimension " + std::to_string(d) + " ";
-        text(k + "kind", l + "block", blockKindName(dim.kind));
-        number(k + "size", l + "size", std::to_string(dim.size), dim.size);
-        number(
-            k + "bandwidth", l + "bandwidth",
-            settings::displayQuantity(settings::Unit::BytesPerSecond, dim.bandwidthBytesPerSecond),
-            dim.bandwidthBytesPerSecond);
-        number(k + "latency", l + "latency",
-               settings::displayQuantity(settings::Unit::Nanoseconds, dim.latencyNs),
-               dim.latencyNs);
+        for (settings::CompareRow& row : settings::compareRows(
+                 settings::dimensionGroup(), settings::dimensionView(p.dimensions[d])))
+            out.push_back({k + row.key, l + row.label, std::move(row.text), row.numeric, false});
     }
     for (settings::CompareRow& row : settings::compareRows(settings::systemGroup(), spec))
         out.push_back(

@@ -11,11 +11,11 @@ using nlohmann::json;
 
 json toJson(const SimulationSpec& spec) {
     json dims = json::array();
-    for (const DimensionSpec& d : spec.platform.dimensions)
-        dims.push_back({{"kind", blockKindName(d.kind)},
-                        {"size", d.size},
-                        {"bandwidthBytesPerSecond", d.bandwidthBytesPerSecond},
-                        {"latencyNs", d.latencyNs}});
+    for (const DimensionSpec& d : spec.platform.dimensions) {
+        json dimension;
+        settings::addSpecJson(settings::dimensionGroup(), settings::dimensionView(d), dimension);
+        dims.push_back(std::move(dimension["dimension"]));
+    }
     json groups = json::object();
     for (const auto& [id, ranks] : spec.commGroups)
         groups[std::to_string(id)] = ranks;
@@ -39,9 +39,10 @@ json toJson(const SimulationSpec& spec) {
             {"commGroup", w.microbenchmark.commGroup}}}}},
     };
     // The system, run and memory groups' settings (under "system", "options" and "memory") come
-    // from the schema.
+    // from the schema; the dimension group's, per dimension above.
     for (const settings::Group* group : settings::allGroups())
-        settings::addSpecJson(*group, spec, out);
+        if (!group->perItem)
+            settings::addSpecJson(*group, spec, out);
     return out;
 }
 

@@ -1,5 +1,6 @@
 #include "topology/DimensionRow.h"
 
+#include "config/schema/Setting.h"
 #include "topology/DimensionColors.h"
 #include "topology/UnitChoices.h"
 
@@ -13,6 +14,15 @@
 #include <QSpinBox>
 
 namespace astrolabe::widgets {
+namespace {
+
+// A dimension setting's help, as declared (engine/config/schema/PlatformSettings.cpp).
+QString helpOf(const char* key) {
+    return QString::fromStdString(
+        settings::find(settings::dimensionGroup(), std::string("dimension.") + key).help);
+}
+
+} // namespace
 
 DimensionRow::DimensionRow(int index, QWidget* parent)
     : QFrame(parent)
@@ -38,21 +48,22 @@ DimensionRow::DimensionRow(int index, QWidget* parent)
     for (const std::string& name : blockKindNames())
         m_kind->addItem(QString::fromStdString(name));
     m_kind->setCursor(Qt::ArrowCursor);
+    m_kind->setToolTip(helpOf("type"));
     // Size 1 is allowed in the editor so that it can be shown as an error, not silently bumped.
     m_size->setRange(1, 4096);
     m_size->setKeyboardTracking(false);
     m_size->setPrefix(QStringLiteral("\u00d7 "));
-    m_size->setToolTip(tr("NPUs in this dimension"));
+    m_size->setToolTip(helpOf("size"));
     m_bandwidth->setRange(0, 1e6);
     m_bandwidth->setDecimals(3);
     m_bandwidth->setKeyboardTracking(false);
-    m_bandwidth->setToolTip(tr("Bandwidth per link and direction"));
+    m_bandwidth->setToolTip(helpOf("bandwidth"));
     for (const UnitChoice& u : bandwidthUnits())
         m_bandwidthUnit->addItem(u.name);
     m_latency->setRange(0, 1e9);
     m_latency->setDecimals(3);
     m_latency->setKeyboardTracking(false);
-    m_latency->setToolTip(tr("Latency per link (hop)"));
+    m_latency->setToolTip(helpOf("latency"));
     for (const UnitChoice& u : latencyUnits())
         m_latencyUnit->addItem(u.name);
     m_marker->setFixedWidth(18);

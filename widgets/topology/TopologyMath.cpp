@@ -1,5 +1,8 @@
 #include "topology/TopologyMath.h"
 
+#include "config/SpecValidation.h"
+#include "config/schema/Setting.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -96,18 +99,23 @@ std::vector<PlatformProblem> platformProblems(const PlatformSpec& platform) {
     std::vector<PlatformProblem> problems;
     if (platform.dimensions.empty())
         problems.push_back({-1, "the platform has no dimension: drop a building block"});
+    // Each value against its declaration (engine/config/schema/PlatformSettings.cpp), as the
+    // project reader checks it.
     for (size_t i = 0; i < platform.dimensions.size(); ++i) {
-        const DimensionSpec& d = platform.dimensions[i];
-        const int index = static_cast<int>(i);
-        const std::string where = "dimension " + std::to_string(i) + ": ";
-        if (d.size < 2)
-            problems.push_back(
-                {index, where + "size must be at least 2 (found " + std::to_string(d.size) + ")"});
-        if (!(d.bandwidthBytesPerSecond > 0))
-            problems.push_back({index, where + "bandwidth must be greater than 0"});
-        if (d.latencyNs < 0)
-            problems.push_back({index, where + "latency must not be negative"});
+        const SimulationSpec view = settings::dimensionView(platform.dimensions[i]);
+        for (const settings::Setting& s : settings::dimensionGroup().settings)
+            if (std::string why = settings::rangeError(s, s.get(view), false); !why.empty())
+                problems.push_back({static_cast<int>(i), "dimension " + std::to_string(i) + " " +
+                                                             s.projectKey() + ": " + why});
     }
+    if (platform.dimensions.size() > kMaxDimensions)
+        problems.push_back({-1, "expected at most " + std::to_string(kMaxDimensions) +
+                                    " dimensions, found " +
+                                    std::to_string(platform.dimensions.size())});
+    else if (problems.empty() && npuCount64(platform) > static_cast<int64_t>(kMaxNpus))
+        problems.push_back({-1, "expected at most " + std::to_string(kMaxNpus) +
+                                    " NPUs (docs/limits.md), found " +
+                                    std::to_string(npuCount64(platform))});
     return problems;
 }
 

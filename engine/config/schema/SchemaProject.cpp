@@ -8,16 +8,17 @@ namespace {
 
 using config::Diagnostics;
 
-bool readValue(Diagnostics& d, const YAML::Node& node, const Setting& s, Value& out) {
+bool readValue(Diagnostics& d, const YAML::Node& node, const Setting& s, const std::string& key,
+               Value& out) {
     switch (s.type) {
     case Type::Int:
-        return take<int64_t>(out, [&](int64_t& n) { return config::readInt(d, node, s.path, n); });
+        return take<int64_t>(out, [&](int64_t& n) { return config::readInt(d, node, key, n); });
     case Type::Bool:
-        return take<bool>(out, [&](bool& b) { return config::readBool(d, node, s.path, b); });
+        return take<bool>(out, [&](bool& b) { return config::readBool(d, node, key, b); });
     case Type::Enum:
     case Type::String:
         return take<std::string>(
-            out, [&](std::string& t) { return config::readString(d, node, s.path, t); });
+            out, [&](std::string& t) { return config::readString(d, node, key, t); });
     case Type::Double:
     case Type::Quantity: {
         double v = 0;
@@ -25,28 +26,28 @@ bool readValue(Diagnostics& d, const YAML::Node& node, const Setting& s, Value& 
         switch (s.unit) {
         case Unit::Nanoseconds: {
             SimTime t;
-            ok = config::readTime(d, node, s.path, t);
+            ok = config::readTime(d, node, key, t);
             v = static_cast<double>(t.ps()) / 1e3;
             break;
         }
         case Unit::BytesPerSecond:
-            ok = config::readBandwidth(d, node, s.path, v);
+            ok = config::readBandwidth(d, node, key, v);
             break;
         case Unit::DecimalGBps:
-            ok = config::readBandwidth(d, node, s.path, v);
+            ok = config::readBandwidth(d, node, key, v);
             v /= 1e9;
             break;
         case Unit::Bytes: {
             uint64_t bytes = 0;
-            ok = config::readSize(d, node, s.path, bytes);
+            ok = config::readSize(d, node, key, bytes);
             v = static_cast<double>(bytes);
             break;
         }
         case Unit::TeraFlops:
-            ok = config::readFlopRate(d, node, s.path, v);
+            ok = config::readFlopRate(d, node, key, v);
             break;
         case Unit::None:
-            ok = config::readDouble(d, node, s.path, v);
+            ok = config::readDouble(d, node, key, v);
             break;
         }
         out = v;
@@ -69,15 +70,17 @@ std::vector<std::string> projectKeys(const Group& group) {
 }
 
 void readProjectGroup(config::ProjectContext& c, const YAML::Node& node, const Group& group,
-                      SimulationSpec& spec, const std::function<bool(const Setting&)>& only) {
+                      SimulationSpec& spec, const std::function<bool(const Setting&)>& only,
+                      const std::string& at) {
     Diagnostics& d = c.diagnostics;
     for (const Setting& s : group.settings) {
         if (s.path.empty() || (only && !only(s)))
             continue;
+        const std::string key = at.empty() ? s.path : config::joinKey(at, s.projectKey());
         const YAML::Node value = node[s.projectKey()];
         if (!value.IsDefined()) {
             if (s.missing.level == Missing::Level::Error)
-                d.error(config::locate(d, node, s.path), s.missing.message, s.missing.projectHint);
+                d.error(config::locate(d, node, key), s.missing.message, s.missing.projectHint);
             continue;
         }
         if (s.hooks.readProject) {
@@ -85,21 +88,31 @@ void readProjectGroup(config::ProjectContext& c, const YAML::Node& node, const G
             continue;
         }
         Value v;
-        if (!readValue(d, value, s, v))
+        if (!readValue(d, value, s, key, v))
             continue;
         if (const std::string problem = rangeError(s, v, false); !problem.empty()) {
-            d.error(config::locate(d, value, s.path), problem);
+            d.error(config::locate(d, value, key), problem);
             continue;
         }
         try {
             s.set(spec, v);
         } catch (const Error& e) {
-            d.relocate(e, config::locate(d, value, s.path));
+            d.relocate(e, config::locate(d, value, key));
         }
     }
     for (const Setting& s : group.settings)
         if (s.hooks.afterProjectRead && !s.path.empty() && (!only || only(s)))
             s.hooks.afterProjectRead(c, node, spec);
+}
+
+std::string projectFlowMap(const Group& group, const SimulationSpec& spec) {
+    std::string out = "{";
+    for (const Setting& s : group.settings) {
+        if (out.size() > 1)
+            out += ", ";
+        out.append(s.projectKey()).append(": ").append(projectText(s, s.get(spec)));
+    }
+    return out + "}";
 }
 
 void writeProjectGroup(std::ostream& out, const Group& group, const SimulationSpec& spec,

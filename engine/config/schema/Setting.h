@@ -191,12 +191,20 @@ struct Group {
     std::string title; ///< for docs
     std::vector<Setting> settings;
     std::string astraFile = "system JSON"; ///< the ASTRA-sim file of Compat::Both keys (docs)
+    /// Its settings describe one item of a list (a platform dimension): readers, writers, the
+    /// spec JSON and the comparison apply it per item, through a one-item view of the spec.
+    bool perItem = false;
 };
 
 const Group& systemGroup();
 const Group& runGroup();
 /// Remote memory (`memory:`; ASTRA-sim's remote-memory JSON), MemorySettings.cpp.
 const Group& memoryGroup();
+/// One dimension of a stacked platform (`platform.dimensions[i]`; ASTRA-sim's network YAML),
+/// PlatformSettings.cpp. Its settings read and write dimensionView()'s one dimension.
+const Group& dimensionGroup();
+/// A spec whose platform is `dimension` alone: what dimensionGroup()'s settings get and set.
+SimulationSpec dimensionView(const DimensionSpec& dimension);
 /// The setting at `path` of `group`; throws std::out_of_range when there is none.
 const Setting& find(const Group& group, const std::string& path);
 /// Every group whose settings are documented and derived (docs, CLI `settings`).

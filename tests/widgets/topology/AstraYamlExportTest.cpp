@@ -71,8 +71,8 @@ TEST(AstraYamlExport, RefusesAnInvalidPlatform) {
         FAIL() << "an invalid platform was exported";
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::Validation);
-        EXPECT_NE(e.message().find("size must be at least 2"), std::string::npos);
-        EXPECT_NE(e.message().find("bandwidth must be greater than 0"), std::string::npos);
+        EXPECT_NE(e.message().find("size: expected 2 or more NPUs, found"), std::string::npos);
+        EXPECT_NE(e.message().find("bandwidth: expected a bandwidth greater than 0"), std::string::npos);
     }
     EXPECT_THROW(astraNetworkYaml(PlatformSpec{}), Error);
 }

@@ -190,13 +190,13 @@ TEST_F(EditorFixture, InvalidValuesAreShownNotAccepted) {
     EXPECT_TRUE(row->problem().isEmpty());
     row->sizeSpin()->setValue(1);
     EXPECT_EQ(editor->platform().dimensions[0].size, 1) << "kept as typed, not corrected";
-    EXPECT_TRUE(row->problem().contains(QStringLiteral("size must be at least 2")));
+    EXPECT_TRUE(row->problem().contains(QStringLiteral("size: expected 2 or more NPUs, found")));
     EXPECT_TRUE(editor->figures()->showsProblems());
     QString error;
     EXPECT_TRUE(editor->astraNetworkYaml(&error).isEmpty());
-    EXPECT_TRUE(error.contains(QStringLiteral("size must be at least 2")));
+    EXPECT_TRUE(error.contains(QStringLiteral("size: expected 2 or more NPUs, found")));
     row->bandwidthSpin()->setValue(0);
-    EXPECT_TRUE(row->problem().contains(QStringLiteral("bandwidth must be greater than 0")));
+    EXPECT_TRUE(row->problem().contains(QStringLiteral("bandwidth: expected a bandwidth greater than 0")));
     editor->undoStack()->undo();
     editor->undoStack()->undo();
     EXPECT_TRUE(row->problem().isEmpty());

@@ -71,9 +71,20 @@ TEST(TopologyMath, ProblemsNameEveryInvalidValue) {
     const std::vector<PlatformProblem> problems = platformProblems(p);
     ASSERT_EQ(problems.size(), 2u);
     EXPECT_EQ(problems[0].dimension, 0);
-    EXPECT_NE(problems[0].message.find("size must be at least 2"), std::string::npos);
-    EXPECT_NE(problems[1].message.find("bandwidth"), std::string::npos);
+    // The messages are the project reader's (the dimension settings' declared ranges).
+    EXPECT_EQ(problems[0].message, "dimension 0 size: expected 2 or more NPUs, found 1");
+    EXPECT_EQ(problems[1].message,
+              "dimension 0 bandwidth: expected a bandwidth greater than 0, found 0");
     EXPECT_EQ(platformProblems(PlatformSpec{}).size(), 1u);
     p.dimensions[0] = astraDimension(BlockKind::Ring, 2, 1, 0);
     EXPECT_TRUE(platformProblems(p).empty());
+    // The platform's limits (docs/limits.md): 2^20 NPUs, 16 dimensions.
+    p.dimensions = {astraDimension(BlockKind::Switch, 2048, 1, 0),
+                    astraDimension(BlockKind::Switch, 1024, 1, 0)};
+    ASSERT_EQ(platformProblems(p).size(), 1u);
+    EXPECT_EQ(platformProblems(p)[0].message,
+              "expected at most 1048576 NPUs (docs/limits.md), found 2097152");
+    p.dimensions.assign(17, astraDimension(BlockKind::Ring, 2, 1, 0));
+    ASSERT_EQ(platformProblems(p).size(), 1u);
+    EXPECT_EQ(platformProblems(p)[0].message, "expected at most 16 dimensions, found 17");
 }
