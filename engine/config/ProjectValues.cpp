@@ -269,17 +269,29 @@ const char* timingName(TimingMode timing) {
 }
 
 std::string quotedText(const std::string& text) {
+    // A YAML double-quoted scalar: quotes and backslashes escaped, and every character YAML
+    // does not allow as it is (C0 controls, DEL) as an escape, so any text reads back exactly.
+    static const char* const hex = "0123456789ABCDEF";
     std::string out = "\"";
-    for (char ch : text) {
-        if (ch == '"' || ch == '\\')
+    for (const char ch : text) {
+        const auto byte = static_cast<unsigned char>(ch);
+        if (ch == '"' || ch == '\\') {
             out += '\\';
-        if (ch == '\n') {
+            out += ch;
+        } else if (ch == '\n') {
             out += "\\n";
-            continue;
+        } else if (ch == '\t') {
+            out += "\\t";
+        } else if (byte < 0x20 || byte == 0x7f) {
+            out += "\\x";
+            out += hex[byte >> 4];
+            out += hex[byte & 0xf];
+        } else {
+            out += ch;
         }
-        out += ch;
     }
-    return out + "\"";
+    out += '"';
+    return out;
 }
 
 } // namespace astrolabe::config

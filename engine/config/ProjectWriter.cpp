@@ -1,5 +1,12 @@
 // Writing the Astrolabe project YAML: fully explicit, units spelled out, values chosen so that
 // reading the file back gives the same numbers bit for bit (see ProjectValues.h).
+//
+// Written as text, not with yaml-cpp's YAML::Emitter: the layout is the documented format
+// (a header comment, one flow-map line per dimension and per graph link, keys in the schema's
+// order) that people read and diff, and every value's text already comes from one place
+// (ProjectValues.h; the schema's projectText). The one thing an emitter would add, quoting, is
+// quotedText(), tested against yaml-cpp's parser with every control character, YAML indicator
+// and UTF-8 (ProjectFile.AnyNameReadsBackExactly).
 #include "config/AstraSystemConfig.h"
 #include "config/ProjectFile.h"
 #include "config/ProjectValues.h"

@@ -235,6 +235,24 @@ TEST(ProjectFile, SavedTextIsReadable) {
     EXPECT_THAT(text, HasSubstr("endpoint-delay: 10 ns"));
 }
 
+// The writer quotes text itself (not yaml-cpp's emitter, see ProjectWriter.cpp): a name with
+// YAML's special characters, quotes, backslashes, every control character and UTF-8 reads back
+// byte for byte.
+TEST(ProjectFile, AnyNameReadsBackExactly) {
+    ScratchDir dir;
+    SimulationSpec spec = loadProject(bundledProject("quickstart").string());
+    std::string awkward = "#: - {a: [b]} 'q' \"dq\" \\back\\ ~ null true 0x1F & * ! | > % @ `";
+    for (int c = 1; c < 0x20; ++c)
+        awkward += static_cast<char>(c);
+    awkward += "\x7f caf\xc3\xa9 \xe2\x86\x92";
+    for (const std::string& name : {awkward, std::string("true"), std::string("12"),
+                                    std::string(" lead and trail "), std::string("")}) {
+        spec.name = name;
+        EXPECT_EQ(roundTrip(spec, dir).name, name)
+            << projectYamlText(spec, dir.path("saved/again.yaml"));
+    }
+}
+
 TEST(ProjectFile, AstraInputsSaveAsAProject) {
     ASTROLABE_REQUIRE_SHARED();
     const auto ref = configtest::sharedReference().lexically_normal() / "astra-sim";
