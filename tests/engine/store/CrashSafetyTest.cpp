@@ -5,6 +5,7 @@
 #include "store/Sqlite.h"
 #include "support/SyntheticRun.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -25,8 +26,20 @@ TEST(CrashSafety, KillNineDuringSaveNeverLeavesAPartialRun) {
     const RunResult big = test::makeSyntheticRun(shape);
     { ProjectDatabase create(path); }
 
+    // Kills fall within three times one save's duration measured here, so that on a loaded
+    // machine (where a save takes several times longer) kills still land both inside saves and
+    // after committed ones.
+    int64_t saveUs = 0;
+    {
+        ProjectDatabase timing(dir.file("timing.db"));
+        const auto start = std::chrono::steady_clock::now();
+        timing.saveRun(big, {});
+        saveUs = std::chrono::duration_cast<std::chrono::microseconds>(
+                     std::chrono::steady_clock::now() - start)
+                     .count();
+    }
     std::mt19937 rng(20261121); // fixed seed: the same kill times on every run of the test
-    std::uniform_int_distribution<int> killAfterUs(0, 250'000);
+    std::uniform_int_distribution<int64_t> killAfterUs(0, std::max<int64_t>(250'000, 3 * saveUs));
     int runsSeen = 0;
     int killedMidSave = 0;
     const int trials = 50;
