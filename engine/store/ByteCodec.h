@@ -93,6 +93,8 @@ public:
     float f32();
     std::string text();
     bool atEnd() const { return m_p == m_end; }
+    /// Bytes not read yet: an upper bound on the items of a count read from a corrupt blob.
+    size_t remaining() const { return static_cast<size_t>(m_end - m_p); }
 
 private:
     [[noreturn]] static void fail();

@@ -214,6 +214,29 @@ std::shared_ptr<const RunResult> ProjectDatabase::loadResult(int64_t id, bool wi
             r->linkIntervals.push_back(b);
         }
     }
+    if (auto blob = loadBlob(id, "memory_usage")) {
+        ByteReader in(*blob);
+        // Each count is checked against the bytes left (a point takes at least two), so a
+        // corrupt blob cannot make the reader reserve more than the blob could hold.
+        auto count = [&in](size_t bytesPerItem) {
+            const uint64_t n = in.varint();
+            if (n > in.remaining() / bytesPerItem)
+                throw Error(ErrorKind::Input, "corrupt memory-usage record in the project "
+                                              "database: a count beyond its data");
+            return static_cast<size_t>(n);
+        };
+        r->memoryUsage.resize(count(1));
+        for (std::vector<MemoryUsagePoint>& series : r->memoryUsage) {
+            series.resize(count(2));
+            int64_t time = 0, bytes = 0;
+            for (MemoryUsagePoint& p : series) {
+                time += in.zigzag();
+                bytes += in.zigzag();
+                p.time = SimTime::fromPs(time);
+                p.bytes = static_cast<uint64_t>(bytes);
+            }
+        }
+    }
     return r;
 }
 

@@ -50,13 +50,31 @@ std::vector<std::pair<std::string, PackedBlob>> packBlobs(const RunResult& r) {
         linkIntervals.zigzag(b.start.ps());
         linkIntervals.zigzag((b.end - b.start).ps());
     }
-    return {{"names", packBytes(names.view())},
-            {"collectives", packCollectives(r.collectives)},
-            {"phases", packPhases(r.phases)},
-            {"traffic", packBytes(traffic.view())},
-            {"critical_path", packBytes(critical.view())},
-            {"report", packBytes(report.view())},
-            {"link_intervals", packBytes(linkIntervals.view())}};
+    std::vector<std::pair<std::string, PackedBlob>> blobs{
+        {"names", packBytes(names.view())},
+        {"collectives", packCollectives(r.collectives)},
+        {"phases", packPhases(r.phases)},
+        {"traffic", packBytes(traffic.view())},
+        {"critical_path", packBytes(critical.view())},
+        {"report", packBytes(report.view())},
+        {"link_intervals", packBytes(linkIntervals.view())}};
+    // Local memory in use over time (track-local-mem): per NPU, time and byte deltas.
+    if (!r.memoryUsage.empty()) {
+        ByteWriter memory;
+        memory.varint(r.memoryUsage.size());
+        for (const std::vector<MemoryUsagePoint>& series : r.memoryUsage) {
+            memory.varint(series.size());
+            int64_t time = 0, bytes = 0;
+            for (const MemoryUsagePoint& p : series) {
+                memory.zigzag(p.time.ps() - time);
+                memory.zigzag(static_cast<int64_t>(p.bytes) - bytes);
+                time = p.time.ps();
+                bytes = static_cast<int64_t>(p.bytes);
+            }
+        }
+        blobs.emplace_back("memory_usage", packBytes(memory.view()));
+    }
+    return blobs;
 }
 
 struct PackedChunk {

@@ -49,6 +49,10 @@ public:
     const std::vector<std::pair<int32_t, uint64_t>>& criticalPath() const override {
         return m_meta.criticalPath();
     }
+    std::span<const MemoryUsagePoint> memoryUsage(int row) const override {
+        return m_meta.memoryUsage(row);
+    }
+    uint64_t memoryScaleBytes() const override { return m_meta.memoryScaleBytes(); }
     /// Read off what the run's result holds without its timeline, at no database cost: compute,
     /// cpu, memory and other from the per-NPU union times of each class, collectives from their
     /// spans (the types SELECT DISTINCT over collective_stats would give), phases from theirs,

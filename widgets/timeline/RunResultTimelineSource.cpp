@@ -26,6 +26,13 @@ template <typename T> std::vector<T> sortedCopy(const std::vector<T>& items) {
 }
 } // namespace
 
+std::span<const MemoryUsagePoint> RunResultTimelineSource::memoryUsage(int row) const {
+    const auto& usage = m_result->memoryUsage;
+    if (row < 0 || static_cast<size_t>(row) >= usage.size())
+        return {};
+    return usage[static_cast<size_t>(row)];
+}
+
 RunResultTimelineSource::RunResultTimelineSource(std::shared_ptr<const RunResult> result)
     : m_result(std::move(result))
     , m_version(g_nextVersion++) {
@@ -49,6 +56,9 @@ RunResultTimelineSource::RunResultTimelineSource(std::shared_ptr<const RunResult
     }
     m_activities = buildIndex(activities, m_rowCount);
     m_phases = buildIndex(phases, m_rowCount);
+    for (const std::vector<MemoryUsagePoint>& series : r.memoryUsage)
+        for (const MemoryUsagePoint& p : series)
+            m_memoryScale = std::max(m_memoryScale, p.bytes);
 
     m_collectiveOrder.resize(r.collectives.size());
     for (size_t i = 0; i < r.collectives.size(); ++i)

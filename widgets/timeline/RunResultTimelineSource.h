@@ -31,6 +31,8 @@ public:
         return m_result->criticalPath;
     }
     const std::vector<uint8_t>& presentColorKeys() const override { return m_presentKeys; }
+    std::span<const MemoryUsagePoint> memoryUsage(int row) const override;
+    uint64_t memoryScaleBytes() const override { return m_memoryScale; }
     std::optional<ActivityRef> findNext(const std::vector<bool>& nameMatches,
                                         const ActivityRef& from) const override;
 
@@ -48,6 +50,7 @@ private:
                                      size_t* firstOut);
 
     std::shared_ptr<const RunResult> m_result;
+    uint64_t m_memoryScale = 0;
     int m_rowCount = 0;
     int64_t m_endPs = 1;
     uint64_t m_version = 0;

@@ -28,6 +28,8 @@ public:
     static QColor criticalOutline() { return QColor(0x00, 0x00, 0x00); }
     static QColor searchOutline() { return QColor(0x11, 0x11, 0x11); }
     static QColor selection() { return QColor(0x00, 0x00, 0x00); }
+    /// The local-memory counter line over NPU rows (a purple no bar uses).
+    static QColor memoryLine() { return QColor(0x7b, 0x1f, 0xa2); }
 
     struct LegendEntry {
         QString label;

@@ -2,6 +2,7 @@
 
 #include "common/InterfaceScale.h"
 #include "timeline/ColorKey.h"
+#include "timeline/MemoryTrack.h"
 #include "timeline/TimeAxis.h"
 #include "timeline/TimelinePalette.h"
 #include "timeline/TimelineSource.h"
@@ -152,6 +153,16 @@ void TimelineRenderer::paintRow(QPainter& painter, const TimelinePaintState& sta
         painter.setPen(QPen(TimelinePalette::color(run.key), 1.5, Qt::DotLine));
         painter.drawRect(
             QRectF(run.x0, band.top - 0.5, std::max(run.x1 - run.x0, 1.0f), band.height + 1));
+    }
+    if (const uint64_t scale = state.source->memoryScaleBytes(); scale > 0) {
+        const QPolygonF line =
+            memoryTrackLine(state.source->memoryUsage(row.firstNpu), scale, state.mapper,
+                            state.source->endPs(), top + 2, std::max(1, row.height - 4));
+        if (!line.isEmpty()) {
+            painter.setBrush(Qt::NoBrush);
+            painter.setPen(QPen(TimelinePalette::memoryLine(), 1.5));
+            painter.drawPolyline(line);
+        }
     }
 }
 

@@ -61,6 +61,11 @@ public:
     /// The colour keys of the run's activities and phases, each once, ascending: what the legend
     /// lists. Known when the source is built (it never pages data in).
     virtual const std::vector<uint8_t>& presentColorKeys() const = 0;
+    /// Local memory in use on the row's NPU over time (track-local-mem), in time order; empty
+    /// when the run did not track it. Drawn as a counter line over the row.
+    virtual std::span<const MemoryUsagePoint> memoryUsage(int row) const = 0;
+    /// The most memory any NPU had in use (the counter's full scale), 0 when not tracked.
+    virtual uint64_t memoryScaleBytes() const = 0;
     /// The (npu, node id) chain that set the end time (may be empty).
     virtual const std::vector<std::pair<int32_t, uint64_t>>& criticalPath() const = 0;
 

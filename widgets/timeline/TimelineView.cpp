@@ -1,5 +1,6 @@
 #include "timeline/TimelineView.h"
 
+#include "core/Units.h"
 #include "timeline/ImageExport.h"
 #include "timeline/RunResultTimelineSource.h"
 #include "timeline/TimelineDetailsPanel.h"
@@ -123,9 +124,14 @@ void TimelineView::setSource(std::shared_ptr<const TimelineSource> source,
                              const std::vector<int>& dimensionSizes) {
     m_details->setSource(source);
     m_legendEntries.clear();
-    if (source)
+    if (source) {
         m_legendEntries = TimelinePalette::legend(source->presentColorKeys(), true,
                                                   !source->criticalPath().empty());
+        if (const uint64_t scale = source->memoryScaleBytes(); scale > 0)
+            m_legendEntries.push_back({tr("memory in use (line; top of a row = %1)")
+                                           .arg(QString::fromStdString(units::formatSize(scale))),
+                                       TimelinePalette::memoryLine(), false});
+    }
     m_timeline->setSource(std::move(source), dimensionSizes);
     search(); // updates the legend
 }

@@ -107,6 +107,31 @@ TEST(ProjectDatabase, SavedRunReloadsWithEveryTable) {
     EXPECT_EQ(db.integrityCheck(), "ok");
 }
 
+// Local memory over time (track-local-mem) is kept with the run, so the timeline of a stored
+// run draws its memory line; a run without it stores no such record.
+TEST(ProjectDatabase, MemoryUsageOverTimeReloads) {
+    TempDir dir("db_memory");
+    ProjectDatabase db(dir.file("p.db"));
+    RunResult r = makeSyntheticRun();
+    const int64_t plain = db.saveRun(r, provenance());
+    EXPECT_TRUE(db.loadResult(plain)->memoryUsage.empty());
+    r.memoryUsage = {{{SimTime::zero(), 0}, {SimTime::fromNs(5), 4096}, {SimTime::fromNs(9), 16}},
+                     {},
+                     {{SimTime::fromPs(1), uint64_t{1} << 40}, {SimTime::fromNs(2), 0}}};
+    const int64_t tracked = db.saveRun(r, provenance());
+    const auto back = db.loadResult(tracked);
+    ASSERT_EQ(back->memoryUsage.size(), 3u);
+    for (size_t npu = 0; npu < 3; ++npu) {
+        ASSERT_EQ(back->memoryUsage[npu].size(), r.memoryUsage[npu].size()) << npu;
+        for (size_t i = 0; i < r.memoryUsage[npu].size(); ++i) {
+            EXPECT_EQ(back->memoryUsage[npu][i].time, r.memoryUsage[npu][i].time);
+            EXPECT_EQ(back->memoryUsage[npu][i].bytes, r.memoryUsage[npu][i].bytes);
+        }
+    }
+    // Without its timeline too (what the GUI's stored-run timeline loads).
+    EXPECT_EQ(db.loadResult(tracked, false, true)->memoryUsage.size(), 3u);
+}
+
 TEST(ProjectDatabase, WindowQueriesMatchBruteForce) {
     TempDir dir("db_window");
     ProjectDatabase db(dir.file("p.db"));
