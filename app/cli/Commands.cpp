@@ -3,6 +3,7 @@
 #include "cli/ArgParser.h"
 #include "cli/AstraCommand.h"
 #include "cli/CompareCommand.h"
+#include "cli/ExportAstraCommand.h"
 #include "cli/GenerateCommand.h"
 #include "cli/GenerateLlmCommand.h"
 #include "cli/GraphCommand.h"
@@ -44,6 +45,8 @@ const std::vector<Command>& commands() {
         {"version", "print the version", versionParser, versionCommand},
         {"run", "run an Astrolabe project", runParser, runCommand},
         {"astra", "run ASTRA-sim 2.x inputs with ASTRA-sim's flags", astraParser, astraCommand},
+        {"export-astra", "write a project as ASTRA-sim 2.x inputs, with what would differ",
+         exportAstraParser, exportAstraCommand},
         {"generate-llm", "same as 'generate llm': a transformer/MoE training iteration",
          generateLlmParser, generateLlmCommand},
         {"model-info", "print a training configuration's figures", modelInfoParser,
