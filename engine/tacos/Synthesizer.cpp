@@ -36,6 +36,9 @@ SynthesisKind parseSynthesisKind(const std::string& name) {
 
 namespace {
 
+/// About 2 GB of schedule (4,096 NPUs at 1 chunk per NPU for an all-gather is 16.8 million).
+constexpr uint64_t kMaxScheduledSends = 50'000'000;
+
 /// A link's occupancy per chunk in integer picoseconds, so that event times compare exactly.
 std::vector<int64_t> linkCostsPs(const std::vector<SynthLink>& links, uint64_t chunkBytes) {
     std::vector<int64_t> cost(links.size());
@@ -179,6 +182,17 @@ Schedule synthesizeWith(const GraphSpec& graph, const SynthesisOptions& options,
                     "a " + std::to_string(options.bytes) + " B " + synthesisKindName(options.kind) +
                         " cut into " + std::to_string(pieces) + " chunks leaves chunks of 0 B",
                     {{}, 0, 0, "chunks"}, "use fewer chunks per NPU or a larger size");
+    // Every NPU receives every chunk it lacks once per phase: the schedule's size is known.
+    const uint64_t perPhase =
+        uint64_t(graph.npus) * uint64_t(graph.npus - 1) * uint64_t(chunksPerNpu);
+    const uint64_t sends = perPhase * (options.kind == SynthesisKind::AllReduce ? 2 : 1);
+    if (sends > kMaxScheduledSends)
+        throw Error(ErrorKind::Validation,
+                    "a " + std::string(synthesisKindName(options.kind)) + " on " +
+                        std::to_string(graph.npus) + " NPUs with " + std::to_string(chunksPerNpu) +
+                        " chunks per NPU needs " + std::to_string(sends) +
+                        " chunk sends; the limit is " + std::to_string(kMaxScheduledSends),
+                    {{}, 0, 0, "chunks"}, "about 40 bytes per send; use fewer chunks per NPU");
     for (const GraphLinkSpec& l : graph.links) {
         const double beta = l.bandwidthBytesPerSecond / 1e9;
         s.links.push_back({l.from, l.to, l.latencyNs, beta});

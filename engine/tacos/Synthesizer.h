@@ -78,7 +78,7 @@ struct Schedule {
 
 /// Throws astrolabe::Error (Validation) with a sentence for a graph that cannot be synthesized
 /// (a graph problem such as a disconnected NPU or a zero bandwidth, switches) or options out of
-/// range (chunks < 1, a chunk smaller than one byte).
+/// range (chunks < 1, a chunk smaller than one byte, more than 50 million chunk sends).
 Schedule synthesize(const GraphSpec& graph, const SynthesisOptions& options);
 
 /// The bandwidth lower bound in ns (docs/tacos.md): every NPU must send (N-1)/N of the buffer

@@ -275,5 +275,10 @@ TEST(Tacos, BadInputIsRefusedWithASentence) {
     tiny.bytes = 3;
     EXPECT_NE(message(unidirectionalRing(4), tiny).find("0 B"), std::string::npos);
     EXPECT_NE(message(generated("fattree", {4}), {}).find("switches"), std::string::npos);
+    SynthesisOptions huge;
+    huge.chunksPerNpu = 64;
+    EXPECT_NE(message(generated("torus2d", {32, 32}), huge).find("the limit is 50000000"),
+              std::string::npos)
+        << "refused before any memory is taken";
     EXPECT_THROW(parseSynthesisKind("all-to-all"), Error);
 }
