@@ -12,6 +12,7 @@
 #include "cli/RunsCommand.h"
 #include "cli/SettingsCommand.h"
 #include "cli/SweepCommand.h"
+#include "cli/SynthesizeCommand.h"
 #include "cli/TraceCommand.h"
 #include "core/Error.h"
 #include "core/Units.h"
@@ -62,6 +63,8 @@ const std::vector<Command>& commands() {
         {"trace", "dump or check Chakra execution traces", traceParser, traceCommand},
         {"graph", "graph platforms: export as DOT/GraphML, import an edge-list CSV", graphParser,
          graphCommand},
+        {"synthesize", "TACOS: synthesize a collective algorithm for a graph platform",
+         synthesizeParser, synthesizeCommand},
         {"settings", "print the settings schema (--markdown: the docs tables)", settingsParser,
          settingsCommand},
     };

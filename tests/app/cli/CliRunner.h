@@ -3,8 +3,10 @@
 
 #include "cli/Commands.h"
 
+#include <filesystem>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace clitest {
@@ -19,6 +21,14 @@ inline Result cli(const std::vector<std::string>& args) {
     std::ostringstream out, err;
     const int code = astrolabe::cli::runCli(args, out, err);
     return {code, out.str(), err.str()};
+}
+
+/// A folder for one test file's outputs, created: <temp>/astrolabe-<name>-<pid>.
+inline std::filesystem::path scratchDir(const std::string& name) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                      ("astrolabe-" + name + "-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    return dir;
 }
 
 } // namespace clitest

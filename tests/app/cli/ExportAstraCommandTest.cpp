@@ -6,7 +6,6 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 using clitest::cli;
@@ -17,8 +16,7 @@ namespace {
 const std::string kSource = ASTROLABE_SOURCE_DIR;
 
 fs::path scratch(const std::string& name) {
-    const fs::path dir = fs::path(::testing::TempDir()) /
-                         ("astrolabe-export-astra-" + std::to_string(::getpid())) / name;
+    const fs::path dir = clitest::scratchDir("export-astra") / name;
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;

@@ -6,7 +6,6 @@
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 using clitest::cli;
@@ -15,10 +14,7 @@ using ::testing::HasSubstr;
 namespace {
 
 fs::path scratch() {
-    const fs::path dir =
-        fs::path(::testing::TempDir()) / ("astrolabe-graph-cli-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
+    return clitest::scratchDir("graph-cli");
 }
 
 } // namespace

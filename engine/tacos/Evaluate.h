@@ -1,0 +1,38 @@
+#pragma once
+// A synthesized schedule run in the engine beside the built-in algorithms (docs/tacos.md,
+// "Measured"): the same graph, the same system settings, the same microbenchmark.
+
+#include "config/SimulationSpec.h"
+#include "tacos/Synthesizer.h"
+
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+
+struct AlgorithmTime {
+    std::string algorithm; ///< "tacos", "ring", "direct", "halvingDoubling"
+    double ns = 0;         ///< the last NPU's finish; 0 when it could not run
+    std::string error;     ///< why it could not run (e.g. halving-doubling on 6 NPUs)
+};
+
+/// The microbenchmark of `kind` and `bytes` on `base`'s platform and system.
+SimulationSpec microbenchmarkSpec(const SimulationSpec& base, SynthesisKind kind, uint64_t bytes);
+
+/// Writes the schedule's traces as Chakra ET `<prefix>.<npu>.et` (the custom-collective form).
+void writeScheduleEt(const Schedule& schedule, const std::string& prefix);
+
+/// Runs `source` (a Chakra ET prefix or an MSCCL-IR .xml) as the custom implementation of the
+/// schedule's collective; the last NPU's finish in ns. Throws astrolabe::Error as a run does.
+double runCustomCollective(const SimulationSpec& base, SynthesisKind kind, uint64_t bytes,
+                           const std::string& source);
+
+/// Each built-in algorithm (for every logical dimension) on the same microbenchmark; an
+/// algorithm the platform refuses gets its message in `error`. Reductions are made free
+/// (local memory at 10^9 GB/s) because a custom collective has no reduction cost either: the
+/// comparison is of the network schedules alone.
+std::vector<AlgorithmTime> runBuiltinAlgorithms(const SimulationSpec& base, SynthesisKind kind,
+                                                uint64_t bytes,
+                                                const std::vector<std::string>& algorithms);
+
+} // namespace astrolabe

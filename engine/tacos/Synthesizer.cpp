@@ -1,0 +1,305 @@
+#include "tacos/Synthesizer.h"
+
+#include "core/Error.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <random>
+
+namespace astrolabe {
+
+const char* synthesisKindName(SynthesisKind kind) {
+    switch (kind) {
+    case SynthesisKind::AllGather:
+        return "all-gather";
+    case SynthesisKind::ReduceScatter:
+        return "reduce-scatter";
+    case SynthesisKind::AllReduce:
+        break;
+    }
+    return "all-reduce";
+}
+
+SynthesisKind parseSynthesisKind(const std::string& name) {
+    for (SynthesisKind k :
+         {SynthesisKind::AllGather, SynthesisKind::ReduceScatter, SynthesisKind::AllReduce})
+        if (name == synthesisKindName(k))
+            return k;
+    throw Error(ErrorKind::Validation,
+                "unknown collective \"" + name +
+                    "\": expected all-gather, reduce-scatter or all-reduce",
+                {{}, 0, 0, "collective"});
+}
+
+namespace {
+
+/// About 2 GB of schedule (4,096 NPUs at 1 chunk per NPU for an all-gather is 16.8 million).
+constexpr uint64_t kMaxScheduledSends = 50'000'000;
+
+/// A link's occupancy per chunk in integer picoseconds, so that event times compare exactly.
+std::vector<int64_t> linkCostsPs(const std::vector<SynthLink>& links, uint64_t chunkBytes) {
+    std::vector<int64_t> cost(links.size());
+    for (size_t i = 0; i < links.size(); ++i)
+        cost[i] = std::max<int64_t>(
+            1, std::llround(
+                   (links[i].latencyNs + static_cast<double>(chunkBytes) / links[i].bytesPerNs) *
+                   1000.0));
+    return cost;
+}
+
+struct Arrival {
+    int64_t timePs;
+    int32_t npu;
+    int32_t chunk;
+    bool operator>(const Arrival& o) const { return timePs > o.timePs; }
+};
+
+/// The all-gather over `links` (TEN with greedy link-chunk matching, see the header). Appends
+/// its sends (phase 0) to `out` in start order and returns the finish time in ps.
+int64_t synthesizeAllGather(int npus, int chunksPerNpu, const std::vector<SynthLink>& links,
+                            const std::vector<int64_t>& costPs, uint64_t seed,
+                            std::vector<ChunkSend>& out) {
+    const int chunks = npus * chunksPerNpu;
+    const size_t words = (static_cast<size_t>(chunks) + 63) / 64;
+    // claimed: held or on its way (a destination never receives a chunk twice); has: arrived.
+    std::vector<uint64_t> has(static_cast<size_t>(npus) * words, 0);
+    std::vector<uint64_t> claimed(has.size(), 0);
+    std::vector<int> claimedCount(static_cast<size_t>(npus), chunksPerNpu);
+    for (int c = 0; c < chunks; ++c) {
+        const size_t at = static_cast<size_t>(c / chunksPerNpu) * words + size_t(c) / 64;
+        has[at] |= uint64_t{1} << (c % 64);
+        claimed[at] |= uint64_t{1} << (c % 64);
+    }
+    std::vector<std::vector<int32_t>> inLinks(static_cast<size_t>(npus));
+    for (size_t l = 0; l < links.size(); ++l)
+        inLinks[static_cast<size_t>(links[l].dst)].push_back(static_cast<int32_t>(l));
+    std::vector<int64_t> linkFree(links.size(), 0);
+    std::vector<int32_t> order(static_cast<size_t>(npus));
+    for (int i = 0; i < npus; ++i)
+        order[static_cast<size_t>(i)] = i;
+    const size_t total = static_cast<size_t>(npus) * static_cast<size_t>(chunks - chunksPerNpu);
+    std::vector<Arrival> heapStore;
+    heapStore.reserve(links.size());
+    std::priority_queue<Arrival, std::vector<Arrival>, std::greater<>> arrivals(
+        std::greater<>{}, std::move(heapStore));
+    out.reserve(out.size() + total);
+    std::mt19937_64 rng(seed);
+    size_t remaining = total;
+    int64_t t = 0;
+    int32_t step = 0;
+    int64_t finish = 0;
+    while (remaining > 0) {
+        while (!arrivals.empty() && arrivals.top().timePs <= t) {
+            const Arrival a = arrivals.top();
+            arrivals.pop();
+            has[static_cast<size_t>(a.npu) * words + size_t(a.chunk) / 64] |= uint64_t{1}
+                                                                              << (a.chunk % 64);
+            --remaining;
+            finish = std::max(finish, a.timePs);
+        }
+        if (remaining == 0)
+            break;
+        bool sent = false;
+        std::shuffle(order.begin(), order.end(), rng);
+        for (int32_t d : order) {
+            if (claimedCount[static_cast<size_t>(d)] == chunks)
+                continue;
+            std::vector<int32_t>& in = inLinks[static_cast<size_t>(d)];
+            std::shuffle(in.begin(), in.end(), rng);
+            uint64_t* want = &claimed[static_cast<size_t>(d) * words];
+            for (int32_t l : in) {
+                if (linkFree[static_cast<size_t>(l)] > t)
+                    continue;
+                const uint64_t* src = &has[static_cast<size_t>(links[size_t(l)].src) * words];
+                int candidates = 0;
+                for (size_t w = 0; w < words; ++w)
+                    candidates += std::popcount(src[w] & ~want[w]);
+                if (candidates == 0)
+                    continue;
+                auto pick = static_cast<int>(rng() % static_cast<uint64_t>(candidates));
+                int chunk = -1;
+                for (size_t w = 0; w < words && chunk < 0; ++w) {
+                    uint64_t bits = src[w] & ~want[w];
+                    const int n = std::popcount(bits);
+                    if (pick >= n) {
+                        pick -= n;
+                        continue;
+                    }
+                    for (; pick > 0; --pick)
+                        bits &= bits - 1;
+                    chunk = static_cast<int>(w * 64) + std::countr_zero(bits);
+                }
+                want[size_t(chunk) / 64] |= uint64_t{1} << (chunk % 64);
+                const int64_t end = t + costPs[static_cast<size_t>(l)];
+                linkFree[static_cast<size_t>(l)] = end;
+                arrivals.push({end, d, chunk});
+                out.push_back({chunk, l, step, 0, static_cast<double>(t) / 1000.0,
+                               static_cast<double>(end) / 1000.0});
+                sent = true;
+                if (++claimedCount[static_cast<size_t>(d)] == chunks)
+                    break;
+            }
+        }
+        if (sent)
+            ++step;
+        if (arrivals.empty())
+            throw Error(ErrorKind::Internal,
+                        "TACOS: no chunk can move although " + std::to_string(remaining) +
+                            " deliveries are missing (the graph should have been refused)");
+        t = arrivals.top().timePs;
+    }
+    return finish;
+}
+
+/// Renumbers steps by distinct start time after sends were sorted by start.
+int renumberSteps(std::vector<ChunkSend>& sends, size_t from) {
+    int step = -1;
+    double last = -1;
+    for (size_t i = from; i < sends.size(); ++i) {
+        if (step < 0 || sends[i].startNs != last) {
+            ++step;
+            last = sends[i].startNs;
+        }
+        sends[i].step = step;
+    }
+    return step + 1;
+}
+
+Schedule synthesizeWith(const GraphSpec& graph, const SynthesisOptions& options, int chunksPerNpu) {
+    Schedule s;
+    s.kind = options.kind;
+    s.npus = graph.npus;
+    s.chunksPerNpu = chunksPerNpu;
+    s.bytes = options.bytes;
+    const uint64_t pieces = static_cast<uint64_t>(chunksPerNpu) *
+                            (options.kind == SynthesisKind::AllGather ? 1 : uint64_t(graph.npus));
+    s.chunkBytes = options.bytes / pieces;
+    if (s.chunkBytes == 0)
+        throw Error(ErrorKind::Validation,
+                    "a " + std::to_string(options.bytes) + " B " + synthesisKindName(options.kind) +
+                        " cut into " + std::to_string(pieces) + " chunks leaves chunks of 0 B",
+                    {{}, 0, 0, "chunks"}, "use fewer chunks per NPU or a larger size");
+    // Every NPU receives every chunk it lacks once per phase: the schedule's size is known.
+    const uint64_t perPhase =
+        uint64_t(graph.npus) * uint64_t(graph.npus - 1) * uint64_t(chunksPerNpu);
+    const uint64_t sends = perPhase * (options.kind == SynthesisKind::AllReduce ? 2 : 1);
+    if (sends > kMaxScheduledSends)
+        throw Error(ErrorKind::Validation,
+                    "a " + std::string(synthesisKindName(options.kind)) + " on " +
+                        std::to_string(graph.npus) + " NPUs with " + std::to_string(chunksPerNpu) +
+                        " chunks per NPU needs " + std::to_string(sends) +
+                        " chunk sends; the limit is " + std::to_string(kMaxScheduledSends),
+                    {{}, 0, 0, "chunks"}, "about 40 bytes per send; use fewer chunks per NPU");
+    for (const GraphLinkSpec& l : graph.links) {
+        const double beta = l.bandwidthBytesPerSecond / 1e9;
+        s.links.push_back({l.from, l.to, l.latencyNs, beta});
+        if (l.bidirectional)
+            s.links.push_back({l.to, l.from, l.latencyNs, beta});
+    }
+    const std::vector<int64_t> cost = linkCostsPs(s.links, s.chunkBytes);
+    int64_t rsFinish = 0;
+    if (options.kind != SynthesisKind::AllGather) {
+        // Reduce-scatter: the all-gather of the transposed graph, backwards in time.
+        std::vector<SynthLink> transposed = s.links;
+        for (SynthLink& l : transposed)
+            std::swap(l.src, l.dst);
+        rsFinish =
+            synthesizeAllGather(s.npus, chunksPerNpu, transposed, cost, options.seed, s.sends);
+        const double end = static_cast<double>(rsFinish) / 1000.0;
+        for (ChunkSend& c : s.sends) {
+            const double start = end - c.endNs;
+            c.endNs = end - c.startNs;
+            c.startNs = start;
+        }
+        std::stable_sort(
+            s.sends.begin(), s.sends.end(),
+            [](const ChunkSend& a, const ChunkSend& b) { return a.startNs < b.startNs; });
+        s.steps = renumberSteps(s.sends, 0);
+    }
+    if (options.kind != SynthesisKind::ReduceScatter) {
+        const size_t first = s.sends.size();
+        const int64_t agFinish =
+            synthesizeAllGather(s.npus, chunksPerNpu, s.links, cost, options.seed + 1, s.sends);
+        const double offset = static_cast<double>(rsFinish) / 1000.0;
+        for (size_t i = first; i < s.sends.size(); ++i) {
+            ChunkSend& c = s.sends[i];
+            c.phase = options.kind == SynthesisKind::AllReduce ? 1 : 0;
+            c.step += s.steps;
+            c.startNs += offset;
+            c.endNs += offset;
+        }
+        s.steps = s.sends.empty() ? s.steps : s.sends.back().step + 1;
+        rsFinish += agFinish;
+    }
+    s.finishNs = static_cast<double>(rsFinish) / 1000.0;
+    return s;
+}
+
+} // namespace
+
+Schedule synthesize(const GraphSpec& graph, const SynthesisOptions& options) {
+    const std::vector<GraphProblem> problems = graphProblems(graph);
+    if (!problems.empty()) {
+        const GraphProblem& p = problems.front();
+        std::string where = "graph";
+        std::string what = "TACOS cannot synthesize on this graph: ";
+        if (p.link >= 0 && static_cast<size_t>(p.link) < graph.links.size()) {
+            const GraphLinkSpec& l = graph.links[static_cast<size_t>(p.link)];
+            where = "links[" + std::to_string(p.link) + "]";
+            what += "link " + std::to_string(p.link) + " (" + graph.deviceName(l.from) + " -> " +
+                    graph.deviceName(l.to) + "): ";
+        }
+        throw Error(ErrorKind::Validation, what + p.what, {{}, 0, 0, where});
+    }
+    if (graph.switches > 0)
+        throw Error(ErrorKind::Unsupported,
+                    "TACOS synthesizes over NPU-to-NPU links, but this graph has " +
+                        std::to_string(graph.switches) + " switches",
+                    {{}, 0, 0, "graph.switches"},
+                    "use a switchless graph (mesh, torus, hypercube, dgx1 or your own links)");
+    if (!options.automaticChunks && options.chunksPerNpu < 1)
+        throw Error(ErrorKind::Validation,
+                    "chunks per NPU must be at least 1, found " +
+                        std::to_string(options.chunksPerNpu),
+                    {{}, 0, 0, "chunks"}, "or let the chunk size be chosen automatically");
+    if (!options.automaticChunks)
+        return synthesizeWith(graph, options, options.chunksPerNpu);
+    // Automatic: the fastest of 1, 2 and 4 chunks per NPU (ties to fewer, smaller schedules).
+    Schedule best = synthesizeWith(graph, options, 1);
+    for (int c : {2, 4}) {
+        const uint64_t pieces =
+            uint64_t(c) * (options.kind == SynthesisKind::AllGather ? 1 : uint64_t(graph.npus));
+        if (options.bytes / pieces == 0)
+            break;
+        Schedule s = synthesizeWith(graph, options, c);
+        if (s.finishNs < best.finishNs)
+            best = std::move(s);
+    }
+    return best;
+}
+
+double bandwidthLowerBoundNs(const Schedule& s) {
+    std::vector<double> in(static_cast<size_t>(s.npus), 0), out(in);
+    for (const SynthLink& l : s.links) {
+        out[static_cast<size_t>(l.src)] += l.bytesPerNs;
+        in[static_cast<size_t>(l.dst)] += l.bytesPerNs;
+    }
+    const double minIn = *std::min_element(in.begin(), in.end());
+    const double minOut = *std::min_element(out.begin(), out.end());
+    const double n = s.npus;
+    const double b = static_cast<double>(s.bytes);
+    switch (s.kind) {
+    case SynthesisKind::AllGather:
+        return (n - 1) * b / minIn;
+    case SynthesisKind::ReduceScatter:
+        return (n - 1) / n * b / minOut;
+    case SynthesisKind::AllReduce:
+        break;
+    }
+    return (n - 1) / n * b / minOut + (n - 1) / n * b / minIn;
+}
+
+} // namespace astrolabe

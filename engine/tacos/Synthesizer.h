@@ -1,0 +1,91 @@
+#pragma once
+// TACOS (Won et al., "TACOS: Topology-Aware Collective Algorithm Synthesizer for Distributed
+// Machine Learning"): collective algorithms synthesized for a graph platform (docs/tacos.md).
+//
+// All-gather: every NPU starts with its own `chunksPerNpu` chunks (chunk k belongs to NPU
+// k / chunksPerNpu) and must end with all of them. The synthesizer walks a time-expanded
+// network (TEN): a link occupied by one chunk for latency + chunkBytes / bandwidth, event-driven
+// so that links of different speed need no common time unit. At each event time, links that are
+// free are matched greedily with chunks: destinations with unmet postconditions in random order,
+// each one's free incoming links in random order, and on each link a random chunk that the
+// source already holds and that the destination neither holds nor is receiving on another link.
+// Time then advances to the next arrival.
+// Reduce-scatter: the all-gather synthesized on the transposed graph, run backwards in time
+// (a chunk's broadcast tree becomes its reduction tree, every NPU sends after its subtree's
+// contributions arrived). All-reduce: reduce-scatter, then all-gather.
+//
+// Only NPU-to-NPU links take part: a graph with switches is refused (switches hold no chunks in
+// TACOS' model). Random choices come from a seeded generator, so a synthesis is reproducible.
+// Cost: O(events x free links x chunks/64 + sends); memory O(NPUs x chunks / 8 + sends).
+
+#include "config/GraphSpec.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+
+enum class SynthesisKind : uint8_t { AllGather, ReduceScatter, AllReduce };
+/// "all-gather", "reduce-scatter", "all-reduce".
+const char* synthesisKindName(SynthesisKind kind);
+/// Throws astrolabe::Error (Validation) listing the valid names.
+SynthesisKind parseSynthesisKind(const std::string& name);
+
+struct SynthesisOptions {
+    SynthesisKind kind = SynthesisKind::AllReduce;
+    /// The collective's size: the whole buffer for all-reduce and reduce-scatter (chunk =
+    /// bytes / (NPUs x chunksPerNpu)), each NPU's contribution for all-gather (chunk = bytes /
+    /// chunksPerNpu), as the engine's microbenchmarks use them.
+    uint64_t bytes = 1 << 20;
+    /// Chunks per NPU, >= 1 (0 or less is refused), unless automatic.
+    int chunksPerNpu = 1;
+    /// Automatic chunk size: the fastest schedule of 1, 2 and 4 chunks per NPU.
+    bool automaticChunks = false;
+    uint64_t seed = 1;
+};
+
+/// One chunk on one link.
+struct ChunkSend {
+    int32_t chunk = 0;
+    int32_t link = 0;  ///< index into Schedule::links
+    int32_t step = 0;  ///< index of the TEN event time at which it starts (per schedule)
+    uint8_t phase = 0; ///< 0: reduce-scatter (or the only phase), 1: all-gather of an all-reduce
+    double startNs = 0;
+    double endNs = 0;
+};
+
+struct SynthLink {
+    int32_t src = 0, dst = 0; ///< NPU ids
+    double latencyNs = 0;
+    double bytesPerNs = 0;
+};
+
+struct Schedule {
+    SynthesisKind kind = SynthesisKind::AllReduce;
+    int npus = 0;
+    int chunksPerNpu = 1;
+    uint64_t bytes = 0;           ///< the collective's size as in SynthesisOptions
+    uint64_t chunkBytes = 0;      ///< every chunk's size
+    std::vector<SynthLink> links; ///< unidirectional, in GraphSpec order (forward first)
+    std::vector<ChunkSend> sends; ///< by start time, then link
+    int steps = 0;                ///< distinct start times
+    double finishNs = 0;          ///< when the last chunk arrives, in the TEN model
+
+    int chunkCount() const { return npus * chunksPerNpu; }
+    int ownerOf(int chunk) const { return chunk / chunksPerNpu; }
+};
+
+/// Throws astrolabe::Error (Validation) with a sentence for a graph that cannot be synthesized
+/// (a graph problem such as a disconnected NPU or a zero bandwidth, switches) or options out of
+/// range (chunks < 1, a chunk smaller than one byte, more than 50 million chunk sends).
+Schedule synthesize(const GraphSpec& graph, const SynthesisOptions& options);
+
+/// The bandwidth lower bound in ns (docs/tacos.md): every NPU must send (N-1)/N of the buffer
+/// out in a reduce-scatter and receive (N-1)/N of it in an all-gather, so
+/// (N-1)/N x bytes / min egress bandwidth (reduce-scatter) + (N-1)/N x bytes / min ingress
+/// bandwidth (all-gather); 2(N-1)/N x bytes / injection bandwidth for all-reduce on a graph
+/// whose NPUs inject and receive alike. For all-gather, bytes is per NPU: (N-1) x bytes / B.
+double bandwidthLowerBoundNs(const Schedule& schedule);
+
+} // namespace astrolabe

@@ -1,0 +1,284 @@
+// TACOS synthesis (docs/tacos.md): the schedule's correctness properties checked by replaying
+// it chunk by chunk (independently of the synthesizer's own bookkeeping), the bandwidth lower
+// bound, the ring closed case against the engine's ring algorithm, the MSCCL-IR and Chakra ET
+// exports run back through the engine, and bad input.
+#include "collective/MscclXml.h"
+#include "config/GraphGenerators.h"
+#include "core/Error.h"
+#include "engine/golden/GoldenSpec.h"
+#include "tacos/Evaluate.h"
+#include "tacos/ScheduleExport.h"
+#include "tacos/Synthesizer.h"
+#include "trace/WorkloadLoader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using namespace astrolabe;
+
+namespace {
+
+GraphSpec generated(const std::string& name, std::vector<int64_t> size, double gbps = 100) {
+    GraphGeneratorSpec s;
+    s.name = name;
+    s.size = std::move(size);
+    s.bandwidthBytesPerSecond = gbps * 1e9;
+    s.latencyNs = 100;
+    return generateGraph(s);
+}
+
+/// Asymmetric: an 8-NPU unidirectional ring with fast forward links, two slow chords one way
+/// and a bidirectional fast pair; every NPU reaches every other only along the ring.
+GraphSpec asymmetric() {
+    GraphSpec g;
+    g.npus = 8;
+    for (int i = 0; i < 8; ++i)
+        g.links.push_back({i, (i + 1) % 8, 100e9, 100, false, 0});
+    g.links.push_back({0, 4, 25e9, 300, false, 0});
+    g.links.push_back({6, 2, 25e9, 300, false, 0});
+    g.links.push_back({1, 5, 50e9, 200, true, 0});
+    return g;
+}
+
+GraphSpec unidirectionalRing(int n) {
+    GraphSpec g;
+    g.npus = n;
+    for (int i = 0; i < n; ++i)
+        g.links.push_back({i, (i + 1) % n, 50e9, 500, false, 0});
+    return g;
+}
+
+/// Replays the schedule: which NPUs' contributions each NPU holds of each chunk (a bit set of
+/// NPUs, so N <= 64), checking the link and causality rules on the way.
+void expectCorrect(const Schedule& s, const std::string& what) {
+    ASSERT_LE(s.npus, 64);
+    const int n = s.npus, chunks = s.chunkCount();
+    const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+    std::vector<uint64_t> held(size_t(n) * size_t(chunks), 0);
+    for (int p = 0; p < n; ++p)
+        for (int k = 0; k < chunks; ++k)
+            if (s.kind != SynthesisKind::AllGather || s.ownerOf(k) == p)
+                held[size_t(p) * size_t(chunks) + size_t(k)] = uint64_t{1} << p;
+    // A link never carries two chunks at once.
+    std::map<int, std::vector<std::pair<double, double>>> busy;
+    for (const ChunkSend& c : s.sends)
+        busy[c.link].push_back({c.startNs, c.endNs});
+    for (auto& [link, spans] : busy) {
+        std::sort(spans.begin(), spans.end());
+        for (size_t i = 1; i < spans.size(); ++i)
+            ASSERT_GE(spans[i].first, spans[i - 1].second) << what << " link " << link;
+    }
+    // Arrivals before departures at equal times; what a send carries is what its source holds
+    // when it starts.
+    struct Event {
+        double t;
+        bool send;
+        size_t i;
+    };
+    std::vector<Event> events;
+    for (size_t i = 0; i < s.sends.size(); ++i) {
+        events.push_back({s.sends[i].startNs, true, i});
+        events.push_back({s.sends[i].endNs, false, i});
+    }
+    std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+        return a.t < b.t || (a.t == b.t && !a.send && b.send);
+    });
+    std::vector<uint64_t> carried(s.sends.size(), 0);
+    for (const Event& e : events) {
+        const ChunkSend& c = s.sends[e.i];
+        const SynthLink& l = s.links[size_t(c.link)];
+        ASSERT_NEAR(c.endNs - c.startNs, l.latencyNs + double(s.chunkBytes) / l.bytesPerNs, 1e-3);
+        uint64_t& src = held[size_t(l.src) * size_t(chunks) + size_t(c.chunk)];
+        uint64_t& dst = held[size_t(l.dst) * size_t(chunks) + size_t(c.chunk)];
+        if (e.send) {
+            ASSERT_NE(src, 0u) << what << ": chunk " << c.chunk << " sent by NPU " << l.src
+                               << " before it arrived";
+            if (c.phase == 1) {
+                ASSERT_EQ(src, all) << what << ": all-gather of a chunk not fully reduced";
+            }
+            carried[e.i] = src;
+        } else {
+            if (s.kind == SynthesisKind::AllGather) {
+                ASSERT_EQ(dst, 0u) << what << ": chunk " << c.chunk << " arrives twice";
+            } else if (c.phase == 1) {
+                ASSERT_NE(dst, all) << what << ": chunk " << c.chunk << " arrives twice";
+            }
+            dst |= carried[e.i];
+        }
+    }
+    for (int p = 0; p < n; ++p)
+        for (int k = 0; k < chunks; ++k) {
+            const uint64_t h = held[size_t(p) * size_t(chunks) + size_t(k)];
+            if (s.kind == SynthesisKind::AllGather) {
+                ASSERT_EQ(h, uint64_t{1} << s.ownerOf(k)) << what << " NPU " << p << " chunk " << k;
+            } else if (s.kind == SynthesisKind::AllReduce || s.ownerOf(k) == p) {
+                ASSERT_EQ(h, all) << what << " NPU " << p << " chunk " << k;
+            }
+        }
+    ASSERT_GE(s.finishNs * (1 + 1e-9), bandwidthLowerBoundNs(s)) << what;
+}
+
+struct Named {
+    const char* name;
+    GraphSpec graph;
+};
+
+std::vector<Named> platforms() {
+    return {{"mesh2d 4x4", generated("mesh2d", {4, 4})},
+            {"torus3d 3x3x3", generated("torus3d", {3, 3, 3})},
+            {"dgx1", generated("dgx1", {}, 25)},
+            {"hypercube 4", generated("hypercube", {4})},
+            {"asymmetric", asymmetric()}};
+}
+
+/// A temporary folder, removed at the end of the test.
+struct TempDir {
+    fs::path path = fs::temp_directory_path() /
+                    ("astrolabe_tacos_" + std::to_string(::getpid()) + "_" +
+                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    TempDir() { fs::create_directories(path); }
+    ~TempDir() { fs::remove_all(path); }
+};
+
+SimulationSpec graphSpec(const GraphSpec& g) {
+    SimulationSpec s =
+        golden::spec({golden::dim(BlockKind::Ring, 2)}, "ring", NetworkBackend::CongestionAware);
+    s.platform = graphPlatform(g);
+    golden::setAlgorithms(s, {"ring"});
+    return s;
+}
+
+} // namespace
+
+TEST(Tacos, SchedulesAreCorrectOnEveryPlatform) {
+    for (const Named& p : platforms())
+        for (SynthesisKind kind :
+             {SynthesisKind::AllGather, SynthesisKind::ReduceScatter, SynthesisKind::AllReduce})
+            for (int chunks : {1, 2, 3}) {
+                SynthesisOptions o;
+                o.kind = kind;
+                o.bytes = 1 << 20;
+                o.chunksPerNpu = chunks;
+                const Schedule s = synthesize(p.graph, o);
+                const std::string what = std::string(p.name) + " " + synthesisKindName(kind) +
+                                         " x" + std::to_string(chunks);
+                expectCorrect(s, what);
+                if (::testing::Test::HasFatalFailure())
+                    return;
+                // An all-gather delivers each non-owned chunk to each NPU exactly once.
+                if (kind == SynthesisKind::AllGather) {
+                    EXPECT_EQ(s.sends.size(), size_t(s.npus) * size_t(s.chunkCount() - chunks))
+                        << what;
+                }
+            }
+}
+
+TEST(Tacos, RingAllReduceMatchesTheRingAlgorithmInTheEngine) {
+    // On a unidirectional ring TACOS can only do what the ring algorithm does: N-1 steps of
+    // N x chunks chunks for the reduce-scatter, N-1 for the all-gather.
+    for (int n : {4, 8, 16}) {
+        TempDir dir;
+        const GraphSpec g = unidirectionalRing(n);
+        SynthesisOptions o;
+        o.bytes = 64ull << 20;
+        const Schedule s = synthesize(g, o);
+        EXPECT_EQ(s.steps, 2 * (n - 1)) << n;
+        const std::string prefix = (dir.path / "ring").string();
+        writeScheduleEt(s, prefix);
+        const SimulationSpec base = graphSpec(g);
+        const double tacos = runCustomCollective(base, o.kind, o.bytes, prefix);
+        const double ring = runBuiltinAlgorithms(base, o.kind, o.bytes, {"ring"}).front().ns;
+        ASSERT_GT(ring, 0);
+        EXPECT_NEAR(tacos / ring, 1.0, 0.02) << n << " NPUs: " << tacos << " vs " << ring;
+        EXPECT_GE(tacos, bandwidthLowerBoundNs(s)) << n;
+    }
+}
+
+TEST(Tacos, MscclXmlReadsBackToTheSameProgramAndEndTime) {
+    for (const Named& p : platforms())
+        for (SynthesisKind kind :
+             {SynthesisKind::AllReduce, SynthesisKind::ReduceScatter, SynthesisKind::AllGather}) {
+            TempDir dir;
+            SynthesisOptions o;
+            o.kind = kind;
+            o.bytes = 4 << 20;
+            o.chunksPerNpu = kind == SynthesisKind::AllGather ? 1 : 2;
+            const Schedule s = synthesize(p.graph, o);
+            const std::string what = std::string(p.name) + " " + synthesisKindName(kind);
+            const std::string xml = (dir.path / "tacos.xml").string();
+            std::ofstream(xml) << scheduleMscclXml(s, "tacos");
+            const MscclAlgorithm back = loadMscclXml(xml, o.bytes);
+            const std::vector<WorkloadTrace> traces = scheduleTraces(s);
+            ASSERT_EQ(back.traces.size(), traces.size()) << what;
+            for (size_t g = 0; g < traces.size(); ++g) {
+                ASSERT_EQ(back.traces[g].nodes.size(), traces[g].nodes.size()) << what;
+                for (size_t i = 0; i < traces[g].nodes.size(); ++i) {
+                    const WorkloadNode &a = back.traces[g].nodes[i], &b = traces[g].nodes[i];
+                    ASSERT_EQ(a.type, b.type) << what;
+                    ASSERT_EQ(a.dataDeps, b.dataDeps) << what << " gpu " << g << " node " << i;
+                    ASSERT_EQ(a.commSize, b.commSize) << what;
+                    ASSERT_EQ(a.commTag, b.commTag) << what;
+                    ASSERT_EQ(a.commSrc, b.commSrc) << what;
+                    ASSERT_EQ(a.commDst, b.commDst) << what;
+                }
+            }
+            // Both forms run through the engine's custom-collective path to the same end.
+            const std::string prefix = (dir.path / "tacos").string();
+            writeScheduleEt(s, prefix);
+            const SimulationSpec base = graphSpec(p.graph);
+            const double fromXml = runCustomCollective(base, kind, o.bytes, xml);
+            const double fromEt = runCustomCollective(base, kind, o.bytes, prefix);
+            EXPECT_EQ(fromXml, fromEt) << what;
+            EXPECT_GE(fromEt, bandwidthLowerBoundNs(s)) << what;
+            // The Chakra ET files pass the trace loader's cross-rank validation.
+            EXPECT_NO_THROW(loadWorkload(prefix, s.npus)) << what;
+        }
+}
+
+TEST(Tacos, AutomaticChunksPicksTheFastestOfOneTwoFour) {
+    const GraphSpec g = generated("mesh2d", {4, 4});
+    SynthesisOptions o;
+    o.automaticChunks = true;
+    const Schedule best = synthesize(g, o);
+    for (int c : {1, 2, 4}) {
+        o.automaticChunks = false;
+        o.chunksPerNpu = c;
+        EXPECT_LE(best.finishNs, synthesize(g, o).finishNs) << c;
+    }
+}
+
+TEST(Tacos, BadInputIsRefusedWithASentence) {
+    auto message = [](const GraphSpec& g, SynthesisOptions o) {
+        try {
+            synthesize(g, o);
+        } catch (const Error& e) {
+            return e.message();
+        }
+        return std::string("no error");
+    };
+    GraphSpec split;
+    split.npus = 4;
+    split.links = {{0, 1, 50e9, 10, true, 0}, {2, 3, 50e9, 10, true, 0}};
+    EXPECT_NE(message(split, {}).find("reach"), std::string::npos) << message(split, {});
+    GraphSpec zero = unidirectionalRing(4);
+    zero.links[2].bandwidthBytesPerSecond = 0;
+    EXPECT_NE(message(zero, {}).find("bandwidth"), std::string::npos) << message(zero, {});
+    SynthesisOptions none;
+    none.chunksPerNpu = 0;
+    EXPECT_NE(message(unidirectionalRing(4), none).find("at least 1, found 0"), std::string::npos);
+    SynthesisOptions tiny;
+    tiny.bytes = 3;
+    EXPECT_NE(message(unidirectionalRing(4), tiny).find("0 B"), std::string::npos);
+    EXPECT_NE(message(generated("fattree", {4}), {}).find("switches"), std::string::npos);
+    SynthesisOptions huge;
+    huge.chunksPerNpu = 64;
+    EXPECT_NE(message(generated("torus2d", {32, 32}), huge).find("the limit is 50000000"),
+              std::string::npos)
+        << "refused before any memory is taken";
+    EXPECT_THROW(parseSynthesisKind("all-to-all"), Error);
+}
