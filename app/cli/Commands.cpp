@@ -6,6 +6,7 @@
 #include "cli/GenerateCommand.h"
 #include "cli/GenerateLlmCommand.h"
 #include "cli/GraphCommand.h"
+#include "cli/LessonCommand.h"
 #include "cli/OptimizeCommand.h"
 #include "cli/RunCommand.h"
 #include "cli/RunsCommand.h"
@@ -59,6 +60,8 @@ const std::vector<Command>& commands() {
         {"trace", "dump or check Chakra execution traces", traceParser, traceCommand},
         {"graph", "graph platforms: export as DOT/GraphML, import an edge-list CSV", graphParser,
          graphCommand},
+        {"lesson", "'lesson check': run a lesson's steps and check the numbers it quotes",
+         lessonParser, lessonCommand},
         {"settings", "print the settings schema (--markdown: the docs tables)", settingsParser,
          settingsCommand},
     };
