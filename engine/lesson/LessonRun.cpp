@@ -5,14 +5,12 @@
 #include "core/InputFile.h"
 #include "generate/GeneratorValues.h"
 #include "generate/ModelFigures.h"
-#include "generate/ParallelismFit.h"
 #include "generate/WorkloadGenerator.h"
 #include "simulation/Simulation.h"
 
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <sstream>
 
 namespace astrolabe {
 
@@ -41,23 +39,6 @@ int stepLine(const Lesson& lesson, int step) {
 Error atLesson(const Lesson& lesson, int line, const std::string& what, const Error& cause) {
     return Error(cause.kind() == ErrorKind::Input ? ErrorKind::Input : ErrorKind::Validation,
                  what + ": " + cause.what(), SourceLocation{lesson.file, line, 0, {}});
-}
-
-generate::GeneratorSpec generatorFor(const std::map<std::string, std::string>& settings, int npus) {
-    std::map<std::string, std::string> values = settings;
-    std::string preset = "gpt2-124m";
-    if (const auto it = values.find("preset"); it != values.end()) {
-        preset = it->second;
-        values.erase(it);
-    }
-    generate::GeneratorSpec spec = generate::generatorSpecFrom(preset, values);
-    generate::validate(spec);
-    if (spec.parallel.npus() != npus)
-        throw Error(ErrorKind::Validation, "the generated workload has " +
-                                               std::to_string(spec.parallel.npus()) + " NPUs (" +
-                                               generate::splitLabel(spec.parallel) +
-                                               ") and the platform " + std::to_string(npus));
-    return spec;
 }
 
 const RunResult& requireRun(const RunResult* run, const std::string& metric) {
@@ -130,6 +111,8 @@ Lesson loadLesson(const std::string& lessonPath) {
                 lessonStep(lesson, step);
             } catch (const ErrorList& e) {
                 errors.insert(errors.end(), e.errors().begin(), e.errors().end());
+                if (step < 0)
+                    break; // the project itself is wrong: every step would repeat it
             }
     if (!errors.empty())
         throw ErrorList(std::move(errors));
@@ -153,7 +136,8 @@ LessonStepSpec lessonStep(const Lesson& lesson, int step) {
                                       readText(lesson.projectPath, "the lesson's project"));
         out.spec = project.instantiate(overrides);
         if (!generator.empty())
-            out.generator = generatorFor(generator, out.spec.platform.npuCount());
+            out.generator = generate::generatorSpecForPlatform(generator, "gpt2-124m",
+                                                               out.spec.platform.npuCount());
     } catch (const Error& e) {
         throw ErrorList({atLesson(lesson, stepLine(lesson, step), what, e)});
     }

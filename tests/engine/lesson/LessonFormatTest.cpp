@@ -16,6 +16,11 @@ const char* kRing = R"(name: ring
 platform:
   dimensions:
     - {type: Ring, size: 4, bandwidth: 50 GiB/s, latency: 500 ns}
+system:
+  algorithms: {all-reduce: [ring], reduce-scatter: [ring], all-gather: [ring], all-to-all: [ring]}
+  chunks: 4
+  active-chunks-per-dimension: 1
+  local-memory-bandwidth: 50 GB/s
 workload:
   microbenchmark: {collective: all-reduce, size: 1 MiB}
 )";
