@@ -13,7 +13,7 @@ ArgParser lessonParser() {
                      "Check a lesson (docs/lessons.md): 'lesson check LESSON.md' reads it, runs "
                      "every \"Try it\" step and compares each number its text quotes with the "
                      "run. Exit 1 when one disagrees.",
-                     {}, {"check", "LESSON.md"});
+                     {}, {"ACTION", "LESSON.md"});
 }
 
 int lessonCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
