@@ -7,6 +7,7 @@
 #include "cli/GenerateCommand.h"
 #include "cli/GenerateLlmCommand.h"
 #include "cli/GraphCommand.h"
+#include "cli/LessonCommand.h"
 #include "cli/OptimizeCommand.h"
 #include "cli/RunCommand.h"
 #include "cli/RunsCommand.h"
@@ -65,6 +66,8 @@ const std::vector<Command>& commands() {
          graphCommand},
         {"synthesize", "TACOS: synthesize a collective algorithm for a graph platform",
          synthesizeParser, synthesizeCommand},
+        {"lesson", "'lesson check': run a lesson's steps and check the numbers it quotes",
+         lessonParser, lessonCommand},
         {"settings", "print the settings schema (--markdown: the docs tables)", settingsParser,
          settingsCommand},
     };

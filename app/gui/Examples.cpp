@@ -9,16 +9,22 @@
 
 namespace astrolabe::gui::examples {
 
-QString directory() {
+QString dataDirectory(const QString& name, const QString& sourceTree) {
     const QString installed = QDir(QApplication::applicationDirPath())
-                                  .filePath(QStringLiteral("../share/astrolabe/projects"));
+                                  .filePath(QStringLiteral("../share/astrolabe/") + name);
     if (QFileInfo(installed).isDir())
         return QDir::cleanPath(installed);
-#ifdef ASTROLABE_PROJECTS_DIR
-    if (QFileInfo(QStringLiteral(ASTROLABE_PROJECTS_DIR)).isDir())
-        return QStringLiteral(ASTROLABE_PROJECTS_DIR);
-#endif
+    if (!sourceTree.isEmpty() && QFileInfo(sourceTree).isDir())
+        return sourceTree;
     return {};
+}
+
+QString directory() {
+#ifdef ASTROLABE_PROJECTS_DIR
+    return dataDirectory(QStringLiteral("projects"), QStringLiteral(ASTROLABE_PROJECTS_DIR));
+#else
+    return dataDirectory(QStringLiteral("projects"), {});
+#endif
 }
 
 QStringList projects(const QString& directory) {

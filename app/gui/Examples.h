@@ -8,6 +8,9 @@
 
 namespace astrolabe::gui::examples {
 
+/// The installed share/astrolabe/<name> beside the program, else `sourceTree` (a developer's
+/// build; may be empty); empty when neither exists.
+QString dataDirectory(const QString& name, const QString& sourceTree);
 /// The installed share/astrolabe/projects beside the program, else the source tree's projects/
 /// (a developer's build); empty when neither exists.
 QString directory();

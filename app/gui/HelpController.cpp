@@ -46,6 +46,8 @@ QString dockSection(const QString& objectName) {
         return QStringLiteral("the-project-panel");
     if (objectName == QLatin1String("runsDock") || objectName == QLatin1String("logDock"))
         return QStringLiteral("the-runs-and-log-panels");
+    if (objectName == QLatin1String("lessonsDock"))
+        return QStringLiteral("lessons");
     return {};
 }
 
@@ -62,9 +64,11 @@ HelpController::HelpController(QMainWindow* window, WorkspaceTabs* tabs, Project
     window->addAction(m_contextHelp); // F1 also works while the menu bar is hidden
 }
 
-void HelpController::attachHelpMenu(QMenu* help) {
+void HelpController::attachHelpMenu(QMenu* help, QAction* lessons) {
     help->addAction(tr("&User Guide"), this, [this] { showGuide(); });
     help->addAction(m_contextHelp);
+    if (lessons)
+        help->addAction(lessons);
     QMenu* examples = help->addMenu(tr("&Examples"));
     examples->setObjectName(QStringLiteral("examplesMenu"));
     const QStringList projects = examples::projects(examples::directory());

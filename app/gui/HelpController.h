@@ -1,9 +1,9 @@
 #pragma once
 // The Help menu and context help:
-//   Help > User Guide (the HelpWindow, at its start), Examples (the bundled projects under
-//   projects/, opened like any project), About Astrolabe, About Qt;
-//   F1 anywhere opens the guide at the section of the panel that has the keyboard focus (the
-//   current tab when nothing has it, "Getting started" before a project is open).
+//   Help > User Guide (the HelpWindow, at its start), Lessons (LessonsController), Examples (the
+//   bundled projects under projects/, opened like any project), About Astrolabe, About Qt; F1
+//   anywhere opens the guide at the section of the panel that has the keyboard focus (the current
+//   tab when nothing has it, "Getting started" before a project is open).
 
 #include <QObject>
 #include <QPointer>
@@ -25,8 +25,9 @@ class HelpController : public QObject {
 public:
     HelpController(QMainWindow* window, WorkspaceTabs* tabs, ProjectController* project);
 
-    /// Fills `help` with User Guide, Examples, About Astrolabe and About Qt.
-    void attachHelpMenu(QMenu* help);
+    /// Fills `help` with User Guide, Lessons (`lessons`, when given), Examples, About Astrolabe
+    /// and About Qt.
+    void attachHelpMenu(QMenu* help, QAction* lessons = nullptr);
 
     /// The guide's section for `widget`: that of the nearest panel holding it.
     QString sectionFor(const QWidget* widget) const;

@@ -4,6 +4,7 @@
 #include "core/Version.h"
 #include "gui/ErrorReporter.h"
 #include "gui/HelpController.h"
+#include "gui/LessonsController.h"
 #include "gui/PresentationController.h"
 #include "gui/ProjectDialogs.h"
 #include "gui/ProjectDocument.h"
@@ -61,6 +62,7 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
     m_runBar = new RunToolBar(m_session, this);
     m_presentation = new PresentationController(this, m_tabs, m_layout);
     m_help = new HelpController(this, m_tabs, m_project);
+    m_lessons = new LessonsController(this, m_project, m_session, m_errors);
     createDocks();
     createMenus();
     addToolBar(m_runBar);
@@ -110,7 +112,7 @@ void MainWindow::createMenus() {
     m_layout->attachUnitsMenu(view->addMenu(tr("&Units")));
     view->addSeparator();
     m_presentation->attachViewMenu(view);
-    m_help->attachHelpMenu(menuBar()->addMenu(tr("&Help")));
+    m_help->attachHelpMenu(menuBar()->addMenu(tr("&Help")), m_lessons->showAction());
 }
 
 void MainWindow::createDocks() {

@@ -14,6 +14,7 @@
 //   undoably
 //   PresentationController  View > zoom, high contrast, full-screen tab (presentation mode)
 //   HelpController      the Help menu, the user guide window and F1 context help
+//   LessonsController   the Lessons dock: bundled lessons, their "Try it" steps run as runs
 // and views that show them: WorkspaceTabs (the central tabs), RunToolBar, ErrorReporter,
 // ProjectDialogs (the file dialogs and prompts).
 // The public project and run methods below forward to them (main() and tests call them).
@@ -48,6 +49,7 @@ namespace astrolabe::gui {
 
 class ErrorReporter;
 class HelpController;
+class LessonsController;
 class PresentationController;
 class ProjectDialogs;
 class ProjectDocument;
@@ -137,6 +139,7 @@ public:
     WorkspaceTabs* tabs() const { return m_tabs; }
     PresentationController* presentation() const { return m_presentation; }
     HelpController* help() const { return m_help; }
+    LessonsController* lessons() const { return m_lessons; }
     QProgressBar* progressBar() const { return m_runBar->progressBar(); }
     QLabel* progressLabel() const { return m_runBar->progressLabel(); }
     QAction* runAction() const { return m_runBar->runAction(); }
@@ -183,6 +186,7 @@ private:
     ErrorReporter* m_errors = nullptr;
     PresentationController* m_presentation = nullptr;
     HelpController* m_help = nullptr;
+    LessonsController* m_lessons = nullptr;
 
     QStackedWidget* m_stack = nullptr;
     WelcomePage* m_welcome = nullptr;

@@ -117,4 +117,23 @@ GeneratorSpec generatorSpecFrom(const std::string& preset,
     return s;
 }
 
+GeneratorSpec generatorSpecForPlatform(std::map<std::string, std::string> values,
+                                       const std::string& defaultPreset, int npus,
+                                       const std::string& hint) {
+    std::string preset = defaultPreset;
+    if (const auto it = values.find("preset"); it != values.end()) {
+        preset = it->second;
+        values.erase(it);
+    }
+    GeneratorSpec spec = generatorSpecFrom(preset, values);
+    validate(spec);
+    if (spec.parallel.npus() != npus)
+        throw Error(ErrorKind::Validation,
+                    "the generated workload has " + std::to_string(spec.parallel.npus()) +
+                        " NPUs (" + splitLabel(spec.parallel) + ") and the platform " +
+                        std::to_string(npus),
+                    {}, hint);
+    return spec;
+}
+
 } // namespace astrolabe::generate

@@ -20,6 +20,12 @@ namespace astrolabe::generate {
 GeneratorSpec generatorSpecFrom(const std::string& preset,
                                 const std::map<std::string, std::string>& values);
 
+/// generatorSpecFrom with the preset taken out of `values` ("preset", else `defaultPreset`),
+/// validated, for a platform of `npus` NPUs: throws Error (Validation) naming both NPU counts,
+/// with `hint`, when tp x pp x dp differs. What a sweep point and a lesson step generate.
+GeneratorSpec generatorSpecForPlatform(std::map<std::string, std::string> values,
+                                       const std::string& defaultPreset, int npus,
+                                       const std::string& hint = {});
 /// Every name generatorSpecFrom accepts: "preset", the settings' flags and "npus".
 std::vector<std::string> generatorValueNames();
 

@@ -2,7 +2,6 @@
 
 #include "core/InputFile.h"
 #include "generate/GeneratorValues.h"
-#include "generate/ParallelismFit.h"
 #include "store/Sha256.h"
 #include "sweep/SweepExpression.h"
 
@@ -85,20 +84,9 @@ generate::GeneratorSpec pointGenerator(const SweepFile& sweep, const SweepPoint&
     for (const SweepCoordinate& c : point.coordinates)
         if (isGeneratorPath(c.path))
             values[c.path.substr(kGeneratePrefix.size())] = c.value;
-    std::string preset = "gpt3-175b";
-    if (const auto it = values.find("preset"); it != values.end()) {
-        preset = it->second;
-        values.erase(it);
-    }
-    generate::GeneratorSpec spec = generate::generatorSpecFrom(preset, values);
-    generate::validate(spec);
-    if (spec.parallel.npus() != npus)
-        throw Error(ErrorKind::Validation,
-                    "the generated workload has " + std::to_string(spec.parallel.npus()) +
-                        " NPUs (" + generate::splitLabel(spec.parallel) + ") and the platform " +
-                        std::to_string(npus),
-                    {}, "skip such points with a constraint, e.g. tp * pp * dp == npus");
-    return spec;
+    return generate::generatorSpecForPlatform(
+        std::move(values), "gpt3-175b", npus,
+        "skip such points with a constraint, e.g. tp * pp * dp == npus");
 }
 
 std::string shortHash(const std::string& sweepText, const std::string& projectText) {

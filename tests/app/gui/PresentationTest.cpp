@@ -3,6 +3,7 @@
 // swaps the palette; F11 shows the current tab alone, full screen; both choices are remembered.
 #include "GuiTestSupport.h"
 #include "common/InterfaceScale.h"
+#include "gui/LessonsController.h"
 #include "gui/MainWindow.h"
 #include "gui/PresentationController.h"
 #include "gui/RunsPanel.h"
@@ -178,7 +179,10 @@ TEST(Presentation, F11ShowsTheCurrentTabAloneFullScreenAndF11OrEscGoBack) {
     ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
     window.newProjectFromPreset(QStringLiteral("quickstart"));
     window.tabs()->setCurrentIndex(MainWindow::TopologyTab);
-    const auto docks = window.findChildren<QDockWidget*>();
+    QList<QDockWidget*> docks; // those shown: the Lessons dock starts hidden, and stays so
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+        if (dock->isVisible())
+            docks << dock;
     ASSERT_FALSE(docks.isEmpty());
 
     for (Qt::Key back : {Qt::Key_F11, Qt::Key_Escape}) {
@@ -202,6 +206,7 @@ TEST(Presentation, F11ShowsTheCurrentTabAloneFullScreenAndF11OrEscGoBack) {
     }
     // Outside full screen, Esc is not taken from the widgets that use it.
     EXPECT_FALSE(window.presentation()->isTabFullScreen());
+    EXPECT_FALSE(window.lessons()->dock()->isVisible());
 }
 
 TEST(Presentation, ScaleAndThemeAreRememberedAcrossSessions) {

@@ -1,0 +1,173 @@
+#include "gui/LessonsController.h"
+
+#include "core/Error.h"
+#include "gui/ErrorReporter.h"
+#include "gui/Examples.h"
+#include "gui/LessonsPanel.h"
+#include "gui/ProjectController.h"
+#include "gui/ProjectDocument.h"
+#include "gui/RunSession.h"
+#include "lesson/LessonRun.h"
+
+#include <QAction>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QStandardPaths>
+
+namespace astrolabe::gui {
+
+LessonsController::LessonsController(QMainWindow* window, ProjectController* project,
+                                     RunSession* session, ErrorReporter* errors)
+    : QObject(window)
+    , m_window(window)
+    , m_project(project)
+    , m_session(session)
+    , m_errors(errors)
+    , m_dock(new QDockWidget(tr("Lessons"), window))
+    , m_panel(new LessonsPanel(m_dock))
+    , m_show(new QAction(tr("&Lessons"), this)) {
+    m_dock->setObjectName(QStringLiteral("lessonsDock"));
+    m_dock->setWidget(m_panel);
+    window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
+    m_dock->hide();
+    QStringList titles, paths = lessons(directory());
+    for (const QString& path : paths) {
+        try {
+            titles << QString::fromStdString(loadLesson(path.toStdString()).title);
+        } catch (const Error&) {
+            titles << QFileInfo(path).dir().dirName() + tr(" (has errors)");
+        }
+    }
+    m_panel->setLessons(titles, paths);
+    connect(m_show, &QAction::triggered, this, &LessonsController::showPanel);
+    connect(m_panel, &LessonsPanel::lessonChosen, this, &LessonsController::openLesson);
+    connect(m_panel, &LessonsPanel::tryRequested, this, &LessonsController::tryStep);
+    RunController* runner = session->runner();
+    connect(runner, &RunController::runFinished, this,
+            [this](int id, std::shared_ptr<const RunResult> result, double) {
+                if (id == m_runId && result)
+                    m_panel->setStatus(tr("Step %1 ran: %2 µs simulated.")
+                                           .arg(m_runStep + 1)
+                                           .arg(result->endTime.us(), 0, 'f', 1));
+            });
+    connect(runner, &RunController::runFailed, this,
+            [this](int id, const QString& message, const QString&, bool cancelled, double) {
+                if (id == m_runId)
+                    m_panel->setStatus(
+                        cancelled ? tr("Step %1 was stopped.").arg(m_runStep + 1)
+                                  : tr("Step %1 failed: %2").arg(m_runStep + 1).arg(message));
+            });
+}
+
+QString LessonsController::directory() {
+#ifdef ASTROLABE_LESSONS_DIR
+    return examples::dataDirectory(QStringLiteral("lessons"),
+                                   QStringLiteral(ASTROLABE_LESSONS_DIR));
+#else
+    return examples::dataDirectory(QStringLiteral("lessons"), {});
+#endif
+}
+
+QStringList LessonsController::lessons(const QString& directory) {
+    QStringList out;
+    if (directory.isEmpty())
+        return out;
+    const QDir dir(directory);
+    for (const QString& folder : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+        if (QFileInfo(dir.filePath(folder + QStringLiteral("/lesson.md"))).isFile())
+            out << dir.filePath(folder + QStringLiteral("/lesson.md"));
+    return out;
+}
+
+void LessonsController::showPanel() {
+    if (m_dock->isHidden()) // a third of the window beside the project, for reading
+        m_window->resizeDocks({m_dock}, {m_window->width() / 3}, Qt::Horizontal);
+    m_dock->show();
+    m_dock->raise();
+}
+
+void LessonsController::report(const QString& message) {
+    m_panel->setStatus(message);
+    m_errors->report(tr("Lesson"), message);
+}
+
+bool LessonsController::openLesson(const QString& lessonPath) {
+    showPanel();
+    try {
+        m_lesson = loadLesson(lessonPath.toStdString());
+    } catch (const Error& e) {
+        m_lesson.reset();
+        report(QString::fromStdString(e.what()));
+        return false;
+    }
+    // The copy's folder is named after the lesson's, under the user's data folder.
+    const QFileInfo lessonFile(lessonPath);
+    const QString root =
+        m_copyDirectory.isEmpty()
+            ? QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+                  QStringLiteral("/lessons")
+            : m_copyDirectory;
+    const QString folder = root + QLatin1Char('/') + lessonFile.dir().dirName();
+    const QString project = QString::fromStdString(m_lesson->projectPath);
+    m_projectCopy = folder + QLatin1Char('/') + QFileInfo(project).fileName();
+    QFile::remove(m_projectCopy); // a newer bundled version replaces the old copy
+    if (!QDir().mkpath(folder) || !QFile::copy(project, m_projectCopy)) {
+        report(tr("Cannot copy the lesson's project to %1").arg(folder));
+        return false;
+    }
+    m_panel->showLesson(*m_lesson);
+    if (!openProject())
+        return false;
+    if (!m_lesson->setup.empty())
+        m_project->document()->replaceSpec(lessonStep(*m_lesson, -1).spec);
+    return true;
+}
+
+bool LessonsController::openProject() {
+    if (m_project->hasProject() && m_project->document()->path() == m_projectCopy)
+        return true;
+    return m_project->open(m_projectCopy);
+}
+
+int LessonsController::tryStep(int step) {
+    if (!m_lesson || step < 0 || step >= m_lesson->stepCount())
+        return 0;
+    LessonStepSpec made;
+    try {
+        made = lessonStep(*m_lesson, step);
+    } catch (const Error& e) {
+        report(QString::fromStdString(e.what()));
+        return 0;
+    }
+    if (!openProject())
+        return 0;
+    const SimulationSpec spec = made.spec;
+    m_project->document()->applyEdit(
+        {QString(), tr("Lesson step %1").arg(step + 1), [spec](SimulationSpec& s) { s = spec; }});
+    const QString variant = tr("lesson step %1").arg(step + 1);
+    m_runStep = step;
+    if (made.generator) {
+        SimulationSpec named = made.spec; // what ran, in the runs list: the generated iteration
+        named.workload.kind = WorkloadSource::Kind::ChakraTrace;
+        named.workload.tracePrefix = "generated:" + made.generator->model.name;
+        m_runId = m_session->startNamed(
+            named,
+            [this, variant](int number) {
+                return tr("%1 #%2 (%3)")
+                    .arg(m_project->document()->displayName())
+                    .arg(number)
+                    .arg(variant);
+            },
+            [made](SimulationSpec& s) { return makeLessonTraces(made, s); });
+    } else {
+        m_runId = m_session->start(made.spec, variant);
+    }
+    m_panel->setStatus(tr("Step %1 running…").arg(step + 1));
+    emit stepStarted(step, m_runId);
+    return m_runId;
+}
+
+} // namespace astrolabe::gui

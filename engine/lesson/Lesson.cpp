@@ -1,0 +1,196 @@
+#include "lesson/Lesson.h"
+
+#include "core/Error.h"
+#include "lesson/LessonRun.h"
+
+#include <algorithm>
+#include <regex>
+#include <sstream>
+
+namespace astrolabe {
+
+namespace {
+
+const std::regex& quotePattern() {
+    static const std::regex pattern(R"(\[\[([a-z-]+)=([^\]\s]+)\]\])");
+    return pattern;
+}
+
+std::string trim(const std::string& s) {
+    const size_t begin = s.find_first_not_of(" \t\r");
+    if (begin == std::string::npos)
+        return {};
+    return s.substr(begin, s.find_last_not_of(" \t\r") - begin + 1);
+}
+
+struct Parser {
+    std::string file;
+    Lesson lesson;
+    std::vector<Error> errors;
+
+    void fail(int line, const std::string& message, const std::string& hint = {}) {
+        errors.emplace_back(ErrorKind::Validation, message, SourceLocation{file, line, 0, {}},
+                            hint);
+    }
+
+    /// "set PATH = VALUE" (try and setup blocks).
+    bool parseSet(const std::string& line, int lineNumber, std::vector<LessonSetting>& out) {
+        if (line.rfind("set ", 0) != 0)
+            return false;
+        const size_t eq = line.find('=');
+        if (eq == std::string::npos) {
+            fail(lineNumber, "expected \"set <path> = <value>\", found \"" + line + "\"");
+            return true;
+        }
+        LessonSetting setting{trim(line.substr(4, eq - 4)), trim(line.substr(eq + 1)), lineNumber};
+        if (setting.path.empty() || setting.value.empty())
+            fail(lineNumber, "expected \"set <path> = <value>\", found \"" + line + "\"");
+        else
+            out.push_back(std::move(setting));
+        return true;
+    }
+
+    void blockLine(const std::string& kind, const std::string& line, int lineNumber,
+                   LessonBlock& block, bool& seenSeparator) {
+        const std::string text = trim(line);
+        if (kind == "question") {
+            if (text == "---")
+                seenSeparator = true;
+            else
+                (seenSeparator ? block.answer : block.markdown) += line + "\n";
+            return;
+        }
+        if (text.empty() || text[0] == '#' || (kind == "try" && text == "run"))
+            return;
+        if (kind == "setup" && text.rfind("project:", 0) == 0) {
+            lesson.projectPath = trim(text.substr(8));
+            lesson.projectLine = lineNumber;
+            return;
+        }
+        if (!parseSet(text, lineNumber, kind == "setup" ? lesson.setup : block.settings))
+            fail(lineNumber,
+                 "in a " + kind + " block: expected \"set <path> = <value>\"" +
+                     (kind == "try" ? std::string(" or \"run\"") : std::string()) +
+                     (kind == "setup" ? std::string(" or \"project: <file>\"") : std::string()) +
+                     ", found \"" + text + "\"");
+    }
+
+    void quotesIn(const std::string& markdown, int firstLine, int step) {
+        std::istringstream in(markdown);
+        std::string line;
+        for (int n = firstLine; std::getline(in, line); ++n)
+            for (auto it = std::sregex_iterator(line.begin(), line.end(), quotePattern());
+                 it != std::sregex_iterator(); ++it) {
+                const std::string metric = (*it)[1], value = (*it)[2];
+                const auto& known = lessonMetrics();
+                std::vector<std::string> names;
+                for (const auto& m : known)
+                    names.push_back(m.first);
+                if (std::find(names.begin(), names.end(), metric) == names.end())
+                    fail(n, "unknown metric \"" + metric + "\" in [[" + metric + "=" + value + "]]",
+                         "the metrics are " + joinAlternatives(names));
+                else if (value.find_first_not_of("0123456789.-") != std::string::npos)
+                    fail(n, "[[" + metric + "=" + value + "]]: the value is not a plain number");
+                else if (step < 0)
+                    fail(n, "[[" + metric + "=" + value + "]] comes before any \"try\" block",
+                         "a quoted number is checked against the step above it");
+                else
+                    lesson.quotes.push_back({metric, value, step, n});
+            }
+    }
+};
+
+} // namespace
+
+int Lesson::stepCount() const {
+    return static_cast<int>(std::count_if(blocks.begin(), blocks.end(), [](const LessonBlock& b) {
+        return b.kind == LessonBlock::Kind::Try;
+    }));
+}
+
+std::vector<LessonSetting> Lesson::settingsUpTo(int step) const {
+    std::vector<LessonSetting> out = setup;
+    for (const LessonBlock& block : blocks)
+        if (block.kind == LessonBlock::Kind::Try && block.step <= step)
+            out.insert(out.end(), block.settings.begin(), block.settings.end());
+    return out;
+}
+
+Lesson parseLesson(const std::string& text, const std::string& fileName) {
+    Parser p;
+    p.file = fileName;
+    p.lesson.file = fileName;
+    std::istringstream in(text);
+    std::string line;
+    int lineNumber = 0;
+    LessonBlock current;
+    current.line = 1;
+    std::string fence; // the open block's kind; empty outside blocks
+    bool separator = false;
+    int steps = 0;
+    auto flushText = [&] {
+        if (current.kind == LessonBlock::Kind::Text && !trim(current.markdown).empty()) {
+            p.quotesIn(current.markdown, current.line, steps - 1);
+            p.lesson.blocks.push_back(current);
+        }
+    };
+    while (std::getline(in, line)) {
+        ++lineNumber;
+        const std::string text = trim(line);
+        if (fence.empty()) {
+            if (text == "```setup" || text == "```try" || text == "```question") {
+                flushText();
+                fence = text.substr(3);
+                separator = false;
+                current = LessonBlock{};
+                current.line = lineNumber;
+                current.kind =
+                    fence == "try" ? LessonBlock::Kind::Try : LessonBlock::Kind::Question;
+                if (fence == "try")
+                    current.step = steps++;
+                continue;
+            }
+            if (p.lesson.title.empty() && text.rfind("# ", 0) == 0)
+                p.lesson.title = trim(text.substr(2));
+            if (current.kind != LessonBlock::Kind::Text) {
+                current = LessonBlock{};
+                current.line = lineNumber;
+            }
+            current.markdown += line + "\n";
+            continue;
+        }
+        if (text.rfind("```", 0) == 0) {
+            if (fence == "question") {
+                if (!separator)
+                    p.fail(current.line, "a question block without its answer",
+                           "write the answer after a line \"---\"");
+                const auto questionLines = static_cast<int>(
+                    std::count(current.markdown.begin(), current.markdown.end(), '\n'));
+                p.quotesIn(current.markdown, current.line + 1, steps - 1);
+                p.quotesIn(current.answer, current.line + 2 + questionLines, steps - 1);
+            }
+            if (fence != "setup")
+                p.lesson.blocks.push_back(current);
+            fence.clear();
+            current = LessonBlock{};
+            current.line = lineNumber + 1;
+            continue;
+        }
+        p.blockLine(fence, line, lineNumber, current, separator);
+    }
+    if (!fence.empty())
+        p.fail(current.line, "the " + fence + " block is not closed", "end it with a line ```");
+    else
+        flushText();
+    if (p.lesson.title.empty())
+        p.fail(1, "the lesson has no title", "start it with a heading \"# <title>\"");
+    if (!p.errors.empty())
+        throw ErrorList(std::move(p.errors));
+    return p.lesson;
+}
+
+std::string lessonDisplayText(const std::string& markdown) {
+    return std::regex_replace(markdown, quotePattern(), "$2");
+}
+
+} // namespace astrolabe

@@ -1,0 +1,254 @@
+#include "lesson/LessonRun.h"
+
+#include "config/SweepFile.h"
+#include "core/Error.h"
+#include "core/InputFile.h"
+#include "generate/GeneratorValues.h"
+#include "generate/ModelFigures.h"
+#include "generate/WorkloadGenerator.h"
+#include "simulation/Simulation.h"
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+namespace astrolabe {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kGeneratePrefix = "generate.";
+
+bool isGeneratorPath(const std::string& path) {
+    return path.rfind(kGeneratePrefix, 0) == 0;
+}
+
+std::string readText(const std::string& path, const std::string& what) {
+    return readInputFile(path, what, kMaxTextInputBytes);
+}
+
+/// The line a step's problems are reported at: its try block (the setup: the project line).
+int stepLine(const Lesson& lesson, int step) {
+    for (const LessonBlock& block : lesson.blocks)
+        if (block.kind == LessonBlock::Kind::Try && block.step == step)
+            return block.line;
+    return lesson.projectLine;
+}
+
+Error atLesson(const Lesson& lesson, int line, const std::string& what, const Error& cause) {
+    return Error(cause.kind() == ErrorKind::Input ? ErrorKind::Input : ErrorKind::Validation,
+                 what + ": " + cause.what(), SourceLocation{lesson.file, line, 0, {}});
+}
+
+const RunResult& requireRun(const RunResult* run, const std::string& metric) {
+    if (!run)
+        throw Error(ErrorKind::Validation, "\"" + metric + "\" needs the step before it");
+    return *run;
+}
+
+const DimensionSpec& firstDimension(const LessonStepSpec& step, const std::string& metric) {
+    if (step.spec.platform.dimensions.empty())
+        throw Error(ErrorKind::Validation, "\"" + metric + "\" needs a platform dimension");
+    return step.spec.platform.dimensions.front();
+}
+
+generate::ModelFigures figuresOf(const LessonStepSpec& step, const std::string& metric) {
+    if (!step.generator)
+        throw Error(ErrorKind::Validation,
+                    "\"" + metric + "\" needs a generated workload (generate.* settings)");
+    return generate::computeFigures(*step.generator);
+}
+
+} // namespace
+
+Lesson loadLesson(const std::string& lessonPath) {
+    Lesson lesson = parseLesson(readText(lessonPath, "the lesson"), lessonPath);
+    const fs::path folder = fs::path(lessonPath).parent_path();
+    const std::string named = lesson.projectPath.empty() ? "project.yaml" : lesson.projectPath;
+    lesson.projectPath = (folder / named).lexically_normal().string();
+    std::error_code ec;
+    if (!fs::is_regular_file(lesson.projectPath, ec))
+        throw ErrorList({Error(ErrorKind::Input,
+                               "the lesson's project \"" + named +
+                                   "\" does not exist (looked for " + lesson.projectPath + ")",
+                               SourceLocation{lessonPath, lesson.projectLine, 0, {}},
+                               "name it in a setup block: project: <file beside lesson.md>")});
+    std::vector<Error> errors;
+    try {
+        const ProjectTemplate project(lesson.projectPath,
+                                      readText(lesson.projectPath, "the lesson's project"));
+        std::vector<LessonSetting> all = lesson.settingsUpTo(lesson.stepCount());
+        for (const LessonSetting& s : all)
+            if (!isGeneratorPath(s.path)) {
+                try {
+                    project.checkPath(SweepAxis{s.path,
+                                                s.path,
+                                                {s.value},
+                                                SourceLocation{lessonPath, s.line, 0, s.path}},
+                                      lessonPath);
+                } catch (const ErrorList& e) {
+                    errors.insert(errors.end(), e.errors().begin(), e.errors().end());
+                }
+            } else if (const std::string name = s.path.substr(kGeneratePrefix.size());
+                       name != "preset") {
+                const std::vector<std::string> names = generate::generatorValueNames();
+                if (std::find(names.begin(), names.end(), name) == names.end())
+                    errors.emplace_back(
+                        ErrorKind::Validation, "\"" + s.path + "\": not a generator setting",
+                        SourceLocation{lessonPath, s.line, 0, s.path},
+                        "the names are generate-llm's flags (docs/generator.md)" +
+                            std::string(closestMatch(name, names).empty()
+                                            ? ""
+                                            : "; did you mean " + closestMatch(name, names) + "?"));
+            }
+    } catch (const Error& e) {
+        errors.push_back(atLesson(lesson, lesson.projectLine, "the lesson's project", e));
+    }
+    if (errors.empty())
+        for (int step = -1; step < lesson.stepCount(); ++step)
+            try {
+                lessonStep(lesson, step);
+            } catch (const ErrorList& e) {
+                errors.insert(errors.end(), e.errors().begin(), e.errors().end());
+                if (step < 0)
+                    break; // the project itself is wrong: every step would repeat it
+            }
+    if (!errors.empty())
+        throw ErrorList(std::move(errors));
+    return lesson;
+}
+
+LessonStepSpec lessonStep(const Lesson& lesson, int step) {
+    std::vector<std::pair<std::string, std::string>> overrides;
+    std::map<std::string, std::string> generator;
+    for (const LessonSetting& s : lesson.settingsUpTo(step)) {
+        if (isGeneratorPath(s.path))
+            generator[s.path.substr(kGeneratePrefix.size())] = s.value;
+        else
+            overrides.emplace_back(s.path, s.value);
+    }
+    const std::string what =
+        step < 0 ? std::string("the setup") : "step " + std::to_string(step + 1);
+    LessonStepSpec out;
+    try {
+        const ProjectTemplate project(lesson.projectPath,
+                                      readText(lesson.projectPath, "the lesson's project"));
+        out.spec = project.instantiate(overrides);
+        if (!generator.empty())
+            out.generator = generate::generatorSpecForPlatform(generator, "gpt2-124m",
+                                                               out.spec.platform.npuCount());
+    } catch (const Error& e) {
+        throw ErrorList({atLesson(lesson, stepLine(lesson, step), what, e)});
+    }
+    return out;
+}
+
+std::vector<WorkloadTrace> makeLessonTraces(const LessonStepSpec& step, SimulationSpec& spec) {
+    if (!step.generator)
+        return {};
+    generate::GeneratedWorkload workload = generate::generateWorkload(*step.generator);
+    spec.commGroups = std::move(workload.groups);
+    spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
+    spec.workload.tracePrefix = "generated:" + step.generator->model.name;
+    return std::move(workload.traces);
+}
+
+std::shared_ptr<const RunResult> runLessonStep(const LessonStepSpec& step, ProgressSink* progress,
+                                               const CancelToken* cancel) {
+    if (!step.generator)
+        return runSimulation(step.spec, progress, cancel);
+    SimulationSpec spec = step.spec;
+    std::vector<WorkloadTrace> traces = makeLessonTraces(step, spec);
+    return runSimulation(spec, std::move(traces), progress, cancel);
+}
+
+const std::vector<std::pair<std::string, std::string>>& lessonMetrics() {
+    static const std::vector<std::pair<std::string, std::string>> metrics = {
+        {"time-us", "the run's simulated time, microseconds"},
+        {"time-ms", "the run's simulated time, milliseconds"},
+        {"speedup", "the step before's time divided by this step's"},
+        {"ring-bound-us",
+         "2(N-1)/N x size / bandwidth on the first dimension (N NPUs), microseconds"},
+        {"over-bound-percent",
+         "how much longer the run is than ring-bound-us, percent of ring-bound-us"},
+        {"latency-bound-us", "2(N-1) x the first dimension's link latency, microseconds"},
+        {"compute-percent", "the NPUs' mean compute time as a share of the run, percent"},
+        {"bubble-percent", "the pipeline bubble (p-1)/(m+p-1) of the generated iteration, percent"},
+        {"memory-gib", "the generator's peak memory per NPU (worst stage), GiB"},
+        {"offloaded-gib", "model states offloaded out of HBM per NPU, GiB"},
+    };
+    return metrics;
+}
+
+double lessonMetric(const std::string& metric, const LessonStepSpec& step, const RunResult& run,
+                    const RunResult* previous) {
+    const double seconds = run.endTime.seconds();
+    if (metric == "time-us")
+        return seconds * 1e6;
+    if (metric == "time-ms")
+        return seconds * 1e3;
+    if (metric == "speedup")
+        return requireRun(previous, metric).endTime.seconds() / seconds;
+    if (metric == "over-bound-percent")
+        return 100 * (seconds * 1e6 / lessonMetric("ring-bound-us", step, run, previous) - 1);
+    if (metric == "ring-bound-us" || metric == "latency-bound-us") {
+        const DimensionSpec& dim = firstDimension(step, metric);
+        const double n = dim.size;
+        if (metric == "latency-bound-us")
+            return 2 * (n - 1) * dim.latencyNs / 1e3;
+        if (step.spec.workload.kind != WorkloadSource::Kind::Microbenchmark)
+            throw Error(ErrorKind::Validation, "\"ring-bound-us\" needs a microbenchmark");
+        const double size = static_cast<double>(step.spec.workload.microbenchmark.sizeBytes);
+        return 2 * (n - 1) / n * size / dim.bandwidthBytesPerSecond * 1e6;
+    }
+    if (metric == "compute-percent") {
+        if (run.npus.empty() || seconds <= 0)
+            return 0;
+        double compute = 0;
+        for (const NpuSummary& npu : run.npus)
+            compute += npu.computeUnion.seconds();
+        return 100 * compute / static_cast<double>(run.npus.size()) / seconds;
+    }
+    if (metric == "bubble-percent")
+        return 100 * figuresOf(step, metric).bubbleFraction;
+    if (metric == "memory-gib")
+        return figuresOf(step, metric).memory.total() / static_cast<double>(kGiB);
+    if (metric == "offloaded-gib")
+        return figuresOf(step, metric).memory.offloaded() / static_cast<double>(kGiB);
+    throw Error(ErrorKind::Validation, "unknown lesson metric \"" + metric + "\"");
+}
+
+std::vector<QuoteCheck> checkLessonQuotes(const Lesson& lesson) {
+    std::vector<std::shared_ptr<const RunResult>> runs;
+    std::vector<LessonStepSpec> steps;
+    for (int step = 0; step < lesson.stepCount(); ++step) {
+        steps.push_back(lessonStep(lesson, step));
+        runs.push_back(runLessonStep(steps.back()));
+    }
+    std::vector<QuoteCheck> out;
+    for (const LessonQuote& quote : lesson.quotes) {
+        QuoteCheck check{quote, 0, false, {}};
+        try {
+            const auto step = static_cast<size_t>(quote.step);
+            check.measured = lessonMetric(quote.metric, steps.at(step), *runs.at(step),
+                                          step > 0 ? runs[step - 1].get() : nullptr);
+            const double written = std::stod(quote.value);
+            // 1e-9 relative: the decimal value itself is not exact in binary.
+            check.agrees = std::abs(check.measured - written) <=
+                           quotePrecision(quote.value) + 1e-9 * std::abs(written);
+        } catch (const std::exception& e) {
+            check.error = e.what();
+        }
+        out.push_back(std::move(check));
+    }
+    return out;
+}
+
+double quotePrecision(const std::string& value) {
+    const size_t dot = value.find('.');
+    const int decimals = dot == std::string::npos ? 0 : static_cast<int>(value.size() - dot - 1);
+    return 0.5 * std::pow(10.0, -decimals);
+}
+
+} // namespace astrolabe

@@ -1,0 +1,179 @@
+// The Lessons dock in the window: lesson 1 and lesson 5 walked through the window's own run path
+// (each "Try it" step applied to the open project and run like the Run button's runs), every
+// number their text quotes checked against those runs; screenshots of the dock beside the live
+// project at 100 % and 200 %; a broken lesson reported at its file and line.
+#include "GuiTestSupport.h"
+#include "gui/HelpController.h"
+#include "gui/LessonsController.h"
+#include "gui/LessonsPanel.h"
+#include "gui/MainWindow.h"
+#include "gui/PresentationController.h"
+#include "gui/ProjectDocument.h"
+#include "gui/RunSession.h"
+#include "gui/WorkspaceTabs.h"
+#include "lesson/LessonRun.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFile>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSignalSpy>
+#include <QTextBrowser>
+#include <cmath>
+#include <gtest/gtest.h>
+#include <map>
+
+using namespace astrolabe;
+using namespace astrolabe::gui;
+
+namespace {
+
+QString lessonPath(const char* folder) {
+    return QStringLiteral(ASTROLABE_SOURCE_DIR "/lessons/") + QLatin1String(folder) +
+           QStringLiteral("/lesson.md");
+}
+
+/// Opens the lesson in the window, runs every step through the Lessons dock and checks every
+/// quoted number against the run the window made. Returns the number of quotes checked.
+size_t walkInWindow(MainWindow& window, LessonsController* lessons, const char* folder,
+                    const std::function<void(int step)>& afterStep = {}) {
+    if (!lessons->openLesson(lessonPath(folder))) {
+        ADD_FAILURE() << "cannot open " << folder;
+        return 0;
+    }
+    const Lesson& lesson = *lessons->lesson();
+    std::map<int, std::shared_ptr<const RunResult>> runs;
+    QObject context;
+    QObject::connect(window.runController(), &RunController::runFinished, &context,
+                     [&](int id, std::shared_ptr<const RunResult> result, double) {
+                         runs[id] = std::move(result);
+                     });
+    std::vector<std::shared_ptr<const RunResult>> byStep;
+    for (int step = 0; step < lesson.stepCount(); ++step) {
+        const int id = lessons->tryStep(step);
+        EXPECT_GT(id, 0) << folder << " step " << step + 1;
+        if (!test::waitUntil([&] { return runs.count(id) > 0; }, 60000)) {
+            ADD_FAILURE() << folder << " step " << step + 1 << " did not finish";
+            return 0;
+        }
+        byStep.push_back(runs[id]);
+        // The document shows the step's settings (so the tabs do).
+        EXPECT_EQ(window.document()->spec().platform, lessonStep(lesson, step).spec.platform);
+        if (afterStep)
+            afterStep(step);
+    }
+    for (const LessonQuote& quote : lesson.quotes) {
+        const auto step = static_cast<size_t>(quote.step);
+        const double measured =
+            lessonMetric(quote.metric, lessonStep(lesson, quote.step), *byStep.at(step),
+                         step > 0 ? byStep[step - 1].get() : nullptr);
+        EXPECT_LE(std::abs(measured - std::stod(quote.value)),
+                  quotePrecision(quote.value) * (1 + 1e-9))
+            << lesson.file << ":" << quote.line << ": [[" << quote.metric << "=" << quote.value
+            << "]] but the window's run of step " << quote.step + 1 << " gives " << measured;
+    }
+    return lesson.quotes.size();
+}
+
+} // namespace
+
+TEST(Lessons, LessonOneAndFiveWalkedThroughTheWindow) {
+    QTemporaryDir dir;
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    window.resize(1600, 1000);
+    window.show();
+    LessonsController* lessons = window.lessons();
+    lessons->setCopyDirectory(dir.filePath(QStringLiteral("lessons")));
+    ASSERT_GE(LessonsController::lessons(LessonsController::directory()).size(), 6);
+
+    const size_t first = walkInWindow(window, lessons, "01-ring-all-reduce", [&](int step) {
+        if (step != 0)
+            return;
+        window.tabs()->setCurrentIndex(MainWindow::TimelineTab);
+        test::saveScreenshot(window, QStringLiteral("lessons-ring-100.png"));
+        lessons->panel()->revealAnswer(0);
+        window.presentation()->setScale(2.0);
+        test::saveScreenshot(window, QStringLiteral("lessons-ring-200.png"));
+        window.presentation()->setScale(1.0);
+    });
+    EXPECT_GE(first, 6u);
+    EXPECT_TRUE(lessons->dock()->isVisible());
+    EXPECT_TRUE(window.document()->path().startsWith(dir.path())) << "runs stored in a copy";
+    QSignalSpy stored(&window, &MainWindow::runStored);
+    EXPECT_GE(walkInWindow(window, lessons, "05-parallelism"), 10u);
+    // Every step's run is stored in the lesson's project like a Run button's run.
+    EXPECT_TRUE(test::waitUntil([&] { return stored.size() >= 5; }, 30000)) << stored.size();
+    window.tabs()->setCurrentIndex(MainWindow::UtilizationTab);
+    test::saveScreenshot(window, QStringLiteral("lessons-parallelism-100.png"));
+}
+
+TEST(Lessons, PanelShowsValuesStepsAndAnswersOnClick) {
+    LessonsPanel panel;
+    const Lesson lesson = loadLesson(lessonPath("01-ring-all-reduce").toStdString());
+    panel.showLesson(lesson);
+    const QString text = panel.markdown();
+    EXPECT_FALSE(text.contains(QStringLiteral("[[")));
+    EXPECT_TRUE(text.contains(QStringLiteral("9013.5"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("(try:0)")));
+    EXPECT_TRUE(text.contains(QStringLiteral("(answer:0)")));
+    EXPECT_FALSE(text.contains(QStringLiteral("local reduction did")) &&
+                 text.contains(QStringLiteral("> Each of the 2(N−1) steps")));
+    QSignalSpy tried(&panel, &LessonsPanel::tryRequested);
+    emit panel.browser()->anchorClicked(QUrl(QStringLiteral("try:2")));
+    ASSERT_EQ(tried.size(), 1);
+    EXPECT_EQ(tried.front().front().toInt(), 2);
+    emit panel.browser()->anchorClicked(QUrl(QStringLiteral("answer:0")));
+    EXPECT_TRUE(panel.markdown().contains(QStringLiteral("> Each of the 2(N−1) steps")));
+    EXPECT_FALSE(panel.markdown().contains(QStringLiteral("(answer:0)")));
+}
+
+TEST(Lessons, BrokenLessonIsReportedAtItsFileAndLine) {
+    QTemporaryDir dir;
+    QDir().mkpath(dir.filePath(QStringLiteral("bad")));
+    const QString lesson = dir.filePath(QStringLiteral("bad/lesson.md"));
+    {
+        QFile file(lesson);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write("# Broken\n\n```try\nset platform.dimensionz[0].size = 8\nrun\n```\n");
+    }
+    ASSERT_TRUE(
+        QFile::copy(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml"),
+                    dir.filePath(QStringLiteral("bad/project.yaml"))));
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    LessonsController* lessons = window.lessons();
+    lessons->setCopyDirectory(dir.filePath(QStringLiteral("copies")));
+    EXPECT_FALSE(lessons->openLesson(lesson));
+    EXPECT_EQ(lessons->lesson(), nullptr);
+    EXPECT_EQ(lessons->tryStep(0), 0);
+    const QString status = lessons->panel()->findChild<QLabel*>()->text();
+    EXPECT_TRUE(status.contains(lesson + QStringLiteral(":4"))) << status.toStdString();
+    EXPECT_TRUE(status.contains(QStringLiteral("dimensionz"))) << status.toStdString();
+
+    QFile::remove(dir.filePath(QStringLiteral("bad/project.yaml")));
+    {
+        QFile file(lesson);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write("# No project\n```try\nrun\n```\n");
+    }
+    EXPECT_FALSE(lessons->openLesson(lesson));
+    const QString missing = lessons->panel()->findChild<QLabel*>()->text();
+    EXPECT_TRUE(missing.contains(lesson + QStringLiteral(":1"))) << missing.toStdString();
+    EXPECT_TRUE(missing.contains(QStringLiteral("project.yaml"))) << missing.toStdString();
+}
+
+TEST(Lessons, HelpMenuHasLessons) {
+    QTemporaryDir dir;
+    MainWindow window(test::testServices(dir));
+    QAction* found = nullptr;
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->menu() && menu->text() == QStringLiteral("&Help"))
+            for (QAction* action : menu->menu()->actions())
+                if (action->text() == QStringLiteral("&Lessons"))
+                    found = action;
+    ASSERT_NE(found, nullptr);
+    found->trigger();
+    EXPECT_FALSE(window.lessons()->dock()->isHidden());
+}

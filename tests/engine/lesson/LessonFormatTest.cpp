@@ -1,0 +1,155 @@
+// The lesson format (docs/lessons.md): blocks, steps, quotes, and the errors a wrong lesson
+// gives — each naming the lesson file and the line, never a crash.
+#include "core/Error.h"
+#include "lesson/LessonRun.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+
+namespace astrolabe {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kRing = R"(name: ring
+platform:
+  dimensions:
+    - {type: Ring, size: 4, bandwidth: 50 GiB/s, latency: 500 ns}
+system:
+  algorithms: {all-reduce: [ring], reduce-scatter: [ring], all-gather: [ring], all-to-all: [ring]}
+  chunks: 4
+  active-chunks-per-dimension: 1
+  local-memory-bandwidth: 50 GB/s
+workload:
+  microbenchmark: {collective: all-reduce, size: 1 MiB}
+)";
+
+struct LessonFolder {
+    fs::path dir;
+    explicit LessonFolder(const std::string& lesson, const char* project = kRing) {
+        dir = fs::temp_directory_path() /
+              ("astrolabe-lesson-" +
+               std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(dir);
+        std::ofstream(dir / "lesson.md") << lesson;
+        if (project)
+            std::ofstream(dir / "project.yaml") << project;
+    }
+    ~LessonFolder() { fs::remove_all(dir); }
+    std::string file() const { return (dir / "lesson.md").string(); }
+};
+
+/// The first error of loading the lesson (fails the test when it loads).
+Error firstError(const std::string& path) {
+    try {
+        loadLesson(path);
+    } catch (const ErrorList& e) {
+        return e.errors().front();
+    } catch (const Error& e) {
+        return e;
+    }
+    ADD_FAILURE() << "the lesson loaded";
+    return Error(ErrorKind::Internal, "loaded");
+}
+
+TEST(LessonFormat, ReadsBlocksStepsQuestionsAndQuotes) {
+    const Lesson lesson = parseLesson("# Title\n"
+                                      "Intro.\n"
+                                      "```try\n"
+                                      "set system.chunks = 2\n"
+                                      "run\n"
+                                      "```\n"
+                                      "Took [[time-us=12.5]] us.\n"
+                                      "```question\n"
+                                      "Why?\n"
+                                      "---\n"
+                                      "Because [[speedup=2]].\n"
+                                      "```\n"
+                                      "```try\n"
+                                      "set platform.dimensions[0].size = 8\n"
+                                      "```\n",
+                                      "l.md");
+    EXPECT_EQ(lesson.title, "Title");
+    ASSERT_EQ(lesson.stepCount(), 2);
+    ASSERT_EQ(lesson.quotes.size(), 2u);
+    EXPECT_EQ(lesson.quotes[0].metric, "time-us");
+    EXPECT_EQ(lesson.quotes[0].value, "12.5");
+    EXPECT_EQ(lesson.quotes[0].step, 0);
+    EXPECT_EQ(lesson.quotes[0].line, 7);
+    EXPECT_EQ(lesson.quotes[1].line, 11);
+    const auto settings = lesson.settingsUpTo(1);
+    ASSERT_EQ(settings.size(), 2u);
+    EXPECT_EQ(settings[1].path, "platform.dimensions[0].size");
+    EXPECT_EQ(settings[1].value, "8");
+    EXPECT_EQ(settings[1].line, 14);
+    EXPECT_EQ(lessonDisplayText("Took [[time-us=12.5]] us."), "Took 12.5 us.");
+    EXPECT_DOUBLE_EQ(quotePrecision("12.5"), 0.05);
+    EXPECT_DOUBLE_EQ(quotePrecision("42"), 0.5);
+}
+
+TEST(LessonFormat, SyntaxErrorsNameFileAndLine) {
+    try {
+        parseLesson("# T\n```try\nchange chunks to 4\n```\nSee [[time-x=3]].\n```question\nNo "
+                    "answer\n```\n",
+                    "bad.md");
+        FAIL() << "parsed";
+    } catch (const ErrorList& e) {
+        const std::string all = e.what();
+        EXPECT_NE(all.find("bad.md:3"), std::string::npos) << all;
+        EXPECT_NE(all.find("change chunks to 4"), std::string::npos) << all;
+        EXPECT_NE(all.find("bad.md:5"), std::string::npos) << all;
+        EXPECT_NE(all.find("unknown metric \"time-x\""), std::string::npos) << all;
+        EXPECT_NE(all.find("bad.md:6"), std::string::npos) << all;
+        EXPECT_NE(all.find("without its answer"), std::string::npos) << all;
+    }
+}
+
+TEST(LessonFormat, UnknownSettingPathNamesTheLessonLine) {
+    LessonFolder folder("# T\n\n```try\nset platform.dimensions[3].size = 8\nrun\n```\n");
+    const Error e = firstError(folder.file());
+    EXPECT_EQ(e.where().file, folder.file());
+    EXPECT_EQ(e.where().line, 4);
+    EXPECT_NE(std::string(e.what()).find("platform.dimensions[3]"), std::string::npos) << e.what();
+}
+
+TEST(LessonFormat, UnknownLastKeyIsCaughtAtTheStep) {
+    LessonFolder folder("# T\n\n```try\nset system.chunkz = 8\n```\n");
+    const Error e = firstError(folder.file());
+    EXPECT_EQ(e.where().file, folder.file());
+    EXPECT_EQ(e.where().line, 3);
+    EXPECT_NE(std::string(e.what()).find("chunkz"), std::string::npos) << e.what();
+}
+
+TEST(LessonFormat, UnknownGeneratorSettingNamesTheLessonLine) {
+    LessonFolder folder("# T\n```try\nset generate.pipeline = 4\n```\n");
+    const Error e = firstError(folder.file());
+    EXPECT_EQ(e.where().line, 3);
+    EXPECT_NE(std::string(e.what()).find("not a generator setting"), std::string::npos);
+}
+
+TEST(LessonFormat, MissingProjectNamesTheLessonLine) {
+    LessonFolder folder("# T\n```setup\nproject: nowhere.yaml\n```\n```try\nrun\n```\n", nullptr);
+    const Error e = firstError(folder.file());
+    EXPECT_EQ(e.where().file, folder.file());
+    EXPECT_EQ(e.where().line, 3);
+    EXPECT_NE(std::string(e.what()).find("nowhere.yaml"), std::string::npos) << e.what();
+}
+
+TEST(LessonFormat, MissingLessonFileIsAnError) {
+    EXPECT_THROW(loadLesson("/nonexistent/lesson.md"), Error);
+}
+
+TEST(LessonFormat, StepsAccumulateWhateverWasRunBefore) {
+    LessonFolder folder("# T\n```try\nset platform.dimensions[0].size = 8\n```\n"
+                        "```try\nset workload.microbenchmark.size = 4 MiB\n```\n");
+    const Lesson lesson = loadLesson(folder.file());
+    const LessonStepSpec second = lessonStep(lesson, 1);
+    EXPECT_EQ(second.spec.platform.dimensions[0].size, 8);
+    EXPECT_EQ(second.spec.workload.microbenchmark.sizeBytes, 4u << 20);
+    EXPECT_EQ(lessonStep(lesson, -1).spec.platform.dimensions[0].size, 4);
+}
+
+} // namespace
+} // namespace astrolabe
