@@ -13,7 +13,7 @@ if(ASTROLABE_BUILD_GUI)
 endif()
 install(DIRECTORY projects/ DESTINATION ${CMAKE_INSTALL_DATADIR}/astrolabe/projects
         PATTERN "*.db" EXCLUDE PATTERN "*.db-*" EXCLUDE)
-install(DIRECTORY lessons/ DESTINATION ${CMAKE_INSTALL_DATADIR}/astrolabe/lessons
+install(DIRECTORY resources/lessons/ DESTINATION ${CMAKE_INSTALL_DATADIR}/astrolabe/lessons
         PATTERN "*.db" EXCLUDE PATTERN "*.db-*" EXCLUDE)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -3,8 +3,8 @@
 // Lessons, opening a lesson's project and running its "Try it" steps through the window's own
 // run path (RunSession: the runs are named, stored and shown like any other).
 //
-// A bundled lesson lives under share/astrolabe/lessons (the source tree's lessons/ in a build
-// that is not installed), which may be read-only: its project is opened from a copy under the
+// A bundled lesson lives under share/astrolabe/lessons (the source tree's resources/lessons/ in a
+// build that is not installed), which may be read-only: its project is opened from a copy under the
 // user's data folder, so that its runs can be stored beside it. Steps are made from the bundled
 // files (engine/lesson), so they are the same whatever the reader changed by hand.
 

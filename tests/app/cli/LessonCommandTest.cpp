@@ -14,7 +14,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kRingLesson =
-    std::string(ASTROLABE_SOURCE_DIR) + "/lessons/01-ring-all-reduce/lesson.md";
+    std::string(ASTROLABE_SOURCE_DIR) + "/resources/lessons/01-ring-all-reduce/lesson.md";
 
 /// A lesson over the quick start (117,780 ns on every NPU) in a fresh folder.
 std::string writeLesson(const std::string& name, const std::string& text) {

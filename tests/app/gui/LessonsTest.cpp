@@ -30,7 +30,7 @@ using namespace astrolabe::gui;
 namespace {
 
 QString lessonPath(const char* folder) {
-    return QStringLiteral(ASTROLABE_SOURCE_DIR "/lessons/") + QLatin1String(folder) +
+    return QStringLiteral(ASTROLABE_SOURCE_DIR "/resources/lessons/") + QLatin1String(folder) +
            QStringLiteral("/lesson.md");
 }
 

@@ -1,7 +1,7 @@
-// Walks the bundled lessons (lessons/NN-*/lesson.md) as a class would: every "Try it" step is
-// applied and run, and every number the text quotes ([[metric=value]]) must agree with the run
-// to half a unit in its last written digit. The text is checked against the engine.
-// Then the closed forms the lessons teach are checked against the same runs.
+// Walks the bundled lessons (resources/lessons/NN-*/lesson.md) as a class would: every "Try it"
+// step is applied and run, and every number the text quotes ([[metric=value]]) must agree with the
+// run to half a unit in its last written digit. The text is checked against the engine. Then the
+// closed forms the lessons teach are checked against the same runs.
 #include "generate/PipelineOrder.h"
 #include "lesson/LessonRun.h"
 

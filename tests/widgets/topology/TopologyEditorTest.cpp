@@ -196,7 +196,8 @@ TEST_F(EditorFixture, InvalidValuesAreShownNotAccepted) {
     EXPECT_TRUE(editor->astraNetworkYaml(&error).isEmpty());
     EXPECT_TRUE(error.contains(QStringLiteral("size: expected 2 or more NPUs, found")));
     row->bandwidthSpin()->setValue(0);
-    EXPECT_TRUE(row->problem().contains(QStringLiteral("bandwidth: expected a bandwidth greater than 0")));
+    EXPECT_TRUE(
+        row->problem().contains(QStringLiteral("bandwidth: expected a bandwidth greater than 0")));
     editor->undoStack()->undo();
     editor->undoStack()->undo();
     EXPECT_TRUE(row->problem().isEmpty());
