@@ -11,6 +11,7 @@
 #include "gui/ProjectExplorer.h"
 #include "gui/RunsPanel.h"
 #include "gui/RunsTableModel.h"
+#include "gui/SidePanels.h"
 #include "gui/SweepSession.h"
 #include "gui/WelcomePage.h"
 
@@ -18,7 +19,6 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QLabel>
-#include <QListView>
 #include <QMenuBar>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -63,7 +63,9 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
     m_presentation = new PresentationController(this, m_tabs, m_layout);
     m_help = new HelpController(this, m_tabs, m_project);
     m_lessons = new LessonsController(this, m_project, m_session, m_errors);
-    createDocks();
+    const SidePanels panels = createSidePanels(*this, m_store->model(), m_log);
+    m_explorer = panels.explorer;
+    m_runsPanel = panels.runs;
     createMenus();
     addToolBar(m_runBar);
     statusBar()->showMessage(tr("Ready"));
@@ -113,33 +115,6 @@ void MainWindow::createMenus() {
     view->addSeparator();
     m_presentation->attachViewMenu(view);
     m_help->attachHelpMenu(menuBar()->addMenu(tr("&Help")), m_lessons->showAction());
-}
-
-void MainWindow::createDocks() {
-    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
-    auto dock = [this](const QString& title, const QString& name, Qt::DockWidgetArea area) {
-        auto* dock = new QDockWidget(title, this);
-        dock->setObjectName(name);
-        addDockWidget(area, dock);
-        return dock;
-    };
-    QDockWidget* explorerDock =
-        dock(tr("Project"), QStringLiteral("projectDock"), Qt::LeftDockWidgetArea);
-    m_explorer = new ProjectExplorer(explorerDock);
-    explorerDock->setWidget(m_explorer);
-    QDockWidget* runsDock = dock(tr("Runs"), QStringLiteral("runsDock"), Qt::BottomDockWidgetArea);
-    m_runsPanel = new RunsPanel(m_store->model(), runsDock);
-    runsDock->setWidget(m_runsPanel);
-    QDockWidget* logDock = dock(tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
-    auto* logView = new QListView(logDock);
-    logView->setModel(m_log);
-    logView->setWordWrap(true);
-    logDock->setWidget(logView);
-    connect(m_log, &QAbstractItemModel::rowsInserted, logView, &QListView::scrollToBottom);
-    splitDockWidget(runsDock, logDock, Qt::Horizontal);
-    resizeDocks({explorerDock}, {260}, Qt::Horizontal);
-    resizeDocks({runsDock, logDock}, {900, 380}, Qt::Horizontal);
-    resizeDocks({runsDock}, {190}, Qt::Vertical);
 }
 
 void MainWindow::connectProject() {

@@ -159,7 +159,6 @@ protected:
 
 private:
     void createMenus();
-    void createDocks();
     void connectProject();
     void connectRuns();
 

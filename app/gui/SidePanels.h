@@ -1,0 +1,25 @@
+#pragma once
+// The main window's docks around the central tabs: the project explorer on the left, the runs
+// list and the log side by side at the bottom, sized for a first start (restoreState then puts
+// them where the user left them).
+
+class QMainWindow;
+
+namespace astrolabe::widgets {
+class LogModel;
+}
+
+namespace astrolabe::gui {
+
+class ProjectExplorer;
+class RunsPanel;
+class RunsTableModel;
+
+struct SidePanels {
+    ProjectExplorer* explorer = nullptr;
+    RunsPanel* runs = nullptr;
+};
+
+SidePanels createSidePanels(QMainWindow& window, RunsTableModel* runs, widgets::LogModel* log);
+
+} // namespace astrolabe::gui
