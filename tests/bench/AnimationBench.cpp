@@ -76,6 +76,23 @@ void BM_AnimationFrame(benchmark::State& state) {
 }
 BENCHMARK(BM_AnimationFrame)->DenseRange(0, 4)->Unit(benchmark::kMillisecond);
 
+// The same drawing without the chunks: what the network alone costs.
+void BM_NetworkOnlyFrame(benchmark::State& state) {
+    const SimulationSpec spec = plan(static_cast<int>(state.range(0)));
+    NetworkView network;
+    network.resize(1280, 760);
+    network.setPlatform(spec.platform);
+    network.show();
+    QApplication::processEvents();
+    QImage image(network.size(), QImage::Format_ARGB32_Premultiplied);
+    for (auto _ : state) {
+        QPainter painter(&image);
+        network.render(&painter);
+    }
+    state.SetLabel(kPlanNames[state.range(0)]);
+}
+BENCHMARK(BM_NetworkOnlyFrame)->DenseRange(0, 4)->Unit(benchmark::kMillisecond);
+
 // A normal run pays nothing for the recorder: the same run with recording off and on.
 void BM_RingAllReduce64Run(benchmark::State& state) {
     SimulationSpec spec = plan(0);

@@ -165,6 +165,20 @@ void CollectiveAnimation::frameAt(SimTime time, AnimationFrame& out) const {
                 out.reducers.push_back(item.to);
         }
     }
+    // One mark per receiver and one line per link, however many messages share them (a direct
+    // all-reduce on 64 NPUs has 4,032 messages in flight over 2,016 links).
+    const auto pointLess = [](QPointF a, QPointF b) {
+        return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y());
+    };
+    std::sort(out.reducers.begin(), out.reducers.end(), pointLess);
+    out.reducers.erase(std::unique(out.reducers.begin(), out.reducers.end()), out.reducers.end());
+    for (QLineF& l : out.links)
+        if (pointLess(l.p2(), l.p1()))
+            l = QLineF(l.p2(), l.p1());
+    std::sort(out.links.begin(), out.links.end(), [&](const QLineF& a, const QLineF& b) {
+        return pointLess(a.p1(), b.p1()) || (a.p1() == b.p1() && pointLess(a.p2(), b.p2()));
+    });
+    out.links.erase(std::unique(out.links.begin(), out.links.end()), out.links.end());
 }
 
 } // namespace astrolabe::widgets

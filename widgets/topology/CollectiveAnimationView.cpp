@@ -21,6 +21,7 @@ namespace astrolabe::widgets {
 namespace {
 
 constexpr int kSliderSteps = 10000;
+constexpr size_t kMaxHighlightedLinks = 256;
 
 const std::array<QColor, CollectiveAnimation::kColors>& chunkColors() {
     static const std::array<QColor, CollectiveAnimation::kColors> colors = {
@@ -179,14 +180,20 @@ void CollectiveAnimationView::paint(QPainter& p, const NetworkView& view) const 
     }
     const double radius = std::clamp(NetworkLayout::kNodeRadius * view.scale() * 0.6, 3.0, 9.0);
     p.setRenderHint(QPainter::Antialiasing, true);
-    // The links in use: one batch.
+    // The links in use: one batch with a cosmetic pen. A wide pen would make Qt stroke all
+    // the lines as one path, whose fill costs tens of milliseconds once they cross (every
+    // path meets at a switch's hub; a direct all-reduce uses all 2,016 links of 64 NPUs).
     std::vector<QLineF> lines;
     lines.reserve(m_frame.links.size());
     for (const QLineF& l : m_frame.links)
         lines.emplace_back(view.sceneToWidget(l.p1()), view.sceneToWidget(l.p2()));
-    p.setPen(QPen(QColor(0x33, 0x33, 0x33, 110), std::max(2.0, radius * 0.6), Qt::SolidLine,
-                  Qt::RoundCap));
-    p.drawLines(lines.data(), static_cast<int>(lines.size()));
+    QPen linkPen(QColor(0x33, 0x33, 0x33, 140), 1.0);
+    linkPen.setCosmetic(true);
+    p.setPen(linkPen);
+    // Beyond a few hundred links (a direct all-reduce uses every link at once) the highlight
+    // says nothing the drawing does not, and costs more than a frame: leave it out.
+    if (lines.size() <= kMaxHighlightedLinks)
+        p.drawLines(lines.data(), static_cast<int>(lines.size()));
     // Receivers combining what arrived: a thick ring around the NPU.
     p.setPen(QPen(QColor(0xd6, 0x27, 0x28), std::max(2.0, radius * 0.45)));
     p.setBrush(Qt::NoBrush);

@@ -170,10 +170,7 @@ TEST(CollectiveAnimation, ScreenshotsOfOneRingStepAndATorus) {
     const SimTime s1 = view.animation().nextStep(s0);
     for (int k = 0; k < 8; ++k) {
         view.setTime(s0.ps() + (s1 - s0).ps() * k / 8);
-        QApplication::processEvents();
-        const QImage image = view.grab().toImage();
-        EXPECT_TRUE(
-            image.save(screenshotPath(QStringLiteral("animation-ring8-step-%1.png").arg(k))));
+        gui::test::saveScreenshot(view, QStringLiteral("animation-ring8-step-%1.png").arg(k));
     }
 
     const SimulationSpec torus =
@@ -182,10 +179,8 @@ TEST(CollectiveAnimation, ScreenshotsOfOneRingStepAndATorus) {
     view.setRun(torus.platform, torusRun);
     const ChunkTransfer& last = torusRun->transfers.back();
     view.setTime((last.start.ps() + last.end.ps()) / 2);
-    QApplication::processEvents();
     EXPECT_FALSE(view.frame().chunks.empty());
-    EXPECT_TRUE(
-        view.grab().toImage().save(screenshotPath(QStringLiteral("animation-torus4x4.png"))));
+    gui::test::saveScreenshot(view, QStringLiteral("animation-torus4x4.png"));
 
     const SimulationSpec big = allReduce({dimension(BlockKind::Ring, 64)}, "ring");
     const auto bigRun = runSimulation(big);
@@ -193,5 +188,5 @@ TEST(CollectiveAnimation, ScreenshotsOfOneRingStepAndATorus) {
     view.stepForward();
     view.setTime(view.time().ps() + 1000);
     EXPECT_EQ(view.frame().chunks.size(), 64u);
-    test::saveScreenshot(view, QStringLiteral("animation-ring64.png"));
+    gui::test::saveScreenshot(view, QStringLiteral("animation-ring64.png"));
 }
