@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QPainter>
 #include <QSlider>
+#include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -32,9 +33,10 @@ const std::array<QColor, CollectiveAnimation::kColors>& chunkColors() {
     return colors;
 }
 
-QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent) {
+// The style's media icons: the Unicode media glyphs are missing from many fonts.
+QToolButton* toolButton(QStyle::StandardPixmap icon, const QString& tip, QWidget* parent) {
     auto* b = new QToolButton(parent);
-    b->setText(text);
+    b->setIcon(parent->style()->standardIcon(icon));
     b->setToolTip(tip);
     return b;
 }
@@ -44,9 +46,9 @@ QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent
 CollectiveAnimationView::CollectiveAnimationView(QWidget* parent)
     : QWidget(parent)
     , m_view(new NetworkView(this))
-    , m_previous(toolButton(QStringLiteral("\u23ee"), tr("Previous step"), this))
-    , m_play(toolButton(QStringLiteral("\u25b6"), tr("Play / pause (Space)"), this))
-    , m_next(toolButton(QStringLiteral("\u23ed"), tr("Next step"), this))
+    , m_previous(toolButton(QStyle::SP_MediaSkipBackward, tr("Previous step"), this))
+    , m_play(toolButton(QStyle::SP_MediaPlay, tr("Play / pause"), this))
+    , m_next(toolButton(QStyle::SP_MediaSkipForward, tr("Next step"), this))
     , m_slider(new QSlider(Qt::Horizontal, this))
     , m_speedBox(new QComboBox(this))
     , m_clock(new QLabel(this)) {
@@ -160,7 +162,8 @@ void CollectiveAnimationView::updateControls() {
     for (QWidget* w : {static_cast<QWidget*>(m_previous), static_cast<QWidget*>(m_play),
                        static_cast<QWidget*>(m_next), static_cast<QWidget*>(m_slider)})
         w->setEnabled(any);
-    m_play->setText(playing() ? QStringLiteral("\u23f8") : QStringLiteral("\u25b6"));
+    m_play->setIcon(
+        style()->standardIcon(playing() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
     const int64_t span = (m_animation.end() - m_animation.begin()).ps();
     if (!m_slider->isSliderDown())
         m_slider->setValue(
