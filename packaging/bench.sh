@@ -63,3 +63,11 @@ for j in 1 "$jobs"; do
     rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/sweep-$j.time")
     printf '%-26s %10s %12s\n' "--jobs $j" "$wall" "$(awk -v k="$rss" 'BEGIN{printf "%.1f", k/1024}')"
 done
+
+# "Watch a collective": one animation frame on 64 NPUs (issue #21: under 16 ms), and a 64-NPU
+# run with the message recorder off and on (a normal run leaves it off).
+anim="$root/build/tests/bench/bench_animation"
+if [[ -x "$anim" ]]; then
+    printf '\n'
+    QT_QPA_PLATFORM=offscreen "$anim"
+fi

@@ -36,6 +36,8 @@ QString tabSection(int tab) {
         return QStringLiteral("the-sweep-tab");
     case WorkspaceTabs::BandwidthTab:
         return QStringLiteral("the-bandwidth-tab");
+    case WorkspaceTabs::WatchTab:
+        return QStringLiteral("watch-a-collective");
     default:
         return QStringLiteral("getting-started");
     }

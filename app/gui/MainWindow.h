@@ -70,7 +70,8 @@ public:
         CompareTab = WorkspaceTabs::CompareTab,
         WorkloadTab = WorkspaceTabs::WorkloadTab,
         SweepTab = WorkspaceTabs::SweepTab,
-        BandwidthTab = WorkspaceTabs::BandwidthTab
+        BandwidthTab = WorkspaceTabs::BandwidthTab,
+        WatchTab = WorkspaceTabs::WatchTab
     };
 
     explicit MainWindow(QWidget* parent = nullptr);

@@ -2,7 +2,11 @@
 
 #include "config/ConfigurationPanel.h"
 #include "generator/ModelBuilderPanel.h"
+#include "gui/TimelinePage.h"
+#include "gui/WatchPage.h"
 #include "gui/WorkspacePages.h"
+#include "timeline/TimelineView.h"
+#include "timeline/TimelineWidget.h"
 
 #include <QScrollArea>
 
@@ -10,10 +14,11 @@ namespace astrolabe::gui {
 
 WorkspaceTabs::WorkspaceTabs(QUndoStack* undoStack, QWidget* parent)
     : QTabWidget(parent)
-    , m_config(new widgets::ConfigurationPanel(this)) {
+    , m_config(new widgets::ConfigurationPanel(this))
+    , m_watch(new WatchPage(this)) {
     setDocumentMode(true);
     m_pages = {createTopologyPage(this, undoStack), createTimelinePage(this),
-               createUtilizationPage(this), createComparePage(this)};
+               createUtilizationPage(this), createComparePage(this), m_watch};
     // A tab rather than a dock: the model builder's form and live figures need the full width.
     auto* scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("workloadTab"));
@@ -39,6 +44,19 @@ WorkspaceTabs::WorkspaceTabs(QUndoStack* undoStack, QWidget* parent)
         connect(page, &WorkspacePage::editRecorded, this, &WorkspaceTabs::editRecorded);
         connect(page, &WorkspacePage::runRequested, this, &WorkspaceTabs::runRequested);
         connect(page, &WorkspacePage::sweepRequested, this, &WorkspaceTabs::sweepRequested);
+    }
+}
+
+void WorkspaceTabs::addWatchTab() {
+    const int index = addTab(m_watch, tr("Watch"));
+    Q_ASSERT(index == WatchTab); // F1 help and the tests find it there
+    setTabToolTip(index, tr("Watch a collective move over the network, step by step"));
+    // The Timeline tab's cursor and the replay move each other (both show the selected run).
+    if (auto* page = qobject_cast<TimelinePage*>(m_pages[1])) {
+        widgets::TimelineWidget* timeline = page->view()->timeline();
+        connect(timeline, &widgets::TimelineWidget::cursorMoved, m_watch, &WatchPage::setTime);
+        connect(m_watch, &WatchPage::timeChanged, timeline,
+                [timeline](qint64 ps) { timeline->setCursorTime(ps); });
     }
 }
 

@@ -20,6 +20,7 @@ class ModelBuilderPanel;
 
 namespace astrolabe::gui {
 
+class WatchPage;
 class WorkspacePage;
 
 class WorkspaceTabs : public QTabWidget {
@@ -32,8 +33,9 @@ public:
         UtilizationTab,
         CompareTab,
         WorkloadTab,
-        SweepTab,    ///< added by the main window (gui/SweepSession runs what it shows)
-        BandwidthTab ///< added by the main window after Sweep (gui/BandwidthOptimizerSession)
+        SweepTab,     ///< added by the main window (gui/SweepSession runs what it shows)
+        BandwidthTab, ///< added by the main window after Sweep (gui/BandwidthOptimizerSession)
+        WatchTab      ///< added by the main window after Bandwidth (addWatchTab)
     };
 
     /// The topology editor records its steps on `undoStack`, the project's one history.
@@ -57,6 +59,11 @@ public:
     bool focusSetting(const QString& keyPath);
     /// Gives the keyboard focus back to the setting's editor (after a message about it).
     void refocusSetting(const QString& keyPath);
+    /// Adds the Watch tab ("Watch a collective"), linked both ways with the Timeline tab's
+    /// cursor. Called once, after the Sweep and Bandwidth tabs.
+    void addWatchTab();
+    WatchPage* watchPage() const { return m_watch; }
+
     /// The tab for a part of the project explorer (a run's part: the Timeline).
     void showPart(ProjectExplorer::Part part, const QString& keyPath);
 
@@ -71,6 +78,7 @@ private:
     widgets::ConfigurationPanel* m_config;
     widgets::ModelBuilderPanel* m_modelBuilder;
     std::vector<WorkspacePage*> m_pages; ///< the pages other than Configuration and Workload
+    WatchPage* m_watch;                  ///< also in m_pages, its tab added by addWatchTab
 };
 
 } // namespace astrolabe::gui

@@ -267,6 +267,14 @@ void CollectiveEngine::startPhase(Stream& stream) {
     ctx.symmetric = m_symmetric;
     ctx.switches = &m_switches;
     ctx.onDone = [this, &stream] { phaseDone(stream); };
+    if (m_record && m_spec.options.recordTransfers) {
+        ctx.transfers = &m_record->transfers;
+        ctx.transferTemplate.nodeId = owner.request.nodeId;
+        ctx.transferTemplate.chunk = stream.chunk;
+        ctx.transferTemplate.phase = static_cast<int16_t>(stream.current);
+        ctx.transferTemplate.dimension = static_cast<int16_t>(phase.dimension);
+        ctx.transferTemplate.algorithm = static_cast<uint8_t>(phase.algorithm.kind);
+    }
     stream.phaseStart = m_sim.now();
     stream.running = makePhase(phase, std::move(ctx));
     stream.running->start();

@@ -5,6 +5,7 @@
 #include "core/Simulator.h"
 #include "network/Timing.h"
 #include "network/Transport.h"
+#include "record/RunResult.h"
 
 #include <functional>
 #include <memory>
@@ -30,6 +31,14 @@ struct PhaseContext {
     /// The switches' side of inSwitch phases (shared by every NPU of a run).
     SwitchAggregator* switches = nullptr;
     std::function<void()> onDone;
+    /// Opt-in (RunOptions::recordTransfers): where this phase logs its messages; null when off,
+    /// and then sends take the plain path. `transferTemplate` holds the phase's identity.
+    std::vector<ChunkTransfer>* transfers = nullptr;
+    ChunkTransfer transferTemplate;
+
+    /// Sends `bytes` to `dst` and logs the message (transfers must be set): its end is filled
+    /// in when the transport delivers it.
+    void sendRecorded(int dst, uint64_t bytes, int step, bool reduce) const;
 
     /// R(x) = 3 * floor(x / (L * 1e9) * 1e9) ns: one write and two reads of the buffer.
     SimTime reduction(uint64_t bytes) const;

@@ -17,6 +17,20 @@ SimTime PhaseContext::reduction(uint64_t bytes) const {
     return timing.fromNs(ns) * 3;
 }
 
+void PhaseContext::sendRecorded(int dst, uint64_t bytes, int step, bool reduce) const {
+    ChunkTransfer t = transferTemplate;
+    t.start = t.end = sim->now();
+    t.src = npu;
+    t.dst = dst;
+    t.bytes = bytes;
+    t.step = static_cast<int16_t>(step);
+    t.reduce = reduce;
+    const size_t index = transfers->size();
+    transfers->push_back(t);
+    transport->send(npu, dst, tag, bytes,
+                    [log = transfers, index, s = sim] { (*log)[index].end = s->now(); });
+}
+
 std::unique_ptr<Phase> makePhase(const PhaseSpec& spec, PhaseContext context) {
     if (spec.algorithm.kind == AlgorithmKind::DoubleBinaryTree)
         return std::make_unique<TreePhase>(spec, std::move(context));
@@ -83,6 +97,7 @@ TokenPhase::TokenPhase(const PhaseSpec& spec, PhaseContext context)
         m_messageBytes = spec.kind == CollectiveKind::AllGather ? D : D / un;
         break;
     }
+    m_totalSends = m_toSend;
 }
 
 void TokenPhase::start() {
@@ -170,10 +185,22 @@ bool TokenPhase::trySend() {
     const int src = m_spec.ring.npuAt(p.src);
     if (m_ctx.symmetric)
         m_ctx.transport->sendMirrored(me, m_spec.ring.npuAt(p.dst), src, m_ctx.tag, p.bytes);
+    else if (m_ctx.transfers)
+        recordedSend(p);
     else
         m_ctx.transport->send(me, m_spec.ring.npuAt(p.dst), m_ctx.tag, p.bytes);
     m_ctx.transport->receive(me, src, m_ctx.tag, p.bytes, [this] { onReceive(); });
     return true;
+}
+
+void TokenPhase::recordedSend(const Packet& p) {
+    // m_toSend was already decremented: this is message number m_totalSends - m_toSend - 1.
+    const auto step = static_cast<int>(m_totalSends - m_toSend - 1);
+    // The receiver combines what it receives in a reduce-scatter, and in the first half of an
+    // all-reduce (its reduce-scatter: n - 1 ring or direct steps, log2 n halving steps).
+    const bool reduce = m_spec.kind == CollectiveKind::ReduceScatter ||
+                        (m_spec.kind == CollectiveKind::AllReduce && step < m_totalSends / 2);
+    m_ctx.sendRecorded(m_spec.ring.npuAt(p.dst), p.bytes, step, reduce);
 }
 
 void TokenPhase::onReceive() {

@@ -31,17 +31,19 @@ private:
     void onToken();
     void onReceive();
     bool trySend();
+    void recordedSend(const Packet& p);
 
     PhaseSpec m_spec;
     PhaseContext m_ctx;
     int m_n;
     std::deque<Packet> m_packets;
-    int64_t m_toSend = 0;   ///< S
-    int64_t m_tokens = 0;   ///< F
-    int m_parallel = 1;     ///< P
-    int m_zeroBudget = 0;   ///< z
-    int m_budget = 0;       ///< nz
-    int m_budgetRefill = 0; ///< NZ
+    int64_t m_toSend = 0;     ///< S
+    int64_t m_totalSends = 0; ///< S at the start
+    int64_t m_tokens = 0;     ///< F
+    int m_parallel = 1;       ///< P
+    int m_zeroBudget = 0;     ///< z
+    int m_budget = 0;         ///< nz
+    int m_budgetRefill = 0;   ///< NZ
     bool m_toggle = false;
     int m_received = 0;
     bool m_done = false;

@@ -39,6 +39,13 @@ TreePhase::TreePhase(const PhaseSpec& spec, PhaseContext context)
     , m_shape(shapeOf(spec.ring.myIndex, spec.ring.size, spec.rootMax)) {}
 
 void TreePhase::send(int index) {
+    if (m_ctx.transfers) {
+        // Up the tree (to the parent) the receiver reduces; down it only forwards. Step 0 is
+        // the reduction towards the root, step 1 the broadcast back.
+        const bool up = index == m_shape.parent;
+        m_ctx.sendRecorded(m_spec.ring.npuAt(index), m_spec.inputBytes, up ? 0 : 1, up);
+        return;
+    }
     m_ctx.transport->send(m_ctx.npu, m_spec.ring.npuAt(index), m_ctx.tag, m_spec.inputBytes);
 }
 

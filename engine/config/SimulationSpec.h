@@ -52,6 +52,9 @@ struct RunOptions {
     /// Record per-NPU activity intervals, collective/phase spans and link busy intervals.
     bool recordTimeline = true;
     bool recordLinkIntervals = false;
+    /// Record every collective message (RunResult::transfers) for the animation. Simulates every
+    /// NPU (no symmetry): meant for small demonstration runs.
+    bool recordTransfers = false;
     /// Simulate one representative NPU when every NPU provably behaves the same (identical
     /// traces, translation-symmetric platform and algorithms): results are identical, the run is
     /// up to N times cheaper. See simulation/Symmetry.h.

@@ -61,6 +61,25 @@ struct PhaseSpan {
     uint64_t inputBytes = 0;
 };
 
+/// One message of a collective phase between two NPUs (recorded only on request:
+/// RunOptions::recordTransfers). `start` is when the sender hands it to the transport, `end` when
+/// it arrives; `reduce` says whether the receiver combines it with its own data (reduce-scatter
+/// steps) rather than keeping it (all-gather steps).
+struct ChunkTransfer {
+    SimTime start;
+    SimTime end;
+    int32_t src = 0;
+    int32_t dst = 0;
+    uint64_t nodeId = 0;
+    uint64_t bytes = 0;
+    int32_t chunk = 0;
+    int16_t phase = 0;      ///< index in the chunk's phase list
+    int16_t dimension = -1; ///< network dimension (-1 for a whole-machine "one*" ring)
+    int16_t step = 0;       ///< the sender's message index within the phase, from 0
+    uint8_t algorithm = 0;  ///< AlgorithmKind
+    bool reduce = false;
+};
+
 struct CollectiveSpan {
     SimTime start;
     SimTime end;
@@ -142,6 +161,8 @@ struct RunResult {
     std::vector<ActivityInterval> activities; ///< sorted by (npu, start)
     std::vector<CollectiveSpan> collectives;
     std::vector<PhaseSpan> phases;
+    /// Every collective message between NPUs, in send order; empty unless recordTransfers.
+    std::vector<ChunkTransfer> transfers;
 
     std::vector<LinkInfo> links;
     std::vector<LinkStats> linkStats;            ///< parallel to links

@@ -52,6 +52,8 @@ bool sameWork(const WorkloadNode& a, const WorkloadNode& b) {
 std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<WorkloadTrace>& traces) {
     if (!spec.options.exploitSymmetry)
         return "symmetry is switched off";
+    if (spec.options.recordTransfers)
+        return "every NPU's messages are recorded";
     if (spec.options.rendezvousProtocol)
         return "the rendezvous protocol is on";
     const SystemConfig& sys = spec.system;

@@ -124,6 +124,12 @@ void TimelineWidget::mousePressEvent(QMouseEvent* event) {
         m_drag = Drag::None;
         return;
     }
+    if (m_pressPos.y() < axisHeight()) {
+        // The time axis is the cursor's track: press and drag there to move it.
+        m_drag = Drag::Cursor;
+        moveCursorTo(m_pressPos.x());
+        return;
+    }
     m_drag = (event->modifiers() & Qt::ControlModifier) ? Drag::RubberBand : Drag::Pan;
     m_panStartWindow = {m_mapper.t0(), m_mapper.t1()};
 }
@@ -132,6 +138,10 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
     if (m_drag == Drag::None) {
         updateHover(pos);
+        return;
+    }
+    if (m_drag == Drag::Cursor) {
+        moveCursorTo(pos.x());
         return;
     }
     if ((pos - m_pressPos).manhattanLength() >= kDragThreshold)
@@ -166,6 +176,8 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event) {
         return;
     }
     m_rubberBand = {};
+    if (drag == Drag::Cursor)
+        return;
     if (drag == Drag::Pan && m_moved) {
         // One history entry per drag: the window before it started.
         m_history.visit(m_panStartWindow);

@@ -116,6 +116,31 @@ QSize TimelineWidget::renderSize() const {
 void TimelineWidget::paintEvent(QPaintEvent*) {
     QPainter painter(viewport());
     TimelineRenderer::paint(painter, paintState());
+    paintCursor(painter);
+}
+
+void TimelineWidget::setCursorTime(std::optional<int64_t> ps) {
+    if (m_cursor == ps)
+        return;
+    m_cursor = ps;
+    viewport()->update();
+}
+
+void TimelineWidget::moveCursorTo(int x) {
+    const int64_t t = std::clamp(m_mapper.xToTime(std::max(x, labelWidth())), m_mapper.limitBegin(),
+                                 m_mapper.limitEnd());
+    setCursorTime(t);
+    emit cursorMoved(t);
+}
+
+void TimelineWidget::paintCursor(QPainter& painter) const {
+    if (!m_cursor || *m_cursor < m_mapper.t0() || *m_cursor > m_mapper.t1())
+        return;
+    const double x = m_mapper.timeToX(*m_cursor);
+    painter.save();
+    painter.setPen(QPen(QColor(0xd6, 0x27, 0x28), 2));
+    painter.drawLine(QPointF(x, 0), QPointF(x, viewport()->height()));
+    painter.restore();
 }
 
 void TimelineWidget::updateMapperWidth() {

@@ -72,6 +72,11 @@ public:
     void clearSelection();
     std::optional<ActivityInterval> selectedActivity() const { return m_selected; }
 
+    /// The time cursor (a vertical line; "Watch a collective" follows it). Pressing or dragging
+    /// on the time axis moves it and emits cursorMoved; setting it does not emit.
+    void setCursorTime(std::optional<int64_t> ps);
+    std::optional<int64_t> cursorTime() const { return m_cursor; }
+
     /// Paints what the viewport shows (for export) at the viewport's size.
     void render(QPainter& painter) const;
     QSize renderSize() const;
@@ -88,6 +93,7 @@ signals:
     void selectionCleared();
     void windowChanged(qint64 t0Ps, qint64 t1Ps);
     void historyChanged();
+    void cursorMoved(qint64 ps);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -107,6 +113,8 @@ private:
     void updateHover(QPoint pos);
     void rebuildCriticalOverlay();
     void applyWindow(int64_t t0, int64_t t1);
+    void moveCursorTo(int x);
+    void paintCursor(QPainter& painter) const;
 
     static constexpr int kLabelWidth = 150;
     static constexpr int kAxisHeight = 30;
@@ -122,7 +130,9 @@ private:
     TimelineMark m_selection;
     std::optional<ActivityInterval> m_selected;
 
-    enum class Drag { None, Pan, RubberBand };
+    std::optional<int64_t> m_cursor;
+
+    enum class Drag { None, Pan, RubberBand, Cursor };
     Drag m_drag = Drag::None;
     QPoint m_pressPos;
     QPoint m_lastPos;

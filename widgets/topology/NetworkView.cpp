@@ -179,6 +179,11 @@ QString NetworkView::describeGroup(const NetworkLayout::Hit& group) const {
         .arg(dim.size);
 }
 
+void NetworkView::setOverlay(const NetworkOverlay* overlay) {
+    m_overlay = overlay;
+    update();
+}
+
 void NetworkView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), QColor(0xfb, 0xfc, 0xfd));
@@ -193,6 +198,12 @@ void NetworkView::paintEvent(QPaintEvent*) {
     }
     const NetworkPainter painter(m_layout, m_platform);
     m_stats = painter.paint(p, QRectF(rect()), m_state);
+    if (m_overlay) {
+        p.save();
+        p.resetTransform();
+        m_overlay->paint(p, *this);
+        p.restore();
+    }
     paintLegend(p);
     if (m_state.hovered.level == 0)
         paintInfo(p, describeNpu(m_state.hovered.firstId));

@@ -16,6 +16,16 @@
 
 namespace astrolabe::widgets {
 
+class NetworkView;
+
+/// Something drawn over the network after it (in widget coordinates), e.g. the chunks of
+/// "Watch a collective". Not owned by the view.
+class NetworkOverlay {
+public:
+    virtual ~NetworkOverlay() = default;
+    virtual void paint(QPainter& painter, const NetworkView& view) const = 0;
+};
+
 class NetworkView : public QWidget {
     Q_OBJECT
 public:
@@ -41,6 +51,8 @@ public:
     QString describeNpu(int id) const;
     QString describeGroup(const NetworkLayout::Hit& group) const;
     NetworkPaintStats lastPaintStats() const { return m_stats; }
+    /// Draws `overlay` (may be null) over the network from the next paint on.
+    void setOverlay(const NetworkOverlay* overlay);
 
     QSize sizeHint() const override { return QSize(640, 480); }
     QSize minimumSizeHint() const override { return QSize(200, 160); }
@@ -78,6 +90,7 @@ private:
     bool m_dragging = false;
     QPointF m_pressPos;
     QPointF m_lastPos;
+    const NetworkOverlay* m_overlay = nullptr;
     std::vector<QRect> m_legendRows; ///< where each dimension's legend line was painted
 };
 

@@ -123,6 +123,7 @@ TEST(Help, F1OnEachPanelOpensTheGuideAtThatPanelsSection) {
         {MainWindow::WorkloadTab, "the-workload-tab"},
         {MainWindow::SweepTab, "the-sweep-tab"},
         {MainWindow::BandwidthTab, "the-bandwidth-tab"},
+        {MainWindow::WatchTab, "watch-a-collective"},
     };
     for (const auto& [tab, section] : tabs) {
         window.tabs()->setCurrentIndex(tab);

@@ -1,0 +1,94 @@
+#include "gui/WatchPage.h"
+
+#include "timeline/RunResultTimelineSource.h"
+#include "timeline/TimelineWidget.h"
+#include "topology/CollectiveAnimationView.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace astrolabe::gui {
+
+WatchPage::WatchPage(QWidget* parent)
+    : WorkspacePage(parent)
+    , m_status(new QLabel(this))
+    , m_record(new QPushButton(tr("Record and watch"), this))
+    , m_animation(new widgets::CollectiveAnimationView(this))
+    , m_timeline(new widgets::TimelineWidget(this)) {
+    setObjectName(QStringLiteral("watchPage"));
+    m_status->setWordWrap(true);
+    m_record->setToolTip(tr("Run the project again, recording every message of its collectives, "
+                            "and watch them here"));
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_status, 1);
+    top->addWidget(m_record);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_animation);
+    splitter->addWidget(m_timeline);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(splitter, 1);
+
+    connect(m_record, &QPushButton::clicked, this, &WatchPage::requestRecording);
+    // The two-way link: neither setter emits when nothing changes, so the pair settles.
+    connect(m_timeline, &widgets::TimelineWidget::cursorMoved, m_animation,
+            &widgets::CollectiveAnimationView::setTime);
+    connect(m_animation, &widgets::CollectiveAnimationView::timeChanged, this, [this](qint64 ps) {
+        m_timeline->setCursorTime(ps);
+        emit timeChanged(ps);
+    });
+    showRun(nullptr);
+}
+
+void WatchPage::setSpec(const SimulationSpec& spec) {
+    m_spec = spec;
+    const int64_t npus = spec.platform.npuCount();
+    m_record->setEnabled(npus > 0 && npus <= kMaxRecordedNpus);
+}
+
+void WatchPage::setTime(qint64 ps) {
+    m_animation->setTime(ps);
+}
+
+void WatchPage::requestRecording() {
+    SimulationSpec spec = m_spec;
+    spec.options.recordTransfers = true;
+    emit runRequested(spec, tr("recorded"));
+}
+
+void WatchPage::showRun(const RunRecord* run) {
+    const bool recorded = run && run->result && !run->result->transfers.empty();
+    if (!recorded) {
+        m_shown.reset();
+        m_status->setText(
+            run ? tr("This run did not record its messages. Press Record and watch to run the "
+                     "project again with the recorder on.")
+                : tr("Press Record and watch to run the project with its collective messages "
+                     "recorded, then watch them move over the network."));
+        m_animation->setRun(m_spec.platform, nullptr);
+        return;
+    }
+    if (run->result == m_shown)
+        return;
+    m_shown = run->result;
+    const RunResult& r = *m_shown;
+    m_status->setText(
+        tr("%1: %2 messages over %3 NPUs. Colours are pieces of the data; a red ring marks an NPU "
+           "reducing what it received. Press or drag on the timeline's axis to move the cursor.")
+            .arg(run->name)
+            .arg(r.transfers.size())
+            .arg(r.npuCount));
+    m_animation->setRun(run->spec.platform, m_shown);
+    std::vector<int> sizes;
+    for (const DimensionSpec& d : run->spec.platform.dimensions)
+        sizes.push_back(d.size);
+    m_timeline->setSource(std::make_shared<widgets::RunResultTimelineSource>(m_shown), sizes);
+    m_timeline->setCursorTime(m_animation->time().ps());
+}
+
+} // namespace astrolabe::gui

@@ -1,0 +1,53 @@
+#pragma once
+// The Watch tab ("Watch a collective", issue #21): the shown run's collective messages moving
+// over the network drawing, with a compact timeline whose cursor follows the replay (moving
+// either moves the other). A run records its messages only on request: "Record and watch" runs
+// the project again with RunOptions::recordTransfers on, and the new run shows here.
+
+#include "gui/WorkspacePages.h"
+
+#include <memory>
+
+class QLabel;
+class QPushButton;
+
+namespace astrolabe::widgets {
+class CollectiveAnimationView;
+class TimelineWidget;
+} // namespace astrolabe::widgets
+
+namespace astrolabe::gui {
+
+class WatchPage : public WorkspacePage {
+    Q_OBJECT
+public:
+    /// Recording simulates every NPU; above this many a demonstration run gets slow.
+    static constexpr int kMaxRecordedNpus = 4096;
+
+    explicit WatchPage(QWidget* parent = nullptr);
+    void setSpec(const SimulationSpec& spec) override;
+    void showRun(const RunRecord* run) override;
+
+    widgets::CollectiveAnimationView* animation() const { return m_animation; }
+    widgets::TimelineWidget* timeline() const { return m_timeline; }
+    QPushButton* recordButton() const { return m_record; }
+
+    /// Moves the replay and this page's timeline cursor (e.g. from the Timeline tab's cursor).
+    void setTime(qint64 ps);
+
+signals:
+    /// The replay's time changed (playing, stepping, or a cursor moved).
+    void timeChanged(qint64 ps);
+
+private:
+    void requestRecording();
+
+    SimulationSpec m_spec;
+    std::shared_ptr<const RunResult> m_shown;
+    QLabel* m_status;
+    QPushButton* m_record;
+    widgets::CollectiveAnimationView* m_animation;
+    widgets::TimelineWidget* m_timeline;
+};
+
+} // namespace astrolabe::gui
