@@ -1,10 +1,14 @@
 #include "common/InterfaceScale.h"
 
 #include <QAbstractAxis>
+#include <QAbstractBarSeries>
+#include <QAreaSeries>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
 #include <QPen>
+#include <QXYSeries>
 #include <algorithm>
 #include <cmath>
 
@@ -51,6 +55,53 @@ void InterfaceScale::setHighContrast(bool on) {
     emit changed();
 }
 
+namespace {
+
+/// A series colour for high contrast: fully saturated and dark enough to read on white.
+QColor strong(const QColor& color) {
+    int h = 0, s = 0, v = 0;
+    color.getHsv(&h, &s, &v);
+    return QColor::fromHsv(h, std::max(s, 210), std::min(v, 165));
+}
+
+/// Remembers `value` under `key` the first time (the theme's own), and returns what was kept.
+template <typename T> T themeValue(QObject* object, const char* key, const T& value) {
+    if (!object->property(key).isValid())
+        object->setProperty(key, QVariant::fromValue(value));
+    return object->property(key).value<T>();
+}
+
+} // namespace
+
+/// Lines twice as thick and in strong colours, bars in strong colours with black edges; the
+/// theme's own pens and brushes come back when high contrast is turned off.
+void InterfaceScale::styleSeries(QAbstractSeries* series, bool contrast) {
+    if (auto* xy = qobject_cast<QXYSeries*>(series)) {
+        const QPen pen = themeValue(xy, "astrolabeThemePen", xy->pen());
+        const QColor color = themeValue(xy, "astrolabeThemeColor", xy->color());
+        QPen shown = pen;
+        if (contrast) {
+            shown.setColor(strong(color));
+            shown.setWidthF(std::max(2.0 * pen.widthF(), scaled(2.5)));
+        }
+        xy->setPen(shown);
+        if (series->type() == QAbstractSeries::SeriesTypeScatter)
+            xy->setColor(contrast ? strong(color) : color);
+    } else if (auto* area = qobject_cast<QAreaSeries*>(series)) {
+        const QPen pen = themeValue(area, "astrolabeThemePen", area->pen());
+        const QBrush brush = themeValue(area, "astrolabeThemeBrush", area->brush());
+        area->setPen(contrast ? QPen(Qt::black, scaled(2)) : pen);
+        area->setBrush(contrast ? QBrush(strong(brush.color())) : brush);
+    } else if (auto* bars = qobject_cast<QAbstractBarSeries*>(series)) {
+        for (QBarSet* set : bars->barSets()) {
+            const QColor color = themeValue(set, "astrolabeThemeColor", set->color());
+            const QColor border = themeValue(set, "astrolabeThemeBorder", set->borderColor());
+            set->setColor(contrast ? strong(color) : color);
+            set->setBorderColor(contrast ? QColor(Qt::black) : border);
+        }
+    }
+}
+
 void InterfaceScale::styleChart(QChart* chart) {
     if (!chart)
         return;
@@ -82,6 +133,8 @@ void InterfaceScale::styleChart(QChart* chart) {
         axis->setGridLinePen(contrast ? QPen(QColor(0x70, 0x70, 0x70), scaled(1))
                                       : axis->property("astrolabeThemeGrid").value<QPen>());
     }
+    for (QAbstractSeries* series : chart->series())
+        styleSeries(series, contrast);
     if (!chart->property("astrolabeThemeTitle").isValid())
         chart->setProperty("astrolabeThemeTitle", chart->titleBrush());
     chart->setTitleBrush(contrast ? QBrush(Qt::black)

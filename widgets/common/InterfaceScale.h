@@ -12,6 +12,7 @@
 #include <QObject>
 
 QT_BEGIN_NAMESPACE
+class QAbstractSeries;
 class QChart;
 class QChartView;
 QT_END_NAMESPACE
@@ -45,9 +46,12 @@ public:
     void setHighContrast(bool on);
 
     /// Sets the chart's title, legend and axis fonts to their first-seen size times factor(),
-    /// and in the high-contrast theme black labels and grid on white. Idempotent: call it after
-    /// adding axes and whenever changed() fires.
+    /// and in the high-contrast theme black labels and grid on white, series in strong colours
+    /// with thicker lines (styleSeries). Idempotent: call it after adding axes and series and
+    /// whenever changed() fires.
     static void styleChart(QChart* chart);
+    /// One series in (or back out of) the high-contrast theme.
+    static void styleSeries(QAbstractSeries* series, bool contrast);
     /// Styles the view's chart now and again whenever changed() fires.
     static void followChart(QChartView* view);
 

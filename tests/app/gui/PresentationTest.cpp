@@ -14,10 +14,13 @@
 
 #include <QAbstractAxis>
 #include <QApplication>
+#include <QBarSeries>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLineSeries>
 #include <QMenuBar>
 #include <QSettings>
 #include <QSignalSpy>
@@ -168,6 +171,40 @@ TEST(Presentation, HighContrastSwapsThePaletteAndBack) {
     EXPECT_EQ(QApplication::palette().color(QPalette::WindowText),
               base.color(QPalette::WindowText));
     EXPECT_DOUBLE_EQ(InterfaceScale::penWidth(2), 2.0);
+}
+
+// Chart series follow the theme too: strong colours and thick lines in high contrast, and
+// exactly the theme's own pens and colours back afterwards.
+TEST(Presentation, HighContrastRecoloursChartSeriesAndBack) {
+    QChartView view;
+    auto* line = new QLineSeries;
+    line->append({QPointF(0, 1), QPointF(1, 2)});
+    line->setPen(QPen(QColor(0xa6, 0xce, 0xe3), 1.0)); // a pale blue, hard to see projected
+    auto* set = new QBarSet(QStringLiteral("busy"));
+    *set << 1 << 2;
+    set->setColor(QColor(0xfd, 0xbf, 0x6f));
+    auto* bars = new QBarSeries;
+    bars->append(set);
+    view.chart()->addSeries(line);
+    view.chart()->addSeries(bars);
+    InterfaceScale::followChart(&view);
+
+    InterfaceScale::instance().setHighContrast(true);
+    int h = 0, s = 0, v = 0;
+    line->pen().color().getHsv(&h, &s, &v);
+    EXPECT_GE(s, 210);
+    EXPECT_LE(v, 165);
+    EXPECT_NEAR(h, QColor(0xa6, 0xce, 0xe3).hue(), 1) << "the same hue, stronger";
+    EXPECT_GE(line->pen().widthF(), 2.5);
+    set->color().getHsv(&h, &s, &v);
+    EXPECT_GE(s, 210);
+    EXPECT_EQ(set->borderColor(), QColor(Qt::black));
+
+    InterfaceScale::instance().setHighContrast(false);
+    EXPECT_EQ(line->pen().color(), QColor(0xa6, 0xce, 0xe3));
+    EXPECT_DOUBLE_EQ(line->pen().widthF(), 1.0);
+    EXPECT_EQ(set->color(), QColor(0xfd, 0xbf, 0x6f));
+    EXPECT_NE(set->borderColor(), QColor(Qt::black));
 }
 
 TEST(Presentation, F11ShowsTheCurrentTabAloneFullScreenAndF11OrEscGoBack) {
