@@ -31,9 +31,6 @@ void write(const std::string& path, const std::string& what, const std::string& 
 
 std::vector<std::string> astraExportDifferences(const SimulationSpec& spec) {
     std::vector<std::string> out;
-    if (spec.platform.graph)
-        out.push_back("platform.graph: ASTRA-sim's analytical network takes dimension stacks "
-                      "only (Ring, FullyConnected, Switch); a graph platform cannot be exported");
     if (usesInSwitch(spec.system))
         out.push_back("system: the inSwitch algorithm is Astrolabe's (in-network reduction); "
                       "ASTRA-sim 2.x does not know it and will refuse system.json - choose "

@@ -11,9 +11,8 @@
 namespace astrolabe {
 
 /// What ASTRA-sim 2.x cannot run, or runs differently, in `spec`, one sentence each naming the
-/// project key: a graph platform (refused: exportable only as dimension stacks), in-switch
-/// algorithms, pooled memory, and every Astrolabe-only setting that differs from its default
-/// (derived from the settings schema's compatibility column). Empty: the same run.
+/// project key: in-switch algorithms, pooled memory, and every Astrolabe-only setting that differs
+/// from its default (derived from the settings schema's compatibility column). Empty: the same run.
 std::vector<std::string> astraExportDifferences(const SimulationSpec& spec);
 
 struct AstraExportFiles {
@@ -25,7 +24,7 @@ struct AstraExportFiles {
 /// Writes the inputs into `folder` (created): network.yml, system.json, remote_memory.json,
 /// comm_groups.json (when there are groups), per_node_custom.yml (when used) and, for a
 /// microbenchmark, its traces under workload/. A Chakra workload is referenced where it is.
-/// Throws astrolabe::Error for a graph platform.
+/// Throws astrolabe::Error for a graph platform (ASTRA-sim takes dimension stacks only).
 AstraExportFiles exportAstraInputs(const SimulationSpec& spec, const std::string& folder);
 
 } // namespace astrolabe

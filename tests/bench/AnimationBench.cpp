@@ -8,6 +8,7 @@
 #include "engine/golden/GoldenSpec.h"
 #include "simulation/Simulation.h"
 #include "topology/CollectiveAnimationView.h"
+#include "widgets/topology/RecordedAllReduce.h"
 
 #include <QApplication>
 #include <QImage>
@@ -19,13 +20,8 @@ using namespace astrolabe::widgets;
 
 namespace {
 
-/// A 64 MiB all-reduce with every message recorded (golden defaults: 50 GB/s, 500 ns links).
 SimulationSpec allReduce(std::vector<DimensionSpec> dims, const char* algorithm) {
-    SimulationSpec s = golden::spec(std::move(dims), algorithm);
-    s.options.recordTransfers = true;
-    s.workload.kind = WorkloadSource::Kind::Microbenchmark;
-    s.workload.microbenchmark.sizeBytes = 64 * golden::kMiB;
-    return s;
+    return test::recordedAllReduce(std::move(dims), algorithm, 64 * golden::kMiB);
 }
 
 SimulationSpec plan(int which) {

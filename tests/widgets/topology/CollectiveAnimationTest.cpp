@@ -8,6 +8,7 @@
 #include "timeline/RunResultTimelineSource.h"
 #include "timeline/TimelineWidget.h"
 #include "topology/CollectiveAnimationView.h"
+#include "widgets/topology/RecordedAllReduce.h"
 
 #include <QApplication>
 #include <QSignalSpy>
@@ -21,13 +22,8 @@ using namespace astrolabe::widgets;
 
 namespace {
 
-/// A 1 MiB all-reduce with every message recorded (golden defaults: 50 GB/s, 500 ns links).
 SimulationSpec allReduce(std::vector<DimensionSpec> dims, const char* algorithm) {
-    SimulationSpec s = golden::spec(std::move(dims), algorithm);
-    s.options.recordTransfers = true;
-    s.workload.kind = WorkloadSource::Kind::Microbenchmark;
-    s.workload.microbenchmark.sizeBytes = golden::kMiB;
-    return s;
+    return test::recordedAllReduce(std::move(dims), algorithm, golden::kMiB);
 }
 
 DimensionSpec dimension(BlockKind kind, int n) {
