@@ -81,13 +81,16 @@ if [[ "${1:-}" == "--full" ]]; then
     cases+=(gpt3-4096-ring8xswitch512 llama3-2048-ring8xswitch256 deepseek-2048-ring8xswitch256)
 fi
 
-printf '%-32s %16s %9s %9s %12s %14s\n' case "end (cycles)" "wall (s)" "peak (MB)" "events/s" \
-    "vs ASTRA-sim"
+printf '%-32s %16s %9s %9s %12s %11s %14s\n' case "end (cycles)" "wall (s)" "peak (MB)" "events/s" \
+    "simulated" "vs ASTRA-sim"
 for c in "${cases[@]}"; do
     /usr/bin/time -v "$cli" run "$work/$c.yaml" --no-store >"$work/$c.out" 2>"$work/$c.time" ||
         { cat "$work/$c.time" >&2; exit 1; }
     end=$(sed -n 's/.*(\([0-9]*\) cycles).*/\1/p' "$work/$c.out" | head -1)
     events=$(sed -n 's/.*, \([0-9]*\) events.*/\1/p' "$work/$c.out" | head -1)
+    # Folded runs simulate one NPU per class of equivalent ranks (docs/network-models.md).
+    npus=$(sed -n 's/^[^:]*: \([0-9]*\) NPUs on.*/\1/p' "$work/$c.out" | head -1)
+    simulated=$(sed -n 's/.*(\([0-9]*\) of [0-9]* NPUs simulated.*/\1/p' "$work/$c.out" | head -1)
     wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/$c.time")
     seconds=$(awk -F: '{s = 0; for (i = 1; i <= NF; ++i) s = s * 60 + $i; print s}' <<<"$wall")
     peak=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/$c.time")
@@ -98,5 +101,6 @@ for c in "${cases[@]}"; do
         ratio=$(awk -v a="${astraWall[$c]}" -v s="$seconds" -v ap="${astraPeak[$c]}" -v p="$peak" \
             'BEGIN{printf "%.1fx / %.1fx", a / s, ap / p}')
     fi
-    printf '%-32s %16s %9s %9s %12s %14s\n' "$c" "$end" "$seconds" "$peak" "$rate" "$ratio"
+    printf '%-32s %16s %9s %9s %12s %11s %14s\n' "$c" "$end" "$seconds" "$peak" "$rate" \
+        "${simulated:-$npus}/$npus" "$ratio"
 done

@@ -64,7 +64,11 @@ void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunRes
     char wall[64];
     std::snprintf(wall, sizeof wall, "%.3f s", r.wallSeconds);
     out << "  finished at " << ns(r.endTime) << " (" << r.endTime.nsFloor() << " cycles); "
-        << "simulated in " << wall << ", " << r.events << " events\n";
+        << "simulated in " << wall << ", " << r.events << " events";
+    if (r.simulatedNpus > 0 && r.simulatedNpus < r.npuCount)
+        out << " (" << r.simulatedNpus << " of " << r.npuCount
+            << " NPUs simulated, the others by symmetry)";
+    out << "\n";
     if (r.npus.empty())
         return;
     auto spread = [&](auto field) {

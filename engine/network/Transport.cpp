@@ -32,6 +32,11 @@ void Transport::receive(int dst, int src, uint64_t tag, uint64_t bytes, Handler 
 }
 
 void Transport::sendNow(int src, int dst, uint64_t tag, uint64_t bytes, Handler onDelivered) {
+    if (m_ranks && !m_ranks->simulated(dst)) {
+        const Key deliverAs{m_ranks->representative(dst), m_ranks->pullBack(dst, src), tag, bytes};
+        transmit(src, dst, deliverAs, bytes, std::move(onDelivered));
+        return;
+    }
     transmit(src, dst, Key{dst, src, tag, bytes}, bytes, std::move(onDelivered));
 }
 

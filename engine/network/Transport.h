@@ -20,6 +20,18 @@
 
 namespace astrolabe {
 
+/// A folded run (simulation/RankFolding.h) simulates one representative per class of NPUs: a
+/// message to an NPU that is not simulated is delivered to its representative, as the message
+/// that the representative receives at the same moment by symmetry.
+class RankMap {
+public:
+    virtual ~RankMap() = default;
+    virtual bool simulated(int npu) const = 0;
+    virtual int representative(int npu) const = 0;
+    /// h_n^-1(x), where h_n is the symmetry that maps representative(n) onto n.
+    virtual int pullBack(int n, int x) const = 0;
+};
+
 class Transport : public DeliverySink {
 public:
     using Handler = std::function<void()>;
@@ -29,6 +41,8 @@ public:
 
     Transport(Simulator& sim, bool rendezvous);
     void setNetwork(NetworkModel* network) { m_network = network; }
+    /// Folded runs: see RankMap (null: every NPU is simulated).
+    void setRankMap(const RankMap* ranks) { m_ranks = ranks; }
 
     /// Sends now; onDelivered (may be empty) runs at arrival.
     void send(int src, int dst, uint64_t tag, uint64_t bytes, Handler onDelivered = {});
@@ -92,6 +106,7 @@ private:
 
     Simulator& m_sim;
     NetworkModel* m_network = nullptr;
+    const RankMap* m_ranks = nullptr;
     bool m_rendezvous;
     std::unordered_map<Key, Mailbox, KeyHash> m_mailboxes;
     std::vector<InFlight> m_inFlight;

@@ -102,6 +102,53 @@ void LinkRecorder::expandSymmetric(const std::vector<int>& classOfLink, int clas
                           static_cast<size_t>(translate(r, j))] = row0[static_cast<size_t>(j)];
 }
 
+void LinkRecorder::expandOrbits(int orbitSize, const std::function<int(int, int)>& mapLink,
+                                const std::function<int(int, int)>& mapNpu) {
+    std::vector<LinkStats> stats(m_stats.size());
+    std::vector<std::vector<float>> busy(m_busyPs.size());
+    for (size_t l = 0; l < m_stats.size(); ++l) {
+        if (m_stats[l].messages == 0 && m_busyPs[l].empty())
+            continue;
+        for (int k = 0; k < orbitSize; ++k) {
+            const auto image = static_cast<size_t>(mapLink(k, static_cast<int>(l)));
+            stats[image].bytes += m_stats[l].bytes;
+            stats[image].messages += m_stats[l].messages;
+            stats[image].busy += m_stats[l].busy;
+            if (m_busyPs[l].empty())
+                continue;
+            busy[image].resize(kBuckets, 0.0f);
+            for (size_t b = 0; b < static_cast<size_t>(kBuckets); ++b)
+                busy[image][b] += m_busyPs[l][b];
+        }
+    }
+    m_stats = std::move(stats);
+    m_busyPs = std::move(busy);
+    if (m_keepIntervals) {
+        const size_t count = m_intervals.size();
+        m_intervals.reserve(count * static_cast<size_t>(orbitSize));
+        for (int k = 1; k < orbitSize; ++k)
+            for (size_t i = 0; i < count; ++i) {
+                LinkBusyInterval copy = m_intervals[i];
+                copy.link = mapLink(k, copy.link);
+                m_intervals.push_back(copy);
+            }
+    }
+    if (m_traffic.empty())
+        return;
+    const auto n = static_cast<size_t>(m_npus);
+    std::vector<uint64_t> traffic(m_traffic.size(), 0);
+    for (size_t src = 0; src < n; ++src)
+        for (size_t dst = 0; dst < n; ++dst) {
+            const uint64_t bytes = m_traffic[src * n + dst];
+            if (bytes == 0)
+                continue;
+            for (int k = 0; k < orbitSize; ++k)
+                traffic[static_cast<size_t>(mapNpu(k, static_cast<int>(src))) * n +
+                        static_cast<size_t>(mapNpu(k, static_cast<int>(dst)))] += bytes;
+        }
+    m_traffic = std::move(traffic);
+}
+
 void LinkRecorder::finish(RunResult& result, int dimensionCount) {
     // The buckets must span the run, not only the last busy interval: a run whose links fall
     // idle early (a compute tail) would otherwise get a series, and a utilization chart, that

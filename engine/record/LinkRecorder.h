@@ -32,6 +32,12 @@ public:
     void expandSymmetric(const std::vector<int>& classOfLink, int classCount,
                          const std::function<int(int, int)>& translate);
 
+    /// A folded run (simulation/RankFolding.h) recorded its representatives' traffic: every
+    /// element k of the symmetry group (k in [0, orbitSize), 0 the identity) maps it onto the
+    /// traffic of the NPUs k stands for; mapLink(k, l) and mapNpu(k, n) are k's action.
+    void expandOrbits(int orbitSize, const std::function<int(int, int)>& mapLink,
+                      const std::function<int(int, int)>& mapNpu);
+
     /// Moves everything into the result: linkStats, linkSeries, seriesBucket, linkIntervals,
     /// trafficBytes and per-dimension statistics (links must already be in result.links).
     void finish(RunResult& result, int dimensionCount);

@@ -154,6 +154,9 @@ struct RunResult {
     int npuCount = 0;
     SimTime endTime;
     uint64_t events = 0;
+    /// NPUs simulated event by event; fewer than npuCount when symmetric ranks were folded
+    /// (simulation/Symmetry.h, RankFolding.h) and the rest follow by symmetry. Not stored.
+    int simulatedNpus = 0;
     double wallSeconds = 0;
 
     std::vector<NpuSummary> npus;

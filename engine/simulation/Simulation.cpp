@@ -10,6 +10,7 @@
 #include "record/LinkRecorder.h"
 #include "simulation/CustomCollectives.h"
 #include "simulation/ProcessGroups.h"
+#include "simulation/RankFolding.h"
 #include "simulation/StartupReport.h"
 #include "simulation/Symmetry.h"
 #include "simulation/WorkloadSource.h"
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 namespace astrolabe {
 
@@ -110,24 +112,50 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
     collectives.setSymmetric(symmetric);
     if (auto* aware = dynamic_cast<CongestionAwareNetwork*>(network.get()))
         aware->setSymmetric(symmetric);
+    std::optional<RankFolding> folding;
+    if (!symmetric) {
+        folding.emplace(spec, traces, topology);
+        fprintf(stderr, "folding: %s orbit %d\n", folding->obstacle().c_str(),
+                folding->orbitSize());
+        if (folding->folds())
+            transport.setRankMap(&*folding);
+        else
+            folding.reset();
+    }
     const Timing timing{spec.options.timing};
     RemoteMemory memory(sim, spec.memory, topology.npuCount(), timing);
 
+    // The simulated NPUs: all of them, NPU 0 alone (symmetric) or one per class (folded).
+    std::vector<int> simulated;
+    if (folding)
+        simulated = folding->representatives();
+    else
+        for (int npu = 0; npu < (symmetric ? 1 : topology.npuCount()); ++npu)
+            simulated.push_back(npu);
+    std::vector<int> executorOf(traces.size(), -1);
+    for (size_t i = 0; i < simulated.size(); ++i)
+        executorOf[static_cast<size_t>(simulated[i])] = static_cast<int>(i);
+
     std::vector<std::unique_ptr<NpuExecutor>> executors;
-    executors.reserve(traces.size());
-    std::vector<std::string> npu0Lines;
+    executors.reserve(simulated.size());
+    std::vector<std::vector<std::string>> linesOf(simulated.size());
     ExecutorContext context{&sim, &transport, &collectives, &memory, &spec, timing, [&](int npu) {
-                                auto lines = executors[static_cast<size_t>(npu)]->reportLines();
-                                if (symmetric)
-                                    npu0Lines = std::move(lines);
+                                const auto i = static_cast<size_t>(executorOf[npu]);
+                                auto lines = executors[i]->reportLines();
+                                if (symmetric || folding)
+                                    linesOf[i] = std::move(lines);
                                 else
                                     for (std::string& line : lines)
                                         result->reportLines.push_back(std::move(line));
                             }};
-    const size_t simulated = symmetric ? 1 : traces.size();
-    for (size_t npu = 0; npu < simulated; ++npu)
+    for (int npu : simulated)
         executors.push_back(
-            std::make_unique<NpuExecutor>(static_cast<int>(npu), traces[npu], context));
+            std::make_unique<NpuExecutor>(npu, traces[static_cast<size_t>(npu)], context));
+    // The NPUs that follow by symmetry need no trace: free their memory before the run.
+    if (simulated.size() < traces.size())
+        for (size_t npu = 0; npu < traces.size(); ++npu)
+            if (executorOf[npu] < 0)
+                std::vector<WorkloadNode>().swap(traces[npu].nodes);
     for (auto& e : executors)
         e->start();
 
@@ -140,22 +168,29 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
         throw Error(ErrorKind::Deadlock,
                     deadlockReport(executors, collectives, transport, sim.now()));
 
+    result->simulatedNpus = static_cast<int>(simulated.size());
+    const size_t copies = static_cast<size_t>(topology.npuCount()) / simulated.size();
     if (spec.options.recordTimeline) {
         size_t activities = 0;
         for (const auto& e : executors)
             activities += e->activityCount();
-        result->activities.reserve(activities * (symmetric ? traces.size() : 1));
+        result->activities.reserve(activities * copies);
     }
     NpuExecutor::NameIndex names;
     for (const auto& e : executors)
         result->npus.push_back(e->summarize(result.get(), &names));
     if (symmetric) {
-        replicateRepresentative(*result, npu0Lines);
+        replicateRepresentative(*result, linesOf.front());
         std::vector<int> classOf(static_cast<size_t>(topology.linkCount()));
         for (int l = 0; l < topology.linkCount(); ++l)
             classOf[static_cast<size_t>(l)] = topology.linkClass(l);
         recorder.expandSymmetric(classOf, topology.linkClassCount(),
                                  [&](int a, int b) { return topology.translate(a, b); });
+    } else if (folding) {
+        folding->expand(*result, std::move(linesOf), spec.commGroups);
+        recorder.expandOrbits(
+            folding->orbitSize(), [&](int k, int link) { return folding->linkImage(k, link); },
+            [&](int k, int npu) { return folding->apply(k, npu); });
     }
     for (const NpuSummary& n : result->npus)
         result->endTime = std::max(result->endTime, n.finish);
@@ -166,10 +201,16 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
     const auto latest = std::max_element(
         result->npus.begin(), result->npus.end(),
         [](const NpuSummary& a, const NpuSummary& b) { return a.finish < b.finish; });
-    // In a symmetric run only NPU 0 was simulated (and every NPU finishes with it).
-    if (latest != result->npus.end() && static_cast<size_t>(latest->npu) < executors.size())
-        for (uint64_t id : executors[static_cast<size_t>(latest->npu)]->criticalChain())
+    // Only representatives were simulated in a symmetric or folded run; node ids are the same
+    // within a class, so the representative's chain is the latest NPU's.
+    if (latest != result->npus.end()) {
+        const int rep = folding     ? folding->representative(latest->npu)
+                        : symmetric ? 0
+                                    : latest->npu;
+        for (uint64_t id :
+             executors[static_cast<size_t>(executorOf[static_cast<size_t>(rep)])]->criticalChain())
             result->criticalPath.push_back({latest->npu, id});
+    }
     recorder.finish(*result, topology.dimensionCount());
     result->reportLines.push_back("[system] [warning] Exiting");
     result->events = sim.eventsProcessed();

@@ -1,0 +1,241 @@
+// Folding equivalent ranks (simulation/RankFolding.h) must give exactly what the full run gives:
+// on generated training iterations with pipeline send/recv, grouped collectives and compute, on
+// 2- and 3-dimensional platforms, every NPU's summary, activities, phase and collective spans,
+// every link's load and the report lines are compared field for field.
+#include "simulation/RankFolding.h"
+
+#include "engine/golden/GoldenSpec.h"
+#include "generate/WorkloadGenerator.h"
+#include "simulation/Simulation.h"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+#include <tuple>
+
+using namespace golden;
+using BK = BlockKind;
+using NB = NetworkBackend;
+namespace gen = astrolabe::generate;
+
+namespace {
+
+struct Case {
+    const char* name;
+    int tp, pp, dp, ep;
+    gen::PipelineSchedule schedule;
+    int zero;
+    std::vector<DimensionSpec> dims;
+    NB backend = NB::CongestionUnaware;
+    const char* placement = "tp,dp,pp";
+    bool moe = false;
+    /// At most this many NPUs simulated (0: the run must not fold). The MoE cases fold only
+    /// the data-parallel digits their expert groups allow: an expert group spanning tp x ep
+    /// ranks in rank order is not a ring that swapping tensor-parallel peers maps onto itself.
+    int simulatedAtMost = 0;
+};
+
+gen::GeneratorSpec generatorSpec(const Case& c) {
+    gen::GeneratorSpec s;
+    gen::ModelSpec& m = s.model;
+    m.layers = 4;
+    m.hidden = 256;
+    m.heads = 4;
+    m.ffn = 1024;
+    m.vocabulary = 64;
+    m.sequence = 128;
+    if (c.moe) {
+        m.experts = 8;
+        m.topK = 2;
+        m.expertFfn = 512;
+        m.firstDenseLayers = 1;
+    }
+    s.training = {1, 4 * c.dp, 2, false};
+    s.parallel.tp = c.tp;
+    s.parallel.pp = c.pp;
+    s.parallel.dp = c.dp;
+    s.parallel.ep = c.ep;
+    s.parallel.schedule = c.schedule;
+    s.parallel.virtualStages = c.schedule == gen::PipelineSchedule::Interleaved ? 2 : 1;
+    s.parallel.zeroStage = c.zero;
+    s.parallel.placement = c.placement;
+    s.parallel.bucketBytes = 64 * 1024;
+    return s;
+}
+
+template <typename T, typename Key>
+void expectSameItems(std::vector<T> folded, std::vector<T> full, Key key, const char* what,
+                     const std::string& name) {
+    ASSERT_EQ(folded.size(), full.size()) << name << ": " << what;
+    auto less = [&](const T& a, const T& b) { return key(a) < key(b); };
+    std::sort(folded.begin(), folded.end(), less);
+    std::sort(full.begin(), full.end(), less);
+    for (size_t i = 0; i < full.size(); ++i)
+        ASSERT_EQ(key(folded[i]), key(full[i])) << name << ": " << what << " " << i;
+}
+
+void expectSameRun(const RunResult& folded, const RunResult& full, const std::string& name) {
+    ASSERT_EQ(folded.npus.size(), full.npus.size()) << name;
+    EXPECT_EQ(folded.endTime, full.endTime) << name;
+    for (size_t i = 0; i < full.npus.size(); ++i) {
+        const NpuSummary& a = folded.npus[i];
+        const NpuSummary& b = full.npus[i];
+        ASSERT_EQ(a.npu, b.npu) << name;
+        ASSERT_EQ(a.finish, b.finish) << name << " NPU " << i;
+        EXPECT_EQ(a.gpuTime, b.gpuTime) << name << " NPU " << i;
+        EXPECT_EQ(a.commUnion, b.commUnion) << name << " NPU " << i;
+        EXPECT_EQ(a.computeUnion, b.computeUnion) << name << " NPU " << i;
+        EXPECT_EQ(a.overlap, b.overlap) << name << " NPU " << i;
+        EXPECT_EQ(a.idle, b.idle) << name << " NPU " << i;
+    }
+    auto activityKey = [](const RunResult& r) {
+        return [&r](const ActivityInterval& a) {
+            return std::make_tuple(a.npu, a.start, a.end, a.nodeId, a.kind, a.bytes,
+                                   r.names.at(a.nameIndex));
+        };
+    };
+    std::vector<
+        std::tuple<int32_t, SimTime, SimTime, uint64_t, ActivityKind, uint64_t, std::string>>
+        foldedActivities, fullActivities;
+    for (const ActivityInterval& a : folded.activities)
+        foldedActivities.push_back(activityKey(folded)(a));
+    for (const ActivityInterval& a : full.activities)
+        fullActivities.push_back(activityKey(full)(a));
+    std::sort(foldedActivities.begin(), foldedActivities.end());
+    std::sort(fullActivities.begin(), fullActivities.end());
+    EXPECT_TRUE(foldedActivities == fullActivities) << name << ": activities differ";
+    expectSameItems(
+        folded.phases, full.phases,
+        [](const PhaseSpan& p) {
+            return std::make_tuple(p.npu, p.nodeId, p.chunk, p.phase, p.start, p.end, p.dimension,
+                                   p.inputBytes);
+        },
+        "phase span", name);
+    expectSameItems(
+        folded.collectives, full.collectives,
+        [](const CollectiveSpan& c) {
+            return std::make_tuple(c.npu, c.nodeId, c.start, c.end, c.sizeBytes, c.commGroup);
+        },
+        "collective span", name);
+    ASSERT_EQ(folded.linkStats.size(), full.linkStats.size()) << name;
+    for (size_t l = 0; l < full.linkStats.size(); ++l) {
+        EXPECT_EQ(folded.linkStats[l].bytes, full.linkStats[l].bytes) << name << " link " << l;
+        EXPECT_EQ(folded.linkStats[l].messages, full.linkStats[l].messages) << name;
+        EXPECT_EQ(folded.linkStats[l].busy, full.linkStats[l].busy) << name << " link " << l;
+    }
+    EXPECT_EQ(folded.trafficBytes, full.trafficBytes) << name;
+    ASSERT_EQ(folded.linkSeries.size(), full.linkSeries.size()) << name;
+    for (size_t l = 0; l < full.linkSeries.size(); ++l) {
+        ASSERT_EQ(folded.linkSeries[l].size(), full.linkSeries[l].size()) << name;
+        for (size_t b = 0; b < full.linkSeries[l].size(); ++b)
+            ASSERT_NEAR(folded.linkSeries[l][b], full.linkSeries[l][b], 1e-4) << name;
+    }
+    for (size_t d = 0; d < full.dimensions.size(); ++d)
+        EXPECT_EQ(folded.dimensions[d].bytes, full.dimensions[d].bytes) << name;
+    ASSERT_EQ(folded.criticalPath.size(), full.criticalPath.size()) << name;
+    // Ranks finishing together may print in another order: compare the lines as sets.
+    auto a = folded.reportLines, b = full.reportLines;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    EXPECT_TRUE(a == b) << name << ": report lines differ";
+}
+
+DimensionSpec ring(int n) {
+    return dim(BK::Ring, n, 200.0, 200.0);
+}
+DimensionSpec fc(int n) {
+    return dim(BK::FullyConnected, n, 100.0, 400.0);
+}
+DimensionSpec sw(int n) {
+    return dim(BK::Switch, n, 25.0, 1000.0);
+}
+
+constexpr auto k1F1B = gen::PipelineSchedule::OneFOneB;
+constexpr auto kGPipe = gen::PipelineSchedule::GPipe;
+constexpr auto kInter = gen::PipelineSchedule::Interleaved;
+
+// One case per line, as a table.
+// clang-format off
+std::vector<Case> cases() {
+    using enum NB;
+    return {
+        {"tp2 pp2 dp4, Ring2 x Switch8", 2, 2, 4, 1, k1F1B, 0, {ring(2), sw(8)}, CongestionUnaware, "tp,dp,pp", false, 2},
+        {"tp4 pp2 dp2, Ring4 x Switch4", 4, 2, 2, 1, k1F1B, 0, {ring(4), sw(4)}, CongestionUnaware, "tp,dp,pp", false, 2},
+        {"tp2 pp4 dp2, GPipe", 2, 4, 2, 1, kGPipe, 0, {ring(2), sw(8)}, CongestionUnaware, "tp,dp,pp", false, 4},
+        {"tp2 pp2 dp2, interleaved", 2, 2, 2, 1, kInter, 0, {ring(2), sw(4)}, CongestionUnaware, "tp,dp,pp", false, 2},
+        {"ZeRO-1", 2, 2, 4, 1, k1F1B, 1, {ring(2), sw(8)}, CongestionUnaware, "tp,dp,pp", false, 2},
+        {"ZeRO-3", 2, 2, 4, 1, k1F1B, 3, {ring(2), sw(8)}, CongestionUnaware, "tp,dp,pp", false, 2},
+        {"3-D Ring2 x FC4 x Switch2", 2, 2, 4, 1, k1F1B, 0, {ring(2), fc(4), sw(2)}, CongestionUnaware, "tp,dp,pp", false, 2},
+        {"3-D Ring2 x Switch2 x Ring4", 2, 4, 2, 1, k1F1B, 0, {ring(2), sw(2), ring(4)}, CongestionUnaware, "tp,dp,pp", false, 4},
+        {"pp innermost: dp,pp,tp", 2, 2, 4, 1, k1F1B, 0, {sw(4), sw(2), ring(2)}, CongestionUnaware, "dp,pp,tp", false, 2},
+        {"placement pp,tp,dp", 2, 2, 4, 1, k1F1B, 0, {sw(2), ring(2), sw(4)}, CongestionUnaware, "pp,tp,dp", false, 2},
+        {"dp only (no pipeline), Switch8", 1, 1, 8, 1, k1F1B, 0, {sw(8)}, CongestionUnaware, "tp,dp,pp", false, 1},
+        {"pp only, Ring4", 1, 4, 1, 1, k1F1B, 0, {ring(4)}, CongestionUnaware, "tp,dp,pp", false, 0},
+        {"tp only, Ring4 x Ring2", 4, 1, 2, 1, k1F1B, 0, {ring(4), ring(2)}, CongestionUnaware, "tp,dp,pp", false, 1},
+        {"MoE ep2", 2, 2, 4, 2, k1F1B, 0, {ring(2), sw(8)}, CongestionUnaware, "tp,dp,pp", true, 8},
+        {"MoE ep4", 1, 2, 4, 4, k1F1B, 0, {sw(4), sw(2)}, CongestionUnaware, "tp,dp,pp", true, 2},
+        {"MoE ep2 GPipe", 2, 2, 2, 2, kGPipe, 0, {ring(2), fc(2), sw(2)}, CongestionUnaware, "tp,dp,pp", true, 4},
+        {"wide dp16, Ring2 x Switch32", 2, 2, 16, 1, k1F1B, 0, {ring(2), sw(32)}, CongestionUnaware, "tp,dp,pp", false, 2},
+        {"dp on a ring (rotations)", 2, 2, 4, 1, k1F1B, 0, {ring(2), ring(4), sw(2)}, CongestionUnaware, "tp,dp,pp", false, 2},
+        {"dp split over two dims", 2, 2, 4, 1, k1F1B, 0, {ring(2), sw(2), sw(4)}, CongestionUnaware, "tp,dp,pp", false, 4},
+        {"sequence parallel dp4", 2, 2, 4, 1, k1F1B, 0, {ring(2), sw(8)}, CongestionUnaware, "tp,dp,pp", false, 2},
+        {"congestion-aware: simulated in full", 2, 2, 4, 1, k1F1B, 0, {ring(2), sw(8)}, CongestionAware, "tp,dp,pp", false, 0},
+        {"congestion-aware 3-D", 2, 2, 2, 1, kGPipe, 0, {ring(2), fc(2), sw(2)}, CongestionAware, "tp,dp,pp", false, 0},
+    };
+}
+// clang-format on
+
+} // namespace
+
+TEST(RankFolding, FoldedRunsEqualFullRunsOnMixedTrainingIterations) {
+    int folded = 0;
+    for (const Case& c : cases()) {
+        gen::GeneratorSpec g = generatorSpec(c);
+        if (std::string(c.name).find("sequence parallel") != std::string::npos)
+            g.parallel.sequenceParallel = true;
+        const gen::GeneratedWorkload w = gen::generateWorkload(g);
+        SimulationSpec s = spec(c.dims, "ring", c.backend);
+        ASSERT_EQ(static_cast<size_t>(s.platform.npuCount()), w.traces.size()) << c.name;
+        s.commGroups = w.groups;
+        s.options.exploitSymmetry = true;
+        const auto fast = runTraces(s, w.traces);
+        s.options.exploitSymmetry = false;
+        const auto full = runTraces(s, w.traces);
+        s.options.exploitSymmetry = true;
+        EXPECT_EQ(full->simulatedNpus, full->npuCount) << c.name;
+        if (c.simulatedAtMost > 0) {
+            EXPECT_LE(fast->simulatedNpus, c.simulatedAtMost)
+                << c.name
+                << ": did not fold: " << RankFolding(s, w.traces, Topology(s.platform)).obstacle();
+            folded += fast->simulatedNpus < fast->npuCount;
+        } else {
+            EXPECT_EQ(fast->simulatedNpus, fast->npuCount) << c.name << ": should not fold";
+        }
+        EXPECT_LT(fast->events, full->events + 1) << c.name;
+        expectSameRun(*fast, *full, c.name);
+    }
+    EXPECT_GE(folded, 18);
+}
+
+TEST(RankFolding, SaysWhyARunIsNotFolded) {
+    gen::GeneratorSpec g = generatorSpec({"", 2, 2, 2, 1, k1F1B, 0, {}});
+    const gen::GeneratedWorkload w = gen::generateWorkload(g);
+    SimulationSpec s = spec({ring(2), sw(4)}, "ring", NB::CongestionAware);
+    s.commGroups = w.groups;
+    const Topology topology(s.platform);
+    EXPECT_NE(RankFolding(s, w.traces, topology).obstacle().find("congestion-unaware"),
+              std::string::npos);
+    s = spec({ring(2), sw(4)}, "halvingDoubling");
+    s.commGroups = w.groups;
+    EXPECT_FALSE(RankFolding(s, w.traces, topology).folds());
+    s = spec({ring(2), sw(4)});
+    s.commGroups = w.groups;
+    const RankFolding ok(s, w.traces, topology);
+    ASSERT_TRUE(ok.folds()) << ok.obstacle();
+    EXPECT_EQ(ok.orbitSize(), 4); // tp 2 x dp 2: one NPU per pipeline stage
+    EXPECT_EQ(ok.representatives(), (std::vector<int>{0, 4}));
+    // A trace that differs on one data-parallel replica breaks that symmetry.
+    std::vector<WorkloadTrace> broken = w.traces;
+    broken[2].nodes.back().durationMicros += 1;
+    const RankFolding partial(s, broken, topology);
+    EXPECT_TRUE(!partial.folds() || partial.orbitSize() < 4);
+}
