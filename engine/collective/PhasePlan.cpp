@@ -65,14 +65,9 @@ void checkRunnable(const AlgorithmSpec& a, CollectiveKind kind, int n, const Pha
                         {},
                         "give the platform's dimensions one algorithm each, inSwitch at the "
                         "Switch dimension that joins the group's members");
-        if (topology.isGraph())
-            throw Error(
-                ErrorKind::Unsupported,
-                "inSwitch is not available on graph platforms yet (issue #19): a graph "
-                "switch does not combine data",
-                {sourceFile, 0, 0, std::string(collectiveKindName(kind)) + "-implementation"},
-                "use ring, direct or halvingDoubling on a graph platform");
-        if (topology.dimension(phase.dimension).kind != BlockKind::Switch) {
+        // On a graph any logical dimension may combine in a switch: Topology::switchDevice()
+        // picks the line's switch, or says that there is none.
+        if (!topology.isGraph() && topology.dimension(phase.dimension).kind != BlockKind::Switch) {
             std::string message = "inSwitch needs a Switch dimension, but dimension ";
             message += std::to_string(phase.dimension);
             message += " is a ";
@@ -117,9 +112,9 @@ int inSwitchDimensionOf(const std::vector<int>& members, const Topology& topolog
     if (members.size() < 2)
         return -1;
     const int d = topology.lowestDifferingDimension(members[0], members[1]);
-    if (d < 0 || topology.isGraph() || static_cast<size_t>(d) >= list.size() ||
+    if (d < 0 || static_cast<size_t>(d) >= list.size() ||
         list[static_cast<size_t>(d)].kind != AlgorithmKind::InSwitch ||
-        topology.dimension(d).kind != BlockKind::Switch)
+        (!topology.isGraph() && topology.dimension(d).kind != BlockKind::Switch))
         return -1;
     for (int m : members)
         for (int e = 0; e < topology.dimensionCount(); ++e)
@@ -254,8 +249,16 @@ std::vector<PhaseSpec> planPhases(const PlanInput& in, const Topology& topology,
         p.dimension = dims[static_cast<size_t>(step.logical)];
         p.inputBytes = bytes;
         checkRunnable(p.algorithm, p.kind, p.ring.size, p, topology, system.sourceFile);
-        if (p.algorithm.kind == AlgorithmKind::InSwitch)
-            p.switchDevice = topology.switchDevice(in.npu, p.dimension);
+        if (p.algorithm.kind == AlgorithmKind::InSwitch) {
+            try {
+                p.switchDevice = topology.switchDevice(in.npu, p.dimension);
+            } catch (const Error& e) { // a graph without a switch for this line: say where
+                throw Error(e.kind(), e.message(),
+                            {system.sourceFile, 0, 0,
+                             std::string(collectiveKindName(p.kind)) + "-implementation"},
+                            e.hint());
+            }
+        }
         const int queueDim = std::max(0, p.dimension);
         uint32_t& rr = cursor.roundRobin[static_cast<size_t>(queueDim)];
         int q = 0;

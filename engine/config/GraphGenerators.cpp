@@ -7,9 +7,9 @@
 namespace astrolabe {
 
 const std::vector<std::string>& graphGeneratorNames() {
-    static const std::vector<std::string> names{"mesh2d",  "mesh3d",    "torus2d",
-                                                "torus3d", "hypercube", "dgx1",
-                                                "fattree", "dragonfly", "rail"};
+    static const std::vector<std::string> names{"mesh2d",    "mesh3d", "torus2d", "torus3d",
+                                                "hypercube", "dgx1",   "fattree", "dragonfly",
+                                                "rail",      "fred"};
     return names;
 }
 
@@ -187,6 +187,21 @@ GraphSpec rail(const GraphGeneratorSpec& s) {
     return b.take(describe(s));
 }
 
+/// FRED (Rashidi et al.): k NPUs under each of g level-1 switches, the level-1 switches under
+/// one level-2 switch (none when g = 1).
+GraphSpec fred(const GraphGeneratorSpec& s) {
+    requireSizes(s, 2, 2, "[k NPUs per level-1 switch, g level-1 switches]");
+    const int64_t k = s.size[0], g = s.size[1];
+    Builder b(s, std::min<int64_t>(k * g, kMaxGraphDevices + 1), g + (g > 1 ? 1 : 0));
+    const int64_t level1 = b.npus(), root = level1 + g;
+    for (int64_t npu = 0; npu < k * g; ++npu)
+        b.link(npu, level1 + npu / k);
+    if (g > 1)
+        for (int64_t sw = 0; sw < g; ++sw)
+            b.secondLink(level1 + sw, root);
+    return b.take(describe(s));
+}
+
 } // namespace
 
 GraphSpec generateGraph(const GraphGeneratorSpec& s) {
@@ -204,6 +219,8 @@ GraphSpec generateGraph(const GraphGeneratorSpec& s) {
         return dragonfly(s);
     if (s.name == "rail")
         return rail(s);
+    if (s.name == "fred")
+        return fred(s);
     std::string valid;
     for (const std::string& n : graphGeneratorNames()) {
         if (!valid.empty())

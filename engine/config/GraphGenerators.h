@@ -13,10 +13,12 @@
 //   dragonfly  [p, a, h]                 p a g         a g              p a g + g a(a-1)/2
 //                                                                       + g(g-1)/2, g = a h + 1
 //   rail       [nodes] or [nodes, gpus]  nodes gpus    nodes + gpus     2 nodes gpus
+//   fred       [k, g]                    k g           g + 1 (g > 1)    k g + g
 //
 // dgx1: the pair bandwidth is `bandwidth` times the pair's NVLink count (1 or 2, DGX-1V).
 // dragonfly: `second` bandwidth/latency are the global (inter-group) links; rail: they are the
-// GPU-to-rail-switch links. Zero means "same as the first".
+// GPU-to-rail-switch links; fred: they are the level-1 to level-2 switch links. Zero means "same
+// as the first".
 
 #include "config/GraphSpec.h"
 

@@ -43,19 +43,21 @@ void CongestionAwareNetwork::transmit(int src, int dst, uint64_t bytes, uint64_t
 }
 
 void CongestionAwareNetwork::transmitToSwitch(int npu, int d, uint64_t bytes, uint64_t token) {
-    transmitOver(m_topology.switchUplink(npu, d), bytes, token);
+    transmitViaSwitch(npu, d, true, bytes, token);
 }
 
 void CongestionAwareNetwork::transmitFromSwitch(int d, int npu, uint64_t bytes, uint64_t,
                                                 uint64_t token) {
-    transmitOver(m_topology.switchDownlink(npu, d), bytes, token);
+    transmitViaSwitch(npu, d, false, bytes, token);
 }
 
-void CongestionAwareNetwork::transmitOver(int32_t link, uint64_t bytes, uint64_t token) {
+void CongestionAwareNetwork::transmitViaSwitch(int npu, int d, bool up, uint64_t bytes,
+                                               uint64_t token) {
     const uint32_t slot = allocate();
     std::vector<int32_t>& route = m_routeOf[slot];
-    route.assign(1, link);
-    m_messages[slot] = Message{bytes, token, 1, 0};
+    route.clear();
+    m_topology.appendSwitchRoute(npu, d, up, route); // one link on a stack, a path on a graph
+    m_messages[slot] = Message{bytes, token, static_cast<uint32_t>(route.size()), 0};
     enqueue(slot);
 }
 

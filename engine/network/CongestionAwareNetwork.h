@@ -60,7 +60,8 @@ private:
         bool wakeupPending = false;
     };
 
-    void transmitOver(int32_t link, uint64_t bytes, uint64_t token);
+    /// In-network collectives: npu up to its line's switch in d (`up`) or back down.
+    void transmitViaSwitch(int npu, int d, bool up, uint64_t bytes, uint64_t token);
     void enqueue(uint32_t message);
     void serve(int32_t link, uint32_t message);
     void linkFree(int32_t link);

@@ -253,7 +253,7 @@ void Topology::buildGraph(const PlatformSpec& spec) {
         m_outLinks[static_cast<size_t>(m_links[id].src)].push_back(static_cast<int32_t>(id));
         m_inLinks[static_cast<size_t>(m_links[id].dst)].push_back(static_cast<int32_t>(id));
     }
-    m_distanceTo.resize(static_cast<size_t>(m_npus));
+    m_distanceTo.resize(static_cast<size_t>(m_devices));
 }
 
 const std::vector<std::pair<int64_t, int32_t>>& Topology::distancesTo(int dst) const {
@@ -305,10 +305,52 @@ void Topology::appendGraphRoute(int src, int dst, std::vector<int32_t>& route) c
         }
         if (chosen < 0) // graphProblems() rules this out; never loop forever
             throw Error(ErrorKind::Internal, "no route from device " + std::to_string(src) +
-                                                 " to NPU " + std::to_string(dst));
+                                                 " to device " + std::to_string(dst));
         route.push_back(chosen);
         at = m_links[static_cast<size_t>(chosen)].dst;
     }
+}
+
+void Topology::appendSwitchRoute(int npu, int d, bool up, std::vector<int32_t>& route) const {
+    if (!m_graph) {
+        route.push_back(up ? switchUplink(npu, d) : switchDownlink(npu, d));
+        return;
+    }
+    const int sw = graphLineSwitch(npu, d);
+    appendGraphRoute(up ? npu : sw, up ? sw : npu, route);
+}
+
+int Topology::graphLineSwitch(int npu, int d) const {
+    const std::pair<int, int> key{d, lineOf(npu, d)};
+    if (const auto it = m_lineSwitch.find(key); it != m_lineSwitch.end())
+        return it->second;
+    using Cost = std::pair<int64_t, int32_t>;
+    constexpr int64_t kUnreachable = std::numeric_limits<int64_t>::max();
+    const int first = npu - coordinate(npu, d) * m_strides[d];
+    int best = -1;
+    Cost bestCost{kUnreachable, 0};
+    for (int sw = m_npus; sw < m_devices; ++sw) {
+        const auto& toSwitch = distancesTo(sw);
+        Cost worst{0, 0};
+        for (int i = 0; i < m_dims[d].size && worst.first != kUnreachable; ++i) {
+            const int member = first + i * m_strides[d];
+            worst = std::max({worst, toSwitch[static_cast<size_t>(member)],
+                              distancesTo(member)[static_cast<size_t>(sw)]});
+        }
+        if (worst.first != kUnreachable && worst < bestCost) {
+            bestCost = worst;
+            best = sw;
+        }
+    }
+    if (best < 0)
+        throw Error(ErrorKind::Unsupported,
+                    "inSwitch on logical dimension " + std::to_string(d) +
+                        " of a graph needs a switch that every NPU of its line (NPU " +
+                        std::to_string(first) + " and the " + std::to_string(m_dims[d].size - 1) +
+                        " others) reaches and is reached from, and this graph has none",
+                    {}, "use ring, direct or halvingDoubling on this dimension, or add a switch");
+    m_lineSwitch.emplace(key, best);
+    return best;
 }
 
 PlatformSpec stackAsGraph(const PlatformSpec& stack) {

@@ -22,6 +22,7 @@
 #include "record/RunResult.h"
 
 #include <cstdint>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -68,8 +69,16 @@ public:
     /// The NPU with coordinates a + b (coordinate-wise, modulo each dimension's size).
     int translate(int a, int b) const;
     /// Switch dimension d: the switch device of npu's line, and the links npu -> switch and
-    /// switch -> npu (in-network collectives address the switch itself).
-    int switchDevice(int npu, int d) const { return m_switchBase[d] + lineOf(npu, d); }
+    /// switch -> npu (in-network collectives address the switch itself). On a graph, logical
+    /// dimension d's line combines at the switch whose farthest member (by routing distance, to
+    /// and from it) is nearest, lowest id among equals; computed on first use and cached; throws
+    /// astrolabe::Error when no switch reaches every member (docs/graph-platforms.md).
+    int switchDevice(int npu, int d) const {
+        return m_graph ? graphLineSwitch(npu, d) : m_switchBase[d] + lineOf(npu, d);
+    }
+    /// The links from npu up to switchDevice(npu, d) (`up`) or back down, appended: one link on
+    /// a stack (switchUplink / switchDownlink), the routed path on a graph.
+    void appendSwitchRoute(int npu, int d, bool up, std::vector<int32_t>& route) const;
     int switchUplink(int npu, int d) const {
         return m_linkBase[d] + lineOf(npu, d) * 2 * m_dims[d].size + 2 * coordinate(npu, d);
     }
@@ -80,6 +89,7 @@ public:
 private:
     void buildGraph(const PlatformSpec& spec);
     void appendGraphRoute(int src, int dst, std::vector<int32_t>& route) const;
+    int graphLineSwitch(int npu, int d) const;
     /// (latency in ps, hops) from every device to dst; computed on first use.
     const std::vector<std::pair<int64_t, int32_t>>& distancesTo(int dst) const;
     int lineOf(int npu, int d) const;
@@ -99,7 +109,8 @@ private:
     std::vector<int64_t> m_linkLatencyPs;         ///< graphs: the routing weight
     std::vector<std::vector<int32_t>> m_outLinks; ///< graphs: per device, ascending link ids
     std::vector<std::vector<int32_t>> m_inLinks;
-    mutable std::vector<std::vector<std::pair<int64_t, int32_t>>> m_distanceTo; ///< per NPU
+    mutable std::vector<std::vector<std::pair<int64_t, int32_t>>> m_distanceTo; ///< per device
+    mutable std::map<std::pair<int, int>, int> m_lineSwitch; ///< graphs: (d, line) -> switch
 };
 
 /// The graph of a dimension stack's devices and links (unidirectional, same ids and order), so

@@ -1,9 +1,10 @@
 // In-network (inSwitch) collectives on a Switch dimension: closed forms in both network models
 // (docs/in-network-collectives.md), link traffic against a ring, symmetric runs equal to full
-// ones, and clear errors where a switch cannot combine. Expected values come from the
-// formulas, computed here independently of the engine.
+// ones, the same on a graph platform, and clear errors where a switch cannot combine. Expected
+// values come from the formulas, computed here independently of the engine.
 #include "core/Error.h"
 #include "engine/golden/GoldenSpec.h"
+#include "topology/Topology.h"
 
 #include <algorithm>
 #include <cmath>
@@ -158,4 +159,42 @@ TEST(InSwitch, CommunicatorGroupOnOneSwitchLine) {
     const auto spanning = groupRun(2);
     // Two members on a ring: one reduce-scatter and one all-gather step of C/2 each way.
     EXPECT_GT(cycles(*spanning, 0), cycles(*onLine, 8));
+}
+
+// On a graph a logical dimension's line combines at the switch nearest to all its members
+// (docs/graph-platforms.md). The graph of a Switch x Switch stack has the stack's switches at
+// distance one from each line, so it must give the stack's results and link bytes exactly, in
+// both models; a graph without switches is refused, naming the collective.
+TEST(InSwitch, GraphOfAStackCombinesAtTheStacksSwitches) {
+    for (NetworkBackend backend :
+         {NetworkBackend::CongestionUnaware, NetworkBackend::CongestionAware}) {
+        SimulationSpec stack =
+            spec({dim(BlockKind::Switch, 8), dim(BlockKind::Switch, 4)}, "inSwitch", backend);
+        setAlgorithms(stack, {"inSwitch", "inSwitch"});
+        SimulationSpec graph = stack;
+        graph.platform = stackAsGraph(stack.platform);
+        for (CT type : {CT::AllReduce, CT::ReduceScatter, CT::AllGather}) {
+            const auto a = runCollective(stack, type, kMiB);
+            const auto b = runCollective(graph, type, kMiB);
+            EXPECT_EQ(maxCycles(*b), maxCycles(*a)) << static_cast<int>(type);
+            EXPECT_EQ(minCycles(*b), maxCycles(*a)) << static_cast<int>(type);
+            uint64_t stackBytes = 0, graphBytes = 0;
+            for (const LinkStats& l : a->linkStats)
+                stackBytes += l.bytes;
+            for (const LinkStats& l : b->linkStats)
+                graphBytes += l.bytes;
+            EXPECT_EQ(graphBytes, stackBytes) << static_cast<int>(type);
+        }
+    }
+    SimulationSpec rings = spec({dim(BlockKind::Ring, 8)}, "inSwitch");
+    rings.platform = stackAsGraph(rings.platform);
+    try {
+        runCollective(rings, CT::AllReduce, kMiB);
+        ADD_FAILURE() << "inSwitch ran on a graph without switches";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("all-reduce-implementation: inSwitch on logical "
+                                             "dimension 0 of a graph needs a switch"),
+                  std::string::npos)
+            << e.what();
+    }
 }

@@ -79,6 +79,50 @@ TEST(GraphProject, GeneratorsAndLogicalDimensions) {
     EXPECT_EQ(r.platform.graph->links.back().latencyNs, 1000);
 }
 
+// FRED (docs/case-studies.md): k NPUs under each of g level-1 switches, those under one
+// level-2 switch; NPU links at `bandwidth`, switch-to-switch links at `second-bandwidth`.
+TEST(GraphProject, FredGenerator) {
+    const SimulationSpec s = parse("  graph: {generator: fred, size: [8, 4], bandwidth: 400 GB/s, "
+                                   "latency: 20 ns, second-bandwidth: 3200 GB/s}\n");
+    const GraphSpec& g = *s.platform.graph;
+    EXPECT_EQ(g.npus, 32);
+    EXPECT_EQ(g.switches, 5);
+    ASSERT_EQ(g.links.size(), 36u);
+    EXPECT_EQ(g.links[9].from, 9);
+    EXPECT_EQ(g.links[9].to, 32 + 1);
+    EXPECT_EQ(g.links[9].bandwidthBytesPerSecond, 400e9);
+    EXPECT_EQ(g.links[33].from, 32 + 1);
+    EXPECT_EQ(g.links[33].to, 32 + 4);
+    EXPECT_EQ(g.links[33].bandwidthBytesPerSecond, 3200e9);
+    EXPECT_EQ(g.links[33].latencyNs, 20);
+    const SimulationSpec one = parse("  graph: {generator: fred, size: [4, 1], bandwidth: 1 GB/s, "
+                                     "latency: 1 ns}\n");
+    EXPECT_EQ(one.platform.graph->switches, 1) << "one group: no level-2 switch";
+}
+
+TEST(GraphProject, BadFredParametersNameFileLineKeyExpectedAndFound) {
+    struct Case {
+        const char* parameters; ///< after "generator: fred, "
+        std::vector<const char*> expected;
+    };
+    const std::vector<Case> cases{
+        {"size: [8], bandwidth: 1 GB/s, latency: 1 ns",
+         {"p.yaml:3:", "platform.graph.generator: fred takes size [k NPUs per level-1 switch, g "
+                       "level-1 switches], found 1 numbers"}},
+        {"size: [1, 1], bandwidth: 1 GB/s, latency: 1 ns", {"fred needs at least 2 NPUs, found 1"}},
+        {"size: [8, 0], bandwidth: 1 GB/s, latency: 1 ns",
+         {"every size must be between 1 and", "found 0"}},
+        {"size: [8, 8], bandwidth: 1 GB/s, latency: 1 ns, second-bandwidth: fast",
+         {"p.yaml:3:", "platform.graph.second-bandwidth", "found \"fast\""}},
+    };
+    for (const Case& c : cases) {
+        const std::string e =
+            parseError(std::string("  graph: {generator: fred, ") + c.parameters + "}\n");
+        for (const char* expected : c.expected)
+            EXPECT_THAT(e, HasSubstr(expected)) << c.parameters;
+    }
+}
+
 TEST(GraphProject, BadGraphsNameFileLineKeyExpectedAndFound) {
     std::string e = parseError(
         "  graph:\n    npus: 2\n    links:\n      - {from: npu0, to: sw4, bandwidth: 1 GB/s, "
