@@ -2,7 +2,8 @@
 // quick start run twice and compared, a small sweep run, then every tab at 200 % — and in the
 // high-contrast theme — saved under screenshots/present-*.png to be looked at. Checked here, at
 // 200 % on every tab and sub-tab: every visible button is wide enough for its text, every tab of
-// every tab bar is whole (none behind the scroll arrows, its text inside its rect), no tool bar
+// every tab bar is whole (none behind the scroll arrows, its text inside its rect), no page is
+// wider than a scroll area that cannot scroll sideways, no tool bar
 // hides buttons in its overflow menu, and no chart elides a label, title or legend to "..." (what
 // Qt Charts does when the chart is too small for its fonts); then the scale comes back to 100 %.
 #include "GuiTestSupport.h"
@@ -25,6 +26,7 @@
 #include <QGraphicsTextItem>
 #include <QGuiApplication>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTabBar>
 #include <QTabWidget>
@@ -108,10 +110,29 @@ QStringList elidedChartTexts(QWidget* root) {
     return out;
 }
 
+/// Visible scroll areas of `root` that never scroll sideways yet hold a page wider than their
+/// view: the page's right edge is cut off, out of reach.
+QStringList cutScrollAreas(QWidget* root) {
+    QStringList out;
+    for (QScrollArea* area : root->findChildren<QScrollArea*>()) {
+        if (!area->isVisible() || !area->widget() ||
+            area->horizontalScrollBarPolicy() != Qt::ScrollBarAlwaysOff)
+            continue;
+        if (area->widget()->width() > area->viewport()->width())
+            out << QStringLiteral("%1 in %2 (%3 > %4 px)")
+                       .arg(area->widget()->metaObject()->className(),
+                            area->parentWidget()->metaObject()->className())
+                       .arg(area->widget()->width())
+                       .arg(area->viewport()->width());
+    }
+    return out;
+}
+
 /// Everything above, for the window as it is now.
 void expectNothingClipped(QWidget& window, const QString& where) {
-    for (const QStringList& found : {clippedButtons(&window), clippedTabs(&window),
-                                     overflowingToolBars(&window), elidedChartTexts(&window)})
+    for (const QStringList& found :
+         {clippedButtons(&window), clippedTabs(&window), overflowingToolBars(&window),
+          elidedChartTexts(&window), cutScrollAreas(&window)})
         EXPECT_TRUE(found.isEmpty())
             << where.toStdString() << ": " << found.join(QStringLiteral("; ")).toStdString();
 }
