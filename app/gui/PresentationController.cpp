@@ -11,8 +11,10 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QToolBar>
@@ -213,6 +215,7 @@ void PresentationController::apply() {
         // Drawings that read the scale at paint time repaint with it.
         widget->update();
     }
+    fitTabBar();
     QList<QDockWidget*> sideDocks, bottomDocks;
     QList<int> widths, heights;
     for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
@@ -231,6 +234,20 @@ void PresentationController::apply() {
         m_window->resizeDocks(sideDocks, widths, Qt::Horizontal);
     if (!bottomDocks.isEmpty())
         m_window->resizeDocks(bottomDocks, heights, Qt::Vertical);
+}
+
+void PresentationController::fitTabBar() {
+    // Scaled up, the central tabs need more room than the window gave them at 100 %: the last
+    // ones went behind the tab bar's scroll arrows. The tab widget asks for the whole width of
+    // its tabs, and the docks beside it give way (leaving a side dock 300 px: beyond that, at
+    // 250 % on a small screen, the bar scrolls as before).
+    if (scale() == 1.0) {
+        m_tabs->setMinimumWidth(0);
+        return;
+    }
+    const int frame = m_tabs->style()->pixelMetric(QStyle::PM_DefaultFrameWidth) * 2 + 2;
+    const int screen = m_window->screen() ? m_window->screen()->availableGeometry().width() : 1280;
+    m_tabs->setMinimumWidth(std::min(m_tabs->tabBar()->sizeHint().width() + frame, screen - 300));
 }
 
 void PresentationController::setTabFullScreen(bool on) {

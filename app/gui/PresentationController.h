@@ -61,6 +61,8 @@ public:
 
 private:
     void apply();
+    /// At a scale above 100 %, the tab widget at least as wide as all its tabs.
+    void fitTabBar();
 
     QMainWindow* m_window;
     QTabWidget* m_tabs;

@@ -1,11 +1,13 @@
 #include "gui/TimelinePage.h"
 
+#include "tacos/SchedulePanel.h"
 #include "timeline/DatabaseTimelineSource.h"
 #include "timeline/RunResultTimelineSource.h"
 #include "timeline/TimelineView.h"
 
 #include <QApplication>
 #include <QPointer>
+#include <QSplitter>
 #include <QThreadPool>
 #include <QVBoxLayout>
 
@@ -15,11 +17,41 @@ TimelinePage::TimelinePage(QWidget* parent)
     : WorkspacePage(parent)
     , m_view(new widgets::TimelineView(this))
     , m_empty(new PlaceholderPage(PlaceholderPage::Content::Timeline, this)) {
+    auto* timeline = new QWidget(this);
+    auto* column = new QVBoxLayout(timeline);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->addWidget(m_empty);
+    column->addWidget(m_view);
+    m_view->setVisible(false);
+    m_schedule = new widgets::SchedulePanel(this);
+    m_schedule->setVisible(false);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(timeline);
+    split->addWidget(m_schedule);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_empty);
-    layout->addWidget(m_view);
-    m_view->setVisible(false);
+    layout->addWidget(split);
+}
+
+void TimelinePage::setSpec(const SimulationSpec& spec) {
+    const std::optional<GraphSpec>& graph = spec.platform.graph;
+    m_schedule->setVisible(graph.has_value());
+    if (!graph)
+        return;
+    SynthesisOptions options; // a 1 MiB all-reduce unless the project's collective is one
+    const MicrobenchmarkSpec& micro = spec.workload.microbenchmark;
+    if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark && micro.sizeBytes > 0) {
+        // Chakra's numbering (SimulationSpec.h): 0 all-reduce, 2 all-gather, 7 reduce-scatter.
+        if (micro.collective == 0 || micro.collective == 2 || micro.collective == 7) {
+            options.kind = micro.collective == 0   ? SynthesisKind::AllReduce
+                           : micro.collective == 2 ? SynthesisKind::AllGather
+                                                   : SynthesisKind::ReduceScatter;
+            options.bytes = micro.sizeBytes;
+        }
+    }
+    m_schedule->setProblem(*graph, options);
 }
 
 void TimelinePage::showRun(const RunRecord* run) {

@@ -9,8 +9,9 @@
 #include <memory>
 
 namespace astrolabe::widgets {
+class SchedulePanel;
 class TimelineView;
-}
+} // namespace astrolabe::widgets
 
 namespace astrolabe::gui {
 
@@ -19,8 +20,12 @@ class TimelinePage : public WorkspacePage {
 public:
     explicit TimelinePage(QWidget* parent = nullptr);
     void showRun(const RunRecord* run) override;
+    /// On a graph platform, the TACOS schedule panel beside the timeline (for the project's
+    /// microbenchmark collective when it is one TACOS synthesizes, else a 1 MiB all-reduce).
+    void setSpec(const SimulationSpec& spec) override;
 
     widgets::TimelineView* view() const { return m_view; }
+    widgets::SchedulePanel* schedulePanel() const { return m_schedule; }
     /// True when the shown run is read from the project database window by window.
     bool showsDatabaseRun() const { return m_fromDatabase; }
     /// False while the source of the shown run is still being built.
@@ -34,6 +39,7 @@ private:
     void updateVisibility();
 
     widgets::TimelineView* m_view;
+    widgets::SchedulePanel* m_schedule;
     PlaceholderPage* m_empty;
     std::shared_ptr<const RunResult> m_result;
     bool m_fromDatabase = false;

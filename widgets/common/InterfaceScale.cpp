@@ -8,6 +8,7 @@
 #include <QChartView>
 #include <QLegend>
 #include <QPen>
+#include <QWidget>
 #include <QXYSeries>
 #include <algorithm>
 #include <cmath>
@@ -148,6 +149,21 @@ namespace astrolabe::widgets {
 void InterfaceScale::followChart(QChartView* view) {
     styleChart(view->chart());
     connect(&instance(), &InterfaceScale::changed, view, [view] { styleChart(view->chart()); });
+}
+
+void InterfaceScale::followMinimumSize(QWidget* widget, QSize base) {
+    // About 60 % of a chart's minimum is text (title, legend, labels, axis titles), which grows
+    // with the scale; the plot keeps its pixels. (All of it scaled, the Compare and Bandwidth
+    // tabs asked for a window taller than a 1000-pixel screen at 200 %.)
+    const auto apply = [widget, base] {
+        const auto grown = [](int pixels) {
+            return static_cast<int>(std::lround(pixels * (0.4 + 0.6 * factor())));
+        };
+        widget->setMinimumSize(base.width() > 0 ? grown(base.width()) : widget->minimumWidth(),
+                               base.height() > 0 ? grown(base.height()) : widget->minimumHeight());
+    };
+    apply();
+    connect(&instance(), &InterfaceScale::changed, widget, apply);
 }
 
 } // namespace astrolabe::widgets

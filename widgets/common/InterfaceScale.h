@@ -10,11 +10,13 @@
 
 #include <QColor>
 #include <QObject>
+#include <QSize>
 
 QT_BEGIN_NAMESPACE
 class QAbstractSeries;
 class QChart;
 class QChartView;
+class QWidget;
 QT_END_NAMESPACE
 
 namespace astrolabe::widgets {
@@ -54,6 +56,11 @@ public:
     static void styleSeries(QAbstractSeries* series, bool contrast);
     /// Styles the view's chart now and again whenever changed() fires.
     static void followChart(QChartView* view);
+    /// Gives `widget` the minimum size `base` (pixels at 100 %, 0: no minimum that way) grown
+    /// with the scale, now and whenever changed() fires: a chart's title, legend and labels grow
+    /// with the scale, and a minimum that does not leaves its plot no room (Qt Charts then
+    /// elides every label to "..."). The text's share (60 %) grows, the plot's does not.
+    static void followMinimumSize(QWidget* widget, QSize base);
 
 signals:
     void changed();

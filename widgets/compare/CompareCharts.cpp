@@ -62,7 +62,7 @@ QChart* newChart(const QString& title) {
 BreakdownChart::BreakdownChart(QWidget* parent)
     : QChartView(newChart(tr("Time breakdown per run (critical NPU)")), parent) {
     setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(220);
+    InterfaceScale::followMinimumSize(this, {0, 220});
     InterfaceScale::followChart(this);
 }
 
@@ -102,7 +102,12 @@ void BreakdownChart::setMetrics(const MetricsTableModel& model) {
     }
     c->addSeries(m_series);
     auto* x = new QBarCategoryAxis;
-    x->append(model.runNames());
+    // Each bar under its run's number ("#2"), as the table's columns begin: a whole name
+    // ("#2 Quick start") is elided to "#2 Qui..." when the runs are many or the fonts large.
+    QStringList numbers;
+    for (const QString& name : model.runNames())
+        numbers << name.section(QLatin1Char(' '), 0, 0);
+    x->append(numbers);
     auto* y = new QValueAxis;
     y->setTitleText(tr("time (%1)").arg(unit.name));
     y->setLabelFormat(QStringLiteral("%g"));
@@ -138,7 +143,7 @@ std::vector<SweepLine> sweepLines(const SettingRow& axis, const MetricsTableMode
 SweepChart::SweepChart(QWidget* parent)
     : QChartView(newChart(tr("Sweep")), parent) {
     setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(220);
+    InterfaceScale::followMinimumSize(this, {0, 220});
     InterfaceScale::followChart(this);
 }
 

@@ -3,6 +3,7 @@
 #include "config/ConfigSection.h"
 #include "config/Sections.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
@@ -28,6 +29,9 @@ ConfigurationPanel::ConfigurationPanel(QWidget* parent)
     auto* right = new QVBoxLayout;
     columns->addLayout(left, 1);
     columns->addLayout(right, 1);
+    m_columns = columns;
+    m_left = left;
+    m_right = right;
 
     m_sections = {createWorkloadSection(content), createCollectivesSection(content),
                   createSystemSection(content), createRunSection(content),
@@ -49,6 +53,27 @@ ConfigurationPanel::ConfigurationPanel(QWidget* parent)
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setBaseline(nullptr);
+}
+
+void ConfigurationPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    reflowColumns();
+}
+
+void ConfigurationPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        QTimer::singleShot(0, this, &ConfigurationPanel::reflowColumns);
+}
+
+void ConfigurationPanel::reflowColumns() {
+    const QMargins margins = m_columns->contentsMargins();
+    const int sideBySide = m_left->minimumSize().width() + m_right->minimumSize().width() +
+                           m_columns->spacing() + margins.left() + margins.right();
+    const int room = m_scroll->viewport()->width();
+    const auto direction = sideBySide <= room ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_columns->direction() != direction)
+        m_columns->setDirection(direction);
 }
 
 void ConfigurationPanel::setSpec(const SimulationSpec& spec) {

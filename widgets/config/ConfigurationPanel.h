@@ -9,6 +9,7 @@
 #include <vector>
 
 class QLabel;
+class QBoxLayout;
 class QScrollArea;
 
 namespace astrolabe::widgets {
@@ -46,11 +47,23 @@ signals:
     /// A field's "Sweep this setting…": its project key path, label and current value.
     void sweepRequested(const QString& keyPath, const QString& label, const QString& current);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    /// A new font (the interface scaled) changes the columns' widths: reflowed once laid out.
+    void changeEvent(QEvent* event) override;
+
 private:
+    /// Two columns side by side when both fit the width, one above the other when not (the
+    /// interface scaled up: the right column was cut off by the scroll area's edge).
+    void reflowColumns();
+
     void refreshSummary();
 
     std::vector<ConfigSection*> m_sections;
     QScrollArea* m_scroll;
+    QBoxLayout* m_columns = nullptr;
+    QBoxLayout* m_left = nullptr;
+    QBoxLayout* m_right = nullptr;
     QLabel* m_summary;
 };
 

@@ -1,5 +1,7 @@
 #include "optimize/BandwidthOptimizerView.h"
 
+#include "common/InterfaceScale.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QDoubleSpinBox>
@@ -73,6 +75,8 @@ BandwidthOptimizerView::BandwidthOptimizerView(QWidget* parent)
     chart->legend()->hide();
     m_chartView = new QChartView(chart, this);
     m_chartView->setRenderHint(QPainter::Antialiasing);
+    InterfaceScale::followChart(m_chartView);
+    InterfaceScale::followMinimumSize(m_chartView, {0, 220});
 
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_table);

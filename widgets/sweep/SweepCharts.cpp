@@ -78,7 +78,7 @@ QChart* newChart() {
 SweepLineChart::SweepLineChart(QWidget* parent)
     : QChartView(newChart(), parent) {
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(320, 220);
+    InterfaceScale::followMinimumSize(this, {320, 220});
     InterfaceScale::followChart(this);
 }
 
@@ -153,7 +153,7 @@ SweepParetoChart::SweepParetoChart(QWidget* parent)
     , m_metric(new QComboBox(this))
     , m_view(new QChartView(newChart(), this)) {
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(320, 220);
+    InterfaceScale::followMinimumSize(m_view, {320, 220});
     InterfaceScale::followChart(m_view);
     m_metric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto* top = new QHBoxLayout;
@@ -271,11 +271,12 @@ void SweepParetoChart::redraw() {
     m_all->replace(all);
     m_front->replace(front);
     m_best->replace(front);
-    m_view->chart()->setTitle(
-        tr("Pareto front: end time against %1, both minimized (%2 of %3 points)")
-            .arg(QString::fromStdString(metric.name))
-            .arg(front.size())
-            .arg(costs.size()));
+    // The second cost's name is in the title's second line, where a long one has room; the y
+    // axis keeps only its unit (a vertical "max exposed communication (µs)" was elided at 200 %).
+    m_view->chart()->setTitle(tr("Pareto front: %2 of %3 points<br>end time against %1")
+                                  .arg(QString::fromStdString(metric.name))
+                                  .arg(front.size())
+                                  .arg(costs.size()));
     // The data's own range, padded, on round ticks: the front is what the eye should find.
     const auto fit = [](QValueAxis* axis, double lo, double hi) {
         const double pad = hi > lo ? (hi - lo) * 0.06 : std::max(std::abs(hi) * 0.1, 1e-9);
@@ -285,13 +286,12 @@ void SweepParetoChart::redraw() {
     fit(m_x, minX / xScale.factor, maxX / xScale.factor);
     fit(m_y, minY / yScale.factor, maxY / yScale.factor);
     m_x->setTitleText(tr("end time (%1)").arg(unitName(xScale)));
-    QString yTitle = QString::fromStdString(metric.name);
+    QString yUnit;
     if (metric.axis < 0)
-        yTitle += QStringLiteral(" (%1)").arg(unitName(yScale));
-    else if (const QString unit = axisUnit(m_rows, static_cast<size_t>(metric.axis));
-             !unit.isEmpty())
-        yTitle += QStringLiteral(" (%1)").arg(unit);
-    m_y->setTitleText(yTitle);
+        yUnit = unitName(yScale);
+    else
+        yUnit = axisUnit(m_rows, static_cast<size_t>(metric.axis));
+    m_y->setTitleText(yUnit);
 }
 
 } // namespace astrolabe::widgets

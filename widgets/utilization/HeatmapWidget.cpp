@@ -22,7 +22,7 @@ int px(int pixels) {
 HeatmapWidget::HeatmapWidget(QWidget* parent)
     : QWidget(parent) {
     setMouseTracking(true);
-    setMinimumSize(240, 160);
+    InterfaceScale::followMinimumSize(this, {240, 160});
     m_format = [](float v) { return QString::number(static_cast<double>(v), 'g', 3); };
 }
 

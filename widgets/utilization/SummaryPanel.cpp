@@ -38,7 +38,7 @@ QChartView* makeChartView(const QString& title, QWidget* parent) {
     auto* view = new QChartView(chart, parent);
     InterfaceScale::followChart(view);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(220);
+    InterfaceScale::followMinimumSize(view, {0, 220});
     return view;
 }
 
@@ -58,8 +58,9 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     m_figures->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_figures->setWordWrap(true);
     m_collectives = makeChartView(tr("Time per collective (mean per NPU)"), this);
-    m_bandwidth =
-        makeChartView(tr("Bandwidth per dimension (sum over its links): achieved vs peak"), this);
+    // Short enough for half the tab at 200 % (a longer title is elided); the detail in the tip.
+    m_bandwidth = makeChartView(tr("Bandwidth per dimension: achieved vs peak"), this);
+    m_bandwidth->setToolTip(tr("A dimension's bandwidth is the sum over its links."));
     m_dimensions = new DimensionStatsModel(this);
     m_table = new QTableView(this);
     m_table->setModel(m_dimensions);

@@ -27,7 +27,7 @@ UtilizationChart::UtilizationChart(QWidget* parent)
     InterfaceScale::followChart(this);
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(220);
+    InterfaceScale::followMinimumSize(this, {0, 220});
 }
 
 void UtilizationChart::setResult(std::shared_ptr<const RunResult> result) {

@@ -14,6 +14,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -22,6 +23,19 @@
 #include <cmath>
 
 namespace astrolabe::widgets {
+
+namespace {
+
+/// `page` in a frameless scroll area that resizes it (so at 100 % it just fills the tab).
+QScrollArea* scrolling(QWidget* page) {
+    auto* area = new QScrollArea;
+    area->setWidget(page);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
+
+} // namespace
 
 UtilizationView::UtilizationView(QWidget* parent)
     : QWidget(parent) {
@@ -53,8 +67,10 @@ UtilizationView::UtilizationView(QWidget* parent)
                                       linksPage));
     linksLayout->addWidget(m_linkTable);
 
-    m_tabs->addTab(m_summary, tr("Summary"));
-    m_tabs->addTab(overTime, tr("Over time"));
+    // The charts' minimum heights grow with the interface scale (presentation mode); the pages
+    // scroll when the tab is shorter than that, rather than squeezing the charts' labels out.
+    m_tabs->addTab(scrolling(m_summary), tr("Summary"));
+    m_tabs->addTab(scrolling(overTime), tr("Over time"));
     m_tabs->addTab(linksPage, tr("Links"));
     m_tabs->addTab(m_traffic, tr("Traffic matrix"));
 
@@ -182,7 +198,10 @@ void UtilizationView::showSelectedLinks() {
 }
 
 bool UtilizationView::exportImage(const QString& path) const {
-    return exportWidget(path, m_tabs->currentWidget());
+    QWidget* page = m_tabs->currentWidget();
+    if (auto* area = qobject_cast<QScrollArea*>(page))
+        page = area->widget(); // the whole page, not the part scrolled into view
+    return exportWidget(path, page);
 }
 
 void UtilizationView::exportWithDialog() {

@@ -1,7 +1,11 @@
 // Presentation mode in a real X window (Xvfb; ctest runs this executable under xvfb-run): the
 // quick start run twice and compared, a small sweep run, then every tab at 200 % — and in the
-// high-contrast theme — saved under screenshots/present-*.png to be looked at. Checked here:
-// every visible button is wide enough for its text at 200 %, and the scale comes back to 100 %.
+// high-contrast theme — saved under screenshots/present-*.png to be looked at. Checked here, at
+// 200 % on every tab and sub-tab: every visible button is wide enough for its text, every tab of
+// every tab bar is whole (none behind the scroll arrows, its text inside its rect), no page is
+// wider than a scroll area that cannot scroll sideways, no tool bar
+// hides buttons in its overflow menu, and no chart elides a label, title or legend to "..." (what
+// Qt Charts does when the chart is too small for its fonts); then the scale comes back to 100 %.
 #include "GuiTestSupport.h"
 #include "common/InterfaceScale.h"
 #include "gui/HelpController.h"
@@ -15,12 +19,19 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
 #include <QFile>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QGuiApplication>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTest>
+#include <QToolBar>
 #include <gtest/gtest.h>
 
 using namespace astrolabe;
@@ -41,6 +52,89 @@ QStringList clippedButtons(QWidget* root) {
             out << QStringLiteral("%1 (%2 < %3 px)").arg(text).arg(button->width()).arg(needed);
     }
     return out;
+}
+
+/// Tabs of the visible tab bars of `root` that are cut off: partly outside the bar (scrolled
+/// away behind its arrows) or narrower than their text.
+QStringList clippedTabs(QWidget* root) {
+    QStringList out;
+    for (QTabBar* bar : root->findChildren<QTabBar*>()) {
+        if (!bar->isVisible())
+            continue;
+        for (int i = 0; i < bar->count(); ++i) {
+            QString text = bar->tabText(i);
+            text.remove(QLatin1Char('&'));
+            const QRect rect = bar->tabRect(i);
+            if (!bar->rect().contains(rect))
+                out << QStringLiteral("%1 (outside the bar: %2..%3 of %4 px)")
+                           .arg(text)
+                           .arg(rect.left())
+                           .arg(rect.right())
+                           .arg(bar->width());
+            else if (rect.width() < bar->fontMetrics().horizontalAdvance(text))
+                out << QStringLiteral("%1 (%2 px < its text)").arg(text).arg(rect.width());
+        }
+    }
+    return out;
+}
+
+/// Visible tool bars of `root` that put buttons in their overflow menu ("»").
+QStringList overflowingToolBars(QWidget* root) {
+    QStringList out;
+    for (QToolBar* bar : root->findChildren<QToolBar*>()) {
+        if (!bar->isVisible())
+            continue;
+        for (QWidget* child : bar->findChildren<QWidget*>(QStringLiteral("qt_toolbar_ext_button")))
+            if (child->isVisible())
+                out << (bar->windowTitle().isEmpty() ? bar->objectName() : bar->windowTitle());
+    }
+    return out;
+}
+
+/// Texts of the visible charts of `root` that Qt Charts elided ("..."): axis labels and titles,
+/// chart titles, legend entries.
+QStringList elidedChartTexts(QWidget* root) {
+    QStringList out;
+    for (QChartView* view : root->findChildren<QChartView*>()) {
+        if (!view->isVisible() || !view->scene())
+            continue;
+        for (QGraphicsItem* item : view->scene()->items()) {
+            auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+            if (!text || !text->isVisible())
+                continue;
+            const QString shown = text->toPlainText();
+            if (shown.contains(QStringLiteral("...")) || shown.contains(QChar(0x2026)))
+                out << QStringLiteral("\"%1\" in \"%2\"").arg(shown, view->chart()->title());
+        }
+    }
+    return out;
+}
+
+/// Visible scroll areas of `root` that never scroll sideways yet hold a page wider than their
+/// view: the page's right edge is cut off, out of reach.
+QStringList cutScrollAreas(QWidget* root) {
+    QStringList out;
+    for (QScrollArea* area : root->findChildren<QScrollArea*>()) {
+        if (!area->isVisible() || !area->widget() ||
+            area->horizontalScrollBarPolicy() != Qt::ScrollBarAlwaysOff)
+            continue;
+        if (area->widget()->width() > area->viewport()->width())
+            out << QStringLiteral("%1 in %2 (%3 > %4 px)")
+                       .arg(area->widget()->metaObject()->className(),
+                            area->parentWidget()->metaObject()->className())
+                       .arg(area->widget()->width())
+                       .arg(area->viewport()->width());
+    }
+    return out;
+}
+
+/// Everything above, for the window as it is now.
+void expectNothingClipped(QWidget& window, const QString& where) {
+    for (const QStringList& found :
+         {clippedButtons(&window), clippedTabs(&window), overflowingToolBars(&window),
+          elidedChartTexts(&window), cutScrollAreas(&window)})
+        EXPECT_TRUE(found.isEmpty())
+            << where.toStdString() << ": " << found.join(QStringLiteral("; ")).toStdString();
 }
 
 } // namespace
@@ -69,6 +163,10 @@ TEST(GuiScenario, EveryTabAt200PercentInARealWindow) {
     PresentationController* presentation = window.presentation();
     presentation->setScale(2.0);
     test::saveScreenshot(window, QStringLiteral("present-200-welcome.png"));
+    // The scaled minimum sizes still fit the screen (the window was taller than it once).
+    const QRect screen = window.screen()->availableGeometry();
+    EXPECT_LE(window.minimumSizeHint().height(), screen.height());
+    EXPECT_LE(window.minimumSizeHint().width(), screen.width());
     window.showMaximized();
 
     ASSERT_TRUE(window.openProject(dir.filePath(QStringLiteral("project.yaml"))));
@@ -89,7 +187,8 @@ TEST(GuiScenario, EveryTabAt200PercentInARealWindow) {
         {MainWindow::TopologyTab, "topology"}, {MainWindow::ConfigurationTab, "configuration"},
         {MainWindow::TimelineTab, "timeline"}, {MainWindow::UtilizationTab, "utilization"},
         {MainWindow::CompareTab, "compare"},   {MainWindow::WorkloadTab, "workload"},
-        {MainWindow::SweepTab, "sweep"},
+        {MainWindow::SweepTab, "sweep"},       {MainWindow::BandwidthTab, "bandwidth"},
+        {MainWindow::WatchTab, "watch"},
     };
     for (const auto& [tab, name] : tabs) {
         window.tabs()->setCurrentIndex(tab);
@@ -99,7 +198,7 @@ TEST(GuiScenario, EveryTabAt200PercentInARealWindow) {
         }
         QTest::qWait(150);
         test::saveScreenshot(window, QStringLiteral("present-200-%1.png").arg(QLatin1String(name)));
-        EXPECT_EQ(clippedButtons(&window), QStringList()) << name;
+        expectNothingClipped(window, QLatin1String(name));
         // Sub-tabs (utilization pages, compare pages, sweep charts): each one, too.
         for (QTabWidget* inner : window.tabs()->widget(tab)->findChildren<QTabWidget*>()) {
             if (!inner->isVisible())
@@ -110,6 +209,8 @@ TEST(GuiScenario, EveryTabAt200PercentInARealWindow) {
                 test::saveScreenshot(
                     window,
                     QStringLiteral("present-200-%1-%2.png").arg(QLatin1String(name)).arg(i));
+                expectNothingClipped(
+                    window, QStringLiteral("%1 %2").arg(QLatin1String(name), inner->tabText(i)));
             }
             inner->setCurrentIndex(0);
         }
@@ -135,7 +236,7 @@ TEST(GuiScenario, EveryTabAt200PercentInARealWindow) {
         QTest::qWait(300);
         test::saveScreenshot(
             window, QStringLiteral("present-200-fullscreen-%1.png").arg(QLatin1String(name)));
-        EXPECT_EQ(clippedButtons(&window), QStringList()) << name;
+        expectNothingClipped(window, QStringLiteral("full screen %1").arg(QLatin1String(name)));
         presentation->setTabFullScreen(false);
         QTest::qWait(100);
     }

@@ -1,0 +1,49 @@
+#pragma once
+// "TACOS schedule" beside the timeline (issue #19): for a graph platform, Synthesize runs TACOS
+// (engine/tacos) for the project's collective on a worker thread and shows the per-link schedule
+// (ScheduleView); a failure is said in the panel. Hidden, by its owner, for dimension stacks.
+
+#include "config/GraphSpec.h"
+#include "tacos/Synthesizer.h"
+
+#include <QWidget>
+#include <optional>
+
+class QLabel;
+class QPushButton;
+
+namespace astrolabe::widgets {
+
+class ScheduleView;
+
+class SchedulePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SchedulePanel(QWidget* parent = nullptr);
+
+    /// The graph and what to synthesize on it; a different one clears the shown schedule.
+    void setProblem(const GraphSpec& graph, const SynthesisOptions& options);
+    bool hasSchedule() const { return m_hasSchedule; }
+    ScheduleView* view() const { return m_view; }
+    QPushButton* synthesizeButton() const { return m_synthesize; }
+    QLabel* status() const { return m_status; }
+
+public slots:
+    /// Synthesizes on a worker; scheduleShown() or failed() when done.
+    void synthesize();
+
+signals:
+    void scheduleShown();
+    void failed(const QString& message);
+
+private:
+    std::optional<GraphSpec> m_graph;
+    SynthesisOptions m_options;
+    uint64_t m_request = 0; ///< the latest synthesis; older ones are dropped
+    bool m_hasSchedule = false;
+    QPushButton* m_synthesize;
+    QLabel* m_status;
+    ScheduleView* m_view;
+};
+
+} // namespace astrolabe::widgets
