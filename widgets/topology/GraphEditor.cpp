@@ -144,7 +144,7 @@ void GraphEditor::showGraph() {
         lines << QStringLiteral("\u26a0 ") + QString::fromStdString(p.what);
     }
     m_problems->setText(lines.join(QLatin1Char('\n')));
-    m_view->setGraph(graph, m_positions, bad);
+    m_view->setGraph(graph, m_positions, bad, wrapLinks(graph, m_positions));
     showSelectedLink();
 }
 

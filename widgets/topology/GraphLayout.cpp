@@ -43,35 +43,17 @@ std::vector<std::vector<int>> neighbours(const GraphSpec& g) {
     return adj;
 }
 
-// Position along an axis of n: in order for a mesh; folded for a torus (0, 2, 4, ..., 5, 3, 1),
-// as tori are built, so that the wrap-around link is as short as the others. The second half
-// of a folded axis is marked (returning) so the caller can step it aside.
-double axisPosition(int i, int n, bool fold, bool* returning) {
-    *returning = fold && 2 * i >= n;
-    if (!fold)
-        return i;
-    return *returning ? 2 * (n - 1 - i) + 1 : 2 * i;
-}
-
-// Grids of x by y, z of them side by side in rows of ceil(sqrt(z)). A folded axis (torus) skips
-// a device between neighbours, so its returning half is stepped aside by 0.3 pitch across
-// the axis: a link over two pitches then passes beside the device between, not through it.
-bool gridLayout(const GraphSpec& g, const std::vector<int>& size, bool fold,
-                std::vector<QPointF>& out) {
+// Grids of x by y, z of them side by side in rows of ceil(sqrt(z)).
+bool gridLayout(const GraphSpec& g, const std::vector<int>& size, std::vector<QPointF>& out) {
     const int x = size.empty() ? 0 : size[0];
     const int y = size.size() > 1 ? size[1] : 1;
     const int z = size.size() > 2 ? size[2] : 1;
     if (x < 1 || static_cast<long long>(x) * y * z != g.npus || g.switches != 0)
         return false;
     const int perRow = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(z))));
-    const bool foldX = fold && x > 2, foldY = fold && y > 2;
     for (int i = 0; i < g.npus; ++i) {
         const int a = i % x, b = (i / x) % y, c = i / (x * y);
-        bool backX = false, backY = false;
-        const double px = axisPosition(a, x, foldX, &backX);
-        const double py = axisPosition(b, y, foldY, &backY);
-        out.emplace_back((px + (backY ? 0.3 : 0) + (c % perRow) * (x + 1)) * P,
-                         (py + (backX ? 0.3 : 0) + (c / perRow) * (y + 1)) * P);
+        out.emplace_back((a + (c % perRow) * (x + 1)) * P, (b + (c / perRow) * (y + 1)) * P);
     }
     return true;
 }
@@ -82,7 +64,7 @@ bool hypercubeLayout(const GraphSpec& g, std::vector<QPointF>& out) {
         ++d;
     if ((1 << d) != g.npus || g.switches != 0)
         return false;
-    return gridLayout(g, {1 << ((d + 1) / 2), 1 << (d / 2)}, false, out);
+    return gridLayout(g, {1 << ((d + 1) / 2), 1 << (d / 2)}, out);
 }
 
 bool cubeLayout(const GraphSpec& g, std::vector<QPointF>& out) {
@@ -168,6 +150,8 @@ void layeredLayout(const GraphSpec& g, std::vector<QPointF>& out) {
     }
     out.assign(n, QPointF());
     const double width = std::max(1, g.npus - 1) * P;
+    // Wide trees get taller layers, so that the picture is at most about 3:1.
+    const double gap = std::max(3 * P, width / (3.0 * std::max(1, top)));
     for (int l = 0; l <= top; ++l) {
         std::vector<std::pair<double, int>> order;
         for (size_t i = 0; i < n; ++i) {
@@ -186,7 +170,7 @@ void layeredLayout(const GraphSpec& g, std::vector<QPointF>& out) {
         const size_t k = order.size();
         for (size_t j = 0; j < k; ++j)
             out[static_cast<size_t>(order[j].second)] =
-                QPointF(k == 1 ? width / 2 : width * static_cast<double>(j) / (k - 1), -3 * P * l);
+                QPointF(k == 1 ? width / 2 : width * static_cast<double>(j) / (k - 1), -gap * l);
     }
 }
 
@@ -270,9 +254,8 @@ GraphLayoutResult layoutGraph(const PlatformSpec& platform) {
             out.clear();
         return ok;
     };
-    const bool torus = gen.name.starts_with("torus");
-    const bool grid = gen.name.starts_with("mesh") || torus;
-    (grid && attempt(GraphArrangement::Grid, gridLayout(g, gen.size, torus, out))) ||
+    const bool grid = gen.name.starts_with("mesh") || gen.name.starts_with("torus");
+    (grid && attempt(GraphArrangement::Grid, gridLayout(g, gen.size, out))) ||
         (gen.name == "hypercube" && attempt(GraphArrangement::Grid, hypercubeLayout(g, out))) ||
         (gen.name == "dgx1" && attempt(GraphArrangement::Cube, cubeLayout(g, out))) ||
         (gen.name == "rail" && attempt(GraphArrangement::Rail, railLayout(g, gen.size, out))) ||
@@ -289,6 +272,24 @@ GraphLayoutResult layoutGraph(const PlatformSpec& platform) {
     }
     finish(out);
     return r;
+}
+
+std::vector<char> wrapLinks(const GraphSpec& graph, const std::vector<QPointF>& positions) {
+    std::vector<char> wrap(graph.links.size(), 0);
+    if (!graph.generator.starts_with("torus"))
+        return wrap;
+    const auto at = [&](int d) {
+        return d >= 0 && d < static_cast<int>(positions.size()) ? positions[static_cast<size_t>(d)]
+                                                                : QPointF();
+    };
+    for (size_t i = 0; i < graph.links.size(); ++i) {
+        const QPointF d = at(graph.links[i].to) - at(graph.links[i].from);
+        const double along = std::max(std::abs(d.x()), std::abs(d.y()));
+        const double across = std::min(std::abs(d.x()), std::abs(d.y()));
+        // Along a row or column, over more than one pitch, but within one layer of the grid.
+        wrap[i] = across < 1e-6 && along > 1.5 * P ? 1 : 0;
+    }
+    return wrap;
 }
 
 } // namespace astrolabe::widgets

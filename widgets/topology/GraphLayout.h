@@ -2,9 +2,10 @@
 // Where every device of a graph platform sits in the graph editor's scene
 // (docs/graph-platforms.md). The arrangement follows what the graph is, so that the picture reads
 // like the one in a paper:
-//   - generated meshes and hypercubes: a grid; tori: a folded grid (0, 2, 4, ..., 5, 3, 1 along
-//     each axis, as tori are built), so that wrap-around links are as short as the others; 3-D:
-//     one grid per layer, layers side by side (the links between layers then run across them);
+//   - generated meshes, tori and hypercubes: a grid, 3-D: one grid per layer, layers side by
+//     side (the links between layers then run across them, as do a hypercube's longer links); a
+//     torus' wrap-around links are drawn as two stubs out of the grid (wrapLinks), as the stack
+//     drawing draws a ring's (NetworkLayout::wrapStubs);
 //   - dgx1: the hybrid cube-mesh as a cube, GPUs 0-3 on the front face, 4-7 on the back one;
 //   - rail: NPUs in a line node by node, each node's NVSwitch below it, the rail switches above;
 //   - a dimension stack converted by "Edit as graph" (several logical dimensions): the stack's
@@ -33,5 +34,10 @@ struct GraphLayoutResult {
 
 /// Lays out platform.graph (empty result for a stack platform). Devices never share a position.
 GraphLayoutResult layoutGraph(const PlatformSpec& platform);
+
+/// Per link, whether it is a torus' wrap-around link in a grid (generator torus*, along a row or
+/// column of one layer, longer than one pitch): the view draws it as two stubs pointing out of
+/// the grid instead of a line across the whole row.
+std::vector<char> wrapLinks(const GraphSpec& graph, const std::vector<QPointF>& positions);
 
 } // namespace astrolabe::widgets

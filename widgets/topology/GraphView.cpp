@@ -3,9 +3,11 @@
 #include "core/SimTime.h"
 #include "core/Units.h"
 #include "topology/GraphLayout.h"
+#include "topology/NetworkLayout.h"
 
 #include <QGraphicsEllipseItem>
 #include <QGraphicsLineItem>
+#include <QGraphicsPathItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -48,7 +50,7 @@ void GraphView::showSelection() {
     // Qt's dashed outline is hard to see on a thin line: selected items turn green.
     const QColor selected(0x27, 0xae, 0x60);
     for (QGraphicsItem* item : m_links) {
-        auto* line = static_cast<QGraphicsLineItem*>(item);
+        auto* line = static_cast<QGraphicsPathItem*>(item);
         QPen pen = line->data(kPenKey).value<QPen>();
         if (line->isSelected()) {
             pen.setColor(selected);
@@ -67,7 +69,7 @@ GraphView::~GraphView() {
 }
 
 void GraphView::setGraph(const GraphSpec& g, const std::vector<QPointF>& positions,
-                         const std::set<int>& problemLinks) {
+                         const std::set<int>& problemLinks, const std::vector<char>& wrap) {
     const std::set<int> devices = selectedDevices(), links = selectedLinks();
     const QSignalBlocker block(scene());
     scene()->clear();
@@ -98,7 +100,17 @@ void GraphView::setGraph(const GraphSpec& g, const std::vector<QPointF>& positio
                  1.0 + 3.0 * t);
         if (bad || !l.bidirectional)
             pen.setStyle(bad ? Qt::DashLine : Qt::DotLine);
-        auto* item = scene()->addLine(QLineF(position(l.from), position(l.to)), pen);
+        QPainterPath path;
+        if (i < wrap.size() && wrap[i]) {
+            for (const QLineF& stub : NetworkLayout::wrapStubs(position(l.from), position(l.to))) {
+                path.moveTo(stub.p1());
+                path.lineTo(stub.p2());
+            }
+        } else {
+            path.moveTo(position(l.from));
+            path.lineTo(position(l.to));
+        }
+        auto* item = scene()->addPath(path, pen);
         item->setZValue(-1);
         item->setFlag(QGraphicsItem::ItemIsSelectable);
         item->setData(kIdKey, static_cast<int>(i));

@@ -1,9 +1,10 @@
 #pragma once
 // The drawing of a graph platform in the graph editor: NPUs as disks, switches as squares, links
-// as lines whose thickness and shade grow with bandwidth (log scale between the graph's lowest
-// and highest), problem links red and dashed; a tooltip on every item names it, and a link's
-// tooltip gives its bandwidth and latency. One QGraphicsItem per device and link: graphs are
-// edited up to about a thousand devices, where the items cost a few milliseconds.
+// as lines (a torus' wrap-around links as two stubs) whose thickness and shade grow with bandwidth
+// (log scale between the graph's lowest and highest), problem links red and dashed; a tooltip on
+// every item names it, and a link's tooltip gives its bandwidth and latency. One QGraphicsItem per
+// device and link: graphs are edited up to about a thousand devices, where the items cost a few
+// milliseconds.
 //
 // Mouse: drag from one device to another to ask for a link between them (linkDragged); a click
 // selects a device or link, Ctrl+click adds to the selection, a drag on the background selects
@@ -25,9 +26,10 @@ public:
     /// Quiets the scene first: its items, deleted with it, would report a selection change.
     ~GraphView() override;
 
-    /// Rebuilds the items; keeps the devices and links in `select` selected.
+    /// Rebuilds the items, keeping the selection. Links flagged in `wrap` (wrapLinks()) are drawn
+    /// as two stubs out of their devices.
     void setGraph(const GraphSpec& graph, const std::vector<QPointF>& positions,
-                  const std::set<int>& problemLinks);
+                  const std::set<int>& problemLinks, const std::vector<char>& wrap = {});
     std::set<int> selectedDevices() const;
     std::set<int> selectedLinks() const;
     void select(const std::set<int>& devices, const std::set<int>& links);
