@@ -170,6 +170,11 @@ TEST(GraphEditor, ProblemsAreShownAndBadTextIsRefused) {
     emit ge->bandwidthEdit()->editingFinished();
     EXPECT_EQ(shown.editor.platform().graph->links[0].bandwidthBytesPerSecond, 100e9);
     EXPECT_TRUE(ge->problemsLabel()->text().contains(QStringLiteral("link 0")));
+    ge->bandwidthEdit()->setText(QStringLiteral("0 GB/s")); // out of range: refused too
+    emit ge->bandwidthEdit()->editingFinished();
+    EXPECT_EQ(shown.editor.platform().graph->links[0].bandwidthBytesPerSecond, 100e9);
+    EXPECT_TRUE(ge->problemsLabel()->text().contains(QStringLiteral("link 0")));
+    EXPECT_EQ(shown.editor.undoStack()->count(), 1); // only the duplicate link, undone
     ge->addDevice(false);
     EXPECT_TRUE(ge->problemsLabel()->text().contains(QStringLiteral("npu4")))
         << ge->problemsLabel()->text().toStdString();
