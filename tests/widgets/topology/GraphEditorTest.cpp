@@ -4,6 +4,7 @@
 // step undoable back to the exact project, and project -> editor -> project unchanged.
 #include "topology/GraphEditor.h"
 
+#include "GeneratedGraph.h"
 #include "config/GraphGenerators.h"
 #include "config/ProjectFile.h"
 #include "topology/GraphEdits.h"
@@ -28,15 +29,6 @@ using namespace astrolabe::widgets;
 namespace {
 const std::string kDgxProject =
     std::string(ASTROLABE_SOURCE_DIR) + "/projects/graph-dgx1/project.yaml";
-
-GraphSpec generated(const std::string& name, std::vector<int64_t> size) {
-    GraphGeneratorSpec s;
-    s.name = name;
-    s.size = std::move(size);
-    s.bandwidthBytesPerSecond = 100e9;
-    s.latencyNs = 100;
-    return generateGraph(s);
-}
 
 void sendMouse(QWidget* target, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons) {
     QMouseEvent e(type, QPointF(pos), target->mapToGlobal(QPointF(pos)), Qt::LeftButton, buttons,
@@ -157,7 +149,7 @@ TEST(GraphEditor, EditsWriteBackAndUndoRestoresTheExactProject) {
 }
 
 TEST(GraphEditor, ProblemsAreShownAndBadTextIsRefused) {
-    Shown shown(graphPlatform(generated("mesh2d", {2, 2})));
+    Shown shown(graphPlatform(generatedGraph("mesh2d", {2, 2})));
     GraphEditor* ge = shown.graph();
     EXPECT_TRUE(ge->problemsLabel()->text().isEmpty());
     ge->addLink(0, 1); // 0 -- 1 exists already

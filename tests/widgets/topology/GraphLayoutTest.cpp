@@ -4,6 +4,7 @@
 // mesh (saved under screenshots/ for review).
 #include "topology/GraphLayout.h"
 
+#include "GeneratedGraph.h"
 #include "config/GraphGenerators.h"
 #include "topology/GraphEditor.h"
 #include "topology/GraphView.h"
@@ -25,16 +26,6 @@ using namespace astrolabe;
 using namespace astrolabe::widgets;
 
 namespace {
-GraphSpec generated(const std::string& name, std::vector<int64_t> size) {
-    GraphGeneratorSpec s;
-    s.name = name;
-    s.size = std::move(size);
-    s.bandwidthBytesPerSecond = 100e9;
-    s.latencyNs = 100;
-    s.secondBandwidthBytesPerSecond = 25e9;
-    return generateGraph(s);
-}
-
 // Smallest distance between two devices, by sorting on x and scanning a band (O(n log n) for
 // the spread layouts tested here).
 double closestPair(const std::vector<QPointF>& points) {
@@ -68,17 +59,17 @@ QString screenshotPath(const QString& name) {
 
 TEST(GraphLayout, EveryGeneratorGetsDistinctPositionsInsideTheScene) {
     using A = GraphArrangement;
-    expectSpreadInside(graphPlatform(generated("mesh2d", {16, 16})), A::Grid);
-    expectSpreadInside(graphPlatform(generated("torus2d", {32, 32})), A::Grid);
-    expectSpreadInside(graphPlatform(generated("mesh3d", {4, 4, 4})), A::Grid);
-    expectSpreadInside(graphPlatform(generated("torus3d", {8, 8, 16})), A::Grid);
-    expectSpreadInside(graphPlatform(generated("hypercube", {7})), A::Grid);
-    expectSpreadInside(graphPlatform(generated("dgx1", {})), A::Cube);
-    expectSpreadInside(graphPlatform(generated("fattree", {4})), A::Layered);
-    expectSpreadInside(graphPlatform(generated("fattree", {16})), A::Layered);
-    expectSpreadInside(graphPlatform(generated("dragonfly", {2, 4, 2})), A::Layered);
-    expectSpreadInside(graphPlatform(generated("rail", {4})), A::Rail);
-    expectSpreadInside(graphPlatform(generated("rail", {128, 8})), A::Rail);
+    expectSpreadInside(graphPlatform(generatedGraph("mesh2d", {16, 16})), A::Grid);
+    expectSpreadInside(graphPlatform(generatedGraph("torus2d", {32, 32})), A::Grid);
+    expectSpreadInside(graphPlatform(generatedGraph("mesh3d", {4, 4, 4})), A::Grid);
+    expectSpreadInside(graphPlatform(generatedGraph("torus3d", {8, 8, 16})), A::Grid);
+    expectSpreadInside(graphPlatform(generatedGraph("hypercube", {7})), A::Grid);
+    expectSpreadInside(graphPlatform(generatedGraph("dgx1", {})), A::Cube);
+    expectSpreadInside(graphPlatform(generatedGraph("fattree", {4})), A::Layered);
+    expectSpreadInside(graphPlatform(generatedGraph("fattree", {16})), A::Layered);
+    expectSpreadInside(graphPlatform(generatedGraph("dragonfly", {2, 4, 2})), A::Layered);
+    expectSpreadInside(graphPlatform(generatedGraph("rail", {4})), A::Rail);
+    expectSpreadInside(graphPlatform(generatedGraph("rail", {128, 8})), A::Rail);
     PlatformSpec stack;
     stack.dimensions = {{BlockKind::Ring, 4, 50e9, 100},
                         {BlockKind::Switch, 4, 25e9, 500},
@@ -87,7 +78,7 @@ TEST(GraphLayout, EveryGeneratorGetsDistinctPositionsInsideTheScene) {
 }
 
 TEST(GraphLayout, AMeshIsAGridAtOnePitchAndDgx1ACube) {
-    const GraphLayoutResult mesh = layoutGraph(graphPlatform(generated("mesh2d", {16, 16})));
+    const GraphLayoutResult mesh = layoutGraph(graphPlatform(generatedGraph("mesh2d", {16, 16})));
     for (int i = 0; i + 1 < 256; ++i) {
         const QPointF d =
             mesh.positions[static_cast<size_t>(i + 1)] - mesh.positions[static_cast<size_t>(i)];
@@ -97,7 +88,7 @@ TEST(GraphLayout, AMeshIsAGridAtOnePitchAndDgx1ACube) {
         }
     }
     // DGX-1: GPU i + 4 sits at GPU i moved by one vector: the cube's edges are parallel.
-    const GraphLayoutResult cube = layoutGraph(graphPlatform(generated("dgx1", {})));
+    const GraphLayoutResult cube = layoutGraph(graphPlatform(generatedGraph("dgx1", {})));
     const QPointF depth = cube.positions[4] - cube.positions[0];
     EXPECT_GT(std::hypot(depth.x(), depth.y()), kGraphPitch);
     for (int i = 1; i < 4; ++i) {
@@ -111,9 +102,10 @@ TEST(GraphLayout, AMeshIsAGridAtOnePitchAndDgx1ACube) {
 // Readable: no link (drawn as a line) runs through a device it does not join (its line passes at
 // least a device's radius plus a pixel from every other device's centre).
 TEST(GraphLayout, NoLinkRunsThroughAnotherDevice) {
-    const GraphSpec graphs[] = {generated("mesh2d", {16, 16}), generated("torus2d", {8, 8}),
-                                generated("torus2d", {5, 3}),  generated("dgx1", {}),
-                                generated("fattree", {4}),     generated("rail", {4})};
+    const GraphSpec graphs[] = {
+        generatedGraph("mesh2d", {16, 16}), generatedGraph("torus2d", {8, 8}),
+        generatedGraph("torus2d", {5, 3}),  generatedGraph("dgx1", {}),
+        generatedGraph("fattree", {4}),     generatedGraph("rail", {4})};
     for (const GraphSpec& g : graphs) {
         const std::vector<QPointF> p = layoutGraph(graphPlatform(g)).positions;
         // A torus' wrap-around links are drawn as stubs: exactly one per row and column.
@@ -181,12 +173,12 @@ TEST(GraphLayout, ForceLayoutOf1024DevicesIsDeterministicAndQuick) {
 
 TEST(GraphLayout, ScreenshotsOfDgx1AndA16By16Mesh) {
     const std::pair<GraphSpec, QString> cases[] = {
-        {generated("dgx1", {}), QStringLiteral("graph-dgx1.png")},
-        {generated("mesh2d", {16, 16}), QStringLiteral("graph-mesh-16x16.png")},
-        {generated("fattree", {4}), QStringLiteral("graph-fattree-4.png")},
-        {generated("rail", {4}), QStringLiteral("graph-rail-4.png")},
-        {generated("torus2d", {8, 8}), QStringLiteral("graph-torus-8x8.png")},
-        {generated("fattree", {16}), QStringLiteral("graph-fattree-16.png")}};
+        {generatedGraph("dgx1", {}), QStringLiteral("graph-dgx1.png")},
+        {generatedGraph("mesh2d", {16, 16}), QStringLiteral("graph-mesh-16x16.png")},
+        {generatedGraph("fattree", {4}), QStringLiteral("graph-fattree-4.png")},
+        {generatedGraph("rail", {4}), QStringLiteral("graph-rail-4.png")},
+        {generatedGraph("torus2d", {8, 8}), QStringLiteral("graph-torus-8x8.png")},
+        {generatedGraph("fattree", {16}), QStringLiteral("graph-fattree-16.png")}};
     for (const auto& [graph, name] : cases) {
         TopologyEditor editor;
         editor.resize(1280, 800);
