@@ -76,6 +76,18 @@ void GraphView::setGraph(const GraphSpec& g, const std::vector<QPointF>& positio
     m_rubberLink = nullptr;
     m_devices.clear();
     m_links.clear();
+    if (g.deviceCount() > kMaxDrawnDevices || g.links.size() > kMaxDrawnLinks) {
+        // One item per device and link would stall the event loop for seconds.
+        auto* text = scene()->addSimpleText(
+            tr("Too many devices to draw (%1 devices, %2 links); the graph still runs and can be "
+               "regenerated from the palette")
+                .arg(g.deviceCount())
+                .arg(g.links.size()));
+        text->setBrush(QColor(0x7f, 0x8c, 0x8d));
+        scene()->setSceneRect(text->boundingRect().adjusted(-20, -20, 20, 20));
+        fit();
+        return;
+    }
     double low = 0, high = 0;
     for (const GraphLinkSpec& l : g.links)
         if (l.bandwidthBytesPerSecond > 0) {

@@ -22,6 +22,10 @@ namespace astrolabe::widgets {
 class GraphView : public QGraphicsView {
     Q_OBJECT
 public:
+    /// Larger graphs are not drawn (a message says so): their items would take seconds.
+    static constexpr int kMaxDrawnDevices = 8192;
+    static constexpr size_t kMaxDrawnLinks = 32768;
+
     explicit GraphView(QWidget* parent = nullptr);
     /// Quiets the scene first: its items, deleted with it, would report a selection change.
     ~GraphView() override;

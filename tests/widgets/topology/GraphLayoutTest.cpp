@@ -171,6 +171,28 @@ TEST(GraphLayout, ForceLayoutOf1024DevicesIsDeterministicAndQuick) {
     }
 }
 
+TEST(GraphLayout, LargeGraphsDoNotStallTheEditor) {
+    // A hand-made 4,096-device ring: one force round at most.
+    GraphSpec ring;
+    ring.npus = 4096;
+    for (int i = 0; i < ring.npus; ++i)
+        ring.links.push_back({i, (i + 1) % ring.npus, 50e9, 100, true, 0});
+    QElapsedTimer timer;
+    timer.start();
+    const GraphLayoutResult r = layoutGraph(graphPlatform(ring));
+    std::printf("force layout of 4,096 devices: %lld ms\n",
+                static_cast<long long>(timer.elapsed()));
+    EXPECT_LT(timer.elapsed(), 1000);
+    EXPECT_GT(closestPair(r.positions), 5.0);
+    // 16,384 NPUs: laid out as a grid, not drawn item by item.
+    TopologyEditor editor;
+    timer.restart();
+    editor.setPlatform(graphPlatform(generatedGraph("torus2d", {128, 128})));
+    EXPECT_LT(timer.elapsed(), 1000);
+    EXPECT_EQ(editor.graphEditor()->view()->deviceItem(0), nullptr);
+    EXPECT_EQ(editor.graphEditor()->positions().size(), 16384u);
+}
+
 TEST(GraphLayout, ScreenshotsOfDgx1AndA16By16Mesh) {
     const std::pair<GraphSpec, QString> cases[] = {
         {generatedGraph("dgx1", {}), QStringLiteral("graph-dgx1.png")},
