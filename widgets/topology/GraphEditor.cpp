@@ -107,6 +107,7 @@ GraphEditor::GraphEditor(TopologyDocument* document, QWidget* parent)
     connect(remove, &QPushButton::clicked, this, &GraphEditor::deleteSelection);
     connect(layout, &QPushButton::clicked, this, &GraphEditor::relayout);
     connect(m_view, &GraphView::linkDragged, this, &GraphEditor::addLink);
+    connect(m_view, &GraphView::deviceMoved, this, &GraphEditor::moveDevice);
     connect(m_view, &GraphView::selectionChanged, this, &GraphEditor::showSelectedLink);
     for (QLineEdit* e : {m_bandwidth, m_latency})
         connect(e, &QLineEdit::editingFinished, this, &GraphEditor::editSelectedLink);
@@ -146,6 +147,14 @@ void GraphEditor::showGraph() {
     m_problems->setText(lines.join(QLatin1Char('\n')));
     m_view->setGraph(graph, m_positions, bad, wrapLinks(graph, m_positions));
     showSelectedLink();
+}
+
+void GraphEditor::moveDevice(int device, QPointF scenePos) {
+    if (device < 0 || device >= static_cast<int>(m_positions.size()))
+        return;
+    m_positions[static_cast<size_t>(device)] = scenePos;
+    remember(*m_document->platform().graph, m_positions);
+    showGraph(); // the links follow
 }
 
 void GraphEditor::relayout() {

@@ -7,7 +7,7 @@
 // undoable step on the editor's (or the application's) undo stack and lands in the project.
 //
 // Positions: a graph seen before (an undo, a redo) gets its earlier positions back; a new one is
-// laid out by layoutGraph(); a device added here sits where it was put.
+// laid out by layoutGraph(); a device added or moved (Shift+drag) here sits where it was put.
 #include "config/PlatformSpec.h"
 
 #include <QPointF>
@@ -43,6 +43,9 @@ public:
     void addDevice(bool isSwitch);
     void addLink(int from, int to);
     void deleteSelection();
+    /// Puts a device elsewhere in the drawing (Shift+drag). Positions are the editor's, not the
+    /// project's: no undo step, and a reopened project is laid out afresh.
+    void moveDevice(int device, QPointF scenePos);
     /// Lays the graph out afresh (forgetting moved positions).
     void relayout();
 

@@ -226,6 +226,9 @@ void GraphView::mousePressEvent(QMouseEvent* event) {
         return;
     }
     m_dragFrom = device;
+    m_moving = event->modifiers() & Qt::ShiftModifier;
+    if (m_moving)
+        return;
     const QPointF from = m_devices[static_cast<size_t>(device)]->pos();
     m_rubberLink =
         scene()->addLine(QLineF(from, from), QPen(QColor(0x27, 0xae, 0x60), 2, Qt::DashLine));
@@ -233,6 +236,10 @@ void GraphView::mousePressEvent(QMouseEvent* event) {
 }
 
 void GraphView::mouseMoveEvent(QMouseEvent* event) {
+    if (m_dragFrom >= 0 && m_moving) {
+        m_devices[static_cast<size_t>(m_dragFrom)]->setPos(mapToScene(event->position().toPoint()));
+        return;
+    }
     if (m_dragFrom >= 0 && m_rubberLink) {
         QLineF line = m_rubberLink->line();
         line.setP2(mapToScene(event->position().toPoint()));
@@ -249,6 +256,11 @@ void GraphView::mouseReleaseEvent(QMouseEvent* event) {
     }
     const int from = m_dragFrom;
     m_dragFrom = -1;
+    if (m_moving) {
+        m_moving = false;
+        emit deviceMoved(from, mapToScene(event->position().toPoint()));
+        return;
+    }
     delete m_rubberLink;
     m_rubberLink = nullptr;
     const int to = deviceAt(event->position().toPoint());

@@ -6,7 +6,8 @@
 // device and link: graphs are edited up to about a thousand devices, where the items cost a few
 // milliseconds.
 //
-// Mouse: drag from one device to another to ask for a link between them (linkDragged); a click
+// Mouse: drag from one device to another to ask for a link between them (linkDragged);
+// Shift+drag moves a device (deviceMoved: a place in the drawing only, not in the project); a click
 // selects a device or link, Ctrl+click adds to the selection, a drag on the background selects
 // everything in its rubber band; the wheel zooms.
 #include "config/GraphSpec.h"
@@ -44,6 +45,7 @@ public:
 
 signals:
     void linkDragged(int from, int to);
+    void deviceMoved(int device, QPointF scenePos);
     void selectionChanged();
 
 protected:
@@ -60,6 +62,7 @@ private:
     std::vector<QGraphicsItem*> m_devices;
     std::vector<QGraphicsItem*> m_links;
     int m_dragFrom = -1;
+    bool m_moving = false; ///< the drag from m_dragFrom moves it (Shift) rather than links
     QGraphicsLineItem* m_rubberLink = nullptr;
     bool m_userZoomed = false;
 };

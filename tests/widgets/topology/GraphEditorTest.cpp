@@ -128,6 +128,18 @@ TEST(GraphEditor, EditsWriteBackAndUndoRestoresTheExactProject) {
     EXPECT_NE(text.find("{from: npu8, to: sw0, bandwidth: 400 GB/s"), std::string::npos) << text;
     EXPECT_EQ(parseProject(text, kDgxProject).platform, edited.platform);
 
+    // Shift+drag moves sw0 in the drawing: no project change, no undo step.
+    const PlatformSpec beforeMove = shown.editor.platform();
+    const QPoint away = devicePoint(view, 9) + QPoint(30, 40);
+    QMouseEvent press(QEvent::MouseButtonPress, QPointF(devicePoint(view, 9)),
+                      view->viewport()->mapToGlobal(QPointF(devicePoint(view, 9))), Qt::LeftButton,
+                      Qt::LeftButton, Qt::ShiftModifier);
+    QApplication::sendEvent(view->viewport(), &press);
+    sendMouse(view->viewport(), QEvent::MouseMove, away, Qt::LeftButton);
+    sendMouse(view->viewport(), QEvent::MouseButtonRelease, away, Qt::NoButton);
+    EXPECT_EQ(ge->positions()[9], view->mapToScene(away));
+    EXPECT_EQ(shown.editor.platform(), beforeMove);
+    EXPECT_EQ(shown.editor.undoStack()->count(), 5);
     // Multi-select (two GPUs and a link) and delete: one undo step.
     view->select({0, 1}, {15});
     view->setFocus();
