@@ -45,7 +45,7 @@ bool PlatformEditCommand::mergeWith(const QUndoCommand* other) {
         return false;
     m_after = edit->m_after;
     m_lastEdit.restart();
-    setObsolete(m_after.dimensions == m_before.dimensions);
+    setObsolete(m_after == m_before);
     return true;
 }
 

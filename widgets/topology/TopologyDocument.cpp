@@ -107,4 +107,16 @@ void TopologyDocument::editDimension(int index, const DimensionSpec& dimension,
     m_undoStack->push(new PlatformEditCommand(this, m_platform, next, text, mergeKey, index));
 }
 
+void TopologyDocument::editGraph(const GraphSpec& graph, const QString& text, int mergeKey) {
+    if (!m_platform.graph || graph == *m_platform.graph)
+        return;
+    PlatformSpec next = m_platform;
+    const bool defaultLogical =
+        next.dimensions.size() == 1 && next.dimensions[0] == graphDimension(*m_platform.graph);
+    next.graph = graph;
+    if (defaultLogical || next.npuCount() != graph.npus)
+        next.dimensions = {graphDimension(graph)};
+    m_undoStack->push(new PlatformEditCommand(this, m_platform, next, text, mergeKey));
+}
+
 } // namespace astrolabe::widgets

@@ -40,6 +40,10 @@ public:
     /// Moves dimension `from` to the gap before `insertionIndex` (0..count), as a drop does.
     void moveDimension(int from, int insertionIndex);
     void editDimension(int index, const DimensionSpec& dimension, DimensionField field);
+    /// Replaces a graph platform's graph (the graph editor's edits). The logical dimensions stay
+    /// when they still multiply to the NPU count and are not the default one; otherwise they
+    /// become graphDimension() of the new graph. mergeKey as in PlatformEditCommand.
+    void editGraph(const GraphSpec& graph, const QString& text, int mergeKey = -1);
 
     /// For PlatformEditCommand: sets the platform without recording history.
     void applyPlatform(const PlatformSpec& platform);

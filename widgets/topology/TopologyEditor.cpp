@@ -6,7 +6,9 @@
 #include "topology/BlockMime.h"
 #include "topology/BlockPalette.h"
 #include "topology/DimensionStack.h"
+#include "topology/GraphEditor.h"
 #include "topology/NetworkView.h"
+#include "topology/Topology.h"
 #include "topology/TopologyDocument.h"
 #include "topology/TopologyFigures.h"
 #include "topology/TopologyMath.h"
@@ -21,6 +23,7 @@
 #include <QMimeData>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -34,7 +37,8 @@ TopologyEditor::TopologyEditor(QWidget* parent)
     , m_stack(new DimensionStack(m_document, this))
     , m_view(new NetworkView(this))
     , m_figures(new TopologyFigures(this))
-    , m_presets(new QComboBox(this)) {
+    , m_presets(new QComboBox(this))
+    , m_graphEditor(new GraphEditor(m_document, this)) {
     setUp(true);
 }
 
@@ -45,7 +49,8 @@ TopologyEditor::TopologyEditor(QUndoStack* sharedUndoStack, QWidget* parent)
     , m_stack(new DimensionStack(m_document, this))
     , m_view(new NetworkView(this))
     , m_figures(new TopologyFigures(this))
-    , m_presets(new QComboBox(this)) {
+    , m_presets(new QComboBox(this))
+    , m_graphEditor(new GraphEditor(m_document, this)) {
     setUp(false);
 }
 
@@ -72,6 +77,7 @@ void TopologyEditor::setUp(bool ownsUndoShortcuts) {
     toolbar->addSeparator();
     toolbar->addAction(m_copyYaml);
     toolbar->addAction(m_fit);
+    toolbar->addAction(m_editAsGraph);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(createLeftPanel());
@@ -84,7 +90,10 @@ void TopologyEditor::setUp(bool ownsUndoShortcuts) {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(toolbar);
-    layout->addWidget(splitter, 1);
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(splitter);
+    m_pages->addWidget(m_graphEditor);
+    layout->addWidget(m_pages, 1);
 
     connect(m_document, &TopologyDocument::platformChanged, this,
             &TopologyEditor::onPlatformChanged);
@@ -157,7 +166,16 @@ void TopologyEditor::createActions(bool ownsUndoShortcuts) {
     m_moveDown = make(tr("Move down (higher dimension)"), {QKeySequence(Qt::ALT | Qt::Key_Down)});
     m_copyYaml = make(tr("Copy as ASTRA-sim YAML"), {});
     m_fit = make(tr("Fit drawing"), {});
-    connect(m_delete, &QAction::triggered, this, &TopologyEditor::removeSelectedDimension);
+    m_editAsGraph = make(tr("Edit as graph"), {});
+    m_editAsGraph->setToolTip(tr("Turn the dimension stack into the same network as a graph of "
+                                 "NPUs, switches and links, to edit link by link"));
+    connect(m_editAsGraph, &QAction::triggered, this, &TopologyEditor::editAsGraph);
+    connect(m_delete, &QAction::triggered, this, [this] {
+        if (platform().graph)
+            m_graphEditor->deleteSelection(); // the devices and links selected in the drawing
+        else
+            removeSelectedDimension();
+    });
     connect(m_copy, &QAction::triggered, this, &TopologyEditor::copySelectedDimension);
     connect(m_paste, &QAction::triggered, this, &TopologyEditor::pasteDimension);
     connect(m_moveUp, &QAction::triggered, this, [this] { moveSelectedDimension(-1); });
@@ -200,9 +218,21 @@ QString TopologyEditor::astraNetworkYaml(QString* error) const {
     }
 }
 
+void TopologyEditor::editAsGraph() {
+    const PlatformSpec& p = m_document->platform();
+    if (p.graph || !platformProblems(p).empty())
+        return;
+    m_document->replacePlatform(stackAsGraph(p), tr("Edit as graph"));
+}
+
 void TopologyEditor::onPlatformChanged() {
     const PlatformSpec& p = m_document->platform();
-    m_view->setPlatform(p);
+    m_pages->setCurrentIndex(p.graph ? 1 : 0);
+    m_editAsGraph->setEnabled(!p.graph && platformProblems(p).empty());
+    if (p.graph)
+        m_graphEditor->showGraph();
+    else
+        m_view->setPlatform(p);
     m_view->setSelectedDimension(m_document->selectedDimension());
     m_figures->setPlatform(p);
     m_copyYaml->setEnabled(platformProblems(p).empty());

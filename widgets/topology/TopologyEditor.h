@@ -14,11 +14,13 @@
 
 class QAction;
 class QComboBox;
+class QStackedWidget;
 class QUndoStack;
 
 namespace astrolabe::widgets {
 
 class BlockPalette;
+class GraphEditor;
 class DimensionStack;
 class NetworkView;
 class TopologyDocument;
@@ -49,6 +51,13 @@ public:
     NetworkView* networkView() const { return m_view; }
     TopologyFigures* figures() const { return m_figures; }
     QComboBox* presetCombo() const { return m_presets; }
+    /// The page shown instead of the stack when the platform is a graph.
+    GraphEditor* graphEditor() const { return m_graphEditor; }
+    QAction* editAsGraphAction() const { return m_editAsGraph; }
+
+    /// "Edit as graph": the dimension stack becomes the same network as a graph platform
+    /// (stackAsGraph(): same devices, links and logical dimensions), one undoable step.
+    void editAsGraph();
 
     void copySelectedDimension();
     void pasteDimension();
@@ -76,6 +85,9 @@ private:
     NetworkView* m_view;
     TopologyFigures* m_figures;
     QComboBox* m_presets;
+    GraphEditor* m_graphEditor;
+    QStackedWidget* m_pages = nullptr;
+    QAction* m_editAsGraph = nullptr;
     QAction* m_undo = nullptr;
     QAction* m_redo = nullptr;
     QAction* m_delete = nullptr;

@@ -1,0 +1,213 @@
+// Editing a graph platform in the topology editor (GraphEditor, GraphEdits): adding and deleting
+// NPUs, switches and links (by a real drag between two devices), editing a link in place,
+// multi-select and delete, problems shown, generators from the palette, "Edit as graph", every
+// step undoable back to the exact project, and project -> editor -> project unchanged.
+#include "topology/GraphEditor.h"
+
+#include "GeneratedGraph.h"
+#include "config/GraphGenerators.h"
+#include "config/ProjectFile.h"
+#include "topology/GraphEdits.h"
+#include "topology/GraphPalette.h"
+#include "topology/GraphView.h"
+#include "topology/Topology.h"
+#include "topology/TopologyEditor.h"
+
+#include <QAction>
+#include <QGraphicsItem>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMouseEvent>
+#include <QTest>
+#include <QUndoStack>
+#include <gtest/gtest.h>
+
+using namespace astrolabe;
+using namespace astrolabe::widgets;
+
+namespace {
+const std::string kDgxProject =
+    std::string(ASTROLABE_SOURCE_DIR) + "/projects/graph-dgx1/project.yaml";
+
+void sendMouse(QWidget* target, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons) {
+    QMouseEvent e(type, QPointF(pos), target->mapToGlobal(QPointF(pos)), Qt::LeftButton, buttons,
+                  Qt::NoModifier);
+    QApplication::sendEvent(target, &e);
+}
+
+QPoint devicePoint(GraphView* view, int device) {
+    return view->mapFromScene(view->deviceItem(device)->pos());
+}
+
+struct Shown {
+    TopologyEditor editor;
+    GraphEditor* graph() { return editor.graphEditor(); }
+    Shown(const PlatformSpec& platform) {
+        editor.resize(1200, 760);
+        editor.setPlatform(platform);
+        editor.show();
+        EXPECT_TRUE(QTest::qWaitForWindowExposed(&editor));
+    }
+};
+} // namespace
+
+TEST(GraphEdits, AddAndRemoveRenumberSwitchesAfterNpus) {
+    GraphSpec g;
+    g.npus = 2;
+    g.switches = 1;
+    g.links = {{0, 2, 50e9, 100, true, 0}, {1, 2, 50e9, 100, true, 0}};
+    std::vector<int> renumber;
+    EXPECT_EQ(addGraphDevice(g, false, &renumber), 2); // the new NPU takes the switch's id
+    EXPECT_EQ(renumber, (std::vector<int>{0, 1, 3}));
+    EXPECT_EQ(g.links[0].to, 3);
+    EXPECT_EQ(g.deviceName(3), "sw0");
+    EXPECT_EQ(addGraphLink(g, 2, 3), 2);
+    EXPECT_EQ(g.links[2].bandwidthBytesPerSecond, 50e9);
+    EXPECT_TRUE(graphEditorProblems(g).empty());
+    // Removing NPU 0 removes its link and moves everyone down.
+    EXPECT_EQ(removeGraphItems(g, {0}, {}), (std::vector<int>{-1, 0, 1, 2}));
+    EXPECT_EQ(g.npus, 2);
+    EXPECT_EQ(g.switches, 1);
+    ASSERT_EQ(g.links.size(), 2u);
+    EXPECT_EQ(g.links[0].from, 0);
+    EXPECT_EQ(g.links[0].to, 2);
+    // A second link between the same devices is reported as a duplicate.
+    addGraphLink(g, 2, 0);
+    const auto problems = graphEditorProblems(g);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].link, 2);
+    EXPECT_NE(problems[0].what.find("duplicates link 0"), std::string::npos);
+}
+
+TEST(GraphEditor, ProjectToEditorToProjectIsIdentical) {
+    const SimulationSpec spec = loadProject(kDgxProject);
+    Shown shown(spec.platform);
+    EXPECT_EQ(shown.editor.platform(), spec.platform);
+    SimulationSpec back = spec;
+    back.platform = shown.editor.platform();
+    EXPECT_EQ(projectYamlText(back, kDgxProject), projectYamlText(spec, kDgxProject));
+    EXPECT_EQ(shown.graph()->positions().size(), 8u);
+    EXPECT_NE(shown.graph()->view()->deviceItem(7), nullptr);
+}
+
+TEST(GraphEditor, EditsWriteBackAndUndoRestoresTheExactProject) {
+    const SimulationSpec spec = loadProject(kDgxProject);
+    Shown shown(spec.platform);
+    GraphEditor* ge = shown.graph();
+    GraphView* view = ge->view();
+    const std::string before = projectYamlText(spec, kDgxProject);
+
+    ge->addDevice(true);  // sw0
+    ge->addDevice(false); // npu8; the switch becomes device 9
+    ASSERT_EQ(shown.editor.platform().graph->deviceCount(), 10);
+    EXPECT_EQ(shown.editor.platform().dimensions[0].size, 9); // the default logical dimension
+    // A real drag from npu8 to sw0 draws a link between them.
+    const QPoint from = devicePoint(view, 8), to = devicePoint(view, 9);
+    sendMouse(view->viewport(), QEvent::MouseButtonPress, from, Qt::LeftButton);
+    sendMouse(view->viewport(), QEvent::MouseMove, (from + to) / 2, Qt::LeftButton);
+    sendMouse(view->viewport(), QEvent::MouseMove, to, Qt::LeftButton);
+    sendMouse(view->viewport(), QEvent::MouseButtonRelease, to, Qt::NoButton);
+    const GraphSpec& g = *shown.editor.platform().graph;
+    ASSERT_EQ(g.links.size(), 17u);
+    EXPECT_EQ(g.links[16].from, 8);
+    EXPECT_EQ(g.links[16].to, 9);
+    // The new link is selected: its bandwidth edited in place.
+    EXPECT_EQ(view->selectedLinks(), (std::set<int>{16}));
+    ge->bandwidthEdit()->setText(QStringLiteral("400 GB/s"));
+    ge->latencyEdit()->setText(QStringLiteral("2 us"));
+    emit ge->bandwidthEdit()->editingFinished();
+    EXPECT_EQ(shown.editor.platform().graph->links[16].bandwidthBytesPerSecond, 400e9);
+    EXPECT_EQ(shown.editor.platform().graph->links[16].latencyNs, 2000);
+    ge->addLink(9, 0); // sw0 -- npu0, so that npu8 reaches the others
+    EXPECT_TRUE(ge->problemsLabel()->text().isEmpty()) << ge->problemsLabel()->text().toStdString();
+    // The result is what the project writes and reads back.
+    SimulationSpec edited = spec;
+    edited.platform = shown.editor.platform();
+    const std::string text = projectYamlText(edited, kDgxProject);
+    EXPECT_NE(text.find("{from: npu8, to: sw0, bandwidth: 400 GB/s"), std::string::npos) << text;
+    EXPECT_EQ(parseProject(text, kDgxProject).platform, edited.platform);
+
+    // Shift+drag moves sw0 in the drawing: no project change, no undo step.
+    const PlatformSpec beforeMove = shown.editor.platform();
+    const QPoint away = devicePoint(view, 9) + QPoint(30, 40);
+    QMouseEvent press(QEvent::MouseButtonPress, QPointF(devicePoint(view, 9)),
+                      view->viewport()->mapToGlobal(QPointF(devicePoint(view, 9))), Qt::LeftButton,
+                      Qt::LeftButton, Qt::ShiftModifier);
+    QApplication::sendEvent(view->viewport(), &press);
+    sendMouse(view->viewport(), QEvent::MouseMove, away, Qt::LeftButton);
+    sendMouse(view->viewport(), QEvent::MouseButtonRelease, away, Qt::NoButton);
+    EXPECT_EQ(ge->positions()[9], view->mapToScene(away));
+    EXPECT_EQ(shown.editor.platform(), beforeMove);
+    EXPECT_EQ(shown.editor.undoStack()->count(), 5);
+    // Multi-select (two GPUs and a link) and delete: one undo step.
+    view->select({0, 1}, {15});
+    view->setFocus();
+    QTest::keyClick(view, Qt::Key_Delete); // the editor's Delete removes the selection
+    EXPECT_EQ(shown.editor.platform().graph->npus, 7);
+    const int steps = shown.editor.undoStack()->count();
+    EXPECT_EQ(steps, 6); // switch, NPU, link, link edit, link, delete
+    while (shown.editor.undoStack()->canUndo())
+        shown.editor.undoStack()->undo();
+    EXPECT_EQ(shown.editor.platform(), spec.platform);
+    SimulationSpec undone = spec;
+    undone.platform = shown.editor.platform();
+    EXPECT_EQ(projectYamlText(undone, kDgxProject), before);
+    // Positions come back with the graph (a redo shows the switch where it was put).
+    const std::vector<QPointF> original = ge->positions();
+    shown.editor.undoStack()->redo();
+    shown.editor.undoStack()->undo();
+    EXPECT_EQ(ge->positions(), original);
+}
+
+TEST(GraphEditor, ProblemsAreShownAndBadTextIsRefused) {
+    Shown shown(graphPlatform(generatedGraph("mesh2d", {2, 2})));
+    GraphEditor* ge = shown.graph();
+    EXPECT_TRUE(ge->problemsLabel()->text().isEmpty());
+    ge->addLink(0, 1); // 0 -- 1 exists already
+    EXPECT_TRUE(ge->problemsLabel()->text().contains(QStringLiteral("duplicates link")));
+    shown.editor.undoStack()->undo();
+    EXPECT_TRUE(ge->problemsLabel()->text().isEmpty());
+    // Unparsable text changes nothing and says why; an isolated NPU is reported.
+    ge->view()->select({}, {0});
+    ge->bandwidthEdit()->setText(QStringLiteral("fast"));
+    emit ge->bandwidthEdit()->editingFinished();
+    EXPECT_EQ(shown.editor.platform().graph->links[0].bandwidthBytesPerSecond, 100e9);
+    EXPECT_TRUE(ge->problemsLabel()->text().contains(QStringLiteral("link 0")));
+    ge->bandwidthEdit()->setText(QStringLiteral("0 GB/s")); // out of range: refused too
+    emit ge->bandwidthEdit()->editingFinished();
+    EXPECT_EQ(shown.editor.platform().graph->links[0].bandwidthBytesPerSecond, 100e9);
+    EXPECT_TRUE(ge->problemsLabel()->text().contains(QStringLiteral("link 0")));
+    EXPECT_EQ(shown.editor.undoStack()->count(), 1); // only the duplicate link, undone
+    ge->addDevice(false);
+    EXPECT_TRUE(ge->problemsLabel()->text().contains(QStringLiteral("npu4")))
+        << ge->problemsLabel()->text().toStdString();
+}
+
+TEST(GraphEditor, PaletteGeneratesAndEditAsGraphConvertsAStack) {
+    PlatformSpec stack;
+    stack.dimensions = {{BlockKind::Ring, 4, 50e9, 100}, {BlockKind::Switch, 2, 25e9, 500}};
+    Shown shown(stack);
+    ASSERT_TRUE(shown.editor.editAsGraphAction()->isEnabled());
+    shown.editor.editAsGraphAction()->trigger();
+    EXPECT_EQ(shown.editor.platform(), stackAsGraph(stack));
+    EXPECT_FALSE(shown.editor.editAsGraphAction()->isEnabled());
+    EXPECT_TRUE(shown.graph()->isVisible());
+    // Generators are palette items with their parameters.
+    GraphPalette* palette = shown.graph()->palette();
+    const auto items =
+        palette->generatorList()->findItems(QStringLiteral("torus3d"), Qt::MatchExactly);
+    ASSERT_EQ(items.size(), 1);
+    palette->generatorList()->setCurrentItem(items[0]);
+    palette->sizeEdit()->setText(QStringLiteral("2, 3, 4"));
+    ASSERT_TRUE(palette->generate());
+    GraphGeneratorSpec expected{"torus3d", {2, 3, 4}, 100e9, 100, 0, -1};
+    EXPECT_EQ(shown.editor.platform(), graphPlatform(generateGraph(expected)));
+    palette->sizeEdit()->setText(QStringLiteral("1, 3"));
+    EXPECT_FALSE(palette->generate()); // refused with the engine's message, nothing changed
+    EXPECT_EQ(shown.editor.platform().graph->npus, 24);
+    shown.editor.undoStack()->undo();
+    shown.editor.undoStack()->undo();
+    EXPECT_EQ(shown.editor.platform(), stack);
+    EXPECT_FALSE(shown.graph()->isVisible());
+}

@@ -1,0 +1,249 @@
+#include "topology/GraphEditor.h"
+
+#include "core/Error.h"
+#include "core/Units.h"
+#include "topology/GraphEdits.h"
+#include "topology/GraphLayout.h"
+#include "topology/GraphPalette.h"
+#include "topology/GraphView.h"
+#include "topology/TopologyDocument.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineF>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStringList>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace astrolabe::widgets {
+
+namespace {
+constexpr size_t kKnownGraphs = 32;
+constexpr int kLinkMergeBase = 1 << 20; // merge keys of link edits, past the stack's
+} // namespace
+
+QPointF GraphEditor::freePlace(const std::vector<QPointF>& positions, int skip) const {
+    // The middle of what is shown, or the first place on a square spiral around it that is at
+    // least half a pitch from every device.
+    const QPointF centre = m_view->mapToScene(m_view->viewport()->rect().center());
+    const auto free = [&](QPointF p) {
+        for (size_t i = 0; i < positions.size(); ++i)
+            if (static_cast<int>(i) != skip && QLineF(p, positions[i]).length() < kGraphPitch / 2)
+                return false;
+        return true;
+    };
+    for (int ring = 0; ring < 64; ++ring)
+        for (int dx = -ring; dx <= ring; ++dx)
+            for (int dy = -ring; dy <= ring; ++dy) {
+                if (std::max(std::abs(dx), std::abs(dy)) != ring)
+                    continue;
+                const QPointF p = centre + QPointF(dx, dy) * (kGraphPitch / 2);
+                if (free(p))
+                    return p;
+            }
+    return centre;
+}
+
+GraphEditor::GraphEditor(TopologyDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_palette(new GraphPalette(this))
+    , m_view(new GraphView(this))
+    , m_bandwidth(new QLineEdit(this))
+    , m_latency(new QLineEdit(this))
+    , m_bidirectional(new QCheckBox(tr("both directions"), this))
+    , m_linkTitle(new QLabel(this))
+    , m_problems(new QLabel(this)) {
+    auto* panel = new QWidget(this);
+    auto* column = new QVBoxLayout(panel);
+    column->addWidget(new QLabel(tr("<b>Generators</b> \u2014 pick one, set its size"), panel));
+    column->addWidget(m_palette);
+    column->addWidget(new QLabel(tr("<b>Devices</b> \u2014 drag from one to another to link "
+                                    "them"),
+                                 panel));
+    auto* addNpu = new QPushButton(tr("Add NPU"), panel);
+    auto* addSwitch = new QPushButton(tr("Add switch"), panel);
+    auto* remove = new QPushButton(tr("Delete selected"), panel);
+    auto* layout = new QPushButton(tr("Auto layout"), panel);
+    for (QPushButton* b : {addNpu, addSwitch, remove, layout})
+        column->addWidget(b);
+    m_linkTitle->setText(tr("<b>Link</b> \u2014 select one"));
+    column->addWidget(m_linkTitle);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Bandwidth"), m_bandwidth);
+    form->addRow(tr("Latency"), m_latency);
+    form->addRow(QString(), m_bidirectional);
+    column->addLayout(form);
+    m_problems->setWordWrap(true);
+    m_problems->setStyleSheet(QStringLiteral("color: #c0392b"));
+    column->addWidget(m_problems);
+    column->addStretch(1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(panel);
+    scroll->setMinimumWidth(300);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(scroll);
+    splitter->addWidget(m_view);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({340, 860});
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(splitter);
+
+    connect(m_palette, &GraphPalette::generated, this, [this](const GraphSpec& graph) {
+        m_document->replacePlatform(graphPlatform(graph),
+                                    tr("Generate %1").arg(QString::fromStdString(graph.generator)));
+    });
+    connect(addNpu, &QPushButton::clicked, this, [this] { addDevice(false); });
+    connect(addSwitch, &QPushButton::clicked, this, [this] { addDevice(true); });
+    connect(remove, &QPushButton::clicked, this, &GraphEditor::deleteSelection);
+    connect(layout, &QPushButton::clicked, this, &GraphEditor::relayout);
+    connect(m_view, &GraphView::linkDragged, this, &GraphEditor::addLink);
+    connect(m_view, &GraphView::deviceMoved, this, &GraphEditor::moveDevice);
+    connect(m_view, &GraphView::selectionChanged, this, &GraphEditor::showSelectedLink);
+    for (QLineEdit* e : {m_bandwidth, m_latency})
+        connect(e, &QLineEdit::editingFinished, this, &GraphEditor::editSelectedLink);
+    connect(m_bidirectional, &QCheckBox::clicked, this, &GraphEditor::editSelectedLink);
+}
+
+void GraphEditor::remember(const GraphSpec& graph, std::vector<QPointF> positions) {
+    for (auto it = m_known.begin(); it != m_known.end(); ++it)
+        if (it->first == graph) {
+            m_known.erase(it);
+            break;
+        }
+    m_known.emplace_front(graph, std::move(positions));
+    if (m_known.size() > kKnownGraphs)
+        m_known.pop_back();
+}
+
+void GraphEditor::showGraph() {
+    const PlatformSpec& platform = m_document->platform();
+    if (!platform.graph)
+        return;
+    const GraphSpec& graph = *platform.graph;
+    const auto known = std::find_if(m_known.begin(), m_known.end(),
+                                    [&](const auto& entry) { return entry.first == graph; });
+    if (known != m_known.end() && known->second.size() == static_cast<size_t>(graph.deviceCount()))
+        m_positions = known->second;
+    else
+        m_positions = layoutGraph(platform).positions;
+    remember(graph, m_positions);
+    std::set<int> bad;
+    QStringList lines;
+    for (const GraphProblem& p : graphEditorProblems(graph)) {
+        if (p.link >= 0)
+            bad.insert(p.link);
+        lines << QStringLiteral("\u26a0 ") + QString::fromStdString(p.what);
+    }
+    m_problems->setText(lines.join(QLatin1Char('\n')));
+    m_view->setGraph(graph, m_positions, bad, wrapLinks(graph, m_positions));
+    showSelectedLink();
+}
+
+void GraphEditor::moveDevice(int device, QPointF scenePos) {
+    if (device < 0 || device >= static_cast<int>(m_positions.size()))
+        return;
+    m_positions[static_cast<size_t>(device)] = scenePos;
+    remember(*m_document->platform().graph, m_positions);
+    showGraph(); // the links follow
+}
+
+void GraphEditor::relayout() {
+    m_known.clear();
+    showGraph();
+}
+
+void GraphEditor::addDevice(bool isSwitch) {
+    GraphSpec graph = *m_document->platform().graph;
+    std::vector<int> renumber;
+    const int id = addGraphDevice(graph, isSwitch, &renumber);
+    std::vector<QPointF> positions(static_cast<size_t>(graph.deviceCount()));
+    for (size_t old = 0; old < renumber.size(); ++old)
+        positions[static_cast<size_t>(renumber[old])] = m_positions[old];
+    positions[static_cast<size_t>(id)] = freePlace(positions, id);
+    remember(graph, std::move(positions));
+    m_document->editGraph(graph, isSwitch ? tr("Add switch") : tr("Add NPU"));
+}
+
+void GraphEditor::addLink(int from, int to) {
+    GraphSpec graph = *m_document->platform().graph;
+    addGraphLink(graph, from, to);
+    remember(graph, m_positions);
+    m_document->editGraph(graph, tr("Add link %1 \u2013 %2")
+                                     .arg(QString::fromStdString(graph.deviceName(from)),
+                                          QString::fromStdString(graph.deviceName(to))));
+    m_view->select({}, {static_cast<int>(graph.links.size()) - 1});
+}
+
+void GraphEditor::deleteSelection() {
+    const std::set<int> devices = m_view->selectedDevices(), links = m_view->selectedLinks();
+    if (devices.empty() && links.empty())
+        return;
+    GraphSpec graph = *m_document->platform().graph;
+    const std::vector<int> renumber = removeGraphItems(graph, devices, links);
+    std::vector<QPointF> positions(static_cast<size_t>(graph.deviceCount()));
+    for (size_t old = 0; old < renumber.size(); ++old)
+        if (renumber[old] >= 0)
+            positions[static_cast<size_t>(renumber[old])] = m_positions[old];
+    remember(graph, std::move(positions));
+    m_view->select({}, {});
+    m_document->editGraph(
+        graph, tr("Delete %1 devices and %2 links").arg(devices.size()).arg(links.size()));
+}
+
+void GraphEditor::showSelectedLink() {
+    const std::set<int> links = m_view->selectedLinks();
+    const PlatformSpec& platform = m_document->platform();
+    const bool one = links.size() == 1 && m_view->selectedDevices().empty() && platform.graph;
+    for (QWidget* w : std::initializer_list<QWidget*>{m_bandwidth, m_latency, m_bidirectional})
+        w->setEnabled(one);
+    if (!one) {
+        m_linkTitle->setText(tr("<b>Link</b> \u2014 select one"));
+        return;
+    }
+    const int i = *links.begin();
+    const GraphLinkSpec& l = platform.graph->links.at(static_cast<size_t>(i));
+    m_linkTitle->setText(tr("<b>Link %1</b>: %2 \u2013 %3")
+                             .arg(i)
+                             .arg(QString::fromStdString(platform.graph->deviceName(l.from)),
+                                  QString::fromStdString(platform.graph->deviceName(l.to))));
+    m_bandwidth->setText(QString::fromStdString(units::formatBandwidth(l.bandwidthBytesPerSecond)));
+    m_latency->setText(
+        QString::fromStdString(units::formatTime(SimTime::fromNsRounded(l.latencyNs))));
+    m_bidirectional->setChecked(l.bidirectional);
+}
+
+void GraphEditor::editSelectedLink() {
+    const std::set<int> links = m_view->selectedLinks();
+    if (links.size() != 1 || !m_document->platform().graph)
+        return;
+    const int i = *links.begin();
+    GraphSpec graph = *m_document->platform().graph;
+    GraphLinkSpec& l = graph.links.at(static_cast<size_t>(i));
+    try {
+        l.bandwidthBytesPerSecond =
+            units::parseBandwidthBytesPerSecond(m_bandwidth->text().toStdString());
+        l.latencyNs = units::parseTime(m_latency->text().toStdString()).ns();
+    } catch (const Error& e) {
+        m_problems->setText(
+            QStringLiteral("\u26a0 link %1: %2").arg(i).arg(QString::fromStdString(e.message())));
+        return;
+    }
+    l.bidirectional = m_bidirectional->isChecked();
+    if (graph == *m_document->platform().graph)
+        return;
+    remember(graph, m_positions);
+    m_document->editGraph(graph, tr("Change link %1").arg(i), kLinkMergeBase + i);
+    m_view->select({}, {i});
+}
+
+} // namespace astrolabe::widgets

@@ -1,0 +1,71 @@
+#pragma once
+// The graph page of the topology editor (shown when the platform is a graph,
+// docs/graph-platforms.md): the generator palette, buttons to add NPUs and switches and to
+// delete the selection, the drawing (GraphView: drag between two devices to link them), the
+// selected link's bandwidth and latency edited in place, and the graph's problems listed under
+// it as the stack lists a dimension's. Every edit goes through the TopologyDocument, so it is one
+// undoable step on the editor's (or the application's) undo stack and lands in the project.
+//
+// Positions: a graph seen before (an undo, a redo) gets its earlier positions back; a new one is
+// laid out by layoutGraph(); a device added or moved (Shift+drag) here sits where it was put.
+#include "config/PlatformSpec.h"
+
+#include <QPointF>
+#include <QWidget>
+#include <deque>
+#include <utility>
+#include <vector>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+
+namespace astrolabe::widgets {
+
+class GraphPalette;
+class GraphView;
+class TopologyDocument;
+
+class GraphEditor : public QWidget {
+    Q_OBJECT
+public:
+    GraphEditor(TopologyDocument* document, QWidget* parent = nullptr);
+
+    GraphView* view() const { return m_view; }
+    GraphPalette* palette() const { return m_palette; }
+    QLineEdit* bandwidthEdit() const { return m_bandwidth; }
+    QLineEdit* latencyEdit() const { return m_latency; }
+    QLabel* problemsLabel() const { return m_problems; }
+    const std::vector<QPointF>& positions() const { return m_positions; }
+
+    /// Shows the document's graph (called on every platform change).
+    void showGraph();
+    void addDevice(bool isSwitch);
+    void addLink(int from, int to);
+    void deleteSelection();
+    /// Puts a device elsewhere in the drawing (Shift+drag). Positions are the editor's, not the
+    /// project's: no undo step, and a reopened project is laid out afresh.
+    void moveDevice(int device, QPointF scenePos);
+    /// Lays the graph out afresh (forgetting moved positions).
+    void relayout();
+
+private:
+    void remember(const GraphSpec& graph, std::vector<QPointF> positions);
+    /// Where a new device goes: the view's centre, or the nearest free place around it.
+    QPointF freePlace(const std::vector<QPointF>& positions, int skip) const;
+    void showSelectedLink();
+    void editSelectedLink();
+
+    TopologyDocument* m_document;
+    GraphPalette* m_palette;
+    GraphView* m_view;
+    QLineEdit* m_bandwidth;
+    QLineEdit* m_latency;
+    QCheckBox* m_bidirectional;
+    QLabel* m_linkTitle;
+    QLabel* m_problems;
+    std::vector<QPointF> m_positions;
+    std::deque<std::pair<GraphSpec, std::vector<QPointF>>> m_known; ///< recent graphs' positions
+};
+
+} // namespace astrolabe::widgets
