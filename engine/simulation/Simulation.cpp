@@ -18,6 +18,9 @@
 
 #include <algorithm>
 #include <chrono>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <optional>
 
 namespace astrolabe {
@@ -152,10 +155,17 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
         executors.push_back(
             std::make_unique<NpuExecutor>(npu, traces[static_cast<size_t>(npu)], context));
     // The NPUs that follow by symmetry need no trace: free their memory before the run.
-    if (simulated.size() < traces.size())
+    if (simulated.size() < traces.size()) {
         for (size_t npu = 0; npu < traces.size(); ++npu)
             if (executorOf[npu] < 0)
                 std::vector<WorkloadNode>().swap(traces[npu].nodes);
+#ifdef __GLIBC__
+        // Millions of small node allocations went back to the heap: give the pages to the
+        // system, so that the results expanded later (large, separately mapped) do not add to
+        // them in the peak.
+        malloc_trim(0);
+#endif
+    }
     for (auto& e : executors)
         e->start();
 
