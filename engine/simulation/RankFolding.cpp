@@ -1,5 +1,7 @@
 #include "simulation/RankFolding.h"
 
+#include "simulation/Symmetry.h"
+
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -8,35 +10,18 @@ namespace astrolabe {
 
 namespace {
 
-bool usesAny(const SystemConfig& system, std::initializer_list<AlgorithmKind> kinds) {
-    for (CollectiveKind kind : {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter,
-                                CollectiveKind::AllGather, CollectiveKind::AllToAll})
-        for (const AlgorithmSpec& a : system.algorithms(kind))
-            if (std::find(kinds.begin(), kinds.end(), a.kind) != kinds.end())
-                return true;
-    return false;
-}
-
 /// Why the run cannot fold whatever the traces hold; empty when it may.
 std::string runObstacle(const SimulationSpec& spec, size_t traces) {
-    if (!spec.options.exploitSymmetry)
-        return "symmetry is switched off";
-    if (spec.options.recordTransfers)
-        return "every NPU's messages are recorded";
-    if (spec.options.rendezvousProtocol)
-        return "the rendezvous protocol is on";
+    if (std::string why = runSymmetryObstacle(spec); !why.empty())
+        return why;
     if (spec.options.backend != NetworkBackend::CongestionUnaware)
         return "only the congestion-unaware model folds ranks (its delays commute with the "
                "platform's symmetries)";
     if (spec.platform.graph)
         return "a graph platform has no coordinate symmetry";
-    const SystemConfig& sys = spec.system;
-    if (!sys.customAllReduce.empty() || !sys.customReduceScatter.empty() ||
-        !sys.customAllGather.empty() || !sys.customAllToAll.empty() || !sys.perNodeCustom.empty())
-        return "custom collectives name their peers";
-    if (usesAny(sys, {AlgorithmKind::DoubleBinaryTree, AlgorithmKind::HalvingDoubling,
-                      AlgorithmKind::OneHalvingDoubling, AlgorithmKind::OneRing,
-                      AlgorithmKind::OneDirect, AlgorithmKind::InSwitch}))
+    if (usesAlgorithm(spec.system, {AlgorithmKind::DoubleBinaryTree, AlgorithmKind::HalvingDoubling,
+                                    AlgorithmKind::OneHalvingDoubling, AlgorithmKind::OneRing,
+                                    AlgorithmKind::OneDirect, AlgorithmKind::InSwitch}))
         return "the algorithms include one that is not symmetric under coordinate shifts";
     if (traces < 2)
         return "a single NPU";

@@ -1,20 +1,11 @@
 #include "simulation/Symmetry.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace astrolabe {
 
 namespace {
-
-bool uses(const SystemConfig& system, std::initializer_list<AlgorithmKind> kinds) {
-    for (CollectiveKind kind : {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter,
-                                CollectiveKind::AllGather, CollectiveKind::AllToAll})
-        for (const AlgorithmSpec& a : system.algorithms(kind))
-            for (AlgorithmKind k : kinds)
-                if (a.kind == k)
-                    return true;
-    return false;
-}
 
 std::vector<uint32_t> depPositions(const std::vector<uint64_t>& deps,
                                    const std::unordered_map<uint64_t, uint32_t>& position) {
@@ -49,7 +40,16 @@ bool sameWork(const WorkloadNode& a, const WorkloadNode& b) {
 
 } // namespace
 
-std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<WorkloadTrace>& traces) {
+bool usesAlgorithm(const SystemConfig& system, std::initializer_list<AlgorithmKind> kinds) {
+    for (CollectiveKind kind : {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter,
+                                CollectiveKind::AllGather, CollectiveKind::AllToAll})
+        for (const AlgorithmSpec& a : system.algorithms(kind))
+            if (std::find(kinds.begin(), kinds.end(), a.kind) != kinds.end())
+                return true;
+    return false;
+}
+
+std::string runSymmetryObstacle(const SimulationSpec& spec) {
     if (!spec.options.exploitSymmetry)
         return "symmetry is switched off";
     if (spec.options.recordTransfers)
@@ -60,15 +60,23 @@ std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<Workl
     if (!sys.customAllReduce.empty() || !sys.customReduceScatter.empty() ||
         !sys.customAllGather.empty() || !sys.customAllToAll.empty() || !sys.perNodeCustom.empty())
         return "custom collectives name their peers";
+    return {};
+}
+
+std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<WorkloadTrace>& traces) {
+    if (std::string why = runSymmetryObstacle(spec); !why.empty())
+        return why;
+    const SystemConfig& sys = spec.system;
     if (spec.platform.graph)
         return "a graph platform has no translation symmetry";
-    if (uses(spec.system, {AlgorithmKind::DoubleBinaryTree}))
+    if (usesAlgorithm(spec.system, {AlgorithmKind::DoubleBinaryTree}))
         return "doubleBinaryTree gives ranks different roles";
     // Halving-doubling pairs ranks by XOR and "one*" rings shift ids cyclically, not by
     // coordinate translation: timing would still match without contention, but the per-link
     // and NPU-to-NPU traffic could not be spread correctly. Simulate them in full.
-    if (uses(spec.system, {AlgorithmKind::HalvingDoubling, AlgorithmKind::OneHalvingDoubling,
-                           AlgorithmKind::OneRing, AlgorithmKind::OneDirect}))
+    if (usesAlgorithm(spec.system,
+                      {AlgorithmKind::HalvingDoubling, AlgorithmKind::OneHalvingDoubling,
+                       AlgorithmKind::OneRing, AlgorithmKind::OneDirect}))
         return "halving-doubling and whole-machine rings are not translation-symmetric";
     if (traces.size() < 2)
         return "a single NPU";

@@ -16,10 +16,17 @@
 #include "topology/Topology.h"
 #include "trace/WorkloadNode.h"
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 namespace astrolabe {
+
+/// Why no run of this spec may skip NPUs, whatever its traces (symmetry off, transfers recorded,
+/// rendezvous, custom collectives); empty when symmetric and folded runs may (RankFolding.h).
+std::string runSymmetryObstacle(const SimulationSpec& spec);
+/// Whether any collective's algorithm list names one of `kinds`.
+bool usesAlgorithm(const SystemConfig& system, std::initializer_list<AlgorithmKind> kinds);
 
 /// Empty when the run is symmetric; otherwise why not (for logs and tests).
 std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<WorkloadTrace>& traces);
