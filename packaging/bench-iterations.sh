@@ -43,7 +43,7 @@ project() {
         local algorithms=""
         for _ in "$@"; do algorithms+="${algorithms:+, }ring"; done
         echo "system:"
-        echo "  algorithms: {all-reduce: [$algorithms], all-gather: [$algorithms], reduce-scatter: [$algorithms]}"
+        echo "  algorithms: {all-reduce: [$algorithms], all-gather: [$algorithms], reduce-scatter: [$algorithms], all-to-all: [$algorithms]}"
         echo "  chunks: 1"
         echo "  collective-optimization: localBWAware"
         echo "  endpoint-delay: 10 ns"

@@ -118,8 +118,6 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
     std::optional<RankFolding> folding;
     if (!symmetric) {
         folding.emplace(spec, traces, topology);
-        fprintf(stderr, "folding: %s orbit %d\n", folding->obstacle().c_str(),
-                folding->orbitSize());
         if (folding->folds())
             transport.setRankMap(&*folding);
         else
