@@ -27,6 +27,9 @@ namespace astrolabe {
 
 namespace {
 
+/// Freed trace memory above which a folded run hands the pages back to the system.
+constexpr size_t kTrimAfterFreeingBytes = size_t{64} << 20;
+
 std::unique_ptr<NetworkModel> makeNetwork(const SimulationSpec& spec, Simulator& sim,
                                           const Topology& topology, Transport& transport,
                                           LinkRecorder& recorder) {
@@ -154,14 +157,19 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
             std::make_unique<NpuExecutor>(npu, traces[static_cast<size_t>(npu)], context));
     // The NPUs that follow by symmetry need no trace: free their memory before the run.
     if (simulated.size() < traces.size()) {
+        size_t freed = 0;
         for (size_t npu = 0; npu < traces.size(); ++npu)
-            if (executorOf[npu] < 0)
+            if (executorOf[npu] < 0) {
+                freed += traces[npu].nodes.size();
                 std::vector<WorkloadNode>().swap(traces[npu].nodes);
+            }
 #ifdef __GLIBC__
         // Millions of small node allocations went back to the heap: give the pages to the
         // system, so that the results expanded later (large, separately mapped) do not add to
-        // them in the peak.
-        malloc_trim(0);
+        // them in the peak. Only then: trimming locks the heap, and a GUI thread allocating
+        // meanwhile would wait (a sweep of small runs stalled the event loop).
+        if (freed * sizeof(WorkloadNode) > kTrimAfterFreeingBytes)
+            malloc_trim(0);
 #endif
     }
     for (auto& e : executors)
