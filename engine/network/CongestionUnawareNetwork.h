@@ -50,10 +50,10 @@ private:
     std::pair<double, double> routeCost(const std::vector<int32_t>& route) const;
     /// In-network collectives: the link busy for bytes/beta from now (utilization views).
     void recordSwitchLink(int32_t link, const DimensionSpec& dim, uint64_t bytes);
-    /// Graphs: the route npu -> its line's switch in d (`up`) or back; each link recorded busy
-    /// for bytes over its bandwidth from now. Returns (summed latency in ns, bottleneck B/ns).
     /// Graphs: every link of m_route busy for bytes over its bandwidth from now (recorder on).
     void recordRoute(uint64_t bytes);
+    /// Graphs: the route npu -> its line's switch in d (`up`) or back; each link recorded busy
+    /// for bytes over its bandwidth from now. Returns (summed latency in ns, bottleneck B/ns).
     std::pair<double, double> recordSwitchRoute(int npu, int d, bool up, uint64_t bytes);
 
     Simulator& m_sim;

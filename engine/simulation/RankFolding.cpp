@@ -312,19 +312,8 @@ void RankFolding::expand(RunResult& result, std::vector<std::vector<std::string>
             reps.at(static_cast<size_t>(indexOfRep[static_cast<size_t>(representative(x))]));
         result.npus[static_cast<size_t>(x)].npu = x;
     }
-    auto replicate = [this](auto& items) {
-        const size_t count = items.size();
-        items.reserve(count * static_cast<size_t>(m_orbitSize));
-        for (int k = 1; k < m_orbitSize; ++k)
-            for (size_t i = 0; i < count; ++i) {
-                items.push_back(items[i]);
-                items.back().npu = apply(k, items[i].npu);
-            }
-    };
-    replicate(result.activities);
-    replicate(result.phases);
     const size_t spans = result.collectives.size();
-    replicate(result.collectives);
+    replicateRecords(result, m_orbitSize, [this](int k, int npu) { return apply(k, npu); });
     // A copy's collective ran in the image of the representative's communicator group.
     std::map<std::vector<int>, int> idOfMembers;
     for (const auto& [id, members] : groups) {
@@ -352,7 +341,6 @@ void RankFolding::expand(RunResult& result, std::vector<std::vector<std::string>
         }
         span.commGroup = at->second;
     }
-    replicate(result.tensorLifetimes);
     if (!result.memoryUsage.empty()) {
         result.memoryUsage.resize(static_cast<size_t>(n));
         for (int x = 0; x < n; ++x)
@@ -369,15 +357,9 @@ void RankFolding::expand(RunResult& result, std::vector<std::vector<std::string>
     });
     for (int x : order) {
         const int rep = representative(x);
-        const std::string from = "sys[" + std::to_string(rep) + "]";
-        const std::string to = "sys[" + std::to_string(x) + "]";
-        for (std::string line :
-             linesPerRep.at(static_cast<size_t>(indexOfRep[static_cast<size_t>(rep)]))) {
-            if (x != rep)
-                for (size_t at = line.find(from); at != std::string::npos; at = line.find(from, at))
-                    line.replace(at, from.size(), to), at += to.size();
-            result.reportLines.push_back(std::move(line));
-        }
+        for (const std::string& line :
+             linesPerRep.at(static_cast<size_t>(indexOfRep[static_cast<size_t>(rep)])))
+            result.reportLines.push_back(renameNpuTag(line, rep, x));
     }
 }
 

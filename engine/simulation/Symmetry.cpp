@@ -125,6 +125,30 @@ std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<Workl
     return {};
 }
 
+void replicateRecords(RunResult& result, int copies, const std::function<int(int, int)>& npuOf) {
+    auto replicate = [&](auto& items) {
+        const size_t count = items.size();
+        items.reserve(count * static_cast<size_t>(copies));
+        for (int k = 1; k < copies; ++k)
+            for (size_t i = 0; i < count; ++i) {
+                items.push_back(items[i]);
+                items.back().npu = npuOf(k, items[i].npu);
+            }
+    };
+    replicate(result.activities);
+    replicate(result.phases);
+    replicate(result.collectives);
+    replicate(result.tensorLifetimes);
+}
+
+std::string renameNpuTag(std::string line, int from, int to) {
+    const std::string a = "sys[" + std::to_string(from) + "]";
+    const std::string b = "sys[" + std::to_string(to) + "]";
+    for (size_t at = line.find(a); at != std::string::npos; at = line.find(a, at))
+        line.replace(at, a.size(), b), at += b.size();
+    return line;
+}
+
 void replicateRepresentative(RunResult& result, const std::vector<std::string>& npu0Lines) {
     const int n = result.npuCount;
     const NpuSummary first = result.npus.at(0);
@@ -133,33 +157,15 @@ void replicateRepresentative(RunResult& result, const std::vector<std::string>& 
         result.npus[static_cast<size_t>(r)] = first;
         result.npus[static_cast<size_t>(r)].npu = r;
     }
-    auto replicate = [n](auto& items) {
-        const size_t count = items.size();
-        items.reserve(count * static_cast<size_t>(n));
-        for (int r = 1; r < n; ++r)
-            for (size_t i = 0; i < count; ++i) {
-                items.push_back(items[i]);
-                items.back().npu = r;
-            }
-    };
-    replicate(result.activities);
-    replicate(result.phases);
-    replicate(result.collectives);
-    replicate(result.tensorLifetimes);
+    replicateRecords(result, n, [](int k, int) { return k; });
     if (!result.memoryUsage.empty()) {
         result.memoryUsage.resize(static_cast<size_t>(n));
         for (int r = 1; r < n; ++r)
             result.memoryUsage[static_cast<size_t>(r)] = result.memoryUsage[0];
     }
-    const std::string tag0 = "sys[0]";
-    for (int r = 0; r < n; ++r) {
-        const std::string tag = "sys[" + std::to_string(r) + "]";
-        for (std::string line : npu0Lines) {
-            for (size_t at = line.find(tag0); at != std::string::npos; at = line.find(tag0, at))
-                line.replace(at, tag0.size(), tag), at += tag.size();
-            result.reportLines.push_back(std::move(line));
-        }
-    }
+    for (int r = 0; r < n; ++r)
+        for (const std::string& line : npu0Lines)
+            result.reportLines.push_back(renameNpuTag(line, 0, r));
 }
 
 } // namespace astrolabe

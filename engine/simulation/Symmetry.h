@@ -16,6 +16,7 @@
 #include "topology/Topology.h"
 #include "trace/WorkloadNode.h"
 
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -30,6 +31,12 @@ bool usesAlgorithm(const SystemConfig& system, std::initializer_list<AlgorithmKi
 
 /// Empty when the run is symmetric; otherwise why not (for logs and tests).
 std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<WorkloadTrace>& traces);
+
+/// Appends copies - 1 copies of every per-NPU record (activities, phase and collective spans,
+/// tensor lifetimes): copy k (1 .. copies - 1) of a record of NPU n belongs to npuOf(k, n).
+void replicateRecords(RunResult& result, int copies, const std::function<int(int, int)>& npuOf);
+/// A representative's report line as NPU `to` prints it: "sys[from]" renamed "sys[to]".
+std::string renameNpuTag(std::string line, int from, int to);
 
 /// Copies NPU 0's summary, activities, spans and memory usage to every NPU, in NPU order.
 void replicateRepresentative(RunResult& result, const std::vector<std::string>& npu0Lines);
