@@ -1,12 +1,12 @@
 #include "gui/SqliteRunStore.h"
 
 #include "core/Error.h"
+#include "export/SpecJson.h"
 #include "gui/DatabaseWriter.h"
 #include "store/ProjectDatabase.h"
 #include "store/RunStorage.h"
 
 #include <QObject>
-#include <nlohmann/json.hpp>
 
 namespace astrolabe::gui {
 
@@ -38,59 +38,7 @@ std::vector<std::string> toStd(const QStringList& list) {
     return out;
 }
 
-template <typename T> void readIf(const nlohmann::json& j, const char* key, T& out) {
-    const auto it = j.find(key);
-    if (it != j.end() && !it->is_null())
-        out = it->get<T>();
-}
-
 } // namespace
-
-SimulationSpec specFromConfigJson(const std::string& text) {
-    SimulationSpec spec;
-    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-    if (!j.is_object())
-        return spec;
-    try {
-        readIf(j, "name", spec.name);
-        readIf(j, "sourceFile", spec.sourceFile);
-        if (const auto p = j.find("platform"); p != j.end() && p->contains("dimensions")) {
-            for (const nlohmann::json& d : p->at("dimensions")) {
-                DimensionSpec dim;
-                const std::string kind = d.value("kind", std::string());
-                const std::vector<std::string>& names = blockKindNames();
-                for (size_t k = 0; k < names.size(); ++k)
-                    if (names[k] == kind)
-                        dim.kind = static_cast<BlockKind>(k);
-                readIf(d, "size", dim.size);
-                readIf(d, "bandwidthBytesPerSecond", dim.bandwidthBytesPerSecond);
-                readIf(d, "latencyNs", dim.latencyNs);
-                spec.platform.dimensions.push_back(dim);
-            }
-        }
-        if (const auto s = j.find("system"); s != j.end())
-            readIf(*s, "preferredDatasetSplits", spec.system.preferredDatasetSplits);
-        if (const auto w = j.find("workload"); w != j.end()) {
-            spec.workload.kind = w->value("kind", std::string()) == "microbenchmark"
-                                     ? WorkloadSource::Kind::Microbenchmark
-                                     : WorkloadSource::Kind::ChakraTrace;
-            readIf(*w, "tracePrefix", spec.workload.tracePrefix);
-            if (const auto m = w->find("microbenchmark"); m != w->end()) {
-                readIf(*m, "collective", spec.workload.microbenchmark.collective);
-                readIf(*m, "sizeBytes", spec.workload.microbenchmark.sizeBytes);
-                readIf(*m, "commGroup", spec.workload.microbenchmark.commGroup);
-            }
-        }
-        if (const auto o = j.find("options"); o != j.end())
-            spec.options.backend = o->value("backend", std::string()) ==
-                                           networkBackendName(NetworkBackend::CongestionAware)
-                                       ? NetworkBackend::CongestionAware
-                                       : NetworkBackend::CongestionUnaware;
-    } catch (const nlohmann::json::exception&) {
-        // A configuration from another version: show what was read.
-    }
-    return spec;
-}
 
 SqliteRunStore::SqliteRunStore(const QString& databasePath)
     : m_path(databasePath)
@@ -123,7 +71,7 @@ void SqliteRunStore::loadRuns() {
         r.activityCount = it->activityCount;
         r.databasePath = m_path;
         if (const std::optional<astrolabe::RunRecord> full = m_db->findRun(it->id))
-            r.spec = specFromConfigJson(full->configJson);
+            r.spec = specFromJsonText(full->configJson);
         m_runs.push_back(std::move(r));
     }
 }

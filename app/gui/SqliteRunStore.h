@@ -51,8 +51,4 @@ private:
     int m_nextMemoryId = 1 << 30;
 };
 
-/// The parts of a SimulationSpec the run list shows, read back from the normalized
-/// configuration JSON stored with a run (export/SpecJson.h). Unknown fields keep defaults.
-SimulationSpec specFromConfigJson(const std::string& json);
-
 } // namespace astrolabe::gui

@@ -46,6 +46,59 @@ json toJson(const SimulationSpec& spec) {
     return out;
 }
 
+namespace {
+template <typename T> void readIf(const json& j, const char* key, T& out) {
+    if (const auto it = j.find(key); it != j.end() && !it->is_null())
+        out = it->get<T>();
+}
+} // namespace
+
+SimulationSpec specFromJson(const json& j) {
+    SimulationSpec spec;
+    if (!j.is_object())
+        return spec;
+    try {
+        readIf(j, "name", spec.name);
+        readIf(j, "sourceFile", spec.sourceFile);
+        if (const auto p = j.find("platform"); p != j.end() && p->is_object()) {
+            readIf(*p, "sourceFile", spec.platform.sourceFile);
+            for (const json& d : p->value("dimensions", json::array())) {
+                SimulationSpec view = settings::dimensionView(DimensionSpec{});
+                settings::readSpecJson(settings::dimensionGroup(), json{{"dimension", d}}, view);
+                spec.platform.dimensions.push_back(view.platform.dimensions.front());
+            }
+        }
+        if (const auto s = j.find("system"); s != j.end() && s->is_object())
+            readIf(*s, "sourceFile", spec.system.sourceFile);
+        if (const auto m = j.find("memory"); m != j.end() && m->is_object())
+            readIf(*m, "sourceFile", spec.memory.sourceFile);
+        if (const auto g = j.find("commGroups"); g != j.end() && g->is_object())
+            for (const auto& [id, ranks] : g->items())
+                spec.commGroups[std::stoi(id)] = ranks.get<std::vector<int>>();
+        if (const auto w = j.find("workload"); w != j.end() && w->is_object()) {
+            spec.workload.kind = w->value("kind", std::string()) == "microbenchmark"
+                                     ? WorkloadSource::Kind::Microbenchmark
+                                     : WorkloadSource::Kind::ChakraTrace;
+            readIf(*w, "tracePrefix", spec.workload.tracePrefix);
+            if (const auto m = w->find("microbenchmark"); m != w->end() && m->is_object()) {
+                readIf(*m, "collective", spec.workload.microbenchmark.collective);
+                readIf(*m, "sizeBytes", spec.workload.microbenchmark.sizeBytes);
+                readIf(*m, "commGroup", spec.workload.microbenchmark.commGroup);
+            }
+        }
+    } catch (const std::exception&) {
+        // A configuration from another version: what was read before the odd field stays.
+    }
+    for (const settings::Group* group : settings::allGroups())
+        if (!group->perItem)
+            settings::readSpecJson(*group, j, spec);
+    return spec;
+}
+
+SimulationSpec specFromJsonText(const std::string& text) {
+    return specFromJson(json::parse(text, nullptr, false));
+}
+
 std::string specToJsonText(const SimulationSpec& spec) {
     // nlohmann::json objects are std::map-backed: keys come out sorted, so the text is stable.
     return toJson(spec).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -14,4 +14,10 @@ nlohmann::json toJson(const SimulationSpec& spec);
 /// toJson(spec) dumped with sorted keys and no whitespace: a stable text to hash and store.
 std::string specToJsonText(const SimulationSpec& spec);
 
+/// The inverse, for a run read back from the project database: the settings, platform
+/// dimensions, communicator groups and workload source of toJson(). Keys of another version that
+/// it does not know, or cannot read, keep SimulationSpec's defaults (never throws).
+SimulationSpec specFromJson(const nlohmann::json& json);
+SimulationSpec specFromJsonText(const std::string& text);
+
 } // namespace astrolabe

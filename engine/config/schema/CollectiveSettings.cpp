@@ -194,6 +194,15 @@ Setting algorithms() {
             group[k.specJsonList] = names;
         }
     };
+    h.fromSpecJson = [](const json& group, SimulationSpec& spec) {
+        for (const Collective& k : kCollectives)
+            if (const auto it = group.find(k.specJsonList); it != group.end() && it->is_array()) {
+                std::vector<AlgorithmSpec> list;
+                for (const json& name : *it)
+                    list.push_back(parseAlgorithm(name.get<std::string>()));
+                spec.system.*k.list = std::move(list);
+            }
+    };
     h.compare = [](const SimulationSpec& spec, std::vector<CompareRow>& rows) {
         for (const Collective& k : kCollectives) {
             const std::string text = namesText(spec.system.*k.list, ", ");
@@ -283,6 +292,11 @@ Setting customAlgorithms() {
     h.specJson = [](const SimulationSpec& spec, json& group) {
         for (const Collective& k : kCollectives)
             group[k.specJsonCustom] = spec.system.*k.custom;
+    };
+    h.fromSpecJson = [](const json& group, SimulationSpec& spec) {
+        for (const Collective& k : kCollectives)
+            if (const auto it = group.find(k.specJsonCustom); it != group.end() && it->is_string())
+                spec.system.*k.custom = it->get<std::string>();
     };
     return s;
 }
@@ -378,6 +392,14 @@ Setting perNodeCustom() {
         for (const auto& [node, prefix] : spec.system.perNodeCustom)
             perNode.push_back({{"node", node}, {"prefix", prefix}});
         group["perNodeCustom"] = perNode;
+    };
+    h.fromSpecJson = [](const json& group, SimulationSpec& spec) {
+        if (const auto it = group.find("perNodeCustom"); it != group.end() && it->is_array()) {
+            spec.system.perNodeCustom.clear();
+            for (const json& entry : *it)
+                spec.system.perNodeCustom.emplace_back(entry.at("node").get<uint64_t>(),
+                                                       entry.at("prefix").get<std::string>());
+        }
     };
     return s;
 }

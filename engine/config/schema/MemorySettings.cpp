@@ -90,6 +90,13 @@ Setting type() {
     s.hooks.specJson = [](const SimulationSpec& spec, nlohmann::json& group) {
         group["type"] = remoteMemoryTypeName(spec.memory.type);
     };
+    s.hooks.fromSpecJson = [](const nlohmann::json& group, SimulationSpec& spec) {
+        const std::vector<std::string>& names = remoteMemoryTypeNames();
+        if (const auto it = group.find("type"); it != group.end() && it->is_string())
+            for (size_t i = 0; i < names.size(); ++i)
+                if (names[i] == it->get<std::string>())
+                    spec.memory.type = static_cast<RemoteMemoryType>(i);
+    };
     // One row for the whole memory: whether it differs from no remote memory at all.
     s.hooks.compare = [](const SimulationSpec& spec, std::vector<CompareRow>& rows) {
         rows.push_back({"memory", "remote memory",

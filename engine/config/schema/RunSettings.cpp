@@ -49,6 +49,13 @@ std::vector<Setting> runSettings() {
     s.hooks.specJson = [](const SimulationSpec& spec, nlohmann::json& group) {
         group["backend"] = networkBackendName(spec.options.backend);
     };
+    s.hooks.fromSpecJson = [](const nlohmann::json& group, SimulationSpec& spec) {
+        if (const auto it = group.find("backend"); it != group.end() && it->is_string())
+            for (NetworkBackend b :
+                 {NetworkBackend::CongestionUnaware, NetworkBackend::CongestionAware})
+                if (it->get<std::string>() == networkBackendName(b))
+                    spec.options.backend = b;
+    };
     out.push_back(s);
 
     s = make("timing", Type::Enum, "Timing", "timing",
@@ -82,6 +89,10 @@ std::vector<Setting> runSettings() {
     s.compareKey = "options.deps";
     s.hooks.specJson = [](const SimulationSpec& spec, nlohmann::json& group) {
         group["dataDepsOnly"] = spec.options.dataDepsOnly;
+    };
+    s.hooks.fromSpecJson = [](const nlohmann::json& group, SimulationSpec& spec) {
+        if (const auto it = group.find("dataDepsOnly"); it != group.end() && it->is_boolean())
+            spec.options.dataDepsOnly = it->get<bool>();
     };
     out.push_back(s);
 

@@ -214,6 +214,41 @@ void addSpecJson(const Group& group, const SimulationSpec& spec, nlohmann::json&
     }
 }
 
+void readSpecJson(const Group& group, const nlohmann::json& root, SimulationSpec& spec) {
+    for (const Setting& s : group.settings) {
+        const auto in = root.find(s.specJsonGroup);
+        if (in == root.end() || !in->is_object())
+            continue;
+        try {
+            if (s.hooks.fromSpecJson) {
+                s.hooks.fromSpecJson(*in, spec);
+                continue;
+            }
+            const auto it = in->find(s.specJsonKey);
+            if (s.specJsonKey.empty() || s.hooks.specJson || it == in->end() || !s.set)
+                continue;
+            // The JSON holds the shown value (addSpecJson): set it as the GUI's editor does.
+            const auto& set = s.hooks.shown ? s.hooks.edited : s.set;
+            if (!set)
+                continue;
+            Value value = s.defaultValue();
+            if (std::holds_alternative<int64_t>(value) && it->is_number_integer())
+                value = it->get<int64_t>();
+            else if (std::holds_alternative<double>(value) && it->is_number())
+                value = it->get<double>();
+            else if (std::holds_alternative<bool>(value) && it->is_boolean())
+                value = it->get<bool>();
+            else if (std::holds_alternative<std::string>(value) && it->is_string())
+                value = it->get<std::string>();
+            else
+                continue;
+            set(spec, value);
+        } catch (const std::exception&) {
+            // Refused (another version's value): the spec keeps its own.
+        }
+    }
+}
+
 namespace {
 
 /// What a setting's value looks like in the project file, for the docs table.

@@ -106,6 +106,8 @@ struct Hooks {
     std::function<void(const SystemConfig&, nlohmann::ordered_json&, const std::string& perNode)>
         writeAstra;
     std::function<void(const SimulationSpec&, nlohmann::json& group)> specJson;
+    /// The inverse of specJson: reads what it wrote back into the spec.
+    std::function<void(const nlohmann::json& group, SimulationSpec&)> fromSpecJson;
     std::function<void(const SimulationSpec&, std::vector<CompareRow>&)> compare;
     std::vector<TextField> textFields;
 
@@ -229,6 +231,10 @@ nlohmann::ordered_json astraValue(const Setting& setting, const Value& value);
 std::vector<CompareRow> compareRows(const Group& group, const SimulationSpec& spec);
 /// Adds the group's settings to the spec JSON (`root[setting.specJsonGroup][key]`).
 void addSpecJson(const Group& group, const SimulationSpec& spec, nlohmann::json& root);
+/// The inverse of addSpecJson: the group's settings found in `root` set in `spec`. A key that is
+/// missing, of another JSON type or refused by the setting (a configuration written by another
+/// version) leaves the spec's value as it was.
+void readSpecJson(const Group& group, const nlohmann::json& root, SimulationSpec& spec);
 /// A group's settings table in Markdown (docs/project-format.md).
 std::string markdownTable(const Group& group);
 /// `doc` with each "<!-- settings-table: GROUP -->" ... "<!-- end settings-table -->" region

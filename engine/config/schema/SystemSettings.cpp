@@ -61,6 +61,13 @@ Setting endpointDelay() {
         group["endpointDelayNs"] = spec.system.endpointDelayNs;
         group["endpointDelayFromFile"] = spec.system.endpointDelayFromFile;
     };
+    h.fromSpecJson = [](const nlohmann::json& group, SimulationSpec& spec) {
+        if (const auto it = group.find("endpointDelayNs"); it != group.end() && it->is_number())
+            spec.system.endpointDelayNs = it->get<int64_t>();
+        if (const auto it = group.find("endpointDelayFromFile");
+            it != group.end() && it->is_boolean())
+            spec.system.endpointDelayFromFile = it->get<bool>();
+    };
     h.afterProjectRead = [](config::ProjectContext& c, const YAML::Node& node,
                             SimulationSpec& spec) {
         SystemConfig& system = spec.system;
