@@ -16,11 +16,17 @@ QString errorText(const std::exception& e) {
     return QString::fromStdString(e.what());
 }
 
-// The timeline indexes phases by (NPU, start) and collectives by (NPU, node id); it sorts copies
-// when they come in another order, which takes a second for millions of spans. Sorting here, on
-// the loading worker, keeps that off the GUI thread.
-std::shared_ptr<const RunResult> sortedForViews(const RunResult& loaded) {
-    auto r = std::make_shared<RunResult>(loaded);
+// A stored run as the views want it, read on a loading worker. Without its timeline: the Timeline
+// tab reads that by window (DatabaseTimelineSource). With the intervals of the NPU whose critical
+// path set the end time: the Summary's "Why this long" (analysis/RunExplanation.h) walks that
+// path, and one NPU's intervals are a small read. Phases and collectives sorted: the timeline
+// indexes them by (NPU, start) and (NPU, node id) and would sort copies on the GUI thread, which
+// takes a second for millions of spans.
+std::shared_ptr<const RunResult> loadForViews(const ProjectDatabase& db, int id) {
+    auto r = std::make_shared<RunResult>(*db.loadResult(id, false, true));
+    if (!r->criticalPath.empty())
+        r->activities = db.loadActivities(id, SimTime(), r->endTime + SimTime::fromPs(1),
+                                          {r->criticalPath.front().first});
     std::stable_sort(r->phases.begin(), r->phases.end(),
                      [](const PhaseSpan& a, const PhaseSpan& b) {
                          return a.npu != b.npu ? a.npu < b.npu : a.start < b.start;
@@ -152,9 +158,7 @@ void RunStoreController::loadResult(const RunRecord& run) {
         std::shared_ptr<const RunResult> result;
         QString error;
         try {
-            // Without the timeline: the Timeline tab reads it by window (DatabaseTimelineSource).
-            const ProjectDatabase db(path);
-            result = sortedForViews(*db.loadResult(id, false, true));
+            result = loadForViews(ProjectDatabase(path), id);
         } catch (const std::exception& e) {
             error = errorText(e);
         }
@@ -209,8 +213,8 @@ std::vector<const RunRecord*> RunStoreController::loadForComparison(const QList<
             // A stored run not loaded yet: the comparison needs its summaries and spans (not its
             // timeline), a quick read.
             try {
-                const ProjectDatabase db(run->databasePath.toStdString());
-                m_model->setResult(id, db.loadResult(id, false, true));
+                m_model->setResult(
+                    id, loadForViews(ProjectDatabase(run->databasePath.toStdString()), id));
             } catch (const std::exception& e) {
                 emit errorOccurred(tr("Compare"),
                                    tr("Run %1 could not be loaded: %2").arg(id).arg(e.what()), {});

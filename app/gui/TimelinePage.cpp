@@ -59,9 +59,10 @@ void TimelinePage::showRun(const RunRecord* run) {
     if (show && run->result != m_result) {
         m_result = run->result;
         ++m_request;
-        // A result without activities but with stored ones was loaded without its timeline.
-        m_fromDatabase = run->result->activities.empty() && run->activityCount > 0 &&
-                         !run->databasePath.isEmpty();
+        // A result with fewer activities than stored was loaded without its timeline (with at
+        // most the critical path's NPU, RunStoreController's loadForViews).
+        m_fromDatabase =
+            run->result->activities.size() < run->activityCount && !run->databasePath.isEmpty();
         m_pending = true;
         // Indexing a result (sorting, colour keys, millions of phase spans) takes tens of
         // milliseconds: the source is built on a worker and shown when ready; the run's summary

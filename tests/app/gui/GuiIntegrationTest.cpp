@@ -54,6 +54,13 @@ TimelinePage* timelinePage(MainWindow& window) {
     return qobject_cast<TimelinePage*>(window.tabs()->widget(MainWindow::TimelineTab));
 }
 
+widgets::SummaryPanel* summaryOf(MainWindow& window) {
+    return window.tabs()
+        ->widget(MainWindow::UtilizationTab)
+        ->findChild<widgets::UtilizationView*>()
+        ->summary();
+}
+
 } // namespace
 
 TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
@@ -62,6 +69,9 @@ TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
     ASSERT_FALSE(project.isEmpty());
     const std::string dbPath = defaultDatabasePath(project.toStdString());
     constexpr int64_t kQuickstartNs = 117'780; // ASTRA-sim's rt_template end time
+    QString explanation;                       // "Why this long" of the fresh run
+    int criticalNpu = -1;
+    size_t criticalNpuIntervals = 0;
 
     {
         MainWindow window(test::testServices(dir));
@@ -113,6 +123,13 @@ TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
         test::saveScreenshot(window, QStringLiteral("guiint-4-timeline.png"));
         window.tabs()->setCurrentIndex(MainWindow::UtilizationTab);
         test::saveScreenshot(window, QStringLiteral("guiint-5-utilization.png"));
+        ASSERT_TRUE(
+            test::waitUntil([&] { return !summaryOf(window)->explanationText().isEmpty(); }));
+        explanation = summaryOf(window)->explanationText();
+        ASSERT_FALSE(run.result->criticalPath.empty());
+        criticalNpu = run.result->criticalPath.front().first;
+        for (const ActivityInterval& a : run.result->activities)
+            criticalNpuIntervals += a.npu == criticalNpu ? 1 : 0;
 
         // Rename, tags and notes reach the database.
         ASSERT_TRUE(window.runsModel()->renameRun(run.id, QStringLiteral("baseline")));
@@ -149,7 +166,12 @@ TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
     ASSERT_TRUE(loaded.count() > 0 || loaded.wait(10000));
     const gui::RunRecord& reloaded = window.runsModel()->store()->at(0);
     ASSERT_TRUE(reloaded.result);
-    EXPECT_TRUE(reloaded.result->activities.empty()); // the timeline stays in the database
+    // The timeline stays in the database but for the critical path's NPU: the explanation walks
+    // that NPU's path and reads the same as on the fresh run.
+    EXPECT_EQ(reloaded.result->activities.size(), criticalNpuIntervals);
+    EXPECT_LT(reloaded.result->activities.size(), reloaded.activityCount);
+    for (const ActivityInterval& a : reloaded.result->activities)
+        EXPECT_EQ(a.npu, criticalNpu);
     EXPECT_EQ(reloaded.result->endTime, SimTime::fromNs(kQuickstartNs));
     TimelinePage* timeline = timelinePage(window);
     ASSERT_NE(timeline, nullptr);
@@ -162,6 +184,10 @@ TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
     EXPECT_GT(source->queryCount(), 0); // painting read windows from the database
     EXPECT_EQ(source->lastError(), "");
     EXPECT_EQ(source->rowCount(), 8);
+
+    window.tabs()->setCurrentIndex(MainWindow::UtilizationTab);
+    test::waitUntil([&] { return !summaryOf(window)->explanationText().isEmpty(); });
+    EXPECT_EQ(summaryOf(window)->explanationText().toStdString(), explanation.toStdString());
 
     // Deleting removes it from the database.
     ASSERT_TRUE(window.runsModel()->removeRun(run.id));
