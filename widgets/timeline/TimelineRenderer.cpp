@@ -7,6 +7,7 @@
 #include "timeline/TimelinePalette.h"
 #include "timeline/TimelineSource.h"
 
+#include <QFontMetrics>
 #include <QImage>
 #include <QPaintEngine>
 #include <QPainter>
@@ -272,8 +273,15 @@ void TimelineRenderer::paintLabels(QPainter& painter, const TimelinePaintState& 
         font.setBold(group);
         painter.setFont(font);
         painter.setPen(group ? QColor(0x22, 0x33, 0x55) : QColor(0x33, 0x33, 0x33));
-        painter.drawText(QRect(indent, top, width - indent - 4, row.height),
-                         Qt::AlignVCenter | Qt::AlignLeft, text);
+        // Deep hierarchies indent far: a group that does not fit drops its "(16 NPUs)" before
+        // being cut, so "node 0" stays readable ("node 0 (16 NPU" said neither well).
+        const int room = width - indent - 4;
+        const QFontMetrics metrics = painter.fontMetrics();
+        if (group && metrics.elidedText(text, Qt::ElideRight, room) != text &&
+            text.endsWith(QLatin1Char(')')))
+            text = text.left(text.lastIndexOf(QStringLiteral(" ("))).trimmed();
+        painter.drawText(QRect(indent, top, room, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                         metrics.elidedText(text, Qt::ElideRight, room));
     }
     font.setBold(false);
     painter.setFont(font);
