@@ -9,6 +9,7 @@
 #include "optimize/SimulatedIterationTime.h"
 
 #include <QMenu>
+#include <QScrollArea>
 
 namespace astrolabe::gui {
 
@@ -18,8 +19,15 @@ BandwidthOptimizerSession::BandwidthOptimizerSession(WorkspaceTabs* tabs, Projec
     , m_tabs(tabs)
     , m_document(document)
     , m_errors(errors) {
-    m_view = new widgets::BandwidthOptimizerView(tabs);
-    const int index = tabs->addTab(m_view, tr("Bandwidth"));
+    // In a scroll area, as the Workload tab: at 200 % presentation scale the request rows, the
+    // table and the chart are taller than a 1000-pixel screen.
+    auto* scroll = new QScrollArea(tabs);
+    scroll->setObjectName(QStringLiteral("bandwidthTab"));
+    m_view = new widgets::BandwidthOptimizerView(scroll);
+    scroll->setWidget(m_view);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    const int index = tabs->addTab(scroll, tr("Bandwidth"));
     Q_ASSERT(index == WorkspaceTabs::BandwidthTab); // F1 help and the tests find it there
     tabs->setTabToolTip(index, tr("LIBRA: the bandwidth of each network dimension that "
                                   "minimizes the iteration time, and its cost"));
@@ -40,7 +48,8 @@ BandwidthOptimizerSession::~BandwidthOptimizerSession() {
 }
 
 void BandwidthOptimizerSession::addActions(QMenu* run) {
-    run->addAction(tr("Optimize &bandwidth…"), this, [this] { m_tabs->setCurrentWidget(m_view); });
+    run->addAction(tr("Optimize &bandwidth…"), this,
+                   [this] { m_tabs->setCurrentIndex(WorkspaceTabs::BandwidthTab); });
 }
 
 void BandwidthOptimizerSession::showPlatform() {
@@ -71,14 +80,20 @@ bool BandwidthOptimizerSession::optimize(double totalGBps, int points) {
     m_view->setRunning(true);
     m_view->setStatus(tr("Optimizing: about %1 simulations…").arg(points * 12));
     m_cancel = std::make_shared<std::atomic<bool>>(false);
-    const SimulationSpec spec = m_document->spec();
+    SimulationSpec spec = m_document->spec();
+    if (const std::optional<MicrobenchmarkSpec> collective = m_view->workload()) {
+        spec.workload = WorkloadSource{};
+        spec.workload.kind = WorkloadSource::Kind::Microbenchmark;
+        spec.workload.microbenchmark = *collective;
+    }
+    const optimize::ComponentPrices prices = m_view->prices();
     auto post = [this](auto call) {
         QMetaObject::invokeMethod(this, std::move(call), Qt::QueuedConnection);
     };
-    m_thread = std::thread([this, spec, totalGBps, points, cancel = m_cancel, post] {
+    m_thread = std::thread([this, spec, prices, totalGBps, points, cancel = m_cancel, post] {
         try {
             const optimize::AllocationProblem problem =
-                optimize::defaultProblem(spec.platform, totalGBps);
+                optimize::defaultProblem(spec.platform, totalGBps, prices);
             const optimize::IterationTime simulate = optimize::simulatedIterationTime(spec);
             const optimize::IterationTime time = [simulate,
                                                   cancel](const std::vector<double>& gbps) {

@@ -97,14 +97,15 @@ void AllocationProblem::validate() const {
                     {}, "raise --budget or lower a --min");
 }
 
-AllocationProblem defaultProblem(const PlatformSpec& platform, double totalGBps) {
+AllocationProblem defaultProblem(const PlatformSpec& platform, double totalGBps,
+                                 const ComponentPrices& prices) {
     AllocationProblem p;
     p.totalGBps = totalGBps;
     const size_t n = platform.dimensions.size();
     p.minGBps.assign(n, totalGBps * 1e-3);
     p.maxGBps.assign(n, std::numeric_limits<double>::infinity());
-    p.dollarsPerGBps = defaultDollarsPerGBps(platform);
-    p.fixedDollars = ComponentPrices{}.npuDollars * static_cast<double>(platform.npuCount());
+    p.dollarsPerGBps = defaultDollarsPerGBps(platform, prices);
+    p.fixedDollars = prices.npuDollars * static_cast<double>(platform.npuCount());
     return p;
 }
 

@@ -58,7 +58,8 @@ struct AllocationProblem {
 };
 
 /// A problem for the platform with no bounds (a floor of 0.1% of the total keeps B_d > 0), the
-/// default prices and NPU cost, and `totalGBps`.
-AllocationProblem defaultProblem(const PlatformSpec& platform, double totalGBps);
+/// given prices (the default ones unless told) and NPU cost, and `totalGBps`.
+AllocationProblem defaultProblem(const PlatformSpec& platform, double totalGBps,
+                                 const ComponentPrices& prices = {});
 
 } // namespace astrolabe::optimize

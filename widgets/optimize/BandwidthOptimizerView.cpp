@@ -4,7 +4,9 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -17,6 +19,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 
 namespace astrolabe::widgets {
 
@@ -39,6 +42,66 @@ BandwidthOptimizerView::BandwidthOptimizerView(QWidget* parent)
                              "iteration time, confirmed by simulation (docs/libra.md)"),
                           this);
     m_status->setWordWrap(true);
+
+    // What to optimize for: the project's workload, or a collective over all NPUs (LIBRA's
+    // microbenchmark rows) without editing the project.
+    m_workload = new QComboBox(this);
+    m_workload->addItem(tr("The project's workload"), -1);
+    m_workload->addItem(tr("All-reduce"), 0);
+    m_workload->addItem(tr("All-gather"), 2);
+    m_workload->addItem(tr("Reduce-scatter"), 7);
+    m_workload->addItem(tr("All-to-all"), 6);
+    m_workload->setToolTip(tr("Optimize for the project's workload, or for one collective over "
+                              "all NPUs of the size given"));
+    m_size = new QDoubleSpinBox(this);
+    m_size->setRange(0.001, 1e6);
+    m_size->setDecimals(3);
+    m_size->setValue(1024);
+    m_size->setSuffix(tr(" MiB"));
+    m_size->setToolTip(tr("The collective's size per NPU (2^20 bytes)"));
+    m_size->setEnabled(false);
+    connect(m_workload, &QComboBox::currentIndexChanged, this,
+            [this] { m_size->setEnabled(m_workload->currentData().toInt() >= 0); });
+
+    // The cost model's prices (engine/optimize/AllocationProblem.h, docs/libra.md): assumptions
+    // a user with quotes replaces.
+    const auto price = [this](double value, const QString& tip, const QString& suffix) {
+        auto* box = new QDoubleSpinBox(this);
+        box->setRange(0, suffix.contains(QLatin1Char('/')) ? 1e5 : 1e8);
+        box->setDecimals(2);
+        box->setValue(value);
+        box->setSuffix(suffix);
+        box->setToolTip(tip);
+        return box;
+    };
+    const optimize::ComponentPrices defaults;
+    const QString perGBps = tr(" $/GB/s");
+    m_directLink =
+        price(defaults.directLinkDollarsPerGBps,
+              tr("An electrical NPU-to-NPU link (Ring, FullyConnected), per GB/s"), perGBps);
+    m_switchedLink = price(defaults.switchedLinkDollarsPerGBps,
+                           tr("An optical cable with its two transceivers, per GB/s"), perGBps);
+    m_nic =
+        price(defaults.nicDollarsPerGBps, tr("A network interface in front of a switch"), perGBps);
+    m_switchPort = price(defaults.switchPortDollarsPerGBps,
+                         tr("One switch port (its share of the switch)"), perGBps);
+    m_npu = price(defaults.npuDollars, tr("The NPU itself: the fixed part of the cost"), tr(" $"));
+    m_npu->setDecimals(0);
+    // Three short rows, not one long one: at 200 % presentation scale a single row of ten
+    // fields cut its labels ("Workloac", "Prices: lir").
+    auto* prices = new QGridLayout;
+    const auto add = [this, prices](int row, int column, const QString& label, QWidget* field) {
+        prices->addWidget(new QLabel(label, this), row, 2 * column);
+        prices->addWidget(field, row, 2 * column + 1);
+    };
+    add(0, 0, tr("Workload:"), m_workload);
+    add(0, 1, tr("size:"), m_size);
+    add(1, 0, tr("Direct link:"), m_directLink);
+    add(1, 1, tr("Switched cable:"), m_switchedLink);
+    add(1, 2, tr("NIC:"), m_nic);
+    add(2, 0, tr("Switch port:"), m_switchPort);
+    add(2, 1, tr("NPU:"), m_npu);
+    prices->setColumnStretch(6, 1);
 
     auto* request = new QHBoxLayout;
     request->addWidget(new QLabel(tr("Total per NPU:"), this));
@@ -83,6 +146,7 @@ BandwidthOptimizerView::BandwidthOptimizerView(QWidget* parent)
     split->addWidget(m_chartView);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(request);
+    layout->addLayout(prices);
     layout->addWidget(m_status);
     layout->addWidget(split, 1);
 
@@ -148,9 +212,41 @@ void BandwidthOptimizerView::setRunning(bool running) {
     m_optimize->setEnabled(!running);
     m_total->setEnabled(!running);
     m_points->setEnabled(!running);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_workload, m_directLink, m_switchedLink,
+                                                      m_nic, m_switchPort, m_npu})
+        w->setEnabled(!running);
+    m_size->setEnabled(!running && m_workload->currentData().toInt() >= 0);
     updateApply();
     if (running)
         m_apply->setEnabled(false);
+}
+
+optimize::ComponentPrices BandwidthOptimizerView::prices() const {
+    optimize::ComponentPrices p;
+    p.directLinkDollarsPerGBps = m_directLink->value();
+    p.switchedLinkDollarsPerGBps = m_switchedLink->value();
+    p.nicDollarsPerGBps = m_nic->value();
+    p.switchPortDollarsPerGBps = m_switchPort->value();
+    p.npuDollars = m_npu->value();
+    return p;
+}
+
+void BandwidthOptimizerView::setPrices(const optimize::ComponentPrices& p) {
+    m_directLink->setValue(p.directLinkDollarsPerGBps);
+    m_switchedLink->setValue(p.switchedLinkDollarsPerGBps);
+    m_nic->setValue(p.nicDollarsPerGBps);
+    m_switchPort->setValue(p.switchPortDollarsPerGBps);
+    m_npu->setValue(p.npuDollars);
+}
+
+std::optional<MicrobenchmarkSpec> BandwidthOptimizerView::workload() const {
+    const int collective = m_workload->currentData().toInt();
+    if (collective < 0)
+        return std::nullopt;
+    MicrobenchmarkSpec m;
+    m.collective = collective;
+    m.sizeBytes = static_cast<uint64_t>(std::llround(m_size->value() * 1048576.0));
+    return m;
 }
 
 void BandwidthOptimizerView::setStatus(const QString& text) {

@@ -3,12 +3,16 @@
 // shows the Pareto front (cost against simulated iteration time, engine/optimize paretoFront)
 // as a table and a scatter, and asks to apply the selected point. It runs nothing itself.
 
+#include "config/SimulationSpec.h"
+#include "optimize/AllocationProblem.h"
 #include "optimize/BandwidthOptimizer.h"
 
 #include <QStandardItemModel>
 #include <QWidget>
+#include <optional>
 #include <vector>
 
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
@@ -40,6 +44,14 @@ public:
     QPushButton* optimizeButton() const { return m_optimize; }
     QPushButton* applyButton() const { return m_apply; }
     QScatterSeries* scatter() const { return m_scatter; }
+    /// The component prices the cost model uses (docs/libra.md), as edited.
+    optimize::ComponentPrices prices() const;
+    void setPrices(const optimize::ComponentPrices& prices);
+    /// The workload to optimize for: nullopt for the project's own, else a collective
+    /// microbenchmark over all NPUs of the chosen size.
+    std::optional<MicrobenchmarkSpec> workload() const;
+    QComboBox* workloadBox() const { return m_workload; }
+    QDoubleSpinBox* sizeBox() const { return m_size; }
     /// The selected row of the front, or -1.
     int selectedPoint() const;
 
@@ -53,6 +65,13 @@ private:
     QStringList m_dimensions;
     std::vector<optimize::EvaluatedAllocation> m_front;
     QDoubleSpinBox* m_total;
+    QComboBox* m_workload;
+    QDoubleSpinBox* m_size;
+    QDoubleSpinBox* m_directLink;
+    QDoubleSpinBox* m_switchedLink;
+    QDoubleSpinBox* m_nic;
+    QDoubleSpinBox* m_switchPort;
+    QDoubleSpinBox* m_npu;
     QSpinBox* m_points;
     QPushButton* m_optimize;
     QPushButton* m_apply;

@@ -6,7 +6,10 @@
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
 #include "optimize/BandwidthOptimizerView.h"
+#include "optimize/SimulatedIterationTime.h"
 
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QSignalSpy>
 #include <QUndoStack>
 #include <gtest/gtest.h>
@@ -52,4 +55,46 @@ TEST(BandwidthOptimizerSession, OptimizeShowsTheFrontAndApplyIsOneUndoableStep) 
                      before[0]);
     EXPECT_DOUBLE_EQ(window.document()->spec().platform.dimensions[1].bandwidthBytesPerSecond,
                      before[1]);
+}
+
+// The tab's own workload and prices reach the optimizer: every point of the front costs what the
+// linear cost model says at the edited prices, and is the simulated time of the chosen
+// collective (an all-gather of 64 MiB), not of the project's 16 MiB all-reduce.
+TEST(BandwidthOptimizerSession, UsesTheWorkloadAndThePricesOfTheTab) {
+    QTemporaryDir dir;
+    auto files = std::make_shared<test::MemoryFiles>();
+    MainWindow window(test::testServices(dir, {}, files));
+    window.setAskBeforeDiscarding(false);
+    window.newProjectFromPreset(QStringLiteral("torus-2d"));
+    BandwidthOptimizerSession* session = window.bandwidthOptimizer();
+    widgets::BandwidthOptimizerView* view = session->view();
+    optimize::ComponentPrices prices;
+    prices.directLinkDollarsPerGBps = 10;
+    prices.npuDollars = 1000;
+    view->setPrices(prices);
+    view->workloadBox()->setCurrentIndex(view->workloadBox()->findData(2)); // all-gather
+    view->sizeBox()->setValue(64);
+    ASSERT_TRUE(view->workload());
+    EXPECT_EQ(view->workload()->sizeBytes, 64ull << 20);
+
+    QSignalSpy finished(session, &BandwidthOptimizerSession::finished);
+    ASSERT_TRUE(session->optimize(200, 2));
+    ASSERT_TRUE(finished.wait(60000));
+    ASSERT_TRUE(finished.at(0).at(0).toBool());
+    ASSERT_FALSE(view->front().empty());
+
+    const SimulationSpec project = window.document()->spec();
+    SimulationSpec allGather = project;
+    allGather.workload.microbenchmark = *view->workload();
+    const optimize::AllocationProblem problem =
+        optimize::defaultProblem(project.platform, 200, prices);
+    // Two Rings of 4 over 16 NPUs: one direct link per NPU each, at $10 per GB/s.
+    EXPECT_DOUBLE_EQ(problem.dollarsPerGBps[0], 16 * 10.0);
+    EXPECT_DOUBLE_EQ(problem.fixedDollars, 16 * 1000.0);
+    for (const optimize::EvaluatedAllocation& point : view->front()) {
+        EXPECT_NEAR(point.costDollars, problem.costDollars(point.gbps), 1e-6);
+        EXPECT_DOUBLE_EQ(point.simulatedSeconds,
+                         optimize::simulatedIterationTime(allGather)(point.gbps));
+        EXPECT_NE(point.simulatedSeconds, optimize::simulatedIterationTime(project)(point.gbps));
+    }
 }

@@ -2,6 +2,7 @@
 // selected, Apply asks for the selected point's bandwidths and Optimize for the request.
 #include "optimize/BandwidthOptimizerView.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QPushButton>
 #include <QScatterSeries>
@@ -64,4 +65,30 @@ TEST(BandwidthOptimizerView, ApplyAndOptimizeCarryTheirValues) {
     EXPECT_FALSE(view.applyButton()->isEnabled());
     view.setRunning(false);
     EXPECT_TRUE(view.applyButton()->isEnabled());
+}
+
+TEST(BandwidthOptimizerView, PricesAndWorkloadAreEditedAndLockedWhileRunning) {
+    BandwidthOptimizerView view;
+    const astrolabe::optimize::ComponentPrices defaults;
+    EXPECT_DOUBLE_EQ(view.prices().nicDollarsPerGBps, defaults.nicDollarsPerGBps);
+    EXPECT_DOUBLE_EQ(view.prices().npuDollars, defaults.npuDollars);
+    astrolabe::optimize::ComponentPrices quoted;
+    quoted.switchPortDollarsPerGBps = 7.5;
+    quoted.npuDollars = 30000;
+    view.setPrices(quoted);
+    EXPECT_DOUBLE_EQ(view.prices().switchPortDollarsPerGBps, 7.5);
+    EXPECT_DOUBLE_EQ(view.prices().npuDollars, 30000);
+    EXPECT_FALSE(view.workload()) << "the project's own workload by default";
+    EXPECT_FALSE(view.sizeBox()->isEnabled());
+    view.workloadBox()->setCurrentIndex(view.workloadBox()->findData(6)); // all-to-all
+    EXPECT_TRUE(view.sizeBox()->isEnabled());
+    view.sizeBox()->setValue(0.5);
+    ASSERT_TRUE(view.workload());
+    EXPECT_EQ(view.workload()->collective, 6);
+    EXPECT_EQ(view.workload()->sizeBytes, 524288u);
+    view.setRunning(true);
+    EXPECT_FALSE(view.workloadBox()->isEnabled());
+    EXPECT_FALSE(view.sizeBox()->isEnabled());
+    view.setRunning(false);
+    EXPECT_TRUE(view.sizeBox()->isEnabled());
 }
