@@ -1,5 +1,6 @@
 #include "tacos/SchedulePanel.h"
 
+#include "core/Units.h"
 #include "tacos/ScheduleView.h"
 
 #include <QApplication>
@@ -42,9 +43,9 @@ void SchedulePanel::setProblem(const GraphSpec& graph, const SynthesisOptions& o
     m_hasSchedule = false;
     m_view->setVisible(false);
     m_synthesize->setEnabled(true);
-    m_status->setText(tr("%1 of %2 bytes on this graph: not synthesized yet.")
-                          .arg(QString::fromLatin1(synthesisKindName(options.kind)))
-                          .arg(options.bytes));
+    m_status->setText(tr("%1 of %2 on this graph: not synthesized yet.")
+                          .arg(QString::fromLatin1(synthesisKindName(options.kind)),
+                               QString::fromStdString(units::formatSize(options.bytes))));
 }
 
 void SchedulePanel::synthesize() {

@@ -1,5 +1,7 @@
 #include "tacos/ScheduleView.h"
 
+#include "core/Units.h"
+
 #include <QColor>
 #include <QHeaderView>
 #include <QLabel>
@@ -89,15 +91,21 @@ ScheduleView::ScheduleView(QWidget* parent)
 }
 
 void ScheduleView::setSchedule(Schedule schedule) {
+    // Counts with their nouns agreeing ("1 chunk per NPU", "1 step"), and the time in the unit
+    // that reads best.
+    const auto count = [](uint64_t n, const char* one, const char* many) {
+        return QString::fromStdString(units::countOf(n, one, many));
+    };
     m_summary->setText(
-        tr("TACOS %1 on %2 NPUs: %3 chunks per NPU, %4 steps, %5 chunk sends, %6 us. "
+        tr("TACOS %1 on %2: %3 per NPU, %4, %5, %6. "
            "Rows: links; columns: steps; cells: the chunk that starts on the link.")
             .arg(QString::fromLatin1(synthesisKindName(schedule.kind)))
-            .arg(schedule.npus)
-            .arg(schedule.chunksPerNpu)
-            .arg(schedule.steps)
-            .arg(static_cast<qulonglong>(schedule.sends.size()))
-            .arg(schedule.finishNs / 1000.0, 0, 'f', 1));
+            .arg(count(static_cast<uint64_t>(schedule.npus), "NPU", "NPUs"))
+            .arg(count(static_cast<uint64_t>(schedule.chunksPerNpu), "chunk", "chunks"))
+            .arg(count(static_cast<uint64_t>(schedule.steps), "step", "steps"))
+            .arg(count(schedule.sends.size(), "chunk send", "chunk sends"))
+            .arg(QString::fromStdString(units::formatTime(SimTime::fromNsRounded(schedule.finishNs),
+                                                          units::TimeSpelling::MicroSign))));
     m_model->setSchedule(std::move(schedule));
 }
 
