@@ -4,6 +4,7 @@
 #include "timeline/DatabaseTimelineSource.h"
 #include "timeline/RunResultTimelineSource.h"
 #include "timeline/TimelineView.h"
+#include "timeline/TimelineWidget.h"
 
 #include <QApplication>
 #include <QPointer>
@@ -25,6 +26,9 @@ TimelinePage::TimelinePage(QWidget* parent)
     m_view->setVisible(false);
     m_schedule = new widgets::SchedulePanel(this);
     m_schedule->setVisible(false);
+    // The schedule follows the timeline's cursor (pressed or dragged on the time axis).
+    connect(m_view->timeline(), &widgets::TimelineWidget::cursorMoved, m_schedule,
+            &widgets::SchedulePanel::setCursorTime);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(timeline);
     split->addWidget(m_schedule);

@@ -48,6 +48,12 @@ void SchedulePanel::setProblem(const GraphSpec& graph, const SynthesisOptions& o
                                QString::fromStdString(units::formatSize(options.bytes))));
 }
 
+void SchedulePanel::setCursorTime(qint64 ps) {
+    m_cursorPs = ps;
+    if (m_hasSchedule)
+        m_view->setCursorTime(ps);
+}
+
 void SchedulePanel::synthesize() {
     if (!m_graph)
         return;
@@ -79,6 +85,8 @@ void SchedulePanel::synthesize() {
                 self->m_view->setVisible(true);
                 self->m_hasSchedule = true;
                 self->m_status->clear();
+                if (self->m_cursorPs)
+                    self->m_view->setCursorTime(*self->m_cursorPs);
                 emit self->scheduleShown();
             },
             Qt::QueuedConnection);

@@ -31,6 +31,8 @@ public:
 public slots:
     /// Synthesizes on a worker; scheduleShown() or failed() when done.
     void synthesize();
+    /// The timeline's cursor moved: the shown schedule highlights the step running then.
+    void setCursorTime(qint64 ps);
 
 signals:
     void scheduleShown();
@@ -41,6 +43,7 @@ private:
     SynthesisOptions m_options;
     uint64_t m_request = 0; ///< the latest synthesis; older ones are dropped
     bool m_hasSchedule = false;
+    std::optional<qint64> m_cursorPs; ///< the latest cursor, for a schedule shown after it
     QPushButton* m_synthesize;
     QLabel* m_status;
     ScheduleView* m_view;

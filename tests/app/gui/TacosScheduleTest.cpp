@@ -1,13 +1,17 @@
 // The TACOS schedule beside the timeline (issue #19 part 3): shown for a graph platform only;
 // Synthesize runs TACOS for the project's collective on a worker and shows the per-link
 // schedule, which is the engine's schedule of that collective and size and never beats the
-// bandwidth lower bound. A screenshot is saved to be looked at.
+// bandwidth lower bound; it follows the timeline cursor (the step running then is highlighted).
+// Screenshots are saved to be looked at.
 #include "GuiTestSupport.h"
 #include "config/GraphGenerators.h"
 #include "gui/TimelinePage.h"
 #include "tacos/SchedulePanel.h"
 #include "tacos/ScheduleView.h"
+#include "timeline/TimelineView.h"
+#include "timeline/TimelineWidget.h"
 
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -79,4 +83,54 @@ TEST(TacosSchedule, ShownBesideTheTimelineForAGraphPlatformOnly) {
     // Another size clears the shown schedule: it was synthesized for the old one.
     page.setSpec(graphProject(2, bytes * 2));
     EXPECT_FALSE(panel->hasSchedule());
+}
+
+TEST(TacosSchedule, FollowsTheTimelineCursor) {
+    // Pressing or dragging on the timeline's axis (cursorMoved) highlights the step running at
+    // that time: the last whose first chunk send started at or before it, found here from the
+    // schedule's sends; after the finish, none.
+    TimelinePage page;
+    page.resize(1400, 600);
+    page.show();
+    page.setSpec(graphProject(0, 1 << 20));
+    widgets::SchedulePanel* panel = page.schedulePanel();
+    widgets::TimelineWidget* timeline = page.view()->timeline();
+    emit timeline->cursorMoved(5000); // before the schedule exists: kept for it
+    QSignalSpy shown(panel, &widgets::SchedulePanel::scheduleShown);
+    panel->synthesizeButton()->click();
+    ASSERT_TRUE(test::waitUntil([&] { return shown.size() == 1; }, 30000));
+    const widgets::ScheduleModel* model = panel->view()->model();
+    const Schedule& s = model->schedule();
+    ASSERT_GT(s.steps, 2);
+    std::vector<double> start(static_cast<size_t>(s.steps), s.finishNs);
+    for (const ChunkSend& c : s.sends)
+        start[static_cast<size_t>(c.step)] =
+            std::min(start[static_cast<size_t>(c.step)], c.startNs);
+    const auto stepOfNs = [&](double ns) {
+        int step = -1;
+        for (int k = 0; k < s.steps; ++k)
+            if (start[static_cast<size_t>(k)] <= ns && ns < s.finishNs)
+                step = k;
+        return step;
+    };
+    EXPECT_EQ(model->activeStep(), stepOfNs(5.0));
+    for (int k = 0; k < s.steps; ++k) {
+        const double next = k + 1 < s.steps ? start[static_cast<size_t>(k) + 1] : s.finishNs;
+        const double mid = (start[static_cast<size_t>(k)] + next) / 2;
+        emit timeline->cursorMoved(static_cast<qint64>(mid * 1000));
+        ASSERT_EQ(model->activeStep(), stepOfNs(mid)) << "step " << k;
+        EXPECT_EQ(model->activeStep(), k);
+        EXPECT_EQ(model->headerData(k, Qt::Horizontal, Qt::DisplayRole).toString(),
+                  QStringLiteral("\u25b6%1").arg(k));
+        EXPECT_TRUE(panel->view()->cursorLabel()->text().contains(
+            QStringLiteral("step %1 of %2").arg(k).arg(s.steps)));
+    }
+    // The columns passed lost their mark.
+    EXPECT_EQ(model->headerData(s.steps / 2, Qt::Horizontal, Qt::DisplayRole).toString(),
+              QString::number(s.steps / 2));
+    emit timeline->cursorMoved(static_cast<qint64>(s.finishNs * 1000) + 1000);
+    EXPECT_EQ(model->activeStep(), -1);
+    EXPECT_TRUE(panel->view()->cursorLabel()->text().contains("after the schedule's end"));
+    emit timeline->cursorMoved(static_cast<qint64>((start[1] + start[2]) / 2 * 1000));
+    test::saveScreenshot(page, QStringLiteral("tacos-schedule-cursor.png"));
 }
