@@ -45,6 +45,7 @@ void TimelinePage::setSpec(const SimulationSpec& spec) {
     if (!graph)
         return;
     SynthesisOptions options; // a 1 MiB all-reduce unless the project's collective is one
+    std::string custom;       // the project's own algorithm for that collective, if it has one
     const MicrobenchmarkSpec& micro = spec.workload.microbenchmark;
     if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark && micro.sizeBytes > 0) {
         // Chakra's numbering (SimulationSpec.h): 0 all-reduce, 2 all-gather, 7 reduce-scatter.
@@ -53,9 +54,12 @@ void TimelinePage::setSpec(const SimulationSpec& spec) {
                            : micro.collective == 2 ? SynthesisKind::AllGather
                                                    : SynthesisKind::ReduceScatter;
             options.bytes = micro.sizeBytes;
+            custom = micro.collective == 0   ? spec.system.customAllReduce
+                     : micro.collective == 2 ? spec.system.customAllGather
+                                             : spec.system.customReduceScatter;
         }
     }
-    m_schedule->setProblem(*graph, options);
+    m_schedule->setProblem(*graph, options, custom);
 }
 
 void TimelinePage::showRun(const RunRecord* run) {

@@ -6,15 +6,20 @@
 #include "GuiTestSupport.h"
 #include "config/GraphGenerators.h"
 #include "gui/TimelinePage.h"
+#include "tacos/ScheduleExport.h"
 #include "tacos/SchedulePanel.h"
 #include "tacos/ScheduleView.h"
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
+#include "trace/TraceIo.h"
 
+#include <QDir>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTemporaryDir>
+#include <fstream>
 #include <gtest/gtest.h>
 
 using namespace astrolabe;
@@ -133,4 +138,63 @@ TEST(TacosSchedule, FollowsTheTimelineCursor) {
     EXPECT_TRUE(panel->view()->cursorLabel()->text().contains("after the schedule's end"));
     emit timeline->cursorMoved(static_cast<qint64>((start[1] + start[2]) / 2 * 1000));
     test::saveScreenshot(page, QStringLiteral("tacos-schedule-cursor.png"));
+}
+
+TEST(TacosSchedule, RecognizesTheExportedScheduleTheProjectRuns) {
+    // astrolabe-cli synthesize --xml writes MSCCL-IR XML that the project names as its custom
+    // all-reduce: the panel reads it back, finds it identical node for node to TACOS's schedule
+    // on the graph with 2 chunks per NPU (taken from the files' message size) and shows that.
+    SynthesisOptions exported;
+    exported.bytes = 1 << 20;
+    exported.chunksPerNpu = 2;
+    const QTemporaryDir dir;
+    const std::string xml = (QDir(dir.path()).filePath("allreduce.xml")).toStdString();
+    {
+        std::ofstream out(xml);
+        out << scheduleMscclXml(synthesize(mesh4x4(), exported), "tacos_mesh");
+    }
+    TimelinePage page;
+    SimulationSpec spec = graphProject(0, 1 << 20);
+    spec.system.customAllReduce = xml;
+    page.setSpec(spec);
+    widgets::SchedulePanel* panel = page.schedulePanel();
+    QSignalSpy shown(panel, &widgets::SchedulePanel::scheduleShown);
+    panel->synthesizeButton()->click();
+    ASSERT_TRUE(test::waitUntil([&] { return shown.size() == 1; }, 30000));
+    ASSERT_TRUE(panel->customRecognized().has_value());
+    EXPECT_TRUE(*panel->customRecognized()) << panel->status()->text().toStdString();
+    EXPECT_EQ(panel->view()->model()->schedule().chunksPerNpu, 2);
+    EXPECT_TRUE(panel->status()->text().contains("exported TACOS schedule of this graph"));
+
+    // The schedule of another graph with the same 16 NPUs (a torus) is not this one's.
+    GraphGeneratorSpec torus;
+    torus.name = "torus2d";
+    torus.size = {4, 4};
+    torus.bandwidthBytesPerSecond = 100e9;
+    torus.latencyNs = 100;
+    {
+        std::ofstream out(xml);
+        out << scheduleMscclXml(synthesize(generateGraph(torus), exported), "tacos_torus");
+    }
+    page.setSpec(graphProject(0, 1 << 20)); // a different problem, then the same again
+    page.setSpec(spec);
+    panel->synthesizeButton()->click();
+    ASSERT_TRUE(test::waitUntil([&] { return shown.size() == 2; }, 30000));
+    ASSERT_TRUE(panel->customRecognized().has_value());
+    EXPECT_FALSE(*panel->customRecognized());
+    EXPECT_TRUE(panel->status()->text().contains("not this graph's exported TACOS schedule"))
+        << panel->status()->text().toStdString();
+    EXPECT_EQ(panel->view()->model()->schedule().chunksPerNpu, 1); // synthesized afresh
+
+    // The Chakra ET form (--et PREFIX: PREFIX.<npu>.et) is recognized the same way.
+    const std::string prefix = QDir(dir.path()).filePath("tacos").toStdString();
+    const std::vector<WorkloadTrace> traces = scheduleTraces(synthesize(mesh4x4(), exported));
+    for (size_t npu = 0; npu < traces.size(); ++npu)
+        writeWorkloadTrace(prefix + "." + std::to_string(npu) + ".et", traces[npu]);
+    spec.system.customAllReduce = prefix;
+    page.setSpec(spec);
+    panel->synthesizeButton()->click();
+    ASSERT_TRUE(test::waitUntil([&] { return shown.size() == 3; }, 30000));
+    EXPECT_TRUE(panel->customRecognized().value_or(false)) << panel->status()->text().toStdString();
+    EXPECT_EQ(panel->view()->model()->schedule().chunksPerNpu, 2);
 }
