@@ -4,6 +4,7 @@
 #include "timeline/DatabaseTimelineSource.h"
 #include "timeline/RunResultTimelineSource.h"
 #include "timeline/TimelineView.h"
+#include "timeline/TimelineWidget.h"
 
 #include <QApplication>
 #include <QPointer>
@@ -25,6 +26,9 @@ TimelinePage::TimelinePage(QWidget* parent)
     m_view->setVisible(false);
     m_schedule = new widgets::SchedulePanel(this);
     m_schedule->setVisible(false);
+    // The schedule follows the timeline's cursor (pressed or dragged on the time axis).
+    connect(m_view->timeline(), &widgets::TimelineWidget::cursorMoved, m_schedule,
+            &widgets::SchedulePanel::setCursorTime);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(timeline);
     split->addWidget(m_schedule);
@@ -41,6 +45,7 @@ void TimelinePage::setSpec(const SimulationSpec& spec) {
     if (!graph)
         return;
     SynthesisOptions options; // a 1 MiB all-reduce unless the project's collective is one
+    std::string custom;       // the project's own algorithm for that collective, if it has one
     const MicrobenchmarkSpec& micro = spec.workload.microbenchmark;
     if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark && micro.sizeBytes > 0) {
         // Chakra's numbering (SimulationSpec.h): 0 all-reduce, 2 all-gather, 7 reduce-scatter.
@@ -49,9 +54,12 @@ void TimelinePage::setSpec(const SimulationSpec& spec) {
                            : micro.collective == 2 ? SynthesisKind::AllGather
                                                    : SynthesisKind::ReduceScatter;
             options.bytes = micro.sizeBytes;
+            custom = micro.collective == 0   ? spec.system.customAllReduce
+                     : micro.collective == 2 ? spec.system.customAllGather
+                                             : spec.system.customReduceScatter;
         }
     }
-    m_schedule->setProblem(*graph, options);
+    m_schedule->setProblem(*graph, options, custom);
 }
 
 void TimelinePage::showRun(const RunRecord* run) {

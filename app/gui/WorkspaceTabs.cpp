@@ -5,6 +5,7 @@
 #include "gui/TimelinePage.h"
 #include "gui/WatchPage.h"
 #include "gui/WorkspacePages.h"
+#include "tacos/SchedulePanel.h"
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
 
@@ -57,6 +58,9 @@ void WorkspaceTabs::addWatchTab() {
         connect(timeline, &widgets::TimelineWidget::cursorMoved, m_watch, &WatchPage::setTime);
         connect(m_watch, &WatchPage::timeChanged, timeline,
                 [timeline](qint64 ps) { timeline->setCursorTime(ps); });
+        // The TACOS schedule beside the timeline follows the replay too.
+        connect(m_watch, &WatchPage::timeChanged, page->schedulePanel(),
+                &widgets::SchedulePanel::setCursorTime);
     }
 }
 

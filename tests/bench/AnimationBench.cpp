@@ -2,9 +2,10 @@
 // the frame's geometry (CollectiveAnimation::frameAt) plus a full repaint of the network and
 // its chunks at 1280 x 800, offscreen. Plans: ring (Ring-64), direct (FullyConnected-64, the
 // most messages in flight: 64 x 63), halving-doubling and double binary tree (Switch-64) and
-// an 8x8 torus. Each iteration moves the time forward by 1/600 of the run (a 10 s replay at
-// 60 frames per second), wrapping around. Also the price of recording: a 64-NPU ring
-// all-reduce run with recordTransfers off (the default) and on.
+// an 8x8 torus; and an 8x8x16 torus of 1,024 NPUs, drawn as 16 groups of 64. Each iteration moves
+// the time forward by 1/600 of the run (a 10 s replay at 60 frames per second), wrapping around.
+// Also the price of recording: a 64-NPU ring all-reduce run with recordTransfers off (the default)
+// and on.
 #include "engine/golden/GoldenSpec.h"
 #include "simulation/Simulation.h"
 #include "topology/CollectiveAnimationView.h"
@@ -35,13 +36,16 @@ SimulationSpec plan(int which) {
         return allReduce({dim(BlockKind::Switch, 64)}, "halvingDoubling");
     case 3:
         return allReduce({dim(BlockKind::Switch, 64)}, "doubleBinaryTree");
-    default:
+    case 4:
         return allReduce({dim(BlockKind::Ring, 8), dim(BlockKind::Ring, 8)}, "ring");
+    default: // beyond 64 NPUs: groups of 64 and the flows between them
+        return allReduce(
+            {dim(BlockKind::Ring, 8), dim(BlockKind::Ring, 8), dim(BlockKind::Ring, 16)}, "ring");
     }
 }
 
-const char* kPlanNames[] = {"ring64", "direct64", "halvingDoubling64", "doubleBinaryTree64",
-                            "torus8x8"};
+const char* kPlanNames[] = {"ring64",   "direct64",     "halvingDoubling64", "doubleBinaryTree64",
+                            "torus8x8", "aggregate1024"};
 
 void BM_AnimationFrame(benchmark::State& state) {
     const int which = static_cast<int>(state.range(0));
@@ -70,7 +74,7 @@ void BM_AnimationFrame(benchmark::State& state) {
     state.counters["chunks_per_frame"] =
         static_cast<double>(chunks) / static_cast<double>(std::max(1, frame));
 }
-BENCHMARK(BM_AnimationFrame)->DenseRange(0, 4)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AnimationFrame)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
 
 // The same drawing without the chunks: what the network alone costs.
 void BM_NetworkOnlyFrame(benchmark::State& state) {

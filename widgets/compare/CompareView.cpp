@@ -23,6 +23,7 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -84,21 +85,30 @@ CompareView::CompareView(QWidget* parent)
     bar->addWidget(new QLabel(tr("Baseline:"), page));
     m_baseline = new QComboBox(page);
     m_baseline->setToolTip(tr("Ratios in the results table are value / baseline value"));
+    // As wide as the longest run name in the current font: sized once, it was cut at 200 %.
+    m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_baseline->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
     connect(m_baseline, &QComboBox::currentIndexChanged, this, &CompareView::setBaseline);
     bar->addWidget(m_baseline);
     m_onlyDifferences = new QCheckBox(tr("Only differing settings"), page);
     connect(m_onlyDifferences, &QCheckBox::toggled, m_settings,
             &SettingsTableModel::setOnlyDifferences);
     bar->addWidget(m_onlyDifferences);
-    auto* csvButton = new QPushButton(tr("Export CSV…"), page);
+    // The export buttons sit beside the sub-tabs (Table, Timelines, Sweep), where the row has
+    // room: in the top row they squeezed the baseline's combo box below its text at 200 %.
+    auto* exports = new QWidget(page);
+    auto* exportRow = new QHBoxLayout(exports);
+    exportRow->setContentsMargins(0, 0, 0, 2);
+    auto* csvButton = new QPushButton(tr("Export CSV…"), exports);
     connect(csvButton, &QPushButton::clicked, this, &CompareView::exportCsvWithDialog);
-    bar->addWidget(csvButton);
-    auto* imageButton = new QPushButton(tr("Export charts…"), page);
+    exportRow->addWidget(csvButton);
+    auto* imageButton = new QPushButton(tr("Export charts…"), exports);
     connect(imageButton, &QPushButton::clicked, this, &CompareView::exportChartsWithDialog);
-    bar->addWidget(imageButton);
+    exportRow->addWidget(imageButton);
     pageLayout->addLayout(bar);
 
     m_tabs = new QTabWidget(page);
+    m_tabs->setCornerWidget(exports, Qt::TopRightCorner);
     // Settings on the left (long and narrow), results and their chart on the right.
     auto* tables = new QSplitter(Qt::Horizontal, m_tabs);
     m_settingsView = newTable(m_settings, tables);
@@ -130,6 +140,26 @@ CompareView::CompareView(QWidget* parent)
     m_tabs->addTab(sweepPage, tr("Sweep"));
     pageLayout->addWidget(m_tabs, 1);
     m_stack->addWidget(page);
+    // Zooming grows the fonts after the columns were fitted: fit them again once the new
+    // fonts have reached the tables.
+    connect(&InterfaceScale::instance(), &InterfaceScale::changed, this,
+            [this] { QTimer::singleShot(0, this, &CompareView::fitColumns); });
+}
+
+void CompareView::fitColumns() {
+    for (QTableView* view : {m_settingsView, m_metricsView}) {
+        view->verticalHeader()->setDefaultSectionSize(InterfaceScale::px(22));
+        view->resizeColumnsToContents();
+    }
+    // Long values ("analytical-congestion-unaware") are elided; the tooltip has them whole.
+    const int maxSettingColumn = InterfaceScale::px(170); // presentation mode: wider text
+    for (int c = 1; c < m_settings->columnCount(); ++c)
+        m_settingsView->setColumnWidth(c,
+                                       std::min(maxSettingColumn, m_settingsView->columnWidth(c)));
+    // The names too ("active chunks per dimension", "exposed communication (max)"): whole,
+    // they pushed the first run's column out of sight at 200 %; the tooltip has them.
+    for (QTableView* view : {m_settingsView, m_metricsView})
+        view->setColumnWidth(0, std::min(InterfaceScale::px(150), view->columnWidth(0)));
 }
 
 void CompareView::setRuns(CompareRuns runs) {
@@ -156,13 +186,7 @@ void CompareView::setRuns(CompareRuns runs) {
                    .arg(QString::fromStdString(axis->label).toHtmlEscaped())
              : tr("A sweep needs runs that differ in exactly one numeric setting."));
     m_timelines->setRuns(enough ? m_runs : CompareRuns{});
-    for (QTableView* view : {m_settingsView, m_metricsView})
-        view->resizeColumnsToContents();
-    // Long values ("analytical-congestion-unaware") are elided; the tooltip has them whole.
-    const int maxSettingColumn = InterfaceScale::px(170); // presentation mode: wider text
-    for (int c = 1; c < m_settings->columnCount(); ++c)
-        m_settingsView->setColumnWidth(c,
-                                       std::min(maxSettingColumn, m_settingsView->columnWidth(c)));
+    fitColumns();
 }
 
 void CompareView::setBaseline(int run) {

@@ -55,6 +55,8 @@ public:
     QComboBox* baselineCombo() const { return m_baseline; }
 
 private:
+    /// Sizes the tables' rows and columns to their contents at the current scale.
+    void fitColumns();
     void exportCsvWithDialog();
     void exportChartsWithDialog();
 

@@ -102,6 +102,8 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const {
         return QStringLiteral("%1   ×%2").arg(valueText(v, scale)).arg(r, 0, 'f', 3);
     }
     case Qt::ToolTipRole:
+        if (index.column() == 0) // whole, where the column is too narrow for it
+            return QString::fromStdString(row.label);
         // The exact value in the metric's base unit, for copying.
         if (hasValue)
             return QStringLiteral("%1 %2")

@@ -70,6 +70,31 @@ HeatmapData heatmapData(const std::vector<std::string>& axisNames,
     return data;
 }
 
+std::optional<AlphaBetaCurve> alphaBetaCurve(const std::vector<SweepRow>& rows, int samples) {
+    const SweepRow* smallest = nullptr;
+    double largest = 0;
+    for (const SweepRow& row : rows) {
+        if (row.summary.status != SweepPointStatus::Ok)
+            continue;
+        if (!row.alphaBeta ||
+            (smallest && row.alphaBeta->secondsPerByte != smallest->alphaBeta->secondsPerByte))
+            return std::nullopt;
+        if (!smallest || row.alphaBeta->sizeBytes < smallest->alphaBeta->sizeBytes)
+            smallest = &row;
+        largest = std::max(largest, row.alphaBeta->sizeBytes);
+    }
+    if (!smallest || largest <= smallest->alphaBeta->sizeBytes ||
+        smallest->alphaBeta->sizeBytes <= 0)
+        return std::nullopt;
+    AlphaBetaCurve curve;
+    curve.model = AlphaBetaModel::fittedAt(smallest->alphaBeta->sizeBytes,
+                                           smallest->summary.endTime.seconds(),
+                                           smallest->alphaBeta->secondsPerByte);
+    for (const double bytes : logSpacedSizes(smallest->alphaBeta->sizeBytes, largest, samples))
+        curve.points.emplace_back(bytes, curve.model.seconds(bytes));
+    return curve;
+}
+
 std::vector<SweepMetric> paretoMetrics(const std::vector<std::string>& axisNames,
                                        const std::vector<SweepRow>& rows) {
     std::vector<SweepMetric> metrics{{"max exposed communication", -1}};

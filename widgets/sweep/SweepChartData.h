@@ -3,6 +3,7 @@
 // one-axis line, the cells of a two-axis heatmap and the costs of the Pareto scatter. Only
 // finished (ok) points carry numbers; the others leave gaps.
 
+#include "analysis/AlphaBeta.h"
 #include "sweep/SweepResultsModel.h"
 
 #include <optional>
@@ -33,6 +34,16 @@ struct HeatmapData {
 };
 HeatmapData heatmapData(const std::vector<std::string>& axisNames,
                         const std::vector<SweepRow>& rows, size_t xAxis, size_t yAxis);
+
+/// The alpha-beta model over a sweep of a microbenchmark's size (lesson 2), fitted to the
+/// smallest finished point and sampled at `samples` log-spaced sizes up to the largest. Nullopt
+/// unless every finished point has an alpha-beta term, all with the same seconds per byte (one
+/// platform and collective), and the sizes take at least two values.
+struct AlphaBetaCurve {
+    AlphaBetaModel model;
+    std::vector<std::pair<double, double>> points; ///< (bytes, seconds), by size
+};
+std::optional<AlphaBetaCurve> alphaBetaCurve(const std::vector<SweepRow>& rows, int samples = 64);
 
 /// The second cost of the Pareto scatter: the largest exposed communication, or an axis value
 /// (a bandwidth, a size: what the design costs).

@@ -66,6 +66,16 @@ QString axisUnit(const std::vector<SweepRow>& rows, size_t axis) {
     return unit;
 }
 
+/// A logarithmic axis over [min, max] with ticks at powers of `base`.
+QAbstractAxis* logAxis(double min, double max, double base, const QString& title) {
+    auto* log = new QLogValueAxis;
+    log->setBase(base);
+    log->setLabelFormat(QStringLiteral("%g"));
+    log->setRange(min / 1.3, max * 1.3);
+    log->setTitleText(title + QObject::tr(" (log)"));
+    return log;
+}
+
 QChart* newChart() {
     auto* chart = new QChart;
     chart->legend()->setVisible(false);
@@ -87,6 +97,7 @@ void SweepLineChart::setRows(const std::vector<std::string>& axisNames,
     QChart* c = chart();
     clearChart(c);
     m_line = new QLineSeries;
+    m_model = nullptr;
     auto* dots = new QScatterSeries;
     dots->setMarkerSize(8);
     const QString name = QString::fromStdString(axisNames.at(axis));
@@ -95,17 +106,32 @@ void SweepLineChart::setRows(const std::vector<std::string>& axisNames,
     for (const SweepRow& r : rows)
         if (r.summary.status == SweepPointStatus::Ok)
             maxPs = std::max(maxPs, static_cast<double>(r.summary.endTime.ps()));
-    const units::Scale scale = units::timeScale(maxPs);
+    // A sweep of a microbenchmark's size: the points at their sizes in bytes, on log-log axes,
+    // under the alpha-beta model's line (lesson 2).
+    const std::optional<AlphaBetaCurve> curve = alphaBetaCurve(rows);
+    if (curve) {
+        m_sizeScale = units::sizeScale(curve->points.front().first);
+        m_timeScale = units::timeScale(curve->points.front().second * 1e12);
+    } else {
+        m_sizeScale = {1, ""};
+        m_timeScale = units::timeScale(maxPs);
+    }
+    const units::Scale scale = m_timeScale;
     const bool numeric = numericAxis(rows, axis);
     const std::vector<std::string> categories = distinctAxisValues(rows, axis);
     std::vector<QPointF> points;
     for (const SweepRow& r : rows) {
         if (r.summary.status != SweepPointStatus::Ok)
             continue;
-        const double x = numeric ? *axisNumber(r.values[axis])
-                                 : static_cast<double>(std::find(categories.begin(),
-                                                                 categories.end(), r.values[axis]) -
-                                                       categories.begin());
+        double x = 0;
+        if (curve)
+            x = r.alphaBeta->sizeBytes / m_sizeScale.factor;
+        else if (numeric)
+            x = *axisNumber(r.values[axis]);
+        else
+            x = static_cast<double>(
+                std::find(categories.begin(), categories.end(), r.values[axis]) -
+                categories.begin());
         points.emplace_back(x, static_cast<double>(r.summary.endTime.ps()) / scale.factor);
     }
     std::sort(points.begin(), points.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
@@ -115,8 +141,23 @@ void SweepLineChart::setRows(const std::vector<std::string>& axisNames,
     }
     c->addSeries(m_line);
     c->addSeries(dots);
+    if (curve) {
+        addModel(*curve);
+        c->setTitle(tr("End time against %1, and the α–β model").arg(name));
+    }
     QAbstractAxis* x = nullptr;
-    if (numeric) {
+    QAbstractAxis* y = nullptr;
+    if (curve) {
+        x = logAxis(points.front().x(), points.back().x(), 16,
+                    tr("%1 (%2)").arg(name, unitName(m_sizeScale)));
+        double lo = points.front().y(), hi = lo;
+        for (const QPointF& p : points) {
+            lo = std::min(lo, p.y());
+            hi = std::max(hi, p.y());
+        }
+        y = logAxis(std::min(lo, m_model->at(0).y()), hi, 10,
+                    tr("end time (%1)").arg(unitName(scale)));
+    } else if (numeric) {
         double lo = 0, hi = 1;
         for (size_t i = 0; i < categories.size(); ++i) {
             const double v = *axisNumber(categories[i]);
@@ -131,14 +172,17 @@ void SweepLineChart::setRows(const std::vector<std::string>& axisNames,
         category->setTitleText(name);
         x = category;
     }
-    auto* y = new QValueAxis;
-    y->setTitleText(tr("end time (%1)").arg(unitName(scale)));
-    y->setLabelFormat(QStringLiteral("%g"));
-    double top = 1;
-    for (const QPointF& p : points)
-        top = std::max(top, p.y());
-    y->setRange(0, top * 1.08);
-    y->applyNiceNumbers();
+    if (!y) {
+        auto* value = new QValueAxis;
+        value->setTitleText(tr("end time (%1)").arg(unitName(scale)));
+        value->setLabelFormat(QStringLiteral("%g"));
+        double top = 1;
+        for (const QPointF& p : points)
+            top = std::max(top, p.y());
+        value->setRange(0, top * 1.08);
+        value->applyNiceNumbers();
+        y = value;
+    }
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
     InterfaceScale::styleChart(c);
@@ -146,6 +190,30 @@ void SweepLineChart::setRows(const std::vector<std::string>& axisNames,
         s->attachAxis(x);
         s->attachAxis(y);
     }
+}
+
+void SweepLineChart::addModel(const AlphaBetaCurve& curve) {
+    QChart* c = chart();
+    m_line->setName(tr("measured"));
+    m_model = new QLineSeries;
+    QPen pen(QColor(0xd3, 0x2f, 0x2f));
+    pen.setWidthF(2);
+    pen.setStyle(Qt::DashLine);
+    m_model->setPen(pen);
+    for (const auto& [bytes, seconds] : curve.points)
+        m_model->append(bytes / m_sizeScale.factor, seconds * 1e12 / m_timeScale.factor);
+    const double alphaPs = curve.model.alphaSeconds * 1e12;
+    const QString alpha = QString::fromStdString(
+        units::formatScaled(alphaPs, units::timeScale(alphaPs, units::TimeSpelling::MicroSign), 3));
+    const QString rate =
+        QString::fromStdString(units::formatBandwidth(1 / curve.model.secondsPerByte, 0, 4));
+    m_model->setName(
+        tr("α–β model: %1 + size ÷ %2 (α fitted at the smallest size)").arg(alpha, rate));
+    c->addSeries(m_model);
+    c->legend()->setVisible(true);
+    c->legend()->setAlignment(Qt::AlignBottom);
+    for (QLegendMarker* marker : c->legend()->markers())
+        marker->setVisible(marker->series() == m_line || marker->series() == m_model);
 }
 
 SweepParetoChart::SweepParetoChart(QWidget* parent)

@@ -3,6 +3,7 @@
 // value axis, others as categories), and the Pareto scatter of end time against a second cost
 // chosen in a combo box, with the non-dominated points joined and highlighted.
 
+#include "core/Units.h"
 #include "sweep/SweepChartData.h"
 
 #include <QChartView>
@@ -23,9 +24,19 @@ public:
     void setRows(const std::vector<std::string>& axisNames, const std::vector<SweepRow>& rows,
                  size_t axis);
     QLineSeries* line() const { return m_line; }
+    /// The alpha-beta model's line over a sweep of a microbenchmark's size (null otherwise), in
+    /// the chart's units: sizeScale() on x, timeScale() on y.
+    QLineSeries* model() const { return m_model; }
+    units::Scale sizeScale() const { return m_sizeScale; }
+    units::Scale timeScale() const { return m_timeScale; }
 
 private:
+    void addModel(const AlphaBetaCurve& curve);
+
     QLineSeries* m_line = nullptr;
+    QLineSeries* m_model = nullptr;
+    units::Scale m_sizeScale{1, ""};
+    units::Scale m_timeScale{1, ""};
 };
 
 class SweepParetoChart : public QWidget {

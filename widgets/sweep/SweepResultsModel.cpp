@@ -40,6 +40,8 @@ void SweepResultsModel::setPlan(const SweepPlan& plan) {
         for (const SweepCoordinate& c : p.point.coordinates)
             row.values.push_back(c.value);
         row.summary.index = p.point.index;
+        if (p.spec && !p.generator)
+            row.alphaBeta = alphaBetaTerm(*p.spec);
         if (!p.spec) {
             row.summary.status = SweepPointStatus::Skipped;
             row.summary.message = p.skipReason;

@@ -3,9 +3,11 @@
 // largest exposed communication and stored run number. Rows are set once from the plan, then
 // updated one at a time as points finish (dataChanged for that row only).
 
+#include "analysis/AlphaBeta.h"
 #include "sweep/SweepPointSummary.h"
 
 #include <QAbstractTableModel>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,8 @@ namespace astrolabe::widgets {
 struct SweepRow {
     std::vector<std::string> values; ///< one per axis, as written in the sweep file
     SweepPointSummary summary;
+    /// The point's alpha-beta term (a microbenchmark on one dimension), for the model's curve.
+    std::optional<AlphaBetaTerm> alphaBeta;
 };
 
 class SweepResultsModel : public QAbstractTableModel {

@@ -8,6 +8,7 @@
 
 #include <QWidget>
 #include <optional>
+#include <string>
 
 class QLabel;
 class QPushButton;
@@ -22,7 +23,14 @@ public:
     explicit SchedulePanel(QWidget* parent = nullptr);
 
     /// The graph and what to synthesize on it; a different one clears the shown schedule.
-    void setProblem(const GraphSpec& graph, const SynthesisOptions& options);
+    /// `customSource`: the project's custom algorithm for that collective (resolved path of an
+    /// ET prefix or MSCCL-IR XML), empty when it uses a built-in one. Then Synthesize first
+    /// checks whether those files are this graph's exported TACOS schedule
+    /// (tacos/ScheduleRecognition.h) and, when they are, shows that schedule.
+    void setProblem(const GraphSpec& graph, const SynthesisOptions& options,
+                    const std::string& customSource = {});
+    /// After a Synthesize with a custom source: whether it was recognized.
+    std::optional<bool> customRecognized() const { return m_customRecognized; }
     bool hasSchedule() const { return m_hasSchedule; }
     ScheduleView* view() const { return m_view; }
     QPushButton* synthesizeButton() const { return m_synthesize; }
@@ -31,6 +39,8 @@ public:
 public slots:
     /// Synthesizes on a worker; scheduleShown() or failed() when done.
     void synthesize();
+    /// The timeline's cursor moved: the shown schedule highlights the step running then.
+    void setCursorTime(qint64 ps);
 
 signals:
     void scheduleShown();
@@ -39,8 +49,11 @@ signals:
 private:
     std::optional<GraphSpec> m_graph;
     SynthesisOptions m_options;
+    std::string m_customSource;
+    std::optional<bool> m_customRecognized;
     uint64_t m_request = 0; ///< the latest synthesis; older ones are dropped
     bool m_hasSchedule = false;
+    std::optional<qint64> m_cursorPs; ///< the latest cursor, for a schedule shown after it
     QPushButton* m_synthesize;
     QLabel* m_status;
     ScheduleView* m_view;

@@ -20,6 +20,14 @@ public:
     explicit ScheduleModel(QObject* parent = nullptr);
     void setSchedule(Schedule schedule);
     const Schedule& schedule() const { return m_schedule; }
+    /// The step whose column is highlighted (the one running at the timeline's cursor); -1 none.
+    void setActiveStep(int step);
+    int activeStep() const { return m_active; }
+    /// When step `step` starts: its earliest chunk send, ns from the collective's start.
+    double stepStartNs(int step) const { return m_stepStart.at(static_cast<size_t>(step)); }
+    /// The step running at `ns` (the last that started at or before it), -1 before the first
+    /// and from the schedule's finish on.
+    int stepAt(double ns) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -29,6 +37,8 @@ public:
 private:
     Schedule m_schedule;
     std::vector<int32_t> m_cell; ///< send index per (link, step), -1 when idle
+    std::vector<double> m_stepStart;
+    int m_active = -1;
 };
 
 class ScheduleView : public QWidget {
@@ -39,11 +49,16 @@ public:
     ScheduleModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
     QLabel* summary() const { return m_summary; }
+    QLabel* cursorLabel() const { return m_cursor; }
+    /// Follows the timeline's cursor: highlights the step running at `ps` (the microbenchmark's
+    /// collective starts at time 0, as the schedule does) and scrolls it into view.
+    void setCursorTime(qint64 ps);
 
 private:
     ScheduleModel* m_model;
     QTableView* m_table;
     QLabel* m_summary;
+    QLabel* m_cursor;
 };
 
 } // namespace astrolabe::widgets

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace astrolabe::widgets {
 
@@ -15,6 +16,8 @@ void AnimationFrame::clear() {
     reducers.clear();
     std::fill(inFlightPerDimension.begin(), inFlightPerDimension.end(), 0);
     std::fill(reducersPerDimension.begin(), reducersPerDimension.end(), 0);
+    std::fill(groupSending.begin(), groupSending.end(), 0);
+    flows.clear();
 }
 
 namespace {
@@ -62,6 +65,18 @@ CollectiveAnimation::CollectiveAnimation(const std::vector<ChunkTransfer>& trans
     , m_perChunk(layout.npuCount() <= kMaxAnimatedNpus) {
     if (transfers.empty() || !layout.drawable())
         return;
+    if (!m_perChunk) {
+        // The lowest level with at most kMaxAnimatedNpus groups, below the whole platform.
+        for (int l = 1; l < layout.topLevel(); ++l)
+            if (layout.npuCount() / layout.level(l).npusPerGroup <= kMaxAnimatedNpus) {
+                m_groupLevel = l;
+                m_npusPerGroup = layout.level(l).npusPerGroup;
+                for (int g = 0; g < layout.npuCount() / m_npusPerGroup; ++g)
+                    m_groupRects.push_back(
+                        layout.groupRect(l, layout.groupCentre(l, g * m_npusPerGroup)));
+                break;
+            }
+    }
     // Each sender's start times, to find when a receiver sends next (its reduction ends).
     std::vector<std::vector<int64_t>> sendsOf(static_cast<size_t>(layout.npuCount()));
     for (const ChunkTransfer& t : transfers)
@@ -87,6 +102,8 @@ CollectiveAnimation::CollectiveAnimation(const std::vector<ChunkTransfer>& trans
                 item.via = layout.groupCentre(t.dimension + 1, t.src) + level.hubOffset;
         }
         item.dimension = static_cast<int16_t>(std::clamp<int>(t.dimension, 0, m_dimensions - 1));
+        item.srcGroup = t.src / m_npusPerGroup;
+        item.dstGroup = t.dst / m_npusPerGroup;
         item.color = static_cast<uint8_t>(colorIndex(t, layout));
         item.reduce = t.reduce;
         item.reduceUntil = item.end;
@@ -136,6 +153,7 @@ QPointF CollectiveAnimation::along(const Item& item, double fraction) {
 void CollectiveAnimation::frameAt(SimTime time, AnimationFrame& out) const {
     out.inFlightPerDimension.resize(static_cast<size_t>(m_dimensions));
     out.reducersPerDimension.resize(static_cast<size_t>(m_dimensions));
+    out.groupSending.resize(m_groupRects.size() * static_cast<size_t>(m_dimensions));
     out.clear();
     const int64_t t = time.ps();
     // Only items that started at most m_longest before t can still show.
@@ -146,10 +164,19 @@ void CollectiveAnimation::frameAt(SimTime time, AnimationFrame& out) const {
         const auto d = static_cast<size_t>(item.dimension);
         if (t < item.end) {
             ++out.inFlightPerDimension[d];
-            if (!m_perChunk)
-                continue;
             const double span = static_cast<double>(item.end - item.start);
             const double fraction = span > 0 ? static_cast<double>(t - item.start) / span : 1.0;
+            if (!m_perChunk) {
+                if (m_groupRects.empty())
+                    continue;
+                ++out.groupSending[static_cast<size_t>(item.srcGroup) *
+                                       static_cast<size_t>(m_dimensions) +
+                                   d];
+                if (item.srcGroup != item.dstGroup)
+                    out.flows.push_back(
+                        {item.srcGroup, item.dstGroup, item.dimension, 1, fraction});
+                continue;
+            }
             out.chunks.push_back(along(item, fraction));
             out.colors.push_back(item.color);
             out.reducing.push_back(item.reduce);
@@ -179,6 +206,28 @@ void CollectiveAnimation::frameAt(SimTime time, AnimationFrame& out) const {
         return pointLess(a.p1(), b.p1()) || (a.p1() == b.p1() && pointLess(a.p2(), b.p2()));
     });
     out.links.erase(std::unique(out.links.begin(), out.links.end()), out.links.end());
+    mergeFlows(out.flows);
+}
+
+void CollectiveAnimation::mergeFlows(std::vector<AnimationFrame::Flow>& flows) {
+    // One flow per (from, to, dimension): the count summed, the progress averaged.
+    using Flow = AnimationFrame::Flow;
+    const auto key = [](const Flow& f) { return std::tuple(f.from, f.to, f.dimension); };
+    std::sort(flows.begin(), flows.end(),
+              [&](const Flow& a, const Flow& b) { return key(a) < key(b); });
+    size_t kept = 0;
+    for (size_t i = 0; i < flows.size(); ++i) {
+        if (kept > 0 && key(flows[kept - 1]) == key(flows[i])) {
+            Flow& f = flows[kept - 1];
+            f.progress += flows[i].progress;
+            f.count += flows[i].count;
+        } else {
+            flows[kept++] = flows[i];
+        }
+    }
+    flows.resize(kept);
+    for (Flow& f : flows)
+        f.progress /= f.count;
 }
 
 } // namespace astrolabe::widgets

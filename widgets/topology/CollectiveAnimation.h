@@ -10,13 +10,18 @@
 // arrival until it sends its next message (the reduction happens in between).
 //
 // Platforms of more than kMaxAnimatedNpus NPUs are not animated chunk by chunk: a frame then
-// only counts, per dimension, the messages in flight and the receivers reducing.
+// counts, per dimension, the messages in flight and the receivers reducing, and aggregates by
+// group: the groups of the lowest level of the drawing that has at most kMaxAnimatedNpus of
+// them (on 8 x 8 x 16 NPUs the 16 groups of 64) each count the messages their NPUs send per
+// dimension, and the messages between two groups are one flow per (from, to, dimension) with
+// their count and mean progress. A platform of one dimension has a single group: counts only.
 #include "core/SimTime.h"
 #include "record/RunResult.h"
 #include "topology/NetworkLayout.h"
 
 #include <QLineF>
 #include <QPointF>
+#include <QRectF>
 #include <cstdint>
 #include <vector>
 
@@ -30,6 +35,15 @@ struct AnimationFrame {
     std::vector<QPointF> reducers; ///< receivers combining what arrived
     std::vector<int> inFlightPerDimension;
     std::vector<int> reducersPerDimension;
+    /// Aggregate frames only: messages in flight sent by each group's NPUs, [group * dims + d].
+    std::vector<int> groupSending;
+    struct Flow {
+        int from = 0, to = 0; ///< groups
+        int dimension = 0;
+        int count = 0;       ///< messages in flight between them on that dimension
+        double progress = 0; ///< their mean fraction of the way, 0..1
+    };
+    std::vector<Flow> flows; ///< by (from, to, dimension)
     void clear();
 };
 
@@ -48,6 +62,12 @@ public:
     SimTime end() const { return m_end; }
     size_t transferCount() const { return m_items.size(); }
     int dimensionCount() const { return m_dimensions; }
+    /// Aggregate frames: the drawing's level whose groups are aggregated (0: none), how many
+    /// groups, NPUs per group and a group's centre and rectangle in scene units.
+    int groupLevel() const { return m_groupLevel; }
+    int groupCount() const { return static_cast<int>(m_groupRects.size()); }
+    int npusPerGroup() const { return m_npusPerGroup; }
+    QRectF groupRect(int group) const { return m_groupRects.at(static_cast<size_t>(group)); }
 
     /// The next / previous time a message starts strictly after / before t (a "step"); t itself
     /// when there is none.
@@ -67,11 +87,13 @@ private:
         int64_t end = 0;
         int64_t reduceUntil = 0; ///< end of the receiver's reduction mark (== end: none)
         QPointF from, via, to;   ///< via == from: a straight path
+        int32_t srcGroup = 0, dstGroup = 0;
         int16_t dimension = 0;
         uint8_t color = 0;
         bool reduce = false;
     };
     static QPointF along(const Item& item, double fraction);
+    static void mergeFlows(std::vector<AnimationFrame::Flow>& flows);
 
     std::vector<Item> m_items;     ///< sorted by start
     std::vector<int64_t> m_starts; ///< the distinct start times, sorted
@@ -79,6 +101,9 @@ private:
     SimTime m_begin, m_end;
     int m_dimensions = 0;
     bool m_perChunk = true;
+    int m_groupLevel = 0;
+    int m_npusPerGroup = 1;
+    std::vector<QRectF> m_groupRects;
 };
 
 } // namespace astrolabe::widgets

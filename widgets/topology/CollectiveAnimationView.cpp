@@ -53,6 +53,7 @@ CollectiveAnimationView::CollectiveAnimationView(QWidget* parent)
     , m_speedBox(new QComboBox(this))
     , m_clock(new QLabel(this)) {
     m_view->setOverlay(this);
+    m_view->setMaxFitScale(6.0); // an 8-NPU ring as large as the view allows
     m_slider->setRange(0, kSliderSteps);
     m_slider->setToolTip(tr("Time in the run"));
     for (double s : {0.25, 0.5, 1.0, 2.0, 4.0})
@@ -178,10 +179,12 @@ void CollectiveAnimationView::paint(QPainter& p, const NetworkView& view) const 
     if (m_animation.empty())
         return;
     if (!m_animation.perChunk()) {
+        paintGroups(p, view);
         paintCounts(p, view);
         return;
     }
-    const double radius = std::clamp(NetworkLayout::kNodeRadius * view.scale() * 0.6, 3.0, 9.0);
+    // Chunks grow with the drawing (readable on a projector), at most 2/3 of an NPU's size.
+    const double radius = std::clamp(NetworkLayout::kNodeRadius * view.scale() * 0.7, 4.0, 16.0);
     p.setRenderHint(QPainter::Antialiasing, true);
     // The links in use: one batch with a cosmetic pen. A wide pen would make Qt stroke all
     // the lines as one path, whose fill costs tens of milliseconds once they cross (every
@@ -218,10 +221,75 @@ void CollectiveAnimationView::paint(QPainter& p, const NetworkView& view) const 
     paintCounts(p, view);
 }
 
+void CollectiveAnimationView::paintGroups(QPainter& p, const NetworkView& view) const {
+    // Beyond kMaxAnimatedNpus NPUs the drawing of every NPU is washed out, and each group of
+    // the aggregated level becomes one node: filled, in the colour of the dimension it sends
+    // most on, as strongly as the share of its NPUs sending, with that count written in it.
+    // Messages between groups are one line per (from, to, dimension), as thick as their
+    // share of the busiest such flow, with a dot at their mean progress.
+    p.fillRect(view.rect(), QColor(255, 255, 255, 190));
+    const int groups = m_animation.groupCount();
+    if (groups == 0)
+        return;
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const auto centre = [&](int g) {
+        return view.sceneToWidget(m_animation.groupRect(g).center());
+    };
+    int busiest = 1;
+    for (const AnimationFrame::Flow& f : m_frame.flows)
+        busiest = std::max(busiest, f.count);
+    for (const AnimationFrame::Flow& f : m_frame.flows) {
+        const QPointF a = centre(f.from), b = centre(f.to);
+        QColor color = dimensionColor(f.dimension);
+        color.setAlpha(200);
+        p.setPen(QPen(color, 2.0 + 8.0 * f.count / busiest, Qt::SolidLine, Qt::RoundCap));
+        p.drawLine(a, b);
+        p.setPen(QPen(color.darker(170), 1.5));
+        p.setBrush(Qt::white);
+        p.drawEllipse(a + (b - a) * f.progress, 5.0, 5.0);
+    }
+    const QRectF first = m_animation.groupRect(0);
+    const double radius =
+        std::clamp(0.42 * std::min(first.width(), first.height()) * view.scale(), 9.0, 70.0);
+    const auto dims = static_cast<size_t>(m_animation.dimensionCount());
+    QFont font = p.font();
+    font.setBold(true);
+    p.setFont(font);
+    for (int g = 0; g < groups; ++g) {
+        int sending = 0, most = 0;
+        size_t dominant = 0;
+        for (size_t d = 0; d < dims; ++d) {
+            const int n = m_frame.groupSending[static_cast<size_t>(g) * dims + d];
+            sending += n;
+            if (n > most) {
+                most = n;
+                dominant = d;
+            }
+        }
+        const double share =
+            std::min(1.0, static_cast<double>(sending) / m_animation.npusPerGroup());
+        QColor fill = dimensionColor(static_cast<int>(dominant));
+        fill.setAlpha(sending > 0 ? static_cast<int>(60 + 195 * share) : 0);
+        p.setPen(QPen(QColor(0x44, 0x44, 0x44), 1.5));
+        p.setBrush(sending > 0 ? QBrush(fill) : QBrush(Qt::white));
+        const QPointF c = centre(g);
+        p.drawEllipse(c, radius, radius);
+        if (radius >= 12) {
+            p.setPen(share > 0.6 ? Qt::white : QColor(0x22, 0x22, 0x22));
+            p.drawText(QRectF(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius),
+                       Qt::AlignCenter, QString::number(sending));
+        }
+    }
+    font.setBold(false);
+    p.setFont(font);
+}
+
 void CollectiveAnimationView::paintCounts(QPainter& p, const NetworkView& view) const {
-    // Per dimension: messages in flight and receivers reducing (the only view beyond
-    // kMaxAnimatedNpus NPUs), bottom left.
+    // Per dimension: messages in flight and receivers reducing, bottom left; beyond
+    // kMaxAnimatedNpus NPUs with a bar of the share of NPUs sending on that dimension.
     const QFontMetrics fm(p.font());
+    const bool bars = !m_animation.perChunk();
+    const double npus = std::max(1, m_view->networkLayout().npuCount());
     const int lineH = fm.height() + 2;
     const int dims = static_cast<int>(m_frame.inFlightPerDimension.size());
     int y = view.height() - 8 - lineH * dims;
@@ -234,6 +302,17 @@ void CollectiveAnimationView::paintCounts(QPainter& p, const NetworkView& view) 
                                  .arg(m_frame.reducersPerDimension[i]);
         p.setPen(Qt::NoPen);
         p.setBrush(dimensionColor(d));
+        if (bars) {
+            const int width = fm.horizontalAdvance(QLatin1Char('m')) * 8;
+            const double share = std::min(1.0, m_frame.inFlightPerDimension[i] / npus);
+            p.drawRect(QRectF(8, y + 3, width * share, lineH - 6));
+            p.setBrush(Qt::NoBrush);
+            p.setPen(dimensionColor(d));
+            p.drawRect(QRectF(8, y + 3, width, lineH - 6));
+            p.setPen(QColor(0x22, 0x22, 0x22));
+            p.drawText(QPoint(16 + width, y + fm.ascent() + 1), text);
+            continue;
+        }
         p.drawRect(QRect(8, y + 3, 10, lineH - 6));
         p.setPen(QColor(0x22, 0x22, 0x22));
         p.drawText(QPoint(24, y + fm.ascent() + 1), text);

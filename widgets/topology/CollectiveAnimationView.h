@@ -55,6 +55,7 @@ signals:
 private:
     void paint(QPainter& painter, const NetworkView& view) const override;
     void paintCounts(QPainter& painter, const NetworkView& view) const;
+    void paintGroups(QPainter& painter, const NetworkView& view) const;
     void advance();
     void updateControls();
 

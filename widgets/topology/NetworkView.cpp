@@ -17,8 +17,7 @@
 namespace astrolabe::widgets {
 
 namespace {
-constexpr double kMaxScale = 6.0;    // an NPU at most ~72 px wide
-constexpr double kMaxFitScale = 4.0; // small platforms are not blown up to fill the view
+constexpr double kMaxScale = 6.0; // an NPU at most ~72 px wide
 constexpr int kMargin = 16;
 
 // The legend repeats the stack's red marker, so the drawing never looks valid when it is not.
@@ -92,7 +91,13 @@ double NetworkView::fitScale() const {
     const QRectF b = m_layout.bounds();
     const QRectF area = fitArea();
     return std::clamp(std::min(area.width() / b.width(), area.height() / b.height()), 1e-4,
-                      kMaxFitScale);
+                      m_maxFitScale);
+}
+
+void NetworkView::setMaxFitScale(double scale) {
+    m_maxFitScale = std::clamp(scale, 1.0, kMaxScale);
+    if (!m_userMoved)
+        fitToView();
 }
 
 void NetworkView::fitToView() {

@@ -42,6 +42,9 @@ public:
     QPointF offset() const { return m_state.offset; }
     int collapseLevel() const { return m_state.collapseLevel; }
     void fitToView();
+    /// How far fitting may enlarge a small platform (4 by default; the Watch tab allows more,
+    /// so that an 8-NPU ring fills a projector's screen).
+    void setMaxFitScale(double scale);
     void zoomBy(double factor, QPointF anchor);
     void panBy(QPointF delta);
     QPointF widgetToScene(QPointF pos) const;
@@ -86,7 +89,8 @@ private:
     NetworkLayout m_layout;
     NetworkViewState m_state;
     NetworkPaintStats m_stats;
-    bool m_userMoved = false; ///< once the user zooms or pans, resizes keep the view
+    double m_maxFitScale = 4.0; ///< small platforms are not blown up to fill the view
+    bool m_userMoved = false;   ///< once the user zooms or pans, resizes keep the view
     bool m_dragging = false;
     QPointF m_pressPos;
     QPointF m_lastPos;

@@ -4,7 +4,8 @@
 // 200 % on every tab and sub-tab: every visible button is wide enough for its text, every tab of
 // every tab bar is whole (none behind the scroll arrows, its text inside its rect), no page is
 // wider than a scroll area that cannot scroll sideways, no tool bar
-// hides buttons in its overflow menu, and no chart elides a label, title or legend to "..." (what
+// hides buttons in its overflow menu, no combo box or table header is narrower than its text,
+// and no chart elides a label, title or legend to "..." (what
 // Qt Charts does when the chart is too small for its fonts); then the scale comes back to 100 %.
 #include "GuiTestSupport.h"
 #include "common/InterfaceScale.h"
@@ -21,15 +22,18 @@
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QFile>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QGuiApplication>
+#include <QHeaderView>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTest>
 #include <QToolBar>
 #include <gtest/gtest.h>
@@ -128,11 +132,46 @@ QStringList cutScrollAreas(QWidget* root) {
     return out;
 }
 
+/// Visible combo boxes of `root` too narrow for their current text (the frame and the arrow
+/// need room beside it), and visible table headers whose sections are narrower than their
+/// text: what a font grown by the scale after the widgets were sized looks like.
+QStringList truncatedCombosAndHeaders(QWidget* root) {
+    QStringList out;
+    for (QComboBox* box : root->findChildren<QComboBox*>()) {
+        if (!box->isVisible() || box->isEditable() || box->currentText().isEmpty())
+            continue;
+        const int needed = box->fontMetrics().horizontalAdvance(box->currentText());
+        if (box->width() < needed + box->height()) // the arrow is about as wide as it is high
+            out << QStringLiteral("combo \"%1\" (%2 px < %3 + arrow)")
+                       .arg(box->currentText())
+                       .arg(box->width())
+                       .arg(needed);
+    }
+    for (QTableView* table : root->findChildren<QTableView*>()) {
+        QHeaderView* header = table->horizontalHeader();
+        if (!table->isVisible() || !header->isVisible() || !table->model())
+            continue;
+        const int last = header->stretchLastSection() ? header->count() - 1 : header->count();
+        for (int c = 0; c < last; ++c) {
+            if (header->isSectionHidden(c) || header->sectionResizeMode(c) == QHeaderView::Stretch)
+                continue;
+            const QString text = table->model()->headerData(c, Qt::Horizontal).toString();
+            if (text.isEmpty() || text.contains(QLatin1Char('\n')))
+                continue;
+            if (header->sectionSize(c) < header->fontMetrics().horizontalAdvance(text))
+                out << QStringLiteral("header \"%1\" (%2 px < its text)")
+                           .arg(text)
+                           .arg(header->sectionSize(c));
+        }
+    }
+    return out;
+}
+
 /// Everything above, for the window as it is now.
 void expectNothingClipped(QWidget& window, const QString& where) {
     for (const QStringList& found :
          {clippedButtons(&window), clippedTabs(&window), overflowingToolBars(&window),
-          elidedChartTexts(&window), cutScrollAreas(&window)})
+          elidedChartTexts(&window), cutScrollAreas(&window), truncatedCombosAndHeaders(&window)})
         EXPECT_TRUE(found.isEmpty())
             << where.toStdString() << ": " << found.join(QStringLiteral("; ")).toStdString();
 }

@@ -1,16 +1,25 @@
 // The TACOS schedule beside the timeline (issue #19 part 3): shown for a graph platform only;
 // Synthesize runs TACOS for the project's collective on a worker and shows the per-link
 // schedule, which is the engine's schedule of that collective and size and never beats the
-// bandwidth lower bound. A screenshot is saved to be looked at.
+// bandwidth lower bound; it follows the timeline cursor (the step running then is highlighted).
+// Screenshots are saved to be looked at.
 #include "GuiTestSupport.h"
 #include "config/GraphGenerators.h"
 #include "gui/TimelinePage.h"
+#include "tacos/ScheduleExport.h"
 #include "tacos/SchedulePanel.h"
 #include "tacos/ScheduleView.h"
+#include "timeline/TimelineView.h"
+#include "timeline/TimelineWidget.h"
+#include "trace/TraceIo.h"
 
+#include <QDir>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTemporaryDir>
+#include <fstream>
 #include <gtest/gtest.h>
 
 using namespace astrolabe;
@@ -79,4 +88,113 @@ TEST(TacosSchedule, ShownBesideTheTimelineForAGraphPlatformOnly) {
     // Another size clears the shown schedule: it was synthesized for the old one.
     page.setSpec(graphProject(2, bytes * 2));
     EXPECT_FALSE(panel->hasSchedule());
+}
+
+TEST(TacosSchedule, FollowsTheTimelineCursor) {
+    // Pressing or dragging on the timeline's axis (cursorMoved) highlights the step running at
+    // that time: the last whose first chunk send started at or before it, found here from the
+    // schedule's sends; after the finish, none.
+    TimelinePage page;
+    page.resize(1400, 600);
+    page.show();
+    page.setSpec(graphProject(0, 1 << 20));
+    widgets::SchedulePanel* panel = page.schedulePanel();
+    widgets::TimelineWidget* timeline = page.view()->timeline();
+    emit timeline->cursorMoved(5000); // before the schedule exists: kept for it
+    QSignalSpy shown(panel, &widgets::SchedulePanel::scheduleShown);
+    panel->synthesizeButton()->click();
+    ASSERT_TRUE(test::waitUntil([&] { return shown.size() == 1; }, 30000));
+    const widgets::ScheduleModel* model = panel->view()->model();
+    const Schedule& s = model->schedule();
+    ASSERT_GT(s.steps, 2);
+    std::vector<double> start(static_cast<size_t>(s.steps), s.finishNs);
+    for (const ChunkSend& c : s.sends)
+        start[static_cast<size_t>(c.step)] =
+            std::min(start[static_cast<size_t>(c.step)], c.startNs);
+    const auto stepOfNs = [&](double ns) {
+        int step = -1;
+        for (int k = 0; k < s.steps; ++k)
+            if (start[static_cast<size_t>(k)] <= ns && ns < s.finishNs)
+                step = k;
+        return step;
+    };
+    EXPECT_EQ(model->activeStep(), stepOfNs(5.0));
+    for (int k = 0; k < s.steps; ++k) {
+        const double next = k + 1 < s.steps ? start[static_cast<size_t>(k) + 1] : s.finishNs;
+        const double mid = (start[static_cast<size_t>(k)] + next) / 2;
+        emit timeline->cursorMoved(static_cast<qint64>(mid * 1000));
+        ASSERT_EQ(model->activeStep(), stepOfNs(mid)) << "step " << k;
+        EXPECT_EQ(model->activeStep(), k);
+        EXPECT_EQ(model->headerData(k, Qt::Horizontal, Qt::DisplayRole).toString(),
+                  QStringLiteral("\u25b6%1").arg(k));
+        EXPECT_TRUE(panel->view()->cursorLabel()->text().contains(
+            QStringLiteral("step %1 of %2").arg(k).arg(s.steps)));
+    }
+    // The columns passed lost their mark.
+    EXPECT_EQ(model->headerData(s.steps / 2, Qt::Horizontal, Qt::DisplayRole).toString(),
+              QString::number(s.steps / 2));
+    emit timeline->cursorMoved(static_cast<qint64>(s.finishNs * 1000) + 1000);
+    EXPECT_EQ(model->activeStep(), -1);
+    EXPECT_TRUE(panel->view()->cursorLabel()->text().contains("after the schedule's end"));
+    emit timeline->cursorMoved(static_cast<qint64>((start[1] + start[2]) / 2 * 1000));
+    test::saveScreenshot(page, QStringLiteral("tacos-schedule-cursor.png"));
+}
+
+TEST(TacosSchedule, RecognizesTheExportedScheduleTheProjectRuns) {
+    // astrolabe-cli synthesize --xml writes MSCCL-IR XML that the project names as its custom
+    // all-reduce: the panel reads it back, finds it identical node for node to TACOS's schedule
+    // on the graph with 2 chunks per NPU (taken from the files' message size) and shows that.
+    SynthesisOptions exported;
+    exported.bytes = 1 << 20;
+    exported.chunksPerNpu = 2;
+    const QTemporaryDir dir;
+    const std::string xml = (QDir(dir.path()).filePath("allreduce.xml")).toStdString();
+    {
+        std::ofstream out(xml);
+        out << scheduleMscclXml(synthesize(mesh4x4(), exported), "tacos_mesh");
+    }
+    TimelinePage page;
+    SimulationSpec spec = graphProject(0, 1 << 20);
+    spec.system.customAllReduce = xml;
+    page.setSpec(spec);
+    widgets::SchedulePanel* panel = page.schedulePanel();
+    QSignalSpy shown(panel, &widgets::SchedulePanel::scheduleShown);
+    panel->synthesizeButton()->click();
+    ASSERT_TRUE(test::waitUntil([&] { return shown.size() == 1; }, 30000));
+    ASSERT_TRUE(panel->customRecognized().has_value());
+    EXPECT_TRUE(*panel->customRecognized()) << panel->status()->text().toStdString();
+    EXPECT_EQ(panel->view()->model()->schedule().chunksPerNpu, 2);
+    EXPECT_TRUE(panel->status()->text().contains("exported TACOS schedule of this graph"));
+
+    // The schedule of another graph with the same 16 NPUs (a torus) is not this one's.
+    GraphGeneratorSpec torus;
+    torus.name = "torus2d";
+    torus.size = {4, 4};
+    torus.bandwidthBytesPerSecond = 100e9;
+    torus.latencyNs = 100;
+    {
+        std::ofstream out(xml);
+        out << scheduleMscclXml(synthesize(generateGraph(torus), exported), "tacos_torus");
+    }
+    page.setSpec(graphProject(0, 1 << 20)); // a different problem, then the same again
+    page.setSpec(spec);
+    panel->synthesizeButton()->click();
+    ASSERT_TRUE(test::waitUntil([&] { return shown.size() == 2; }, 30000));
+    ASSERT_TRUE(panel->customRecognized().has_value());
+    EXPECT_FALSE(*panel->customRecognized());
+    EXPECT_TRUE(panel->status()->text().contains("not this graph's exported TACOS schedule"))
+        << panel->status()->text().toStdString();
+    EXPECT_EQ(panel->view()->model()->schedule().chunksPerNpu, 1); // synthesized afresh
+
+    // The Chakra ET form (--et PREFIX: PREFIX.<npu>.et) is recognized the same way.
+    const std::string prefix = QDir(dir.path()).filePath("tacos").toStdString();
+    const std::vector<WorkloadTrace> traces = scheduleTraces(synthesize(mesh4x4(), exported));
+    for (size_t npu = 0; npu < traces.size(); ++npu)
+        writeWorkloadTrace(prefix + "." + std::to_string(npu) + ".et", traces[npu]);
+    spec.system.customAllReduce = prefix;
+    page.setSpec(spec);
+    panel->synthesizeButton()->click();
+    ASSERT_TRUE(test::waitUntil([&] { return shown.size() == 3; }, 30000));
+    EXPECT_TRUE(panel->customRecognized().value_or(false)) << panel->status()->text().toStdString();
+    EXPECT_EQ(panel->view()->model()->schedule().chunksPerNpu, 2);
 }

@@ -40,3 +40,35 @@ TEST(ScheduleView, EverySendInItsCellAndAScreenshot) {
     EXPECT_TRUE(view.grab().save(QDir(QStringLiteral("screenshots"))
                                      .absoluteFilePath(QStringLiteral("tacos-schedule.png"))));
 }
+
+TEST(ScheduleView, TheSummaryCountsInSingularAndPlural) {
+    // Two NPUs exchanging their one chunk each in one step: "1 chunk per NPU", never "1 chunks";
+    // the plural where the count is not one; the finish time in a readable unit.
+    Schedule s;
+    s.kind = SynthesisKind::AllGather;
+    s.npus = 2;
+    s.chunksPerNpu = 1;
+    s.links = {{0, 1, 0, 1}, {1, 0, 0, 1}};
+    s.sends = {{0, 0, 0, 0, 0, 1000}, {1, 1, 0, 0, 0, 1000}};
+    s.steps = 1;
+    s.finishNs = 1000;
+    ScheduleView view;
+    view.setSchedule(s);
+    const QString text = view.summary()->text();
+    EXPECT_TRUE(text.contains(QStringLiteral("on 2 NPUs: 1 chunk per NPU, 1 step, 2 chunk sends, "
+                                             "1 µs.")))
+        << text.toStdString();
+    EXPECT_FALSE(text.contains("1 chunks")) << text.toStdString();
+    EXPECT_FALSE(text.contains("1 steps")) << text.toStdString();
+    // A real schedule with three chunks per NPU says so in the plural.
+    GraphGeneratorSpec g;
+    g.name = "mesh2d";
+    g.size = {2, 2};
+    g.bandwidthBytesPerSecond = 1e9;
+    g.latencyNs = 10;
+    SynthesisOptions o;
+    o.chunksPerNpu = 3;
+    view.setSchedule(synthesize(generateGraph(g), o));
+    EXPECT_TRUE(view.summary()->text().contains("on 4 NPUs: 3 chunks per NPU, "))
+        << view.summary()->text().toStdString();
+}

@@ -1,0 +1,41 @@
+#pragma once
+// The alpha-beta model of a microbenchmark collective (lesson 2): time = alpha + size x beta',
+// where beta' is the per-byte cost of a bandwidth-optimal algorithm on the platform's one
+// dimension of N NPUs with link bandwidth B:
+//   all-reduce                              2(N-1)/N / B   (reduce-scatter then all-gather)
+//   reduce-scatter, all-gather, all-to-all   (N-1)/N / B
+// and alpha is the fixed cost, which the model does not predict: it is fitted to a measured run
+// (the smallest, where it dominates). Multi-dimensional and graph platforms have no single
+// bandwidth term here and give nullopt.
+
+#include "config/SimulationSpec.h"
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace astrolabe {
+
+/// The microbenchmark's size and the model's seconds per byte of it; nullopt when the spec is
+/// not a microbenchmark on a one-dimension, non-graph platform.
+struct AlphaBetaTerm {
+    double sizeBytes = 0;
+    double secondsPerByte = 0;
+};
+std::optional<AlphaBetaTerm> alphaBetaTerm(const SimulationSpec& spec);
+
+/// The fitted model: the line time = alphaSeconds + bytes x secondsPerByte through the run at
+/// (fitBytes, fitSeconds).
+struct AlphaBetaModel {
+    double alphaSeconds = 0;
+    double secondsPerByte = 0;
+    double seconds(double bytes) const { return alphaSeconds + bytes * secondsPerByte; }
+    static AlphaBetaModel fittedAt(double fitBytes, double fitSeconds, double secondsPerByte) {
+        return {fitSeconds - fitBytes * secondsPerByte, secondsPerByte};
+    }
+};
+
+/// `count` sizes from `from` to `to` bytes, evenly spaced on a log scale (both ends included).
+std::vector<double> logSpacedSizes(double from, double to, int count);
+
+} // namespace astrolabe
