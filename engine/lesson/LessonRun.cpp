@@ -177,6 +177,7 @@ const std::vector<std::pair<std::string, std::string>>& lessonMetrics() {
         {"bubble-percent", "the pipeline bubble (p-1)/(m+p-1) of the generated iteration, percent"},
         {"memory-gib", "the generator's peak memory per NPU (worst stage), GiB"},
         {"offloaded-gib", "model states offloaded out of HBM per NPU, GiB"},
+        {"link-gib", "bytes carried by all links together (each hop counted), GiB"},
     };
     return metrics;
 }
@@ -216,6 +217,12 @@ double lessonMetric(const std::string& metric, const LessonStepSpec& step, const
         return figuresOf(step, metric).memory.total() / static_cast<double>(kGiB);
     if (metric == "offloaded-gib")
         return figuresOf(step, metric).memory.offloaded() / static_cast<double>(kGiB);
+    if (metric == "link-gib") {
+        double bytes = 0;
+        for (const LinkStats& link : run.linkStats)
+            bytes += static_cast<double>(link.bytes);
+        return bytes / static_cast<double>(kGiB);
+    }
     throw Error(ErrorKind::Validation, "unknown lesson metric \"" + metric + "\"");
 }
 

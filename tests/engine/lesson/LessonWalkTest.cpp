@@ -63,6 +63,35 @@ TEST(LessonWalk, ParallelismQuotesAgreeWithTheRuns) {
 TEST(LessonWalk, MemoryQuotesAgreeWithTheRuns) {
     checkQuotes("06-memory");
 }
+TEST(LessonWalk, InSwitchQuotesAgreeWithTheRuns) {
+    checkQuotes("07-in-switch");
+}
+
+// Lesson 7 teaches the traffic of the two algorithms on one switch: the ring puts 4(N-1) · size on
+// the links (up and down for each of its 2(N-1)/N · size per NPU), the switch 2N · size. Checked
+// for both sizes the lesson uses, and the time of the in-switch step against the closed form of
+// docs/in-network-collectives.md (CU: 2E + λ + λ + size/β).
+TEST(LessonWalk, InSwitchTrafficFollowsTheClosedForms) {
+    const Lesson lesson = loadLesson(lessonFile("07-in-switch"));
+    const auto runs = walk(lesson);
+    ASSERT_EQ(runs.size(), 4u);
+    for (int step = 0; step < lesson.stepCount(); ++step) {
+        const LessonStepSpec spec = lessonStep(lesson, step);
+        const double n = spec.spec.platform.dimensions.at(0).size;
+        const bool inSwitch = spec.spec.system.allReduce.at(0).kind == AlgorithmKind::InSwitch;
+        EXPECT_EQ(inSwitch, step == 1 || step == 2) << "step " << step + 1;
+        EXPECT_DOUBLE_EQ(lessonMetric("link-gib", spec, *runs[step], nullptr),
+                         inSwitch ? 2 * n : 4 * (n - 1))
+            << "step " << step + 1;
+        if (inSwitch) {
+            const DimensionSpec& dim = spec.spec.platform.dimensions[0];
+            const double bytes = static_cast<double>(spec.spec.workload.microbenchmark.sizeBytes);
+            const double ns =
+                2 * 10 + 2 * dim.latencyNs + bytes / dim.bandwidthBytesPerSecond * 1e9;
+            EXPECT_NEAR(runs[step]->endTime.ns(), ns, 2.0) << "step " << step + 1;
+        }
+    }
+}
 
 // Lesson 1 teaches T ≈ 2(N-1)/N · size / bandwidth for a bandwidth-bound ring all-reduce; its
 // text says the run is "a little longer" and that doubling the bandwidth almost halves it.
