@@ -1,6 +1,7 @@
 #include "config/GraphSpec.h"
 
 #include "config/PlatformSpec.h"
+#include "core/Error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,6 +15,41 @@ std::string GraphSpec::deviceName(int device) const {
     if (device >= npus && device < npus + switches)
         return "sw" + std::to_string(device - npus);
     return "device " + std::to_string(device);
+}
+
+const std::vector<std::string>& graphRoutingNames() {
+    static const std::vector<std::string> names{"shortest", "ecmp"};
+    return names;
+}
+
+const char* graphRoutingName(GraphRouting routing) {
+    return graphRoutingNames()[static_cast<size_t>(routing)].c_str();
+}
+
+GraphRouting parseGraphRouting(const std::string& name) {
+    const std::vector<std::string>& names = graphRoutingNames();
+    for (size_t i = 0; i < names.size(); ++i)
+        if (names[i] == name)
+            return static_cast<GraphRouting>(i);
+    const std::string guess = closestMatch(name, names);
+    throw Error(ErrorKind::Validation,
+                "unknown graph routing \"" + name + "\"; expected " + joinAlternatives(names), {},
+                guess.empty() ? std::string() : "did you mean \"" + guess + "\"?");
+}
+
+namespace {
+uint64_t splitmix64(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+} // namespace
+
+uint64_t ecmpHash(int src, int dst, int device) {
+    const uint64_t flow = splitmix64((static_cast<uint64_t>(static_cast<uint32_t>(src)) << 32) |
+                                     static_cast<uint32_t>(dst));
+    return splitmix64(flow ^ static_cast<uint32_t>(device));
 }
 
 namespace {

@@ -29,17 +29,43 @@ struct GraphLinkSpec {
     }
 };
 
+/// How a message picks among equal-cost next hops (docs/graph-platforms.md, "Routing").
+/// Shortest: the lowest link id (every flow between two devices takes one path). Ecmp: per-flow
+/// equal-cost multi-path, as switches hash a flow's header: the flow (src, dst) picks
+/// candidate ecmpHash(src, dst, device) mod k among the k equal-cost links out of `device`.
+enum class GraphRouting : uint8_t { Shortest, Ecmp };
+/// "shortest", "ecmp": the names accepted in project files.
+const std::vector<std::string>& graphRoutingNames();
+const char* graphRoutingName(GraphRouting routing);
+/// Throws astrolabe::Error listing the valid names when the name is unknown.
+GraphRouting parseGraphRouting(const std::string& name);
+/// The per-flow hash ECMP routing uses at `device` (splitmix64 of the flow, then of the device,
+/// so that successive tiers do not all make the same choice). Deterministic, platform-free.
+uint64_t ecmpHash(int src, int dst, int device);
+
+/// Where the graph editor drew a device, in its scene units (docs/graph-platforms.md).
+struct GraphPoint {
+    double x = 0, y = 0;
+    bool operator==(const GraphPoint&) const = default;
+};
+
 struct GraphSpec {
     int npus = 0;
     int switches = 0;
     std::vector<GraphLinkSpec> links;
     std::string generator; ///< how it was made ("mesh2d 4x4", ...); empty when listed by hand
+    GraphRouting routing = GraphRouting::Shortest;
+    /// Empty (the editor lays the graph out), or one per device: where the user put it. Only the
+    /// editor reads it; the simulation ignores it. hasPositions() checks the count.
+    std::vector<GraphPoint> positions;
 
+    bool hasPositions() const { return positions.size() == static_cast<size_t>(deviceCount()); }
     int deviceCount() const { return npus + switches; }
     /// "npu3", "sw0": the names used in files and messages.
     std::string deviceName(int device) const;
     bool operator==(const GraphSpec& o) const {
-        return npus == o.npus && switches == o.switches && links == o.links;
+        return npus == o.npus && switches == o.switches && links == o.links &&
+               routing == o.routing && positions == o.positions;
     }
 };
 

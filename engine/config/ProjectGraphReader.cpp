@@ -3,7 +3,9 @@
 #include "config/GraphDeviceName.h"
 #include "config/GraphGenerators.h"
 #include "config/ProjectReading.h"
+#include "config/schema/SchemaProject.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace astrolabe::config {
@@ -105,12 +107,57 @@ void readLinks(Diagnostics& d, const YAML::Node& links, const std::string& path,
     }
 }
 
+/// `positions: {npu0: [x, y], ...}`: where the editor drew each device; all or none.
+void readPositions(Diagnostics& d, const YAML::Node& node, const std::string& path, GraphSpec& g) {
+    const char* example = "e.g. positions: {npu0: [0, 0], npu1: [80, 0]}, one per device";
+    if (!node.IsMap()) {
+        d.error(locate(d, node, path), "expected a map of device: [x, y], found " + describe(node),
+                example);
+        return;
+    }
+    std::vector<GraphPoint> points(static_cast<size_t>(g.deviceCount()));
+    std::vector<char> seen(points.size(), 0);
+    bool ok = true;
+    for (const auto& entry : node) {
+        const std::string name = entry.first.as<std::string>("");
+        const std::string key = joinKey(path, name);
+        const int device = readDevice(d, entry.first, key, g);
+        const YAML::Node xy = entry.second;
+        if (device < 0) {
+            ok = false;
+            continue;
+        }
+        if (!xy.IsSequence() || xy.size() != 2) {
+            d.error(locate(d, xy, key),
+                    "expected [x, y], found " +
+                        (xy.IsSequence() ? "a list of " + std::to_string(xy.size()) : describe(xy)),
+                    example);
+            ok = false;
+            continue;
+        }
+        GraphPoint& p = points[static_cast<size_t>(device)];
+        ok = readDouble(d, xy[0], key + "[0]", p.x) && readDouble(d, xy[1], key + "[1]", p.y) && ok;
+        seen[static_cast<size_t>(device)] = 1;
+    }
+    const auto missing = std::find(seen.begin(), seen.end(), 0);
+    if (ok && missing != seen.end()) {
+        d.error(locate(d, node, path),
+                "expected a position for every device, found none for " +
+                    g.deviceName(static_cast<int>(missing - seen.begin())),
+                "save the project from the graph editor, or remove positions for an automatic "
+                "layout");
+        ok = false;
+    }
+    if (ok)
+        g.positions = std::move(points);
+}
+
 void readGenerator(ProjectContext& c, const YAML::Node& node, const std::string& path,
                    GraphSpec& g) {
     Diagnostics& d = c.diagnostics;
     checkKeys(d, node, path,
               {"generator", "size", "bandwidth", "latency", "second-bandwidth", "second-latency",
-               "logical-dimensions"});
+               "logical-dimensions", "routing", "positions"});
     GraphGeneratorSpec s;
     bool ok = readString(d, node["generator"], joinKey(path, "generator"), s.name);
     const YAML::Node size = node["size"];
@@ -179,7 +226,8 @@ void readGraphPlatform(ProjectContext& c, const YAML::Node& node, PlatformSpec& 
     if (node["generator"].IsDefined()) {
         readGenerator(c, node, path, g);
     } else {
-        checkKeys(d, node, path, {"npus", "switches", "links", "logical-dimensions"});
+        checkKeys(d, node, path,
+                  {"npus", "switches", "links", "logical-dimensions", "routing", "positions"});
         bool ok = true;
         if (!node["npus"].IsDefined()) {
             d.error(locate(d, node, joinKey(path, "npus")), "required key is missing",
@@ -200,6 +248,13 @@ void readGraphPlatform(ProjectContext& c, const YAML::Node& node, PlatformSpec& 
     }
     if (d.hasErrors() || g.npus == 0)
         return;
+    if (node["positions"].IsDefined())
+        readPositions(d, node["positions"], joinKey(path, "positions"), g);
+    // The graph's own settings (routing), from the schema, through a view holding the graph.
+    SimulationSpec view;
+    view.platform.graph = std::move(g);
+    settings::readProjectGroup(c, node, settings::graphGroup(), view, nullptr, path);
+    g = std::move(*view.platform.graph);
     // Whole-graph problems (the per-link ones are reported above, with their lines).
     for (const GraphProblem& p : graphProblems(g)) {
         if (p.link >= 0)

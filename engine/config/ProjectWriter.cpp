@@ -14,6 +14,7 @@
 #include "core/OutputFile.h"
 #include "core/Units.h"
 
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -36,6 +37,13 @@ std::string relativePath(const std::string& path, const fs::path& directory) {
 void writeGraph(std::ostream& out, const PlatformSpec& platform) {
     const GraphSpec& g = *platform.graph;
     out << "platform:\n  graph:\n    npus: " << g.npus << "\n    switches: " << g.switches << "\n";
+    SimulationSpec view;
+    view.platform = platform;
+    std::ostringstream settingLines; // "  routing: ecmp" lines, indented one level further here
+    settings::writeProjectGroup(settingLines, settings::graphGroup(), view, nullptr);
+    std::istringstream lines(settingLines.str());
+    for (std::string line; std::getline(lines, line);)
+        out << "  " << line << "\n";
     if (platform.dimensions.size() > 1) {
         out << "    logical-dimensions: [";
         for (size_t i = 0; i < platform.dimensions.size(); ++i)
@@ -50,6 +58,21 @@ void writeGraph(std::ostream& out, const PlatformSpec& platform) {
         if (!l.bidirectional)
             out << ", bidirectional: false";
         out << "}\n";
+    }
+    if (g.hasPositions()) {
+        // Shortest text that reads back to the same double (std::to_chars), so a reopened
+        // project saves byte-identical.
+        const auto number = [](double v) {
+            char buffer[32];
+            const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
+            return std::string(buffer, end);
+        };
+        out << "    positions:\n";
+        for (int i = 0; i < g.deviceCount(); ++i) {
+            const GraphPoint& p = g.positions[static_cast<size_t>(i)];
+            out << "      " << g.deviceName(i) << ": [" << number(p.x) << ", " << number(p.y)
+                << "]\n";
+        }
     }
 }
 

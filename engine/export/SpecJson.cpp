@@ -38,6 +38,11 @@ json toJson(const SimulationSpec& spec) {
             {"sizeBytes", w.microbenchmark.sizeBytes},
             {"commGroup", w.microbenchmark.commGroup}}}}},
     };
+    if (spec.platform.graph) {
+        json graph;
+        settings::addSpecJson(settings::graphGroup(), spec, graph);
+        out["platform"]["graph"] = std::move(graph["graph"]);
+    }
     // The system, run and memory groups' settings (under "system", "options" and "memory") come
     // from the schema; the dimension group's, per dimension above.
     for (const settings::Group* group : settings::allGroups())

@@ -149,6 +149,17 @@ std::vector<ModelPreset> makePresets() {
     split(ds, 1, 16, 128, 64, 15360);
     out.push_back({"deepseek-v3", "DeepSeek-V3 671B MoE (MLA), p16 d128 ep64", ds});
 
+    // The FRED paper's (Rashidi et al.) Transformer-17B; the seed holds only its abstract, so
+    // the dimensions are Microsoft's published 17 B Turing-NLG (Rosset, "Turing-NLG: A
+    // 17-billion-parameter language model by Microsoft", 2020, trained with Megatron-LM and
+    // DeepSpeed): 78 layers, hidden 4256, 28 heads, 1024-token sequences, GPT-2's vocabulary,
+    // model parallelism 4 on 256 GPUs, batch 512.
+    GeneratorSpec t17 = gptStyle("Transformer-17B", 78, 4256, 28);
+    t17.model.sequence = 1024;
+    t17.model.vocabulary = 50257;
+    split(t17, 4, 1, 64, 1, 512);
+    out.push_back({"transformer-17b", "17B GPT (Turing-NLG), t4 d64 (Rosset 2020)", t17});
+
     GeneratorSpec t1 = gptStyle("Transformer-1T", 128, 25600, 160);
     split(t1, 8, 64, 6, 1, 3072);
     out.push_back({"transformer-1t", "1T GPT, t8 p64 d6 (Narayanan et al. 2021)", t1});

@@ -214,6 +214,7 @@ void Topology::buildGraph(const PlatformSpec& spec) {
                                 : "every NPU must reach every other NPU over the links");
     }
     m_graph = true;
+    m_ecmp = g.routing == GraphRouting::Ecmp;
     // Logical dimensions: the spec's (a stack converted to a graph keeps its own, so that
     // collectives plan the same phases), or one of all NPUs.
     if (m_dims.empty())
@@ -292,17 +293,27 @@ void Topology::appendGraphRoute(int src, int dst, std::vector<int32_t>& route) c
     int at = src;
     while (at != dst) {
         const auto here = dist[static_cast<size_t>(at)];
-        int32_t chosen = -1;
-        // m_outLinks is ascending: the first link on a shortest path is the lowest id.
-        for (int32_t l : m_outLinks[static_cast<size_t>(at)]) {
+        const auto onPath = [&](int32_t l) {
             const auto there = dist[static_cast<size_t>(m_links[static_cast<size_t>(l)].dst)];
-            if (there.first != std::numeric_limits<int64_t>::max() &&
-                std::pair<int64_t, int32_t>{there.first + m_linkLatencyPs[static_cast<size_t>(l)],
-                                            there.second + 1} == here) {
+            return there.first != std::numeric_limits<int64_t>::max() &&
+                   std::pair<int64_t, int32_t>{
+                       there.first + m_linkLatencyPs[static_cast<size_t>(l)], there.second + 1} ==
+                       here;
+        };
+        // m_outLinks is ascending: shortest takes the first link on a shortest path (the lowest
+        // id); ECMP counts the k equal-cost links and takes number ecmpHash mod k of them.
+        const std::vector<int32_t>& out = m_outLinks[static_cast<size_t>(at)];
+        uint64_t skip = 0;
+        if (m_ecmp) {
+            const auto k = static_cast<uint64_t>(std::count_if(out.begin(), out.end(), onPath));
+            skip = k > 1 ? ecmpHash(src, dst, at) % k : 0;
+        }
+        int32_t chosen = -1;
+        for (int32_t l : out)
+            if (onPath(l) && skip-- == 0) {
                 chosen = l;
                 break;
             }
-        }
         if (chosen < 0) // graphProblems() rules this out; never loop forever
             throw Error(ErrorKind::Internal, "no route from device " + std::to_string(src) +
                                                  " to device " + std::to_string(dst));

@@ -13,10 +13,12 @@
 // collectives (by default one of all NPUs; NPU ids map to coordinates as above) over the graph's
 // devices and links (a bidirectional link becomes two, forward first, in file
 // order). Routes are shortest paths by (sum of link latencies, hop count); among equal next
-// steps the lowest link id wins, which on a graph made from a dimension stack (graphOfStack())
-// reproduces the stack's dimension-ordered routes. Distances to a destination are computed by
-// Dijkstra the first time a route to it is asked for and cached (O(devices) per destination
-// used; the cache makes route queries non-thread-safe, like the rest of a run's state).
+// steps the lowest link id wins (GraphRouting::Shortest), which on a graph made from a dimension
+// stack (graphOfStack()) reproduces the stack's dimension-ordered routes; with
+// GraphRouting::Ecmp each flow (src, dst) picks by ecmpHash() among them at every device. Distances
+// to a destination are computed by Dijkstra the first time a route to it is asked for and cached
+// (O(devices) per destination used; the cache makes route queries non-thread-safe, like the rest of
+// a run's state).
 
 #include "config/PlatformSpec.h"
 #include "record/RunResult.h"
@@ -105,6 +107,7 @@ private:
     int m_npus = 0;
     int m_devices = 0;
     bool m_graph = false;
+    bool m_ecmp = false; ///< graphs: GraphRouting::Ecmp
     std::vector<double> m_linkLatencyNs;
     std::vector<int64_t> m_linkLatencyPs;         ///< graphs: the routing weight
     std::vector<std::vector<int32_t>> m_outLinks; ///< graphs: per device, ascending link ids

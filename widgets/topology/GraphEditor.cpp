@@ -1,5 +1,6 @@
 #include "topology/GraphEditor.h"
 
+#include "config/schema/Setting.h"
 #include "core/Error.h"
 #include "core/Units.h"
 #include "topology/GraphEdits.h"
@@ -9,6 +10,7 @@
 #include "topology/TopologyDocument.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -27,6 +29,14 @@ namespace astrolabe::widgets {
 namespace {
 constexpr size_t kKnownGraphs = 32;
 constexpr int kLinkMergeBase = 1 << 20; // merge keys of link edits, past the stack's
+
+std::vector<GraphPoint> toPoints(const std::vector<QPointF>& positions) {
+    std::vector<GraphPoint> out;
+    out.reserve(positions.size());
+    for (const QPointF& p : positions)
+        out.push_back({p.x(), p.y()});
+    return out;
+}
 } // namespace
 
 QPointF GraphEditor::freePlace(const std::vector<QPointF>& positions, int skip) const {
@@ -59,6 +69,7 @@ GraphEditor::GraphEditor(TopologyDocument* document, QWidget* parent)
     , m_bandwidth(new QLineEdit(this))
     , m_latency(new QLineEdit(this))
     , m_bidirectional(new QCheckBox(tr("both directions"), this))
+    , m_routing(new QComboBox(this))
     , m_linkTitle(new QLabel(this))
     , m_problems(new QLabel(this)) {
     auto* panel = new QWidget(this);
@@ -74,6 +85,13 @@ GraphEditor::GraphEditor(TopologyDocument* document, QWidget* parent)
     auto* layout = new QPushButton(tr("Auto layout"), panel);
     for (QPushButton* b : {addNpu, addSwitch, remove, layout})
         column->addWidget(b);
+    const settings::Setting& routing = settings::find(settings::graphGroup(), "graph.routing");
+    for (const std::string& label : routing.choiceLabels)
+        m_routing->addItem(QString::fromStdString(label));
+    m_routing->setToolTip(QString::fromStdString(routing.help));
+    auto* routingForm = new QFormLayout;
+    routingForm->addRow(tr("Routing"), m_routing);
+    column->addLayout(routingForm);
     m_linkTitle->setText(tr("<b>Link</b> \u2014 select one"));
     column->addWidget(m_linkTitle);
     auto* form = new QFormLayout;
@@ -112,6 +130,7 @@ GraphEditor::GraphEditor(TopologyDocument* document, QWidget* parent)
     for (QLineEdit* e : {m_bandwidth, m_latency})
         connect(e, &QLineEdit::editingFinished, this, &GraphEditor::editSelectedLink);
     connect(m_bidirectional, &QCheckBox::clicked, this, &GraphEditor::editSelectedLink);
+    connect(m_routing, &QComboBox::activated, this, &GraphEditor::editRouting);
 }
 
 void GraphEditor::remember(const GraphSpec& graph, std::vector<QPointF> positions) {
@@ -132,7 +151,12 @@ void GraphEditor::showGraph() {
     const GraphSpec& graph = *platform.graph;
     const auto known = std::find_if(m_known.begin(), m_known.end(),
                                     [&](const auto& entry) { return entry.first == graph; });
-    if (known != m_known.end() && known->second.size() == static_cast<size_t>(graph.deviceCount()))
+    if (graph.hasPositions()) {
+        m_positions.clear();
+        for (const GraphPoint& p : graph.positions)
+            m_positions.emplace_back(p.x, p.y);
+    } else if (known != m_known.end() &&
+               known->second.size() == static_cast<size_t>(graph.deviceCount()))
         m_positions = known->second;
     else
         m_positions = layoutGraph(platform).positions;
@@ -146,20 +170,45 @@ void GraphEditor::showGraph() {
     }
     m_problems->setText(lines.join(QLatin1Char('\n')));
     m_view->setGraph(graph, m_positions, bad, wrapLinks(graph, m_positions));
+    m_routing->setCurrentIndex(static_cast<int>(graph.routing)); // no signal: only `activated`
     showSelectedLink();
+}
+
+void GraphEditor::editRouting(int index) {
+    if (!m_document->platform().graph || index < 0)
+        return;
+    GraphSpec graph = *m_document->platform().graph;
+    graph.routing = static_cast<GraphRouting>(index);
+    if (graph == *m_document->platform().graph)
+        return;
+    remember(graph, m_positions);
+    m_document->editGraph(
+        graph, tr("Routing: %1").arg(QString::fromLatin1(graphRoutingName(graph.routing))));
 }
 
 void GraphEditor::moveDevice(int device, QPointF scenePos) {
     if (device < 0 || device >= static_cast<int>(m_positions.size()))
         return;
-    m_positions[static_cast<size_t>(device)] = scenePos;
-    remember(*m_document->platform().graph, m_positions);
-    showGraph(); // the links follow
+    // Whole scene units: the project file then holds short numbers.
+    std::vector<QPointF> positions = m_positions;
+    positions[static_cast<size_t>(device)] =
+        QPointF(std::round(scenePos.x()), std::round(scenePos.y()));
+    GraphSpec graph = *m_document->platform().graph;
+    graph.positions = toPoints(positions);
+    remember(graph, positions);
+    m_document->editGraph(graph,
+                          tr("Move %1").arg(QString::fromStdString(graph.deviceName(device))));
 }
 
 void GraphEditor::relayout() {
     m_known.clear();
-    showGraph();
+    GraphSpec graph = *m_document->platform().graph;
+    if (graph.positions.empty()) {
+        showGraph();
+        return;
+    }
+    graph.positions.clear(); // saved positions go: one undoable step
+    m_document->editGraph(graph, tr("Auto layout"));
 }
 
 void GraphEditor::addDevice(bool isSwitch) {
@@ -170,6 +219,8 @@ void GraphEditor::addDevice(bool isSwitch) {
     for (size_t old = 0; old < renumber.size(); ++old)
         positions[static_cast<size_t>(renumber[old])] = m_positions[old];
     positions[static_cast<size_t>(id)] = freePlace(positions, id);
+    if (!graph.positions.empty())
+        graph.positions = toPoints(positions);
     remember(graph, std::move(positions));
     m_document->editGraph(graph, isSwitch ? tr("Add switch") : tr("Add NPU"));
 }
@@ -194,6 +245,8 @@ void GraphEditor::deleteSelection() {
     for (size_t old = 0; old < renumber.size(); ++old)
         if (renumber[old] >= 0)
             positions[static_cast<size_t>(renumber[old])] = m_positions[old];
+    if (!graph.positions.empty())
+        graph.positions = toPoints(positions);
     remember(graph, std::move(positions));
     m_view->select({}, {});
     m_document->editGraph(

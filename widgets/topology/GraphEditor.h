@@ -6,8 +6,11 @@
 // it as the stack lists a dimension's. Every edit goes through the TopologyDocument, so it is one
 // undoable step on the editor's (or the application's) undo stack and lands in the project.
 //
-// Positions: a graph seen before (an undo, a redo) gets its earlier positions back; a new one is
-// laid out by layoutGraph(); a device added or moved (Shift+drag) here sits where it was put.
+// Positions: a device moved (Shift+drag) is one undoable edit that stores every device's
+// position in the graph (GraphSpec::positions), so the project saves them and a reopened
+// project shows them instead of the automatic layout; "Auto layout" drops them (undoable too).
+// A graph without saved positions seen before (an undo, a redo) gets its earlier positions back;
+// a new one is laid out by layoutGraph(); a device added here sits where it was put.
 #include "config/PlatformSpec.h"
 
 #include <QPointF>
@@ -17,6 +20,7 @@
 #include <vector>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 
@@ -36,6 +40,7 @@ public:
     QLineEdit* bandwidthEdit() const { return m_bandwidth; }
     QLineEdit* latencyEdit() const { return m_latency; }
     QLabel* problemsLabel() const { return m_problems; }
+    QComboBox* routingBox() const { return m_routing; }
     const std::vector<QPointF>& positions() const { return m_positions; }
 
     /// Shows the document's graph (called on every platform change).
@@ -43,10 +48,10 @@ public:
     void addDevice(bool isSwitch);
     void addLink(int from, int to);
     void deleteSelection();
-    /// Puts a device elsewhere in the drawing (Shift+drag). Positions are the editor's, not the
-    /// project's: no undo step, and a reopened project is laid out afresh.
+    /// Puts a device elsewhere in the drawing (Shift+drag), rounded to whole scene units: an
+    /// undoable edit that saves all positions in the graph (and so in the project).
     void moveDevice(int device, QPointF scenePos);
-    /// Lays the graph out afresh (forgetting moved positions).
+    /// Lays the graph out afresh, dropping saved positions (an undoable edit when there were).
     void relayout();
 
 private:
@@ -55,6 +60,7 @@ private:
     QPointF freePlace(const std::vector<QPointF>& positions, int skip) const;
     void showSelectedLink();
     void editSelectedLink();
+    void editRouting(int index);
 
     TopologyDocument* m_document;
     GraphPalette* m_palette;
@@ -62,6 +68,7 @@ private:
     QLineEdit* m_bandwidth;
     QLineEdit* m_latency;
     QCheckBox* m_bidirectional;
+    QComboBox* m_routing; ///< the graph group's routing setting, from the schema
     QLabel* m_linkTitle;
     QLabel* m_problems;
     std::vector<QPointF> m_positions;

@@ -3,6 +3,9 @@
 // one dimension (dimensions[0]); dimensionView() and the project reader and writer move each
 // dimension in and out of such a view. The platform's own limits (16 dimensions, 2^20 NPUs) are
 // whole-platform checks in SpecValidation (docs/limits.md).
+//
+// The graph group (`platform.graph`): the graph platform's own settings beside its devices and
+// links (which ProjectGraphReader.cpp reads, being lists rather than settings).
 #include "config/schema/Setting.h"
 
 #include <nlohmann/json.hpp>
@@ -97,7 +100,40 @@ std::vector<Setting> declareAll() {
     return out;
 }
 
+std::vector<Setting> declareGraph() {
+    Setting s = declare("graph.routing", Type::Enum, "Routing", "routing",
+                        "How a message picks among equal-cost next hops of a graph platform: "
+                        "shortest takes the lowest link id (every flow between two devices "
+                        "uses one path; a graph made from a stack routes as the stack), ecmp "
+                        "spreads flows per (source, destination) by a hash, as switches do "
+                        "(docs/graph-platforms.md).");
+    s.compat = Compat::ProjectOnly;
+    s.choices = graphRoutingNames();
+    s.choiceLabels = {"Shortest path (lowest link id)", "ECMP (per-flow hash)"};
+    s.get = [](const SimulationSpec& spec) -> Value {
+        return std::string(graphRoutingName(spec.platform.graph ? spec.platform.graph->routing
+                                                                : GraphRouting::Shortest));
+    };
+    s.set = [](SimulationSpec& spec, const Value& v) {
+        if (!spec.platform.graph)
+            spec.platform.graph.emplace();
+        spec.platform.graph->routing = parseGraphRouting(std::get<std::string>(v));
+    };
+    s.specJsonKey = "routing";
+    s.specJsonGroup = "graph";
+    // Written only when it is not the default, so older projects stay byte-identical.
+    s.writeProjectWhen = [](const SimulationSpec& spec) {
+        return spec.platform.graph && spec.platform.graph->routing != GraphRouting::Shortest;
+    };
+    return {s};
+}
+
 } // namespace
+
+const Group& graphGroup() {
+    static const Group group{"graph", "A graph platform's settings", declareGraph(), "", true};
+    return group;
+}
 
 const Group& dimensionGroup() {
     static const Group group{"dimension", "One dimension of a stacked platform", declareAll(),

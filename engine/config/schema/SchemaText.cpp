@@ -91,7 +91,7 @@ std::string Setting::projectKey() const {
 }
 
 std::vector<const Group*> allGroups() {
-    return {&dimensionGroup(), &systemGroup(), &runGroup(), &memoryGroup()};
+    return {&dimensionGroup(), &graphGroup(), &systemGroup(), &runGroup(), &memoryGroup()};
 }
 
 const Setting& find(const Group& group, const std::string& path) {

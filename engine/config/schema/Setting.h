@@ -205,6 +205,9 @@ const Group& memoryGroup();
 /// One dimension of a stacked platform (`platform.dimensions[i]`; ASTRA-sim's network YAML),
 /// PlatformSettings.cpp. Its settings read and write dimensionView()'s one dimension.
 const Group& dimensionGroup();
+/// A graph platform's own settings (`platform.graph`, PlatformSettings.cpp): they read and
+/// write spec.platform.graph (creating an empty graph when there is none).
+const Group& graphGroup();
 /// A spec whose platform is `dimension` alone: what dimensionGroup()'s settings get and set.
 SimulationSpec dimensionView(const DimensionSpec& dimension);
 /// The setting at `path` of `group`; throws std::out_of_range when there is none.

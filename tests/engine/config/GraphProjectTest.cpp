@@ -3,6 +3,7 @@
 #include "ConfigTestSupport.h"
 #include "config/GraphCsv.h"
 #include "config/ProjectFile.h"
+#include "core/InputFile.h"
 #include "export/GraphExport.h"
 
 #include <gmock/gmock.h>
@@ -12,6 +13,7 @@ using namespace astrolabe;
 using astrolabe::configtest::errorText;
 using astrolabe::configtest::ScratchDir;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -198,4 +200,55 @@ TEST(GraphProject, BundledDgx1ProjectLoads) {
     EXPECT_EQ(s.platform.graph->npus, 8);
     EXPECT_EQ(s.platform.graph->links.size(), 16u);
     EXPECT_EQ(s.options.backend, NetworkBackend::CongestionAware);
+}
+
+// The graph group's routing setting (docs/project-format.md): read, written only when not the
+// default (older projects stay byte-identical), and a bad value names key, expected and found.
+TEST(GraphProject, RoutingRoundTripsAndBadValuesAreRefused) {
+    EXPECT_EQ(parse(kStar).platform.graph->routing, GraphRouting::Shortest);
+    const SimulationSpec s = parse("  graph: {generator: fattree, size: [4], bandwidth: 100 "
+                                   "GB/s, latency: 100 ns, routing: ecmp}\n");
+    ASSERT_TRUE(s.platform.graph);
+    EXPECT_EQ(s.platform.graph->routing, GraphRouting::Ecmp);
+    ScratchDir dir;
+    saveProject(s, dir.path("ecmp.yaml"));
+    EXPECT_THAT(readInputFile(dir.path("ecmp.yaml"), "the project"),
+                HasSubstr("\n    routing: ecmp\n"));
+    EXPECT_EQ(loadProject(dir.path("ecmp.yaml")).platform, s.platform);
+    saveProject(parse(kStar), dir.path("shortest.yaml"));
+    EXPECT_THAT(readInputFile(dir.path("shortest.yaml"), "the project"), Not(HasSubstr("routing")));
+
+    const std::string e = parseError(kStar + "    routing: random\n");
+    EXPECT_THAT(e, HasSubstr("p.yaml:11:"));
+    EXPECT_THAT(e, HasSubstr("platform.graph.routing: unknown graph routing \"random\"; expected "
+                             "shortest or ecmp"));
+    EXPECT_THAT(parseError(kStar + "    routing: [ecmp]\n"), HasSubstr("platform.graph.routing"));
+}
+
+// Saved editor positions (docs/graph-platforms.md): all devices or none, each [x, y].
+TEST(GraphProject, PositionsRoundTripAndBadOnesAreRefused) {
+    const SimulationSpec s = parse(kStar + "    positions: {npu0: [0, 0], npu1: [80.5, 0], "
+                                           "npu2: [-40, 1e3], sw0: [40, 60]}\n");
+    ASSERT_TRUE(s.platform.graph->hasPositions());
+    EXPECT_EQ(s.platform.graph->positions[2], (GraphPoint{-40, 1000}));
+    EXPECT_EQ(s.platform.graph->positions[3], (GraphPoint{40, 60}));
+    ScratchDir dir;
+    saveProject(s, dir.path("placed.yaml"));
+    const std::string text = readInputFile(dir.path("placed.yaml"), "the project");
+    EXPECT_THAT(text, HasSubstr("    positions:\n      npu0: [0, 0]\n      npu1: [80.5, 0]\n"
+                                "      npu2: [-40, 1000]\n      sw0: [40, 60]\n"));
+    EXPECT_EQ(loadProject(dir.path("placed.yaml")).platform, s.platform);
+
+    std::string e = parseError(kStar + "    positions: {npu0: [0, 0]}\n");
+    EXPECT_THAT(e, HasSubstr("p.yaml:11:"));
+    EXPECT_THAT(e, HasSubstr("platform.graph.positions: expected a position for every device, "
+                             "found none for npu1"));
+    e = parseError(kStar + "    positions: {npu0: [0, 0], npu1: [3]}\n");
+    EXPECT_THAT(e, HasSubstr("platform.graph.positions.npu1: expected [x, y], found a list of 1"));
+    e = parseError(kStar + "    positions: {npu0: [0, 0], sw1: [1, 1]}\n");
+    EXPECT_THAT(e, HasSubstr("expected npu0..npu2 or sw0..sw0, found \"sw1\""));
+    e = parseError(kStar + "    positions: {npu0: [x, 0]}\n");
+    EXPECT_THAT(e, HasSubstr("platform.graph.positions.npu0[0]"));
+    EXPECT_THAT(parseError(kStar + "    positions: [1, 2]\n"),
+                HasSubstr("platform.graph.positions: expected a map of device: [x, y]"));
 }

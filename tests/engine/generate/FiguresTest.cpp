@@ -129,6 +129,18 @@ TEST(Figures, EveryPresetIsValidAndPrintable) {
     EXPECT_NEAR(resnet.modelFlops / (2048 * 6 * 4.11e9), 1.0, 0.02);
 }
 
+// Transformer-17B (Turing-NLG's dimensions): 12 L h^2 (attention and MLP weights) + V h
+// (embeddings) + s h (positions) = 12 * 78 * 4256^2 + 50257 * 4256 + 1024 * 4256 = 17.17e9,
+// the "17 B" of its name; the biases and norms add about 13 L h more.
+TEST(Figures, Transformer17BHasSeventeenBillionParameters) {
+    const GeneratorSpec s = presetSpec("transformer-17b");
+    const double h = 4256, layers = 78;
+    const double closedForm = 12 * layers * h * h + 50257 * h + 1024 * h;
+    EXPECT_NEAR(computeFigures(s).parameters / closedForm, 1.0, 0.001);
+    EXPECT_NEAR(closedForm / 17e9, 1.0, 0.02);
+    EXPECT_EQ(s.parallel.tp * s.parallel.dp * s.parallel.pp, 256);
+}
+
 TEST(Figures, InvalidSpecsAreRejectedWithKeyPaths) {
     GeneratorSpec s = presetSpec("gpt3-175b");
     s.parallel.tp = 7; // 96 heads do not split over 7

@@ -122,3 +122,78 @@ TEST(GraphNetwork, AsymmetricDirectionsHaveTheirOwnTiming) {
     EXPECT_EQ(r.log.at(1), floorNs(10 + 10));
     EXPECT_EQ(r.log.at(2), floorNs(1000 + 1000));
 }
+
+namespace {
+
+/// A 2x2 leaf-spine: NPUs 0, 1 under leaf sw0 (device 4), NPUs 2, 3 under leaf sw1 (5), spines
+/// sw2 (6) and sw3 (7). Every cross-leaf route has two equal-cost paths, one per spine. The
+/// leaf -> spine links have beta bytes/ns; every other link is 10^6 times faster (its floor is
+/// 0 ns for the test's message), so the only time a flow spends is on its leaf -> spine link.
+GraphSpec leafSpine(double beta, GraphRouting routing) {
+    const double fast = beta * 1e6;
+    GraphSpec g{4,
+                4,
+                {bi(0, 4, fast, 0),
+                 bi(1, 4, fast, 0),
+                 bi(2, 5, fast, 0),
+                 bi(3, 5, fast, 0),
+                 {4, 6, beta * 1e9, 0, false, 0},
+                 {4, 7, beta * 1e9, 0, false, 0},
+                 {5, 6, beta * 1e9, 0, false, 0},
+                 {5, 7, beta * 1e9, 0, false, 0},
+                 {6, 4, fast * 1e9, 0, false, 0},
+                 {7, 4, fast * 1e9, 0, false, 0},
+                 {6, 5, fast * 1e9, 0, false, 0},
+                 {7, 5, fast * 1e9, 0, false, 0}},
+                {}};
+    g.routing = routing;
+    return g;
+}
+
+/// The spine (6 or 7) that ECMP sends flow src -> dst to from its leaf: the documented rule,
+/// candidate ecmpHash(src, dst, leaf) mod 2 of the two uplinks in id order (to 6, then to 7).
+int ecmpSpine(int src, int dst) {
+    const int leaf = src < 2 ? 4 : 5;
+    return 6 + static_cast<int>(ecmpHash(src, dst, leaf) % 2);
+}
+
+} // namespace
+
+// Two flows from the two NPUs of one leaf to the two NPUs of the other, sent together, S bytes
+// each, S / beta = s. Shortest routes both over the leaf's lowest-id uplink (to sw2): they queue
+// on it and the second arrives at 2s. ECMP with a pair whose hashes pick different spines: both
+// arrive at s. The pair is chosen from the hash rule above, not from a run.
+TEST(GraphNetwork, EcmpSpreadsTwoFlowsOverEqualCostSpinesShortestQueuesThem) {
+    const double beta = 10;
+    const uint64_t bytes = 1'000'000;
+    const int64_t s = floorNs(static_cast<double>(bytes) / beta).nsFloor();
+    std::pair<int, int> first{-1, -1}, second{-1, -1};
+    for (const auto& [a, b] : std::vector<std::pair<std::pair<int, int>, std::pair<int, int>>>{
+             {{0, 2}, {1, 3}}, {{0, 3}, {1, 2}}, {{2, 0}, {3, 1}}, {{2, 1}, {3, 0}}})
+        if (first.first < 0 && ecmpSpine(a.first, a.second) != ecmpSpine(b.first, b.second)) {
+            first = a;
+            second = b;
+        }
+    ASSERT_GE(first.first, 0) << "no flow pair of this leaf-spine hashes apart";
+    for (GraphRouting routing : {GraphRouting::Shortest, GraphRouting::Ecmp}) {
+        Rig<CongestionAwareNetwork> r(leafSpine(beta, routing));
+        r.network.transmit(first.first, first.second, bytes, 1);
+        r.network.transmit(second.first, second.second, bytes, 2);
+        r.sim.run();
+        const int64_t last = std::max(r.log.at(1).nsFloor(), r.log.at(2).nsFloor());
+        const int64_t want = routing == GraphRouting::Ecmp ? s : 2 * s;
+        EXPECT_EQ(last, want) << graphRoutingName(routing);
+        EXPECT_EQ(std::min(r.log.at(1).nsFloor(), r.log.at(2).nsFloor()), s);
+    }
+    // A pair that hashes together queues under ECMP too: ECMP spreads flows, not bytes.
+    for (const auto& [a, b] : std::vector<std::pair<std::pair<int, int>, std::pair<int, int>>>{
+             {{0, 2}, {1, 3}}, {{0, 3}, {1, 2}}, {{2, 0}, {3, 1}}, {{2, 1}, {3, 0}}}) {
+        if (ecmpSpine(a.first, a.second) != ecmpSpine(b.first, b.second))
+            continue;
+        Rig<CongestionAwareNetwork> r(leafSpine(beta, GraphRouting::Ecmp));
+        r.network.transmit(a.first, a.second, bytes, 1);
+        r.network.transmit(b.first, b.second, bytes, 2);
+        r.sim.run();
+        EXPECT_EQ(std::max(r.log.at(1).nsFloor(), r.log.at(2).nsFloor()), 2 * s);
+    }
+}

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <gtest/gtest.h>
 #include <map>
+#include <set>
 #include <vector>
 
 using namespace astrolabe;
@@ -238,4 +239,56 @@ TEST(GraphGenerators, BadParametersNameTheProblem) {
     EXPECT_NE(message("mesh2d", {4}).find("size [x, y]"), std::string::npos);
     EXPECT_NE(message("fattree", {3}).find("even"), std::string::npos);
     EXPECT_NE(message("mesh2d", {1000, 1000}).find("limit"), std::string::npos);
+}
+
+// ECMP (docs/graph-platforms.md, "Routing"): every route is still a shortest one, of the same
+// total latency and hop count as the lowest-id route; on a k = 4 fat-tree, all-pairs traffic
+// under shortest routing leaves each edge switch by its lowest uplink only (some links carry
+// nothing), while ECMP's per-flow hash reaches every link.
+TEST(GraphTopology, EcmpRoutesAreShortestAndSpreadOverEveryFatTreeLink) {
+    const std::vector<std::pair<std::string, std::vector<int64_t>>> graphs{
+        {"fattree", {4}}, {"torus2d", {4, 4}}, {"dgx1", {}}, {"hypercube", {4}}};
+    for (const auto& [name, size] : graphs) {
+        GraphSpec g = generate(name, size);
+        const Topology shortest(graphPlatform(g));
+        g.routing = GraphRouting::Ecmp;
+        const Topology ecmp(graphPlatform(g));
+        std::set<int32_t> usedShortest, usedEcmp;
+        bool differs = false;
+        for (int a = 0; a < g.npus; ++a)
+            for (int b = 0; b < g.npus; ++b) {
+                const std::vector<int32_t> r1 = route(shortest, a, b), r2 = route(ecmp, a, b);
+                ASSERT_EQ(r1.size(), r2.size()) << name << " " << a << "->" << b;
+                double l1 = 0, l2 = 0;
+                for (size_t i = 0; i < r1.size(); ++i) {
+                    l1 += shortest.linkLatencyNs(r1[i]);
+                    l2 += ecmp.linkLatencyNs(r2[i]);
+                }
+                EXPECT_EQ(l1, l2) << name << " " << a << "->" << b;
+                EXPECT_EQ(path(ecmp, a, b).back(), b);
+                differs = differs || r1 != r2;
+                usedShortest.insert(r1.begin(), r1.end());
+                usedEcmp.insert(r2.begin(), r2.end());
+            }
+        EXPECT_TRUE(differs) << name << ": every graph here has equal-cost alternatives";
+        if (name == "fattree") {
+            EXPECT_LT(static_cast<int>(usedShortest.size()), shortest.linkCount());
+            EXPECT_EQ(static_cast<int>(usedEcmp.size()), ecmp.linkCount());
+        }
+    }
+}
+
+TEST(GraphTopology, RoutingNamesParseAndUnknownNamesAreRefused) {
+    EXPECT_EQ(parseGraphRouting("ecmp"), GraphRouting::Ecmp);
+    EXPECT_EQ(parseGraphRouting("shortest"), GraphRouting::Shortest);
+    EXPECT_STREQ(graphRoutingName(GraphRouting::Ecmp), "ecmp");
+    try {
+        parseGraphRouting("ecpm");
+        FAIL() << "ecpm was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(e.message().find("expected shortest or ecmp"), std::string::npos) << e.message();
+    }
+    GraphSpec a = generate("torus2d", {4, 4}), b = a;
+    b.routing = GraphRouting::Ecmp;
+    EXPECT_FALSE(a == b) << "routing changes results, so it is part of the graph's identity";
 }

@@ -14,6 +14,7 @@
 #include "topology/TopologyEditor.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QGraphicsItem>
 #include <QLabel>
 #include <QLineEdit>
@@ -21,6 +22,7 @@
 #include <QMouseEvent>
 #include <QTest>
 #include <QUndoStack>
+#include <cmath>
 #include <gtest/gtest.h>
 
 using namespace astrolabe;
@@ -128,8 +130,10 @@ TEST(GraphEditor, EditsWriteBackAndUndoRestoresTheExactProject) {
     EXPECT_NE(text.find("{from: npu8, to: sw0, bandwidth: 400 GB/s"), std::string::npos) << text;
     EXPECT_EQ(parseProject(text, kDgxProject).platform, edited.platform);
 
-    // Shift+drag moves sw0 in the drawing: no project change, no undo step.
+    // Shift+drag moves sw0: one undo step that saves every device's position in the graph,
+    // rounded to whole scene units; undo puts the graph without positions back.
     const PlatformSpec beforeMove = shown.editor.platform();
+    const std::vector<QPointF> laidOut = ge->positions();
     const QPoint away = devicePoint(view, 9) + QPoint(30, 40);
     QMouseEvent press(QEvent::MouseButtonPress, QPointF(devicePoint(view, 9)),
                       view->viewport()->mapToGlobal(QPointF(devicePoint(view, 9))), Qt::LeftButton,
@@ -137,16 +141,27 @@ TEST(GraphEditor, EditsWriteBackAndUndoRestoresTheExactProject) {
     QApplication::sendEvent(view->viewport(), &press);
     sendMouse(view->viewport(), QEvent::MouseMove, away, Qt::LeftButton);
     sendMouse(view->viewport(), QEvent::MouseButtonRelease, away, Qt::NoButton);
-    EXPECT_EQ(ge->positions()[9], view->mapToScene(away));
+    const QPointF moved = view->mapToScene(away);
+    const QPointF rounded(std::round(moved.x()), std::round(moved.y()));
+    EXPECT_EQ(ge->positions()[9], rounded);
+    const GraphSpec& placed = *shown.editor.platform().graph;
+    ASSERT_TRUE(placed.hasPositions());
+    EXPECT_EQ(placed.positions[9], (GraphPoint{rounded.x(), rounded.y()}));
+    EXPECT_EQ(placed.positions[0], (GraphPoint{laidOut[0].x(), laidOut[0].y()}));
+    EXPECT_EQ(shown.editor.undoStack()->count(), 6);
+    shown.editor.undoStack()->undo();
     EXPECT_EQ(shown.editor.platform(), beforeMove);
-    EXPECT_EQ(shown.editor.undoStack()->count(), 5);
+    EXPECT_EQ(ge->positions(), laidOut);
+    shown.editor.undoStack()->redo();
+    EXPECT_EQ(ge->positions()[9], rounded);
     // Multi-select (two GPUs and a link) and delete: one undo step.
     view->select({0, 1}, {15});
     view->setFocus();
     QTest::keyClick(view, Qt::Key_Delete); // the editor's Delete removes the selection
     EXPECT_EQ(shown.editor.platform().graph->npus, 7);
     const int steps = shown.editor.undoStack()->count();
-    EXPECT_EQ(steps, 6); // switch, NPU, link, link edit, link, delete
+    EXPECT_EQ(steps, 7); // switch, NPU, link, link edit, link, move, delete
+    EXPECT_TRUE(shown.editor.platform().graph->hasPositions()) << "renumbered with the devices";
     while (shown.editor.undoStack()->canUndo())
         shown.editor.undoStack()->undo();
     EXPECT_EQ(shown.editor.platform(), spec.platform);
@@ -210,4 +225,64 @@ TEST(GraphEditor, PaletteGeneratesAndEditAsGraphConvertsAStack) {
     shown.editor.undoStack()->undo();
     EXPECT_EQ(shown.editor.platform(), stack);
     EXPECT_FALSE(shown.graph()->isVisible());
+}
+
+// Saved positions (docs/graph-platforms.md): moved devices are written to the project and a
+// reopened project shows them instead of the automatic layout; apart from the positions block
+// the project text is byte-identical to the one before the move.
+TEST(GraphEditor, MovedPositionsAreSavedAndRestoredOnOpen) {
+    const SimulationSpec spec = loadProject(kDgxProject);
+    const std::string before = projectYamlText(spec, kDgxProject);
+    SimulationSpec moved = spec;
+    {
+        Shown shown(spec.platform);
+        shown.graph()->moveDevice(3, QPointF(1234.4, -567.6));
+        shown.graph()->moveDevice(5, QPointF(-80, 2000));
+        moved.platform = shown.editor.platform();
+        EXPECT_EQ(shown.editor.undoStack()->count(), 2);
+    }
+    ASSERT_TRUE(moved.platform.graph->hasPositions());
+    EXPECT_EQ(moved.platform.graph->positions[3], (GraphPoint{1234, -568}));
+    const std::string text = projectYamlText(moved, kDgxProject);
+    const size_t block = text.find("    positions:\n");
+    ASSERT_NE(block, std::string::npos) << text;
+    EXPECT_NE(text.find("\n      npu3: [1234, -568]\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n      npu5: [-80, 2000]\n"), std::string::npos) << text;
+    const size_t end = text.find_first_not_of(' ', text.find("npu7: [", block));
+    std::string without = text;
+    without.erase(block, text.find('\n', end) + 1 - block);
+    EXPECT_EQ(without, before);
+
+    const SimulationSpec reopened = parseProject(text, kDgxProject);
+    EXPECT_EQ(reopened.platform, moved.platform);
+    EXPECT_EQ(projectYamlText(reopened, kDgxProject), text);
+    Shown again(reopened.platform);
+    ASSERT_EQ(again.graph()->positions().size(), 8u);
+    for (size_t i = 0; i < 8; ++i) {
+        const GraphPoint& p = moved.platform.graph->positions[i];
+        EXPECT_EQ(again.graph()->positions()[i], QPointF(p.x, p.y)) << i;
+        EXPECT_EQ(again.graph()->view()->deviceItem(static_cast<int>(i))->pos(), QPointF(p.x, p.y))
+            << i;
+    }
+    // "Auto layout" drops them, as one undoable step.
+    again.graph()->relayout();
+    EXPECT_FALSE(again.editor.platform().graph->hasPositions());
+    again.editor.undoStack()->undo();
+    EXPECT_EQ(again.editor.platform(), reopened.platform);
+}
+
+// The Routing box edits the graph group's routing setting as one undoable step.
+TEST(GraphEditor, RoutingBoxSetsEcmpAndUndoRestoresShortest) {
+    const SimulationSpec spec = loadProject(kDgxProject);
+    Shown shown(spec.platform);
+    QComboBox* box = shown.graph()->routingBox();
+    ASSERT_EQ(box->count(), 2);
+    EXPECT_EQ(box->currentIndex(), 0);
+    box->setCurrentIndex(1);
+    emit box->activated(1);
+    EXPECT_EQ(shown.editor.platform().graph->routing, GraphRouting::Ecmp);
+    EXPECT_EQ(shown.editor.undoStack()->count(), 1);
+    shown.editor.undoStack()->undo();
+    EXPECT_EQ(shown.editor.platform(), spec.platform);
+    EXPECT_EQ(box->currentIndex(), 0);
 }
