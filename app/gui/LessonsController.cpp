@@ -113,8 +113,19 @@ bool LessonsController::openLesson(const QString& lessonPath) {
     const QString folder = root + QLatin1Char('/') + lessonFile.dir().dirName();
     const QString project = QString::fromStdString(m_lesson->projectPath);
     m_projectCopy = folder + QLatin1Char('/') + QFileInfo(project).fileName();
-    QFile::remove(m_projectCopy); // a newer bundled version replaces the old copy
-    if (!QDir().mkpath(folder) || !QFile::copy(project, m_projectCopy)) {
+    // The project and the files beside it (a sweep, an exported collective algorithm the steps
+    // name by relative path); a newer bundled version replaces the old copy. Runs stay: the
+    // copy's database is not among the bundled files.
+    bool copied = QDir().mkpath(folder);
+    const QFileInfoList files = QFileInfo(project).dir().entryInfoList(QDir::Files);
+    for (const QFileInfo& file : files) {
+        if (file.fileName().contains(QStringLiteral(".db")))
+            continue; // a database left in a source tree is not part of the lesson
+        const QString target = folder + QLatin1Char('/') + file.fileName();
+        QFile::remove(target);
+        copied = copied && QFile::copy(file.absoluteFilePath(), target);
+    }
+    if (!copied || !QFileInfo::exists(m_projectCopy)) {
         report(tr("Cannot copy the lesson's project to %1").arg(folder));
         return false;
     }

@@ -16,6 +16,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QSignalSpy>
@@ -107,6 +108,21 @@ TEST(Lessons, LessonOneAndFiveWalkedThroughTheWindow) {
     EXPECT_TRUE(test::waitUntil([&] { return stored.size() >= 5; }, 30000)) << stored.size();
     window.tabs()->setCurrentIndex(MainWindow::UtilizationTab);
     test::saveScreenshot(window, QStringLiteral("lessons-parallelism-100.png"));
+}
+
+// Lessons 7 and 8 through the window: lesson 8's last step names the exported TACOS schedule
+// beside its project by a relative path, so the lesson's copy must bring that file along.
+TEST(Lessons, InSwitchAndTacosLessonsWalkedThroughTheWindow) {
+    QTemporaryDir dir;
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    window.show();
+    LessonsController* lessons = window.lessons();
+    lessons->setCopyDirectory(dir.filePath(QStringLiteral("lessons")));
+    EXPECT_GE(walkInWindow(window, lessons, "07-in-switch"), 11u);
+    EXPECT_GE(walkInWindow(window, lessons, "08-tacos"), 5u);
+    EXPECT_TRUE(
+        QFileInfo::exists(dir.filePath(QStringLiteral("lessons/08-tacos/tacos-mesh4x4.xml"))));
 }
 
 TEST(Lessons, PanelShowsValuesStepsAndAnswersOnClick) {

@@ -66,6 +66,9 @@ TEST(LessonWalk, MemoryQuotesAgreeWithTheRuns) {
 TEST(LessonWalk, InSwitchQuotesAgreeWithTheRuns) {
     checkQuotes("07-in-switch");
 }
+TEST(LessonWalk, TacosQuotesAgreeWithTheRuns) {
+    checkQuotes("08-tacos");
+}
 
 // Lesson 7 teaches the traffic of the two algorithms on one switch: the ring puts 4(N-1) · size on
 // the links (up and down for each of its 2(N-1)/N · size per NPU), the switch 2N · size. Checked
