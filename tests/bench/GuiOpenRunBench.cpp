@@ -7,6 +7,7 @@
 // build/tests/bench/bench_gui_open_run
 //                          --project P.yaml [--shots DIR]
 // (bench_open_stored_run times the same views one by one, without the window.)
+#include "BenchMemory.h"
 #include "GapMeter.h"
 #include "gui/MainWindow.h"
 #include "gui/RunStore.h"
@@ -34,15 +35,6 @@ using namespace astrolabe;
 using namespace astrolabe::gui;
 
 namespace {
-
-double rssMiB() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmRSS:", 0) == 0)
-            return std::atof(line.c_str() + 6) / 1024.0;
-    return 0;
-}
 
 double milliseconds(const std::function<void()>& step) {
     QElapsedTimer clock;
@@ -183,6 +175,6 @@ int main(int argc, char** argv) {
     std::printf("slowest zoom/scroll step %.1f ms; longest GUI event-loop gap %lld ms (GUI thread "
                 "CPU %.1f ms), machine %s; RSS %.0f MiB\n",
                 slowest, meter.maxGapMs(), meter.maxCpuGapMs(),
-                astrolabe::gui::test::GapMeter::loaded() ? "loaded" : "idle", rssMiB());
+                astrolabe::gui::test::GapMeter::loaded() ? "loaded" : "idle", bench::residentMiB());
     return 0;
 }

@@ -6,6 +6,7 @@
 //   paint   the timeline's first paint at 1920 x 1080, then 2x zoom steps in.
 //   QT_QPA_PLATFORM=offscreen build/tests/bench/bench_open_stored_run --db FILE [--run ID]
 //                                                                     [--dims 16,16,16,16]
+#include "BenchMemory.h"
 #include "config/PlatformSpec.h"
 #include "store/ProjectDatabase.h"
 #include "timeline/DatabaseTimelineSource.h"
@@ -35,15 +36,6 @@ double milliseconds(const std::function<void()>& f) {
     const auto t0 = std::chrono::steady_clock::now();
     f();
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double rssMiB() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmRSS:", 0) == 0)
-            return std::atof(line.c_str() + 6) / 1024.0;
-    return 0;
 }
 
 void render(QWidget& widget) {
@@ -76,7 +68,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     QApplication app(argc, argv);
-    const double rss0 = rssMiB();
+    const double rss0 = bench::residentMiB();
     std::shared_ptr<const RunResult> result;
     const double loadMs = milliseconds([&] {
         const ProjectDatabase db(path);
@@ -87,7 +79,8 @@ int main(int argc, char** argv) {
     std::printf("load    %8.1f ms  run %lld: %d NPUs, %zu links, %zu link series, %zu link "
                 "groups; +%.0f MiB RSS\n",
                 loadMs, static_cast<long long>(runId), result->npuCount, result->links.size(),
-                result->linkSeries.size(), result->linkGroupSeries.size(), rssMiB() - rss0);
+                result->linkSeries.size(), result->linkGroupSeries.size(),
+                bench::residentMiB() - rss0);
     if (dims.empty())
         dims = {result->npuCount};
 
@@ -136,6 +129,6 @@ int main(int argc, char** argv) {
     const auto* database = dynamic_cast<const DatabaseTimelineSource*>(source.get());
     std::printf("timeline held %zu intervals after %d database reads; RSS %.0f MiB\n",
                 database ? database->cachedIntervals() : 0, database ? database->queryCount() : 0,
-                rssMiB());
+                bench::residentMiB());
     return 0;
 }

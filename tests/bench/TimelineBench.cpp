@@ -3,6 +3,7 @@
 // replayed from the cache), of a 2x zoom step (always cold: a new window), and the memory the
 // view adds on top of the RunResult. Run with /usr/bin/time -v for the peak RSS.
 #include "../widgets/timeline/SyntheticRun.h"
+#include "BenchMemory.h"
 #include "timeline/RunResultTimelineSource.h"
 #include "timeline/TimelineWidget.h"
 
@@ -21,15 +22,6 @@ using namespace astrolabe;
 using namespace astrolabe::widgets;
 
 namespace {
-double rssMiB() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmRSS:", 0) == 0)
-            return std::stod(line.substr(6)) / 1024.0;
-    return 0;
-}
-
 double milliseconds(const std::function<void()>& work) {
     const auto start = std::chrono::steady_clock::now();
     work();
@@ -53,7 +45,7 @@ int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    const double rssStart = rssMiB();
+    const double rssStart = bench::residentMiB();
 
     synthetic::SyntheticOptions options;
     options.dimensions = {8, 16, 32};
@@ -62,7 +54,7 @@ int main(int argc, char** argv) {
     options.links = false;
     std::shared_ptr<RunResult> run;
     const double generateMs = milliseconds([&] { run = synthetic::syntheticRun(options); });
-    const double rssData = rssMiB();
+    const double rssData = bench::residentMiB();
     std::printf("data: %zu intervals over %d NPUs, generated in %.0f ms, RunResult %.0f MiB RSS\n",
                 run->activities.size(), run->npuCount, generateMs, rssData - rssStart);
 
@@ -81,7 +73,7 @@ int main(int argc, char** argv) {
         widget.render(painter);
     };
     paint();
-    const double rssView = rssMiB();
+    const double rssView = bench::residentMiB();
     std::printf("view: source index + layout built in %.0f ms; view adds %.1f MiB RSS; "
                 "viewport %dx%d\n",
                 sourceMs, rssView - rssData, widget.renderSize().width(),
@@ -142,7 +134,7 @@ int main(int argc, char** argv) {
         widget.collapseLevel(level, false);
     }
     image.save(QStringLiteral("timeline_bench.png"));
-    std::printf("final RSS %.0f MiB (view adds %.1f MiB over the RunResult)\n", rssMiB(),
-                rssMiB() - rssData);
+    std::printf("final RSS %.0f MiB (view adds %.1f MiB over the RunResult)\n",
+                bench::residentMiB(), bench::residentMiB() - rssData);
     return 0;
 }

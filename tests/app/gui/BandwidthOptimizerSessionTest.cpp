@@ -17,12 +17,24 @@
 using namespace astrolabe;
 using namespace astrolabe::gui;
 
-TEST(BandwidthOptimizerSession, OptimizeShowsTheFrontAndApplyIsOneUndoableStep) {
+namespace {
+
+/// A main window on the torus-2d preset, its project files in memory.
+struct TorusWindow {
     QTemporaryDir dir;
-    auto files = std::make_shared<test::MemoryFiles>();
-    MainWindow window(test::testServices(dir, {}, files));
-    window.setAskBeforeDiscarding(false);
-    window.newProjectFromPreset(QStringLiteral("torus-2d"));
+    std::shared_ptr<test::MemoryFiles> files = std::make_shared<test::MemoryFiles>();
+    MainWindow window{test::testServices(dir, {}, files)};
+    TorusWindow() {
+        window.setAskBeforeDiscarding(false);
+        window.newProjectFromPreset(QStringLiteral("torus-2d"));
+    }
+};
+
+} // namespace
+
+TEST(BandwidthOptimizerSession, OptimizeShowsTheFrontAndApplyIsOneUndoableStep) {
+    TorusWindow torus;
+    MainWindow& window = torus.window;
     BandwidthOptimizerSession* session = window.bandwidthOptimizer();
     ASSERT_NE(session, nullptr);
     widgets::BandwidthOptimizerView* view = session->view();
@@ -61,11 +73,8 @@ TEST(BandwidthOptimizerSession, OptimizeShowsTheFrontAndApplyIsOneUndoableStep) 
 // linear cost model says at the edited prices, and is the simulated time of the chosen
 // collective (an all-gather of 64 MiB), not of the project's 16 MiB all-reduce.
 TEST(BandwidthOptimizerSession, UsesTheWorkloadAndThePricesOfTheTab) {
-    QTemporaryDir dir;
-    auto files = std::make_shared<test::MemoryFiles>();
-    MainWindow window(test::testServices(dir, {}, files));
-    window.setAskBeforeDiscarding(false);
-    window.newProjectFromPreset(QStringLiteral("torus-2d"));
+    TorusWindow torus;
+    MainWindow& window = torus.window;
     BandwidthOptimizerSession* session = window.bandwidthOptimizer();
     widgets::BandwidthOptimizerView* view = session->view();
     optimize::ComponentPrices prices;
