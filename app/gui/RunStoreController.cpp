@@ -23,7 +23,7 @@ QString errorText(const std::exception& e) {
 // indexes them by (NPU, start) and (NPU, node id) and would sort copies on the GUI thread, which
 // takes a second for millions of spans.
 std::shared_ptr<const RunResult> loadForViews(const ProjectDatabase& db, int id) {
-    auto r = std::make_shared<RunResult>(*db.loadResult(id, false, true));
+    const std::shared_ptr<RunResult> r = db.loadResult(id, false, true);
     if (!r->criticalPath.empty())
         r->activities = db.loadActivities(id, SimTime(), r->endTime + SimTime::fromPs(1),
                                           {r->criticalPath.front().first});

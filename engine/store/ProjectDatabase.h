@@ -127,9 +127,11 @@ public:
                                                  const std::vector<int>& npus = {}) const;
     /// The whole stored result; activities only when withTimeline, collective and phase spans
     /// only when withSpans (summaries, links, dimensions and report lines always). A run stored
-    /// with grouped link detail comes back with linkGroupSeries and no linkSeries.
-    std::shared_ptr<const RunResult> loadResult(int64_t id, bool withTimeline = true,
-                                                bool withSpans = true) const;
+    /// with grouped link detail comes back with linkGroupSeries and no linkSeries. A fresh
+    /// object the caller owns alone: it may complete it (the GUI's loader adds one NPU's
+    /// intervals and sorts the spans) without a copy.
+    std::shared_ptr<RunResult> loadResult(int64_t id, bool withTimeline = true,
+                                          bool withSpans = true) const;
 
     /// "ok" or SQLite's list of problems (PRAGMA integrity_check).
     std::string integrityCheck() const;

@@ -112,8 +112,8 @@ std::vector<ActivityInterval> ProjectDatabase::loadActivities(int64_t id, SimTim
     return out;
 }
 
-std::shared_ptr<const RunResult> ProjectDatabase::loadResult(int64_t id, bool withTimeline,
-                                                             bool withSpans) const {
+std::shared_ptr<RunResult> ProjectDatabase::loadResult(int64_t id, bool withTimeline,
+                                                       bool withSpans) const {
     const RunRecord record = run(id);
     auto r = std::make_shared<RunResult>();
     r->name = record.name;

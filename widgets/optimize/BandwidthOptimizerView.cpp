@@ -1,6 +1,7 @@
 #include "optimize/BandwidthOptimizerView.h"
 
 #include "common/InterfaceScale.h"
+#include "trace/WorkloadNode.h"
 
 #include <QChart>
 #include <QChartView>
@@ -47,10 +48,13 @@ BandwidthOptimizerView::BandwidthOptimizerView(QWidget* parent)
     // microbenchmark rows) without editing the project.
     m_workload = new QComboBox(this);
     m_workload->addItem(tr("The project's workload"), -1);
-    m_workload->addItem(tr("All-reduce"), 0);
-    m_workload->addItem(tr("All-gather"), 2);
-    m_workload->addItem(tr("Reduce-scatter"), 7);
-    m_workload->addItem(tr("All-to-all"), 6);
+    const auto collective = [this](const QString& label, CollectiveType type) {
+        m_workload->addItem(label, static_cast<int>(type)); // MicrobenchmarkSpec's numbering
+    };
+    collective(tr("All-reduce"), CollectiveType::AllReduce);
+    collective(tr("All-gather"), CollectiveType::AllGather);
+    collective(tr("Reduce-scatter"), CollectiveType::ReduceScatter);
+    collective(tr("All-to-all"), CollectiveType::AllToAll);
     m_workload->setToolTip(tr("Optimize for the project's workload, or for one collective over "
                               "all NPUs of the size given"));
     m_size = new QDoubleSpinBox(this);
