@@ -45,9 +45,14 @@ TEST(SynthesizeCommand, StarUnderOneSwitchExportsAndRunsInTheEngine) {
     // fred [8, 1]: 8 NPUs under one switch. Every pair of NPUs gets a link through it (56).
     const fs::path dir = scratch();
     std::string yaml = "name: star\nplatform:\n  graph: {generator: fred, size: [8, 1], ";
-    yaml += "bandwidth: 100 GB/s, latency: 500 ns}\nsystem:\n  algorithms: {all-reduce: [ring]}\n";
+    yaml += "bandwidth: 100 GB/s, latency: 500 ns}\nsystem:\n";
+    yaml += "  algorithms: {all-reduce: [ring], reduce-scatter: [ring], all-gather: [ring], ";
+    yaml += "all-to-all: [direct]}\n  scheduling-policy: LIFO\n";
+    yaml += "  collective-optimization: localBWAware\n  chunks: 4\n";
+    yaml += "  active-chunks-per-dimension: 1\n  endpoint-delay: 10 ns\n";
+    yaml += "  local-memory-bandwidth: 50 GB/s\n";
     yaml += "workload:\n  microbenchmark: {collective: all-reduce, size: 16 MiB}\n";
-    yaml += "run:\n  backend: congestion-aware\n";
+    yaml += "run:\n  backend: congestion-aware\n  timing: astra-compatible\n";
     std::ofstream((dir / "star.yaml").string()) << yaml;
     auto r = cli({"synthesize", (dir / "star.yaml").string(), "--size", "16MiB", "--xml",
                   (dir / "s.xml").string(), "--et", (dir / "s").string(), "--table", "--compare"});
