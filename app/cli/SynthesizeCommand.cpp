@@ -11,6 +11,7 @@
 #include "tacos/ScheduleExport.h"
 #include "topology/Topology.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <ostream>
@@ -137,9 +138,16 @@ int synthesizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) 
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const auto through = static_cast<uint64_t>(std::count_if(
+        s.links.begin(), s.links.end(), [](const SynthLink& l) { return l.switches > 0; }));
+    std::string links = units::countOf(s.links.size(), "link");
+    if (through > 0) {
+        links += ", ";
+        links += std::to_string(through);
+        links += " of them through switches";
+    }
     out << "TACOS " << synthesisKindName(s.kind) << ", " << units::formatSize(s.bytes) << " on "
-        << units::countOf(static_cast<uint64_t>(s.npus), "NPU") << " ("
-        << units::countOf(s.links.size(), "link") << "), "
+        << units::countOf(static_cast<uint64_t>(s.npus), "NPU") << " (" << links << "), "
         << units::countOf(static_cast<uint64_t>(s.chunksPerNpu), "chunk") << " per NPU of "
         << units::formatSize(s.chunkBytes) << "\n"
         << "synthesized in " << units::formatFixed(seconds * 1e3, 3)

@@ -217,8 +217,10 @@ std::string scheduleTable(const Schedule& s, int maxSteps, int maxLinks) {
         out += pad(std::to_string(t));
     out += "\n";
     for (int l = 0; l < links; ++l) {
-        std::string head =
-            std::to_string(s.links[size_t(l)].src) + "->" + std::to_string(s.links[size_t(l)].dst);
+        const SynthLink& link = s.links[size_t(l)];
+        std::string head = std::to_string(link.src);
+        head += link.switches > 0 ? "=>" : "->";
+        head += std::to_string(link.dst);
         head.resize(std::max<size_t>(11, head.size() + 1), ' ');
         out += head;
         for (int t = 0; t < steps; ++t)
@@ -229,6 +231,9 @@ std::string scheduleTable(const Schedule& s, int maxSteps, int maxLinks) {
         out += "(first " + std::to_string(steps) + " of " + std::to_string(s.steps) +
                " steps and " + std::to_string(links) + " of " + std::to_string(s.links.size()) +
                " links; the CSV has all)\n";
+    if (std::any_of(s.links.begin(), s.links.end(),
+                    [](const SynthLink& link) { return link.switches > 0; }))
+        out += "(a => b: a link through switches, a -> b: a direct link)\n";
     return out;
 }
 

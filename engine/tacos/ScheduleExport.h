@@ -36,6 +36,7 @@ std::string scheduleCsv(const Schedule& schedule);
 
 /// Rows: links; columns: steps; cells: the chunk that starts on the link in that step ("."
 /// when none). Only the first `maxSteps` steps and `maxLinks` links; says what it left out.
+/// Rows are named "a->b" (a direct link) or "a=>b" (a link through switches).
 std::string scheduleTable(const Schedule& schedule, int maxSteps = 32, int maxLinks = 64);
 
 } // namespace astrolabe

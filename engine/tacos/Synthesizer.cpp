@@ -1,6 +1,7 @@
 #include "tacos/Synthesizer.h"
 
 #include "core/Error.h"
+#include "topology/Topology.h"
 
 #include <algorithm>
 #include <bit>
@@ -38,6 +39,9 @@ namespace {
 
 /// About 2 GB of schedule (4,096 NPUs at 1 chunk per NPU for an all-gather is 16.8 million).
 constexpr uint64_t kMaxScheduledSends = 50'000'000;
+/// Links through switches (one per ordered pair of NPUs at most, each with its route, about
+/// 60 bytes): 2,048 NPUs, about 250 MB.
+constexpr uint64_t kMaxSwitchedLinks = 2048ull * 2047ull;
 
 /// A link's occupancy per chunk in integer picoseconds, so that event times compare exactly.
 std::vector<int64_t> linkCostsPs(const std::vector<SynthLink>& links, uint64_t chunkBytes) {
@@ -50,6 +54,70 @@ std::vector<int64_t> linkCostsPs(const std::vector<SynthLink>& links, uint64_t c
     return cost;
 }
 
+/// The links a synthesis matches chunks to, with the physical links each one occupies.
+struct SynthNetwork {
+    std::vector<SynthLink> links;
+    /// Link l occupies physical links hops[start[l] .. start[l + 1]) (Topology's link ids: the
+    /// GraphSpec's links in order, a bidirectional one as two, forward first).
+    std::vector<uint32_t> start{0};
+    std::vector<int32_t> hops;
+    size_t physicalLinks = 0;
+    std::vector<double> egress, ingress; ///< per NPU, bytes per ns of its physical links
+
+    void add(const SynthLink& link, const std::vector<int32_t>& route) {
+        links.push_back(link);
+        hops.insert(hops.end(), route.begin(), route.end());
+        start.push_back(static_cast<uint32_t>(hops.size()));
+    }
+};
+
+/// Direct links in GraphSpec order (forward first), then one link through switches per ordered
+/// pair of NPUs that has a switch-only path, by destination then source.
+SynthNetwork synthNetwork(const GraphSpec& graph) {
+    SynthNetwork net;
+    net.egress.assign(static_cast<size_t>(graph.npus), 0);
+    net.ingress = net.egress;
+    std::vector<SynthLink> physical;
+    for (const GraphLinkSpec& l : graph.links) {
+        const double beta = l.bandwidthBytesPerSecond / 1e9;
+        physical.push_back({l.from, l.to, l.latencyNs, beta, 0});
+        if (l.bidirectional)
+            physical.push_back({l.to, l.from, l.latencyNs, beta, 0});
+    }
+    net.physicalLinks = physical.size();
+    for (size_t p = 0; p < physical.size(); ++p) {
+        const SynthLink& l = physical[p];
+        if (l.src < graph.npus)
+            net.egress[static_cast<size_t>(l.src)] += l.bytesPerNs;
+        if (l.dst < graph.npus)
+            net.ingress[static_cast<size_t>(l.dst)] += l.bytesPerNs;
+        if (l.src < graph.npus && l.dst < graph.npus)
+            net.add(l, {static_cast<int32_t>(p)});
+    }
+    if (graph.switches == 0)
+        return net;
+    const Topology topology(graphPlatform(graph));
+    for (int dst = 0; dst < graph.npus; ++dst) {
+        const std::vector<std::vector<int32_t>> routes = topology.routesThroughSwitchesTo(dst);
+        for (int src = 0; src < graph.npus; ++src) {
+            const std::vector<int32_t>& route = routes[static_cast<size_t>(src)];
+            if (route.empty())
+                continue;
+            // Latencies summed in whole picoseconds, as the engine's congestion-unaware model.
+            int64_t latencyPs = 0;
+            double beta = std::numeric_limits<double>::infinity();
+            for (int32_t p : route) {
+                latencyPs += std::llround(topology.linkLatencyNs(p) * 1e3);
+                beta = std::min(beta, topology.linkBytesPerNs(p));
+            }
+            net.add({src, dst, static_cast<double>(latencyPs) / 1e3, beta,
+                     static_cast<int32_t>(route.size() - 1)},
+                    route);
+        }
+    }
+    return net;
+}
+
 struct Arrival {
     int64_t timePs;
     int32_t npu;
@@ -60,8 +128,8 @@ struct Arrival {
 /// The all-gather over `links` (TEN with greedy link-chunk matching, see the header). Appends
 /// its sends (phase 0) to `out` in start order and returns the finish time in ps.
 int64_t synthesizeAllGather(int npus, int chunksPerNpu, const std::vector<SynthLink>& links,
-                            const std::vector<int64_t>& costPs, uint64_t seed,
-                            std::vector<ChunkSend>& out) {
+                            const SynthNetwork& net, const std::vector<int64_t>& costPs,
+                            uint64_t seed, std::vector<ChunkSend>& out) {
     const int chunks = npus * chunksPerNpu;
     const size_t words = (static_cast<size_t>(chunks) + 63) / 64;
     // claimed: held or on its way (a destination never receives a chunk twice); has: arrived.
@@ -76,7 +144,14 @@ int64_t synthesizeAllGather(int npus, int chunksPerNpu, const std::vector<SynthL
     std::vector<std::vector<int32_t>> inLinks(static_cast<size_t>(npus));
     for (size_t l = 0; l < links.size(); ++l)
         inLinks[static_cast<size_t>(links[l].dst)].push_back(static_cast<int32_t>(l));
-    std::vector<int64_t> linkFree(links.size(), 0);
+    // When each physical link is free; a link is free when every link on its route is.
+    std::vector<int64_t> physicalFree(net.physicalLinks, 0);
+    const auto isFree = [&](int32_t l, int64_t now) {
+        for (uint32_t h = net.start[size_t(l)]; h < net.start[size_t(l) + 1]; ++h)
+            if (physicalFree[static_cast<size_t>(net.hops[h])] > now)
+                return false;
+        return true;
+    };
     std::vector<int32_t> order(static_cast<size_t>(npus));
     for (int i = 0; i < npus; ++i)
         order[static_cast<size_t>(i)] = i;
@@ -111,7 +186,7 @@ int64_t synthesizeAllGather(int npus, int chunksPerNpu, const std::vector<SynthL
             std::shuffle(in.begin(), in.end(), rng);
             uint64_t* want = &claimed[static_cast<size_t>(d) * words];
             for (int32_t l : in) {
-                if (linkFree[static_cast<size_t>(l)] > t)
+                if (!isFree(l, t))
                     continue;
                 const uint64_t* src = &has[static_cast<size_t>(links[size_t(l)].src) * words];
                 int candidates = 0;
@@ -134,7 +209,8 @@ int64_t synthesizeAllGather(int npus, int chunksPerNpu, const std::vector<SynthL
                 }
                 want[size_t(chunk) / 64] |= uint64_t{1} << (chunk % 64);
                 const int64_t end = t + costPs[static_cast<size_t>(l)];
-                linkFree[static_cast<size_t>(l)] = end;
+                for (uint32_t h = net.start[size_t(l)]; h < net.start[size_t(l) + 1]; ++h)
+                    physicalFree[static_cast<size_t>(net.hops[h])] = end;
                 arrivals.push({end, d, chunk});
                 out.push_back({chunk, l, step, 0, static_cast<double>(t) / 1000.0,
                                static_cast<double>(end) / 1000.0});
@@ -168,7 +244,37 @@ int renumberSteps(std::vector<ChunkSend>& sends, size_t from) {
     return step + 1;
 }
 
-Schedule synthesizeWith(const GraphSpec& graph, const SynthesisOptions& options, int chunksPerNpu) {
+/// Refuses, before any memory is taken, a schedule of more than kMaxScheduledSends sends or a
+/// graph with switches whose links through them would exceed kMaxSwitchedLinks.
+void checkSize(const GraphSpec& graph, SynthesisKind kind, int chunksPerNpu) {
+    // Every NPU receives every chunk it lacks once per phase: the schedule's size is known.
+    const uint64_t perPhase =
+        uint64_t(graph.npus) * uint64_t(graph.npus - 1) * uint64_t(chunksPerNpu);
+    const uint64_t sends = perPhase * (kind == SynthesisKind::AllReduce ? 2 : 1);
+    if (sends > kMaxScheduledSends)
+        throw Error(ErrorKind::Validation,
+                    "a " + std::string(synthesisKindName(kind)) + " on " +
+                        std::to_string(graph.npus) + " NPUs with " + std::to_string(chunksPerNpu) +
+                        " chunks per NPU needs " + std::to_string(sends) +
+                        " chunk sends; the limit is " + std::to_string(kMaxScheduledSends),
+                    {{}, 0, 0, "chunks"}, "about 40 bytes per send; use fewer chunks per NPU");
+    const uint64_t pairs = uint64_t(graph.npus) * uint64_t(graph.npus - 1);
+    if (graph.switches > 0 && pairs > kMaxSwitchedLinks) {
+        std::string what = "TACOS on a graph with switches gives up to one link per ordered pair "
+                           "of NPUs: ";
+        what += std::to_string(pairs);
+        what += " for ";
+        what += std::to_string(graph.npus);
+        what += " NPUs; the limit is ";
+        what += std::to_string(kMaxSwitchedLinks);
+        what += " (2,048 NPUs)";
+        throw Error(ErrorKind::Validation, what, {{}, 0, 0, "graph.npus"},
+                    "synthesize on a smaller graph");
+    }
+}
+
+Schedule synthesizeWith(const GraphSpec& graph, const SynthNetwork& net,
+                        const SynthesisOptions& options, int chunksPerNpu) {
     Schedule s;
     s.kind = options.kind;
     s.npus = graph.npus;
@@ -182,32 +288,20 @@ Schedule synthesizeWith(const GraphSpec& graph, const SynthesisOptions& options,
                     "a " + std::to_string(options.bytes) + " B " + synthesisKindName(options.kind) +
                         " cut into " + std::to_string(pieces) + " chunks leaves chunks of 0 B",
                     {{}, 0, 0, "chunks"}, "use fewer chunks per NPU or a larger size");
-    // Every NPU receives every chunk it lacks once per phase: the schedule's size is known.
-    const uint64_t perPhase =
-        uint64_t(graph.npus) * uint64_t(graph.npus - 1) * uint64_t(chunksPerNpu);
-    const uint64_t sends = perPhase * (options.kind == SynthesisKind::AllReduce ? 2 : 1);
-    if (sends > kMaxScheduledSends)
-        throw Error(ErrorKind::Validation,
-                    "a " + std::string(synthesisKindName(options.kind)) + " on " +
-                        std::to_string(graph.npus) + " NPUs with " + std::to_string(chunksPerNpu) +
-                        " chunks per NPU needs " + std::to_string(sends) +
-                        " chunk sends; the limit is " + std::to_string(kMaxScheduledSends),
-                    {{}, 0, 0, "chunks"}, "about 40 bytes per send; use fewer chunks per NPU");
-    for (const GraphLinkSpec& l : graph.links) {
-        const double beta = l.bandwidthBytesPerSecond / 1e9;
-        s.links.push_back({l.from, l.to, l.latencyNs, beta});
-        if (l.bidirectional)
-            s.links.push_back({l.to, l.from, l.latencyNs, beta});
-    }
+    checkSize(graph, options.kind, chunksPerNpu);
+    s.links = net.links;
+    s.egressBytesPerNs = net.egress;
+    s.ingressBytesPerNs = net.ingress;
     const std::vector<int64_t> cost = linkCostsPs(s.links, s.chunkBytes);
     int64_t rsFinish = 0;
     if (options.kind != SynthesisKind::AllGather) {
-        // Reduce-scatter: the all-gather of the transposed graph, backwards in time.
+        // Reduce-scatter: the all-gather of the transposed graph, backwards in time (a
+        // transposed link occupies its original's route: the occupancy is mirrored in time).
         std::vector<SynthLink> transposed = s.links;
         for (SynthLink& l : transposed)
             std::swap(l.src, l.dst);
         rsFinish =
-            synthesizeAllGather(s.npus, chunksPerNpu, transposed, cost, options.seed, s.sends);
+            synthesizeAllGather(s.npus, chunksPerNpu, transposed, net, cost, options.seed, s.sends);
         const double end = static_cast<double>(rsFinish) / 1000.0;
         for (ChunkSend& c : s.sends) {
             const double start = end - c.endNs;
@@ -221,8 +315,8 @@ Schedule synthesizeWith(const GraphSpec& graph, const SynthesisOptions& options,
     }
     if (options.kind != SynthesisKind::ReduceScatter) {
         const size_t first = s.sends.size();
-        const int64_t agFinish =
-            synthesizeAllGather(s.npus, chunksPerNpu, s.links, cost, options.seed + 1, s.sends);
+        const int64_t agFinish = synthesizeAllGather(s.npus, chunksPerNpu, s.links, net, cost,
+                                                     options.seed + 1, s.sends);
         const double offset = static_cast<double>(rsFinish) / 1000.0;
         for (size_t i = first; i < s.sends.size(); ++i) {
             ChunkSend& c = s.sends[i];
@@ -254,27 +348,23 @@ Schedule synthesize(const GraphSpec& graph, const SynthesisOptions& options) {
         }
         throw Error(ErrorKind::Validation, what + p.what, {{}, 0, 0, where});
     }
-    if (graph.switches > 0)
-        throw Error(ErrorKind::Unsupported,
-                    "TACOS synthesizes over NPU-to-NPU links, but this graph has " +
-                        std::to_string(graph.switches) + " switches",
-                    {{}, 0, 0, "graph.switches"},
-                    "use a switchless graph (mesh, torus, hypercube, dgx1 or your own links)");
     if (!options.automaticChunks && options.chunksPerNpu < 1)
         throw Error(ErrorKind::Validation,
                     "chunks per NPU must be at least 1, found " +
                         std::to_string(options.chunksPerNpu),
                     {{}, 0, 0, "chunks"}, "or let the chunk size be chosen automatically");
+    checkSize(graph, options.kind, options.automaticChunks ? 1 : options.chunksPerNpu);
+    const SynthNetwork net = synthNetwork(graph);
     if (!options.automaticChunks)
-        return synthesizeWith(graph, options, options.chunksPerNpu);
+        return synthesizeWith(graph, net, options, options.chunksPerNpu);
     // Automatic: the fastest of 1, 2 and 4 chunks per NPU (ties to fewer, smaller schedules).
-    Schedule best = synthesizeWith(graph, options, 1);
+    Schedule best = synthesizeWith(graph, net, options, 1);
     for (int c : {2, 4}) {
         const uint64_t pieces =
             uint64_t(c) * (options.kind == SynthesisKind::AllGather ? 1 : uint64_t(graph.npus));
         if (options.bytes / pieces == 0)
             break;
-        Schedule s = synthesizeWith(graph, options, c);
+        Schedule s = synthesizeWith(graph, net, options, c);
         if (s.finishNs < best.finishNs)
             best = std::move(s);
     }
@@ -282,10 +372,14 @@ Schedule synthesize(const GraphSpec& graph, const SynthesisOptions& options) {
 }
 
 double bandwidthLowerBoundNs(const Schedule& s) {
-    std::vector<double> in(static_cast<size_t>(s.npus), 0), out(in);
-    for (const SynthLink& l : s.links) {
-        out[static_cast<size_t>(l.src)] += l.bytesPerNs;
-        in[static_cast<size_t>(l.dst)] += l.bytesPerNs;
+    std::vector<double> in = s.ingressBytesPerNs, out = s.egressBytesPerNs;
+    if (in.size() != static_cast<size_t>(s.npus) || out.size() != in.size()) {
+        in.assign(static_cast<size_t>(s.npus), 0);
+        out = in;
+        for (const SynthLink& l : s.links) {
+            out[static_cast<size_t>(l.src)] += l.bytesPerNs;
+            in[static_cast<size_t>(l.dst)] += l.bytesPerNs;
+        }
     }
     const double minIn = *std::min_element(in.begin(), in.end());
     const double minOut = *std::min_element(out.begin(), out.end());

@@ -14,9 +14,16 @@
 // (a chunk's broadcast tree becomes its reduction tree, every NPU sends after its subtree's
 // contributions arrived). All-reduce: reduce-scatter, then all-gather.
 //
-// Only NPU-to-NPU links take part: a graph with switches is refused (switches hold no chunks in
-// TACOS' model). Random choices come from a seeded generator, so a synthesis is reproducible.
-// Cost: O(events x free links x chunks/64 + sends); memory O(NPUs x chunks / 8 + sends).
+// Switches hold no chunks (TACOS' model). Every ordered pair of NPUs (a, b) joined by a path
+// whose inner devices are all switches gets a virtual link a -> b, routed on the shortest such
+// path (Topology::routesThroughSwitchesTo: the engine's distance and tie-break). A link, direct
+// or virtual, is free when every physical link on its route is free, and carries a chunk for
+// the sum of the route's latencies + chunkBytes / its smallest bandwidth (cut-through, as the
+// congestion-unaware model). Direct NPU-to-NPU links stay as they are, so a switchless graph
+// gives the schedule it always gave. Random choices come from a seeded generator, so a
+// synthesis is reproducible.
+// Cost: O(events x (links + free links x (route length + chunks/64)) + sends); memory
+// O(NPUs x chunks / 8 + links x route length + sends), where links <= direct + NPUs x (NPUs-1).
 
 #include "config/GraphSpec.h"
 
@@ -57,17 +64,23 @@ struct ChunkSend {
 
 struct SynthLink {
     int32_t src = 0, dst = 0; ///< NPU ids
-    double latencyNs = 0;
-    double bytesPerNs = 0;
+    double latencyNs = 0;     ///< through switches: the sum over the route
+    double bytesPerNs = 0;    ///< through switches: the route's smallest
+    int32_t switches = 0;     ///< switches on the route; 0: a direct NPU-to-NPU link
 };
 
 struct Schedule {
     SynthesisKind kind = SynthesisKind::AllReduce;
     int npus = 0;
     int chunksPerNpu = 1;
-    uint64_t bytes = 0;           ///< the collective's size as in SynthesisOptions
-    uint64_t chunkBytes = 0;      ///< every chunk's size
-    std::vector<SynthLink> links; ///< unidirectional, in GraphSpec order (forward first)
+    uint64_t bytes = 0;      ///< the collective's size as in SynthesisOptions
+    uint64_t chunkBytes = 0; ///< every chunk's size
+    /// Unidirectional: the direct NPU-to-NPU links in GraphSpec order (forward first), then
+    /// the links through switches by destination, then source.
+    std::vector<SynthLink> links;
+    /// Per NPU, the bandwidth of its own physical links out and in (to NPUs or switches), the
+    /// bound's injection bandwidth. Empty: summed over `links` (a schedule made by hand).
+    std::vector<double> egressBytesPerNs, ingressBytesPerNs;
     std::vector<ChunkSend> sends; ///< by start time, then link
     int steps = 0;                ///< distinct start times
     double finishNs = 0;          ///< when the last chunk arrives, in the TEN model
@@ -77,8 +90,9 @@ struct Schedule {
 };
 
 /// Throws astrolabe::Error (Validation) with a sentence for a graph that cannot be synthesized
-/// (a graph problem such as a disconnected NPU or a zero bandwidth, switches) or options out of
-/// range (chunks < 1, a chunk smaller than one byte, more than 50 million chunk sends).
+/// (a graph problem such as a disconnected NPU or a zero bandwidth) or options out of
+/// range (chunks < 1, a chunk smaller than one byte, more than 50 million chunk sends, a graph
+/// with switches of more than 2,048 NPUs: N(N-1) links through switches).
 Schedule synthesize(const GraphSpec& graph, const SynthesisOptions& options);
 
 /// The bandwidth lower bound in ns (docs/tacos.md): every NPU must send (N-1)/N of the buffer
@@ -86,6 +100,8 @@ Schedule synthesize(const GraphSpec& graph, const SynthesisOptions& options);
 /// (N-1)/N x bytes / min egress bandwidth (reduce-scatter) + (N-1)/N x bytes / min ingress
 /// bandwidth (all-gather); 2(N-1)/N x bytes / injection bandwidth for all-reduce on a graph
 /// whose NPUs inject and receive alike. For all-gather, bytes is per NPU: (N-1) x bytes / B.
+/// The bandwidths are of the NPUs' physical links (an NPU's one uplink into a switch, not its
+/// N-1 links through it).
 double bandwidthLowerBoundNs(const Schedule& schedule);
 
 } // namespace astrolabe

@@ -259,8 +259,13 @@ void Topology::buildGraph(const PlatformSpec& spec) {
 
 const std::vector<std::pair<int64_t, int32_t>>& Topology::distancesTo(int dst) const {
     auto& dist = m_distanceTo[static_cast<size_t>(dst)];
-    if (!dist.empty())
-        return dist;
+    if (dist.empty())
+        computeDistancesTo(dst, false, dist);
+    return dist;
+}
+
+void Topology::computeDistancesTo(int dst, bool switchesOnly,
+                                  std::vector<std::pair<int64_t, int32_t>>& dist) const {
     using Cost = std::pair<int64_t, int32_t>;
     const Cost unreachable{std::numeric_limits<int64_t>::max(), 0};
     dist.assign(static_cast<size_t>(m_devices), unreachable);
@@ -276,6 +281,8 @@ const std::vector<std::pair<int64_t, int32_t>>& Topology::distancesTo(int dst) c
             continue;
         for (int32_t l : m_inLinks[static_cast<size_t>(at)]) {
             const int32_t from = m_links[static_cast<size_t>(l)].src;
+            if (switchesOnly && from < m_npus) // an NPU is a route's end, never a step on it
+                continue;
             const Cost via{cost.first + m_linkLatencyPs[static_cast<size_t>(l)], cost.second + 1};
             if (via < dist[static_cast<size_t>(from)]) {
                 dist[static_cast<size_t>(from)] = via;
@@ -283,18 +290,19 @@ const std::vector<std::pair<int64_t, int32_t>>& Topology::distancesTo(int dst) c
             }
         }
     }
-    return dist;
 }
 
-void Topology::appendGraphRoute(int src, int dst, std::vector<int32_t>& route) const {
-    if (src == dst)
-        return;
-    const auto& dist = distancesTo(dst);
+void Topology::walkGraphRoute(int src, int dst,
+                              const std::vector<std::pair<int64_t, int32_t>>& dist,
+                              std::pair<int64_t, int32_t> here, bool switchesOnly,
+                              std::vector<int32_t>& route) const {
     int at = src;
     while (at != dst) {
-        const auto here = dist[static_cast<size_t>(at)];
         const auto onPath = [&](int32_t l) {
-            const auto there = dist[static_cast<size_t>(m_links[static_cast<size_t>(l)].dst)];
+            const int32_t next = m_links[static_cast<size_t>(l)].dst;
+            if (switchesOnly && next < m_npus && (next != dst || at == src))
+                return false;
+            const auto there = dist[static_cast<size_t>(next)];
             return there.first != std::numeric_limits<int64_t>::max() &&
                    std::pair<int64_t, int32_t>{
                        there.first + m_linkLatencyPs[static_cast<size_t>(l)], there.second + 1} ==
@@ -319,7 +327,41 @@ void Topology::appendGraphRoute(int src, int dst, std::vector<int32_t>& route) c
                                                  " to device " + std::to_string(dst));
         route.push_back(chosen);
         at = m_links[static_cast<size_t>(chosen)].dst;
+        here = dist[static_cast<size_t>(at)];
     }
+}
+
+void Topology::appendGraphRoute(int src, int dst, std::vector<int32_t>& route) const {
+    if (src == dst)
+        return;
+    const auto& dist = distancesTo(dst);
+    walkGraphRoute(src, dst, dist, dist[static_cast<size_t>(src)], false, route);
+}
+
+std::vector<std::vector<int32_t>> Topology::routesThroughSwitchesTo(int dst) const {
+    std::vector<std::vector<int32_t>> routes(static_cast<size_t>(m_npus));
+    if (!m_graph || m_devices == m_npus)
+        return routes;
+    std::vector<std::pair<int64_t, int32_t>> dist;
+    computeDistancesTo(dst, true, dist);
+    constexpr int64_t kUnreachable = std::numeric_limits<int64_t>::max();
+    for (int src = 0; src < m_npus; ++src) {
+        if (src == dst)
+            continue;
+        // The source's own distance leaves out a direct link to dst: the route's first step
+        // is onto a switch.
+        std::pair<int64_t, int32_t> best{kUnreachable, 0};
+        for (int32_t l : m_outLinks[static_cast<size_t>(src)]) {
+            const int32_t next = m_links[static_cast<size_t>(l)].dst;
+            const auto there = dist[static_cast<size_t>(next)];
+            if (next >= m_npus && there.first != kUnreachable)
+                best = std::min(best, {there.first + m_linkLatencyPs[static_cast<size_t>(l)],
+                                       there.second + 1});
+        }
+        if (best.first != kUnreachable)
+            walkGraphRoute(src, dst, dist, best, true, routes[static_cast<size_t>(src)]);
+    }
+    return routes;
 }
 
 void Topology::appendSwitchRoute(int npu, int d, bool up, std::vector<int32_t>& route) const {

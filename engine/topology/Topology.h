@@ -87,6 +87,15 @@ public:
     int switchDownlink(int npu, int d) const { return switchUplink(npu, d) + 1; }
     /// Dimension-ordered route from the lowest dimension up (see docs/network-models.md).
     void appendRoute(int src, int dst, std::vector<int32_t>& route) const;
+    /// Graphs: per NPU (index = source), its route to NPU dst through switches only: at least
+    /// one switch and no other NPU on the way, the shortest such path by the same (latency,
+    /// hops) as appendRoute with the same choice among equal next steps (lowest link id, or
+    /// ecmpHash per flow), so it is appendRoute's route whenever that one passes through
+    /// switches only (with ECMP: and no equally short path passes through an NPU, as on
+    /// fat-trees and dragonflies). Empty for dst itself, when no such path exists, and on stacks or
+    /// graphs without switches. One Dijkstra restricted to switches, not cached: O((devices +
+    /// links) log devices + the routes' length); used by TACOS (docs/tacos.md).
+    std::vector<std::vector<int32_t>> routesThroughSwitchesTo(int dst) const;
 
 private:
     void buildGraph(const PlatformSpec& spec);
@@ -94,6 +103,13 @@ private:
     int graphLineSwitch(int npu, int d) const;
     /// (latency in ps, hops) from every device to dst; computed on first use.
     const std::vector<std::pair<int64_t, int32_t>>& distancesTo(int dst) const;
+    /// Dijkstra to dst over reversed links; switchesOnly: paths whose inner devices are switches.
+    void computeDistancesTo(int dst, bool switchesOnly,
+                            std::vector<std::pair<int64_t, int32_t>>& dist) const;
+    /// Follows `dist` from src (whose cost is `here`) to dst, appending the links.
+    void walkGraphRoute(int src, int dst, const std::vector<std::pair<int64_t, int32_t>>& dist,
+                        std::pair<int64_t, int32_t> here, bool switchesOnly,
+                        std::vector<int32_t>& route) const;
     int lineOf(int npu, int d) const;
     int ringLink(int d, int line, int position, bool clockwise) const;
 

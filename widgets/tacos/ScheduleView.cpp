@@ -121,7 +121,10 @@ QVariant ScheduleModel::headerData(int section, Qt::Orientation orientation, int
         return section == m_active ? QStringLiteral("\u25b6%1").arg(section)
                                    : QString::number(section);
     const SynthLink& l = m_schedule.links[static_cast<size_t>(section)];
-    return QStringLiteral("%1 -> %2").arg(l.src).arg(l.dst);
+    // "=>": through switches (as in astrolabe-cli synthesize --table).
+    return (l.switches > 0 ? QStringLiteral("%1 => %2") : QStringLiteral("%1 -> %2"))
+        .arg(l.src)
+        .arg(l.dst);
 }
 
 ScheduleView::ScheduleView(QWidget* parent)
@@ -157,6 +160,10 @@ void ScheduleView::setSchedule(Schedule schedule) {
             .arg(count(schedule.sends.size(), "chunk send", "chunk sends"))
             .arg(QString::fromStdString(units::formatTime(SimTime::fromNsRounded(schedule.finishNs),
                                                           units::TimeSpelling::MicroSign))));
+    if (std::any_of(schedule.links.begin(), schedule.links.end(),
+                    [](const SynthLink& l) { return l.switches > 0; }))
+        m_summary->setText(m_summary->text() +
+                           tr(" Rows a => b: a link through switches (switches hold no chunks)."));
     m_model->setSchedule(std::move(schedule));
     m_cursor->clear();
 }

@@ -1,5 +1,6 @@
 // astrolabe-cli synthesize (docs/tacos.md): a schedule for the bundled DGX-1 graph, its three
-// exports, the run beside the built-in algorithms, and usage and input errors with exit codes.
+// exports, the run beside the built-in algorithms, the same on a star of NPUs under one switch
+// (links through the switch), and usage and input errors with exit codes.
 #include "CliRunner.h"
 
 #include <filesystem>
@@ -37,6 +38,38 @@ TEST(SynthesizeCommand, Dgx1ExportsAndCompare) {
     std::string header;
     std::getline(csv, header);
     EXPECT_EQ(header, "phase,step,start_ns,end_ns,link,src,dst,chunk");
+    fs::remove_all(dir);
+}
+
+TEST(SynthesizeCommand, StarUnderOneSwitchExportsAndRunsInTheEngine) {
+    // fred [8, 1]: 8 NPUs under one switch. Every pair of NPUs gets a link through it (56).
+    const fs::path dir = scratch();
+    std::string yaml = "name: star\nplatform:\n  graph: {generator: fred, size: [8, 1], ";
+    yaml += "bandwidth: 100 GB/s, latency: 500 ns}\nsystem:\n";
+    yaml += "  algorithms: {all-reduce: [ring], reduce-scatter: [ring], all-gather: [ring], ";
+    yaml += "all-to-all: [direct]}\n  scheduling-policy: LIFO\n";
+    yaml += "  collective-optimization: localBWAware\n  chunks: 4\n";
+    yaml += "  active-chunks-per-dimension: 1\n  endpoint-delay: 10 ns\n";
+    yaml += "  local-memory-bandwidth: 50 GB/s\n";
+    yaml += "workload:\n  microbenchmark: {collective: all-reduce, size: 16 MiB}\n";
+    yaml += "run:\n  backend: congestion-aware\n  timing: astra-compatible\n";
+    std::ofstream((dir / "star.yaml").string()) << yaml;
+    auto r = cli({"synthesize", (dir / "star.yaml").string(), "--size", "16MiB", "--xml",
+                  (dir / "s.xml").string(), "--et", (dir / "s").string(), "--table", "--compare"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("on 8 NPUs (56 links, 56 of them through switches)"));
+    EXPECT_THAT(r.out, HasSubstr("1=>0"));
+    EXPECT_THAT(r.out, HasSubstr("a => b: a link through switches"));
+    EXPECT_THAT(r.out, HasSubstr("speedup over the best built-in"));
+    EXPECT_TRUE(fs::exists(dir / "s.xml"));
+    EXPECT_TRUE(fs::exists(dir / "s.7.et"));
+    // The exported XML runs as the project's custom all-reduce on the switched graph.
+    std::string custom = yaml;
+    custom.replace(custom.find("  algorithms:"), 0,
+                   "  custom-algorithms: {all-reduce: " + (dir / "s.xml").string() + "}\n");
+    std::ofstream((dir / "custom.yaml").string()) << custom;
+    r = cli({"run", (dir / "custom.yaml").string(), "--no-store"});
+    EXPECT_EQ(r.code, 0) << r.err << r.out;
     fs::remove_all(dir);
 }
 

@@ -72,3 +72,21 @@ TEST(ScheduleView, TheSummaryCountsInSingularAndPlural) {
     EXPECT_TRUE(view.summary()->text().contains("on 4 NPUs: 3 chunks per NPU, "))
         << view.summary()->text().toStdString();
 }
+
+TEST(ScheduleView, LinksThroughSwitchesAreNamedSo) {
+    // fred [4, 1]: 4 NPUs under one switch; the schedule's 12 links all pass through it, listed
+    // by destination, then source: 1 => 0, 2 => 0, 3 => 0, 0 => 1, ...
+    GraphGeneratorSpec g;
+    g.name = "fred";
+    g.size = {4, 1};
+    g.bandwidthBytesPerSecond = 100e9;
+    g.latencyNs = 100;
+    const Schedule s = synthesize(generateGraph(g), {});
+    ScheduleView view;
+    view.setSchedule(s);
+    ASSERT_EQ(view.model()->rowCount(), 12);
+    EXPECT_EQ(view.model()->headerData(0, Qt::Vertical, Qt::DisplayRole).toString(), "1 => 0");
+    EXPECT_EQ(view.model()->headerData(3, Qt::Vertical, Qt::DisplayRole).toString(), "0 => 1");
+    EXPECT_TRUE(view.summary()->text().contains("a link through switches"))
+        << view.summary()->text().toStdString();
+}
