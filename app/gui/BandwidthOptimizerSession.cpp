@@ -76,24 +76,35 @@ bool BandwidthOptimizerSession::optimize(double totalGBps, int points) {
         return false;
     if (m_thread.joinable())
         m_thread.join(); // the previous run's thread, already past its last queued call
+    // The problem is read from the tab here, on the GUI thread; one that cannot hold (floors
+    // above the total or the budget, a floor above its ceiling) is said before anything runs.
+    SimulationSpec spec = m_document->spec();
+    optimize::AllocationProblem problem =
+        optimize::defaultProblem(spec.platform, totalGBps, m_view->prices());
+    m_view->constrain(problem);
+    try {
+        problem.validate();
+    } catch (const Error& e) {
+        const QString message = QString::fromStdString(e.message());
+        m_view->setStatus(tr("The optimization could not run: %1").arg(message));
+        m_errors->report(tr("Cannot Optimize Bandwidth"), message);
+        emit finished(false);
+        return false;
+    }
     m_running = true;
     m_view->setRunning(true);
     m_view->setStatus(tr("Optimizing: about %1 simulations…").arg(points * 12));
     m_cancel = std::make_shared<std::atomic<bool>>(false);
-    SimulationSpec spec = m_document->spec();
     if (const std::optional<MicrobenchmarkSpec> collective = m_view->workload()) {
         spec.workload = WorkloadSource{};
         spec.workload.kind = WorkloadSource::Kind::Microbenchmark;
         spec.workload.microbenchmark = *collective;
     }
-    const optimize::ComponentPrices prices = m_view->prices();
     auto post = [this](auto call) {
         QMetaObject::invokeMethod(this, std::move(call), Qt::QueuedConnection);
     };
-    m_thread = std::thread([this, spec, prices, totalGBps, points, cancel = m_cancel, post] {
+    m_thread = std::thread([this, spec, problem, points, cancel = m_cancel, post] {
         try {
-            const optimize::AllocationProblem problem =
-                optimize::defaultProblem(spec.platform, totalGBps, prices);
             const optimize::IterationTime simulate = optimize::simulatedIterationTime(spec);
             const optimize::IterationTime time = [simulate,
                                                   cancel](const std::vector<double>& gbps) {

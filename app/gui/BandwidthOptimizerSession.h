@@ -33,8 +33,9 @@ public:
 
     /// Run > Optimize bandwidth…: shows the tab.
     void addActions(QMenu* run);
-    /// Optimizes the open project for `totalGBps` per NPU over `points` budgets; false while
-    /// another optimization runs.
+    /// Optimizes the open project for `totalGBps` per NPU over `points` budgets, under the
+    /// floors, ceilings and budget given in the tab; false while another optimization runs, or
+    /// when the constraints cannot hold (reported, `finished(false)` emitted).
     bool optimize(double totalGBps, int points);
     /// Sets the platform's bandwidths (GB/s per dimension) as one undoable step.
     void apply(const std::vector<double>& gbps);

@@ -116,10 +116,14 @@ std::vector<EvaluatedAllocation> paretoFront(const AllocationProblem& problem,
                                              const std::vector<double>& start,
                                              const IterationTime& time, int points,
                                              const OptimizerSettings& settings) {
+    // The fastest point under the problem's own budget (if it has one) closes the front; the
+    // other points take budgets between the cost of the minimums and that point's cost.
     AllocationProblem timeProblem = problem;
     timeProblem.objective = Objective::Time;
-    timeProblem.budgetDollars.reset();
-    const OptimizationReport fastest = optimizeBandwidth(timeProblem, start, time, settings);
+    const std::vector<double> first = problem.budgetDollars && !timeProblem.feasible(start)
+                                          ? cheapestAllocation(timeProblem)
+                                          : start;
+    const OptimizationReport fastest = optimizeBandwidth(timeProblem, first, time, settings);
     std::vector<EvaluatedAllocation> all{fastest.best};
     const double low = problem.costDollars(problem.minGBps);
     const double high = fastest.best.costDollars;

@@ -59,8 +59,9 @@ OptimizationReport optimizeBandwidth(const AllocationProblem& problem,
                                      const OptimizerSettings& settings = {});
 
 /// Cost against simulated time over `points` budgets spread evenly from the cost of the
-/// minimums to that of the time-optimal allocation (objective Time under each budget); the
-/// non-dominated points, by cost. Runs optimizeBandwidth once per budget.
+/// minimums to that of the time-optimal allocation (objective Time under each budget; under
+/// problem.budgetDollars when it is set, so no point costs more); the non-dominated points, by
+/// cost. Runs optimizeBandwidth once per budget; the bounds hold at every point.
 std::vector<EvaluatedAllocation> paretoFront(const AllocationProblem& problem,
                                              const std::vector<double>& start,
                                              const IterationTime& time, int points,

@@ -91,6 +91,16 @@ BandwidthOptimizerView::BandwidthOptimizerView(QWidget* parent)
                          tr("One switch port (its share of the switch)"), perGBps);
     m_npu = price(defaults.npuDollars, tr("The NPU itself: the fixed part of the cost"), tr(" $"));
     m_npu->setDecimals(0);
+    // LIBRA's constraints besides the total: a cost budget for the whole platform, and a floor
+    // and a ceiling per dimension (rebuildBounds). 0 means none.
+    m_budget = new QDoubleSpinBox(this);
+    m_budget->setRange(0, 1e13);
+    m_budget->setDecimals(0);
+    m_budget->setSingleStep(1e6);
+    m_budget->setSuffix(tr(" $"));
+    m_budget->setSpecialValueText(tr("none"));
+    m_budget->setToolTip(tr("Cost limit for the whole platform, its NPUs included: no point of "
+                            "the front costs more (none: the front ends at the fastest split)"));
     // Three short rows, not one long one: at 200 % presentation scale a single row of ten
     // fields cut its labels ("Workloac", "Prices: lir").
     auto* prices = new QGridLayout;
@@ -105,7 +115,15 @@ BandwidthOptimizerView::BandwidthOptimizerView(QWidget* parent)
     add(1, 2, tr("NIC:"), m_nic);
     add(2, 0, tr("Switch port:"), m_switchPort);
     add(2, 1, tr("NPU:"), m_npu);
+    add(2, 2, tr("Budget:"), m_budget);
     prices->setColumnStretch(6, 1);
+
+    // One row per dimension: its floor and ceiling in GB/s (the CLI's --min and --max).
+    m_bounds = new QGridLayout;
+    m_bounds->addWidget(new QLabel(tr("Dimension"), this), 0, 0);
+    m_bounds->addWidget(new QLabel(tr("Floor"), this), 0, 1);
+    m_bounds->addWidget(new QLabel(tr("Ceiling"), this), 0, 2);
+    m_bounds->setColumnStretch(3, 1);
 
     auto* request = new QHBoxLayout;
     request->addWidget(new QLabel(tr("Total per NPU:"), this));
@@ -151,6 +169,7 @@ BandwidthOptimizerView::BandwidthOptimizerView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(request);
     layout->addLayout(prices);
+    layout->addLayout(m_bounds);
     layout->addWidget(m_status);
     layout->addWidget(split, 1);
 
@@ -169,7 +188,66 @@ BandwidthOptimizerView::BandwidthOptimizerView(QWidget* parent)
 void BandwidthOptimizerView::setDimensions(const QStringList& labels, double totalGBps) {
     m_dimensions = labels;
     m_total->setValue(totalGBps);
+    rebuildBounds();
     setFront({});
+}
+
+void BandwidthOptimizerView::rebuildBounds() {
+    for (QWidget* w : m_boundLabels)
+        delete w;
+    for (QWidget* w : m_minBoxes)
+        delete w;
+    for (QWidget* w : m_maxBoxes)
+        delete w;
+    m_boundLabels.clear();
+    m_minBoxes.clear();
+    m_maxBoxes.clear();
+    const auto box = [this](const QString& none, const QString& tip) {
+        auto* b = new QDoubleSpinBox(this);
+        b->setRange(0, 1e7);
+        b->setDecimals(1);
+        b->setSuffix(tr(" GB/s"));
+        b->setSpecialValueText(none);
+        b->setToolTip(tip);
+        return b;
+    };
+    for (int d = 0; d < m_dimensions.size(); ++d) {
+        auto* label = new QLabel(m_dimensions[d], this);
+        QDoubleSpinBox* floor = box(
+            tr("default"), tr("Lowest bandwidth of %1 (default: 0.1% of the total); give a real "
+                              "floor where the workload hides a dimension's traffic")
+                               .arg(m_dimensions[d]));
+        QDoubleSpinBox* ceiling =
+            box(tr("none"), tr("Highest bandwidth of %1, e.g. what its links or NICs can carry")
+                                .arg(m_dimensions[d]));
+        floor->setEnabled(m_optimize->isEnabled());
+        ceiling->setEnabled(m_optimize->isEnabled());
+        m_bounds->addWidget(label, d + 1, 0);
+        m_bounds->addWidget(floor, d + 1, 1);
+        m_bounds->addWidget(ceiling, d + 1, 2);
+        m_boundLabels.push_back(label);
+        m_minBoxes.push_back(floor);
+        m_maxBoxes.push_back(ceiling);
+    }
+}
+
+void BandwidthOptimizerView::constrain(optimize::AllocationProblem& problem) const {
+    for (size_t d = 0; d < m_minBoxes.size() && d < problem.dimensions(); ++d) {
+        if (m_minBoxes[d]->value() > 0)
+            problem.minGBps[d] = m_minBoxes[d]->value();
+        if (m_maxBoxes[d]->value() > 0)
+            problem.maxGBps[d] = m_maxBoxes[d]->value();
+    }
+    if (m_budget->value() > 0)
+        problem.budgetDollars = m_budget->value();
+}
+
+int BandwidthOptimizerView::bestPerfPerCostPoint() const {
+    int best = -1;
+    for (size_t i = 0; i < m_front.size(); ++i)
+        if (best < 0 || m_front[i].perfPerCost() > m_front[static_cast<size_t>(best)].perfPerCost())
+            best = static_cast<int>(i);
+    return best;
 }
 
 void BandwidthOptimizerView::setFront(std::vector<optimize::EvaluatedAllocation> front) {
@@ -190,6 +268,13 @@ void BandwidthOptimizerView::setFront(std::vector<optimize::EvaluatedAllocation>
             << new QStandardItem(QString::number(a.perfPerCost() * 1e6, 'f', 4));
         m_model->appendRow(row);
         points << QPointF(a.costDollars / 1e6, a.simulatedSeconds * 1e3);
+    }
+    if (const int best = bestPerfPerCostPoint(); best >= 0) {
+        QStandardItem* cell = m_model->item(best, m_model->columnCount() - 1);
+        QFont bold = cell->font();
+        bold.setBold(true);
+        cell->setFont(bold);
+        cell->setToolTip(tr("The best performance per cost on the front"));
     }
     m_scatter->replace(points);
     if (!points.isEmpty()) {
@@ -217,7 +302,11 @@ void BandwidthOptimizerView::setRunning(bool running) {
     m_total->setEnabled(!running);
     m_points->setEnabled(!running);
     for (QWidget* w : std::initializer_list<QWidget*>{m_workload, m_directLink, m_switchedLink,
-                                                      m_nic, m_switchPort, m_npu})
+                                                      m_nic, m_switchPort, m_npu, m_budget})
+        w->setEnabled(!running);
+    for (QWidget* w : m_minBoxes)
+        w->setEnabled(!running);
+    for (QWidget* w : m_maxBoxes)
         w->setEnabled(!running);
     m_size->setEnabled(!running && m_workload->currentData().toInt() >= 0);
     updateApply();

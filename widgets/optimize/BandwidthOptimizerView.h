@@ -1,7 +1,8 @@
 #pragma once
-// The "Optimize bandwidth" panel: asks for the total bandwidth per NPU and the number of budgets,
-// shows the Pareto front (cost against simulated iteration time, engine/optimize paretoFront)
-// as a table and a scatter, and asks to apply the selected point. It runs nothing itself.
+// The "Optimize bandwidth" panel: asks for the total bandwidth per NPU, the number of budgets
+// and the constraints (per-dimension floors and ceilings, a cost budget), shows the Pareto front
+// (cost against simulated iteration time, engine/optimize paretoFront) as a table and a scatter,
+// and asks to apply the selected point. It runs nothing itself.
 
 #include "config/SimulationSpec.h"
 #include "optimize/AllocationProblem.h"
@@ -14,6 +15,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QGridLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -54,6 +56,15 @@ public:
     QDoubleSpinBox* sizeBox() const { return m_size; }
     /// The selected row of the front, or -1.
     int selectedPoint() const;
+    /// Sets the floors, ceilings and budget given in the tab on `problem` (a field left at
+    /// "default" / "none" keeps the problem's own value). validate() is the caller's.
+    void constrain(optimize::AllocationProblem& problem) const;
+    /// Per dimension: the floor and ceiling boxes (0 shows "default" / "none").
+    const std::vector<QDoubleSpinBox*>& minBoxes() const { return m_minBoxes; }
+    const std::vector<QDoubleSpinBox*>& maxBoxes() const { return m_maxBoxes; }
+    QDoubleSpinBox* budgetBox() const { return m_budget; }
+    /// The row of the front with the best performance per cost (shown in bold), or -1.
+    int bestPerfPerCostPoint() const;
 
 signals:
     void optimizeRequested(double totalGBps, int points);
@@ -61,6 +72,7 @@ signals:
 
 private:
     void updateApply();
+    void rebuildBounds();
 
     QStringList m_dimensions;
     std::vector<optimize::EvaluatedAllocation> m_front;
@@ -72,6 +84,11 @@ private:
     QDoubleSpinBox* m_nic;
     QDoubleSpinBox* m_switchPort;
     QDoubleSpinBox* m_npu;
+    QDoubleSpinBox* m_budget;
+    QGridLayout* m_bounds;
+    std::vector<QLabel*> m_boundLabels;
+    std::vector<QDoubleSpinBox*> m_minBoxes;
+    std::vector<QDoubleSpinBox*> m_maxBoxes;
     QSpinBox* m_points;
     QPushButton* m_optimize;
     QPushButton* m_apply;

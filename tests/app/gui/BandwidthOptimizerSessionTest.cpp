@@ -10,6 +10,7 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QUndoStack>
 #include <gtest/gtest.h>
@@ -106,4 +107,61 @@ TEST(BandwidthOptimizerSession, UsesTheWorkloadAndThePricesOfTheTab) {
                          optimize::simulatedIterationTime(allGather)(point.gbps));
         EXPECT_NE(point.simulatedSeconds, optimize::simulatedIterationTime(project)(point.gbps));
     }
+}
+
+// The tab's constraints reach the optimizer: a floor on dimension 1, a ceiling on dimension 0
+// and a budget between the cheapest and the fastest split hold at every point of the front, and
+// the front ends at the budget instead of at the fastest split.
+TEST(BandwidthOptimizerSession, FloorsCeilingsAndBudgetOfTheTabHoldAtEveryPoint) {
+    TorusWindow torus;
+    MainWindow& window = torus.window;
+    BandwidthOptimizerSession* session = window.bandwidthOptimizer();
+    widgets::BandwidthOptimizerView* view = session->view();
+    ASSERT_EQ(view->minBoxes().size(), 2u);
+    ASSERT_EQ(view->maxBoxes().size(), 2u);
+    EXPECT_EQ(view->minBoxes()[0]->text(), QStringLiteral("default"));
+    EXPECT_EQ(view->budgetBox()->text(), QStringLiteral("none"));
+
+    const optimize::AllocationProblem plain =
+        optimize::defaultProblem(window.document()->spec().platform, 200, view->prices());
+    const double cheapest = plain.costDollars(plain.minGBps);
+    const double allAtTheTotal = plain.costDollars({100, 100});
+    const double budget = cheapest + 0.5 * (allAtTheTotal - cheapest);
+    view->minBoxes()[1]->setValue(30);
+    view->maxBoxes()[0]->setValue(150);
+    view->budgetBox()->setValue(budget);
+
+    QSignalSpy finished(session, &BandwidthOptimizerSession::finished);
+    ASSERT_TRUE(session->optimize(200, 3));
+    ASSERT_TRUE(finished.wait(60000));
+    ASSERT_TRUE(finished.at(0).at(0).toBool());
+    ASSERT_FALSE(view->front().empty());
+    for (const optimize::EvaluatedAllocation& point : view->front()) {
+        EXPECT_GE(point.gbps[1], 30 * (1 - 1e-9));
+        EXPECT_LE(point.gbps[0], 150 * (1 + 1e-9));
+        EXPECT_LE(point.costDollars, budget * (1 + 1e-6));
+        EXPECT_LE(point.gbps[0] + point.gbps[1], 200 * (1 + 1e-6));
+    }
+    const int best = view->bestPerfPerCostPoint();
+    ASSERT_GE(best, 0);
+    for (const optimize::EvaluatedAllocation& point : view->front())
+        EXPECT_LE(point.perfPerCost(), view->front()[static_cast<size_t>(best)].perfPerCost());
+    EXPECT_TRUE(view->model()->item(best, view->model()->columnCount() - 1)->font().bold());
+}
+
+// Floors that together exceed the total cannot hold: the tab says so and nothing runs.
+TEST(BandwidthOptimizerSession, ImpossibleFloorsAreRefusedBeforeAnythingRuns) {
+    TorusWindow torus;
+    MainWindow& window = torus.window;
+    BandwidthOptimizerSession* session = window.bandwidthOptimizer();
+    widgets::BandwidthOptimizerView* view = session->view();
+    view->minBoxes()[0]->setValue(150);
+    view->minBoxes()[1]->setValue(150);
+    QSignalSpy finished(session, &BandwidthOptimizerSession::finished);
+    EXPECT_FALSE(session->optimize(200, 3));
+    ASSERT_EQ(finished.size(), 1);
+    EXPECT_FALSE(finished.at(0).at(0).toBool());
+    EXPECT_FALSE(session->isRunning());
+    EXPECT_TRUE(view->optimizeButton()->isEnabled());
+    EXPECT_TRUE(view->front().empty());
 }

@@ -137,6 +137,28 @@ TEST(BandwidthOptimizer, ParetoFrontTradesCostForTime) {
     }
 }
 
+TEST(BandwidthOptimizer, ParetoFrontStaysUnderTheBudgetAndWithinTheBounds) {
+    const SimulationSpec s =
+        allReduce({dim(BlockKind::Ring, 8), dim(BlockKind::Switch, 4)}, 16 * kMiB);
+    const IterationTime time = simulatedIterationTime(s);
+    AllocationProblem free = defaultProblem(s.platform, 300);
+    const OptimizationReport fastest = optimizeBandwidth(free, equalAllocation(free), time);
+    AllocationProblem p = free;
+    p.minGBps[0] = 20;
+    p.maxGBps[1] = 200;
+    // Halfway between the cheapest split and the fastest: binds.
+    p.budgetDollars =
+        p.costDollars(p.minGBps) + 0.5 * (fastest.best.costDollars - p.costDollars(p.minGBps));
+    const std::vector<EvaluatedAllocation> front = paretoFront(p, equalAllocation(p), time, 3);
+    ASSERT_FALSE(front.empty());
+    for (const EvaluatedAllocation& a : front) {
+        EXPECT_TRUE(p.feasible(a.gbps)) << a.gbps[0] << " / " << a.gbps[1];
+        EXPECT_LE(a.costDollars, *p.budgetDollars * (1 + 1e-6));
+    }
+    EXPECT_GT(front.back().simulatedSeconds, fastest.best.simulatedSeconds)
+        << "the budget binds: the front ends before the unconstrained optimum";
+}
+
 TEST(BandwidthOptimizer, GeneratedIterationMatchesAOnePercentGridOfTheSimulator) {
     // A GPT-2 124M training iteration (2 layers, 2 micro-batches, tp/pp/dp fitted to 16 NPUs)
     // on Ring 4 x Switch 4 at 200 GB/s per NPU: compute overlaps communication, so the time is
