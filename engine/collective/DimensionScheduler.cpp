@@ -31,7 +31,9 @@ DimensionScheduler::DimensionScheduler(InterDimensionScheduling policy,
     , m_dims(std::move(dimensions))
     , m_load(m_dims.size(), 0.0)
     , m_plans(plans ? std::move(plans) : std::make_shared<Plans>())
-    , m_storeAndForward(storeAndForwardSwitches) {
+    , m_storeAndForward(storeAndForwardSwitches)
+    , m_reduceNsPerByte(system.localMemBandwidthGBps > 0 ? 3.0 / system.localMemBandwidthGBps
+                                                         : 0.0) {
     const double b0 = m_dims.empty() ? 0 : m_dims[0].bandwidthBytesPerSecond;
     for (const DimensionSpec& d : m_dims)
         m_relativeBandwidth.push_back(b0 <= 0 ? 1.0 : d.bandwidthBytesPerSecond / b0);
@@ -98,23 +100,30 @@ double DimensionScheduler::phaseNs(CollectiveKind collective, CollectiveKind pha
     const std::vector<AlgorithmKind>& list = m_algorithms[static_cast<size_t>(collective)];
     const AlgorithmKind algorithm =
         static_cast<size_t>(d) < list.size() ? list[static_cast<size_t>(d)] : AlgorithmKind::Ring;
+    // A reduce-scatter reduces every message it receives in local memory (the token engine's
+    // R, 3 x bytes / local-memory bandwidth): its phases cost more than an all-gather's of the
+    // same traffic, which decides which dimension should take a chunk first.
+    const double reduceNs = phase == CollectiveKind::ReduceScatter ? m_reduceNsPerByte * sent : 0;
     switch (algorithm) {
     case AlgorithmKind::Direct:
     case AlgorithmKind::OneDirect:
         // All peers at once: over n - 1 links in parallel on a FullyConnected block, through
         // the one NPU link otherwise.
-        return hopNs + (dim.kind == BlockKind::FullyConnected ? sent / (n - 1) : sent) / bytesPerNs;
+        // All peers at once: its n - 1 reductions overlap as its messages do.
+        return hopNs +
+               (dim.kind == BlockKind::FullyConnected ? sent / (n - 1) : sent) / bytesPerNs +
+               reduceNs / (n - 1);
     case AlgorithmKind::HalvingDoubling:
     case AlgorithmKind::OneHalvingDoubling:
-        return std::ceil(std::log2(n)) * hopNs + perStepFactor * sent / bytesPerNs;
-    case AlgorithmKind::InSwitch:
+        return std::ceil(std::log2(n)) * hopNs + perStepFactor * sent / bytesPerNs + reduceNs;
+    case AlgorithmKind::InSwitch: // the switch reduces
         return 2 * dim.latencyNs + (gathers ? inputBytes * n : inputBytes) / bytesPerNs;
     case AlgorithmKind::Ring:
     case AlgorithmKind::OneRing:
     case AlgorithmKind::DoubleBinaryTree:
         break;
     }
-    return (n - 1) * hopNs + perStepFactor * sent / bytesPerNs;
+    return (n - 1) * hopNs + perStepFactor * sent / bytesPerNs + reduceNs;
 }
 
 std::vector<std::pair<int, double>>

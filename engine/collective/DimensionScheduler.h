@@ -7,7 +7,8 @@
 //   roundRobin         chunk c starts at the c-th dimension (rotation)
 //   themis             Themis as published (Rashidi et al., ISCA'22): a per-dimension load
 //                      tracker in time (a phase costs its algorithm's steps x latency plus its
-//                      bytes over the dimension's bandwidth, FullyConnected links in parallel),
+//                      bytes over the dimension's bandwidth, FullyConnected links in parallel,
+//                      plus, for a reduce-scatter, the reduction in local memory),
 //                      and for every chunk the dimension order that balances the dimensions best:
 //                      each candidate order (all orders up to five dimensions) is played through a
 //                      small replay of the collective (every dimension serves one chunk at a time,
@@ -97,6 +98,9 @@ private:
     int m_totalChunks = 1;
     std::shared_ptr<Plans> m_plans;
     bool m_storeAndForward = false; ///< congestion-aware: a switch step serialises twice
+    /// ns per byte a reduce-scatter phase spends reducing what it receives in local memory
+    /// (read two operands, write one: 3 x bytes / local-memory bandwidth), 0 without one.
+    double m_reduceNsPerByte = 0;
     uint64_t m_chunkIndex = 0;
 };
 
