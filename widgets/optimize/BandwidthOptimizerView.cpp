@@ -24,13 +24,25 @@
 
 namespace astrolabe::widgets {
 
+namespace {
+
+/// A box for one quantity: `minimum` to `maximum` in `decimals` places, `suffix` its unit.
+QDoubleSpinBox* quantityBox(QWidget* parent, double minimum, double maximum, int decimals,
+                            const QString& suffix, const QString& tip) {
+    auto* box = new QDoubleSpinBox(parent);
+    box->setRange(minimum, maximum);
+    box->setDecimals(decimals);
+    box->setSuffix(suffix);
+    box->setToolTip(tip);
+    return box;
+}
+
+} // namespace
+
 BandwidthOptimizerView::BandwidthOptimizerView(QWidget* parent)
     : QWidget(parent) {
-    m_total = new QDoubleSpinBox(this);
-    m_total->setRange(0.001, 1e7);
-    m_total->setDecimals(1);
-    m_total->setSuffix(tr(" GB/s"));
-    m_total->setToolTip(tr("Bandwidth per NPU summed over the dimensions (10^9 B/s)"));
+    m_total = quantityBox(this, 0.001, 1e7, 1, tr(" GB/s"),
+                          tr("Bandwidth per NPU summed over the dimensions (10^9 B/s)"));
     m_points = new QSpinBox(this);
     m_points->setRange(2, 32);
     m_points->setValue(5);
@@ -57,12 +69,9 @@ BandwidthOptimizerView::BandwidthOptimizerView(QWidget* parent)
     collective(tr("All-to-all"), CollectiveType::AllToAll);
     m_workload->setToolTip(tr("Optimize for the project's workload, or for one collective over "
                               "all NPUs of the size given"));
-    m_size = new QDoubleSpinBox(this);
-    m_size->setRange(0.001, 1e6);
-    m_size->setDecimals(3);
+    m_size = quantityBox(this, 0.001, 1e6, 3, tr(" MiB"),
+                         tr("The collective's size per NPU (2^20 bytes)"));
     m_size->setValue(1024);
-    m_size->setSuffix(tr(" MiB"));
-    m_size->setToolTip(tr("The collective's size per NPU (2^20 bytes)"));
     m_size->setEnabled(false);
     connect(m_workload, &QComboBox::currentIndexChanged, this,
             [this] { m_size->setEnabled(m_workload->currentData().toInt() >= 0); });
@@ -70,12 +79,9 @@ BandwidthOptimizerView::BandwidthOptimizerView(QWidget* parent)
     // The cost model's prices (engine/optimize/AllocationProblem.h, docs/libra.md): assumptions
     // a user with quotes replaces.
     const auto price = [this](double value, const QString& tip, const QString& suffix) {
-        auto* box = new QDoubleSpinBox(this);
-        box->setRange(0, suffix.contains(QLatin1Char('/')) ? 1e5 : 1e8);
-        box->setDecimals(2);
+        QDoubleSpinBox* box =
+            quantityBox(this, 0, suffix.contains(QLatin1Char('/')) ? 1e5 : 1e8, 2, suffix, tip);
         box->setValue(value);
-        box->setSuffix(suffix);
-        box->setToolTip(tip);
         return box;
     };
     const optimize::ComponentPrices defaults;
@@ -93,14 +99,11 @@ BandwidthOptimizerView::BandwidthOptimizerView(QWidget* parent)
     m_npu->setDecimals(0);
     // LIBRA's constraints besides the total: a cost budget for the whole platform, and a floor
     // and a ceiling per dimension (rebuildBounds). 0 means none.
-    m_budget = new QDoubleSpinBox(this);
-    m_budget->setRange(0, 1e13);
-    m_budget->setDecimals(0);
+    m_budget = quantityBox(this, 0, 1e13, 0, tr(" $"),
+                           tr("Cost limit for the whole platform, its NPUs included: no point of "
+                              "the front costs more (none: the front ends at the fastest split)"));
     m_budget->setSingleStep(1e6);
-    m_budget->setSuffix(tr(" $"));
     m_budget->setSpecialValueText(tr("none"));
-    m_budget->setToolTip(tr("Cost limit for the whole platform, its NPUs included: no point of "
-                            "the front costs more (none: the front ends at the fastest split)"));
     // Three short rows, not one long one: at 200 % presentation scale a single row of ten
     // fields cut its labels ("Workloac", "Prices: lir").
     auto* prices = new QGridLayout;
@@ -203,12 +206,8 @@ void BandwidthOptimizerView::rebuildBounds() {
     m_minBoxes.clear();
     m_maxBoxes.clear();
     const auto box = [this](const QString& none, const QString& tip) {
-        auto* b = new QDoubleSpinBox(this);
-        b->setRange(0, 1e7);
-        b->setDecimals(1);
-        b->setSuffix(tr(" GB/s"));
+        QDoubleSpinBox* b = quantityBox(this, 0, 1e7, 1, tr(" GB/s"), tip);
         b->setSpecialValueText(none);
-        b->setToolTip(tip);
         return b;
     };
     for (int d = 0; d < m_dimensions.size(); ++d) {
