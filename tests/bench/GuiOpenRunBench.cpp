@@ -172,9 +172,7 @@ int main(int argc, char** argv) {
     }
     QTest::qWait(300); // blocks read behind the last steps arrive and paint
     shot("gui-open-timeline-scrolled.png");
-    std::printf("slowest zoom/scroll step %.1f ms; longest GUI event-loop gap %lld ms (GUI thread "
-                "CPU %.1f ms), machine %s; RSS %.0f MiB\n",
-                slowest, meter.maxGapMs(), meter.maxCpuGapMs(),
-                astrolabe::gui::test::GapMeter::loaded() ? "loaded" : "idle", bench::residentMiB());
+    std::printf("slowest zoom/scroll step %.1f ms; %s; RSS %.0f MiB\n", slowest,
+                meter.describe().c_str(), bench::residentMiB());
     return 0;
 }

@@ -1,18 +1,24 @@
 #pragma once
-// Event-loop latency: a 5 ms timer on the GUI thread records the longest wall-clock gap between
-// its ticks, and the longest stretch of GUI-thread CPU time between them. The CPU figure shows
-// what the GUI thread itself did (work that blocks the event loop); the wall figure also counts
-// time the thread waited for a core, which on a loaded 2-core machine (parallel builds) says
-// more about the machine than about the code. loaded() tells the two situations apart.
+// Event-loop latency: a 5 ms timer on the GUI thread records every stretch between its ticks,
+// in wall-clock time and in GUI-thread CPU time. The figures that tests assert are the GUI's
+// own: from each stretch the meter takes away the machine's pauses on the GUI thread's cores
+// and the time the GUI thread sat in the run queue waiting for a core (support/MachineTime.h
+// says why and how). A GUI thread that computes or blocks for 300 ms still shows 300 ms.
+
+#include "support/MachineTime.h"
 
 #include <QElapsedTimer>
 #include <QTimer>
 #include <algorithm>
-#include <cstdlib>
-#include <ctime>
-#include <thread>
+#include <sstream>
+#include <string>
+#include <vector>
 
 namespace astrolabe::gui::test {
+
+using astrolabe::timing::MachinePauses;
+using astrolabe::timing::threadCpuMs;
+using astrolabe::timing::threadQueuedMs;
 
 class GapMeter {
 public:
@@ -21,48 +27,114 @@ public:
         m_timer.setTimerType(Qt::PreciseTimer);
         QObject::connect(&m_timer, &QTimer::timeout, [this] { tick(); });
         m_clock.start();
+        m_last = m_pauses.nowMs();
+        m_start = m_last;
         m_lastCpu = threadCpuMs();
+        m_lastQueued = threadQueuedMs();
+        m_lastCore = sched_getcpu();
         m_timer.start();
     }
-    qint64 maxGapMs() const { return m_maxGap; }
-    double maxCpuGapMs() const { return m_maxCpuGap; }
+
+    /// The longest stretch between ticks less the machine's pauses within it or the GUI
+    /// thread's own wait for a core, whichever is longer: how long the GUI thread itself kept
+    /// the event loop from running. (Not both: a thread woken during a pause sits queued
+    /// through it, so the two overlap.)
+    qint64 maxGapMs() const {
+        MachinePauses::settle();
+        double worst = 0;
+        for (const Stretch& s : m_stretches)
+            worst = std::max(worst, s.end - s.begin - std::max(s.queued, paused(s)));
+        return static_cast<qint64>(worst + 0.5);
+    }
+    /// The most GUI-thread CPU time between two ticks. A thread's CPU clock runs on while the
+    /// virtual machine is paused under it, so pauses are taken away here too.
+    double maxCpuGapMs() const {
+        MachinePauses::settle();
+        double worst = 0;
+        for (const Stretch& s : m_stretches)
+            worst = std::max(worst, s.cpu - paused(s));
+        return worst;
+    }
+    /// The longest stretch as the wall clock saw it, pauses included (reported, not asserted).
+    qint64 maxWallGapMs() const {
+        double worst = 0;
+        for (const Stretch& s : m_stretches)
+            worst = std::max(worst, s.end - s.begin);
+        return static_cast<qint64>(worst + 0.5);
+    }
+    /// Milliseconds in which the machine ran none of this process since the meter started.
+    qint64 pausedMs() const {
+        MachinePauses::settle();
+        return static_cast<qint64>(m_pauses.within(m_start, m_pauses.nowMs()) + 0.5);
+    }
+    /// True when the machine ran this process for at least 90% of the measurement. A 50 ms
+    /// bound on the event loop means something only then: on a machine that stops for 20-400
+    /// ms at a time for half of the run, what remains after taking the pauses away is as much
+    /// the estimate as the code (measured on the CI machine: 40-75% paused on some days).
+    /// Tests assert their stall bounds on a steady machine and report them otherwise.
+    bool steady() const { return pausedMs() * 10 <= elapsedMs(); }
+    /// What a test prints instead of asserting its stall bounds on an unsteady machine.
+    std::string unsteadyNote() const {
+        std::ostringstream out;
+        out << "[ unsteady ] machine paused " << pausedMs() << " of " << elapsedMs()
+            << " ms (over 10%): the stall bounds are reported, not asserted\n";
+        return out.str();
+    }
+    /// One line for the test log: the asserted figures and what the machine took away.
+    std::string describe() const {
+        std::ostringstream out;
+        out << "longest event-loop stall " << maxGapMs() << " ms (wall " << maxWallGapMs()
+            << " ms), GUI-thread CPU " << maxCpuGapMs() << " ms, over " << ticks()
+            << " ticks; machine paused " << pausedMs() << " of " << elapsedMs()
+            << " ms (the most-paused core)";
+        return out.str();
+    }
     qint64 ticks() const { return m_ticks; }
     qint64 elapsedMs() const { return m_clock.elapsed(); }
+    /// Elapsed time in which the machine ran this process: what the tick count can be held to.
+    qint64 runningMs() const { return std::max<qint64>(0, elapsedMs() - pausedMs()); }
     /// Forget the time since the last tick (work the test did itself, e.g. a screenshot).
     void skip() {
-        m_last = m_clock.elapsed();
+        m_last = m_pauses.nowMs();
         m_lastCpu = threadCpuMs();
+        m_lastQueued = threadQueuedMs();
+        m_lastCore = sched_getcpu();
     }
     void stop() { m_timer.stop(); }
 
-    /// More runnable threads than cores (1-minute load average): wall gaps include waiting for
-    /// a core.
-    static bool loaded() {
-        double load[1] = {0};
-        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-        return getloadavg(load, 1) == 1 && load[0] > cores;
-    }
-
 private:
-    static double threadCpuMs() {
-        timespec t{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-        return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+    struct Stretch {
+        double begin = 0, end = 0, cpu = 0, queued = 0;
+        int fromCore = -1, toCore = -1; // where the GUI thread ran at either tick
+    };
+
+    /// The machine's pauses on the cores the GUI thread ran on during a stretch.
+    double paused(const Stretch& s) const {
+        if (s.fromCore < 0 || s.toCore < 0)
+            return m_pauses.within(s.begin, s.end);
+        return m_pauses.within(s.begin, s.end, {s.fromCore, s.toCore});
     }
     void tick() {
-        const qint64 now = m_clock.elapsed();
+        const double now = m_pauses.nowMs();
         const double cpu = threadCpuMs();
-        m_maxGap = std::max(m_maxGap, now - m_last);
-        m_maxCpuGap = std::max(m_maxCpuGap, cpu - m_lastCpu);
+        const double queued = threadQueuedMs();
+        const int core = sched_getcpu();
+        m_stretches.push_back(
+            {m_last, now, cpu - m_lastCpu, queued - m_lastQueued, m_lastCore, core});
+        m_lastCore = core;
         m_last = now;
         m_lastCpu = cpu;
+        m_lastQueued = queued;
         ++m_ticks;
     }
 
+    MachinePauses m_pauses;
     QTimer m_timer;
     QElapsedTimer m_clock;
-    qint64 m_last = 0, m_maxGap = 0, m_ticks = 0;
-    double m_lastCpu = 0, m_maxCpuGap = 0;
+    std::vector<Stretch> m_stretches;
+    double m_start = 0, m_last = 0, m_lastCpu = 0, m_lastQueued = 0;
+    int m_lastCore = -1;
+    qint64 m_ticks = 0;
 };
 
 } // namespace astrolabe::gui::test
