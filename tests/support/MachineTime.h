@@ -3,9 +3,10 @@
 // virtual machine the guest stops for 20-400 ms at a time (measured on the CI machine: 40 such
 // pauses in 10 s while idle, usually all cores at once, up to 74% of the time), and a thread's
 // CPU clock runs on through them. MachinePauses sees them from threads pinned to every core that
-// ask to wake each millisecond; OwnClock is a stopwatch that leaves them out, and the time its
-// thread sat in the run queue waiting for a core. Code that computes or blocks for 300 ms still
-// shows 300 ms: its thread is on a core or asleep, and the probes keep waking meanwhile.
+// ask to wake each millisecond; OwnClock is a stopwatch that leaves them out, or the time its
+// thread sat in the run queue waiting for a core, whichever is longer. Code that computes or blocks
+// for 300 ms still shows 300 ms: its thread is on a core or asleep, and the probes keep waking
+// meanwhile.
 
 #include <algorithm>
 #include <atomic>
@@ -36,6 +37,13 @@ inline double threadQueuedMs() {
     std::ifstream in("/proc/thread-self/schedstat");
     double running = 0, waiting = 0;
     return in >> running >> waiting ? waiting / 1e6 : 0.0;
+}
+
+/// Of a stretch of wall time, what the code itself took: less the machine's pauses or the
+/// thread's wait for a core, whichever is longer (not both: a thread woken during a pause sits
+/// queued through it, so the two overlap).
+inline double ownMs(double wallMs, double queuedMs, double pausedMs) {
+    return std::max(0.0, wallMs - std::max(queuedMs, pausedMs));
 }
 
 /// Stretches in which the machine did not run this process: on every core the process may use,
@@ -146,7 +154,7 @@ public:
     double elapsedMs() const {
         const double end = m_pauses.nowMs();
         const double queued = threadQueuedMs() - m_queued;
-        return std::max(0.0, end - m_begin - std::max(queued, pausedUntil(end)));
+        return ownMs(end - m_begin, queued, pausedUntil(end));
     }
     double cpuMs() const {
         const double end = m_pauses.nowMs();
