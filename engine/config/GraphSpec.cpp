@@ -1,5 +1,6 @@
 #include "config/GraphSpec.h"
 
+#include "config/LogicalDimensions.h"
 #include "config/PlatformSpec.h"
 #include "core/Error.h"
 
@@ -150,6 +151,44 @@ PlatformSpec graphPlatform(GraphSpec graph, std::string sourceFile) {
     p.sourceFile = std::move(sourceFile);
     p.graph = std::move(graph);
     return p;
+}
+
+std::string logicalDimensionSizeProblem(int64_t size, int npus) {
+    if (size < 2 || size > npus)
+        return "expected a size of at least 2, found " + std::to_string(size);
+    return {};
+}
+
+std::string logicalDimensionsProblem(const std::vector<int64_t>& sizes, int npus) {
+    if (sizes.empty() || sizes.size() > kMaxLogicalDimensions)
+        return "expected a list of 1 to " + std::to_string(kMaxLogicalDimensions) +
+               " sizes, found " + std::to_string(sizes.size());
+    int64_t product = 1;
+    bool overflow = false;
+    for (int64_t size : sizes) {
+        if (std::string problem = logicalDimensionSizeProblem(size, npus); !problem.empty())
+            return problem;
+        overflow = overflow || __builtin_mul_overflow(product, size, &product);
+    }
+    if (overflow || product != npus) {
+        std::string what = "expected sizes that multiply to the graph's ";
+        what += std::to_string(npus);
+        what += " NPUs, found a product of ";
+        what += overflow ? "more than 2^63" : std::to_string(product);
+        return what;
+    }
+    return {};
+}
+
+std::vector<DimensionSpec> logicalDimensions(const GraphSpec& graph,
+                                             const std::vector<int64_t>& sizes) {
+    std::vector<DimensionSpec> out;
+    for (int64_t size : sizes) {
+        DimensionSpec d = graphDimension(graph);
+        d.size = static_cast<int>(size);
+        out.push_back(d);
+    }
+    return out;
 }
 
 } // namespace astrolabe

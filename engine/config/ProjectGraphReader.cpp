@@ -2,6 +2,7 @@
 // link by link, or made by a generator, with optional logical dimensions.
 #include "config/GraphDeviceName.h"
 #include "config/GraphGenerators.h"
+#include "config/LogicalDimensions.h"
 #include "config/ProjectReading.h"
 #include "config/schema/SchemaProject.h"
 
@@ -266,35 +267,29 @@ void readGraphPlatform(ProjectContext& c, const YAML::Node& node, PlatformSpec& 
     const YAML::Node logical = node["logical-dimensions"];
     if (logical.IsDefined()) {
         const std::string key = joinKey(path, "logical-dimensions");
-        if (!logical.IsSequence() || logical.size() == 0 || logical.size() > 8) {
+        if (!logical.IsSequence() || logical.size() == 0 ||
+            logical.size() > kMaxLogicalDimensions) {
             d.error(locate(d, logical, key),
                     "expected a list of 1 to 8 sizes, found " + describe(logical),
                     "e.g. logical-dimensions: [8, 4] for 32 NPUs");
             return;
         }
-        std::vector<DimensionSpec> dims;
-        int64_t product = 1;
+        std::vector<int64_t> sizes;
         for (size_t i = 0; i < logical.size(); ++i) {
             int64_t v = 0;
             if (!readInt(d, logical[i], key + "[" + std::to_string(i) + "]", v))
                 return;
-            if (v < 2 || v > g.npus) {
-                d.error(locate(d, logical[i], key + "[" + std::to_string(i) + "]"),
-                        "expected a size of at least 2, found " + std::to_string(v));
+            if (std::string problem = logicalDimensionSizeProblem(v, g.npus); !problem.empty()) {
+                d.error(locate(d, logical[i], key + "[" + std::to_string(i) + "]"), problem);
                 return;
             }
-            DimensionSpec dim = platform.dimensions.front();
-            dim.size = static_cast<int>(v);
-            dims.push_back(dim);
-            product *= v;
+            sizes.push_back(v);
         }
-        if (product != g.npus) {
-            d.error(locate(d, logical, key),
-                    "expected sizes that multiply to the graph's " + std::to_string(g.npus) +
-                        " NPUs, found a product of " + std::to_string(product));
+        if (std::string problem = logicalDimensionsProblem(sizes, g.npus); !problem.empty()) {
+            d.error(locate(d, logical, key), problem);
             return;
         }
-        platform.dimensions = std::move(dims);
+        platform.dimensions = logicalDimensions(g, sizes);
     }
     platform.graph = std::move(g);
 }

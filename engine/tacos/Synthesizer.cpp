@@ -118,6 +118,31 @@ SynthNetwork synthNetwork(const GraphSpec& graph) {
     return net;
 }
 
+/// For each NPU, the physical links on the route of every link in `in[npu]` (none when it has
+/// no incoming link, or links that share no physical link).
+std::vector<std::vector<int32_t>> commonHops(const std::vector<std::vector<int32_t>>& in,
+                                             const SynthNetwork& net) {
+    std::vector<std::vector<int32_t>> common(in.size());
+    std::vector<int32_t> seen(net.physicalLinks, 0);
+    for (size_t d = 0; d < in.size(); ++d) {
+        if (in[d].empty())
+            continue;
+        // A route never passes a physical link twice, so a link on all routes is counted once
+        // per incoming link.
+        for (int32_t l : in[d])
+            for (uint32_t h = net.start[size_t(l)]; h < net.start[size_t(l) + 1]; ++h)
+                ++seen[static_cast<size_t>(net.hops[h])];
+        for (int32_t l : in[d])
+            for (uint32_t h = net.start[size_t(l)]; h < net.start[size_t(l) + 1]; ++h) {
+                int32_t& count = seen[static_cast<size_t>(net.hops[h])];
+                if (count == static_cast<int32_t>(in[d].size()))
+                    common[d].push_back(net.hops[h]);
+                count = 0;
+            }
+    }
+    return common;
+}
+
 struct Arrival {
     int64_t timePs;
     int32_t npu;
@@ -146,6 +171,16 @@ int64_t synthesizeAllGather(int npus, int chunksPerNpu, const std::vector<SynthL
         inLinks[static_cast<size_t>(links[l].dst)].push_back(static_cast<int32_t>(l));
     // When each physical link is free; a link is free when every link on its route is.
     std::vector<int64_t> physicalFree(net.physicalLinks, 0);
+    // Per destination, the physical links that every one of its incoming links occupies (on a
+    // fat-tree or a star, its one downlink, or in a reduce-scatter its one uplink): while one
+    // of them is busy nothing can reach it, so it is passed over without looking at its links.
+    const std::vector<std::vector<int32_t>> gates = commonHops(inLinks, net);
+    const auto gateBusy = [&](int32_t d, int64_t now) {
+        for (int32_t p : gates[static_cast<size_t>(d)])
+            if (physicalFree[static_cast<size_t>(p)] > now)
+                return true;
+        return false;
+    };
     const auto isFree = [&](int32_t l, int64_t now) {
         for (uint32_t h = net.start[size_t(l)]; h < net.start[size_t(l) + 1]; ++h)
             if (physicalFree[static_cast<size_t>(net.hops[h])] > now)
@@ -180,7 +215,7 @@ int64_t synthesizeAllGather(int npus, int chunksPerNpu, const std::vector<SynthL
         bool sent = false;
         std::shuffle(order.begin(), order.end(), rng);
         for (int32_t d : order) {
-            if (claimedCount[static_cast<size_t>(d)] == chunks)
+            if (claimedCount[static_cast<size_t>(d)] == chunks || gateBusy(d, t))
                 continue;
             std::vector<int32_t>& in = inLinks[static_cast<size_t>(d)];
             std::shuffle(in.begin(), in.end(), rng);
@@ -215,8 +250,8 @@ int64_t synthesizeAllGather(int npus, int chunksPerNpu, const std::vector<SynthL
                 out.push_back({chunk, l, step, 0, static_cast<double>(t) / 1000.0,
                                static_cast<double>(end) / 1000.0});
                 sent = true;
-                if (++claimedCount[static_cast<size_t>(d)] == chunks)
-                    break;
+                if (++claimedCount[static_cast<size_t>(d)] == chunks || gateBusy(d, t))
+                    break; // the rest of its links are busy now: nothing more would move
             }
         }
         if (sent)

@@ -43,28 +43,91 @@ std::vector<std::vector<int>> neighbours(const GraphSpec& g) {
     return adj;
 }
 
-// Grids of x by y, z of them side by side in rows of ceil(sqrt(z)).
+// A grid of x by y; with z layers (3-D), an oblique view: layer c is the grid shifted by c steps
+// of half a pitch right and up, and the grid's pitch is z + 1 such steps, so the layers
+// interleave. Then a link between layers is one short diagonal step, a link within a layer runs
+// along a row (or column) that holds only that layer's devices, half a pitch from the others,
+// and every diagonal leaves a free step before the next cell (where a torus' wrap-around
+// stubs point). Side by side tiles instead made every link between layers cross a row of
+// devices.
 bool gridLayout(const GraphSpec& g, const std::vector<int>& size, std::vector<QPointF>& out) {
     const int x = size.empty() ? 0 : size[0];
     const int y = size.size() > 1 ? size[1] : 1;
     const int z = size.size() > 2 ? size[2] : 1;
-    if (x < 1 || static_cast<long long>(x) * y * z != g.npus || g.switches != 0)
+    if (x < 1 || y < 1 || z < 1 || static_cast<long long>(x) * y * z != g.npus || g.switches != 0)
         return false;
-    const int perRow = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(z))));
+    const double step = z > 1 ? P / 2 : 0;
+    const double pitch = z > 1 ? (z + 1) * step : P;
     for (int i = 0; i < g.npus; ++i) {
         const int a = i % x, b = (i / x) % y, c = i / (x * y);
-        out.emplace_back((a + (c % perRow) * (x + 1)) * P, (b + (c / perRow) * (y + 1)) * P);
+        out.emplace_back(a * pitch + c * step, b * pitch - c * step);
     }
     return true;
 }
 
+// Hypercubes of 3 to 5 dimensions as a projection: device i sits at the sum of one vector per
+// set bit, dimension k's links are all that vector. Dimensions 0-2 are a cube in oblique view
+// (as DGX-1's), each next group of three the same cube twice as large and turned a little, so
+// that no link's line meets a device it does not join (searched over the vectors' scale, tilt
+// and turn; GraphLayoutTest checks every link's clearance). The whole is scaled so that
+// devices are a pitch apart and links pass devices at least 3/8 of a pitch away. From 6
+// dimensions no such projection stays compact (a 6-cube spreads over ~35 pitches), and the
+// grid is kept.
 bool hypercubeLayout(const GraphSpec& g, std::vector<QPointF>& out) {
     int d = 0;
     while ((1 << d) < g.npus)
         ++d;
     if ((1 << d) != g.npus || g.switches != 0)
         return false;
-    return gridLayout(g, {1 << ((d + 1) / 2), 1 << (d / 2)}, out);
+    if (d < 3 || d > 5)
+        return gridLayout(g, {1 << ((d + 1) / 2), 1 << (d / 2)}, out);
+    std::vector<QPointF> v;
+    const double depth = std::atan2(-0.3, 0.5), depthLength = std::hypot(0.5, 0.3);
+    for (int k = 0; k < d; ++k) {
+        const int level = k / 3;
+        const double scale = std::pow(2.0, level), tilt = 0.2 * level, turn = 0.1 * level;
+        if (k % 3 == 0)
+            v.emplace_back(scale, scale * tilt);
+        else if (k % 3 == 1)
+            v.emplace_back(-scale * tilt, scale);
+        else
+            v.emplace_back(scale * depthLength * std::cos(depth + turn),
+                           scale * depthLength * std::sin(depth + turn));
+    }
+    for (int i = 0; i < g.npus; ++i) {
+        QPointF p;
+        for (int k = 0; k < d; ++k)
+            if (i & (1 << k))
+                p += v[static_cast<size_t>(k)];
+        out.push_back(p);
+    }
+    // Scale: closest devices a pitch apart, every link at least 3/8 of a pitch from the devices
+    // it does not join.
+    double closest = 1e300, clearance = 1e300;
+    for (size_t i = 0; i < out.size(); ++i)
+        for (size_t j = i + 1; j < out.size(); ++j)
+            closest =
+                std::min(closest, std::hypot(out[i].x() - out[j].x(), out[i].y() - out[j].y()));
+    for (int i = 0; i < g.npus; ++i)
+        for (int k = 0; k < d; ++k) {
+            const int j = i ^ (1 << k);
+            if (j < i)
+                continue;
+            const QPointF a = out[static_cast<size_t>(i)], ab = v[static_cast<size_t>(k)];
+            const double len2 = QPointF::dotProduct(ab, ab);
+            for (int c = 0; c < g.npus; ++c) {
+                if (c == i || c == j)
+                    continue;
+                const QPointF ac = out[static_cast<size_t>(c)] - a;
+                const double t = std::clamp(QPointF::dotProduct(ac, ab) / len2, 0.0, 1.0);
+                const QPointF off = ac - ab * t;
+                clearance = std::min(clearance, std::hypot(off.x(), off.y()));
+            }
+        }
+    const double scale = std::max(P / closest, 0.375 * P / clearance);
+    for (QPointF& p : out)
+        p *= scale;
+    return true;
 }
 
 bool cubeLayout(const GraphSpec& g, std::vector<QPointF>& out) {
@@ -280,16 +343,25 @@ std::vector<char> wrapLinks(const GraphSpec& graph, const std::vector<QPointF>& 
     std::vector<char> wrap(graph.links.size(), 0);
     if (!graph.generator.starts_with("torus"))
         return wrap;
-    const auto at = [&](int d) {
-        return d >= 0 && d < static_cast<int>(positions.size()) ? positions[static_cast<size_t>(d)]
-                                                                : QPointF();
+    // By the torus' own coordinates: a link is a wrap-around link when it joins the two ends of
+    // a row, column or line through the layers (more than one step apart on an axis), wherever
+    // the layout put them.
+    const Generated gen = parseGenerator(graph.generator);
+    if (gen.size.empty() || positions.size() < static_cast<size_t>(graph.npus))
+        return wrap;
+    const auto coordinate = [&](int device, size_t axis) {
+        int rest = device;
+        for (size_t a = 0; a < axis; ++a)
+            rest /= gen.size[a];
+        return rest % gen.size[axis];
     };
     for (size_t i = 0; i < graph.links.size(); ++i) {
-        const QPointF d = at(graph.links[i].to) - at(graph.links[i].from);
-        const double along = std::max(std::abs(d.x()), std::abs(d.y()));
-        const double across = std::min(std::abs(d.x()), std::abs(d.y()));
-        // Along a row or column, over more than one pitch, but within one layer of the grid.
-        wrap[i] = across < 1e-6 && along > 1.5 * P ? 1 : 0;
+        const GraphLinkSpec& l = graph.links[i];
+        if (l.from < 0 || l.to < 0 || l.from >= graph.npus || l.to >= graph.npus)
+            continue;
+        for (size_t axis = 0; axis < gen.size.size(); ++axis)
+            if (std::abs(coordinate(l.from, axis) - coordinate(l.to, axis)) > 1)
+                wrap[i] = 1;
     }
     return wrap;
 }

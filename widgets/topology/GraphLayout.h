@@ -2,10 +2,13 @@
 // Where every device of a graph platform sits in the graph editor's scene
 // (docs/graph-platforms.md). The arrangement follows what the graph is, so that the picture reads
 // like the one in a paper:
-//   - generated meshes, tori and hypercubes: a grid, 3-D: one grid per layer, layers side by
-//     side (the links between layers then run across them, as do a hypercube's longer links); a
-//     torus' wrap-around links are drawn as two stubs out of the grid (wrapLinks), as the stack
-//     drawing draws a ring's (NetworkLayout::wrapStubs);
+//   - generated meshes and tori: a grid; 3-D: the layers interleaved in an oblique view (layer c
+//     shifted c half-pitch steps right and up), so links between layers are short diagonals and
+//     no link crosses a device; a torus' wrap-around links are drawn as two stubs out of the
+//     grid (wrapLinks), as the stack drawing draws a ring's (NetworkLayout::wrapStubs);
+//   - hypercubes of 3-5 dimensions: a projection, one vector per dimension (a cube in oblique
+//     view, then larger turned cubes), no link through a device; others a grid (from 6
+//     dimensions its longer links run along rows through devices);
 //   - dgx1: the hybrid cube-mesh as a cube, GPUs 0-3 on the front face, 4-7 on the back one;
 //   - rail: NPUs in a line node by node, each node's NVSwitch below it, the rail switches above;
 //   - a dimension stack converted by "Edit as graph" (several logical dimensions): the stack's
@@ -35,8 +38,8 @@ struct GraphLayoutResult {
 /// Lays out platform.graph (empty result for a stack platform). Devices never share a position.
 GraphLayoutResult layoutGraph(const PlatformSpec& platform);
 
-/// Per link, whether it is a torus' wrap-around link in a grid (generator torus*, along a row or
-/// column of one layer, longer than one pitch): the view draws it as two stubs pointing out of
+/// Per link, whether it is a torus' wrap-around link (generator torus*: it joins the two ends of
+/// a row, column or line through the layers): the view draws it as two stubs pointing out of
 /// the grid instead of a line across the whole row.
 std::vector<char> wrapLinks(const GraphSpec& graph, const std::vector<QPointF>& positions);
 

@@ -1,6 +1,7 @@
 // Graph platforms in project files and edge-list CSVs (docs/graph-platforms.md): what is read,
 // what round-trips, and that bad input is refused with file, line, key, expected and found.
 #include "ConfigTestSupport.h"
+#include "TestPaths.h"
 #include "config/GraphCsv.h"
 #include "config/ProjectFile.h"
 #include "core/InputFile.h"
@@ -151,6 +152,14 @@ TEST(GraphProject, BadGraphsNameFileLineKeyExpectedAndFound) {
     e = parseError("  graph: {generator: mesh2d, size: [4, 4], bandwidth: 1 GB/s, latency: 1 "
                    "ns, logical-dimensions: [4, 3]}\n");
     EXPECT_THAT(e, HasSubstr("multiply to the graph's 16 NPUs, found a product of 12"));
+    // Eight sizes of 256 multiply past 2^63: refused as such (a wrapped product read 0).
+    e = parseError("  graph: {generator: mesh2d, size: [16, 16], bandwidth: 1 GB/s, latency: 1 "
+                   "ns, logical-dimensions: [256, 256, 256, 256, 256, 256, 256, 256]}\n");
+    EXPECT_THAT(e,
+                HasSubstr("multiply to the graph's 256 NPUs, found a product of more than 2^63"));
+    e = parseError("  graph: {generator: mesh2d, size: [4, 4], bandwidth: 1 GB/s, latency: 1 "
+                   "ns, logical-dimensions: [16, 1]}\n");
+    EXPECT_THAT(e, HasSubstr("logical-dimensions[1]: expected a size of at least 2, found 1"));
     e = parseError("  graph: {npus: 2}\n  dimensions: []\n");
     EXPECT_THAT(e, HasSubstr("found several"));
 }
