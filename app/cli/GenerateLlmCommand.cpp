@@ -89,10 +89,14 @@ void printHeader(const GeneratorSpec& s, const ParsedArgs& args, std::ostream& o
         out << " v " << p.virtualStages;
     out << ", ZeRO " << p.zeroStage << (p.sequenceParallel ? ", sp" : "")
         << (p.recompute ? ", recompute" : "") << ", placement " << p.placement << "\n";
-    if (s.offload.any())
+    if (s.offload.any()) {
         out << "offload               parameters " << offloadTierName(s.offload.parameters)
             << ", gradients " << offloadTierName(s.offload.gradients) << ", optimizer "
-            << offloadTierName(s.offload.optimizer) << ", prefetch " << s.offload.prefetch << "\n";
+            << offloadTierName(s.offload.optimizer) << ", prefetch " << s.offload.prefetch;
+        if (s.offload.step == StepDevice::Cpu)
+            out << ", step on the cpu at " << s.offload.cpuGBps << " GB/s";
+        out << "\n";
+    }
     if (s.output.tensors)
         out << "tensor lists          on (inputs / outputs for track-local-mem)\n";
     const std::vector<int> dims = platformDims(args);

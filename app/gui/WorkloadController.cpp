@@ -91,12 +91,18 @@ int WorkloadController::startGeneratedRun(const generate::GeneratorSpec& generat
     const QString project = document->displayName();
     spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
     spec.workload.tracePrefix = "generated:" + model.toStdString();
+    // Memory is tracked from tensor lists: the builder's "Tensor lists" asks for both, and a
+    // project that tracks local memory gets the lists it needs (without them it would report
+    // nothing in use).
+    generate::GeneratorSpec run = generator;
+    run.output.tensors = generator.output.tensors || spec.system.trackLocalMemory;
+    spec.system.trackLocalMemory = run.output.tensors;
     // Generating is O(NPUs x nodes): it runs on the worker thread too, before the simulation.
     return m_runs->startNamed(
         std::move(spec),
         [&](int number) { return tr("%1 %2 on %3 #%4").arg(model, split, project).arg(number); },
-        [generator](SimulationSpec& s) {
-            generate::GeneratedWorkload workload = generate::generateWorkload(generator);
+        [run](SimulationSpec& s) {
+            generate::GeneratedWorkload workload = generate::generateWorkload(run);
             s.commGroups = std::move(workload.groups);
             return std::move(workload.traces);
         });

@@ -24,6 +24,10 @@ struct RemoteMemoryConfig {
     int numNpusPerNode = 0;           ///< PerNode only
     int groups = 0;                   ///< Pooled only: remote memory groups, each at `bandwidth`
     uint64_t fabricBytesPerNs = 0;    ///< Pooled only: each NPU's port into the pooled fabric
+    /// Pooled only: the platform's Switch dimension whose switches join the pooled fabric to the
+    /// memory groups (HierMem's out-of-node switches); every access then also crosses the NPU's
+    /// link to its switch there, shared with the collectives. -1: the memory has its own paths.
+    int switchDimension = -1;
     std::string sourceFile;
     bool operator==(const RemoteMemoryConfig&) const = default;
 };

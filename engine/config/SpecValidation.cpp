@@ -123,8 +123,12 @@ void checkTraceFiles(const SimulationSpec& spec, SpecKeyStyle style, std::vector
 }
 
 void checkMemory(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Error>& out) {
+    if (std::optional<Error> e = memorySwitchProblem(spec))
+        out.push_back(std::move(*e));
     const RemoteMemoryConfig& m = spec.memory;
-    if (m.type != RemoteMemoryType::PerNodeMemoryExpansion)
+    // A count of zero is the memory file's own error, reported with it.
+    if (m.type != RemoteMemoryType::PerNodeMemoryExpansion || m.numNodes <= 0 ||
+        m.numNpusPerNode <= 0)
         return;
     const int64_t covered = static_cast<int64_t>(m.numNodes) * m.numNpusPerNode;
     if (covered < spec.platform.npuCount())
@@ -182,6 +186,30 @@ void checkLimits(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Err
 }
 
 } // namespace
+
+std::optional<Error> memorySwitchProblem(const SimulationSpec& spec) {
+    const RemoteMemoryConfig& m = spec.memory;
+    if (m.type != RemoteMemoryType::Pooled || m.switchDimension < 0)
+        return std::nullopt;
+    const auto& dims = spec.platform.dimensions;
+    const int d = m.switchDimension;
+    std::string found;
+    if (spec.platform.graph)
+        found = "a graph platform (its switches are routed through, not numbered as dimensions)";
+    else if (static_cast<size_t>(d) >= dims.size())
+        found = "dimension " + std::to_string(d) + ", but the platform has " +
+                std::to_string(dims.size()) + " (0 to " + std::to_string(dims.size() - 1) + ")";
+    else if (dims[static_cast<size_t>(d)].kind != BlockKind::Switch)
+        found = "dimension " + std::to_string(d) + ", a " +
+                blockKindName(dims[static_cast<size_t>(d)].kind);
+    if (found.empty())
+        return std::nullopt;
+    return Error(ErrorKind::Validation,
+                 "expected a Switch dimension of the platform's dimension stack, found " + found,
+                 where(spec.sourceFile, "memory.switch-dimension"),
+                 "the pooled memory's out-of-node switches are the switches of one Switch "
+                 "dimension; leave the key out for memory paths of their own");
+}
 
 std::vector<Error> crossCheckSpec(const SimulationSpec& spec, SpecKeyStyle style,
                                   TraceFileCheck traces) {

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ enum class TraceFileCheck : uint8_t { Include, Skip };
 /// The problems found (empty when consistent). Does not throw.
 std::vector<Error> crossCheckSpec(const SimulationSpec& spec, SpecKeyStyle style,
                                   TraceFileCheck traces = TraceFileCheck::Include);
+/// Pooled memory through out-of-node switches (memory.switch-dimension) that does not name a
+/// Switch dimension of a stacked platform; nothing otherwise. Part of crossCheckSpec, and
+/// checked again by the simulation (a spec edited in the GUI is not re-read).
+std::optional<Error> memorySwitchProblem(const SimulationSpec& spec);
 /// Throws the error of a trace set that lacks a file for some NPU (what crossCheckSpec says),
 /// naming the project's workload.trace key when the spec came from a project file.
 void requireTraceFiles(const SimulationSpec& spec);

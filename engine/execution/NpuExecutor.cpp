@@ -270,7 +270,8 @@ void NpuExecutor::issue(uint32_t index) {
     case NodeType::MemStore:
         if (!node.hasTensorSize)
             fail(node, "a remote memory access needs tensor_size");
-        m_ctx.memory->access(m_npu, node.id, node.tensorSize, [this, index] { complete(index); });
+        m_ctx.memory->access(m_npu, node.id, node.tensorSize, node.type == NodeType::MemStore,
+                             [this, index] { complete(index); });
         return;
     }
     fail(node, "unknown node type " + std::to_string(static_cast<int>(node.type)));

@@ -178,6 +178,30 @@ std::vector<GeneratorSetting> offloadSettings() {
     s.tip = "0: each layer's parameters are loaded just before it runs";
     bindGeneratorField(s, &GeneratorSpec::offload, &OffloadSpec::prefetch);
     out.push_back(s);
+
+    s = make("offload.step", "offload-step", "Offload (ZeRO-Infinity)", "Optimizer step on",
+             "where the step over offloaded optimizer states runs: npu, or cpu (CPU Adam)");
+    s.type = GenType::Name;
+    s.metavar = std::string("DEVICE");
+    s.minimum = s.maximum = 0;
+    s.choices = stepDeviceNames();
+    s.choiceLabels = {"NPU", "CPU (CPU Adam)"};
+    s.tip = "cpu: each layer's step is a CPU node timed by the CPU's memory bandwidth";
+    s.get = [](const GeneratorSpec& spec) -> GenValue {
+        return std::string(stepDeviceName(spec.offload.step));
+    };
+    s.set = [](GeneratorSpec& spec, const GenValue& v) {
+        spec.offload.step = parseStepDevice(std::get<std::string>(v), "offload-step");
+    };
+    out.push_back(s);
+
+    s = number("offload.cpuGBps", "offload-cpu-bandwidth", "CPU memory bandwidth",
+               "memory bandwidth of the CPU step per NPU, 10^9 B/s", 0.1, 1e6, 1, " GB/s");
+    s.group = "Offload (ZeRO-Infinity)";
+    s.metavar = std::string("GB/s");
+    s.tip = "this NPU's share of the host's memory bandwidth (Adam is memory-bound)";
+    bindGeneratorField(s, &GeneratorSpec::offload, &OffloadSpec::cpuGBps);
+    out.push_back(s);
     return out;
 }
 
@@ -212,9 +236,9 @@ const std::vector<GeneratorSetting>& generatorSettings() {
         for (GeneratorSetting& offload : offloadSettings())
             out.push_back(std::move(offload));
         s = toggle("output.tensors", "tensors", "Trace output", "Tensor lists",
-                   "write tensor lists for track-local-mem (model states, activations)");
+                   "write tensor lists for track-local-mem (model states, activations); in the "
+                   "model builder, a run of the iteration tracks each NPU's memory");
         bindGeneratorField(s, &GeneratorSpec::output, &TraceOutputSpec::tensors);
-        s.inBuilder = false;
         out.push_back(s);
         return out;
     }();

@@ -46,6 +46,27 @@ const std::vector<std::string>& offloadTierNames() {
     return names;
 }
 
+const char* stepDeviceName(StepDevice device) {
+    return device == StepDevice::Cpu ? "cpu" : "npu";
+}
+
+const std::vector<std::string>& stepDeviceNames() {
+    static const std::vector<std::string> names{"npu", "cpu"};
+    return names;
+}
+
+StepDevice parseStepDevice(const std::string& name, const std::string& key) {
+    for (StepDevice device : {StepDevice::Npu, StepDevice::Cpu})
+        if (name == stepDeviceName(device))
+            return device;
+    std::string message = "expected ";
+    message += joinAlternatives(stepDeviceNames());
+    message += ", found \"";
+    message += name;
+    message += '"';
+    throw Error(ErrorKind::Validation, message, SourceLocation{{}, 0, 0, key});
+}
+
 OffloadTier parseOffloadTier(const std::string& name, const std::string& key) {
     for (OffloadTier tier : {OffloadTier::None, OffloadTier::Nvme, OffloadTier::Pool})
         if (name == offloadTierName(tier))
@@ -152,6 +173,17 @@ void validate(const GeneratorSpec& spec) {
     c.require(p.zeroStage >= 0 && p.zeroStage <= 3, "parallel.zero", "ZeRO stage must be 0..3");
     c.require(spec.offload.prefetch >= 0, "offload.prefetch",
               "must be 0 or more, found " + std::to_string(spec.offload.prefetch));
+    c.require(spec.offload.step == StepDevice::Npu || spec.offload.optimizer != OffloadTier::None,
+              "offload.step",
+              "the optimizer step runs on the CPU only over offloaded optimizer states, found "
+              "offload.optimizer none",
+              "offload the optimizer states (nvme or pool), or keep the step on the npu");
+    if (!(spec.offload.cpuGBps > 0)) {
+        std::ostringstream found;
+        found << "the CPU's memory bandwidth must be positive, found " << spec.offload.cpuGBps
+              << " GB/s";
+        c.require(false, "offload.cpuGBps", found.str());
+    }
     c.require(p.bucketBytes > 0, "parallel.bucketBytes", "must be positive");
     c.require(isPlacement(p.placement), "parallel.placement",
               "expected a permutation of tp,dp,pp, found \"" + p.placement + "\"",

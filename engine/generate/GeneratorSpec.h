@@ -95,11 +95,26 @@ const std::vector<std::string>& offloadTierNames();
 /// Throws astrolabe::Error (Validation) at key path `key` listing the valid names.
 OffloadTier parseOffloadTier(const std::string& name, const std::string& key);
 
+/// Where the optimizer step over offloaded optimizer states runs: on the NPU (a COMP node timed
+/// by its roofline) or on the host CPU (ZeRO-Offload's CPU Adam: a CPU node, is_cpu_op, timed by
+/// OffloadSpec::cpuGBps).
+enum class StepDevice : uint8_t { Npu, Cpu };
+const char* stepDeviceName(StepDevice device); ///< "npu", "cpu"
+/// The valid names, in order: npu, cpu.
+const std::vector<std::string>& stepDeviceNames();
+/// Throws astrolabe::Error (Validation) at key path `key` listing the valid names.
+StepDevice parseStepDevice(const std::string& name, const std::string& key);
+
 struct OffloadSpec {
     OffloadTier parameters = OffloadTier::None; ///< 16-bit weights (this NPU's shard)
     OffloadTier gradients = OffloadTier::None;  ///< 16-bit gradients
     OffloadTier optimizer = OffloadTier::None;  ///< fp32 master weights, Adam's m and v
     int prefetch = 1; ///< parameter loads issued this many layers ahead (0: just before use)
+    /// Where the step runs; Cpu needs offloaded optimizer states (validate()).
+    StepDevice step = StepDevice::Npu;
+    /// The CPU step's memory bandwidth per NPU (its share of the host's), 10^9 B/s: the step
+    /// streams the NPU's Adam traffic (ModelStates.h) at this rate.
+    double cpuGBps = 50;
 
     bool any() const {
         return parameters != OffloadTier::None || gradients != OffloadTier::None ||

@@ -100,9 +100,11 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
                 for (const Step& step : layer.backward)
                     seconds += stepSeconds(step, spec.compute);
             }
-        // Parameters are loaded before each forward and backward pass of every micro-batch.
+        // Parameters are loaded before each forward and backward pass of every micro-batch and
+        // written back once after the optimizer step.
         mem.offloadLoadBytes = 2 * m * mem.offloadedWeights + mem.offloadedOptimizer;
-        mem.offloadStoreBytes = mem.offloadedGradients + mem.offloadedOptimizer;
+        mem.offloadStoreBytes =
+            mem.offloadedWeights + mem.offloadedGradients + mem.offloadedOptimizer;
         mem.activations =
             activationsPerPass * peakInFlightChunks(par.schedule, p, v, f.microBatches, stage);
         if (stage == p - 1) {

@@ -17,8 +17,9 @@
 // in flight through the last chunk (1F1B and interleaved: one, GPipe: m).
 // Offload (GeneratorSpec::offload): an offloaded state's bytes leave HBM (the memory total) and
 // are listed per tier; the traffic per iteration is the trace's MEM_LOAD / MEM_STORE bytes:
-// parameters loaded before every forward and backward pass (2 x micro-batches x chunks' passes),
-// gradients stored once, optimizer states loaded and stored once.
+// parameters loaded before every forward and backward pass (2 x micro-batches x chunks' passes)
+// and written back once after the optimizer step, gradients stored once, optimizer states loaded
+// and stored once.
 
 #include "generate/GeneratorSpec.h"
 

@@ -21,6 +21,7 @@ using trace_emitter::Emitter;
 struct Bucket {
     uint64_t bytes = 0;
     GroupKind group = GroupKind::Dp;
+    std::vector<int> layers; ///< the layers whose gradients it holds (program indices)
 };
 
 /// An offloaded layer's gradient store, waiting for the reductions of its gradients.
@@ -143,8 +144,11 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
     };
 
     std::map<GroupKind, uint64_t> pending;
+    std::map<GroupKind, std::vector<int>> pendingLayers; // the layers in each pending bucket
     auto flush = [&](GroupKind group, std::optional<uint64_t> after) {
         uint64_t& bytes = pending[group];
+        std::vector<int> layers = std::move(pendingLayers[group]);
+        pendingLayers[group].clear();
         std::optional<uint64_t> done = after;
         if (bytes > 0) {
             const std::string name =
@@ -154,7 +158,7 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
             if (auto id = out.coll(name, type, bytes, group, depsOf(after))) {
                 reductions.push_back(*id);
                 if (par.zeroStage > 0)
-                    gathers.push_back({bytes, group});
+                    gathers.push_back({bytes, group, std::move(layers)});
                 done = id;
             }
             bytes = 0;
@@ -283,6 +287,9 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                             ++stores[*store].waiting;
                         }
                     }
+                    std::vector<int>& inBucket = pendingLayers[share.group];
+                    if (inBucket.empty() || inBucket.back() != index)
+                        inBucket.push_back(index);
                     pending[share.group] += share.elements * e;
                     if (pending[share.group] >= par.bucketBytes)
                         flush(share.group, gradsReady);
@@ -323,6 +330,7 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                          m_program.tiedEmbeddingGradientBytes, GroupKind::Embedding, stepDeps))
             stepDeps = {*id};
     std::optional<uint64_t> lastStep;
+    std::map<int, uint64_t> layerSteps; // offloaded optimizer: each layer's own step
     if (offloadOptimizer) {
         // Offloaded optimizer states: per layer, load the states (fp32 master weights, m, v),
         // step, store them back; the steps run one after another, the loads as soon as the
@@ -342,8 +350,12 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                 name += layer.name;
                 const uint64_t load =
                     out.mem(name + ".load." + tier, NodeType::MemLoad, states, stepDeps);
-                lastStep = out.comp(name + ".step", 0, elements * (2.0 * double(e) + stateBytes),
-                                    depsOf(load, lastStep));
+                const double stepBytes = elements * (2.0 * double(e) + stateBytes);
+                lastStep = offload.step == StepDevice::Cpu
+                               ? out.cpu(name + ".step", stepBytes, offload.cpuGBps,
+                                         depsOf(load, lastStep))
+                               : out.comp(name + ".step", 0, stepBytes, depsOf(load, lastStep));
+                layerSteps[index] = *lastStep;
                 if (tensors)
                     useStates(nodeAt(*lastStep), layer, true, true, false);
                 out.mem(name + ".store." + tier, NodeType::MemStore, states, {*lastStep});
@@ -357,10 +369,37 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
         for (int c = 0; c < v; ++c)
             for (int index : m_program.chunks[size_t(c * p + stage)])
                 useStates(nodeAt(step), m_program.layers[size_t(index)], true, true, true);
+    std::map<int, Deps> gatheredLayers; // ZeRO 1/2: the all-gathers bringing a layer's weights
     for (size_t i = 0; i < gathers.size(); ++i) {
         const uint64_t size = uint64_t(m_layout.groupSize(gathers[i].group));
-        out.coll("zero.ag.b" + std::to_string(i), CollectiveType::AllGather,
-                 (gathers[i].bytes + size - 1) / size, gathers[i].group, {step});
+        const std::optional<uint64_t> id =
+            out.coll("zero.ag.b" + std::to_string(i), CollectiveType::AllGather,
+                     (gathers[i].bytes + size - 1) / size, gathers[i].group, {step});
+        for (int index : gathers[i].layers)
+            addDep(gatheredLayers[index], id);
+    }
+    if (offloadParameters) {
+        // Write-back: each layer's updated parameters go back to their tier, the bytes its
+        // loads read (ModelStates.h), once its step has updated them (ZeRO-1/2: and the
+        // all-gathers have brought the other ranks' updated shards). Nothing waits for them;
+        // the iteration ends when they are done.
+        const std::string tier = offloadTierName(offload.parameters);
+        for (int c = 0; c < v; ++c)
+            for (int index : m_program.chunks[size_t(c * p + stage)]) {
+                const LayerProgram& layer = m_program.layers[size_t(index)];
+                const double bytes = layerStateBytes(m_spec, layer).weights;
+                if (bytes <= 0)
+                    continue;
+                const auto own = layerSteps.find(index);
+                Deps deps = {own != layerSteps.end() ? own->second : step};
+                for (uint64_t gather : gatheredLayers[index])
+                    addDep(deps, gather);
+                std::string name = "optimizer.";
+                name += layer.name;
+                name += ".param.store.";
+                name += tier;
+                out.mem(std::move(name), NodeType::MemStore, bytes, std::move(deps));
+            }
     }
     return trace;
 }

@@ -30,12 +30,16 @@
 // * parameters: each pass loads every layer's weight shard (MEM_LOAD, tensor_size = its bytes on
 //   this NPU) before the layer runs; the load of the layer `prefetch` positions ahead is issued
 //   when a layer starts (the first `prefetch` at the start of the pass, ctrl-free), and a layer's
-//   first step depends on its own load (ZeRO-3's all-gathers too).
+//   first step depends on its own load (ZeRO-3's all-gathers too). After the optimizer step each
+//   layer's updated weights are written back (MEM_STORE, the loads' bytes), once its step is done
+//   (ZeRO-1/2: and the all-gathers of the buckets holding it); nothing waits for the stores.
 // * gradients: in a chunk's last backward pass, each layer's gradient shard is stored
 //   (MEM_STORE) once the reductions covering it (its bucket, ZeRO-3's reduce-scatter) are issued;
 //   the optimizer waits for the stores.
 // * optimizer states: the step is split per layer: MEM_LOAD (fp32 master, m, v) -> step ->
-//   MEM_STORE, the steps chained; the ZeRO-1/2 all-gathers follow the last step.
+//   MEM_STORE, the steps chained; the ZeRO-1/2 all-gathers follow the last step. With
+//   offload.step = cpu each step is a CPU node (is_cpu_op, ZeRO-Offload's CPU Adam) of the same
+//   bytes, replayed for bytes / offload.cpuGBps.
 //
 // Tensor lists (GeneratorSpec::output.tensors, off by default), for local memory tracking:
 // * model states kept in HBM, per layer ("L3.weights", "L3.grads", "L3.optimizer", the sizes of

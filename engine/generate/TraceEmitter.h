@@ -37,6 +37,16 @@ public:
         return n.id;
     }
 
+    /// A host-CPU node (is_cpu_op): replayed for bytes / (gbps 10^9 B/s), whatever the roofline.
+    uint64_t cpu(std::string name, double bytes, double gbps, Deps data) {
+        WorkloadNode& n = add(std::move(name), NodeType::Comp, std::move(data));
+        n.isCpuOp = true;
+        n.hasTensorSize = true;
+        n.tensorSize = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(bytes)));
+        n.durationMicros = static_cast<uint64_t>(std::llround(bytes / (gbps * 1e9) * 1e6));
+        return n.id;
+    }
+
     /// Returns no node when the group has a single member (nothing to communicate).
     std::optional<uint64_t> coll(std::string name, CollectiveType type, uint64_t bytes,
                                  GroupKind group, Deps data) {

@@ -1,8 +1,10 @@
 #include "memory/RemoteMemory.h"
 
 #include "core/Error.h"
+#include "network/Transport.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace astrolabe {
 
@@ -46,6 +48,36 @@ SimTime RemoteMemory::pooledAccess(int npu, uint64_t bytes) {
     return port + SimTime::fromNs(static_cast<int64_t>(m_config.latencyNs));
 }
 
+void RemoteMemory::routeThroughSwitches(Transport& transport, const DimensionSpec& dimension) {
+    m_transport = &transport;
+    m_switchDimension = dimension;
+}
+
+void RemoteMemory::switchedAccess(int npu, uint64_t bytes, bool store,
+                                  std::function<void()> onDone) {
+    // Done when both the pooled stages and the link are: whichever reports last completes it.
+    struct Join {
+        int pending = 2;
+        std::function<void()> done;
+    };
+    auto join = std::make_shared<Join>();
+    join->done = std::move(onDone);
+    auto arrived = [join] {
+        if (--join->pending == 0)
+            join->done();
+    };
+    const DimensionSpec& dim = m_switchDimension;
+    const SimTime linkFloor =
+        m_sim.now() +
+        m_timing.fromNs(dim.latencyNs + static_cast<double>(bytes) / dim.bytesPerNs());
+    m_sim.scheduleAt(std::max(pooledAccess(npu, bytes), linkFloor), arrived);
+    const int d = m_config.switchDimension;
+    if (store)
+        m_transport->sendToSwitch(npu, d, bytes, arrived);
+    else
+        m_transport->sendFromSwitch(d, npu, bytes, bytes, arrived);
+}
+
 SimTime RemoteMemory::accessTime(uint64_t bytes) const {
     const double transfer =
         m_config.bandwidthBytesPerNs > 0
@@ -54,7 +86,8 @@ SimTime RemoteMemory::accessTime(uint64_t bytes) const {
     return SimTime::fromNs(static_cast<int64_t>(m_config.latencyNs)) + m_timing.fromNs(transfer);
 }
 
-void RemoteMemory::access(int npu, uint64_t nodeId, uint64_t bytes, std::function<void()> onDone) {
+void RemoteMemory::access(int npu, uint64_t nodeId, uint64_t bytes, bool store,
+                          std::function<void()> onDone) {
     if (m_config.type == RemoteMemoryType::NoMemoryExpansion)
         throw Error(ErrorKind::Validation,
                     "NPU " + std::to_string(npu) + " node " + std::to_string(nodeId) +
@@ -65,6 +98,10 @@ void RemoteMemory::access(int npu, uint64_t nodeId, uint64_t bytes, std::functio
     if (m_config.bandwidthBytesPerNs == 0)
         throw Error(ErrorKind::Validation, "remote-mem-bw must be greater than zero",
                     {m_config.sourceFile, 0, 0, "remote-mem-bw"});
+    if (m_config.type == RemoteMemoryType::Pooled && m_transport) {
+        switchedAccess(npu, bytes, store, std::move(onDone));
+        return;
+    }
     if (m_config.type == RemoteMemoryType::Pooled) {
         m_sim.scheduleAt(pooledAccess(npu, bytes), std::move(onDone));
         return;

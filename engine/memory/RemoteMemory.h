@@ -14,8 +14,17 @@
 // starts on its port when the port is free, in its group when the group is free too, and ends
 // when both have moved x bytes; the latency is added after (it occupies neither). One NPU
 // alone: latency + x / min(F, B).
+//
+// Pooled through out-of-node switches (memory.switch-dimension d): the access also crosses the
+// NPU's link to its switch in Switch dimension d — a load comes down the switch's downlink, a
+// store goes up the uplink — as a message of x bytes in the network model, so it queues behind
+// collectives on that link under the congestion-aware model and they queue behind it. The link
+// is a third stage streaming with the other two: the access ends when the pooled stages are done
+// (plus the latency) and when the link has carried it, not before link latency + x / link
+// bandwidth after its start. One NPU alone: max(latency + x / min(F, B), link latency + x / L).
 
 #include "config/MemoryConfig.h"
+#include "config/PlatformSpec.h"
 #include "core/Simulator.h"
 #include "network/Timing.h"
 
@@ -24,13 +33,19 @@
 
 namespace astrolabe {
 
+class Transport;
+
 class RemoteMemory {
 public:
     RemoteMemory(Simulator& sim, const RemoteMemoryConfig& config, int npuCount, Timing timing);
 
-    /// Starts an access now; onDone runs when it completes. Throws astrolabe::Error when the
-    /// configuration has no remote memory.
-    void access(int npu, uint64_t nodeId, uint64_t bytes, std::function<void()> onDone);
+    /// Pooled memory with a switch dimension: its accesses cross `dimension`'s links through
+    /// `transport` (the run's, so they share the links with everything else).
+    void routeThroughSwitches(Transport& transport, const DimensionSpec& dimension);
+
+    /// Starts an access now (a load, or a store when `store`); onDone runs when it completes.
+    /// Throws astrolabe::Error when the configuration has no remote memory.
+    void access(int npu, uint64_t nodeId, uint64_t bytes, bool store, std::function<void()> onDone);
 
     SimTime accessTime(uint64_t bytes) const;
 
@@ -40,7 +55,10 @@ private:
     Timing m_timing;
     std::vector<SimTime> m_serverFree; ///< per FIFO server (pooled: the ports, then the groups)
     SimTime pooledAccess(int npu, uint64_t bytes);
+    void switchedAccess(int npu, uint64_t bytes, bool store, std::function<void()> onDone);
     int m_npuCount = 0;
+    Transport* m_transport = nullptr; ///< set: pooled accesses cross m_switchDimension's links
+    DimensionSpec m_switchDimension;
 };
 
 } // namespace astrolabe

@@ -1,6 +1,7 @@
 #include "simulation/Simulation.h"
 
 #include "collective/CollectiveEngine.h"
+#include "config/SpecValidation.h"
 #include "core/Error.h"
 #include "execution/NpuExecutor.h"
 #include "memory/RemoteMemory.h"
@@ -128,6 +129,10 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
     }
     const Timing timing{spec.options.timing};
     RemoteMemory memory(sim, spec.memory, topology.npuCount(), timing);
+    if (std::optional<Error> e = memorySwitchProblem(spec))
+        throw std::move(*e);
+    if (spec.memory.type == RemoteMemoryType::Pooled && spec.memory.switchDimension >= 0)
+        memory.routeThroughSwitches(transport, topology.dimension(spec.memory.switchDimension));
 
     // The simulated NPUs: all of them, NPU 0 alone (symmetric) or one per class (folded).
     std::vector<int> simulated;

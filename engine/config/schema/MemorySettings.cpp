@@ -37,6 +37,17 @@ bool pooled(const SimulationSpec& spec) {
     return spec.memory.type == RemoteMemoryType::Pooled;
 }
 
+// A setting of the pooled memory alone (Astrolabe's; ASTRA-sim's JSON has no such key).
+Setting pooledSetting(const std::string& key, Type type, const std::string& label,
+                      const std::string& shortLabel, const std::string& help) {
+    Setting s = declare("memory." + key, type, label, shortLabel, help);
+    s.compat = Compat::ProjectOnly;
+    s.specJsonGroup = "memory";
+    s.editor = Editor::Memory;
+    s.enabledWhen = pooled;
+    return s;
+}
+
 // A bandwidth the memory model keeps as whole bytes per ns (= GB/s), as ASTRA-sim does.
 bool readWholeGBps(Diagnostics& d, const YAML::Node& value, const std::string& path,
                    uint64_t& out) {
@@ -217,19 +228,16 @@ Setting npusPerNode() {
 
 // The pooled memory's own two values: whole numbers, like the others of the group.
 Setting groups() {
-    Setting s = declare("memory.groups", Type::Int, "Remote memory groups", "memory groups",
-                        "Pooled memory only: how many memory groups the pool has. NPU r is served "
-                        "by group r mod groups; NPUs sharing a group are served in arrival "
-                        "order.");
-    s.compat = Compat::ProjectOnly;
-    s.specJsonGroup = "memory";
-    s.editor = Editor::Memory;
+    Setting s =
+        pooledSetting("groups", Type::Int, "Remote memory groups", "memory groups",
+                      "Pooled memory only: how many memory groups the pool has. NPU r is served "
+                      "by group r mod groups; NPUs sharing a group are served in arrival "
+                      "order.");
     bindField(s, &SimulationSpec::memory, &RemoteMemoryConfig::groups);
     s.minimum = 0;
     s.maximum = 1 << 20;
     s.specJsonKey = "groups";
     s.writeProjectWhen = pooled;
-    s.enabledWhen = pooled;
     s.hooks.afterProjectRead = [](config::ProjectContext& c, const YAML::Node& group,
                                   SimulationSpec& spec) {
         Diagnostics& d = c.diagnostics;
@@ -247,13 +255,10 @@ Setting groups() {
 }
 
 Setting fabricBandwidth() {
-    Setting s = declare("memory.fabric-bandwidth", Type::Quantity, "Pooled fabric bandwidth",
-                        "fabric bandwidth",
-                        "Pooled memory only: the bandwidth of each NPU's port into the in-node "
-                        "pooled fabric; an NPU's accesses pass it one at a time. Whole GB/s.");
-    s.compat = Compat::ProjectOnly;
-    s.specJsonGroup = "memory";
-    s.editor = Editor::Memory;
+    Setting s = pooledSetting(
+        "fabric-bandwidth", Type::Quantity, "Pooled fabric bandwidth", "fabric bandwidth",
+        "Pooled memory only: the bandwidth of each NPU's port into the in-node "
+        "pooled fabric; an NPU's accesses pass it one at a time. Whole GB/s.");
     s.unit = Unit::DecimalGBps;
     s.minimum = 0;
     s.whole = true;
@@ -273,7 +278,27 @@ Setting fabricBandwidth() {
         out << "  fabric-bandwidth: " << spec.memory.fabricBytesPerNs << " GB/s\n";
     };
     s.writeProjectWhen = pooled;
-    s.enabledWhen = pooled;
+    return s;
+}
+
+// Pooled memory through out-of-node switches (HierMem): which Switch dimension they are.
+// SpecValidation checks it against the platform.
+Setting switchDimension() {
+    Setting s = pooledSetting(
+        "switch-dimension", Type::Int, "Out-of-node switches (dimension)",
+        "memory switch dimension",
+        "Pooled memory only: the platform's Switch dimension whose switches join the pooled "
+        "fabric to the memory groups (HierMem's out-of-node switches, 0 = the first dimension). "
+        "Every access then also crosses the NPU's link to its switch there (a load down, a "
+        "store up) and shares it with the collectives; under the congestion-aware model they "
+        "queue behind each other. -1 (the default): the memory has paths of its own.");
+    bindField(s, &SimulationSpec::memory, &RemoteMemoryConfig::switchDimension);
+    s.minimum = -1;
+    s.maximum = 1 << 20;
+    s.specJsonKey = "switchDimension";
+    s.writeProjectWhen = [](const SimulationSpec& spec) {
+        return pooled(spec) && spec.memory.switchDimension >= 0;
+    };
     return s;
 }
 
@@ -303,7 +328,7 @@ const Group& memoryGroup() {
     static const Group group{"memory",
                              "Remote memory (`memory:`)",
                              {type(), latency(), bandwidth(), numNodes(), npusPerNode(), groups(),
-                              fabricBandwidth(), astraMemoryFile()},
+                              fabricBandwidth(), switchDimension(), astraMemoryFile()},
                              "remote-memory JSON"};
     return group;
 }

@@ -111,6 +111,16 @@ TEST(GenerateLlmCli, OffloadFlags) {
     EXPECT_TRUE(contains(r.out, "offload traffic")) << r.out;
     EXPECT_FALSE(contains(cli({"model-info", "--preset", "llama3.2-1b"}).out, "offload"));
 
+    // The optimizer step on the CPU: shown in the header; without offloaded optimizer states an
+    // error naming offload.step.
+    r = cli({"model-info", "--preset", "gpt2-350m", "--offload-optimizer=nvme",
+             "--offload-step=cpu", "--offload-cpu-bandwidth=40"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "prefetch 1, step on the cpu at 40 GB/s")) << r.out;
+    r = cli({"model-info", "--preset", "gpt2-350m", "--offload-step=cpu"});
+    EXPECT_NE(r.code, 0) << r.out;
+    EXPECT_TRUE(contains(r.err, "offload.step")) << r.err;
+
     const std::string prefix = ::testing::TempDir() + "/astrolabe-generate-llm-offload";
     r = cli({"generate-llm", "--preset", "llama2-70b", "--layers", "4", "--tp", "2", "--pp", "2",
              "--dp", "2", "--micro-batches", "4", "--offload-parameters=nvme",

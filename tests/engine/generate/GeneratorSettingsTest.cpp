@@ -2,6 +2,7 @@
 // spec it edits, and the source of docs/generator.md's table.
 #include "generate/GeneratorSettings.h"
 
+#include "TestPaths.h"
 #include "core/InputFile.h"
 #include "generate/ModelPresets.h"
 

@@ -1,3 +1,4 @@
+#include "TestPaths.h"
 #include "core/Error.h"
 #include "engine/trace/ChakraTestUtil.h"
 #include "generate/MicrobenchmarkGenerator.h"

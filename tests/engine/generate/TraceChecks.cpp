@@ -1,5 +1,6 @@
 #include "TraceChecks.h"
 
+#include <gtest/gtest.h>
 #include <map>
 #include <set>
 #include <tuple>
@@ -93,6 +94,15 @@ int countCollectives(const WorkloadTrace& trace, CollectiveType type, uint64_t s
     for (const WorkloadNode& n : trace.nodes)
         count += n.type == NodeType::CommColl && n.commType == type && n.commSize == size;
     return count;
+}
+
+const WorkloadNode& nodeNamed(const WorkloadTrace& trace, const std::string& name) {
+    for (const WorkloadNode& n : trace.nodes)
+        if (n.name == name)
+            return n;
+    ADD_FAILURE() << "no node " << name;
+    static const WorkloadNode none;
+    return none;
 }
 
 } // namespace astrolabe::generate::test

@@ -25,4 +25,7 @@ NodeCounts countNodes(const WorkloadTrace& trace);
 /// Collectives of one type and size on a trace.
 int countCollectives(const WorkloadTrace& trace, CollectiveType type, uint64_t size);
 
+/// The trace's node of that name (a test failure and an empty node when there is none).
+const WorkloadNode& nodeNamed(const WorkloadTrace& trace, const std::string& name);
+
 } // namespace astrolabe::generate::test

@@ -6,6 +6,7 @@
 #include "config/AstraMemoryConfig.h"
 #include "generate/ModelFigures.h"
 #include "generate/ModelPresets.h"
+#include "support/SmallGpt.h"
 
 #include <cstdio>
 #include <fstream>
@@ -22,23 +23,7 @@ using test::wellFormednessProblems;
 // GPT-style: 2 layers, h 64, 4 heads, ffn 256, V 128, s 16, micro-batch 1, fp16;
 // TP2 PP2 DP2 (8 NPUs), 4 micro-batches (global batch 8), 1F1B, ZeRO 0, one large bucket.
 GeneratorSpec small() {
-    GeneratorSpec s;
-    ModelSpec& m = s.model;
-    m.name = "small";
-    m.layers = 2;
-    m.hidden = 64;
-    m.heads = 4;
-    m.ffn = 256;
-    m.vocabulary = 128;
-    m.sequence = 16;
-    m.biases = true;
-    m.tiedEmbeddings = true;
-    m.learnedPositions = true;
-    s.training = {1, 8, 2};
-    s.parallel.tp = 2;
-    s.parallel.pp = 2;
-    s.parallel.dp = 2;
-    s.parallel.bucketBytes = 1ull << 30;
+    GeneratorSpec s = astrolabe::test::smallGpt();
     return s;
 }
 

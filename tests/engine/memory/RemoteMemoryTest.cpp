@@ -36,7 +36,7 @@ struct MemoryRig {
         : memory(sim, config, npus, timing) {}
     void issue(SimTime at, int npu, uint64_t bytes, int index) {
         sim.scheduleAt(at, [this, npu, bytes, index] {
-            memory.access(npu, static_cast<uint64_t>(index), bytes,
+            memory.access(npu, static_cast<uint64_t>(index), bytes, false,
                           [this, index] { done[index] = sim.now(); });
         });
     }
@@ -166,7 +166,7 @@ TEST(RemoteMemory, NoMemoryExpansionRefusesEveryAccess) {
     Simulator sim;
     RemoteMemory memory(sim, c, 2, {});
     try {
-        memory.access(1, 42, 100, [] {});
+        memory.access(1, 42, 100, false, [] {});
         FAIL() << "expected an error";
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::Validation);
@@ -183,7 +183,7 @@ TEST(RemoteMemory, ZeroBandwidthIsAnErrorNotADivisionByZero) {
     c.latencyNs = 5;
     Simulator sim;
     RemoteMemory memory(sim, c, 1, {});
-    EXPECT_THROW(memory.access(0, 0, 100, [] {}), Error);
+    EXPECT_THROW(memory.access(0, 0, 100, false, [] {}), Error);
 }
 
 TEST(RemoteMemory, PreciseTimingKeepsTheFractionOfTheTransfer) {
