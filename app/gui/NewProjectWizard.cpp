@@ -49,8 +49,8 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
         auto* item = new QListWidgetItem(c.title, m_presets);
         item->setData(Qt::UserRole, c.id);
         item->setToolTip(c.description);
-        item->setIcon(QIcon(QPixmap::fromImage(
-            widgets::platformThumbnail(c.spec.platform, thumbnail * devicePixelRatio()))));
+        item->setIcon(QIcon(QPixmap::fromImage(widgets::platformThumbnail(
+            c.spec.platform, c.spec.memory, thumbnail * devicePixelRatio()))));
     }
     m_description->setWordWrap(true);
     m_description->setMinimumHeight(InterfaceScale::px(60));

@@ -18,9 +18,10 @@ namespace astrolabe::gui {
 namespace {
 
 /// The platform editor. It records its edits (named, e.g. "Add Ring dimension") on the project's
-/// undo stack itself; each change of its platform, by an edit or by undo/redo of one, is copied
-/// into the project without recording it twice. A platform changed elsewhere (open, an undo of a
-/// configuration edit) goes back into the editor without touching the history.
+/// undo stack itself; each change of its platform or of its memory tier, by an edit or by
+/// undo/redo of one, is copied into the project without recording it twice. A platform or memory
+/// changed elsewhere (open, an undo of a configuration edit) goes back into the editor without
+/// touching the history.
 class TopologyPage : public WorkspacePage {
 public:
     TopologyPage(QWidget* parent, QUndoStack* undoStack)
@@ -45,8 +46,21 @@ public:
                                   },
                                   true});
         });
+        connect(m_editor, &widgets::TopologyEditor::memoryChanged, this, [this] {
+            const RemoteMemoryConfig memory = m_editor->memory();
+            if (memory == m_shownMemory)
+                return;
+            m_shownMemory = memory;
+            emit editRecorded(
+                widgets::SpecEdit{QStringLiteral("memory"), tr("Edit the memory tier"),
+                                  [memory](SimulationSpec& spec) { spec.memory = memory; }, true});
+        });
     }
     void setSpec(const SimulationSpec& spec) override {
+        if (spec.memory != m_shownMemory) {
+            m_shownMemory = spec.memory;
+            m_editor->setMemory(spec.memory);
+        }
         if (spec.platform == m_shown)
             return;
         m_shown = spec.platform;
@@ -56,6 +70,7 @@ public:
 private:
     widgets::TopologyEditor* m_editor;
     PlatformSpec m_shown;
+    RemoteMemoryConfig m_shownMemory;
 };
 
 /// A view of one run's result (timeline or utilization): shows the selected run, or says how

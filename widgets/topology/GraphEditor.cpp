@@ -1,5 +1,6 @@
 #include "topology/GraphEditor.h"
 
+#include "config/LogicalDimensions.h"
 #include "config/schema/Setting.h"
 #include "core/Error.h"
 #include "core/Units.h"
@@ -12,6 +13,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineF>
@@ -70,6 +72,8 @@ GraphEditor::GraphEditor(TopologyDocument* document, QWidget* parent)
     , m_latency(new QLineEdit(this))
     , m_bidirectional(new QCheckBox(tr("both directions"), this))
     , m_routing(new QComboBox(this))
+    , m_logical(new QLineEdit(this))
+    , m_inline(new QLineEdit(m_view->viewport()))
     , m_linkTitle(new QLabel(this))
     , m_problems(new QLabel(this)) {
     auto* panel = new QWidget(this);
@@ -91,6 +95,11 @@ GraphEditor::GraphEditor(TopologyDocument* document, QWidget* parent)
     m_routing->setToolTip(QString::fromStdString(routing.help));
     auto* routingForm = new QFormLayout;
     routingForm->addRow(tr("Routing"), m_routing);
+    m_logical->setToolTip(
+        tr("The logical dimensions collectives plan over, e.g. \"8, 4\" for 32 NPUs: sizes "
+           "that multiply to the NPU count, one algorithm each in the system settings; every "
+           "message is still routed on the graph (docs/graph-platforms.md, Collectives)"));
+    routingForm->addRow(tr("Logical dimensions"), m_logical);
     column->addLayout(routingForm);
     m_linkTitle->setText(tr("<b>Link</b> \u2014 select one"));
     column->addWidget(m_linkTitle);
@@ -131,6 +140,68 @@ GraphEditor::GraphEditor(TopologyDocument* document, QWidget* parent)
         connect(e, &QLineEdit::editingFinished, this, &GraphEditor::editSelectedLink);
     connect(m_bidirectional, &QCheckBox::clicked, this, &GraphEditor::editSelectedLink);
     connect(m_routing, &QComboBox::activated, this, &GraphEditor::editRouting);
+    connect(m_logical, &QLineEdit::editingFinished, this, &GraphEditor::editLogicalDimensions);
+    m_inline->setObjectName(QStringLiteral("inlineLinkEdit"));
+    m_inline->setToolTip(tr("bandwidth, latency (e.g. 25 GB/s, 500 ns); Enter applies, Escape "
+                            "closes"));
+    m_inline->hide();
+    m_inline->installEventFilter(this);
+    connect(m_view, &GraphView::linkDoubleClicked, this, &GraphEditor::openInlineLinkEdit);
+    connect(m_inline, &QLineEdit::returnPressed, this, &GraphEditor::applyInlineLinkEdit);
+    connect(m_document, &TopologyDocument::memoryChanged, this,
+            [this] { m_view->setMemory(m_document->memory()); });
+}
+
+void GraphEditor::openInlineLinkEdit(int link, QPoint viewPos) {
+    if (!m_document->platform().graph || link < 0 ||
+        link >= static_cast<int>(m_document->platform().graph->links.size()))
+        return;
+    // The panel shows the selected link's values in the project's units: start from them.
+    m_inline->setText(m_bandwidth->text() + QStringLiteral(", ") + m_latency->text());
+    const QSize size(std::max(180, m_inline->sizeHint().width() * 3 / 2),
+                     m_inline->sizeHint().height());
+    const QRect area = m_view->viewport()->rect();
+    const QPoint at(
+        std::clamp(viewPos.x() - size.width() / 2, 0, std::max(0, area.width() - size.width())),
+        std::clamp(viewPos.y() + 8, 0, std::max(0, area.height() - size.height())));
+    m_inline->setGeometry(QRect(at, size));
+    m_inline->setProperty("link", link);
+    m_inline->show();
+    m_inline->raise();
+    m_inline->setFocus(Qt::MouseFocusReason);
+    m_inline->selectAll();
+}
+
+void GraphEditor::applyInlineLinkEdit() {
+    const int link = m_inline->property("link").toInt();
+    const QStringList parts = m_inline->text().split(QLatin1Char(','));
+    if (parts.size() != 2) {
+        m_problems->setText(tr("\u26a0 link %1: expected \"bandwidth, latency\" (e.g. 25 GB/s, "
+                               "500 ns), found \"%2\"")
+                                .arg(link)
+                                .arg(m_inline->text()));
+        return;
+    }
+    if (m_view->selectedLinks() != std::set<int>{link})
+        m_view->select({}, {link});
+    m_bandwidth->setText(parts[0].trimmed());
+    m_latency->setText(parts[1].trimmed());
+    if (editSelectedLink())
+        m_inline->hide(); // refused text keeps it open, the reason under the panel
+}
+
+bool GraphEditor::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_inline) {
+        const bool escape = event->type() == QEvent::KeyPress &&
+                            static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape;
+        if (escape || event->type() == QEvent::FocusOut) {
+            m_inline->hide();
+            if (escape)
+                showSelectedLink(); // the panel back to the link's values
+            return escape;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void GraphEditor::remember(const GraphSpec& graph, std::vector<QPointF> positions) {
@@ -169,9 +240,48 @@ void GraphEditor::showGraph() {
         lines << QStringLiteral("\u26a0 ") + QString::fromStdString(p.what);
     }
     m_problems->setText(lines.join(QLatin1Char('\n')));
+    m_view->setMemory(m_document->memory());
     m_view->setGraph(graph, m_positions, bad, wrapLinks(graph, m_positions));
     m_routing->setCurrentIndex(static_cast<int>(graph.routing)); // no signal: only `activated`
+    QStringList sizes;
+    for (const DimensionSpec& d : platform.dimensions)
+        sizes << QString::number(d.size);
+    m_logical->setText(sizes.join(QStringLiteral(", ")));
     showSelectedLink();
+}
+
+void GraphEditor::editLogicalDimensions() {
+    if (!m_document->platform().graph)
+        return;
+    const int npus = m_document->platform().graph->npus;
+    // "8, 4", "8 4" and "8x4" alike.
+    QString text = m_logical->text();
+    text.replace(QLatin1Char('x'), QLatin1Char(' ')).replace(QChar(0xd7), QLatin1Char(' '));
+    text.replace(QLatin1Char(','), QLatin1Char(' '));
+    std::vector<int64_t> sizes;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const qlonglong v = word.toLongLong(&ok);
+        if (!ok) {
+            m_problems->setText(tr("\u26a0 logical dimensions: expected whole numbers, found "
+                                   "\"%1\"")
+                                    .arg(word));
+            return;
+        }
+        sizes.push_back(v);
+    }
+    if (const std::string problem = logicalDimensionsProblem(sizes, npus); !problem.empty()) {
+        m_problems->setText(
+            tr("\u26a0 logical dimensions: %1").arg(QString::fromStdString(problem)));
+        return;
+    }
+    const PlatformSpec before = m_document->platform();
+    m_document->editLogicalDimensions(sizes); // a change redraws through platformChanged
+    if (m_document->platform() == before) {
+        // The same sizes written otherwise ("8x4"): show them as the project has them (and
+        // the graph's own problems instead of an earlier refusal).
+        showGraph();
+    }
 }
 
 void GraphEditor::editRouting(int index) {
@@ -275,10 +385,10 @@ void GraphEditor::showSelectedLink() {
     m_bidirectional->setChecked(l.bidirectional);
 }
 
-void GraphEditor::editSelectedLink() {
+bool GraphEditor::editSelectedLink() {
     const std::set<int> links = m_view->selectedLinks();
     if (links.size() != 1 || !m_document->platform().graph)
-        return;
+        return false;
     const int i = *links.begin();
     GraphSpec graph = *m_document->platform().graph;
     GraphLinkSpec& l = graph.links.at(static_cast<size_t>(i));
@@ -289,14 +399,15 @@ void GraphEditor::editSelectedLink() {
     } catch (const Error& e) {
         m_problems->setText(
             QStringLiteral("\u26a0 link %1: %2").arg(i).arg(QString::fromStdString(e.message())));
-        return;
+        return false;
     }
     l.bidirectional = m_bidirectional->isChecked();
     if (graph == *m_document->platform().graph)
-        return;
+        return true;
     remember(graph, m_positions);
     m_document->editGraph(graph, tr("Change link %1").arg(i), kLinkMergeBase + i);
     m_view->select({}, {i});
+    return true;
 }
 
 } // namespace astrolabe::widgets

@@ -41,6 +41,12 @@ public:
     QLineEdit* latencyEdit() const { return m_latency; }
     QLabel* problemsLabel() const { return m_problems; }
     QComboBox* routingBox() const { return m_routing; }
+    /// The logical dimensions' sizes ("8, 4"): what collectives plan over, one algorithm each.
+    QLineEdit* logicalEdit() const { return m_logical; }
+    /// The editor a double-click on a link opens on the drawing, at the link: "bandwidth,
+    /// latency" (e.g. "25 GB/s, 500 ns"); Enter applies it as one undoable step, Escape or a
+    /// click elsewhere closes it unchanged. Hidden when not in use.
+    QLineEdit* inlineLinkEdit() const { return m_inline; }
     const std::vector<QPointF>& positions() const { return m_positions; }
 
     /// Shows the document's graph (called on every platform change).
@@ -59,8 +65,14 @@ private:
     /// Where a new device goes: the view's centre, or the nearest free place around it.
     QPointF freePlace(const std::vector<QPointF>& positions, int skip) const;
     void showSelectedLink();
-    void editSelectedLink();
+    /// Applies the panel's bandwidth, latency and direction to the selected link; false (and
+    /// the reason under the panel) when the text is not a bandwidth or a latency.
+    bool editSelectedLink();
+    void openInlineLinkEdit(int link, QPoint viewPos);
+    void applyInlineLinkEdit();
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void editRouting(int index);
+    void editLogicalDimensions();
 
     TopologyDocument* m_document;
     GraphPalette* m_palette;
@@ -69,6 +81,8 @@ private:
     QLineEdit* m_latency;
     QCheckBox* m_bidirectional;
     QComboBox* m_routing; ///< the graph group's routing setting, from the schema
+    QLineEdit* m_logical;
+    QLineEdit* m_inline; ///< on the drawing's viewport, over the link being edited
     QLabel* m_linkTitle;
     QLabel* m_problems;
     std::vector<QPointF> m_positions;

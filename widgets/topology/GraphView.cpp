@@ -3,6 +3,9 @@
 #include "core/SimTime.h"
 #include "core/Units.h"
 #include "topology/GraphLayout.h"
+#include "topology/MemoryTierLayout.h"
+#include "topology/MemoryTierMath.h"
+#include "topology/MemoryTierPainter.h"
 #include "topology/NetworkLayout.h"
 
 #include <QGraphicsEllipseItem>
@@ -10,6 +13,7 @@
 #include <QGraphicsPathItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
+#include <QGraphicsSceneHoverEvent>
 #include <QGraphicsSimpleTextItem>
 #include <QMouseEvent>
 #include <QWheelEvent>
@@ -34,6 +38,54 @@ QString linkTip(const GraphSpec& g, const GraphLinkSpec& l, int index) {
         .arg(QString::fromStdString(units::formatTime(SimTime::fromNsRounded(l.latencyNs))));
 }
 } // namespace
+
+// The memory tier in scene units (the view's transform zooms it with the graph): links, boxes,
+// fabric; hovering a part outlines it, rings the NPUs a box serves and names it in the tooltip.
+class MemoryTierItem : public QGraphicsItem {
+public:
+    MemoryTierItem(const std::vector<QPointF>& positions, int npus,
+                   const RemoteMemoryConfig& memory)
+        : m_sites(NpuSites::of(positions, npus, devicesBounds(positions)))
+        , m_tier(m_sites, memory) {
+        setAcceptHoverEvents(true);
+        setZValue(-2); // under the links (-1) and the devices
+        for (const QLineF& l : m_tier.links())
+            m_bounds = m_bounds.united(QRectF(l.p1(), l.p2()).normalized());
+        m_bounds = m_bounds.united(m_tier.band()).adjusted(-4, -4, 4, 4);
+    }
+    const MemoryTierLayout& tier() const { return m_tier; }
+    QRectF boundingRect() const override { return m_bounds; }
+    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
+        const NetworkViewState scene; // the painter is already in scene units
+        paintMemoryLinks(*p, m_tier, scene);
+        paintMemoryTier(*p, m_sites, m_tier, scene, m_bounds, false, m_hovered);
+    }
+
+protected:
+    void hoverMoveEvent(QGraphicsSceneHoverEvent* event) override {
+        const MemoryTierLayout::Hit hit = m_tier.hitTest(m_sites, event->pos());
+        if (hit == m_hovered)
+            return;
+        m_hovered = hit;
+        setToolTip(describeMemoryHit(m_tier, hit, m_sites.count));
+        update();
+    }
+    void hoverLeaveEvent(QGraphicsSceneHoverEvent*) override {
+        m_hovered = {};
+        update();
+    }
+
+private:
+    static QRectF devicesBounds(const std::vector<QPointF>& positions) {
+        return pointsBounds(positions).adjusted(-kSwitchHalf, -kSwitchHalf, kSwitchHalf,
+                                                kSwitchHalf);
+    }
+
+    NpuSites m_sites;
+    MemoryTierLayout m_tier;
+    QRectF m_bounds;
+    MemoryTierLayout::Hit m_hovered;
+};
 
 GraphView::GraphView(QWidget* parent)
     : QGraphicsView(parent) {
@@ -74,8 +126,12 @@ void GraphView::setGraph(const GraphSpec& g, const std::vector<QPointF>& positio
     const QSignalBlocker block(scene());
     scene()->clear();
     m_rubberLink = nullptr;
+    m_tier = nullptr;
+    m_tierSummary = nullptr;
     m_devices.clear();
     m_links.clear();
+    m_positions.clear();
+    m_npus = 0;
     if (g.deviceCount() > kMaxDrawnDevices || g.links.size() > kMaxDrawnLinks) {
         // One item per device and link would stall the event loop for seconds.
         auto* text = scene()->addSimpleText(
@@ -156,6 +212,44 @@ void GraphView::setGraph(const GraphSpec& g, const std::vector<QPointF>& positio
         m_devices.push_back(item);
     }
     showSelection();
+    m_positions.resize(static_cast<size_t>(g.deviceCount()));
+    for (int d = 0; d < g.deviceCount(); ++d)
+        m_positions[static_cast<size_t>(d)] = position(d);
+    m_npus = g.npus;
+    placeMemoryTier();
+    fitSceneRect();
+}
+
+void GraphView::setMemory(const RemoteMemoryConfig& memory) {
+    if (memory == m_memory)
+        return;
+    m_memory = memory;
+    placeMemoryTier();
+    fitSceneRect();
+}
+
+const MemoryTierLayout* GraphView::memoryTier() const {
+    return m_tier ? &m_tier->tier() : nullptr;
+}
+
+void GraphView::placeMemoryTier() {
+    delete m_tier;
+    delete m_tierSummary;
+    m_tier = nullptr;
+    m_tierSummary = nullptr;
+    if (m_npus <= 0 || !hasMemoryTier(m_memory))
+        return;
+    m_tier = new MemoryTierItem(m_positions, m_npus, m_memory);
+    scene()->addItem(m_tier);
+    auto* summary = scene()->addSimpleText(memoryTierSummary(m_memory, m_npus));
+    summary->setFlag(QGraphicsItem::ItemIgnoresTransformations); // readable at any zoom
+    summary->setBrush(memoryTierColor().darker(150));
+    const QRectF band = m_tier->tier().band();
+    summary->setPos(band.left(), band.bottom() + 6);
+    m_tierSummary = summary;
+}
+
+void GraphView::fitSceneRect() {
     scene()->setSceneRect(scene()->itemsBoundingRect().adjusted(-kGraphPitch, -kGraphPitch,
                                                                 kGraphPitch, kGraphPitch));
     if (!m_userZoomed)
@@ -278,6 +372,29 @@ void GraphView::mouseReleaseEvent(QMouseEvent* event) {
         item->setSelected(true);
         emit selectionChanged();
     }
+}
+
+int GraphView::linkAt(QPoint viewPos) const {
+    // A thin line is hard to hit exactly: a few pixels around the pointer count.
+    const QRect around(viewPos - QPoint(3, 3), QSize(7, 7));
+    for (QGraphicsItem* item : items(around)) {
+        const auto it = std::find(m_links.begin(), m_links.end(), item);
+        if (it != m_links.end())
+            return static_cast<int>(it - m_links.begin());
+    }
+    return -1;
+}
+
+void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
+    const QPoint at = event->position().toPoint();
+    const int link = event->button() == Qt::LeftButton && deviceAt(at) < 0 ? linkAt(at) : -1;
+    if (link < 0) {
+        QGraphicsView::mouseDoubleClickEvent(event);
+        return;
+    }
+    select({}, {link});
+    emit linkDoubleClicked(link, at);
+    event->accept();
 }
 
 void GraphView::wheelEvent(QWheelEvent* event) {

@@ -2,6 +2,7 @@
 
 #include "common/InterfaceScale.h"
 #include "topology/DimensionColors.h"
+#include "topology/MemoryTierPainter.h"
 #include "topology/TopologyMath.h"
 #include "topology/UnitChoices.h"
 
@@ -54,6 +55,8 @@ void NetworkView::setPlatform(const PlatformSpec& platform) {
     const bool sameShape = shape(m_platform) == shape(platform);
     m_platform = platform;
     m_layout = NetworkLayout(platform);
+    m_tier = MemoryTierLayout(m_layout, m_tier.memory());
+    m_memoryHovered = {};
     if (m_state.selectedDimension >= m_layout.dimensionCount())
         m_state.selectedDimension = -1;
     if (sameShape) {
@@ -64,6 +67,33 @@ void NetworkView::setPlatform(const PlatformSpec& platform) {
     m_state.selectedGroup = {};
     m_userMoved = false;
     fitToView();
+}
+
+void NetworkView::setMemory(const RemoteMemoryConfig& memory) {
+    if (memory == m_tier.memory())
+        return;
+    const QRectF before = drawingBounds();
+    m_tier = MemoryTierLayout(m_layout, memory);
+    m_memoryHovered = {};
+    if (!m_tier.present())
+        m_memorySelected = false;
+    // A bandwidth edit keeps the view; a tier that changes the drawing's extent is refitted.
+    if (!m_userMoved && drawingBounds() != before)
+        fitToView();
+    else
+        update();
+}
+
+void NetworkView::setMemorySelected(bool selected) {
+    selected = selected && m_tier.present();
+    if (selected == m_memorySelected)
+        return;
+    m_memorySelected = selected;
+    update();
+}
+
+QRectF NetworkView::drawingBounds() const {
+    return m_layout.drawable() ? m_tier.bounds() : QRectF();
 }
 
 void NetworkView::setSelectedDimension(int dimension) {
@@ -78,8 +108,11 @@ void NetworkView::setSelectedDimension(int dimension) {
 QRectF NetworkView::fitArea() const {
     // The legend sits top-left; the drawing is fitted below it so it covers nothing at fit.
     const QFontMetrics fm(font());
-    const int legend = (m_layout.dimensionCount() + 1) * (fm.height() + 2) + 18;
-    QRectF area = QRectF(rect()).adjusted(kMargin, kMargin + legend, -kMargin, -kMargin);
+    const int rows = m_layout.dimensionCount() + 1 + (m_tier.present() ? 1 : 0);
+    const int legend = rows * (fm.height() + 2) + 18;
+    // Room under the drawing for the memory tier's labels (two lines for pooled).
+    const int labels = m_tier.present() ? 2 * (fm.height() + 2) : 0;
+    QRectF area = QRectF(rect()).adjusted(kMargin, kMargin + legend, -kMargin, -kMargin - labels);
     if (area.height() < height() / 2.0)
         area = QRectF(rect()).adjusted(kMargin, kMargin, -kMargin, -kMargin);
     return area;
@@ -88,7 +121,7 @@ QRectF NetworkView::fitArea() const {
 double NetworkView::fitScale() const {
     if (!m_layout.drawable())
         return 1;
-    const QRectF b = m_layout.bounds();
+    const QRectF b = drawingBounds();
     const QRectF area = fitArea();
     return std::clamp(std::min(area.width() / b.width(), area.height() / b.height()), 1e-4,
                       m_maxFitScale);
@@ -102,7 +135,7 @@ void NetworkView::setMaxFitScale(double scale) {
 
 void NetworkView::fitToView() {
     m_state.scale = fitScale();
-    const QRectF b = m_layout.drawable() ? m_layout.bounds() : QRectF();
+    const QRectF b = drawingBounds();
     m_state.offset = fitArea().center() - b.center() * m_state.scale;
     updateCollapseLevel();
     update();
@@ -161,6 +194,9 @@ QString NetworkView::describeNpu(int id) const {
         else
             lines << head + QStringLiteral("\u2194 %1, %2").arg(peers, bw);
     }
+    const QString memory = describeNpuMemory(m_tier.memory(), m_layout.npuCount(), id);
+    if (m_tier.present() && !memory.isEmpty())
+        lines << memory;
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -202,7 +238,11 @@ void NetworkView::paintEvent(QPaintEvent*) {
         return;
     }
     const NetworkPainter painter(m_layout, m_platform);
+    paintMemoryLinks(p, m_tier, m_state);
     m_stats = painter.paint(p, QRectF(rect()), m_state);
+    m_memoryBoxes = paintMemoryTier(p, m_layout, m_tier, m_state, QRectF(rect()), m_memorySelected,
+                                    m_memoryHovered);
+    paintMemoryTierLabels(p, m_tier, m_layout.npuCount(), m_state, QRectF(rect()));
     if (m_overlay) {
         p.save();
         p.resetTransform();
@@ -210,7 +250,9 @@ void NetworkView::paintEvent(QPaintEvent*) {
         p.restore();
     }
     paintLegend(p);
-    if (m_state.hovered.level == 0)
+    if (m_memoryHovered.part != MemoryTierLayout::Hit::Part::None)
+        paintInfo(p, describeMemoryHit(m_tier, m_memoryHovered, m_layout.npuCount()));
+    else if (m_state.hovered.level == 0)
         paintInfo(p, describeNpu(m_state.hovered.firstId));
     else if (m_state.hovered.level >= 1)
         paintInfo(p, describeGroup(m_state.hovered));
@@ -230,6 +272,10 @@ void NetworkView::paintLegend(QPainter& p) {
                          .arg(dim.latencyNs) +
                      (isInvalid(dim) ? QStringLiteral("  \u26a0") : QString());
     }
+    const int dimensionLines = static_cast<int>(lines.size());
+    if (m_tier.present())
+        lines << QStringLiteral("mem  %1").arg(
+            memoryTierSummary(m_tier.memory(), m_layout.npuCount()));
     const QFontMetrics fm(p.font());
     int w = 0;
     for (const QString& l : lines)
@@ -245,15 +291,21 @@ void NetworkView::paintLegend(QPainter& p) {
     p.setBrush(QColor(255, 255, 255, 225));
     p.drawRoundedRect(box, 6, 6);
     m_legendRows.clear();
+    m_memoryLegendRow = QRect();
     for (int i = 0; i < lines.size(); ++i) {
         const int y = box.top() + 6 + i * lineH;
-        m_legendRows.emplace_back(box.left(), y, box.width(), lineH);
-        const bool selected = i == m_state.selectedDimension;
-        p.fillRect(QRect(box.left() + 8, y + 3, 12, lineH - 6), dimensionColor(i));
+        const bool memory = i >= dimensionLines;
+        if (memory)
+            m_memoryLegendRow = QRect(box.left(), y, box.width(), lineH);
+        else
+            m_legendRows.emplace_back(box.left(), y, box.width(), lineH);
+        const bool selected = memory ? m_memorySelected : i == m_state.selectedDimension;
+        p.fillRect(QRect(box.left() + 8, y + 3, 12, lineH - 6),
+                   memory ? memoryTierColor() : dimensionColor(i));
         QFont f = p.font();
         f.setBold(selected);
         p.setFont(f);
-        const bool invalid = isInvalid(m_platform.dimensions[static_cast<size_t>(i)]);
+        const bool invalid = !memory && isInvalid(m_platform.dimensions[static_cast<size_t>(i)]);
         p.setPen(invalid ? QColor(0xc0, 0x39, 0x2b)
                          : InterfaceScale::pick(QColor(0x2c, 0x3e, 0x50), Qt::black));
         p.drawText(QRect(box.left() + 26, y, w, lineH), Qt::AlignVCenter, lines[i]);
@@ -353,6 +405,12 @@ void NetworkView::keyPressEvent(QKeyEvent* event) {
 }
 
 void NetworkView::setHover(QPointF widgetPos) {
+    const MemoryTierLayout::Hit memory =
+        m_tier.hitTest(m_layout, widgetToScene(widgetPos), m_state.collapseLevel);
+    if (memory != m_memoryHovered) {
+        m_memoryHovered = memory;
+        update();
+    }
     const NetworkLayout::Hit hit =
         m_layout.hitTest(widgetToScene(widgetPos), m_state.collapseLevel);
     // The whole platform is not worth a hover box: it is what the legend describes.
@@ -376,6 +434,17 @@ void NetworkView::selectAt(QPointF widgetPos) {
         }
     }
     const QPointF scenePoint = widgetToScene(widgetPos);
+    if (m_memoryLegendRow.contains(widgetPos.toPoint()) ||
+        m_tier.hitTest(m_layout, scenePoint, m_state.collapseLevel).part !=
+            MemoryTierLayout::Hit::Part::None) {
+        m_state.selectedGroup = {};
+        m_state.selectedDimension = -1;
+        m_memorySelected = true;
+        update();
+        emit memoryClicked();
+        return;
+    }
+    m_memorySelected = false;
     NetworkLayout::Hit hit = m_layout.hitTest(scenePoint, std::max(1, m_state.collapseLevel));
     const NetworkLayout::Hit sel = m_state.selectedGroup;
     if (hit.level >= 1 && sel.level >= hit.level && sel.level < m_layout.topLevel() &&

@@ -2,11 +2,15 @@
 // The drawing of the platform's network: NPUs and switches as nodes, links as edges, rings as
 // circles, switches as hubs, higher dimensions as groups of tiles. Wheel zooms around the
 // cursor, a left drag pans, a click selects a group (clicking again selects the enclosing one)
-// and its dimension (so does a click on a legend line), double-click fits. Hovering an NPU shows
+// and its dimension (so does a click on a legend line), double-click fits. The memory tier, when
+// the project has one, is drawn under the NPUs (MemoryTierLayout); a click on it or on its
+// legend line selects it. Hovering an NPU shows
 // its id, coordinates and links. Painting is custom (NetworkPainter) rather than one QGraphicsItem
 // per NPU: at 4,096 NPUs the per-item overhead would dominate, while culled batches stay within a
 // frame.
+#include "config/MemoryConfig.h"
 #include "config/PlatformSpec.h"
+#include "topology/MemoryTierLayout.h"
 #include "topology/NetworkLayout.h"
 #include "topology/NetworkPainter.h"
 
@@ -33,6 +37,16 @@ public:
 
     void setPlatform(const PlatformSpec& platform);
     const NetworkLayout& networkLayout() const { return m_layout; }
+    /// The memory tier drawn under the NPUs (type none: nothing).
+    void setMemory(const RemoteMemoryConfig& memory);
+    const MemoryTierLayout& memoryTier() const { return m_tier; }
+    void setMemorySelected(bool selected);
+    bool memorySelected() const { return m_memorySelected; }
+    MemoryTierLayout::Hit memoryHovered() const { return m_memoryHovered; }
+    /// Memory boxes (or per-NPU boxes and tile bars) the last paint drew.
+    int lastMemoryBoxes() const { return m_memoryBoxes; }
+    /// The drawing's bounds in scene units: the network and its memory tier.
+    QRectF drawingBounds() const;
     void setSelectedDimension(int dimension);
     int selectedDimension() const { return m_state.selectedDimension; }
     NetworkLayout::Hit selectedGroup() const { return m_state.selectedGroup; }
@@ -63,6 +77,8 @@ public:
 signals:
     /// A click selected a group of this dimension (-1: the click cleared the selection).
     void dimensionClicked(int dimension);
+    /// A click selected the memory tier (a box, the fabric or its legend line).
+    void memoryClicked();
     void hoveredChanged();
 
 protected:
@@ -96,6 +112,11 @@ private:
     QPointF m_lastPos;
     const NetworkOverlay* m_overlay = nullptr;
     std::vector<QRect> m_legendRows; ///< where each dimension's legend line was painted
+    QRect m_memoryLegendRow;         ///< where the memory tier's legend line was painted
+    MemoryTierLayout m_tier;
+    bool m_memorySelected = false;
+    MemoryTierLayout::Hit m_memoryHovered;
+    int m_memoryBoxes = 0;
 };
 
 } // namespace astrolabe::widgets

@@ -1,5 +1,8 @@
 #include "topology/PlatformThumbnail.h"
 
+#include "topology/GraphLayout.h"
+#include "topology/MemoryTierLayout.h"
+#include "topology/MemoryTierPainter.h"
 #include "topology/NetworkLayout.h"
 #include "topology/NetworkPainter.h"
 
@@ -8,20 +11,83 @@
 
 namespace astrolabe::widgets {
 
-QImage platformThumbnail(const PlatformSpec& platform, QSize size) {
+namespace {
+
+// Fits `bounds` into `size` with a margin of 6 % on each side, the drawing centred.
+NetworkViewState fitted(const QRectF& bounds, QSize size) {
+    NetworkViewState state;
+    state.scale = 0.88 * std::min(size.width() / std::max(bounds.width(), 1.0),
+                                  size.height() / std::max(bounds.height(), 1.0));
+    state.offset = QPointF(size.width() / 2.0, size.height() / 2.0) - bounds.center() * state.scale;
+    return state;
+}
+
+// A graph platform in the graph editor's arrangement: links, then NPUs and switches on them.
+void paintGraph(QPainter& p, const GraphSpec& graph, const std::vector<QPointF>& positions,
+                const NetworkViewState& state) {
+    const auto at = [&](int d) {
+        return d >= 0 && d < static_cast<int>(positions.size())
+                   ? positions[static_cast<size_t>(d)] * state.scale + state.offset
+                   : state.offset;
+    };
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QPen(QColor(0x5b, 0x8d, 0xb8), 1));
+    for (const GraphLinkSpec& l : graph.links)
+        p.drawLine(at(l.from), at(l.to));
+    // Devices as the editor draws them (radius 8 of a 40 pitch), never smaller than a dot.
+    const double r = std::max(1.5, 8.0 * state.scale);
+    p.setPen(QPen(QColor(0x2c, 0x3e, 0x50), r > 3 ? 1 : 0));
+    for (int d = 0; d < graph.deviceCount(); ++d) {
+        const QPointF c = at(d);
+        if (d >= graph.npus) {
+            p.setBrush(QColor(0xf3, 0x9c, 0x12));
+            p.drawRect(QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r));
+        } else {
+            p.setBrush(QColor(0x1f, 0x77, 0xb4));
+            p.drawEllipse(c, r, r);
+        }
+    }
+    p.restore();
+}
+
+} // namespace
+
+QImage platformThumbnail(const PlatformSpec& platform, const RemoteMemoryConfig& memory,
+                         QSize size) {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::white);
-    const NetworkLayout layout(platform);
-    const QRectF bounds = layout.bounds();
-    if (!layout.drawable() || bounds.isEmpty())
-        return image;
-    NetworkViewState state;
-    // A margin of 6 % on each side, the drawing centred.
-    state.scale = 0.88 * std::min(size.width() / bounds.width(), size.height() / bounds.height());
-    state.offset = QPointF(size.width() / 2.0, size.height() / 2.0) - bounds.center() * state.scale;
-    state.collapseLevel = NetworkPainter::collapseLevelFor(layout, state.scale);
     QPainter painter(&image);
-    NetworkPainter(layout, platform).paint(painter, QRectF(QPointF(), QSizeF(size)), state);
+    const QRectF widget{QPointF(), QSizeF(size)};
+    if (platform.graph) {
+        const GraphSpec& graph = *platform.graph;
+        const std::vector<QPointF> positions =
+            graph.hasPositions() ? [&] {
+                std::vector<QPointF> given;
+                for (const GraphPoint& g : graph.positions)
+                    given.emplace_back(g.x, g.y);
+                return given;
+            }()
+                                 : layoutGraph(platform).positions;
+        if (positions.empty())
+            return image;
+        const NpuSites sites = NpuSites::of(positions, graph.npus);
+        const MemoryTierLayout tier(sites, memory);
+        const NetworkViewState state = fitted(tier.bounds().adjusted(-8, -8, 8, 8), size);
+        paintMemoryLinks(painter, tier, state);
+        paintGraph(painter, graph, positions, state);
+        paintMemoryTier(painter, sites, tier, state, widget, false, {});
+        return image;
+    }
+    const NetworkLayout layout(platform);
+    if (!layout.drawable() || layout.bounds().isEmpty())
+        return image;
+    const MemoryTierLayout tier(layout, memory);
+    NetworkViewState state = fitted(tier.bounds(), size);
+    state.collapseLevel = NetworkPainter::collapseLevelFor(layout, state.scale);
+    paintMemoryLinks(painter, tier, state);
+    NetworkPainter(layout, platform).paint(painter, widget, state);
+    paintMemoryTier(painter, layout, tier, state, widget, false, {});
     return image;
 }
 

@@ -1,7 +1,11 @@
 #include "topology/TopologyDocument.h"
 
+#include "config/LogicalDimensions.h"
+#include "topology/MemoryEditCommand.h"
+#include "topology/MemoryTierMath.h"
 #include "topology/PlatformEditCommand.h"
 
+#include <QStringList>
 #include <QUndoStack>
 #include <algorithm>
 
@@ -30,10 +34,41 @@ void TopologyDocument::setSelectedDimension(int dimension) {
     const int count = static_cast<int>(m_platform.dimensions.size());
     if (dimension < -1 || dimension >= count)
         dimension = -1;
+    if (dimension >= 0)
+        setMemorySelected(false);
     if (dimension == m_selected)
         return;
     m_selected = dimension;
     emit selectionChanged(m_selected);
+}
+
+void TopologyDocument::showMemory(const RemoteMemoryConfig& memory) {
+    if (memory != m_memory)
+        applyMemory(memory);
+}
+
+void TopologyDocument::setMemorySelected(bool selected) {
+    selected = selected && hasMemoryTier(m_memory);
+    if (selected)
+        setSelectedDimension(-1);
+    if (selected == m_memorySelected)
+        return;
+    m_memorySelected = selected;
+    emit memorySelectionChanged(selected);
+}
+
+void TopologyDocument::applyMemory(const RemoteMemoryConfig& memory) {
+    m_memory = memory;
+    if (!hasMemoryTier(m_memory))
+        setMemorySelected(false);
+    emit memoryChanged();
+}
+
+void TopologyDocument::editMemory(const RemoteMemoryConfig& memory, const QString& text,
+                                  int mergeKey) {
+    if (memory == m_memory)
+        return;
+    m_undoStack->push(new MemoryEditCommand(this, m_memory, memory, text, mergeKey));
 }
 
 void TopologyDocument::applyPlatform(const PlatformSpec& platform) {
@@ -117,6 +152,21 @@ void TopologyDocument::editGraph(const GraphSpec& graph, const QString& text, in
     if (defaultLogical || next.npuCount() != graph.npus)
         next.dimensions = {graphDimension(graph)};
     m_undoStack->push(new PlatformEditCommand(this, m_platform, next, text, mergeKey));
+}
+
+void TopologyDocument::editLogicalDimensions(const std::vector<int64_t>& sizes) {
+    if (!m_platform.graph || !logicalDimensionsProblem(sizes, m_platform.graph->npus).empty())
+        return;
+    PlatformSpec next = m_platform;
+    next.dimensions = logicalDimensions(*m_platform.graph, sizes);
+    if (next == m_platform)
+        return;
+    QStringList text;
+    for (int64_t size : sizes)
+        text << QString::number(size);
+    m_undoStack->push(new PlatformEditCommand(
+        this, m_platform, next, tr("Logical dimensions %1").arg(text.join(QStringLiteral(" × "))),
+        -1));
 }
 
 } // namespace astrolabe::widgets

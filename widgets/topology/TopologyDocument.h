@@ -1,8 +1,11 @@
 #pragma once
-// The topology editor's model: one PlatformSpec, its undo history and the selected dimension.
-// Views call the edit functions; each pushes a PlatformEditCommand, so every edit can be undone.
+// The topology editor's model: one PlatformSpec, the memory tier under its NPUs (the project's
+// `memory:` section), their undo history and the selection (a dimension, or the memory tier).
+// Views call the edit functions; each pushes a PlatformEditCommand or a MemoryEditCommand, so
+// every edit can be undone.
 // Invalid values (size 1, zero bandwidth) are kept and reported, never silently corrected: the
 // student sees the red marker and fixes it.
+#include "config/MemoryConfig.h"
 #include "config/PlatformSpec.h"
 
 #include <QObject>
@@ -31,7 +34,16 @@ public:
     QUndoStack* undoStack() const { return m_undoStack; }
 
     int selectedDimension() const { return m_selected; }
+    /// Selecting a dimension deselects the memory tier, and selecting the tier the dimension.
     void setSelectedDimension(int dimension);
+
+    /// The memory tier (type none: there is none).
+    const RemoteMemoryConfig& memory() const { return m_memory; }
+    /// Shows a tier set elsewhere (a loaded project, an undo of the application's history).
+    void showMemory(const RemoteMemoryConfig& memory);
+    bool memorySelected() const { return m_memorySelected; }
+    /// Ignored (stays false) while there is no tier.
+    void setMemorySelected(bool selected);
 
     // Undoable edits.
     void replacePlatform(const PlatformSpec& platform, const QString& text);
@@ -44,18 +56,29 @@ public:
     /// when they still multiply to the NPU count and are not the default one; otherwise they
     /// become graphDimension() of the new graph. mergeKey as in PlatformEditCommand.
     void editGraph(const GraphSpec& graph, const QString& text, int mergeKey = -1);
+    /// Sets a graph platform's logical dimensions (the dimensions collectives plan over) to
+    /// these sizes; they must pass logicalDimensionsProblem().
+    void editLogicalDimensions(const std::vector<int64_t>& sizes);
+    /// Replaces the memory tier (type none removes it); mergeKey as in MemoryEditCommand.
+    void editMemory(const RemoteMemoryConfig& memory, const QString& text, int mergeKey = -1);
 
     /// For PlatformEditCommand: sets the platform without recording history.
     void applyPlatform(const PlatformSpec& platform);
+    /// For MemoryEditCommand: sets the tier without recording history.
+    void applyMemory(const RemoteMemoryConfig& memory);
 
 signals:
     void platformChanged();
     void selectionChanged(int dimension);
+    void memoryChanged();
+    void memorySelectionChanged(bool selected);
 
 private:
     PlatformSpec m_platform;
     QUndoStack* m_undoStack;
     int m_selected = -1;
+    RemoteMemoryConfig m_memory;
+    bool m_memorySelected = false;
 };
 
 } // namespace astrolabe::widgets

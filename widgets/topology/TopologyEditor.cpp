@@ -7,6 +7,8 @@
 #include "topology/BlockPalette.h"
 #include "topology/DimensionStack.h"
 #include "topology/GraphEditor.h"
+#include "topology/MemoryTierMath.h"
+#include "topology/MemoryTierPanel.h"
 #include "topology/NetworkView.h"
 #include "topology/Topology.h"
 #include "topology/TopologyDocument.h"
@@ -56,6 +58,8 @@ TopologyEditor::TopologyEditor(QUndoStack* sharedUndoStack, QWidget* parent)
 
 void TopologyEditor::setUp(bool ownsUndoShortcuts) {
     createActions(ownsUndoShortcuts);
+    m_memoryPanel = new MemoryTierPanel(m_document, m_addMemory, m_removeMemory, this);
+    connect(m_memoryPanel, &MemoryTierPanel::sweepRequested, this, &TopologyEditor::sweepRequested);
 
     m_presets->addItem(tr("Presets\u2026"));
     for (const TopologyPreset& p : topologyPresets()) {
@@ -99,8 +103,16 @@ void TopologyEditor::setUp(bool ownsUndoShortcuts) {
             &TopologyEditor::onPlatformChanged);
     connect(m_document, &TopologyDocument::selectionChanged, m_view,
             &NetworkView::setSelectedDimension);
-    connect(m_view, &NetworkView::dimensionClicked, m_document,
-            &TopologyDocument::setSelectedDimension);
+    connect(m_view, &NetworkView::dimensionClicked, m_document, [this](int dimension) {
+        m_document->setSelectedDimension(dimension);
+        if (dimension < 0) // a click on the background clears the tier's selection too
+            m_document->setMemorySelected(false);
+    });
+    connect(m_document, &TopologyDocument::memoryChanged, this, &TopologyEditor::onMemoryChanged);
+    connect(m_document, &TopologyDocument::memorySelectionChanged, m_view,
+            &NetworkView::setMemorySelected);
+    connect(m_view, &NetworkView::memoryClicked, m_document,
+            [this] { m_document->setMemorySelected(true); });
     connect(m_palette, &BlockPalette::blockActivated, this,
             [this](const std::vector<DimensionSpec>& dims) {
                 m_document->insertDimensions(
@@ -115,8 +127,12 @@ void TopologyEditor::setUp(bool ownsUndoShortcuts) {
     connect(zoomOut, &QAction::triggered, m_view,
             [this, centre] { m_view->zoomBy(0.8, centre()); });
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
-    m_view->addActions({zoomIn, zoomOut, m_fit, m_copyYaml});
+    auto* separator = new QAction(m_view);
+    separator->setSeparator(true);
+    m_view->addActions(
+        {zoomIn, zoomOut, m_fit, m_copyYaml, separator, m_addMemory, m_removeMemory});
     onPlatformChanged();
+    onMemoryChanged();
 }
 
 QWidget* TopologyEditor::createLeftPanel() {
@@ -135,6 +151,7 @@ QWidget* TopologyEditor::createLeftPanel() {
     scroll->setWidget(m_stack);
     scroll->setMinimumWidth(340);
     column->addWidget(scroll, 1);
+    column->addWidget(m_memoryPanel);
     column->addWidget(m_figures);
     return panel;
 }
@@ -170,6 +187,14 @@ void TopologyEditor::createActions(bool ownsUndoShortcuts) {
     m_editAsGraph->setToolTip(tr("Turn the dimension stack into the same network as a graph of "
                                  "NPUs, switches and links, to edit link by link"));
     connect(m_editAsGraph, &QAction::triggered, this, &TopologyEditor::editAsGraph);
+    m_addMemory = make(tr("Add memory tier"), {});
+    m_addMemory->setToolTip(tr("Remote memory under the NPUs (the project's memory: section): "
+                               "per NPU at 100 GB/s to start with; pick per node, a shared pool "
+                               "or pooled memory groups in its settings"));
+    m_removeMemory = make(tr("Remove memory tier"), {});
+    m_removeMemory->setToolTip(tr("No remote memory (memory type none)"));
+    connect(m_addMemory, &QAction::triggered, this, &TopologyEditor::addMemoryTier);
+    connect(m_removeMemory, &QAction::triggered, this, &TopologyEditor::removeMemoryTier);
     connect(m_delete, &QAction::triggered, this, [this] {
         if (platform().graph)
             m_graphEditor->deleteSelection(); // the devices and links selected in the drawing
@@ -186,6 +211,40 @@ void TopologyEditor::createActions(bool ownsUndoShortcuts) {
 
 const PlatformSpec& TopologyEditor::platform() const {
     return m_document->platform();
+}
+
+const RemoteMemoryConfig& TopologyEditor::memory() const {
+    return m_document->memory();
+}
+
+void TopologyEditor::setMemory(const RemoteMemoryConfig& memory) {
+    m_document->showMemory(memory);
+}
+
+void TopologyEditor::addMemoryTier() {
+    if (hasMemoryTier(memory()))
+        return;
+    RemoteMemoryConfig tier = memory(); // keeps where it came from
+    tier.type = RemoteMemoryType::PerNpuMemoryExpansion;
+    m_document->editMemory(withMemoryDefaults(tier, platform().npuCount()), tr("Add memory tier"));
+}
+
+void TopologyEditor::removeMemoryTier() {
+    if (!hasMemoryTier(memory()))
+        return;
+    RemoteMemoryConfig none;
+    none.sourceFile = memory().sourceFile;
+    m_document->editMemory(none, tr("Remove memory tier"));
+}
+
+void TopologyEditor::onMemoryChanged() {
+    const RemoteMemoryConfig& m = m_document->memory();
+    m_addMemory->setEnabled(!hasMemoryTier(m));
+    m_removeMemory->setEnabled(hasMemoryTier(m));
+    m_view->setMemory(m);
+    m_view->setMemorySelected(m_document->memorySelected());
+    m_figures->setPlatform(m_document->platform(), m);
+    emit memoryChanged();
 }
 
 void TopologyEditor::setPlatform(const PlatformSpec& platform) {
@@ -234,7 +293,7 @@ void TopologyEditor::onPlatformChanged() {
     else
         m_view->setPlatform(p);
     m_view->setSelectedDimension(m_document->selectedDimension());
-    m_figures->setPlatform(p);
+    m_figures->setPlatform(p, m_document->memory());
     m_copyYaml->setEnabled(platformProblems(p).empty());
     emit platformChanged();
 }
@@ -302,6 +361,8 @@ void TopologyEditor::showStackMenu(QPoint globalPos) {
         menu.addSeparator();
     }
     menu.addAction(m_copyYaml);
+    menu.addSeparator();
+    menu.addActions({m_addMemory, m_removeMemory});
     menu.exec(globalPos);
     for (QAction* a : {m_delete, m_copy, m_moveUp, m_moveDown, m_paste})
         a->setEnabled(true);

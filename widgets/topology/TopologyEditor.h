@@ -1,13 +1,16 @@
 #pragma once
 // The "Topology" tab: a palette of building blocks, the dimension stack they are dropped on, the
 // drawing of the resulting network and its live figures, with presets, undo/redo, copy/paste,
-// shortcuts and context menus. The model is an astrolabe::PlatformSpec.
+// shortcuts and context menus. The model is an astrolabe::PlatformSpec and the memory tier
+// under its NPUs (a RemoteMemoryConfig, the project's `memory:` section).
 //
 // Embedding: `auto* editor = new TopologyEditor; editor->setPlatform(spec);` then listen to
-// platformChanged() and read platform(). Standalone, the editor keeps its own undo stack and its
-// undo/redo actions own Ctrl+Z / Ctrl+Shift+Z inside it. Embedded in an application that has one
-// history for everything, pass that stack: the editor's steps go there, and its undo/redo buttons
-// carry no shortcuts (the application's Edit menu owns them; two owners would be ambiguous).
+// platformChanged() and read platform(); likewise setMemory(), memoryChanged(), memory().
+// Standalone, the editor keeps its own undo stack and its undo/redo actions own Ctrl+Z /
+// Ctrl+Shift+Z inside it. Embedded in an application that has one history for everything, pass that
+// stack: the editor's steps go there, and its undo/redo buttons carry no shortcuts (the
+// application's Edit menu owns them; two owners would be ambiguous).
+#include "config/MemoryConfig.h"
 #include "config/PlatformSpec.h"
 
 #include <QWidget>
@@ -22,6 +25,7 @@ namespace astrolabe::widgets {
 class BlockPalette;
 class GraphEditor;
 class DimensionStack;
+class MemoryTierPanel;
 class NetworkView;
 class TopologyDocument;
 class TopologyFigures;
@@ -38,6 +42,19 @@ public:
     void setPlatform(const PlatformSpec& platform);
     /// Shows a platform changed elsewhere (undo of the shared history) without touching history.
     void showPlatform(const PlatformSpec& platform);
+    const RemoteMemoryConfig& memory() const;
+    /// Shows a memory tier set elsewhere (a loaded project, an undo of the shared history)
+    /// without touching history; type none shows none.
+    void setMemory(const RemoteMemoryConfig& memory);
+    /// "Add memory tier": per-NPU memory at 100 GB/s (withMemoryDefaults), one undoable step;
+    /// the new tier is selected, so that its settings show.
+    void addMemoryTier();
+    /// "Remove memory tier": the tier becomes type none, one undoable step.
+    void removeMemoryTier();
+    MemoryTierPanel* memoryPanel() const { return m_memoryPanel; }
+    QAction* addMemoryAction() const { return m_addMemory; }
+    QAction* removeMemoryAction() const { return m_removeMemory; }
+
     /// Replaces the platform by a named preset as one undoable edit; false if unknown.
     bool applyPreset(const QString& name);
 
@@ -66,6 +83,8 @@ public:
 
 signals:
     void platformChanged();
+    /// The memory tier changed (an edit, or an undo or redo of one).
+    void memoryChanged();
     /// "Sweep this setting…" on a dimension's size, bandwidth or latency (the stack's menu):
     /// keyPath "platform.dimensions.<i>.bandwidth", its label and its value as the project
     /// file writes it.
@@ -76,6 +95,7 @@ private:
     void createActions(bool ownsUndoShortcuts);
     QWidget* createLeftPanel();
     void onPlatformChanged();
+    void onMemoryChanged();
     void showStackMenu(QPoint globalPos);
     void copyYamlToClipboard();
 
@@ -97,6 +117,9 @@ private:
     QAction* m_moveDown = nullptr;
     QAction* m_copyYaml = nullptr;
     QAction* m_fit = nullptr;
+    QAction* m_addMemory = nullptr;
+    QAction* m_removeMemory = nullptr;
+    MemoryTierPanel* m_memoryPanel = nullptr;
 };
 
 } // namespace astrolabe::widgets

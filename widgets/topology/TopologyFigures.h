@@ -1,6 +1,8 @@
 #pragma once
 // Live figures of the platform under the dimension stack: NPU count, per-NPU injection and
-// bisection bandwidth (formulas in TopologyMath.h), and every validation problem in red.
+// bisection bandwidth (formulas in TopologyMath.h), the memory tier (type, bandwidth per NPU,
+// MemoryTierMath.h) when there is one, and every validation problem in red.
+#include "config/MemoryConfig.h"
 #include "config/PlatformSpec.h"
 
 #include <QLabel>
@@ -11,7 +13,7 @@ class TopologyFigures : public QLabel {
     Q_OBJECT
 public:
     explicit TopologyFigures(QWidget* parent = nullptr);
-    void setPlatform(const PlatformSpec& platform);
+    void setPlatform(const PlatformSpec& platform, const RemoteMemoryConfig& memory = {});
     bool showsProblems() const { return m_problems; }
 
 private:

@@ -4,7 +4,10 @@
 // the stored run back (result loaded off the GUI thread, timeline read window by window).
 // Screenshots of each step go to screenshots/ in the working directory.
 #include "GuiTestSupport.h"
+#include "TestPaths.h"
+#include "generate/GeneratorSettings.h"
 #include "generate/GeneratorSpec.h"
+#include "generate/ModelFigures.h"
 #include "generator/ModelBuilderPanel.h"
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
@@ -14,6 +17,7 @@
 #include "record/Oversubscription.h"
 #include "store/ProjectDatabase.h"
 #include "store/RunStorage.h"
+#include "support/SmallGpt.h"
 #include "timeline/DatabaseTimelineSource.h"
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
@@ -43,8 +47,8 @@ namespace {
 /// Copies projects/quickstart into `dir` (so the database is created there); returns the
 /// project file.
 QString copyQuickstart(const QTemporaryDir& dir) {
-    const QString from =
-        QStringLiteral(ASTROLABE_SOURCE_DIR) + QStringLiteral("/projects/quickstart/project.yaml");
+    const QString from = QString::fromStdString(ASTROLABE_SOURCE_DIR) +
+                         QStringLiteral("/projects/quickstart/project.yaml");
     const QString to = dir.filePath(QStringLiteral("quickstart/project.yaml"));
     QDir().mkpath(dir.filePath(QStringLiteral("quickstart")));
     return QFile::copy(from, to) ? to : QString();
@@ -74,7 +78,7 @@ TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
     size_t criticalNpuIntervals = 0;
 
     {
-        MainWindow window(test::testServices(dir));
+        MainWindow window(gui::test::testServices(dir));
         window.setAskBeforeDiscarding(false);
         window.show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
@@ -82,13 +86,13 @@ TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
         ASSERT_TRUE(window.openProject(project));
         EXPECT_EQ(window.runsModel()->rowCount(), 0);
-        test::saveScreenshot(window, QStringLiteral("guiint-1-opened.png"));
+        gui::test::saveScreenshot(window, QStringLiteral("guiint-1-opened.png"));
 
         QSignalSpy stored(&window, &MainWindow::runStored);
         ASSERT_GT(window.startRun(), 0);
-        test::saveScreenshot(window, QStringLiteral("guiint-2-running.png"));
+        gui::test::saveScreenshot(window, QStringLiteral("guiint-2-running.png"));
         ASSERT_TRUE(stored.count() > 0 || stored.wait(30000)); // may land during the screenshot
-        test::saveScreenshot(window, QStringLiteral("guiint-3-finished.png"));
+        gui::test::saveScreenshot(window, QStringLiteral("guiint-3-finished.png"));
 
         // The runs list.
         ASSERT_EQ(window.runsModel()->rowCount(), 1);
@@ -117,14 +121,14 @@ TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
         window.tabs()->setCurrentIndex(MainWindow::TimelineTab);
         TimelinePage* timeline = timelinePage(window);
         ASSERT_NE(timeline, nullptr);
-        ASSERT_TRUE(test::waitUntil([timeline] { return timeline->isReady(); }));
+        ASSERT_TRUE(gui::test::waitUntil([timeline] { return timeline->isReady(); }));
         EXPECT_TRUE(timeline->view()->isVisible());
         EXPECT_FALSE(timeline->showsDatabaseRun());
-        test::saveScreenshot(window, QStringLiteral("guiint-4-timeline.png"));
+        gui::test::saveScreenshot(window, QStringLiteral("guiint-4-timeline.png"));
         window.tabs()->setCurrentIndex(MainWindow::UtilizationTab);
-        test::saveScreenshot(window, QStringLiteral("guiint-5-utilization.png"));
+        gui::test::saveScreenshot(window, QStringLiteral("guiint-5-utilization.png"));
         ASSERT_TRUE(
-            test::waitUntil([&] { return !summaryOf(window)->explanationText().isEmpty(); }));
+            gui::test::waitUntil([&] { return !summaryOf(window)->explanationText().isEmpty(); }));
         explanation = summaryOf(window)->explanationText();
         ASSERT_FALSE(run.result->criticalPath.empty());
         criticalNpu = run.result->criticalPath.front().first;
@@ -145,7 +149,7 @@ TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
     }
 
     // Reopen: the run is listed from the database; its result loads lazily by id.
-    MainWindow window(test::testServices(dir));
+    MainWindow window(gui::test::testServices(dir));
     window.setAskBeforeDiscarding(false);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
@@ -176,17 +180,17 @@ TEST(GuiIntegration, QuickstartRunIsStoredInTheProjectDatabaseAndReopens) {
     TimelinePage* timeline = timelinePage(window);
     ASSERT_NE(timeline, nullptr);
     EXPECT_TRUE(timeline->showsDatabaseRun());
-    ASSERT_TRUE(test::waitUntil([timeline] { return timeline->isReady(); }));
+    ASSERT_TRUE(gui::test::waitUntil([timeline] { return timeline->isReady(); }));
     const auto* source = dynamic_cast<const widgets::DatabaseTimelineSource*>(
         timeline->view()->timeline()->source());
     ASSERT_NE(source, nullptr);
-    test::saveScreenshot(window, QStringLiteral("guiint-6-reopened-timeline.png"));
+    gui::test::saveScreenshot(window, QStringLiteral("guiint-6-reopened-timeline.png"));
     EXPECT_GT(source->queryCount(), 0); // painting read windows from the database
     EXPECT_EQ(source->lastError(), "");
     EXPECT_EQ(source->rowCount(), 8);
 
     window.tabs()->setCurrentIndex(MainWindow::UtilizationTab);
-    test::waitUntil([&] { return !summaryOf(window)->explanationText().isEmpty(); });
+    gui::test::waitUntil([&] { return !summaryOf(window)->explanationText().isEmpty(); });
     EXPECT_EQ(summaryOf(window)->explanationText().toStdString(), explanation.toStdString());
 
     // Deleting removes it from the database.
@@ -199,7 +203,7 @@ TEST(GuiIntegration, FailedRunIsStoredWithItsMessage) {
     QTemporaryDir dir;
     const QString project = copyQuickstart(dir);
     ASSERT_FALSE(project.isEmpty());
-    MainWindow window(test::testServices(dir, test::failingRun("system.endpoint-delay")));
+    MainWindow window(gui::test::testServices(dir, gui::test::failingRun("system.endpoint-delay")));
     window.setAskBeforeDiscarding(false);
     ASSERT_TRUE(window.openProject(project));
     QSignalSpy stored(&window, &MainWindow::runStored);
@@ -216,7 +220,7 @@ TEST(GuiIntegration, FailedRunIsStoredWithItsMessage) {
 
 TEST(GuiIntegration, UnsavedProjectKeepsRunsInMemory) {
     QTemporaryDir dir;
-    MainWindow window(test::testServices(dir));
+    MainWindow window(gui::test::testServices(dir));
     window.newProjectFromPreset(QStringLiteral("quickstart"));
     ASSERT_TRUE(window.hasProject());
     EXPECT_TRUE(window.runsModel()->store()->backgroundSaver() == nullptr);
@@ -242,24 +246,7 @@ TEST(GuiIntegration, UnsavedProjectKeepsRunsInMemory) {
 
 namespace {
 generate::GeneratorSpec smallTransformer(int tp, int pp, int dp) {
-    generate::GeneratorSpec s;
-    generate::ModelSpec& m = s.model;
-    m.name = "small";
-    m.layers = 2;
-    m.hidden = 64;
-    m.heads = 4;
-    m.ffn = 256;
-    m.vocabulary = 128;
-    m.sequence = 16;
-    m.biases = true;
-    m.tiedEmbeddings = true;
-    m.learnedPositions = true;
-    s.training = {1, 8, 2};
-    s.parallel.tp = tp;
-    s.parallel.pp = pp;
-    s.parallel.dp = dp;
-    s.parallel.bucketBytes = 1ull << 30;
-    return s;
+    return astrolabe::test::smallGpt(tp, pp, dp);
 }
 } // namespace
 
@@ -270,7 +257,7 @@ TEST(GuiIntegration, DemonstrationPresetsRunOnTheProjectPlatform) {
     QTemporaryDir dir;
     const QString project = copyQuickstart(dir);
     ASSERT_FALSE(project.isEmpty());
-    MainWindow window(test::testServices(dir));
+    MainWindow window(gui::test::testServices(dir));
     window.setAskBeforeDiscarding(false);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
@@ -322,7 +309,7 @@ TEST(GuiIntegration, WorkloadPanelGeneratesAndRunsOnTheProjectPlatform) {
     QTemporaryDir dir;
     const QString project = copyQuickstart(dir);
     ASSERT_FALSE(project.isEmpty());
-    MainWindow window(test::testServices(dir));
+    MainWindow window(gui::test::testServices(dir));
     window.setAskBeforeDiscarding(false);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
@@ -356,7 +343,7 @@ TEST(GuiIntegration, WorkloadPanelGeneratesAndRunsOnTheProjectPlatform) {
     ASSERT_TRUE(generate->isEnabled()) << window.modelBuilder()->figuresText().toStdString();
     generate->click();
     ASSERT_TRUE(stored.count() > 0 || stored.wait(60000));
-    test::saveScreenshot(window, QStringLiteral("guiint-8-workload-tab.png"));
+    gui::test::saveScreenshot(window, QStringLiteral("guiint-8-workload-tab.png"));
     const gui::RunRecord& run = window.runsModel()->store()->at(0);
     ASSERT_EQ(run.status, gui::RunStatus::Finished) << run.message.toStdString();
     ASSERT_TRUE(run.result);
@@ -370,11 +357,63 @@ TEST(GuiIntegration, WorkloadPanelGeneratesAndRunsOnTheProjectPlatform) {
     EXPECT_EQ(ProjectDatabase(defaultDatabasePath(project.toStdString())).listRuns().size(), 1u);
 }
 
+// The model builder's "Tensor lists" field: a generated run then tracks each NPU's local memory,
+// and its peak is the generator's own estimate (weights + gradients + optimizer states +
+// activations in flight, ModelFigures) to whole-byte rounding. A project that tracks local
+// memory gets the lists without the field; with neither, nothing is tracked.
+TEST(GuiIntegration, TensorListsOfTheModelBuilderTrackMemoryInAGeneratedRun) {
+    ASSERT_NE(generate::findGeneratorSetting("tensors").inBuilder, false)
+        << "the builder has a field for it";
+    // Each run in a project of its own (its database holds that run only).
+    const auto peakOfRun = [&](bool tensors, bool projectTracks, bool* tracked) {
+        QTemporaryDir dir;
+        const QString path = copyQuickstart(dir);
+        EXPECT_FALSE(path.isEmpty());
+        if (projectTracks) {
+            QFile file(path);
+            EXPECT_TRUE(file.open(QIODevice::ReadOnly));
+            QString yaml = QString::fromUtf8(file.readAll());
+            file.close();
+            yaml.replace(QStringLiteral("system:\n"),
+                         QStringLiteral("system:\n  track-local-memory: true\n"));
+            EXPECT_TRUE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(yaml.toUtf8());
+        }
+        MainWindow window(gui::test::testServices(dir));
+        window.setAskBeforeDiscarding(false);
+        EXPECT_TRUE(window.openProject(path));
+        generate::GeneratorSpec spec = smallTransformer(2, 2, 2);
+        spec.output.tensors = tensors;
+        QSignalSpy stored(&window, &MainWindow::runStored);
+        EXPECT_GT(window.startGeneratedRun(spec), 0);
+        EXPECT_TRUE(stored.count() > 0 || stored.wait(60000));
+        const gui::RunRecord& run = window.runsModel()->store()->at(0);
+        EXPECT_EQ(run.status, gui::RunStatus::Finished) << run.message.toStdString();
+        double peak = 0;
+        *tracked = run.result && !run.result->memoryUsage.empty();
+        if (run.result)
+            for (const auto& npu : run.result->npus)
+                peak = std::max(peak, double(npu.peakMemoryBytes));
+        return peak;
+    };
+    const double estimate = generate::computeFigures(smallTransformer(2, 2, 2)).memory.total();
+    ASSERT_GT(estimate, 0);
+
+    bool tracked = false;
+    EXPECT_NEAR(peakOfRun(true, false, &tracked), estimate, 1e-6 * estimate);
+    EXPECT_TRUE(tracked);
+    EXPECT_EQ(peakOfRun(false, false, &tracked), 0.0) << "neither the field nor the project";
+    EXPECT_FALSE(tracked);
+    EXPECT_NEAR(peakOfRun(false, true, &tracked), estimate, 1e-6 * estimate)
+        << "the project tracks local memory: the lists are generated for it";
+    EXPECT_TRUE(tracked);
+}
+
 TEST(GuiIntegration, OversubscribedLinksAreFlaggedAndRunAgainCongestionAwareFixesThem) {
     // The HGX-H100 example with a 64 MiB all-reduce: under the congestion-unaware model 16
     // NVLink links are busy 126.7% of the run (the CLI test measures the same figure).
     QTemporaryDir dir;
-    QFile in(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/hgx-h100/project.yaml"));
+    QFile in(QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects/hgx-h100/project.yaml"));
     ASSERT_TRUE(in.open(QIODevice::ReadOnly));
     QString yaml = QString::fromUtf8(in.readAll());
     ASSERT_TRUE(yaml.contains(QStringLiteral("size: 1 MiB")));
@@ -386,7 +425,7 @@ TEST(GuiIntegration, OversubscribedLinksAreFlaggedAndRunAgainCongestionAwareFixe
     out.write(yaml.toUtf8());
     out.close();
 
-    MainWindow window(test::testServices(dir));
+    MainWindow window(gui::test::testServices(dir));
     window.setAskBeforeDiscarding(false);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
@@ -403,7 +442,8 @@ TEST(GuiIntegration, OversubscribedLinksAreFlaggedAndRunAgainCongestionAwareFixe
         window.tabs()->widget(MainWindow::UtilizationTab)->findChild<widgets::UtilizationView*>();
     ASSERT_NE(view, nullptr);
     widgets::SummaryPanel* summary = view->summary();
-    ASSERT_TRUE(test::waitUntil([summary] { return !summary->oversubscriptionText().isEmpty(); }));
+    ASSERT_TRUE(
+        gui::test::waitUntil([summary] { return !summary->oversubscriptionText().isEmpty(); }));
     const QString banner = summary->oversubscriptionText();
     EXPECT_TRUE(banner.contains(QStringLiteral("16 links busy longer than the run (up to 126.7%)")))
         << banner.toStdString();
@@ -422,7 +462,7 @@ TEST(GuiIntegration, OversubscribedLinksAreFlaggedAndRunAgainCongestionAwareFixe
         EXPECT_TRUE(cell.data(Qt::ForegroundRole).isValid());
     }
     EXPECT_TRUE(marked) << "no dimension row shows the over-100% mark";
-    test::saveScreenshot(window, QStringLiteral("guiint-9-oversubscribed.png"));
+    gui::test::saveScreenshot(window, QStringLiteral("guiint-9-oversubscribed.png"));
 
     // One click queues the same settings under the congestion-aware model; the project is
     // not changed.
@@ -440,6 +480,7 @@ TEST(GuiIntegration, OversubscribedLinksAreFlaggedAndRunAgainCongestionAwareFixe
     EXPECT_FALSE(findOversubscription(*aware.result).any());
     EXPECT_GT(aware.simulatedTime, unaware.simulatedTime) << "shared bandwidth takes longer";
     window.runsPanel()->selectRun(aware.id);
-    ASSERT_TRUE(test::waitUntil([summary] { return summary->oversubscriptionText().isEmpty(); }));
+    ASSERT_TRUE(
+        gui::test::waitUntil([summary] { return summary->oversubscriptionText().isEmpty(); }));
     EXPECT_FALSE(summary->congestionAwareButton()->isVisible());
 }

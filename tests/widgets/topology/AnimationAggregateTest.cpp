@@ -82,8 +82,11 @@ TEST(AnimationAggregate, A1024NpuRunPlaysWithoutStallingTheEventLoop) {
     CollectiveAnimationView view;
     view.resize(900, 700);
     // Wall times less the machine's pauses and waits for a core (support/MachineTime.h).
+    // The run is simulated before the clock starts (ctest runs this test in a process of its
+    // own, so the first call here simulates 1,024 NPUs): only setRun is timed.
+    const std::shared_ptr<const RunResult>& run = run1024();
     astrolabe::timing::OwnClock clock;
-    view.setRun(spec.platform, run1024());
+    view.setRun(spec.platform, run);
     const double setRunMs = clock.elapsedMs();
     view.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));

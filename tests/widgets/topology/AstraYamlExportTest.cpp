@@ -1,5 +1,6 @@
 #include "topology/AstraYamlExport.h"
 
+#include "TestPaths.h"
 #include "core/Error.h"
 #include "topology/TopologyPresets.h"
 
@@ -37,7 +38,7 @@ TEST(AstraYamlExport, WritesFlowListsInAstraUnits) {
 }
 
 TEST(AstraYamlExport, HgxPresetMatchesTheValidatedReferenceFile) {
-    const QString path = QStringLiteral(ASTROLABE_SHARED_DIR) +
+    const QString path = QString::fromStdString(ASTROLABE_SHARED_DIR) +
                          QStringLiteral("/reference/astra-sim/examples/network/analytical/"
                                         "HGX-H100-validated.yml");
     QFile file(path);

@@ -5,6 +5,7 @@
 #include "topology/GraphEditor.h"
 
 #include "GeneratedGraph.h"
+#include "TestPaths.h"
 #include "config/GraphGenerators.h"
 #include "config/ProjectFile.h"
 #include "topology/GraphEdits.h"
@@ -285,4 +286,127 @@ TEST(GraphEditor, RoutingBoxSetsEcmpAndUndoRestoresShortest) {
     shown.editor.undoStack()->undo();
     EXPECT_EQ(shown.editor.platform(), spec.platform);
     EXPECT_EQ(box->currentIndex(), 0);
+}
+
+// The logical dimensions (what collectives plan over) are edited in the graph page: sizes that
+// multiply to the NPU count, one undoable step, written to the project as logical-dimensions
+// and read back the same; anything else is refused with the project reader's own words.
+TEST(GraphEditor, LogicalDimensionsAreEditedCheckedAndUndone) {
+    const SimulationSpec spec = loadProject(kDgxProject);
+    Shown shown(spec.platform);
+    GraphEditor* ge = shown.graph();
+    QLineEdit* logical = ge->logicalEdit();
+    EXPECT_EQ(logical->text(), QStringLiteral("8")) << "the default: one of all 8 NPUs";
+
+    logical->setText(QStringLiteral("4x2"));
+    emit logical->editingFinished();
+    const PlatformSpec& p = shown.editor.platform();
+    ASSERT_EQ(p.dimensions.size(), 2u);
+    EXPECT_EQ(p.dimensions[0].size, 4);
+    EXPECT_EQ(p.dimensions[1].size, 2);
+    // Nominal figures of the graph's one dimension (its slowest link), as the reader gives them.
+    EXPECT_EQ(p.dimensions[1].bandwidthBytesPerSecond,
+              graphDimension(*p.graph).bandwidthBytesPerSecond);
+    EXPECT_EQ(logical->text(), QStringLiteral("4, 2"));
+    EXPECT_EQ(shown.editor.undoStack()->count(), 1);
+    EXPECT_EQ(shown.editor.undoStack()->undoText(),
+              QStringLiteral("Logical dimensions 4 \u00d7 2"));
+    // Saved and read back as the same platform.
+    SimulationSpec edited = spec;
+    edited.platform = p;
+    const std::string yaml = projectYamlText(edited, kDgxProject);
+    EXPECT_NE(yaml.find("logical-dimensions"), std::string::npos) << yaml;
+    EXPECT_EQ(parseProject(yaml, kDgxProject).platform, p);
+
+    const std::pair<QString, QString> refused[] = {
+        {QStringLiteral("4, 3"),
+         QStringLiteral("multiply to the graph's 8 NPUs, found a product of 12")},
+        {QStringLiteral("8, 8"), QStringLiteral("found a product of 64")},
+        {QStringLiteral("1, 8"), QStringLiteral("at least 2, found 1")},
+        {QStringLiteral("two"), QStringLiteral("expected whole numbers, found \"two\"")},
+        {QString(), QStringLiteral("1 to 8 sizes, found 0")}};
+    for (const auto& [text, message] : refused) {
+        logical->setText(text);
+        emit logical->editingFinished();
+        EXPECT_TRUE(ge->problemsLabel()->text().contains(message))
+            << text.toStdString() << ": " << ge->problemsLabel()->text().toStdString();
+        EXPECT_EQ(shown.editor.platform(), p) << text.toStdString();
+        EXPECT_EQ(shown.editor.undoStack()->count(), 1);
+    }
+    shown.editor.undoStack()->undo();
+    EXPECT_EQ(shown.editor.platform(), spec.platform);
+    EXPECT_EQ(logical->text(), QStringLiteral("8"));
+}
+
+// A double-click on a link opens an editor on the drawing, at the link, with its bandwidth and
+// latency: Enter applies both as one undoable step, bad text is refused with the reason (the
+// editor stays open), Escape closes it and changes nothing.
+TEST(GraphEditor, ADoubleClickEditsALinkOnTheDrawing) {
+    const SimulationSpec spec = loadProject(kDgxProject);
+    Shown shown(spec.platform);
+    GraphEditor* ge = shown.graph();
+    GraphView* view = ge->view();
+    QLineEdit* inline_ = ge->inlineLinkEdit();
+    ASSERT_NE(inline_, nullptr);
+    EXPECT_FALSE(inline_->isVisible());
+    // A link whose midpoint shows that link alone (a face's two diagonals cross at its centre).
+    int pick = -1;
+    QPoint mid;
+    for (int i = 0; i < static_cast<int>(spec.platform.graph->links.size()) && pick < 0; ++i) {
+        const GraphLinkSpec& l = spec.platform.graph->links[static_cast<size_t>(i)];
+        mid = (devicePoint(view, l.from) + devicePoint(view, l.to)) / 2;
+        int links = 0, devices = 0;
+        for (QGraphicsItem* item : view->items(QRect(mid - QPoint(4, 4), QSize(9, 9)))) {
+            for (int d = 0; d < spec.platform.graph->deviceCount(); ++d)
+                devices += view->deviceItem(d) == item;
+            for (size_t k = 0; k < spec.platform.graph->links.size(); ++k)
+                links += view->linkItem(static_cast<int>(k)) == item;
+        }
+        if (links == 1 && devices == 0 && view->items(mid).contains(view->linkItem(i)))
+            pick = i;
+    }
+    ASSERT_GE(pick, 0);
+    const auto doubleClick = [&] {
+        sendMouse(view->viewport(), QEvent::MouseButtonPress, mid, Qt::LeftButton);
+        sendMouse(view->viewport(), QEvent::MouseButtonRelease, mid, Qt::NoButton);
+        sendMouse(view->viewport(), QEvent::MouseButtonDblClick, mid, Qt::LeftButton);
+        sendMouse(view->viewport(), QEvent::MouseButtonRelease, mid, Qt::NoButton);
+    };
+    doubleClick();
+    ASSERT_TRUE(inline_->isVisible()) << "no editor on the drawing";
+    EXPECT_EQ(view->selectedLinks(), std::set<int>{pick});
+    EXPECT_EQ(inline_->text(), ge->bandwidthEdit()->text() + ", " + ge->latencyEdit()->text());
+    // At the link: its centre within a few dozen pixels of the click.
+    EXPECT_LT((inline_->geometry().center() - mid).manhattanLength(), 200);
+
+    inline_->setText(QStringLiteral("fast, 1 us"));
+    emit inline_->returnPressed();
+    EXPECT_TRUE(inline_->isVisible()) << "refused text keeps the editor open";
+    EXPECT_TRUE(ge->problemsLabel()->text().contains(QStringLiteral("link %1").arg(pick)))
+        << ge->problemsLabel()->text().toStdString();
+    EXPECT_EQ(shown.editor.platform(), spec.platform);
+    inline_->setText(QStringLiteral("12.5 GB/s"));
+    emit inline_->returnPressed();
+    EXPECT_TRUE(ge->problemsLabel()->text().contains(QStringLiteral("bandwidth, latency")));
+    EXPECT_EQ(shown.editor.platform(), spec.platform);
+
+    inline_->setText(QStringLiteral("12.5 GB/s, 2 us"));
+    emit inline_->returnPressed();
+    EXPECT_FALSE(inline_->isVisible());
+    const GraphLinkSpec& edited = shown.editor.platform().graph->links[static_cast<size_t>(pick)];
+    EXPECT_DOUBLE_EQ(edited.bandwidthBytesPerSecond, 12.5e9);
+    EXPECT_DOUBLE_EQ(edited.latencyNs, 2000.0);
+    EXPECT_EQ(shown.editor.undoStack()->count(), 1);
+    EXPECT_EQ(shown.editor.undoStack()->undoText(), QStringLiteral("Change link %1").arg(pick));
+
+    doubleClick();
+    ASSERT_TRUE(inline_->isVisible());
+    inline_->setText(QStringLiteral("1 GB/s, 1 ns"));
+    QTest::keyClick(inline_, Qt::Key_Escape);
+    EXPECT_FALSE(inline_->isVisible());
+    EXPECT_DOUBLE_EQ(
+        shown.editor.platform().graph->links[static_cast<size_t>(pick)].bandwidthBytesPerSecond,
+        12.5e9);
+    shown.editor.undoStack()->undo();
+    EXPECT_EQ(shown.editor.platform(), spec.platform);
 }

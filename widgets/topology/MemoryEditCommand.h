@@ -1,0 +1,33 @@
+#pragma once
+// An edit of the memory tier under the NPUs (the project's `memory:` section): the tier before
+// and after, applied to the TopologyDocument on redo/undo, as PlatformEditCommand does for the
+// dimensions. Consecutive edits of one field merge within 1.5 s (a number being typed).
+#include "config/MemoryConfig.h"
+
+#include <QElapsedTimer>
+#include <QUndoCommand>
+
+namespace astrolabe::widgets {
+
+class TopologyDocument;
+
+class MemoryEditCommand : public QUndoCommand {
+public:
+    /// mergeKey >= 0 merges with the next edit of the same key; -1 never merges.
+    MemoryEditCommand(TopologyDocument* document, RemoteMemoryConfig before,
+                      RemoteMemoryConfig after, const QString& text, int mergeKey = -1);
+
+    void redo() override;
+    void undo() override;
+    int id() const override;
+    bool mergeWith(const QUndoCommand* other) override;
+
+private:
+    TopologyDocument* m_document;
+    RemoteMemoryConfig m_before;
+    RemoteMemoryConfig m_after;
+    int m_mergeKey;
+    QElapsedTimer m_lastEdit;
+};
+
+} // namespace astrolabe::widgets
