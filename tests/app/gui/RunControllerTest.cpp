@@ -58,14 +58,16 @@ TEST(RunController, EventLoopStaysResponsiveDuringALongRun) {
                 static_cast<long long>(progress.count()), seconds);
     if (meter.steady()) {
         EXPECT_LT(meter.maxGapMs(), 50);
+        // About 25 reports in the second (throttled to 25 Hz).
+        EXPECT_GE(progress.count(), 10);
     } else {
         std::printf("%s", meter.unsteadyNote().c_str());
     }
-    // ~200 ticks at 5 ms while the machine runs; the timer must have really run for the gap
-    // figure to mean anything.
+    // ~200 ticks at 5 ms while the GUI thread has the machine; the timer must have really run
+    // for the gap figure to mean anything.
     EXPECT_GT(meter.ticks(), meter.runningMs() / 5 / 4);
     // At most 25 Hz (plus one for the first report), and some progress did arrive.
-    EXPECT_GE(progress.count(), 10);
+    EXPECT_GE(progress.count(), 1);
     EXPECT_LE(progress.count(), static_cast<qsizetype>(seconds * 25.0) + 1);
 }
 
@@ -78,10 +80,10 @@ TEST(RunController, StopCancelsWithin100Milliseconds) {
     const astrolabe::timing::OwnClock clock; // less the machine's pauses (support/MachineTime.h)
     controller.stop();
     ASSERT_TRUE(failed.wait(2000));
-    const double elapsed = clock.elapsedMs();
-    std::printf("[ measured ] stop -> cancelled signal: %.1f ms (wall %.1f ms)\n", elapsed,
-                clock.wallMs());
-    EXPECT_LT(elapsed, 100.0);
+    const astrolabe::timing::Reading stop = clock.read();
+    std::printf("[ measured ] stop -> cancelled signal: %.1f ms (wall %.1f ms)\n", stop.ownMs,
+                stop.wallMs);
+    EXPECT_TRUE(astrolabe::timing::within(stop, 100.0, "stop -> cancelled signal"));
     EXPECT_TRUE(failed.at(0).at(3).toBool()) << "reported as cancelled, not as an error";
     EXPECT_FALSE(controller.isBusy());
 }
