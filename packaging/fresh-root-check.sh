@@ -8,13 +8,19 @@
 # ctest's "100% tests passed", and the installed astrolabe-cli runs the quick start.
 #
 #   packaging/fresh-root-check.sh [--cold] [--keep]
-#     --cold   no compiler cache inside the root (the first run of a new user, minutes longer)
+#     --cold   no compiler cache inside the root (the first run of a new user: over an hour on
+#              two cores instead of minutes)
 #     --keep   leave the roots under the cache folder for a look afterwards
 #
 # Needs root (debootstrap, chroot, mount). The bootstrapped root is cached as a tarball in
-# $ASTROLABE_FRESH_CACHE (default /var/tmp/astrolabe-fresh) together with downloaded packages
-# and the compiler cache, so a second run skips the download. The Debian mirror is the one this
-# machine's apt uses, unless ASTROLABE_DEBIAN_MIRROR names another.
+# $ASTROLABE_FRESH_CACHE (default /var/tmp/astrolabe-fresh) together with downloaded packages,
+# so a second run skips the download. Unless --cold, the root's build uses this machine's own
+# compiler cache (ASTROLABE_FRESH_CCACHE names another): the same Debian compiler packages give the
+# same cache keys inside the root, paths are hashed relative to the clone, and every object the
+# cache returns was still preprocessed or matched against the root's own headers, so a header
+# or package missing from the root still fails the build; linking and every test run for real.
+# The Debian mirror is the one this machine's apt uses, unless ASTROLABE_DEBIAN_MIRROR names
+# another.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cache=${ASTROLABE_FRESH_CACHE:-/var/tmp/astrolabe-fresh}
@@ -23,7 +29,7 @@ for arg in "$@"; do
     case "$arg" in
     --cold) cold=1 ;;
     --keep) keep=1 ;;
-    -h | --help) sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "fresh-root-check: unknown option '$arg' (expected --cold or --keep)" >&2; exit 2 ;;
     esac
 done
@@ -48,7 +54,9 @@ if [[ -z "$mirror" ]]; then
 fi
 [[ -n "$mirror" ]] || fail "no Debian mirror in this machine's apt sources; set ASTROLABE_DEBIAN_MIRROR"
 
-mkdir -p "$cache/apt-archives/partial" "$cache/ccache"
+host_ccache=$(ccache --get-config cache_dir 2>/dev/null || true)
+ccache_dir=${ASTROLABE_FRESH_CCACHE:-${host_ccache:-$cache/ccache}}
+mkdir -p "$cache/apt-archives/partial" "$ccache_dir"
 base="$cache/bookworm-minbase.tar.gz"
 if [[ ! -s "$base" ]]; then
     say "bootstrapping a Debian 12 minbase root from $mirror (cached as $base)"
@@ -103,11 +111,12 @@ new_root() { # name: sets new_dir to a fresh root with /proc, /dev and the packa
     new_dir=$dir
 }
 
+root_env=() # what the root's shell has beyond a new user's (see below)
 in_root() { # dir command... : a login-less shell as a new user has it, no display, no input
     local dir=$1
     shift
     chroot "$dir" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
-        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@" </dev/null
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "${root_env[@]}" "$@" </dev/null
 }
 
 # 1. The README's two commands in a fresh root, on a clean clone.
@@ -115,7 +124,13 @@ say "fresh root 1: a clean clone of $(git -C "$root" rev-parse --short HEAD) and
 new_root build-root
 r1=$new_dir
 git clone -q "$root" "$r1/home/astrolabe"
-((cold)) || mount_into "$cache/ccache" "$r1/root/.cache/ccache"
+if ((!cold)); then
+    mount_into "$ccache_dir" "$r1/root/.cache/ccache"
+    # The cache's base folder, and CI's -Werror, so that the root's compile commands are the
+    # ones this machine's CI build caches (a new user's build differs from it only in -Werror).
+    root_env=(CCACHE_BASEDIR=/home/astrolabe CI=true)
+    say "compiler cache: $ccache_dir"
+fi
 
 say "packaging/run.sh (no display)"
 in_root "$r1" bash -c 'cd /home/astrolabe && packaging/run.sh' 2>&1 | tee "$work/run.log" || true

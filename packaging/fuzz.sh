@@ -1,33 +1,24 @@
 #!/usr/bin/env bash
 # Fuzzes every reader of user files with libFuzzer (Debian's clang) under ASan + UBSan, each for
 # SECONDS (default 60), JOBS at a time (default 2). The seed corpus and past findings are in
-# tests/fuzz/corpus/<target>/; what the fuzzer adds goes to build-fuzz/corpus/<target>/, a crash,
-# leak, time-out (10 s) or memory blow-up (2 GiB) to build-fuzz/findings/<target>/. Exits non-zero
+# tests/fuzz/corpus/<target>/; what the fuzzer adds goes to build-san/corpus/<target>/, a crash,
+# leak, time-out (10 s) or memory blow-up (2 GiB) to build-san/findings/<target>/. Exits non-zero
 # if any target has a finding; copy it into tests/fuzz/corpus/<target>/ once fixed.
 #   packaging/fuzz.sh [SECONDS] [TARGET...]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build="$root/build-fuzz"
+build="$root/build-san"
 seconds=${1:-60}
 shift || true
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=(chakra network system memory comm_groups project msccl sweep)
 jobs=${JOBS:-2}
-command -v clang++ >/dev/null || { echo "fuzz: needs clang++ (apt-get install clang libclang-rt-dev)" >&2; exit 1; }
 
 declare -A dict=([chakra]=chakra [network]=yaml [project]=yaml [system]=json [memory]=json
                  [comm_groups]=json [msccl]=xml [sweep]=yaml)
 
 start=$SECONDS
-mkdir -p "$build"
-flags="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
-CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="$flags" \
-    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DASTROLABE_FUZZ=ON \
-    -DASTROLABE_BUILD_GUI=OFF -DASTROLABE_WERROR=OFF -Wno-dev >"$build/configure.log" 2>&1 \
-    || { cat "$build/configure.log"; exit 1; }
-cmake --build "$build" -j 2 --target "${targets[@]/#/fuzz_}" -- --no-print-directory 2>&1 \
-    | grep -vE '^\[ *[0-9]+%\]' || true
-test "${PIPESTATUS[0]}" -eq 0
+"$root/packaging/sanitized-build.sh" "${targets[@]/#/fuzz_}"
 echo "fuzz: built in $((SECONDS - start)) s; ${#targets[@]} targets for $seconds s each, $jobs at a time"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}

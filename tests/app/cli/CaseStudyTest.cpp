@@ -9,6 +9,7 @@
 // (Transformer-1T) faster than a wafer-scale 2-D mesh. The acceptance is the direction (FRED
 // faster); the traffic behind it is checked against closed forms.
 #include "CliRunner.h"
+#include "TestPaths.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -1,3 +1,4 @@
+#include "TestPaths.h"
 #include "cli/CliRunner.h"
 #include "cli/Commands.h"
 
@@ -172,7 +173,7 @@ TEST(Cli, AstraTracksLocalMemoryWhenAsked) {
 // One convention for every size and bandwidth in the report: the quick start's 50 GiB/s ring
 // reads as entered by default, in GB/s with --units=decimal, and counts agree with their nouns.
 TEST(Cli, UnitsOptionChangesEverySizeAndBandwidthInTheReport) {
-    const std::string project = ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml";
+    const std::string project = ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml";
     const Result asEntered = cli({"run", project, "--no-store"});
     ASSERT_EQ(asEntered.code, 0) << asEntered.err;
     // 16 links of 50 GiB/s; the achieved figure in the peak's family (14 MiB in 117.78 us).
@@ -204,7 +205,7 @@ TEST(Cli, UnitsOptionChangesEverySizeAndBandwidthInTheReport) {
 // as does every example project.
 TEST(Cli, OversubscribedLinksAreExplainedAndCongestionAwareStaysWithinTheRun) {
     // The wizard's HGX-H100: the example project with a 64 MiB all-reduce.
-    std::ifstream in(ASTROLABE_SOURCE_DIR "/projects/hgx-h100/project.yaml");
+    std::ifstream in(ASTROLABE_SOURCE_DIR + "/projects/hgx-h100/project.yaml");
     std::string yaml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const size_t size = yaml.find("size: 1 MiB");
     ASSERT_NE(size, std::string::npos);
@@ -220,9 +221,9 @@ TEST(Cli, OversubscribedLinksAreExplainedAndCongestionAwareStaysWithinTheRun) {
         << unaware.out;
     EXPECT_NE(unaware.out.find("--backend=congestion-aware"), std::string::npos);
     for (const std::string& project :
-         {hgx, std::string(ASTROLABE_SOURCE_DIR "/projects/hgx-h100/project.yaml"),
-          std::string(ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml"),
-          std::string(ASTROLABE_SOURCE_DIR "/projects/torus-2d/project.yaml")}) {
+         {hgx, std::string(ASTROLABE_SOURCE_DIR + "/projects/hgx-h100/project.yaml"),
+          std::string(ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml"),
+          std::string(ASTROLABE_SOURCE_DIR + "/projects/torus-2d/project.yaml")}) {
         const std::string& name = project;
         const Result aware = cli({"run", project, "--no-store", "--backend=congestion-aware"});
         ASSERT_EQ(aware.code, 0) << name << ": " << aware.err;
@@ -242,7 +243,7 @@ TEST(Cli, OversubscribedLinksAreExplainedAndCongestionAwareStaysWithinTheRun) {
 // numbers) and the critical path's breakdown behind it.
 TEST(Cli, RunSummarySaysWhatBoundsTheRun) {
     const Result r =
-        cli({"run", ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml", "--no-store"});
+        cli({"run", ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml", "--no-store"});
     ASSERT_EQ(r.code, 0) << r.err;
     const size_t bound = r.out.find("\n  bound        ");
     ASSERT_NE(bound, std::string::npos) << r.out;

@@ -1,5 +1,6 @@
 // export-astra: a project written as ASTRA-sim inputs runs, through ASTRA-sim's own flags, to the
 // project's end time; what ASTRA-sim cannot run or ignores is named, by key.
+#include "TestPaths.h"
 #include "cli/CliRunner.h"
 
 #include <filesystem>

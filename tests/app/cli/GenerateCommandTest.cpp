@@ -1,3 +1,4 @@
+#include "TestPaths.h"
 #include "cli/CliRunner.h"
 #include "cli/Commands.h"
 

@@ -2,6 +2,7 @@
 // wrong number is named at its line with what the run measured; a broken lesson is an error
 // naming the lesson file and line.
 #include "CliRunner.h"
+#include "TestPaths.h"
 
 #include <filesystem>
 #include <fstream>

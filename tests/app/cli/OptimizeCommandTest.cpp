@@ -1,6 +1,7 @@
 // `astrolabe-cli optimize bandwidth`: LIBRA on the 4 x 4 torus example, its tables and JSON,
 // its constraints, and errors that name the flag and what was expected.
 #include "CliRunner.h"
+#include "TestPaths.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

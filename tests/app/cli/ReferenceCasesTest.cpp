@@ -6,6 +6,7 @@
 // Target: every case where ASTRA-sim succeeded matches to the cycle (largest and smallest
 // "finished" over NPUs, and the largest exposed communication); where ASTRA-sim itself failed,
 // a clear refusal (exit code 1 and a message), never a crash.
+#include "TestPaths.h"
 #include "cli/Commands.h"
 #include "config/AstraInputs.h"
 #include "generate/MicrobenchmarkGenerator.h"
@@ -61,7 +62,7 @@ void writeFile(const fs::path& path, const std::string& text) {
 } // namespace
 
 TEST(ReferenceCases, EveryMeasuredAstraSimCaseThroughTheCli) {
-    std::ifstream in(ASTROLABE_TEST_DATA_DIR "/astra-sim-analytical.jsonl");
+    std::ifstream in(ASTROLABE_TEST_DATA_DIR + "/astra-sim-analytical.jsonl");
     ASSERT_TRUE(in) << "tests/data/astra-sim-analytical.jsonl is part of the repository";
     // One folder per process: two suites running at once on a machine must not share it.
     const fs::path dir = fs::path(::testing::TempDir()) /

@@ -1,3 +1,4 @@
+#include "TestPaths.h"
 #include "cli/CliRunner.h"
 #include "cli/Commands.h"
 #include "store/ProjectDatabase.h"
@@ -129,7 +130,7 @@ TEST_F(RunsCli, FailedWritesAreErrorsNamingTheFile) {
         EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
     }
     const std::string project = (m_dir / "project.yaml").string();
-    std::filesystem::copy_file(ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml", project);
+    std::filesystem::copy_file(ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml", project);
     const Result run = runCommand({"run", project, "--no-store", "--json=/dev/full"});
     EXPECT_EQ(run.code, 1) << run.err;
     EXPECT_NE(run.err.find("/dev/full: cannot write the JSON result"), std::string::npos)

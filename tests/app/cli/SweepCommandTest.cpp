@@ -1,5 +1,6 @@
 // `astrolabe-cli sweep`: the torus example's 64 points, any worker count, and kill -9 halfway.
 #include "CliRunner.h"
+#include "TestPaths.h"
 #include "config/ProjectFile.h"
 #include "core/Units.h"
 #include "simulation/Simulation.h"
@@ -123,7 +124,7 @@ TEST(SweepCommand, KillNineHalfwayThenTheSameCommandFinishesWithEveryPointOnce) 
     if (child == 0) {
         ::dup2(fds[1], 1);
         ::close(fds[0]);
-        ::execl(ASTROLABE_CLI, ASTROLABE_CLI, "sweep", sweep.c_str(), "--jobs", "2",
+        ::execl(ASTROLABE_CLI.c_str(), ASTROLABE_CLI.c_str(), "sweep", sweep.c_str(), "--jobs", "2",
                 static_cast<char*>(nullptr));
         ::_exit(127);
     }

@@ -2,6 +2,7 @@
 // exports, the run beside the built-in algorithms, the same on a star of NPUs under one switch
 // (links through the switch), and usage and input errors with exit codes.
 #include "CliRunner.h"
+#include "TestPaths.h"
 
 #include <filesystem>
 #include <fstream>

@@ -2,6 +2,7 @@
 // second in a log when asked for, nothing otherwise; the run and astra commands take --progress.
 #include "cli/TerminalProgress.h"
 
+#include "TestPaths.h"
 #include "cli/CliRunner.h"
 
 #include <filesystem>
@@ -66,7 +67,7 @@ TEST(TerminalProgress, ATerminalLineAppearsAfterASecondAndIsClearedAtTheEnd) {
 }
 
 TEST(TerminalProgress, RunAndAstraTakeTheOption) {
-    const std::string project = ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml";
+    const std::string project = ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml";
     const clitest::Result r = clitest::cli({"run", project, "--no-store", "--progress", "always"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.err.find("astrolabe-cli: simulating: 117.78 us simulated"), std::string::npos)

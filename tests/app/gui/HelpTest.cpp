@@ -2,6 +2,7 @@
 // panel opening it at that panel's section, the Help menu's entries, and the New Project
 // wizard's gallery of presets and examples.
 #include "GuiTestSupport.h"
+#include "TestPaths.h"
 #include "gui/Examples.h"
 #include "gui/HelpController.h"
 #include "gui/HelpWindow.h"
@@ -34,7 +35,7 @@ using namespace astrolabe::gui;
 namespace {
 
 QString sourceFile(const QString& relative) {
-    QFile file(QStringLiteral(ASTROLABE_SOURCE_DIR "/") + relative);
+    QFile file(QString::fromStdString(ASTROLABE_SOURCE_DIR + "/") + relative);
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
 }
 
@@ -185,7 +186,7 @@ TEST(Help, HelpMenuHasTheGuideTheExamplesAndAbout) {
 
     // Every example project, no sweep file.
     const QStringList projects =
-        examples::projects(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects"));
+        examples::projects(QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects"));
     EXPECT_GE(projects.size(), 5);
     for (const QString& path : projects)
         EXPECT_FALSE(path.contains(QStringLiteral("sweep"))) << path.toStdString();
@@ -212,7 +213,7 @@ TEST(Help, HelpMenuHasTheGuideTheExamplesAndAbout) {
 TEST(Help, NewProjectWizardIsAGalleryOfPresetsAndExamplesWithPictures) {
     NewProjectWizard wizard;
     const QStringList projects =
-        examples::projects(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects"));
+        examples::projects(QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects"));
     EXPECT_EQ(wizard.choiceCount(), 3 + projects.size()) << "the presets, then every example";
     auto* gallery = wizard.findChild<QListWidget*>(QStringLiteral("presetGallery"));
     ASSERT_NE(gallery, nullptr);

@@ -3,6 +3,7 @@
 // number their text quotes checked against those runs; screenshots of the dock beside the live
 // project at 100 % and 200 %; a broken lesson reported at its file and line.
 #include "GuiTestSupport.h"
+#include "TestPaths.h"
 #include "gui/HelpController.h"
 #include "gui/LessonsController.h"
 #include "gui/LessonsPanel.h"
@@ -31,8 +32,8 @@ using namespace astrolabe::gui;
 namespace {
 
 QString lessonPath(const char* folder) {
-    return QStringLiteral(ASTROLABE_SOURCE_DIR "/resources/lessons/") + QLatin1String(folder) +
-           QStringLiteral("/lesson.md");
+    return QString::fromStdString(ASTROLABE_SOURCE_DIR + "/resources/lessons/") +
+           QLatin1String(folder) + QStringLiteral("/lesson.md");
 }
 
 /// Opens the lesson in the window, runs every step through the Lessons dock and checks every
@@ -154,9 +155,9 @@ TEST(Lessons, BrokenLessonIsReportedAtItsFileAndLine) {
         ASSERT_TRUE(file.open(QIODevice::WriteOnly));
         file.write("# Broken\n\n```try\nset platform.dimensionz[0].size = 8\nrun\n```\n");
     }
-    ASSERT_TRUE(
-        QFile::copy(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml"),
-                    dir.filePath(QStringLiteral("bad/project.yaml"))));
+    ASSERT_TRUE(QFile::copy(
+        QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml"),
+        dir.filePath(QStringLiteral("bad/project.yaml"))));
     MainWindow window(test::testServices(dir));
     window.setAskBeforeDiscarding(false);
     LessonsController* lessons = window.lessons();

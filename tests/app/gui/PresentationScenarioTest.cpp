@@ -8,6 +8,7 @@
 // and no chart elides a label, title or legend to "..." (what
 // Qt Charts does when the chart is too small for its fonts); then the scale comes back to 100 %.
 #include "GuiTestSupport.h"
+#include "TestPaths.h"
 #include "common/InterfaceScale.h"
 #include "gui/HelpController.h"
 #include "gui/HelpWindow.h"
@@ -183,9 +184,9 @@ TEST(GuiScenario, EveryTabAt200PercentInARealWindow) {
         GTEST_SKIP() << "needs a real X window (ctest runs this under xvfb-run); platform is "
                      << QGuiApplication::platformName().toStdString();
     QTemporaryDir dir;
-    ASSERT_TRUE(
-        QFile::copy(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml"),
-                    dir.filePath(QStringLiteral("project.yaml"))));
+    ASSERT_TRUE(QFile::copy(
+        QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml"),
+        dir.filePath(QStringLiteral("project.yaml"))));
     {
         QFile sweep(dir.filePath(QStringLiteral("sweep.yaml")));
         ASSERT_TRUE(sweep.open(QIODevice::WriteOnly));

@@ -3,6 +3,7 @@
 #include "gui/ProjectDocument.h"
 
 #include "GuiTestSupport.h"
+#include "TestPaths.h"
 #include "config/ProjectFile.h"
 #include "gui/Presets.h"
 
@@ -76,14 +77,14 @@ TEST(ProjectDocument, DefaultIoUsesTheEngineLoaders) {
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("/nowhere/project.yaml"), std::string::npos);
     }
-    doc.load(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml"));
+    doc.load(QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml"));
     EXPECT_EQ(doc.spec().name, "Quick start");
     EXPECT_EQ(doc.spec().platform.npuCount(), 8);
 }
 
 TEST(Presets, QuickStartIsTheBundledProject) {
     // The wizard's quick start and projects/quickstart must be the same run (117,780 ns).
-    SimulationSpec file = loadProject(ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml");
+    SimulationSpec file = loadProject(ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml");
     SimulationSpec preset = gui::preset(QStringLiteral("quickstart")).spec;
     file.platform.sourceFile = preset.platform.sourceFile = {};
     file.system.sourceFile = preset.system.sourceFile = {};

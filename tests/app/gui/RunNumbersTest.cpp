@@ -3,6 +3,7 @@
 // before numbers existed get them in insertion order. The run state shown in the status bar and
 // tool bar never belongs to a stopped run or to another project.
 #include "GuiTestSupport.h"
+#include "TestPaths.h"
 #include "gui/MainWindow.h"
 #include "gui/RunsTableModel.h"
 #include "store/ProjectDatabase.h"
@@ -27,8 +28,8 @@ namespace {
 
 /// Copies projects/quickstart into dir/<folder>; returns the project file.
 QString copyQuickstart(const QTemporaryDir& dir, const QString& folder) {
-    const QString from =
-        QStringLiteral(ASTROLABE_SOURCE_DIR) + QStringLiteral("/projects/quickstart/project.yaml");
+    const QString from = QString::fromStdString(ASTROLABE_SOURCE_DIR) +
+                         QStringLiteral("/projects/quickstart/project.yaml");
     QDir().mkpath(dir.filePath(folder));
     const QString to = dir.filePath(folder + QStringLiteral("/project.yaml"));
     return QFile::copy(from, to) ? to : QString();

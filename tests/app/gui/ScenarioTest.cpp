@@ -5,6 +5,7 @@
 // above 200 ms the test fails. Each step leaves a screenshot under screenshots/scenario-*.png.
 #include "GapMeter.h"
 #include "GuiTestSupport.h"
+#include "TestPaths.h"
 #include "generate/ModelPresets.h"
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
@@ -65,7 +66,8 @@ TEST(GuiScenario, FirstHourInARealWindow) {
     const QString project = dir.filePath(QStringLiteral("quickstart/project.yaml"));
     QDir().mkpath(dir.filePath(QStringLiteral("quickstart")));
     ASSERT_TRUE(QFile::copy(
-        QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/quickstart/project.yaml"), project));
+        QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml"),
+        project));
 
     MainWindow window(test::testServices(dir)); // the real engine
     window.setAskBeforeDiscarding(false);

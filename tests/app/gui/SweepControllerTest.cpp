@@ -6,6 +6,7 @@
 
 #include "GapMeter.h"
 #include "GuiTestSupport.h"
+#include "TestPaths.h"
 #include "gui/ErrorReporter.h"
 #include "gui/MainWindow.h"
 #include "gui/RunsTableModel.h"
@@ -30,7 +31,7 @@ namespace {
 
 /// The torus project and its sweep, copied: the sweep stores into the copy's database.
 QString copyTorusSweep(const QTemporaryDir& dir) {
-    const QString from = QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/torus-2d/");
+    const QString from = QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects/torus-2d/");
     QFile::copy(from + QStringLiteral("project.yaml"),
                 dir.filePath(QStringLiteral("project.yaml")));
     QFile::copy(from + QStringLiteral("sweep.yaml"), dir.filePath(QStringLiteral("sweep.yaml")));

@@ -3,6 +3,7 @@
 // look at the heatmap and the Pareto scatter. Screenshots: screenshots/sweep-*.png.
 #include "GapMeter.h"
 #include "GuiTestSupport.h"
+#include "TestPaths.h"
 #include "gui/MainWindow.h"
 #include "gui/SweepController.h"
 #include "gui/SweepSettingDialog.h"
@@ -26,7 +27,7 @@ TEST(GuiScenario, SweepHeatmapAndParetoInARealWindow) {
         GTEST_SKIP() << "needs a real X window (ctest runs this under xvfb-run); platform is "
                      << QGuiApplication::platformName().toStdString();
     QTemporaryDir dir;
-    const QString from = QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/torus-2d/");
+    const QString from = QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects/torus-2d/");
     for (const char* file : {"project.yaml", "sweep.yaml"})
         ASSERT_TRUE(QFile::copy(from + QLatin1String(file), dir.filePath(QLatin1String(file))));
 

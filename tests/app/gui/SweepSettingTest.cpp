@@ -2,6 +2,7 @@
 // project (read back by the engine's planner), and the whole path from the configuration
 // panel's field to 3 stored points.
 #include "GuiTestSupport.h"
+#include "TestPaths.h"
 #include "config/ConfigurationPanel.h"
 #include "gui/MainWindow.h"
 #include "gui/SweepController.h"
@@ -49,8 +50,8 @@ TEST(SweepSetting, RangesAreEvenOrInEqualRatiosWithTheBoundsUnit) {
 TEST(SweepSetting, TheFileBesideTheProjectPlansOnePointPerValue) {
     QTemporaryDir dir;
     const QString project = dir.filePath(QStringLiteral("project.yaml"));
-    ASSERT_TRUE(QFile::copy(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/torus-2d/project.yaml"),
-                            project));
+    ASSERT_TRUE(QFile::copy(
+        QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects/torus-2d/project.yaml"), project));
     const QString path =
         writeSettingSweep(project, QStringLiteral("system.chunks"), {"1", "4", "16"});
     EXPECT_EQ(path, dir.filePath(QStringLiteral("sweep-chunks.yaml")));
@@ -72,8 +73,9 @@ struct TorusWindow {
     bool open() {
         const QString project = dir.filePath(QStringLiteral("project.yaml"));
         window.setAskBeforeDiscarding(false);
-        return QFile::copy(QStringLiteral(ASTROLABE_SOURCE_DIR "/projects/torus-2d/project.yaml"),
-                           project) &&
+        return QFile::copy(
+                   QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects/torus-2d/project.yaml"),
+                   project) &&
                window.openProject(project);
     }
 };

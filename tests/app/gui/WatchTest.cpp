@@ -4,6 +4,7 @@
 // x 2(8-1) ring steps show in the Watch tab, whose replay and the Timeline tab's cursor move
 // each other. A screenshot of the tab goes to screenshots/.
 #include "GuiTestSupport.h"
+#include "TestPaths.h"
 #include "gui/MainWindow.h"
 #include "gui/RunsTableModel.h"
 #include "gui/TimelinePage.h"
@@ -25,7 +26,7 @@ TEST(Watch, RecordAndWatchTheQuickstartAllReduce) {
     QTemporaryDir dir;
     QDir().mkpath(dir.filePath(QStringLiteral("quickstart")));
     const QString project = dir.filePath(QStringLiteral("quickstart/project.yaml"));
-    ASSERT_TRUE(QFile::copy(QStringLiteral(ASTROLABE_SOURCE_DIR) +
+    ASSERT_TRUE(QFile::copy(QString::fromStdString(ASTROLABE_SOURCE_DIR) +
                                 QStringLiteral("/projects/quickstart/project.yaml"),
                             project));
     MainWindow window(test::testServices(dir));

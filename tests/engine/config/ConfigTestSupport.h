@@ -2,6 +2,7 @@
 // Helpers for config tests: a scratch folder that removes itself, and access to the shared
 // reference inputs (tests skip when ../shared is absent).
 
+#include "TestPaths.h"
 #include "core/Error.h"
 
 #include <filesystem>

@@ -1,6 +1,7 @@
 #include "config/ProjectFile.h"
 
 #include "ConfigTestSupport.h"
+#include "TestPaths.h"
 #include "config/AstraInputs.h"
 #include "config/AstraNetworkConfig.h"
 

@@ -1,6 +1,7 @@
 // The settings schema: the docs table is generated from it, and the places derived from it give
 // what the hand-written code gave before (the ASTRA-sim exporter is checked against a verbatim
 // copy of the code it replaced, on the bundled projects and on variations of them).
+#include "TestPaths.h"
 #include "config/AstraExport.h"
 #include "config/AstraMemoryConfig.h"
 #include "config/AstraSystemConfig.h"

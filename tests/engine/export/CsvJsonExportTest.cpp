@@ -1,3 +1,4 @@
+#include "TestPaths.h"
 #include "config/ProjectFile.h"
 #include "export/AstraReport.h"
 #include "export/CsvExport.h"
@@ -127,7 +128,7 @@ TEST(SpecJson, ReadsBackWhatItWrote) {
          {"quickstart/project.yaml", "hgx-h100/project.yaml", "in-switch/project.yaml",
           "libra/w2d.yaml", "case-studies/memory/platform.yaml"})
         specs.push_back(
-            loadProject(std::string(ASTROLABE_TEST_DATA_DIR "/../../projects/") + project));
+            loadProject(std::string(ASTROLABE_TEST_DATA_DIR + "/../../projects/") + project));
     SimulationSpec custom = specs.front();
     custom.system.localMemBandwidthGBps = 123.5;
     custom.system.endpointDelayNs = 7;

@@ -1,4 +1,5 @@
 // Spec §9.5 golden vectors 29-33, 36, 37: compute, dependencies, send/recv, remote memory.
+#include "TestPaths.h"
 #include "engine/golden/GoldenSpec.h"
 
 #include <fstream>

@@ -11,6 +11,7 @@
 //
 // A flat graph (one logical dimension of all NPUs, graphPlatform(graphOfStack())) runs a 1-D
 // stack's collectives identically too.
+#include "TestPaths.h"
 #include "config/AstraInputs.h"
 #include "engine/golden/GoldenSpec.h"
 #include "generate/MicrobenchmarkGenerator.h"
@@ -109,7 +110,7 @@ TEST(GraphStack, MultiDimensionalStacksKeepTheirLogicalDimensions) {
 // backend finished: the platform run as a stack and as stackAsGraph() give the same finish time
 // on every NPU, to the picosecond.
 TEST(GraphStack, ReferenceCasesCongestionAware) {
-    std::ifstream in(ASTROLABE_TEST_DATA_DIR "/astra-sim-analytical.jsonl");
+    std::ifstream in(ASTROLABE_TEST_DATA_DIR + "/astra-sim-analytical.jsonl");
     ASSERT_TRUE(in) << "tests/data/astra-sim-analytical.jsonl is part of the repository";
     const fs::path dir =
         fs::path(::testing::TempDir()) / ("astrolabe-graph-stack-" + std::to_string(::getpid()));

@@ -2,6 +2,7 @@
 // step is applied and run, and every number the text quotes ([[metric=value]]) must agree with the
 // run to half a unit in its last written digit. The text is checked against the engine. Then the
 // closed forms the lessons teach are checked against the same runs.
+#include "TestPaths.h"
 #include "generate/PipelineOrder.h"
 #include "lesson/LessonRun.h"
 

@@ -1,6 +1,7 @@
 // Every Chakra trace shipped with ASTRA-sim (shared/reference) reads, survives write + re-read
 // unchanged, decodes, and loads as a whole workload.
 #include "ChakraTestUtil.h"
+#include "TestPaths.h"
 #include "core/Error.h"
 #include "trace/TraceIo.h"
 #include "trace/WorkloadLoader.h"

@@ -3,6 +3,7 @@
 // closed form alpha + size x 2(N-1)/N / B computed here from the lesson's platform (8 NPUs,
 // 50 GiB/s) with alpha fitted at 1 KiB, and the measured points lie within the 3 % the lesson
 // text claims.
+#include "TestPaths.h"
 #include "analysis/AlphaBeta.h"
 #include "simulation/Simulation.h"
 #include "sweep/SweepChartData.h"

@@ -20,6 +20,7 @@
 #include <QFile>
 #include <QTabWidget>
 #include <QValueAxis>
+#include <cstdio>
 #include <ctime>
 #include <gtest/gtest.h>
 
@@ -150,7 +151,12 @@ TEST(UtilizationChart, SwitchingBetweenRunsTenThousandTimesApartStaysFast) {
                   isShort ? QStringLiteral("time (µs)") : QStringLiteral("time (s)"));
         EXPECT_DOUBLE_EQ(x->max(), isShort ? 100.0 : 1.0);
     }
-    EXPECT_LT(worst, 50.0) << "GUI-thread CPU time of the slowest switch, ms";
+    // The bug took minutes (10^5 tick items); a switch takes a few ms alone, but this test runs
+    // beside another on two cores, where the GUI thread's CPU time has reached 50 ms (a fresh-
+    // root CI run failed at that bound). The tick count above catches the mechanism itself;
+    // this bound catches any return of the freeze with a wide margin on a loaded machine.
+    EXPECT_LT(worst, 500.0) << "GUI-thread CPU time of the slowest switch, ms";
+    std::printf("slowest switch: %.1f ms of GUI-thread CPU time\n", worst);
 }
 
 TEST(HeatmapWidget, MapsPositionsToCells) {
