@@ -222,12 +222,10 @@ void GraphEditor::showGraph() {
     const GraphSpec& graph = *platform.graph;
     const auto known = std::find_if(m_known.begin(), m_known.end(),
                                     [&](const auto& entry) { return entry.first == graph; });
-    if (graph.hasPositions()) {
-        m_positions.clear();
-        for (const GraphPoint& p : graph.positions)
-            m_positions.emplace_back(p.x, p.y);
-    } else if (known != m_known.end() &&
-               known->second.size() == static_cast<size_t>(graph.deviceCount()))
+    if (graph.hasPositions())
+        m_positions = givenPositions(graph);
+    else if (known != m_known.end() &&
+             known->second.size() == static_cast<size_t>(graph.deviceCount()))
         m_positions = known->second;
     else
         m_positions = layoutGraph(platform).positions;

@@ -294,16 +294,32 @@ void finish(std::vector<QPointF>& out) {
         if (std::abs(out[order[i]].x() - out[order[i - 1]].x()) < 1e-6 &&
             std::abs(out[order[i]].y() - out[order[i - 1]].y()) < 1e-6)
             out[order[i]] = out[order[i - 1]] + QPointF(P / 3, P / 3);
-    QPointF low(1e300, 1e300), high(-1e300, -1e300);
-    for (const QPointF& p : out) {
-        low = QPointF(std::min(low.x(), p.x()), std::min(low.y(), p.y()));
-        high = QPointF(std::max(high.x(), p.x()), std::max(high.y(), p.y()));
-    }
-    const QPointF centre = (low + high) / 2;
+    const QPointF centre = pointsBounds(out).center();
     for (QPointF& p : out)
         p -= centre;
 }
 } // namespace
+
+QRectF pointsBounds(const std::vector<QPointF>& points) {
+    if (points.empty())
+        return {};
+    double left = points[0].x(), right = left, top = points[0].y(), bottom = top;
+    for (const QPointF& p : points) {
+        left = std::min(left, p.x());
+        right = std::max(right, p.x());
+        top = std::min(top, p.y());
+        bottom = std::max(bottom, p.y());
+    }
+    return QRectF(QPointF(left, top), QPointF(right, bottom));
+}
+
+std::vector<QPointF> givenPositions(const GraphSpec& graph) {
+    std::vector<QPointF> points;
+    points.reserve(graph.positions.size());
+    for (const GraphPoint& p : graph.positions)
+        points.emplace_back(p.x, p.y);
+    return points;
+}
 
 GraphLayoutResult layoutGraph(const PlatformSpec& platform) {
     GraphLayoutResult r;

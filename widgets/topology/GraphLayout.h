@@ -22,6 +22,7 @@
 #include "config/PlatformSpec.h"
 
 #include <QPointF>
+#include <QRectF>
 #include <vector>
 
 namespace astrolabe::widgets {
@@ -37,6 +38,12 @@ struct GraphLayoutResult {
 
 /// Lays out platform.graph (empty result for a stack platform). Devices never share a position.
 GraphLayoutResult layoutGraph(const PlatformSpec& platform);
+
+/// The device positions saved with the graph (from the editor), as points; empty when it has none.
+std::vector<QPointF> givenPositions(const GraphSpec& graph);
+
+/// The smallest rectangle holding every point (QRectF::united skips zero-size rectangles).
+QRectF pointsBounds(const std::vector<QPointF>& points);
 
 /// Per link, whether it is a torus' wrap-around link (generator torus*: it joins the two ends of
 /// a row, column or line through the layers): the view draws it as two stubs pointing out of

@@ -1,5 +1,6 @@
 #include "topology/MemoryTierLayout.h"
 
+#include "topology/GraphLayout.h"
 #include "topology/MemoryTierMath.h"
 
 #include <algorithm>
@@ -18,19 +19,6 @@ int64_t ceilDiv(int64_t a, int64_t b) {
     return (a + b - 1) / b;
 }
 } // namespace
-
-QRectF pointsBounds(const std::vector<QPointF>& points) {
-    if (points.empty())
-        return {};
-    double left = points[0].x(), right = left, top = points[0].y(), bottom = top;
-    for (const QPointF& p : points) {
-        left = std::min(left, p.x());
-        right = std::max(right, p.x());
-        top = std::min(top, p.y());
-        bottom = std::max(bottom, p.y());
-    }
-    return QRectF(QPointF(left, top), QPointF(right, bottom));
-}
 
 NpuSites NpuSites::of(const NetworkLayout& layout) {
     if (!layout.drawable())

@@ -28,9 +28,6 @@
 
 namespace astrolabe::widgets {
 
-/// The smallest rectangle holding every point (QRectF::united skips zero-size rectangles).
-QRectF pointsBounds(const std::vector<QPointF>& points);
-
 /// Where a drawing puts a platform's NPUs: how many, the drawing's bounds and each NPU's centre
 /// (scene units).
 struct NpuSites {

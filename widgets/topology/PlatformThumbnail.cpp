@@ -25,16 +25,27 @@ NetworkViewState fitted(const QRectF& bounds, QSize size) {
 // A graph platform in the graph editor's arrangement: links, then NPUs and switches on them.
 void paintGraph(QPainter& p, const GraphSpec& graph, const std::vector<QPointF>& positions,
                 const NetworkViewState& state) {
-    const auto at = [&](int d) {
-        return d >= 0 && d < static_cast<int>(positions.size())
-                   ? positions[static_cast<size_t>(d)] * state.scale + state.offset
-                   : state.offset;
+    const auto toWidget = [&](QPointF scene) { return scene * state.scale + state.offset; };
+    const auto scene = [&](int d) {
+        return d >= 0 && d < static_cast<int>(positions.size()) ? positions[static_cast<size_t>(d)]
+                                                                : QPointF();
     };
+    const auto at = [&](int d) { return toWidget(scene(d)); };
     p.save();
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setPen(QPen(QColor(0x5b, 0x8d, 0xb8), 1));
-    for (const GraphLinkSpec& l : graph.links)
-        p.drawLine(at(l.from), at(l.to));
+    // A torus' wrap-around links as the editor draws them: two stubs out of the grid, not a line
+    // across the whole row.
+    const std::vector<char> wraps = wrapLinks(graph, positions);
+    for (size_t i = 0; i < graph.links.size(); ++i) {
+        const GraphLinkSpec& l = graph.links[i];
+        if (i < wraps.size() && wraps[i]) {
+            for (const QLineF& stub : NetworkLayout::wrapStubs(scene(l.from), scene(l.to)))
+                p.drawLine(toWidget(stub.p1()), toWidget(stub.p2()));
+        } else {
+            p.drawLine(at(l.from), at(l.to));
+        }
+    }
     // Devices as the editor draws them (radius 8 of a 40 pitch), never smaller than a dot.
     const double r = std::max(1.5, 8.0 * state.scale);
     p.setPen(QPen(QColor(0x2c, 0x3e, 0x50), r > 3 ? 1 : 0));
@@ -62,13 +73,7 @@ QImage platformThumbnail(const PlatformSpec& platform, const RemoteMemoryConfig&
     if (platform.graph) {
         const GraphSpec& graph = *platform.graph;
         const std::vector<QPointF> positions =
-            graph.hasPositions() ? [&] {
-                std::vector<QPointF> given;
-                for (const GraphPoint& g : graph.positions)
-                    given.emplace_back(g.x, g.y);
-                return given;
-            }()
-                                 : layoutGraph(platform).positions;
+            graph.hasPositions() ? givenPositions(graph) : layoutGraph(platform).positions;
         if (positions.empty())
             return image;
         const NpuSites sites = NpuSites::of(positions, graph.npus);

@@ -72,6 +72,16 @@ int drawnPixels(const QImage& image) {
     return n;
 }
 
+// The smallest rectangle holding every pixel that is not white.
+QRect drawnBounds(const QImage& image) {
+    QRect r;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (image.pixel(x, y) != qRgb(255, 255, 255))
+                r |= QRect(x, y, 1, 1);
+    return r;
+}
+
 QString screenshotPath(const QString& name) {
     QDir().mkpath(QStringLiteral("screenshots"));
     return QDir(QStringLiteral("screenshots")).absoluteFilePath(name);
@@ -181,4 +191,20 @@ TEST(PlatformThumbnail, DrawsGraphsAndTheMemoryTier) {
     p.drawImage(size.width(), size.height(), graphTier);
     p.end();
     sheet.save(screenshotPath(QStringLiteral("platform-thumbnails.png")));
+}
+
+TEST(PlatformThumbnail, TorusWrapLinksAreStubsOutOfTheGridAsInTheEditor) {
+    // The same 4 x 4 grid with and without wrap-around links: a line across the whole row would
+    // lie on the row's own links (nothing to tell the two apart); the stubs stick out of the grid.
+    const QSize size(288, 192);
+    const QImage mesh =
+        platformThumbnail(graphPlatform(generatedGraph("mesh2d", {4, 4})), {}, size);
+    const QImage torus =
+        platformThumbnail(graphPlatform(generatedGraph("torus2d", {4, 4})), {}, size);
+    const QRect inside = drawnBounds(mesh);
+    const QRect outside = drawnBounds(torus);
+    ASSERT_FALSE(inside.isEmpty());
+    EXPECT_TRUE(outside.contains(inside));
+    EXPECT_GT(outside.width(), inside.width());
+    EXPECT_GT(outside.height(), inside.height());
 }
