@@ -207,4 +207,10 @@ TEST(PlatformThumbnail, TorusWrapLinksAreStubsOutOfTheGridAsInTheEditor) {
     EXPECT_TRUE(outside.contains(inside));
     EXPECT_GT(outside.width(), inside.width());
     EXPECT_GT(outside.height(), inside.height());
+    QImage sheet(size.width() * 2, size.height(), QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&sheet);
+    p.drawImage(0, 0, mesh);
+    p.drawImage(size.width(), 0, torus);
+    p.end();
+    sheet.save(screenshotPath(QStringLiteral("platform-thumbnails-mesh-torus.png")));
 }
