@@ -5,20 +5,9 @@
 
 namespace astrolabe::widgets {
 
-namespace {
-constexpr int kMemoryEditId = 0x70702;
-constexpr qint64 kMergeWindowMs = 1500; // as PlatformEditCommand's
-} // namespace
-
 MemoryEditCommand::MemoryEditCommand(TopologyDocument* document, RemoteMemoryConfig before,
                                      RemoteMemoryConfig after, const QString& text, int mergeKey)
-    : QUndoCommand(text)
-    , m_document(document)
-    , m_before(std::move(before))
-    , m_after(std::move(after))
-    , m_mergeKey(mergeKey) {
-    m_lastEdit.start();
-}
+    : SnapshotEditCommand(document, std::move(before), std::move(after), text, mergeKey) {}
 
 void MemoryEditCommand::redo() {
     m_document->applyMemory(m_after);
@@ -32,20 +21,6 @@ void MemoryEditCommand::undo() {
     m_document->applyMemory(m_before);
     if (!hasMemoryTier(m_before))
         m_document->setMemorySelected(false);
-}
-
-int MemoryEditCommand::id() const {
-    return m_mergeKey >= 0 ? kMemoryEditId : -1;
-}
-
-bool MemoryEditCommand::mergeWith(const QUndoCommand* other) {
-    const auto* edit = static_cast<const MemoryEditCommand*>(other);
-    if (edit->m_mergeKey != m_mergeKey || m_lastEdit.elapsed() > kMergeWindowMs)
-        return false;
-    m_after = edit->m_after;
-    m_lastEdit.restart();
-    setObsolete(m_after == m_before);
-    return true;
 }
 
 } // namespace astrolabe::widgets

@@ -3,15 +3,11 @@
 // and after, applied to the TopologyDocument on redo/undo, as PlatformEditCommand does for the
 // dimensions. Consecutive edits of one field merge within 1.5 s (a number being typed).
 #include "config/MemoryConfig.h"
-
-#include <QElapsedTimer>
-#include <QUndoCommand>
+#include "topology/SnapshotEditCommand.h"
 
 namespace astrolabe::widgets {
 
-class TopologyDocument;
-
-class MemoryEditCommand : public QUndoCommand {
+class MemoryEditCommand : public SnapshotEditCommand<RemoteMemoryConfig, 0x70702> {
 public:
     /// mergeKey >= 0 merges with the next edit of the same key; -1 never merges.
     MemoryEditCommand(TopologyDocument* document, RemoteMemoryConfig before,
@@ -19,15 +15,6 @@ public:
 
     void redo() override;
     void undo() override;
-    int id() const override;
-    bool mergeWith(const QUndoCommand* other) override;
-
-private:
-    TopologyDocument* m_document;
-    RemoteMemoryConfig m_before;
-    RemoteMemoryConfig m_after;
-    int m_mergeKey;
-    QElapsedTimer m_lastEdit;
 };
 
 } // namespace astrolabe::widgets

@@ -1,17 +1,12 @@
 #pragma once
-// Every edit of the topology editor is one of these: the platform before and after, applied to
-// the document on redo/undo. A platform is a handful of dimensions, so whole snapshots are
-// cheaper to get right than one command class per kind of edit.
+// Every edit of the topology editor's dimensions is one of these: the platform before and after,
+// applied to the document on redo/undo, with the dimension selected before and after.
 #include "config/PlatformSpec.h"
-
-#include <QElapsedTimer>
-#include <QUndoCommand>
+#include "topology/SnapshotEditCommand.h"
 
 namespace astrolabe::widgets {
 
-class TopologyDocument;
-
-class PlatformEditCommand : public QUndoCommand {
+class PlatformEditCommand : public SnapshotEditCommand<PlatformSpec, 0x70701> {
 public:
     /// mergeKey >= 0 merges consecutive edits with the same key made within 1.5 s of each other
     /// (a spin box stepped ten times is one undo step); -1 never merges.
@@ -20,17 +15,10 @@ public:
 
     void redo() override;
     void undo() override;
-    int id() const override;
-    bool mergeWith(const QUndoCommand* other) override;
 
 private:
-    TopologyDocument* m_document;
-    PlatformSpec m_before;
-    PlatformSpec m_after;
-    int m_mergeKey;
     int m_selectBefore;
     int m_selectAfter;
-    QElapsedTimer m_lastEdit;
 };
 
 } // namespace astrolabe::widgets
