@@ -152,7 +152,7 @@ struct Reading {
 /// a steady machine. An overrun on an unsteady machine is printed as a note instead of held
 /// against the code: with most of the wall time taken away as pauses of 20-400 ms, what is left
 /// is as much the estimate as the code (the CI machine once read 115 ms own of 337 ms wall for a
-/// stop that takes 1-5 ms).
+/// stop measured at 0.4 ms on a machine that ran).
 inline bool within(const Reading& reading, double boundMs, const char* what) {
     if (reading.ownMs < boundMs || reading.steady())
         return reading.ownMs < boundMs;
