@@ -86,16 +86,10 @@ TEST(OffloadCpuStep, EachLayersStepIsACpuNodeOfItsAdamTraffic) {
 // stage 1: 1,410 + 237 us).
 TEST(OffloadCpuStep, TheEngineReplaysTheStepsOnTheCpu) {
     GeneratedWorkload w = generateWorkload(small(0));
-    SimulationSpec spec;
-    spec.platform.dimensions = {{BlockKind::Switch, int(w.traces.size()), 1e18, 0}};
-    spec.system.preferredDatasetSplits = 1;
+    SimulationSpec spec = test::idealSwitchSpec(w);
     spec.system.rooflineEnabled = true;
     spec.system.peakPerfTFlops = 1000;
     spec.system.localMemBandwidthGBps = 1000;
-    const std::vector<AlgorithmSpec> ring{AlgorithmSpec{AlgorithmKind::Ring, 0}};
-    spec.system.allReduce = spec.system.reduceScatter = spec.system.allGather =
-        spec.system.allToAll = ring;
-    spec.commGroups = w.groups;
     spec.memory.type = RemoteMemoryType::PerNpuMemoryExpansion;
     spec.memory.latencyNs = 100;
     spec.memory.bandwidthBytesPerNs = 100;

@@ -180,14 +180,7 @@ TEST(OffloadWriteBack, RunsToCompletionOnTheEngine) {
         s.offload.optimizer = OffloadTier::Nvme;
         GeneratedWorkload w = generateWorkload(s);
         const std::vector<WorkloadTrace> traces = w.traces;
-        SimulationSpec spec;
-        spec.platform.dimensions = {{BlockKind::Switch, int(traces.size()), 1e18, 0}};
-        spec.system.preferredDatasetSplits = 1;
-        spec.system.localMemBandwidthGBps = 1e9;
-        const std::vector<AlgorithmSpec> ring{AlgorithmSpec{AlgorithmKind::Ring, 0}};
-        spec.system.allReduce = spec.system.reduceScatter = spec.system.allGather =
-            spec.system.allToAll = ring;
-        spec.commGroups = w.groups;
+        SimulationSpec spec = test::idealSwitchSpec(w);
         spec.memory.type = RemoteMemoryType::PerNpuMemoryExpansion;
         spec.memory.latencyNs = 100;
         spec.memory.bandwidthBytesPerNs = 100;

@@ -3,6 +3,7 @@
 // duration; a SEND feeds its matching RECV), because each rank's compute nodes already form one
 // chain. For balanced stages the textbook bubble follows:
 //   GPipe and 1F1B: (p - 1) / (m + p - 1);   interleaved with v chunks: (p - 1) / (v m + p - 1).
+#include "TraceChecks.h"
 #include "generate/WorkloadGenerator.h"
 #include "simulation/Simulation.h"
 
@@ -111,14 +112,7 @@ TEST(PipelineBubble, OnAnIdealPlatformMatchesTheClosedForm) {
     for (PipelineSchedule schedule :
          {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved}) {
         GeneratedWorkload w = generateWorkload(pipelineOnly(schedule));
-        SimulationSpec spec;
-        spec.platform.dimensions = {{BlockKind::Switch, p, 1e18, 0}};
-        spec.system.preferredDatasetSplits = 1;
-        spec.system.localMemBandwidthGBps = 1e9;
-        const std::vector<AlgorithmSpec> ring{AlgorithmSpec{AlgorithmKind::Ring, 0}};
-        spec.system.allReduce = spec.system.reduceScatter = spec.system.allGather =
-            spec.system.allToAll = ring;
-        spec.commGroups = w.groups;
+        const SimulationSpec spec = test::idealSwitchSpec(w);
         auto stepNs = [&](size_t rank) {
             double ns = 0;
             for (const WorkloadNode& n : w.traces[rank].nodes)

@@ -12,6 +12,7 @@
 // counts them (weights + gradients + optimizer + activations x peak micro-batches in flight +
 // logits), so the two agree to the byte up to rounding each tensor to whole bytes (half a byte
 // per tensor: the tolerance is 1e-6 relative, far above that).
+#include "TraceChecks.h"
 #include "config/SimulationSpec.h"
 #include "generate/ModelFigures.h"
 #include "generate/ModelPresets.h"
@@ -61,15 +62,8 @@ std::vector<Case> cases() {
 
 /// A switch of all NPUs with effectively free communication; compute is replayed.
 SimulationSpec platform(const GeneratedWorkload& w) {
-    SimulationSpec spec;
-    spec.platform.dimensions = {{BlockKind::Switch, int(w.traces.size()), 1e18, 0}};
-    spec.system.preferredDatasetSplits = 1;
-    spec.system.localMemBandwidthGBps = 1e9;
+    SimulationSpec spec = test::idealSwitchSpec(w);
     spec.system.trackLocalMemory = true;
-    const std::vector<AlgorithmSpec> ring{AlgorithmSpec{AlgorithmKind::Ring, 0}};
-    spec.system.allReduce = spec.system.reduceScatter = spec.system.allGather =
-        spec.system.allToAll = ring;
-    spec.commGroups = w.groups;
     return spec;
 }
 

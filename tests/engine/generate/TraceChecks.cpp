@@ -7,6 +7,18 @@
 
 namespace astrolabe::generate::test {
 
+SimulationSpec idealSwitchSpec(const GeneratedWorkload& workload) {
+    SimulationSpec spec;
+    spec.platform.dimensions = {{BlockKind::Switch, int(workload.traces.size()), 1e18, 0}};
+    spec.system.preferredDatasetSplits = 1;
+    spec.system.localMemBandwidthGBps = 1e9;
+    const std::vector<AlgorithmSpec> ring{AlgorithmSpec{AlgorithmKind::Ring, 0}};
+    spec.system.allReduce = spec.system.reduceScatter = spec.system.allGather =
+        spec.system.allToAll = ring;
+    spec.commGroups = workload.groups;
+    return spec;
+}
+
 std::vector<std::string> wellFormednessProblems(const GeneratedWorkload& w) {
     std::vector<std::string> problems;
     auto report = [&](const std::string& what) {

@@ -1,6 +1,7 @@
 #pragma once
 // Structural checks every generated workload must pass, shared by the generator tests.
 
+#include "config/SimulationSpec.h"
 #include "generate/WorkloadGenerator.h"
 
 #include <string>
@@ -24,6 +25,11 @@ NodeCounts countNodes(const WorkloadTrace& trace);
 
 /// Collectives of one type and size on a trace.
 int countCollectives(const WorkloadTrace& trace, CollectiveType type, uint64_t size);
+
+/// A run of `workload` on one Switch of all its ranks whose links are next to free (10^18 B/s,
+/// 0 ns), every collective one chunk by ring and local memory next to free (10^9 GB/s): what is
+/// left is compute, the pipeline's dependencies and remote memory. Tests add what they measure.
+SimulationSpec idealSwitchSpec(const GeneratedWorkload& workload);
 
 /// The trace's node of that name (a test failure and an empty node when there is none).
 const WorkloadNode& nodeNamed(const WorkloadTrace& trace, const std::string& name);
