@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <numeric>
 #include <tuple>
 
 namespace astrolabe::config {
@@ -15,11 +16,15 @@ SourceLocation Diagnostics::at(int line, int column, std::string keyPath) const 
 
 void Diagnostics::error(SourceLocation where, std::string message, std::string hint,
                         ErrorKind kind) {
+    if (m_errors.size() >= kErrorsKept) {
+        ++m_errorsDropped;
+        return;
+    }
     m_errors.emplace_back(kind, std::move(message), std::move(where), std::move(hint));
 }
 
 void Diagnostics::relocate(const Error& error, SourceLocation where) {
-    m_errors.emplace_back(error.kind(), error.message(), std::move(where), error.hint());
+    Diagnostics::error(std::move(where), error.message(), error.hint(), error.kind());
 }
 
 void Diagnostics::warning(const SourceLocation& where, const std::string& message,
@@ -32,14 +37,26 @@ void Diagnostics::throwIfErrors() const {
         return;
     // In file order, so the list reads top to bottom; errors without a line go last, and errors
     // of referenced files (absorbed from their own loaders) after this file's.
-    std::vector<Error> sorted = m_errors;
-    std::stable_sort(sorted.begin(), sorted.end(), [this](const Error& a, const Error& b) {
-        const auto key = [this](const Error& e) {
-            return std::tuple(e.where().file != m_file,
-                              e.where().line > 0 ? e.where().line : INT_MAX, e.where().column);
-        };
-        return key(a) < key(b);
-    });
+    // The order is found on indices: sorting the errors themselves moved four strings per step.
+    const auto key = [this](const Error& e) {
+        return std::tuple(e.where().file != m_file, e.where().line > 0 ? e.where().line : INT_MAX,
+                          e.where().column);
+    };
+    std::vector<size_t> order(m_errors.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return key(m_errors[a]) < key(m_errors[b]); });
+    const size_t listed = std::min(order.size(), kErrorsListed);
+    std::vector<Error> sorted;
+    sorted.reserve(listed + 1);
+    for (size_t i = 0; i < listed; ++i)
+        sorted.push_back(m_errors[order[i]]);
+    if (const size_t more = m_errors.size() - listed + m_errorsDropped; more > 0)
+        sorted.emplace_back(ErrorKind::Validation,
+                            std::to_string(more) + " more error" + (more == 1 ? "" : "s") +
+                                " not listed (only the first " + std::to_string(kErrorsListed) +
+                                " are)",
+                            SourceLocation{m_file, 0, 0, {}}, "fix the ones above first");
     throw ErrorList(std::move(sorted));
 }
 

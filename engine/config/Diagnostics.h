@@ -32,14 +32,22 @@ public:
     const std::vector<Error>& errors() const { return m_errors; }
     const std::vector<std::string>& warnings() const { return m_warnings; }
 
-    /// Throws an ErrorList with everything collected so far; does nothing when there is none.
+    /// Throws an ErrorList with what was collected so far, in file order; does nothing when there
+    /// is none. At most kErrorsListed errors are listed, then one line counting the rest.
     void throwIfErrors() const;
+
+    /// A file with thousands of mistakes (a generated list gone wrong, a binary file read as
+    /// YAML) gets its first errors listed and the rest counted: a user fixes the first ones, and
+    /// neither memory nor the message grows with the number of mistakes (docs/limits.md).
+    static constexpr size_t kErrorsListed = 100;
+    static constexpr size_t kErrorsKept = 1000;
     /// Appends the warnings to `out` when `out` is not null.
     void moveWarningsTo(std::vector<std::string>* out);
 
 private:
     std::string m_file;
-    std::vector<Error> m_errors;
+    std::vector<Error> m_errors; ///< the first kErrorsKept, in the order they were found
+    size_t m_errorsDropped = 0;  ///< found after the first kErrorsKept
     std::vector<std::string> m_warnings;
 };
 

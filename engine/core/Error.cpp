@@ -87,6 +87,12 @@ std::string closestMatch(const std::string& word, const std::vector<std::string>
     std::string best;
     size_t bestDistance = std::max<size_t>(2, word.size() / 3) + 1;
     for (const std::string& c : candidates) {
+        // The distance is at least the difference in length: a long word (a pasted paragraph, a
+        // fuzzed key of 60 KiB) is never compared letter by letter with every name.
+        const size_t lengthGap =
+            word.size() > c.size() ? word.size() - c.size() : c.size() - word.size();
+        if (lengthGap >= bestDistance)
+            continue;
         const size_t d = editDistance(word, c);
         if (d < bestDistance) {
             bestDistance = d;

@@ -3,6 +3,7 @@
 #include "config/AstraMemoryConfig.h"
 #include "config/AstraNetworkConfig.h"
 #include "config/AstraSystemConfig.h"
+#include "config/Diagnostics.h"
 #include "config/ProjectFile.h"
 
 #include <gmock/gmock.h>
@@ -305,5 +306,46 @@ TEST(BadProject, AllErrorsOfAProjectComeTogether) {
         EXPECT_EQ(list.errors().size(), 6u) << list.what();
         for (const Error& e : list.errors())
             EXPECT_EQ(e.where().file, "all.yaml");
+    }
+}
+
+TEST(BadProject, ThousandsOfMistakesListTheFirstHundredInFileOrderAndCountTheRest) {
+    // 3,000 unknown keys, each long (a binary file or a pasted paragraph read as YAML): every one
+    // is an error with a did-you-mean search over the known keys.
+    std::string text = "name: t\n";
+    const std::string filler(900, 'q');
+    for (int i = 0; i < 3000; ++i)
+        text.append("k").append(std::to_string(i)).append(filler).append(": 1\n");
+    try {
+        parseProject(text, "many.yaml");
+        FAIL() << "no error";
+    } catch (const ErrorList& list) {
+        ASSERT_EQ(list.errors().size(), config::Diagnostics::kErrorsListed + 1);
+        for (size_t i = 0; i < config::Diagnostics::kErrorsListed; ++i) {
+            EXPECT_EQ(list.errors()[i].where().file, "many.yaml");
+            EXPECT_EQ(list.errors()[i].where().line, static_cast<int>(i) + 2) << i;
+        }
+        EXPECT_THAT(list.errors().back().message(),
+                    HasSubstr("2903 more errors not listed (only the first 100 are)"))
+            << "3,000 unknown keys and the three missing sections (platform, system, workload)";
+        EXPECT_LT(std::string(list.what()).size(), 400'000u);
+    }
+}
+
+TEST(Diagnostics, ListsInFileOrderWhateverTheOrderFound) {
+    config::Diagnostics d("f.yaml");
+    for (int line : {7, 3, 5})
+        d.error(d.at(line, 1, "k"), "bad " + std::to_string(line));
+    d.error(SourceLocation{"other.json", 1, 1, {}}, "in another file");
+    d.error(d.at(0, 0, {}), "no line");
+    try {
+        d.throwIfErrors();
+        FAIL() << "no error";
+    } catch (const ErrorList& list) {
+        std::vector<std::string> messages;
+        for (const Error& e : list.errors())
+            messages.push_back(e.message());
+        EXPECT_THAT(messages, ::testing::ElementsAre("bad 3", "bad 5", "bad 7", "no line",
+                                                     "in another file"));
     }
 }
