@@ -139,13 +139,15 @@ void readRange(Diagnostics& d, const YAML::Node& node, const std::string& path, 
                    to.value == std::floor(to.value);
     if (node["integer"].IsDefined())
         readBool(d, node["integer"], joinKey(path, "integer"), integer);
-    std::set<std::string> seen;
+    // The numbers are monotonic and rounding keeps them so: a value that rounds like another is
+    // next to it, and comparing with the last one kept drops every repeat without a set of all.
+    axis.values.reserve(numbers.size());
     for (const double value : numbers) {
         std::string text = numberText(value, integer);
         if (!from.unit.empty())
             text += " " + from.unit;
-        if (seen.insert(text).second)
-            axis.values.push_back(text);
+        if (axis.values.empty() || axis.values.back() != text)
+            axis.values.push_back(std::move(text));
     }
 }
 
