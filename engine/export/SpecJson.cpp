@@ -9,6 +9,55 @@
 namespace astrolabe {
 using nlohmann::json;
 
+namespace {
+
+// A graph platform whole, so a stored run shows the platform it ran on: devices, every link as
+// [from, to, bandwidth B/s, latency ns, bidirectional], the editor's positions as [x, y] and the
+// schema's graph settings (routing).
+json graphToJson(const SimulationSpec& spec) {
+    const GraphSpec& g = *spec.platform.graph;
+    json links = json::array();
+    for (const GraphLinkSpec& l : g.links)
+        links.push_back(
+            json::array({l.from, l.to, l.bandwidthBytesPerSecond, l.latencyNs, l.bidirectional}));
+    json positions = json::array();
+    for (const GraphPoint& p : g.positions)
+        positions.push_back(json::array({p.x, p.y}));
+    json settings;
+    settings::addSpecJson(settings::graphGroup(), spec, settings);
+    json out = std::move(settings["graph"]);
+    out["npus"] = g.npus;
+    out["switches"] = g.switches;
+    out["generator"] = g.generator;
+    out["links"] = std::move(links);
+    out["positions"] = std::move(positions);
+    return out;
+}
+
+// The graph written by graphToJson. A link or position of another shape throws before the spec
+// gets a graph: a part of a graph would mislead every view that draws or routes on it.
+void graphFromJson(const json& j, SimulationSpec& spec) {
+    GraphSpec g;
+    g.npus = j.value("npus", 0);
+    g.switches = j.value("switches", 0);
+    g.generator = j.value("generator", std::string());
+    for (const json& l : j.value("links", json::array()))
+        g.links.push_back(GraphLinkSpec{l.at(0).get<int32_t>(), l.at(1).get<int32_t>(),
+                                        l.at(2).get<double>(), l.at(3).get<double>(),
+                                        l.at(4).get<bool>(), 0});
+    for (const json& p : j.value("positions", json::array()))
+        g.positions.push_back(GraphPoint{p.at(0).get<double>(), p.at(1).get<double>()});
+    // Before graphs were stored whole only the routing was written; a database edited by hand
+    // may hold anything. Either way no graph rather than one the views cannot draw or route.
+    if (g.npus <= 0 || g.switches < 0 || int64_t{g.npus} + g.switches > kMaxGraphDevices ||
+        g.links.size() > kMaxGraphLinks || !graphProblems(g).empty())
+        return;
+    spec.platform.graph = std::move(g);
+    settings::readSpecJson(settings::graphGroup(), json{{"graph", j}}, spec);
+}
+
+} // namespace
+
 json toJson(const SimulationSpec& spec) {
     json dims = json::array();
     for (const DimensionSpec& d : spec.platform.dimensions) {
@@ -38,11 +87,8 @@ json toJson(const SimulationSpec& spec) {
             {"sizeBytes", w.microbenchmark.sizeBytes},
             {"commGroup", w.microbenchmark.commGroup}}}}},
     };
-    if (spec.platform.graph) {
-        json graph;
-        settings::addSpecJson(settings::graphGroup(), spec, graph);
-        out["platform"]["graph"] = std::move(graph["graph"]);
-    }
+    if (spec.platform.graph)
+        out["platform"]["graph"] = graphToJson(spec);
     // The system, run and memory groups' settings (under "system", "options" and "memory") come
     // from the schema; the dimension group's, per dimension above.
     for (const settings::Group* group : settings::allGroups())
@@ -72,6 +118,8 @@ SimulationSpec specFromJson(const json& j) {
                 settings::readSpecJson(settings::dimensionGroup(), json{{"dimension", d}}, view);
                 spec.platform.dimensions.push_back(view.platform.dimensions.front());
             }
+            if (const auto g = p->find("graph"); g != p->end() && g->is_object())
+                graphFromJson(*g, spec);
         }
         if (const auto s = j.find("system"); s != j.end() && s->is_object())
             readIf(*s, "sourceFile", spec.system.sourceFile);

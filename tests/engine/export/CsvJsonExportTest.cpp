@@ -200,3 +200,39 @@ TEST(ResultJson, StreamedDocumentEqualsTheTree) {
     expected["run"] = {{"id", 7}};
     EXPECT_EQ(nlohmann::json::parse(out.str()), expected);
 }
+
+// A stored run of a graph platform shows the platform it ran on: every device and link, the
+// editor's positions and the routing come back (before, only the routing was stored).
+TEST(SpecJson, GraphPlatformsComeBackWhole) {
+    SimulationSpec spec = loadProject(ASTROLABE_SOURCE_DIR + "/projects/graph-dgx1/project.yaml");
+    ASSERT_TRUE(spec.platform.graph);
+    GraphSpec& graph = *spec.platform.graph;
+    ASSERT_GT(graph.links.size(), 10u);
+    graph.routing = GraphRouting::Ecmp;
+    graph.links.front().bidirectional = false;
+    graph.links.back().latencyNs = 123.25;
+    for (int d = 0; d < graph.deviceCount(); ++d)
+        graph.positions.push_back({10.5 * d, -3.0 * d});
+    const SimulationSpec back = specFromJsonText(specToJsonText(spec));
+    ASSERT_TRUE(back.platform.graph);
+    EXPECT_EQ(back.platform, spec.platform); // devices, links, positions, routing, dimensions
+    EXPECT_EQ(back.platform.graph->generator, graph.generator);
+    EXPECT_EQ(back.platform.npuCount(), spec.platform.npuCount());
+}
+
+// A run stored before graphs were stored whole (only the routing), or a database edited by hand
+// into a graph that does not hold together: no graph rather than a part of one.
+TEST(SpecJson, GraphsThatDoNotHoldTogetherAreNotRestored) {
+    EXPECT_FALSE(
+        specFromJsonText(R"({"platform": {"graph": {"routing": "ecmp"}}})").platform.graph);
+    const auto withLinks = [](const std::string& links, int npus = 2) {
+        return specFromJsonText(R"({"platform": {"graph": {"npus": )" + std::to_string(npus) +
+                                R"(, "switches": 0, "links": )" + links + "}}}");
+    };
+    EXPECT_TRUE(withLinks("[[0, 1, 1e9, 10, true]]").platform.graph);
+    EXPECT_FALSE(withLinks("[[0, 7, 1e9, 10, true]]").platform.graph); // no device 7
+    EXPECT_FALSE(withLinks("[[0, 1, 1e9]]").platform.graph);           // a link cut short
+    EXPECT_FALSE(withLinks("[[0, 1, -5, 10, true]]").platform.graph);  // bandwidth not > 0
+    EXPECT_FALSE(withLinks("[]", 2).platform.graph);                   // NPUs not connected
+    EXPECT_FALSE(withLinks("[[0, 1, 1e9, 10, true]]", 2'000'000'000).platform.graph);
+}
