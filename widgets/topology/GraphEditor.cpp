@@ -238,8 +238,7 @@ void GraphEditor::showGraph() {
         lines << QStringLiteral("\u26a0 ") + QString::fromStdString(p.what);
     }
     m_problems->setText(lines.join(QLatin1Char('\n')));
-    m_view->setMemory(m_document->memory());
-    m_view->setGraph(graph, m_positions, bad, wrapLinks(graph, m_positions));
+    m_view->setGraph(graph, m_positions, bad, wrapLinks(graph, m_positions), m_document->memory());
     m_routing->setCurrentIndex(static_cast<int>(graph.routing)); // no signal: only `activated`
     QStringList sizes;
     for (const DimensionSpec& d : platform.dimensions)

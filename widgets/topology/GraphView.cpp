@@ -121,6 +121,13 @@ GraphView::~GraphView() {
 }
 
 void GraphView::setGraph(const GraphSpec& g, const std::vector<QPointF>& positions,
+                         const std::set<int>& problemLinks, const std::vector<char>& wrap,
+                         const RemoteMemoryConfig& memory) {
+    m_memory = memory;
+    setGraph(g, positions, problemLinks, wrap);
+}
+
+void GraphView::setGraph(const GraphSpec& g, const std::vector<QPointF>& positions,
                          const std::set<int>& problemLinks, const std::vector<char>& wrap) {
     const std::set<int> devices = selectedDevices(), links = selectedLinks();
     const QSignalBlocker block(scene());

@@ -44,6 +44,11 @@ public:
     /// as two stubs out of their devices.
     void setGraph(const GraphSpec& graph, const std::vector<QPointF>& positions,
                   const std::set<int>& problemLinks, const std::vector<char>& wrap = {});
+    /// The same with the memory tier to hang under it: the tier is built once, for this graph
+    /// (setMemory then setGraph built it a first time under the graph being replaced).
+    void setGraph(const GraphSpec& graph, const std::vector<QPointF>& positions,
+                  const std::set<int>& problemLinks, const std::vector<char>& wrap,
+                  const RemoteMemoryConfig& memory);
     /// The memory tier under the graph (none for memory type none); kept across setGraph.
     void setMemory(const RemoteMemoryConfig& memory);
     /// The tier drawn (null without a graph or a tier): for tests.

@@ -126,6 +126,30 @@ TEST(MemoryTierGraph, PooledTierHangsUnderTheGraph) {
     EXPECT_EQ(view.memoryTier(), nullptr);
 }
 
+// A new graph and a new memory at once (the editor after an undo that changes both): one call,
+// and the tier drawn is the new memory's under the new graph.
+TEST(MemoryTierGraph, NewGraphAndMemoryTogetherDrawTheNewTierUnderTheNewGraph) {
+    const PlatformSpec small = graphPlatform(generatedGraph("mesh2d", {2, 2}));
+    const PlatformSpec large = graphPlatform(generatedGraph("mesh2d", {4, 4}));
+    GraphView view;
+    view.resize(800, 600);
+    view.setGraph(*small.graph, layoutGraph(small).positions, {}, {}, pooled(2));
+    ASSERT_NE(view.memoryTier(), nullptr);
+    EXPECT_EQ(view.memoryTier()->boxes().size(), 2u);
+    const std::vector<QPointF> positions = layoutGraph(large).positions;
+    view.setGraph(*large.graph, positions, {}, {}, pooled(8));
+    const MemoryTierLayout* tier = view.memoryTier();
+    ASSERT_NE(tier, nullptr);
+    EXPECT_EQ(tier->deviceCount(), 8);
+    EXPECT_EQ(tier->boxes().size(), 8u);
+    EXPECT_EQ(tier->links().size(), 16u + 8u)
+        << "a port line from each of the 16 NPUs, one per group";
+    EXPECT_GT(tier->fabric().top(), lowestDevice(positions));
+    EXPECT_TRUE(view.sceneRect().contains(tier->band()));
+    view.setGraph(*large.graph, positions, {}, {}, RemoteMemoryConfig{});
+    EXPECT_EQ(view.memoryTier(), nullptr);
+}
+
 // Per NPU: a box under each NPU of the graph; pointing at NPU 5's box finds it, the groups'
 // boxes of a pooled tier are found as boxes.
 TEST(MemoryTierGraph, PointingFindsTheNpusMemory) {
