@@ -61,6 +61,19 @@ private:
         while (m_pos < m_text.size() && std::isspace(static_cast<unsigned char>(m_text[m_pos])))
             ++m_pos;
     }
+    // Nesting (brackets, not, unary minus) is bounded: each level is a call here and in the
+    // evaluation, and a fuzzed constraint of thousands of "(-" overflowed the stack.
+    static constexpr int kMaxNesting = 200;
+    struct Nest {
+        explicit Nest(Parser& p)
+            : parser(p) {
+            if (++parser.m_depth > kMaxNesting)
+                parser.fail("nested more than " + std::to_string(kMaxNesting) +
+                            " levels deep (brackets, not, unary minus)");
+        }
+        ~Nest() { --parser.m_depth; }
+        Parser& parser;
+    };
     bool accept(std::string_view token, bool word = false) {
         skipSpace();
         if (std::string_view(m_text).substr(m_pos, token.size()) != token)
@@ -102,6 +115,7 @@ private:
     }
     std::unique_ptr<Node> parseNot() {
         if (accept("not", true) || (peek('!') && !peekAt(1, '=') && accept("!"))) {
+            const Nest nest(*this);
             return unary("not", parseNot());
         }
         return parseComparison();
@@ -139,6 +153,7 @@ private:
     }
     std::unique_ptr<Node> parseUnary() {
         if (accept("-")) {
+            const Nest nest(*this);
             return unary("-", parseUnary());
         }
         return parsePrimary();
@@ -154,6 +169,7 @@ private:
         skipSpace();
         auto n = std::make_unique<Node>();
         if (accept("(")) {
+            const Nest nest(*this);
             n = parseOr();
             if (!accept(")"))
                 fail("expected \")\"");
@@ -201,6 +217,7 @@ private:
     const std::string& m_text;
     std::vector<std::string>& m_names;
     size_t m_pos = 0;
+    int m_depth = 0;
 };
 
 double number(const SweepValue& v, const std::string& context) {

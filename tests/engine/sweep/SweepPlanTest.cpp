@@ -268,3 +268,29 @@ TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
     EXPECT_EQ(plan.runnable(), 1u);
     EXPECT_EQ(plan.points[1].skipReason, "\"chunks >= 1\" does not hold (chunks = 0)");
 }
+
+// Nesting is bounded (a fuzzed constraint of thousands of "(-" overflowed the stack): 200 levels
+// of brackets, not or unary minus are read, deeper ones refused with the limit named.
+TEST(SweepExpression, DeepNestingIsRefusedNotAStackOverflow) {
+    const auto nested = [](const std::string& open, int levels, const std::string& close) {
+        std::string text;
+        for (int i = 0; i < levels; ++i)
+            text += open;
+        text += "1";
+        for (int i = 0; i < levels && !close.empty(); ++i)
+            text += close;
+        return text + " == 1";
+    };
+    EXPECT_NO_THROW(SweepExpression(nested("(", 150, ")")));
+    for (const char* opening : {"(", "-", "not ", "(-"}) {
+        const std::string open = opening;
+        const std::string close = open == "(" ? ")" : open == "(-" ? ")" : "";
+        try {
+            SweepExpression(nested(open, 100'000, close));
+            FAIL() << open;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("nested more than 200 levels"), std::string::npos)
+                << e.what();
+        }
+    }
+}
