@@ -1,5 +1,7 @@
 #include "config/Diagnostics.h"
 
+#include "core/Units.h"
+
 #include <algorithm>
 #include <climits>
 #include <numeric>
@@ -53,9 +55,8 @@ void Diagnostics::throwIfErrors() const {
         sorted.push_back(m_errors[order[i]]);
     if (const size_t more = m_errors.size() - listed + m_errorsDropped; more > 0)
         sorted.emplace_back(ErrorKind::Validation,
-                            std::to_string(more) + " more error" + (more == 1 ? "" : "s") +
-                                " not listed (only the first " + std::to_string(kErrorsListed) +
-                                " are)",
+                            units::countOf(more, "more error") + " not listed (only the first " +
+                                std::to_string(kErrorsListed) + " are)",
                             SourceLocation{m_file, 0, 0, {}}, "fix the ones above first");
     throw ErrorList(std::move(sorted));
 }

@@ -90,9 +90,10 @@ std::vector<GraphProblem> graphProblems(const GraphSpec& g) {
         out.push_back({-1, "a graph needs at least 2 NPUs, found " + std::to_string(g.npus)});
     if (g.switches < 0)
         out.push_back({-1, "the switch count must not be negative"});
-    if (g.deviceCount() > kMaxGraphDevices)
+    // In 64 bits: a stored or hand-edited graph may give counts whose int sum overflows.
+    if (const int64_t devices = int64_t{g.npus} + g.switches; devices > kMaxGraphDevices)
         out.push_back({-1, "a graph may have at most " + std::to_string(kMaxGraphDevices) +
-                               " NPUs and switches, found " + std::to_string(g.deviceCount())});
+                               " NPUs and switches, found " + std::to_string(devices)});
     if (g.links.size() > kMaxGraphLinks)
         out.push_back({-1, "a graph may have at most " + std::to_string(kMaxGraphLinks) +
                                " links, found " + std::to_string(g.links.size())});

@@ -48,9 +48,9 @@ void graphFromJson(const json& j, SimulationSpec& spec) {
     for (const json& p : j.value("positions", json::array()))
         g.positions.push_back(GraphPoint{p.at(0).get<double>(), p.at(1).get<double>()});
     // Before graphs were stored whole only the routing was written; a database edited by hand
-    // may hold anything. Either way no graph rather than one the views cannot draw or route.
-    if (g.npus <= 0 || g.switches < 0 || int64_t{g.npus} + g.switches > kMaxGraphDevices ||
-        g.links.size() > kMaxGraphLinks || !graphProblems(g).empty())
+    // may hold anything. Either way no graph rather than one the views cannot draw or route
+    // (graphProblems checks the counts, the limits and every link).
+    if (!graphProblems(g).empty())
         return;
     spec.platform.graph = std::move(g);
     settings::readSpecJson(settings::graphGroup(), json{{"graph", j}}, spec);
