@@ -62,7 +62,7 @@ int WorkloadController::startGeneratedRun(const generate::GeneratorSpec& generat
         return 0;
     }
     const ProjectDocument* document = m_project->document();
-    const int needed = generator.parallel.npus();
+    const int64_t needed = generator.parallel.npus();
     const int available = document->spec().platform.npuCount();
     if (needed != available) {
         emit errorOccurred(

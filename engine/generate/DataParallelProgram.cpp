@@ -74,7 +74,7 @@ ModelProgram buildResNetProgram(const GeneratorSpec& spec) {
 ModelProgram buildDlrmProgram(const GeneratorSpec& spec) {
     const ModelSpec& m = spec.model;
     const double mb = spec.training.microBatch, e = spec.training.bytesPerElement;
-    const int n = spec.parallel.npus();
+    const int n = static_cast<int>(spec.parallel.npus()); // validated: at most kMaxNpus
     ModelProgram program;
 
     // Table-wise sharding: every rank looks up its tables for the n micro-batches of the step.

@@ -1,5 +1,6 @@
 #include "generate/GeneratorSpec.h"
 
+#include "config/SpecValidation.h"
 #include "core/Error.h"
 
 #include <algorithm>
@@ -80,8 +81,8 @@ OffloadTier parseOffloadTier(const std::string& name, const std::string& key) {
 }
 
 int GeneratorSpec::microBatches() const {
-    const int perStep = training.microBatch * parallel.dp;
-    return perStep > 0 ? training.globalBatch / perStep : 0;
+    const int64_t perStep = int64_t{training.microBatch} * parallel.dp;
+    return perStep > 0 ? static_cast<int>(training.globalBatch / perStep) : 0;
 }
 
 namespace {
@@ -96,7 +97,7 @@ public:
     void positive(int value, const std::string& key) {
         require(value > 0, key, "must be positive, found " + std::to_string(value));
     }
-    void divides(int divisor, int value, const std::string& key, const std::string& what) {
+    void divides(int64_t divisor, int64_t value, const std::string& key, const std::string& what) {
         require(divisor > 0 && value % divisor == 0, key,
                 what + " (" + std::to_string(value) + " is not a multiple of " +
                     std::to_string(divisor) + ")");
@@ -139,7 +140,7 @@ void validateTransformer(const GeneratorSpec& spec, Checker& c) {
     c.divides(p.tp, m.ffn, "model.ffn", "the FFN must split evenly over tp");
     c.require(!p.sequenceParallel || m.sequence % p.tp == 0, "parallel.sp",
               "sequence parallelism needs sequence % tp == 0");
-    const int chunks = p.pp * p.virtualStages;
+    const int64_t chunks = int64_t{p.pp} * p.virtualStages;
     c.require(m.layers >= chunks, "model.layers",
               "fewer layers (" + std::to_string(m.layers) + ") than pipeline chunks (" +
                   std::to_string(chunks) + ")",
@@ -165,6 +166,14 @@ void validate(const GeneratorSpec& spec) {
     c.positive(p.dp, "parallel.dp");
     c.positive(p.ep, "parallel.ep");
     c.positive(p.virtualStages, "parallel.virtualStages");
+    if (p.tp > 0 && p.pp > 0 && p.dp > 0) {
+        const uint64_t npus = uint64_t(p.tp) * uint64_t(p.pp) * uint64_t(p.dp);
+        c.require(npus <= kMaxNpus, "parallel",
+                  "expected at most " + std::to_string(kMaxNpus) + " NPUs, found tp x pp x dp = " +
+                      std::to_string(p.tp) + " x " + std::to_string(p.pp) + " x " +
+                      std::to_string(p.dp) + " = " + std::to_string(npus),
+                  "limits and their reasons are listed in docs/limits.md");
+    }
     c.positive(spec.training.microBatch, "training.microBatch");
     c.positive(spec.training.globalBatch, "training.globalBatch");
     c.require(spec.training.bytesPerElement == 1 || spec.training.bytesPerElement == 2 ||
@@ -195,7 +204,7 @@ void validate(const GeneratorSpec& spec) {
     if (p.dp > 0 && p.ep > 0)
         c.divides(p.ep, p.dp, "parallel.ep", "ep is carved out of dp: dp must be a multiple of ep");
     if (spec.training.microBatch > 0 && p.dp > 0 && spec.training.globalBatch > 0)
-        c.divides(spec.training.microBatch * p.dp, spec.training.globalBatch,
+        c.divides(int64_t{spec.training.microBatch} * p.dp, spec.training.globalBatch,
                   "training.globalBatch", "global batch must be micro-batch x dp x micro-batches");
     if (p.schedule == PipelineSchedule::Interleaved) {
         c.require(p.pp >= 2, "parallel.pp", "the interleaved schedule needs pp >= 2");

@@ -82,7 +82,7 @@ struct ParallelSpec {
     /// Rank placement, innermost (consecutive ranks) first: a permutation of tp, dp, pp.
     std::string placement = "tp,dp,pp";
 
-    int npus() const { return tp * pp * dp; }
+    int64_t npus() const { return int64_t{tp} * pp * dp; }
 };
 
 /// Where a model state lives when ZeRO-Infinity-style offload moves it out of HBM. Only a label

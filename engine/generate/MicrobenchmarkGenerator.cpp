@@ -1,5 +1,6 @@
 #include "generate/MicrobenchmarkGenerator.h"
 
+#include "config/SpecValidation.h"
 #include "core/Error.h"
 #include "trace/TraceIo.h"
 #include "trace/WorkloadLoader.h"
@@ -63,6 +64,10 @@ std::vector<WorkloadTrace> makeMicrobenchmark(CollectiveType collective, int npu
                                               const std::vector<CommGroup>& commGroups) {
     if (npus < 1)
         invalid("a microbenchmark needs at least one NPU (got " + std::to_string(npus) + ")");
+    if (static_cast<uint64_t>(npus) > kMaxNpus)
+        invalid("expected at most " + std::to_string(kMaxNpus) + " NPUs, found " +
+                    std::to_string(npus),
+                "limits and their reasons are listed in docs/limits.md");
     for (const CommGroup& group : commGroups) {
         if (group.id <= 0)
             invalid("communicator group id " + std::to_string(group.id) +

@@ -41,7 +41,7 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
     const int p = par.pp, v = par.virtualStages;
 
     ModelFigures f;
-    f.npus = par.npus();
+    f.npus = static_cast<int>(par.npus()); // validated: at most kMaxNpus
     f.microBatches = spec.microBatches();
     const double m = f.microBatches;
     const double replicas = double(par.tp) * par.dp; // ranks per stage

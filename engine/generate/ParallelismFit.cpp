@@ -1,5 +1,6 @@
 #include "generate/ParallelismFit.h"
 
+#include "config/SpecValidation.h"
 #include "core/Error.h"
 #include "generate/ModelFigures.h"
 
@@ -117,6 +118,11 @@ ParallelFit fitParallelism(const GeneratorSpec& spec, int npuCount, BatchRule ba
     fit.spec = spec;
     if (npuCount <= 0) {
         fit.reason = "the platform has no NPUs";
+        return fit;
+    }
+    if (static_cast<uint64_t>(npuCount) > kMaxNpus) { // before trying every split of the count
+        fit.reason = "expected at most " + std::to_string(kMaxNpus) + " NPUs, found " +
+                     std::to_string(npuCount) + " (limits and their reasons: docs/limits.md)";
         return fit;
     }
     const ModelSpec& m = spec.model;

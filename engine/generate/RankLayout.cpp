@@ -225,7 +225,7 @@ int groupSizeOf(GroupKind kind, const ParallelSpec& p) {
     case GroupKind::StageDp:
         return p.tp * p.dp;
     case GroupKind::World:
-        return p.npus();
+        return static_cast<int>(p.npus()); // validated: at most kMaxNpus
     case GroupKind::Embedding:
         return p.pp > 1 ? 2 : 1;
     }

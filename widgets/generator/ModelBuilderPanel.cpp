@@ -39,7 +39,7 @@ QFormLayout* group(QVBoxLayout* column, const QString& title) {
     return form;
 }
 
-QString npusText(int n) {
+QString npusText(qint64 n) {
     return n == 1 ? ModelBuilderPanel::tr("1 NPU") : ModelBuilderPanel::tr("%1 NPUs").arg(n);
 }
 

@@ -71,6 +71,22 @@ TEST(Microbenchmark, CommGroupsGiveOneNodePerGroupChained) {
                  Error);
 }
 
+// A microbenchmark's NPU count is bounded like a platform's: refused with the limit in the
+// message before one trace per NPU is allocated (it used to end in std::bad_alloc).
+TEST(Microbenchmark, NpuCountsBeyondTheLimitAreRefused) {
+    for (int npus : {(1 << 20) + 1, 100000000, 2147483647}) {
+        try {
+            (void)makeMicrobenchmark(CollectiveType::AllReduce, npus, 2048, {});
+            ADD_FAILURE() << npus << " NPUs were accepted";
+        } catch (const Error& e) {
+            std::string expected = "expected at most 1048576 NPUs, found ";
+            expected += std::to_string(npus);
+            EXPECT_EQ(e.message(), expected);
+            EXPECT_NE(e.hint().find("docs/limits.md"), std::string::npos);
+        }
+    }
+}
+
 TEST(Microbenchmark, GeneratedWorkloadLoadsAndValidates) {
     test::TempDir tmp;
     generateMicrobenchmark(CollectiveType::AllToAll, 6, 3 << 20, {}, tmp.path("a2a"));

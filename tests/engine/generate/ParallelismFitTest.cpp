@@ -99,6 +99,20 @@ TEST(ParallelismFit, PrimeCountFallsBackToDataParallelOrExplains) {
     EXPECT_EQ(eight.spec.training.globalBatch, 512);
 }
 
+// Beyond the NPU limit no split is tried (trying every pp up to the count was seconds of work
+// for a count that would be refused anyway); the reason names the limit and the count.
+TEST(ParallelismFit, CountsBeyondTheNpuLimitAreRefusedBeforeSearching) {
+    const GeneratorSpec s = presetSpec("gpt2-124m");
+    for (int npus : {(1 << 20) + 1, 2000000, 2147483647}) {
+        const ParallelFit fit = fitParallelism(s, npus, BatchRule::MicroBatchesFixed);
+        EXPECT_FALSE(fit.fits) << npus;
+        std::string expected = "expected at most 1048576 NPUs, found ";
+        expected += std::to_string(npus);
+        EXPECT_EQ(fit.reason.rfind(expected, 0), 0u) << fit.reason;
+    }
+    expectSplit(fitParallelism(s, 1 << 20, BatchRule::MicroBatchesFixed), 1, 1, 1 << 20);
+}
+
 // 12 heads: tp 8 does not divide them. A model that needs model parallelism of 8 on 8 NPUs
 // therefore cannot use tp 8; with HBM too small for anything, the fit reports the split that
 // needs the least memory, using all 8 NPUs for the model.

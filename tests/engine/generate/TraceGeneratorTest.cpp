@@ -4,10 +4,12 @@
 #include "TraceChecks.h"
 #include "config/AstraExport.h"
 #include "config/AstraMemoryConfig.h"
+#include "core/Error.h"
 #include "generate/ModelFigures.h"
 #include "generate/ModelPresets.h"
 #include "support/SmallGpt.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -301,6 +303,55 @@ TEST(TraceGenerator, Gpt3On1024NpusGeneratesEveryRank) {
     EXPECT_EQ(w.traces.size(), 1024u);
     // 12 layers per stage x 8 micro-batches; GPT-3 preset recomputes activations.
     EXPECT_GT(nodes, 1024u * 12 * 8 * 8);
+}
+
+// The NPU count tp x pp x dp is a product of three settings: each may be valid on its own while
+// the product passes the engine's limit or 32 bits. It is refused with the product spelled out,
+// before anything is reserved for the ranks (it used to wrap or end in std::bad_alloc).
+TEST(TraceGenerator, NpuCountsBeyondTheLimitAreRefusedWithTheProduct) {
+    struct Case {
+        int tp, pp, dp;
+        const char* product;
+    };
+    const Case cases[] = {
+        {8, 8, 100000000, "8 x 8 x 100000000 = 6400000000"}, // wraps to 2105032704 in int
+        {65536, 65536, 65536, "65536 x 65536 x 65536 = 281474976710656"}, // wraps to 0
+        {1024, 1024, 2, "1024 x 1024 x 2 = 2097152"}, // one past 2^20 by a factor 2
+        {1, 1, 2147483647, "1 x 1 x 2147483647 = 2147483647"},
+    };
+    for (const Case& c : cases) {
+        GeneratorSpec s = small();
+        s.parallel.tp = c.tp;
+        s.parallel.pp = c.pp;
+        s.parallel.dp = c.dp;
+        try {
+            (void)generateWorkload(s);
+            ADD_FAILURE() << c.product << " was accepted";
+        } catch (const Error& e) {
+            std::string expected = "expected at most 1048576 NPUs, found tp x pp x dp = ";
+            expected += c.product;
+            const auto* list = dynamic_cast<const ErrorList*>(&e);
+            const std::vector<Error> errors = list ? list->errors() : std::vector<Error>{e};
+            const auto npuError = std::find_if(errors.begin(), errors.end(), [](const Error& x) {
+                return x.where().keyPath == "parallel";
+            });
+            ASSERT_NE(npuError, errors.end()) << e.what();
+            EXPECT_EQ(npuError->message(), expected);
+        }
+    }
+    // At the limit the count itself is not what is refused (the small model has too few layers
+    // and heads for it, and says so).
+    GeneratorSpec s = small();
+    s.parallel.tp = 1;
+    s.parallel.pp = 1;
+    s.parallel.dp = 1 << 20;
+    s.training.globalBatch = s.training.microBatch << 20;
+    try {
+        validate(s);
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()).find("at most 1048576 NPUs"), std::string::npos)
+            << e.what();
+    }
 }
 
 } // namespace
