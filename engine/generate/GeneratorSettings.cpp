@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 // metavar = std::string("X"), not = "X": GCC 12 flags the latter with a false -Wrestrict.
@@ -120,8 +121,12 @@ std::vector<GeneratorSetting> trainingSettings() {
         return static_cast<int64_t>(std::max(1, spec.microBatches()));
     };
     s.set = [](GeneratorSpec& spec, const GenValue& v) {
+        // In 64 bits, held at the int's maximum: the spec's validation then says the global
+        // batch is no multiple of micro-batch x dp (the product used to wrap, to -16 and worse).
+        const int64_t batch =
+            std::get<int64_t>(v) * spec.training.microBatch * int64_t{spec.parallel.dp};
         spec.training.globalBatch =
-            static_cast<int>(std::get<int64_t>(v)) * spec.training.microBatch * spec.parallel.dp;
+            static_cast<int>(std::min<int64_t>(batch, std::numeric_limits<int>::max()));
     };
     out.push_back(s);
 

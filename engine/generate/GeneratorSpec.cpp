@@ -174,6 +174,16 @@ void validate(const GeneratorSpec& spec) {
                       std::to_string(p.dp) + " = " + std::to_string(npus),
                   "limits and their reasons are listed in docs/limits.md");
     }
+    if (p.pp > 0 && spec.model.layers > 0 && spec.microBatches() > 0) {
+        const int64_t passes =
+            (int64_t{spec.model.layers} + p.pp - 1) / p.pp * int64_t{spec.microBatches()};
+        c.require(passes <= kMaxLayerPassesPerRank, "training.globalBatch",
+                  "expected at most " + std::to_string(kMaxLayerPassesPerRank) +
+                      " layer passes per NPU, found layers per stage x micro-batches = " +
+                      std::to_string((spec.model.layers + p.pp - 1) / p.pp) + " x " +
+                      std::to_string(spec.microBatches()) + " = " + std::to_string(passes),
+                  "limits and their reasons are listed in docs/limits.md");
+    }
     c.positive(spec.training.microBatch, "training.microBatch");
     c.positive(spec.training.globalBatch, "training.globalBatch");
     c.require(spec.training.bytesPerElement == 1 || spec.training.bytesPerElement == 2 ||

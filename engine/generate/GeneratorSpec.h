@@ -149,6 +149,11 @@ struct GeneratorSpec {
     int microBatches() const; ///< per pipeline, per iteration
 };
 
+/// Layer passes (layers per stage x micro-batches) one NPU's trace may hold: GPT-3 175B on 8
+/// stages with 1,536 micro-batches makes 18,432; each pass is a few nodes per micro-batch, so the
+/// limit keeps one rank's trace under about a GiB (docs/limits.md).
+inline constexpr int64_t kMaxLayerPassesPerRank = 1'000'000;
+
 /// All problems at once (astrolabe::ErrorList) with key paths such as "parallel.tp".
 void validate(const GeneratorSpec& spec);
 

@@ -7,6 +7,7 @@
 #include "generate/ParallelismFit.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace astrolabe::generate {
 namespace {
@@ -28,11 +29,29 @@ int64_t integer(const std::string& name, const std::string& text) {
     fail(name, "an integer", text);
 }
 
+// --npus: the fit refuses counts past the NPU limit with the limit named; past int it is refused
+// here instead of being truncated (4294967304 used to be 8).
+int npuCount(const std::string& text) {
+    const int64_t value = integer("npus", text);
+    if (value < 1 || value > std::numeric_limits<int>::max())
+        fail("npus", "a positive whole number", text);
+    return static_cast<int>(value);
+}
+
 GenValue parse(const GeneratorSetting& s, const std::string& text) {
     switch (s.type) {
     case GenType::Int:
-    case GenType::Choice:
-        return integer(s.flag, text);
+    case GenType::Choice: {
+        // The table's range, the same as the builder's spin boxes: a count past it used to be
+        // truncated to int (--layers=4294967297 was 1 layer).
+        const int64_t value = integer(s.flag, text);
+        if (s.maximum > s.minimum && (value < s.minimum || value > s.maximum))
+            fail(s.flag,
+                 "a whole number from " + std::to_string(int64_t(s.minimum)) + " to " +
+                     std::to_string(int64_t(s.maximum)),
+                 text);
+        return value;
+    }
     case GenType::Double:
         try {
             size_t used = 0;
@@ -100,7 +119,8 @@ GeneratorSpec generatorSpecFrom(const std::string& preset,
         p.virtualStages = 2;
     TrainingSpec& t = s.training;
     if (given("global-batch"))
-        t.globalBatch = static_cast<int>(integer("global-batch", values.at("global-batch")));
+        t.globalBatch = static_cast<int>(std::get<int64_t>(
+            parse(findGeneratorSetting("global-batch"), values.at("global-batch"))));
     apply(true);
     if (!given("micro-batches") && !given("global-batch") && t.microBatch * p.dp > 0 &&
         t.globalBatch % (t.microBatch * p.dp) != 0)
@@ -108,7 +128,7 @@ GeneratorSpec generatorSpecFrom(const std::string& preset,
     if (given("npus")) {
         // The same fit as the GUI's model builder; a given global batch must stay as given.
         const ParallelFit fit = fitParallelism(
-            s, static_cast<int>(integer("npus", values.at("npus"))),
+            s, npuCount(values.at("npus")),
             given("global-batch") ? BatchRule::GlobalBatchFixed : BatchRule::MicroBatchesFixed);
         if (!fit.fits)
             throw Error(ErrorKind::Validation, fit.reason, SourceLocation{{}, 0, 0, "npus"});

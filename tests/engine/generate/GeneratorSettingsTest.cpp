@@ -3,10 +3,13 @@
 #include "generate/GeneratorSettings.h"
 
 #include "TestPaths.h"
+#include "core/Error.h"
 #include "core/InputFile.h"
+#include "generate/GeneratorValues.h"
 #include "generate/ModelPresets.h"
 
 #include <gtest/gtest.h>
+#include <map>
 #include <set>
 
 namespace astrolabe::generate {
@@ -70,6 +73,57 @@ TEST(GeneratorSettings, DocTableIsCurrent) {
     EXPECT_TRUE(updateGeneratorDocTable(doc) == doc)
         << "docs/generator.md's settings table is stale. Regenerate it with:\n"
            "    build/app/cli/astrolabe-cli settings --update-doc docs/generator.md";
+}
+
+// Counts are held to the table's range (the builder's spin boxes) on every path, not truncated to
+// int: --layers=4294967297 used to be 1 layer, --npus=4294967304 8 NPUs.
+TEST(GeneratorSettings, CountsOutsideTheTableRangeAreRefusedNotTruncated) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"layers", "4294967297"},        {"layers", "0"}, {"layers", "100001"},
+        {"micro-batches", "2147483647"}, {"tp", "-8"},    {"global-batch", "2147483648"},
+        {"npus", "4294967304"},          {"npus", "0"},
+    };
+    for (const auto& [flag, text] : cases) {
+        try {
+            (void)generatorSpecFrom("gpt2-124m", {{flag, text}});
+            ADD_FAILURE() << flag << "=" << text << " was accepted";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.where().keyPath, flag) << e.what();
+            std::string found = "found \"";
+            found += text;
+            EXPECT_NE(e.message().find(found), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_EQ(generatorSpecFrom("gpt2-124m", {{"layers", "100000"}}).model.layers, 100000);
+}
+
+// Work per NPU is bounded by layer passes (layers per stage x micro-batches): a global batch of
+// 2^31 - 1 single-sequence micro-batches used to end in std::bad_alloc, 2^31 layers in a hang.
+TEST(GeneratorSettings, LayerPassesPerNpuAreBounded) {
+    const std::map<std::string, std::string> over[] = {
+        {{"global-batch", "2147483647"}, {"micro-batch", "1"}, {"dp", "1"}},
+        {{"layers", "100000"}, {"pp", "1"}, {"micro-batches", "11"}},
+        {{"layers", "1000"}, {"pp", "1"}, {"micro-batches", "1001"}},
+    };
+    for (const auto& values : over) {
+        try {
+            validate(generatorSpecFrom("gpt2-124m", values));
+            ADD_FAILURE() << "accepted";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("expected at most 1000000 layer passes per NPU"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+    // 1,000 layers x 1,000 micro-batches is exactly the limit.
+    const GeneratorSpec at = generatorSpecFrom(
+        "gpt2-124m", {{"layers", "1000"}, {"pp", "1"}, {"micro-batches", "1000"}});
+    EXPECT_EQ(int64_t{at.model.layers} * at.microBatches(), kMaxLayerPassesPerRank);
+    try {
+        validate(at);
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()).find("layer passes"), std::string::npos) << e.what();
+    }
 }
 
 } // namespace
