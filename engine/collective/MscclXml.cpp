@@ -250,8 +250,7 @@ MscclAlgorithm parseMscclXml(const std::string& text, const std::string& file,
         throw Error(ErrorKind::Validation,
                     "expected 1 to " + std::to_string(kMaxNpus) + " GPUs in ngpus, found " +
                         std::to_string(gpus),
-                    attributes.where(root, "algo.ngpus"),
-                    "limits and their reasons are listed in docs/limits.md");
+                    attributes.where(root, "algo.ngpus"), kLimitsHint);
     algo.gpuCount = static_cast<int>(gpus);
     algo.traces.resize(static_cast<size_t>(algo.gpuCount));
     // Elements other than <gpu>, <tb> and <step> are ignored, as by the converter; so is text.

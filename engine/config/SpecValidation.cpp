@@ -151,7 +151,7 @@ void checkLimits(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Err
                          "expected at most " + std::to_string(kMaxDimensions) +
                              " network dimensions, found " + std::to_string(dims),
                          where(networkFile, project ? "platform.dimensions" : "topology"),
-                         "limits and their reasons are listed in docs/limits.md");
+                         kLimitsHint);
     uint64_t npus = dims == 0 ? 0 : 1;
     for (const DimensionSpec& d : spec.platform.dimensions)
         npus = d.size > 0 && npus > kMaxNpus / static_cast<uint64_t>(d.size)
@@ -165,7 +165,7 @@ void checkLimits(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Err
                          "expected at most " + std::to_string(kMaxNpus) +
                              " NPUs, found the dimensions " + product,
                          where(networkFile, project ? "platform.dimensions" : "npus_count"),
-                         "limits and their reasons are listed in docs/limits.md");
+                         kLimitsHint);
     }
     if (spec.system.preferredDatasetSplits > kMaxChunksPerCollective)
         out.emplace_back(
@@ -174,7 +174,7 @@ void checkLimits(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Err
                 " chunks per collective, found " +
                 std::to_string(spec.system.preferredDatasetSplits),
             where(systemFile(spec, style), project ? "system.chunks" : "preferred-dataset-splits"),
-            "limits and their reasons are listed in docs/limits.md");
+            kLimitsHint);
     if (spec.options.numQueuesPerDim > kMaxQueuesPerDimension)
         out.emplace_back(ErrorKind::Validation,
                          "expected at most " + std::to_string(kMaxQueuesPerDimension) +
@@ -182,7 +182,7 @@ void checkLimits(const SimulationSpec& spec, SpecKeyStyle style, std::vector<Err
                              std::to_string(spec.options.numQueuesPerDim),
                          where(project ? spec.sourceFile : std::string(),
                                project ? "system.num-queues-per-dim" : "--num-queues-per-dim"),
-                         "limits and their reasons are listed in docs/limits.md");
+                         kLimitsHint);
 }
 
 } // namespace

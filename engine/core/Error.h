@@ -57,6 +57,9 @@ private:
     std::vector<Error> m_errors;
 };
 
+/// The hint of every message that refuses an input past one of the stated limits.
+inline constexpr const char* kLimitsHint = "limits and their reasons are listed in docs/limits.md";
+
 /// Closest candidate by edit distance, for "did you mean" hints; empty when none is close.
 std::string closestMatch(const std::string& word, const std::vector<std::string>& candidates);
 

@@ -58,7 +58,7 @@ InputFile::InputFile(const std::string& path, const std::string& what, uint64_t 
         throw Error(ErrorKind::Input,
                     "cannot read " + what + ": it is " + units::formatSize(m_size) +
                         ", larger than the limit of " + units::formatSize(maxBytes),
-                    where, "limits and their reasons are listed in docs/limits.md");
+                    where, kLimitsHint);
     }
     ::fcntl(m_fd, F_SETFL, ::fcntl(m_fd, F_GETFL) & ~O_NONBLOCK);
 }

@@ -172,17 +172,17 @@ void validate(const GeneratorSpec& spec) {
                   "expected at most " + std::to_string(kMaxNpus) + " NPUs, found tp x pp x dp = " +
                       std::to_string(p.tp) + " x " + std::to_string(p.pp) + " x " +
                       std::to_string(p.dp) + " = " + std::to_string(npus),
-                  "limits and their reasons are listed in docs/limits.md");
+                  kLimitsHint);
     }
     if (p.pp > 0 && spec.model.layers > 0 && spec.microBatches() > 0) {
-        const int64_t passes =
-            (int64_t{spec.model.layers} + p.pp - 1) / p.pp * int64_t{spec.microBatches()};
+        const int64_t perStage = (int64_t{spec.model.layers} + p.pp - 1) / p.pp;
+        const int64_t passes = perStage * spec.microBatches();
         c.require(passes <= kMaxLayerPassesPerRank, "training.globalBatch",
                   "expected at most " + std::to_string(kMaxLayerPassesPerRank) +
                       " layer passes per NPU, found layers per stage x micro-batches = " +
-                      std::to_string((spec.model.layers + p.pp - 1) / p.pp) + " x " +
-                      std::to_string(spec.microBatches()) + " = " + std::to_string(passes),
-                  "limits and their reasons are listed in docs/limits.md");
+                      std::to_string(perStage) + " x " + std::to_string(spec.microBatches()) +
+                      " = " + std::to_string(passes),
+                  kLimitsHint);
     }
     c.positive(spec.training.microBatch, "training.microBatch");
     c.positive(spec.training.globalBatch, "training.globalBatch");

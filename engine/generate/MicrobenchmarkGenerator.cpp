@@ -67,7 +67,7 @@ std::vector<WorkloadTrace> makeMicrobenchmark(CollectiveType collective, int npu
     if (static_cast<uint64_t>(npus) > kMaxNpus)
         invalid("expected at most " + std::to_string(kMaxNpus) + " NPUs, found " +
                     std::to_string(npus),
-                "limits and their reasons are listed in docs/limits.md");
+                kLimitsHint);
     for (const CommGroup& group : commGroups) {
         if (group.id <= 0)
             invalid("communicator group id " + std::to_string(group.id) +

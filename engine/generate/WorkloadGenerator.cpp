@@ -39,9 +39,7 @@ CommGroups forEachRankTrace(const GeneratorSpec& spec,
 }
 
 GeneratedWorkload generateWorkload(const GeneratorSpec& spec) {
-    validate(spec); // before the reservation: the NPU count is bounded only once validated
-    GeneratedWorkload out;
-    out.traces.reserve(size_t(spec.parallel.npus()));
+    GeneratedWorkload out; // not reserved: the NPU count is bounded only once validated
     out.groups = forEachRankTrace(
         spec, [&](int, WorkloadTrace&& trace) { out.traces.push_back(std::move(trace)); });
     return out;

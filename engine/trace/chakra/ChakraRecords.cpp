@@ -117,7 +117,7 @@ std::string inflateGzip(const std::string& compressed, const std::string& file) 
                  "the gzip-compressed trace inflates past the limit of " +
                      units::formatSize(kMaxInflatedTraceBytes) + " (" +
                      std::to_string(compressed.size()) + " compressed bytes)",
-                 "limits and their reasons are listed in docs/limits.md");
+                 kLimitsHint);
         }
         if (status == Z_OK && stream.avail_in == 0 && fed == compressed.size() &&
             stream.avail_out != 0) {
