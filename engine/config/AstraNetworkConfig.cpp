@@ -148,6 +148,11 @@ PlatformSpec parseAstraNetworkYaml(const std::string& text, const std::string& f
                     diagnostics.error(locate(diagnostics, bandwidth[i], indexed("bandwidth", i)),
                                       "expected a bandwidth greater than 0 (GB/s, 2^30 B), found " +
                                           units::formatNumber(gb));
+                else if (const std::string problem = units::bandwidthRangeProblem(
+                             gb * kAstraGigabyte, units::formatNumber(gb) + " GB/s (2^30 B)");
+                         !problem.empty())
+                    diagnostics.error(locate(diagnostics, bandwidth[i], indexed("bandwidth", i)),
+                                      problem, kLimitsHint);
                 else
                     dim.bandwidthBytesPerSecond = gb * kAstraGigabyte;
             }

@@ -1,6 +1,7 @@
 #include "config/GraphGenerators.h"
 
 #include "core/Error.h"
+#include "core/Units.h"
 
 #include <algorithm>
 
@@ -28,8 +29,14 @@ public:
         if (npus + switches > kMaxGraphDevices)
             fail(spec.name + " would have " + std::to_string(npus + switches) +
                  " NPUs and switches; the limit is " + std::to_string(kMaxGraphDevices));
-        if (!(spec.bandwidthBytesPerSecond > 0))
-            fail("bandwidth must be greater than zero");
+        if (const std::string problem = units::bandwidthRangeProblem(spec.bandwidthBytesPerSecond);
+            !problem.empty())
+            fail("bandwidth: " + problem);
+        if (spec.secondBandwidthBytesPerSecond > 0)
+            if (const std::string problem =
+                    units::bandwidthRangeProblem(spec.secondBandwidthBytesPerSecond);
+                !problem.empty())
+                fail("second bandwidth: " + problem);
         if (!(spec.latencyNs >= 0))
             fail("latency must not be negative");
         m_graph.npus = static_cast<int>(npus);

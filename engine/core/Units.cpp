@@ -106,10 +106,23 @@ uint64_t parseSizeBytes(std::string_view text) {
     return static_cast<uint64_t>(bytes);
 }
 
+std::string bandwidthRangeProblem(double bytesPerSecond, std::string_view asWritten) {
+    if (bytesPerSecond >= kMinBandwidthBytesPerSecond &&
+        bytesPerSecond <= kMaxBandwidthBytesPerSecond)
+        return {};
+    std::string found =
+        asWritten.empty() ? formatNumber(bytesPerSecond) + " B/s" : std::string(trim(asWritten));
+    return "expected a bandwidth from 1 KB/s to 1000000 TB/s, found " + found;
+}
+
 double parseBandwidthBytesPerSecond(std::string_view text) {
     const double bps = parseWithUnit(text, kBandwidthUnits, "bandwidth", acceptedBandwidthForms());
     if (bps <= 0)
         reject("bandwidth", text, "must be greater than zero", acceptedBandwidthForms());
+    std::string quoted(1, '"');
+    quoted.append(trim(text)).push_back('"');
+    if (std::string problem = bandwidthRangeProblem(bps, quoted); !problem.empty())
+        throw Error(ErrorKind::Validation, std::move(problem), {}, kLimitsHint);
     return bps;
 }
 

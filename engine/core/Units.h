@@ -17,7 +17,18 @@
 namespace astrolabe::units {
 
 uint64_t parseSizeBytes(std::string_view text);
-/// Bytes per second.
+
+/// Every link and memory bandwidth is held to [1 KB/s, 10^18 B/s] (docs/limits.md): far outside
+/// any real link, and inside it the time to move a message is a number the simulated clock holds
+/// (below, a small message takes longer than the clock's 106 days; above, a large one takes less
+/// than its picosecond).
+inline constexpr double kMinBandwidthBytesPerSecond = 1e3;
+inline constexpr double kMaxBandwidthBytesPerSecond = 1e18;
+/// Empty when `bytesPerSecond` is within the limits above; otherwise what was expected and found
+/// ("expected a bandwidth from 1 KB/s to 1000000 TB/s, found 999 B/s"), the found value as the
+/// user wrote it when `asWritten` is given ("1e-300 GB/s").
+std::string bandwidthRangeProblem(double bytesPerSecond, std::string_view asWritten = {});
+/// Bytes per second, within the limits above.
 double parseBandwidthBytesPerSecond(std::string_view text);
 SimTime parseTime(std::string_view text);
 

@@ -7,6 +7,7 @@
 // The graph group (`platform.graph`): the graph platform's own settings beside its devices and
 // links (which ProjectGraphReader.cpp reads, being lists rather than settings).
 #include "config/schema/Setting.h"
+#include "core/Units.h"
 
 #include <nlohmann/json.hpp>
 
@@ -73,8 +74,8 @@ std::vector<Setting> declareAll() {
              "ASTRA-sim's network YAML gives it in GB/s meaning GiB/s (2^30 B/s), a quirk "
              "Astrolabe keeps when it reads or writes that file.");
     s.unit = Unit::BytesPerSecond;
-    s.minimum = 0;
-    s.minimumExclusive = true;
+    s.minimum = units::kMinBandwidthBytesPerSecond; // docs/limits.md
+    s.maximum = units::kMaxBandwidthBytesPerSecond;
     s.rangeNoun = "bandwidth";
     s.astraUnit = "GB/s (= GiB/s)";
     s.get = [](const SimulationSpec& spec) -> Value {

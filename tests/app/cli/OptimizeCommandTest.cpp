@@ -80,3 +80,19 @@ TEST(OptimizeCommand, ErrorsNameTheFlagAndWhatWasExpected) {
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("expected \"bandwidth\""), std::string::npos) << r.err;
 }
+
+// The optimizer's bandwidths are held to the limits of every other bandwidth (docs/limits.md): a
+// total of 1e-300 GB/s once ended in "simulated time overflow in multiplication".
+TEST(OptimizeCommand, BandwidthsOutsideTheLimitsAreRefusedWithTheFlag) {
+    for (const char* total : {"1e-300", "0.0000001", "1e10", "1 B/s", "2000000 TB/s"}) {
+        const auto r = cli({"optimize", "bandwidth", kTorus, "--total-bandwidth", total});
+        EXPECT_EQ(r.code, 2) << total;
+        EXPECT_NE(r.err.find("--total-bandwidth: "), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("from 1 KB/s to 1000000 TB/s"), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    }
+    const auto r =
+        cli({"optimize", "bandwidth", kTorus, "--total-bandwidth", "200", "--max", "0=1e-300"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--max: expected a bandwidth from 1 KB/s"), std::string::npos) << r.err;
+}

@@ -81,6 +81,25 @@ TEST(AstraNetworkYaml, AllErrorsOfTheFileAreReportedTogether) {
                                 "found -1"));
 }
 
+// Bandwidths outside [1 KB/s, 10^18 B/s] (docs/limits.md) are refused where they are written, in
+// the file's GB/s = 2^30 B/s; 1e-300 once ran into "simulated time overflow in multiplication".
+TEST(AstraNetworkYaml, BandwidthsOutsideTheLimitsAreRefusedWithTheirPlace) {
+    const std::string text = errorText([] {
+        parseAstraNetworkYaml("topology: [Ring, Switch, Ring]\nnpus_count: [2, 2, 2]\n"
+                              "bandwidth: [1e-300, 1e12, 0.0000009]\nlatency: [1, 1, 1]\n",
+                              "n.yml");
+    });
+    EXPECT_THAT(text, HasSubstr("n.yml:3:13: bandwidth[0]: expected a bandwidth from 1 KB/s to "
+                                "1000000 TB/s, found "));
+    EXPECT_THAT(text, HasSubstr("found 1e-300 GB/s (2^30 B)"));
+    EXPECT_THAT(text, HasSubstr("bandwidth[1]: expected a bandwidth from 1 KB/s"));
+    EXPECT_THAT(text, HasSubstr("found 1e+12 GB/s (2^30 B)"));
+    EXPECT_THAT(text, HasSubstr("bandwidth[2]: expected a bandwidth from 1 KB/s"));
+    const PlatformSpec edge = parseAstraNetworkYaml(
+        "topology: [Ring]\nnpus_count: [2]\nbandwidth: [0.000001]\nlatency: [1]\n", "n.yml");
+    EXPECT_DOUBLE_EQ(edge.dimensions.at(0).bandwidthBytesPerSecond, 1073.741824);
+}
+
 // Every network file in ASTRA-sim's repository snapshot loads, except the one with "tbd"
 // placeholders, which ASTRA-sim cannot read either.
 TEST(AstraNetworkYaml, EveryReferenceNetworkFileLoads) {

@@ -164,6 +164,42 @@ TEST(GraphProject, BadGraphsNameFileLineKeyExpectedAndFound) {
     EXPECT_THAT(e, HasSubstr("found several"));
 }
 
+// Every way a platform's bandwidth is written is held to [1 KB/s, 10^18 B/s] (docs/limits.md),
+// refused where it is written: a dimension, a graph link, a generator's bandwidths, an edge-list
+// CSV. A dimension of 1e-300 GB/s once ran into "simulated time overflow in multiplication".
+TEST(GraphProject, BandwidthsOutsideTheLimitsAreRefusedWhereTheyAreWritten) {
+    struct Case {
+        std::string platform;
+        std::string where;
+    };
+    const std::vector<Case> cases{
+        {"  dimensions:\n    - {type: Ring, size: 8, bandwidth: 1e-300 GB/s, latency: 1 ns}\n",
+         "p.yaml:4:40: platform.dimensions[0].bandwidth"},
+        {"  dimensions:\n    - {type: Switch, size: 4, bandwidth: 2e18 B/s, latency: 1 ns}\n",
+         "platform.dimensions[0].bandwidth"},
+        {"  graph:\n    npus: 2\n    links:\n      - {from: npu0, to: npu1, bandwidth: 999 B/s, "
+         "latency: 1 ns}\n",
+         "p.yaml:6:43: platform.graph.links[0].bandwidth"},
+        {"  graph: {generator: ring, size: [4], bandwidth: 0.5 KB/s, latency: 1 ns}\n",
+         "platform.graph.bandwidth"},
+        {"  graph: {generator: fred, size: [4, 2], bandwidth: 1 GB/s, latency: 1 ns, "
+         "second-bandwidth: 1e30 GB/s}\n",
+         "platform.graph.second-bandwidth"},
+    };
+    for (const Case& c : cases) {
+        const std::string e = parseError(c.platform);
+        EXPECT_THAT(e, HasSubstr(c.where)) << c.platform;
+        EXPECT_THAT(e, HasSubstr("expected a bandwidth from 1 KB/s to 1000000 TB/s")) << c.platform;
+    }
+    const std::string csv = errorText([] {
+        parseGraphEdgeCsv("from,to,bandwidth,latency\nnpu0,npu1,50 GB/s,1 ns\n"
+                          "npu1,npu0,1e-300 GB/s,1 ns\n",
+                          "e.csv");
+    });
+    EXPECT_THAT(csv, HasSubstr("e.csv:3:11: bandwidth: expected a bandwidth from 1 KB/s"));
+    EXPECT_THAT(csv, HasSubstr("found \"1e-300 GB/s\""));
+}
+
 TEST(GraphProject, EdgeListCsv) {
     const GraphSpec g = parseGraphEdgeCsv("from,to,bandwidth,latency,bidirectional\n"
                                           "npu0,sw0,50 GB/s,500 ns,true\n"

@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 #include <string>
 
@@ -50,15 +51,40 @@ TEST(Units, AcceptedSizes) {
 TEST(Units, AcceptedBandwidths) {
     const RateCase cases[] = {
         {"400 GB/s", 400e9},  {"50 GiB/s", 50.0 * 1073741824.0},
-        {"100 Gbps", 12.5e9}, {"1 B/s", 1},
+        {"100 Gbps", 12.5e9}, {"1000 B/s", 1e3},
         {"1 KB/s", 1e3},      {"1 MB/s", 1e6},
         {"1 TB/s", 1e12},     {"1 KiB/s", 1024},
         {"1 MiB/s", 1048576}, {"1 TiB/s", 1099511627776.0},
-        {"8 bps", 1},         {"8 Mbps", 1e6},
+        {"8000 bps", 1e3},    {"8 Mbps", 1e6},
         {"1.6 Tbps", 0.2e12}, {"200 Gb/s", 25e9},
     };
     for (const RateCase& c : cases)
         EXPECT_DOUBLE_EQ(units::parseBandwidthBytesPerSecond(c.text), c.bytesPerSecond) << c.text;
+}
+
+// docs/limits.md: a bandwidth below 1 KB/s or above 10^18 B/s is refused with the limits in the
+// message, whichever unit wrote it; the limits themselves are accepted.
+TEST(Units, BandwidthsOutsideTheLimitsAreRefused) {
+    for (const char* text :
+         {"999 B/s", "7999 bps", "0.9 KiB/s", "1e-300 GB/s", "1000001 TB/s", "1e300 GB/s"}) {
+        try {
+            units::parseBandwidthBytesPerSecond(text);
+            ADD_FAILURE() << text << " was accepted";
+        } catch (const Error& e) {
+            EXPECT_NE(e.message().find("from 1 KB/s to 1000000 TB/s"), std::string::npos)
+                << e.message();
+            EXPECT_NE(e.message().find(text), std::string::npos) << e.message();
+            EXPECT_EQ(e.hint(), kLimitsHint);
+        }
+    }
+    EXPECT_DOUBLE_EQ(units::parseBandwidthBytesPerSecond("1 KB/s"), 1e3);
+    EXPECT_DOUBLE_EQ(units::parseBandwidthBytesPerSecond("1000000 TB/s"), 1e18);
+    EXPECT_EQ(units::bandwidthRangeProblem(1e3), "");
+    EXPECT_EQ(units::bandwidthRangeProblem(1e18), "");
+    EXPECT_EQ(units::bandwidthRangeProblem(999.5),
+              "expected a bandwidth from 1 KB/s to 1000000 TB/s, found 999.5 B/s");
+    EXPECT_NE(units::bandwidthRangeProblem(std::nan("")), "");
+    EXPECT_NE(units::bandwidthRangeProblem(1.0000001e18), "");
 }
 
 TEST(Units, AcceptedTimes) {

@@ -73,7 +73,7 @@ TEST(AstraYamlExport, RefusesAnInvalidPlatform) {
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::Validation);
         EXPECT_NE(e.message().find("size: expected 2 or more NPUs, found"), std::string::npos);
-        EXPECT_NE(e.message().find("bandwidth: expected a bandwidth greater than 0"),
+        EXPECT_NE(e.message().find("bandwidth: expected 1000 B/s or more, found 0"),
                   std::string::npos);
     }
     EXPECT_THROW(astraNetworkYaml(PlatformSpec{}), Error);

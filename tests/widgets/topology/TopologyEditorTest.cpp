@@ -197,7 +197,7 @@ TEST_F(EditorFixture, InvalidValuesAreShownNotAccepted) {
     EXPECT_TRUE(error.contains(QStringLiteral("size: expected 2 or more NPUs, found")));
     row->bandwidthSpin()->setValue(0);
     EXPECT_TRUE(
-        row->problem().contains(QStringLiteral("bandwidth: expected a bandwidth greater than 0")));
+        row->problem().contains(QStringLiteral("bandwidth: expected 1000 B/s or more, found 0")));
     editor->undoStack()->undo();
     editor->undoStack()->undo();
     EXPECT_TRUE(row->problem().isEmpty());

@@ -73,8 +73,7 @@ TEST(TopologyMath, ProblemsNameEveryInvalidValue) {
     EXPECT_EQ(problems[0].dimension, 0);
     // The messages are the project reader's (the dimension settings' declared ranges).
     EXPECT_EQ(problems[0].message, "dimension 0 size: expected 2 or more NPUs, found 1");
-    EXPECT_EQ(problems[1].message,
-              "dimension 0 bandwidth: expected a bandwidth greater than 0, found 0");
+    EXPECT_EQ(problems[1].message, "dimension 0 bandwidth: expected 1000 B/s or more, found 0");
     EXPECT_EQ(platformProblems(PlatformSpec{}).size(), 1u);
     p.dimensions[0] = astraDimension(BlockKind::Ring, 2, 1, 0);
     EXPECT_TRUE(platformProblems(p).empty());
