@@ -94,10 +94,7 @@ void CustomCollective::issue(size_t index) {
                             [this, index] { complete(index); });
         return;
     default: {
-        const SimTime d = n.durationMicros == 0
-                              ? SimTime::fromNs(1)
-                              : SimTime::fromNs(static_cast<int64_t>(n.durationMicros) * 1000);
-        m_sim.scheduleIn(d, [this, index] { complete(index); });
+        m_sim.scheduleIn(replayDuration(n), [this, index] { complete(index); });
         return;
     }
     }

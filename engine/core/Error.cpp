@@ -112,9 +112,12 @@ std::string joinAlternatives(const std::vector<std::string>& names) {
     return out;
 }
 
+TimeOverflow::TimeOverflow(const std::string& operation)
+    : Error(ErrorKind::Internal, "simulated time overflow in " + operation, {},
+            "simulated time is limited to about 106 days in picoseconds") {}
+
 void throwTimeOverflow(const char* operation) {
-    throw Error(ErrorKind::Internal, std::string("simulated time overflow in ") + operation, {},
-                "simulated time is limited to about 106 days in picoseconds");
+    throw TimeOverflow(operation);
 }
 
 } // namespace astrolabe

@@ -57,6 +57,14 @@ private:
     std::vector<Error> m_errors;
 };
 
+/// Simulated time past what SimTime holds (about 106 days in picoseconds). Thrown deep inside
+/// the event loop, where the input behind the duration is unknown: runSimulation catches it and
+/// names what was in flight and the slowest rates of the platform.
+class TimeOverflow : public Error {
+public:
+    explicit TimeOverflow(const std::string& operation);
+};
+
 /// The hint of every message that refuses an input past one of the stated limits.
 inline constexpr const char* kLimitsHint = "limits and their reasons are listed in docs/limits.md";
 

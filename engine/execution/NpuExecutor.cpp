@@ -156,12 +156,6 @@ void NpuExecutor::react() {
     }
 }
 
-SimTime NpuExecutor::replayDuration(const WorkloadNode& node) const {
-    return node.durationMicros == 0
-               ? SimTime::fromNs(1)
-               : SimTime::fromNs(static_cast<int64_t>(node.durationMicros) * 1000);
-}
-
 NpuExecutor::Roofline NpuExecutor::roofline(const WorkloadNode& node) const {
     const SystemConfig& sys = m_ctx.spec->system;
     if (!node.hasNumOps || !node.hasTensorSize)

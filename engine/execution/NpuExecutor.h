@@ -63,6 +63,9 @@ public:
     std::vector<std::string> reportLines() const;
     /// What this NPU still waits for (deadlock report), empty when finished.
     std::vector<std::string> describeWaiting() const;
+    /// The nodes issued and not done ("COMM_COLL_NODE 7 ("grad") ALL_REDUCE of 1 MiB"), for
+    /// saying what was being simulated when the run stopped.
+    std::vector<std::string> describeInFlight() const;
     /// The chain of node indices that ended last on this NPU, first to last.
     std::vector<uint64_t> criticalChain() const;
 
@@ -90,7 +93,6 @@ private:
     void issue(uint32_t index);
     void complete(uint32_t index);
     void startCollective(uint32_t index);
-    SimTime replayDuration(const WorkloadNode& node) const;
     Roofline roofline(const WorkloadNode& node) const;
     Slot slotOf(const WorkloadNode& node) const;
     [[noreturn]] void fail(const WorkloadNode& node, const std::string& what,

@@ -1,5 +1,6 @@
 // What an NpuExecutor tells after (or instead of) finishing: its summary and activities, the
 // ASTRA-sim report lines, the deadlock description and its critical chain.
+#include "core/Units.h"
 #include "execution/NpuExecutor.h"
 
 #include <algorithm>
@@ -206,6 +207,27 @@ std::vector<std::string> NpuExecutor::describeWaiting() const {
         out.push_back(std::to_string(blocked) +
                       " more nodes wait for parents that never finished (a dependency cycle, or "
                       "parents stuck above)");
+    return out;
+}
+
+std::vector<std::string> NpuExecutor::describeInFlight() const {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < m_state.size(); ++i) {
+        if (!m_state[i].issued || m_state[i].done)
+            continue;
+        const WorkloadNode& node = m_trace.nodes[i];
+        std::string what = nodeTypeName(node.type);
+        what.append(" ").append(std::to_string(node.id));
+        if (!node.name.empty())
+            what.append(" (\"").append(node.name).append("\")");
+        if (node.type == NodeType::CommColl)
+            what.append(" ").append(collectiveTypeName(node.commType));
+        if (node.hasCommSize)
+            what.append(" of ").append(units::formatSize(node.commSize));
+        else if (node.durationMicros > 0)
+            what.append(" of ").append(std::to_string(node.durationMicros)).append(" us");
+        out.push_back(std::move(what));
+    }
     return out;
 }
 

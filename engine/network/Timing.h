@@ -14,9 +14,12 @@ struct Timing {
     TimingMode mode = TimingMode::AstraCompatible;
 
     SimTime fromNs(double ns) const {
-        return mode == TimingMode::AstraCompatible
-                   ? SimTime::fromNs(static_cast<int64_t>(std::floor(ns)))
-                   : SimTime::fromNsRounded(ns);
+        if (mode != TimingMode::AstraCompatible)
+            return SimTime::fromNsRounded(ns);
+        // Converting a double outside int64's range is undefined: refuse it first.
+        if (!(std::fabs(ns) < 9.2e15))
+            throwTimeOverflow("conversion from floating point");
+        return SimTime::fromNs(static_cast<int64_t>(std::floor(ns)));
     }
 };
 

@@ -3,6 +3,7 @@
 #include "collective/CollectiveEngine.h"
 #include "config/SpecValidation.h"
 #include "core/Error.h"
+#include "core/Units.h"
 #include "execution/NpuExecutor.h"
 #include "memory/RemoteMemory.h"
 #include "network/CongestionAwareNetwork.h"
@@ -74,6 +75,57 @@ std::string deadlockReport(const std::vector<std::unique_ptr<NpuExecutor>>& exec
                       " bytes";
     }
     return report;
+}
+
+/// A TimeOverflow from the event loop, said in terms of the inputs: what was in flight, and the
+/// slowest bandwidth of the platform (the usual cause: a message far too large for a link).
+Error timeOverflowReport(const TimeOverflow& overflow, const SimulationSpec& spec,
+                         const Topology& topology,
+                         const std::vector<std::unique_ptr<NpuExecutor>>& executors, SimTime now) {
+    std::string report = "a duration computed from the inputs passes the limit of the simulated "
+                         "clock (about 106 days in picoseconds): " +
+                         overflow.message() + " at " + units::formatTime(now) + "; in flight:";
+    size_t shown = 0, more = 0;
+    for (const auto& e : executors)
+        for (const std::string& line : e->describeInFlight())
+            if (++shown <= 8)
+                report.append("\n  NPU ")
+                    .append(std::to_string(e->npu()))
+                    .append(": ")
+                    .append(line);
+            else
+                ++more;
+    if (shown == 0)
+        report += " nothing (the overflow came from a delay of the platform itself)";
+    if (more > 0)
+        report.append("\n  ... and ").append(std::to_string(more)).append(" more nodes");
+    double slowest = 0;
+    std::string where;
+    const auto consider = [&](double bytesPerSecond, std::string name) {
+        if (slowest == 0 || bytesPerSecond < slowest) {
+            slowest = bytesPerSecond;
+            where = std::move(name);
+        }
+    };
+    if (spec.platform.graph)
+        for (int l = 0; l < topology.linkCount(); ++l)
+            consider(topology.linkBytesPerNs(l) * 1e9, "link " + std::to_string(l));
+    else
+        for (size_t d = 0; d < spec.platform.dimensions.size(); ++d) {
+            const DimensionSpec& dim = spec.platform.dimensions[d];
+            consider(dim.bandwidthBytesPerSecond, "dimension " + std::to_string(d) + " (" +
+                                                      blockKindName(dim.kind) + " of " +
+                                                      std::to_string(dim.size) + " NPUs)");
+        }
+    if (slowest > 0)
+        report.append("\nthe slowest link of the platform: ")
+            .append(where)
+            .append(" at ")
+            .append(units::formatBandwidth(slowest));
+    const std::string& file = spec.sourceFile.empty() ? spec.platform.sourceFile : spec.sourceFile;
+    return Error(ErrorKind::Validation, report, {file, 0, 0, {}},
+                 "the sizes and durations of these nodes over the platform's bandwidths and "
+                 "compute rate give the durations; raise a bandwidth or shrink the node");
 }
 
 } // namespace
@@ -177,10 +229,15 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
             malloc_trim(0);
 #endif
     }
-    for (auto& e : executors)
-        e->start();
-
-    if (sim.run(cancel, progress) == Simulator::StopReason::Cancelled)
+    Simulator::StopReason stop = Simulator::StopReason::Drained;
+    try {
+        for (auto& e : executors)
+            e->start();
+        stop = sim.run(cancel, progress);
+    } catch (const TimeOverflow& overflow) {
+        throw timeOverflowReport(overflow, spec, topology, executors, sim.now());
+    }
+    if (stop == Simulator::StopReason::Cancelled)
         throw Error(ErrorKind::Cancelled,
                     "the run was cancelled at " + std::to_string(sim.now().nsFloor()) + " ns");
     const bool allFinished = std::all_of(executors.begin(), executors.end(),

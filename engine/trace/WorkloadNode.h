@@ -4,6 +4,8 @@
 //
 // Enum values equal Chakra's current schema (0.0.4 generation), so they convert by cast.
 
+#include "core/SimTime.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -126,6 +128,16 @@ inline int communicatorGroupId(const std::string& pgName) {
         value = value * 10 + (c - '0');
     }
     return value;
+}
+
+/// How long a node replays: its duration_micros, or 1 ns for 0 (ASTRA-sim's minimum). A duration
+/// past the simulated clock throws TimeOverflow (never a wrapped, negative or short time).
+inline SimTime replayDuration(const WorkloadNode& node) {
+    if (node.durationMicros == 0)
+        return SimTime::fromNs(1);
+    if (node.durationMicros > static_cast<uint64_t>(INT64_MAX))
+        throwTimeOverflow("conversion from microseconds");
+    return SimTime::fromUs(static_cast<int64_t>(node.durationMicros));
 }
 
 /// One NPU's trace: its nodes in file order.

@@ -1,8 +1,10 @@
 // The executor where ASTRA-sim misbehaves (spec §2.2, §2.7): we do the sensible thing.
 #include "core/Error.h"
 #include "engine/golden/GoldenSpec.h"
+#include "network/Timing.h"
 #include "simulation/Simulation.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 
 using namespace golden;
@@ -258,4 +260,52 @@ TEST(Executor, GroupNamesThatAreNotIdsAreRefusedNamingThem) {
                 << e.what();
         }
     }
+}
+
+namespace {
+std::string overflowMessage(const SimulationSpec& s, std::vector<WorkloadTrace> traces) {
+    try {
+        runTraces(s, std::move(traces));
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Validation) << e.what();
+        return e.what();
+    }
+    ADD_FAILURE() << "the run finished";
+    return {};
+}
+} // namespace
+
+// A duration past the clock's 106 days is said in terms of the inputs (#16 class 3): what was in
+// flight and the slowest link, never a bare "simulated time overflow in multiplication".
+TEST(Executor, TimeOverflowNamesTheNodeInFlightAndTheSlowestLink) {
+    // 1 TiB over 2^30 B/s * 1e-6 (about 1 KB/s): 10^9 s, a hundred times the clock's range.
+    SimulationSpec slow = spec({dim(BlockKind::Switch, 4, 100), dim(BlockKind::Ring, 2, 1e-6)});
+    std::vector<WorkloadTrace> t(8);
+    for (auto& trace : t) {
+        trace.nodes.push_back(coll(5, CT::AllReduce, kMiB << 20));
+        trace.nodes.back().name = "grad";
+    }
+    std::string msg = overflowMessage(slow, t);
+    EXPECT_NE(msg.find("passes the limit of the simulated clock"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("NPU 0: COMM_COLL_NODE 5 (\"grad\") ALL_REDUCE of 1 TiB"), std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("the slowest link of the platform: dimension 1 (Ring of 2 NPUs) at"),
+              std::string::npos)
+        << msg;
+    EXPECT_EQ(msg.find("internal"), std::string::npos) << msg;
+
+    // A compute node of 2^62 us: the same report, naming the node.
+    msg = overflowMessage(ring2(), both({comp(1, 1), comp(9, uint64_t{1} << 62, {1})}));
+    EXPECT_NE(msg.find("COMP_NODE 9 (\"comp9\") of 4611686018427387904 us"), std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("dimension 0 (Ring of 2 NPUs) at 50 GiB/s"), std::string::npos) << msg;
+}
+
+// Converting a duration of 1e300 ns to the clock used to be undefined (a double outside int64 cast
+// to int64) before the multiplication's check; both timings refuse it as an overflow.
+TEST(Executor, HugeDurationsAreAnOverflowNotUndefinedBehaviour) {
+    for (TimingMode mode : {TimingMode::AstraCompatible, TimingMode::Precise})
+        for (double ns : {1e300, -1e300, 9.3e15, std::nan("")})
+            EXPECT_THROW(Timing{mode}.fromNs(ns), TimeOverflow) << ns;
+    EXPECT_EQ(Timing{TimingMode::AstraCompatible}.fromNs(9.1e15).ps(), 9'100'000'000'000'000'000);
 }
