@@ -29,15 +29,20 @@ std::vector<WorkloadTrace> both(std::vector<WorkloadNode> nodes) {
     return t;
 }
 
-std::string deadlockMessage(const SimulationSpec& s, std::vector<WorkloadTrace> traces) {
+/// The message of the error of `kind` the run stops with.
+std::string runError(ErrorKind kind, const SimulationSpec& s, std::vector<WorkloadTrace> traces) {
     try {
         runTraces(s, std::move(traces));
     } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::Deadlock) << e.what();
+        EXPECT_EQ(e.kind(), kind) << e.what();
         return e.what();
     }
     ADD_FAILURE() << "the run finished";
     return {};
+}
+
+std::string deadlockMessage(const SimulationSpec& s, std::vector<WorkloadTrace> traces) {
+    return runError(ErrorKind::Deadlock, s, std::move(traces));
 }
 } // namespace
 
@@ -262,19 +267,6 @@ TEST(Executor, GroupNamesThatAreNotIdsAreRefusedNamingThem) {
     }
 }
 
-namespace {
-std::string overflowMessage(const SimulationSpec& s, std::vector<WorkloadTrace> traces) {
-    try {
-        runTraces(s, std::move(traces));
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::Validation) << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "the run finished";
-    return {};
-}
-} // namespace
-
 // A duration past the clock's 106 days is said in terms of the inputs (#16 class 3): what was in
 // flight and the slowest link, never a bare "simulated time overflow in multiplication".
 TEST(Executor, TimeOverflowNamesTheNodeInFlightAndTheSlowestLink) {
@@ -285,7 +277,7 @@ TEST(Executor, TimeOverflowNamesTheNodeInFlightAndTheSlowestLink) {
         trace.nodes.push_back(coll(5, CT::AllReduce, kMiB << 20));
         trace.nodes.back().name = "grad";
     }
-    std::string msg = overflowMessage(slow, t);
+    std::string msg = runError(ErrorKind::Validation, slow, t);
     EXPECT_NE(msg.find("passes the limit of the simulated clock"), std::string::npos) << msg;
     EXPECT_NE(msg.find("NPU 0: COMM_COLL_NODE 5 (\"grad\") ALL_REDUCE of 1 TiB"), std::string::npos)
         << msg;
@@ -295,7 +287,8 @@ TEST(Executor, TimeOverflowNamesTheNodeInFlightAndTheSlowestLink) {
     EXPECT_EQ(msg.find("internal"), std::string::npos) << msg;
 
     // A compute node of 2^62 us: the same report, naming the node.
-    msg = overflowMessage(ring2(), both({comp(1, 1), comp(9, uint64_t{1} << 62, {1})}));
+    msg = runError(ErrorKind::Validation, ring2(),
+                   both({comp(1, 1), comp(9, uint64_t{1} << 62, {1})}));
     EXPECT_NE(msg.find("COMP_NODE 9 (\"comp9\") of 4611686018427387904 us"), std::string::npos)
         << msg;
     EXPECT_NE(msg.find("dimension 0 (Ring of 2 NPUs) at 50 GiB/s"), std::string::npos) << msg;
