@@ -20,7 +20,7 @@ LinkRecorder::LinkRecorder(int linkCount, int npuCount, bool enabled, bool keepI
 }
 
 void LinkRecorder::growTo(SimTime end) {
-    while (end.ps() > m_bucketPs * kBuckets) {
+    while (pastLastBucket(end)) {
         for (std::vector<float>& series : m_busyPs) {
             if (series.empty())
                 continue;
@@ -41,7 +41,7 @@ void LinkRecorder::add(int32_t link, SimTime start, SimTime end, uint64_t bytes)
         m_intervals.push_back({start, end, link});
     if (end <= start)
         return;
-    if (end.ps() > m_bucketPs * kBuckets)
+    if (pastLastBucket(end))
         growTo(end);
     std::vector<float>& series = m_busyPs[static_cast<size_t>(link)];
     if (series.empty())
@@ -49,8 +49,10 @@ void LinkRecorder::add(int32_t link, SimTime start, SimTime end, uint64_t bytes)
     int64_t t = start.ps();
     while (t < end.ps()) {
         const int64_t bucket = t / m_bucketPs;
-        const int64_t bucketEnd = (bucket + 1) * m_bucketPs;
-        const int64_t until = std::min(bucketEnd, end.ps());
+        // The bucket's end, without computing (bucket + 1) * m_bucketPs: past the interval's end
+        // it could pass int64 near the end of the simulated clock.
+        const int64_t toBucketEnd = m_bucketPs - t % m_bucketPs;
+        const int64_t until = end.ps() - t <= toBucketEnd ? end.ps() : t + toBucketEnd;
         series[static_cast<size_t>(bucket)] += static_cast<float>(until - t);
         t = until;
     }
@@ -153,11 +155,12 @@ void LinkRecorder::finish(RunResult& result, int dimensionCount) {
     // The buckets must span the run, not only the last busy interval: a run whose links fall
     // idle early (a compute tail) would otherwise get a series, and a utilization chart, that
     // stops at 512 small buckets.
-    if (result.endTime.ps() > m_bucketPs * kBuckets)
+    if (pastLastBucket(result.endTime))
         growTo(result.endTime);
     result.linkStats = m_stats;
     result.seriesBucket = SimTime::fromPs(m_bucketPs);
-    const int64_t used = std::max<int64_t>(1, (result.endTime.ps() + m_bucketPs - 1) / m_bucketPs);
+    const int64_t endPs = result.endTime.ps();
+    const int64_t used = std::max<int64_t>(1, endPs / m_bucketPs + (endPs % m_bucketPs != 0));
     const size_t buckets = static_cast<size_t>(std::min<int64_t>(used, kBuckets));
     result.linkSeries.assign(m_busyPs.size(), {});
     for (size_t l = 0; l < m_busyPs.size(); ++l) {
@@ -176,22 +179,29 @@ void LinkRecorder::finish(RunResult& result, int dimensionCount) {
     result.linkIntervals = std::move(m_intervals);
     result.trafficBytes = std::move(m_traffic);
 
-    result.dimensions.assign(static_cast<size_t>(dimensionCount), {});
-    std::vector<int> linksPerDim(static_cast<size_t>(dimensionCount), 0);
-    for (int d = 0; d < dimensionCount; ++d)
-        result.dimensions[static_cast<size_t>(d)].dimension = d;
+    // A dimension's busy time is its links' mean: their sum, link-time, passes the simulated
+    // clock in a long run of many links (2^20 links busy 9 s), so it is summed in 128 bits.
+    const auto dims = static_cast<size_t>(dimensionCount);
+    result.dimensions.assign(dims, {});
+    std::vector<int64_t> linksPerDim(dims, 0);
+    std::vector<__int128> busyPs(dims, 0);
     for (size_t l = 0; l < result.links.size(); ++l) {
-        DimensionStats& ds = result.dimensions[static_cast<size_t>(result.links[l].dimension)];
+        const auto d = static_cast<size_t>(result.links[l].dimension);
+        DimensionStats& ds = result.dimensions[d];
         ds.bytes += m_stats[l].bytes;
-        ds.busy += m_stats[l].busy;
+        busyPs[d] += m_stats[l].busy.ps();
         ds.peakBandwidthBytesPerSecond += result.links[l].bandwidthBytesPerSecond;
-        ++linksPerDim[static_cast<size_t>(result.links[l].dimension)];
+        ++linksPerDim[d];
     }
-    for (int d = 0; d < dimensionCount; ++d) {
-        DimensionStats& ds = result.dimensions[static_cast<size_t>(d)];
-        const double capacity = static_cast<double>(linksPerDim[static_cast<size_t>(d)]) *
-                                static_cast<double>(result.endTime.ps());
-        ds.utilization = capacity > 0 ? static_cast<double>(ds.busy.ps()) / capacity : 0.0;
+    for (size_t d = 0; d < dims; ++d) {
+        DimensionStats& ds = result.dimensions[d];
+        ds.dimension = static_cast<int>(d);
+        if (linksPerDim[d] == 0)
+            continue;
+        const __int128 links = linksPerDim[d];
+        ds.busy = SimTime::fromPs(static_cast<int64_t>((busyPs[d] + links / 2) / links));
+        const double capacity = static_cast<double>(links) * static_cast<double>(endPs);
+        ds.utilization = capacity > 0 ? static_cast<double>(busyPs[d]) / capacity : 0.0;
     }
 }
 

@@ -43,6 +43,11 @@ public:
     void finish(RunResult& result, int dimensionCount);
 
 private:
+    /// Whether `end` lies past the last bucket (kBuckets * m_bucketPs, which need not fit in
+    /// int64 near the end of the simulated clock, so it is not computed).
+    bool pastLastBucket(SimTime end) const {
+        return end.ps() > 0 && (end.ps() - 1) / kBuckets >= m_bucketPs;
+    }
     void growTo(SimTime end);
 
     bool m_enabled;

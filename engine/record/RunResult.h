@@ -144,9 +144,11 @@ struct LinkGroupSeries {
 struct DimensionStats {
     int dimension = 0;
     uint64_t bytes = 0;
+    /// The mean busy time of the dimension's links (their sum, link-time, would pass the
+    /// simulated clock in a long run of many links); schema 5 on, before: the sum.
     SimTime busy;
     double peakBandwidthBytesPerSecond = 0; ///< sum over the dimension's links
-    double utilization = 0;                 ///< busy / (links * end time)
+    double utilization = 0;                 ///< busy / end time = sum of busy / (links * end)
 };
 
 struct RunResult {

@@ -16,7 +16,7 @@ namespace astrolabe {
 
 class SqliteConnection;
 
-constexpr int kSchemaVersion = 4;
+constexpr int kSchemaVersion = 5;
 
 /// The SQL of each step, oldest first; size() == kSchemaVersion.
 const std::vector<std::string>& migrationSteps();

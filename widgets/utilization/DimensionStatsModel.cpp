@@ -106,7 +106,7 @@ QVariant DimensionStatsModel::data(const QModelIndex& index, int role) const {
 QVariant DimensionStatsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* names[] = {"Dim",      "Bytes", "Busy (sum)", "Utilization",
+    static const char* names[] = {"Dim",      "Bytes", "Busy (mean)", "Utilization",
                                   "Achieved", "Peak",  "% of peak"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }

@@ -97,6 +97,27 @@ TEST(Schema, VersionThreeRunsKeepTheirPerLinkSeries) {
     EXPECT_EQ(db.integrityCheck(), "ok");
 }
 
+TEST(Schema, VersionFourDimensionBusyTimesBecomeTheirLinksMean) {
+    TempDir dir("schema_v4");
+    const std::string path = dir.file("old.db");
+    {
+        // Schema 4 stored a dimension's busy time as the sum over its links: here 2 links busy
+        // 600 ps in all of a 1000 ps run (utilization 600 / (2 x 1000) = 0.3).
+        SqliteConnection old(path);
+        migrateSchema(old, 4);
+        old.exec("INSERT INTO runs(id, name, created, engine_version, status, config_json, "
+                 "sim_time_ps) VALUES (1, 'v4', '2026-01-01T00:00:00Z', '0.1', 'ok', '{}', 1000)");
+        old.exec("INSERT INTO dimensions VALUES (1, 0, 30, 600, 5e9, 0.3)");
+    }
+    ProjectDatabase db(path);
+    EXPECT_EQ(db.schemaVersion(), kSchemaVersion);
+    const auto r = db.loadResult(1);
+    ASSERT_EQ(r->dimensions.size(), 1u);
+    EXPECT_EQ(r->dimensions[0].busy, SimTime::fromPs(300));
+    EXPECT_DOUBLE_EQ(r->dimensions[0].utilization, 0.3);
+    EXPECT_EQ(db.integrityCheck(), "ok");
+}
+
 TEST(Schema, NewerDatabaseIsRefusedNamingBothVersions) {
     TempDir dir("schema_newer");
     const std::string path = dir.file("future.db");

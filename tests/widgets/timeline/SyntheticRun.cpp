@@ -69,6 +69,7 @@ void fillLinkData(RunResult& r, Random& random) {
     for (DimensionStats& dim : r.dimensions) {
         const double links = dim.peakBandwidthBytesPerSecond / r.links[0].bandwidthBytesPerSecond;
         dim.utilization = dim.busy.seconds() / (links * r.endTime.seconds());
+        dim.busy = SimTime::fromPsRounded(static_cast<double>(dim.busy.ps()) / links); // the mean
     }
     const size_t n = static_cast<size_t>(r.npuCount);
     if (n <= 2048) {
