@@ -64,6 +64,11 @@ ParsedArgs ArgParser::parse(const std::vector<std::string>& args) const {
                                  spec->valueName + ">");
             value = args[++i];
         }
+        // "--backend=" must not quietly mean the default: only free text and lists (notes,
+        // tags) may be emptied.
+        if (value->empty() && spec->valueName != "TEXT" && spec->valueName != "LIST")
+            throw UsageError(m_command + ": option --" + name + " needs a value <" +
+                             spec->valueName + ">, found an empty one");
         out.m_values[name] = *value;
         if (spec->repeatable)
             out.m_repeated[name].push_back(*value);

@@ -2,6 +2,7 @@
 
 #include "cli/Commands.h"
 #include "core/Error.h"
+#include "core/Limits.h"
 #include "core/Units.h"
 #include "trace/WorkloadLoader.h"
 #include "trace/chakra/ChakraFile.h"
@@ -62,6 +63,9 @@ std::vector<uint32_t> parseDims(const std::string& text) {
             throw UsageError("--dims: expected NPUs per dimension like 8,4 (got \"" + text + "\")");
         dims.push_back(value);
     }
+    if (dims.size() > kMaxDimensions)
+        throw UsageError("--dims: expected at most " + std::to_string(kMaxDimensions) +
+                         " dimensions, got " + std::to_string(dims.size()));
     return dims;
 }
 
@@ -73,14 +77,22 @@ int check(const ParsedArgs& args, const std::string& prefix, std::ostream& out) 
     if (!args.value("npus").empty()) {
         const std::string text = args.value("npus");
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), npus);
-        if (ec != std::errc() || end != text.data() + text.size() || npus < 1)
-            throw UsageError("--npus: expected a positive integer, got \"" + text + "\"");
+        if (ec != std::errc() || end != text.data() + text.size() || npus < 1 ||
+            static_cast<uint64_t>(npus) > kMaxNpus)
+            throw UsageError("--npus: expected a whole number from 1 to " +
+                             std::to_string(kMaxNpus) + ", got \"" + text + "\"");
     } else {
-        npus = 1;
-        for (uint32_t d : options.dimensionSizes)
-            npus *= static_cast<int>(d);
         if (options.dimensionSizes.empty())
             throw UsageError("trace check needs --npus N or --dims A,B,...");
+        uint64_t product = 1; // each factor is at most 2^32 and the product stays below 2^53
+        for (uint32_t d : options.dimensionSizes) {
+            product *= d;
+            if (product > kMaxNpus)
+                throw UsageError("--dims: expected at most " + std::to_string(kMaxNpus) +
+                                 " NPUs in all, got " + args.value("dims") + " (more than " +
+                                 std::to_string(kMaxNpus) + ")");
+        }
+        npus = static_cast<int>(product);
     }
     const auto start = std::chrono::steady_clock::now();
     const auto traces = loadWorkload(prefix, npus, options);

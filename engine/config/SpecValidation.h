@@ -5,6 +5,7 @@
 
 #include "config/SimulationSpec.h"
 #include "core/Error.h"
+#include "core/Limits.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -14,11 +15,6 @@
 
 namespace astrolabe {
 
-/// Limits far above any real use; docs/limits.md says why each is where it is.
-inline constexpr size_t kMaxDimensions = 16;
-inline constexpr uint64_t kMaxNpus = uint64_t{1} << 20;
-inline constexpr int kMaxChunksPerCollective = 16384;
-inline constexpr int kMaxQueuesPerDimension = 1024;
 /// Endpoint delay after the injection scale: one second, in ns.
 inline constexpr double kMaxEndpointDelayNs = 1e9;
 

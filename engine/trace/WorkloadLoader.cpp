@@ -1,5 +1,6 @@
 #include "trace/WorkloadLoader.h"
 
+#include "core/Limits.h"
 #include "trace/ErrorCollector.h"
 #include "trace/TraceIo.h"
 #include "trace/WorkloadValidator.h"
@@ -23,6 +24,12 @@ std::vector<WorkloadTrace> loadWorkload(const std::string& prefix, int npuCount,
         throw Error(ErrorKind::Validation,
                     "cannot load a workload for " + std::to_string(npuCount) + " NPUs",
                     SourceLocation{prefix});
+    // Before a file is looked for: one existence check and one trace slot per NPU.
+    if (static_cast<uint64_t>(npuCount) > kMaxNpus)
+        throw Error(ErrorKind::Validation,
+                    "cannot load a workload for " + std::to_string(npuCount) +
+                        " NPUs: expected at most " + std::to_string(kMaxNpus),
+                    SourceLocation{prefix}, kLimitsHint);
 
     // File presence first, so a wrong prefix gives one clear message, not one per NPU.
     std::vector<int> missing;

@@ -89,6 +89,11 @@ void checkCommunication(const WorkloadTrace& trace, const WorkloadNode& node, in
         default:
             break;
         }
+        if (node.commType != CollectiveType::Broadcast && communicatorGroupId(node.pgName) < 0)
+            nodeError(errors, ErrorKind::Validation, trace, node,
+                      "pg_name \"" + node.pgName + "\" is not a communicator group id",
+                      "pg_name is a decimal group id of the communicator group file (up to "
+                      "999999999), or empty for all NPUs");
         const auto& dims = options.dimensionSizes;
         const bool allFalse =
             !node.detail->involvedDim.empty() &&

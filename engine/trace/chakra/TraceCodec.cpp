@@ -112,9 +112,9 @@ private:
         if (name == "is_cpu_op") {
             out.isCpuOp = integer(attr).value_or(0) != 0;
         } else if (name == "num_ops") {
-            out.hasNumOps = assign(attr, out.numOps);
+            out.hasNumOps = assignCount(attr, out.numOps);
         } else if (name == "tensor_size") {
-            out.hasTensorSize = assign(attr, out.tensorSize);
+            out.hasTensorSize = assignCount(attr, out.tensorSize);
         } else if (name == "comm_type") {
             uint64_t value = 0;
             if ((out.hasCommType = assign(attr, value))) {
@@ -128,7 +128,7 @@ private:
                 }
             }
         } else if (name == "comm_size") {
-            out.hasCommSize = assign(attr, out.commSize);
+            out.hasCommSize = assignCount(attr, out.commSize);
         } else if (name == "comm_priority") {
             out.commPriority = static_cast<uint32_t>(integer(attr).value_or(0));
         } else if (name == "comm_src") {
@@ -230,6 +230,24 @@ private:
         if (value)
             target = *value;
         return value.has_value();
+    }
+    // A count (bytes, operations) written in a signed member: a negative one is an error, not
+    // 2^64 minus it (comm_size = -4096 was an all-reduce of 16 EiB).
+    bool assignCount(const Attr& attr, uint64_t& target) {
+        if (!assign(attr, target))
+            return false;
+        const bool isSigned =
+            attr.value_case() == Attr::kInt32Val || attr.value_case() == Attr::kInt64Val ||
+            attr.value_case() == Attr::kSint32Val || attr.value_case() == Attr::kSint64Val ||
+            attr.value_case() == Attr::kSfixed32Val || attr.value_case() == Attr::kSfixed64Val;
+        if (isSigned && static_cast<int64_t>(target) < 0) {
+            error("attribute \"" + attr.name() +
+                      "\" = " + std::to_string(static_cast<int64_t>(target)) + " is negative",
+                  attr.name() == "num_ops" ? "it counts operations" : "it counts bytes");
+            target = 0;
+            return false;
+        }
+        return true;
     }
     // A 32-bit field (comm_src, comm_dst, comm_tag) takes any value of int32 or uint32; a wider
     // one is an error instead of being cut to its low 32 bits (2^32 + 1 was NPU 1).

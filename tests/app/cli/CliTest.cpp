@@ -50,6 +50,44 @@ TEST(Cli, UnknownFlagIsAOneLineErrorWithExitCode2) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
 }
 
+TEST(Cli, AnEmptyOptionValueIsRefusedNotTakenAsTheDefault) {
+    // "--backend=" ran with the project's backend and "--json=" wrote nothing, both with exit 0.
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"run", "p.yaml", "--backend="},
+          {"run", "p.yaml", "--json="},
+          {"run", "p.yaml", "--db", ""},
+          {"runs", "export", "1", "--budget-mb="},
+          {"astra", "--num-queues-per-dim="}}) {
+        SCOPED_TRACE(args[0] + " " + args.back());
+        const Result r = cli(args);
+        EXPECT_EQ(r.code, 2);
+        EXPECT_NE(r.err.find("found an empty one"), std::string::npos) << r.err;
+    }
+    // Free text and lists may be emptied: clearing a run's notes or tags.
+    const Result notes = cli({"runs", "notes", "1", "--notes=", "--db=/nonexistent/x.db"});
+    EXPECT_EQ(notes.err.find("found an empty one"), std::string::npos) << notes.err;
+    const Result tags = cli({"runs", "tag", "1", "--tags=", "--db=/nonexistent/x.db"});
+    EXPECT_EQ(tags.err.find("found an empty one"), std::string::npos) << tags.err;
+}
+
+TEST(Cli, TraceCheckRefusesNpuCountsBeyondTheLimitBeforeLookingForFiles) {
+    // --dims=65536,65536 wrapped to "a workload for 0 NPUs"; --npus=2000000000 looked for two
+    // billion files.
+    Result r = cli({"trace", "check", "/nonexistent/t", "--dims=65536,65536"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--dims: expected at most 1048576 NPUs in all"), std::string::npos)
+        << r.err;
+    r = cli({"trace", "check", "/nonexistent/t", "--npus=2000000000"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--npus: expected a whole number from 1 to 1048576"), std::string::npos)
+        << r.err;
+    r = cli({"trace", "check", "/nonexistent/t", "--dims=2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,1"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("expected at most 16 dimensions, got 17"), std::string::npos) << r.err;
+    r = cli({"trace", "check", "/nonexistent/t", "--dims=1024,1024"}); // at the limit: files
+    EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
+}
+
 TEST(Cli, MissingFileIsExitCode2) {
     const Result r = cli({"astra", "--system-configuration=/nonexistent/sys.json"});
     EXPECT_EQ(r.code, 2);

@@ -254,6 +254,58 @@ TEST_F(ChakraBadInput, DurationsBeyondTheSimulatedTimeAreRefused) {
     }
 }
 
+TEST_F(ChakraBadInput, NegativeCountsAreRefusedNotWrapped) {
+    // A signed member holding a negative size or operation count used to be read as 2^64 minus
+    // it: comm_size = -4096 became an all-reduce of 16 EiB that only the clock's limit stopped.
+    for (const int64_t value : {int64_t{-1}, int64_t{-4096}, INT64_MIN}) {
+        SCOPED_TRACE(value);
+        const std::string said = " = " + std::to_string(value) + " is negative";
+        EXPECT_ERROR(load({{coll(0, value)}}), "attribute \"comm_size\"" + said);
+        EXPECT_ERROR(load({{makeSend(0, 0, 0, 1, value)}}), "attribute \"comm_size\"" + said);
+        Node comp = makeNode(0, ChakraProtoMsg::COMP_NODE);
+        addInt(comp, "num_ops", value);
+        addInt(comp, "tensor_size", 64);
+        EXPECT_ERROR(load({{comp}}), "attribute \"num_ops\"" + said);
+        Node load_ = makeNode(0, ChakraProtoMsg::MEM_LOAD_NODE);
+        addInt(load_, "tensor_size", value);
+        EXPECT_ERROR(load({{load_}}), "attribute \"tensor_size\"" + said);
+    }
+    // The largest unsigned sizes stay sizes: the run, not the reader, decides if they fit.
+    Node big = makeNode(0, ChakraProtoMsg::COMM_COLL_NODE);
+    addInt(big, "comm_type", 0);
+    auto* size = big.add_attr();
+    size->set_name("comm_size");
+    size->set_uint64_val(UINT64_MAX);
+    EXPECT_EQ(load({{big}}), "");
+}
+
+TEST_F(ChakraBadInput, PgNamesThatAreNotGroupIdsAreRefusedByTheCheck) {
+    // trace check used to call these valid; only the run refused them.
+    for (const char* name : {"abc", "-3", "99999999999999999999", "1 ", "0x1"}) {
+        SCOPED_TRACE(name);
+        Node n = coll(0);
+        auto* pg = n.add_attr();
+        pg->set_name("pg_name");
+        pg->set_string_val(name);
+        EXPECT_ERROR(load({{n}}),
+                     "pg_name \"" + std::string(name) + "\" is not a communicator group id");
+    }
+    for (const char* name : {"", "0", "7", "999999999"}) {
+        SCOPED_TRACE(name);
+        Node n = coll(0);
+        auto* pg = n.add_attr();
+        pg->set_name("pg_name");
+        pg->set_string_val(name);
+        EXPECT_EQ(load({{n}}), "");
+    }
+}
+
+TEST_F(ChakraBadInput, WorkloadsForMoreNpusThanTheLimitAreRefusedBeforeAnyFileIsLookedFor) {
+    // trace check --npus=2000000000 used to look for two billion files (tens of minutes).
+    EXPECT_ERROR(loadPrefix(2'000'000'000), "expected at most 1048576");
+    EXPECT_ERROR(loadPrefix((1 << 20) + 1), "cannot load a workload for 1048577 NPUs");
+}
+
 TEST_F(ChakraBadInput, PgNameNotAString) {
     Node n = coll(0);
     addInt(n, "pg_name", 1);
