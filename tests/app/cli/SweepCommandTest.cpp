@@ -89,6 +89,18 @@ TEST(SweepCommand, DryRunListsThePointsAndRunsNothing) {
                  !astrolabe::ProjectDatabase(dir.file("astrolabe.db")).listRuns().empty());
 }
 
+TEST(SweepCommand, WorkerCountsOutsideOneTo1024AreRefusedBeforeAnythingRuns) {
+    // "--jobs=0" printed "0 worker threads" and ran the points anyway; -3 did the same.
+    SweepFolder dir("sweep_jobs");
+    for (const char* jobs : {"0", "-3", "1025", "99999999999"}) {
+        SCOPED_TRACE(jobs);
+        const auto r = cli({"sweep", dir.file("sweep.yaml"), std::string("--jobs=") + jobs});
+        EXPECT_EQ(r.code, 2);
+        EXPECT_NE(r.err.find("--jobs: expected a"), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(dir.file("astrolabe.db")));
+    }
+}
+
 TEST(SweepCommand, TwoWorkersGiveTheMetricsOfOne) {
     SweepFolder dir("sweep_jobs");
     const auto one = cli({"sweep", dir.file("sweep.yaml"), "--jobs", "1", "--db",
