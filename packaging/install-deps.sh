@@ -6,7 +6,7 @@
 # e.g. libqt6opengl6-dev, which qt6-charts-dev's CMake files require but do not depend on).
 #   install-deps.sh         what the README's two commands need (build, run, test headless)
 #   install-deps.sh --deb   and what packaging/deb.sh needs to build the Debian package
-#   install-deps.sh --fuzz  and what packaging/fuzz.sh needs (clang with libFuzzer)
+#   install-deps.sh --fuzz  and what packaging/fuzz.sh and probe.sh need (clang with libFuzzer, python3, time)
 set -euo pipefail
 
 packages=(
@@ -20,7 +20,7 @@ packages=(
 for group in "$@"; do
     case "$group" in
     --deb) packages+=(dpkg-dev file) ;;            # dpkg-shlibdeps declares the dependencies
-    --fuzz) packages+=(clang libclang-rt-14-dev) ;; # libFuzzer and the sanitizer runtimes
+    --fuzz) packages+=(clang libclang-rt-14-dev python3 time) ;; # libFuzzer, sanitizers, probe.sh
     *) echo "install-deps: unknown option '$group' (expected --deb or --fuzz)" >&2; exit 2 ;;
     esac
 done
