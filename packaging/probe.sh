@@ -17,26 +17,57 @@ trap 'rm -rf "$w"' EXIT
 cd "$w" || exit 2
 base=$root/projects/quickstart/project.yaml
 bad=0; n=0
-p() { # NAME EXPECT(fail|ok) CMD...
-  local name=$1 expect=$2; shift 2; n=$((n+1))
-  local out rc rss
-  out=$( (ulimit -v 6000000; /usr/bin/time -f 'RSS %M' timeout -s KILL 60 "$@") 2>&1 ); rc=$?
-  rss=$(grep -oE 'RSS [0-9]+' <<<"$out" | tail -1 | cut -d' ' -f2)
-  out=$(grep -v '^RSS ' <<<"$out" | grep -v 'Command terminated by signal' )
-  local verdict=ok
-  if ((rc == 137 || rc == 124)); then verdict="HANG/KILLED"
-  elif ((rc > 128)); then verdict="SIGNAL $rc"
-  elif grep -qi 'internal error\|terminate called\|libprotobuf' <<<"$out"; then verdict="INTERNAL"
-  elif ((rss > 2000000)); then verdict="RSS ${rss}k"
-  elif [[ $expect == fail && $rc == 0 ]]; then verdict="EXIT0"
-  elif [[ $expect == ok && $rc != 0 ]]; then verdict="FAILED rc=$rc"
-  fi
-  [[ $verdict == ok ]] || bad=$((bad+1))
-  printf '%-4s %-44s rc=%-3s rss=%6sk %s\n     %s\n' "$n" "$name" "$rc" "$rss" "$verdict" \
-    "$(head -c 260 <<<"$out" | tr '\n' ' ')"
+p() { # NAME EXPECT(fail|ok|any) CMD...
+    local name=$1 expect=$2
+    shift 2
+    n=$((n + 1))
+    local out rc rss verdict=ok
+    out=$( (ulimit -v 6000000; /usr/bin/time -f 'RSS %M' timeout -s KILL 60 "$@") 2>&1)
+    rc=$?
+    rss=$(grep -oE 'RSS [0-9]+' <<<"$out" | tail -n 1 | cut -d' ' -f2)
+    out=$(grep -v -e '^RSS ' -e 'Command terminated by signal' <<<"$out")
+    if ((rc == 137 || rc == 124)); then verdict="HANG/KILLED"
+    elif ((rc > 128)); then verdict="SIGNAL $rc"
+    elif grep -qi 'internal error\|terminate called\|libprotobuf' <<<"$out"; then verdict="INTERNAL"
+    elif ((rss > 2000000)); then verdict="RSS ${rss}k"
+    elif [[ $expect == fail && $rc == 0 ]]; then verdict="EXIT0"
+    elif [[ $expect == ok && $rc != 0 ]]; then verdict="FAILED rc=$rc"
+    fi
+    [[ $verdict == ok ]] || bad=$((bad + 1))
+    printf '%-4s %-44s rc=%-3s rss=%6sk %s\n     %s\n' "$n" "$name" "$rc" "$rss" "$verdict" \
+        "$(head -c 260 <<<"$out" | tr '\n' ' ')"
 }
-proj() { # FILE then sed expressions applied to the quickstart project
-  local f=$1; shift; cp "$base" "$f"; for e in "$@"; do sed -i "$e" "$f"; done; }
+proj() { # FILE SED... : the quick-start project edited by each sed expression
+    local f=$1
+    shift
+    cp "$base" "$f"
+    for e in "$@"; do sed -i "$e" "$f"; done
+}
+refused() { # NAME FILE SED... : run must refuse the edited project
+    local name=$1 f=$2
+    shift 2
+    proj "$f" "$@"
+    p "$name" fail "$cli" run "$f" --no-store
+}
+runs_or_refused() { # NAME FILE SED... : run may finish or refuse, but not crash, hang or grow
+    local name=$1 f=$2
+    shift 2
+    proj "$f" "$@"
+    p "$name" any "$cli" run "$f" --no-store
+}
+stacked() { # FILE COUNT DIMENSION : the quick-start project on COUNT copies of DIMENSION
+    {
+        sed -n '1,/dimensions:/p' "$base"
+        for ((i = 0; i < $2; i++)); do echo "    - $3"; done
+        sed -n '/^system:/,$p' "$base"
+    } >"$1"
+}
+astra_refuses() { # NAME SYSTEM.json NETWORK.yml [FLAG...] : tr/ok under ASTRA-sim's flags
+    local name=$1 system=$2 network=$3
+    shift 3
+    p "$name" fail "$cli" astra --workload-configuration=tr/ok --system-configuration="$system" \
+        --network-configuration="$network" --remote-memory-configuration=mem.json "$@"
+}
 # ---- common material
 mkdir -p tr; python3 - <<'PY'
 import json
@@ -86,8 +117,7 @@ mkdir adir
 cp "$base" q.yaml
 
 echo "== 1. what is not a regular file"
-proj p1a.yaml 's|^platform:|platform:\n  astra-network: /dev/urandom|' '/dimensions:/,+1d'
-p "astra-network /dev/urandom" fail $cli run p1a.yaml --no-store
+refused "astra-network /dev/urandom" p1a.yaml 's|^platform:|platform:\n  astra-network: /dev/urandom|' '/dimensions:/,+1d'
 cat > p1b.yaml <<Y
 name: p1b
 platform: {astra-network: zero-link}
@@ -95,14 +125,10 @@ system: {astra-system: adir}
 workload: {microbenchmark: {collective: all-reduce, size: 1 MiB}}
 Y
 p "astra-network symlink to /dev/zero" fail $cli run p1b.yaml --no-store
-proj p1c.yaml 's|^workload:|memory: {astra-memory: fifo}\nworkload:|'
-p "astra-memory FIFO" fail $cli run p1c.yaml --no-store
-proj p1d.yaml 's|^workload:|comm-groups: /proc/self/mem\nworkload:|'
-p "comm-groups /proc/self/mem" fail $cli run p1d.yaml --no-store
-proj p1e.yaml 's|^  chunks: 4.*|  chunks: 4\n  per-node-custom: fifo|'
-p "per-node-custom FIFO" fail $cli run p1e.yaml --no-store
-proj p1f.yaml 's|^  chunks: 4.*|  chunks: 4\n  custom-algorithms: {all-reduce: adir/x}|'
-p "custom-algorithms prefix in a folder of nothing" fail $cli run p1f.yaml --no-store
+refused "astra-memory FIFO" p1c.yaml 's|^workload:|memory: {astra-memory: fifo}\nworkload:|'
+refused "comm-groups /proc/self/mem" p1d.yaml 's|^workload:|comm-groups: /proc/self/mem\nworkload:|'
+refused "per-node-custom FIFO" p1e.yaml 's|^  chunks: 4.*|  chunks: 4\n  per-node-custom: fifo|'
+refused "custom-algorithms prefix in a folder of nothing" p1f.yaml 's|^  chunks: 4.*|  chunks: 4\n  custom-algorithms: {all-reduce: adir/x}|'
 p "run: project is a FIFO" fail $cli run fifo --no-store
 p "run: project is a folder" fail $cli run adir --no-store
 p "run: project is /dev/urandom" fail $cli run /dev/urandom --no-store
@@ -116,18 +142,13 @@ p "graph import: CSV is /dev/urandom" fail $cli graph import /dev/urandom
 p "synthesize on a FIFO" fail $cli synthesize fifo
 p "lesson check on a FIFO" fail $cli lesson check fifo
 echo "== 2. sizes that explode memory"
-proj p2a.yaml 's|chunks: 4 |chunks: 4294967296 |'
-p "chunks 2^32" fail $cli run p2a.yaml --no-store
-proj p2b.yaml 's|active-chunks-per-dimension: 1|active-chunks-per-dimension: 1000000000000|'
-p "active-chunks-per-dimension 1e12" fail $cli run p2b.yaml --no-store
-proj p2c.yaml 's|^  chunks: 4.*|  chunks: 4\n  num-queues-per-dim: 123456789|'
-p "num-queues-per-dim 123456789" fail $cli run p2c.yaml --no-store
-{ sed -n '1,/dimensions:/p' "$base"; for i in $(seq 30); do echo "    - {type: FullyConnected, size: 2, bandwidth: 50 GB/s, latency: 1 ns}"; done; sed -n '/^system:/,$p' "$base"; } > p2d.yaml
+refused "chunks 2^32" p2a.yaml 's|chunks: 4 |chunks: 4294967296 |'
+refused "active-chunks-per-dimension 1e12" p2b.yaml 's|active-chunks-per-dimension: 1|active-chunks-per-dimension: 1000000000000|'
+refused "num-queues-per-dim 123456789" p2c.yaml 's|^  chunks: 4.*|  chunks: 4\n  num-queues-per-dim: 123456789|'
+stacked p2d.yaml 30 "{type: FullyConnected, size: 2, bandwidth: 50 GB/s, latency: 1 ns}"
 p "30 dimensions of 2 (2^30 NPUs)" fail $cli run p2d.yaml --no-store
-proj p2e.yaml 's|{type: Ring, size: 8,|{type: Switch, size: 3000000000,|'
-p "Switch of 3e9 NPUs" fail $cli run p2e.yaml --no-store
-proj p2f.yaml 's|size: 1 MiB|size: 1000000 TB|'
-p "all-reduce of 10^18 B (finishes or is refused)" any $cli run p2f.yaml --no-store
+refused "Switch of 3e9 NPUs" p2e.yaml 's|{type: Ring, size: 8,|{type: Switch, size: 3000000000,|'
+runs_or_refused "all-reduce of 10^18 B (finishes or is refused)" p2f.yaml 's|size: 1 MiB|size: 1000000 TB|'
 p "generate-llm 10^9 layers" fail $cli generate-llm --preset=gpt2-124m --layers=1000000000 --out=$w/llm
 p "generate-llm dp 2^40" fail $cli generate-llm --preset=gpt2-124m --dp=1099511627776 --out=$w/llm
 cat > s2.yaml <<Y
@@ -172,19 +193,13 @@ for t in durmax dur2p62 sizeneg sizehuge dstneg dstfar depself depcycle depmiss 
   e=fail; [[ $t == sizehuge ]] && e=any; p "trace $t: trace check" $e $cli trace check tr/$t --npus=2
 done
 tproj opsbig true; p "num_ops 2^63-1 with roofline" fail $cli run t-opsbig.yaml --no-store
-proj p3a.yaml 's|latency: 500 ns|latency: 9223372036854775807 ns|'
-p "latency 2^63-1 ns" fail $cli run p3a.yaml --no-store
-proj p3b.yaml 's|latency: 500 ns|latency: 1e300 s|'
-p "latency 1e300 s" fail $cli run p3b.yaml --no-store
-proj p3c.yaml 's|endpoint-delay: 10 ns|endpoint-delay: 18446744073709551617 ns|'
-p "endpoint-delay 2^64+1 ns" fail $cli run p3c.yaml --no-store
-proj p3d.yaml 's|size: 1 MiB|size: 18446744073709551616 B|'
-p "all-reduce of 16 EiB (2^64 B)" fail $cli run p3d.yaml --no-store
-proj p3e.yaml 's|size: 1 MiB|size: -1 MiB|'
-p "negative size" fail $cli run p3e.yaml --no-store
-proj p3f.yaml 's|{type: Ring, size: 8,|{type: Ring, size: 4294967298,|'
-p "Ring of 2^32+2" fail $cli run p3f.yaml --no-store
-{ sed -n '1,/dimensions:/p' "$base"; for i in 1 2 3 4; do echo "    - {type: Switch, size: 256, bandwidth: 50 GB/s, latency: 1 ns}"; done; sed -n '/^system:/,$p' "$base"; } > p3g.yaml
+refused "latency 2^63-1 ns" p3a.yaml 's|latency: 500 ns|latency: 9223372036854775807 ns|'
+refused "latency 1e300 s" p3b.yaml 's|latency: 500 ns|latency: 1e300 s|'
+refused "endpoint-delay 2^64+1 ns" p3c.yaml 's|endpoint-delay: 10 ns|endpoint-delay: 18446744073709551617 ns|'
+refused "all-reduce of 16 EiB (2^64 B)" p3d.yaml 's|size: 1 MiB|size: 18446744073709551616 B|'
+refused "negative size" p3e.yaml 's|size: 1 MiB|size: -1 MiB|'
+refused "Ring of 2^32+2" p3f.yaml 's|{type: Ring, size: 8,|{type: Ring, size: 4294967298,|'
+stacked p3g.yaml 4 "{type: Switch, size: 256, bandwidth: 50 GB/s, latency: 1 ns}"
 p "4 Switch dims of 256 (2^32 NPUs)" fail $cli run p3g.yaml --no-store
 p "trace check --dims 65536x65536" fail $cli trace check tr/depself --dims=65536,65536
 cat > sys.json <<J
@@ -200,16 +215,16 @@ cat > sys.json <<J
 J
 echo '{"memory-type": "NO_MEMORY_EXPANSION"}' > mem.json
 printf 'topology: [ Ring ]\nnpus_count: [ 2 ]\nbandwidth: [ 50.0 ]\nlatency: [ 500.0 ]\n' > net.yml
-p "astra: --injection-scale=1e308" fail $cli astra --workload-configuration=tr/ok --system-configuration=sys.json --network-configuration=net.yml --remote-memory-configuration=mem.json --injection-scale=1e308
-p "astra: --num-queues-per-dim=-1" fail $cli astra --workload-configuration=tr/ok --system-configuration=sys.json --network-configuration=net.yml --remote-memory-configuration=mem.json --num-queues-per-dim=-1
+astra_refuses "astra: --injection-scale=1e308" sys.json net.yml --injection-scale=1e308
+astra_refuses "astra: --num-queues-per-dim=-1" sys.json net.yml --num-queues-per-dim=-1
 sed 's/"endpoint-delay": 10/"endpoint-delay": 1e30/' sys.json > sysd.json
-p "astra: endpoint-delay 1e30 in JSON" fail $cli astra --workload-configuration=tr/ok --system-configuration=sysd.json --network-configuration=net.yml --remote-memory-configuration=mem.json
+astra_refuses "astra: endpoint-delay 1e30 in JSON" sysd.json net.yml
 sed 's/"preferred-dataset-splits": 4/"preferred-dataset-splits": 4.5/' sys.json > sysf.json
-p "astra: preferred-dataset-splits 4.5" fail $cli astra --workload-configuration=tr/ok --system-configuration=sysf.json --network-configuration=net.yml --remote-memory-configuration=mem.json
+astra_refuses "astra: preferred-dataset-splits 4.5" sysf.json net.yml
 printf 'topology: [ Ring ]\nnpus_count: [ 2 ]\nbandwidth: [ 50.0 ]\nlatency: [ -5 ]\n' > netneg.yml
-p "astra: latency -5" fail $cli astra --workload-configuration=tr/ok --system-configuration=sys.json --network-configuration=netneg.yml --remote-memory-configuration=mem.json
+astra_refuses "astra: latency -5" sys.json netneg.yml
 printf 'topology: [ Ring, Ring ]\nnpus_count: [ 2 ]\nbandwidth: [ 50.0, 1 ]\nlatency: [ 5 , 5]\n' > netmis.yml
-p "astra: lists of different lengths" fail $cli astra --workload-configuration=tr/ok --system-configuration=sys.json --network-configuration=netmis.yml --remote-memory-configuration=mem.json
+astra_refuses "astra: lists of different lengths" sys.json netmis.yml
 
 echo "== 4. internal error instead of a message"
 proj p4a.yaml 's|^name: .*|name: "\\xff\\xfe bad \\x00 name"|'
@@ -218,18 +233,12 @@ p "name with escaped 0xFF and NUL" ok $cli run p4a.yaml --db=$w/n.db
 p "name with raw invalid UTF-8 bytes" ok $cli run p4b.yaml --db=$w/n.db
 p "runs list on that database" ok $cli runs list --db=$w/n.db
 p "runs export json of that run" ok $cli runs export 2 --db=$w/n.db --out=$w/n2.json
-proj p4c.yaml 's|chunks: 4 |chunks: [4] |'
-p "chunks: a list" fail $cli run p4c.yaml --no-store
-proj p4d.yaml 's|type: Ring|type: {Ring: 1}|'
-p "type: a map" fail $cli run p4d.yaml --no-store
-proj p4e.yaml 's|50 GiB/s|nan GiB/s|'
-p "bandwidth nan" fail $cli run p4e.yaml --no-store
-proj p4f.yaml 's|500 ns|inf ns|'
-p "latency inf" fail $cli run p4f.yaml --no-store
-proj p4g.yaml 's|size: 8,|size: 0x10,|'
-p "size 0x10 (YAML hex integer: 16)" any $cli run p4g.yaml --no-store
-proj p4h.yaml 's|scheduling-policy: LIFO|scheduling-policy: ~|'
-p "scheduling-policy null" fail $cli run p4h.yaml --no-store
+refused "chunks: a list" p4c.yaml 's|chunks: 4 |chunks: [4] |'
+refused "type: a map" p4d.yaml 's|type: Ring|type: {Ring: 1}|'
+refused "bandwidth nan" p4e.yaml 's|50 GiB/s|nan GiB/s|'
+refused "latency inf" p4f.yaml 's|500 ns|inf ns|'
+runs_or_refused "size 0x10 (YAML hex integer: 16)" p4g.yaml 's|size: 8,|size: 0x10,|'
+refused "scheduling-policy null" p4h.yaml 's|scheduling-policy: LIFO|scheduling-policy: ~|'
 printf '%s\n' '*a' > p4i.yaml
 p "YAML: undefined alias" fail $cli run p4i.yaml --no-store
 printf 'a: &x [*x]\n' > p4j.yaml
@@ -270,7 +279,14 @@ p "graph export > /dev/full" fail bash -c "$cli graph export $root/projects/grap
 rm -f c.db
 for i in 1 2 3 4 5 6 7 8; do $cli run q.yaml --db=$w/c.db >/dev/null 2>c$i.err & done; wait
 stored=$(python3 -c "import sqlite3; print(sqlite3.connect('c.db').execute('select count(*) from runs').fetchone()[0])" 2>&1)
-n=$((n+1)); if [[ $stored == 8 ]]; then echo "$n    8 concurrent first runs on a new database: 8 stored  ok"; else bad=$((bad+1)); echo "$n    8 concurrent first runs: stored=$stored  LOST"; cat c*.err | head -5; fi
+n=$((n + 1))
+if [[ $stored == 8 ]]; then
+    echo "$n    8 concurrent first runs on a new database: 8 stored  ok"
+else
+    bad=$((bad + 1))
+    echo "$n    8 concurrent first runs: stored=$stored  LOST"
+    head -n 5 c*.err
+fi
 
 echo "== 7. utilization"
 cat > p7.yaml <<Y

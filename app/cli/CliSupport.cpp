@@ -15,16 +15,20 @@ void requireFile(const std::string& flag, const std::string& path) {
         throw UsageError("--" + flag + ": file not found: " + path);
 }
 
-int parseCount(const std::string& flag, const std::string& text, int minimum) {
+int parseCount(const std::string& flag, const std::string& text, int minimum, int maximum) {
     int value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || text.empty() || value < minimum) {
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty() || value < minimum ||
+        value > maximum) {
         std::string expected = "--";
         expected += flag;
-        expected += minimum == 1         ? ": expected a positive whole number, found \""
-                    : minimum == INT_MIN ? ": expected a whole number, found \""
-                                         : ": expected a whole number of at least " +
-                                               std::to_string(minimum) + ", found \"";
+        expected +=
+            maximum != INT_MAX ? ": expected a whole number from " + std::to_string(minimum) +
+                                     " to " + std::to_string(maximum) + ", found \""
+            : minimum == 1 ? ": expected a positive whole number, found \""
+            : minimum == INT_MIN
+                ? ": expected a whole number, found \""
+                : ": expected a whole number of at least " + std::to_string(minimum) + ", found \"";
         expected += text;
         expected += "\"";
         throw UsageError(expected);

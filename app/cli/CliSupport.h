@@ -8,8 +8,10 @@ namespace astrolabe::cli {
 
 /// Throws UsageError (exit 2) when the flag is empty or the file does not exist.
 void requireFile(const std::string& flag, const std::string& path);
-/// The whole of `text` as an integer of at least `minimum`; UsageError naming --flag otherwise.
-int parseCount(const std::string& flag, const std::string& text, int minimum = INT_MIN);
+/// The whole of `text` as an integer from `minimum` to `maximum`; UsageError naming --flag
+/// (and the range) otherwise.
+int parseCount(const std::string& flag, const std::string& text, int minimum = INT_MIN,
+               int maximum = INT_MAX);
 double parseReal(const std::string& flag, const std::string& text);
 /// True and the value when the whole of `text` is a finite number ("250", "2.5e3").
 bool parseWholeNumber(const std::string& text, double& value);

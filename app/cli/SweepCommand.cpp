@@ -183,10 +183,8 @@ int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     requireFile("sweep", sweepPath);
     // "--jobs=0" used to print "0 worker threads" and run the points anyway.
     constexpr int kMaxJobs = 1024;
-    const int jobs = args.has("jobs") ? parseCount("jobs", args.value("jobs"), 1) : defaultJobs();
-    if (jobs > kMaxJobs)
-        throw UsageError("--jobs: expected a whole number from 1 to " + std::to_string(kMaxJobs) +
-                         " worker threads, found " + args.value("jobs"));
+    const int jobs =
+        args.has("jobs") ? parseCount("jobs", args.value("jobs"), 1, kMaxJobs) : defaultJobs();
     std::unique_ptr<MpiSweep> mpi;
     if (args.has("mpi"))
         mpi = std::make_unique<MpiSweep>();

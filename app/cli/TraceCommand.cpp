@@ -1,5 +1,6 @@
 #include "cli/TraceCommand.h"
 
+#include "cli/CliSupport.h"
 #include "cli/Commands.h"
 #include "core/Error.h"
 #include "core/Limits.h"
@@ -74,13 +75,8 @@ int check(const ParsedArgs& args, const std::string& prefix, std::ostream& out) 
     options.roofline = args.has("roofline");
     options.dimensionSizes = parseDims(args.value("dims"));
     int npus = 0;
-    if (!args.value("npus").empty()) {
-        const std::string text = args.value("npus");
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), npus);
-        if (ec != std::errc() || end != text.data() + text.size() || npus < 1 ||
-            static_cast<uint64_t>(npus) > kMaxNpus)
-            throw UsageError("--npus: expected a whole number from 1 to " +
-                             std::to_string(kMaxNpus) + ", got \"" + text + "\"");
+    if (args.has("npus")) {
+        npus = parseCount("npus", args.value("npus"), 1, static_cast<int>(kMaxNpus));
     } else {
         if (options.dimensionSizes.empty())
             throw UsageError("trace check needs --npus N or --dims A,B,...");
