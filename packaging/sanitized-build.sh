@@ -24,7 +24,7 @@ flags="-O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,
 flags+=" -fno-sanitize-recover=undefined"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="$flags" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DASTROLABE_FUZZ=ON \
-    -DASTROLABE_BUILD_GUI=OFF -DASTROLABE_WERROR=OFF -Wno-dev >"$build/configure.log" 2>&1 \
+    -DASTROLABE_BUILD_GUI=OFF -DASTROLABE_WERROR=OFF -DASTROLABE_PCH=OFF -Wno-dev >"$build/configure.log" 2>&1 \
     || { cat "$build/configure.log"; exit 1; }
 cmake --build "$build" -j "${JOBS:-2}" --target "$@" -- --no-print-directory 2>&1 \
     | grep -vE '^\[ *[0-9]+%\]' || true
