@@ -136,13 +136,13 @@ say "packaging/run.sh (no display)"
 in_root "$r1" bash -c 'cd /home/astrolabe && packaging/run.sh' 2>&1 | tee "$work/run.log" || true
 grep -q '^Quick start: ' "$work/run.log" && grep -q 'finished at' "$work/run.log" \
     || fail "packaging/run.sh did not print the quick-start report (log above)"
-say "run.sh printed the quick-start report"
+say "run.sh printed the quick-start report ($(grep -E '^build: ' "$work/run.log" | tail -n 1))"
 
 say "packaging/test.sh"
 in_root "$r1" bash -c 'cd /home/astrolabe && packaging/test.sh' >"$work/test.log" 2>&1 || true
 grep -vE '^ *[0-9]+/[0-9]+ Test +#' "$work/test.log" | tail -n 40
 grep -q '100% tests passed' "$work/test.log" || fail "packaging/test.sh did not end with '100% tests passed'"
-say "test.sh: $(grep -E 'tests passed' "$work/test.log" | tail -n 1)"
+say "test.sh: $(grep -E 'tests passed' "$work/test.log" | tail -n 1) ($(grep -E '^build: ' "$work/test.log" | tail -n 1))"
 
 # 2. The Debian package, installed with apt into a second fresh root.
 say "packaging/deb.sh"

@@ -10,7 +10,7 @@
 set -euo pipefail
 
 packages=(
-    cmake g++ make pkg-config ccache clang-format
+    cmake ninja-build mold g++ make pkg-config ccache clang-format
     qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
     libyaml-cpp-dev libsqlite3-dev libprotobuf-dev protobuf-compiler zlib1g-dev
     nlohmann-json3-dev libpugixml-dev libnlopt-dev libopenmpi-dev openmpi-bin
