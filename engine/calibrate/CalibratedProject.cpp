@@ -130,13 +130,14 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
         c.push_back("  regime " + std::to_string(k + 1) + " (" + regimeRange(fit.model, k) +
                     "): " + regimeText(fit.model.regimes[k]) +
                     (k + 1 < fit.model.regimes.size() ? "  [not a setting]" : ""));
-    c.push_back("Settings from the last regime: platform.dimensions[" + std::to_string(dimension) +
-                "] bandwidth " + units::formatBandwidth(before.bandwidthBytesPerSecond) + " -> " +
-                units::formatBandwidth(out.bandwidthBytesPerSecond, 0, 5) + " (efficiency " +
-                units::formatFixed(out.efficiency, 3) + "), latency " +
-                units::formatPlain(before.latencyNs, 6) + " ns -> " +
-                units::formatPlain(out.latencyNs, 6) + " ns; system.endpoint-delay " +
-                units::formatPlain(out.endpointDelayNs, 6) + " ns");
+    out.settings =
+        "Settings from the last regime: platform.dimensions[" + std::to_string(dimension) +
+        "] bandwidth " + units::formatBandwidth(before.bandwidthBytesPerSecond) + " -> " +
+        units::formatBandwidth(out.bandwidthBytesPerSecond, 0, 5) + " (efficiency " +
+        units::formatFixed(out.efficiency, 3) + "), latency " +
+        units::formatPlain(before.latencyNs, 6) + " ns -> " + units::formatPlain(out.latencyNs, 6) +
+        " ns; system.endpoint-delay " + units::formatPlain(out.endpointDelayNs, 6) + " ns";
+    c.push_back(out.settings);
     for (const std::string& w : out.warnings)
         c.push_back("Note: " + w);
     return out;

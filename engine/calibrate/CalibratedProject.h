@@ -28,6 +28,7 @@ struct AppliedCalibration {
     int dimension = 0;
     double latencyNs = 0, bandwidthBytesPerSecond = 0, endpointDelayNs = 0;
     double efficiency = 0;             ///< the new bandwidth / the dimension's bandwidth before
+    std::string settings;              ///< "Settings from the last regime: ..." (one line)
     std::vector<std::string> comment;  ///< the header comment's lines, without "# "
     std::vector<std::string> warnings; ///< what the settings cannot reproduce
 };

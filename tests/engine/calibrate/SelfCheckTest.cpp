@@ -68,7 +68,7 @@ TEST(CalibrationSelfCheck, RecoversTheSimulatedPlatformWithinOnePercent) {
     std::printf("%s", calibrationReportText(c).c_str());
     EXPECT_EQ(c.fit.model.regimes.size(), 1u);
     const AppliedCalibration applied = applyCalibration(guess, 0, c.fit, c.runs);
-    std::printf("%s\n", applied.comment.back().c_str());
+    std::printf("%s\n", applied.settings.c_str());
     EXPECT_NEAR(applied.latencyNs / kLatencyNs, 1, 0.01);
     EXPECT_NEAR(applied.endpointDelayNs / kEndpointNs, 1, 0.01);
     EXPECT_NEAR(applied.bandwidthBytesPerSecond / kBandwidth, 1, 0.01);
