@@ -251,8 +251,15 @@ FitResult fitCostModel(const std::vector<CalibrationPoint>& points, const FitOpt
         throw Error(ErrorKind::Validation,
                     "no measurement to fit: every row has size 0 or no time > 0");
     std::vector<uint64_t> sizes;
-    for (const CalibrationPoint& p : points)
+    for (const CalibrationPoint& p : points) {
+        // 1 ps to 1e12 us (11.6 days): what a measurement can be, and what keeps the sums finite.
+        if (!(p.timeUs >= 1e-6 && p.timeUs <= 1e12))
+            throw Error(ErrorKind::Validation,
+                        "line " + std::to_string(p.line) + ": a time of " +
+                            units::formatPlain(p.timeUs, 6) +
+                            " us is outside what a measurement can be (1 ps to 1e12 us)");
         sizes.push_back(p.sizeBytes);
+    }
     std::sort(sizes.begin(), sizes.end());
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
     if (sizes.size() < static_cast<size_t>(kMinSizesPerRegime))

@@ -62,15 +62,16 @@ std::string sizeRangeName(int range) {
 
 ErrorStats errorStats(const std::vector<double>& ratios) {
     ErrorStats s;
-    double logSum = 0;
+    double logSum = 0, logWorst = 0;
     for (const double r : ratios) {
         if (!(r > 0) || !std::isfinite(r))
             continue;
         ++s.points;
         logSum += std::abs(std::log(r));
-        s.worst = std::max(s.worst, std::abs(r - 1));
+        logWorst = std::max(logWorst, std::abs(std::log(r)));
     }
     s.geomean = s.points ? std::exp(logSum / s.points) - 1 : 0;
+    s.worst = std::exp(logWorst) - 1;
     return s;
 }
 

@@ -8,7 +8,8 @@
 // out (all_reduce predicted from all_gather and reduce_scatter, ...). Errors are of the bus
 // bandwidth, which for a given size is the error of the time: with r = predicted / measured,
 //   geomean error = exp(mean |ln r|) - 1   (the geometric mean of max(r, 1/r), minus 1)
-//   worst error   = max |r - 1|.
+//   worst error   = max(r, 1/r) - 1 over the points (so geomean <= worst; 10 % either way
+//                   means predicted 1.1 x or 1/1.1 x the measured).
 
 #include "calibrate/CostFit.h"
 

@@ -15,6 +15,15 @@ std::string printed(const char* format, auto... values) {
     return std::string(buffer, n > 0 ? static_cast<size_t>(n) : 0);
 }
 
+/// The type as one word (a CSV may have given "float 32" or nothing).
+std::string typeWord(const std::string& type) {
+    std::string out = type.empty() ? "float" : type.substr(0, 32);
+    for (char& c : out)
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '%')
+            c = '_';
+    return out;
+}
+
 } // namespace
 
 std::string ncclTestsText(const NcclRun& run, const std::string& host) {
@@ -47,9 +56,9 @@ std::string ncclTestsText(const NcclRun& run, const std::string& host) {
     for (const NcclRow& r : run.rows) {
         out += printed("%12llu  %12llu  %8s  %6s  %6d  %9.3f  %6.2f  %6.2f  %5d",
                        static_cast<unsigned long long>(r.sizeBytes),
-                       static_cast<unsigned long long>(r.count),
-                       r.type.empty() ? "float" : r.type.c_str(), reduces ? "sum" : "none", -1,
-                       r.outOfPlaceUs, r.outOfPlaceAlgGBps, r.outOfPlaceBusGBps, 0);
+                       static_cast<unsigned long long>(r.count), typeWord(r.type).c_str(),
+                       reduces ? "sum" : "none", -1, r.outOfPlaceUs, r.outOfPlaceAlgGBps,
+                       r.outOfPlaceBusGBps, 0);
         if (inPlace)
             out += printed("  %9.3f  %6.2f  %6.2f  %5d", r.inPlaceUs, r.inPlaceAlgGBps,
                            r.inPlaceBusGBps, 0);

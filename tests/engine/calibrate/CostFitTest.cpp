@@ -148,11 +148,15 @@ TEST(CostFit, SameFilesSameNumbersAndTenFilesWellUnderTwoSeconds) {
 }
 
 TEST(HeldOut, ErrorStatisticsAsDefined) {
-    // r = 1.1 and 1/1.1: |ln r| = ln 1.1 both, so geomean = 10 %; worst = max(0.1, 0.0909).
-    const ErrorStats s = errorStats({1.1, 1 / 1.1});
+    // r = 1.1 and 1/1.1: |ln r| = ln 1.1 both, so geomean = worst = 10 %. With 1.5 added:
+    // geomean = (1.1 * 1.1 * 1.5)^(1/3) - 1 = 22.0 %, worst 50 %.
+    ErrorStats s = errorStats({1.1, 1 / 1.1});
     EXPECT_EQ(s.points, 2);
     EXPECT_NEAR(s.geomean, 0.1, 1e-12);
     EXPECT_NEAR(s.worst, 0.1, 1e-12);
+    s = errorStats({1.1, 1 / 1.1, 1.5});
+    EXPECT_NEAR(s.geomean, std::cbrt(1.1 * 1.1 * 1.5) - 1, 1e-12);
+    EXPECT_NEAR(s.worst, 0.5, 1e-12);
     EXPECT_EQ(sizeRangeOf(65535), 0);
     EXPECT_EQ(sizeRangeOf(65536), 1);
     EXPECT_EQ(sizeRangeOf(uint64_t{1} << 40), 4);
