@@ -42,6 +42,12 @@ Calibration calibrate(std::vector<NcclRun> runs, const FitOptions& options) {
         throw Error(e.kind(), files + ": " + e.message(), e.where(), e.hint());
     }
     c.heldOut = checkHeldOut(c.points, options);
+    std::vector<double> pairs;
+    for (const NcclRun& run : c.runs)
+        for (const NcclRow& row : run.rows)
+            if (row.sizeBytes > 0 && row.outOfPlaceUs > 0 && row.inPlaceUs > 0)
+                pairs.push_back(row.outOfPlaceUs / row.inPlaceUs);
+    c.repeatability = errorStats(pairs);
     c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return c;
 }
@@ -69,6 +75,9 @@ std::string calibrationReportText(const Calibration& c) {
                        : "from " + units::formatSize(m.thresholdBytes[k - 1])) +
                ": " + regimeText(r) + "\n";
     }
+    if (c.repeatability.points > 0)
+        out += "repeatability, out-of-place against in-place of the same size: " +
+               statsText(c.repeatability) + "\n";
     out += "held out, two adjacent sizes at a time (error of bus bandwidth):\n";
     out += "  " + padded("collective", 15) + padded("size range", 16) + padded("points", 7) +
            padded("geomean", 9) + "worst\n";

@@ -14,6 +14,9 @@ struct Calibration {
     std::vector<CalibrationPoint> points;
     FitResult fit;
     HeldOutReport heldOut;
+    /// Out-of-place against in-place time of the same row: how far two measurements of one
+    /// point differ, the floor under any held-out error.
+    ErrorStats repeatability;
     double seconds = 0; ///< wall time of the fit and the checks
 };
 

@@ -24,6 +24,16 @@ std::vector<CalibrationPoint> sample(const CostModel& model, NcclCollective c, i
     return out;
 }
 
+/// All-reduce and `other` over `ranks` at 2^from .. 2^to bytes.
+std::vector<CalibrationPoint> withAllReduce(const CostModel& model, NcclCollective other, int from,
+                                            int to, int ranks = 8) {
+    std::vector<CalibrationPoint> points =
+        sample(model, NcclCollective::AllReduce, ranks, from, to);
+    const std::vector<CalibrationPoint> more = sample(model, other, ranks, from, to);
+    points.insert(points.end(), more.begin(), more.end());
+    return points;
+}
+
 CostModel twoRegimes() {
     // LL-like below 256 KiB: 6 us + 0.2 us a step, 20 GB/s links; Simple above: 15 us +
     // 0.5 us a step, 150 GB/s links.
@@ -40,9 +50,8 @@ TEST(CostFit, RecoversOneRegimeWithAlphaAndStepFromTwoCollectives) {
     // 12 + 7 d separate alpha = 12 from delta = 0.8.
     CostModel truth;
     truth.regimes = {{12.0, 0.8, 1e-3 / 90}};
-    std::vector<CalibrationPoint> points = sample(truth, NcclCollective::AllReduce, 8, 10, 30);
-    const auto ag = sample(truth, NcclCollective::AllGather, 8, 10, 30);
-    points.insert(points.end(), ag.begin(), ag.end());
+    const std::vector<CalibrationPoint> points =
+        withAllReduce(truth, NcclCollective::AllGather, 10, 30, 8);
     const FitResult fit = fitCostModel(points);
     ASSERT_EQ(fit.model.regimes.size(), 1u);
     EXPECT_TRUE(fit.stepsSeparated);
@@ -54,9 +63,8 @@ TEST(CostFit, RecoversOneRegimeWithAlphaAndStepFromTwoCollectives) {
 
 TEST(CostFit, FindsTheProtocolSwitchWhereOneRegimeCannotExplainBoth) {
     const CostModel truth = twoRegimes();
-    std::vector<CalibrationPoint> points = sample(truth, NcclCollective::AllReduce, 8, 3, 33);
-    const auto ag = sample(truth, NcclCollective::AllGather, 8, 3, 33);
-    points.insert(points.end(), ag.begin(), ag.end());
+    const std::vector<CalibrationPoint> points =
+        withAllReduce(truth, NcclCollective::AllGather, 3, 33, 8);
     const FitResult fit = fitCostModel(points);
     ASSERT_EQ(fit.model.regimes.size(), 2u);
     // Measured sizes are powers of two: the switch lies between 128 KiB and 256 KiB.
@@ -85,9 +93,8 @@ TEST(CostFit, KnownReductionTermIsNotFitted) {
     CostModel truth;
     truth.regimes = {{5.0, 0.3, 1e-3 / 120}};
     truth.reduceUsPerByte = 3e-3 / 2000; // 3 passes at 2000 GB/s
-    std::vector<CalibrationPoint> points = sample(truth, NcclCollective::AllReduce, 4, 12, 32);
-    const auto rs = sample(truth, NcclCollective::ReduceScatter, 4, 12, 32);
-    points.insert(points.end(), rs.begin(), rs.end());
+    const std::vector<CalibrationPoint> points =
+        withAllReduce(truth, NcclCollective::ReduceScatter, 12, 32, 4);
     FitOptions options;
     options.reduceUsPerByte = truth.reduceUsPerByte;
     const FitResult fit = fitCostModel(points, options);
@@ -166,9 +173,8 @@ TEST(HeldOut, ModelDataIsPredictedExactlyFromEveryFold) {
     // One regime, two collectives: every fold still sees >= 3 sizes of the same model.
     CostModel truth;
     truth.regimes = {{12.0, 0.8, 1e-3 / 90}};
-    std::vector<CalibrationPoint> points = sample(truth, NcclCollective::AllReduce, 8, 10, 34);
-    const auto ag = sample(truth, NcclCollective::AllGather, 8, 10, 34);
-    points.insert(points.end(), ag.begin(), ag.end());
+    const std::vector<CalibrationPoint> points =
+        withAllReduce(truth, NcclCollective::AllGather, 10, 34, 8);
     const HeldOutReport r = checkHeldOut(points);
     EXPECT_TRUE(r.notes.empty());
     EXPECT_EQ(r.sizeRangeAll.points, static_cast<int>(points.size()));
