@@ -269,6 +269,20 @@ FitResult fitCostModel(const std::vector<CalibrationPoint>& points, const FitOpt
                         std::to_string(kMinSizesPerRegime) +
                         ": two to separate latency from bandwidth and one to check them",
                     {}, "run the test over a range of sizes, e.g. -b 8 -e 8G -f 2");
+    for (const CalibrationPoint& p : points) {
+        const double knownUs = reducedFraction(p.collective, p.ranks) *
+                               static_cast<double>(p.sizeBytes) * options.reduceUsPerByte;
+        if (knownUs > 0.9 * p.timeUs)
+            throw Error(ErrorKind::Validation,
+                        "line " + std::to_string(p.line) + ": the known reduction cost alone (" +
+                            units::formatPlain(knownUs, 4) + " us) is " +
+                            units::formatPlain(100 * knownUs / p.timeUs, 3) +
+                            " % of the measured " + units::formatPlain(p.timeUs, 6) + " us for " +
+                            units::formatSize(p.sizeBytes),
+                        {},
+                        "the project's local memory bandwidth is far below this GPU's; set "
+                        "system.local-memory-bandwidth to its memory bandwidth");
+    }
     std::vector<Sums> perSize(sizes.size());
     for (const CalibrationPoint& p : points)
         perSize[static_cast<size_t>(std::lower_bound(sizes.begin(), sizes.end(), p.sizeBytes) -

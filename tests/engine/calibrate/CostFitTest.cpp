@@ -117,6 +117,22 @@ TEST(CostFit, RefusesOneOrTwoSizes) {
     EXPECT_THROW(fitCostModel({}), Error);
 }
 
+TEST(CostFit, RefusesAReductionCostAboveTheMeasuredTime) {
+    // 50 GB/s of local memory: 3 passes over 7/8 of 1 GiB take 56 ms, the data says 8 ms.
+    CostModel truth;
+    truth.regimes = {{5.0, 0.3, 1e-3 / 120}};
+    FitOptions options;
+    options.reduceUsPerByte = 3e-3 / 50;
+    try {
+        fitCostModel(sample(truth, NcclCollective::AllReduce, 8, 20, 30), options);
+        FAIL() << "fitted below the known reduction cost";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("the known reduction cost alone"), std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("system.local-memory-bandwidth"), std::string::npos);
+    }
+}
+
 TEST(CostFit, RefusesTimesThatDoNotGrowWithSize) {
     std::vector<CalibrationPoint> flat;
     for (int e = 3; e < 12; ++e)
