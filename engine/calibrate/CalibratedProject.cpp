@@ -60,6 +60,8 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
                     "dimension " + std::to_string(dimension) + ": the platform has " +
                         units::countOf(static_cast<uint64_t>(count), "dimension") + " (0 to " +
                         std::to_string(count - 1) + ")");
+    if (runs.empty() || fit.model.regimes.empty())
+        throw Error(ErrorKind::Validation, "no fitted measurements to apply");
     DimensionSpec& d = spec.platform.dimensions[static_cast<size_t>(dimension)];
     const RegimeCost& last = fit.model.regimes.back();
     double q = 1;
@@ -72,7 +74,7 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
     } else {
         // One step count s: only alpha + s delta is known. The project's endpoint delay stays;
         // the latency takes the rest: q E + s q (h lambda + E) = alpha + s delta.
-        const double s = ringSteps(runs.front().collective, runs.front().ranks);
+        const double s = std::max(1.0, ringSteps(runs.front().collective, runs.front().ranks));
         out.endpointDelayNs = static_cast<double>(spec.system.endpointDelayNs);
         const double constantNs = (last.alphaUs + s * last.stepUs) * 1e3;
         out.latencyNs =
