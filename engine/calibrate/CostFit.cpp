@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <nlopt.h>
 #include <set>
@@ -13,6 +14,9 @@ namespace astrolabe {
 namespace {
 
 constexpr int kMinSizesPerRegime = 3;
+/// Distinct message sizes a fit takes: splits cost O(sizes^2) solves and the held-out check
+/// one fit per two sizes (256 sizes in three regimes: about 2 s of CPU in all).
+constexpr size_t kMaxSizes = 256;
 /// The share of the largest message's time the fitted bandwidth term must explain.
 constexpr double kMinBandwidthShare = 0.1;
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -135,12 +139,16 @@ struct Split {
 Split bestSplit(const std::vector<Sums>& perSize, int regimes) {
     Split best, current;
     const size_t n = perSize.size();
+    // The last regime from each size on, solved once: sums accumulated from the end.
+    std::vector<Solved> tails(n);
+    Sums tail;
+    for (size_t i = n; i-- > 0;) {
+        tail.add(perSize[i]);
+        tails[i] = solve(tail, true);
+    }
     auto recurse = [&](auto&& self, size_t from, int left) -> void {
         if (left == 1) {
-            Sums tail;
-            for (size_t i = from; i < n; ++i)
-                tail.add(perSize[i]);
-            const Solved last = solve(tail, true);
+            const Solved& last = tails[from];
             double sse = last.sse;
             for (const Solved& r : current.regimes)
                 sse += r.sse;
@@ -237,6 +245,13 @@ CostModel refine(const CostModel& start, const std::vector<CalibrationPoint>& po
     return r.model;
 }
 
+/// "1e-300", "25.5": a number as written, however small or large.
+std::string general(double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g", value);
+    return buffer;
+}
+
 std::string sizesText(const std::vector<uint64_t>& sizes) {
     std::string out;
     for (size_t i = 0; i < sizes.size() && i < 4; ++i)
@@ -255,13 +270,18 @@ FitResult fitCostModel(const std::vector<CalibrationPoint>& points, const FitOpt
         // 1 ps to 1e12 us (11.6 days): what a measurement can be, and what keeps the sums finite.
         if (!(p.timeUs >= 1e-6 && p.timeUs <= 1e12))
             throw Error(ErrorKind::Validation,
-                        "line " + std::to_string(p.line) + ": a time of " +
-                            units::formatPlain(p.timeUs, 6) +
+                        "line " + std::to_string(p.line) + ": a time of " + general(p.timeUs) +
                             " us is outside what a measurement can be (1 ps to 1e12 us)");
         sizes.push_back(p.sizeBytes);
     }
     std::sort(sizes.begin(), sizes.end());
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    if (sizes.size() > kMaxSizes)
+        throw Error(ErrorKind::Validation,
+                    "the data has " + std::to_string(sizes.size()) +
+                        " message sizes; a fit takes at most " + std::to_string(kMaxSizes) +
+                        " (docs/limits.md)",
+                    {}, "a sweep from 8 B to 16 GiB by doubling has 32; thin out the sizes");
     if (sizes.size() < static_cast<size_t>(kMinSizesPerRegime))
         throw Error(ErrorKind::Validation,
                     "the data has " + units::countOf(sizes.size(), "message size") + " (" +
