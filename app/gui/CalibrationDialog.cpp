@@ -67,7 +67,9 @@ CalibrationDialog::CalibrationDialog(ProjectDocument* document, QWidget* parent)
     const PlatformSpec& platform = document->spec().platform;
     for (size_t d = 0; d < platform.dimensions.size(); ++d)
         m_dimension->addItem(dimensionLabel(platform, d));
+    m_files->setMaximumHeight(m_files->fontMetrics().height() * 6);
     m_report->setReadOnly(true);
+    m_report->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_report->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_report->setPlaceholderText(tr("The fit and its held-out errors appear here."));
     m_chart->setMinimumSize(480, 300);
@@ -184,10 +186,10 @@ void CalibrationDialog::showResult(std::shared_ptr<const Calibration> calibratio
 
 void CalibrationDialog::showChart(const Calibration& c) {
     auto* chart = new QChart;
-    chart->setTitle(tr("Bus bandwidth: measured (dots), fitted (line), held out (crosses)"));
+    chart->setTitle(tr("Bus bandwidth: measured (dots), fitted (line), held out (squares)"));
     auto* x = new QLogValueAxis;
-    x->setBase(2);
-    x->setLabelFormat(QStringLiteral("%g"));
+    x->setBase(10);
+    x->setLabelFormat(QStringLiteral("%.0e"));
     x->setTitleText(tr("message size (bytes)"));
     auto* y = new QLogValueAxis;
     y->setLabelFormat(QStringLiteral("%g"));
@@ -234,7 +236,7 @@ void CalibrationDialog::showChart(const Calibration& c) {
                                      1e-4));
         }
         for (QAbstractSeries* series :
-             std::initializer_list<QAbstractSeries*>{measured, heldOut, line}) {
+             std::initializer_list<QAbstractSeries*>{line, heldOut, measured}) {
             chart->addSeries(series);
             series->attachAxis(x);
             series->attachAxis(y);

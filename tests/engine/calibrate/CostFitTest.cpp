@@ -133,6 +133,25 @@ TEST(CostFit, RefusesAReductionCostAboveTheMeasuredTime) {
     }
 }
 
+TEST(CostFit, RefusesMoreThan256Sizes) {
+    CostModel truth;
+    truth.regimes = {{5.0, 0.3, 1e-3 / 120}};
+    std::vector<CalibrationPoint> many;
+    for (uint64_t s = 1; s <= 257; ++s)
+        many.push_back({NcclCollective::AllReduce, 8, s * 1024,
+                        truth.timeUs(NcclCollective::AllReduce, 8, s * 1024), 0, 0});
+    try {
+        fitCostModel(many);
+        FAIL() << "257 sizes were fitted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("257 message sizes; a fit takes at most 256"),
+                  std::string::npos)
+            << e.what();
+    }
+    many.pop_back();
+    EXPECT_NO_THROW(fitCostModel(many));
+}
+
 TEST(CostFit, RefusesTimesThatDoNotGrowWithSize) {
     std::vector<CalibrationPoint> flat;
     for (int e = 3; e < 12; ++e)
