@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A hostile-input probe of the command line (#16): about 115 inputs an adversarial user would try,
+# A hostile-input probe of the command line (#16): about 125 inputs an adversarial user would try,
 # none of them the fuzzers' or the issue's examples. Every case runs under a 60-s limit and a
 # 6 GB address-space cap; a case is flagged when it hangs, ends by a signal, prints "internal
 # error" (or an uncaught exception, or raw protobuf log lines), grows past 2 GB, or exits 0 where
@@ -287,6 +287,27 @@ else
     echo "$n    8 concurrent first runs: stored=$stored  LOST"
     head -n 5 c*.err
 fi
+
+echo "== 6. calibrate nccl-tests"
+qp=$root/projects/quickstart/project.yaml
+hdr='#  Rank  0 Group  0 Pid 1 on a device  0 [0x0f] GPU
+#  Rank  1 Group  0 Pid 2 on a device  1 [0x15] GPU
+#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong'
+p "calibrate: file is /dev/urandom" fail $cli calibrate nccl-tests /dev/urandom --project $qp --dry-run
+p "calibrate: file is a FIFO" fail $cli calibrate nccl-tests fifo --project $qp --dry-run
+p "calibrate: file is a folder" fail $cli calibrate nccl-tests adir --project $qp --dry-run
+printf '# ranks: 1048576\n# collective: all_reduce\nsize,time\n1,1\n2,2\n4,4\n' > n1.csv
+p "calibrate: 2^20 ranks, three sizes" any $cli calibrate nccl-tests n1.csv --project $qp --dry-run
+printf '# ranks: 8\n# collective: all_gather\nsize,time\n18446744073709551615,1e-300\n2,1e300\n4,5\n' > n2.csv
+p "calibrate: size 2^64-1, times 1e-300 and 1e300" fail $cli calibrate nccl-tests n2.csv --project $qp --dry-run
+python3 -c "
+print('# ranks: 8'); print('# collective: all_reduce'); print('size,time')
+for i in range(200000): print(f'{i + 1},{(i + 1) * 1e-3 + 5}')" > n3.csv
+p "calibrate: 200,000 sizes" any $cli calibrate nccl-tests n3.csv --project $qp --dry-run
+{ echo "$hdr"; for i in $(seq 1 20000); do echo "  8 2 float sum -1 5.0 0.00 0.00 0 5.0 0.00 0.00 0"; done; } > n4.txt
+p "calibrate: 20,000 rows of one size" fail $cli calibrate nccl-tests n4.txt --project $qp --collective all_reduce --dry-run
+p "calibrate: --dimension 64" fail $cli calibrate nccl-tests n1.csv --project $qp --dimension 64 --dry-run
+p "calibrate: --out into /dev/full" fail $cli calibrate nccl-tests $root/tests/data/nccl-tests/a100-oci-1node-all_reduce.txt --project $root/projects/hgx-h100/project.yaml --out /dev/full
 
 echo "== 7. utilization"
 cat > p7.yaml <<Y

@@ -2,6 +2,7 @@
 
 #include "cli/ArgParser.h"
 #include "cli/AstraCommand.h"
+#include "cli/CalibrateCommand.h"
 #include "cli/CompareCommand.h"
 #include "cli/ExportAstraCommand.h"
 #include "cli/GenerateCommand.h"
@@ -68,6 +69,9 @@ const std::vector<Command>& commands() {
          synthesizeParser, synthesizeCommand},
         {"lesson", "'lesson check': run a lesson's steps and check the numbers it quotes",
          lessonParser, lessonCommand},
+        {"calibrate",
+         "'calibrate nccl-tests FILES... --project P': fit a dimension to measurements",
+         calibrateParser, calibrateCommand},
         {"settings", "print the settings schema (--markdown: the docs tables)", settingsParser,
          settingsCommand},
     };

@@ -2,6 +2,7 @@
 
 #include "common/LogModel.h"
 #include "core/Version.h"
+#include "gui/CalibrationDialog.h"
 #include "gui/ErrorReporter.h"
 #include "gui/HelpController.h"
 #include "gui/LessonsController.h"
@@ -108,6 +109,11 @@ void MainWindow::createMenus() {
     run->addSeparator();
     m_sweeps->addActions(run);
     m_bandwidth->addActions(run);
+    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+    tools->addAction(tr("&Calibrate from nccl-tests\u2026"), this, [this] {
+        CalibrationDialog dialog(m_document, this);
+        dialog.exec();
+    });
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());

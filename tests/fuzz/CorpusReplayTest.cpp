@@ -16,6 +16,7 @@ ASTROLABE_DECLARE_TARGET(comm_groups)
 ASTROLABE_DECLARE_TARGET(project)
 ASTROLABE_DECLARE_TARGET(msccl)
 ASTROLABE_DECLARE_TARGET(sweep)
+ASTROLABE_DECLARE_TARGET(nccl_tests)
 
 namespace {
 
@@ -64,4 +65,7 @@ TEST(FuzzCorpus, Msccl) {
 }
 TEST(FuzzCorpus, Sweep) {
     replay("sweep", astrolabeFuzz_sweep);
+}
+TEST(FuzzCorpus, NcclTests) {
+    replay("nccl_tests", astrolabeFuzz_nccl_tests);
 }

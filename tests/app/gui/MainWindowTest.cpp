@@ -56,9 +56,9 @@ TEST(MainWindow, StartsShowsAndQuitsCleanly) {
     QStringList menus;
     for (QAction* a : window.menuBar()->actions())
         menus << a->text();
-    EXPECT_EQ(menus,
-              (QStringList{QStringLiteral("&File"), QStringLiteral("&Edit"), QStringLiteral("&Run"),
-                           QStringLiteral("&View"), QStringLiteral("&Help")}));
+    EXPECT_EQ(menus, (QStringList{QStringLiteral("&File"), QStringLiteral("&Edit"),
+                                  QStringLiteral("&Run"), QStringLiteral("&Tools"),
+                                  QStringLiteral("&View"), QStringLiteral("&Help")}));
     EXPECT_FALSE(window.runAction()->isEnabled()) << "nothing to run before a project is open";
     EXPECT_TRUE(window.close());
 }

@@ -1,0 +1,274 @@
+#include "gui/CalibrationDialog.h"
+
+#include "calibrate/CalibratedProject.h"
+#include "config/PlatformSpec.h"
+#include "core/Error.h"
+#include "gui/ProjectDocument.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QLogValueAxis>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+namespace astrolabe::gui {
+namespace {
+
+/// "Dimension 1: Switch of 2 NPUs (inter-node)"
+QString dimensionLabel(const PlatformSpec& platform, size_t d) {
+    const DimensionSpec& dim = platform.dimensions[d];
+    QString where;
+    if (platform.dimensions.size() > 1)
+        where = d == 0                                ? QObject::tr(" (intra-node)")
+                : d + 1 == platform.dimensions.size() ? QObject::tr(" (inter-node)")
+                                                      : QString();
+    return QObject::tr("Dimension %1: %2 of %3 NPUs%4")
+        .arg(d)
+        .arg(QString::fromUtf8(blockKindName(dim.kind)))
+        .arg(dim.size)
+        .arg(where);
+}
+
+} // namespace
+
+CalibrationDialog::CalibrationDialog(ProjectDocument* document, QWidget* parent)
+    : QDialog(parent)
+    , m_document(document)
+    , m_files(new QListWidget(this))
+    , m_dimension(new QComboBox(this))
+    , m_fit(new QPushButton(tr("&Fit"), this))
+    , m_apply(new QPushButton(tr("&Apply to Project"), this))
+    , m_report(new QPlainTextEdit(this))
+    , m_chart(new QChartView(this)) {
+    setWindowTitle(tr("Calibrate from nccl-tests"));
+    auto* add = new QPushButton(tr("Add &Files\u2026"), this);
+    auto* remove = new QPushButton(tr("&Remove"), this);
+    connect(add, &QPushButton::clicked, this, &CalibrationDialog::chooseFiles);
+    connect(remove, &QPushButton::clicked, this, [this] {
+        qDeleteAll(m_files->selectedItems());
+        updateButtons();
+    });
+    m_files->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_files->setToolTip(tr("Output of all_reduce_perf, all_gather_perf, reduce_scatter_perf, "
+                           "alltoall_perf or sendrecv_perf (or rccl-tests), text or CSV, "
+                           "all from the dimension chosen below."));
+    const PlatformSpec& platform = document->spec().platform;
+    for (size_t d = 0; d < platform.dimensions.size(); ++d)
+        m_dimension->addItem(dimensionLabel(platform, d));
+    m_files->setMaximumHeight(m_files->fontMetrics().height() * 6);
+    m_report->setReadOnly(true);
+    m_report->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_report->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_report->setPlaceholderText(tr("The fit and its held-out errors appear here."));
+    m_chart->setMinimumSize(480, 300);
+    m_chart->setRenderHint(QPainter::Antialiasing);
+
+    auto* fileButtons = new QVBoxLayout;
+    fileButtons->addWidget(add);
+    fileButtons->addWidget(remove);
+    fileButtons->addStretch();
+    auto* files = new QHBoxLayout;
+    files->addWidget(m_files, 1);
+    files->addLayout(fileButtons);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Measurements:"), files);
+    form->addRow(tr("They exercised:"), m_dimension);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->addButton(m_fit, QDialogButtonBox::ActionRole);
+    buttons->addButton(m_apply, QDialogButtonBox::ApplyRole);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_fit, &QPushButton::clicked, this, &CalibrationDialog::fit);
+    connect(m_apply, &QPushButton::clicked, this, &CalibrationDialog::applyToProject);
+    auto* results = new QHBoxLayout;
+    results->addWidget(m_report, 1);
+    results->addWidget(m_chart, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addLayout(results, 1);
+    layout->addWidget(buttons);
+    updateButtons();
+}
+
+CalibrationDialog::~CalibrationDialog() {
+    if (m_worker.joinable())
+        m_worker.join();
+}
+
+void CalibrationDialog::chooseFiles() {
+    addFiles(QFileDialog::getOpenFileNames(
+        this, tr("nccl-tests Output"), QString(),
+        tr("nccl-tests output (*.txt *.log *.out *.csv);;All files (*)")));
+}
+
+void CalibrationDialog::addFiles(const QStringList& paths) {
+    for (const QString& path : paths)
+        if (m_files->findItems(path, Qt::MatchExactly).isEmpty())
+            m_files->addItem(path);
+    updateButtons();
+}
+
+void CalibrationDialog::setDimension(int dimension) {
+    m_dimension->setCurrentIndex(dimension);
+}
+
+bool CalibrationDialog::fit() {
+    if (m_fitting || m_files->count() == 0)
+        return false;
+    std::vector<std::string> paths;
+    for (int i = 0; i < m_files->count(); ++i)
+        paths.push_back(m_files->item(i)->text().toStdString());
+    FitOptions options;
+    options.reduceUsPerByte = reduceUsPerByte(m_document->spec());
+    if (m_worker.joinable())
+        m_worker.join();
+    m_fitting = true;
+    m_result.reset();
+    m_report->setPlainText(tr("Fitting\u2026"));
+    updateButtons();
+    m_worker = std::thread([this, paths, options] {
+        std::shared_ptr<const Calibration> result;
+        QString error;
+        try {
+            std::vector<NcclRun> runs;
+            for (const std::string& path : paths)
+                runs.push_back(readNcclTests(path));
+            result = std::make_shared<const Calibration>(calibrate(std::move(runs), options));
+        } catch (const Error& e) {
+            error = QString::fromStdString(e.what());
+        }
+        // The dialog outlives the worker (its destructor joins), so `this` is still there.
+        QMetaObject::invokeMethod(
+            this, [this, result, error] { showResult(result, error); }, Qt::QueuedConnection);
+    });
+    return true;
+}
+
+void CalibrationDialog::showResult(std::shared_ptr<const Calibration> calibration,
+                                   const QString& error) {
+    m_fitting = false;
+    m_result = std::move(calibration);
+    if (!m_result) {
+        m_report->setPlainText(error);
+        updateButtons();
+        emit fitted(false);
+        return;
+    }
+    SimulationSpec preview = m_document->spec();
+    QString text = QString::fromStdString(calibrationReportText(*m_result));
+    try {
+        const AppliedCalibration applied =
+            applyCalibration(preview, m_dimension->currentIndex(), m_result->fit, m_result->runs);
+        text += QString::fromStdString(applied.settings) + QLatin1Char('\n');
+        for (const std::string& w : applied.warnings)
+            text += tr("Note: %1\n").arg(QString::fromStdString(w));
+    } catch (const Error& e) {
+        text += QString::fromStdString(e.what());
+        m_result.reset();
+    }
+    m_report->setPlainText(text);
+    if (m_result)
+        showChart(*m_result);
+    updateButtons();
+    emit fitted(m_result != nullptr);
+}
+
+void CalibrationDialog::showChart(const Calibration& c) {
+    auto* chart = new QChart;
+    chart->setTitle(tr("Bus bandwidth: measured (dots), fitted (line), held out (squares)"));
+    auto* x = new QLogValueAxis;
+    x->setBase(10);
+    x->setLabelFormat(QStringLiteral("%.0e"));
+    x->setTitleText(tr("message size (bytes)"));
+    auto* y = new QLogValueAxis;
+    y->setLabelFormat(QStringLiteral("%g"));
+    y->setTitleText(tr("bus bandwidth (GB/s)"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    std::vector<NcclCollective> seen;
+    for (const CalibrationPoint& p : c.points)
+        if (std::find(seen.begin(), seen.end(), p.collective) == seen.end())
+            seen.push_back(p.collective);
+    const auto busGBps = [](const CalibrationPoint& p, double us) {
+        return ncclBusFactor(p.collective, p.ranks) * static_cast<double>(p.sizeBytes) / (us * 1e3);
+    };
+    for (const NcclCollective collective : seen) {
+        const QString name = QString::fromUtf8(ncclCollectiveName(collective));
+        auto* measured = new QScatterSeries;
+        measured->setName(name);
+        measured->setMarkerSize(6);
+        auto* heldOut = new QScatterSeries;
+        heldOut->setName(tr("%1 held out").arg(name));
+        heldOut->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        heldOut->setMarkerSize(5);
+        auto* line = new QLineSeries;
+        line->setName(tr("%1 fitted").arg(name));
+        uint64_t lo = UINT64_MAX, hi = 0;
+        int ranks = 0;
+        for (size_t i = 0; i < c.points.size(); ++i) {
+            const CalibrationPoint& p = c.points[i];
+            if (p.collective != collective)
+                continue;
+            ranks = p.ranks;
+            lo = std::min(lo, p.sizeBytes);
+            hi = std::max(hi, p.sizeBytes);
+            const double s = static_cast<double>(p.sizeBytes);
+            measured->append(s, std::max(busGBps(p, p.timeUs), 1e-4));
+            if (i < c.heldOut.predictedUs.size() && c.heldOut.predictedUs[i] > 0)
+                heldOut->append(s, std::max(busGBps(p, c.heldOut.predictedUs[i]), 1e-4));
+        }
+        for (int k = 0; k <= 100 && hi > 0; ++k) {
+            const double s = static_cast<double>(lo) *
+                             std::pow(static_cast<double>(hi) / static_cast<double>(lo), k / 100.0);
+            line->append(s, std::max(c.fit.model.busBandwidthGBps(
+                                         collective, ranks, static_cast<uint64_t>(std::llround(s))),
+                                     1e-4));
+        }
+        for (QAbstractSeries* series :
+             std::initializer_list<QAbstractSeries*>{line, heldOut, measured}) {
+            chart->addSeries(series);
+            series->attachAxis(x);
+            series->attachAxis(y);
+        }
+    }
+    QChart* old = m_chart->chart();
+    m_chart->setChart(chart);
+    delete old;
+}
+
+bool CalibrationDialog::applyToProject() {
+    if (!m_result || m_fitting)
+        return false;
+    const int dimension = m_dimension->currentIndex();
+    const std::shared_ptr<const Calibration> result = m_result;
+    widgets::SpecEdit edit;
+    edit.keyPath = QStringLiteral("platform.dimensions");
+    edit.description = tr("Calibrate dimension %1 from nccl-tests").arg(dimension);
+    edit.apply = [result, dimension](SimulationSpec& spec) {
+        applyCalibration(spec, dimension, result->fit, result->runs);
+    };
+    m_document->applyEdit(edit);
+    return true;
+}
+
+QString CalibrationDialog::reportText() const {
+    return m_report->toPlainText();
+}
+
+void CalibrationDialog::updateButtons() {
+    m_fit->setEnabled(!m_fitting && m_files->count() > 0);
+    m_apply->setEnabled(!m_fitting && m_result != nullptr);
+}
+
+} // namespace astrolabe::gui

@@ -1,0 +1,64 @@
+#pragma once
+// Tools > Calibrate from nccl-tests… (docs/calibration.md): choose nccl-tests output files and
+// the dimension they exercised, fit (engine/calibrate, the same calibrate() the CLI runs, off the
+// GUI thread: a worker thread whose result arrives by queued call), read the fit and its held-out
+// errors with the chart of measured and predicted bus bandwidth, and apply the fitted settings
+// to the project as one undoable step.
+
+#include "calibrate/Calibration.h"
+
+#include <QDialog>
+#include <memory>
+#include <optional>
+#include <thread>
+
+class QComboBox;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+
+class QChartView;
+
+namespace astrolabe::gui {
+
+class ProjectDocument;
+
+class CalibrationDialog : public QDialog {
+    Q_OBJECT
+public:
+    CalibrationDialog(ProjectDocument* document, QWidget* parent = nullptr);
+    ~CalibrationDialog() override; ///< waits for a running fit (well under a second)
+
+    void addFiles(const QStringList& paths);
+    /// The platform dimension the files exercised (0 = intra-node, the last = inter-node).
+    void setDimension(int dimension);
+    /// Reads the files and fits off the GUI thread; false while a fit runs or with no files.
+    bool fit();
+    /// Writes the fitted settings into the project as one undoable step; false without a fit.
+    bool applyToProject();
+    QString reportText() const;
+    bool isFitting() const { return m_fitting; }
+
+signals:
+    /// The fit is shown (`ok`), or its error is (`ok` false).
+    void fitted(bool ok);
+
+private:
+    void chooseFiles();
+    void showResult(std::shared_ptr<const Calibration> calibration, const QString& error);
+    void showChart(const Calibration& calibration);
+    void updateButtons();
+
+    ProjectDocument* m_document;
+    QListWidget* m_files;
+    QComboBox* m_dimension;
+    QPushButton* m_fit;
+    QPushButton* m_apply;
+    QPlainTextEdit* m_report;
+    QChartView* m_chart;
+    std::thread m_worker;
+    bool m_fitting = false;
+    std::shared_ptr<const Calibration> m_result;
+};
+
+} // namespace astrolabe::gui

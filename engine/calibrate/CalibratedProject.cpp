@@ -1,0 +1,156 @@
+#include "calibrate/CalibratedProject.h"
+
+#include "config/ProjectFile.h"
+#include "core/Error.h"
+#include "core/Units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+namespace astrolabe {
+namespace {
+
+/// q / k: the share of the chunks one round runs (active chunks run side by side).
+double roundShare(const SimulationSpec& spec, double& rounds) {
+    const int k = std::max(1, spec.system.preferredDatasetSplits);
+    const int a = std::max(1, spec.system.activeChunksPerDimension);
+    rounds = std::ceil(static_cast<double>(k) / a);
+    return rounds / k;
+}
+
+int hops(BlockKind kind) {
+    return kind == BlockKind::Switch ? 2 : 1;
+}
+
+std::string percent(double fraction) {
+    return units::formatFixed(100 * fraction, 1) + " %";
+}
+
+std::string regimeRange(const CostModel& m, size_t k) {
+    const std::string from = k == 0 ? "" : units::formatSize(m.thresholdBytes[k - 1]);
+    const std::string to =
+        k < m.thresholdBytes.size() ? units::formatSize(m.thresholdBytes[k]) : "";
+    if (from.empty() && to.empty())
+        return "all sizes";
+    if (from.empty())
+        return "below " + to;
+    return to.empty() ? "from " + from : from + " to below " + to;
+}
+
+} // namespace
+
+double reduceUsPerByte(const SimulationSpec& spec) {
+    double rounds = 1;
+    const double share = roundShare(spec, rounds);
+    const double bytesPerNs = spec.system.localMemBandwidthGBps;
+    return bytesPerNs > 0 ? share * 3.0 / (bytesPerNs * 1e3) : 0;
+}
+
+AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const FitResult& fit,
+                                    const std::vector<NcclRun>& runs) {
+    if (spec.platform.graph)
+        throw Error(ErrorKind::Unsupported,
+                    "calibration sets a dimension's latency and bandwidth; a graph platform has "
+                    "per-link settings instead",
+                    {}, "calibrate a stacked platform (Ring, FullyConnected, Switch dimensions)");
+    const int count = static_cast<int>(spec.platform.dimensions.size());
+    if (dimension < 0 || dimension >= count)
+        throw Error(ErrorKind::Validation,
+                    "dimension " + std::to_string(dimension) + ": the platform has " +
+                        units::countOf(static_cast<uint64_t>(count), "dimension") + " (0 to " +
+                        std::to_string(count - 1) + ")");
+    if (runs.empty() || fit.model.regimes.empty())
+        throw Error(ErrorKind::Validation, "no fitted measurements to apply");
+    DimensionSpec& d = spec.platform.dimensions[static_cast<size_t>(dimension)];
+    const RegimeCost& last = fit.model.regimes.back();
+    double q = 1;
+    const double share = roundShare(spec, q);
+    AppliedCalibration out;
+    out.dimension = dimension;
+    if (fit.stepsSeparated) {
+        out.endpointDelayNs = std::round(last.alphaUs * 1e3 / q);
+        out.latencyNs = (last.stepUs * 1e3 / q - out.endpointDelayNs) / hops(d.kind);
+    } else {
+        // One step count s: only alpha + s delta is known. The project's endpoint delay stays;
+        // the latency takes the rest: q E + s q (h lambda + E) = alpha + s delta.
+        const double s = std::max(1.0, ringSteps(runs.front().collective, runs.front().ranks));
+        out.endpointDelayNs = static_cast<double>(spec.system.endpointDelayNs);
+        const double constantNs = (last.alphaUs + s * last.stepUs) * 1e3;
+        out.latencyNs =
+            ((constantNs - q * out.endpointDelayNs) / (s * q) - out.endpointDelayNs) / hops(d.kind);
+    }
+    if (out.latencyNs < 0) {
+        out.warnings.push_back(
+            "the fitted cost per step (" + units::formatPlain(last.stepUs * 1e3, 4) +
+            " ns) is below the per-collective cost (" + units::formatPlain(last.alphaUs * 1e3, 4) +
+            " ns), which the simulator charges on every step as the endpoint delay: latency set "
+            "to 0, so simulated steps cost more than measured");
+        out.latencyNs = 0;
+    }
+    // 10 ps and 5 significant digits: far below the fit's error, and short in the file.
+    out.latencyNs = std::round(out.latencyNs * 100) / 100;
+    const double bandwidth = share / last.usPerBusByte * 1e6;
+    const double step = std::pow(10.0, std::floor(std::log10(bandwidth)) - 4);
+    out.bandwidthBytesPerSecond = std::round(bandwidth / step) * step;
+    if (share != 1)
+        out.warnings.push_back(
+            "the project runs " + std::to_string(spec.system.activeChunksPerDimension) +
+            " of its " + std::to_string(spec.system.preferredDatasetSplits) +
+            " chunks at once, and the congestion-unaware model lets them share no link: the "
+            "bandwidth setting is the measured link rate x " +
+            units::formatPlain(share, 4));
+    out.efficiency =
+        d.bandwidthBytesPerSecond > 0 ? out.bandwidthBytesPerSecond / d.bandwidthBytesPerSecond : 0;
+    const DimensionSpec before = d;
+    d.latencyNs = out.latencyNs;
+    d.bandwidthBytesPerSecond = out.bandwidthBytesPerSecond;
+    spec.system.endpointDelayNs = static_cast<int64_t>(out.endpointDelayNs);
+    spec.system.endpointDelayConfiguredNs = out.endpointDelayNs;
+    spec.system.endpointDelayFromFile = true;
+
+    std::vector<std::string>& c = out.comment;
+    c.push_back("Calibrated with 'astrolabe-cli calibrate nccl-tests' (docs/calibration.md) from:");
+    for (const NcclRun& run : runs) {
+        c.push_back("  " + std::filesystem::path(run.file).filename().string() + ": " +
+                    ncclCollectiveName(run.collective) + "_perf, " +
+                    units::countOf(static_cast<uint64_t>(run.ranks), "rank") +
+                    (run.nodes > 0
+                         ? " on " + units::countOf(static_cast<uint64_t>(run.nodes), "node")
+                         : "") +
+                    (run.version.empty() ? "" : ", " + run.version));
+        if (run.ranks != d.size)
+            out.warnings.push_back(run.file + " ran on " + std::to_string(run.ranks) +
+                                   " ranks; dimension " + std::to_string(dimension) + " has " +
+                                   std::to_string(d.size) + " NPUs");
+    }
+    c.push_back("Fit: " + std::to_string(fit.points) + " measurements at " +
+                std::to_string(fit.sizes) + " sizes, " +
+                units::countOf(fit.model.regimes.size(), "protocol regime") +
+                ", in-sample rms error " + percent(fit.rmsRelativeError));
+    for (size_t k = 0; k < fit.model.regimes.size(); ++k)
+        c.push_back("  regime " + std::to_string(k + 1) + " (" + regimeRange(fit.model, k) +
+                    "): " + regimeText(fit.model.regimes[k]) +
+                    (k + 1 < fit.model.regimes.size() ? "  [not a setting]" : ""));
+    out.settings =
+        "Settings from the last regime: platform.dimensions[" + std::to_string(dimension) +
+        "] bandwidth " + units::formatBandwidth(before.bandwidthBytesPerSecond) + " -> " +
+        units::formatBandwidth(out.bandwidthBytesPerSecond, 0, 5) + " (efficiency " +
+        units::formatFixed(out.efficiency, 3) + "), latency " +
+        units::formatPlain(before.latencyNs, 6) + " ns -> " + units::formatPlain(out.latencyNs, 6) +
+        " ns; system.endpoint-delay " + units::formatPlain(out.endpointDelayNs, 6) + " ns";
+    c.push_back(out.settings);
+    for (const std::string& w : out.warnings)
+        c.push_back("Note: " + w);
+    return out;
+}
+
+std::string calibratedProjectText(const SimulationSpec& spec, const AppliedCalibration& applied,
+                                  const std::string& projectPath) {
+    std::string out;
+    for (const std::string& line : applied.comment)
+        out += "# " + line + "\n";
+    return out + projectYamlText(spec, projectPath);
+}
+
+} // namespace astrolabe

@@ -1,0 +1,106 @@
+#include "calibrate/Calibration.h"
+
+#include "core/Error.h"
+#include "core/Units.h"
+
+#include <chrono>
+#include <filesystem>
+#include <set>
+
+namespace astrolabe {
+namespace {
+
+std::string percent(double fraction) {
+    return units::formatFixed(100 * fraction, 1) + " %";
+}
+
+std::string padded(std::string text, size_t width) {
+    if (text.size() < width)
+        text.resize(width, ' ');
+    return text + " ";
+}
+
+std::string statsText(const ErrorStats& s) {
+    return "geomean " + percent(s.geomean) + ", worst " + percent(s.worst) + " (" +
+           units::countOf(static_cast<uint64_t>(s.points), "point") + ")";
+}
+
+} // namespace
+
+Calibration calibrate(std::vector<NcclRun> runs, const FitOptions& options) {
+    const auto started = std::chrono::steady_clock::now();
+    Calibration c;
+    c.runs = std::move(runs);
+    c.points = calibrationPoints(c.runs);
+    try {
+        c.fit = fitCostModel(c.points, options);
+    } catch (const Error& e) {
+        std::string files;
+        for (const NcclRun& r : c.runs)
+            files +=
+                (files.empty() ? "" : ", ") + std::filesystem::path(r.file).filename().string();
+        throw Error(e.kind(), files + ": " + e.message(), e.where(), e.hint());
+    }
+    c.heldOut = checkHeldOut(c.points, options);
+    std::vector<double> pairs;
+    for (const NcclRun& run : c.runs)
+        for (const NcclRow& row : run.rows)
+            if (row.sizeBytes > 0 && row.outOfPlaceUs > 0 && row.inPlaceUs > 0)
+                pairs.push_back(row.outOfPlaceUs / row.inPlaceUs);
+    c.repeatability = errorStats(pairs);
+    c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return c;
+}
+
+std::string calibrationReportText(const Calibration& c) {
+    std::set<std::string> groups;
+    for (const NcclRun& r : c.runs)
+        groups.insert(std::string(ncclCollectiveName(r.collective)) + " over " +
+                      std::to_string(r.ranks) + " ranks");
+    std::string kinds;
+    for (const std::string& g : groups)
+        kinds += (kinds.empty() ? "" : ", ") + g;
+    std::string out = "calibrate: " + units::countOf(c.runs.size(), "file") + ", " +
+                      std::to_string(c.fit.points) + " measurements at " +
+                      std::to_string(c.fit.sizes) + " sizes (" + kinds + ")\n";
+    const CostModel& m = c.fit.model;
+    out += "fit: " + units::countOf(m.regimes.size(), "protocol regime") +
+           ", in-sample rms error " + percent(c.fit.rmsRelativeError) +
+           (c.fit.stepsSeparated ? "" : "; one step count, so alpha is folded into the step cost") +
+           "\n";
+    for (size_t k = 0; k < m.regimes.size(); ++k) {
+        const RegimeCost& r = m.regimes[k];
+        out += "  regime " + std::to_string(k + 1) + " sizes " +
+               (k == 0 ? std::string("from 0")
+                       : "from " + units::formatSize(m.thresholdBytes[k - 1])) +
+               ": " + regimeText(r) + "\n";
+    }
+    if (c.repeatability.points > 0)
+        out += "repeatability, out-of-place against in-place of the same size: " +
+               statsText(c.repeatability) + "\n";
+    out += "held out, two adjacent sizes at a time (error of bus bandwidth):\n";
+    out += "  " + padded("collective", 15) + padded("size range", 16) + padded("points", 7) +
+           padded("geomean", 9) + "worst\n";
+    for (const HeldOutCell& cell : c.heldOut.bySizeRange)
+        out += "  " + padded(ncclCollectiveName(cell.collective), 15) +
+               padded(sizeRangeName(cell.range), 16) +
+               padded(std::to_string(cell.stats.points), 7) +
+               padded(percent(cell.stats.geomean), 9) + percent(cell.stats.worst) + "\n";
+    out += "  all sizes: " + statsText(c.heldOut.sizeRangeAll) + "\n";
+    out += "  >= 1 MiB:  " + statsText(c.heldOut.sizeRangeLarge) + "\n";
+    out += "held out, each of the ranges above whole:\n";
+    out += "  all sizes: " + statsText(c.heldOut.wideRangeAll) + "\n";
+    out += "  >= 1 MiB:  " + statsText(c.heldOut.wideRangeLarge) + "\n";
+    for (const std::string& note : c.heldOut.notes)
+        out += "  not checked: " + note + "\n";
+    out += "held out, one collective at a time:\n";
+    for (const CollectiveHoldOut& h : c.heldOut.byCollective)
+        out +=
+            "  " + padded(ncclCollectiveName(h.collective), 15) +
+            (h.note.empty() ? "all sizes: " + statsText(h.all) + "; >= 1 MiB: " + statsText(h.large)
+                            : h.note) +
+            "\n";
+    return out;
+}
+
+} // namespace astrolabe

@@ -1,0 +1,30 @@
+#pragma once
+// One calibration from start to report: the runs' measurements, the fit, the held-out checks and
+// the text a front end prints (the CLI's 'calibrate nccl-tests'; docs/calibration.md).
+
+#include "calibrate/HeldOutCheck.h"
+
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+
+struct Calibration {
+    std::vector<NcclRun> runs;
+    std::vector<CalibrationPoint> points;
+    FitResult fit;
+    HeldOutReport heldOut;
+    /// Out-of-place against in-place time of the same row: how far two measurements of one
+    /// point differ, the floor under any held-out error.
+    ErrorStats repeatability;
+    double seconds = 0; ///< wall time of the fit and the checks
+};
+
+/// Fits every point of `runs` and checks the fit held out. Throws what fitCostModel throws,
+/// prefixed with the files' names.
+Calibration calibrate(std::vector<NcclRun> runs, const FitOptions& options = {});
+
+/// The fit, the held-out tables and the summary lines, as the CLI prints them.
+std::string calibrationReportText(const Calibration& calibration);
+
+} // namespace astrolabe

@@ -1,0 +1,72 @@
+#include "calibrate/CostModel.h"
+
+#include "core/Units.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace astrolabe {
+
+double ringSteps(NcclCollective collective, int ranks) {
+    switch (collective) {
+    case NcclCollective::AllReduce:
+        return 2.0 * (ranks - 1);
+    case NcclCollective::SendRecv:
+        return 1;
+    default:
+        return ranks - 1.0;
+    }
+}
+
+double reducedFraction(NcclCollective collective, int ranks) {
+    const bool reduces =
+        collective == NcclCollective::AllReduce || collective == NcclCollective::ReduceScatter;
+    return reduces ? (ranks - 1.0) / ranks : 0.0;
+}
+
+std::string regimeText(const RegimeCost& r) {
+    std::string out = "alpha " + units::formatPlain(r.alphaUs, 4) + " us, per step " +
+                      units::formatPlain(r.stepUs, 4) + " us, ring link " +
+                      units::formatPlain(r.usPerBusByte > 0 ? 1e-3 / r.usPerBusByte : 0, 4) +
+                      " GB/s";
+    if (r.usPerRootBusByte > 0)
+        out += ", fill " + units::formatPlain(r.usPerRootBusByte * 1e3, 4) + " ns x sqrt(bytes)";
+    return out;
+}
+
+size_t CostModel::regimeOf(uint64_t sizeBytes) const {
+    return static_cast<size_t>(
+        std::upper_bound(thresholdBytes.begin(), thresholdBytes.end(), sizeBytes) -
+        thresholdBytes.begin());
+}
+
+double CostModel::timeUs(NcclCollective collective, int ranks, uint64_t sizeBytes) const {
+    const RegimeCost& r = regimes.at(regimeOf(sizeBytes));
+    const double s = static_cast<double>(sizeBytes);
+    const double bus = ncclBusFactor(collective, ranks) * s;
+    return r.alphaUs + ringSteps(collective, ranks) * r.stepUs + bus * r.usPerBusByte +
+           std::sqrt(bus) * r.usPerRootBusByte +
+           reducedFraction(collective, ranks) * s * reduceUsPerByte;
+}
+
+double CostModel::busBandwidthGBps(NcclCollective collective, int ranks, uint64_t sizeBytes) const {
+    const double t = timeUs(collective, ranks, sizeBytes);
+    return t > 0 ? ncclBusFactor(collective, ranks) * static_cast<double>(sizeBytes) / (t * 1e3)
+                 : 0;
+}
+
+std::vector<CalibrationPoint> calibrationPoints(const std::vector<NcclRun>& runs) {
+    std::vector<CalibrationPoint> out;
+    for (size_t f = 0; f < runs.size(); ++f)
+        for (const NcclRow& row : runs[f].rows) {
+            if (row.sizeBytes == 0)
+                continue;
+            for (const double t : {row.outOfPlaceUs, row.inPlaceUs})
+                if (std::isfinite(t) && t > 0)
+                    out.push_back({runs[f].collective, runs[f].ranks, row.sizeBytes, t,
+                                   static_cast<int>(f), row.line});
+        }
+    return out;
+}
+
+} // namespace astrolabe

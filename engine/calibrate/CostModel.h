@@ -1,0 +1,77 @@
+#pragma once
+// The one cost model calibration fits (docs/calibration.md states it with its reasons).
+//
+// A collective of S bytes (nccl-tests' size) over a ring of n ranks takes
+//
+//   t(S) = alpha_r + steps(c, n) * delta_r + bus(c, n) * S * u_r + sqrt(bus(c, n) * S) * w_r
+//          + reduced(c, n) * S * g
+//
+// where r is the protocol regime S falls in (NCCL switches protocol, LL -> LL128 -> Simple, as
+// messages grow: regimes are size ranges split at fitted thresholds), and per regime
+//   alpha_r  us            fixed cost of a collective (launch, synchronisation)
+//   delta_r  us            cost per ring step (link latency plus the endpoint's handling)
+//   u_r      us per byte   1 / the bandwidth one ring link achieves (efficiency x link rate)
+//   w_r      us per sqrt(byte)  filling the pipeline: a message cut into chunks of a size
+//            that grows with the message (NCCL's channels and chunking) pays a start-up that
+//            grows as sqrt(S) (a pipeline of optimal chunk size costs (sqrt(a) + sqrt(S/B))^2),
+//            so the achieved bandwidth ramps up smoothly over mid-size messages
+// steps: all_reduce 2(n-1); all_gather, reduce_scatter, alltoall n-1; sendrecv 1.
+// bus = ncclBusFactor() (so predicted busbw = bus * S / t, as nccl-tests computes it).
+// reduced: the bytes each rank reduces, (n-1)/n of S for all_reduce and reduce_scatter, else 0;
+// g (us per byte) is not fitted but known from the platform (the simulator's reduction cost,
+// 3 passes over local memory), so that a fitted platform simulates to the fitted times.
+//
+// The last regime is what the simulator models, in its form (w = 0): CalibratedProject maps it
+// onto a dimension's latency and bandwidth and the endpoint delay. Evaluation is O(regimes).
+
+#include "calibrate/NcclTests.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+
+/// steps(c, n) and reduced(c, n) of the model; bus(c, n) is ncclBusFactor().
+double ringSteps(NcclCollective collective, int ranks);
+double reducedFraction(NcclCollective collective, int ranks);
+
+struct RegimeCost {
+    double alphaUs = 0;
+    double stepUs = 0;
+    double usPerBusByte = 0;
+    double usPerRootBusByte = 0; ///< w: the pipeline's fill, growing as sqrt(bus * S)
+    bool operator==(const RegimeCost&) const = default;
+};
+
+/// "alpha 12.3 us, per step 0.45 us, ring link 180.2 GB/s[, fill 3.1 ns x sqrt(bytes)]"
+std::string regimeText(const RegimeCost& regime);
+
+struct CostModel {
+    /// Ascending; regime k holds sizes in [thresholds[k-1], thresholds[k]). regimes.size() =
+    /// thresholds.size() + 1.
+    std::vector<uint64_t> thresholdBytes;
+    std::vector<RegimeCost> regimes{RegimeCost{}};
+    double reduceUsPerByte = 0; ///< g: known, not fitted
+
+    size_t regimeOf(uint64_t sizeBytes) const;
+    double timeUs(NcclCollective collective, int ranks, uint64_t sizeBytes) const;
+    /// bus(c, n) * S / t in GB/s (10^9 B/s), as nccl-tests prints busbw.
+    double busBandwidthGBps(NcclCollective collective, int ranks, uint64_t sizeBytes) const;
+    bool operator==(const CostModel&) const = default;
+};
+
+/// One measured time: a row's out-of-place or in-place column.
+struct CalibrationPoint {
+    NcclCollective collective = NcclCollective::AllReduce;
+    int ranks = 0;
+    uint64_t sizeBytes = 0;
+    double timeUs = 0;
+    int file = 0; ///< index into the list of runs
+    int line = 0;
+};
+
+/// Every row of every run with size > 0, once per column that has a time > 0.
+std::vector<CalibrationPoint> calibrationPoints(const std::vector<NcclRun>& runs);
+
+} // namespace astrolabe

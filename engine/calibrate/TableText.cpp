@@ -1,0 +1,85 @@
+#include "calibrate/TableText.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace astrolabe::calibrate {
+
+std::string_view trimmed(std::string_view text) {
+    const size_t first = text.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos)
+        return {};
+    const size_t last = text.find_last_not_of(" \t\r");
+    return text.substr(first, last - first + 1);
+}
+
+std::vector<std::string_view> words(std::string_view line) {
+    std::vector<std::string_view> out;
+    size_t at = 0;
+    while (at < line.size()) {
+        const size_t start = line.find_first_not_of(" \t\r", at);
+        if (start == std::string_view::npos)
+            break;
+        size_t end = line.find_first_of(" \t\r", start);
+        if (end == std::string_view::npos)
+            end = line.size();
+        out.push_back(line.substr(start, end - start));
+        at = end;
+    }
+    return out;
+}
+
+std::vector<std::string_view> lines(std::string_view text) {
+    std::vector<std::string_view> out;
+    size_t start = 0;
+    while (start <= text.size()) {
+        size_t end = text.find('\n', start);
+        if (end == std::string_view::npos)
+            end = text.size();
+        std::string_view line = text.substr(start, end - start);
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        out.push_back(line);
+        if (end == text.size())
+            break;
+        start = end + 1;
+    }
+    return out;
+}
+
+bool parseCount(std::string_view token, uint64_t& out) {
+    if (token.empty() || token.size() > 20)
+        return false;
+    uint64_t value = 0;
+    for (const char c : token) {
+        if (c < '0' || c > '9')
+            return false;
+        const uint64_t digit = static_cast<uint64_t>(c - '0');
+        if (value > (UINT64_MAX - digit) / 10)
+            return false;
+        value = value * 10 + digit;
+    }
+    out = value;
+    return true;
+}
+
+bool parseNonNegative(std::string_view token, double& out) {
+    if (token.empty() || token.size() > 64)
+        return false;
+    const std::string text(token);
+    char* end = nullptr;
+    errno = 0;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(value) || value < 0)
+        return false;
+    out = value;
+    return true;
+}
+
+void failAt(const std::string& file, int line, const std::string& message,
+            const std::string& hint) {
+    throw Error(ErrorKind::Input, message, SourceLocation{file, line, 0, ""}, hint);
+}
+
+} // namespace astrolabe::calibrate

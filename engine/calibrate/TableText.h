@@ -1,0 +1,29 @@
+#pragma once
+// Field-level helpers shared by the nccl-tests text and CSV readers: whitespace, strict numbers
+// and the one way both readers report a bad line. Internal to engine/calibrate.
+
+#include "core/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace astrolabe::calibrate {
+
+std::string_view trimmed(std::string_view text);
+/// Splits on runs of spaces and tabs.
+std::vector<std::string_view> words(std::string_view line);
+/// The text's lines without their line ends ("\n" or "\r\n").
+std::vector<std::string_view> lines(std::string_view text);
+
+/// A whole token of decimal digits that fits in uint64_t; false otherwise.
+bool parseCount(std::string_view token, uint64_t& out);
+/// A whole token that is a finite number >= 0; false otherwise.
+bool parseNonNegative(std::string_view token, double& out);
+
+/// "file:line: message" as an Input error.
+[[noreturn]] void failAt(const std::string& file, int line, const std::string& message,
+                         const std::string& hint = {});
+
+} // namespace astrolabe::calibrate

@@ -1,0 +1,58 @@
+// Every bundled public dataset (tests/data/nccl-tests/PROVENANCE.md) calibrated and checked held
+// out: the table of docs/calibration.md. The targets of issue #47 are the references: held-out
+// geomean error of bus bandwidth <= 5 % for messages >= 1 MiB and <= 15 % over all sizes.
+#include "TestPaths.h"
+#include "calibrate/Calibration.h"
+
+#include <gtest/gtest.h>
+
+using namespace astrolabe;
+
+namespace {
+
+struct Dataset {
+    std::vector<const char*> files; ///< fitted together: one system, one dimension
+    bool meetsTargets; ///< as docs/calibration.md reports; the rest are listed with the reason
+};
+
+const Dataset kDatasets[] = {
+    {{"a100-oci-1node-all_reduce.txt"}, true},
+    {{"h100-a3mega-2node-all_reduce.txt"}, true},
+    // Its bus bandwidth keeps creeping up from 8 MiB to 8 GiB (271 to 316 GB/s): the last regime
+    // has the simulator's form, a line with no ramp, and misses it by 8 % held out.
+    {{"mi300x-aac-1node-all_reduce.txt"}, false},
+    // Its bus bandwidth jumps from 174 to 294 GB/s between 128 and 256 MiB (and dips at 2 MiB):
+    // a held-out pair of sizes on such a step is mispredicted by any smooth model.
+    {{"mi300x-aac-2node-all_reduce.txt"}, false},
+    // Two ranks on one GPU over sockets: its own out-of-place and in-place columns differ by
+    // 7.4 % (geomean) and up to 54 %; eight sizes leave three or four per regime.
+    {{"rtx5090-socket-2rank-all_gather.txt", "rtx5090-socket-2rank-reduce_scatter.txt"}, false},
+};
+
+} // namespace
+
+TEST(CalibrationDatasets, HeldOutErrorsPerDataset) {
+    std::printf("| dataset | regimes | in-sample rms | held-out >= 1 MiB: geomean (worst) | "
+                "held-out all sizes: geomean (worst) | wide ranges held out: >= 1 MiB / all | "
+                "repeatability: geomean (worst) |\n");
+    for (const Dataset& d : kDatasets) {
+        std::vector<NcclRun> runs;
+        for (const char* file : d.files)
+            runs.push_back(readNcclTests(ASTROLABE_TEST_DATA_DIR + "/nccl-tests/" + file));
+        const Calibration c = calibrate(runs);
+        const ErrorStats& large = c.heldOut.sizeRangeLarge;
+        const ErrorStats& all = c.heldOut.sizeRangeAll;
+        std::printf("| %s | %zu | %.1f %% | %.1f %% (%.1f %%) | %.1f %% (%.1f %%) | %.1f %% / "
+                    "%.1f %% | %.1f %% (%.1f %%) |\n",
+                    d.files.front(), c.fit.model.regimes.size(), 100 * c.fit.rmsRelativeError,
+                    100 * large.geomean, 100 * large.worst, 100 * all.geomean, 100 * all.worst,
+                    100 * c.heldOut.wideRangeLarge.geomean, 100 * c.heldOut.wideRangeAll.geomean,
+                    100 * c.repeatability.geomean, 100 * c.repeatability.worst);
+        std::printf("%s", calibrationReportText(c).c_str());
+        EXPECT_EQ(all.points, c.fit.points) << d.files.front() << ": a fold could not be fitted";
+        if (d.meetsTargets) {
+            EXPECT_LE(large.geomean, 0.05) << d.files.front();
+            EXPECT_LE(all.geomean, 0.15) << d.files.front();
+        }
+    }
+}
