@@ -95,6 +95,13 @@ std::string algorithmName(const AlgorithmSpec& spec) {
     return name;
 }
 
+std::string algorithmNames(const std::vector<AlgorithmSpec>& list, const char* separator) {
+    std::string out;
+    for (const AlgorithmSpec& a : list)
+        out += (out.empty() ? "" : separator) + algorithmName(a);
+    return out;
+}
+
 const char* collectiveKindName(CollectiveKind kind) {
     switch (kind) {
     case CollectiveKind::AllReduce:
@@ -121,6 +128,20 @@ const std::vector<AlgorithmSpec>& SystemConfig::algorithms(CollectiveKind kind) 
         return allToAll;
     }
     return allReduce;
+}
+
+const std::string& SystemConfig::customPrefix(CollectiveKind kind) const {
+    switch (kind) {
+    case CollectiveKind::AllReduce:
+        return customAllReduce;
+    case CollectiveKind::ReduceScatter:
+        return customReduceScatter;
+    case CollectiveKind::AllGather:
+        return customAllGather;
+    case CollectiveKind::AllToAll:
+        return customAllToAll;
+    }
+    return customAllReduce;
 }
 
 const char* networkBackendName(NetworkBackend backend) {
