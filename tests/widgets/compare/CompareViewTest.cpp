@@ -380,9 +380,8 @@ TEST(CompareView, TimelinesHaveAColourLegend) {
     const QString legend = view.timelines()->legend()->text();
     std::vector<uint8_t> keys;
     for (const CompareRun& run : bandwidthRuns()) {
-        const std::vector<uint8_t>& present =
-            RunResultTimelineSource(run.result).presentColorKeys();
-        keys.insert(keys.end(), present.begin(), present.end());
+        const RunResultTimelineSource source(run.result);
+        keys.insert(keys.end(), source.presentColorKeys().begin(), source.presentColorKeys().end());
     }
     const auto entries = TimelinePalette::legend(keys, true, false);
     ASSERT_GE(entries.size(), 2u); // the all-reduce's phases and idle at least

@@ -19,6 +19,7 @@
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTest>
 #include <gtest/gtest.h>
 
 using namespace astrolabe;
@@ -242,6 +243,8 @@ TEST(SweepView, OneAxisDrawsALineOfEndTimeAgainstIt) {
 // two unlabelled swatches (issue #53, Researcher 6). Every swatch shown has a label.
 TEST(SweepView, EveryLegendSwatchShownHasALabel) {
     SweepLineChart chart;
+    chart.resize(640, 420);
+    chart.show(); // legend markers count as visible only on a shown chart
     std::vector<SweepRow> sizes;
     for (const double bytes : {1048576.0, 4194304.0, 16777216.0}) {
         SweepRow row;
@@ -258,6 +261,7 @@ TEST(SweepView, EveryLegendSwatchShownHasALabel) {
                 labels << marker->label();
         return labels;
     };
+    QTest::qWait(50); // the legend lays its markers out when the chart is
     ASSERT_TRUE(chart.chart()->legend()->isVisible());
     EXPECT_EQ(shownLabels().size(), 2); // measured, and the model
     std::vector<SweepRow> chunks;
@@ -268,6 +272,7 @@ TEST(SweepView, EveryLegendSwatchShownHasALabel) {
         chunks.push_back(row);
     }
     chart.setRows({"chunks"}, chunks, 0);
+    QTest::qWait(50);
     if (chart.chart()->legend()->isVisible())
         for (const QString& label : shownLabels())
             EXPECT_FALSE(label.isEmpty()) << "an unlabelled swatch";
