@@ -258,9 +258,8 @@ TEST(TacosSchedule, ASynthesizedScheduleIsUsedRunAndSavedFromTheWindow) {
     ASSERT_TRUE(run.result) << run.message.toStdString();
     EXPECT_TRUE(run.name.contains(QStringLiteral("TACOS"))) << run.name.toStdString();
     EXPECT_EQ(run.spec.system.customAllReduce, window.document()->spec().system.customAllReduce);
-    const double expected =
-        runCustomCollective(window.document()->spec(), SynthesisKind::AllReduce, schedule.bytes,
-                            written.toStdString());
+    const double expected = runCustomCollective(window.document()->spec(), SynthesisKind::AllReduce,
+                                                schedule.bytes, written.toStdString());
     EXPECT_NEAR(run.result->endTime.ns(), expected, 1.0);
     // The panel now sees that the project runs this schedule.
     QSignalSpy again(panel, &widgets::SchedulePanel::scheduleShown);
