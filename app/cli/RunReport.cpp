@@ -1,5 +1,6 @@
 #include "cli/RunReport.h"
 
+#include "analysis/IdleDimensions.h"
 #include "analysis/RunExplanation.h"
 #include "config/PlatformSpec.h"
 #include "core/Error.h"
@@ -116,6 +117,8 @@ void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunRes
     if (const Oversubscription over = findOversubscription(r); over.any())
         out << "  note         " << explainOversubscription(over)
             << "; try --backend=congestion-aware\n";
+    if (const std::string idle = idleDimensionsNote(r, spec.platform, spec.system); !idle.empty())
+        out << "  note         " << idle << "\n";
     if (!r.criticalPath.empty()) {
         out << "  critical path on NPU " << r.criticalPath.front().first << ": "
             << units::countOf(r.criticalPath.size(), "node") << ", ending with node "

@@ -1,6 +1,7 @@
 #include "gui/BandwidthOptimizerSession.h"
 
 #include "core/Error.h"
+#include "core/Units.h"
 #include "gui/ErrorReporter.h"
 #include "gui/ProjectDocument.h"
 #include "gui/WorkspaceTabs.h"
@@ -145,7 +146,18 @@ void BandwidthOptimizerSession::apply(const std::vector<double>& gbps) {
     edit.keyPath = QStringLiteral("platform.dimensions");
     edit.description = tr("Apply bandwidths %1 GB/s").arg(values.join(QLatin1Char('/')));
     edit.apply = [gbps](SimulationSpec& spec) {
+        const PlatformSpec before = spec.platform;
         spec.platform = optimize::withGBps(spec.platform, gbps);
+        // Each dimension keeps the unit family it was written in (GiB/s stays GiB/s), at four
+        // significant digits: 31.8977 GB/s on a 50 GiB/s dimension becomes 29.71 GiB/s, within
+        // 0.05 % of the optimizer's value and as short as the bandwidths a person types.
+        for (size_t d = 0; d < spec.platform.dimensions.size(); ++d) {
+            double& bytesPerSecond = spec.platform.dimensions[d].bandwidthBytesPerSecond;
+            const units::Scale scale =
+                units::bandwidthScale(bytesPerSecond, before.dimensions[d].bandwidthBytesPerSecond);
+            bytesPerSecond =
+                std::stod(units::formatPlain(bytesPerSecond / scale.factor, 4)) * scale.factor;
+        }
     };
     m_document->applyEdit(edit);
 }

@@ -3,6 +3,8 @@
 #include "core/Error.h"
 
 #include <QActionGroup>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QMainWindow>
 #include <QMenu>
@@ -55,6 +57,27 @@ void LayoutController::addRecent(const QString& path) {
     emit recentChanged(recent);
 }
 
+QString LayoutController::recentProjectText(const QString& path) {
+    const QFileInfo info(path);
+    QString name = info.dir().dirName();
+    QFile file(path);
+    // Only the first lines are read: the name comes first in every project Astrolabe writes.
+    if (file.open(QIODevice::ReadOnly | QIODevice::Text))
+        for (int line = 0; line < 64 && !file.atEnd(); ++line) {
+            const QString text = QString::fromUtf8(file.readLine(4096)).trimmed();
+            if (!text.startsWith(QLatin1String("name:")))
+                continue;
+            QString value = text.mid(5).trimmed();
+            if (value.size() >= 2 && (value.front() == u'"' || value.front() == u'\'') &&
+                value.back() == value.front())
+                value = value.mid(1, value.size() - 2);
+            if (!value.isEmpty())
+                name = value;
+            break;
+        }
+    return QStringLiteral("%1 \u2014 %2").arg(name, QDir::toNativeSeparators(info.absolutePath()));
+}
+
 void LayoutController::attachRecentMenu(QMenu* menu) {
     m_recentMenu = menu;
     rebuildRecentMenu();
@@ -67,8 +90,7 @@ void LayoutController::rebuildRecentMenu() {
     const QStringList recent = recentProjects();
     for (const QString& path : recent)
         m_recentMenu
-            ->addAction(QFileInfo(path).fileName(), this,
-                        [this, path] { emit recentRequested(path); })
+            ->addAction(recentProjectText(path), this, [this, path] { emit recentRequested(path); })
             ->setToolTip(path);
     m_recentMenu->setEnabled(!recent.isEmpty());
 }

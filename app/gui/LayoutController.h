@@ -33,6 +33,10 @@ public:
     void saveWindow(const QMainWindow& window) const;
 
     QStringList recentProjects() const;
+    /// How a recent project is listed: "Quick start — /home/me/projects/quickstart", the name
+    /// from the file's top-level `name:` line (its folder's name when it has none or cannot be
+    /// read) and the folder, since most project files are called project.yaml.
+    static QString recentProjectText(const QString& path);
     /// Puts `path` (made absolute) first in the recent list; emits recentChanged.
     void addRecent(const QString& path);
     /// Keeps `menu` filled with the recent projects; choosing one emits recentRequested.

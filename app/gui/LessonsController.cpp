@@ -48,10 +48,12 @@ LessonsController::LessonsController(QMainWindow* window, ProjectController* pro
     RunController* runner = session->runner();
     connect(runner, &RunController::runFinished, this,
             [this](int id, std::shared_ptr<const RunResult> result, double) {
-                if (id == m_runId && result)
-                    m_panel->setStatus(tr("Step %1 ran: %2 µs simulated.")
-                                           .arg(m_runStep + 1)
-                                           .arg(result->endTime.us(), 0, 'f', 1));
+                if (id != m_runId || !result)
+                    return;
+                m_panel->markStepRun(m_runStep);
+                m_panel->setStatus(tr("Step %1 ran: %2 µs simulated.")
+                                       .arg(m_runStep + 1)
+                                       .arg(result->endTime.us(), 0, 'f', 1));
             });
     connect(runner, &RunController::runFailed, this,
             [this](int id, const QString& message, const QString&, bool cancelled, double) {
@@ -96,10 +98,14 @@ void LessonsController::report(const QString& message) {
 
 bool LessonsController::openLesson(const QString& lessonPath) {
     showPanel();
+    // Nothing changes until the new lesson's project is open: a broken lesson, or "Cancel" on
+    // the question about unsaved changes, leaves the lesson and project shown as they were.
+    const QString shown = m_lesson ? QString::fromStdString(m_lesson->file) : QString();
+    std::optional<Lesson> next;
     try {
-        m_lesson = loadLesson(lessonPath.toStdString());
+        next = loadLesson(lessonPath.toStdString());
     } catch (const Error& e) {
-        m_lesson.reset();
+        m_panel->selectLesson(shown);
         report(QString::fromStdString(e.what()));
         return false;
     }
@@ -111,8 +117,8 @@ bool LessonsController::openLesson(const QString& lessonPath) {
                   QStringLiteral("/lessons")
             : m_copyDirectory;
     const QString folder = root + QLatin1Char('/') + lessonFile.dir().dirName();
-    const QString project = QString::fromStdString(m_lesson->projectPath);
-    m_projectCopy = folder + QLatin1Char('/') + QFileInfo(project).fileName();
+    const QString project = QString::fromStdString(next->projectPath);
+    const QString copy = folder + QLatin1Char('/') + QFileInfo(project).fileName();
     // The project and the files beside it (a sweep, an exported collective algorithm the steps
     // name by relative path); a newer bundled version replaces the old copy. Runs stay: the
     // copy's database is not among the bundled files.
@@ -125,13 +131,22 @@ bool LessonsController::openLesson(const QString& lessonPath) {
         QFile::remove(target);
         copied = copied && QFile::copy(file.absoluteFilePath(), target);
     }
-    if (!copied || !QFileInfo::exists(m_projectCopy)) {
+    if (!copied || !QFileInfo::exists(copy)) {
+        m_panel->selectLesson(shown);
         report(tr("Cannot copy the lesson's project to %1").arg(folder));
         return false;
     }
-    m_panel->showLesson(*m_lesson);
-    if (!openProject())
+    const QString previousCopy = m_projectCopy;
+    m_projectCopy = copy;
+    if (!openProject()) {
+        m_projectCopy = previousCopy;
+        m_panel->selectLesson(shown);
         return false;
+    }
+    // Steps start from the copy, so the files they name (tacos-mesh4x4.xml) are the copy's too.
+    next->projectPath = copy.toStdString();
+    m_lesson = std::move(next);
+    m_panel->showLesson(*m_lesson);
     if (!m_lesson->setup.empty())
         m_project->document()->replaceSpec(lessonStep(*m_lesson, -1).spec);
     return true;

@@ -61,6 +61,8 @@ LessonsPanel::LessonsPanel(QWidget* parent)
             emit tryRequested(index);
         else if (url.scheme() == QLatin1String("answer"))
             revealAnswer(index);
+        else if (url.scheme() == QLatin1String("hide"))
+            hideAnswer(index);
     });
 }
 
@@ -77,6 +79,7 @@ void LessonsPanel::setLessons(const QStringList& titles, const QStringList& path
 void LessonsPanel::showLesson(const Lesson& lesson) {
     m_lesson = lesson;
     m_revealed.clear();
+    m_ran.clear();
     const QSignalBlocker block(m_chooser);
     m_chooser->setCurrentIndex(
         static_cast<int>(m_paths.indexOf(QString::fromStdString(lesson.file))));
@@ -92,18 +95,39 @@ void LessonsPanel::setStatus(const QString& text) {
 
 void LessonsPanel::revealAnswer(int index) {
     m_revealed.insert(index);
-    const int scroll = m_text->verticalScrollBar()->value();
     render();
-    m_text->verticalScrollBar()->setValue(scroll);
+}
+
+void LessonsPanel::hideAnswer(int index) {
+    m_revealed.erase(index);
+    render();
+}
+
+void LessonsPanel::markStepRun(int step) {
+    if (m_ran.insert(step).second)
+        render();
+}
+
+void LessonsPanel::selectLesson(const QString& path) {
+    const QSignalBlocker block(m_chooser);
+    m_chooser->setCurrentIndex(static_cast<int>(m_paths.indexOf(path)));
 }
 
 QString LessonsPanel::markdown() const {
     QString out;
     int question = 0;
+    int lastStep = -1; // the numbers in a text are those of the step before it
+    // A step's numbers, or what to do to see them.
+    const auto shown = [this, &lastStep](const std::string& markdown) {
+        if (lastStep < 0 || m_ran.count(lastStep))
+            return QString::fromStdString(lessonDisplayText(markdown));
+        return QString::fromStdString(
+            lessonHiddenText(markdown, tr("*(run step %1)*").arg(lastStep + 1).toStdString()));
+    };
     for (const LessonBlock& block : m_lesson.blocks) {
         switch (block.kind) {
         case LessonBlock::Kind::Text:
-            out += QString::fromStdString(lessonDisplayText(block.markdown)) + QLatin1Char('\n');
+            out += shown(block.markdown) + QLatin1Char('\n');
             break;
         case LessonBlock::Kind::Try: {
             QStringList lines;
@@ -116,15 +140,16 @@ QString LessonsPanel::markdown() const {
             out += QStringLiteral("[▶ %1](try:%2)\n\n")
                        .arg(lines.isEmpty() ? tr("Run") : tr("Apply and run"))
                        .arg(block.step);
+            lastStep = block.step;
             break;
         }
         case LessonBlock::Kind::Question:
-            out += tr("**Question.** ") +
-                   QString::fromStdString(lessonDisplayText(block.markdown)).trimmed() +
-                   QStringLiteral("\n\n");
-            out += m_revealed.count(question)
-                       ? quoted(QString::fromStdString(lessonDisplayText(block.answer)))
-                       : QStringLiteral("[%1](answer:%2)\n").arg(tr("Show answer")).arg(question);
+            out += tr("**Question.** ") + shown(block.markdown).trimmed() + QStringLiteral("\n\n");
+            out +=
+                m_revealed.count(question)
+                    ? quoted(QString::fromStdString(lessonDisplayText(block.answer))) +
+                          QStringLiteral("\n[%1](hide:%2)\n").arg(tr("Hide answer")).arg(question)
+                    : QStringLiteral("[%1](answer:%2)\n").arg(tr("Show answer")).arg(question);
             out += QLatin1Char('\n');
             ++question;
             break;
@@ -134,7 +159,9 @@ QString LessonsPanel::markdown() const {
 }
 
 void LessonsPanel::render() {
+    const int scroll = m_text->verticalScrollBar()->value(); // the reader stays where they are
     m_text->setMarkdown(markdown());
+    m_text->verticalScrollBar()->setValue(scroll);
 }
 
 } // namespace astrolabe::gui

@@ -1,7 +1,8 @@
 #pragma once
 // The Lessons panel: a lesson chooser and the lesson's text (docs/lessons.md) rendered as
 // Markdown beside the live project. "Try it" steps are links that ask for the step to run;
-// questions show their answer when their "Show answer" link is clicked. The panel holds no
+// questions show their answer when their "Show answer" link is clicked (and hide it on "Hide
+// answer"), and the numbers a step's run gives appear once the step has run. The panel holds no
 // project and runs nothing: LessonsController answers its signals.
 
 #include "lesson/Lesson.h"
@@ -27,8 +28,15 @@ public:
     void showLesson(const Lesson& lesson);
     /// One line under the text: the last step's outcome, or an error.
     void setStatus(const QString& text);
-    /// Reveals question `index` (0-based, in the order of the text).
+    /// Reveals question `index` (0-based, in the order of the text); its "Hide answer" link
+    /// hides it again.
     void revealAnswer(int index);
+    void hideAnswer(int index);
+    /// Step `step` (0-based) ran: the numbers the text quotes of its run are shown. Until
+    /// then they read "(run step N)", so that a class predicts before it measures.
+    void markStepRun(int step);
+    /// Selects the lesson at `path` in the chooser, or none (the lesson shown stays).
+    void selectLesson(const QString& path);
 
     /// The Markdown shown (for tests): markers replaced by their values, links for the steps.
     QString markdown() const;
@@ -49,6 +57,7 @@ private:
     QStringList m_paths;
     Lesson m_lesson;
     std::set<int> m_revealed;
+    std::set<int> m_ran; ///< steps run since the lesson was shown
 };
 
 } // namespace astrolabe::gui

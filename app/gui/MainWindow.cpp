@@ -55,10 +55,10 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
     setCentralWidget(m_stack);
     m_workload = new WorkloadController(m_tabs->modelBuilder(), m_project, m_session, this);
     m_errors = new ErrorReporter(this, m_log, statusBar(), m_tabs, [this] { return hasProject(); });
-    m_sweeps = new SweepSession({this, statusBar(), [this] { return hasProject(); },
-                                 [this] { reloadRuns(); },
-                                 [this](const QList<int>& ids) { compareRuns(ids); }},
-                                m_tabs, m_document, m_store, m_errors, this);
+    m_sweeps = new SweepSession(
+        {this, statusBar(), [this] { return hasProject(); }, [this] { reloadRuns(); },
+         [this](const QList<int>& ids) { compareRuns(ids); }, [this] { return m_project->save(); }},
+        m_tabs, m_document, m_store, m_errors, this);
     m_bandwidth = new BandwidthOptimizerSession(m_tabs, m_document, m_errors, this);
     m_tabs->addWatchTab();
     m_runBar = new RunToolBar(m_session, this);
@@ -198,7 +198,9 @@ void MainWindow::newProjectFromPreset(const QString& presetId) {
 
 void MainWindow::projectOpened(const QString& path) {
     m_store->attach(path);
-    m_session->reset(); // runs of the previous project still going are stopped
+    m_session->reset();        // runs of the previous project still going are stopped
+    m_tabs->clearComparison(); // views show the open project's runs only
+    m_sweeps->projectOpened();
     m_runBar->setProjectOpen(true);
     m_stack->setCurrentWidget(m_tabs);
     if (m_tabs->currentIndex() < 0)

@@ -80,7 +80,15 @@ void ProjectExplorer::showProject(const QString& name, const SimulationSpec& spe
     auto* platform = addGroup(
         tr("Platform \u2014 %1").arg(counted(spec.platform.npuCount(), tr("NPU"), tr("NPUs"))),
         Part::Platform);
-    for (size_t d = 0; d < spec.platform.dimensions.size(); ++d) {
+    if (const std::optional<GraphSpec>& graph = spec.platform.graph) // not a Ring of all NPUs
+        addDetail(platform, tr("Graph %1: %2, %3")
+                                .arg(QString::fromStdString(graph->generator.empty()
+                                                                ? std::string("listed by hand")
+                                                                : graph->generator))
+                                .arg(counted(graph->switches, tr("switch"), tr("switches")))
+                                .arg(counted(static_cast<long long>(graph->links.size()),
+                                             tr("link"), tr("links"))));
+    for (size_t d = 0; !spec.platform.graph && d < spec.platform.dimensions.size(); ++d) {
         const DimensionSpec& dim = spec.platform.dimensions[d];
         addDetail(platform,
                   tr("Dim %1: %2 x %3, %4, %5")

@@ -65,6 +65,8 @@ int RunSession::startNamed(SimulationSpec spec, const std::function<QString(int)
     pending.number = m_store->takeRunNumber();
     pending.name = name(pending.number);
     pending.spec.name = pending.name.toStdString();
+    pending.asConfigured = traces ? m_document->spec() : pending.spec;
+    pending.asConfigured.name = pending.spec.name;
     pending.queued = QDateTime::currentDateTime();
     const bool waits = m_runner->isBusy();
     // enqueue may emit runStarted at once, before the entry exists: onStarted is called below.
@@ -130,7 +132,7 @@ void RunSession::onFinished(int id, std::shared_ptr<const RunResult> result, dou
     const auto it = m_pending.find(id);
     if (it == m_pending.end())
         return;
-    m_document->setLastRunSpec(it->second.spec);
+    m_document->setLastRunSpec(it->second.asConfigured);
     RunRecord record;
     record.status = RunStatus::Finished;
     record.simulatedTime = result->endTime;

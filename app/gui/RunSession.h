@@ -62,6 +62,10 @@ private:
         QString name;
         int number = 0; ///< the run's number in the project (RunRecord::number)
         SimulationSpec spec;
+        /// The project's settings the run stands for ("changed since last run" compares with
+        /// them): `spec` itself, but for a workload made on the worker thread (Generate and
+        /// Run), whose generated trace is no setting of the project, the project as it was.
+        SimulationSpec asConfigured;
         QDateTime queued;
     };
 

@@ -23,11 +23,24 @@ QString runStatusName(RunStatus status) {
 QString keySettings(const SimulationSpec& spec) {
     QStringList parts;
     parts << counted(spec.platform.npuCount(), QObject::tr("NPU"), QObject::tr("NPUs"));
-    QStringList dims;
-    for (const DimensionSpec& d : spec.platform.dimensions)
-        dims << QStringLiteral("%1 %2").arg(QString::fromLatin1(blockKindName(d.kind))).arg(d.size);
-    if (!dims.isEmpty())
-        parts << dims.join(QStringLiteral(" x "));
+    if (const std::optional<GraphSpec>& graph = spec.platform.graph) {
+        // Its logical dimension is a Ring of all NPUs only to the collectives: say what it is.
+        QString what = graph->generator.empty()
+                           ? QObject::tr("graph")
+                           : QObject::tr("graph %1").arg(QString::fromStdString(graph->generator));
+        if (graph->switches > 0)
+            what += u' ' + QObject::tr("with %1").arg(counted(
+                               graph->switches, QObject::tr("switch"), QObject::tr("switches")));
+        parts << what;
+    } else {
+        QStringList dims;
+        for (const DimensionSpec& d : spec.platform.dimensions)
+            dims << QStringLiteral("%1 %2")
+                        .arg(QString::fromLatin1(blockKindName(d.kind)))
+                        .arg(d.size);
+        if (!dims.isEmpty())
+            parts << dims.join(QStringLiteral(" x "));
+    }
     if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark) {
         static const std::pair<int, const char*> names[] = {
             {0, "all-reduce"}, {2, "all-gather"}, {6, "all-to-all"}, {7, "reduce-scatter"}};

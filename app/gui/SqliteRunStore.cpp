@@ -78,10 +78,17 @@ void SqliteRunStore::loadRuns() {
 
 namespace {
 // Stores a run (finished or not) and fills in its id and activity count.
+// The record's own number, start time, tags and notes go in with it.
 void saveRecord(ProjectDatabase& db, RunRecord& record) {
+    RunStamp stamp;
+    stamp.number = record.number;
+    if (record.started.isValid())
+        stamp.created = record.started.toUTC().toString(Qt::ISODate).toStdString();
+    stamp.tags = toStd(record.tags);
+    stamp.notes = record.notes.toStdString();
     if (record.status == RunStatus::Finished && record.result) {
-        record.id = static_cast<int>(
-            storeRun(db, record.spec, *record.result, record.wallSeconds, record.number));
+        record.id =
+            static_cast<int>(storeRun(db, record.spec, *record.result, record.wallSeconds, stamp));
         record.activityCount = record.result->activities.size();
         return;
     }
@@ -89,7 +96,7 @@ void saveRecord(ProjectDatabase& db, RunRecord& record) {
                                             ? astrolabe::RunStatus::Cancelled
                                             : astrolabe::RunStatus::Failed;
     record.id = static_cast<int>(storeFailedRun(
-        db, record.spec, status, record.message.toStdString(), record.wallSeconds, record.number));
+        db, record.spec, status, record.message.toStdString(), record.wallSeconds, stamp));
 }
 } // namespace
 

@@ -12,6 +12,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
+#include <QMessageBox>
 #include <QStatusBar>
 
 namespace astrolabe::gui {
@@ -70,11 +71,22 @@ bool SweepSession::runSweep(const QString& sweepPath, int jobs) {
 
 QString SweepSession::sweepSetting(const QString& keyPath, const QString& label,
                                    const QString& current) {
-    if (!m_window.hasProject() || m_document->path().isEmpty() || m_document->isModified()) {
-        m_errors->report(tr("Cannot Sweep"), tr("Save the project first: a sweep runs the project "
-                                                "file, each point with one value of %1.")
-                                                 .arg(label));
+    if (!m_window.hasProject())
         return {};
+    if (m_document->path().isEmpty() || m_document->isModified()) {
+        QMessageBox ask(QMessageBox::Question, tr("Sweep %1").arg(label),
+                        m_document->path().isEmpty()
+                            ? tr("A sweep runs the project file, each point with one value of "
+                                 "%1. This project has not been saved yet: save it now?")
+                                  .arg(label)
+                            : tr("A sweep runs the project file, each point with one value of "
+                                 "%1. Save your changes to it now?")
+                                  .arg(label),
+                        QMessageBox::Save | QMessageBox::Cancel, m_window.widget);
+        ask.setObjectName(QStringLiteral("saveBeforeSweep"));
+        ask.setDefaultButton(QMessageBox::Save);
+        if (ask.exec() != QMessageBox::Save || !m_window.saveProject || !m_window.saveProject())
+            return {};
     }
     SweepSettingDialog dialog(keyPath, label, current, m_window.widget);
     if (dialog.exec() != QDialog::Accepted)
@@ -87,6 +99,14 @@ QString SweepSession::sweepSetting(const QString& keyPath, const QString& label,
         return {};
     }
     return runSweep(path) ? path : QString();
+}
+
+void SweepSession::projectOpened() {
+    if (storesHere())
+        return; // the sweep under way or shown is this project's own
+    if (m_controller->isRunning())
+        m_controller->cancel();
+    m_view->clear();
 }
 
 bool SweepSession::storesHere() const {

@@ -34,6 +34,8 @@ public:
         std::function<bool()> hasProject;
         std::function<void()> reloadRuns;
         std::function<void(const QList<int>&)> compareRuns;
+        /// Saves the project (asking where when it has no file yet); false when it was not.
+        std::function<bool()> saveProject;
     };
 
     /// Adds the Sweep tab to `tabs` and answers its "Sweep this setting…" requests
@@ -46,9 +48,14 @@ public:
     void addActions(QMenu* run);
     /// Plans and runs a sweep file in the Sweep tab; false (shown) while another sweep runs.
     bool runSweep(const QString& sweepPath, int jobs = 2);
-    /// "Sweep this setting…": asks for the values, writes a sweep file beside the (saved)
-    /// project and runs it. Returns the sweep file, empty when nothing was started.
+    /// "Sweep this setting…": asks for the values, writes a sweep file beside the project and
+    /// runs it. A project never saved, or changed since, is offered to be saved first (a sweep
+    /// runs the file). Returns the sweep file, empty when nothing was started.
     QString sweepSetting(const QString& keyPath, const QString& label, const QString& current);
+
+    /// Another project is open (its runs list attached): a sweep of a previous project's
+    /// database is cancelled and the Sweep tab cleared.
+    void projectOpened();
 
     SweepController* controller() const { return m_controller; }
     widgets::SweepView* view() const { return m_view; }

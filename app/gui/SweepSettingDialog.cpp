@@ -15,6 +15,7 @@
 #include <QRadioButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -79,6 +80,47 @@ std::vector<std::string> sweepRangeValues(const std::string& from, const std::st
         values.push_back(std::move(value));
     }
     return values;
+}
+
+SweepStart sweepStartFor(const std::string& current) {
+    SweepStart start;
+    start.listText = trimmed(current);
+    start.from = start.to = start.listText;
+    Quantity q;
+    try {
+        q = quantityOf(current, "value");
+    } catch (const Error&) {
+        start.list = true;
+        return start;
+    }
+    if (!(q.number > 0) || !std::isfinite(q.number)) {
+        start.list = true;
+        return start;
+    }
+    const bool whole = q.number == std::floor(q.number) && q.number < 1e15;
+    if (whole && q.unit.empty()) {
+        start.list = true;
+        std::string text;
+        double last = 0;
+        for (const double factor : {0.25, 0.5, 1.0, 2.0, 4.0}) {
+            const double v = std::max(1.0, std::floor(q.number * factor));
+            if (v == last)
+                continue;
+            if (text.empty())
+                start.from = units::formatPlain(v, 15);
+            last = v;
+            text += (text.empty() ? "" : ", ") + units::formatPlain(v, 15);
+        }
+        start.listText = text;
+        start.to = units::formatPlain(last, 15); // the range, should the reader switch to it
+        start.log = true;
+        return start;
+    }
+    const std::string unit = q.unit.empty() ? std::string() : " " + q.unit;
+    start.from = units::formatPlain(q.number / 2, 6) + unit;
+    start.to = units::formatPlain(q.number * 2, 6) + unit;
+    start.log = true;
+    return start;
 }
 
 std::vector<std::string> sweepListValues(const std::string& text) {
@@ -155,18 +197,22 @@ SweepSettingDialog::SweepSettingDialog(const QString& keyPath, const QString& la
     , m_listMode(new QRadioButton(tr("These values:"), this))
     , m_rangeMode(new QRadioButton(tr("From / to:"), this))
     , m_list(new QLineEdit(this))
-    , m_from(new QLineEdit(current, this))
-    , m_to(new QLineEdit(current, this))
+    , m_from(new QLineEdit(this))
+    , m_to(new QLineEdit(this))
     , m_steps(new QSpinBox(this))
     , m_log(new QCheckBox(tr("log scale (equal ratios)"), this))
     , m_preview(new QLabel(this)) {
     setWindowTitle(tr("Sweep %1").arg(label));
     m_list->setPlaceholderText(tr("comma-separated, e.g. %1")
                                    .arg(current.isEmpty() ? QStringLiteral("1, 2, 4") : current));
-    m_list->setText(current);
+    const SweepStart start = sweepStartFor(current.toStdString());
+    m_list->setText(QString::fromStdString(start.listText));
+    m_from->setText(QString::fromStdString(start.from));
+    m_to->setText(QString::fromStdString(start.to));
     m_steps->setRange(2, 1000);
-    m_steps->setValue(5);
-    m_rangeMode->setChecked(true);
+    m_steps->setValue(start.steps);
+    m_log->setChecked(start.log);
+    (start.list ? m_listMode : m_rangeMode)->setChecked(true);
     m_preview->setWordWrap(true);
     auto* form = new QFormLayout;
     form->addRow(new QLabel(tr("Setting <b>%1</b> (%2): each value is one run of the saved "

@@ -23,6 +23,20 @@ namespace astrolabe::gui {
 /// differ, steps < 2, or a log range does not stay above zero.
 std::vector<std::string> sweepRangeValues(const std::string& from, const std::string& to, int steps,
                                           bool log);
+/// Where the dialog starts for a setting whose value is `current`: five distinct values around
+/// it. A quantity x > 0 (with a unit, or not a whole number) spans x/2 to 2x on a log scale
+/// ("4 GiB/s": 2 to 8 GiB/s, ratio sqrt 2); a whole number n > 0 without a unit, a list of
+/// powers-of-two multiples n/4 .. 4n kept at 1 or more ("4": 1, 2, 4, 8, 16; the range from its
+/// first to its last on a log scale); anything else (0, a name such as "LIFO") a list of just
+/// the current value, to be extended.
+struct SweepStart {
+    bool list = false;
+    std::string listText;
+    std::string from, to;
+    int steps = 5;
+    bool log = false;
+};
+SweepStart sweepStartFor(const std::string& current);
 /// "1, 2, 4" -> {"1", "2", "4"}; empty items are dropped.
 std::vector<std::string> sweepListValues(const std::string& text);
 /// The axis name for a key path: its last key without index ("platform.dimensions[0].bandwidth"

@@ -1,5 +1,7 @@
 #include "gui/TimelinePage.h"
 
+#include "gui/ScheduleFiles.h"
+#include "tacos/Evaluate.h"
 #include "tacos/SchedulePanel.h"
 #include "timeline/DatabaseTimelineSource.h"
 #include "timeline/RunResultTimelineSource.h"
@@ -7,6 +9,9 @@
 #include "timeline/TimelineWidget.h"
 
 #include <QApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
 #include <QPointer>
 #include <QSplitter>
 #include <QThreadPool>
@@ -29,6 +34,15 @@ TimelinePage::TimelinePage(QWidget* parent)
     // The schedule follows the timeline's cursor (pressed or dragged on the time axis).
     connect(m_view->timeline(), &widgets::TimelineWidget::cursorMoved, m_schedule,
             &widgets::SchedulePanel::setCursorTime);
+    connect(m_schedule, &widgets::SchedulePanel::useRequested, this, [this] { useSchedule(); });
+    connect(m_schedule, &widgets::SchedulePanel::saveRequested, this, [this] {
+        const QString folder = QFileInfo(QString::fromStdString(m_spec.sourceFile)).absolutePath();
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save TACOS Schedule"), folder + QStringLiteral("/tacos.xml"),
+            tr("MSCCL-IR XML (*.xml);;Chakra ET files, by prefix (*)"));
+        if (!path.isEmpty())
+            saveSchedule(path);
+    });
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(timeline);
     split->addWidget(m_schedule);
@@ -40,6 +54,7 @@ TimelinePage::TimelinePage(QWidget* parent)
 }
 
 void TimelinePage::setSpec(const SimulationSpec& spec) {
+    m_spec = spec;
     const std::optional<GraphSpec>& graph = spec.platform.graph;
     m_schedule->setVisible(graph.has_value());
     if (!graph)
@@ -60,6 +75,51 @@ void TimelinePage::setSpec(const SimulationSpec& spec) {
         }
     }
     m_schedule->setProblem(*graph, options, custom);
+}
+
+QString TimelinePage::useSchedule() {
+    const Schedule* schedule = m_schedule->schedule();
+    if (!schedule)
+        return {};
+    if (m_spec.sourceFile.empty()) {
+        m_schedule->status()->setText(
+            tr("Save the project first: the schedule is written beside its file."));
+        return {};
+    }
+    std::string source;
+    try {
+        source = writeScheduleBesideProject(*schedule, m_spec.sourceFile);
+    } catch (const std::exception& e) {
+        m_schedule->status()->setText(tr("Cannot write the schedule: %1").arg(e.what()));
+        return {};
+    }
+    const SynthesisKind kind = schedule->kind;
+    SimulationSpec spec = m_spec;
+    setCustomSource(spec, kind, source);
+    emit editRequested(widgets::SpecEdit{
+        QStringLiteral("system.custom-algorithms"),
+        tr("Use the TACOS schedule for %1").arg(QString::fromLatin1(synthesisKindName(kind))),
+        [kind, source](SimulationSpec& s) { setCustomSource(s, kind, source); }, false});
+    emit runRequested(spec, tr("TACOS"));
+    return QString::fromStdString(source);
+}
+
+bool TimelinePage::saveSchedule(const QString& path) {
+    const Schedule* schedule = m_schedule->schedule();
+    if (!schedule)
+        return false;
+    try {
+        const std::string written = writeScheduleFiles(*schedule, path.toStdString());
+        m_schedule->status()->setText(path.endsWith(QStringLiteral(".xml"))
+                                          ? tr("Saved %1.").arg(QString::fromStdString(written))
+                                          : tr("Saved %1.0.et to %1.%2.et.")
+                                                .arg(QString::fromStdString(written))
+                                                .arg(schedule->npus - 1));
+        return true;
+    } catch (const std::exception& e) {
+        m_schedule->status()->setText(tr("Cannot save the schedule: %1").arg(e.what()));
+        return false;
+    }
 }
 
 void TimelinePage::showRun(const RunRecord* run) {

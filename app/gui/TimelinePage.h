@@ -26,6 +26,15 @@ public:
 
     widgets::TimelineView* view() const { return m_view; }
     widgets::SchedulePanel* schedulePanel() const { return m_schedule; }
+    /// "Use and Run" of the schedule panel: writes the shown TACOS schedule beside the project,
+    /// makes it the project's custom algorithm for its collective (an edit) and runs the
+    /// project. Returns the custom source written; empty (said in the panel) when there is no
+    /// schedule, the project was never saved, or the files cannot be written.
+    QString useSchedule();
+    /// "Save…": writes the shown schedule to `path` (XML for ".xml", else ET files); returns
+    /// false, said in the panel, when it cannot.
+    bool saveSchedule(const QString& path);
+
     /// True when the shown run is read from the project database window by window.
     bool showsDatabaseRun() const { return m_fromDatabase; }
     /// False while the source of the shown run is still being built.
@@ -39,6 +48,7 @@ private:
     void updateVisibility();
 
     widgets::TimelineView* m_view;
+    SimulationSpec m_spec; ///< the project's settings (its file: where a schedule is written)
     widgets::SchedulePanel* m_schedule;
     PlaceholderPage* m_empty;
     std::shared_ptr<const RunResult> m_result;

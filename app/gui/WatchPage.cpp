@@ -71,6 +71,7 @@ void WatchPage::showRun(const RunRecord* run) {
                 : tr("Press Record and watch to run the project with its collective messages "
                      "recorded, then watch them move over the network."));
         m_animation->setRun(m_spec.platform, nullptr);
+        m_timeline->setSource(nullptr, {}); // nothing of a run no longer shown
         return;
     }
     if (run->result == m_shown)

@@ -1,6 +1,7 @@
 #include "gui/WelcomePage.h"
 
 #include "common/InterfaceScale.h"
+#include "gui/LayoutController.h"
 
 #include <QCommandLinkButton>
 #include <QFileInfo>
@@ -79,8 +80,8 @@ WelcomePage::WelcomePage(QWidget* parent)
 void WelcomePage::setRecentProjects(const QStringList& paths) {
     m_recent->clear();
     for (const QString& p : paths) {
-        auto* item = new QListWidgetItem(
-            QStringLiteral("%1 \u2014 %2").arg(QFileInfo(p).completeBaseName(), p), m_recent);
+        auto* item = new QListWidgetItem(LayoutController::recentProjectText(p), m_recent);
+        item->setToolTip(p);
         item->setData(Qt::UserRole, p);
     }
     if (paths.isEmpty()) {

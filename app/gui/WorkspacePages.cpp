@@ -1,6 +1,7 @@
 #include "gui/WorkspacePages.h"
 
 #include "compare/CompareView.h"
+#include "config/AlgorithmLists.h"
 #include "config/QuantityEdit.h"
 #include "core/Units.h"
 #include "gui/Counted.h"
@@ -40,6 +41,8 @@ public:
             emit editRecorded(
                 widgets::SpecEdit{QStringLiteral("platform.dimensions"), tr("Edit the platform"),
                                   [platform](SimulationSpec& spec) {
+                                      // A dimension dragged in gets its block's algorithm.
+                                      followPlatformEdit(spec.system, spec.platform, platform);
                                       const std::string source = spec.platform.sourceFile;
                                       spec.platform = platform;
                                       spec.platform.sourceFile = source;

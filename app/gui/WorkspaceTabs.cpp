@@ -84,6 +84,10 @@ void WorkspaceTabs::compareRuns(const std::vector<const RunRecord*>& runs) {
     setCurrentIndex(CompareTab);
 }
 
+void WorkspaceTabs::clearComparison() {
+    m_pages[3]->compareRuns({});
+}
+
 QStringList WorkspaceTabs::invalidSettings(const SimulationSpec& spec) {
     m_config->setSpec(spec);
     return m_config->invalidFields();

@@ -50,6 +50,8 @@ public:
     void showRun(const RunRecord* run);
     /// Shows these runs side by side and switches to the Compare tab.
     void compareRuns(const std::vector<const RunRecord*>& runs);
+    /// Empties the Compare tab (another project was opened), staying on the current tab.
+    void clearComparison();
     /// Shows `spec` in the Configuration tab, which checks it (against files again: traces made
     /// since), and returns the fields that are not valid.
     QStringList invalidSettings(const SimulationSpec& spec);

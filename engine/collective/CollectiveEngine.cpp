@@ -153,17 +153,7 @@ std::string CollectiveEngine::customSourceFor(const CollectiveRequest& request) 
     for (const auto& [nodeId, source] : m_spec.system.perNodeCustom)
         if (nodeId == request.nodeId)
             return source;
-    switch (request.kind) {
-    case CollectiveKind::AllReduce:
-        return m_spec.system.customAllReduce;
-    case CollectiveKind::ReduceScatter:
-        return m_spec.system.customReduceScatter;
-    case CollectiveKind::AllGather:
-        return m_spec.system.customAllGather;
-    case CollectiveKind::AllToAll:
-        return m_spec.system.customAllToAll;
-    }
-    return {};
+    return m_spec.system.customPrefix(request.kind);
 }
 
 void CollectiveEngine::startCustom(std::unique_ptr<Collective> collective,

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 
 namespace astrolabe {
 
@@ -95,6 +96,13 @@ std::string algorithmName(const AlgorithmSpec& spec) {
     return name;
 }
 
+std::string algorithmNames(const std::vector<AlgorithmSpec>& list, const char* separator) {
+    std::string out;
+    for (const AlgorithmSpec& a : list)
+        out += (out.empty() ? "" : separator) + algorithmName(a);
+    return out;
+}
+
 const char* collectiveKindName(CollectiveKind kind) {
     switch (kind) {
     case CollectiveKind::AllReduce:
@@ -109,18 +117,30 @@ const char* collectiveKindName(CollectiveKind kind) {
     return "?";
 }
 
+namespace {
+/// A collective type's algorithm list and custom prefix, in CollectiveKind order.
+struct CollectiveMembers {
+    std::vector<AlgorithmSpec> SystemConfig::*list;
+    std::string SystemConfig::*custom;
+};
+constexpr CollectiveMembers kCollectiveMembers[] = {
+    {&SystemConfig::allReduce, &SystemConfig::customAllReduce},
+    {&SystemConfig::reduceScatter, &SystemConfig::customReduceScatter},
+    {&SystemConfig::allGather, &SystemConfig::customAllGather},
+    {&SystemConfig::allToAll, &SystemConfig::customAllToAll},
+};
+const CollectiveMembers& membersOf(CollectiveKind kind) {
+    const auto index = static_cast<size_t>(kind);
+    return kCollectiveMembers[index < std::size(kCollectiveMembers) ? index : 0];
+}
+} // namespace
+
 const std::vector<AlgorithmSpec>& SystemConfig::algorithms(CollectiveKind kind) const {
-    switch (kind) {
-    case CollectiveKind::AllReduce:
-        return allReduce;
-    case CollectiveKind::ReduceScatter:
-        return reduceScatter;
-    case CollectiveKind::AllGather:
-        return allGather;
-    case CollectiveKind::AllToAll:
-        return allToAll;
-    }
-    return allReduce;
+    return this->*membersOf(kind).list;
+}
+
+const std::string& SystemConfig::customPrefix(CollectiveKind kind) const {
+    return this->*membersOf(kind).custom;
 }
 
 const char* networkBackendName(NetworkBackend backend) {

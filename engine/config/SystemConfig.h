@@ -44,6 +44,8 @@ struct AlgorithmSpec {
 /// Parses an ASTRA-sim algorithm name; throws astrolabe::Error listing the valid names.
 AlgorithmSpec parseAlgorithm(const std::string& name);
 std::string algorithmName(const AlgorithmSpec& spec);
+/// The names of a list joined by `separator`: "ring, direct4".
+std::string algorithmNames(const std::vector<AlgorithmSpec>& list, const char* separator = ", ");
 
 enum class CollectiveKind : uint8_t { AllReduce, ReduceScatter, AllGather, AllToAll };
 const char* collectiveKindName(CollectiveKind kind); ///< "all-reduce", ...
@@ -81,6 +83,8 @@ struct SystemConfig {
     std::string sourceFile;
 
     const std::vector<AlgorithmSpec>& algorithms(CollectiveKind kind) const;
+    /// The custom ET prefix of a collective type (empty: its algorithm list runs it).
+    const std::string& customPrefix(CollectiveKind kind) const;
     bool operator==(const SystemConfig&) const = default;
 };
 

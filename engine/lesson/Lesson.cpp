@@ -193,4 +193,11 @@ std::string lessonDisplayText(const std::string& markdown) {
     return std::regex_replace(markdown, quotePattern(), "$2");
 }
 
+std::string lessonHiddenText(const std::string& markdown, const std::string& placeholder) {
+    std::string literal; // '$' starts a group reference in a replacement: "$$" is one '$'
+    for (const char c : placeholder)
+        literal += c == '$' ? std::string("$$") : std::string(1, c);
+    return std::regex_replace(markdown, quotePattern(), literal);
+}
+
 } // namespace astrolabe

@@ -69,5 +69,8 @@ Lesson parseLesson(const std::string& text, const std::string& fileName);
 
 /// The text with each [[metric=value]] replaced by its value, as shown to the reader.
 std::string lessonDisplayText(const std::string& markdown);
+/// The text with each [[metric=value]] replaced by `placeholder` (taken literally): the numbers
+/// of a step not run yet, hidden until the reader runs it.
+std::string lessonHiddenText(const std::string& markdown, const std::string& placeholder);
 
 } // namespace astrolabe

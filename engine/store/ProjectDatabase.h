@@ -43,6 +43,9 @@ struct RunProvenance {
     std::string notes;
     /// The run's number within the project ("#3"): 0 takes the next one (highest so far + 1).
     int64_t number = 0;
+    /// When the run was made, ISO 8601 UTC ("2026-11-21T09:36:29Z"); empty: now. A run moved
+    /// into a project's database when the project is first saved keeps its own time.
+    std::string created;
 };
 
 /// One row of the run list (no timeline, no per-NPU data).

@@ -160,7 +160,10 @@ int64_t ProjectDatabase::insertRunRow(const std::string& name, RunStatus status,
                              "error_message, config_json, wall_seconds, notes, number) "
                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN ? > 0 THEN ? ELSE "
                              "(SELECT COALESCE(MAX(number), 0) + 1 FROM runs) END)");
-    s.bind(1, name).bind(2, isoNow()).bind(3, engineVersion()).bind(4, runStatusName(status));
+    s.bind(1, name)
+        .bind(2, provenance.created.empty() ? isoNow() : provenance.created)
+        .bind(3, engineVersion())
+        .bind(4, runStatusName(status));
     s.bind(5, message).bind(6, provenance.configJson).bind(7, wallSeconds);
     s.bind(8, provenance.notes).bind(9, provenance.number).bind(10, provenance.number).run();
     const int64_t id = m_db->lastInsertRowid();

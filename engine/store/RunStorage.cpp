@@ -50,19 +50,28 @@ RunProvenance makeProvenance(const SimulationSpec& spec) {
     return p;
 }
 
-int64_t storeRun(ProjectDatabase& db, const SimulationSpec& spec, const RunResult& result,
-                 double wallSeconds, int64_t runNumber) {
+namespace {
+RunProvenance stampedProvenance(const SimulationSpec& spec, const RunStamp& stamp) {
     RunProvenance provenance = makeProvenance(spec);
-    provenance.number = runNumber;
+    provenance.number = stamp.number;
+    provenance.created = stamp.created;
+    provenance.tags = stamp.tags;
+    provenance.notes = stamp.notes;
+    return provenance;
+}
+} // namespace
+
+int64_t storeRun(ProjectDatabase& db, const SimulationSpec& spec, const RunResult& result,
+                 double wallSeconds, const RunStamp& stamp) {
+    const RunProvenance provenance = stampedProvenance(spec, stamp);
     // The wall time goes in beside the result: a copy of a 65,536-NPU result would double the
     // peak memory of the save.
     return db.saveRun(result, provenance, wallSeconds > 0 ? wallSeconds : -1);
 }
 
 int64_t storeFailedRun(ProjectDatabase& db, const SimulationSpec& spec, RunStatus status,
-                       const std::string& message, double wallSeconds, int64_t runNumber) {
-    RunProvenance provenance = makeProvenance(spec);
-    provenance.number = runNumber;
+                       const std::string& message, double wallSeconds, const RunStamp& stamp) {
+    const RunProvenance provenance = stampedProvenance(spec, stamp);
     return db.saveFailedRun(spec.name, status, message, wallSeconds, provenance);
 }
 

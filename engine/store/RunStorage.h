@@ -20,13 +20,21 @@ std::string defaultDatabasePath(const std::string& projectFile);
 /// are listed with hash "unreadable" rather than failing the save.
 RunProvenance makeProvenance(const SimulationSpec& spec);
 
+/// What a run brings along when it is stored after the fact (an unsaved project's runs, moved
+/// into the database beside the project when it is first saved).
+struct RunStamp {
+    int64_t number = 0;  ///< the run's number within the project (0: the next one)
+    std::string created; ///< ISO 8601 UTC (empty: now)
+    std::vector<std::string> tags;
+    std::string notes;
+};
+
 /// Stores a finished run; result.wallSeconds is replaced by wallSeconds when > 0. Returns the id.
-/// `runNumber` is the run's number within the project (0: the next one).
 int64_t storeRun(ProjectDatabase& db, const SimulationSpec& spec, const RunResult& result,
-                 double wallSeconds, int64_t runNumber = 0);
+                 double wallSeconds, const RunStamp& stamp = {});
 /// Stores a run that failed or was cancelled, with the error message.
 int64_t storeFailedRun(ProjectDatabase& db, const SimulationSpec& spec, RunStatus status,
-                       const std::string& message, double wallSeconds, int64_t runNumber = 0);
+                       const std::string& message, double wallSeconds, const RunStamp& stamp = {});
 
 /// Opens (creating) the database at dbPath, or defaultDatabasePath(spec.sourceFile) when empty,
 /// and stores the run. Returns the run id.

@@ -57,20 +57,24 @@ void writeScheduleEt(const Schedule& schedule, const std::string& prefix) {
         writeWorkloadTrace(workloadFileName(prefix, static_cast<int>(npu)), traces[npu]);
 }
 
+void setCustomSource(SimulationSpec& spec, SynthesisKind kind, const std::string& source) {
+    switch (kind) {
+    case SynthesisKind::AllGather:
+        spec.system.customAllGather = source;
+        return;
+    case SynthesisKind::ReduceScatter:
+        spec.system.customReduceScatter = source;
+        return;
+    case SynthesisKind::AllReduce:
+        spec.system.customAllReduce = source;
+        return;
+    }
+}
+
 double runCustomCollective(const SimulationSpec& base, SynthesisKind kind, uint64_t bytes,
                            const std::string& source) {
     SimulationSpec s = microbenchmarkSpec(base, kind, bytes);
-    switch (kind) {
-    case SynthesisKind::AllGather:
-        s.system.customAllGather = source;
-        break;
-    case SynthesisKind::ReduceScatter:
-        s.system.customReduceScatter = source;
-        break;
-    case SynthesisKind::AllReduce:
-        s.system.customAllReduce = source;
-        break;
-    }
+    setCustomSource(s, kind, source);
     return lastFinishNs(*runSimulation(s));
 }
 

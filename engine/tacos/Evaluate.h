@@ -19,6 +19,9 @@ struct AlgorithmTime {
 /// The microbenchmark of `kind` and `bytes` on `base`'s platform and system.
 SimulationSpec microbenchmarkSpec(const SimulationSpec& base, SynthesisKind kind, uint64_t bytes);
 
+/// Makes `source` (a Chakra ET prefix or an MSCCL-IR .xml) the custom implementation of `kind`.
+void setCustomSource(SimulationSpec& spec, SynthesisKind kind, const std::string& source);
+
 /// Writes the schedule's traces as Chakra ET `<prefix>.<npu>.et` (the custom-collective form).
 void writeScheduleEt(const Schedule& schedule, const std::string& prefix);
 

@@ -1,6 +1,7 @@
 #include "compare/AlignedTimelines.h"
 
 #include "timeline/RunResultTimelineSource.h"
+#include "timeline/TimelinePalette.h"
 #include "timeline/TimelineWidget.h"
 
 #include <QCheckBox>
@@ -52,12 +53,20 @@ AlignedTimelines::AlignedTimelines(QWidget* parent)
                                "same fraction of every run."));
     connect(m_normalize, &QCheckBox::toggled, this, &AlignedTimelines::setNormalized);
     layout->addWidget(m_normalize);
+    // One colour key for all the runs (the Timeline tab's): what is drawn in which colour.
+    m_legend = new QLabel(this);
+    m_legend->setObjectName(QStringLiteral("compareTimelinesLegend"));
+    m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::RichText);
+    layout->addWidget(m_legend);
     m_stack = new QSplitter(Qt::Vertical, this);
     layout->addWidget(m_stack, 1);
 }
 
 void AlignedTimelines::setRuns(const CompareRuns& runs) {
     clear();
+    std::vector<uint8_t> present; // colour keys drawn in any of the runs
+    bool critical = false;
     for (const CompareRun& run : runs) {
         if (!run.result)
             continue;
@@ -84,7 +93,12 @@ void AlignedTimelines::setRuns(const CompareRuns& runs) {
         m_cursors.push_back(new TimelineCursor(timeline->viewport()));
         m_timelines.push_back(timeline);
         m_ends.push_back(std::max<int64_t>(1, run.result->endTime.ps()));
+        const std::vector<uint8_t>& keys = timeline->source()->presentColorKeys();
+        present.insert(present.end(), keys.begin(), keys.end());
+        critical = critical || !timeline->source()->criticalPath().empty();
     }
+    m_legend->setText(
+        TimelinePalette::legendHtml(TimelinePalette::legend(present, true, critical)));
     applyLimits();
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 class QCheckBox;
+class QLabel;
 class QSplitter;
 
 namespace astrolabe::widgets {
@@ -27,6 +28,8 @@ public:
     bool normalized() const { return m_normalized; }
 
     int count() const { return static_cast<int>(m_timelines.size()); }
+    /// The colour key of every kind of bar drawn in the runs.
+    QLabel* legend() const { return m_legend; }
     TimelineWidget* timeline(int i) const { return m_timelines.at(static_cast<size_t>(i)); }
     /// Puts the cursor at time `ps` of run `run` (mapped to the others like a zoom).
     void setCursor(int run, int64_t ps);
@@ -43,6 +46,7 @@ private:
     void clear();
 
     QCheckBox* m_normalize;
+    QLabel* m_legend;
     QSplitter* m_stack;
     std::vector<TimelineWidget*> m_timelines;
     std::vector<TimelineCursor*> m_cursors;

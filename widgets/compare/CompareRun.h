@@ -19,6 +19,11 @@ struct CompareRun {
 
 using CompareRuns = std::vector<CompareRun>;
 
+/// A run's name as a column header: broken at spaces into lines of at most `lineChars`
+/// characters ("#12 project by chunks\npoint 3"), so that the end of a long name, where sweep
+/// points differ, shows rather than being cut off. A word longer than a line stays whole.
+QString headerName(const QString& name, int lineChars = 22);
+
 /// "12.5 µs", "3.2 ms", "850 ns": a time in nanoseconds, written by the engine's formatter.
 QString formatNs(double ns);
 

@@ -145,7 +145,7 @@ QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation,
         return tr("Unit");
     const int run = section - FirstRunColumn;
     if (run >= 0 && run < m_names.size())
-        return run == m_baseline ? tr("%1 (baseline)").arg(m_names[run]) : m_names[run];
+        return headerName(run == m_baseline ? tr("%1 (baseline)").arg(m_names[run]) : m_names[run]);
     return {};
 }
 

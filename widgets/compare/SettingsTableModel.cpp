@@ -83,7 +83,7 @@ QVariant SettingsTableModel::headerData(int section, Qt::Orientation orientation
     if (section == 0)
         return tr("Setting");
     if (section >= 1 && section <= m_names.size())
-        return m_names[section - 1];
+        return headerName(m_names[section - 1]);
     return {};
 }
 

@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QLabel>
@@ -66,9 +67,47 @@ ConfigSection::Field& ConfigSection::addRow(const QString& label, const QStringL
                     if (menu.exec(label->mapToGlobal(at)) == sweep)
                         requestSweep(key);
                 });
+        // The input's own right-click menu too (spin boxes and quantity edits hold line edits,
+        // which get the click first).
+        m_sweepInputs.insert(editor, key);
+        editor->installEventFilter(this);
+        for (QWidget* part : editor->findChildren<QWidget*>()) {
+            m_sweepInputs.insert(part, key);
+            part->installEventFilter(this);
+        }
     }
     m_fields.push_back(std::move(f));
     return m_fields.back();
+}
+
+QMenu* ConfigSection::inputMenu(QWidget* input) {
+    const auto it = m_sweepInputs.constFind(input);
+    if (it == m_sweepInputs.constEnd())
+        return nullptr;
+    QLineEdit* edit = qobject_cast<QLineEdit*>(input);
+    if (!edit && qobject_cast<QAbstractSpinBox*>(input))
+        edit = input->findChild<QLineEdit*>();
+    QMenu* menu = edit ? edit->createStandardContextMenu() : new QMenu;
+    menu->setParent(input->window(), Qt::Popup);
+    if (!menu->isEmpty())
+        menu->addSeparator();
+    const QString key = it.value();
+    // Queued: the dialog it opens must not run inside the menu's own signal.
+    connect(
+        menu->addAction(tr("Sweep this setting…")), &QAction::triggered, this,
+        [this, key] { requestSweep(key); }, Qt::QueuedConnection);
+    return menu;
+}
+
+bool ConfigSection::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() != QEvent::ContextMenu || !m_sweepInputs.contains(watched))
+        return QGroupBox::eventFilter(watched, event);
+    auto* input = static_cast<QWidget*>(watched);
+    QMenu* menu = inputMenu(input);
+    // Deleted once closed: the action's slot may open a modal dialog from inside exec().
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(static_cast<QContextMenuEvent*>(event)->globalPos());
+    return true;
 }
 
 bool ConfigSection::requestSweep(const QString& keyPath) {

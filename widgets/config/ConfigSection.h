@@ -11,12 +11,14 @@
 #include "config/SpecEdit.h"
 
 #include <QGroupBox>
+#include <QHash>
 #include <functional>
 #include <optional>
 #include <vector>
 
 class QGridLayout;
 class QLabel;
+class QMenu;
 
 namespace astrolabe::widgets {
 
@@ -77,8 +79,16 @@ public:
     bool isInvalid(const QWidget* editor) const;
 
     /// Emits sweepRequested for the field of this project key path ("system.chunks"); false
-    /// when no field has it. The right-click menu of a field's label offers it.
+    /// when no field has it. The right-click menus of a field's label and of its input (after
+    /// the input's own Undo, Copy, Paste...) offer it.
     bool requestSweep(const QString& keyPath);
+    /// The right-click menu of a field's input: its own items, then "Sweep this setting…"
+    /// (its parent is `editor`'s window; the caller shows and deletes it). Null for an input
+    /// that is not a sweepable field's.
+    QMenu* inputMenu(QWidget* input);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 signals:
     void editRequested(const astrolabe::widgets::SpecEdit& edit);
@@ -112,6 +122,7 @@ private:
 
     QGridLayout* m_grid;
     std::vector<Field> m_fields;
+    QHash<QObject*, QString> m_sweepInputs; ///< a field's input (and its line edits) -> key
     SimulationSpec m_spec;
     std::optional<SimulationSpec> m_baseline;
     bool m_loading = false;

@@ -283,14 +283,14 @@ void BandwidthOptimizerView::setFront(std::vector<optimize::EvaluatedAllocation>
                                                 [](auto a, auto b) { return a.y() < b.y(); });
         const double padX = std::max(1e-9, (maxX->x() - minX->x()) * 0.05);
         const double padY = std::max(1e-9, (maxY->y() - minY->y()) * 0.05);
-        m_chartView->chart()
-            ->axes(Qt::Horizontal)
-            .first()
-            ->setRange(minX->x() - padX, maxX->x() + padX);
-        m_chartView->chart()
-            ->axes(Qt::Vertical)
-            .first()
-            ->setRange(minY->y() - padY, maxY->y() + padY);
+        // Ticks at round numbers (0.82, 0.84, ...), not at fifths of the padded span.
+        const auto roundRange = [this](Qt::Orientation orientation, double lo, double hi) {
+            auto* axis = static_cast<QValueAxis*>(m_chartView->chart()->axes(orientation).first());
+            axis->setRange(lo, hi);
+            axis->applyNiceNumbers();
+        };
+        roundRange(Qt::Horizontal, minX->x() - padX, maxX->x() + padX);
+        roundRange(Qt::Vertical, minY->y() - padY, maxY->y() + padY);
         m_table->selectRow(static_cast<int>(m_front.size()) - 1); // the fastest: last by cost
     }
     updateApply();

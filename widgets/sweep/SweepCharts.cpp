@@ -96,6 +96,7 @@ void SweepLineChart::setRows(const std::vector<std::string>& axisNames,
                              const std::vector<SweepRow>& rows, size_t axis) {
     QChart* c = chart();
     clearChart(c);
+    c->legend()->setVisible(false); // only the α–β model's lines have names to show
     m_line = new QLineSeries;
     m_model = nullptr;
     auto* dots = new QScatterSeries;

@@ -55,7 +55,25 @@ void SweepResultsModel::setRows(std::vector<std::string> axisNames, std::vector<
     beginResetModel();
     m_axisNames = std::move(axisNames);
     m_rows = std::move(rows);
+    updateTimeScales();
     endResetModel();
+}
+
+bool SweepResultsModel::updateTimeScales() {
+    double endPs = 0, exposedPs = 0;
+    for (const SweepRow& r : m_rows)
+        if (r.summary.status == SweepPointStatus::Ok) {
+            endPs = std::max(endPs, static_cast<double>(r.summary.endTime.ps()));
+            exposedPs = std::max(exposedPs, static_cast<double>(r.summary.maxExposedComm.ps()));
+        }
+    const units::Scale end = units::timeScale(endPs, units::TimeSpelling::MicroSign);
+    const units::Scale exposed = units::timeScale(exposedPs, units::TimeSpelling::MicroSign);
+    const bool changed = end.factor != m_endTimeScale.factor ||
+                         exposed.factor != m_exposedScale.factor ||
+                         end.symbol != m_endTimeScale.symbol;
+    m_endTimeScale = end;
+    m_exposedScale = exposed;
+    return changed;
 }
 
 void SweepResultsModel::updatePoint(const SweepPointSummary& summary) {
@@ -63,7 +81,10 @@ void SweepResultsModel::updatePoint(const SweepPointSummary& summary) {
         return;
     m_rows[summary.index].summary = summary;
     const int row = static_cast<int>(summary.index);
-    emit dataChanged(index(row, 0), index(row, columnCount() - 1));
+    if (updateTimeScales()) // every time cell is written in the new unit
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+    else
+        emit dataChanged(index(row, 0), index(row, columnCount() - 1));
     emit pointUpdated(summary.index);
 }
 
@@ -127,9 +148,13 @@ QVariant SweepResultsModel::data(const QModelIndex& index, int role) const {
     if (col == column(Fixed::Status))
         return QString::fromLatin1(sweepPointStatusName(s.status));
     if (col == column(Fixed::EndTime))
-        return ok ? QString::fromStdString(units::formatTime(s.endTime)) : QString();
+        return ok ? QString::fromStdString(
+                        units::formatScaled(static_cast<double>(s.endTime.ps()), m_endTimeScale, 5))
+                  : QString();
     if (col == column(Fixed::MaxExposed))
-        return ok ? QString::fromStdString(units::formatTime(s.maxExposedComm)) : QString();
+        return ok ? QString::fromStdString(units::formatScaled(
+                        static_cast<double>(s.maxExposedComm.ps()), m_exposedScale, 5))
+                  : QString();
     if (col == column(Fixed::Run))
         return s.runNumber > 0 ? QStringLiteral("#%1").arg(s.runNumber) : QString();
     return {};

@@ -4,6 +4,7 @@
 // updated one at a time as points finish (dataChanged for that row only).
 
 #include "analysis/AlphaBeta.h"
+#include "core/Units.h"
 #include "sweep/SweepPointSummary.h"
 
 #include <QAbstractTableModel>
@@ -61,8 +62,13 @@ signals:
     void pointUpdated(size_t index);
 
 private:
+    /// Picks the unit of each time column from its largest value (one unit per column: "850
+    /// µs" and "1.2 ms" would not read as a column); true when one changed.
+    bool updateTimeScales();
+
     std::vector<std::string> m_axisNames;
     std::vector<SweepRow> m_rows; ///< row i is point i
+    units::Scale m_endTimeScale, m_exposedScale;
 };
 
 } // namespace astrolabe::widgets

@@ -49,7 +49,7 @@ SweepView::SweepView(QWidget* parent)
     , m_compare(new QPushButton(tr("Compare selected"), this))
     , m_redraw(new QTimer(this)) {
     setObjectName(QStringLiteral("SweepView"));
-    m_title->setText(tr("No sweep yet: Run > Run sweep… opens a sweep file (docs/sweeps.md)."));
+    m_title->setText(noSweepText());
     m_title->setWordWrap(true);
     m_sorted->setSourceModel(m_model);
     m_sorted->setSortRole(SweepResultsModel::SortRole);
@@ -116,6 +116,16 @@ void SweepView::setTitle(const QString& title) {
     m_title->setText(title);
 }
 
+void SweepView::clear() {
+    m_model->setRows({}, {});
+    m_title->setText(noSweepText());
+    setRunning(false);
+}
+
+QString SweepView::noSweepText() {
+    return tr("No sweep yet: Run > Run sweep… opens a sweep file (docs/sweeps.md).");
+}
+
 void SweepView::setRunning(bool running) {
     m_running = running;
     m_cancel->setEnabled(running);
@@ -171,7 +181,11 @@ void SweepView::rebuildCharts() {
     const std::vector<std::string>& axes = m_model->axisNames();
     const std::vector<SweepRow>& rows = m_model->rows();
     const bool endTimeShown = m_charts->currentIndex() == 0;
-    if (axes.size() == 1) {
+    if (axes.empty()) { // no sweep (cleared): an empty grid, nothing of a previous sweep
+        m_heatmap->setData(HeatmapData{});
+        m_endTimeStack->setCurrentWidget(m_heatmap);
+        m_note->hide();
+    } else if (axes.size() == 1) {
         if (endTimeShown)
             m_line->setRows(axes, rows, 0);
         m_endTimeStack->setCurrentWidget(m_line);

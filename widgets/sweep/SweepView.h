@@ -32,6 +32,9 @@ public:
     SweepResultsModel* model() const { return m_model; }
     /// Shows a sweep's name and its points (the model is refilled by the caller).
     void setTitle(const QString& title);
+    /// Forgets the shown sweep (another project was opened): no rows, no charts, no progress.
+    void clear();
+    static QString noSweepText();
     /// Starts (true) or ends (false) the progress clock; `running` enables Cancel.
     void setRunning(bool running);
     /// Redraws the charts now (they otherwise follow the model at most every 100 ms).
@@ -45,6 +48,7 @@ public:
     QProgressBar* progressBar() const { return m_progress; }
     QLabel* progressLabel() const { return m_progressText; }
     QLabel* note() const { return m_note; }
+    QLabel* title() const { return m_title; }
     QPushButton* compareButton() const { return m_compare; }
     QPushButton* cancelButton() const { return m_cancel; }
     /// The stored run ids of the selected rows (rows without a run are left out).

@@ -5,6 +5,7 @@
 #include "tacos/ScheduleView.h"
 
 #include <QApplication>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPointer>
 #include <QPushButton>
@@ -18,6 +19,8 @@ namespace astrolabe::widgets {
 SchedulePanel::SchedulePanel(QWidget* parent)
     : QWidget(parent)
     , m_synthesize(new QPushButton(tr("Synthesize"), this))
+    , m_use(new QPushButton(tr("Use and Run"), this))
+    , m_save(new QPushButton(tr("Save…"), this))
     , m_status(new QLabel(this))
     , m_view(new ScheduleView(this)) {
     m_synthesize->setToolTip(tr("Synthesize the project's collective with TACOS for this graph "
@@ -28,10 +31,23 @@ SchedulePanel::SchedulePanel(QWidget* parent)
     auto* title = new QLabel(tr("<b>TACOS schedule</b>"), this);
     layout->addWidget(title);
     layout->addWidget(m_status);
-    layout->addWidget(m_synthesize, 0, Qt::AlignLeft);
+    m_use->setToolTip(tr("Write the schedule as MSCCL-IR XML beside the project, make it the "
+                         "project's custom algorithm for this collective, and run the project"));
+    m_save->setToolTip(tr("Write the schedule as MSCCL-IR XML or as Chakra ET files (one per "
+                          "NPU), to run elsewhere or to name in custom-algorithms"));
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_synthesize);
+    buttons->addWidget(m_use);
+    buttons->addWidget(m_save);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
     layout->addWidget(m_view, 1);
     m_view->setVisible(false);
+    m_use->setEnabled(false);
+    m_save->setEnabled(false);
     connect(m_synthesize, &QPushButton::clicked, this, &SchedulePanel::synthesize);
+    connect(m_use, &QPushButton::clicked, this, &SchedulePanel::useRequested);
+    connect(m_save, &QPushButton::clicked, this, &SchedulePanel::saveRequested);
 }
 
 void SchedulePanel::setProblem(const GraphSpec& graph, const SynthesisOptions& options,
@@ -46,8 +62,11 @@ void SchedulePanel::setProblem(const GraphSpec& graph, const SynthesisOptions& o
     m_customRecognized.reset();
     ++m_request;
     m_hasSchedule = false;
+    m_scheduleShown.reset();
     m_view->setVisible(false);
     m_synthesize->setEnabled(true);
+    m_use->setEnabled(false);
+    m_save->setEnabled(false);
     m_status->setText(tr("%1 of %2 on this graph: not synthesized yet.")
                           .arg(QString::fromLatin1(synthesisKindName(options.kind)),
                                QString::fromStdString(units::formatSize(options.bytes))));
@@ -116,6 +135,9 @@ void SchedulePanel::synthesize() {
                     self->m_view->setSchedule(*schedule);
                     self->m_view->setVisible(true);
                     self->m_hasSchedule = true;
+                    self->m_scheduleShown = schedule;
+                    self->m_save->setEnabled(true);
+                    self->m_use->setEnabled(!recognized.value_or(false)); // already runs it
                     self->m_status->setText(note);
                     if (self->m_cursorPs)
                         self->m_view->setCursorTime(*self->m_cursorPs);

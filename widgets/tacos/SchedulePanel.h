@@ -2,11 +2,13 @@
 // "TACOS schedule" beside the timeline (issue #19): for a graph platform, Synthesize runs TACOS
 // (engine/tacos) for the project's collective on a worker thread and shows the per-link schedule
 // (ScheduleView); a failure is said in the panel. Hidden, by its owner, for dimension stacks.
+// A schedule shown can be saved (XML or ET) or used as the project's algorithm and run.
 
 #include "config/GraphSpec.h"
 #include "tacos/Synthesizer.h"
 
 #include <QWidget>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -32,8 +34,12 @@ public:
     /// After a Synthesize with a custom source: whether it was recognized.
     std::optional<bool> customRecognized() const { return m_customRecognized; }
     bool hasSchedule() const { return m_hasSchedule; }
+    /// The schedule shown (null before one is).
+    const Schedule* schedule() const { return m_scheduleShown.get(); }
     ScheduleView* view() const { return m_view; }
     QPushButton* synthesizeButton() const { return m_synthesize; }
+    QPushButton* useButton() const { return m_use; }
+    QPushButton* saveButton() const { return m_save; }
     QLabel* status() const { return m_status; }
 
 public slots:
@@ -45,6 +51,11 @@ public slots:
 signals:
     void scheduleShown();
     void failed(const QString& message);
+    /// "Use and run": make the shown schedule the project's algorithm for its collective and
+    /// run the project (the owner writes the files and edits the project).
+    void useRequested();
+    /// "Save…": write the shown schedule as MSCCL-IR XML or Chakra ET files.
+    void saveRequested();
 
 private:
     std::optional<GraphSpec> m_graph;
@@ -54,7 +65,10 @@ private:
     uint64_t m_request = 0; ///< the latest synthesis; older ones are dropped
     bool m_hasSchedule = false;
     std::optional<qint64> m_cursorPs; ///< the latest cursor, for a schedule shown after it
+    std::shared_ptr<const Schedule> m_scheduleShown;
     QPushButton* m_synthesize;
+    QPushButton* m_use;
+    QPushButton* m_save;
     QLabel* m_status;
     ScheduleView* m_view;
 };

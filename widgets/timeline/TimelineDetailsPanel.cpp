@@ -92,6 +92,21 @@ QString TimelineDetailsPanel::activityHtml(const ActivityInterval& a) const {
     }
     html += QStringLiteral("</table>");
 
+    // What a phase does, in the words of the lessons: an all-reduce phase on one dimension is a
+    // reduce-scatter followed by an all-gather ("all-reduce" four times named neither).
+    const auto phaseKindText = [](const PhaseSpan& p) {
+        const auto kind = static_cast<CollectiveKind>(p.phaseKind);
+        QString text = QString::fromLatin1(collectiveKindName(kind));
+        const auto algorithm = static_cast<AlgorithmKind>(p.algorithm);
+        if (kind == CollectiveKind::AllReduce)
+            text = algorithm == AlgorithmKind::DoubleBinaryTree
+                       ? QStringLiteral("reduce, then broadcast")
+                   : algorithm == AlgorithmKind::InSwitch
+                       ? QStringLiteral("up to the switch, then down")
+                       : QStringLiteral("reduce-scatter, then all-gather");
+        return text + QStringLiteral(" (%1)").arg(
+                          QString::fromStdString(algorithmName(AlgorithmSpec{algorithm, 0})));
+    };
     QString phases;
     int phaseCount = 0;
     for (const PhaseSpan& p : m_source->phases(a.npu, a.start.ps(), a.end.ps() + 1).items) {
@@ -103,8 +118,7 @@ QString TimelineDetailsPanel::activityHtml(const ActivityInterval& a) const {
                       .arg(p.chunk)
                       .arg(p.phase)
                       .arg(p.dimension)
-                      .arg(QString::fromLatin1(
-                          collectiveKindName(static_cast<CollectiveKind>(p.phaseKind))))
+                      .arg(phaseKindText(p))
                       .arg(timeText((p.end - p.start).ps()));
     }
     if (phaseCount > 0) {

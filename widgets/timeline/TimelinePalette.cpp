@@ -139,4 +139,22 @@ std::vector<TimelinePalette::LegendEntry> TimelinePalette::allEntries() {
     return entries;
 }
 
+QString TimelinePalette::legendHtml(const std::vector<LegendEntry>& entries, bool searching,
+                                    bool groups) {
+    QString html;
+    for (const LegendEntry& entry : entries)
+        html += QStringLiteral("<span style='color:%1'>%2</span>&nbsp;%3&nbsp;&nbsp; ")
+                    .arg(entry.color.name(),
+                         entry.outline ? QStringLiteral("&#9635;") : QStringLiteral("&#9632;"),
+                         entry.outline ? entry.label + QStringLiteral(" (outline)") : entry.label);
+    if (searching)
+        html += QStringLiteral("<span style='color:%1'>&#9633;</span>&nbsp;search match "
+                               "(dotted outline)&nbsp;&nbsp; ")
+                    .arg(searchOutline().name());
+    if (groups)
+        html += QStringLiteral("collapsed groups: shade = busy share of the group's NPUs "
+                               "(compute above, communication below)");
+    return html;
+}
+
 } // namespace astrolabe::widgets

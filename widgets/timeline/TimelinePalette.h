@@ -40,6 +40,10 @@ public:
     /// and the critical path are added when asked for. Keys drawn alike share one entry.
     static std::vector<LegendEntry> legend(std::span<const uint8_t> presentKeys, bool withIdle,
                                            bool withCriticalPath);
+    /// The legend as one line of rich text: a swatch and a label per entry, then the search
+    /// outline (when `searching`) and how collapsed groups are shaded (when `groups`).
+    static QString legendHtml(const std::vector<LegendEntry>& entries, bool searching = false,
+                              bool groups = false);
     /// Every entry a legend can show: what the distance tests iterate over.
     static std::vector<LegendEntry> allEntries();
 };

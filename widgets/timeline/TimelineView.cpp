@@ -28,23 +28,6 @@ QToolButton* makeButton(const QString& text, const QString& tip, QWidget* parent
     return button;
 }
 
-QString legendHtml(const std::vector<TimelinePalette::LegendEntry>& entries, bool searching,
-                   bool groups) {
-    QString html;
-    for (const TimelinePalette::LegendEntry& entry : entries)
-        html += QStringLiteral("<span style='color:%1'>%2</span>&nbsp;%3&nbsp;&nbsp; ")
-                    .arg(entry.color.name(),
-                         entry.outline ? QStringLiteral("&#9635;") : QStringLiteral("&#9632;"),
-                         entry.outline ? entry.label + QStringLiteral(" (outline)") : entry.label);
-    if (searching)
-        html += QStringLiteral("<span style='color:%1'>&#9633;</span>&nbsp;search match "
-                               "(dotted outline)&nbsp;&nbsp; ")
-                    .arg(TimelinePalette::searchOutline().name());
-    if (groups)
-        html += QStringLiteral("collapsed groups: shade = busy share of the group's NPUs "
-                               "(compute above, communication below)");
-    return html;
-}
 } // namespace
 
 TimelineView::TimelineView(QWidget* parent)
@@ -141,7 +124,8 @@ void TimelineView::updateLegend() {
     const bool groups = std::any_of(rows.begin(), rows.end(), [](const DisplayRow& row) {
         return row.kind == DisplayRow::Kind::Group;
     });
-    m_legend->setText(legendHtml(m_legendEntries, !m_search->text().trimmed().isEmpty(), groups));
+    m_legend->setText(TimelinePalette::legendHtml(m_legendEntries,
+                                                  !m_search->text().trimmed().isEmpty(), groups));
 }
 
 void TimelineView::search() {

@@ -1,5 +1,6 @@
 #include "utilization/SummaryPanel.h"
 
+#include "analysis/IdleDimensions.h"
 #include "analysis/RunExplanation.h"
 #include "common/InterfaceScale.h"
 #include "core/Units.h"
@@ -150,6 +151,11 @@ void SummaryPanel::setResult(std::shared_ptr<const RunResult> result, const Plat
                            "<small>Exposed communication follows ASTRA-sim: finish − compute."
                            "</small></p>")
                 .arg(f.overlapPercentOfComm, 0, 'f', 1);
+    if (system)
+        if (const std::string idle = idleDimensionsNote(*m_result, platform, *system);
+            !idle.empty())
+            html += QStringLiteral("<p style=\"color:#8a5a00\"><b>Idle dimension.</b> %1</p>")
+                        .arg(QString::fromStdString(idle).toHtmlEscaped());
     if (const RunExplanation why = explainRun(*m_result, platform, system);
         why.bound != BoundKind::Unknown) {
         m_explanation = QString::fromStdString(why.sentence + "\n" + why.breakdown);

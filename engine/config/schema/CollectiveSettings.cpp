@@ -39,13 +39,6 @@ const Collective kCollectives[] = {
      &SystemConfig::customAllToAll},
 };
 
-std::string namesText(const std::vector<AlgorithmSpec>& list, const char* separator) {
-    std::string out;
-    for (const AlgorithmSpec& a : list)
-        out += (out.empty() ? "" : separator) + algorithmName(a);
-    return out;
-}
-
 // "ring, direct4" -> list; throws astrolabe::Error (with the valid names) for an unknown name.
 std::vector<AlgorithmSpec> parseNames(const std::string& text) {
     std::vector<AlgorithmSpec> out;
@@ -165,15 +158,18 @@ Setting algorithms() {
         "cannot read). A one* "
         "name (oneRing, oneDirect, oneHalvingDoubling) runs one flat collective over all "
         "NPUs from that dimension on. A shorter list than the number of dimensions leaves "
-        "the remaining dimensions out. In the project file: a map {all-reduce: [ring, "
-        "direct], ...} or one list for all four collectives.";
+        "the remaining dimensions out (a run's summary names a dimension left idle). A "
+        "dimension added in the topology editor gets its block's algorithm: ring on a Ring, "
+        "direct on a FullyConnected, halvingDoubling on a Switch of a power-of-two size "
+        "(direct otherwise, and for all-to-all). In the project file: a map {all-reduce: "
+        "[ring, direct], ...} or one list for all four collectives.";
     s.editor = Editor::Collectives;
     Hooks& h = s.hooks;
     h.readProject = readProjectAlgorithms;
     h.writeProject = [](std::ostream& out, const SimulationSpec& spec, const auto&) {
         out << "  algorithms:\n";
         for (const Collective& k : kCollectives)
-            out << "    " << k.name << ": [" << namesText(spec.system.*k.list, ", ") << "]\n";
+            out << "    " << k.name << ": [" << algorithmNames(spec.system.*k.list, ", ") << "]\n";
     };
     h.readAstra = readAstraAlgorithms;
     h.writeAstra = [](const SystemConfig& system, ordered_json& j, const std::string&) {
@@ -205,7 +201,7 @@ Setting algorithms() {
     };
     h.compare = [](const SimulationSpec& spec, std::vector<CompareRow>& rows) {
         for (const Collective& k : kCollectives) {
-            const std::string text = namesText(spec.system.*k.list, ", ");
+            const std::string text = algorithmNames(spec.system.*k.list, ", ");
             rows.push_back({std::string("system.") + k.name, std::string(k.name) + " algorithms",
                             text.empty() ? "-" : text, std::nullopt});
         }
@@ -214,7 +210,7 @@ Setting algorithms() {
         auto list = k.list;
         h.textFields.push_back(
             {k.label, std::string("system.") + k.name, std::string(k.name) + "-implementation",
-             [list](const SimulationSpec& spec) { return namesText(spec.system.*list, ", "); },
+             [list](const SimulationSpec& spec) { return algorithmNames(spec.system.*list, ", "); },
              [list](SimulationSpec& spec, const std::string& text) {
                  spec.system.*list = parseNames(text);
              }});

@@ -3,6 +3,7 @@
 #include "gui/BandwidthOptimizerSession.h"
 
 #include "GuiTestSupport.h"
+#include "config/QuantityEdit.h"
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
 #include "optimize/BandwidthOptimizerView.h"
@@ -58,10 +59,17 @@ TEST(BandwidthOptimizerSession, OptimizeShowsTheFrontAndApplyIsOneUndoableStep) 
     const std::vector<double> chosen = view->front().front().gbps;
     session->apply(chosen);
     EXPECT_EQ(window.document()->undoStack()->count(), steps + 1);
-    EXPECT_DOUBLE_EQ(window.document()->spec().platform.dimensions[0].bandwidthBytesPerSecond,
-                     chosen[0] * 1e9);
-    EXPECT_DOUBLE_EQ(window.document()->spec().platform.dimensions[1].bandwidthBytesPerSecond,
-                     chosen[1] * 1e9);
+    // Within 0.05 % of the point chosen (four significant digits), in the unit family the
+    // dimensions were written in: 50 GiB/s stays in GiB/s (issue #53, Researcher 6).
+    for (size_t d = 0; d < 2; ++d) {
+        const double applied =
+            window.document()->spec().platform.dimensions[d].bandwidthBytesPerSecond;
+        EXPECT_NEAR(applied, chosen[d] * 1e9, chosen[d] * 1e9 * 5e-4);
+        const QString shown =
+            widgets::QuantityEdit::format(widgets::QuantityEdit::Kind::Bandwidth, applied);
+        EXPECT_TRUE(shown.endsWith(QStringLiteral(" GiB/s"))) << shown.toStdString();
+        EXPECT_LE(shown.size(), 11) << shown.toStdString(); // "29.71 GiB/s"
+    }
     EXPECT_EQ(view->front().size(), points) << "a bandwidth edit keeps the front on screen";
     window.document()->undoStack()->undo();
     EXPECT_DOUBLE_EQ(window.document()->spec().platform.dimensions[0].bandwidthBytesPerSecond,

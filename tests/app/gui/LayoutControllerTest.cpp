@@ -5,6 +5,7 @@
 #include "GuiTestSupport.h"
 
 #include <QDockWidget>
+#include <QFile>
 #include <QMainWindow>
 #include <QMenu>
 #include <QSettings>
@@ -75,6 +76,33 @@ TEST(LayoutController, RecentProjectsAreCappedMostRecentFirstAndPersist) {
     menu.actions().at(1)->trigger();
     ASSERT_EQ(requested.count(), 1);
     EXPECT_EQ(requested.at(0).at(0).toString(), dir.filePath(QStringLiteral("p9.yaml")));
+}
+
+// Four projects all called project.yaml were four identical "project.yaml" entries (issue #53,
+// Researcher 6): each shows its name and folder.
+TEST(LayoutController, RecentEntriesShowTheProjectsNameAndFolder) {
+    QTemporaryDir dir;
+    LayoutController layout(dir.filePath(QStringLiteral("settings.ini")));
+    QMenu menu;
+    layout.attachRecentMenu(&menu);
+    QStringList folders{QStringLiteral("ring"), QStringLiteral("torus"), QStringLiteral("bare")};
+    for (const QString& folder : folders) {
+        ASSERT_TRUE(QDir(dir.path()).mkpath(folder));
+        QFile file(dir.filePath(folder + QStringLiteral("/project.yaml")));
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        if (folder != QStringLiteral("bare"))
+            file.write("# a comment first\nname: \"" + folder.toUtf8() + " study\"\nplatform:\n");
+        file.close();
+        layout.addRecent(file.fileName());
+    }
+    ASSERT_EQ(menu.actions().size(), 3);
+    const QString sep = QStringLiteral(" \u2014 ");
+    EXPECT_EQ(menu.actions().at(0)->text(),
+              QStringLiteral("bare") + sep + dir.filePath(QStringLiteral("bare")));
+    EXPECT_EQ(menu.actions().at(1)->text(),
+              QStringLiteral("torus study") + sep + dir.filePath(QStringLiteral("torus")));
+    EXPECT_EQ(menu.actions().at(2)->text(),
+              QStringLiteral("ring study") + sep + dir.filePath(QStringLiteral("ring")));
 }
 
 TEST(LayoutController, UnitConventionIsSavedAndAHandEditedValueFallsBack) {

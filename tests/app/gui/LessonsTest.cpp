@@ -9,17 +9,20 @@
 #include "gui/LessonsPanel.h"
 #include "gui/MainWindow.h"
 #include "gui/PresentationController.h"
+#include "gui/ProjectController.h"
 #include "gui/ProjectDocument.h"
 #include "gui/RunSession.h"
 #include "gui/WorkspaceTabs.h"
 #include "lesson/LessonRun.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTextBrowser>
 #include <cmath>
@@ -132,7 +135,12 @@ TEST(Lessons, PanelShowsValuesStepsAndAnswersOnClick) {
     panel.showLesson(lesson);
     const QString text = panel.markdown();
     EXPECT_FALSE(text.contains(QStringLiteral("[[")));
-    EXPECT_TRUE(text.contains(QStringLiteral("9013.5"))) << text.toStdString();
+    // A step's numbers show once it ran (issue #53, Teacher 5: printed before anything ran).
+    EXPECT_FALSE(text.contains(QStringLiteral("9013.5"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("takes *(run step 1)* µs"))) << text.toStdString();
+    panel.markStepRun(0);
+    EXPECT_TRUE(panel.markdown().contains(QStringLiteral("takes 9013.5 µs")));
+    EXPECT_FALSE(panel.markdown().contains(QStringLiteral("9687.9"))) << "step 2 not run yet";
     EXPECT_TRUE(text.contains(QStringLiteral("(try:0)")));
     EXPECT_TRUE(text.contains(QStringLiteral("(answer:0)")));
     EXPECT_FALSE(text.contains(QStringLiteral("local reduction did")) &&
@@ -144,6 +152,11 @@ TEST(Lessons, PanelShowsValuesStepsAndAnswersOnClick) {
     emit panel.browser()->anchorClicked(QUrl(QStringLiteral("answer:0")));
     EXPECT_TRUE(panel.markdown().contains(QStringLiteral("> Each of the 2(N−1) steps")));
     EXPECT_FALSE(panel.markdown().contains(QStringLiteral("(answer:0)")));
+    // ... and "Hide answer" puts it away again.
+    ASSERT_TRUE(panel.markdown().contains(QStringLiteral("[Hide answer](hide:0)")));
+    emit panel.browser()->anchorClicked(QUrl(QStringLiteral("hide:0")));
+    EXPECT_FALSE(panel.markdown().contains(QStringLiteral("> Each of the 2(N−1) steps")));
+    EXPECT_TRUE(panel.markdown().contains(QStringLiteral("(answer:0)")));
 }
 
 TEST(Lessons, BrokenLessonIsReportedAtItsFileAndLine) {
@@ -193,4 +206,96 @@ TEST(Lessons, HelpMenuHasLessons) {
     ASSERT_NE(found, nullptr);
     found->trigger();
     EXPECT_FALSE(window.lessons()->dock()->isHidden());
+}
+
+// Lesson 8's TACOS step ran the schedule from the installed lessons folder, not from the copy
+// beside the open project (issue #53, Teacher 5): a student's edited copy was never used.
+/// A main window whose lessons are copied into a temporary folder.
+struct LessonWindow {
+    QTemporaryDir dir;
+    MainWindow window{test::testServices(dir)};
+    LessonsController* lessons = window.lessons();
+    LessonWindow() {
+        window.setAskBeforeDiscarding(false);
+        lessons->setCopyDirectory(dir.filePath(QStringLiteral("lessons")));
+    }
+};
+
+TEST(Lessons, StepsUseTheFilesBesideTheOpenCopy) {
+    LessonWindow w;
+    QTemporaryDir& dir = w.dir;
+    LessonsController* lessons = w.lessons;
+    ASSERT_TRUE(lessons->openLesson(lessonPath("08-tacos")));
+    const Lesson& lesson = *lessons->lesson();
+    const int tacos = lesson.stepCount() - 1;
+    const QString copyFolder =
+        QFileInfo(dir.filePath(QStringLiteral("lessons/08-tacos"))).absoluteFilePath();
+    const QString used =
+        QString::fromStdString(lessonStep(lesson, tacos).spec.system.customAllReduce);
+    EXPECT_TRUE(QFileInfo(used).absoluteFilePath().startsWith(copyFolder)) << used.toStdString();
+    EXPECT_TRUE(used.endsWith(QStringLiteral("tacos-mesh4x4.xml"))) << used.toStdString();
+}
+
+// "Cancel" on the unsaved-changes question left the panel on the new lesson while the old
+// project stayed open (issue #53, Teacher 5): the panel stays on the lesson still open.
+TEST(Lessons, CancellingTheUnsavedChangesQuestionKeepsTheOpenLesson) {
+    LessonWindow w;
+    MainWindow& window = w.window;
+    LessonsController* lessons = w.lessons;
+    ASSERT_TRUE(lessons->openLesson(lessonPath("01-ring-all-reduce")));
+    const QString firstProject = window.document()->path();
+    window.document()->applyEdit({QStringLiteral("system.chunks"), QStringLiteral("edit"),
+                                  [](SimulationSpec& s) { s.system.preferredDatasetSplits = 2; }});
+    ASSERT_TRUE(window.document()->isModified());
+    int asked = 0;
+    window.projectController()->setPrompts({[&asked](const QString&) {
+                                                ++asked;
+                                                return ProjectController::DiscardChoice::Cancel;
+                                            },
+                                            {}});
+    window.setAskBeforeDiscarding(true);
+    EXPECT_FALSE(lessons->openLesson(lessonPath("07-in-switch")));
+    EXPECT_EQ(asked, 1);
+    EXPECT_EQ(window.document()->path(), firstProject);
+    ASSERT_NE(lessons->lesson(), nullptr);
+    EXPECT_EQ(QString::fromStdString(lessons->lesson()->file), lessonPath("01-ring-all-reduce"));
+    auto* chooser = lessons->panel()->findChild<QComboBox*>(QStringLiteral("lessonChooser"));
+    ASSERT_NE(chooser, nullptr);
+    EXPECT_EQ(chooser->currentText(), QString::fromStdString(lessons->lesson()->title));
+    EXPECT_TRUE(lessons->panel()->markdown().contains(QStringLiteral("ring all-reduce")));
+    window.setAskBeforeDiscarding(false);
+}
+
+// The user guide listed 6 of the 8 lessons, and lesson 8 sent the class to the Topology tab for
+// Synthesize, which is on the Timeline tab (issue #53, Teacher 5).
+TEST(Lessons, TheUserGuideListsEveryLessonAndLessonEightNamesTheRightTab) {
+    QFile guide(QString::fromStdString(ASTROLABE_SOURCE_DIR + "/docs/user-guide.md"));
+    ASSERT_TRUE(guide.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QString text = QString::fromUtf8(guide.readAll());
+    const QStringList paths = LessonsController::lessons(
+        QString::fromStdString(ASTROLABE_SOURCE_DIR + "/resources/lessons"));
+    ASSERT_EQ(paths.size(), 8);
+    for (int i = 0; i < paths.size(); ++i) {
+        QString title = QString::fromStdString(loadLesson(paths[i].toStdString()).title);
+        title = title.section(QStringLiteral(". "), 1)
+                    .section(u':', 0, 0); // "4. Scheduling chunks: Themis"
+        const QString entry = QStringLiteral("%1. **%2**").arg(i + 1).arg(title);
+        EXPECT_TRUE(text.contains(entry)) << entry.toStdString();
+    }
+
+    QTemporaryDir dir;
+    MainWindow window(test::testServices(dir));
+    QWidget* timelineTab = window.tabs()->widget(MainWindow::TimelineTab);
+    QPushButton* synthesize = nullptr;
+    for (QPushButton* button : window.findChildren<QPushButton*>())
+        if (button->text().remove(u'&').startsWith(QStringLiteral("Synthesize")))
+            synthesize = button;
+    ASSERT_NE(synthesize, nullptr);
+    EXPECT_TRUE(timelineTab->isAncestorOf(synthesize)) << "Synthesize is on the Timeline tab";
+    const Lesson tacos = loadLesson(lessonPath("08-tacos").toStdString());
+    QString lessonText;
+    for (const LessonBlock& block : tacos.blocks)
+        lessonText += QString::fromStdString(block.markdown);
+    EXPECT_TRUE(lessonText.contains(QStringLiteral("On the Timeline tab, **Synthesize**")));
+    EXPECT_FALSE(lessonText.contains(QStringLiteral("Topology tab, **Synthesize**")));
 }

@@ -1,6 +1,7 @@
 // Every item model of the shell passes QAbstractItemModelTester while it changes, and the runs
 // model does what its cells say.
 #include "common/LogModel.h"
+#include "config/GraphGenerators.h"
 #include "gui/Presets.h"
 #include "gui/ProjectExplorer.h"
 #include "gui/RunsTableModel.h"
@@ -136,4 +137,31 @@ TEST(LogModel, PassesTheModelTester) {
               static_cast<int>(widgets::LogModel::Severity::Error));
     log.clear();
     EXPECT_EQ(log.rowCount(), 0);
+}
+
+// A 4x4 mesh graph's one logical dimension is a Ring of 16 to the collectives, but the runs list
+// called the platform "Ring 16" (issue #53, Researcher 6): it names the graph.
+TEST(RunsTableModel, AGraphPlatformIsNamedAsTheGraph) {
+    SimulationSpec spec = preset(QStringLiteral("quickstart")).spec;
+    GraphGeneratorSpec mesh;
+    mesh.name = "mesh2d";
+    mesh.size = {4, 4};
+    mesh.bandwidthBytesPerSecond = 50e9;
+    mesh.latencyNs = 500;
+    GraphSpec graph = generateGraph(mesh);
+    graph.generator = "mesh2d 4x4";
+    spec.platform = graphPlatform(graph);
+    const QString text = keySettings(spec);
+    EXPECT_TRUE(text.startsWith(QStringLiteral("16 NPUs \u00B7 graph mesh2d 4x4 \u00B7")))
+        << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("Ring"))) << text.toStdString();
+    // The project explorer too: the graph, not "Dim 0: Ring x 16".
+    ProjectExplorer explorer;
+    explorer.showProject(QStringLiteral("Mesh"), spec);
+    QStandardItemModel* m = explorer.treeModel();
+    ASSERT_EQ(m->item(1)->rowCount(), 1);
+    const QString detail = m->item(1)->child(0)->text();
+    EXPECT_TRUE(detail.startsWith(QStringLiteral("Graph mesh2d 4x4: 0 switches, ")))
+        << detail.toStdString();
+    EXPECT_FALSE(detail.contains(QStringLiteral("Ring"))) << detail.toStdString();
 }

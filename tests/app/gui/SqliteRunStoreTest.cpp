@@ -271,3 +271,32 @@ TEST(SqliteRunStore, FailedWritesAreReported) {
     EXPECT_TRUE(errors[0].contains(QString::number(id))) << errors[0].toStdString();
     EXPECT_TRUE(store.takeWriteErrors().isEmpty());
 }
+
+// Runs of an unsaved project move into the database when the project is first saved (issue #53,
+// Researcher 3): they keep the time they were made, their tags and their notes, not the save's.
+TEST(SqliteRunStore, RunsMovedInKeepTheirDatesTagsAndNotes) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("astrolabe.db"));
+    const QDateTime made = QDateTime(QDate(2026, 11, 29), QTime(6, 0, 41), Qt::UTC);
+    {
+        SqliteRunStore store(path);
+        gui::RunRecord finished = finishedRecord(quickstartSpec());
+        finished.started = made.toLocalTime();
+        finished.tags = QStringList{QStringLiteral("baseline")};
+        finished.notes = QStringLiteral("before the switch");
+        store.add(std::move(finished));
+        gui::RunRecord failed;
+        failed.name = QStringLiteral("broken");
+        failed.status = gui::RunStatus::Failed;
+        failed.message = QStringLiteral("deadlock");
+        failed.spec = quickstartSpec();
+        failed.started = made.addSecs(14).toLocalTime();
+        store.add(std::move(failed));
+    }
+    SqliteRunStore reopened(path);
+    ASSERT_EQ(reopened.count(), 2);
+    EXPECT_EQ(reopened.at(0).started.toUTC(), made);
+    EXPECT_EQ(reopened.at(1).started.toUTC(), made.addSecs(14));
+    EXPECT_EQ(reopened.at(0).tags, QStringList{QStringLiteral("baseline")});
+    EXPECT_EQ(reopened.at(0).notes, QStringLiteral("before the switch"));
+}

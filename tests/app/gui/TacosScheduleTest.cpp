@@ -4,8 +4,14 @@
 // bandwidth lower bound; it follows the timeline cursor (the step running then is highlighted).
 // Screenshots are saved to be looked at.
 #include "GuiTestSupport.h"
+#include "TestPaths.h"
 #include "config/GraphGenerators.h"
+#include "gui/MainWindow.h"
+#include "gui/ProjectDocument.h"
+#include "gui/RunsTableModel.h"
 #include "gui/TimelinePage.h"
+#include "gui/WorkspaceTabs.h"
+#include "tacos/Evaluate.h"
 #include "tacos/ScheduleExport.h"
 #include "tacos/SchedulePanel.h"
 #include "tacos/ScheduleView.h"
@@ -14,6 +20,8 @@
 #include "trace/TraceIo.h"
 
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -197,4 +205,67 @@ TEST(TacosSchedule, RecognizesTheExportedScheduleTheProjectRuns) {
     ASSERT_TRUE(test::waitUntil([&] { return shown.size() == 3; }, 30000));
     EXPECT_TRUE(panel->customRecognized().value_or(false)) << panel->status()->text().toStdString();
     EXPECT_EQ(panel->view()->model()->schedule().chunksPerNpu, 2);
+}
+
+// A synthesized schedule could not be used, run or saved from the window (issue #53,
+// Researcher 2). "Use and Run" writes it beside the project, makes it the project's all-reduce
+// (one edit) and runs it; the run ends at the time the engine gives for that schedule as a
+// custom collective; Synthesize then recognizes the file. "Save…" writes XML or ET files.
+TEST(TacosSchedule, ASynthesizedScheduleIsUsedRunAndSavedFromTheWindow) {
+    QTemporaryDir dir;
+    QDir().mkpath(dir.filePath(QStringLiteral("dgx")));
+    const QString project = dir.filePath(QStringLiteral("dgx/project.yaml"));
+    ASSERT_TRUE(QFile::copy(QString::fromStdString(ASTROLABE_SOURCE_DIR) +
+                                QStringLiteral("/projects/graph-dgx1/project.yaml"),
+                            project));
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    window.resize(1400, 900);
+    window.show();
+    ASSERT_TRUE(window.openProject(project));
+    window.tabs()->setCurrentIndex(MainWindow::TimelineTab);
+    auto* page = qobject_cast<TimelinePage*>(window.tabs()->widget(MainWindow::TimelineTab));
+    ASSERT_NE(page, nullptr);
+    widgets::SchedulePanel* panel = page->schedulePanel();
+    EXPECT_FALSE(panel->useButton()->isEnabled()) << "nothing to use before Synthesize";
+    QSignalSpy shown(panel, &widgets::SchedulePanel::scheduleShown);
+    panel->synthesizeButton()->click();
+    ASSERT_TRUE(test::waitUntil([&] { return shown.size() == 1; }, 30000));
+    ASSERT_TRUE(panel->useButton()->isEnabled());
+    ASSERT_TRUE(panel->saveButton()->isEnabled());
+    const Schedule schedule = *panel->schedule();
+
+    // Save: XML, and ET files by prefix.
+    const QString xml = dir.filePath(QStringLiteral("saved.xml"));
+    ASSERT_TRUE(page->saveSchedule(xml));
+    ASSERT_TRUE(QFile::exists(xml));
+    ASSERT_TRUE(page->saveSchedule(dir.filePath(QStringLiteral("saved"))));
+    for (int npu = 0; npu < schedule.npus; ++npu)
+        EXPECT_TRUE(QFile::exists(dir.filePath(QStringLiteral("saved.%1.et").arg(npu)))) << npu;
+
+    // Use and Run.
+    QSignalSpy stored(&window, &MainWindow::runStored);
+    test::saveScreenshot(window, QStringLiteral("issue53-tacos-use-before.png"));
+    panel->useButton()->click();
+    const QString written = dir.filePath(QStringLiteral("dgx/tacos-all-reduce.xml"));
+    EXPECT_TRUE(QFile::exists(written));
+    EXPECT_EQ(QFileInfo(QString::fromStdString(window.document()->spec().system.customAllReduce))
+                  .absoluteFilePath(),
+              QFileInfo(written).absoluteFilePath());
+    ASSERT_TRUE(test::waitUntil([&] { return !stored.isEmpty(); }, 60000));
+    const RunStore* store = window.runsModel()->store();
+    const RunRecord& run = store->at(store->count() - 1);
+    ASSERT_TRUE(run.result) << run.message.toStdString();
+    EXPECT_TRUE(run.name.contains(QStringLiteral("TACOS"))) << run.name.toStdString();
+    EXPECT_EQ(run.spec.system.customAllReduce, window.document()->spec().system.customAllReduce);
+    const double expected = runCustomCollective(window.document()->spec(), SynthesisKind::AllReduce,
+                                                schedule.bytes, written.toStdString());
+    EXPECT_NEAR(run.result->endTime.ns(), expected, 1.0);
+    // The panel now sees that the project runs this schedule.
+    QSignalSpy again(panel, &widgets::SchedulePanel::scheduleShown);
+    panel->synthesizeButton()->click();
+    ASSERT_TRUE(test::waitUntil([&] { return again.size() == 1; }, 30000));
+    EXPECT_EQ(panel->customRecognized(), std::optional<bool>(true));
+    EXPECT_FALSE(panel->useButton()->isEnabled()) << "the project already runs it";
+    test::saveScreenshot(window, QStringLiteral("issue53-tacos-use-after.png"));
 }

@@ -69,4 +69,16 @@ TEST(Watch, RecordAndWatchTheQuickstartAllReduce) {
     EXPECT_FALSE(watch->animation()->frame().chunks.empty());
     QApplication::processEvents();
     test::saveScreenshot(window, QStringLiteral("watch-quickstart.png"));
+
+    // Another project (another lesson): nothing of this run stays on the Watch tab, neither the
+    // drawing nor its timeline, until that project records its own (issue #53, Teacher 6).
+    QDir().mkpath(dir.filePath(QStringLiteral("torus")));
+    const QString other = dir.filePath(QStringLiteral("torus/project.yaml"));
+    ASSERT_TRUE(QFile::copy(QString::fromStdString(ASTROLABE_SOURCE_DIR) +
+                                QStringLiteral("/projects/torus-2d/project.yaml"),
+                            other));
+    ASSERT_TRUE(window.openProject(other));
+    EXPECT_TRUE(watch->animation()->animation().empty());
+    EXPECT_EQ(watch->timeline()->source(), nullptr) << "the previous project's run";
+    test::saveScreenshot(window, QStringLiteral("watch-after-other-project.png"));
 }

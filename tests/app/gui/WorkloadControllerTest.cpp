@@ -82,3 +82,20 @@ TEST(WorkloadController, RefusesAGeneratedRunWithoutAProjectOrWithOtherNpuCounts
     EXPECT_EQ(w.session.pendingCount(), 0) << "nothing queued";
     EXPECT_FALSE(w.runner.isBusy());
 }
+
+// After Generate and Run the Configuration tab said "Changed since last run: Workload, Trace
+// prefix" with neither changed (issue #53, Researcher 6): the generated trace is the run's, not
+// a setting of the project, so the baseline the tab compares with is the project as it was.
+TEST(WorkloadController, AGeneratedRunLeavesTheProjectsSettingsUnchangedSinceIt) {
+    Workload w;
+    ASSERT_TRUE(w.project.newFromPreset(QStringLiteral("quickstart")));
+    QSignalSpy finished(&w.document, &ProjectDocument::lastRunChanged);
+    ASSERT_GT(w.controller.startGeneratedRun(w.panel.spec()), 0);
+    ASSERT_TRUE(test::waitUntil([&] { return !finished.isEmpty(); }, 10000));
+    const SimulationSpec* last = w.document.lastRunSpec();
+    ASSERT_NE(last, nullptr);
+    EXPECT_EQ(last->workload.kind, w.document.spec().workload.kind);
+    EXPECT_EQ(last->workload.tracePrefix, w.document.spec().workload.tracePrefix);
+    EXPECT_EQ(last->system, w.document.spec().system);
+    EXPECT_EQ(last->platform, w.document.spec().platform);
+}

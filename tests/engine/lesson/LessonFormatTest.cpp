@@ -85,6 +85,8 @@ TEST(LessonFormat, ReadsBlocksStepsQuestionsAndQuotes) {
     EXPECT_EQ(settings[1].value, "8");
     EXPECT_EQ(settings[1].line, 14);
     EXPECT_EQ(lessonDisplayText("Took [[time-us=12.5]] us."), "Took 12.5 us.");
+    EXPECT_EQ(lessonHiddenText("Took [[time-us=12.5]] us, [[speedup=2]]x.", "(run $1)"),
+              "Took (run $1) us, (run $1)x.");
     EXPECT_DOUBLE_EQ(quotePrecision("12.5"), 0.05);
     EXPECT_DOUBLE_EQ(quotePrecision("42"), 0.5);
 }

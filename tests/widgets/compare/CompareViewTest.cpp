@@ -16,6 +16,8 @@
 #include "gui/RunsTableModel.h"
 #include "simulation/Simulation.h"
 #include "timeline/ImageExport.h"
+#include "timeline/RunResultTimelineSource.h"
+#include "timeline/TimelinePalette.h"
 #include "timeline/TimelineWidget.h"
 
 #include <QAbstractItemModelTester>
@@ -23,12 +25,16 @@
 #include <QBarSet>
 #include <QFile>
 #include <QFont>
+#include <QHeaderView>
+#include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QValueAxis>
 #include <gtest/gtest.h>
 
@@ -328,4 +334,61 @@ TEST(CompareTab, CompareSelectedInTheRunsListFillsTheCompareTab) {
 }
 
 } // namespace
+} // namespace astrolabe::widgets
+
+namespace astrolabe::widgets {
+
+// Sweep points' runs share a long prefix and differ at the end ("... point 3"): the run columns'
+// headers were cut off there (issue #53, Researcher 6). Every line of every header fits its
+// column, in both tables.
+TEST(CompareView, RunHeadersShowTheWholeNameOfLongSweepPoints) {
+    CompareRuns runs = bandwidthRuns();
+    for (size_t i = 0; i < runs.size(); ++i)
+        runs[i].name =
+            QStringLiteral("#%1 quick start by endpoint_delay point %2").arg(12 + i).arg(i);
+    CompareView view;
+    view.resize(1400, 800);
+    view.setRuns(runs);
+    view.show();
+    QTest::qWait(50);
+    for (QTableView* table : {view.settingsView(), view.metricsView()}) {
+        QHeaderView* header = table->horizontalHeader();
+        const QFontMetrics metrics(header->font());
+        const int margin =
+            2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+        for (int column = 1; column < table->model()->columnCount(); ++column) {
+            const QString text = table->model()->headerData(column, Qt::Horizontal).toString();
+            if (!text.contains(QStringLiteral("point")))
+                continue; // the metrics table's unit column
+            for (const QString& line : text.split(u'\n'))
+                EXPECT_LE(metrics.horizontalAdvance(line) + margin, header->sectionSize(column))
+                    << "cut off: \"" << line.toStdString() << "\" in a column of "
+                    << header->sectionSize(column) << " px";
+        }
+    }
+}
+
+} // namespace astrolabe::widgets
+
+namespace astrolabe::widgets {
+
+// The Timelines sub-tab drew coloured bars with no key (issue #53, Researcher 6): it shows the
+// Timeline tab's legend for what its runs draw, one swatch per kind, in the palette's colours.
+TEST(CompareView, TimelinesHaveAColourLegend) {
+    CompareView view;
+    view.setRuns(bandwidthRuns());
+    const QString legend = view.timelines()->legend()->text();
+    std::vector<uint8_t> keys;
+    for (const CompareRun& run : bandwidthRuns()) {
+        const RunResultTimelineSource source(run.result);
+        keys.insert(keys.end(), source.presentColorKeys().begin(), source.presentColorKeys().end());
+    }
+    const auto entries = TimelinePalette::legend(keys, true, false);
+    ASSERT_GE(entries.size(), 2u); // the all-reduce's phases and idle at least
+    for (const TimelinePalette::LegendEntry& entry : entries) {
+        EXPECT_TRUE(legend.contains(entry.label)) << entry.label.toStdString();
+        EXPECT_TRUE(legend.contains(entry.color.name())) << entry.label.toStdString();
+    }
+}
+
 } // namespace astrolabe::widgets

@@ -9,6 +9,8 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
+#include <QValueAxis>
+#include <cmath>
 #include <gtest/gtest.h>
 
 using namespace astrolabe::widgets;
@@ -91,4 +93,27 @@ TEST(BandwidthOptimizerView, PricesAndWorkloadAreEditedAndLockedWhileRunning) {
     EXPECT_FALSE(view.sizeBox()->isEnabled());
     view.setRunning(false);
     EXPECT_TRUE(view.sizeBox()->isEnabled());
+}
+
+// The front's axes had ticks at fifths of the padded span, 0.830, 0.842, ... (issue #53,
+// Researcher 6): both axes now start, end and step at round numbers ({1, 2, 5} x 10^k steps
+// or fractions thereof that QValueAxis::applyNiceNumbers picks), so every tick reads short.
+TEST(BandwidthOptimizerView, AxisTicksAreRoundNumbers) {
+    BandwidthOptimizerView view;
+    view.setDimensions({"dim0 Ring 8", "dim1 Switch 4"}, 300);
+    view.setFront({point({40, 10}, 0.8412e-3, 0.8331e6), point({120, 60}, 0.7903e-3, 0.9417e6),
+                   point({200, 100}, 0.7721e-3, 1.0127e6)});
+    for (QAbstractAxis* a : view.scatter()->attachedAxes()) {
+        auto* axis = qobject_cast<QValueAxis*>(a);
+        ASSERT_NE(axis, nullptr);
+        ASSERT_GE(axis->tickCount(), 2);
+        const double step = (axis->max() - axis->min()) / (axis->tickCount() - 1);
+        // A round step: its mantissa is 1, 2, 2.5 or 5; every tick a whole multiple of it.
+        const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+        EXPECT_TRUE(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 ||
+                    std::abs(mantissa - 2.5) < 1e-9 || std::abs(mantissa - 5) < 1e-9)
+            << "step " << step;
+        const double first = axis->min() / step;
+        EXPECT_NEAR(first, std::round(first), 1e-6) << "min " << axis->min();
+    }
 }

@@ -10,6 +10,8 @@
 #include <QComboBox>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QProgressBar>
 #include <QPushButton>
@@ -17,6 +19,7 @@
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTest>
 #include <gtest/gtest.h>
 
 using namespace astrolabe;
@@ -68,6 +71,7 @@ TEST(SweepResultsModel, RowsUpdateOneAtATimeAsOutcomesArrive) {
     EXPECT_EQ(model.index(4, status).data().toString(), QStringLiteral("pending"));
     EXPECT_EQ(model.finished(), 0u);
 
+    model.updatePoint(okPoint(5, 1200, 300, 11)); // the first outcome sets the column's unit
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     model.updatePoint(okPoint(4, 1500, 300, 12));
     ASSERT_EQ(changed.count(), 1);
@@ -87,8 +91,28 @@ TEST(SweepResultsModel, RowsUpdateOneAtATimeAsOutcomesArrive) {
     EXPECT_EQ(model.index(1, status).data().toString(), QStringLiteral("failed"));
     EXPECT_EQ(model.index(1, status).data(Qt::ToolTipRole).toString(), QStringLiteral("deadlock"));
     EXPECT_EQ(model.index(1, end).data().toString(), QString());
-    EXPECT_EQ(model.finished(), 2u);
+    EXPECT_EQ(model.finished(), 3u);
     EXPECT_EQ(model.runnable(), 6u);
+}
+
+// One unit per time column (issue #53, Researcher 6: "850 us" over "1.2 ms" mixed units in one
+// column): the unit of the column's largest value, and a point that changes it rewrites them all.
+TEST(SweepResultsModel, EachTimeColumnIsInOneUnit) {
+    SweepResultsModel model;
+    model.setRows({"bw", "chunks"}, sixPoints());
+    const int end = model.column(SweepResultsModel::Fixed::EndTime);
+    const int exposed = model.column(SweepResultsModel::Fixed::MaxExposed);
+    model.updatePoint(okPoint(0, 850, 40, 1));
+    EXPECT_EQ(model.index(0, end).data().toString(), QStringLiteral("850 \u00b5s"));
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    model.updatePoint(okPoint(1, 1200, 900, 2)); // past 1 ms: the column turns to ms
+    ASSERT_EQ(changed.count(), 1);
+    EXPECT_EQ(changed.at(0).at(0).toModelIndex().row(), 0);
+    EXPECT_EQ(changed.at(0).at(1).toModelIndex().row(), 5);
+    EXPECT_EQ(model.index(0, end).data().toString(), QStringLiteral("0.85 ms"));
+    EXPECT_EQ(model.index(1, end).data().toString(), QStringLiteral("1.2 ms"));
+    EXPECT_EQ(model.index(0, exposed).data().toString(), QStringLiteral("40 \u00b5s"));
+    EXPECT_EQ(model.index(1, exposed).data().toString(), QStringLiteral("900 \u00b5s"));
 }
 
 TEST(SweepHeatmap, ColoursRunFromGreenForTheShortestToRedForTheLongest) {
@@ -213,4 +237,43 @@ TEST(SweepView, OneAxisDrawsALineOfEndTimeAgainstIt) {
     // Sorted by the axis's number: chunks 1 (20 µs), 2 (30 µs), 4 (10 µs).
     EXPECT_EQ(view.lineChart()->line()->points(), (QList<QPointF>{{1, 20}, {2, 30}, {4, 10}}));
     EXPECT_FALSE(view.note()->isVisible());
+}
+
+// A size sweep shows the α–β model in a legend; a one-axis sweep after it kept that legend with
+// two unlabelled swatches (issue #53, Researcher 6). Every swatch shown has a label.
+TEST(SweepView, EveryLegendSwatchShownHasALabel) {
+    SweepLineChart chart;
+    chart.resize(640, 420);
+    chart.show(); // legend markers count as visible only on a shown chart
+    std::vector<SweepRow> sizes;
+    for (const double bytes : {1048576.0, 4194304.0, 16777216.0}) {
+        SweepRow row;
+        row.values = {std::to_string(static_cast<int64_t>(bytes))};
+        row.summary = okPoint(sizes.size(), static_cast<int64_t>(10 + bytes / 1e5), 0, 1);
+        row.alphaBeta = AlphaBetaTerm{bytes, 1e-11};
+        sizes.push_back(row);
+    }
+    chart.setRows({"size"}, sizes, 0);
+    const auto shownLabels = [&chart] {
+        QStringList labels;
+        for (QLegendMarker* marker : chart.chart()->legend()->markers())
+            if (marker->isVisible())
+                labels << marker->label();
+        return labels;
+    };
+    QTest::qWait(50); // the legend lays its markers out when the chart is
+    ASSERT_TRUE(chart.chart()->legend()->isVisible());
+    EXPECT_EQ(shownLabels().size(), 2); // measured, and the model
+    std::vector<SweepRow> chunks;
+    for (const char* value : {"1", "2", "4"}) {
+        SweepRow row;
+        row.values = {value};
+        row.summary = okPoint(chunks.size(), 10 * static_cast<int64_t>(chunks.size() + 1), 0, 1);
+        chunks.push_back(row);
+    }
+    chart.setRows({"chunks"}, chunks, 0);
+    QTest::qWait(50);
+    if (chart.chart()->legend()->isVisible())
+        for (const QString& label : shownLabels())
+            EXPECT_FALSE(label.isEmpty()) << "an unlabelled swatch";
 }

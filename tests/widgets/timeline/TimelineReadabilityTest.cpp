@@ -1,7 +1,10 @@
 // Issue 14, item 8: the critical path keeps the activity's colour visible, the legend lists the
 // kinds of the run shown, and the details panel wraps long names between words.
 #include "SyntheticRun.h"
+#include "TestPaths.h"
+#include "config/ProjectFile.h"
 #include "config/SystemConfig.h"
+#include "simulation/Simulation.h"
 #include "timeline/ColorKey.h"
 #include "timeline/RunResultTimelineSource.h"
 #include "timeline/TimelineDetailsPanel.h"
@@ -246,4 +249,27 @@ TEST(TimelineReadability, ScreenshotWithLegend) {
     const int64_t end = w.source()->endPs();
     w.setWindow(end * 6 / 10, end);
     EXPECT_TRUE(view.grab().save(screenshotPath(QStringLiteral("timeline-legend-after.png"))));
+}
+
+// Lesson 1 says an all-reduce is a reduce-scatter then an all-gather; the details of its bar
+// listed four "all-reduce" phases, naming neither (issue #53, Teacher 5).
+TEST(TimelineReadability, DetailsNameWhatAnAllReducePhaseDoes) {
+    const SimulationSpec spec =
+        loadProject(ASTROLABE_SOURCE_DIR + "/resources/lessons/01-ring-all-reduce/project.yaml");
+    const auto run = runSimulation(spec);
+    const auto source = std::make_shared<RunResultTimelineSource>(run);
+    TimelineDetailsPanel panel;
+    panel.setSource(source);
+    const ActivityInterval* collective = nullptr;
+    for (const ActivityInterval& a : run->activities)
+        if (a.npu == 0 && a.kind == ActivityKind::Communication)
+            collective = &a;
+    ASSERT_NE(collective, nullptr);
+    panel.showActivity(*collective);
+    const QString text = panel.toPlainText();
+    EXPECT_TRUE(text.contains(QStringLiteral("reduce-scatter, then all-gather (ring)")))
+        << text.toStdString();
+    for (const QString& line : text.split(u'\n'))
+        EXPECT_FALSE(line.trimmed().endsWith(QStringLiteral("\tall-reduce")))
+            << "a phase named only all-reduce: " << line.toStdString();
 }
