@@ -29,6 +29,7 @@ std::vector<int> MpiSweep::distribute(const SweepPlan&, const std::vector<size_t
     return {};
 }
 void MpiSweep::serve(const SweepPlan&) {}
+void MpiSweep::setExitStatus(int) {}
 
 } // namespace astrolabe::cli
 
@@ -39,7 +40,9 @@ void MpiSweep::serve(const SweepPlan&) {}
 #include "core/OutputFile.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -72,6 +75,22 @@ void removeDatabase(const std::string& path) {
     std::error_code ignored;
     for (const char* suffix : {"", "-wal", "-shm", "-journal"})
         fs::remove(path + suffix, ignored);
+}
+
+/// Scratch databases of sweeps whose process is gone (a rank killed while it packed a result)
+/// on this machine: removed, so a killed sweep leaves nothing behind once any sweep runs again.
+void removeOrphanedScratch() {
+    std::error_code failed;
+    for (const fs::directory_entry& entry :
+         fs::directory_iterator(fs::temp_directory_path(), failed)) {
+        const std::string name = entry.path().filename().string();
+        const std::string prefix = "astrolabe-sweep-";
+        if (name.rfind(prefix, 0) != 0)
+            continue;
+        const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+        if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+            fs::remove(entry.path(), failed);
+    }
 }
 
 template <typename T> void put(std::string& buffer, const T& value) {
@@ -137,6 +156,7 @@ PointOutcome unpackOutcome(const std::string& buffer) {
 struct MpiSweep::Impl {
     int rank = 0;
     int size = 1;
+    int exitStatus = 0;
     std::vector<int> lost; ///< ranks that never answered after the last point
 };
 
@@ -145,6 +165,7 @@ MpiSweep::MpiSweep()
     MPI_Init(nullptr, nullptr);
     MPI_Comm_rank(MPI_COMM_WORLD, &m_impl->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &m_impl->size);
+    removeOrphanedScratch();
     if (m_impl->size < 2) {
         MPI_Finalize();
         throw UsageError("--mpi needs at least 2 ranks: rank 0 stores the points and the others "
@@ -158,9 +179,14 @@ MpiSweep::~MpiSweep() {
     if (!m_impl->lost.empty()) {
         std::cout.flush();
         std::cerr.flush();
-        std::quick_exit(0);
+        removeOrphanedScratch(); // what the lost ranks left, when they ran on this machine
+        std::quick_exit(m_impl->exitStatus);
     }
     MPI_Finalize();
+}
+
+void MpiSweep::setExitStatus(int status) {
+    m_impl->exitStatus = status;
 }
 
 int MpiSweep::rank() const {
@@ -187,7 +213,7 @@ void MpiSweep::serve(const SweepPlan& plan) {
             throw Error(ErrorKind::Internal, "rank 0 sent point " + std::to_string(index) +
                                                  " of a sweep with " +
                                                  std::to_string(plan.points.size()));
-        const std::string message = packOutcome(runSweepPoint(plan.points[index]), m_impl->rank);
+        const std::string message = packOutcome(runSweepPoint(plan, index), m_impl->rank);
         if (message.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
             throw Error(ErrorKind::Unsupported,
                         "point " + std::to_string(index) +

@@ -5,7 +5,9 @@
 #include "config/ProjectFile.h"
 #include "config/SweepFile.h"
 #include "core/Error.h"
+#include "engine/store/TempDir.h"
 #include "engine/sweep/RingProject.h"
+#include "sweep/SweepPlan.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -78,4 +80,30 @@ TEST(HostileText, AKeyGivenTwiceIsRefusedNamingBothLines) {
                                    "s.yaml");
                 }),
                 HasSubstr("s.yaml:3:27: axes[0].path: the key \"path\" is given twice"));
+}
+
+// A sweep whose project is the sweep file itself said "the base project has no system".
+TEST(HostileText, ASweepThatIsItsOwnProjectIsNamed) {
+    test::TempDir dir("sweep_self");
+    const std::string sweep = dir.file("s.yaml");
+    test::writeText(sweep, "project: s.yaml\naxes: [{path: system.chunks, values: [1]}]\n");
+    const std::string what = errorText([&] { planSweep(sweep); });
+    EXPECT_THAT(what, HasSubstr("s.yaml:1:10: project: names this sweep file itself"));
+    EXPECT_THAT(what, Not(HasSubstr("has no system")));
+}
+
+// A constraint that cannot be evaluated was reported once per point (twice for two points).
+TEST(HostileText, AConstraintErrorIsReportedOnce) {
+    test::TempDir dir("sweep_constraint_once");
+    test::writeText(dir.file("project.yaml"), test::kRingProject);
+    test::writeText(dir.file("s.yaml"), "project: project.yaml\n"
+                                        "axes: [{path: system.chunks, values: [1, 2, 4]}]\n"
+                                        "constraints: [chunk <= 2]\n");
+    try {
+        planSweep(dir.file("s.yaml"));
+        ADD_FAILURE() << "planned";
+    } catch (const ErrorList& e) {
+        ASSERT_EQ(e.errors().size(), 1u) << e.what();
+        EXPECT_THAT(std::string(e.what()), HasSubstr("no axis is named \"chunk\""));
+    }
 }
