@@ -16,6 +16,9 @@ ASTROLABE_DECLARE_TARGET(comm_groups)
 ASTROLABE_DECLARE_TARGET(project)
 ASTROLABE_DECLARE_TARGET(msccl)
 ASTROLABE_DECLARE_TARGET(sweep)
+ASTROLABE_DECLARE_TARGET(graph_csv)
+ASTROLABE_DECLARE_TARGET(lesson)
+ASTROLABE_DECLARE_TARGET(blobs)
 
 namespace {
 
@@ -64,4 +67,13 @@ TEST(FuzzCorpus, Msccl) {
 }
 TEST(FuzzCorpus, Sweep) {
     replay("sweep", astrolabeFuzz_sweep);
+}
+TEST(FuzzCorpus, GraphCsv) {
+    replay("graph_csv", astrolabeFuzz_graph_csv);
+}
+TEST(FuzzCorpus, Lesson) {
+    replay("lesson", astrolabeFuzz_lesson);
+}
+TEST(FuzzCorpus, Blobs) {
+    replay("blobs", astrolabeFuzz_blobs);
 }
