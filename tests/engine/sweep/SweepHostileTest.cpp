@@ -18,12 +18,7 @@ using namespace astrolabe;
 namespace {
 
 std::string errorOf(const std::string& text) {
-    try {
-        parseSweepFile(text, "s.yaml");
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
+    return test::sweepFileError(text);
 }
 
 } // namespace
@@ -34,19 +29,18 @@ std::string errorOf(const std::string& text) {
 // point that takes it: 3,000 projects read, not a million.
 TEST(SweepPlan, AMillionSampledPointsArePlannedInBoundedTimeAndMemory) {
     test::TempDir dir("sweep_million");
-    test::writeText(dir.file("project.yaml"), test::kRingProject);
-    test::writeText(dir.file("sweep.yaml"),
-                    "project: project.yaml\naxes:\n"
-                    "  - {path: system.chunks, range: {from: 1, to: 1000, steps: 1000}}\n"
-                    "  - {path: system.endpoint-delay, range: {from: 1 ns, to: 1000 ns, "
-                    "steps: 1000}}\n"
-                    "  - {name: latency, path: platform.dimensions.0.latency, "
-                    "range: {from: 1 ns, to: 1000 ns, steps: 1000}}\n"
-                    "constraints: [chunks <= 900]\n"
-                    "sample: {method: latin-hypercube, count: 1000000, seed: 7}\n");
+    const std::string sweep = test::writeRingSweep(
+        dir, "project: project.yaml\naxes:\n"
+             "  - {path: system.chunks, range: {from: 1, to: 1000, steps: 1000}}\n"
+             "  - {path: system.endpoint-delay, range: {from: 1 ns, to: 1000 ns, "
+             "steps: 1000}}\n"
+             "  - {name: latency, path: platform.dimensions.0.latency, "
+             "range: {from: 1 ns, to: 1000 ns, steps: 1000}}\n"
+             "constraints: [chunks <= 900]\n"
+             "sample: {method: latin-hypercube, count: 1000000, seed: 7}\n");
     const test::BoundedOutcome outcome = test::runBounded(
         [&] {
-            const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
+            const SweepPlan plan = planSweep(sweep);
             // Every stratum of every axis is used: each value 1,000 times, so a tenth of the
             // points have chunks above 900.
             if (plan.points.size() < 999'000 || plan.runnable() > 905'000 ||

@@ -20,12 +20,7 @@ std::vector<std::string> valuesOf(const std::string& axisYaml) {
 }
 
 std::string errorOf(const std::string& text) {
-    try {
-        parseSweepFile(text, "s.yaml");
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
+    return test::sweepFileError(text);
 }
 
 using Strings = std::vector<std::string>;
@@ -184,14 +179,13 @@ TEST(SweepExpression, FollowsPrecedenceAndNamesItsMistakes) {
 
 TEST(SweepPlan, PointsAreTheBaseProjectWithTheAxesValues) {
     test::TempDir dir("sweep_plan");
-    test::writeText(dir.file("project.yaml"), test::kRingProject);
-    test::writeText(dir.file("sweep.yaml"),
-                    "project: project.yaml\naxes:\n"
-                    "  - {name: n, path: platform.dimensions.0.size, values: [4, 8, 16]}\n"
-                    "  - {path: system.chunks, values: [1, 4]}\n"
-                    "  - {path: run.record-timeline, values: [false]}\n"
-                    "constraints:\n"
-                    "  - {require: npus * chunks <= 32, reason: too many messages}\n");
+    test::writeRingSweep(dir,
+                         "project: project.yaml\naxes:\n"
+                         "  - {name: n, path: platform.dimensions.0.size, values: [4, 8, 16]}\n"
+                         "  - {path: system.chunks, values: [1, 4]}\n"
+                         "  - {path: run.record-timeline, values: [false]}\n"
+                         "constraints:\n"
+                         "  - {require: npus * chunks <= 32, reason: too many messages}\n");
     const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
     ASSERT_EQ(plan.points.size(), 6u);
     EXPECT_EQ(plan.runnable(), 5u);
