@@ -14,13 +14,14 @@ build="$root/build-san"
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(chakra network system memory comm_groups project msccl sweep nccl_tests)
+[[ ${#targets[@]} -gt 0 ]] || targets=(chakra network system memory comm_groups project msccl sweep
+                                      nccl_tests graph_csv lesson blobs)
 jobs=${JOBS:-2}
 segment=${SEGMENT:-1200}
 
 declare -A dict=([chakra]=chakra [network]=yaml [project]=yaml [system]=json [memory]=json
-                 [comm_groups]=json [msccl]=xml [sweep]=yaml
-                 [nccl_tests]=nccl_tests)
+                 [comm_groups]=json [msccl]=xml [sweep]=yaml [nccl_tests]=nccl_tests
+                 [graph_csv]=csv [lesson]=lesson [blobs]=blobs)
 
 start=$SECONDS
 "$root/packaging/sanitized-build.sh" "${targets[@]/#/fuzz_}"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A hostile-input probe of the command line (#16): about 125 inputs an adversarial user would try,
+# A hostile-input probe of the command line (#16, #54): about 145 inputs an adversarial user would try,
 # none of them the fuzzers' or the issue's examples. Every case runs under a 60-s limit and a
 # 6 GB address-space cap; a case is flagged when it hangs, ends by a signal, prints "internal
 # error" (or an uncaught exception, or raw protobuf log lines), grows past 2 GB, or exits 0 where
@@ -308,8 +308,53 @@ p "calibrate: 200,000 sizes" any $cli calibrate nccl-tests n3.csv --project $qp 
 p "calibrate: 20,000 rows of one size" fail $cli calibrate nccl-tests n4.txt --project $qp --collective all_reduce --dry-run
 p "calibrate: --dimension 64" fail $cli calibrate nccl-tests n1.csv --project $qp --dimension 64 --dry-run
 p "calibrate: --out into /dev/full" fail $cli calibrate nccl-tests $root/tests/data/nccl-tests/a100-oci-1node-all_reduce.txt --project $root/projects/hgx-h100/project.yaml --out /dev/full
+echo "== 7. sweeps, graphs, lessons and the generator under hostile input (#54)"
+cat > s6a.yaml <<Y
+project: q.yaml
+axes:
+  - {path: system.chunks, range: {from: 1, to: 1000, steps: 1000}}
+  - {path: system.endpoint-delay, range: {from: 1 ns, to: 1000 ns, steps: 1000}}
+  - {path: platform.dimensions.0.latency, range: {from: 1 ns, to: 1000 ns, steps: 1000}}
+sample: {method: latin-hypercube, count: 1000000}
+Y
+p "sweep: 10^6 sampled points --dry-run (bounded)" ok bash -c "set -o pipefail; $cli sweep s6a.yaml --dry-run --db=$w/s6a.db | tail -n 1"
+[[ -e s6a.db || -e q.astrolabe.db ]] && { bad=$((bad + 1)); echo "     FLAGGED: --dry-run created a database"; }
+python3 -c "
+print('name: big\nplatform:\n  graph:\n    npus: 1024\n    links:')
+for i in range(1000001):
+    print('      - {from: npu%d, to: npu%d, bandwidth: 50 GB/s, latency: 500 ns}' % (i % 1024, (i + 1) % 1024))
+print('system: {algorithms: [ring], chunks: 1}\nworkload: {microbenchmark: {collective: all-reduce, size: 1 MiB}}')
+" > g6.yaml
+p "graph of 1,000,001 links in the YAML" fail $cli run g6.yaml --no-store
+python3 -c "print('project: q.yaml\naxes: [{path: system.chunks, values: [1, 2]}]\nconstraints: [\"' + ' + '.join(['chunks'] * 20000) + ' > 0\"]')" > s6b.yaml
+p "sweep: constraint of 20,000 terms" fail $cli sweep s6b.yaml --dry-run
+p "generate-llm --npus 1048576 (bounded)" any $cli generate-llm --preset gpt2-124m --npus 1048576
+printf 'project: q.yaml\naxes:\n  - {name: a, path: system.chunks, values: [1, 2]}\n  - {name: b, path: system.chunks, values: [4, 8]}\n' > s6c.yaml
+p "sweep: two axes on one path" fail $cli sweep s6c.yaml --dry-run
+printf 'project: s6d.yaml\naxes: [{path: system.chunks, values: [1]}]\n' > s6d.yaml
+p "sweep: project is the sweep itself" fail $cli sweep s6d.yaml --dry-run
+printf 'project: /etc/passwd\naxes: [{path: system.chunks, values: [1]}]\n' > s6e.yaml
+p "sweep: project is /etc/passwd" fail $cli sweep s6e.yaml --dry-run
+proj p6f.yaml 's|^  chunks: 4.*|  chunks: 4\n  chunks: 8|'
+p "project: a key given twice" fail $cli run p6f.yaml --no-store
+p "generate-llm hidden 1000 over 7 heads" fail $cli model-info --preset gpt2-124m --hidden 1000 --heads 7
+p "generate-llm hidden 10^6 (48 T parameters)" fail $cli model-info --preset gpt2-124m --hidden 1000000
+p "optimize: total out of the maximums' reach" any $cli optimize bandwidth q.yaml --total-bandwidth 100 --max 0=1
+python3 -c "print('from,to,bandwidth,latency\nnpu0,npu1,' + 'x' * 10000000 + ',1 us')" > big-field.csv
+p "graph import: a 10 MB field (short message)" fail bash -c "$cli graph import big-field.csv --out=$w/gi.yaml 2>&1 | head -c 2000; exit \${PIPESTATUS[0]}"
+printf '\xef\xbb\xbffrom,to,bandwidth,latency\nnpu0,npu1,50 GB/s,1 us\n' > bom.csv
+p "graph import: a CSV with a byte-order mark" ok $cli graph import bom.csv --out=$w/bom.yaml
+mkdir -p les
+cp q.yaml les/project.yaml
+printf '# T\n```try\nset system.chunks = [1, \nrun\n```\n' > les/broken.md
+p "lesson: a set value that is not YAML" fail $cli lesson check les/broken.md
+printf '# T\n```setup\nproject: ../../../../etc/passwd\n```\n```try\nrun\n```\n' > les/escape.md
+p "lesson: project out of the lesson folder" fail $cli lesson check les/escape.md
+ln -sf /dev/zero les/zero.yaml
+printf '# T\n```setup\nproject: zero.yaml\n```\n```try\nrun\n```\n' > les/zero.md
+p "lesson: project is /dev/zero" fail $cli lesson check les/zero.md
 
-echo "== 7. utilization"
+echo "== 8. utilization"
 cat > p7.yaml <<Y
 name: a2a on a switch
 platform: {dimensions: [{type: Switch, size: 16, bandwidth: 50 GB/s, latency: 500 ns}]}

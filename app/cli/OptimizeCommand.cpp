@@ -231,6 +231,9 @@ int optimizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
                              "\"");
         problem.dollarsPerGBps[d] = price * static_cast<double>(spec.platform.npuCount());
     }
+    if (const std::string note = problem.totalOutOfReach(); !note.empty())
+        err << "astrolabe-cli: warning: optimize bandwidth: " << note
+            << " (raise a --max or lower --total-bandwidth)\n";
     try {
         problem.validate();
     } catch (const Error& e) {

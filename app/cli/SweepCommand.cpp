@@ -7,11 +7,13 @@
 #include "core/OutputFile.h"
 #include "core/Units.h"
 #include "store/RunStorage.h"
+#include "sweep/SweepLock.h"
 #include "sweep/SweepRun.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -55,8 +57,7 @@ public:
         std::snprintf(head, sizeof head, "[%*zu/%zu] %5.1f%%", static_cast<int>(digits(m_total)),
                       m_done, m_total,
                       100.0 * static_cast<double>(m_done) / static_cast<double>(m_total));
-        m_out << head << "  point " << o.index << " (" << plan.points[o.index].point.label()
-              << "): ";
+        m_out << head << "  point " << o.index << " (" << plan.point(o.index).label() << "): ";
         if (o.result)
             m_out << formatTime(o.result->endTime);
         else
@@ -78,6 +79,7 @@ private:
 /// The table of every point of the sweep as stored now (this run's and earlier ones').
 struct PointRow {
     const PlannedPoint* point = nullptr;
+    SweepPoint coordinates;
     std::optional<RunRecord> run;
     SimTime maxCompute, maxExposed;
 };
@@ -86,8 +88,8 @@ std::vector<PointRow> pointRows(const SweepPlan& plan, const ProjectDatabase& db
     std::map<size_t, RunRecord> stored = storedSweepRuns(db, plan.identity);
     std::vector<PointRow> rows;
     for (const PlannedPoint& p : plan.points) {
-        PointRow row{&p, std::nullopt, {}, {}};
-        if (const auto it = stored.find(p.point.index); it != stored.end()) {
+        PointRow row{&p, plan.point(p.index), std::nullopt, {}, {}};
+        if (const auto it = stored.find(p.index); it != stored.end()) {
             row.run = std::move(it->second);
             for (const NpuSummary& s : db.loadNpuSummaries(row.run->id)) {
                 row.maxCompute = std::max(row.maxCompute, s.gpuTime);
@@ -116,10 +118,10 @@ std::string csvTable(const SweepPlan& plan, const std::vector<PointRow>& rows) {
             csv << "," << csvField(a.name);
     csv << ",status,end_time_ns,compute_max_ns,exposed_comm_max_ns,run,note\n";
     for (const PointRow& row : rows) {
-        csv << row.point->point.index;
-        for (const SweepCoordinate& c : row.point->point.coordinates)
+        csv << row.point->index;
+        for (const SweepCoordinate& c : row.coordinates.coordinates)
             csv << "," << csvField(c.value);
-        if (!row.point->spec)
+        if (!row.point->runnable())
             csv << ",skipped,,,,," << csvField(row.point->skipReason);
         else if (!row.run)
             csv << ",not run,,,,,";
@@ -139,11 +141,11 @@ void printTable(std::ostream& out, const std::vector<PointRow>& rows) {
     out << "\n  point  coordinates" << std::string(34, ' ') << "end time        run\n";
     for (const PointRow& row : rows) {
         char head[16];
-        std::snprintf(head, sizeof head, "  %5zu  ", row.point->point.index);
-        std::string label = row.point->point.label();
+        std::snprintf(head, sizeof head, "  %5zu  ", row.point->index);
+        std::string label = row.coordinates.label();
         label.resize(std::max<size_t>(label.size(), 45), ' ');
         out << head << label << "  ";
-        if (!row.point->spec)
+        if (!row.point->runnable())
             out << "skipped: " << row.point->skipReason;
         else if (!row.run)
             out << "not run";
@@ -164,13 +166,15 @@ ArgParser sweepParser() {
     return ArgParser(
         "sweep",
         "Run every point of a sweep (docs/sweeps.md) and store each as a run. Points already "
-        "stored are not run again: after an interruption the same command finishes the sweep.",
+        "stored are not run again: after an interruption the same command finishes the sweep. "
+        "Points that failed are run again; the exit status is 1 while any point fails.",
         {{"jobs", "N", "points run at once, one per worker thread",
           "one per core (" + std::to_string(defaultJobs()) + " here)"},
          {"db", "FILE", "project database to store the points in",
           "the base project's folder/astrolabe.db"},
          {"csv", "FILE", "also write every point's coordinates and results as CSV", ""},
-         {"dry-run", "", "list the points and what the constraints skip; run nothing", ""},
+         {"dry-run", "",
+          "list the points and what the constraints skip; run nothing and write nothing", ""},
          {"mpi", "",
           "distribute the points over MPI ranks (mpirun -n N ... --mpi); rank 0 "
           "stores them",
@@ -189,22 +193,37 @@ int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (args.has("mpi"))
         mpi = std::make_unique<MpiSweep>();
     const bool leader = !mpi || mpi->rank() == 0;
+    bool serving = false; // a worker rank's own error (not the plan's, which every rank has)
     try {
         const SweepPlan plan = planSweep(sweepPath);
         if (!leader) {
+            serving = true;
             mpi->serve(plan);
             return kExitOk;
         }
         const std::string dbPath = args.value("db").empty()
                                        ? defaultDatabasePath(plan.file.projectPath)
                                        : args.value("db");
-        ProjectDatabase db(dbPath);
-        const std::set<size_t> stored = storedSweepPoints(db, plan.identity);
+        const bool dryRun = args.has("dry-run");
+        // A dry run writes nothing: it reads what an existing database holds, and makes none.
+        std::optional<SweepLock> lock;
+        if (!dryRun)
+            lock.emplace(dbPath, plan.identity);
+        std::optional<ProjectDatabase> opened;
+        if (!dryRun || std::filesystem::exists(dbPath))
+            opened.emplace(dbPath);
+        const std::map<size_t, RunRecord> previous =
+            opened ? storedSweepRuns(*opened, plan.identity) : std::map<size_t, RunRecord>{};
+        const std::set<size_t> stored =
+            opened ? storedSweepPoints(*opened, plan.identity) : std::set<size_t>{};
         const std::vector<size_t> todo = pendingSweepPoints(plan, stored);
         const size_t skipped = plan.points.size() - plan.runnable();
+        const size_t failedBefore = previous.size() - stored.size();
         out << "Sweep \"" << plan.file.name << "\": " << countOf(plan.points.size(), "point")
-            << " over " << plan.file.projectPath << "\n  " << todo.size() << " to run, "
-            << (plan.runnable() - todo.size()) << " already stored, " << skipped
+            << " over " << plan.file.projectPath << "\n  " << todo.size() << " to run";
+        if (failedBefore > 0)
+            out << " (" << failedBefore << " of them failed before and run again)";
+        out << ", " << (plan.runnable() - todo.size()) << " already stored, " << skipped
             << " skipped by constraints; database " << dbPath << "\n";
         if (mpi)
             out << "  MPI: " << mpi->size() - 1 << " worker ranks\n";
@@ -215,20 +234,22 @@ int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
                            "worker thread")
                 << "\n";
         for (const PlannedPoint& p : plan.points)
-            if (!p.spec && (args.has("dry-run") || stored.empty()))
-                out << "  skip point " << p.point.index << " (" << p.point.label()
+            if (!p.runnable() && (dryRun || stored.empty()))
+                out << "  skip point " << p.index << " (" << plan.point(p.index).label()
                     << "): " << p.skipReason << "\n";
-        if (args.has("dry-run")) {
+        if (dryRun) {
             for (const size_t i : todo)
-                out << "  would run point " << i << " (" << plan.points[i].point.label() << ")\n";
+                out << "  would run point " << i << " (" << plan.point(i).label() << ")\n";
             if (mpi)
                 mpi->distribute(plan, {}, [](PointOutcome&&) {});
             return kExitOk;
         }
+        ProjectDatabase& db = *opened;
         SweepProgress progress(out, todo.size());
-        size_t failed = 0;
+        size_t failed = 0, delivered = 0;
         double simulating = 0, storing = 0;
         auto deliver = [&](PointOutcome&& outcome) {
+            ++delivered;
             const auto storeStart = std::chrono::steady_clock::now();
             const int64_t id = storeSweepPoint(db, plan, outcome);
             storing += std::chrono::duration<double>(std::chrono::steady_clock::now() - storeStart)
@@ -245,13 +266,22 @@ int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
             runSweepOnThreads(plan, todo, jobs, deliver);
         const double wall =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        out << "Ran " << countOf(todo.size(), "point") << " in " << seconds(wall) << " ("
-            << todo.size() - failed << " ok, " << failed << " failed); simulating took "
+        out << "Ran " << countOf(delivered, "point") << " in " << seconds(wall) << " ("
+            << delivered - failed << " ok, " << failed << " failed); simulating took "
             << seconds(simulating) << " summed over the workers, storing " << seconds(storing)
             << ".\n";
         for (const int rank : lost)
-            err << "astrolabe-cli: warning: MPI rank " << rank
-                << " stopped answering; its points were run by other ranks\n";
+            err << "astrolabe-cli: error: MPI rank " << rank << " stopped answering\n";
+        if (delivered < todo.size())
+            err << "astrolabe-cli: error: " << countOf(todo.size() - delivered, "point")
+                << " not run (their ranks were lost); the same command runs them\n";
+        if (failed > 0)
+            err << "astrolabe-cli: error: " << countOf(failed, "point")
+                << " failed (listed below); the same command runs them again\n";
+        const int status =
+            failed == 0 && delivered == todo.size() && lost.empty() ? kExitOk : kExitFailure;
+        if (mpi)
+            mpi->setExitStatus(status); // a lost rank ends the process in ~MpiSweep
         const std::vector<PointRow> rows = pointRows(plan, db);
         printTable(out, rows);
         if (const std::string csv = args.value("csv"); !csv.empty()) {
@@ -259,12 +289,15 @@ int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
             writeOutputFile(csv, "the sweep table", [&](std::ostream& o) { o << table; });
             out << "  table written to " << csv << "\n";
         }
-        return failed == 0 ? kExitOk : kExitFailure;
+        return status;
     } catch (const std::exception& e) {
         if (!mpi || mpi->size() == 1)
             throw;
         if (leader)
             err << "astrolabe-cli: error: " << e.what() << "\n";
+        else if (serving)
+            err << "astrolabe-cli: error on MPI rank " << mpi->rank() << ": " << e.what() << "\n"
+                << std::flush;
         mpi->abort(kExitFailure); // the other ranks may be waiting for work: end them all
         return kExitFailure;
     }

@@ -29,6 +29,7 @@ std::vector<int> MpiSweep::distribute(const SweepPlan&, const std::vector<size_t
     return {};
 }
 void MpiSweep::serve(const SweepPlan&) {}
+void MpiSweep::setExitStatus(int) {}
 
 } // namespace astrolabe::cli
 
@@ -39,7 +40,9 @@ void MpiSweep::serve(const SweepPlan&) {}
 #include "core/OutputFile.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -47,6 +50,7 @@ void MpiSweep::serve(const SweepPlan&) {}
 #include <iostream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mpi.h>
 #include <optional>
 #include <set>
@@ -72,6 +76,22 @@ void removeDatabase(const std::string& path) {
     std::error_code ignored;
     for (const char* suffix : {"", "-wal", "-shm", "-journal"})
         fs::remove(path + suffix, ignored);
+}
+
+/// Scratch databases of sweeps whose process is gone (a rank killed while it packed a result)
+/// on this machine: removed, so a killed sweep leaves nothing behind once any sweep runs again.
+void removeOrphanedScratch() {
+    std::error_code failed;
+    for (const fs::directory_entry& entry :
+         fs::directory_iterator(fs::temp_directory_path(), failed)) {
+        const std::string name = entry.path().filename().string();
+        const std::string prefix = "astrolabe-sweep-";
+        if (name.rfind(prefix, 0) != 0)
+            continue;
+        const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+        if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+            fs::remove(entry.path(), failed);
+    }
 }
 
 template <typename T> void put(std::string& buffer, const T& value) {
@@ -137,6 +157,7 @@ PointOutcome unpackOutcome(const std::string& buffer) {
 struct MpiSweep::Impl {
     int rank = 0;
     int size = 1;
+    int exitStatus = 0;
     std::vector<int> lost; ///< ranks that never answered after the last point
 };
 
@@ -145,6 +166,7 @@ MpiSweep::MpiSweep()
     MPI_Init(nullptr, nullptr);
     MPI_Comm_rank(MPI_COMM_WORLD, &m_impl->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &m_impl->size);
+    removeOrphanedScratch();
     if (m_impl->size < 2) {
         MPI_Finalize();
         throw UsageError("--mpi needs at least 2 ranks: rank 0 stores the points and the others "
@@ -155,12 +177,19 @@ MpiSweep::MpiSweep()
 MpiSweep::~MpiSweep() {
     // MPI_Finalize waits for every rank, and a lost rank never comes: leave without it (the
     // database is closed by now; mpirun reports the missing finalize).
+    // What ranks of this or an earlier sweep left when they died, on this machine (a rank that
+    // mpirun ends may outlive it by a moment, so the start of the next sweep is not enough).
+    removeOrphanedScratch();
     if (!m_impl->lost.empty()) {
         std::cout.flush();
         std::cerr.flush();
-        std::quick_exit(0);
+        std::quick_exit(m_impl->exitStatus);
     }
     MPI_Finalize();
+}
+
+void MpiSweep::setExitStatus(int status) {
+    m_impl->exitStatus = status;
 }
 
 int MpiSweep::rank() const {
@@ -187,7 +216,7 @@ void MpiSweep::serve(const SweepPlan& plan) {
             throw Error(ErrorKind::Internal, "rank 0 sent point " + std::to_string(index) +
                                                  " of a sweep with " +
                                                  std::to_string(plan.points.size()));
-        const std::string message = packOutcome(runSweepPoint(plan.points[index]), m_impl->rank);
+        const std::string message = packOutcome(runSweepPoint(plan, index), m_impl->rank);
         if (message.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
             throw Error(ErrorKind::Unsupported,
                         "point " + std::to_string(index) +
@@ -233,14 +262,42 @@ std::vector<int> MpiSweep::distribute(const SweepPlan&, const std::vector<size_t
     };
 
     // Until every point is in: answer each message with work (or stop, once all is done).
+    using Clock = std::chrono::steady_clock;
     double longest = 0;
+    std::set<int> dead;
+    // A rank that dies while it sends a result leaves the receive waiting forever (and every
+    // other rank waiting on rank 0): the receive has a deadline, past which the rank is lost,
+    // its buffer kept for the receive that may still write into it, and its point handed on.
+    std::vector<std::unique_ptr<char[]>> abandoned;
     auto receive = [&](const MPI_Status& status) {
         int bytes = 0;
         MPI_Get_count(&status, MPI_BYTE, &bytes);
-        std::string message(static_cast<size_t>(bytes), '\0');
-        MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
         const int rank = status.MPI_SOURCE;
+        auto buffer = std::make_unique<char[]>(static_cast<size_t>(std::max(bytes, 1)));
+        MPI_Request request;
+        MPI_Irecv(buffer.get(), bytes, MPI_BYTE, rank, status.MPI_TAG, MPI_COMM_WORLD, &request);
+        const auto deadline =
+            Clock::now() + std::chrono::duration<double>(std::max(30.0, 3 * longest));
+        for (int complete = 0; !complete;) {
+            MPI_Test(&request, &complete, MPI_STATUS_IGNORE);
+            if (complete)
+                break;
+            if (Clock::now() > deadline) {
+                MPI_Cancel(&request);
+                abandoned.push_back(std::move(buffer));
+                dead.insert(rank);
+                stopped.insert(rank);
+                if (const auto it = busy.find(rank); it != busy.end()) {
+                    if (!done.count(it->second))
+                        queue.push_front(it->second);
+                    --copies[it->second];
+                    busy.erase(it);
+                }
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        const std::string message(buffer.get(), static_cast<size_t>(bytes));
         if (status.MPI_TAG == kResult) {
             PointOutcome outcome = unpackOutcome(message);
             busy.erase(rank);
@@ -260,7 +317,6 @@ std::vector<int> MpiSweep::distribute(const SweepPlan&, const std::vector<size_t
     }
     // Every point is stored. Ranks still busy run a backup copy, or died (mpirun
     // --enable-recovery keeps the job alive when a rank dies): wait for them, but not forever.
-    using Clock = std::chrono::steady_clock;
     const auto deadline = Clock::now() + std::chrono::duration<double>(std::max(30.0, 3 * longest));
     while (static_cast<int>(stopped.size()) < workers && Clock::now() < deadline) {
         int waiting = 0;
@@ -272,7 +328,7 @@ std::vector<int> MpiSweep::distribute(const SweepPlan&, const std::vector<size_t
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     for (int rank = 1; rank <= workers; ++rank)
-        if (!stopped.count(rank))
+        if (!stopped.count(rank) || dead.count(rank))
             m_impl->lost.push_back(rank);
     return m_impl->lost;
 }

@@ -15,7 +15,9 @@ class MpiSweep {
 public:
     /// Initialises MPI (MPI_Init). Throws UsageError when built without MPI.
     MpiSweep();
-    ~MpiSweep(); ///< MPI_Finalize
+    /// MPI_Finalize; when a rank was lost it cannot be waited for, so the process ends here
+    /// with the status given to setExitStatus.
+    ~MpiSweep();
     MpiSweep(const MpiSweep&) = delete;
     MpiSweep& operator=(const MpiSweep&) = delete;
 
@@ -33,6 +35,8 @@ public:
                                 const std::function<void(PointOutcome&&)>& deliver);
     /// Other ranks: run the points rank 0 sends until it says stop.
     void serve(const SweepPlan& plan);
+    /// The command's exit status, for the destructor's early exit after a lost rank.
+    void setExitStatus(int status);
 
 private:
     struct Impl;

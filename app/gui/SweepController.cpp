@@ -4,6 +4,7 @@
 #include "core/Simulator.h"
 #include "store/ProjectDatabase.h"
 #include "store/RunStorage.h"
+#include "sweep/SweepLock.h"
 #include "sweep/SweepResultsModel.h"
 #include "sweep/SweepRun.h"
 #include "sweep/SweepView.h"
@@ -77,12 +78,12 @@ bool SweepController::start(const QString& sweepPath, int jobs) {
         try {
             auto plan = std::make_shared<const SweepPlan>(planSweep(path));
             const std::string dbPath = defaultDatabasePath(plan->file.projectPath);
+            const SweepLock lock(dbPath, plan->identity); // the CLI may run the same sweep
             ProjectDatabase db(dbPath);
             const std::vector<SweepPointSummary> stored = storedSummaries(db, *plan);
-            std::set<size_t> done;
-            for (const SweepPointSummary& s : stored)
-                done.insert(s.index);
-            const std::vector<size_t> todo = pendingSweepPoints(*plan, done);
+            // Points that failed are run again, as the CLI does.
+            const std::vector<size_t> todo =
+                pendingSweepPoints(*plan, storedSweepPoints(db, plan->identity));
             post([this, plan, stored, todo, db = QString::fromStdString(dbPath)] {
                 onPlanned(plan, stored, todo, db);
             });

@@ -2,6 +2,7 @@
 
 #include "config/Diagnostics.h"
 #include "config/GraphDeviceName.h"
+#include "config/ProjectValues.h"
 #include "core/InputFile.h"
 #include "core/Units.h"
 
@@ -47,7 +48,10 @@ GraphSpec parseGraphEdgeCsv(const std::string& text, const std::string& fileName
         GraphLinkSpec link;
     };
     std::vector<Row> rows;
-    std::istringstream in(text);
+    // A byte-order mark (spreadsheets write one) is not part of the header.
+    constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+    std::istringstream in(std::string_view(text).substr(0, 3) == kByteOrderMark ? text.substr(3)
+                                                                                : text);
     std::string line;
     int lineNo = 0;
     int highestNpu = -1, highestSwitch = -1;
@@ -64,8 +68,8 @@ GraphSpec parseGraphEdgeCsv(const std::string& text, const std::string& fileName
                 f[2].text != "bandwidth" || f[3].text != "latency" ||
                 (f.size() == 5 && f[4].text != "bidirectional") || f.size() > 5)
                 d.error(d.at(lineNo, 1, "header"),
-                        "expected the header from,to,bandwidth,latency[,bidirectional], found \"" +
-                            t + "\"");
+                        "expected the header from,to,bandwidth,latency[,bidirectional], found " +
+                            quotedExcerpt(t));
             continue;
         }
         if (f.size() < 4 || f.size() > 5) {
@@ -88,8 +92,8 @@ GraphSpec parseGraphEdgeCsv(const std::string& text, const std::string& fileName
             const auto& dev = i == 0 ? r.from : r.to;
             if (dev.second < 0) {
                 d.error(d.at(lineNo, f[static_cast<size_t>(i)].column, i == 0 ? "from" : "to"),
-                        "expected a device npuK or swK, found \"" + f[static_cast<size_t>(i)].text +
-                            "\"");
+                        "expected a device npuK or swK, found " +
+                            quotedExcerpt(f[static_cast<size_t>(i)].text));
                 ok = false;
             } else if (dev.first) {
                 highestSwitch = std::max(highestSwitch, dev.second);
@@ -101,7 +105,8 @@ GraphSpec parseGraphEdgeCsv(const std::string& text, const std::string& fileName
             r.link.bandwidthBytesPerSecond = units::parseBandwidthBytesPerSecond(f[2].text);
             if (!(r.link.bandwidthBytesPerSecond > 0)) {
                 d.error(d.at(lineNo, f[2].column, "bandwidth"),
-                        "expected a bandwidth greater than zero, found \"" + f[2].text + "\"");
+                        "expected a bandwidth greater than zero, found " +
+                            quotedExcerpt(f[2].text));
                 ok = false;
             }
         } catch (const Error& e) {
@@ -124,7 +129,7 @@ GraphSpec parseGraphEdgeCsv(const std::string& text, const std::string& fileName
                 r.link.bidirectional = false;
             else {
                 d.error(d.at(lineNo, f[4].column, "bidirectional"),
-                        "expected true or false, found \"" + f[4].text + "\"");
+                        "expected true or false, found " + quotedExcerpt(f[4].text));
                 ok = false;
             }
         }
@@ -173,6 +178,16 @@ GraphSpec parseGraphEdgeCsv(const std::string& text, const std::string& fileName
 
 GraphSpec loadGraphEdgeCsv(const std::string& path, int npus, int switches) {
     return parseGraphEdgeCsv(readInputFile(path, "edge list"), path, npus, switches);
+}
+
+std::string graphEdgeCsvText(const GraphSpec& graph) {
+    std::string text = "from,to,bandwidth,latency,bidirectional\n";
+    for (const GraphLinkSpec& l : graph.links)
+        text += graph.deviceName(l.from) + "," + graph.deviceName(l.to) + "," +
+                config::bandwidthText(l.bandwidthBytesPerSecond) + "," +
+                config::nanosecondsText(l.latencyNs) + "," + (l.bidirectional ? "true" : "false") +
+                "\n";
+    return text;
 }
 
 } // namespace astrolabe

@@ -18,5 +18,8 @@ namespace astrolabe {
 GraphSpec parseGraphEdgeCsv(const std::string& text, const std::string& fileName, int npus = -1,
                             int switches = -1);
 GraphSpec loadGraphEdgeCsv(const std::string& path, int npus = -1, int switches = -1);
+/// The graph's links as such a file (header included), read back by parseGraphEdgeCsv to the
+/// same links.
+std::string graphEdgeCsvText(const GraphSpec& graph);
 
 } // namespace astrolabe

@@ -72,6 +72,9 @@ struct GraphSpec {
 /// Limits of a graph read from a file (docs/graph-platforms.md).
 constexpr int kMaxGraphDevices = 1 << 16;
 constexpr size_t kMaxGraphLinks = 1 << 20;
+/// Links listed in the project YAML itself; more go in a CSV file the project names (links:
+/// FILE.csv), read at the CSV reader's cost per link instead of a YAML tree's (~4 KB a link).
+constexpr size_t kMaxInlineGraphLinks = 1 << 16;
 
 /// Problems that make the graph unusable, each one sentence naming the link (by index) or the
 /// device: unknown device, a link to itself, bandwidth not > 0, latency < 0, an NPU that cannot

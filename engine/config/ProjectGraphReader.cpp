@@ -1,5 +1,6 @@
 // The `platform: {graph: ...}` section of a project (docs/graph-platforms.md): a graph listed
 // link by link, or made by a generator, with optional logical dimensions.
+#include "config/GraphCsv.h"
 #include "config/GraphDeviceName.h"
 #include "config/GraphGenerators.h"
 #include "config/LogicalDimensions.h"
@@ -54,9 +55,12 @@ void readLinks(Diagnostics& d, const YAML::Node& links, const std::string& path,
                 kLinkExample);
         return;
     }
-    if (links.size() > kMaxGraphLinks) {
-        d.error(locate(d, links, path), "expected at most " + std::to_string(kMaxGraphLinks) +
-                                            " links, found " + std::to_string(links.size()));
+    if (links.size() > kMaxInlineGraphLinks) {
+        d.error(locate(d, links, path),
+                "expected at most " + std::to_string(kMaxInlineGraphLinks) +
+                    " links listed in the project, found " + std::to_string(links.size()),
+                "list them in a CSV file and name it, links: edges.csv (up to " +
+                    std::to_string(kMaxGraphLinks) + " links; docs/graph-platforms.md)");
         return;
     }
     for (size_t i = 0; i < links.size(); ++i) {
@@ -105,6 +109,23 @@ void readLinks(Diagnostics& d, const YAML::Node& links, const std::string& path,
             ok = false;
         if (ok)
             g.links.push_back(link);
+    }
+}
+
+/// `links: edges.csv`: the links from a CSV edge list (config/GraphCsv.h) beside the project.
+void readLinkFile(ProjectContext& c, const YAML::Node& node, const std::string& path,
+                  GraphSpec& g) {
+    Diagnostics& d = c.diagnostics;
+    std::string file;
+    if (!readString(d, node, path, file))
+        return;
+    try {
+        g.links = loadGraphEdgeCsv(c.resolve(file), g.npus, g.switches).links;
+    } catch (const ErrorList&) {
+        throw; // the CSV file's own errors, at its lines
+    } catch (const Error& e) {
+        d.error(locate(d, node, path), "the links file " + quotedExcerpt(file) + ": " + e.message(),
+                e.hint(), e.kind());
     }
 }
 
@@ -244,7 +265,9 @@ void readGraphPlatform(ProjectContext& c, const YAML::Node& node, PlatformSpec& 
                     kLinkExample);
             ok = false;
         }
-        if (ok)
+        if (ok && node["links"].IsScalar())
+            readLinkFile(c, node["links"], joinKey(path, "links"), g);
+        else if (ok)
             readLinks(d, node["links"], joinKey(path, "links"), g);
     }
     if (d.hasErrors() || g.npus == 0)

@@ -6,6 +6,7 @@
 #include "config/SpecValidation.h"
 #include "config/schema/SchemaProject.h"
 #include "core/InputFile.h"
+#include "core/Units.h"
 
 #include <algorithm>
 #include <climits>
@@ -245,6 +246,13 @@ namespace {
 SimulationSpec parseProjectChecked(const std::string& text, const std::string& fileName,
                                    std::vector<std::string>* warnings, TraceFileCheck traces) {
     config::Diagnostics d(fileName);
+    if (text.size() > kMaxProjectFileBytes)
+        throw Error(ErrorKind::Input,
+                    "the project file has " + units::formatSize(text.size()) +
+                        ", more than the limit of " + units::formatSize(kMaxProjectFileBytes),
+                    {fileName, 0, 0, {}},
+                    "list a large graph's links in a CSV file and name it (links: edges.csv); " +
+                        std::string(kLimitsHint));
     const YAML::Node root = config::parseYamlText(text, fileName);
     if (!root.IsMap()) {
         d.error(d.at(1, 1, {}), "expected a project (a map with platform, system and workload), "
@@ -295,12 +303,13 @@ SimulationSpec parseProject(const std::string& text, const std::string& fileName
 }
 
 SimulationSpec loadProject(const std::string& path, std::vector<std::string>* warnings) {
-    return parseProject(readInputFile(path, "the project file"), path, warnings);
+    return parseProject(readInputFile(path, "the project file", kMaxProjectFileBytes), path,
+                        warnings);
 }
 
 SimulationSpec loadProjectForEditing(const std::string& path, std::vector<std::string>* warnings) {
-    return parseProjectChecked(readInputFile(path, "the project file"), path, warnings,
-                               TraceFileCheck::Skip);
+    return parseProjectChecked(readInputFile(path, "the project file", kMaxProjectFileBytes), path,
+                               warnings, TraceFileCheck::Skip);
 }
 
 } // namespace astrolabe

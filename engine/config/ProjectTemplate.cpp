@@ -3,6 +3,7 @@
 #include "config/SweepFile.h"
 #include "config/YamlSupport.h"
 
+#include <mutex>
 #include <optional>
 #include <variant>
 
@@ -73,6 +74,9 @@ std::string stepText(const PathStep& step) {
 struct ProjectTemplate::Impl {
     std::string path;
     YAML::Node root;
+    /// yaml-cpp nodes share state even when only read, so the copying is serialised; reading
+    /// the copied text (most of the time) is not.
+    std::mutex mutex;
 };
 
 ProjectTemplate::ProjectTemplate(const std::string& projectPath, const std::string& projectText)
@@ -130,6 +134,7 @@ void ProjectTemplate::checkPath(const SweepAxis& axis, const std::string& sweepF
 
 SimulationSpec
 ProjectTemplate::instantiate(const std::vector<std::pair<std::string, std::string>>& values) const {
+    std::unique_lock lock(m_impl->mutex);
     YAML::Node root = YAML::Clone(m_impl->root);
     for (const auto& [path, value] : values) {
         std::string problem;
@@ -144,7 +149,15 @@ ProjectTemplate::instantiate(const std::vector<std::pair<std::string, std::strin
             else
                 node.reset(node[std::get<size_t>(steps[i])]);
         }
-        const YAML::Node parsed = YAML::Load(value);
+        YAML::Node parsed;
+        try {
+            parsed = YAML::Load(value);
+        } catch (const YAML::Exception& e) {
+            throw Error(ErrorKind::Validation,
+                        "path \"" + path + "\": the value " + quotedExcerpt(value) +
+                            " is not YAML (" + e.msg + ")",
+                        {}, "write it as in the project file: 4, 100 GiB/s, [ring, ring]");
+        }
         if (const auto key = keyOf(node, steps.back()))
             node[*key] = parsed;
         else
@@ -152,7 +165,9 @@ ProjectTemplate::instantiate(const std::vector<std::pair<std::string, std::strin
     }
     YAML::Emitter out;
     out << root;
-    return parseProject(out.c_str(), m_impl->path);
+    const std::string text = out.c_str();
+    lock.unlock();
+    return parseProject(text, m_impl->path);
 }
 
 } // namespace astrolabe

@@ -8,6 +8,7 @@
 // quotedText(), tested against yaml-cpp's parser with every control character, YAML indicator
 // and UTF-8 (ProjectFile.AnyNameReadsBackExactly).
 #include "config/AstraSystemConfig.h"
+#include "config/GraphCsv.h"
 #include "config/ProjectFile.h"
 #include "config/ProjectValues.h"
 #include "config/schema/SchemaProject.h"
@@ -34,7 +35,15 @@ std::string relativePath(const std::string& path, const fs::path& directory) {
     return quotedText(relative.empty() ? absolute.string() : relative.generic_string());
 }
 
-void writeGraph(std::ostream& out, const PlatformSpec& platform) {
+/// The CSV file beside the project that holds a graph's links when there are too many to list
+/// in the project itself; empty when they are listed there.
+std::string linkFileName(const SimulationSpec& spec, const std::string& projectPath) {
+    if (!spec.platform.graph || spec.platform.graph->links.size() <= kMaxInlineGraphLinks)
+        return {};
+    return fs::path(projectPath).stem().string() + ".links.csv";
+}
+
+void writeGraph(std::ostream& out, const PlatformSpec& platform, const std::string& linkFile) {
     const GraphSpec& g = *platform.graph;
     out << "platform:\n  graph:\n    npus: " << g.npus << "\n    switches: " << g.switches << "\n";
     SimulationSpec view;
@@ -50,8 +59,12 @@ void writeGraph(std::ostream& out, const PlatformSpec& platform) {
             out << (i ? ", " : "") << platform.dimensions[i].size;
         out << "]\n";
     }
-    out << "    links:\n";
-    for (const GraphLinkSpec& l : g.links) {
+    if (!linkFile.empty())
+        out << "    links: " << quotedText(linkFile) << "\n";
+    else
+        out << "    links:\n";
+    for (size_t i = 0; linkFile.empty() && i < g.links.size(); ++i) {
+        const GraphLinkSpec& l = g.links[i];
         out << "      - {from: " << g.deviceName(l.from) << ", to: " << g.deviceName(l.to)
             << ", bandwidth: " << bandwidthText(l.bandwidthBytesPerSecond)
             << ", latency: " << nanosecondsText(l.latencyNs);
@@ -76,10 +89,10 @@ void writeGraph(std::ostream& out, const PlatformSpec& platform) {
     }
 }
 
-void writePlatform(std::ostream& out, const PlatformSpec& platform) {
+void writePlatform(std::ostream& out, const PlatformSpec& platform, const std::string& linkFile) {
     if (platform.graph) {
         // Generated graphs are written link by link: the file then needs no generator to read.
-        writeGraph(out, platform);
+        writeGraph(out, platform, linkFile);
         return;
     }
     out << "platform:\n  dimensions:\n";
@@ -121,7 +134,7 @@ std::string projectYamlText(const SimulationSpec& spec, const std::string& proje
     std::ostringstream out;
     out << "# Astrolabe project (schema: docs/project-format.md)\n"
         << "name: " << quotedText(spec.name) << "\n";
-    writePlatform(out, spec.platform);
+    writePlatform(out, spec.platform, linkFileName(spec, projectPath));
     writeSystem(out, spec, directory);
     writeMemory(out, spec, directory);
     writeWorkload(out, spec.workload, directory);
@@ -142,6 +155,11 @@ std::string projectYamlText(const SimulationSpec& spec, const std::string& proje
 
 void saveProject(const SimulationSpec& spec, const std::string& path) {
     const std::string text = projectYamlText(spec, path);
+    if (const std::string linkFile = linkFileName(spec, path); !linkFile.empty()) {
+        const std::string csv = graphEdgeCsvText(*spec.platform.graph);
+        writeOutputFile((fs::path(path).parent_path() / linkFile).string(), "the graph's links",
+                        [&](std::ostream& out) { out << csv; });
+    }
     writeOutputFile(path, "the project file", [&](std::ostream& out) { out << text; });
 }
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <set>
 
 namespace astrolabe {
@@ -356,6 +357,38 @@ void readSampling(Diagnostics& d, const YAML::Node& node, SweepFile& sweep) {
         sweep.sampling.seed = static_cast<uint64_t>(seed);
 }
 
+/// "platform.dimensions[0].size" and "platform.dimensions.0.size" name the same setting.
+std::string canonicalPath(const std::string& path) {
+    std::string out;
+    for (const char c : path)
+        if (c == '[')
+            out += '.';
+        else if (c != ']')
+            out += c;
+    return out;
+}
+
+/// Two axes (or an axis and a set: entry) on the same setting: one of them would have no effect
+/// while the table listed its values as distinct points.
+void checkDistinctPaths(Diagnostics& d, const SweepFile& sweep) {
+    std::map<std::string, const SweepAxis*> seen;
+    const auto check = [&](const SweepAxis& axis, const char* what) {
+        const auto [it, fresh] = seen.emplace(canonicalPath(axis.path), &axis);
+        if (fresh)
+            return;
+        const SweepAxis& first = *it->second;
+        d.error(axis.where,
+                std::string(what) + " \"" + axis.name + "\" sets " + axis.path + ", which \"" +
+                    first.name + "\" (line " + std::to_string(first.where.line) + ") sets already",
+                "one setting, one axis: put every value in one list, or zip the axes");
+    };
+    for (const SweepAxis& axis : sweep.fixed)
+        check(axis, "set:");
+    for (const SweepGroup& g : sweep.groups)
+        for (const SweepAxis& axis : g.axes)
+            check(axis, "the axis");
+}
+
 } // namespace
 
 SweepFile parseSweepFile(const std::string& text, const std::string& fileName) {
@@ -378,9 +411,16 @@ SweepFile parseSweepFile(const std::string& text, const std::string& fileName) {
     else if (readString(d, root["project"], "project", project))
         sweep.projectPath =
             (fs::path(sweep.file).parent_path() / project).lexically_normal().string();
+    std::error_code same;
+    if (!sweep.projectPath.empty() &&
+        (sweep.projectPath == sweep.file || fs::equivalent(sweep.projectPath, sweep.file, same)))
+        d.error(locate(d, root["project"], "project"),
+                "names this sweep file itself, expected the base project",
+                "the project file whose settings the axes change, relative to the sweep file");
     readFixed(d, root["set"], sweep);
     readGenerator(d, root["generate"], sweep);
     readAxes(d, root, sweep);
+    checkDistinctPaths(d, sweep);
     readConstraints(d, root["constraints"], sweep);
     readSampling(d, root["sample"], sweep);
     double points = 1;

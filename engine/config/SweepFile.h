@@ -64,7 +64,7 @@ SweepFile loadSweepFile(const std::string& path);
 SweepFile parseSweepFile(const std::string& text, const std::string& fileName);
 
 /// The base project of a sweep, read once, from which a point's project is made by replacing
-/// the values at the axes' paths. Not thread-safe: instantiate on one thread.
+/// the values at the axes' paths. instantiate() may be called from several threads at once.
 class ProjectTemplate {
 public:
     /// The project file's text, as read once by the caller (it also hashes it); `projectPath`

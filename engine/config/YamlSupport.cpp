@@ -3,17 +3,66 @@
 #include "core/InputFile.h"
 
 #include <cstdlib>
+#include <map>
+#include <utility>
+#include <vector>
 
 namespace astrolabe::config {
 
+namespace {
+
+/// YAML requires the keys of a map to differ, but yaml-cpp keeps both of a repeated key and
+/// reads the first: `npus: 2` then `npus: 3` would silently be 2. Every map of the tree is
+/// checked (a walk with an explicit stack, so a deep document cannot overflow the call stack);
+/// each repeat is an error naming both lines. A tree has fewer nodes than its text has bytes;
+/// past that many visits the walk stops, as aliases (*a) would otherwise make it revisit shared
+/// nodes exponentially often, or forever in a cycle.
+void checkRepeatedKeys(const YAML::Node& root, const std::string& fileName, size_t textBytes) {
+    Diagnostics d(fileName);
+    std::vector<std::pair<YAML::Node, std::string>> pending{{root, ""}};
+    for (size_t visits = 0; !pending.empty() && visits <= textBytes + 1 &&
+                            d.errors().size() < Diagnostics::kErrorsListed;
+         ++visits) {
+        const auto [node, path] = std::move(pending.back());
+        pending.pop_back();
+        if (node.IsSequence()) {
+            for (size_t i = 0; i < node.size(); ++i)
+                pending.emplace_back(node[i], path + "[" + std::to_string(i) + "]");
+            continue;
+        }
+        if (!node.IsMap())
+            continue;
+        std::map<std::string, YAML::Mark> seen;
+        for (const auto& entry : node) {
+            if (!entry.first.IsScalar())
+                continue;
+            const std::string key = joinKey(path, entry.first.Scalar());
+            const auto [it, fresh] = seen.emplace(entry.first.Scalar(), entry.first.Mark());
+            if (!fresh)
+                d.error(locate(d, entry.first, key),
+                        "the key " + quotedExcerpt(entry.first.Scalar()) +
+                            " is given twice, on lines " + std::to_string(it->second.line + 1) +
+                            " and " + std::to_string(entry.first.Mark().line + 1),
+                        "keep one of them: only the first would be read");
+            pending.emplace_back(entry.second, key);
+        }
+    }
+    d.throwIfErrors();
+}
+
+} // namespace
+
 YAML::Node parseYamlText(const std::string& text, const std::string& fileName) {
+    YAML::Node root;
     try {
-        return YAML::Load(text);
+        root = YAML::Load(text);
     } catch (const YAML::ParserException& e) {
         throw Error(ErrorKind::Input, "YAML syntax error: " + e.msg,
                     SourceLocation{fileName, e.mark.line + 1, e.mark.column + 1, {}},
                     "check indentation, colons and brackets around this point");
     }
+    checkRepeatedKeys(root, fileName, text.size());
+    return root;
 }
 
 YAML::Node loadYamlFile(const std::string& path) {
@@ -34,7 +83,7 @@ std::string describe(const YAML::Node& node) {
     if (!node.IsDefined() || node.IsNull())
         return "nothing";
     if (node.IsScalar())
-        return "\"" + node.Scalar() + "\"";
+        return quotedExcerpt(node.Scalar());
     if (node.IsSequence())
         return "a list";
     return "a map";

@@ -112,6 +112,57 @@ std::string joinAlternatives(const std::vector<std::string>& names) {
     return out;
 }
 
+namespace {
+
+/// The length of the valid UTF-8 sequence at `at` (2 to 4 bytes), 0 when there is none.
+size_t utf8Length(std::string_view text, size_t at) {
+    const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+    const unsigned char lead = byte(at);
+    const size_t length = lead >= 0xF0 && lead <= 0xF4   ? 4
+                          : lead >= 0xE0 && lead <= 0xEF ? 3
+                          : lead >= 0xC2 && lead <= 0xDF ? 2
+                                                         : 0;
+    if (length == 0 || at + length > text.size())
+        return 0;
+    for (size_t i = 1; i < length; ++i)
+        if ((byte(at + i) & 0xC0) != 0x80)
+            return 0;
+    return length;
+}
+
+} // namespace
+
+std::string quotedExcerpt(std::string_view text, size_t maxBytes) {
+    static const char* const hex = "0123456789ABCDEF";
+    std::string out = "\"";
+    size_t at = 0;
+    while (at < text.size() && at < maxBytes) {
+        const auto byte = static_cast<unsigned char>(text[at]);
+        const size_t sequence = byte >= 0x80 ? utf8Length(text, at) : 0;
+        const bool bom = text.substr(at, 3) == "\xEF\xBB\xBF";
+        if (sequence > 0 && !bom) {
+            out.append(text.substr(at, sequence));
+            at += sequence;
+            continue;
+        }
+        if (byte == '"' || byte == '\\') {
+            out += '\\';
+            out += static_cast<char>(byte);
+        } else if (byte >= 0x20 && byte < 0x7f) {
+            out += static_cast<char>(byte);
+        } else {
+            out += "\\x";
+            out += hex[byte >> 4];
+            out += hex[byte & 0xf];
+        }
+        ++at;
+    }
+    out += '"';
+    if (at < text.size())
+        out += "... (" + std::to_string(text.size()) + " bytes)";
+    return out;
+}
+
 TimeOverflow::TimeOverflow(const std::string& operation)
     : Error(ErrorKind::Internal, "simulated time overflow in " + operation, {},
             "simulated time is limited to about 106 days in picoseconds") {}

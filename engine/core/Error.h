@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace astrolabe {
@@ -73,5 +74,11 @@ std::string closestMatch(const std::string& word, const std::vector<std::string>
 
 /// "a, b or c" — for messages that list the valid names.
 std::string joinAlternatives(const std::vector<std::string>& names);
+
+/// Input text quoted for a message: in double quotes, at most `maxBytes` of it (then "..." and
+/// the whole length), with every byte a terminal would not show as itself written \xNN: control
+/// bytes (NUL included), DEL, bytes that are not UTF-8, and the invisible byte-order mark. So a
+/// message stays one short line whatever a file holds (a 10 MB field, a binary file's bytes).
+std::string quotedExcerpt(std::string_view text, size_t maxBytes = 60);
 
 } // namespace astrolabe

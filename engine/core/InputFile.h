@@ -14,6 +14,9 @@ inline constexpr uint64_t kGiB = uint64_t{1} << 30;
 /// A configuration, project, communicator-group or MSCCL-IR file: the largest real ones are
 /// a few hundred KiB (a per-NPU group list of 4,096 NPUs).
 inline constexpr uint64_t kMaxTextInputBytes = 256 * kMiB;
+/// A project YAML file: its whole tree is held in memory while it is read (about 60 bytes for
+/// each byte of text), so large lists (a graph's links) go in files it names instead.
+inline constexpr uint64_t kMaxProjectFileBytes = 8 * kMiB;
 /// One Chakra trace file as stored (binary, gzip or JSON).
 inline constexpr uint64_t kMaxTraceFileBytes = 16 * kGiB;
 /// One gzip-compressed Chakra trace once inflated.

@@ -55,8 +55,8 @@ std::string_view trim(std::string_view s) {
 [[noreturn]] void reject(std::string_view what, std::string_view text, std::string_view problem,
                          const char* forms) {
     throw Error(ErrorKind::Validation,
-                "expected a " + std::string(what) + " with a unit, found \"" + std::string(text) +
-                    "\" (" + std::string(problem) + ")",
+                "expected a " + std::string(what) + " with a unit, found " + quotedExcerpt(text) +
+                    " (" + std::string(problem) + ")",
                 {}, std::string("accepted forms: ") + forms);
 }
 
@@ -80,7 +80,7 @@ double parseWithUnit(std::string_view text, const std::array<UnitFactor, N>& tab
     for (const UnitFactor& u : table)
         if (u.name == unit)
             return value * u.factor;
-    reject(what, text, "unknown unit \"" + std::string(unit) + "\"", forms);
+    reject(what, text, "unknown unit " + quotedExcerpt(unit), forms);
 }
 
 } // namespace

@@ -2,6 +2,8 @@
 
 #include "config/SpecValidation.h"
 #include "core/Error.h"
+#include "generate/ModelFigures.h"
+#include "generate/TransformerCounts.h"
 
 #include <algorithm>
 #include <sstream>
@@ -133,6 +135,20 @@ void validateTransformer(const GeneratorSpec& spec, Checker& c) {
     c.positive(m.sequence, "model.sequence");
     if (m.heads <= 0 || p.tp <= 0)
         return;
+    if (m.headDim == 0 && m.hidden > 0)
+        c.require(m.hidden % m.heads == 0, "model.hidden",
+                  "the hidden size must split evenly over the attention heads (" +
+                      std::to_string(m.hidden) + " is not a multiple of " +
+                      std::to_string(m.heads) + ")",
+                  "change hidden or heads");
+    if (m.hidden > 0 && m.ffn > 0 && m.layers > 0 && m.vocabulary > 0) {
+        const double parameters = transformerParameters(m).total;
+        c.require(parameters <= kMaxModelParameters, "model",
+                  "expected at most " + formatCount(kMaxModelParameters) + " parameters, found " +
+                      formatCount(parameters) +
+                      " (layers x hidden^2 and the FFN, vocabulary and experts)",
+                  kLimitsHint);
+    }
     c.divides(p.tp, m.heads, "model.heads", "attention heads must split evenly over tp");
     c.divides(m.kvHeadCount(), m.heads, "model.kvHeads", "heads must be a multiple of kvHeads");
     c.require(m.kvHeadCount() % p.tp == 0 || p.tp % m.kvHeadCount() == 0, "model.kvHeads",

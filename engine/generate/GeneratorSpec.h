@@ -154,6 +154,11 @@ struct GeneratorSpec {
 /// limit keeps one rank's trace under about a GiB (docs/limits.md).
 inline constexpr int64_t kMaxLayerPassesPerRank = 1'000'000;
 
+/// Parameters of a generated model: five times the largest models trained (about 2 T). A shape
+/// past it (GPT-2 with a hidden size of 10^6 has 48 T) is a typo, and its traces and figures
+/// would be meaningless.
+inline constexpr double kMaxModelParameters = 1e13;
+
 /// All problems at once (astrolabe::ErrorList) with key paths such as "parallel.tp".
 void validate(const GeneratorSpec& spec);
 

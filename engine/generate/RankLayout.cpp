@@ -120,43 +120,50 @@ RankCoordinates RankLayout::coordinates(int rank) const {
 }
 
 std::vector<int> RankLayout::members(GroupKind kind, const RankCoordinates& c) const {
+    // The ranks the group spans, axis by axis (first, end, step): only the group's own ranks are
+    // visited, so building every group of a layout is O(NPUs), not O(NPUs x groups).
+    struct Span {
+        int first, end, step;
+    };
+    Span tp{c.tp, c.tp + 1, 1}, dp{c.dp, c.dp + 1, 1}, pp{c.pp, c.pp + 1, 1};
+    const Span allTp{0, m_tp, 1}, allDp{0, m_dp, 1}, allPp{0, m_pp, 1};
+    switch (kind) {
+    case GroupKind::Tp:
+        tp = allTp;
+        break;
+    case GroupKind::Pp:
+        pp = allPp;
+        break;
+    case GroupKind::Dp:
+        dp = allDp;
+        break;
+    case GroupKind::Ep:
+        dp = {c.dp / m_ep * m_ep, std::min(m_dp, c.dp / m_ep * m_ep + m_ep), 1};
+        break;
+    case GroupKind::ExpertDp:
+        tp = allTp;
+        dp = {c.dp % m_ep, m_dp, m_ep};
+        break;
+    case GroupKind::StageDp:
+        tp = allTp;
+        dp = allDp;
+        break;
+    case GroupKind::World:
+        tp = allTp;
+        dp = allDp;
+        pp = allPp;
+        break;
+    case GroupKind::Embedding:
+        pp = {0, m_pp, std::max(1, m_pp - 1)}; // the first and the last stage
+        break;
+    case GroupKind::None:
+        break;
+    }
     std::vector<int> out;
-    for (int pp = 0; pp < m_pp; ++pp)
-        for (int dp = 0; dp < m_dp; ++dp)
-            for (int tp = 0; tp < m_tp; ++tp) {
-                bool in = false;
-                switch (kind) {
-                case GroupKind::Tp:
-                    in = dp == c.dp && pp == c.pp;
-                    break;
-                case GroupKind::Pp:
-                    in = tp == c.tp && dp == c.dp;
-                    break;
-                case GroupKind::Dp:
-                    in = tp == c.tp && pp == c.pp;
-                    break;
-                case GroupKind::Ep:
-                    in = tp == c.tp && pp == c.pp && dp / m_ep == c.dp / m_ep;
-                    break;
-                case GroupKind::ExpertDp:
-                    in = pp == c.pp && dp % m_ep == c.dp % m_ep;
-                    break;
-                case GroupKind::StageDp:
-                    in = pp == c.pp;
-                    break;
-                case GroupKind::World:
-                    in = true;
-                    break;
-                case GroupKind::Embedding:
-                    in = tp == c.tp && dp == c.dp && (pp == 0 || pp == m_pp - 1);
-                    break;
-                case GroupKind::None:
-                    in = tp == c.tp && dp == c.dp && pp == c.pp;
-                    break;
-                }
-                if (in)
-                    out.push_back(rank({tp, dp, pp}));
-            }
+    for (int p = pp.first; p < pp.end; p += pp.step)
+        for (int d = dp.first; d < dp.end; d += dp.step)
+            for (int t = tp.first; t < tp.end; t += tp.step)
+                out.push_back(rank({t, d, p}));
     std::sort(out.begin(), out.end());
     return out;
 }

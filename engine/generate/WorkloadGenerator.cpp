@@ -4,6 +4,7 @@
 #include "core/Error.h"
 #include "core/OutputFile.h"
 #include "generate/DataParallelProgram.h"
+#include "generate/ModelFigures.h"
 #include "generate/RankLayout.h"
 #include "generate/TraceBuilder.h"
 #include "generate/TransformerProgram.h"
@@ -32,6 +33,14 @@ CommGroups forEachRankTrace(const GeneratorSpec& spec,
     const TraceBuilder builder(spec, program, layout);
     for (int r = 0; r < layout.npus(); ++r) {
         WorkloadTrace trace = builder.buildRank(r);
+        if (const double nodes = double(trace.nodes.size()) * layout.npus();
+            r == 0 && nodes > kMaxGeneratedNodes)
+            throw Error(ErrorKind::Validation,
+                        "the iteration would have about " + formatCount(nodes) + " trace nodes (" +
+                            std::to_string(trace.nodes.size()) + " on rank 0 x " +
+                            std::to_string(layout.npus()) + " NPUs), more than the limit of " +
+                            formatCount(kMaxGeneratedNodes),
+                        {}, "fewer NPUs, layers or micro-batches; " + std::string(kLimitsHint));
         trace.file = "rank " + std::to_string(r);
         sink(r, std::move(trace));
     }

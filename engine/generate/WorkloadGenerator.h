@@ -25,9 +25,15 @@ ModelProgram buildProgram(const GeneratorSpec& spec);
 /// Validates, then builds every rank's trace. O(NPUs x nodes per rank) time and memory.
 GeneratedWorkload generateWorkload(const GeneratorSpec& spec);
 
+/// Trace nodes of one generated iteration, all NPUs together: Llama-3 405B on 16,384 NPUs makes
+/// ~25 M. Past it an iteration takes minutes to generate (GPT-2 124M on 1,048,576 NPUs ran past
+/// 60 s) and, in memory, tens of gigabytes: it is refused before the second rank is built.
+inline constexpr double kMaxGeneratedNodes = 1 << 25;
+
 /// Streaming form for machines too large to hold every trace (Llama-3 405B on 16,384 NPUs is
 /// ~25 M nodes): validates, then calls sink(rank, trace) for rank 0..N-1 in order, holding one
-/// trace at a time. Returns the communicator groups.
+/// trace at a time. Returns the communicator groups. Throws Error (Validation) when rank 0's
+/// nodes times the NPU count pass kMaxGeneratedNodes, before any trace reaches the sink.
 CommGroups forEachRankTrace(const GeneratorSpec& spec,
                             const std::function<void(int rank, WorkloadTrace&& trace)>& sink);
 

@@ -60,6 +60,51 @@ generate::ModelFigures figuresOf(const LessonStepSpec& step, const std::string& 
     return generate::computeFigures(*step.generator);
 }
 
+/// A lesson reads files in its own folder only: a lesson is shared as a folder, and one that
+/// named ../../../../etc/passwd would read (and echo) whatever the reader's machine holds there.
+bool insideFolder(const fs::path& folder, const fs::path& path) {
+    const fs::path relative = fs::absolute(path).lexically_normal().lexically_relative(
+        fs::absolute(folder).lexically_normal());
+    return !relative.empty() && *relative.begin() != "..";
+}
+
+/// A setting value that reads as a path out of the folder: absolute, or climbing out with "..".
+bool leavesFolder(const fs::path& folder, const std::string& value) {
+    if (value.empty() || (value[0] != '/' && value.find("..") == std::string::npos))
+        return false;
+    return !insideFolder(folder, folder / value);
+}
+
+/// The files a step's project reads, with what they are; each must lie in the lesson's folder.
+std::vector<std::pair<std::string, std::string>> filesOf(const SimulationSpec& spec) {
+    std::vector<std::pair<std::string, std::string>> files;
+    if (spec.workload.kind == WorkloadSource::Kind::ChakraTrace)
+        files.emplace_back("the workload's traces", spec.workload.tracePrefix);
+    for (const auto& [what, path] : {std::pair{"the network file", spec.platform.sourceFile},
+                                     std::pair{"the system file", spec.system.sourceFile},
+                                     std::pair{"the memory file", spec.memory.sourceFile}})
+        if (!path.empty())
+            files.emplace_back(what, path);
+    return files;
+}
+
+/// Every setting of the setup and the steps whose value leaves the lesson's folder.
+void checkSettingPaths(const Lesson& lesson, const fs::path& folder, std::vector<Error>& errors) {
+    const auto check = [&](const LessonSetting& s, const std::string& where) {
+        if (leavesFolder(folder, s.value))
+            errors.emplace_back(ErrorKind::Validation,
+                                where + ": \"set " + s.path + " = " + s.value +
+                                    "\" names a path outside the lesson's folder",
+                                SourceLocation{lesson.file, s.line, 0, s.path},
+                                "a lesson reads only files in its own folder");
+    };
+    for (const LessonSetting& s : lesson.setup)
+        check(s, "the setup");
+    for (const LessonBlock& block : lesson.blocks)
+        for (const LessonSetting& s : block.settings)
+            check(s, "step " + std::to_string(block.step + 1));
+}
+
 } // namespace
 
 Lesson loadLesson(const std::string& lessonPath) {
@@ -67,14 +112,24 @@ Lesson loadLesson(const std::string& lessonPath) {
     const fs::path folder = fs::path(lessonPath).parent_path();
     const std::string named = lesson.projectPath.empty() ? "project.yaml" : lesson.projectPath;
     lesson.projectPath = (folder / named).lexically_normal().string();
+    if (!insideFolder(folder, lesson.projectPath))
+        throw ErrorList(
+            {Error(ErrorKind::Validation,
+                   "the lesson's project \"" + named + "\" lies outside the lesson's folder",
+                   SourceLocation{lessonPath, lesson.projectLine, 0, {}},
+                   "a lesson reads only files in its own folder: project: <file "
+                   "beside lesson.md>")});
     std::error_code ec;
-    if (!fs::is_regular_file(lesson.projectPath, ec))
+    if (!fs::exists(fs::symlink_status(lesson.projectPath, ec)))
         throw ErrorList({Error(ErrorKind::Input,
                                "the lesson's project \"" + named +
                                    "\" does not exist (looked for " + lesson.projectPath + ")",
                                SourceLocation{lessonPath, lesson.projectLine, 0, {}},
                                "name it in a setup block: project: <file beside lesson.md>")});
     std::vector<Error> errors;
+    checkSettingPaths(lesson, folder, errors);
+    if (!errors.empty())
+        throw ErrorList(std::move(errors));
     try {
         const ProjectTemplate project(lesson.projectPath,
                                       readText(lesson.projectPath, "the lesson's project"));
@@ -135,6 +190,12 @@ LessonStepSpec lessonStep(const Lesson& lesson, int step) {
         const ProjectTemplate project(lesson.projectPath,
                                       readText(lesson.projectPath, "the lesson's project"));
         out.spec = project.instantiate(overrides);
+        const fs::path folder = fs::path(lesson.file).parent_path();
+        for (const auto& [file, path] : filesOf(out.spec))
+            if (!insideFolder(folder, path))
+                throw Error(ErrorKind::Validation,
+                            "reads " + file + " at " + path + ", outside the lesson's folder", {},
+                            "a lesson reads only files in its own folder");
         if (!generator.empty())
             out.generator = generate::generatorSpecForPlatform(generator, "gpt2-124m",
                                                                out.spec.platform.npuCount());

@@ -1,6 +1,7 @@
 #include "optimize/AllocationProblem.h"
 
 #include "core/Error.h"
+#include "core/Units.h"
 
 #include <cmath>
 #include <limits>
@@ -95,6 +96,15 @@ void AllocationProblem::validate() const {
                     "the budget does not pay for the per-dimension minimums (they cost $" +
                         std::to_string(static_cast<long long>(costDollars(minGBps))) + ")",
                     {}, "raise --budget or lower a --min");
+}
+
+std::string AllocationProblem::totalOutOfReach() const {
+    const double reachable = std::accumulate(maxGBps.begin(), maxGBps.end(), 0.0);
+    if (!(reachable < totalGBps * (1 - 1e-9)))
+        return {};
+    return "the dimensions' maximums add up to " + units::formatFixed(reachable, 2) +
+           " GB/s per NPU, less than the total of " + units::formatFixed(totalGBps, 2) +
+           " GB/s: the total cannot be reached";
 }
 
 AllocationProblem defaultProblem(const PlatformSpec& platform, double totalGBps,

@@ -55,6 +55,10 @@ struct AllocationProblem {
     /// Throws astrolabe::Error (Validation) naming what cannot hold: sizes differ, min > max,
     /// the minimums exceed the total or the budget.
     void validate() const;
+    /// A sentence saying that the per-dimension maximums add up to less than the total, so the
+    /// total cannot be reached (the optimum then gives each dimension at most its maximum);
+    /// empty when the total can be reached.
+    std::string totalOutOfReach() const;
 };
 
 /// A problem for the platform with no bounds (a floor of 0.1% of the total keeps B_d > 0), the

@@ -125,6 +125,12 @@ std::string zlibCompressParts(const std::vector<std::string_view>& parts, int le
 }
 
 std::string zlibDecompress(std::string_view compressed, size_t rawSize) {
+    constexpr size_t kMaxRatio = 1032; // zlib's deflate at its best, on long runs of one byte
+    if (rawSize / kMaxRatio > compressed.size())
+        throw Error(ErrorKind::Input, "corrupt compressed blob in the project database (it "
+                                      "claims " +
+                                          std::to_string(rawSize) + " bytes from " +
+                                          std::to_string(compressed.size()) + ")");
     std::string out(rawSize, '\0');
     uLongf size = static_cast<uLongf>(rawSize);
     const int rc = uncompress(reinterpret_cast<Bytef*>(out.data()), &size,

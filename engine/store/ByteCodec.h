@@ -95,6 +95,21 @@ public:
     bool atEnd() const { return m_p == m_end; }
     /// Bytes not read yet: an upper bound on the items of a count read from a corrupt blob.
     size_t remaining() const { return static_cast<size_t>(m_end - m_p); }
+    /// A count of items that take at least `bytesEach` bytes each in what follows; a count more
+    /// bytes could not hold is a corrupt blob (and never sizes an allocation).
+    size_t count(size_t bytesEach) {
+        const uint64_t n = varint();
+        if (n > remaining() / bytesEach)
+            fail();
+        return static_cast<size_t>(n);
+    }
+    /// A byte that must be below `limit` (an enum's value count): a corrupt blob otherwise.
+    uint8_t below(uint8_t limit) {
+        const uint8_t b = byte();
+        if (b >= limit)
+            fail();
+        return b;
+    }
 
 private:
     [[noreturn]] static void fail();
@@ -112,11 +127,17 @@ struct PackedBlob {
 PackedBlob packColumns(size_t count, std::initializer_list<const ByteWriter*> columns);
 inline PackedBlob packBytes(std::string_view raw);
 
+/// a + b with wrap-around: a corrupt blob's deltas may overflow, which must not be undefined.
+inline int64_t wrappingAdd(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+
 /// zlib level 1 (fast; stored blobs favour save speed). Returns the compressed bytes.
 std::string zlibCompress(std::string_view raw, int level = 1);
 /// zlibCompress of the concatenation of parts, without building the concatenation.
 std::string zlibCompressParts(const std::vector<std::string_view>& parts, int level = 1);
-/// rawSize is the uncompressed size recorded beside the blob.
+/// rawSize is the uncompressed size recorded beside the blob; one that zlib could not reach from
+/// this many compressed bytes (more than 1032 to 1) is a corrupt blob, refused before allocating.
 std::string zlibDecompress(std::string_view compressed, size_t rawSize);
 
 inline PackedBlob packBytes(std::string_view raw) {

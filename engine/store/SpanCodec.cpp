@@ -41,18 +41,19 @@ PackedBlob packCollectives(const std::vector<CollectiveSpan>& spans) {
 
 std::vector<CollectiveSpan> decodeCollectives(std::string_view raw) {
     ByteReader in(raw);
-    std::vector<CollectiveSpan> spans(in.varint());
+    std::vector<CollectiveSpan> spans(in.count(8)); // at least a byte in each of 8 columns
     Delta dNpu, dStart, dNode;
     for (CollectiveSpan& c : spans)
         c.npu = static_cast<int32_t>(dNpu.undo(in.zigzag()));
     for (CollectiveSpan& c : spans)
         c.start = SimTime::fromPs(dStart.undo(in.zigzag()));
     for (CollectiveSpan& c : spans)
-        c.end = SimTime::fromPs(c.start.ps() + in.zigzag());
+        c.end = SimTime::fromPs(wrappingAdd(c.start.ps(), in.zigzag()));
     for (CollectiveSpan& c : spans)
         c.nodeId = static_cast<uint64_t>(dNode.undo(in.zigzag()));
     for (CollectiveSpan& c : spans)
-        c.type = static_cast<CollectiveType>(in.byte());
+        c.type = static_cast<CollectiveType>(
+            in.below(static_cast<uint8_t>(static_cast<int>(CollectiveType::Barrier) + 1)));
     for (CollectiveSpan& c : spans)
         c.sizeBytes = in.varint();
     for (CollectiveSpan& c : spans)
@@ -83,14 +84,14 @@ PackedBlob packPhases(const std::vector<PhaseSpan>& spans) {
 
 std::vector<PhaseSpan> decodePhases(std::string_view raw) {
     ByteReader in(raw);
-    std::vector<PhaseSpan> spans(in.varint());
+    std::vector<PhaseSpan> spans(in.count(10)); // at least a byte in each of 10 columns
     Delta dNpu, dStart, dNode;
     for (PhaseSpan& p : spans)
         p.npu = static_cast<int32_t>(dNpu.undo(in.zigzag()));
     for (PhaseSpan& p : spans)
         p.start = SimTime::fromPs(dStart.undo(in.zigzag()));
     for (PhaseSpan& p : spans)
-        p.end = SimTime::fromPs(p.start.ps() + in.zigzag());
+        p.end = SimTime::fromPs(wrappingAdd(p.start.ps(), in.zigzag()));
     for (PhaseSpan& p : spans)
         p.nodeId = static_cast<uint64_t>(dNode.undo(in.zigzag()));
     for (PhaseSpan& p : spans)

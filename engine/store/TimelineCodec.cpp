@@ -1,5 +1,6 @@
 #include "store/TimelineCodec.h"
 
+#include "core/Error.h"
 #include "store/ByteCodec.h"
 
 #include <algorithm>
@@ -54,24 +55,27 @@ PackedBlob IntervalPacker::pack(const std::vector<ActivityInterval>& activities,
 void decodeIntervals(std::string_view raw, SimTime t0, SimTime t1, const std::vector<bool>& npuMask,
                      std::vector<ActivityInterval>& out) {
     ByteReader in(raw);
-    const size_t count = in.varint();
-    std::vector<ActivityInterval> chunk(count);
+    constexpr size_t kColumns = 7; // each interval has at least a byte in each column
+    std::vector<ActivityInterval> chunk(in.count(kColumns));
     int64_t value = 0;
     for (ActivityInterval& a : chunk)
-        a.npu = static_cast<int32_t>(value += in.zigzag());
+        a.npu = static_cast<int32_t>(value = wrappingAdd(value, in.zigzag()));
     value = 0;
     for (ActivityInterval& a : chunk)
-        a.start = SimTime::fromPs(value += in.zigzag());
+        a.start = SimTime::fromPs(value = wrappingAdd(value, in.zigzag()));
     for (ActivityInterval& a : chunk)
-        a.end = SimTime::fromPs(a.start.ps() + in.zigzag());
+        a.end = SimTime::fromPs(wrappingAdd(a.start.ps(), in.zigzag()));
     for (ActivityInterval& a : chunk) {
         const uint8_t b = in.byte();
+        if ((b >> 4) > static_cast<int>(ActivityKind::Other) ||
+            (b & 15) > static_cast<int>(NodeType::CommColl))
+            throw Error(ErrorKind::Input, "corrupt timeline blob in the project database");
         a.kind = static_cast<ActivityKind>(b >> 4);
         a.nodeType = static_cast<NodeType>(b & 15);
     }
     value = 0;
     for (ActivityInterval& a : chunk)
-        a.nodeId = static_cast<uint64_t>(value += in.zigzag());
+        a.nodeId = static_cast<uint64_t>(value = wrappingAdd(value, in.zigzag()));
     for (ActivityInterval& a : chunk)
         a.nameIndex = static_cast<uint32_t>(in.varint());
     for (ActivityInterval& a : chunk)

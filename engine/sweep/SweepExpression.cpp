@@ -220,11 +220,13 @@ private:
     int m_depth = 0;
 };
 
-double number(const SweepValue& v, const std::string& context) {
+/// The expression's text is passed down by reference and copied into a message only when one
+/// is thrown: evaluating is linear in the expression's size.
+double number(const SweepValue& v, const std::string& text) {
     if (const auto* d = std::get_if<double>(&v))
         return *d;
     throw Error(ErrorKind::Validation,
-                context + ": " + sweepValueText(v) + " is a text, not a number");
+                "constraint \"" + text + "\": " + sweepValueText(v) + " is a text, not a number");
 }
 
 SweepValue evaluate(const Node& n, const SweepExpression::Lookup& lookup, const std::string& text) {
@@ -242,19 +244,18 @@ SweepValue evaluate(const Node& n, const SweepExpression::Lookup& lookup, const 
     }
     case Node::Kind::Unary: {
         const SweepValue v = evaluate(*n.left, lookup, text);
-        const double x = number(v, "constraint \"" + text + "\"");
+        const double x = number(v, text);
         return n.op == "-" ? -x : (x == 0 ? 1.0 : 0.0);
     }
     case Node::Kind::Binary:
         break;
     }
-    const std::string context = "constraint \"" + text + "\"";
     const SweepValue a = evaluate(*n.left, lookup, text);
     if (n.op == "and" || n.op == "or") {
-        const bool l = number(a, context) != 0;
+        const bool l = number(a, text) != 0;
         if (n.op == "and" ? !l : l)
             return l ? 1.0 : 0.0;
-        return number(evaluate(*n.right, lookup, text), context) != 0 ? 1.0 : 0.0;
+        return number(evaluate(*n.right, lookup, text), text) != 0 ? 1.0 : 0.0;
     }
     const SweepValue b = evaluate(*n.right, lookup, text);
     if (n.op == "==" || n.op == "!=") {
@@ -263,7 +264,7 @@ SweepValue evaluate(const Node& n, const SweepExpression::Lookup& lookup, const 
             equal = std::abs(*x - std::get<double>(b)) <= 1e-9 * std::max(1.0, std::abs(*x));
         return (n.op == "==") == equal ? 1.0 : 0.0;
     }
-    const double x = number(a, context), y = number(b, context);
+    const double x = number(a, text), y = number(b, text);
     if (n.op == "<")
         return x < y ? 1.0 : 0.0;
     if (n.op == "<=")
@@ -279,7 +280,7 @@ SweepValue evaluate(const Node& n, const SweepExpression::Lookup& lookup, const 
     if (n.op == "*")
         return x * y;
     if ((n.op == "/" || n.op == "%") && y == 0)
-        throw Error(ErrorKind::Validation, context + ": division by zero");
+        throw Error(ErrorKind::Validation, "constraint \"" + text + "\": division by zero");
     return n.op == "/" ? x / y : std::fmod(x, y);
 }
 
@@ -287,6 +288,12 @@ SweepValue evaluate(const Node& n, const SweepExpression::Lookup& lookup, const 
 
 SweepExpression::SweepExpression(const std::string& text)
     : m_text(text) {
+    if (m_text.size() > kMaxSweepExpressionLength)
+        throw Error(
+            ErrorKind::Validation,
+            "a constraint of " + std::to_string(m_text.size()) +
+                " characters, more than the limit of " + std::to_string(kMaxSweepExpressionLength),
+            {}, "split it into several constraints (each must hold); " + std::string(kLimitsHint));
     m_root = Parser(m_text, m_names).parseAll();
 }
 
@@ -295,7 +302,7 @@ SweepExpression::SweepExpression(SweepExpression&&) noexcept = default;
 SweepExpression& SweepExpression::operator=(SweepExpression&&) noexcept = default;
 
 bool SweepExpression::holds(const Lookup& lookup) const {
-    return number(evaluate(*m_root, lookup, m_text), "constraint \"" + m_text + "\"") != 0;
+    return number(evaluate(*m_root, lookup, m_text), m_text) != 0;
 }
 
 } // namespace astrolabe

@@ -21,9 +21,15 @@ using SweepValue = std::variant<double, std::string>;
 SweepValue sweepValueOf(const std::string& text);
 std::string sweepValueText(const SweepValue& value);
 
+/// The longest constraint read, in characters: real ones are a line. It bounds the tree (at most
+/// about half as many operators) and so the depth of evaluating it.
+inline constexpr size_t kMaxSweepExpressionLength = 4096;
+
 class SweepExpression {
 public:
-    /// Throws astrolabe::Error (Validation) naming the column where the text stops making sense.
+    /// Throws astrolabe::Error (Validation) naming the column where the text stops making sense,
+    /// or the limit when the text is longer than kMaxSweepExpressionLength. Reading is linear in
+    /// the text's length, and so is each evaluation.
     explicit SweepExpression(const std::string& text);
     ~SweepExpression();
     SweepExpression(SweepExpression&&) noexcept;

@@ -3,72 +3,25 @@
 #include "core/InputFile.h"
 #include "generate/GeneratorValues.h"
 #include "store/Sha256.h"
+#include "sweep/SweepChoices.h"
 #include "sweep/SweepExpression.h"
 
 #include <algorithm>
 #include <charconv>
 #include <map>
 #include <numeric>
-#include <set>
+#include <variant>
 
 namespace astrolabe {
 namespace {
 
-/// SplitMix64: small, fast, and the same sequence on every platform and compiler (the
-/// standard library's distributions are not), so a seed names one sample everywhere.
-class SplitMix64 {
-public:
-    explicit SplitMix64(uint64_t seed)
-        : m_state(seed) {}
-    uint64_t next() {
-        uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; } ///< [0, 1)
-    size_t below(size_t n) {
-        return std::min(n - 1, static_cast<size_t>(uniform() * static_cast<double>(n)));
-    }
-
-private:
-    uint64_t m_state;
-};
-
-SweepPoint makePoint(const SweepFile& sweep, const std::vector<size_t>& choice, size_t index) {
+SweepPoint makePoint(const SweepFile& sweep, const uint32_t* choice, size_t index) {
     SweepPoint point;
     point.index = index;
     for (size_t g = 0; g < sweep.groups.size(); ++g)
         for (const SweepAxis& axis : sweep.groups[g].axes)
             point.coordinates.push_back({axis.name, axis.path, axis.values[choice[g]]});
     return point;
-}
-
-std::vector<std::vector<size_t>> sampleChoices(const SweepFile& sweep) {
-    const size_t groups = sweep.groups.size(), count = sweep.sampling.count;
-    SplitMix64 rng(sweep.sampling.seed);
-    std::vector<std::vector<size_t>> choices(count, std::vector<size_t>(groups));
-    if (sweep.sampling.method == SweepSampling::Method::Random) {
-        for (auto& choice : choices)
-            for (size_t g = 0; g < groups; ++g)
-                choice[g] = rng.below(sweep.groups[g].size());
-        return choices;
-    }
-    // Latin hypercube: each group's range is cut into `count` equal strata and every stratum
-    // is used exactly once, in a random order per group.
-    for (size_t g = 0; g < groups; ++g) {
-        std::vector<size_t> strata(count);
-        std::iota(strata.begin(), strata.end(), 0);
-        for (size_t i = count; i > 1; --i)
-            std::swap(strata[i - 1], strata[rng.below(i)]);
-        const double size = static_cast<double>(sweep.groups[g].size());
-        for (size_t k = 0; k < count; ++k) {
-            const double u =
-                (static_cast<double>(strata[k]) + rng.uniform()) / static_cast<double>(count);
-            choices[k][g] = std::min(sweep.groups[g].size() - 1, static_cast<size_t>(u * size));
-        }
-    }
-    return choices;
 }
 
 constexpr std::string_view kGeneratePrefix = "generate.";
@@ -119,40 +72,93 @@ std::vector<std::pair<std::string, std::string>> SweepPoint::overrides() const {
 }
 
 std::vector<SweepPoint> expandSweep(const SweepFile& sweep) {
+    const std::vector<uint32_t> choices = pointChoices(sweep);
+    const size_t groups = sweep.groups.size();
     std::vector<SweepPoint> points;
-    if (sweep.sampling.method != SweepSampling::Method::All) {
-        std::set<std::vector<size_t>> seen;
-        for (const std::vector<size_t>& choice : sampleChoices(sweep))
-            if (seen.insert(choice).second)
-                points.push_back(makePoint(sweep, choice, points.size()));
-        return points;
-    }
-    size_t total = 1;
-    for (const SweepGroup& g : sweep.groups)
-        total *= g.size();
-    std::vector<size_t> choice(sweep.groups.size(), 0);
-    for (size_t index = 0; index < total; ++index) {
-        size_t rest = index;
-        for (size_t g = sweep.groups.size(); g-- > 0;) {
-            choice[g] = rest % sweep.groups[g].size();
-            rest /= sweep.groups[g].size();
-        }
-        points.push_back(makePoint(sweep, choice, index));
-    }
+    for (size_t i = 0; groups > 0 && i < choices.size() / groups; ++i)
+        points.push_back(makePoint(sweep, &choices[i * groups], i));
     return points;
 }
 
 size_t SweepPlan::runnable() const {
-    return static_cast<size_t>(std::count_if(
-        points.begin(), points.end(), [](const PlannedPoint& p) { return p.spec.has_value(); }));
+    return static_cast<size_t>(std::count_if(points.begin(), points.end(),
+                                             [](const PlannedPoint& p) { return p.runnable(); }));
+}
+
+SweepPoint SweepPlan::point(size_t index) const {
+    return makePoint(file, &choices.at(index * groupCount), index);
+}
+
+namespace {
+
+/// The point's project: the base with the set: values and the point's own (not generate.*).
+SimulationSpec pointProject(const SweepPlan& plan, const SweepPoint& p) {
+    std::vector<std::pair<std::string, std::string>> values;
+    for (const SweepAxis& axis : plan.file.fixed)
+        values.emplace_back(axis.path, axis.values.front());
+    for (auto& value : p.overrides())
+        if (!isGeneratorPath(value.first))
+            values.push_back(std::move(value));
+    return plan.base->instantiate(values);
+}
+
+} // namespace
+
+PointWork SweepPlan::work(size_t index) const {
+    const SweepPoint p = point(index);
+    PointWork w{pointProject(*this, p), std::nullopt};
+    if (!file.generator.empty())
+        w.generator = pointGenerator(file, p, w.spec.platform.npuCount());
+    return w;
 }
 
 SweepPlan planSweep(const std::string& sweepPath) {
     const std::string text = readInputFile(sweepPath, "the sweep file");
     SweepFile file = parseSweepFile(text, sweepPath);
-    const std::string project = readInputFile(file.projectPath, "the sweep's base project");
+    const std::string project =
+        readInputFile(file.projectPath, "the sweep's base project", kMaxProjectFileBytes);
     return planSweep(std::move(file), text, project);
 }
+
+namespace {
+
+/// The NPU count of each distinct platform the points make, read once per platform: the key is
+/// the point's value indexes in the groups that set platform.* paths.
+class NpuCounts {
+public:
+    explicit NpuCounts(const SweepPlan& plan)
+        : m_plan(plan) {
+        for (size_t g = 0; g < plan.file.groups.size(); ++g)
+            for (const SweepAxis& axis : plan.file.groups[g].axes)
+                if (axis.path.rfind("platform", 0) == 0 &&
+                    (m_platformGroups.empty() || m_platformGroups.back() != g))
+                    m_platformGroups.push_back(g);
+    }
+    /// The count, or the error that reading the point's project gave.
+    const std::variant<int, std::string>& of(size_t index) {
+        std::string key;
+        for (const size_t g : m_platformGroups)
+            key += std::to_string(m_plan.choices[index * m_plan.groupCount + g]) + ",";
+        auto it = m_counts.find(key);
+        if (it == m_counts.end()) {
+            std::variant<int, std::string> count;
+            try {
+                count = pointProject(m_plan, m_plan.point(index)).platform.npuCount();
+            } catch (const Error& e) {
+                count = std::string(e.what());
+            }
+            it = m_counts.emplace(std::move(key), std::move(count)).first;
+        }
+        return it->second;
+    }
+
+private:
+    const SweepPlan& m_plan;
+    std::vector<size_t> m_platformGroups;
+    std::map<std::string, std::variant<int, std::string>> m_counts;
+};
+
+} // namespace
 
 SweepPlan planSweep(SweepFile file, const std::string& sweepText, const std::string& projectText) {
     SweepPlan plan;
@@ -165,13 +171,11 @@ SweepPlan planSweep(SweepFile file, const std::string& sweepText, const std::str
             where.file = sweep.file;
         errors.emplace_back(ErrorKind::Validation, message, std::move(where), std::move(hint));
     };
-    const ProjectTemplate base(sweep.projectPath, projectText);
+    plan.base = std::make_shared<const ProjectTemplate>(sweep.projectPath, projectText);
+    const ProjectTemplate& base = *plan.base;
     std::vector<const SweepAxis*> axes;
-    std::vector<std::pair<std::string, std::string>> fixed;
-    for (const SweepAxis& axis : sweep.fixed) {
+    for (const SweepAxis& axis : sweep.fixed)
         axes.push_back(&axis);
-        fixed.emplace_back(axis.path, axis.values.front());
-    }
     for (const SweepGroup& g : sweep.groups)
         for (const SweepAxis& axis : g.axes)
             axes.push_back(&axis);
@@ -210,44 +214,65 @@ SweepPlan planSweep(SweepFile file, const std::string& sweepText, const std::str
     if (!errors.empty())
         throw ErrorList(std::move(errors));
 
+    plan.groupCount = sweep.groups.size();
+    plan.choices = pointChoices(sweep);
+    const size_t count = plan.groupCount == 0 ? 0 : plan.choices.size() / plan.groupCount;
+
+    // A constraint's names are read from each axis's values, turned into SweepValues once.
+    std::map<std::string, std::pair<size_t, std::vector<SweepValue>>> axisValues;
+    for (size_t g = 0; g < sweep.groups.size(); ++g)
+        for (const SweepAxis& axis : sweep.groups[g].axes) {
+            auto& [group, values] = axisValues[axis.name];
+            group = g;
+            for (const std::string& v : axis.values)
+                values.push_back(sweepValueOf(v));
+        }
+    NpuCounts npuCounts(plan);
+    std::vector<char> broken(constraints.size(), 0); // constraints that failed to evaluate
     // Invalid points grouped by what is wrong, so a base project that no point can fix is
     // reported once, with the points it spoils.
     std::map<std::string, std::vector<size_t>> invalid; // problem -> point indexes
     std::vector<std::string> invalidOrder;
-    for (SweepPoint& point : expandSweep(sweep)) {
+    std::vector<std::vector<char>> checked;
+    for (const SweepGroup& g : sweep.groups)
+        checked.emplace_back(g.size(), 0);
+    plan.points.reserve(count);
+    for (size_t index = 0; index < count; ++index) {
         PlannedPoint planned;
+        planned.index = index;
+        const uint32_t* choice = &plan.choices[index * plan.groupCount];
+        std::optional<double> npus;
         std::string specError;
-        try {
-            std::vector<std::pair<std::string, std::string>> values = fixed;
-            for (auto& value : point.overrides())
-                if (!isGeneratorPath(value.first))
-                    values.push_back(std::move(value));
-            planned.spec = base.instantiate(values);
-            if (!sweep.generator.empty())
-                planned.generator = pointGenerator(sweep, point, planned.spec->platform.npuCount());
-        } catch (const Error& e) {
-            specError = e.what();
-        }
-        std::map<std::string, SweepValue> values;
-        for (const SweepCoordinate& c : point.coordinates)
-            values[c.name] = sweepValueOf(c.value);
-        if (planned.spec)
-            values["npus"] = static_cast<double>(planned.spec->platform.npuCount());
+        auto lookup = [&](const std::string& name) -> std::optional<SweepValue> {
+            if (const auto it = axisValues.find(name); it != axisValues.end())
+                return it->second.second[choice[it->second.first]];
+            if (name == "npus" && npus)
+                return *npus;
+            return std::nullopt;
+        };
         for (size_t i = 0; i < constraints.size() && planned.skipReason.empty(); ++i) {
-            auto lookup = [&](const std::string& name) -> std::optional<SweepValue> {
-                if (const auto it = values.find(name); it != values.end())
-                    return it->second;
-                return std::nullopt;
-            };
+            if (broken[i])
+                continue;
             const auto& names = constraints[i].names();
-            const bool needsSpec = std::find(names.begin(), names.end(), "npus") != names.end();
-            if (needsSpec && !planned.spec)
-                continue; // the project's own error is reported below
+            if (!npus && !axisValues.count("npus") &&
+                std::find(names.begin(), names.end(), "npus") != names.end()) {
+                if (!specError.empty())
+                    continue; // the project's own error is reported below
+                const auto& n = npuCounts.of(index);
+                if (const int* value = std::get_if<int>(&n)) {
+                    npus = static_cast<double>(*value);
+                } else {
+                    specError = std::get<std::string>(n);
+                    continue;
+                }
+            }
             try {
                 if (constraints[i].holds(lookup))
                     continue;
             } catch (const Error& e) {
+                // Said once, not once per point: the same names fail the same way everywhere.
                 addError(e.message(), sweep.constraints[i].where, e.hint());
+                broken[i] = 1;
                 continue;
             }
             std::string seen;
@@ -260,18 +285,26 @@ SweepPlan planSweep(SweepFile file, const std::string& sweepText, const std::str
                 (c.reason.empty() ? "\"" + c.expression + "\" does not hold" : c.reason) + " (" +
                 seen + ")";
         }
-        if (!planned.skipReason.empty()) {
-            planned.spec.reset();
-            planned.generator.reset();
+        // Each axis value is checked in the first runnable point that takes it.
+        bool fresh = false;
+        for (size_t g = 0; g < plan.groupCount; ++g)
+            fresh = !checked[g][choice[g]] || fresh;
+        if (planned.runnable() && specError.empty() && fresh) {
+            for (size_t g = 0; g < plan.groupCount; ++g)
+                checked[g][choice[g]] = 1;
+            try {
+                (void)plan.work(index);
+            } catch (const Error& e) {
+                specError = e.what();
+            }
         }
-        planned.point = std::move(point);
-        plan.points.push_back(std::move(planned));
-        if (!specError.empty() && plan.points.back().skipReason.empty()) {
+        if (!specError.empty() && planned.runnable()) {
             auto& points = invalid[specError];
             if (points.empty())
                 invalidOrder.push_back(specError);
-            points.push_back(plan.points.size() - 1);
+            points.push_back(index);
         }
+        plan.points.push_back(std::move(planned));
     }
     constexpr size_t kMaxListed = 20, kPointsNamed = 3;
     for (size_t i = 0; i < invalidOrder.size() && i < kMaxListed; ++i) {
@@ -279,7 +312,7 @@ SweepPlan planSweep(SweepFile file, const std::string& sweepText, const std::str
         std::string which;
         for (size_t k = 0; k < points.size() && k < kPointsNamed; ++k) {
             which += which.empty() ? "" : ", ";
-            const SweepPoint& p = plan.points[points[k]].point;
+            const SweepPoint p = plan.point(points[k]);
             which += std::to_string(p.index) + " (" + p.label() + ")";
         }
         if (points.size() > kPointsNamed)

@@ -7,6 +7,8 @@
 #include "config/SweepFile.h"
 #include "generate/GeneratorSpec.h"
 
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -30,14 +32,22 @@ struct SweepPoint {
 
 /// The points in order: for the whole product, the last axis group varies fastest; for a
 /// sample, the order the generator (SplitMix64 from the seed) drew them, without repeats.
+/// O(points x groups) time; a sample also sorts its draws once to drop repeats.
 std::vector<SweepPoint> expandSweep(const SweepFile& sweep);
 
+/// One point of a plan: small, so a plan of a million points stays in tens of megabytes. Its
+/// coordinates and its project are made on demand (SweepPlan::point, SweepPlan::work).
 struct PlannedPoint {
-    SweepPoint point;
-    std::optional<SimulationSpec> spec; ///< absent when a constraint skips the point
+    size_t index = 0;
+    std::string skipReason; ///< which constraint, with the values it saw; empty when it runs
+    bool runnable() const { return skipReason.empty(); }
+};
+
+/// What a runnable point runs.
+struct PointWork {
+    SimulationSpec spec;
     /// Set when the sweep generates its workload: run these traces instead of the project's.
     std::optional<generate::GeneratorSpec> generator;
-    std::string skipReason; ///< which constraint, with the values it saw
 };
 
 struct SweepPlan {
@@ -47,12 +57,24 @@ struct SweepPlan {
     std::string identity;
     std::vector<PlannedPoint> points;
     size_t runnable() const;
+    /// The point's coordinates. O(axes).
+    SweepPoint point(size_t index) const;
+    /// The point's project (and generator settings), read and checked as loadProject does.
+    /// Throws ErrorList when that project is invalid. Safe to call from several threads.
+    PointWork work(size_t index) const;
+
+    // What point() and work() are made from; set by planSweep.
+    std::shared_ptr<const ProjectTemplate> base;
+    size_t groupCount = 0;
+    std::vector<uint32_t> choices; ///< points x groups: each point's value index per group
 };
 
-/// Reads the sweep file and its base project, expands the points, makes and checks each
-/// point's project and applies the constraints. Throws ErrorList with every problem before
-/// anything runs: bad paths (at the axis), bad constraints, and points whose project is invalid
-/// and not skipped by a constraint (at most the first 20, with their coordinates).
+/// Reads the sweep file and its base project, expands the points and applies the constraints.
+/// Throws ErrorList with every problem before anything runs: bad paths (at the axis), bad
+/// constraints, and invalid projects (at most the first 20 problems, with the points' coordinates).
+/// Each axis value is checked once, in the first runnable point that takes it, so planning reads
+/// at most (sum of the groups' sizes) projects, plus one per distinct platform when a constraint
+/// names npus; any other point whose project is invalid fails when it runs (SweepRun).
 SweepPlan planSweep(const std::string& sweepPath);
 SweepPlan planSweep(SweepFile file, const std::string& sweepText, const std::string& projectText);
 

@@ -16,24 +16,24 @@
 
 namespace astrolabe {
 
-PointOutcome runSweepPoint(const PlannedPoint& point, const CancelToken* cancel) {
+PointOutcome runSweepPoint(const SweepPlan& plan, size_t index, const CancelToken* cancel) {
     PointOutcome outcome;
-    outcome.index = point.point.index;
+    outcome.index = index;
     const auto started = std::chrono::steady_clock::now();
     try {
-        if (!point.spec)
-            throw Error(ErrorKind::Internal, "point " + std::to_string(point.point.index) +
-                                                 " is skipped and cannot run");
-        if (point.generator) {
+        if (!plan.points.at(index).runnable())
+            throw Error(ErrorKind::Internal,
+                        "point " + std::to_string(index) + " is skipped and cannot run");
+        PointWork work = plan.work(index);
+        if (work.generator) {
             // Generating is O(NPUs x nodes per rank): on this worker, before the simulation.
-            generate::GeneratedWorkload workload = generate::generateWorkload(*point.generator);
-            SimulationSpec spec = *point.spec;
-            spec.commGroups = std::move(workload.groups);
-            spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
-            spec.workload.tracePrefix = "generated:" + point.generator->model.name;
-            outcome.result = runSimulation(spec, std::move(workload.traces), nullptr, cancel);
+            generate::GeneratedWorkload workload = generate::generateWorkload(*work.generator);
+            work.spec.commGroups = std::move(workload.groups);
+            work.spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
+            work.spec.workload.tracePrefix = "generated:" + work.generator->model.name;
+            outcome.result = runSimulation(work.spec, std::move(workload.traces), nullptr, cancel);
         } else {
-            outcome.result = runSimulation(*point.spec, nullptr, cancel);
+            outcome.result = runSimulation(work.spec, nullptr, cancel);
         }
     } catch (const Error& e) {
         outcome.status =
@@ -52,20 +52,25 @@ PointOutcome runSweepPoint(const PlannedPoint& point, const CancelToken* cancel)
 }
 
 int64_t storeSweepPoint(ProjectDatabase& db, const SweepPlan& plan, const PointOutcome& outcome) {
-    const PlannedPoint& planned = plan.points.at(outcome.index);
-    SimulationSpec spec = *planned.spec;
-    if (planned.generator) { // what ran: the generated iteration, not the project's workload
-        spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
-        spec.workload.tracePrefix = "generated:" + planned.generator->model.name;
+    const SweepPoint point = plan.point(outcome.index);
+    RunProvenance provenance;
+    try {
+        PointWork work = plan.work(outcome.index);
+        if (work.generator) { // what ran: the generated iteration, not the project's workload
+            work.spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
+            work.spec.workload.tracePrefix = "generated:" + work.generator->model.name;
+        }
+        provenance = makeProvenance(work.spec);
+    } catch (const Error&) {
+        // The point's project is invalid (its outcome says how): stored without a configuration.
     }
-    RunProvenance provenance = makeProvenance(spec);
-    provenance.tags = sweepPointTags(plan, planned.point);
+    provenance.tags = sweepPointTags(plan, point);
     provenance.notes = "Sweep " + plan.file.name + " (" + plan.file.file + "), point " +
                        std::to_string(outcome.index) + " of " + std::to_string(plan.points.size()) +
                        ":";
-    for (const SweepCoordinate& c : planned.point.coordinates)
+    for (const SweepCoordinate& c : point.coordinates)
         provenance.notes += "\n  " + c.name + " (" + c.path + ") = " + c.value;
-    if (planned.generator) {
+    if (!plan.file.generator.empty()) {
         provenance.notes += "\nGenerated workload (generate-llm flags):";
         for (const auto& [name, value] : plan.file.generator)
             provenance.notes += " --" + name + " " + value;
@@ -93,16 +98,17 @@ std::map<size_t, RunRecord> storedSweepRuns(const ProjectDatabase& db,
 
 std::set<size_t> storedSweepPoints(const ProjectDatabase& db, const std::string& identity) {
     std::set<size_t> stored;
-    for (const auto& entry : storedSweepRuns(db, identity))
-        stored.insert(entry.first);
+    for (const auto& [index, run] : storedSweepRuns(db, identity))
+        if (run.status == RunStatus::Ok)
+            stored.insert(index);
     return stored;
 }
 
 std::vector<size_t> pendingSweepPoints(const SweepPlan& plan, const std::set<size_t>& stored) {
     std::vector<size_t> todo;
     for (const PlannedPoint& p : plan.points)
-        if (p.spec && !stored.count(p.point.index))
-            todo.push_back(p.point.index);
+        if (p.runnable() && !stored.count(p.index))
+            todo.push_back(p.index);
     return todo;
 }
 
@@ -116,7 +122,7 @@ void runSweepOnThreads(const SweepPlan& plan, const std::vector<size_t>& todo, i
     std::deque<PointOutcome> finished;
     auto work = [&] {
         for (size_t i = next++; i < todo.size() && !stop; i = next++) {
-            PointOutcome outcome = runSweepPoint(plan.points.at(todo[i]), cancel);
+            PointOutcome outcome = runSweepPoint(plan, todo[i], cancel);
             {
                 const std::lock_guard lock(mutex);
                 finished.push_back(std::move(outcome));

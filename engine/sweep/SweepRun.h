@@ -28,9 +28,11 @@ struct PointOutcome {
     double wallSeconds = 0;
 };
 
-/// Runs one runnable point on the calling thread; never throws for a failing simulation (the
-/// outcome carries the message), so one bad point does not stop a sweep.
-PointOutcome runSweepPoint(const PlannedPoint& point, const CancelToken* cancel = nullptr);
+/// Runs one runnable point on the calling thread, making its project first; never throws for
+/// an invalid project or a failing simulation (the outcome carries the message), so one bad
+/// point does not stop a sweep.
+PointOutcome runSweepPoint(const SweepPlan& plan, size_t index,
+                           const CancelToken* cancel = nullptr);
 
 /// Stores the outcome as a run named "<sweep> · point <i>" with the point's tags and a note
 /// listing its coordinates; one transaction. Returns the run id.
@@ -39,7 +41,8 @@ int64_t storeSweepPoint(ProjectDatabase& db, const SweepPlan& plan, const PointO
 /// The newest stored run of each of this sweep's points (ok or failed; a cancelled point
 /// counts as not run), by point index.
 std::map<size_t, RunRecord> storedSweepRuns(const ProjectDatabase& db, const std::string& identity);
-/// The indexes of storedSweepRuns: the points that are not run again.
+/// The points whose newest stored run is ok: those are not run again. A point whose run failed
+/// is run again, so a re-run either completes the sweep or fails again (and says so).
 std::set<size_t> storedSweepPoints(const ProjectDatabase& db, const std::string& identity);
 /// The runnable points not yet stored, in index order.
 std::vector<size_t> pendingSweepPoints(const SweepPlan& plan, const std::set<size_t>& stored);

@@ -17,6 +17,9 @@ ASTROLABE_DECLARE_TARGET(project)
 ASTROLABE_DECLARE_TARGET(msccl)
 ASTROLABE_DECLARE_TARGET(sweep)
 ASTROLABE_DECLARE_TARGET(nccl_tests)
+ASTROLABE_DECLARE_TARGET(graph_csv)
+ASTROLABE_DECLARE_TARGET(lesson)
+ASTROLABE_DECLARE_TARGET(blobs)
 
 namespace {
 
@@ -68,4 +71,13 @@ TEST(FuzzCorpus, Sweep) {
 }
 TEST(FuzzCorpus, NcclTests) {
     replay("nccl_tests", astrolabeFuzz_nccl_tests);
+}
+TEST(FuzzCorpus, GraphCsv) {
+    replay("graph_csv", astrolabeFuzz_graph_csv);
+}
+TEST(FuzzCorpus, Lesson) {
+    replay("lesson", astrolabeFuzz_lesson);
+}
+TEST(FuzzCorpus, Blobs) {
+    replay("blobs", astrolabeFuzz_blobs);
 }

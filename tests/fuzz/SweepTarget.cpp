@@ -14,6 +14,8 @@ ASTROLABE_FUZZ_TARGET(sweep) {
     double points = 1;
     for (const astrolabe::SweepGroup& g : sweep.groups)
         points *= static_cast<double>(g.size());
-    if (points <= 10000 || sweep.sampling.count <= 10000)
+    // Expanded only when small: the whole product, or the sample drawn from it.
+    const bool sampled = sweep.sampling.method != astrolabe::SweepSampling::Method::All;
+    if (sampled ? sweep.sampling.count <= 10000 : points <= 10000)
         (void)astrolabe::expandSweep(sweep);
 }

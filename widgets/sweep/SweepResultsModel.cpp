@@ -1,5 +1,6 @@
 #include "sweep/SweepResultsModel.h"
 
+#include "core/Error.h"
 #include "core/Units.h"
 #include "sweep/SweepPlan.h"
 
@@ -30,19 +31,28 @@ SweepResultsModel::SweepResultsModel(QObject* parent)
 
 void SweepResultsModel::setPlan(const SweepPlan& plan) {
     std::vector<std::string> names;
-    if (!plan.points.empty())
-        for (const SweepCoordinate& c : plan.points.front().point.coordinates)
-            names.push_back(c.name);
+    for (const SweepGroup& g : plan.file.groups)
+        for (const SweepAxis& a : g.axes)
+            names.push_back(a.name);
+    // The alpha-beta curve is for size sweeps of a microbenchmark; its terms need each point's
+    // project (a fraction of a millisecond to read), so a sweep too long to chart one gets none.
+    constexpr size_t kMaxCurvePoints = 256;
+    const bool curve = plan.file.generator.empty() && plan.points.size() <= kMaxCurvePoints;
     std::vector<SweepRow> rows;
     rows.reserve(plan.points.size());
     for (const PlannedPoint& p : plan.points) {
         SweepRow row;
-        for (const SweepCoordinate& c : p.point.coordinates)
+        for (const SweepCoordinate& c : plan.point(p.index).coordinates)
             row.values.push_back(c.value);
-        row.summary.index = p.point.index;
-        if (p.spec && !p.generator)
-            row.alphaBeta = alphaBetaTerm(*p.spec);
-        if (!p.spec) {
+        row.summary.index = p.index;
+        if (p.runnable() && curve) {
+            try {
+                row.alphaBeta = alphaBetaTerm(plan.work(p.index).spec);
+            } catch (const Error&) {
+                // The point's project is invalid: it fails when it runs, and draws no term.
+            }
+        }
+        if (!p.runnable()) {
             row.summary.status = SweepPointStatus::Skipped;
             row.summary.message = p.skipReason;
         }

@@ -1,10 +1,12 @@
 // generate-llm and model-info: figures printed, generation in memory and to files, usage errors.
 #include "cli/CliRunner.h"
 #include "cli/Commands.h"
+#include "support/Bounded.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <sstream>
+#include <stdexcept>
 
 using astrolabe::cli::runCli;
 
@@ -144,4 +146,31 @@ TEST(GenerateLlmCli, TensorsFlag) {
     EXPECT_TRUE(contains(r.out, "tensor lists          on")) << r.out;
     EXPECT_EQ(cli({"trace", "check", prefix, "--npus", "8"}).code, 0);
     EXPECT_FALSE(contains(cli({"model-info", "--preset", "gpt2-350m"}).out, "tensor lists"));
+}
+
+// A hidden size that does not split over the heads (1000 over 7) and a shape past any model
+// trained (GPT-2 with a hidden size of 10^6: 48 T parameters) used to be accepted and printed.
+TEST(GenerateLlmCli, ShapesNoModelCanHaveAreRefused) {
+    Result r = cli({"model-info", "--preset", "gpt2-124m", "--hidden", "1000", "--heads", "7"});
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.err, "model.hidden")) << r.err;
+    EXPECT_TRUE(contains(r.err, "1000 is not a multiple of 7")) << r.err;
+    r = cli({"model-info", "--preset", "gpt2-124m", "--hidden", "1000000"});
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.err, "expected at most 10.00 T parameters, found 48.12 T")) << r.err;
+    EXPECT_FALSE(contains(r.out, "parameters")) << r.out;
+}
+
+// GPT-2 124M on 1,048,576 NPUs ran past 60 s with no output (4,096 NPUs take 0.34 s): an
+// iteration past the generator's node limit is refused once rank 0 is built, in about a second.
+TEST(GenerateLlmCli, AnIterationTooLargeToGenerateIsRefusedUpFront) {
+    const astrolabe::test::BoundedOutcome outcome = astrolabe::test::runBounded(
+        [] {
+            const Result r = cli({"generate-llm", "--preset", "gpt2-124m", "--npus", "1048576"});
+            if (r.code != 1 || !contains(r.err, "trace nodes") ||
+                !contains(r.err, "more than the limit of"))
+                throw std::runtime_error("exit " + std::to_string(r.code) + ": " + r.err);
+        },
+        30, size_t{2} << 30);
+    EXPECT_TRUE(outcome.ok) << outcome.message << " (" << outcome.seconds << " s)";
 }

@@ -96,3 +96,23 @@ TEST(OptimizeCommand, BandwidthsOutsideTheLimitsAreRefusedWithTheFlag) {
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("--max: expected a bandwidth from 1 KB/s"), std::string::npos) << r.err;
 }
+
+// Every dimension capped at 1 GB/s under a total of 100 GB/s: the optimum is the caps, 2 GB/s in
+// all, and the total is out of reach. That used to go unsaid.
+TEST(OptimizeCommand, ATotalTheMaximumsCannotReachIsSaid) {
+    const auto r = cli({"optimize", "bandwidth", kTorus, "--total-bandwidth", "100", "--max", "0=1",
+                        "--max", "1=1", "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("warning: optimize bandwidth: the dimensions' maximums add up to 2.00 "
+                         "GB/s per NPU, less than the total of 100.00 GB/s: the total cannot be "
+                         "reached"),
+              std::string::npos)
+        << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    const std::vector<double> b = j["optimized"]["gbps"];
+    ASSERT_EQ(b.size(), 2u);
+    EXPECT_LE(b[0] + b[1], 2 * (1 + 1e-6));
+    const auto fine = cli(
+        {"optimize", "bandwidth", kTorus, "--total-bandwidth", "100", "--max", "0=60", "--json"});
+    EXPECT_EQ(fine.err.find("cannot be reached"), std::string::npos) << fine.err;
+}

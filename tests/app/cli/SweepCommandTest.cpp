@@ -5,6 +5,7 @@
 #include "core/Units.h"
 #include "simulation/Simulation.h"
 #include "store/ProjectDatabase.h"
+#include "sweep/SweepLock.h"
 #include "sweep/SweepPlan.h"
 
 #include <csignal>
@@ -85,8 +86,54 @@ TEST(SweepCommand, DryRunListsThePointsAndRunsNothing) {
     EXPECT_NE(r.out.find("64 points"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("would run point 63 (bw0=400 GiB/s, chunks=128)"), std::string::npos)
         << r.out;
-    EXPECT_FALSE(fs::exists(dir.file("astrolabe.db")) &&
-                 !astrolabe::ProjectDatabase(dir.file("astrolabe.db")).listRuns().empty());
+    // A dry run writes nothing: it used to leave an empty database beside the project.
+    EXPECT_FALSE(fs::exists(dir.file("astrolabe.db")));
+    const auto other =
+        cli({"sweep", dir.file("sweep.yaml"), "--dry-run", "--db", dir.file("x.db")});
+    ASSERT_EQ(other.code, 0) << other.err;
+    EXPECT_FALSE(fs::exists(dir.file("x.db")));
+}
+
+// Two sweeps of the same file into the same database at once each stored every point (128 runs
+// for 64). While one holds the sweep, another is refused, naming the database, and stores nothing.
+TEST(SweepCommand, TheSameSweepRunningIntoTheSameDatabaseIsRefused) {
+    SweepFolder dir("sweep_twice");
+    const auto plan = astrolabe::planSweep(dir.file("sweep.yaml"));
+    {
+        const astrolabe::SweepLock running(dir.file("astrolabe.db"), plan.identity);
+        const auto r = cli({"sweep", dir.file("sweep.yaml"), "--jobs", "1"});
+        EXPECT_EQ(r.code, 1) << r.out;
+        EXPECT_NE(r.err.find("the same sweep is already running into the database " +
+                             dir.file("astrolabe.db")),
+                  std::string::npos)
+            << r.err;
+        EXPECT_TRUE(pointsStored(dir.file("astrolabe.db"), plan.identity).empty());
+    }
+    EXPECT_FALSE(
+        fs::exists(astrolabe::SweepLock::lockPath(dir.file("astrolabe.db"), plan.identity)));
+}
+
+// A re-run of a sweep whose points failed said "0 to run, 2 already stored" and exited 0. The
+// failed points are run again, and the exit status stays 1 while they fail.
+TEST(SweepCommand, FailedPointsAreRunAgainAndKeepTheExitStatusNonZero) {
+    SweepFolder dir("sweep_failed");
+    fs::create_directories(dir.file("bad"));
+    for (int npu = 0; npu < 2; ++npu) // there (so the plan accepts them), but not Chakra
+        std::ofstream(dir.file("bad/trace." + std::to_string(npu) + ".et")) << "not a trace";
+    std::ofstream(dir.file("bad.yaml"))
+        << "name: bad\nplatform:\n  dimensions: [{type: Ring, size: 2, bandwidth: 50 GB/s, "
+           "latency: 500 ns}]\nsystem: {algorithms: {all-reduce: [ring]}, chunks: 4}\n"
+           "workload: {trace: bad/trace}\n";
+    std::ofstream(dir.file("bad-sweep.yaml"))
+        << "project: bad.yaml\naxes: [{path: system.chunks, values: [1, 2]}]\n";
+    const auto first = cli({"sweep", dir.file("bad-sweep.yaml"), "--jobs", "1"});
+    EXPECT_EQ(first.code, 1) << first.out;
+    EXPECT_NE(first.out.find("(0 ok, 2 failed)"), std::string::npos) << first.out;
+    const auto again = cli({"sweep", dir.file("bad-sweep.yaml"), "--jobs", "1"});
+    EXPECT_EQ(again.code, 1) << again.out;
+    EXPECT_NE(again.out.find("2 to run (2 of them failed before and run again), 0 already stored"),
+              std::string::npos)
+        << again.out;
 }
 
 TEST(SweepCommand, WorkerCountsOutsideOneTo1024AreRefusedBeforeAnythingRuns) {

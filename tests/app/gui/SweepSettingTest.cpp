@@ -67,8 +67,9 @@ TEST(SweepSetting, TheFileBesideTheProjectPlansOnePointPerValue) {
     const SweepPlan plan = planSweep(path.toStdString());
     EXPECT_EQ(plan.file.name, "project by chunks");
     ASSERT_EQ(plan.points.size(), 3u);
-    EXPECT_EQ(plan.points[2].point.label(), "chunks=16");
-    ASSERT_TRUE(plan.points[2].spec.has_value());
+    EXPECT_EQ(plan.point(2).label(), "chunks=16");
+    EXPECT_TRUE(plan.points[2].runnable());
+    EXPECT_EQ(plan.work(2).spec.system.preferredDatasetSplits, 16);
     // The same values reuse the file (a second run resumes it); others get a new one.
     EXPECT_EQ(writeSettingSweep(project, QStringLiteral("system.chunks"), {"1", "4", "16"}), path);
     EXPECT_EQ(writeSettingSweep(project, QStringLiteral("system.chunks"), {"2", "8"}),

@@ -153,5 +153,65 @@ TEST(LessonFormat, StepsAccumulateWhateverWasRunBefore) {
     EXPECT_EQ(lessonStep(lesson, -1).spec.platform.dimensions[0].size, 4);
 }
 
+// A set value that is not YAML ended in "internal error: yaml-cpp: ..." with no file or line.
+TEST(LessonFormat, ABrokenSetValueNamesTheLessonStepAndLine) {
+    LessonFolder folder("# T\n\n```try\nset system.chunks = [1, \nrun\n```\n");
+    const Error e = firstError(folder.file());
+    EXPECT_EQ(e.where().file, folder.file());
+    EXPECT_EQ(e.where().line, 3);
+    EXPECT_NE(e.kind(), ErrorKind::Internal);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("step 1"), std::string::npos) << what;
+    EXPECT_NE(what.find("system.chunks"), std::string::npos) << what;
+    EXPECT_NE(what.find("is not YAML"), std::string::npos) << what;
+}
+
+// `project: /dev/zero` was reported as "does not exist": it exists, and is not a file to read.
+// Being outside the lesson's folder, it is refused for that first; a device inside the folder
+// (a symlink to /dev/zero) gets the reader's own message.
+TEST(LessonFormat, AProjectThatIsNoFileIsNotCalledMissing) {
+    LessonFolder folder("# T\n```setup\nproject: zero.yaml\n```\n```try\nrun\n```\n", nullptr);
+    fs::create_symlink("/dev/zero", folder.dir / "zero.yaml");
+    const Error e = firstError(folder.file());
+    EXPECT_EQ(e.where().line, 3);
+    const std::string what = e.what();
+    EXPECT_EQ(what.find("does not exist"), std::string::npos) << what;
+    EXPECT_NE(what.find("character device"), std::string::npos) << what;
+}
+
+// A lesson is shared as a folder: it reads files in that folder only. A project, a setting's
+// path or a file the project names that leads out of it is refused at the lesson's line.
+TEST(LessonFormat, PathsOutOfTheLessonsFolderAreRefused) {
+    LessonFolder project("# T\n```setup\nproject: ../../../../etc/passwd\n```\n", nullptr);
+    Error e = firstError(project.file());
+    EXPECT_EQ(e.where().line, 3);
+    EXPECT_NE(std::string(e.what()).find("outside the lesson's folder"), std::string::npos)
+        << e.what();
+    EXPECT_EQ(std::string(e.what()).find("root:"), std::string::npos) << e.what();
+
+    LessonFolder step("# T\n```try\nrun\n```\n```try\nset workload = {trace: "
+                      "../../../../etc/passwd}\nrun\n```\n");
+    e = firstError(step.file());
+    EXPECT_EQ(e.where().line, 6);
+    EXPECT_NE(std::string(e.what()).find("step 2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("outside the lesson's folder"), std::string::npos)
+        << e.what();
+
+    // Traces that are there, one per NPU, but beside the lesson's folder instead of in it.
+    const fs::path outside =
+        step.dir.parent_path() / ("astrolabe-outside-" + step.dir.filename().string());
+    fs::create_directories(outside);
+    for (int npu = 0; npu < 4; ++npu)
+        std::ofstream(outside / ("t." + std::to_string(npu) + ".et")) << "x";
+    const std::string ring = kRing;
+    const std::string escaping = ring.substr(0, ring.find("workload:")) +
+                                 "workload:\n  trace: " + (outside / "t").string() + "\n";
+    LessonFolder file("# T\n```try\nrun\n```\n", escaping.c_str());
+    e = firstError(file.file());
+    fs::remove_all(outside);
+    EXPECT_NE(std::string(e.what()).find("outside the lesson's folder"), std::string::npos)
+        << e.what();
+}
+
 } // namespace
 } // namespace astrolabe

@@ -1,6 +1,10 @@
 #pragma once
 // The base project of the sweep tests: ASTRA-sim's regression case (8 NPUs on a ring, one 1 MiB
-// all-reduce, 117,780 ns), written where a test needs it.
+// all-reduce, 117,780 ns), written where a test needs it; and the error a sweep file gives.
+
+#include "config/SweepFile.h"
+#include "core/Error.h"
+#include "engine/store/TempDir.h"
 
 #include <fstream>
 #include <string>
@@ -28,6 +32,23 @@ run:
 
 inline void writeText(const std::string& path, const std::string& text) {
     std::ofstream(path) << text;
+}
+
+/// The ring project as project.yaml and `sweep` as sweep.yaml in `dir`; the sweep file's path.
+inline std::string writeRingSweep(const TempDir& dir, const std::string& sweep) {
+    writeText(dir.file("project.yaml"), kRingProject);
+    writeText(dir.file("sweep.yaml"), sweep);
+    return dir.file("sweep.yaml");
+}
+
+/// What reading `text` as a sweep file "s.yaml" throws, or "no error".
+inline std::string sweepFileError(const std::string& text) {
+    try {
+        parseSweepFile(text, "s.yaml");
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "no error";
 }
 
 } // namespace astrolabe::test

@@ -20,12 +20,7 @@ std::vector<std::string> valuesOf(const std::string& axisYaml) {
 }
 
 std::string errorOf(const std::string& text) {
-    try {
-        parseSweepFile(text, "s.yaml");
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
+    return test::sweepFileError(text);
 }
 
 using Strings = std::vector<std::string>;
@@ -184,27 +179,26 @@ TEST(SweepExpression, FollowsPrecedenceAndNamesItsMistakes) {
 
 TEST(SweepPlan, PointsAreTheBaseProjectWithTheAxesValues) {
     test::TempDir dir("sweep_plan");
-    test::writeText(dir.file("project.yaml"), test::kRingProject);
-    test::writeText(dir.file("sweep.yaml"),
-                    "project: project.yaml\naxes:\n"
-                    "  - {name: n, path: platform.dimensions.0.size, values: [4, 8, 16]}\n"
-                    "  - {path: system.chunks, values: [1, 4]}\n"
-                    "  - {path: run.record-timeline, values: [false]}\n"
-                    "constraints:\n"
-                    "  - {require: npus * chunks <= 32, reason: too many messages}\n");
+    test::writeRingSweep(dir,
+                         "project: project.yaml\naxes:\n"
+                         "  - {name: n, path: platform.dimensions.0.size, values: [4, 8, 16]}\n"
+                         "  - {path: system.chunks, values: [1, 4]}\n"
+                         "  - {path: run.record-timeline, values: [false]}\n"
+                         "constraints:\n"
+                         "  - {require: npus * chunks <= 32, reason: too many messages}\n");
     const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
     ASSERT_EQ(plan.points.size(), 6u);
     EXPECT_EQ(plan.runnable(), 5u);
     EXPECT_EQ(plan.identity.size(), 16u);
-    const PlannedPoint& p = plan.points[3]; // n=8, chunks=4
-    ASSERT_TRUE(p.spec);
-    EXPECT_EQ(p.spec->platform.npuCount(), 8);
-    EXPECT_EQ(p.spec->system.preferredDatasetSplits, 4);
-    EXPECT_FALSE(p.spec->options.recordTimeline);
-    EXPECT_FALSE(plan.points[5].spec); // n=16, chunks=4: 64 > 32
+    ASSERT_TRUE(plan.points[3].runnable()); // n=8, chunks=4
+    const SimulationSpec spec = plan.work(3).spec;
+    EXPECT_EQ(spec.platform.npuCount(), 8);
+    EXPECT_EQ(spec.system.preferredDatasetSplits, 4);
+    EXPECT_FALSE(spec.options.recordTimeline);
+    EXPECT_FALSE(plan.points[5].runnable()); // n=16, chunks=4: 64 > 32
     EXPECT_EQ(plan.points[5].skipReason, "too many messages (npus = 16, chunks = 4)");
     // Tags carry the identity and the point; a run of another sweep is not this sweep's.
-    const std::vector<std::string> tags = sweepPointTags(plan, p.point);
+    const std::vector<std::string> tags = sweepPointTags(plan, plan.point(3));
     EXPECT_EQ(storedPointIndex(tags, plan.identity), 3u);
     EXPECT_EQ(storedPointIndex(tags, "0123456789abcdef"), std::nullopt);
     EXPECT_NE(std::find(tags.begin(), tags.end(), "n=8"), tags.end());
@@ -270,7 +264,8 @@ TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
 }
 
 // Nesting is bounded (a fuzzed constraint of thousands of "(-" overflowed the stack): 200 levels
-// of brackets, not or unary minus are read, deeper ones refused with the limit named.
+// of brackets, not or unary minus are read, deeper ones refused with the limit named, also
+// within the length limit that refuses longer texts first.
 TEST(SweepExpression, DeepNestingIsRefusedNotAStackOverflow) {
     const auto nested = [](const std::string& open, int levels, const std::string& close) {
         std::string text;
@@ -286,7 +281,7 @@ TEST(SweepExpression, DeepNestingIsRefusedNotAStackOverflow) {
         const std::string open = opening;
         const std::string close = open == "(" ? ")" : open == "(-" ? ")" : "";
         try {
-            SweepExpression(nested(open, 100'000, close));
+            SweepExpression(nested(open, 1'000, close)); // within the length limit
             FAIL() << open;
         } catch (const Error& e) {
             EXPECT_NE(std::string(e.what()).find("nested more than 200 levels"), std::string::npos)

@@ -6,6 +6,7 @@
 #include "engine/sweep/RingProject.h"
 #include "simulation/Simulation.h"
 
+#include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
@@ -23,7 +24,7 @@ std::map<size_t, int64_t> endTimes(const SweepPlan& plan, int jobs) {
     std::map<size_t, int64_t> ends;
     std::vector<size_t> all;
     for (const PlannedPoint& p : plan.points)
-        all.push_back(p.point.index);
+        all.push_back(p.index);
     runSweepOnThreads(plan, all, jobs, [&](PointOutcome&& o) {
         ASSERT_EQ(o.status, RunStatus::Ok) << o.error;
         EXPECT_TRUE(ends.emplace(o.index, o.result->endTime.ps()).second) << "point twice";
@@ -87,24 +88,36 @@ TEST(SweepRun, StoredPointsCarryTheirTagsAndAreNotRunAgain) {
 TEST(SweepRun, AFailingPointIsStoredWithItsErrorAndTheOthersGoOn) {
     test::TempDir dir("sweep_fail");
     test::writeText(dir.file("project.yaml"), test::kRingProject);
-    test::writeText(dir.file("sweep.yaml"), kSweep);
-    SweepPlan plan = planSweep(dir.file("sweep.yaml"));
-    // A point whose trace cannot be read fails when it runs, not when it is planned.
-    plan.points[2].spec->workload.kind = WorkloadSource::Kind::ChakraTrace;
-    plan.points[2].spec->workload.tracePrefix = dir.file("missing/trace");
+    // Traces that are there (so the plan accepts them) but are not Chakra: the points that read
+    // them fail when they run, not when they are planned.
+    std::filesystem::create_directories(dir.file("bad"));
+    for (int npu = 0; npu < 8; ++npu)
+        test::writeText(dir.file("bad/trace." + std::to_string(npu) + ".et"), "not a trace");
+    test::writeText(dir.file("sweep.yaml"),
+                    "project: project.yaml\naxes:\n"
+                    "  - {path: system.chunks, values: [1, 2]}\n"
+                    "  - {path: workload, values: [{microbenchmark: {collective: all-reduce, "
+                    "size: 1 MiB}}, {trace: bad/trace}]}\n");
+    const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
+    ASSERT_EQ(plan.runnable(), 4u);
     ProjectDatabase db(dir.file("astrolabe.db"));
     size_t failed = 0;
     runSweepOnThreads(plan, {0, 1, 2, 3}, 2, [&](PointOutcome&& o) {
         failed += o.status == RunStatus::Failed;
+        EXPECT_EQ(o.status == RunStatus::Failed, o.index % 2 == 1) << o.index << ": " << o.error;
         storeSweepPoint(db, plan, o);
     });
-    EXPECT_EQ(failed, 1u);
-    EXPECT_EQ(storedSweepPoints(db, plan.identity).size(), 4u);
-    bool sawError = false;
+    EXPECT_EQ(failed, 2u);
+    // All four are stored; the two that failed are not done, and run again next time.
+    EXPECT_EQ(storedSweepRuns(db, plan.identity).size(), 4u);
+    EXPECT_EQ(storedSweepPoints(db, plan.identity), (std::set<size_t>{0, 2}));
+    EXPECT_EQ(pendingSweepPoints(plan, storedSweepPoints(db, plan.identity)),
+              (std::vector<size_t>{1, 3}));
+    size_t sawError = 0;
     for (const RunRecord& r : db.listRuns())
         if (r.status == RunStatus::Failed) {
-            sawError = true;
-            EXPECT_NE(r.errorMessage.find("missing"), std::string::npos) << r.errorMessage;
+            ++sawError;
+            EXPECT_NE(r.errorMessage.find("trace.0.et"), std::string::npos) << r.errorMessage;
         }
-    EXPECT_TRUE(sawError);
+    EXPECT_EQ(sawError, 2u);
 }

@@ -36,9 +36,9 @@ const SweepResultsModel& lessonSweep() {
         m->setPlan(plan);
         for (const PlannedPoint& p : plan.points) {
             SweepPointSummary s;
-            s.index = p.point.index;
+            s.index = p.index;
             s.status = SweepPointStatus::Ok;
-            s.endTime = runSimulation(*p.spec)->endTime;
+            s.endTime = runSimulation(plan.work(p.index).spec)->endTime;
             m->updatePoint(s);
         }
         return m;

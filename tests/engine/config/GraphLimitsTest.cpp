@@ -1,0 +1,132 @@
+// Large graphs within bounded time and memory (docs/graph-platforms.md, docs/limits.md): links
+// listed in the project YAML are capped, and up to kMaxGraphLinks come from a CSV file the
+// project names, read at the CSV reader's cost per link.
+#include "ConfigTestSupport.h"
+#include "config/GraphCsv.h"
+#include "config/ProjectFile.h"
+#include "core/InputFile.h"
+#include "engine/store/TempDir.h"
+#include "support/Bounded.h"
+
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace astrolabe;
+using ::testing::HasSubstr;
+
+namespace {
+
+const std::string kTail = "system:\n  algorithms: [ring]\n  chunks: 1\n"
+                          "workload:\n  microbenchmark: {collective: all-reduce, size: 1 MiB}\n";
+
+/// A ring of `npus` NPUs, then links back and forth between NPU 0 and 1 up to `links` links.
+template <typename Line> std::string ringLinks(int npus, size_t links, Line line) {
+    std::string text;
+    for (size_t i = 0; i < links; ++i) {
+        const int from =
+            i < static_cast<size_t>(npus) ? static_cast<int>(i) : static_cast<int>(i % 2);
+        const int to = i < static_cast<size_t>(npus) ? static_cast<int>((i + 1) % npus) : 1 - from;
+        text += line(from, to);
+    }
+    return text;
+}
+
+} // namespace
+
+// 1,000,001 links listed in the YAML (66 MB of text) used to take over 30 s and 3.9 GB; the
+// project file is refused by its size before any YAML is built, naming the way out.
+TEST(GraphLimits, AMillionLinksInTheYamlAreRefusedAtOnce) {
+    const test::BoundedOutcome outcome = test::runBounded(
+        [] {
+            const std::string text =
+                "name: big\nplatform:\n  graph:\n    npus: 1024\n    links:\n" +
+                ringLinks(1024, 1'000'001,
+                          [](int a, int b) {
+                              return "      - {from: npu" + std::to_string(a) + ", to: npu" +
+                                     std::to_string(b) + ", bandwidth: 50 GB/s, latency: 500 ns}\n";
+                          }) +
+                kTail;
+            try {
+                parseProject(text, "big.yaml");
+            } catch (const Error& e) {
+                const std::string what = e.what();
+                if (what.find("big.yaml") == std::string::npos ||
+                    what.find("more than the limit of 8 MiB") == std::string::npos ||
+                    what.find("links: edges.csv") == std::string::npos)
+                    throw std::runtime_error("unclear message: " + what);
+                return;
+            }
+            throw std::runtime_error("accepted");
+        },
+        20, size_t{768} << 20);
+    EXPECT_TRUE(outcome.ok) << outcome.message << " (" << outcome.seconds << " s)";
+}
+
+// The same million links in a CSV file the project names are read like `graph import` reads
+// them: accepted up to kMaxGraphLinks, in seconds and a few hundred megabytes.
+TEST(GraphLimits, AMillionLinksFromTheProjectsCsvFileAreRead) {
+    test::TempDir dir("graph_csv_links");
+    {
+        std::ofstream csv(dir.file("edges.csv"));
+        csv << "from,to,bandwidth,latency\n"
+            << ringLinks(1024, 1'000'001, [](int a, int b) {
+                   return "npu" + std::to_string(a) + ",npu" + std::to_string(b) +
+                          ",50 GB/s,500 ns\n";
+               });
+    }
+    std::ofstream(dir.file("p.yaml")) << "name: big\nplatform:\n  graph:\n    npus: 1024\n"
+                                         "    links: edges.csv\n"
+                                      << kTail;
+    const test::BoundedOutcome outcome = test::runBounded(
+        [&] {
+            const SimulationSpec spec = loadProject(dir.file("p.yaml"));
+            if (!spec.platform.graph || spec.platform.graph->links.size() != 1'000'001)
+                throw std::runtime_error("wrong link count");
+        },
+        60, size_t{1536} << 20);
+    EXPECT_TRUE(outcome.ok) << outcome.message << " (" << outcome.seconds << " s)";
+}
+
+// Past kMaxInlineGraphLinks a saved project keeps its links in a CSV file beside it, and reads
+// back to the same graph; a CSV file the project names is checked like `graph import`'s.
+TEST(GraphLimits, ALargeGraphIsSavedWithItsLinksInACsvFile) {
+    test::TempDir dir("graph_save_csv");
+    std::ofstream(dir.file("edges.csv"))
+        << "from,to,bandwidth,latency\n"
+        << ringLinks(64, kMaxInlineGraphLinks + 1, [](int a, int b) {
+               return "npu" + std::to_string(a) + ",npu" + std::to_string(b) + ",50 GB/s,1 us\n";
+           });
+    std::ofstream(dir.file("p.yaml")) << "name: big\nplatform:\n  graph:\n    npus: 64\n"
+                                         "    links: edges.csv\n"
+                                      << kTail;
+    const SimulationSpec spec = loadProject(dir.file("p.yaml"));
+    saveProject(spec, dir.file("saved.yaml"));
+    const std::string saved = readInputFile(dir.file("saved.yaml"), "saved");
+    EXPECT_THAT(saved, HasSubstr("links: \"saved.links.csv\""));
+    EXPECT_LT(saved.size(), 4096u);
+    const SimulationSpec back = loadProject(dir.file("saved.yaml"));
+    ASSERT_TRUE(back.platform.graph);
+    ASSERT_EQ(back.platform.graph->links.size(), spec.platform.graph->links.size());
+    for (size_t i = 0; i < back.platform.graph->links.size(); ++i) {
+        const GraphLinkSpec& a = spec.platform.graph->links[i];
+        const GraphLinkSpec& b = back.platform.graph->links[i];
+        ASSERT_TRUE(a.from == b.from && a.to == b.to && a.latencyNs == b.latencyNs &&
+                    a.bandwidthBytesPerSecond == b.bandwidthBytesPerSecond &&
+                    a.bidirectional == b.bidirectional)
+            << i;
+    }
+    std::ofstream(dir.file("bad.csv")) << "from,to,bandwidth,latency\nnpu0,npu99,50 GB/s,1 us\n";
+    std::ofstream(dir.file("bad.yaml")) << "name: bad\nplatform:\n  graph:\n    npus: 2\n"
+                                           "    links: bad.csv\n"
+                                        << kTail;
+    const std::string what = configtest::errorText([&] { loadProject(dir.file("bad.yaml")); });
+    EXPECT_THAT(what, HasSubstr("bad.csv:2"));
+    EXPECT_THAT(what, HasSubstr("npu99"));
+    const std::string missing = configtest::errorText([&] {
+        parseProject("name: m\nplatform:\n  graph:\n    npus: 2\n    links: nowhere.csv\n" + kTail,
+                     dir.file("m.yaml"));
+    });
+    EXPECT_THAT(missing, HasSubstr("m.yaml:5"));
+    EXPECT_THAT(missing, HasSubstr("nowhere.csv"));
+}
