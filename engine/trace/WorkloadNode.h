@@ -78,6 +78,7 @@ public:
     ~NodeDetailRef() = default;
 
     const NodeDetail* operator->() const { return m_detail ? m_detail.get() : &defaults(); }
+    const NodeDetail& operator*() const { return *operator->(); }
     NodeDetail& edit() {
         if (!m_detail)
             m_detail = std::make_unique<NodeDetail>();
