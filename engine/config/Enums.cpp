@@ -95,20 +95,6 @@ std::string algorithmName(const AlgorithmSpec& spec) {
     return name;
 }
 
-const char* collectiveKindName(CollectiveKind kind) {
-    switch (kind) {
-    case CollectiveKind::AllReduce:
-        return "all-reduce";
-    case CollectiveKind::ReduceScatter:
-        return "reduce-scatter";
-    case CollectiveKind::AllGather:
-        return "all-gather";
-    case CollectiveKind::AllToAll:
-        return "all-to-all";
-    }
-    return "?";
-}
-
 const std::vector<AlgorithmSpec>& SystemConfig::algorithms(CollectiveKind kind) const {
     switch (kind) {
     case CollectiveKind::AllReduce:

@@ -3,6 +3,8 @@
 // Mirrors ASTRA-sim 2.x's system JSON (spec §3) plus the settings 2.x ignores but we honour
 // (intra/inter-dimension scheduling, spec §5.10).
 
+#include "core/Collectives.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -44,9 +46,6 @@ struct AlgorithmSpec {
 /// Parses an ASTRA-sim algorithm name; throws astrolabe::Error listing the valid names.
 AlgorithmSpec parseAlgorithm(const std::string& name);
 std::string algorithmName(const AlgorithmSpec& spec);
-
-enum class CollectiveKind : uint8_t { AllReduce, ReduceScatter, AllGather, AllToAll };
-const char* collectiveKindName(CollectiveKind kind); ///< "all-reduce", ...
 
 struct SystemConfig {
     SchedulingPolicy schedulingPolicy = SchedulingPolicy::LIFO;
