@@ -108,8 +108,7 @@ double DimensionScheduler::phaseNs(CollectiveKind collective, CollectiveKind pha
     case AlgorithmKind::Direct:
     case AlgorithmKind::OneDirect:
         // All peers at once: over n - 1 links in parallel on a FullyConnected block, through
-        // the one NPU link otherwise.
-        // All peers at once: its n - 1 reductions overlap as its messages do.
+        // the one NPU link otherwise; its n - 1 reductions overlap as its messages do.
         return hopNs +
                (dim.kind == BlockKind::FullyConnected ? sent / (n - 1) : sent) / bytesPerNs +
                reduceNs / (n - 1);
