@@ -15,14 +15,16 @@ namespace astrolabe {
 enum class SchedulingPolicy : uint8_t { LIFO, FIFO, Explicit };
 enum class CollectiveOptimization : uint8_t { Baseline, LocalBWAware };
 enum class IntraDimensionScheduling : uint8_t { FIFO, RG, SmallestFirst, LessRemainingPhaseFirst };
-/// themis is Themis as published (ISCA'22); offlineGreedy/offlineGreedyFlex are ASTRA-sim's own
-/// implementation of it, kept cycle-exact (see DimensionScheduler.h and docs/themis.md).
+/// themisGreedy is Themis' greedy rule as published (ISCA'22); themis searches the dimension
+/// orders in a replay of the collective (Astrolabe's); offlineGreedy/offlineGreedyFlex are
+/// ASTRA-sim's own code, kept cycle-exact (see DimensionScheduler.h and docs/themis.md).
 enum class InterDimensionScheduling : uint8_t {
     Ascending,
     RoundRobin,
     Themis,
     OfflineGreedy,
-    OfflineGreedyFlex
+    OfflineGreedyFlex,
+    ThemisGreedy,
 };
 
 enum class AlgorithmKind : uint8_t {

@@ -45,7 +45,8 @@ const NameTable<InterDimensionScheduling>& interTable() {
         {"themis", InterDimensionScheduling::Themis},
         {"offlineGreedy", InterDimensionScheduling::OfflineGreedy},
         {"offlineGreedyFlex", InterDimensionScheduling::OfflineGreedyFlex},
-        {"themisFlex", InterDimensionScheduling::OfflineGreedyFlex}};
+        {"themisFlex", InterDimensionScheduling::OfflineGreedyFlex},
+        {"themisGreedy", InterDimensionScheduling::ThemisGreedy}};
     return table;
 }
 
