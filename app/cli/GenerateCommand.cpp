@@ -30,7 +30,7 @@ ArgParser generateParser() {
         "Write Chakra execution traces. KIND is 'microbenchmark': one collective per NPU,\n"
         "written like ASTRA-sim's examples/workload/microbenchmarks (PREFIX.i.et per NPU).",
         {
-            {"collective", "NAME", "all_reduce, all_gather, reduce_scatter or all_to_all", ""},
+            {"collective", "NAME", joinAlternatives(microbenchmarkCollectiveNames()), ""},
             {"npus", "N", "number of NPUs (one file each)", ""},
             {"size", "SIZE", "bytes per collective, e.g. 1MiB or \"64 MiB\"", "1MiB"},
             {"comm-group", "FILE",

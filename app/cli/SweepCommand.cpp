@@ -185,7 +185,7 @@ ArgParser sweepParser() {
 int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     const std::string sweepPath = args.positional().at(0);
     requireFile("sweep", sweepPath);
-    // "--jobs=0" used to print "0 worker threads" and run the points anyway.
+    // At least one worker: "--jobs=0" is refused, not run with "0 worker threads".
     constexpr int kMaxJobs = 1024;
     const int jobs =
         args.has("jobs") ? parseCount("jobs", args.value("jobs"), 1, kMaxJobs) : defaultJobs();

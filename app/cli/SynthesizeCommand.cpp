@@ -26,7 +26,8 @@ std::string ns(double value) {
 SynthesisOptions options(const ParsedArgs& args) {
     SynthesisOptions o;
     try {
-        o.kind = parseSynthesisKind(args.value("collective", "all-reduce"));
+        o.kind = parseSynthesisKind(
+            args.value("collective", synthesisKindName(SynthesisKind::AllReduce)));
     } catch (const Error& e) {
         throw UsageError("--collective: " + e.message());
     }
@@ -106,7 +107,8 @@ ArgParser synthesizeParser() {
         "then all-gather.\n"
         "  Prints the schedule's steps and time; writes it as MSCCL-IR XML, Chakra ET or CSV.",
         {
-            {"collective", "NAME", "all-gather, reduce-scatter or all-reduce", "all-reduce"},
+            {"collective", "NAME", joinAlternatives(synthesisKindNames()),
+             synthesisKindName(SynthesisKind::AllReduce)},
             {"size", "SIZE", "the collective's size (all-gather: per NPU), e.g. 64MiB or \"1 GiB\"",
              "64MiB"},
             {"chunks", "N|auto", "chunks per NPU; auto: the fastest of 1, 2 and 4", "1"},

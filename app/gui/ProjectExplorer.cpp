@@ -1,6 +1,7 @@
 #include "gui/ProjectExplorer.h"
 
 #include "config/QuantityEdit.h"
+#include "core/Collectives.h"
 #include "core/Units.h"
 #include "gui/Counted.h"
 #include "gui/RunStore.h"
@@ -111,8 +112,11 @@ void ProjectExplorer::showProject(const QString& name, const SimulationSpec& spe
     QStringList ar;
     for (const AlgorithmSpec& a : spec.system.allReduce)
         ar << QString::fromStdString(algorithmName(a));
-    addDetail(system, tr("All-reduce: %1").arg(ar.isEmpty() ? tr("none") : ar.join(u',')),
-              QStringLiteral("system.all-reduce"));
+    const CollectiveNames& allReduce = namesOf(CollectiveKind::AllReduce);
+    addDetail(system,
+              QStringLiteral("%1: %2").arg(QString::fromLatin1(allReduce.label),
+                                           ar.isEmpty() ? tr("none") : ar.join(u',')),
+              QStringLiteral("system.") + QString::fromLatin1(allReduce.name));
 
     auto* memory = addGroup(tr("Memory"), Part::Memory);
     addDetail(memory, memoryDescription(spec.memory), QStringLiteral("memory.type"));

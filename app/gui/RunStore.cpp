@@ -1,5 +1,6 @@
 #include "gui/RunStore.h"
 
+#include "core/Collectives.h"
 #include "core/Units.h"
 #include "gui/Counted.h"
 
@@ -42,13 +43,11 @@ QString keySettings(const SimulationSpec& spec) {
             parts << dims.join(QStringLiteral(" x "));
     }
     if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark) {
-        static const std::pair<int, const char*> names[] = {
-            {0, "all-reduce"}, {2, "all-gather"}, {6, "all-to-all"}, {7, "reduce-scatter"}};
-        QString collective =
-            QStringLiteral("collective %1").arg(spec.workload.microbenchmark.collective);
-        for (const auto& [type, name] : names)
-            if (type == spec.workload.microbenchmark.collective)
-                collective = QString::fromLatin1(name);
+        const int type = spec.workload.microbenchmark.collective;
+        const CollectiveNames* names = findCollective(type);
+        const QString collective = names && collectiveKindOf(names->type)
+                                       ? QString::fromLatin1(names->name)
+                                       : QStringLiteral("collective %1").arg(type);
         parts << collective + u' ' +
                      QString::fromStdString(
                          units::formatSize(spec.workload.microbenchmark.sizeBytes));

@@ -9,26 +9,6 @@
 
 namespace astrolabe {
 
-const char* boundKindName(BoundKind kind) {
-    switch (kind) {
-    case BoundKind::Unknown:
-        return "unknown";
-    case BoundKind::Compute:
-        return "compute";
-    case BoundKind::Bandwidth:
-        return "bandwidth";
-    case BoundKind::Latency:
-        return "latency";
-    case BoundKind::PipelineBubble:
-        return "pipeline bubble";
-    case BoundKind::Memory:
-        return "memory";
-    case BoundKind::DependencyChain:
-        return "dependency chain";
-    }
-    return "unknown";
-}
-
 double RunExplanation::latencyNs() const {
     double sum = 0;
     for (const DimensionPart& d : dimensions)

@@ -48,7 +48,6 @@ enum class BoundKind : uint8_t {
     Memory,          ///< remote-memory transfers or collectives' local-memory work dominate
     DependencyChain, ///< nothing takes half: compute and communication run one after another
 };
-const char* boundKindName(BoundKind kind); ///< "compute", "bandwidth", ...
 
 /// The critical path's time on one network dimension, in nanoseconds.
 struct DimensionPart {

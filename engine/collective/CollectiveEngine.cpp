@@ -72,7 +72,8 @@ void CollectiveEngine::start(const CollectiveRequest& request, std::function<voi
     }
     if (chunk == 0)
         throw Error(ErrorKind::Validation,
-                    "all-gather of " + std::to_string(request.bytes) + " bytes split into " +
+                    std::string(collectiveKindName(CollectiveKind::AllGather)) + " of " +
+                        std::to_string(request.bytes) + " bytes split into " +
                         std::to_string(splits) + " chunks leaves empty chunks",
                     {}, "use a larger comm_size or fewer preferred-dataset-splits");
     const auto chunks =

@@ -49,6 +49,7 @@ DimensionScheduler::DimensionScheduler(InterDimensionScheduling policy, std::vec
 
 bool DimensionScheduler::splitsAllReduce() const {
     return m_policy == InterDimensionScheduling::Themis ||
+           m_policy == InterDimensionScheduling::ThemisGreedy ||
            m_policy == InterDimensionScheduling::OfflineGreedy ||
            m_policy == InterDimensionScheduling::OfflineGreedyFlex;
 }
@@ -76,6 +77,12 @@ std::vector<int> DimensionScheduler::orderFor(CollectiveKind kind, uint64_t chun
         return natural;
     case InterDimensionScheduling::Themis:
         return themisOrder(kind, chunkBytes, active, natural);
+    case InterDimensionScheduling::ThemisGreedy: {
+        const std::vector<int> order =
+            kind == CollectiveKind::AllToAll ? natural : greedyOrder(kind, active);
+        m_chunks.push_back(stepsOf(kind, static_cast<double>(chunkBytes), order));
+        return order;
+    }
     case InterDimensionScheduling::OfflineGreedy:
     case InterDimensionScheduling::OfflineGreedyFlex:
         break;
@@ -83,7 +90,7 @@ std::vector<int> DimensionScheduler::orderFor(CollectiveKind kind, uint64_t chun
     return offlineGreedyOrder(kind, chunkBytes, active, std::move(natural));
 }
 
-// ---- Themis as published -------------------------------------------------------------------
+// ---- Themis: the cost model, the published greedy rule and the search ----------------------
 
 double DimensionScheduler::phaseNs(CollectiveKind collective, CollectiveKind phase, int d,
                                    double inputBytes) const {
@@ -108,8 +115,7 @@ double DimensionScheduler::phaseNs(CollectiveKind collective, CollectiveKind pha
     case AlgorithmKind::Direct:
     case AlgorithmKind::OneDirect:
         // All peers at once: over n - 1 links in parallel on a FullyConnected block, through
-        // the one NPU link otherwise.
-        // All peers at once: its n - 1 reductions overlap as its messages do.
+        // the one NPU link otherwise; its n - 1 reductions overlap as its messages do.
         return hopNs +
                (dim.kind == BlockKind::FullyConnected ? sent / (n - 1) : sent) / bytesPerNs +
                reduceNs / (n - 1);
@@ -221,6 +227,21 @@ DimensionScheduler::Estimate DimensionScheduler::outlook(CollectiveKind kind, do
     return same.makespan < rest.makespan ? same : rest;
 }
 
+std::vector<int> DimensionScheduler::greedyOrder(CollectiveKind kind,
+                                                 const std::vector<int>& active) const {
+    std::vector<double> load(m_dims.size(), 0.0);
+    for (const auto& chunk : m_chunks)
+        for (const auto& [d, ns] : chunk)
+            load[static_cast<size_t>(d)] += ns;
+    std::vector<int> order = active;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return load[static_cast<size_t>(a)] < load[static_cast<size_t>(b)];
+    });
+    if (kind == CollectiveKind::AllGather)
+        std::reverse(order.begin(), order.end());
+    return order;
+}
+
 std::vector<int> DimensionScheduler::themisOrder(CollectiveKind kind, uint64_t chunkBytes,
                                                  const std::vector<int>& active,
                                                  const std::vector<int>& natural) {
@@ -258,19 +279,7 @@ std::vector<int> DimensionScheduler::themisOrder(CollectiveKind kind, uint64_t c
             consider(order);
         while (std::next_permutation(order.begin(), order.end()));
     } else if (kind != CollectiveKind::AllToAll && active.size() > 5) {
-        // Beyond five, the published greedy order: the least loaded dimension takes the largest
-        // reduce-scatter step (the last all-gather step).
-        std::vector<double> load(m_dims.size(), 0.0);
-        for (const auto& chunk : m_chunks)
-            for (const auto& [d, ns] : chunk)
-                load[static_cast<size_t>(d)] += ns;
-        std::vector<int> order = active;
-        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-            return load[static_cast<size_t>(a)] < load[static_cast<size_t>(b)];
-        });
-        if (kind == CollectiveKind::AllGather)
-            std::reverse(order.begin(), order.end());
-        consider(order);
+        consider(greedyOrder(kind, active)); // beyond five: the published rule's order
     }
     m_chunks.push_back(stepsOf(kind, bytes, best));
     if (plan.size() == index)

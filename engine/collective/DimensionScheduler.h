@@ -5,19 +5,24 @@
 //
 //   ascending          natural order (descending for all-gather), ASTRA-sim's behaviour
 //   roundRobin         chunk c starts at the c-th dimension (rotation)
-//   themis             Themis as published (Rashidi et al., ISCA'22): a per-dimension load
-//                      tracker in time (a phase costs its algorithm's steps x latency plus its
+//   themisGreedy       Themis' greedy rule as published (Rashidi et al., ISCA'22): a per-dimension
+//                      load tracker in time (a phase costs its algorithm's steps x latency plus its
 //                      bytes over the dimension's bandwidth, FullyConnected links in parallel,
-//                      plus, for a reduce-scatter, the reduction in local memory),
-//                      and for every chunk the dimension order that balances the dimensions best:
+//                      plus, for a reduce-scatter, the reduction in local memory); each chunk
+//                      visits the dimensions least loaded first (so the least loaded takes its
+//                      largest reduce-scatter step), all-gather in reverse.
+//   themis             a search on the same cost model (Astrolabe's): for every chunk the
+//                      dimension order that balances the dimensions best:
 //                      each candidate order (all orders up to five dimensions) is played through a
 //                      small replay of the collective (every dimension serves one chunk at a time,
 //                      first come first served, like the engine's queues) together with the chunks
 //                      already placed and those still to come (in natural order, or all in the
 //                      candidate's order, whichever ends sooner); the order that ends the
 //                      collective soonest wins (ties: smaller sum of chunk finish times, then
-//                      natural order). All-gather mirrors reduce-scatter; an all-reduce is
-//                      reduce-scatter over the order, then all-gather in reverse.
+//                      natural order); beyond five dimensions the greedy rule's order is the one
+//                      candidate. All-gather mirrors reduce-scatter; an all-reduce is
+//                      reduce-scatter over the order, then all-gather in reverse. All-to-all
+//                      keeps the natural order under both.
 //   offlineGreedy      ASTRA-sim's own Themis code, cycle-exact: loads in MiB-equivalents
 //                      normalised to dimension 0's bandwidth; least-loaded dimension first when
 //                      the spread exceeds chunk/16, natural order otherwise:
@@ -69,6 +74,10 @@ private:
     std::vector<int> offlineGreedyOrder(CollectiveKind kind, uint64_t chunkBytes,
                                         const std::vector<int>& active, std::vector<int> natural);
     void account(CollectiveKind kind, uint64_t chunkBytes, const std::vector<int>& order);
+    /// Themis' greedy rule as published: the active dimensions by their load so far in this
+    /// collective (ns of the phases placed on them), least loaded first, so that it takes the
+    /// chunk's largest reduce-scatter step; all-gather in reverse (its largest step is last).
+    std::vector<int> greedyOrder(CollectiveKind kind, const std::vector<int>& active) const;
     std::vector<int> themisOrder(CollectiveKind kind, uint64_t chunkBytes,
                                  const std::vector<int>& active, const std::vector<int>& natural);
     struct Estimate {
@@ -94,7 +103,7 @@ private:
     std::array<std::vector<AlgorithmKind>, 4> m_algorithms;    ///< per collective kind, per dim
     std::vector<double> m_relativeBandwidth;                   ///< B_d / B_0
     std::vector<double> m_load;                                ///< offlineGreedy
-    std::vector<std::vector<std::pair<int, double>>> m_chunks; ///< themis: this collective's
+    std::vector<std::vector<std::pair<int, double>>> m_chunks; ///< themis*: this collective's
     int m_totalChunks = 1;
     std::shared_ptr<Plans> m_plans;
     bool m_storeAndForward = false; ///< congestion-aware: a switch step serialises twice

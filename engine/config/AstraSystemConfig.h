@@ -27,10 +27,6 @@ SystemConfig parseAstraSystemJson(const std::string& text, const std::string& fi
 std::vector<std::pair<uint64_t, std::string>> loadPerNodeCustomYaml(const std::string& path);
 
 // Name registries shared with the project format (exact ASTRA-sim spellings).
-const std::vector<std::string>& schedulingPolicyNames();         ///< LIFO, FIFO, EXPLICIT
-const std::vector<std::string>& collectiveOptimizationNames();   ///< baseline, localBWAware
-const std::vector<std::string>& intraDimensionSchedulingNames(); ///< FIFO, RG, smallestFirst, ...
-const std::vector<std::string>& interDimensionSchedulingNames(); ///< baseline, ascending, ...
 const char* schedulingPolicyName(SchedulingPolicy policy);
 const char* collectiveOptimizationName(CollectiveOptimization optimization);
 const char* intraDimensionSchedulingName(IntraDimensionScheduling scheduling);

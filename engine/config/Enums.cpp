@@ -103,20 +103,6 @@ std::string algorithmNames(const std::vector<AlgorithmSpec>& list, const char* s
     return out;
 }
 
-const char* collectiveKindName(CollectiveKind kind) {
-    switch (kind) {
-    case CollectiveKind::AllReduce:
-        return "all-reduce";
-    case CollectiveKind::ReduceScatter:
-        return "reduce-scatter";
-    case CollectiveKind::AllGather:
-        return "all-gather";
-    case CollectiveKind::AllToAll:
-        return "all-to-all";
-    }
-    return "?";
-}
-
 namespace {
 /// A collective type's algorithm list and custom prefix, in CollectiveKind order.
 struct CollectiveMembers {

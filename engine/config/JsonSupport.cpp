@@ -58,10 +58,6 @@ JsonDocument parseJsonText(std::string text, const std::string& fileName) {
     return doc;
 }
 
-JsonDocument loadJsonFile(const std::string& path) {
-    return parseJsonText(readInputFile(path, "the file"), path);
-}
-
 SourceLocation locateJsonKey(const Diagnostics& diagnostics, const std::string& text,
                              const std::string& key, const std::string& keyPath) {
     const std::string quoted = "\"" + key + "\"";

@@ -18,8 +18,7 @@ struct JsonDocument {
     std::string file;
 };
 
-/// Reads and parses; throws Error (Input) with file:line:col on I/O or syntax errors.
-JsonDocument loadJsonFile(const std::string& path);
+/// Parses; throws Error (Input) with file:line:col on syntax errors.
 JsonDocument parseJsonText(std::string text, const std::string& fileName);
 
 /// 1-based line and column of a 0-based byte offset.

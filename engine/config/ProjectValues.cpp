@@ -1,6 +1,8 @@
 #include "config/ProjectValues.h"
 
 #include "config/AstraMemoryConfig.h"
+#include "config/NameTable.h"
+#include "core/Collectives.h"
 #include "core/Units.h"
 
 #include <charconv>
@@ -54,43 +56,20 @@ constexpr FlopUnit kFlopUnits[] = {{"FLOP/s", 1e-12}, {"GFLOP/s", 1e-3}, {"TFLOP
                                    {"PFLOPS", 1e3}};
 constexpr const char* kFlopForms = "<number> GFLOP/s|TFLOP/s|PFLOP/s, e.g. \"989 TFLOP/s\"";
 
-template <typename Value> using Names = std::vector<std::pair<std::string, Value>>;
-
-template <typename Value> std::vector<std::string> firstNames(const Names<Value>& table) {
-    std::vector<std::string> names;
-    for (const auto& [name, value] : table)
-        names.push_back(name);
-    return names;
-}
-
-template <typename Value>
-Value lookup(const Names<Value>& table, const std::string& name, const char* what,
-             const std::vector<std::string>& shown) {
-    for (const auto& [candidate, value] : table)
-        if (candidate == name)
-            return value;
-    throw Error(ErrorKind::Validation,
-                std::string("unknown ") + what + " \"" + name + "\"; expected " +
-                    joinAlternatives(shown),
-                {}, didYouMean(name, firstNames(table)));
-}
-
-template <typename Value> const char* nameOf(const Names<Value>& table, Value value) {
-    for (const auto& [name, candidate] : table)
-        if (candidate == value)
-            return name.c_str();
-    return "?";
-}
-
-const Names<int>& collectives() {
-    static const Names<int> table{{"all-reduce", 0}, {"reduce-scatter", 7}, {"all-gather", 2},
-                                  {"all-to-all", 6}, {"all_reduce", 0},     {"reduce_scatter", 7},
-                                  {"all_gather", 2}, {"all_to_all", 6}};
+/// The four collectives by name, then by their file-name form, to their Chakra numbers.
+const NameTable<int>& collectives() {
+    static const NameTable<int> table = [] {
+        NameTable<int> out;
+        for (const char* CollectiveNames::*form : {&CollectiveNames::name, &CollectiveNames::snake})
+            for (CollectiveKind kind : kCollectiveKinds)
+                out.emplace_back(namesOf(kind).*form, static_cast<int>(collectiveTypeOf(kind)));
+        return out;
+    }();
     return table;
 }
 
-const Names<RemoteMemoryType>& memoryTypes() {
-    static const Names<RemoteMemoryType> table{
+const NameTable<RemoteMemoryType>& memoryTypes() {
+    static const NameTable<RemoteMemoryType> table{
         {"none", RemoteMemoryType::NoMemoryExpansion},
         {"per-node", RemoteMemoryType::PerNodeMemoryExpansion},
         {"per-npu", RemoteMemoryType::PerNpuMemoryExpansion},
@@ -103,8 +82,8 @@ const Names<RemoteMemoryType>& memoryTypes() {
     return table;
 }
 
-const Names<NetworkBackend>& backends() {
-    static const Names<NetworkBackend> table{
+const NameTable<NetworkBackend>& backends() {
+    static const NameTable<NetworkBackend> table{
         {"congestion-unaware", NetworkBackend::CongestionUnaware},
         {"congestion-aware", NetworkBackend::CongestionAware},
         {"analytical-congestion-unaware", NetworkBackend::CongestionUnaware},
@@ -112,9 +91,9 @@ const Names<NetworkBackend>& backends() {
     return table;
 }
 
-const Names<TimingMode>& timings() {
-    static const Names<TimingMode> table{{"astra-compatible", TimingMode::AstraCompatible},
-                                         {"precise", TimingMode::Precise}};
+const NameTable<TimingMode>& timings() {
+    static const NameTable<TimingMode> table{{"astra-compatible", TimingMode::AstraCompatible},
+                                             {"precise", TimingMode::Precise}};
     return table;
 }
 
@@ -224,12 +203,11 @@ std::string flopRateText(double teraFlops) {
 }
 
 const std::vector<std::string>& projectCollectiveNames() {
-    static const std::vector<std::string> names{"all-reduce", "reduce-scatter", "all-gather",
-                                                "all-to-all"};
+    static const std::vector<std::string> names = collectiveKindNames();
     return names;
 }
 int parseProjectCollective(const std::string& name) {
-    return lookup(collectives(), name, "collective", projectCollectiveNames());
+    return parseName(collectives(), name, "collective", projectCollectiveNames());
 }
 const char* projectCollectiveName(int chakraType) {
     return nameOf(collectives(), chakraType);
@@ -240,7 +218,7 @@ const std::vector<std::string>& projectMemoryTypeNames() {
     return names;
 }
 RemoteMemoryType parseProjectMemoryType(const std::string& name) {
-    return lookup(memoryTypes(), name, "memory type", projectMemoryTypeNames());
+    return parseName(memoryTypes(), name, "memory type", projectMemoryTypeNames());
 }
 const char* projectMemoryTypeName(RemoteMemoryType type) {
     return nameOf(memoryTypes(), type);
@@ -251,18 +229,18 @@ const std::vector<std::string>& backendNames() {
     return names;
 }
 NetworkBackend parseBackend(const std::string& name) {
-    return lookup(backends(), name, "network backend", backendNames());
+    return parseName(backends(), name, "network backend", backendNames());
 }
 const char* backendName(NetworkBackend backend) {
     return nameOf(backends(), backend);
 }
 
 const std::vector<std::string>& timingNames() {
-    static const std::vector<std::string> names = firstNames(timings());
+    static const std::vector<std::string> names = tableNames(timings());
     return names;
 }
 TimingMode parseTiming(const std::string& name) {
-    return lookup(timings(), name, "timing mode", timingNames());
+    return parseName(timings(), name, "timing mode", timingNames());
 }
 const char* timingName(TimingMode timing) {
     return nameOf(timings(), timing);

@@ -211,6 +211,34 @@ std::optional<Error> memorySwitchProblem(const SimulationSpec& spec) {
                  "dimension; leave the key out for memory paths of their own");
 }
 
+std::vector<Error> memoryTierGaps(const RemoteMemoryConfig& m) {
+    std::vector<Error> out;
+    auto gap = [&](const char* key, std::string message, std::string hint = {}) {
+        out.emplace_back(ErrorKind::Validation, std::move(message), where({}, key),
+                         std::move(hint));
+    };
+    if (m.type == RemoteMemoryType::NoMemoryExpansion)
+        return out;
+    if (m.bandwidthBytesPerNs == 0)
+        gap("memory.bandwidth", "required for an expanded memory", "e.g. bandwidth: 50 GB/s");
+    if (m.type == RemoteMemoryType::PerNodeMemoryExpansion) {
+        if (m.numNodes <= 0)
+            gap("memory.num-nodes", "expected 1 or more nodes for per-node");
+        if (m.numNpusPerNode <= 0)
+            gap("memory.npus-per-node", "expected 1 or more NPUs per node for per-node");
+    }
+    if (m.type == RemoteMemoryType::Pooled) {
+        if (m.groups <= 0)
+            gap("memory.groups", "expected 1 or more memory groups for pooled memory",
+                "e.g. groups: 256");
+        if (m.fabricBytesPerNs == 0)
+            gap("memory.fabric-bandwidth",
+                "expected the bandwidth of each NPU's port into the pooled fabric",
+                "e.g. fabric-bandwidth: 256 GB/s");
+    }
+    return out;
+}
+
 std::vector<Error> crossCheckSpec(const SimulationSpec& spec, SpecKeyStyle style,
                                   TraceFileCheck traces) {
     std::vector<Error> out;

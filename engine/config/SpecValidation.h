@@ -27,6 +27,11 @@ enum class TraceFileCheck : uint8_t { Include, Skip };
 /// The problems found (empty when consistent). Does not throw.
 std::vector<Error> crossCheckSpec(const SimulationSpec& spec, SpecKeyStyle style,
                                   TraceFileCheck traces = TraceFileCheck::Include);
+/// The values an expanded memory of the project format lacks (memory.bandwidth; per-node:
+/// num-nodes and npus-per-node; pooled: groups and fabric-bandwidth), in key order, each an
+/// error naming its key with an example as the hint. The project reader reports them, the
+/// topology editor lists them: one wording for both.
+std::vector<Error> memoryTierGaps(const RemoteMemoryConfig& memory);
 /// Pooled memory through out-of-node switches (memory.switch-dimension) that does not name a
 /// Switch dimension of a stacked platform; nothing otherwise. Part of crossCheckSpec, and
 /// checked again by the simulation (a spec edited in the GUI is not re-read).

@@ -437,8 +437,4 @@ SweepFile parseSweepFile(const std::string& text, const std::string& fileName) {
     return sweep;
 }
 
-SweepFile loadSweepFile(const std::string& path) {
-    return parseSweepFile(readInputFile(path, "the sweep file"), path);
-}
-
 } // namespace astrolabe

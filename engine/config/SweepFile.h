@@ -59,8 +59,7 @@ struct SweepFile {
     SweepSampling sampling;
 };
 
-/// Reads and checks a sweep file; throws ErrorList with every problem (file:line:col: key).
-SweepFile loadSweepFile(const std::string& path);
+/// Checks a sweep file's text; throws ErrorList with every problem (file:line:col: key).
 SweepFile parseSweepFile(const std::string& text, const std::string& fileName);
 
 /// The base project of a sweep, read once, from which a point's project is made by replacing

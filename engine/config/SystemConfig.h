@@ -3,6 +3,8 @@
 // Mirrors ASTRA-sim 2.x's system JSON (spec §3) plus the settings 2.x ignores but we honour
 // (intra/inter-dimension scheduling, spec §5.10).
 
+#include "core/Collectives.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,14 +15,16 @@ namespace astrolabe {
 enum class SchedulingPolicy : uint8_t { LIFO, FIFO, Explicit };
 enum class CollectiveOptimization : uint8_t { Baseline, LocalBWAware };
 enum class IntraDimensionScheduling : uint8_t { FIFO, RG, SmallestFirst, LessRemainingPhaseFirst };
-/// themis is Themis as published (ISCA'22); offlineGreedy/offlineGreedyFlex are ASTRA-sim's own
-/// implementation of it, kept cycle-exact (see DimensionScheduler.h and docs/themis.md).
+/// themisGreedy is Themis' greedy rule as published (ISCA'22); themis searches the dimension
+/// orders in a replay of the collective (Astrolabe's); offlineGreedy/offlineGreedyFlex are
+/// ASTRA-sim's own code, kept cycle-exact (see DimensionScheduler.h and docs/themis.md).
 enum class InterDimensionScheduling : uint8_t {
     Ascending,
     RoundRobin,
     Themis,
     OfflineGreedy,
-    OfflineGreedyFlex
+    OfflineGreedyFlex,
+    ThemisGreedy,
 };
 
 enum class AlgorithmKind : uint8_t {
@@ -46,9 +50,6 @@ AlgorithmSpec parseAlgorithm(const std::string& name);
 std::string algorithmName(const AlgorithmSpec& spec);
 /// The names of a list joined by `separator`: "ring, direct4".
 std::string algorithmNames(const std::vector<AlgorithmSpec>& list, const char* separator = ", ");
-
-enum class CollectiveKind : uint8_t { AllReduce, ReduceScatter, AllGather, AllToAll };
-const char* collectiveKindName(CollectiveKind kind); ///< "all-reduce", ...
 
 struct SystemConfig {
     SchedulingPolicy schedulingPolicy = SchedulingPolicy::LIFO;

@@ -2,41 +2,16 @@
 // project format. Aliases (SCF, baseline, offlineGreedy, ...) read to the same value; the first
 // name listed for a value is the one written back.
 #include "config/AstraSystemConfig.h"
-#include "core/Error.h"
+#include "config/NameTable.h"
 
 #include <utility>
 
 namespace astrolabe {
 namespace {
 
-template <typename Enum> using NameTable = std::vector<std::pair<std::string, Enum>>;
-
-template <typename Enum> std::vector<std::string> namesOf(const NameTable<Enum>& table) {
-    std::vector<std::string> names;
-    for (const auto& [name, value] : table)
-        names.push_back(name);
-    return names;
-}
-
-template <typename Enum>
-Enum parseName(const NameTable<Enum>& table, const std::string& name, const char* what) {
-    for (const auto& [candidate, value] : table)
-        if (candidate == name)
-            return value;
-    const std::vector<std::string> names = namesOf(table);
-    const std::string guess = closestMatch(name, names);
-    throw Error(ErrorKind::Validation,
-                std::string("unknown ") + what + " \"" + name + "\"; expected " +
-                    joinAlternatives(names),
-                {}, guess.empty() ? std::string() : "did you mean \"" + guess + "\"?");
-}
-
-template <typename Enum> const char* nameOf(const NameTable<Enum>& table, Enum value) {
-    for (const auto& [name, candidate] : table)
-        if (candidate == value)
-            return name.c_str();
-    return "?";
-}
+using config::nameOf;
+using config::NameTable;
+using config::parseName;
 
 const NameTable<SchedulingPolicy>& policies() {
     static const NameTable<SchedulingPolicy> table{{"LIFO", SchedulingPolicy::LIFO},
@@ -70,28 +45,12 @@ const NameTable<InterDimensionScheduling>& interTable() {
         {"themis", InterDimensionScheduling::Themis},
         {"offlineGreedy", InterDimensionScheduling::OfflineGreedy},
         {"offlineGreedyFlex", InterDimensionScheduling::OfflineGreedyFlex},
-        {"themisFlex", InterDimensionScheduling::OfflineGreedyFlex}};
+        {"themisFlex", InterDimensionScheduling::OfflineGreedyFlex},
+        {"themisGreedy", InterDimensionScheduling::ThemisGreedy}};
     return table;
 }
 
 } // namespace
-
-const std::vector<std::string>& schedulingPolicyNames() {
-    static const std::vector<std::string> names = namesOf(policies());
-    return names;
-}
-const std::vector<std::string>& collectiveOptimizationNames() {
-    static const std::vector<std::string> names = namesOf(optimizations());
-    return names;
-}
-const std::vector<std::string>& intraDimensionSchedulingNames() {
-    static const std::vector<std::string> names = namesOf(intraTable());
-    return names;
-}
-const std::vector<std::string>& interDimensionSchedulingNames() {
-    static const std::vector<std::string> names = namesOf(interTable());
-    return names;
-}
 
 const char* schedulingPolicyName(SchedulingPolicy policy) {
     return nameOf(policies(), policy);

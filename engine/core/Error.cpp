@@ -7,24 +7,6 @@
 
 namespace astrolabe {
 
-const char* errorKindName(ErrorKind kind) {
-    switch (kind) {
-    case ErrorKind::Input:
-        return "input error";
-    case ErrorKind::Validation:
-        return "invalid input";
-    case ErrorKind::Unsupported:
-        return "unsupported";
-    case ErrorKind::Deadlock:
-        return "deadlock";
-    case ErrorKind::Cancelled:
-        return "cancelled";
-    case ErrorKind::Internal:
-        return "internal error";
-    }
-    return "error";
-}
-
 std::string formatError(ErrorKind, const std::string& message, const SourceLocation& where,
                         const std::string& hint) {
     std::string out;

@@ -19,8 +19,6 @@ enum class ErrorKind {
     Internal,    ///< a broken invariant: a bug in Astrolabe
 };
 
-const char* errorKindName(ErrorKind kind);
-
 struct SourceLocation {
     std::string file;    ///< empty when unknown
     int line = 0;        ///< 1-based; 0 when unknown

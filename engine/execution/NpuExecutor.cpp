@@ -8,29 +8,6 @@
 
 namespace astrolabe {
 
-namespace {
-
-bool collectiveKindOf(CollectiveType type, CollectiveKind& kind) {
-    switch (type) {
-    case CollectiveType::AllReduce:
-        kind = CollectiveKind::AllReduce;
-        return true;
-    case CollectiveType::AllGather:
-        kind = CollectiveKind::AllGather;
-        return true;
-    case CollectiveType::ReduceScatter:
-        kind = CollectiveKind::ReduceScatter;
-        return true;
-    case CollectiveType::AllToAll:
-        kind = CollectiveKind::AllToAll;
-        return true;
-    default:
-        return false;
-    }
-}
-
-} // namespace
-
 NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext context)
     : m_npu(npu)
     , m_trace(trace)
@@ -281,10 +258,12 @@ void NpuExecutor::startCollective(uint32_t index) {
         return;
     }
     CollectiveRequest request;
-    if (!collectiveKindOf(node.commType, request.kind))
+    const std::optional<CollectiveKind> kind = collectiveKindOf(node.commType);
+    if (!kind)
         fail(node, std::string("unsupported collective type ") + collectiveTypeName(node.commType),
-             "ASTRA-sim runs ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL (and replays "
-             "BROADCAST)");
+             "ASTRA-sim runs " + runCollectiveTypeNames() + " (and replays " +
+                 collectiveTypeName(CollectiveType::Broadcast) + ")");
+    request.kind = *kind;
     request.npu = m_npu;
     request.nodeId = node.id;
     request.chakraType = node.commType;

@@ -2,6 +2,7 @@
 
 #include "config/AstraSystemConfig.h"
 #include "config/schema/Setting.h"
+#include "core/Collectives.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,19 +12,10 @@
 namespace astrolabe {
 namespace {
 
+/// The microbenchmark's collective by name ("collective" for a number no algorithm implements).
 const char* microbenchmarkName(int collective) {
-    switch (collective) {
-    case 0:
-        return "all-reduce";
-    case 2:
-        return "all-gather";
-    case 6:
-        return "all-to-all";
-    case 7:
-        return "reduce-scatter";
-    default:
-        return "collective";
-    }
+    const CollectiveNames* names = findCollective(collective);
+    return names && collectiveKindOf(names->type) ? names->name : "collective";
 }
 
 } // namespace

@@ -47,8 +47,8 @@ void graphFromJson(const json& j, SimulationSpec& spec) {
                                         l.at(4).get<bool>(), 0});
     for (const json& p : j.value("positions", json::array()))
         g.positions.push_back(GraphPoint{p.at(0).get<double>(), p.at(1).get<double>()});
-    // Before graphs were stored whole only the routing was written; a database edited by hand
-    // may hold anything. Either way no graph rather than one the views cannot draw or route
+    // A stored graph may lack its links (an older database kept only the routing) or hold
+    // anything (edited by hand): no graph rather than one the views cannot draw or route
     // (graphProblems checks the counts, the limits and every link).
     if (!graphProblems(g).empty())
         return;

@@ -122,7 +122,7 @@ std::vector<GeneratorSetting> trainingSettings() {
     };
     s.set = [](GeneratorSpec& spec, const GenValue& v) {
         // In 64 bits, held at the int's maximum: the spec's validation then says the global
-        // batch is no multiple of micro-batch x dp (the product used to wrap, to -16 and worse).
+        // batch is no multiple of micro-batch x dp (an int product would wrap).
         const int64_t batch =
             std::get<int64_t>(v) * spec.training.microBatch * int64_t{spec.parallel.dp};
         spec.training.globalBatch =

@@ -30,7 +30,7 @@ int64_t integer(const std::string& name, const std::string& text) {
 }
 
 // --npus: the fit refuses counts past the NPU limit with the limit named; past int it is refused
-// here instead of being truncated (4294967304 used to be 8).
+// here rather than truncated (4294967304 would read as 8).
 int npuCount(const std::string& text) {
     const int64_t value = integer("npus", text);
     if (value < 1 || value > std::numeric_limits<int>::max())
@@ -42,8 +42,8 @@ GenValue parse(const GeneratorSetting& s, const std::string& text) {
     switch (s.type) {
     case GenType::Int:
     case GenType::Choice: {
-        // The table's range, the same as the builder's spin boxes: a count past it used to be
-        // truncated to int (--layers=4294967297 was 1 layer).
+        // The table's range, the same as the builder's spin boxes, checked in 64 bits: a count
+        // past int must not be truncated (--layers=4294967297 would read as 1 layer).
         const int64_t value = integer(s.flag, text);
         if (s.maximum > s.minimum && (value < s.minimum || value > s.maximum))
             fail(s.flag,

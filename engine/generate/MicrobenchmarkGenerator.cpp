@@ -10,16 +10,10 @@
 namespace astrolabe {
 namespace {
 
-struct Named {
-    const char* name;
-    CollectiveType type;
-};
-constexpr Named kCollectives[] = {
-    {"all_reduce", CollectiveType::AllReduce},
-    {"all_gather", CollectiveType::AllGather},
-    {"reduce_scatter", CollectiveType::ReduceScatter},
-    {"all_to_all", CollectiveType::AllToAll},
-};
+/// The collectives a microbenchmark runs, in the order messages list them.
+constexpr CollectiveType kMicrobenchmarks[] = {CollectiveType::AllReduce, CollectiveType::AllGather,
+                                               CollectiveType::ReduceScatter,
+                                               CollectiveType::AllToAll};
 
 [[noreturn]] void invalid(const std::string& message, const std::string& hint = {}) {
     throw Error(ErrorKind::Validation, message, {}, hint);
@@ -27,13 +21,18 @@ constexpr Named kCollectives[] = {
 
 } // namespace
 
-CollectiveType parseMicrobenchmarkCollective(const std::string& name) {
+std::vector<std::string> microbenchmarkCollectiveNames() {
     std::vector<std::string> names;
-    for (const Named& c : kCollectives) {
-        if (name == c.name)
-            return c.type;
-        names.emplace_back(c.name);
-    }
+    for (CollectiveType type : kMicrobenchmarks)
+        names.emplace_back(namesOf(type).snake);
+    return names;
+}
+
+CollectiveType parseMicrobenchmarkCollective(const std::string& name) {
+    for (CollectiveType type : kMicrobenchmarks)
+        if (name == namesOf(type).snake)
+            return type;
+    const std::vector<std::string> names = microbenchmarkCollectiveNames();
     const std::string guess = closestMatch(name, names);
     invalid("unknown collective \"" + name + "\"" +
                 (guess.empty() ? "" : " (did you mean \"" + guess + "\"?)"),
@@ -41,11 +40,11 @@ CollectiveType parseMicrobenchmarkCollective(const std::string& name) {
 }
 
 std::string microbenchmarkCollectiveName(CollectiveType type) {
-    for (const Named& c : kCollectives)
-        if (c.type == type)
-            return c.name;
+    if (std::find(std::begin(kMicrobenchmarks), std::end(kMicrobenchmarks), type) !=
+        std::end(kMicrobenchmarks))
+        return namesOf(type).snake;
     invalid(std::string("no microbenchmark for collective ") + collectiveTypeName(type),
-            "expected all_reduce, all_gather, reduce_scatter or all_to_all");
+            "expected " + joinAlternatives(microbenchmarkCollectiveNames()));
 }
 
 std::string microbenchmarkLabel(CollectiveType type, int npus, uint64_t sizeBytes) {

@@ -21,6 +21,8 @@ struct CommGroup {
 /// "all_reduce" -> AllReduce; also all_gather, reduce_scatter, all_to_all. Throws Error
 /// (Validation) listing the valid names.
 CollectiveType parseMicrobenchmarkCollective(const std::string& name);
+/// The collectives a microbenchmark runs, by the names parseMicrobenchmarkCollective reads.
+std::vector<std::string> microbenchmarkCollectiveNames();
 /// AllReduce -> "all_reduce".
 std::string microbenchmarkCollectiveName(CollectiveType type);
 /// "all_reduce_4npus_1MB"; sizes not a whole number of MB use KB, then B.

@@ -60,13 +60,6 @@ void writeCommGroups(const std::string& prefix, const CommGroups& groups) {
                     [&](std::ostream& out) { out << writeCommGroupsJson(groups); });
 }
 
-void writeGeneratedWorkload(const std::string& prefix, const GeneratedWorkload& workload,
-                            const TraceWriter& writer) {
-    for (size_t r = 0; r < workload.traces.size(); ++r)
-        writer(prefix + "." + std::to_string(r) + ".et", workload.traces[r]);
-    writeCommGroups(prefix, workload.groups);
-}
-
 uint64_t generateAndWriteWorkload(const std::string& prefix, const GeneratorSpec& spec,
                                   const TraceWriter& writer) {
     uint64_t nodes = 0;

@@ -37,19 +37,12 @@ inline constexpr double kMaxGeneratedNodes = 1 << 25;
 CommGroups forEachRankTrace(const GeneratorSpec& spec,
                             const std::function<void(int rank, WorkloadTrace&& trace)>& sink);
 
-/// ASTRA-sim comm-group JSON: {"1": [0, 1], "2": [2, 3]}.
-
 /// Writes one trace of a rank to a path (the Chakra protobuf writer).
 using TraceWriter = std::function<void(const std::string& path, const WorkloadTrace& trace)>;
 
-/// *** Lead: wire the Chakra writer here. *** Calls writer(prefix + "." + i + ".et", traces[i])
-/// for every rank and writes prefix + ".comm_groups.json" itself (plain JSON, no protobuf).
-/// Throws astrolabe::Error (Input) when the JSON file cannot be written.
-void writeGeneratedWorkload(const std::string& prefix, const GeneratedWorkload& workload,
-                            const TraceWriter& writer);
-
-/// The streaming counterpart: generates and writes rank by rank (one trace in memory), then the
-/// groups JSON. Returns the total number of nodes written.
+/// Generates and writes rank by rank (one trace in memory): writer(prefix + "." + rank + ".et",
+/// trace), then prefix + ".comm_groups.json". Returns the total number of nodes written; throws
+/// astrolabe::Error (Input) when a file cannot be written.
 uint64_t generateAndWriteWorkload(const std::string& prefix, const GeneratorSpec& spec,
                                   const TraceWriter& writer);
 

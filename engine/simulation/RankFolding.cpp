@@ -1,6 +1,8 @@
 #include "simulation/RankFolding.h"
 
+#include "core/Error.h"
 #include "simulation/Symmetry.h"
+#include "trace/NodeIdentity.h"
 
 #include <algorithm>
 #include <map>
@@ -55,19 +57,11 @@ uint64_t shapeOf(const WorkloadTrace& t) {
     return h;
 }
 
-/// Every field the executor reads except peers and the communicator group.
-bool sameWork(const WorkloadNode& a, const WorkloadNode& b, bool tensors) {
-    return a.id == b.id && a.type == b.type && a.isCpuOp == b.isCpuOp &&
-           a.durationMicros == b.durationMicros && a.hasNumOps == b.hasNumOps &&
-           a.numOps == b.numOps && a.hasTensorSize == b.hasTensorSize &&
-           a.tensorSize == b.tensorSize && a.hasCommType == b.hasCommType &&
-           a.commType == b.commType && a.hasCommSize == b.hasCommSize && a.commSize == b.commSize &&
-           a.commPriority == b.commPriority && a.hasCommSrc == b.hasCommSrc &&
-           a.hasCommDst == b.hasCommDst && a.hasCommTag == b.hasCommTag && a.commTag == b.commTag &&
-           a.pgName.empty() == b.pgName.empty() && a.detail->involvedDim == b.detail->involvedDim &&
-           a.dataDeps == b.dataDeps && a.ctrlDeps == b.ctrlDeps &&
-           (!tensors ||
-            (a.detail->inputs == b.detail->inputs && a.detail->outputs == b.detail->outputs));
+/// The same work (trace/NodeIdentity.h) with the same id and dependencies, and both or neither
+/// over all NPUs; peers and sub-groups are compared through the symmetry by the caller.
+bool sameWorkAndIds(const WorkloadNode& a, const WorkloadNode& b, bool tensors) {
+    return a.id == b.id && a.dataDeps == b.dataDeps && a.ctrlDeps == b.ctrlDeps &&
+           a.pgName.empty() == b.pgName.empty() && sameWork(a, b, tensors);
 }
 
 /// True when `image` is `ring` rotated (the same cyclic order, any starting point).
@@ -103,8 +97,8 @@ RankFolding::RankFolding(const SimulationSpec& spec, const std::vector<WorkloadT
     if (m_obstacle.empty())
         for (int l = 0; l < topology.linkCount(); ++l) {
             const LinkInfo& info = topology.link(l);
-            m_linkByEnds.emplace(
-                static_cast<uint64_t>(info.src) << 32 | static_cast<uint32_t>(info.dst), l);
+            m_linkByEnds[static_cast<uint64_t>(info.src) << 32 | static_cast<uint32_t>(info.dst)]
+                .push_back(l);
         }
     m_rep.resize(traces.size());
     for (size_t n = 0; n < traces.size(); ++n) {
@@ -155,9 +149,20 @@ int RankFolding::linkImage(int k, int link) const {
     auto deviceImage = [&](int device) {
         return device < npus ? apply(k, device) : m_topology.switchDevice(image, info.dimension);
     };
-    const auto it = m_linkByEnds.find(static_cast<uint64_t>(deviceImage(info.src)) << 32 |
-                                      static_cast<uint32_t>(deviceImage(info.dst)));
-    return it == m_linkByEnds.end() ? link : it->second;
+    auto ends = [](int src, int dst) {
+        return static_cast<uint64_t>(src) << 32 | static_cast<uint32_t>(dst);
+    };
+    // Parallel links (a ring of two NPUs) map in order: the j-th onto the j-th.
+    const std::vector<int>& from = m_linkByEnds.at(ends(info.src, info.dst));
+    const auto to = m_linkByEnds.find(ends(deviceImage(info.src), deviceImage(info.dst)));
+    const auto j = static_cast<size_t>(std::find(from.begin(), from.end(), link) - from.begin());
+    if (to == m_linkByEnds.end() || to->second.size() != from.size())
+        throw Error(ErrorKind::Internal,
+                    "rank folding: link " + std::to_string(link) + " (device " +
+                        std::to_string(info.src) + " to " + std::to_string(info.dst) +
+                        ") has no image under symmetry " + std::to_string(k) +
+                        ": the platform is not symmetric under the folding's digit shifts");
+    return to->second[j];
 }
 
 std::string RankFolding::find(const SimulationSpec& spec,
@@ -207,7 +212,7 @@ std::string RankFolding::find(const SimulationSpec& spec,
             for (size_t i = 0; i < a.nodes.size(); ++i) {
                 const WorkloadNode& x = a.nodes[i];
                 const WorkloadNode& y = b.nodes[i];
-                if (!sameWork(x, y, tensors))
+                if (!sameWorkAndIds(x, y, tensors))
                     return false;
                 if (x.hasCommSrc && x.commSrc < traces.size() &&
                     static_cast<uint32_t>(apply(1, static_cast<int>(x.commSrc))) != y.commSrc)

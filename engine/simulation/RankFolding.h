@@ -93,7 +93,9 @@ private:
     std::vector<int> m_rep;
     std::vector<int> m_representatives;
     int m_orbitSize = 1;
-    std::unordered_map<uint64_t, int> m_linkByEnds; ///< (src device << 32 | dst device) -> link
+    /// (src device << 32 | dst device) -> the links between them, ascending (a ring of two
+    /// NPUs has two links each way).
+    std::unordered_map<uint64_t, std::vector<int>> m_linkByEnds;
 };
 
 } // namespace astrolabe

@@ -224,7 +224,7 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
         // Millions of small node allocations went back to the heap: give the pages to the
         // system, so that the results expanded later (large, separately mapped) do not add to
         // them in the peak. Only then: trimming locks the heap, and a GUI thread allocating
-        // meanwhile would wait (a sweep of small runs stalled the event loop).
+        // meanwhile would wait (a sweep of small runs would stall the event loop).
         if (freed * sizeof(WorkloadNode) > kTrimAfterFreeingBytes)
             malloc_trim(0);
 #endif

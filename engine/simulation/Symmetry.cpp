@@ -1,5 +1,7 @@
 #include "simulation/Symmetry.h"
 
+#include "trace/NodeIdentity.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -24,18 +26,6 @@ std::unordered_map<uint64_t, uint32_t> positions(const WorkloadTrace& t) {
     for (size_t i = 0; i < t.nodes.size(); ++i)
         map.emplace(t.nodes[i].id, static_cast<uint32_t>(i));
     return map;
-}
-
-/// Same work, ignoring ids and names: every field the executor reads, deps by position.
-bool sameWork(const WorkloadNode& a, const WorkloadNode& b) {
-    return a.type == b.type && a.isCpuOp == b.isCpuOp && a.durationMicros == b.durationMicros &&
-           a.hasNumOps == b.hasNumOps && a.numOps == b.numOps &&
-           a.hasTensorSize == b.hasTensorSize && a.tensorSize == b.tensorSize &&
-           a.hasCommType == b.hasCommType && a.commType == b.commType &&
-           a.hasCommSize == b.hasCommSize && a.commSize == b.commSize &&
-           a.commPriority == b.commPriority && a.pgName == b.pgName &&
-           a.detail->involvedDim == b.detail->involvedDim &&
-           a.dataDeps.size() == b.dataDeps.size() && a.ctrlDeps.size() == b.ctrlDeps.size();
 }
 
 } // namespace
@@ -106,12 +96,12 @@ std::string symmetryObstacle(const SimulationSpec& spec, const std::vector<Workl
         for (size_t i = 0; i < t.nodes.size(); ++i) {
             const WorkloadNode& a = first.nodes[i];
             const WorkloadNode& b = t.nodes[i];
-            if (!sameWork(a, b) ||
+            // Ids and dependencies are compared by position; the group must be the same one.
+            if (!sameWork(a, b, false) || a.pgName != b.pgName ||
                 depPositions(a.dataDeps, firstPositions) != depPositions(b.dataDeps, tPositions) ||
                 depPositions(a.ctrlDeps, firstPositions) != depPositions(b.ctrlDeps, tPositions))
                 return "NPU " + std::to_string(r) + " runs a different trace";
-            if (sys.trackLocalMemory &&
-                (a.detail->inputs != b.detail->inputs || a.detail->outputs != b.detail->outputs)) {
+            if (sys.trackLocalMemory && !sameWork(a, b, true)) {
                 std::string why = "NPU ";
                 why += std::to_string(r);
                 why += " reads or writes different tensors";

@@ -1,5 +1,6 @@
 #include "tacos/Synthesizer.h"
 
+#include "core/Collectives.h"
 #include "core/Error.h"
 #include "topology/Topology.h"
 
@@ -15,23 +16,30 @@ namespace astrolabe {
 const char* synthesisKindName(SynthesisKind kind) {
     switch (kind) {
     case SynthesisKind::AllGather:
-        return "all-gather";
+        return collectiveKindName(CollectiveKind::AllGather);
     case SynthesisKind::ReduceScatter:
-        return "reduce-scatter";
+        return collectiveKindName(CollectiveKind::ReduceScatter);
     case SynthesisKind::AllReduce:
         break;
     }
-    return "all-reduce";
+    return collectiveKindName(CollectiveKind::AllReduce);
+}
+
+std::vector<std::string> synthesisKindNames() {
+    std::vector<std::string> names;
+    for (SynthesisKind k :
+         {SynthesisKind::AllGather, SynthesisKind::ReduceScatter, SynthesisKind::AllReduce})
+        names.emplace_back(synthesisKindName(k));
+    return names;
 }
 
 SynthesisKind parseSynthesisKind(const std::string& name) {
-    for (SynthesisKind k :
-         {SynthesisKind::AllGather, SynthesisKind::ReduceScatter, SynthesisKind::AllReduce})
-        if (name == synthesisKindName(k))
-            return k;
+    const std::vector<std::string> names = synthesisKindNames();
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it != names.end())
+        return static_cast<SynthesisKind>(it - names.begin());
     throw Error(ErrorKind::Validation,
-                "unknown collective \"" + name +
-                    "\": expected all-gather, reduce-scatter or all-reduce",
+                "unknown collective \"" + name + "\": expected " + joinAlternatives(names),
                 {{}, 0, 0, "collective"});
 }
 

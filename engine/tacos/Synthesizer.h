@@ -36,6 +36,8 @@ namespace astrolabe {
 enum class SynthesisKind : uint8_t { AllGather, ReduceScatter, AllReduce };
 /// "all-gather", "reduce-scatter", "all-reduce".
 const char* synthesisKindName(SynthesisKind kind);
+/// The names parseSynthesisKind reads, in SynthesisKind order.
+std::vector<std::string> synthesisKindNames();
 /// Throws astrolabe::Error (Validation) listing the valid names.
 SynthesisKind parseSynthesisKind(const std::string& name);
 

@@ -24,30 +24,4 @@ const char* nodeTypeName(NodeType type) {
     return "UNKNOWN_NODE";
 }
 
-const char* collectiveTypeName(CollectiveType type) {
-    switch (type) {
-    case CollectiveType::AllReduce:
-        return "ALL_REDUCE";
-    case CollectiveType::Reduce:
-        return "REDUCE";
-    case CollectiveType::AllGather:
-        return "ALL_GATHER";
-    case CollectiveType::Gather:
-        return "GATHER";
-    case CollectiveType::Scatter:
-        return "SCATTER";
-    case CollectiveType::Broadcast:
-        return "BROADCAST";
-    case CollectiveType::AllToAll:
-        return "ALL_TO_ALL";
-    case CollectiveType::ReduceScatter:
-        return "REDUCE_SCATTER";
-    case CollectiveType::ReduceScatterBlock:
-        return "REDUCE_SCATTER_BLOCK";
-    case CollectiveType::Barrier:
-        return "BARRIER";
-    }
-    return "UNKNOWN";
-}
-
 } // namespace astrolabe

@@ -2,8 +2,10 @@
 // A Chakra execution-trace node, decoded into plain fields the executor reads directly.
 // Chakra's protobuf types stay inside trace/chakra/; everything else sees this.
 //
-// Enum values equal Chakra's current schema (0.0.4 generation), so they convert by cast.
+// Enum values equal Chakra's current schema (0.0.4 generation), so they convert by cast
+// (CollectiveType, with every collective's names, is in core/Collectives.h).
 
+#include "core/Collectives.h"
 #include "core/SimTime.h"
 
 #include <cstdint>
@@ -24,20 +26,6 @@ enum class NodeType : uint8_t {
     CommColl = 7,
 };
 const char* nodeTypeName(NodeType type); ///< "COMP_NODE", ...
-
-enum class CollectiveType : uint8_t {
-    AllReduce = 0,
-    Reduce = 1,
-    AllGather = 2,
-    Gather = 3,
-    Scatter = 4,
-    Broadcast = 5,
-    AllToAll = 6,
-    ReduceScatter = 7,
-    ReduceScatterBlock = 8,
-    Barrier = 9,
-};
-const char* collectiveTypeName(CollectiveType type); ///< "ALL_REDUCE", ...
 
 /// One tensor a node reads or writes (Chakra "inputs" / "outputs" attributes, read only when
 /// track-local-mem is on; spec §1.4). Tensors are matched by name within one NPU's trace.
@@ -78,6 +66,7 @@ public:
     ~NodeDetailRef() = default;
 
     const NodeDetail* operator->() const { return m_detail ? m_detail.get() : &defaults(); }
+    const NodeDetail& operator*() const { return *operator->(); }
     NodeDetail& edit() {
         if (!m_detail)
             m_detail = std::make_unique<NodeDetail>();

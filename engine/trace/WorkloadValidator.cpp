@@ -83,8 +83,9 @@ void checkCommunication(const WorkloadTrace& trace, const WorkloadNode& node, in
             nodeError(errors, ErrorKind::Unsupported, trace, node,
                       std::string("unsupported collective type ") +
                           collectiveTypeName(node.commType),
-                      "supported: ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL and "
-                      "BROADCAST (replayed from duration_micros)");
+                      "supported: " + runCollectiveTypeNames() + " and " +
+                          collectiveTypeName(CollectiveType::Broadcast) +
+                          " (replayed from duration_micros)");
             break;
         default:
             break;

@@ -3,6 +3,7 @@
 #include "config/Sections.h"
 #include "config/SettingEditor.h"
 #include "config/SpecValidation.h"
+#include "core/Collectives.h"
 #include "core/Error.h"
 
 #include <array>
@@ -10,8 +11,19 @@
 namespace astrolabe::widgets {
 
 namespace {
-// Chakra CollectiveCommType values offered for microbenchmarks, in combo-box order.
-constexpr std::array<int, 4> kCollectiveTypes{0, 7, 2, 6};
+
+/// The Chakra number of the collective in combo-box row `row` (CollectiveKind order).
+int collectiveOfRow(size_t row) {
+    return static_cast<int>(collectiveTypeOf(kCollectiveKinds.at(row)));
+}
+
+QStringList collectiveRows() {
+    QStringList rows;
+    for (CollectiveKind kind : kCollectiveKinds)
+        rows << QString::fromLatin1(collectiveKindName(kind));
+    return rows;
+}
+
 } // namespace
 
 ConfigSection* createRunSection(QWidget* parent) {
@@ -45,16 +57,15 @@ ConfigSection* createWorkloadSection(QWidget* parent) {
         QObject::tr("all-reduce: every NPU ends with the sum of all buffers. reduce-scatter: each "
                     "ends with one slice of the sum. all-gather: each ends with everyone's "
                     "buffer. all-to-all: each sends a different slice to every other NPU."),
-        {QStringLiteral("all-reduce"), QStringLiteral("reduce-scatter"),
-         QStringLiteral("all-gather"), QStringLiteral("all-to-all")},
+        collectiveRows(),
         [](const SimulationSpec& sp) {
-            for (size_t i = 0; i < kCollectiveTypes.size(); ++i)
-                if (kCollectiveTypes[i] == sp.workload.microbenchmark.collective)
+            for (size_t i = 0; i < kCollectiveKinds.size(); ++i)
+                if (collectiveOfRow(i) == sp.workload.microbenchmark.collective)
                     return static_cast<int>(i);
             return 0;
         },
         [](SimulationSpec& sp, int v) {
-            sp.workload.microbenchmark.collective = kCollectiveTypes.at(static_cast<size_t>(v));
+            sp.workload.microbenchmark.collective = collectiveOfRow(static_cast<size_t>(v));
         });
     s->enableWhen(isMicro);
     s->addQuantity(

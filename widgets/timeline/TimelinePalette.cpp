@@ -1,5 +1,6 @@
 #include "timeline/TimelinePalette.h"
 
+#include "core/Collectives.h"
 #include "timeline/ColorKey.h"
 
 #include <algorithm>
@@ -8,6 +9,12 @@
 namespace astrolabe::widgets {
 
 namespace {
+using CT = CollectiveType;
+
+constexpr const char* nameOf(CollectiveType type) {
+    return kCollectives[static_cast<size_t>(type)].name;
+}
+
 struct KindColor {
     const char* label;
     QRgb rgb;
@@ -37,21 +44,21 @@ enum Kind {
     KKindCount
 };
 constexpr std::array<KindColor, KKindCount> kKinds = {{
-    {"compute", qRgb(0x00, 0x72, 0xb2)},              // Okabe–Ito blue
-    {"memory", qRgb(0xf0, 0xe4, 0x42)},               // Okabe–Ito yellow
-    {"cpu", qRgb(0xd8, 0xb5, 0xc6)},                  // light reddish purple
-    {"other", qRgb(0x86, 0x86, 0x86)},                // mid grey
-    {"all-reduce", qRgb(0xe6, 0x9f, 0x00)},           // Okabe–Ito orange
-    {"all-gather", qRgb(0x56, 0xb4, 0xe9)},           // Okabe–Ito sky blue
-    {"reduce-scatter", qRgb(0xd5, 0x5e, 0x00)},       // Okabe–Ito vermillion
-    {"all-to-all", qRgb(0xcc, 0x79, 0xa7)},           // Okabe–Ito reddish purple
-    {"send/recv", qRgb(0x00, 0x9e, 0x73)},            // Okabe–Ito bluish green
-    {"reduce", qRgb(0x86, 0x67, 0x77)},               // dark greyed reddish purple
-    {"gather", qRgb(0xfc, 0xa8, 0x77)},               // light vermillion
-    {"scatter", qRgb(0x93, 0x8b, 0x46)},              // dark greyed yellow (olive)
-    {"broadcast", qRgb(0x58, 0xd6, 0xa7)},            // light bluish green
-    {"reduce-scatter block", qRgb(0x73, 0x56, 0x2a)}, // dark orange (brown)
-    {"barrier", qRgb(0x59, 0x59, 0x59)},              // dark grey
+    {"compute", qRgb(0x00, 0x72, 0xb2)},                      // Okabe–Ito blue
+    {"memory", qRgb(0xf0, 0xe4, 0x42)},                       // Okabe–Ito yellow
+    {"cpu", qRgb(0xd8, 0xb5, 0xc6)},                          // light reddish purple
+    {"other", qRgb(0x86, 0x86, 0x86)},                        // mid grey
+    {nameOf(CT::AllReduce), qRgb(0xe6, 0x9f, 0x00)},          // Okabe–Ito orange
+    {nameOf(CT::AllGather), qRgb(0x56, 0xb4, 0xe9)},          // Okabe–Ito sky blue
+    {nameOf(CT::ReduceScatter), qRgb(0xd5, 0x5e, 0x00)},      // Okabe–Ito vermillion
+    {nameOf(CT::AllToAll), qRgb(0xcc, 0x79, 0xa7)},           // Okabe–Ito reddish purple
+    {"send/recv", qRgb(0x00, 0x9e, 0x73)},                    // Okabe–Ito bluish green
+    {nameOf(CT::Reduce), qRgb(0x86, 0x67, 0x77)},             // dark greyed reddish purple
+    {nameOf(CT::Gather), qRgb(0xfc, 0xa8, 0x77)},             // light vermillion
+    {nameOf(CT::Scatter), qRgb(0x93, 0x8b, 0x46)},            // dark greyed yellow (olive)
+    {nameOf(CT::Broadcast), qRgb(0x58, 0xd6, 0xa7)},          // light bluish green
+    {nameOf(CT::ReduceScatterBlock), qRgb(0x73, 0x56, 0x2a)}, // dark orange (brown)
+    {nameOf(CT::Barrier), qRgb(0x59, 0x59, 0x59)},            // dark grey
 }};
 
 Kind kindOfCollective(uint8_t type) {

@@ -110,29 +110,14 @@ RemoteMemoryConfig withMemoryDefaults(RemoteMemoryConfig m, int64_t npus) {
     return m;
 }
 
-// The messages are the project reader's (engine/config/schema/MemorySettings.cpp and
-// SpecValidation.cpp's checkMemory); MemoryTierTest checks that the reader says the same.
+// The messages are the project reader's own (config/SpecValidation.h), key path first.
 std::vector<std::string> memoryProblems(const RemoteMemoryConfig& m, const PlatformSpec& platform) {
     std::vector<std::string> out;
     if (!hasMemoryTier(m))
         return out;
-    if (m.bandwidthBytesPerNs == 0)
-        out.push_back(
-            "memory.bandwidth: required for an expanded memory (e.g. bandwidth: 50 GB/s)");
-    if (m.type == RemoteMemoryType::PerNodeMemoryExpansion) {
-        if (m.numNodes <= 0)
-            out.push_back("memory.num-nodes: expected 1 or more nodes for per-node");
-        if (m.numNpusPerNode <= 0)
-            out.push_back("memory.npus-per-node: expected 1 or more NPUs per node for per-node");
-    }
-    if (m.type == RemoteMemoryType::Pooled) {
-        if (m.groups <= 0)
-            out.push_back("memory.groups: expected 1 or more memory groups for pooled memory "
-                          "(e.g. groups: 256)");
-        if (m.fabricBytesPerNs == 0)
-            out.push_back("memory.fabric-bandwidth: expected the bandwidth of each NPU's port "
-                          "into the pooled fabric (e.g. fabric-bandwidth: 256 GB/s)");
-    }
+    for (const Error& gap : memoryTierGaps(m))
+        out.push_back(gap.where().keyPath + ": " + gap.message() +
+                      (gap.hint().empty() ? "" : " (" + gap.hint() + ")"));
     // What the tier must agree on with the platform: the reader's own check, word for word.
     SimulationSpec spec;
     spec.platform = platform;

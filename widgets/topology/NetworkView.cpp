@@ -3,6 +3,7 @@
 #include "common/InterfaceScale.h"
 #include "topology/DimensionColors.h"
 #include "topology/MemoryTierPainter.h"
+#include "topology/NetworkDescription.h"
 #include "topology/TopologyMath.h"
 #include "topology/UnitChoices.h"
 
@@ -24,15 +25,6 @@ constexpr int kMargin = 16;
 // The legend repeats the stack's red marker, so the drawing never looks valid when it is not.
 bool isInvalid(const DimensionSpec& d) {
     return d.size < 2 || !(d.bandwidthBytesPerSecond > 0);
-}
-
-QString idList(const std::vector<int>& ids) {
-    QStringList parts;
-    for (size_t i = 0; i < ids.size() && i < 8; ++i)
-        parts << QString::number(ids[i]);
-    if (ids.size() > 8)
-        parts << QStringLiteral("\u2026 (%1 in all)").arg(ids.size());
-    return parts.join(QStringLiteral(", "));
 }
 } // namespace
 
@@ -175,49 +167,11 @@ void NetworkView::updateCollapseLevel() {
 }
 
 QString NetworkView::describeNpu(int id) const {
-    const std::vector<int> c = m_layout.coordinates(id);
-    QStringList coords;
-    for (int a : c)
-        coords << QString::number(a);
-    QStringList lines{tr("NPU %1 at (%2)").arg(id).arg(coords.join(QStringLiteral(", ")))};
-    const NetworkPainter painter(m_layout, m_platform);
-    for (int d = 0; d < m_layout.dimensionCount(); ++d) {
-        const DimensionSpec& dim = m_platform.dimensions[static_cast<size_t>(d)];
-        const QString head = QStringLiteral("d%1 %2 %3: ")
-                                 .arg(d)
-                                 .arg(QLatin1String(blockKindName(dim.kind)))
-                                 .arg(dim.size);
-        const QString peers = idList(painter.neighbours(id, d));
-        const QString bw = describeBandwidth(dim.bandwidthBytesPerSecond);
-        if (dim.kind == BlockKind::Switch)
-            lines << head + tr("1 link to its switch (with %1), %2").arg(peers, bw);
-        else
-            lines << head + QStringLiteral("\u2194 %1, %2").arg(peers, bw);
-    }
-    const QString memory = describeNpuMemory(m_tier.memory(), m_layout.npuCount(), id);
-    if (m_tier.present() && !memory.isEmpty())
-        lines << memory;
-    return lines.join(QLatin1Char('\n'));
+    return describeNetworkNpu(m_layout, m_platform, m_tier, id);
 }
 
 QString NetworkView::describeGroup(const NetworkLayout::Hit& group) const {
-    if (group.level < 1)
-        return {};
-    const int per = m_layout.level(group.level).npusPerGroup;
-    const std::vector<int> c = m_layout.coordinates(group.firstId);
-    QStringList coords;
-    for (size_t d = 0; d < c.size(); ++d)
-        coords << (static_cast<int>(d) < group.level ? QStringLiteral("*") : QString::number(c[d]));
-    const int d = group.level - 1;
-    const DimensionSpec& dim = m_platform.dimensions[static_cast<size_t>(d)];
-    return tr("Group of %1 NPUs (ids %2\u2013%3) at (%4)\nbuilt by d%5: %6 %7")
-        .arg(per)
-        .arg(group.firstId)
-        .arg(group.firstId + per - 1)
-        .arg(coords.join(QStringLiteral(", ")))
-        .arg(d)
-        .arg(QLatin1String(blockKindName(dim.kind)))
-        .arg(dim.size);
+    return describeNetworkGroup(m_layout, m_platform, group);
 }
 
 void NetworkView::setOverlay(const NetworkOverlay* overlay) {

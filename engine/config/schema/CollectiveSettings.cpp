@@ -8,6 +8,7 @@
 #include "config/schema/SystemSchema.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <ostream>
 
@@ -19,25 +20,37 @@ using config::Diagnostics;
 using nlohmann::json;
 using nlohmann::ordered_json;
 
+/// One collective's keys (names from core/Collectives.h) and the spec fields they fill.
 struct Collective {
     const char* name; ///< "all-reduce": project key, comparison key, ASTRA-sim key prefix
     const char* label;
-    const char* specJsonList;
-    const char* specJsonCustom;
+    const char* specJsonList;   ///< "allReduce"
+    std::string specJsonCustom; ///< "customAllReduce"
     std::vector<AlgorithmSpec> SystemConfig::*list;
     std::string SystemConfig::*custom;
 };
 
-const Collective kCollectives[] = {
-    {"all-reduce", "All-reduce", "allReduce", "customAllReduce", &SystemConfig::allReduce,
-     &SystemConfig::customAllReduce},
-    {"reduce-scatter", "Reduce-scatter", "reduceScatter", "customReduceScatter",
-     &SystemConfig::reduceScatter, &SystemConfig::customReduceScatter},
-    {"all-gather", "All-gather", "allGather", "customAllGather", &SystemConfig::allGather,
-     &SystemConfig::customAllGather},
-    {"all-to-all", "All-to-all", "allToAll", "customAllToAll", &SystemConfig::allToAll,
-     &SystemConfig::customAllToAll},
-};
+Collective collective(CollectiveKind kind, std::vector<AlgorithmSpec> SystemConfig::*list,
+                      std::string SystemConfig::*custom) {
+    const CollectiveNames& names = namesOf(kind);
+    std::string customKey = names.camel;
+    customKey.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(customKey[0])));
+    return {names.name, names.label, names.camel, "custom" + customKey, list, custom};
+}
+
+const std::vector<Collective>& collectives() {
+    static const std::vector<Collective> all{
+        collective(CollectiveKind::AllReduce, &SystemConfig::allReduce,
+                   &SystemConfig::customAllReduce),
+        collective(CollectiveKind::ReduceScatter, &SystemConfig::reduceScatter,
+                   &SystemConfig::customReduceScatter),
+        collective(CollectiveKind::AllGather, &SystemConfig::allGather,
+                   &SystemConfig::customAllGather),
+        collective(CollectiveKind::AllToAll, &SystemConfig::allToAll,
+                   &SystemConfig::customAllToAll),
+    };
+    return all;
+}
 
 // "ring, direct4" -> list; throws astrolabe::Error (with the valid names) for an unknown name.
 std::vector<AlgorithmSpec> parseNames(const std::string& text) {
@@ -91,14 +104,14 @@ void readProjectAlgorithms(config::ProjectContext& c, const YAML::Node& node,
         return;
     }
     config::checkKeys(d, node, path, config::projectCollectiveNames());
-    for (const Collective& k : kCollectives)
+    for (const Collective& k : collectives())
         if (node[k.name].IsDefined())
             readAlgorithmList(d, node[k.name], config::joinKey(path, k.name), system.*k.list);
 }
 
 void readAstraAlgorithms(AstraReadContext& c, SystemConfig& system) {
     config::AstraJsonObject& r = c.json;
-    for (const Collective& k : kCollectives) {
+    for (const Collective& k : collectives()) {
         const std::string key = std::string(k.name) + "-implementation";
         if (!r.has(key))
             continue;
@@ -145,7 +158,7 @@ Setting algorithms() {
     s.type = Type::Custom;
     s.astraKey = "<collective>-implementation";
     s.astraOrder = 10;
-    for (const Collective& k : kCollectives)
+    for (const Collective& k : collectives())
         s.astraKeys.push_back(std::string(k.name) + "-implementation");
     s.label = "Collective algorithms";
     s.help =
@@ -168,12 +181,12 @@ Setting algorithms() {
     h.readProject = readProjectAlgorithms;
     h.writeProject = [](std::ostream& out, const SimulationSpec& spec, const auto&) {
         out << "  algorithms:\n";
-        for (const Collective& k : kCollectives)
+        for (const Collective& k : collectives())
             out << "    " << k.name << ": [" << algorithmNames(spec.system.*k.list, ", ") << "]\n";
     };
     h.readAstra = readAstraAlgorithms;
     h.writeAstra = [](const SystemConfig& system, ordered_json& j, const std::string&) {
-        for (const Collective& k : kCollectives) {
+        for (const Collective& k : collectives()) {
             if ((system.*k.list).empty())
                 continue;
             ordered_json names = ordered_json::array();
@@ -183,7 +196,7 @@ Setting algorithms() {
         }
     };
     h.specJson = [](const SimulationSpec& spec, json& group) {
-        for (const Collective& k : kCollectives) {
+        for (const Collective& k : collectives()) {
             json names = json::array();
             for (const AlgorithmSpec& a : spec.system.*k.list)
                 names.push_back(algorithmName(a));
@@ -191,7 +204,7 @@ Setting algorithms() {
         }
     };
     h.fromSpecJson = [](const json& group, SimulationSpec& spec) {
-        for (const Collective& k : kCollectives)
+        for (const Collective& k : collectives())
             if (const auto it = group.find(k.specJsonList); it != group.end() && it->is_array()) {
                 std::vector<AlgorithmSpec> list;
                 for (const json& name : *it)
@@ -200,13 +213,13 @@ Setting algorithms() {
             }
     };
     h.compare = [](const SimulationSpec& spec, std::vector<CompareRow>& rows) {
-        for (const Collective& k : kCollectives) {
+        for (const Collective& k : collectives()) {
             const std::string text = algorithmNames(spec.system.*k.list, ", ");
             rows.push_back({std::string("system.") + k.name, std::string(k.name) + " algorithms",
                             text.empty() ? "-" : text, std::nullopt});
         }
     };
-    for (const Collective& k : kCollectives) {
+    for (const Collective& k : collectives()) {
         auto list = k.list;
         h.textFields.push_back(
             {k.label, std::string("system.") + k.name, std::string(k.name) + "-implementation",
@@ -224,7 +237,7 @@ Setting customAlgorithms() {
     s.type = Type::Custom;
     s.astraKey = "<collective>-implementation-custom";
     s.astraOrder = 11;
-    for (const Collective& k : kCollectives)
+    for (const Collective& k : collectives())
         s.astraKeys.push_back(std::string(k.name) + "-implementation-custom");
     s.label = "Custom collectives";
     s.help = "A Chakra ET prefix per collective ({all-reduce: <prefix>, ...}) whose traces "
@@ -239,7 +252,7 @@ Setting customAlgorithms() {
             return;
         }
         config::checkKeys(c.diagnostics, node, path, config::projectCollectiveNames());
-        for (const Collective& k : kCollectives) {
+        for (const Collective& k : collectives()) {
             std::string prefix;
             if (node[k.name].IsDefined() &&
                 config::readString(c.diagnostics, node[k.name], config::joinKey(path, k.name),
@@ -249,18 +262,18 @@ Setting customAlgorithms() {
     };
     h.writeProject = [](std::ostream& out, const SimulationSpec& spec, const auto& relative) {
         bool any = false;
-        for (const Collective& k : kCollectives)
+        for (const Collective& k : collectives())
             any = any || !(spec.system.*k.custom).empty();
         if (!any)
             return;
         out << "  custom-algorithms:\n";
-        for (const Collective& k : kCollectives)
+        for (const Collective& k : collectives())
             if (!(spec.system.*k.custom).empty())
                 out << "    " << k.name << ": " << relative(spec.system.*k.custom) << "\n";
     };
     h.readAstra = [](AstraReadContext& c, SystemConfig& system) {
         config::AstraJsonObject& r = c.json;
-        for (const Collective& k : kCollectives) {
+        for (const Collective& k : collectives()) {
             const std::string key = std::string(k.name) + "-implementation-custom";
             if (!r.has(key))
                 continue;
@@ -280,17 +293,17 @@ Setting customAlgorithms() {
         }
     };
     h.writeAstra = [](const SystemConfig& system, ordered_json& j, const std::string&) {
-        for (const Collective& k : kCollectives)
+        for (const Collective& k : collectives())
             if (!(system.*k.custom).empty())
                 j[std::string(k.name) + "-implementation-custom"] =
                     ordered_json::array({system.*k.custom});
     };
     h.specJson = [](const SimulationSpec& spec, json& group) {
-        for (const Collective& k : kCollectives)
+        for (const Collective& k : collectives())
             group[k.specJsonCustom] = spec.system.*k.custom;
     };
     h.fromSpecJson = [](const json& group, SimulationSpec& spec) {
-        for (const Collective& k : kCollectives)
+        for (const Collective& k : collectives())
             if (const auto it = group.find(k.specJsonCustom); it != group.end() && it->is_string())
                 spec.system.*k.custom = it->get<std::string>();
     };

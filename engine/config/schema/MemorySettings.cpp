@@ -5,12 +5,14 @@
 #include "config/AstraMemoryConfig.h"
 #include "config/ProjectReading.h"
 #include "config/ProjectValues.h"
+#include "config/SpecValidation.h"
 #include "config/schema/Setting.h"
 
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string_view>
 
 namespace astrolabe::settings {
 namespace {
@@ -35,6 +37,15 @@ bool perNode(const SimulationSpec& spec) {
 }
 bool pooled(const SimulationSpec& spec) {
     return spec.memory.type == RemoteMemoryType::Pooled;
+}
+
+/// Reports the gaps of the memory section (memoryTierGaps) at `keys`, at their place in `group`.
+void reportGaps(config::ProjectContext& c, const YAML::Node& group, const SimulationSpec& spec,
+                std::initializer_list<std::string_view> keys) {
+    for (const Error& gap : memoryTierGaps(spec.memory))
+        if (std::find(keys.begin(), keys.end(), gap.where().keyPath) != keys.end())
+            c.diagnostics.error(config::locate(c.diagnostics, group, gap.where().keyPath),
+                                gap.message(), gap.hint());
 }
 
 // A setting of the pooled memory alone (Astrolabe's; ASTRA-sim's JSON has no such key).
@@ -182,10 +193,8 @@ Setting bandwidth() {
     };
     s.hooks.afterProjectRead = [](config::ProjectContext& c, const YAML::Node& group,
                                   SimulationSpec& spec) {
-        if (hasRemoteMemory(spec) && spec.memory.bandwidthBytesPerNs == 0 &&
-            !group["bandwidth"].IsDefined())
-            c.diagnostics.error(config::locate(c.diagnostics, group, "memory.bandwidth"),
-                                "required for an expanded memory", "e.g. bandwidth: 50 GB/s");
+        if (!group["bandwidth"].IsDefined())
+            reportGaps(c, group, spec, {"memory.bandwidth"});
     };
     s.hooks.check = [](const Value& v) -> std::string {
         const double perNs = std::get<double>(v);
@@ -205,15 +214,7 @@ Setting numNodes() {
     // Both counts are read by now: check them together, in key order.
     s.hooks.afterProjectRead = [](config::ProjectContext& c, const YAML::Node& group,
                                   SimulationSpec& spec) {
-        Diagnostics& d = c.diagnostics;
-        if (!perNode(spec))
-            return;
-        if (spec.memory.numNodes <= 0)
-            d.error(config::locate(d, group, "memory.num-nodes"),
-                    "expected 1 or more nodes for per-node");
-        if (spec.memory.numNpusPerNode <= 0)
-            d.error(config::locate(d, group, "memory.npus-per-node"),
-                    "expected 1 or more NPUs per node for per-node");
+        reportGaps(c, group, spec, {"memory.num-nodes", "memory.npus-per-node"});
     };
     return s;
 }
@@ -240,16 +241,7 @@ Setting groups() {
     s.writeProjectWhen = pooled;
     s.hooks.afterProjectRead = [](config::ProjectContext& c, const YAML::Node& group,
                                   SimulationSpec& spec) {
-        Diagnostics& d = c.diagnostics;
-        if (!pooled(spec))
-            return;
-        if (spec.memory.groups <= 0)
-            d.error(config::locate(d, group, "memory.groups"),
-                    "expected 1 or more memory groups for pooled memory", "e.g. groups: 256");
-        if (spec.memory.fabricBytesPerNs == 0)
-            d.error(config::locate(d, group, "memory.fabric-bandwidth"),
-                    "expected the bandwidth of each NPU's port into the pooled fabric",
-                    "e.g. fabric-bandwidth: 256 GB/s");
+        reportGaps(c, group, spec, {"memory.groups", "memory.fabric-bandwidth"});
     };
     return s;
 }

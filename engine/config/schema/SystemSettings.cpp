@@ -181,13 +181,14 @@ std::vector<Setting> scalars() {
     s = make("inter-dimension-scheduling", Type::Enum, "inter-dimension-scheduling", 31,
              "Order of dimensions", "inter-dimension scheduling",
              "The order in which a chunk visits the dimensions. ascending: 0, 1, 2, ...; "
-             "roundRobin rotates the start per chunk; themis (ISCA'22) gives each chunk the "
-             "dimension order that finishes it earliest given the work already queued on every "
-             "dimension, so all dimensions stay busy; offlineGreedy and offlineGreedyFlex are "
-             "ASTRA-sim's own Themis code, cycle-exact. (ASTRA-sim 2.x ignores this setting; "
-             "Astrolabe honours it.)");
+             "roundRobin rotates the start per chunk; themisGreedy is Themis' greedy rule as "
+             "published (ISCA'22): the least loaded dimension takes the chunk's largest step; "
+             "themis searches the dimension orders instead, replaying the collective in a model "
+             "of the dimensions' queues, and gives each chunk the order that finishes the "
+             "collective earliest; offlineGreedy and offlineGreedyFlex are ASTRA-sim's own Themis "
+             "code, cycle-exact. (ASTRA-sim 2.x ignores this setting; Astrolabe honours it.)");
     bindEnum(s, sys, &SystemConfig::interDimensionScheduling, interDimensionSchedulingName,
-             parseInterDimensionScheduling, 5);
+             parseInterDimensionScheduling, 6);
     s.compat = Compat::AstrolabeOnly;
     s.editor = Editor::System;
     s.specJsonKey = "interDimensionScheduling";

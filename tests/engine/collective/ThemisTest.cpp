@@ -1,6 +1,7 @@
-// Themis as published (ISCA'22) against the fixed dimension order, on the paper's platforms
-// (docs/themis.md has all 72 cases); and its cost model against closed forms.
+// Themis' search and its published greedy rule against the fixed dimension order, on the
+// paper's platforms (docs/themis.md has all 72 cases); and its cost model against closed forms.
 #include "collective/DimensionScheduler.h"
+#include "config/AstraSystemConfig.h"
 #include "engine/golden/GoldenSpec.h"
 
 #include <gtest/gtest.h>
@@ -158,4 +159,29 @@ TEST(Themis, AtLeastAsFastAsAstraSimsThemisOnW2DWithFourChunks) {
     s.system.interDimensionScheduling = InterDimensionScheduling::Themis;
     const double themis = static_cast<double>(maxCycles(*runCollective(s, CT::AllReduce, bytes)));
     EXPECT_LE(themis, astra) << "themis " << themis << " cycles, offlineGreedy " << astra;
+}
+
+TEST(Themis, TheGreedyRuleSendsTheLargestStepToTheLeastLoadedDimension) {
+    // Two rings of 4 at 100 GB/s, 500 ns: a reduce-scatter of x bytes costs 3 (500 + x / 400) ns
+    // on the first dimension it visits, 3 (500 + x / 1600) ns on the second. The first chunk
+    // finds both idle and keeps the natural order, loading dimension 0 with the larger step; the
+    // second starts on dimension 1; then each carries one large and one small step, equal
+    // loads, and the third keeps the natural order again. All-to-all keeps the natural order.
+    DimensionScheduler s(InterDimensionScheduling::ThemisGreedy,
+                         {gbps(BK::Ring, 4, 100, 500), gbps(BK::Ring, 4, 100, 500)},
+                         withAlgorithms({AlgorithmKind::Ring, AlgorithmKind::Ring}));
+    s.beginCollective(3);
+    EXPECT_EQ(s.orderFor(CK::ReduceScatter, kMiB, {0, 1}), (std::vector<int>{0, 1}));
+    EXPECT_EQ(s.orderFor(CK::ReduceScatter, kMiB, {0, 1}), (std::vector<int>{1, 0}));
+    EXPECT_EQ(s.orderFor(CK::ReduceScatter, kMiB, {0, 1}), (std::vector<int>{0, 1}));
+    s.beginCollective(2);
+    EXPECT_EQ(s.orderFor(CK::AllGather, kMiB, {0, 1}), (std::vector<int>{1, 0}));
+    EXPECT_EQ(s.orderFor(CK::AllGather, kMiB, {0, 1}), (std::vector<int>{0, 1}))
+        << "all-gather's largest step is its last: the least loaded dimension comes last";
+    s.beginCollective(2);
+    EXPECT_EQ(s.orderFor(CK::AllToAll, kMiB, {0, 1}), (std::vector<int>{0, 1}));
+    EXPECT_EQ(s.orderFor(CK::AllToAll, kMiB, {0, 1}), (std::vector<int>{0, 1}));
+    EXPECT_TRUE(s.splitsAllReduce());
+    EXPECT_EQ(parseInterDimensionScheduling("themisGreedy"),
+              InterDimensionScheduling::ThemisGreedy);
 }

@@ -7,6 +7,7 @@
 #include "config/GraphGenerators.h"
 #include "core/Error.h"
 #include "engine/golden/GoldenSpec.h"
+#include "engine/tacos/ScheduleCheck.h"
 #include "tacos/Evaluate.h"
 #include "tacos/ScheduleExport.h"
 #include "tacos/Synthesizer.h"
@@ -56,74 +57,8 @@ GraphSpec unidirectionalRing(int n) {
     return g;
 }
 
-/// Replays the schedule: which NPUs' contributions each NPU holds of each chunk (a bit set of
-/// NPUs, so N <= 64), checking the link and causality rules on the way.
 void expectCorrect(const Schedule& s, const std::string& what) {
-    ASSERT_LE(s.npus, 64);
-    const int n = s.npus, chunks = s.chunkCount();
-    const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
-    std::vector<uint64_t> held(size_t(n) * size_t(chunks), 0);
-    for (int p = 0; p < n; ++p)
-        for (int k = 0; k < chunks; ++k)
-            if (s.kind != SynthesisKind::AllGather || s.ownerOf(k) == p)
-                held[size_t(p) * size_t(chunks) + size_t(k)] = uint64_t{1} << p;
-    // A link never carries two chunks at once.
-    std::map<int, std::vector<std::pair<double, double>>> busy;
-    for (const ChunkSend& c : s.sends)
-        busy[c.link].push_back({c.startNs, c.endNs});
-    for (auto& [link, spans] : busy) {
-        std::sort(spans.begin(), spans.end());
-        for (size_t i = 1; i < spans.size(); ++i)
-            ASSERT_GE(spans[i].first, spans[i - 1].second) << what << " link " << link;
-    }
-    // Arrivals before departures at equal times; what a send carries is what its source holds
-    // when it starts.
-    struct Event {
-        double t;
-        bool send;
-        size_t i;
-    };
-    std::vector<Event> events;
-    for (size_t i = 0; i < s.sends.size(); ++i) {
-        events.push_back({s.sends[i].startNs, true, i});
-        events.push_back({s.sends[i].endNs, false, i});
-    }
-    std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
-        return a.t < b.t || (a.t == b.t && !a.send && b.send);
-    });
-    std::vector<uint64_t> carried(s.sends.size(), 0);
-    for (const Event& e : events) {
-        const ChunkSend& c = s.sends[e.i];
-        const SynthLink& l = s.links[size_t(c.link)];
-        ASSERT_NEAR(c.endNs - c.startNs, l.latencyNs + double(s.chunkBytes) / l.bytesPerNs, 1e-3);
-        uint64_t& src = held[size_t(l.src) * size_t(chunks) + size_t(c.chunk)];
-        uint64_t& dst = held[size_t(l.dst) * size_t(chunks) + size_t(c.chunk)];
-        if (e.send) {
-            ASSERT_NE(src, 0u) << what << ": chunk " << c.chunk << " sent by NPU " << l.src
-                               << " before it arrived";
-            if (c.phase == 1) {
-                ASSERT_EQ(src, all) << what << ": all-gather of a chunk not fully reduced";
-            }
-            carried[e.i] = src;
-        } else {
-            if (s.kind == SynthesisKind::AllGather) {
-                ASSERT_EQ(dst, 0u) << what << ": chunk " << c.chunk << " arrives twice";
-            } else if (c.phase == 1) {
-                ASSERT_NE(dst, all) << what << ": chunk " << c.chunk << " arrives twice";
-            }
-            dst |= carried[e.i];
-        }
-    }
-    for (int p = 0; p < n; ++p)
-        for (int k = 0; k < chunks; ++k) {
-            const uint64_t h = held[size_t(p) * size_t(chunks) + size_t(k)];
-            if (s.kind == SynthesisKind::AllGather) {
-                ASSERT_EQ(h, uint64_t{1} << s.ownerOf(k)) << what << " NPU " << p << " chunk " << k;
-            } else if (s.kind == SynthesisKind::AllReduce || s.ownerOf(k) == p) {
-                ASSERT_EQ(h, all) << what << " NPU " << p << " chunk " << k;
-            }
-        }
-    ASSERT_GE(s.finishNs * (1 + 1e-9), bandwidthLowerBoundNs(s)) << what;
+    EXPECT_EQ(scheduleProblem(s), "") << what;
 }
 
 struct Named {
