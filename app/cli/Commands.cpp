@@ -61,7 +61,7 @@ const std::vector<Command>& commands() {
          optimizeParser, optimizeCommand},
         {"generate", "write Chakra traces: 'generate microbenchmark' or 'generate llm'",
          generateParser, generateCommand},
-        {"trace", "dump or check Chakra execution traces", traceParser, traceCommand},
+        {"trace", "dump, check or repair Chakra execution traces", traceParser, traceCommand},
         {"graph", "graph platforms: export as DOT/GraphML, import an edge-list CSV", graphParser,
          graphCommand},
         {"synthesize", "TACOS: synthesize a collective algorithm for a graph platform",
