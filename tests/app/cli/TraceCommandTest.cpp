@@ -84,3 +84,35 @@ TEST(TraceCommand, RepairNeedsItsOutputAndOtherActionsRefuseOne) {
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("trace dump: unexpected argument \"extra\""), std::string::npos) << r.err;
 }
+
+// import pytorch on DeepSeek's training profile (tests/data; figures summed from the file by a
+// separate script): every kernel name listed with its class, the traces written and accepted
+// by the strict check.
+TEST(TraceCommand, ImportPytorchListsEveryKernelAndWritesStrictTraces) {
+    const fs::path dir = scratchDir("import") / "new-folder";
+    const std::string profile = ASTROLABE_TEST_DATA_DIR + "/deepseek-v3-train-gpu0.json";
+    const Result r =
+        cli({"import", "pytorch", profile, "--out", (dir / "ds").string(), "--npus=2"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    for (const char* line :
+         {"983 GPU activities on 1 GPU (rank 0 of 64)", "measured span of GPU 0: 129012 us",
+          "    expert-all-to-all: 16, 80452 us, 32.96%",
+          "      8 x void dpsk::ep::internode::combine: 49448 us, 20.26%",
+          "    expert-control: 16, 32578 us, 13.35%", "    copy: 20, 28 us, 0.01%",
+          "    compute: 931, 131011 us, 53.68%",
+          "      152 x void cutlass::device_kernel: 91537 us, 37.50%",
+          "      8 x void (anonymous namespace)::elementwise_kernel_with_index: 18 us, 0.01%",
+          "assumed: 32 communication kernels without a size"})
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+    const Result strict = cli({"trace", "check", (dir / "ds").string(), "--npus=2", "--strict"});
+    EXPECT_EQ(strict.code, 0) << strict.err;
+    EXPECT_NE(strict.out.find("2 traces, 1966 nodes, valid (loaded"), std::string::npos)
+        << strict.out;
+    fs::remove_all(dir.parent_path());
+
+    const Result bad = cli({"import", "chrome", profile, "--out", "x"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("import: unknown format \"chrome\"; expected pytorch"),
+              std::string::npos)
+        << bad.err;
+}

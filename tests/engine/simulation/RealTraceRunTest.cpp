@@ -6,6 +6,7 @@
 #include "TestPaths.h"
 #include "engine/golden/GoldenSpec.h"
 #include "simulation/Simulation.h"
+#include "trace/kineto/KinetoImport.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -84,3 +85,19 @@ TEST(RealTraceRun, RunsOnTwoAndFourNpusAsRankZeroDuplicated) {
     }
 }
 
+// DeepSeek's DeepSeek-V3 training profile, imported and run with communication as measured
+// (system.replay-only). Every GPU kernel shares the one compute lane, as in ASTRA-sim, and the
+// DeepEP kernels the communication lane: the compute lane never waits, so the run ends after
+// the sum of the compute kernels and copies, 131,039 us plus 7 kernels of 0 us at 1 ns each.
+// The profile's measured span is 129,012 us: on the GPU, kernels of different streams overlapped,
+// which one lane cannot (+1.57 %).
+TEST(RealTraceRun, DeepSeekProfileReplaysOnOneComputeLane) {
+    const std::string path = ASTROLABE_TEST_DATA_DIR + "/deepseek-v3-train-gpu0.json";
+    const auto imported = kineto::importKineto(kineto::readKinetoTrace(path));
+    SimulationSpec s = spec({dim(BlockKind::Ring, 2)});
+    s.system.replayOnly = true;
+    std::vector<WorkloadTrace> traces(2, imported.traces[0]);
+    const auto r = runTraces(s, std::move(traces));
+    EXPECT_EQ(r->endTime.ps(), 131'039'000'000 + 7'000);
+    EXPECT_NEAR(r->endTime.ns() / 1e3 / imported.measuredSpanUs - 1, 0.0157, 0.0001);
+}
