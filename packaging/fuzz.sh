@@ -14,11 +14,11 @@ build="$root/build-san"
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(chakra network system memory comm_groups project msccl sweep)
+[[ ${#targets[@]} -gt 0 ]] || targets=(chakra chakra_lenient kineto network system memory comm_groups project msccl sweep)
 jobs=${JOBS:-2}
 segment=${SEGMENT:-1200}
 
-declare -A dict=([chakra]=chakra [network]=yaml [project]=yaml [system]=json [memory]=json
+declare -A dict=([chakra]=chakra [chakra_lenient]=chakra [kineto]=kineto [network]=yaml [project]=yaml [system]=json [memory]=json
                  [comm_groups]=json [msccl]=xml [sweep]=yaml)
 
 start=$SECONDS
