@@ -182,6 +182,9 @@ KinetoTrace parseKinetoTrace(std::string_view text, const std::string& file) {
                     SourceLocation{file, 0, 0, {}},
                     "a PyTorch profiler trace is the JSON torch.profiler exports "
                     "(export_chrome_trace); was the file cut short?");
+    } catch (const json::exception& e) { // a number past the range of a double, say
+        throw Error(ErrorKind::Input, std::string("not readable JSON: ") + e.what(),
+                    SourceLocation{file, 0, 0, {}});
     }
     const json* events = &document;
     KinetoTrace trace;

@@ -146,6 +146,9 @@ TEST(KinetoImport, BadTracesAreRefusedNamingTheEvent) {
                               "tid": 1, "ts": 0, "dur": 1})"}),
                    "p.json: the profiler trace has no GPU activity");
     EXPECT_REFUSED(R"({"traceEvent": []})", "p.json: traceEvents: no \"traceEvents\" array");
+    // Found by the fuzzer: a number past the range of a double ended in a JSON library exception.
+    EXPECT_REFUSED(R"({"traceEvents": [{"ph": "X", "ts": 7E700000}]})",
+                   "p.json: not readable JSON: [json.exception.out_of_range.406] number overflow");
 }
 
 TEST(KinetoImport, DeepSeekTrainingProfile) {
