@@ -14,14 +14,14 @@ build="$root/build-san"
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(chakra network system memory comm_groups project msccl sweep
-                                      nccl_tests graph_csv lesson blobs)
+[[ ${#targets[@]} -gt 0 ]] || targets=(chakra chakra_lenient kineto network system memory comm_groups project
+                                      msccl sweep nccl_tests graph_csv lesson blobs)
 jobs=${JOBS:-2}
 segment=${SEGMENT:-1200}
 
-declare -A dict=([chakra]=chakra [network]=yaml [project]=yaml [system]=json [memory]=json
-                 [comm_groups]=json [msccl]=xml [sweep]=yaml [nccl_tests]=nccl_tests
-                 [graph_csv]=csv [lesson]=lesson [blobs]=blobs)
+declare -A dict=([chakra]=chakra [chakra_lenient]=chakra [kineto]=kineto [network]=yaml [project]=yaml
+                 [system]=json [memory]=json [comm_groups]=json [msccl]=xml [sweep]=yaml
+                 [nccl_tests]=nccl_tests [graph_csv]=csv [lesson]=lesson [blobs]=blobs)
 
 start=$SECONDS
 "$root/packaging/sanitized-build.sh" "${targets[@]/#/fuzz_}"

@@ -5,8 +5,21 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <ostream>
 
 namespace astrolabe::cli {
+
+bool makeOutputFolder(const std::string& prefix, std::ostream& err) {
+    const std::filesystem::path folder = std::filesystem::path(prefix).parent_path();
+    if (prefix.empty() || folder.empty())
+        return true;
+    std::error_code failed;
+    std::filesystem::create_directories(folder, failed);
+    if (failed)
+        err << "astrolabe-cli: error: --out " << prefix << ": cannot create the folder "
+            << folder.string() << ": " << failed.message() << "\n";
+    return !failed;
+}
 
 void requireFile(const std::string& flag, const std::string& path) {
     if (path.empty())

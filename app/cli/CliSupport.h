@@ -2,6 +2,7 @@
 // Small helpers shared by astrolabe-cli's commands: flag values and files.
 
 #include <climits>
+#include <iosfwd>
 #include <string>
 
 namespace astrolabe::cli {
@@ -16,5 +17,8 @@ double parseReal(const std::string& flag, const std::string& text);
 /// True and the value when the whole of `text` is a finite number ("250", "2.5e3").
 bool parseWholeNumber(const std::string& text, double& value);
 bool parseBool(const std::string& flag, const std::string& text);
+/// Makes the folder of an --out PREFIX ("runs/gpt3/t" writes into runs/gpt3/) if missing;
+/// false, with the message written to `err`, when it cannot be made.
+bool makeOutputFolder(const std::string& prefix, std::ostream& err);
 
 } // namespace astrolabe::cli

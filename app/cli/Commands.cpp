@@ -8,6 +8,7 @@
 #include "cli/GenerateCommand.h"
 #include "cli/GenerateLlmCommand.h"
 #include "cli/GraphCommand.h"
+#include "cli/ImportCommand.h"
 #include "cli/LessonCommand.h"
 #include "cli/OptimizeCommand.h"
 #include "cli/RunCommand.h"
@@ -62,7 +63,9 @@ const std::vector<Command>& commands() {
          optimizeParser, optimizeCommand},
         {"generate", "write Chakra traces: 'generate microbenchmark' or 'generate llm'",
          generateParser, generateCommand},
-        {"trace", "dump or check Chakra execution traces", traceParser, traceCommand},
+        {"trace", "dump, check or repair Chakra execution traces", traceParser, traceCommand},
+        {"import", "'import pytorch': a PyTorch profiler trace into Chakra traces", importParser,
+         importCommand},
         {"graph", "graph platforms: export as DOT/GraphML, import an edge-list CSV", graphParser,
          graphCommand},
         {"synthesize", "TACOS: synthesize a collective algorithm for a graph platform",

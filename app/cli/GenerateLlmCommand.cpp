@@ -1,5 +1,6 @@
 #include "cli/GenerateLlmCommand.h"
 
+#include "cli/CliSupport.h"
 #include "cli/Commands.h"
 #include "core/Error.h"
 #include "core/Units.h"
@@ -15,7 +16,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <map>
 #include <ostream>
 
@@ -146,17 +146,8 @@ int generateLlmCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
     out << formatFigures(figures);
 
     const std::string prefix = args.value("out");
-    // --out runs/gpt3/t writes into runs/gpt3/, made if missing.
-    if (const std::filesystem::path folder = std::filesystem::path(prefix).parent_path();
-        !prefix.empty() && !folder.empty()) {
-        std::error_code failed;
-        std::filesystem::create_directories(folder, failed);
-        if (failed) {
-            err << "astrolabe-cli: error: --out " << prefix << ": cannot create the folder "
-                << folder.string() << ": " << failed.message() << "\n";
-            return kExitFailure;
-        }
-    }
+    if (!makeOutputFolder(prefix, err))
+        return kExitFailure;
     // Rank by rank: the largest presets (~25 M nodes) never sit in memory at once.
     const auto start = std::chrono::steady_clock::now();
     size_t nodes = 0, traces = 0;

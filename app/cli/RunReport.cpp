@@ -9,6 +9,7 @@
 #include "export/MemoryTraceExport.h"
 #include "export/ResultJson.h"
 #include "record/Oversubscription.h"
+#include "simulation/Simulation.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -70,6 +71,9 @@ void printRunSummary(std::ostream& out, const SimulationSpec& spec, const RunRes
         out << " (" << r.simulatedNpus << " of " << r.npuCount
             << " NPUs simulated, the others by symmetry)";
     out << "\n";
+    for (const std::string& line : r.reportLines)
+        if (line.starts_with(kAssumedLinePrefix))
+            out << "  assumed " << line.substr(std::string_view(kAssumedLinePrefix).size()) << "\n";
     if (r.npus.empty())
         return;
     auto spread = [&](auto field) {

@@ -49,6 +49,9 @@ struct RunOptions {
     bool rendezvousProtocol = false;
     /// Dependencies: false = data and control (ASTRA-sim feeder v3), true = data only (feeder v1).
     bool dataDepsOnly = false;
+    /// Traces: false = lenient (the documented rules for converted PyTorch traces apply and
+    /// what they assumed is reported), true = strict (such traces are refused).
+    bool strictTraces = false;
     /// Record per-NPU activity intervals, collective/phase spans and link busy intervals.
     bool recordTimeline = true;
     bool recordLinkIntervals = false;

@@ -17,6 +17,7 @@
 #include "simulation/Symmetry.h"
 #include "simulation/WorkloadSource.h"
 #include "topology/Topology.h"
+#include "trace/TraceRepair.h"
 
 #include <algorithm>
 #include <chrono>
@@ -156,6 +157,8 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
     result->npuCount = topology.npuCount();
     result->links = topology.links();
     result->reportLines = startupReportLines(spec, topology);
+    for (const std::string& line : assumptionLines(traces))
+        result->reportLines.push_back(std::string(kAssumedLinePrefix) + line);
 
     Simulator sim;
     Transport transport(sim, spec.options.rendezvousProtocol);

@@ -9,6 +9,10 @@
 
 namespace astrolabe {
 
+/// RunResult::reportLines that start with this say what a lenient load assumed (one line per
+/// kind, as trace/TraceRepair.h's assumptionLines writes them).
+inline constexpr const char* kAssumedLinePrefix = "[workload] [warning] assumed ";
+
 /// Runs the spec to completion. Throws astrolabe::Error: Input/Validation for bad input,
 /// Deadlock (with a who-waits-on-whom report) when the run cannot finish, Cancelled when the
 /// token fires. Thread-safe across instances: a run owns everything it uses.

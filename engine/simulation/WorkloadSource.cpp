@@ -15,6 +15,7 @@ std::vector<WorkloadTrace> loadWorkloadTraces(const SimulationSpec& spec, int np
         LoadOptions options;
         options.roofline = spec.system.rooflineEnabled;
         options.readTensors = spec.system.trackLocalMemory;
+        options.strict = spec.options.strictTraces;
         for (const DimensionSpec& d : spec.platform.dimensions)
             options.dimensionSizes.push_back(static_cast<uint32_t>(d.size));
         return loadWorkload(spec.workload.tracePrefix, npuCount, options);

@@ -23,7 +23,10 @@ Topology::Topology(const PlatformSpec& spec)
     for (size_t d = 0; d < m_dims.size(); ++d) {
         const DimensionSpec& dim = m_dims[d];
         const std::string key = "platform.dimensions[" + std::to_string(d) + "]";
-        if (dim.size < 2)
+        // One NPU alone is a platform (a trace replayed on a single rank); as one dimension of
+        // several it would only repeat the others.
+        const bool single = dim.size == 1 && m_dims.size() == 1;
+        if (dim.size < 2 && !single)
             throw Error(ErrorKind::Validation,
                         "a dimension needs at least 2 NPUs, found " + std::to_string(dim.size),
                         {spec.sourceFile, 0, 0, key + ".size"});
@@ -52,8 +55,9 @@ Topology::Topology(const PlatformSpec& spec)
         m_switchBase.push_back(dim.kind == BlockKind::Switch ? m_devices : -1);
         if (dim.kind == BlockKind::Switch)
             m_devices += lines;
-        // Enumerate lines by their first NPU, in increasing line index (see lineOf()).
-        for (int line = 0; line < lines; ++line) {
+        // Enumerate lines by their first NPU, in increasing line index (see lineOf()). A single
+        // NPU has no links.
+        for (int line = 0; line < lines && size > 1; ++line) {
             const int low = line % m_strides[d];
             const int high = line / m_strides[d];
             const int first = low + high * m_strides[d] * size;

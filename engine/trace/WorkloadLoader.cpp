@@ -3,6 +3,7 @@
 #include "core/Limits.h"
 #include "trace/ErrorCollector.h"
 #include "trace/TraceIo.h"
+#include "trace/TraceRepair.h"
 #include "trace/WorkloadValidator.h"
 
 #include <algorithm>
@@ -66,6 +67,8 @@ std::vector<WorkloadTrace> loadWorkload(const std::string& prefix, int npuCount,
             try {
                 traces[rank] =
                     readWorkloadTrace(workloadFileName(prefix, rank), options.readTensors);
+                if (!options.strict)
+                    repairTrace(traces[rank]);
             } catch (const ErrorList& list) {
                 mine = list.errors();
             } catch (const Error& e) {
@@ -90,6 +93,10 @@ std::vector<WorkloadTrace> loadWorkload(const std::string& prefix, int npuCount,
                 errors.add(e);
     errors.throwIfAny();
 
+    if (!options.strict && npuCount == 1)
+        for (const WorkloadNode& node : traces[0].nodes)
+            if (node.type == NodeType::CommColl && node.commType != CollectiveType::Broadcast)
+                traces[0].assumptions.add(Assumption::SingleNpuCollective, node.id);
     validateWorkload(traces, options);
 
     for (int rank = 0; rank < npuCount; ++rank)

@@ -24,6 +24,10 @@ struct LoadOptions {
     bool checkIssuingRank = true;
     /// Read the "inputs" / "outputs" tensor lists (track-local-mem on).
     bool readTensors = false;
+    /// Refuse traces that need an assumption. Off, each trace is first repaired by the
+    /// documented rules of TraceRepair.h (what was assumed lands in WorkloadTrace::assumptions),
+    /// and a collective on a 1-NPU platform is allowed (the executor replays its duration).
+    bool strict = true;
     /// At most this many errors are listed; the rest are counted.
     size_t maxErrors = 50;
 };
@@ -34,6 +38,7 @@ struct LoadOptions {
 /// required attributes, unsupported collectives, collectives over no dimension, SEND/RECV issued
 /// by the wrong rank and SEND/RECV that can never match across ranks.
 ///
+/// With options.strict off, every trace is repaired (repairTrace) before it is validated.
 /// On success, SEND nodes without comm_src get comm_src = rank and RECV nodes without comm_dst
 /// get comm_dst = rank (ASTRA-sim's defaults; has* flags stay false). Throws ErrorList with every
 /// problem found (up to options.maxErrors), each naming the file and node id.

@@ -8,9 +8,13 @@
 #include "core/Collectives.h"
 #include "core/SimTime.h"
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace astrolabe {
@@ -26,6 +30,15 @@ enum class NodeType : uint8_t {
     CommColl = 7,
 };
 const char* nodeTypeName(NodeType type); ///< "COMP_NODE", ...
+
+/// The collective an operator or kernel name stands for, as PyTorch and NCCL name them:
+/// "c10d::allreduce_", "nccl:all_reduce", "ncclKernel_AllReduce_RING_LL_Sum_float(...)",
+/// "ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(...)", "record_param_comms" is not one.
+/// Case, '_' and ':' are ignored. Empty for a name that names no collective (send and recv are
+/// point-to-point, not collectives: see isPointToPointName).
+std::optional<CollectiveType> collectiveTypeFromName(std::string_view name);
+/// True for NCCL / c10d point-to-point names ("c10d::send", "ncclDevKernel_SendRecv", ...).
+bool isPointToPointName(std::string_view name);
 
 /// One tensor a node reads or writes (Chakra "inputs" / "outputs" attributes, read only when
 /// track-local-mem is on; spec §1.4). Tensors are matched by name within one NPU's trace.
@@ -129,11 +142,54 @@ inline SimTime replayDuration(const WorkloadNode& node) {
     return SimTime::fromUs(static_cast<int64_t>(node.durationMicros));
 }
 
+/// What a lenient load had to assume to run a trace as PyTorch's converter writes it (each kind
+/// is one documented rule of docs/real-traces.md), counted per kind, with the first node.
+enum class Assumption : uint8_t {
+    AbsentParent,        ///< a dependency on a node absent from the file counts as met
+    SelfDependency,      ///< a node listed as its own parent: dropped
+    CycleBroken,         ///< a dependency on a later node (larger id) that closed a cycle: dropped
+    HostCollective,      ///< a CPU-side collective call (is_cpu_op) runs as a host operator
+    CollectiveFromName,  ///< comm_type absent: taken from the c10d / NCCL name
+    BarrierAsAllReduce,  ///< BARRIER runs as an all-reduce of its comm_size, as NCCL does it
+    BroadcastSizeless,   ///< a broadcast without comm_size (replayed anyway) gets size 0
+    SingleNpuCollective, ///< a collective on a 1-NPU platform replays its measured duration
+};
+inline constexpr size_t kAssumptionKinds = 8;
+/// "dependencies on nodes absent from the file, counted as met", ...
+const char* assumptionText(Assumption kind);
+/// "absent-parent", ... (stable names for scripts and tests)
+const char* assumptionName(Assumption kind);
+
+struct TraceAssumptions {
+    std::array<uint64_t, kAssumptionKinds> counts{};
+    std::array<uint64_t, kAssumptionKinds> firstNode{}; ///< valid where counts[k] > 0
+    uint64_t absentNodes = 0; ///< distinct absent ids behind the AbsentParent count
+
+    void add(Assumption kind, uint64_t nodeId, uint64_t times = 1) {
+        const auto k = static_cast<size_t>(kind);
+        if (counts[k] == 0)
+            firstNode[k] = nodeId;
+        counts[k] += times;
+    }
+    uint64_t count(Assumption kind) const { return counts[static_cast<size_t>(kind)]; }
+    bool empty() const {
+        for (uint64_t c : counts)
+            if (c)
+                return false;
+        return true;
+    }
+};
+
 /// One NPU's trace: its nodes in file order.
 struct WorkloadTrace {
     std::string file;
     std::string schemaVersion; ///< GlobalMetadata.version or the "schema" attribute
     std::vector<WorkloadNode> nodes;
+    /// GlobalMetadata start_ts / finish_ts as PyTorch's converter wrote them (the recording's
+    /// own clock; Chakra states no unit); both 0 when absent. Shown, never used by a run.
+    uint64_t recordedStartTs = 0, recordedFinishTs = 0;
+    /// Filled by a lenient load (LoadOptions::strict = false); empty otherwise.
+    TraceAssumptions assumptions;
 };
 
 } // namespace astrolabe

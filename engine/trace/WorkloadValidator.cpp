@@ -106,7 +106,9 @@ void checkCommunication(const WorkloadTrace& trace, const WorkloadNode& node, in
                  (d < node.detail->involvedDim.size() && node.detail->involvedDim[d])) &&
                 dims[d] > 1)
                 spansSomething = true;
-        if (!spansSomething && node.commType != CollectiveType::Broadcast)
+        // Lenient, a 1-NPU run replays its collectives (Assumption::SingleNpuCollective).
+        const bool replayedAlone = !options.strict && npuCount == 1;
+        if (!spansSomething && node.commType != CollectiveType::Broadcast && !replayedAlone)
             nodeError(errors, ErrorKind::Validation, trace, node,
                       allFalse ? "COMM_COLL_NODE over no dimension: involved_dim is all false"
                                : "COMM_COLL_NODE over no dimension: every involved dimension "

@@ -9,6 +9,8 @@
 
 #define ASTROLABE_DECLARE_TARGET(name) void astrolabeFuzz_##name(std::string_view input);
 ASTROLABE_DECLARE_TARGET(chakra)
+ASTROLABE_DECLARE_TARGET(chakra_lenient)
+ASTROLABE_DECLARE_TARGET(kineto)
 ASTROLABE_DECLARE_TARGET(network)
 ASTROLABE_DECLARE_TARGET(system)
 ASTROLABE_DECLARE_TARGET(memory)
@@ -47,6 +49,12 @@ void replay(const char* name, void (*target)(std::string_view)) {
 
 TEST(FuzzCorpus, Chakra) {
     replay("chakra", astrolabeFuzz_chakra);
+}
+TEST(FuzzCorpus, ChakraLenient) {
+    replay("chakra_lenient", astrolabeFuzz_chakra_lenient);
+}
+TEST(FuzzCorpus, Kineto) {
+    replay("kineto", astrolabeFuzz_kineto);
 }
 TEST(FuzzCorpus, Network) {
     replay("network", astrolabeFuzz_network);

@@ -3,6 +3,7 @@
 #include "config/ProjectValues.h"
 #include "config/schema/Setting.h"
 
+#include <array>
 #include <nlohmann/json.hpp>
 
 namespace astrolabe::settings {
@@ -28,6 +29,32 @@ TimingMode timingOf(const std::string& name) {
 }
 const char* timingText(TimingMode t) {
     return config::timingName(t);
+}
+
+// A run option held as a bool but written as one of two names (`names[1]` means true), with the
+// spec JSON's boolean under `jsonKey`.
+void bindChoices(Setting& s, bool RunOptions::*field, std::array<const char*, 2> names,
+                 const char* noun, const char* jsonKey) {
+    s.choices = {names[0], names[1]};
+    s.get = [=](const SimulationSpec& spec) -> Value {
+        return std::string(names[spec.options.*field ? 1 : 0]);
+    };
+    s.set = [=](SimulationSpec& spec, const Value& v) {
+        const std::string& name = std::get<std::string>(v);
+        if (name != names[0] && name != names[1])
+            throw Error(ErrorKind::Validation,
+                        std::string("unknown ") + noun + " \"" + name + "\"; expected " + names[0] +
+                            " or " + names[1],
+                        {}, config::didYouMean(name, {names[0], names[1]}));
+        spec.options.*field = name == names[1];
+    };
+    s.hooks.specJson = [=](const SimulationSpec& spec, nlohmann::json& group) {
+        group[jsonKey] = spec.options.*field;
+    };
+    s.hooks.fromSpecJson = [=](const nlohmann::json& group, SimulationSpec& spec) {
+        if (const auto it = group.find(jsonKey); it != group.end() && it->is_boolean())
+            spec.options.*field = it->get<bool>();
+    };
 }
 
 std::vector<Setting> runSettings() {
@@ -71,29 +98,21 @@ std::vector<Setting> runSettings() {
     s = make("dependencies", Type::Enum, "Dependencies", "dependencies",
              "data-and-control follows every dependency of the trace; data-only ignores control "
              "dependencies (the behaviour of older ASTRA-sim trace feeders).");
-    s.choices = {"data-and-control", "data-only"};
+    bindChoices(s, &RunOptions::dataDepsOnly, {"data-and-control", "data-only"}, "dependency mode",
+                "dataDepsOnly");
     s.choiceLabels = {"Data and control", "Data only"};
     s.displayChoices = {"data + control", "data only"};
-    s.get = [](const SimulationSpec& spec) -> Value {
-        return std::string(spec.options.dataDepsOnly ? "data-only" : "data-and-control");
-    };
-    s.set = [](SimulationSpec& spec, const Value& v) {
-        const std::string& name = std::get<std::string>(v);
-        if (name != "data-and-control" && name != "data-only")
-            throw Error(ErrorKind::Validation,
-                        "unknown dependency mode \"" + name +
-                            "\"; expected data-and-control or data-only",
-                        {}, config::didYouMean(name, {"data-and-control", "data-only"}));
-        spec.options.dataDepsOnly = name == "data-only";
-    };
     s.compareKey = "options.deps";
-    s.hooks.specJson = [](const SimulationSpec& spec, nlohmann::json& group) {
-        group["dataDepsOnly"] = spec.options.dataDepsOnly;
-    };
-    s.hooks.fromSpecJson = [](const nlohmann::json& group, SimulationSpec& spec) {
-        if (const auto it = group.find("dataDepsOnly"); it != group.end() && it->is_boolean())
-            spec.options.dataDepsOnly = it->get<bool>();
-    };
+    out.push_back(s);
+
+    s = make("trace-rules", Type::Enum, "Trace rules", "trace rules",
+             "lenient runs traces as PyTorch's Chakra converter writes them: dependencies on "
+             "nodes absent from the file count as met, CPU-side collective calls run on the host, "
+             "and every such assumption is reported (docs/real-traces.md). strict refuses them.");
+    bindChoices(s, &RunOptions::strictTraces, {"lenient", "strict"}, "trace rules", "strictTraces");
+    s.choiceLabels = {"Lenient (report assumptions)", "Strict (refuse)"};
+    s.displayChoices = {"lenient", "strict"};
+    s.compareKey = "options.traceRules";
     out.push_back(s);
 
     s = make("record-timeline", Type::Bool, "Record timeline", "record timeline",

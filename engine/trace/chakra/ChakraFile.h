@@ -44,6 +44,8 @@ WorkloadNode decodeNode(const ChakraProtoMsg::Node& node, const std::string& fil
                         ErrorCollector& errors, bool readTensors = false);
 /// "schema" attribute if present, else GlobalMetadata.version.
 std::string schemaVersionOf(const ChakraProtoMsg::GlobalMetadata& metadata);
+/// The schema version and the measured span (start_ts / finish_ts) into `trace`.
+void readMetadata(const ChakraProtoMsg::GlobalMetadata& metadata, WorkloadTrace& trace);
 
 /// Decodes a whole file; throws ErrorList with every problem found (capped at 50).
 WorkloadTrace decodeChakraFile(const ChakraFile& file, const std::string& path,

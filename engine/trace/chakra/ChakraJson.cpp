@@ -1,6 +1,7 @@
 #include "trace/chakra/ChakraJson.h"
 
 #include "core/Error.h"
+#include "trace/chakra/WorkloadGraphJson.h"
 
 #include <google/protobuf/util/json_util.h>
 #include <nlohmann/json.hpp>
@@ -113,6 +114,10 @@ void visitChakraJson(std::string_view text, const std::string& file, const Chakr
             nlohmann::json doc = nlohmann::json::parse(top[0].text, nullptr, false);
             if (doc.is_discarded())
                 fail(file, "malformed JSON (the object starting at byte offset 0 does not parse)");
+            if (isWorkloadGraphJson(doc)) {
+                visitWorkloadGraphJson(doc, file, visitor);
+                return;
+            }
             if (doc.contains("nodes") || doc.contains("globalMetadata")) {
                 if (!doc.contains("globalMetadata") || !doc["globalMetadata"].is_object())
                     fail(file, "the JSON object has \"nodes\" but no \"globalMetadata\" object");

@@ -5,7 +5,8 @@
 //   1. a sequence of objects, GlobalMetadata first, then one object per Node (chakra_jsonizer's
 //      output: concatenated objects, optionally separated by blanks or newlines);
 //   2. an array of such objects: [ {GlobalMetadata}, {Node}, ... ];
-//   3. one object {"globalMetadata": {...}, "nodes": [ {...}, ... ]} (what we write).
+//   3. one object {"globalMetadata": {...}, "nodes": [ {...}, ... ]} (what we write);
+//   4. Chakra's JSON text format {"workload_graph": [...]} (WorkloadGraphJson.h).
 //
 // Unknown keys and unknown enum names are errors, as in the binary reader.
 

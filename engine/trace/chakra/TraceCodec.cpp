@@ -297,11 +297,24 @@ std::string schemaVersionOf(const ChakraProtoMsg::GlobalMetadata& metadata) {
     return metadata.version();
 }
 
+void readMetadata(const ChakraProtoMsg::GlobalMetadata& metadata, WorkloadTrace& trace) {
+    trace.schemaVersion = schemaVersionOf(metadata);
+    for (const Attr& attr : metadata.attr()) {
+        // PyTorch's converter records the measured span; any integer member is read, as for
+        // node attributes, and anything else is left out (ASTRA-sim ignores both).
+        uint64_t* target = attr.name() == "start_ts"    ? &trace.recordedStartTs
+                           : attr.name() == "finish_ts" ? &trace.recordedFinishTs
+                                                        : nullptr;
+        if (const auto value = integerValue(attr); target && value)
+            *target = *value;
+    }
+}
+
 WorkloadTrace decodeChakraFile(const ChakraFile& file, const std::string& path, bool readTensors) {
     ErrorCollector errors;
     WorkloadTrace trace;
     trace.file = path;
-    trace.schemaVersion = schemaVersionOf(file.metadata);
+    readMetadata(file.metadata, trace);
     trace.nodes.reserve(file.nodes.size());
     for (const ChakraProtoMsg::Node& node : file.nodes)
         trace.nodes.push_back(decodeNode(node, path, errors, readTensors));
@@ -377,6 +390,13 @@ ChakraFile encodeWorkloadTrace(const WorkloadTrace& trace) {
         schema->set_name("schema");
         schema->set_string_val(trace.schemaVersion);
     }
+    for (const auto& [name, value] : {std::pair{"start_ts", trace.recordedStartTs},
+                                      std::pair{"finish_ts", trace.recordedFinishTs}})
+        if (value != 0) {
+            Attr* attr = file.metadata.add_attr();
+            attr->set_name(name);
+            attr->set_uint64_val(value);
+        }
     file.nodes.reserve(trace.nodes.size());
     for (const WorkloadNode& node : trace.nodes)
         file.nodes.push_back(encodeNode(node));
@@ -388,9 +408,7 @@ WorkloadTrace readWorkloadTrace(const std::string& path, bool readTensors) {
     WorkloadTrace trace;
     trace.file = path;
     chakra::ChakraVisitor visitor;
-    visitor.onMetadata = [&](ChakraProtoMsg::GlobalMetadata& m) {
-        trace.schemaVersion = schemaVersionOf(m);
-    };
+    visitor.onMetadata = [&](ChakraProtoMsg::GlobalMetadata& m) { readMetadata(m, trace); };
     visitor.onNodeCount = [&](size_t count) { trace.nodes.reserve(count); };
     visitor.onNode = [&](ChakraProtoMsg::Node& n, uint64_t, uint64_t) {
         trace.nodes.push_back(decodeNode(n, path, errors, readTensors));

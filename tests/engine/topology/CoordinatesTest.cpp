@@ -254,7 +254,13 @@ TEST(TopologyValidation, RejectsImpossiblePlatforms) {
         return ErrorKind::Internal;
     };
     EXPECT_EQ(kindOf(platform({})), ErrorKind::Validation);
-    EXPECT_EQ(kindOf(platform({dimension(BlockKind::Ring, 1)})), ErrorKind::Validation);
+    EXPECT_EQ(kindOf(platform({dimension(BlockKind::Ring, 0)})), ErrorKind::Validation);
+    // One NPU is a platform only alone (a trace replayed on a single rank, docs/real-traces.md).
+    EXPECT_EQ(kindOf(platform({dimension(BlockKind::Ring, 4), dimension(BlockKind::Ring, 1)})),
+              ErrorKind::Validation);
+    const Topology single(platform({dimension(BlockKind::Ring, 1)}));
+    EXPECT_EQ(single.npuCount(), 1);
+    EXPECT_EQ(single.linkCount(), 0);
     DimensionSpec noBandwidth = dimension(BlockKind::Ring, 4);
     noBandwidth.bandwidthBytesPerSecond = 0;
     EXPECT_EQ(kindOf(platform({noBandwidth})), ErrorKind::Validation);

@@ -1,0 +1,195 @@
+#include "trace/kineto/KinetoImport.h"
+
+#include "core/Error.h"
+#include "trace/ErrorCollector.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string_view>
+
+namespace astrolabe::kineto {
+namespace {
+
+bool contains(const std::string& text, const char* part) {
+    return text.find(part) != std::string::npos;
+}
+
+// Kahn's algorithm over the nodes' dependencies; the ids are the indices.
+std::vector<bool> stuckNodes(const std::vector<WorkloadNode>& nodes) {
+    std::vector<uint32_t> pending(nodes.size(), 0);
+    std::vector<std::vector<uint32_t>> children(nodes.size());
+    for (uint32_t i = 0; i < nodes.size(); ++i)
+        for (const auto* deps : {&nodes[i].dataDeps, &nodes[i].ctrlDeps})
+            for (uint64_t parent : *deps) {
+                ++pending[i];
+                children[parent].push_back(i);
+            }
+    std::vector<uint32_t> ready;
+    for (uint32_t i = 0; i < nodes.size(); ++i)
+        if (pending[i] == 0)
+            ready.push_back(i);
+    while (!ready.empty()) {
+        const uint32_t n = ready.back();
+        ready.pop_back();
+        for (uint32_t c : children[n])
+            if (--pending[c] == 0)
+                ready.push_back(c);
+    }
+    std::vector<bool> stuck(nodes.size());
+    for (size_t i = 0; i < nodes.size(); ++i)
+        stuck[i] = pending[i] > 0;
+    return stuck;
+}
+
+} // namespace
+
+const char* kernelClassName(KernelClass kind) {
+    switch (kind) {
+    case KernelClass::Collective:
+        return "collective";
+    case KernelClass::PointToPoint:
+        return "point-to-point";
+    case KernelClass::ExpertAllToAll:
+        return "expert-all-to-all";
+    case KernelClass::ExpertControl:
+        return "expert-control";
+    case KernelClass::Copy:
+        return "copy";
+    case KernelClass::Compute:
+        return "compute";
+    }
+    return "unknown";
+}
+
+KernelClassification classifyKernel(const std::string& category, const std::string& name) {
+    if (category == "gpu_memcpy" || category == "gpu_memset")
+        return {KernelClass::Copy, CollectiveType::AllToAll, "category gpu_memcpy / gpu_memset"};
+    if (const auto type = collectiveTypeFromName(name))
+        return {KernelClass::Collective, *type, "NCCL collective name"};
+    if (isPointToPointName(name))
+        return {KernelClass::PointToPoint, CollectiveType::AllToAll, "NCCL send / recv name"};
+    // DeepEP (deep_ep::, and DeepSeek's internal build dpsk::ep::): dispatch and combine move
+    // the tokens between expert ranks; the notify kernels exchange counts and synchronise.
+    const bool expert = contains(name, "deep_ep::") || contains(name, "dpsk::ep::");
+    if (expert && (contains(name, "::dispatch") || contains(name, "::combine")))
+        return {KernelClass::ExpertAllToAll, CollectiveType::AllToAll, "DeepEP dispatch / combine"};
+    if (expert && contains(name, "notify"))
+        return {KernelClass::ExpertControl, CollectiveType::AllToAll, "DeepEP notify"};
+    return {KernelClass::Compute, CollectiveType::AllToAll, "any other kernel"};
+}
+
+std::string kernelBaseName(const std::string& name) {
+    // "(anonymous namespace)" is part of the name, not the start of the argument list.
+    constexpr std::string_view kAnonymous = "(anonymous namespace)";
+    size_t cut = 0;
+    while (cut < name.size() && name[cut] != '<' &&
+           (name[cut] != '(' || name.compare(cut, kAnonymous.size(), kAnonymous) == 0))
+        cut += name[cut] == '(' ? kAnonymous.size() : 1;
+    while (cut > 0 && name[cut - 1] == ' ')
+        --cut;
+    return name.substr(0, cut);
+}
+
+KinetoImport importKineto(const KinetoTrace& trace) {
+    if (trace.activities.empty())
+        throw Error(ErrorKind::Input,
+                    "the profiler trace has no GPU activity (no event of category kernel, "
+                    "gpu_memcpy or gpu_memset among " +
+                        std::to_string(trace.events) + " events)",
+                    SourceLocation{trace.file, 0, 0, {}},
+                    "profile with ProfilerActivity.CUDA to record the GPU side");
+    KinetoImport out;
+    for (const GpuActivity& a : trace.activities)
+        if (std::find(out.devices.begin(), out.devices.end(), a.device) == out.devices.end())
+            out.devices.push_back(a.device);
+    std::sort(out.devices.begin(), out.devices.end());
+
+    std::map<std::pair<std::string, KernelClass>, KernelRow> rows;
+    std::vector<std::pair<size_t, uint64_t>> nodeOf(trace.activities.size()); // trace, node
+    for (size_t d = 0; d < out.devices.size(); ++d) {
+        std::vector<size_t> order;
+        for (size_t i = 0; i < trace.activities.size(); ++i)
+            if (trace.activities[i].device == out.devices[d])
+                order.push_back(i);
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            const GpuActivity &x = trace.activities[a], &y = trace.activities[b];
+            return x.startUs != y.startUs ? x.startUs < y.startUs : x.stream < y.stream;
+        });
+        WorkloadTrace t;
+        t.file = trace.file + " (GPU " + std::to_string(out.devices[d]) + ")";
+        t.schemaVersion = "kineto-import";
+        std::map<int64_t, uint64_t> lastOnStream;
+        double first = 0, last = 0;
+        for (size_t i : order) {
+            const GpuActivity& a = trace.activities[i];
+            const KernelClassification c = classifyKernel(a.category, a.name);
+            WorkloadNode n;
+            n.id = t.nodes.size();
+            n.name = a.name;
+            n.durationMicros = static_cast<uint64_t>(std::llround(a.durationUs));
+            if (c.kind == KernelClass::Compute || c.kind == KernelClass::Copy) {
+                n.type = NodeType::Comp;
+            } else {
+                n.type = NodeType::CommColl;
+                n.commType = c.collective;
+                n.hasCommType = n.hasCommSize = true;
+                n.commSize = 0; // a kernel's bytes are not in the trace
+                ++out.sizeUnknown;
+            }
+            if (const auto it = lastOnStream.find(a.stream); it != lastOnStream.end())
+                n.ctrlDeps.push_back(it->second);
+            lastOnStream[a.stream] = n.id;
+            nodeOf[i] = {d, n.id};
+            if (t.nodes.empty() || a.startUs < first)
+                first = a.startUs;
+            last = std::max(last, a.startUs + a.durationUs);
+            t.nodes.push_back(std::move(n));
+            KernelRow& row = rows[{kernelBaseName(a.name), c.kind}];
+            row.name = kernelBaseName(a.name);
+            row.kind = c.kind;
+            ++row.count;
+            row.timeUs += a.durationUs;
+            out.totalTimeUs += a.durationUs;
+        }
+        if (d == 0)
+            out.measuredSpanUs = last - first;
+        out.traces.push_back(std::move(t));
+    }
+
+    ErrorCollector errors;
+    for (const GpuFlow& flow : trace.flows) {
+        const auto [fromTrace, from] = nodeOf[flow.from];
+        const auto [toTrace, to] = nodeOf[flow.to];
+        if (fromTrace != toTrace)
+            continue; // across devices: a rank's trace holds one device
+        out.traces[toTrace].nodes[to].dataDeps.push_back(from);
+        ++out.flowDeps;
+    }
+    for (const WorkloadTrace& t : out.traces) {
+        const std::vector<bool> stuck = stuckNodes(t.nodes);
+        for (const GpuFlow& flow : trace.flows) {
+            const auto [traceIndex, to] = nodeOf[flow.to];
+            if (&out.traces[traceIndex] == &t && stuck[to] && stuck[nodeOf[flow.from].second])
+                errors.add(ErrorKind::Input, trace.file,
+                           "traceEvents[" + std::to_string(trace.activities[flow.from].eventIndex) +
+                               "]",
+                           "flow " + flow.id + " from \"" +
+                               trace.activities[flow.from].name.substr(0, 60) + "\" to \"" +
+                               trace.activities[flow.to].name.substr(0, 60) +
+                               "\" closes a cycle with stream order (it ends before it starts)",
+                           "flows must point forward in time");
+        }
+    }
+    errors.throwIfAny();
+
+    for (auto& [key, row] : rows)
+        out.kernels.push_back(std::move(row));
+    std::stable_sort(out.kernels.begin(), out.kernels.end(),
+                     [](const KernelRow& a, const KernelRow& b) {
+                         return a.kind != b.kind ? a.kind < b.kind : a.timeUs > b.timeUs;
+                     });
+    return out;
+}
+
+} // namespace astrolabe::kineto

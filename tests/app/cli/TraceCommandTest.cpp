@@ -1,0 +1,118 @@
+// astrolabe-cli trace check / repair on the Chakra project's test trace
+// (../shared/reference/real-traces; counts from a separate decoder, see
+// tests/engine/trace/RealTraceTest.cpp).
+#include "CliRunner.h"
+#include "TestPaths.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+
+using namespace clitest;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kTrace =
+    fs::path(ASTROLABE_SHARED_DIR) / "reference" / "real-traces" / "chakra.0.et";
+
+fs::path duplicated(const std::string& name, int npus) {
+    const fs::path dir = scratchDir(name);
+    for (int r = 0; r < npus; ++r)
+        fs::copy_file(kTrace, dir / ("w." + std::to_string(r) + ".et"),
+                      fs::copy_options::overwrite_existing);
+    return dir;
+}
+
+} // namespace
+
+TEST(TraceCommand, CheckListsTheAssumptionsByKindWithCounts) {
+    if (!fs::exists(kTrace))
+        GTEST_SKIP() << "no " << kTrace;
+    const fs::path dir = duplicated("trace-check", 2);
+    const Result r = cli({"trace", "check", (dir / "w").string(), "--npus=2"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    for (const char* line :
+         {"2 traces, 7328 nodes, valid with the assumptions below",
+          "  assumed absent-parent: 2554 dependencies on nodes absent from the file, counted as "
+          "met (420 absent ids, counted per trace; first at node ",
+          "  assumed self-dependency: 766 nodes listed as their own parent",
+          "  assumed cycle-broken: 1108 dependencies on a later node (larger id) that closed a "
+          "cycle, dropped",
+          "  assumed host-collective: 28 CPU-side collective calls (is_cpu_op)",
+          "recorded start_ts .. finish_ts of ", ": 216405745 .. 216433101 (difference 27356"})
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+
+    const Result strict = cli({"trace", "check", (dir / "w").string(), "--npus=2", "--strict"});
+    EXPECT_EQ(strict.code, 1);
+    EXPECT_NE(strict.err.find("depends on node 3, which is not in this file"), std::string::npos)
+        << strict.err;
+    fs::remove_all(dir);
+}
+
+TEST(TraceCommand, CheckOnOneNpuReplaysTheCollectives) {
+    if (!fs::exists(kTrace))
+        GTEST_SKIP() << "no " << kTrace;
+    const fs::path dir = duplicated("trace-check-1", 1);
+    const Result r = cli({"trace", "check", (dir / "w").string(), "--npus=1"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("assumed single-npu-collective: 5 collectives on a 1-NPU platform"),
+              std::string::npos)
+        << r.out;
+    fs::remove_all(dir);
+}
+
+TEST(TraceCommand, RepairWritesATraceTheStrictCheckAccepts) {
+    if (!fs::exists(kTrace))
+        GTEST_SKIP() << "no " << kTrace;
+    const fs::path dir = scratchDir("trace-repair");
+    const Result r = cli({"trace", "repair", kTrace.string(), (dir / "w.0.et").string()});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("3664 nodes, repaired by the rules below"), std::string::npos) << r.out;
+    fs::copy_file(dir / "w.0.et", dir / "w.1.et", fs::copy_options::overwrite_existing);
+    const Result strict = cli({"trace", "check", (dir / "w").string(), "--npus=2", "--strict"});
+    EXPECT_EQ(strict.code, 0) << strict.err;
+    EXPECT_NE(strict.out.find("2 traces, 7328 nodes, valid (loaded"), std::string::npos)
+        << strict.out;
+    fs::remove_all(dir);
+}
+
+TEST(TraceCommand, RepairNeedsItsOutputAndOtherActionsRefuseOne) {
+    Result r = cli({"trace", "repair", "/nonexistent/in.et"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("trace repair: missing <OUT>"), std::string::npos) << r.err;
+    r = cli({"trace", "dump", "/nonexistent/in.et", "extra"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("trace dump: unexpected argument \"extra\""), std::string::npos) << r.err;
+}
+
+// import pytorch on DeepSeek's training profile (tests/data; figures summed from the file by a
+// separate script): every kernel name listed with its class, the traces written and accepted
+// by the strict check.
+TEST(TraceCommand, ImportPytorchListsEveryKernelAndWritesStrictTraces) {
+    const fs::path dir = scratchDir("import") / "new-folder";
+    const std::string profile = ASTROLABE_TEST_DATA_DIR + "/deepseek-v3-train-gpu0.json";
+    const Result r =
+        cli({"import", "pytorch", profile, "--out", (dir / "ds").string(), "--npus=2"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    for (const char* line :
+         {"983 GPU activities on 1 GPU (rank 0 of 64)", "measured span of GPU 0: 129012 us",
+          "    expert-all-to-all: 16, 80452 us, 32.96%",
+          "      8 x void dpsk::ep::internode::combine: 49448 us, 20.26%",
+          "    expert-control: 16, 32578 us, 13.35%", "    copy: 20, 28 us, 0.01%",
+          "    compute: 931, 131011 us, 53.68%",
+          "      152 x void cutlass::device_kernel: 91537 us, 37.50%",
+          "      8 x void (anonymous namespace)::elementwise_kernel_with_index: 18 us, 0.01%",
+          "assumed: 32 communication kernels without a size"})
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+    const Result strict = cli({"trace", "check", (dir / "ds").string(), "--npus=2", "--strict"});
+    EXPECT_EQ(strict.code, 0) << strict.err;
+    EXPECT_NE(strict.out.find("2 traces, 1966 nodes, valid (loaded"), std::string::npos)
+        << strict.out;
+    fs::remove_all(dir.parent_path());
+
+    const Result bad = cli({"import", "chrome", profile, "--out", "x"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("import: unknown format \"chrome\"; expected pytorch"),
+              std::string::npos)
+        << bad.err;
+}

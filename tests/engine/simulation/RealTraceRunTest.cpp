@@ -1,0 +1,103 @@
+// The Chakra project's test trace (../shared/reference/real-traces/chakra.0.et) runs leniently
+// on 1 NPU and on 2 and 4 NPUs (rank 0 duplicated). Closed forms from the file (summed by a
+// separate decoder, see trace/RealTraceTest.cpp): GPU kernels (COMP, is_cpu_op false) last
+// 292,828,157 ns (157 of them 0 us, which replay as 1 ns); host operators, the 14 c10d calls
+// included, 52,252,000 ns; the 7 NCCL kernels 36,715,000 ns as measured.
+#include "TestPaths.h"
+#include "engine/golden/GoldenSpec.h"
+#include "simulation/Simulation.h"
+#include "trace/kineto/KinetoImport.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+using namespace golden;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kTrace =
+    fs::path(ASTROLABE_SHARED_DIR) / "reference" / "real-traces" / "chakra.0.et";
+constexpr int64_t kGpuNs = 292'828'157;
+constexpr int64_t kCpuNs = 52'252'000;
+constexpr int64_t kNcclNs = 36'715'000;
+
+std::shared_ptr<const RunResult> runDuplicated(int npus, const fs::path& dir) {
+    fs::create_directories(dir);
+    for (int r = 0; r < npus; ++r)
+        fs::copy_file(kTrace, dir / ("w." + std::to_string(r) + ".et"),
+                      fs::copy_options::overwrite_existing);
+    SimulationSpec s = spec({dim(BlockKind::Ring, npus)});
+    s.workload.kind = WorkloadSource::Kind::ChakraTrace;
+    s.workload.tracePrefix = (dir / "w").string();
+    return runSimulation(s);
+}
+
+} // namespace
+
+TEST(RealTraceRun, RunsOnOneNpuWithItsCollectivesReplayed) {
+    if (!fs::exists(kTrace))
+        GTEST_SKIP() << "no " << kTrace;
+    const fs::path dir =
+        fs::temp_directory_path() / ("astrolabe-real1-" + std::to_string(getpid()));
+    const auto r = runDuplicated(1, dir);
+    fs::remove_all(dir);
+    ASSERT_EQ(r->npus.size(), 1u);
+    EXPECT_TRUE(r->npus[0].finished);
+    EXPECT_EQ(r->npus[0].gpuTime.ps(), kGpuNs * 1000);
+    EXPECT_EQ(r->npus[0].cpuTime.ps(), kCpuNs * 1000);
+    // One GPU compute lane: the kernels alone need their sum; the collectives replay what was
+    // measured on the same lane as each other.
+    EXPECT_GE(r->endTime.ps(), kGpuNs * 1000);
+    SimTime comm;
+    for (const ActivityInterval& a : r->activities)
+        if (a.kind == ActivityKind::Communication)
+            comm += a.end - a.start;
+    EXPECT_EQ(comm.ps(), kNcclNs * 1000);
+    bool reported = false;
+    for (const std::string& line : r->reportLines)
+        reported |= line.starts_with(std::string(kAssumedLinePrefix) + "single-npu-collective: 5 ");
+    EXPECT_TRUE(reported) << "5 all-reduces replayed (the 2 broadcasts replay in any case)";
+}
+
+TEST(RealTraceRun, RunsOnTwoAndFourNpusAsRankZeroDuplicated) {
+    if (!fs::exists(kTrace))
+        GTEST_SKIP() << "no " << kTrace;
+    for (int npus : {2, 4}) {
+        SCOPED_TRACE(npus);
+        const fs::path dir = fs::temp_directory_path() / ("astrolabe-real" + std::to_string(npus) +
+                                                          "-" + std::to_string(getpid()));
+        const auto r = runDuplicated(npus, dir);
+        fs::remove_all(dir);
+        ASSERT_EQ(r->npus.size(), static_cast<size_t>(npus));
+        for (const NpuSummary& n : r->npus) {
+            EXPECT_TRUE(n.finished);
+            EXPECT_EQ(n.gpuTime.ps(), kGpuNs * 1000);
+            EXPECT_EQ(n.cpuTime.ps(), kCpuNs * 1000);
+            EXPECT_EQ(n.finish, r->npus[0].finish) << "identical traces on a ring finish together";
+        }
+        EXPECT_GE(r->endTime.ps(), kGpuNs * 1000);
+        int allReduces = 0;
+        for (const CollectiveSpan& c : r->collectives)
+            allReduces += c.npu == 0 && c.type == CollectiveType::AllReduce;
+        EXPECT_EQ(allReduces, 5);
+    }
+}
+
+// DeepSeek's DeepSeek-V3 training profile, imported and run with communication as measured
+// (system.replay-only). Every GPU kernel shares the one compute lane, as in ASTRA-sim, and the
+// DeepEP kernels the communication lane: the compute lane never waits, so the run ends after
+// the sum of the compute kernels and copies, 131,039 us plus 7 kernels of 0 us at 1 ns each.
+// The profile's measured span is 129,012 us: on the GPU, kernels of different streams overlapped,
+// which one lane cannot (+1.57 %).
+TEST(RealTraceRun, DeepSeekProfileReplaysOnOneComputeLane) {
+    const std::string path = ASTROLABE_TEST_DATA_DIR + "/deepseek-v3-train-gpu0.json";
+    const auto imported = kineto::importKineto(kineto::readKinetoTrace(path));
+    SimulationSpec s = spec({dim(BlockKind::Ring, 2)});
+    s.system.replayOnly = true;
+    std::vector<WorkloadTrace> traces(2, imported.traces[0]);
+    const auto r = runTraces(s, std::move(traces));
+    EXPECT_EQ(r->endTime.ps(), 131'039'000'000 + 7'000);
+    EXPECT_NEAR(r->endTime.ns() / 1e3 / imported.measuredSpanUs - 1, 0.0157, 0.0001);
+}
