@@ -33,7 +33,8 @@ std::vector<FlagSpec> modelFlags() {
          "accelerator whose peak, HBM bandwidth and capacity the roofline takes (the compute "
          "flags override them): " +
              joinAlternatives(hardware::acceleratorNames()),
-         ""}};
+         ""},
+        {"precision", "P", "the --gpu peak taken: fp32, tf32, bf16, fp16 or fp8", "bf16"}};
     for (const GeneratorSetting& s : generatorSettings())
         if (!s.flag.empty())
             flags.push_back({s.flag, s.metavar, s.help, ""});

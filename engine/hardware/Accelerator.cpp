@@ -115,6 +115,29 @@ std::vector<std::string> acceleratorNames() {
     return names;
 }
 
+double peakTflops(const Accelerator& gpu, const std::string& precision, const std::string& key) {
+    const std::string p = lower(precision);
+    double value = -1;
+    if (p == "fp32")
+        value = gpu.fp32Tflops;
+    else if (p == "tf32")
+        value = gpu.tf32Tflops;
+    else if (p == "bf16" || p == "fp16")
+        value = gpu.bf16Tflops;
+    else if (p == "fp8")
+        value = gpu.fp8Tflops;
+    if (value < 0)
+        throw Error(ErrorKind::Validation,
+                    "expected a precision (fp32, tf32, bf16, fp16, fp8), found \"" + precision +
+                        "\"",
+                    SourceLocation{{}, 0, 0, key});
+    if (value <= 0)
+        throw Error(ErrorKind::Validation,
+                    "expected a precision " + gpu.label + " has, found \"" + precision + "\"",
+                    SourceLocation{{}, 0, 0, key}, gpu.name + " has no " + p + " tensor cores");
+    return value;
+}
+
 const Accelerator& findAccelerator(const std::string& name, const std::string& key) {
     const std::string wanted = lower(name);
     for (const Accelerator& a : accelerators())

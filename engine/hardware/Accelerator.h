@@ -37,6 +37,12 @@ const Accelerator& findAccelerator(const std::string& name, const std::string& k
 
 std::vector<std::string> acceleratorNames();
 
+/// The dense tensor peak for `precision` ("fp32", "tf32", "bf16", "fp16", "fp8"), 10^12 FLOP/s.
+/// Throws astrolabe::Error (Validation) at key path `key` for another name (the valid ones
+/// listed) or a precision the part lacks (FP8 on A100).
+double peakTflops(const Accelerator& gpu, const std::string& precision,
+                  const std::string& key = "precision");
+
 /// Parses the CSV text of the library (`file` names it in errors: "file:line: column: expected
 /// a number >= 0, found ..."). Throws astrolabe::Error (Input).
 std::vector<Accelerator> parseAcceleratorTable(const std::string& text, const std::string& file);

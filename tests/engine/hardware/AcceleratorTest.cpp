@@ -107,6 +107,14 @@ TEST(AcceleratorLibrary, GeneratorTakesTheGpuAndLetsFlagsOverrideIt) {
     EXPECT_DOUBLE_EQ(own.compute.peakTflops, 300);
     EXPECT_DOUBLE_EQ(own.compute.hbmGBps, 2039);
     EXPECT_THROW(generatorSpecFrom("gpt3-175b", {{"gpu", "v100"}}), Error);
+    // FP8: the part's FP8 rate; A100 has none; a precision needs a gpu.
+    EXPECT_DOUBLE_EQ(
+        generatorSpecFrom("gpt3-175b", {{"gpu", "h100"}, {"precision", "fp8"}}).compute.peakTflops,
+        3958.0 / 2);
+    EXPECT_THROW(generatorSpecFrom("gpt3-175b", {{"gpu", "a100-80gb"}, {"precision", "fp8"}}),
+                 Error);
+    EXPECT_THROW(generatorSpecFrom("gpt3-175b", {{"precision", "fp8"}}), Error);
+    EXPECT_THROW(generatorSpecFrom("gpt3-175b", {{"gpu", "h100"}, {"precision", "int4"}}), Error);
 }
 
 } // namespace
