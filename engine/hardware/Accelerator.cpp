@@ -1,10 +1,10 @@
 #include "hardware/Accelerator.h"
 
+#include "core/CsvTable.h"
 #include "core/Error.h"
 
 #include <algorithm>
 #include <cctype>
-#include <sstream>
 
 namespace astrolabe::hardware {
 
@@ -17,17 +17,6 @@ const std::vector<std::string> kColumns{"name",         "label",      "fp32_tflo
                                         "bf16_tflops",  "fp8_tflops", "hbm_gb",      "hbm_gbps",
                                         "scaleup_gbps", "nic_gbps",   "source"};
 
-std::vector<std::string> splitRow(const std::string& line) {
-    std::vector<std::string> fields;
-    std::string field;
-    std::istringstream in(line);
-    while (std::getline(in, field, ','))
-        fields.push_back(field);
-    if (!line.empty() && line.back() == ',')
-        fields.emplace_back();
-    return fields;
-}
-
 std::string lower(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -38,67 +27,34 @@ std::string lower(std::string text) {
 
 std::vector<Accelerator> parseAcceleratorTable(const std::string& text, const std::string& file) {
     std::vector<Accelerator> out;
-    std::istringstream in(text);
-    std::string line;
-    int lineNo = 0;
-    bool header = false;
-    auto fail = [&](const std::string& message) {
-        throw Error(ErrorKind::Input, message, SourceLocation{file, lineNo, 0, {}});
-    };
-    while (std::getline(in, line)) {
-        ++lineNo;
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        if (line.empty() || line[0] == '#')
-            continue;
-        const std::vector<std::string> fields = splitRow(line);
-        if (!header) {
-            if (fields != kColumns)
-                fail("expected the column header \"name,label,fp32_tflops,...,source\", found \"" +
-                     line + "\"");
-            header = true;
-            continue;
-        }
-        if (fields.size() != kColumns.size())
-            fail("expected " + std::to_string(kColumns.size()) + " fields, found " +
-                 std::to_string(fields.size()));
-        auto number = [&](size_t column) {
-            try {
-                size_t used = 0;
-                const double value = std::stod(fields[column], &used);
-                if (used == fields[column].size() && value >= 0)
-                    return value;
-            } catch (const std::exception&) {
-            }
-            fail(kColumns[column] + ": expected a number >= 0, found \"" + fields[column] + "\"");
-            return 0.0;
+    readCsvTable(text, file, kColumns, [&](const std::vector<std::string>& fields, int line) {
+        auto fail = [&](const std::string& message) {
+            throw Error(ErrorKind::Input, message, SourceLocation{file, line, 0, {}});
+        };
+        auto number = [&](size_t column, bool positive) {
+            return csvNumber(fields[column], kColumns[column], file, line, positive);
         };
         Accelerator a;
         a.name = fields[0];
         a.label = fields[1];
-        a.fp32Tflops = number(2);
-        a.tf32Tflops = number(3);
-        a.bf16Tflops = number(4);
-        a.fp8Tflops = number(5);
-        a.hbmGB = number(6);
-        a.hbmGBps = number(7);
-        a.scaleUpGBps = number(8);
-        a.nicGbps = number(9);
+        a.fp32Tflops = number(2, false);
+        a.tf32Tflops = number(3, false);
+        a.bf16Tflops = number(4, true);
+        a.fp8Tflops = number(5, false);
+        a.hbmGB = number(6, true);
+        a.hbmGBps = number(7, true);
+        a.scaleUpGBps = number(8, false);
+        a.nicGbps = number(9, false);
         a.source = fields[10];
         if (a.name.empty() || a.name != lower(a.name))
             fail("name: expected a lower-case key, found \"" + a.name + "\"");
-        if (a.bf16Tflops <= 0 || a.hbmGBps <= 0 || a.hbmGB <= 0)
-            fail("bf16_tflops, hbm_gb and hbm_gbps: expected numbers > 0");
         if (a.source.empty())
             fail("source: expected the datasheet of the row's figures, found nothing");
         for (const Accelerator& other : out)
             if (other.name == a.name)
                 fail("name: \"" + a.name + "\" is listed twice");
         out.push_back(std::move(a));
-    }
-    if (!header)
-        throw Error(ErrorKind::Input, "expected a column header, found none",
-                    SourceLocation{file, 0, 0, {}});
+    });
     return out;
 }
 
