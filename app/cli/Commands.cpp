@@ -17,6 +17,7 @@
 #include "cli/SweepCommand.h"
 #include "cli/SynthesizeCommand.h"
 #include "cli/TraceCommand.h"
+#include "cli/ValidateCommand.h"
 #include "core/Error.h"
 #include "core/Units.h"
 #include "core/Version.h"
@@ -77,6 +78,8 @@ const std::vector<Command>& commands() {
          calibrateParser, calibrateCommand},
         {"settings", "print the settings schema (--markdown: the docs tables)", settingsParser,
          settingsCommand},
+        {"validate", "run the validation pack against published measurements", validateParser,
+         validateCommand},
     };
     return table;
 }

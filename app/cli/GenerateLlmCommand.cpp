@@ -11,6 +11,7 @@
 #include "generate/ParallelismFit.h"
 #include "generate/RankLayout.h"
 #include "generate/WorkloadGenerator.h"
+#include "hardware/Accelerator.h"
 #include "trace/TraceIo.h"
 
 #include <algorithm>
@@ -27,7 +28,13 @@ using namespace astrolabe::generate;
 // The generator's flags come from its settings table (generate/GeneratorSettings.h).
 std::vector<FlagSpec> modelFlags() {
     std::vector<FlagSpec> flags{
-        {"preset", "NAME", "starting point: " + joinAlternatives(presetNames()), "gpt3-175b"}};
+        {"preset", "NAME", "starting point: " + joinAlternatives(presetNames()), "gpt3-175b"},
+        {"gpu", "NAME",
+         "accelerator whose peak, HBM bandwidth and capacity the roofline takes (the compute "
+         "flags override them): " +
+             joinAlternatives(hardware::acceleratorNames()),
+         ""},
+        {"precision", "P", "the --gpu peak taken: fp32, tf32, bf16, fp16 or fp8", "bf16"}};
     for (const GeneratorSetting& s : generatorSettings())
         if (!s.flag.empty())
             flags.push_back({s.flag, s.metavar, s.help, ""});

@@ -5,6 +5,7 @@
 #include "generate/GeneratorSettings.h"
 #include "generate/ModelPresets.h"
 #include "generate/ParallelismFit.h"
+#include "hardware/Accelerator.h"
 
 #include <algorithm>
 #include <limits>
@@ -81,8 +82,16 @@ GenValue parse(const GeneratorSetting& s, const std::string& text) {
 
 } // namespace
 
+ComputeSpec acceleratorCompute(const hardware::Accelerator& gpu, ComputeSpec base,
+                               const std::string& precision) {
+    base.peakTflops = hardware::peakTflops(gpu, precision);
+    base.hbmGBps = gpu.hbmGBps;
+    base.hbmCapacityGiB = gpu.hbmGiB();
+    return base;
+}
+
 std::vector<std::string> generatorValueNames() {
-    std::vector<std::string> names{"preset"};
+    std::vector<std::string> names{"preset", "gpu", "precision"};
     for (const GeneratorSetting& s : generatorSettings())
         if (!s.flag.empty())
             names.push_back(s.flag);
@@ -103,6 +112,12 @@ GeneratorSpec generatorSpecFrom(const std::string& preset,
                                     : "; did you mean \"" + closestMatch(name, names) + "\"?"));
     auto given = [&](const std::string& name) { return values.count(name) > 0; };
     GeneratorSpec s = presetSpec(preset);
+    // The accelerator first, so that --peak-tflops and the other compute flags override it.
+    if (given("gpu"))
+        s.compute = acceleratorCompute(hardware::findAccelerator(values.at("gpu")), s.compute,
+                                       given("precision") ? values.at("precision") : "bf16");
+    else if (given("precision"))
+        fail("precision", "a gpu to take the precision's peak from", values.at("precision"));
     auto apply = [&](bool last) {
         for (const GeneratorSetting& setting : generatorSettings())
             if (!setting.flag.empty() && setting.applyLast == last && given(setting.flag) &&

@@ -5,6 +5,7 @@
 // section and `generate.<flag>` axes build (docs/sweeps.md), with the same rules.
 
 #include "generate/GeneratorSpec.h"
+#include "hardware/Accelerator.h"
 
 #include <map>
 #include <string>
@@ -26,7 +27,14 @@ GeneratorSpec generatorSpecFrom(const std::string& preset,
 GeneratorSpec generatorSpecForPlatform(std::map<std::string, std::string> values,
                                        const std::string& defaultPreset, int npus,
                                        const std::string& hint = {});
-/// Every name generatorSpecFrom accepts: "preset", the settings' flags and "npus".
+/// The compute roofline of an accelerator of the library: its dense peak at `precision`
+/// (hardware::peakTflops), HBM bandwidth and capacity; `base`'s efficiency is kept.
+ComputeSpec acceleratorCompute(const hardware::Accelerator& gpu, ComputeSpec base,
+                               const std::string& precision = "bf16");
+
+/// Every name generatorSpecFrom accepts: "preset", "gpu" (an accelerator of the library,
+/// hardware/Accelerator.h), "precision" (whose peak the gpu gives; bf16 unless told), the
+/// settings' flags and "npus".
 std::vector<std::string> generatorValueNames();
 
 } // namespace astrolabe::generate

@@ -3,11 +3,13 @@
 #include "common/FieldValue.h"
 #include "common/InterfaceScale.h"
 #include "core/Error.h"
+#include "generate/GeneratorValues.h"
 #include "generate/ModelFigures.h"
 #include "generate/ModelPresets.h"
 #include "generate/ParallelismFit.h"
 #include "generator/GeneratorField.h"
 #include "generator/MemoryBar.h"
+#include "hardware/Accelerator.h"
 
 #include <QComboBox>
 #include <QFontDatabase>
@@ -60,6 +62,13 @@ ModelBuilderPanel::ModelBuilderPanel(QWidget* parent)
     presetRow->addWidget(m_preset, 1);
     presetRow->addWidget(m_resetPreset);
     top->addRow(tr("Model"), presetRow);
+    m_gpu = new QComboBox;
+    m_gpu->addItem(tr("as the preset"), QString());
+    for (const hardware::Accelerator& a : hardware::accelerators())
+        m_gpu->addItem(QString::fromStdString(a.label), QString::fromStdString(a.name));
+    m_gpu->setToolTip(tr("Peak, HBM bandwidth and HBM capacity from the accelerator's datasheet "
+                         "(resources/hardware); the Compute fields stay editable"));
+    top->addRow(tr("Accelerator"), m_gpu);
     m_npus = new QLabel;
     top->addRow(tr("NPUs"), m_npus);
 
@@ -123,6 +132,10 @@ ModelBuilderPanel::ModelBuilderPanel(QWidget* parent)
         applyPreset(m_preset->currentText());
         emit fieldEdited(tr("Model"));
     });
+    connect(m_gpu, &QComboBox::currentIndexChanged, this, [this] {
+        applyAccelerator(true);
+        emit fieldEdited(tr("Accelerator"));
+    });
     connect(m_resetPreset, &QPushButton::clicked, this, [this] {
         resetToPreset();
         emit fieldEdited(tr("Model"));
@@ -146,6 +159,7 @@ bool ModelBuilderPanel::applyPreset(const QString& name) {
                 kept.insert(w, fieldValue(w));
             m_origin = p.spec.model;
             setSpec(p.spec);
+            applyAccelerator(false);
             m_loading = true;
             for (auto it = kept.cbegin(); it != kept.cend(); ++it)
                 setFieldValue(it.key(), it.value());
@@ -157,6 +171,37 @@ bool ModelBuilderPanel::applyPreset(const QString& name) {
             return true;
         }
     return false;
+}
+
+bool ModelBuilderPanel::setAccelerator(const QString& name) {
+    const int index = m_gpu->findData(name);
+    if (index < 0)
+        return false;
+    m_gpu->setCurrentIndex(index); // applies it through currentIndexChanged when it changes
+    return true;
+}
+
+QString ModelBuilderPanel::accelerator() const {
+    return m_gpu->currentData().toString();
+}
+
+void ModelBuilderPanel::applyAccelerator(bool overEdits) {
+    const QString name = accelerator();
+    if (name.isEmpty())
+        return;
+    generate::GeneratorSpec s = spec();
+    s.compute =
+        generate::acceleratorCompute(hardware::findAccelerator(name.toStdString()), s.compute);
+    m_loading = true;
+    for (const Field& f : m_fields)
+        if ((f.setting->key == "compute.peakTflops" || f.setting->key == "compute.hbmGBps" ||
+             f.setting->key == "compute.hbmCapacityGiB") &&
+            (overEdits || !m_touched.contains(f.widget))) {
+            showGeneratorValue(*f.setting, f.widget, s);
+            m_touched.remove(f.widget);
+        }
+    m_loading = false;
+    refresh();
 }
 
 void ModelBuilderPanel::resetToPreset() {

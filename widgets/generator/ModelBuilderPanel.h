@@ -39,6 +39,12 @@ public:
     bool applyPreset(const QString& name);
     /// Forgets the user's edits and loads the current preset as published ("Reset to preset").
     void resetToPreset();
+    /// Takes the Compute fields' peak, HBM bandwidth and capacity from an accelerator of the
+    /// library (hardware/Accelerator.h) by name ("h100"); "" keeps the preset's. Returns false
+    /// for an unknown name. A preset loaded later keeps the accelerator's values; the fields
+    /// stay editable (an edit overrides the accelerator's figure).
+    bool setAccelerator(const QString& name);
+    QString accelerator() const;
     /// Labels of the fields the user has edited since the last reset ("Layers", ...).
     QStringList touchedFields() const;
 
@@ -69,9 +75,13 @@ private:
     void refresh();
     void onFieldEdited(const QString& field, QWidget* widget);
     void fitToPlatform();
+    /// Shows the chosen accelerator's figures in the Compute fields. With `overEdits`, fields
+    /// the user edited take them too (the user chose the part); otherwise edits are kept.
+    void applyAccelerator(bool overEdits);
     QString platformLine(const generate::GeneratorSpec& spec) const;
 
     QComboBox* m_preset = nullptr;
+    QComboBox* m_gpu = nullptr; ///< item data: the library's name; "" = the preset's figures
     /// The fields of generate::generatorSettings(), in table order; the settings are static.
     struct Field {
         const generate::GeneratorSetting* setting;

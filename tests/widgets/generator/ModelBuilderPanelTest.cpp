@@ -260,3 +260,22 @@ TEST(ModelBuilderPanel, FieldsComeFromTheGeneratorSettingsTable) {
             EXPECT_EQ(s.get(panel.spec()), s.get(preset)) << name << " " << s.key;
     }
 }
+
+// The accelerator picked by name fills the Compute fields from the library (H100 SXM: dense
+// BF16 1,979 / 2 TFLOP/s, 3,350 GB/s, 80 GB) and a later preset keeps them; an edit overrides.
+TEST(ModelBuilderPanel, AcceleratorByNameFillsTheComputeFields) {
+    ModelBuilderPanel panel;
+    ASSERT_TRUE(panel.applyPreset(QStringLiteral("gpt3-175b")));
+    EXPECT_DOUBLE_EQ(panel.spec().compute.peakTflops, 312); // the preset's A100
+    EXPECT_FALSE(panel.setAccelerator(QStringLiteral("v100")));
+    ASSERT_TRUE(panel.setAccelerator(QStringLiteral("h100")));
+    EXPECT_EQ(panel.accelerator(), QStringLiteral("h100"));
+    EXPECT_NEAR(panel.spec().compute.peakTflops, 989.5, 0.05);
+    EXPECT_NEAR(panel.spec().compute.hbmGBps, 3350, 0.5);
+    EXPECT_NEAR(panel.spec().compute.hbmCapacityGiB, 80e9 / (1 << 30), 1.0); // whole GiB shown
+    ASSERT_TRUE(panel.applyPreset(QStringLiteral("llama2-70b")));
+    EXPECT_NEAR(panel.spec().compute.peakTflops, 989.5, 0.05);
+    ASSERT_TRUE(panel.setAccelerator(QStringLiteral("mi300x")));
+    EXPECT_NEAR(panel.spec().compute.peakTflops, 1307.4, 0.05);
+    EXPECT_NEAR(panel.spec().compute.hbmGBps, 5300, 0.5);
+}

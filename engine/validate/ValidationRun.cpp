@@ -1,0 +1,174 @@
+#include "validate/ValidationRun.h"
+
+#include "core/Error.h"
+#include "generate/ModelFigures.h"
+#include "record/RunResult.h"
+#include "sweep/SweepPlan.h"
+#include "sweep/SweepRun.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+namespace astrolabe::validate {
+namespace {
+
+std::string describeSetup(const generate::GeneratorSpec& s) {
+    const generate::ParallelSpec& p = s.parallel;
+    // Not the model's name: a row changes a preset's shape, and the name is the preset's.
+    std::string text =
+        std::to_string(s.model.layers) + " layers, h " + std::to_string(s.model.hidden) + ", " +
+        std::to_string(s.model.heads) + " heads, s " + std::to_string(s.model.sequence) + "; t" +
+        std::to_string(p.tp) + " p" + std::to_string(p.pp) + " d" + std::to_string(p.dp);
+    if (p.virtualStages > 1)
+        text += " v" + std::to_string(p.virtualStages);
+    text += "; B " + std::to_string(s.training.globalBatch) + ", b " +
+            std::to_string(s.training.microBatch);
+    if (p.recompute)
+        text += ", recompute";
+    if (p.sequenceParallel)
+        text += ", sp";
+    return text;
+}
+
+double percent(double predicted, double measured) {
+    return (predicted - measured) / measured * 100.0;
+}
+
+} // namespace
+
+bool RowOutcome::withinTolerance() const {
+    return ran && std::abs(errorPercent) <= row.tolerancePercent;
+}
+
+bool TableSummary::passes(double meanTolerancePercent) const {
+    return failed == 0 && outOfTolerance == 0 && meanAbsErrorPercent <= meanTolerancePercent;
+}
+
+RowOutcome runValidationRow(const ValidationRow& row, const std::string& folder) {
+    RowOutcome outcome;
+    outcome.row = row;
+    const auto started = std::chrono::steady_clock::now();
+    try {
+        const std::string path = (std::filesystem::path(folder) / row.setup).string();
+        const SweepPlan plan = planSweep(path);
+        if (plan.points.size() != 1 || !plan.points[0].spec || !plan.points[0].generator)
+            throw Error(ErrorKind::Validation,
+                        "expected one runnable point with a generate: section, found " +
+                            std::to_string(plan.points.size()) + " points",
+                        SourceLocation{path, 0, 0, "axes"},
+                        "a row's setup is one point: give each axis a single value");
+        const PlannedPoint& point = plan.points[0];
+        const generate::GeneratorSpec& spec = *point.generator;
+        outcome.setup = describeSetup(spec);
+        outcome.platform = point.spec->name;
+        outcome.npus = static_cast<int>(spec.parallel.npus());
+        const PointOutcome run = runSweepPoint(point);
+        if (run.status != RunStatus::Ok)
+            throw Error(ErrorKind::Validation, run.error, SourceLocation{path, 0, 0, {}});
+        SimTime last;
+        for (const NpuSummary& npu : run.result->npus)
+            last = std::max(last, npu.finish);
+        outcome.iterationSeconds = last.seconds();
+        if (outcome.iterationSeconds <= 0)
+            throw Error(ErrorKind::Internal, "the simulated iteration took no time");
+        const generate::ModelFigures figures = generate::computeFigures(spec);
+        switch (row.metric) {
+        case Metric::TflopsPerGpu:
+            if (figures.megatronFlops <= 0)
+                throw Error(ErrorKind::Validation,
+                            "tflops-per-gpu needs a dense transformer (Megatron's FLOP formula)",
+                            SourceLocation{path, 0, 0, "generate"});
+            outcome.predicted =
+                figures.megatronFlops / (outcome.iterationSeconds * outcome.npus) / 1e12;
+            break;
+        case Metric::TokensPerSecPerGpu:
+            outcome.predicted = figures.tokens / (outcome.iterationSeconds * outcome.npus);
+            break;
+        }
+        outcome.errorPercent = percent(outcome.predicted, row.measured);
+        outcome.ran = true;
+    } catch (const std::exception& e) {
+        outcome.error = e.what();
+    }
+    outcome.wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return outcome;
+}
+
+std::vector<RowOutcome> runValidation(const std::vector<ValidationRow>& rows,
+                                      const std::string& folder, int jobs,
+                                      const std::function<void(const RowOutcome&)>& done) {
+    std::vector<RowOutcome> outcomes(rows.size());
+    std::atomic<size_t> next{0};
+    std::mutex mutex;
+    std::condition_variable ready;
+    std::deque<size_t> finished;
+    auto work = [&] {
+        for (size_t i = next++; i < rows.size(); i = next++) {
+            RowOutcome outcome = runValidationRow(rows[i], folder);
+            const std::lock_guard lock(mutex);
+            outcomes[i] = std::move(outcome);
+            finished.push_back(i);
+            ready.notify_one();
+        }
+    };
+    {
+        std::vector<std::jthread> threads;
+        const size_t workers = std::clamp<size_t>(static_cast<size_t>(std::max(jobs, 1)), 1,
+                                                  std::max<size_t>(rows.size(), 1));
+        for (size_t w = 0; w < workers; ++w)
+            threads.emplace_back(work);
+        for (size_t delivered = 0; delivered < rows.size(); ++delivered) {
+            std::unique_lock lock(mutex);
+            ready.wait(lock, [&] { return !finished.empty(); });
+            const size_t i = finished.front();
+            finished.pop_front();
+            lock.unlock();
+            if (done)
+                done(outcomes[i]);
+        }
+    }
+    return outcomes;
+}
+
+std::vector<TableSummary> summarizeTables(const std::vector<RowOutcome>& outcomes) {
+    std::vector<TableSummary> tables;
+    for (const RowOutcome& o : outcomes) {
+        auto it = std::find_if(tables.begin(), tables.end(),
+                               [&](const TableSummary& t) { return t.table == o.row.table; });
+        if (it == tables.end()) {
+            tables.push_back({o.row.table});
+            it = tables.end() - 1;
+        }
+        ++it->rows;
+        if (!o.ran) {
+            ++it->failed;
+            continue;
+        }
+        if (!o.withinTolerance())
+            ++it->outOfTolerance;
+        const double e = std::abs(o.errorPercent);
+        it->meanAbsErrorPercent += e;
+        it->maxAbsErrorPercent = std::max(it->maxAbsErrorPercent, e);
+    }
+    for (TableSummary& t : tables)
+        if (t.rows > t.failed)
+            t.meanAbsErrorPercent /= (t.rows - t.failed);
+    return tables;
+}
+
+bool validationPasses(const std::vector<RowOutcome>& outcomes, double meanTolerancePercent) {
+    const std::vector<TableSummary> tables = summarizeTables(outcomes);
+    return !tables.empty() && std::all_of(tables.begin(), tables.end(), [&](const TableSummary& t) {
+        return t.passes(meanTolerancePercent);
+    });
+}
+
+} // namespace astrolabe::validate

@@ -1,0 +1,61 @@
+#include "validate/ValidationTable.h"
+
+#include "core/CsvTable.h"
+#include "core/Error.h"
+#include "core/InputFile.h"
+
+namespace astrolabe::validate {
+namespace {
+
+const std::vector<std::string> kColumns{"name",     "table",     "setup", "metric",
+                                        "measured", "tolerance", "source"};
+
+} // namespace
+
+const char* metricName(Metric metric) {
+    switch (metric) {
+    case Metric::TflopsPerGpu:
+        return "tflops-per-gpu";
+    case Metric::TokensPerSecPerGpu:
+        return "tokens-per-sec-per-gpu";
+    }
+    return "?";
+}
+
+std::vector<ValidationRow> parseValidationTable(const std::string& text, const std::string& file) {
+    std::vector<ValidationRow> rows;
+    readCsvTable(text, file, kColumns, [&](const std::vector<std::string>& fields, int line) {
+        auto fail = [&](const std::string& message) {
+            throw Error(ErrorKind::Input, message, SourceLocation{file, line, 0, {}});
+        };
+        ValidationRow row;
+        row.line = line;
+        row.name = fields[0];
+        row.table = fields[1];
+        row.setup = fields[2];
+        if (fields[3] == metricName(Metric::TflopsPerGpu))
+            row.metric = Metric::TflopsPerGpu;
+        else if (fields[3] == metricName(Metric::TokensPerSecPerGpu))
+            row.metric = Metric::TokensPerSecPerGpu;
+        else
+            fail(std::string("metric: expected ") + metricName(Metric::TflopsPerGpu) + " or " +
+                 metricName(Metric::TokensPerSecPerGpu) + ", found \"" + fields[3] + "\"");
+        row.measured = csvNumber(fields[4], kColumns[4], file, line, true);
+        row.tolerancePercent = csvNumber(fields[5], kColumns[5], file, line, true);
+        row.source = fields[6];
+        if (row.name.empty() || row.table.empty() || row.setup.empty() || row.source.empty())
+            fail("name, table, setup and source: expected text, found an empty field");
+        for (const ValidationRow& other : rows)
+            if (other.name == row.name)
+                fail("name: \"" + row.name + "\" is also the name of line " +
+                     std::to_string(other.line));
+        rows.push_back(std::move(row));
+    });
+    return rows;
+}
+
+std::vector<ValidationRow> loadValidationTable(const std::string& path) {
+    return parseValidationTable(readInputFile(path, "validation index", 1 << 20), path);
+}
+
+} // namespace astrolabe::validate
