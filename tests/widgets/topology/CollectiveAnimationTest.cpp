@@ -37,6 +37,15 @@ bool hasChunkAt(const AnimationFrame& frame, QPointF p) {
     return false;
 }
 
+/// `run` of `spec` in `view`, shown at 640 x 560; false when no window appeared.
+bool showRun(CollectiveAnimationView& view, const SimulationSpec& spec,
+             std::shared_ptr<const RunResult> run) {
+    view.resize(640, 560);
+    view.setRun(spec.platform, std::move(run));
+    view.show();
+    return QTest::qWaitForWindowExposed(&view);
+}
+
 } // namespace
 
 // A ring's messages run straight from NPU to NPU: at start + f (end - start) the chunk is at
@@ -215,10 +224,7 @@ TEST(CollectiveAnimation, ChunkDisksLeaveTheNpuNumbersReadable) {
     const SimulationSpec spec = allReduce({dimension(BlockKind::Ring, 8)}, "ring");
     const auto run = runSimulation(spec);
     CollectiveAnimationView view;
-    view.resize(640, 560);
-    view.setRun(spec.platform, run);
-    view.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    ASSERT_TRUE(showRun(view, spec, run));
     const ChunkTransfer& t = run->transfers.front();
     view.setTime(t.start.ps());
     ASSERT_FALSE(view.frame().chunks.empty());
@@ -242,10 +248,7 @@ TEST(CollectiveAnimation, ScreenshotsOfOneRingStepAndATorus) {
     const SimulationSpec spec = allReduce({dimension(BlockKind::Ring, 8)}, "ring");
     const auto run = runSimulation(spec);
     CollectiveAnimationView view;
-    view.resize(640, 560);
-    view.setRun(spec.platform, run);
-    view.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    ASSERT_TRUE(showRun(view, spec, run));
     // Step 1 (the second reduce-scatter step), from its start to the next step's start.
     const SimTime s0 = view.animation().nextStep(view.animation().begin());
     const SimTime s1 = view.animation().nextStep(s0);
