@@ -14,10 +14,13 @@ void AnimationFrame::clear() {
     reducing.clear();
     links.clear();
     reducers.clear();
+    reduceTargets.clear();
     std::fill(inFlightPerDimension.begin(), inFlightPerDimension.end(), 0);
     std::fill(reducersPerDimension.begin(), reducersPerDimension.end(), 0);
     std::fill(groupSending.begin(), groupSending.end(), 0);
     flows.clear();
+    stepReduces = false;
+    step = stepCount = 0;
 }
 
 namespace {
@@ -106,6 +109,13 @@ CollectiveAnimation::CollectiveAnimation(const std::vector<ChunkTransfer>& trans
         item.dstGroup = t.dst / m_npusPerGroup;
         item.color = static_cast<uint8_t>(colorIndex(t, layout));
         item.reduce = t.reduce;
+        item.phase = static_cast<int16_t>(std::max<int>(0, t.phase));
+        item.step = static_cast<int16_t>(std::max<int>(0, t.step));
+        const size_t key = stepKey(item);
+        if (m_stepRanges.size() <= key)
+            m_stepRanges.resize(key + 1, {INT16_MAX, -1});
+        m_stepRanges[key] = {std::min<int>(m_stepRanges[key].first, item.step),
+                             std::max<int>(m_stepRanges[key].second, item.step)};
         item.reduceUntil = item.end;
         if (t.reduce) {
             const auto& next = sendsOf[static_cast<size_t>(t.dst)];
@@ -138,6 +148,10 @@ SimTime CollectiveAnimation::previousStep(SimTime t) const {
     return it == m_starts.begin() ? t : SimTime::fromPs(*(it - 1));
 }
 
+size_t CollectiveAnimation::stepKey(const Item& item) {
+    return 2 * static_cast<size_t>(item.phase) + (item.reduce ? 1 : 0);
+}
+
 QPointF CollectiveAnimation::along(const Item& item, double fraction) {
     if (item.via == item.from)
         return item.from + (item.to - item.from) * fraction;
@@ -156,6 +170,16 @@ void CollectiveAnimation::frameAt(SimTime time, AnimationFrame& out) const {
     out.groupSending.resize(m_groupRects.size() * static_cast<size_t>(m_dimensions));
     out.clear();
     const int64_t t = time.ps();
+    const auto started =
+        std::upper_bound(m_items.begin(), m_items.end(), t,
+                         [](int64_t s, const Item& item) { return s < item.start; });
+    if (started != m_items.begin()) {
+        const Item& last = *(started - 1);
+        out.stepReduces = last.reduce;
+        const auto [firstStep, lastStep] = m_stepRanges[stepKey(last)];
+        out.step = last.step - firstStep + 1;
+        out.stepCount = lastStep - firstStep + 1;
+    }
     // Only items that started at most m_longest before t can still show.
     auto it = std::lower_bound(m_items.begin(), m_items.end(), t - m_longest,
                                [](const Item& item, int64_t s) { return item.start < s; });
@@ -180,6 +204,8 @@ void CollectiveAnimation::frameAt(SimTime time, AnimationFrame& out) const {
             out.chunks.push_back(along(item, fraction));
             out.colors.push_back(item.color);
             out.reducing.push_back(item.reduce);
+            if (item.reduce)
+                out.reduceTargets.push_back(item.to);
             if (item.via == item.from) {
                 out.links.emplace_back(item.from, item.to);
             } else {
@@ -199,6 +225,9 @@ void CollectiveAnimation::frameAt(SimTime time, AnimationFrame& out) const {
     };
     std::sort(out.reducers.begin(), out.reducers.end(), pointLess);
     out.reducers.erase(std::unique(out.reducers.begin(), out.reducers.end()), out.reducers.end());
+    std::sort(out.reduceTargets.begin(), out.reduceTargets.end(), pointLess);
+    out.reduceTargets.erase(std::unique(out.reduceTargets.begin(), out.reduceTargets.end()),
+                            out.reduceTargets.end());
     for (QLineF& l : out.links)
         if (pointLess(l.p2(), l.p1()))
             l = QLineF(l.p2(), l.p1());

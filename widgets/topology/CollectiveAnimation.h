@@ -23,6 +23,7 @@
 #include <QPointF>
 #include <QRectF>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace astrolabe::widgets {
@@ -33,6 +34,9 @@ struct AnimationFrame {
     std::vector<bool> reducing;    ///< whether the receiver will combine that chunk
     std::vector<QLineF> links;     ///< the path segments in use
     std::vector<QPointF> reducers; ///< receivers combining what arrived
+    /// Receivers of a message in flight that they will reduce: marked too, so that a reduction
+    /// shows for its whole step (a pipelined receiver sends on as soon as it has reduced).
+    std::vector<QPointF> reduceTargets;
     std::vector<int> inFlightPerDimension;
     std::vector<int> reducersPerDimension;
     /// Aggregate frames only: messages in flight sent by each group's NPUs, [group * dims + d].
@@ -44,6 +48,12 @@ struct AnimationFrame {
         double progress = 0; ///< their mean fraction of the way, 0..1
     };
     std::vector<Flow> flows; ///< by (from, to, dimension)
+    /// The step of the message started last (at or before the frame's time): its phase reduces
+    /// (reduce-scatter) or not (all-gather), its step from 1 and the steps of that phase, as
+    /// in "reduce-scatter step 3 of 7". stepCount == 0: no message has started yet.
+    bool stepReduces = false;
+    int step = 0;
+    int stepCount = 0;
     void clear();
 };
 
@@ -89,15 +99,21 @@ private:
         QPointF from, via, to;   ///< via == from: a straight path
         int32_t srcGroup = 0, dstGroup = 0;
         int16_t dimension = 0;
+        int16_t phase = 0; ///< ChunkTransfer::phase
+        int16_t step = 0;  ///< ChunkTransfer::step
         uint8_t color = 0;
         bool reduce = false;
     };
     static QPointF along(const Item& item, double fraction);
+    static size_t stepKey(const Item& item);
     static void mergeFlows(std::vector<AnimationFrame::Flow>& flows);
 
     std::vector<Item> m_items;     ///< sorted by start
     std::vector<int64_t> m_starts; ///< the distinct start times, sorted
-    int64_t m_longest = 0;         ///< max(reduceUntil, end) - start over the items
+    /// By 2 * ChunkTransfer::phase + reduce: the first and last step of the messages that reduce
+    /// (or not) in that phase (a ring all-reduce may be one phase of 2(p - 1) steps).
+    std::vector<std::pair<int, int>> m_stepRanges;
+    int64_t m_longest = 0; ///< max(reduceUntil, end) - start over the items
     SimTime m_begin, m_end;
     int m_dimensions = 0;
     bool m_perChunk = true;

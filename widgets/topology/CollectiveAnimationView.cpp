@@ -1,5 +1,6 @@
 #include "topology/CollectiveAnimationView.h"
 
+#include "common/InterfaceScale.h"
 #include "core/Units.h"
 #include "topology/DimensionColors.h"
 #include "topology/ShapeBatches.h"
@@ -205,6 +206,10 @@ void CollectiveAnimationView::paint(QPainter& p, const NetworkView& view) const 
     p.setBrush(Qt::NoBrush);
     for (const QPointF& r : m_frame.reducers)
         p.drawEllipse(view.sceneToWidget(r), radius * 1.9, radius * 1.9);
+    // Receivers of a chunk to reduce, while it travels: a thinner ring of the same red.
+    p.setPen(QPen(QColor(0xd6, 0x27, 0x28), std::max(1.5, radius * 0.22)));
+    for (const QPointF& r : m_frame.reduceTargets)
+        p.drawEllipse(view.sceneToWidget(r), radius * 1.9, radius * 1.9);
     // The chunks: one stamped batch per colour.
     std::array<std::vector<QRectF>, CollectiveAnimation::kColors> byColor;
     for (size_t i = 0; i < m_frame.chunks.size(); ++i) {
@@ -218,7 +223,35 @@ void CollectiveAnimationView::paint(QPainter& p, const NetworkView& view) const 
         p.setBrush(color);
         stampShapes(p, byColor[static_cast<size_t>(c)], true);
     }
+    paintNpuNumbers(p, view);
     paintCounts(p, view);
+}
+
+void CollectiveAnimationView::paintNpuNumbers(QPainter& p, const NetworkView& view) const {
+    // A chunk leaving or reaching an NPU sits on its number: the numbers go on top again, white
+    // in a dark outline, readable on every chunk colour. At the drawing's own size (NetworkPainter
+    // writes them only on nodes of 18 px and more).
+    const double nodePixels = 2 * NetworkLayout::kNodeRadius * view.scale();
+    if (nodePixels < 18 || m_frame.chunks.empty())
+        return;
+    p.save();
+    QFont font = p.font();
+    font.setPixelSize(std::clamp(static_cast<int>(nodePixels * 0.42), InterfaceScale::px(8),
+                                 InterfaceScale::px(14)));
+    font.setBold(true);
+    p.setFont(font);
+    const NetworkLayout& layout = view.networkLayout();
+    for (int id = 0; id < layout.npuCount(); ++id) {
+        const QPointF c = view.sceneToWidget(layout.npuPosition(id));
+        const QRectF box(c.x() - nodePixels / 2, c.y() - nodePixels / 2, nodePixels, nodePixels);
+        const QString text = QString::number(id);
+        p.setPen(QColor(0x11, 0x11, 0x11));
+        for (const QPointF shift : {QPointF(-1, 0), QPointF(1, 0), QPointF(0, -1), QPointF(0, 1)})
+            p.drawText(box.translated(shift), Qt::AlignCenter, text);
+        p.setPen(Qt::white);
+        p.drawText(box, Qt::AlignCenter, text);
+    }
+    p.restore();
 }
 
 void CollectiveAnimationView::paintGroups(QPainter& p, const NetworkView& view) const {
@@ -284,6 +317,14 @@ void CollectiveAnimationView::paintGroups(QPainter& p, const NetworkView& view) 
     p.setFont(font);
 }
 
+QString CollectiveAnimationView::stepText(const AnimationFrame& frame) {
+    if (frame.stepCount == 0)
+        return {};
+    return (frame.stepReduces ? tr("reduce-scatter step %1 of %2") : tr("all-gather step %1 of %2"))
+        .arg(frame.step)
+        .arg(frame.stepCount);
+}
+
 void CollectiveAnimationView::paintCounts(QPainter& p, const NetworkView& view) const {
     // Per dimension: messages in flight and receivers reducing, bottom left; beyond
     // kMaxAnimatedNpus NPUs with a bar of the share of NPUs sending on that dimension.
@@ -293,6 +334,16 @@ void CollectiveAnimationView::paintCounts(QPainter& p, const NetworkView& view) 
     const int lineH = fm.height() + 2;
     const int dims = static_cast<int>(m_frame.inFlightPerDimension.size());
     int y = view.height() - 8 - lineH * dims;
+    if (m_frame.stepCount > 0) {
+        // The step, above the counts, in bold: what a class follows step by step.
+        QFont bold = p.font();
+        bold.setBold(true);
+        p.save();
+        p.setFont(bold);
+        p.setPen(QColor(0x22, 0x22, 0x22));
+        p.drawText(QPoint(8, y - 4 - QFontMetrics(bold).descent()), stepText(m_frame));
+        p.restore();
+    }
     p.setRenderHint(QPainter::Antialiasing, false);
     for (int d = 0; d < dims; ++d, y += lineH) {
         const auto i = static_cast<size_t>(d);

@@ -40,6 +40,8 @@ public:
     bool playing() const { return m_timer.isActive(); }
     double speed() const { return m_speed; }
     void setSpeed(double speed);
+    /// The frame's step as the drawing shows it: "reduce-scatter step 3 of 7".
+    static QString stepText(const AnimationFrame& frame);
 
 public slots:
     void setTime(qint64 ps);
@@ -55,6 +57,7 @@ signals:
 private:
     void paint(QPainter& painter, const NetworkView& view) const override;
     void paintCounts(QPainter& painter, const NetworkView& view) const;
+    void paintNpuNumbers(QPainter& painter, const NetworkView& view) const;
     void paintGroups(QPainter& painter, const NetworkView& view) const;
     void advance();
     void updateControls();

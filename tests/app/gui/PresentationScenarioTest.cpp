@@ -7,6 +7,7 @@
 // hides buttons in its overflow menu, no combo box or table header is narrower than its text,
 // and no chart elides a label, title or legend to "..." (what
 // Qt Charts does when the chart is too small for its fonts); then the scale comes back to 100 %.
+#include "ClippedWidgets.h"
 #include "GuiTestSupport.h"
 #include "TestPaths.h"
 #include "common/InterfaceScale.h"
@@ -41,143 +42,6 @@
 
 using namespace astrolabe;
 using namespace astrolabe::gui;
-
-namespace {
-
-/// Buttons (and tabs) of `root` whose text does not fit in them.
-QStringList clippedButtons(QWidget* root) {
-    QStringList out;
-    for (QAbstractButton* button : root->findChildren<QAbstractButton*>()) {
-        QString text = button->text();
-        text.remove(QLatin1Char('&'));
-        if (!button->isVisible() || text.isEmpty() || text.contains(QLatin1Char('\n')))
-            continue;
-        const int needed = button->fontMetrics().horizontalAdvance(text);
-        if (button->width() < needed)
-            out << QStringLiteral("%1 (%2 < %3 px)").arg(text).arg(button->width()).arg(needed);
-    }
-    return out;
-}
-
-/// Tabs of the visible tab bars of `root` that are cut off: partly outside the bar (scrolled
-/// away behind its arrows) or narrower than their text.
-QStringList clippedTabs(QWidget* root) {
-    QStringList out;
-    for (QTabBar* bar : root->findChildren<QTabBar*>()) {
-        if (!bar->isVisible())
-            continue;
-        for (int i = 0; i < bar->count(); ++i) {
-            QString text = bar->tabText(i);
-            text.remove(QLatin1Char('&'));
-            const QRect rect = bar->tabRect(i);
-            if (!bar->rect().contains(rect))
-                out << QStringLiteral("%1 (outside the bar: %2..%3 of %4 px)")
-                           .arg(text)
-                           .arg(rect.left())
-                           .arg(rect.right())
-                           .arg(bar->width());
-            else if (rect.width() < bar->fontMetrics().horizontalAdvance(text))
-                out << QStringLiteral("%1 (%2 px < its text)").arg(text).arg(rect.width());
-        }
-    }
-    return out;
-}
-
-/// Visible tool bars of `root` that put buttons in their overflow menu ("»").
-QStringList overflowingToolBars(QWidget* root) {
-    QStringList out;
-    for (QToolBar* bar : root->findChildren<QToolBar*>()) {
-        if (!bar->isVisible())
-            continue;
-        for (QWidget* child : bar->findChildren<QWidget*>(QStringLiteral("qt_toolbar_ext_button")))
-            if (child->isVisible())
-                out << (bar->windowTitle().isEmpty() ? bar->objectName() : bar->windowTitle());
-    }
-    return out;
-}
-
-/// Texts of the visible charts of `root` that Qt Charts elided ("..."): axis labels and titles,
-/// chart titles, legend entries.
-QStringList elidedChartTexts(QWidget* root) {
-    QStringList out;
-    for (QChartView* view : root->findChildren<QChartView*>()) {
-        if (!view->isVisible() || !view->scene())
-            continue;
-        for (QGraphicsItem* item : view->scene()->items()) {
-            auto* text = dynamic_cast<QGraphicsTextItem*>(item);
-            if (!text || !text->isVisible())
-                continue;
-            const QString shown = text->toPlainText();
-            if (shown.contains(QStringLiteral("...")) || shown.contains(QChar(0x2026)))
-                out << QStringLiteral("\"%1\" in \"%2\"").arg(shown, view->chart()->title());
-        }
-    }
-    return out;
-}
-
-/// Visible scroll areas of `root` that never scroll sideways yet hold a page wider than their
-/// view: the page's right edge is cut off, out of reach.
-QStringList cutScrollAreas(QWidget* root) {
-    QStringList out;
-    for (QScrollArea* area : root->findChildren<QScrollArea*>()) {
-        if (!area->isVisible() || !area->widget() ||
-            area->horizontalScrollBarPolicy() != Qt::ScrollBarAlwaysOff)
-            continue;
-        if (area->widget()->width() > area->viewport()->width())
-            out << QStringLiteral("%1 in %2 (%3 > %4 px)")
-                       .arg(area->widget()->metaObject()->className(),
-                            area->parentWidget()->metaObject()->className())
-                       .arg(area->widget()->width())
-                       .arg(area->viewport()->width());
-    }
-    return out;
-}
-
-/// Visible combo boxes of `root` too narrow for their current text (the frame and the arrow
-/// need room beside it), and visible table headers whose sections are narrower than their
-/// text: what a font grown by the scale after the widgets were sized looks like.
-QStringList truncatedCombosAndHeaders(QWidget* root) {
-    QStringList out;
-    for (QComboBox* box : root->findChildren<QComboBox*>()) {
-        if (!box->isVisible() || box->isEditable() || box->currentText().isEmpty())
-            continue;
-        const int needed = box->fontMetrics().horizontalAdvance(box->currentText());
-        if (box->width() < needed + box->height()) // the arrow is about as wide as it is high
-            out << QStringLiteral("combo \"%1\" (%2 px < %3 + arrow)")
-                       .arg(box->currentText())
-                       .arg(box->width())
-                       .arg(needed);
-    }
-    for (QTableView* table : root->findChildren<QTableView*>()) {
-        QHeaderView* header = table->horizontalHeader();
-        if (!table->isVisible() || !header->isVisible() || !table->model())
-            continue;
-        const int last = header->stretchLastSection() ? header->count() - 1 : header->count();
-        for (int c = 0; c < last; ++c) {
-            if (header->isSectionHidden(c) || header->sectionResizeMode(c) == QHeaderView::Stretch)
-                continue;
-            const QString text = table->model()->headerData(c, Qt::Horizontal).toString();
-            if (text.isEmpty() || text.contains(QLatin1Char('\n')))
-                continue;
-            if (header->sectionSize(c) < header->fontMetrics().horizontalAdvance(text))
-                out << QStringLiteral("header \"%1\" (%2 px < its text)")
-                           .arg(text)
-                           .arg(header->sectionSize(c));
-        }
-    }
-    return out;
-}
-
-/// Everything above, for the window as it is now.
-void expectNothingClipped(QWidget& window, const QString& where) {
-    for (const QStringList& found :
-         {clippedButtons(&window), clippedTabs(&window), overflowingToolBars(&window),
-          elidedChartTexts(&window), cutScrollAreas(&window), truncatedCombosAndHeaders(&window)})
-        EXPECT_TRUE(found.isEmpty())
-            << where.toStdString() << ": " << found.join(QStringLiteral("; ")).toStdString();
-}
-
-} // namespace
 
 TEST(GuiScenario, EveryTabAt200PercentInARealWindow) {
     if (QGuiApplication::platformName() != QStringLiteral("xcb"))
@@ -238,7 +102,7 @@ TEST(GuiScenario, EveryTabAt200PercentInARealWindow) {
         }
         QTest::qWait(150);
         test::saveScreenshot(window, QStringLiteral("present-200-%1.png").arg(QLatin1String(name)));
-        expectNothingClipped(window, QLatin1String(name));
+        test::expectNothingClipped(window, QLatin1String(name));
         // Sub-tabs (utilization pages, compare pages, sweep charts): each one, too.
         for (QTabWidget* inner : window.tabs()->widget(tab)->findChildren<QTabWidget*>()) {
             if (!inner->isVisible())
@@ -249,7 +113,7 @@ TEST(GuiScenario, EveryTabAt200PercentInARealWindow) {
                 test::saveScreenshot(
                     window,
                     QStringLiteral("present-200-%1-%2.png").arg(QLatin1String(name)).arg(i));
-                expectNothingClipped(
+                test::expectNothingClipped(
                     window, QStringLiteral("%1 %2").arg(QLatin1String(name), inner->tabText(i)));
             }
             inner->setCurrentIndex(0);
@@ -276,7 +140,8 @@ TEST(GuiScenario, EveryTabAt200PercentInARealWindow) {
         QTest::qWait(300);
         test::saveScreenshot(
             window, QStringLiteral("present-200-fullscreen-%1.png").arg(QLatin1String(name)));
-        expectNothingClipped(window, QStringLiteral("full screen %1").arg(QLatin1String(name)));
+        test::expectNothingClipped(window,
+                                   QStringLiteral("full screen %1").arg(QLatin1String(name)));
         presentation->setTabFullScreen(false);
         QTest::qWait(100);
     }

@@ -37,6 +37,15 @@ bool hasChunkAt(const AnimationFrame& frame, QPointF p) {
     return false;
 }
 
+/// `run` of `spec` in `view`, shown at 640 x 560; false when no window appeared.
+bool showRun(CollectiveAnimationView& view, const SimulationSpec& spec,
+             std::shared_ptr<const RunResult> run) {
+    view.resize(640, 560);
+    view.setRun(spec.platform, std::move(run));
+    view.show();
+    return QTest::qWaitForWindowExposed(&view);
+}
+
 } // namespace
 
 // A ring's messages run straight from NPU to NPU: at start + f (end - start) the chunk is at
@@ -79,6 +88,61 @@ TEST(CollectiveAnimation, ReceiversReduceOnlyInTheReduceScatterHalf) {
         else
             EXPECT_EQ(frame.reducersPerDimension.at(0), 0) << "step " << t.step;
     }
+}
+
+// The step counter (issue #53, Teacher 3). A ring all-reduce over p = 8 NPUs, in one chunk, is
+// p - 1 = 7 reduce-scatter steps then 7 all-gather steps, all 8 NPUs sending at once in each:
+// halfway through any message the drawing reads "<phase> step k+1 of 7".
+TEST(CollectiveAnimation, StepCounterNamesThePhaseAndTheStepOfSeven) {
+    SimulationSpec spec = allReduce({dimension(BlockKind::Ring, 8)}, "ring");
+    spec.system.preferredDatasetSplits = 1;
+    const auto run = runSimulation(spec);
+    ASSERT_EQ(run->transfers.size(), 8u * 2u * 7u);
+    const CollectiveAnimation animation(run->transfers, NetworkLayout(spec.platform));
+    AnimationFrame frame;
+    animation.frameAt(animation.begin() - SimTime::fromPs(1), frame);
+    EXPECT_EQ(frame.stepCount, 0);
+    EXPECT_EQ(CollectiveAnimationView::stepText(frame), QString());
+    std::set<int> reduceSteps, gatherSteps;
+    for (const ChunkTransfer& t : run->transfers) {
+        animation.frameAt(SimTime::fromPs(t.start.ps() + (t.end - t.start).ps() / 2), frame);
+        EXPECT_EQ(frame.stepReduces, t.reduce);
+        EXPECT_EQ(frame.step, t.step % 7 + 1) << "a phase of 2 x 7 steps counts each half apart";
+        EXPECT_EQ(frame.stepCount, 7);
+        (t.reduce ? reduceSteps : gatherSteps).insert(frame.step);
+        if (t.reduce && t.step % 7 == 2)
+            EXPECT_EQ(CollectiveAnimationView::stepText(frame),
+                      QStringLiteral("reduce-scatter step 3 of 7"));
+    }
+    EXPECT_EQ(reduceSteps, (std::set<int>{1, 2, 3, 4, 5, 6, 7}));
+    EXPECT_EQ(gatherSteps, reduceSteps);
+}
+
+// Reductions visible at 0.25x (issue #53, Teacher 3): the run plays in 4 x kSecondsPerRun = 40 s,
+// drawn at 25 frames a second. Of the frames within the reduce-scatter half (the first start to
+// the last end of a reducing message), those showing a reduction mark: at least 9 in 10.
+TEST(CollectiveAnimation, ReduceMarksShowInMostFramesAtQuarterSpeed) {
+    const SimulationSpec spec = allReduce({dimension(BlockKind::Ring, 8)}, "ring");
+    const auto run = runSimulation(spec);
+    const CollectiveAnimation animation(run->transfers, NetworkLayout(spec.platform));
+    int64_t first = INT64_MAX, last = 0;
+    for (const ChunkTransfer& t : run->transfers)
+        if (t.reduce) {
+            first = std::min(first, t.start.ps());
+            last = std::max(last, t.end.ps());
+        }
+    const double frames = 4 * CollectiveAnimationView::kSecondsPerRun * 25;
+    const double perFrame =
+        static_cast<double>((animation.end() - animation.begin()).ps()) / frames;
+    AnimationFrame frame;
+    int inHalf = 0, marked = 0;
+    for (double t = static_cast<double>(first); t < static_cast<double>(last); t += perFrame) {
+        animation.frameAt(SimTime::fromPs(static_cast<int64_t>(t)), frame);
+        ++inHalf;
+        marked += !frame.reducers.empty() || !frame.reduceTargets.empty();
+    }
+    ASSERT_GT(inHalf, 100);
+    EXPECT_GE(marked, inHalf * 9 / 10) << marked << " of " << inHalf << " frames";
 }
 
 // Through a switch the path bends at the hub; it is walked at constant speed, so the chunk is
@@ -153,14 +217,38 @@ TEST(CollectiveAnimation, StepsAndTimelineCursorStayInSync) {
     EXPECT_EQ(timeline.cursorTime(), view.time().ps());
 }
 
+// A chunk at the very start of its message sits on its sender: the sender's number stays
+// readable over it (issue #53, Teacher 3). No chunk colour is near white (each has a channel
+// below 0x50), so near-white pixels at the NPU's centre are the number's glyph.
+TEST(CollectiveAnimation, ChunkDisksLeaveTheNpuNumbersReadable) {
+    const SimulationSpec spec = allReduce({dimension(BlockKind::Ring, 8)}, "ring");
+    const auto run = runSimulation(spec);
+    CollectiveAnimationView view;
+    ASSERT_TRUE(showRun(view, spec, run));
+    const ChunkTransfer& t = run->transfers.front();
+    view.setTime(t.start.ps());
+    ASSERT_FALSE(view.frame().chunks.empty());
+    NetworkView* drawing = view.networkView();
+    ASSERT_GE(2 * NetworkLayout::kNodeRadius * drawing->scale(), 18) << "numbers are drawn";
+    const QPoint centre =
+        drawing->sceneToWidget(drawing->networkLayout().npuPosition(t.src)).toPoint();
+    const QImage image = drawing->grab().toImage();
+    const int half = static_cast<int>(NetworkLayout::kNodeRadius * drawing->scale() * 0.5);
+    int white = 0;
+    for (int y = centre.y() - half; y <= centre.y() + half; ++y)
+        for (int x = centre.x() - half; x <= centre.x() + half; ++x) {
+            const QColor c = image.pixelColor(x, y);
+            white += c.red() > 225 && c.green() > 225 && c.blue() > 225;
+        }
+    EXPECT_GE(white, 4) << "NPU " << t.src << "'s number under the chunk at " << centre.x() << ","
+                        << centre.y();
+}
+
 TEST(CollectiveAnimation, ScreenshotsOfOneRingStepAndATorus) {
     const SimulationSpec spec = allReduce({dimension(BlockKind::Ring, 8)}, "ring");
     const auto run = runSimulation(spec);
     CollectiveAnimationView view;
-    view.resize(640, 560);
-    view.setRun(spec.platform, run);
-    view.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    ASSERT_TRUE(showRun(view, spec, run));
     // Step 1 (the second reduce-scatter step), from its start to the next step's start.
     const SimTime s0 = view.animation().nextStep(view.animation().begin());
     const SimTime s1 = view.animation().nextStep(s0);
