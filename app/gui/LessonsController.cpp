@@ -145,6 +145,7 @@ bool LessonsController::openLesson(const QString& lessonPath) {
     }
     // Steps start from the copy, so the files they name (tacos-mesh4x4.xml) are the copy's too.
     next->projectPath = copy.toStdString();
+    next->folder = folder.toStdString();
     m_lesson = std::move(next);
     m_panel->showLesson(*m_lesson);
     if (!m_lesson->setup.empty())

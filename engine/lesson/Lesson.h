@@ -53,7 +53,10 @@ struct Lesson {
     std::string file;        ///< lesson.md, as given
     std::string title;       ///< the first "# " heading
     std::string projectPath; ///< absolute or relative to the working directory
-    int projectLine = 1;     ///< where the project is named (1 when by default)
+    /// The folder whose files the steps may read: the lesson's own, or the copy's when the
+    /// steps run from a copy of its files (empty: the folder of `file`).
+    std::string folder;
+    int projectLine = 1; ///< where the project is named (1 when by default)
     std::vector<LessonSetting> setup;
     std::vector<LessonBlock> blocks;
     std::vector<LessonQuote> quotes;

@@ -190,7 +190,8 @@ LessonStepSpec lessonStep(const Lesson& lesson, int step) {
         const ProjectTemplate project(lesson.projectPath,
                                       readText(lesson.projectPath, "the lesson's project"));
         out.spec = project.instantiate(overrides);
-        const fs::path folder = fs::path(lesson.file).parent_path();
+        const fs::path folder =
+            lesson.folder.empty() ? fs::path(lesson.file).parent_path() : fs::path(lesson.folder);
         for (const auto& [file, path] : filesOf(out.spec))
             if (!insideFolder(folder, path))
                 throw Error(ErrorKind::Validation,

@@ -58,18 +58,22 @@ RowOutcome runValidationRow(const ValidationRow& row, const std::string& folder)
     try {
         const std::string path = (std::filesystem::path(folder) / row.setup).string();
         const SweepPlan plan = planSweep(path);
-        if (plan.points.size() != 1 || !plan.points[0].spec || !plan.points[0].generator)
-            throw Error(ErrorKind::Validation,
-                        "expected one runnable point with a generate: section, found " +
-                            std::to_string(plan.points.size()) + " points",
-                        SourceLocation{path, 0, 0, "axes"},
-                        "a row's setup is one point: give each axis a single value");
-        const PlannedPoint& point = plan.points[0];
-        const generate::GeneratorSpec& spec = *point.generator;
+        const auto oneRunnablePoint = [&](const std::string& found) {
+            return Error(ErrorKind::Validation,
+                         "expected one runnable point with a generate: section, found " + found,
+                         SourceLocation{path, 0, 0, "axes"},
+                         "a row's setup is one point: give each axis a single value");
+        };
+        if (plan.points.size() != 1 || !plan.points[0].runnable())
+            throw oneRunnablePoint(std::to_string(plan.points.size()) + " points");
+        const PointWork work = plan.work(0);
+        if (!work.generator)
+            throw oneRunnablePoint("a point without one");
+        const generate::GeneratorSpec& spec = *work.generator;
         outcome.setup = describeSetup(spec);
-        outcome.platform = point.spec->name;
+        outcome.platform = work.spec.name;
         outcome.npus = static_cast<int>(spec.parallel.npus());
-        const PointOutcome run = runSweepPoint(point);
+        const PointOutcome run = runSweepPoint(plan, 0);
         if (run.status != RunStatus::Ok)
             throw Error(ErrorKind::Validation, run.error, SourceLocation{path, 0, 0, {}});
         SimTime last;

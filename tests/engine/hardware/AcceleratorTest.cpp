@@ -60,8 +60,9 @@ TEST(AcceleratorLibrary, RatesAreOrderedByPrecision) {
     for (const Accelerator& a : accelerators()) {
         SCOPED_TRACE(a.name);
         EXPECT_NEAR(a.bf16Tflops / a.tf32Tflops, 2.0, 0.01);
-        if (a.fp8Tflops > 0)
+        if (a.fp8Tflops > 0) {
             EXPECT_NEAR(a.fp8Tflops / a.bf16Tflops, 2.0, 0.01);
+        }
         EXPECT_GT(a.tf32Tflops, a.fp32Tflops);
     }
 }

@@ -273,7 +273,8 @@ TEST(SweepView, EveryLegendSwatchShownHasALabel) {
     }
     chart.setRows({"chunks"}, chunks, 0);
     QTest::qWait(50);
-    if (chart.chart()->legend()->isVisible())
+    if (chart.chart()->legend()->isVisible()) {
         for (const QString& label : shownLabels())
             EXPECT_FALSE(label.isEmpty()) << "an unlabelled swatch";
+    }
 }

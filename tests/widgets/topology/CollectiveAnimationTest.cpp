@@ -110,9 +110,10 @@ TEST(CollectiveAnimation, StepCounterNamesThePhaseAndTheStepOfSeven) {
         EXPECT_EQ(frame.step, t.step % 7 + 1) << "a phase of 2 x 7 steps counts each half apart";
         EXPECT_EQ(frame.stepCount, 7);
         (t.reduce ? reduceSteps : gatherSteps).insert(frame.step);
-        if (t.reduce && t.step % 7 == 2)
+        if (t.reduce && t.step % 7 == 2) {
             EXPECT_EQ(CollectiveAnimationView::stepText(frame),
                       QStringLiteral("reduce-scatter step 3 of 7"));
+        }
     }
     EXPECT_EQ(reduceSteps, (std::set<int>{1, 2, 3, 4, 5, 6, 7}));
     EXPECT_EQ(gatherSteps, reduceSteps);
