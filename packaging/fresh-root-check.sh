@@ -8,8 +8,8 @@
 # ctest's "100% tests passed", and the installed astrolabe-cli runs the quick start.
 #
 #   packaging/fresh-root-check.sh [--cold] [--keep]
-#     --cold   no compiler cache inside the root (the first run of a new user: over an hour on
-#              two cores instead of minutes)
+#     --cold   no compiler cache inside the root: the first run of a new user, with precompiled
+#              headers (docs/building.md); each command prints its build time
 #     --keep   leave the roots under the cache folder for a look afterwards
 #
 # Needs root (debootstrap, chroot, mount). The bootstrapped root is cached as a tarball in
