@@ -26,7 +26,14 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=None -DCMAK
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DASTROLABE_FUZZ=ON \
     -DASTROLABE_BUILD_GUI=OFF -DASTROLABE_WERROR=OFF -DASTROLABE_PCH=OFF -Wno-dev >"$build/configure.log" 2>&1 \
     || { cat "$build/configure.log"; exit 1; }
+# The build's own status: under pipefail "build | grep || true" would hide it.
+set +e
 cmake --build "$build" -j "${JOBS:-2}" --target "$@" -- --no-print-directory 2>&1 \
-    | grep -vE '^\[ *[0-9]+%\]' || true
-test "${PIPESTATUS[0]}" -eq 0
+    | grep -vE '^\[ *[0-9]+%\]'
+status=${PIPESTATUS[0]}
+set -e
+if ((status != 0)); then
+    echo "sanitized build: failed after $((SECONDS - start)) s (the lines above say where)" >&2
+    exit "$status"
+fi
 echo "sanitized build: $* built in $((SECONDS - start)) s"
