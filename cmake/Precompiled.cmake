@@ -1,7 +1,7 @@
 # Precompiled headers for the targets whose files all parse the same heavy headers: Qt's widget
-# headers (about 1.3 s of CPU in every widget file, 0.2 s once precompiled) and GoogleTest with
-# GoogleMock (about 0.8 s in every test file). A header is precompiled once per target, which
-# costs 4-5 s, so only targets with many files get one.
+# headers and GoogleTest with GoogleMock (docs/building.md has the figures). A header is
+# precompiled once per target, at a cost of a few files' parsing, so only targets with many
+# files get one.
 #   astrolabe_precompile(TARGET [QT] [GTEST])
 #
 # A precompiled header differs from build to build (GCC's output is not reproducible), so a
@@ -44,8 +44,8 @@ function(astrolabe_precompile target)
     # Through a precompiled header GCC 12 no longer treats libstdc++'s inlined internals as a
     # system header's, and reports its known false positives there: -Warray-bounds and
     # -Wstringop-overread ("__builtin_memcpy forming offset [32, 100] is out of the bounds
-    # [0, 32]" for a string literal pushed into a vector) in two widget files, and the rest of the
-    # family for the same reason. The builds without precompiled headers (CI's, the sanitized
+    # [0, 32]" for a string literal pushed into a vector), and the rest of the family for the
+    # same reason. The builds without precompiled headers (CI's, the sanitized
     # one) keep these warnings.
     if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
         target_compile_options(${target} PRIVATE -Wno-array-bounds -Wno-stringop-overread
