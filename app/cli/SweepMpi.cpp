@@ -159,6 +159,9 @@ struct MpiSweep::Impl {
     int size = 1;
     int exitStatus = 0;
     std::vector<int> lost; ///< ranks that never answered after the last point
+    /// A worker told by rank 0 that a rank was lost: MPI_Finalize would wait for it forever
+    /// under mpirun --enable-recovery, so this rank leaves without it too.
+    bool peerLost = false;
 };
 
 MpiSweep::MpiSweep()
@@ -180,7 +183,7 @@ MpiSweep::~MpiSweep() {
     // What ranks of this or an earlier sweep left when they died, on this machine (a rank that
     // mpirun ends may outlive it by a moment, so the start of the next sweep is not enough).
     removeOrphanedScratch();
-    if (!m_impl->lost.empty()) {
+    if (!m_impl->lost.empty() || m_impl->peerLost) {
         std::cout.flush();
         std::cerr.flush();
         std::quick_exit(m_impl->exitStatus);
@@ -210,8 +213,10 @@ void MpiSweep::serve(const SweepPlan& plan) {
         MPI_Status status;
         uint64_t index = 0;
         MPI_Recv(&index, 1, MPI_UINT64_T, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
-        if (status.MPI_TAG == kStop)
+        if (status.MPI_TAG == kStop) {
+            m_impl->peerLost = index != 0; // the stop carries how many ranks were lost
             return;
+        }
         if (index >= plan.points.size())
             throw Error(ErrorKind::Internal, "rank 0 sent point " + std::to_string(index) +
                                                  " of a sweep with " +
@@ -234,11 +239,15 @@ std::vector<int> MpiSweep::distribute(const SweepPlan&, const std::vector<size_t
     std::set<size_t> done;
     std::map<int, size_t> busy;   // rank -> the point it runs
     std::map<size_t, int> copies; // point -> how many ranks run it
-    std::set<int> stopped;
+    std::set<int> stopped; // ranks with nothing more to do: parked, or dead
     const int workers = m_impl->size - 1;
 
+    // A rank with nothing left to do is parked, not told to stop: the stop is sent at the end
+    // and says whether a rank was lost, since a worker that calls MPI_Finalize then would wait
+    // for the lost rank forever (mpirun --enable-recovery keeps the job alive without it).
+    std::set<int> parked;
     auto stop = [&](int rank) {
-        MPI_Send(nullptr, 0, MPI_BYTE, rank, kStop, MPI_COMM_WORLD);
+        parked.insert(rank);
         stopped.insert(rank);
     };
     auto give = [&](int rank) {
@@ -330,6 +339,10 @@ std::vector<int> MpiSweep::distribute(const SweepPlan&, const std::vector<size_t
     for (int rank = 1; rank <= workers; ++rank)
         if (!stopped.count(rank) || dead.count(rank))
             m_impl->lost.push_back(rank);
+    const uint64_t lostCount = m_impl->lost.size();
+    for (const int rank : parked)
+        if (!dead.count(rank))
+            MPI_Send(&lostCount, 1, MPI_UINT64_T, rank, kStop, MPI_COMM_WORLD);
     return m_impl->lost;
 }
 

@@ -40,19 +40,21 @@ for mode in recovery plain; do
     flags=(--oversubscribe -n 3)
     [[ $mode == recovery ]] && flags+=(--enable-recovery)
     timeout 300 "$mpiexec" "${flags[@]}" "$cli" sweep "$dir/sweep.yaml" --mpi --db "$db" \
-        >"$dir/$mode.log" 2>&1 &
+        >"$dir/$mode.log" 2>"$dir/$mode.err" &
     job=$!
     kill_rank_one "$dir/$mode.log"
     rc=0
     wait "$job" || rc=$?
-    ((rc != 124)) || { cat "$dir/$mode.log"; fail "$mode: still running after 300 s"; }
+    ((rc != 124)) || { cat "$dir/$mode.log" "$dir/$mode.err"; fail "$mode: still running after 300 s"; }
     if [[ $mode == recovery ]]; then
         # Rank 0 exits 1, but mpirun --enable-recovery reports 0 for a job it recovered (seen
-        # with Debian 12's Open MPI 4.1): the error lines are what says the rank was lost.
-        grep -q "error: MPI rank 1 stopped answering" "$dir/$mode.log" ||
-            { cat "$dir/$mode.log"; fail "$mode: the lost rank is not named"; }
+        # with Debian 12's Open MPI 4.1): the error lines are what says the rank was lost. They
+        # are read from stderr alone: mpirun forwards the two streams separately, and in one
+        # file their lines interleave mid-line.
+        grep -q "error: MPI rank 1 stopped answering" "$dir/$mode.err" ||
+            { cat "$dir/$mode.log" "$dir/$mode.err"; fail "$mode: the lost rank is not named"; }
     else
-        ((rc != 0)) || { cat "$dir/$mode.log"; fail "$mode: exit status 0 after a lost rank"; }
+        ((rc != 0)) || { cat "$dir/$mode.log" "$dir/$mode.err"; fail "$mode: exit status 0 after a lost rank"; }
     fi
     # The same command completes the sweep: every point once, nothing run twice.
     timeout 300 "$mpiexec" --oversubscribe -n 3 "$cli" sweep "$dir/sweep.yaml" --mpi --db "$db" \
