@@ -359,4 +359,14 @@ std::vector<std::string> CollectiveEngine::describePending(int npu) const {
     return out;
 }
 
+bool CollectiveEngine::chunksWaitForQueueSlots() const {
+    for (const NpuState& npu : m_npus)
+        for (const Collective* c : npu.active)
+            if (!c->custom)
+                for (const auto& s : c->streams)
+                    if (s->current < s->phases.size() && !s->running)
+                        return true;
+    return false;
+}
+
 } // namespace astrolabe

@@ -60,6 +60,9 @@ public:
 
     /// One line per unfinished collective on `npu` (deadlock report).
     std::vector<std::string> describePending(int npu) const;
+    /// Whether some unfinished chunk waits for a slot in its dimension's queue (the queue's
+    /// active-chunk limit is reached): the deadlock report's cue to explain slot waits.
+    bool chunksWaitForQueueSlots() const;
 
 private:
     struct Collective;

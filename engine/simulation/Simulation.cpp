@@ -48,9 +48,10 @@ std::unique_ptr<NetworkModel> makeNetwork(const SimulationSpec& spec, Simulator&
     throw Error(ErrorKind::Internal, "unknown network backend");
 }
 
-std::string deadlockReport(const std::vector<std::unique_ptr<NpuExecutor>>& executors,
-                           const CollectiveEngine& collectives, const Transport& transport,
-                           SimTime now) {
+/// The deadlock report, and where the inputs allow it, why: a hint for the error.
+Error deadlockReport(const std::vector<std::unique_ptr<NpuExecutor>>& executors,
+                     const CollectiveEngine& collectives, const Transport& transport,
+                     const SimulationSpec& spec, SimTime now) {
     std::string report = "the simulation cannot finish: at " + std::to_string(now.nsFloor()) +
                          " ns no event is left but these NPUs still wait:";
     int shown = 0;
@@ -75,7 +76,24 @@ std::string deadlockReport(const std::vector<std::unique_ptr<NpuExecutor>>& exec
                       std::to_string(pending[i].src) + ", " + std::to_string(pending[i].bytes) +
                       " bytes";
     }
-    return report;
+    if (!collectives.chunksWaitForQueueSlots())
+        return Error(ErrorKind::Deadlock, report);
+    // Each dimension's queue runs at most ceil(active / queues) chunks at once (ASTRA-sim's
+    // semantics, kept). NPUs that reach a queue with their chunks in different orders can wait
+    // for each other's slots for ever.
+    const SystemConfig& system = spec.system;
+    return Error(ErrorKind::Deadlock,
+                 report + "\n  why: some chunks wait for a slot in their dimension's queue, which "
+                          "runs at most " +
+                     std::to_string(system.activeChunksPerDimension) +
+                     " active chunk(s); when NPUs reach a queue with their chunks in different "
+                     "orders (one NPU started later), the chunk holding the slot on one NPU can "
+                     "wait for a peer whose slot another chunk holds, and neither moves",
+                 SourceLocation{.keyPath = "system.active-chunks-per-dimension"},
+                 "if every NPU runs the same collectives, raise active-chunks-per-dimension to "
+                 "the number of chunks of a collective (preferred-dataset-splits, " +
+                     std::to_string(system.preferredDatasetSplits) +
+                     " here): no chunk then waits for a slot");
 }
 
 /// A TimeOverflow from the event loop, said in terms of the inputs: what was in flight, and the
@@ -246,8 +264,7 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
     const bool allFinished = std::all_of(executors.begin(), executors.end(),
                                          [](const auto& e) { return e->finished(); });
     if (!allFinished)
-        throw Error(ErrorKind::Deadlock,
-                    deadlockReport(executors, collectives, transport, sim.now()));
+        throw deadlockReport(executors, collectives, transport, spec, sim.now());
 
     result->simulatedNpus = static_cast<int>(simulated.size());
     const size_t copies = static_cast<size_t>(topology.npuCount()) / simulated.size();

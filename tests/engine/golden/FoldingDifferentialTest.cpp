@@ -56,7 +56,8 @@ TEST(FoldingDifferential, RandomAsymmetricWorkloadsFoldExactlyOrNotAtAll) {
         RandomWorkload w = randomWorkload(static_cast<uint64_t>(i), backend);
         SimulationSpec full = w.spec;
         full.options.exploitSymmetry = false;
-        // A run may fail (a deadlock of the engine's own); then both must fail alike.
+        // A run may fail (chunks waiting for each other's queue slots, see QueueSlotDeadlockTest);
+        // then both must fail alike.
         std::shared_ptr<const astrolabe::RunResult> fast, reference;
         std::string fullError, fastError;
         try {
