@@ -1,6 +1,8 @@
 #include "trace/WorkloadNode.h"
 
+#include <algorithm>
 #include <cctype>
+#include <vector>
 
 namespace astrolabe {
 
@@ -47,19 +49,23 @@ std::optional<CollectiveType> collectiveTypeFromName(std::string_view name) {
     const std::string key = communicationKey(name, fromLibrary);
     if (!fromLibrary)
         return std::nullopt;
-    // Longer names first: "reducescatter" holds "reduce" and "scatter", "allgather" "gather".
-    static constexpr std::pair<const char*, CollectiveType> kNames[] = {
-        {"reducescatter", CollectiveType::ReduceScatter},
-        {"allreduce", CollectiveType::AllReduce},
-        {"allgather", CollectiveType::AllGather},
-        {"alltoall", CollectiveType::AllToAll},
-        {"broadcast", CollectiveType::Broadcast},
-        {"barrier", CollectiveType::Barrier},
-        {"reduce", CollectiveType::Reduce},
-        {"gather", CollectiveType::Gather},
-        {"scatter", CollectiveType::Scatter},
-    };
-    for (const auto& [text, type] : kNames)
+    // The collectives' own names without '_' ("reducescatter"), longer first: "reducescatter"
+    // holds "reduce" and "scatter", "allgather" holds "gather".
+    static const std::vector<std::pair<std::string, CollectiveType>> kKeys = [] {
+        std::vector<std::pair<std::string, CollectiveType>> keys;
+        for (const CollectiveNames& c : kCollectives) {
+            std::string k;
+            for (const char* p = c.snake; *p; ++p)
+                if (*p != '_')
+                    k.push_back(*p);
+            keys.emplace_back(std::move(k), c.type);
+        }
+        std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) {
+            return a.first.size() > b.first.size();
+        });
+        return keys;
+    }();
+    for (const auto& [text, type] : kKeys)
         if (key.find(text) != std::string::npos)
             return type;
     return std::nullopt;
