@@ -1,10 +1,12 @@
 #include "core/Version.h"
 #include "gui/MainWindow.h"
+#include "gui/ProcessMemory.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 
 int main(int argc, char** argv) {
+    astrolabe::gui::limitHeapArenas();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Astrolabe"));
     QApplication::setApplicationName(QStringLiteral("Astrolabe"));

@@ -1,4 +1,6 @@
 // GUI tests run headless: QT_QPA_PLATFORM defaults to offscreen when unset.
+#include "gui/ProcessMemory.h"
+
 #include <QApplication>
 #include <cstdlib>
 #include <filesystem>
@@ -25,6 +27,7 @@ std::string ensureRuntimeDirectory() {
 } // namespace
 
 int main(int argc, char** argv) {
+    astrolabe::gui::limitHeapArenas(); // as the application does
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     const std::string runtimeDirectory = ensureRuntimeDirectory();
