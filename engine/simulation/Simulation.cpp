@@ -83,8 +83,9 @@ Error deadlockReport(const std::vector<std::unique_ptr<NpuExecutor>>& executors,
     // for each other's slots for ever.
     const SystemConfig& system = spec.system;
     return Error(ErrorKind::Deadlock,
-                 report + "\n  why: some chunks wait for a slot in their dimension's queue, which "
-                          "runs at most " +
+                 report +
+                     "\n  why: some chunks wait for a slot in their dimension's queue, which "
+                     "runs at most " +
                      std::to_string(system.activeChunksPerDimension) +
                      " active chunk(s); when NPUs reach a queue with their chunks in different "
                      "orders (one NPU started later), the chunk holding the slot on one NPU can "

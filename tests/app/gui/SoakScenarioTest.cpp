@@ -9,6 +9,7 @@
 // folder (the curve for the report).
 #include "GuiTestSupport.h"
 #include "TestPaths.h"
+#include "common/LogModel.h"
 #include "gui/LessonsController.h"
 #include "gui/MainWindow.h"
 #include "gui/PresentationController.h"
@@ -16,7 +17,6 @@
 #include "gui/RunsTableModel.h"
 #include "gui/SweepController.h"
 #include "gui/SweepSettingDialog.h"
-#include "common/LogModel.h"
 
 #include <QApplication>
 #include <QDir>
@@ -26,12 +26,12 @@
 #include <QTableView>
 #include <QTest>
 #include <chrono>
-#include <malloc.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <iostream>
+#include <malloc.h>
 
 using namespace astrolabe;
 using namespace astrolabe::gui;
@@ -159,12 +159,13 @@ TEST(GuiScenario, SoakLoopsLeakNeitherMemoryNorHandles) {
                        static_cast<long>(mallinfo2().uordblks / 1024),
                        static_cast<int>(window.findChildren<QObject*>().size())};
         samples.push_back(s);
-        csv << s.loop << ',' << s.seconds << ',' << s.rssKiB << ',' << s.threads << ','
-            << s.files << ',' << s.widgets << '\n'
+        csv << s.loop << ',' << s.seconds << ',' << s.rssKiB << ',' << s.threads << ',' << s.files
+            << ',' << s.widgets << '\n'
             << std::flush;
         std::cout << "[ soak ] loop " << s.loop << " at " << static_cast<int>(s.seconds)
-                  << " s: " << s.rssKiB / 1024 << " MiB resident, " << s.threads
-                  << " threads, " << s.files << " open files, " << s.widgets << " widgets, " << s.logRows << " log rows, heap " << s.heapKiB << " KiB, " << s.objects << " objects\n";
+                  << " s: " << s.rssKiB / 1024 << " MiB resident, " << s.threads << " threads, "
+                  << s.files << " open files, " << s.widgets << " widgets, " << s.logRows
+                  << " log rows, heap " << s.heapKiB << " KiB, " << s.objects << " objects\n";
     }
 
     ASSERT_GE(samples.size(), 3u);

@@ -2,8 +2,8 @@
 // starts a two-chunk all-reduce late, one active chunk per dimension): the report says why and
 // points at the setting, and the setting it names does let the same run finish. Found by the
 // folding differential test (its seeds 246, 355, 601, 695 and 821 end this way).
-#include "engine/golden/RandomWorkload.h"
 #include "core/Error.h"
+#include "engine/golden/RandomWorkload.h"
 #include "simulation/Simulation.h"
 
 #include <gtest/gtest.h>
