@@ -9,6 +9,11 @@ LogModel::LogModel(QObject* parent)
     : QAbstractListModel(parent) {}
 
 void LogModel::append(Severity severity, const QString& message) {
+    if (m_entries.size() >= kMaxRows) {
+        beginRemoveRows({}, 0, kDropRows - 1);
+        m_entries.remove(0, kDropRows);
+        endRemoveRows();
+    }
     const int row = static_cast<int>(m_entries.size());
     beginInsertRows({}, row, row);
     m_entries.push_back({QDateTime::currentDateTime(), severity, message});

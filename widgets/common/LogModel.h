@@ -1,5 +1,6 @@
 #pragma once
-// Engine messages and errors for the log dock: one row per message, newest last.
+// Engine messages and errors for the log dock: one row per message, newest last. The newest
+// kMaxRows are kept: a day of runs and sweeps must not grow the window's memory without bound.
 
 #include <QAbstractListModel>
 #include <QDateTime>
@@ -12,6 +13,10 @@ class LogModel : public QAbstractListModel {
 public:
     enum class Severity { Info, Warning, Error };
     enum Role { SeverityRole = Qt::UserRole + 1, TimestampRole };
+
+    /// Past this many rows the oldest kDropRows go at once (one removal, not one per message).
+    static constexpr int kMaxRows = 10000;
+    static constexpr int kDropRows = 1000;
 
     explicit LogModel(QObject* parent = nullptr);
 

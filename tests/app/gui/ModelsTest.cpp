@@ -139,6 +139,25 @@ TEST(LogModel, PassesTheModelTester) {
     EXPECT_EQ(log.rowCount(), 0);
 }
 
+// A long session's log keeps its newest rows only (the soak scenario adds six a loop).
+TEST(LogModel, KeepsTheNewestRowsOnly) {
+    using widgets::LogModel;
+    LogModel log;
+    for (int i = 0; i < LogModel::kMaxRows; ++i)
+        log.append(LogModel::Severity::Info, QStringLiteral("message %1").arg(i));
+    EXPECT_EQ(log.rowCount(), LogModel::kMaxRows);
+    // The tester checks every row at each change, so it watches only the append that removes.
+    QAbstractItemModelTester tester(&log, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    log.append(LogModel::Severity::Info, QStringLiteral("message %1").arg(LogModel::kMaxRows));
+    EXPECT_EQ(log.rowCount(), LogModel::kMaxRows - LogModel::kDropRows + 1);
+    EXPECT_TRUE(log.index(0).data().toString().endsWith(
+        QStringLiteral("message %1").arg(LogModel::kDropRows)));
+    EXPECT_TRUE(log.index(log.rowCount() - 1)
+                    .data()
+                    .toString()
+                    .endsWith(QStringLiteral("message %1").arg(LogModel::kMaxRows)));
+}
+
 // A 4x4 mesh graph's one logical dimension is a Ring of 16 to the collectives, but the runs list
 // called the platform "Ring 16" (issue #53, Researcher 6): it names the graph.
 TEST(RunsTableModel, AGraphPlatformIsNamedAsTheGraph) {
