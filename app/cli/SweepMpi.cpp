@@ -239,7 +239,7 @@ std::vector<int> MpiSweep::distribute(const SweepPlan&, const std::vector<size_t
     std::set<size_t> done;
     std::map<int, size_t> busy;   // rank -> the point it runs
     std::map<size_t, int> copies; // point -> how many ranks run it
-    std::set<int> stopped; // ranks with nothing more to do: parked, or dead
+    std::set<int> stopped;        // ranks with nothing more to do: parked, or dead
     const int workers = m_impl->size - 1;
 
     // A rank with nothing left to do is parked, not told to stop: the stop is sent at the end
