@@ -139,6 +139,10 @@ std::vector<FlagSpec> parallelismFlags() {
         {"top", "K", "parallelism: simulate the K best estimates (0: estimate only)", "16"},
         {"show", "N", "parallelism: rows of the ranking printed", "the top K, at least 10"},
         {"jobs", "N", "parallelism: simulations run at once", "2"},
+        {"placement", "ORDER",
+         "parallelism: only this rank order of the groups, innermost first (tp,dp,pp is "
+         "Megatron's); repeat for several",
+         "all six", true},
         {"baseline", "KEY=VALUE,..",
          "parallelism: a reference configuration as generate-llm settings (e.g. "
          "tp=8,pp=4,dp=32,micro-batch=1), estimated and simulated beside the planner's",
@@ -203,7 +207,15 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
     const int top = args.has("top") ? parseCount("top", args.value("top"), 0, 4096) : 16;
     const int jobs = args.has("jobs") ? parseCount("jobs", args.value("jobs"), 1, 256) : 2;
 
-    PlanRequest request{base, gpus};
+    PlanRequest request{base, gpus, {}};
+    for (const std::string& order : args.values("placement")) {
+        const auto& names = placementNames();
+        const auto it = std::find(names.begin(), names.end(), order);
+        if (it == names.end())
+            throw UsageError("--placement: expected one of " + joinAlternatives(names) +
+                             ", found \"" + order + "\"");
+        request.placements.push_back(static_cast<uint8_t>(it - names.begin()));
+    }
     std::optional<NetworkCosts> network;
     try {
         network.emplace(spec.platform, spec.system);

@@ -85,6 +85,7 @@ ShapeProfile profileShape(const generate::GeneratorSpec& spec,
             for (int index : program.chunks[size_t(c * par.pp + stage)]) {
                 const generate::LayerProgram& layer = program.layers[size_t(index)];
                 const bool again = par.recompute && layer.recomputable;
+                sp.layers += 1;
                 for (const Step& step : layer.forward) {
                     if (step.kind == Step::Kind::Collective)
                         addUse(sp.blocking, step, again ? 2 : 1);
@@ -126,12 +127,20 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     };
 
     double tauMax = 0, computeOfMax = 0, commOfMax = 0, tailMax = 0;
+    const size_t dims =
+        size_t(std::max(1, net.dimensionOfStride(std::numeric_limits<long>::max()) + 1));
+    std::vector<double> blockingCount(dims), background(dims), backgroundCount(dims);
     for (const StageProfile& s : profile.stages) {
+        std::fill(blockingCount.begin(), blockingCount.end(), 0.0);
+        std::fill(background.begin(), background.end(), 0.0);
+        std::fill(backgroundCount.begin(), backgroundCount.end(), 0.0);
         double comm = 0;
-        for (const CollectiveUse& u : s.blocking)
+        for (const CollectiveUse& u : s.blocking) {
             comm += u.count * coll(u.type, u.group, u.commBytes);
-        double tau = s.computeSeconds + comm;
-        double reduce = 0, lastBucket = 0, gather = 0, shardElements = 0, z3 = 0;
+            blockingCount[size_t(net.dimensionOfStride(groupStride(u.group, par, strides)))] +=
+                u.count;
+        }
+        double reduce = 0, lastBucket = 0, gather = 0, shardElements = 0, z3 = 0, firstGather = 0;
         for (size_t k = 0; k < kGroupKinds; ++k) {
             const auto group = static_cast<GroupKind>(k);
             if (s.elements[k] <= 0 || group == GroupKind::None)
@@ -142,8 +151,13 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
                 // Per micro-batch: gather the weights before the forward and the backward pass,
                 // reduce-scatter the gradients after it; prefetched a layer ahead.
                 const double bytes = s.weightBytes[k] / s.shares[k]; // one share's
-                z3 += s.shares[k] * (2 * coll(CollectiveType::AllGather, group, bytes / size) +
-                                     coll(CollectiveType::ReduceScatter, group, bytes));
+                const double ag = coll(CollectiveType::AllGather, group, bytes / size);
+                const double one = 2 * ag + coll(CollectiveType::ReduceScatter, group, bytes);
+                z3 += s.shares[k] * one;
+                firstGather += s.shares[k] * ag;
+                const size_t d = size_t(net.dimensionOfStride(groupStride(group, par, strides)));
+                background[d] += s.shares[k] * one;
+                backgroundCount[d] += 3 * s.shares[k];
                 continue;
             }
             const double bytes = s.elements[k] * e;
@@ -156,9 +170,20 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
             if (par.zeroStage > 0)
                 gather += buckets * coll(CollectiveType::AllGather, group, bytes / buckets / size);
         }
-        // ZeRO-3's transfers overlap the compute only: one collective at a time runs on a
-        // dimension, so they queue with the blocking ones.
-        tau += std::max(0.0, z3 - s.computeSeconds);
+        double tau = s.computeSeconds + comm;
+        if (z3 > 0) {
+            // ZeRO-3's transfers hide behind the compute, but for the first layer's gathers of
+            // each pass (2 v passes per micro-batch; no earlier layer to prefetch behind) ...
+            tau += 2.0 * v * firstGather / std::max(1.0, s.layers);
+            tau += std::max(0.0, z3 - s.computeSeconds);
+            // ... and a blocking collective on a dimension they keep busy waits for the one in
+            // flight (one collective at a time per dimension): on average half of one, with the
+            // probability that the dimension is busy.
+            const double busy = std::min(1.0, z3 / (s.computeSeconds + comm));
+            for (size_t d = 0; d < dims; ++d)
+                if (backgroundCount[d] > 0)
+                    tau += blockingCount[d] * busy * background[d] / backgroundCount[d] / 2;
+        }
         // The reductions run behind the last micro-batch's backward pass; the last bucket is
         // always exposed.
         const double window = s.backwardComputeSeconds;
@@ -177,7 +202,8 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     }
     // A boundary message each way per micro-batch sits on the cycle between neighbouring stages
     // (a stage's backward waits for the next stage's, whose forward waited for this one's).
-    const double p2p = p > 1 ? 2 * net.messageSeconds(profile.boundaryBytes, strides.pp) : 0;
+    // Interleaved: each of the v chunks of a micro-batch crosses a boundary each way.
+    const double p2p = p > 1 ? 2.0 * v * net.messageSeconds(profile.boundaryBytes, strides.pp) : 0;
     Estimate est;
     est.compute = m * computeOfMax;
     est.communication = m * (commOfMax + p2p);

@@ -6,13 +6,15 @@
 //   per micro-batch on stage s:  tau_s = compute_s (roofline, recompute included; the COMP
 //       nodes' durations) + the blocking tp / ep collectives of its forward and backward passes
 //       (NetworkCosts, on the dimension their group's placement puts them on);
-//       ZeRO-3: + what of the layers' weight gathers and gradient reduce-scatters the compute
-//       does not hide (the generator prefetches them a layer ahead; one collective at a time
-//       runs on a dimension, so they do not hide behind the blocking ones);
-//   pipeline (1F1B, interleaved with v chunks): (m + (p - 1) / v) (tau_max + 2 delta), delta one
-//       boundary message between stages: in the steady state a stage's backward waits for the
-//       next stage's, whose forward waited for this stage's, so both messages are on the cycle;
-//       the (p - 1) / v part is the bubble;
+//       ZeRO-3: + the first layer's weight gathers of each of the 2 v passes (nothing earlier
+//       to prefetch behind), + what of the gathers and reduce-scatters the compute does not
+//       hide, + the wait of each blocking collective on a dimension they keep busy (one
+//       collective at a time runs on a dimension): half a transfer, times the share of the
+//       time the dimension is busy;
+//   pipeline (1F1B, interleaved with v chunks): (m + (p - 1) / v) (tau_max + 2 v delta), delta
+//       one boundary message between stages: in the steady state a stage's backward waits for
+//       the next stage's, whose forward waited for this stage's, so both messages of each of
+//       the v chunks are on the cycle; the (p - 1) / v part is the bubble;
 //   tail of stage s: the data-parallel gradient reduction (ZeRO 0 all-reduce, 1-2 reduce-scatter,
 //       in buckets) less the last micro-batch's backward pass it overlaps with (at least one
 //       bucket stays exposed), the tied-embedding all-reduce, the optimizer step (Adam over the
@@ -51,6 +53,7 @@ struct StageProfile {
     /// in this many layer shares (one gather each).
     std::array<double, kGroupKinds> weightBytes{};
     std::array<double, kGroupKinds> shares{};
+    double layers = 0; ///< layers (embedding and head included) of the stage, every chunk
 };
 
 /// What depends on the shape (tp, pp, ep, b, v, sp, recompute) only: built once per shape.
@@ -66,8 +69,8 @@ ShapeProfile profileShape(const generate::GeneratorSpec& spec,
 
 struct Estimate {
     double compute = 0;       ///< m x compute of the slowest stage
-    double communication = 0; ///< m x (its blocking collectives + 2 delta)
-    double bubble = 0;        ///< (p - 1) / v x (tau_max + 2 delta)
+    double communication = 0; ///< m x (its blocking collectives + 2 v delta)
+    double bubble = 0;        ///< (p - 1) / v x (tau_max + 2 v delta)
     double tail = 0;          ///< exposed gradient reduction, embedding, optimizer, gathers
     double total() const { return compute + communication + bubble + tail; }
 };

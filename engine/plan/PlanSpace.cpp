@@ -36,25 +36,33 @@ int zeroStagesOf(const Shape& s) {
     return s.dp > 1 ? 4 : 1;
 }
 
-std::vector<uint8_t> placementsOf(const Shape& s) {
+std::vector<uint8_t> placementsOf(const Shape& s, const std::vector<uint8_t>& allowed) {
     // Of the orders that list the axes of size > 1 the same way, keep the first: the axes of
     // size 1 do not move any rank.
     const int sizes[3] = {s.tp, s.dp, s.pp};
-    std::vector<uint8_t> out;
-    std::vector<std::string> seen;
-    for (size_t i = 0; i < placementNames().size(); ++i) {
-        std::string key;
-        const std::string& name = placementNames()[i];
+    auto key = [&](size_t index) {
+        std::string out;
+        const std::string& name = placementNames()[index];
         for (size_t at = 0; at < name.size(); at += 3) {
             const std::string axis = name.substr(at, 2);
             const int size = axis == "tp" ? sizes[0] : axis == "dp" ? sizes[1] : sizes[2];
             if (size > 1)
-                key += axis;
+                out += axis;
         }
-        if (std::find(seen.begin(), seen.end(), key) == seen.end()) {
-            seen.push_back(key);
+        return out;
+    };
+    std::vector<std::string> permitted;
+    for (uint8_t a : allowed)
+        permitted.push_back(key(a));
+    std::vector<uint8_t> out;
+    std::vector<std::string> seen;
+    for (size_t i = 0; i < placementNames().size(); ++i) {
+        const std::string k = key(i);
+        if (std::find(seen.begin(), seen.end(), k) != seen.end())
+            continue;
+        seen.push_back(k);
+        if (allowed.empty() || std::find(permitted.begin(), permitted.end(), k) != permitted.end())
             out.push_back(static_cast<uint8_t>(i));
-        }
     }
     return out;
 }
@@ -160,8 +168,8 @@ Space enumerateSpace(const PlanRequest& request) {
                         for (int sp = 0; sp <= (spPossible ? 1 : 0); ++sp)
                             for (int rc = 0; rc <= 1; ++rc) {
                                 Shape s{tp, pp, dp, ep, v, b, micro, sp == 1, rc == 1};
-                                space.candidates +=
-                                    uint64_t(zeroStagesOf(s)) * placementsOf(s).size();
+                                space.candidates += uint64_t(zeroStagesOf(s)) *
+                                                    placementsOf(s, request.placements).size();
                                 space.shapes.push_back(s);
                             }
                 }

@@ -34,6 +34,9 @@ namespace astrolabe::plan {
 struct PlanRequest {
     generate::GeneratorSpec base;
     int npus = 0;
+    /// Placements tried (indices into placementNames()); empty: all. A placement of a shape
+    /// whose axes of size > 1 come in the same order as an allowed one counts as allowed.
+    std::vector<uint8_t> placements;
 };
 
 /// One configuration. Compact (the space of GPT-3 175B on 1,024 NPUs has ~10^5 of them).
@@ -78,7 +81,7 @@ Space enumerateSpace(const PlanRequest& request);
 /// ZeRO stages tried for a shape: 0..3 when dp > 1, else 0 only.
 int zeroStagesOf(const Shape& shape);
 /// Placements tried for a shape: one per order of its axes of size > 1 (indices into
-/// placementNames()).
-std::vector<uint8_t> placementsOf(const Shape& shape);
+/// placementNames()), limited to the request's when it names some.
+std::vector<uint8_t> placementsOf(const Shape& shape, const std::vector<uint8_t>& allowed = {});
 
 } // namespace astrolabe::plan

@@ -120,7 +120,7 @@ PlanResult rankConfigurations(const PlanRequest& request, const NetworkCosts& ne
         }
         const generate::ModelProgram program = generate::buildProgram(spec);
         const ShapeProfile profile = profileShape(spec, program);
-        const std::vector<uint8_t> placements = placementsOf(shape);
+        const std::vector<uint8_t> placements = placementsOf(shape, request.placements);
         for (int zero = 0; zero < zeroStagesOf(shape); ++zero) {
             spec.parallel.zeroStage = zero;
             const generate::WorstStageMemory memory = generate::worstStageMemory(spec, program);

@@ -46,8 +46,10 @@ TEST(NetworkCosts, AGroupRunsOnTheDimensionOfItsStride) {
 }
 
 TEST(PlanEstimate, FollowsTheSimulatorOnASmallModel) {
-    // The small GPT on 8 NPUs (4 x 2 switches), batch 16: every candidate of the space that fits
-    // is simulated; the estimate stays within 35 % of each and ranks them with Spearman >= 0.8.
+    // The small GPT on 8 NPUs (4 x 2 switches), batch 16: 25 candidates spread over the whole
+    // ranking are simulated; the estimate ranks them with Spearman >= 0.9 and is off by at most
+    // 15 % on average (measured: 0.99 and 10.5 %, see docs/planner.md), and the recalibration
+    // does not make it worse.
     PlanRequest request{test::smallGpt(), 8};
     request.base.training.globalBatch = 16;
     request.base.compute.hbmCapacityGiB = 80;
@@ -64,15 +66,13 @@ TEST(PlanEstimate, FollowsTheSimulatorOnASmallModel) {
         ASSERT_TRUE(c.ran) << candidateLabel(c.ranked.candidate) << ": " << c.error;
         est.push_back(c.ranked.seconds());
         sim.push_back(c.simulatedSeconds);
-        EXPECT_NEAR(c.ranked.seconds() / c.simulatedSeconds, 1.0, 0.35)
-            << candidateLabel(c.ranked.candidate) << ": estimate " << c.ranked.seconds() * 1e6
-            << " us, simulated " << c.simulatedSeconds * 1e6 << " us";
     }
     const double rho = spearman(est, sim);
-    EXPECT_GE(rho, 0.8);
     std::cout << "small GPT, " << simulated.size() << " candidates: Spearman " << rho
               << ", mean |error| " << meanAbsErrorPercent(simulated) << " %, recalibrated "
               << meanAbsErrorPercent(simulated, calibrate(simulated)) << " %\n";
+    EXPECT_GE(rho, 0.9);
+    EXPECT_LE(meanAbsErrorPercent(simulated), 15);
     EXPECT_LE(meanAbsErrorPercent(simulated, calibrate(simulated)),
               meanAbsErrorPercent(simulated) + 1e-9);
 }
