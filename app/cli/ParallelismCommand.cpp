@@ -3,6 +3,7 @@
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
 #include "config/ProjectFile.h"
+#include "config/ProjectValues.h"
 #include "core/Error.h"
 #include "core/Units.h"
 #include "generate/GeneratorValues.h"
@@ -159,8 +160,8 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
     requireFile("project", project);
     if (!args.has("model"))
         throw UsageError("optimize parallelism: missing required option --model PRESET|FILE");
-    for (const char* other : {"total-bandwidth", "objective", "budget", "min", "max", "price",
-                              "generate", "pareto", "backend"})
+    for (const char* other :
+         {"total-bandwidth", "objective", "budget", "min", "max", "price", "generate", "pareto"})
         if (args.has(other))
             throw UsageError(std::string("optimize parallelism: --") + other +
                              " belongs to 'optimize bandwidth'");
@@ -201,6 +202,13 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
     SimulationSpec spec = loadProject(project, &warnings);
     for (const std::string& w : warnings)
         err << "astrolabe-cli: warning: " << w << "\n";
+    if (const std::string backend = args.value("backend"); !backend.empty()) {
+        try {
+            spec.options.backend = config::parseBackend(backend);
+        } catch (const Error& e) {
+            throw UsageError(std::string("--backend: ") + e.what());
+        }
+    }
     const int gpus =
         args.has("gpus") ? parseCount("gpus", args.value("gpus"), 1) : spec.platform.npuCount();
     resizePlatform(spec.platform, gpus, project);

@@ -43,6 +43,30 @@ TEST(ParallelismCommand, JsonReportsBothRankings) {
               j["ranked"].get<uint64_t>() + j["rejected_for_memory"].get<uint64_t>());
 }
 
+TEST(ParallelismCommand, PlacementAndBaseline) {
+    // Megatron's rank order only, and Megatron's own split beside the planner's choice.
+    const auto r = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--set",
+                        "layers=2", "--global-batch", "64", "--top", "2", "--placement", "tp,dp,pp",
+                        "--baseline", "tp=4,pp=1,dp=8,micro-batch=1", "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    for (const auto& row : j["simulated"])
+        EXPECT_EQ(row["placement"], "tp,dp,pp");
+    EXPECT_EQ(j["baseline"]["label"].get<std::string>().rfind("t4 p1 d8 b1 ", 0), 0u)
+        << j["baseline"]["label"];
+    EXPECT_GT(j["baseline"]["simulated_seconds"].get<double>(), 0);
+    const auto bad =
+        cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--placement", "tp,pp"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("--placement: expected one of"), std::string::npos) << bad.err;
+    const auto wrong = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m",
+                            "--baseline", "tp=4,pp=1,dp=4"});
+    EXPECT_EQ(wrong.code, 2);
+    EXPECT_NE(wrong.err.find("--baseline: tp x pp x dp = 16, expected the 32 GPUs"),
+              std::string::npos)
+        << wrong.err;
+}
+
 TEST(ParallelismCommand, UnsatisfiableRequestsNameTheConstraint) {
     // 12 GPUs on a platform of 8-GPU nodes.
     auto r = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--gpus", "12"});
