@@ -264,6 +264,21 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
     std::vector<SimulatedCandidate> simulated;
     if (k > 0)
         simulated = simulateCandidates(spec, request, best, jobs, report);
+    // A candidate that cannot be simulated (an iteration past the generator's trace-node limit,
+    // docs/limits.md) is reported and the next in the ranking takes its place, up to 8 K tries.
+    for (size_t next = k;;) {
+        const size_t ran = size_t(std::count_if(simulated.begin(), simulated.end(),
+                                                [](const SimulatedCandidate& s) { return s.ran; }));
+        if (ran >= k || next >= result.ranked.size() || next >= 8 * k)
+            break;
+        const size_t more = std::min(k - ran, result.ranked.size() - next);
+        const std::vector<RankedCandidate> batch(result.ranked.begin() + std::ptrdiff_t(next),
+                                                 result.ranked.begin() +
+                                                     std::ptrdiff_t(next + more));
+        next += more;
+        for (SimulatedCandidate& s : simulateCandidates(spec, request, batch, jobs, report))
+            simulated.push_back(std::move(s));
+    }
     std::vector<SimulatedCandidate> later; // rounds 2..R, chosen by the refitted estimate
     for (int round = 2; round <= rounds && k > 0; ++round) {
         std::vector<SimulatedCandidate> all = simulated;
@@ -367,7 +382,7 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
         << units::formatFixed(double(result.enumerated) / std::max(result.rankingSeconds, 1e-9), 0)
         << " per second)\n\n";
     const size_t show = args.has("show") ? size_t(parseCount("show", args.value("show"), 1))
-                                         : std::max<size_t>(k, 10);
+                                         : std::max<size_t>(simulated.size(), 10);
     out << "  rank  " << padRight("configuration", 38) << "   estimate  memory/GPU     MFU"
         << (k > 0 ? "   simulated   MFU(sim)" : "") << "\n";
     for (size_t i = 0; i < std::min(show, result.ranked.size()); ++i) {
