@@ -373,11 +373,14 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
     out << "Parallelism plan: " << base.model.name << " on " << gpus << " GPUs of " << project
         << ", global batch " << base.training.globalBatch << "\n";
     out << "  " << result.enumerated << " legal configurations; " << result.rejectedForMemory
-        << " refused for memory (largest term:";
+        << " refused for memory";
+    std::string terms;
     for (size_t t = 0; t < 4; ++t)
         if (result.rejectedBy[t] > 0)
-            out << " " << memoryTermName(static_cast<MemoryTerm>(t)) << " " << result.rejectedBy[t];
-    out << "); " << result.ranked.size() << " ranked in "
+            terms += std::string(terms.empty() ? " (largest term: " : ", ") +
+                     memoryTermName(static_cast<MemoryTerm>(t)) + " " +
+                     std::to_string(result.rejectedBy[t]);
+    out << terms << (terms.empty() ? "" : ")") << "; " << result.ranked.size() << " ranked in "
         << units::formatFixed(result.rankingSeconds, 2) << " s ("
         << units::formatFixed(double(result.enumerated) / std::max(result.rankingSeconds, 1e-9), 0)
         << " per second)\n\n";

@@ -22,7 +22,7 @@
 //   iteration = pipeline + the largest tail.
 //
 // Each term is kept apart so that the planner can refit their weights to simulations
-// (PlanCalibration.h).
+// (PlanSimulation.h: calibrate).
 
 #include "generate/GeneratorSpec.h"
 #include "generate/LayerProgram.h"
