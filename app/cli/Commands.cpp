@@ -60,7 +60,7 @@ const std::vector<Command>& commands() {
         {"compare", "compare stored runs side by side", compareParser, compareCommand},
         {"sweep", "run every point of a sweep on every core, or with --mpi across machines",
          sweepParser, sweepCommand},
-        {"optimize", "'optimize bandwidth': LIBRA's bandwidth per dimension, by simulation",
+        {"optimize", "'optimize bandwidth' (LIBRA) or 'optimize parallelism' (the planner)",
          optimizeParser, optimizeCommand},
         {"generate", "write Chakra traces: 'generate microbenchmark' or 'generate llm'",
          generateParser, generateCommand},

@@ -2,6 +2,7 @@
 
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
+#include "cli/ParallelismCommand.h"
 #include "config/ProjectFile.h"
 #include "config/ProjectValues.h"
 #include "core/Error.h"
@@ -149,40 +150,53 @@ nlohmann::json allocationJson(const EvaluatedAllocation& a) {
 } // namespace
 
 ArgParser optimizeParser() {
+    std::vector<FlagSpec> flags{
+        {"total-bandwidth", "GB/s", "bandwidth per NPU summed over the dimensions (required)", ""},
+        {"objective", "NAME", "time or perf-per-cost", "time"},
+        {"budget", "DOLLARS", "cost limit for the whole platform's network and NPUs", "none"},
+        {"min", "DIM=GB/s", "lowest bandwidth of dimension DIM (0 = the first)",
+         "0.1% of the total", true},
+        {"max", "DIM=GB/s", "highest bandwidth of dimension DIM", "none", true},
+        {"price", "DIM=DOLLARS", "price per GB/s per NPU of dimension DIM",
+         "from the block kind, docs/libra.md", true},
+        {"generate", "KEY=VALUE,..",
+         "optimize for a generated training iteration instead of the project's workload: "
+         "generate-llm's flags, e.g. preset=gpt3-175b,layers=2 (npus = the platform's)",
+         ""},
+        {"pareto", "N", "also print the cost / time Pareto front over N budgets", ""},
+        {"backend", "NAME", "network model: congestion-unaware or congestion-aware",
+         "the project's"},
+        {"json", "", "print the result as JSON instead of tables", ""},
+        {"verbose", "", "print each simulation (bandwidths, time) on stderr as it finishes", ""}};
+    for (FlagSpec& flag : parallelismFlags())
+        flags.push_back(std::move(flag));
     return ArgParser(
         "optimize",
-        "LIBRA: choose the bandwidth of each network dimension (GB/s per NPU, 10^9 B/s) that\n"
-        "minimizes the project's iteration time, or maximizes performance per cost, under a\n"
-        "total per NPU, per-dimension bounds and a cost budget. The model T = T0 + sum c_d/B_d\n"
-        "is fitted to the simulator, solved (closed form or NLopt SLSQP), and every answer is\n"
-        "confirmed by simulating it (docs/libra.md). WHAT is 'bandwidth'.",
-        {{"total-bandwidth", "GB/s", "bandwidth per NPU summed over the dimensions (required)", ""},
-         {"objective", "NAME", "time or perf-per-cost", "time"},
-         {"budget", "DOLLARS", "cost limit for the whole platform's network and NPUs", "none"},
-         {"min", "DIM=GB/s", "lowest bandwidth of dimension DIM (0 = the first)",
-          "0.1% of the total", true},
-         {"max", "DIM=GB/s", "highest bandwidth of dimension DIM", "none", true},
-         {"price", "DIM=DOLLARS", "price per GB/s per NPU of dimension DIM",
-          "from the block kind, docs/libra.md", true},
-         {"generate", "KEY=VALUE,..",
-          "optimize for a generated training iteration instead of the project's workload: "
-          "generate-llm's flags, e.g. preset=gpt3-175b,layers=2 (npus = the platform's)",
-          ""},
-         {"pareto", "N", "also print the cost / time Pareto front over N budgets", ""},
-         {"backend", "NAME", "network model: congestion-unaware or congestion-aware",
-          "the project's"},
-         {"json", "", "print the result as JSON instead of tables", ""},
-         {"verbose", "", "print each simulation (bandwidths, time) on stderr as it finishes", ""}},
-        {"WHAT", "PROJECT.yaml"});
+        "WHAT = bandwidth: LIBRA: choose the bandwidth of each network dimension (GB/s per NPU,\n"
+        "10^9 B/s) that minimizes the project's iteration time, or maximizes performance per\n"
+        "cost, under a total per NPU, per-dimension bounds and a cost budget. The model\n"
+        "T = T0 + sum c_d/B_d is fitted to the simulator, solved (closed form or NLopt SLSQP),\n"
+        "and every answer is confirmed by simulating it (docs/libra.md).\n"
+        "WHAT = parallelism: the best tp x pp x dp (x ep) split, micro-batch, interleaving, ZeRO\n"
+        "stage, recomputation and rank placement for --model on the project's platform: every\n"
+        "legal configuration, memory-checked, ranked by an analytical estimate, the --top K\n"
+        "simulated, the chosen one printed as Megatron-LM / NeMo arguments (docs/planner.md).",
+        std::move(flags), {"WHAT", "PROJECT.yaml"});
 }
 
 int optimizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+    if (args.positional().at(0) == "parallelism")
+        return parallelismCommand(args, out, err);
     if (args.positional().at(0) != "bandwidth") {
         std::string message = "optimize: unknown target \"";
         message += args.positional().at(0);
-        message += "\"; expected \"bandwidth\"";
+        message += "\"; expected \"bandwidth\" or \"parallelism\"";
         throw UsageError(message);
     }
+    for (const FlagSpec& flag : parallelismFlags())
+        if (args.has(flag.name))
+            throw UsageError("optimize bandwidth: --" + flag.name +
+                             " belongs to 'optimize parallelism'");
     const std::string project = args.positional().at(1);
     requireFile("project", project);
     if (!args.has("total-bandwidth"))

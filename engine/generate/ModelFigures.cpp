@@ -5,6 +5,7 @@
 #include "generate/ModelStates.h"
 #include "generate/PipelineOrder.h"
 #include "generate/RankLayout.h"
+#include "generate/StageMemory.h"
 #include "generate/TransformerCounts.h"
 #include "generate/WorkloadGenerator.h"
 
@@ -15,13 +16,6 @@
 namespace astrolabe::generate {
 
 namespace {
-
-double stepSeconds(const Step& step, const ComputeSpec& c) {
-    if (step.kind != Step::Kind::Compute)
-        return 0;
-    return std::max(step.flops / (c.peakTflops * 1e12), step.bytes / (c.hbmGBps * 1e9)) /
-           c.efficiency;
-}
 
 double computeFlops(const std::vector<Step>& steps) {
     double sum = 0;
@@ -76,58 +70,15 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
     }
     f.bubbleFraction = p > 1 ? pipelineBubbleFraction(par.schedule, p, v, f.microBatches) : 0;
 
-    double worst = -1;
     f.offload = spec.offload;
-    const bool offloadWeights = spec.offload.parameters != OffloadTier::None;
-    const bool offloadGradients = spec.offload.gradients != OffloadTier::None;
-    const bool offloadOptimizer = spec.offload.optimizer != OffloadTier::None;
-    for (int stage = 0; stage < p; ++stage) {
-        MemoryBreakdown mem;
-        double activationsPerPass = 0, seconds = 0;
-        for (int c = 0; c < v; ++c)
-            for (int index : program.chunks[size_t(c * p + stage)]) {
-                const LayerProgram& layer = program.layers[size_t(index)];
-                for (const ParamShare& share : layer.params) {
-                    const StateBytes states = shareStateBytes(spec, share);
-                    (offloadWeights ? mem.offloadedWeights : mem.weights) += states.weights;
-                    (offloadGradients ? mem.offloadedGradients : mem.gradients) += states.gradients;
-                    (offloadOptimizer ? mem.offloadedOptimizer : mem.optimizer) += states.optimizer;
-                }
-                activationsPerPass += layer.activationBytes / v;
-                for (const Step& step : layer.forward)
-                    seconds += stepSeconds(step, spec.compute) *
-                               (par.recompute && layer.recomputable ? 2 : 1);
-                for (const Step& step : layer.backward)
-                    seconds += stepSeconds(step, spec.compute);
-            }
-        // Parameters are loaded before each forward and backward pass of every micro-batch and
-        // written back once after the optimizer step.
-        mem.offloadLoadBytes = 2 * m * mem.offloadedWeights + mem.offloadedOptimizer;
-        mem.offloadStoreBytes =
-            mem.offloadedWeights + mem.offloadedGradients + mem.offloadedOptimizer;
-        mem.activations =
-            activationsPerPass * peakInFlightChunks(par.schedule, p, v, f.microBatches, stage);
-        if (stage == p - 1) {
-            // The logits of every micro-batch whose last chunk ran forward but not yet backward:
-            // one under 1F1B and interleaved (the last chunk's backward follows its forward at
-            // once), m under GPipe.
-            int live = 0, peak = 0;
-            for (const PipelineOp& op : pipelineOrder(par.schedule, p, v, f.microBatches, stage))
-                if (op.chunk == v - 1) {
-                    live += op.forward ? 1 : -1;
-                    peak = std::max(peak, live);
-                }
-            mem.activations += program.extraActivationBytesLastStage * peak;
-        }
-        if (mem.total() > worst) {
-            worst = mem.total();
-            f.memory = mem;
-            f.worstStage = stage;
-        }
-        f.computeSeconds = std::max(f.computeSeconds, seconds * m);
-    }
-    f.hbmCapacityBytes = spec.compute.hbmCapacityGiB * 1024.0 * 1024.0 * 1024.0;
-    f.outOfMemory = f.memory.total() > f.hbmCapacityBytes;
+    const WorstStageMemory worst = worstStageMemory(spec, program);
+    f.memory = worst.memory;
+    f.worstStage = worst.stage;
+    for (int stage = 0; stage < p; ++stage)
+        f.computeSeconds =
+            std::max(f.computeSeconds, stageComputeSecondsPerMicroBatch(spec, program, stage) * m);
+    f.hbmCapacityBytes = hbmCapacityBytes(spec.compute);
+    f.outOfMemory = exceedsHbm(f.memory, spec.compute);
     return f;
 }
 

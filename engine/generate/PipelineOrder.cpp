@@ -59,12 +59,25 @@ double pipelineBubbleFraction(PipelineSchedule schedule, int p, int v, int m) {
 }
 
 int peakInFlightChunks(PipelineSchedule schedule, int p, int v, int m, int stage) {
-    int live = 0, peak = 0;
-    for (const PipelineOp& op : pipelineOrder(schedule, p, v, m, stage)) {
-        live += op.forward ? 1 : -1;
-        peak = std::max(peak, live);
-    }
-    return peak;
+    if (schedule == PipelineSchedule::GPipe)
+        return m;
+    // The order (pipelineOrder) is warm-up forwards, then forward / backward pairs, then the
+    // remaining backwards: the peak is one past the warm-up while a steady pair exists.
+    const bool interleaved = schedule == PipelineSchedule::Interleaved;
+    const int total = m * (interleaved ? v : 1);
+    const int warmup =
+        std::min(total, interleaved ? (p - stage - 1) * 2 + (v - 1) * p : p - stage - 1);
+    return std::min(total, warmup + 1);
+}
+
+int peakLastChunkInFlight(PipelineSchedule schedule, int p, int v, int m) {
+    (void)p;
+    (void)v;
+    if (schedule == PipelineSchedule::GPipe || m <= 0)
+        return m;
+    // 1F1B and interleaved: on the last stage each forward of the last chunk is followed at once
+    // by its backward.
+    return 1;
 }
 
 } // namespace astrolabe::generate

@@ -30,8 +30,15 @@ std::vector<PipelineOp> pipelineOrder(PipelineSchedule schedule, int stages, int
 double pipelineBubbleFraction(PipelineSchedule schedule, int stages, int virtualStages,
                               int microBatches);
 
-/// Forward chunk passes whose activations stage `stage` holds at its peak (memory figure).
+/// Forward chunk passes whose activations stage `stage` holds at its peak (memory figure): the
+/// peak of (forwards - backwards) along pipelineOrder, in closed form (O(1)): m under GPipe,
+/// else min(passes, warm-up + 1).
 int peakInFlightChunks(PipelineSchedule schedule, int stages, int virtualStages, int microBatches,
                        int stage);
+
+/// Micro-batches whose last model chunk ran forward but not yet backward at the peak, on the
+/// last stage (the logits kept for the loss): m under GPipe, 1 under 1F1B and interleaved.
+int peakLastChunkInFlight(PipelineSchedule schedule, int stages, int virtualStages,
+                          int microBatches);
 
 } // namespace astrolabe::generate

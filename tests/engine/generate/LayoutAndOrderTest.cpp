@@ -2,6 +2,7 @@
 #include "generate/PipelineOrder.h"
 #include "generate/RankLayout.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <set>
 #include <tuple>
@@ -139,4 +140,44 @@ TEST(PipelineOrder, InterleavedFollowsMegatron) {
 }
 
 } // namespace
+} // namespace astrolabe::generate
+
+namespace astrolabe::generate {
+
+// The memory figures' peaks are closed forms (O(1), what the planner evaluates ~10^5 times);
+// they must equal the peaks of the orders the trace follows, on a grid of p, v, m and stages.
+TEST(PipelineOrder, ClosedFormPeaksEqualTheWalkedOrders) {
+    for (PipelineSchedule schedule :
+         {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved})
+        for (int p = 1; p <= 6; ++p)
+            for (int v = 1; v <= 3; ++v) {
+                const bool interleaved = schedule == PipelineSchedule::Interleaved;
+                if (interleaved ? v < 2 || p < 2 : v != 1)
+                    continue;
+                for (int m = 1; m <= 13; ++m) {
+                    if (interleaved && m % p != 0)
+                        continue;
+                    for (int s = 0; s < p; ++s) {
+                        int live = 0, peak = 0, lastLive = 0, lastPeak = 0;
+                        for (const PipelineOp& op : pipelineOrder(schedule, p, v, m, s)) {
+                            live += op.forward ? 1 : -1;
+                            peak = std::max(peak, live);
+                            if (op.chunk == v - 1) {
+                                lastLive += op.forward ? 1 : -1;
+                                lastPeak = std::max(lastPeak, lastLive);
+                            }
+                        }
+                        EXPECT_EQ(peakInFlightChunks(schedule, p, v, m, s), peak)
+                            << pipelineScheduleName(schedule) << " p" << p << " v" << v << " m" << m
+                            << " s" << s;
+                        if (s == p - 1) {
+                            EXPECT_EQ(peakLastChunkInFlight(schedule, p, v, m), lastPeak)
+                                << pipelineScheduleName(schedule) << " p" << p << " v" << v << " m"
+                                << m;
+                        }
+                    }
+                }
+            }
+}
+
 } // namespace astrolabe::generate

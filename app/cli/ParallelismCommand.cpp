@@ -1,0 +1,447 @@
+#include "cli/ParallelismCommand.h"
+
+#include "cli/CliSupport.h"
+#include "cli/Commands.h"
+#include "config/ProjectFile.h"
+#include "config/ProjectValues.h"
+#include "core/Error.h"
+#include "core/Units.h"
+#include "generate/GeneratorValues.h"
+#include "generate/ModelFigures.h"
+#include "plan/MegatronArgs.h"
+#include "plan/PlanSimulation.h"
+#include "plan/Planner.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+
+namespace astrolabe::cli {
+namespace {
+
+using namespace plan;
+
+std::string trim(const std::string& text) {
+    const size_t a = text.find_first_not_of(" \t\r");
+    const size_t b = text.find_last_not_of(" \t\r");
+    return a == std::string::npos ? std::string() : text.substr(a, b - a + 1);
+}
+
+/// A model file: generate-llm's settings, one "name: value" (or name=value) per line, '#'
+/// starting a comment; "preset" names the starting point.
+std::map<std::string, std::string> readModelFile(const std::string& path) {
+    if (std::filesystem::file_size(path) > (1u << 20))
+        throw UsageError("--model " + path + ": expected a settings file under 1 MiB");
+    std::ifstream in(path);
+    std::map<std::string, std::string> values;
+    int number = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++number;
+        line = trim(line.substr(0, line.find('#')));
+        if (line.empty())
+            continue;
+        const size_t at = std::min(line.find(':'), line.find('='));
+        if (at == std::string::npos || at == 0)
+            throw UsageError(path + ":" + std::to_string(number) +
+                             ": expected \"setting: value\" (generate-llm's flags), found \"" +
+                             line + "\"");
+        values[trim(line.substr(0, at))] = trim(line.substr(at + 1));
+    }
+    return values;
+}
+
+void addPairs(std::map<std::string, std::string>& values, const std::string& text) {
+    size_t start = 0;
+    while (start < text.size()) {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        const std::string part = text.substr(start, comma - start);
+        const size_t eq = part.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError("--set: expected KEY=VALUE pairs separated by commas, found \"" +
+                             part + "\"");
+        values[part.substr(0, eq)] = part.substr(eq + 1);
+        start = comma + 1;
+    }
+}
+
+/// The platform resized to `gpus` NPUs by its outermost dimension (what a validation row's
+/// setup does with platform.dimensions[1].size).
+void resizePlatform(PlatformSpec& platform, int gpus, const std::string& project) {
+    if (platform.npuCount() == gpus)
+        return;
+    if (platform.graph || platform.dimensions.empty())
+        throw UsageError("--gpus " + std::to_string(gpus) + ": " + project + " is a graph of " +
+                         std::to_string(platform.npuCount()) +
+                         " NPUs; give --gpus equal to that, or a dimensional platform");
+    const int inner = platform.npuCount() / platform.dimensions.back().size;
+    if (gpus % inner != 0 || gpus / inner < 2)
+        throw UsageError("GPUs not divisible: --gpus " + std::to_string(gpus) +
+                         " is not a multiple (at least twice) of the " + std::to_string(inner) +
+                         " NPUs of " + project +
+                         "'s inner dimensions; the planner grows the outermost dimension only");
+    platform.dimensions.back().size = gpus / inner;
+}
+
+std::string seconds(double s) {
+    return s >= 1 ? units::formatFixed(s, 3) + " s" : units::formatFixed(s * 1e3, 2) + " ms";
+}
+
+std::string padRight(std::string text, size_t width) {
+    text.resize(std::max(text.size(), width), ' ');
+    return text;
+}
+
+std::string padLeft(std::string text, size_t width) {
+    if (text.size() < width)
+        text.insert(0, width - text.size(), ' ');
+    return text;
+}
+
+nlohmann::json candidateJson(const RankedCandidate& r, const PlanResult& result) {
+    const Candidate& c = r.candidate;
+    return {{"label", candidateLabel(c)},
+            {"tp", c.tp},
+            {"pp", c.pp},
+            {"dp", c.dp},
+            {"ep", c.ep},
+            {"virtual_stages", c.virtualStages},
+            {"micro_batch", c.microBatch},
+            {"zero", int(c.zero)},
+            {"sequence_parallel", c.sequenceParallel},
+            {"recompute", c.recompute},
+            {"placement", placementNames()[c.placement]},
+            {"estimate_seconds", r.seconds()},
+            {"estimate_terms",
+             {{"compute", r.estimate.compute},
+              {"communication", r.estimate.communication},
+              {"bubble", r.estimate.bubble},
+              {"tail", r.estimate.tail}}},
+            {"memory_bytes", r.memoryBytes},
+            {"mfu", result.mfu(r.seconds())}};
+}
+
+} // namespace
+
+std::vector<FlagSpec> parallelismFlags() {
+    return {
+        {"model", "PRESET|FILE",
+         "parallelism: the model, a generator preset or a file of generate-llm settings "
+         "(\"layers: 60\" per line, \"preset: NAME\" the start)",
+         ""},
+        {"set", "KEY=VALUE,..", "parallelism: generate-llm settings over the model's", ""},
+        {"gpu", "NAME", "parallelism: the accelerator (peak, HBM) of the roofline", "the preset's"},
+        {"gpus", "N", "parallelism: GPUs (the platform's outermost dimension is resized)",
+         "the platform's"},
+        {"global-batch", "B", "parallelism: sequences per iteration", "the model's"},
+        {"top", "K", "parallelism: simulate the K best estimates (0: estimate only)", "16"},
+        {"show", "N", "parallelism: rows of the ranking printed", "the top K, at least 10"},
+        {"jobs", "N", "parallelism: simulations run at once", "2"},
+        {"placement", "ORDER",
+         "parallelism: only this rank order of the groups, innermost first (tp,dp,pp is "
+         "Megatron's); repeat for several",
+         "all six", true},
+        {"baseline", "KEY=VALUE,..",
+         "parallelism: a reference configuration as generate-llm settings (e.g. "
+         "tp=8,pp=4,dp=32,micro-batch=1), estimated and simulated beside the planner's",
+         ""},
+        {"rounds", "R",
+         "parallelism: batches of K simulations; after each the estimate is refitted to every "
+         "simulation so far and the K best candidates by it not yet simulated are next",
+         "1"},
+    };
+}
+
+int parallelismCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+    const std::string project = args.positional().at(1);
+    requireFile("project", project);
+    if (!args.has("model"))
+        throw UsageError("optimize parallelism: missing required option --model PRESET|FILE");
+    for (const char* other :
+         {"total-bandwidth", "objective", "budget", "min", "max", "price", "generate", "pareto"})
+        if (args.has(other))
+            throw UsageError(std::string("optimize parallelism: --") + other +
+                             " belongs to 'optimize bandwidth'");
+    std::map<std::string, std::string> values;
+    std::string preset = args.value("model");
+    if (std::filesystem::is_regular_file(preset)) {
+        values = readModelFile(preset);
+        preset = values.count("preset") ? values["preset"] : "gpt3-175b";
+        values.erase("preset");
+    }
+    if (args.has("set"))
+        addPairs(values, args.value("set"));
+    if (args.has("gpu"))
+        values["gpu"] = args.value("gpu");
+    for (const char* parallel : {"tp", "pp", "dp", "ep", "npus"})
+        values.erase(parallel); // the planner chooses them
+    generate::GeneratorSpec base;
+    try {
+        base = generate::generatorSpecFrom(preset, values);
+    } catch (const Error& e) {
+        throw UsageError("--model: " + std::string(e.what()));
+    }
+    if (args.has("global-batch"))
+        base.training.globalBatch = parseCount("global-batch", args.value("global-batch"), 1);
+    std::optional<generate::GeneratorSpec> baselineSpec;
+    if (args.has("baseline")) {
+        std::map<std::string, std::string> reference = values;
+        addPairs(reference, args.value("baseline"));
+        try {
+            baselineSpec = generate::generatorSpecFrom(preset, reference);
+        } catch (const Error& e) {
+            throw UsageError("--baseline: " + std::string(e.what()));
+        }
+        baselineSpec->training.globalBatch = base.training.globalBatch;
+    }
+
+    std::vector<std::string> warnings;
+    SimulationSpec spec = loadProject(project, &warnings);
+    for (const std::string& w : warnings)
+        err << "astrolabe-cli: warning: " << w << "\n";
+    if (const std::string backend = args.value("backend"); !backend.empty()) {
+        try {
+            spec.options.backend = config::parseBackend(backend);
+        } catch (const Error& e) {
+            throw UsageError(std::string("--backend: ") + e.what());
+        }
+    }
+    const int gpus =
+        args.has("gpus") ? parseCount("gpus", args.value("gpus"), 1) : spec.platform.npuCount();
+    resizePlatform(spec.platform, gpus, project);
+    const int top = args.has("top") ? parseCount("top", args.value("top"), 0, 4096) : 16;
+    const int jobs = args.has("jobs") ? parseCount("jobs", args.value("jobs"), 1, 256) : 2;
+
+    PlanRequest request{base, gpus, {}};
+    for (const std::string& order : args.values("placement")) {
+        const auto& names = placementNames();
+        const auto it = std::find(names.begin(), names.end(), order);
+        if (it == names.end())
+            throw UsageError("--placement: expected one of " + joinAlternatives(names) +
+                             ", found \"" + order + "\"");
+        request.placements.push_back(static_cast<uint8_t>(it - names.begin()));
+    }
+    std::optional<NetworkCosts> network;
+    try {
+        network.emplace(spec.platform, spec.system);
+    } catch (const Error& e) {
+        throw UsageError("optimize parallelism: " + e.message());
+    }
+    const PlanResult result = rankConfigurations(request, *network);
+    if (!result.unsatisfiable.empty()) {
+        err << "astrolabe-cli: optimize parallelism: " << result.unsatisfiable << "\n";
+        return kExitFailure;
+    }
+    auto report = [&](const SimulatedCandidate& s) {
+        err << "  simulated " << candidateLabel(s.ranked.candidate) << ": "
+            << (s.ran ? seconds(s.simulatedSeconds) : "failed: " + s.error) << " ("
+            << units::formatFixed(s.wallSeconds, 1) << " s)\n";
+    };
+    std::optional<SimulatedCandidate> baseline;
+    if (baselineSpec) {
+        if (baselineSpec->parallel.npus() != gpus)
+            throw UsageError(
+                "--baseline: tp x pp x dp = " + std::to_string(baselineSpec->parallel.npus()) +
+                ", expected the " + std::to_string(gpus) + " GPUs");
+        RankedCandidate reference;
+        try {
+            reference = evaluateCandidate(request, *network, candidateFromSpec(*baselineSpec));
+        } catch (const Error& e) {
+            throw UsageError("--baseline: " + std::string(e.what()));
+        }
+        baseline = simulateCandidate(spec, request, reference);
+        err << "  baseline ";
+        report(*baseline);
+    }
+    const size_t k = std::min<size_t>(size_t(top), result.ranked.size());
+    const std::vector<RankedCandidate> best(result.ranked.begin(),
+                                            result.ranked.begin() + std::ptrdiff_t(k));
+    const int rounds = args.has("rounds") ? parseCount("rounds", args.value("rounds"), 1, 64) : 1;
+    // The first batch: the K best estimates; its statistics are the estimate's own.
+    std::vector<SimulatedCandidate> simulated;
+    if (k > 0)
+        simulated = simulateCandidates(spec, request, best, jobs, report);
+    // A candidate that cannot be simulated (an iteration past the generator's trace-node limit,
+    // docs/limits.md) is reported and the next in the ranking takes its place, up to 8 K tries.
+    for (size_t next = k;;) {
+        const size_t ran = size_t(std::count_if(simulated.begin(), simulated.end(),
+                                                [](const SimulatedCandidate& s) { return s.ran; }));
+        if (ran >= k || next >= result.ranked.size() || next >= 8 * k)
+            break;
+        const size_t more = std::min(k - ran, result.ranked.size() - next);
+        const std::vector<RankedCandidate> batch(result.ranked.begin() + std::ptrdiff_t(next),
+                                                 result.ranked.begin() +
+                                                     std::ptrdiff_t(next + more));
+        next += more;
+        for (SimulatedCandidate& s : simulateCandidates(spec, request, batch, jobs, report))
+            simulated.push_back(std::move(s));
+    }
+    std::vector<SimulatedCandidate> later; // rounds 2..R, chosen by the refitted estimate
+    for (int round = 2; round <= rounds && k > 0; ++round) {
+        std::vector<SimulatedCandidate> all = simulated;
+        all.insert(all.end(), later.begin(), later.end());
+        const Calibration fitted = calibrate(all);
+        std::vector<std::pair<double, size_t>> order;
+        for (size_t i = 0; i < result.ranked.size(); ++i)
+            order.emplace_back(fitted.apply(result.ranked[i].estimate), i);
+        std::sort(order.begin(), order.end());
+        std::vector<RankedCandidate> next;
+        for (const auto& [predicted, i] : order) {
+            const std::string label = candidateLabel(result.ranked[i].candidate);
+            const bool done = std::any_of(all.begin(), all.end(), [&](const SimulatedCandidate& s) {
+                return candidateLabel(s.ranked.candidate) == label;
+            });
+            if (!done)
+                next.push_back(result.ranked[i]);
+            if (next.size() == k)
+                break;
+        }
+        err << "  round " << round << ": " << next.size()
+            << " candidates, best by the refitted estimate\n";
+        for (SimulatedCandidate& s : simulateCandidates(spec, request, next, jobs, report))
+            later.push_back(std::move(s));
+    }
+    std::vector<double> estimated, measured;
+    const SimulatedCandidate* fastest = nullptr;
+    for (const SimulatedCandidate& s : simulated)
+        if (s.ran) {
+            estimated.push_back(s.ranked.seconds());
+            measured.push_back(s.simulatedSeconds);
+        }
+    std::vector<SimulatedCandidate> every = simulated;
+    every.insert(every.end(), later.begin(), later.end());
+    for (const SimulatedCandidate& s : every)
+        if (s.ran && (!fastest || s.simulatedSeconds < fastest->simulatedSeconds))
+            fastest = &s;
+    const Calibration calibration = calibrate(every);
+    const RankedCandidate chosen = fastest ? fastest->ranked : result.ranked.front();
+    const generate::GeneratorSpec chosenSpec = candidateSpec(request, chosen.candidate);
+    const generate::ModelFigures figures = generate::computeFigures(chosenSpec);
+
+    if (args.has("json")) {
+        nlohmann::json j;
+        j["project"] = project;
+        j["model"] = base.model.name;
+        j["gpus"] = gpus;
+        j["global_batch"] = base.training.globalBatch;
+        j["enumerated"] = result.enumerated;
+        j["rejected_for_memory"] = result.rejectedForMemory;
+        j["ranked"] = result.ranked.size();
+        j["ranking_seconds"] = result.rankingSeconds;
+        nlohmann::json rows = nlohmann::json::array();
+        for (size_t i = 0; i < simulated.size(); ++i) {
+            nlohmann::json row = candidateJson(simulated[i].ranked, result);
+            row["estimate_rank"] = i + 1;
+            row["simulated_seconds"] = simulated[i].ran ? simulated[i].simulatedSeconds : 0.0;
+            if (!simulated[i].ran)
+                row["error"] = simulated[i].error;
+            rows.push_back(row);
+        }
+        j["simulated"] = rows;
+        j["spearman"] = spearman(estimated, measured);
+        j["estimate_error_percent"] = meanAbsErrorPercent(simulated);
+        j["calibrated_error_percent"] = meanAbsErrorPercent(every, calibration);
+        nlohmann::json more = nlohmann::json::array();
+        for (const SimulatedCandidate& s : later) {
+            nlohmann::json row = candidateJson(s.ranked, result);
+            row["simulated_seconds"] = s.ran ? s.simulatedSeconds : 0.0;
+            more.push_back(row);
+        }
+        j["later_rounds"] = more;
+        j["calibration"] = {{"compute", calibration.compute},
+                            {"communication", calibration.communication},
+                            {"bubble", calibration.bubble},
+                            {"tail", calibration.tail}};
+        j["chosen"] = candidateJson(chosen, result);
+        if (fastest)
+            j["chosen"]["simulated_seconds"] = fastest->simulatedSeconds;
+        if (baseline) {
+            j["baseline"] = candidateJson(baseline->ranked, result);
+            j["baseline"]["simulated_seconds"] = baseline->ran ? baseline->simulatedSeconds : 0.0;
+            if (!baseline->ran)
+                j["baseline"]["error"] = baseline->error;
+        }
+        j["megatron"] = megatronArguments(chosenSpec);
+        j["nemo"] = nemoOverrides(chosenSpec);
+        out << j.dump(2) << "\n";
+        return kExitOk;
+    }
+
+    out << "Parallelism plan: " << base.model.name << " on " << gpus << " GPUs of " << project
+        << ", global batch " << base.training.globalBatch << "\n";
+    out << "  " << result.enumerated << " legal configurations; " << result.rejectedForMemory
+        << " refused for memory";
+    std::string terms;
+    for (size_t t = 0; t < 4; ++t)
+        if (result.rejectedBy[t] > 0)
+            terms += std::string(terms.empty() ? " (largest term: " : ", ") +
+                     memoryTermName(static_cast<MemoryTerm>(t)) + " " +
+                     std::to_string(result.rejectedBy[t]);
+    out << terms << (terms.empty() ? "" : ")") << "; " << result.ranked.size() << " ranked in "
+        << units::formatFixed(result.rankingSeconds, 2) << " s ("
+        << units::formatFixed(double(result.enumerated) / std::max(result.rankingSeconds, 1e-9), 0)
+        << " per second)\n\n";
+    const size_t show = args.has("show") ? size_t(parseCount("show", args.value("show"), 1))
+                                         : std::max<size_t>(simulated.size(), 10);
+    out << "  rank  " << padRight("configuration", 38) << "   estimate  memory/GPU     MFU"
+        << (k > 0 ? "   simulated   MFU(sim)" : "") << "\n";
+    for (size_t i = 0; i < std::min(show, result.ranked.size()); ++i) {
+        const RankedCandidate& r = result.ranked[i];
+        out << "  " << padLeft(std::to_string(i + 1), 4) << "  "
+            << padRight(candidateLabel(r.candidate), 38) << padLeft(seconds(r.seconds()), 11)
+            << padLeft(generate::formatBytes(r.memoryBytes), 12)
+            << padLeft(units::formatFixed(100 * result.mfu(r.seconds()), 1) + " %", 8);
+        if (i < simulated.size())
+            out << padLeft(simulated[i].ran ? seconds(simulated[i].simulatedSeconds) : "failed", 12)
+                << padLeft(units::formatFixed(100 * result.mfu(simulated[i].simulatedSeconds), 1) +
+                               " %",
+                           11);
+        out << "\n";
+    }
+    if (!estimated.empty()) {
+        out << "\n  estimate vs simulation on the top " << estimated.size()
+            << ": Spearman rank correlation "
+            << units::formatFixed(spearman(estimated, measured), 3) << "; mean |error| "
+            << units::formatFixed(meanAbsErrorPercent(simulated), 1) << " %, recalibrated "
+            << units::formatFixed(meanAbsErrorPercent(simulated, calibration), 1)
+            << " % (term weights: compute " << units::formatFixed(calibration.compute, 2)
+            << ", communication " << units::formatFixed(calibration.communication, 2) << ", bubble "
+            << units::formatFixed(calibration.bubble, 2) << ", tail "
+            << units::formatFixed(calibration.tail, 2) << ")\n";
+    }
+    if (baseline) {
+        out << "\n  baseline " << candidateLabel(baseline->ranked.candidate) << ": estimate "
+            << seconds(baseline->ranked.seconds()) << ", memory "
+            << generate::formatBytes(baseline->ranked.memoryBytes) << ", simulated "
+            << (baseline->ran ? seconds(baseline->simulatedSeconds) : "failed: " + baseline->error);
+        if (baseline->ran && fastest)
+            out << "; the planner's choice is "
+                << units::formatFixed(baseline->simulatedSeconds / fastest->simulatedSeconds, 3)
+                << "x as fast";
+        out << "\n";
+    }
+    if (!later.empty()) {
+        out << "\n  later rounds, chosen by the refitted estimate:\n";
+        for (const SimulatedCandidate& c : later)
+            out << "        " << padRight(candidateLabel(c.ranked.candidate), 38)
+                << padLeft(seconds(calibration.apply(c.ranked.estimate)), 11)
+                << padLeft(generate::formatBytes(c.ranked.memoryBytes), 12) << padLeft("", 8)
+                << padLeft(c.ran ? seconds(c.simulatedSeconds) : "failed", 12) << "\n";
+    }
+    out << "\nChosen (" << (fastest ? "fastest simulated" : "best estimate")
+        << "): " << candidateLabel(chosen.candidate) << "\n";
+    out << generate::formatFigures(figures);
+    out << "\nMegatron-LM (pretrain_gpt.py):\n";
+    for (const std::string& a : megatronArguments(chosenSpec))
+        out << "  " << a << (a.rfind('#', 0) == 0 ? "" : " \\") << "\n";
+    out << "\nNeMo overrides:\n ";
+    for (const std::string& o : nemoOverrides(chosenSpec))
+        out << " " << o;
+    out << "\n";
+    return kExitOk;
+}
+
+} // namespace astrolabe::cli

@@ -1,0 +1,97 @@
+#include "plan/MegatronArgs.h"
+
+namespace astrolabe::plan {
+namespace {
+
+std::string flag(const std::string& name, long value) {
+    return "--" + name + " " + std::to_string(value);
+}
+
+} // namespace
+
+std::vector<std::string> megatronArguments(const generate::GeneratorSpec& spec) {
+    const generate::ModelSpec& m = spec.model;
+    const generate::ParallelSpec& p = spec.parallel;
+    std::vector<std::string> out{
+        flag("tensor-model-parallel-size", p.tp),
+        flag("pipeline-model-parallel-size", p.pp),
+        flag("context-parallel-size", 1),
+    };
+    if (m.isMoe())
+        out.push_back(flag("expert-model-parallel-size", p.ep));
+    if (p.virtualStages > 1)
+        out.push_back(
+            flag("num-layers-per-virtual-pipeline-stage", m.layers / (p.pp * p.virtualStages)));
+    if (p.sequenceParallel && p.tp > 1)
+        out.push_back("--sequence-parallel");
+    out.push_back(flag("micro-batch-size", spec.training.microBatch));
+    out.push_back(flag("global-batch-size", spec.training.globalBatch));
+    if (p.recompute) {
+        out.push_back("--recompute-granularity full");
+        out.push_back("--recompute-method uniform");
+        out.push_back(flag("recompute-num-layers", 1));
+    }
+    if (p.zeroStage == 1)
+        out.push_back("--use-distributed-optimizer");
+    out.push_back(flag("num-layers", m.layers));
+    out.push_back(flag("hidden-size", m.hidden));
+    out.push_back(flag("ffn-hidden-size", m.ffn));
+    out.push_back(flag("num-attention-heads", m.heads));
+    if (m.kvHeadCount() != m.heads) {
+        out.push_back("--group-query-attention");
+        out.push_back(flag("num-query-groups", m.kvHeadCount()));
+    }
+    out.push_back(flag("seq-length", m.sequence));
+    out.push_back(flag("max-position-embeddings", m.sequence));
+    if (m.swiglu)
+        out.push_back("--swiglu");
+    if (!m.tiedEmbeddings)
+        out.push_back("--untie-embeddings-and-output-weights");
+    if (m.isMoe()) {
+        out.push_back(flag("num-experts", m.experts));
+        out.push_back(flag("moe-router-topk", m.topK));
+    }
+    if (spec.training.bytesPerElement == 2)
+        out.push_back("--bf16");
+    if (spec.training.flashAttention)
+        out.push_back("--use-flash-attn");
+    if (p.zeroStage >= 2)
+        out.push_back("# ZeRO " + std::to_string(p.zeroStage) +
+                      ": no Megatron flag; DeepSpeed zero_optimization.stage " +
+                      std::to_string(p.zeroStage) +
+                      (p.zeroStage == 3 ? " (or Megatron-core's --use-torch-fsdp2)" : ""));
+    if (p.placement != "tp,dp,pp")
+        out.push_back("# rank order " + p.placement +
+                      " (innermost first); Megatron's default is tp,dp,pp");
+    return out;
+}
+
+std::vector<std::string> nemoOverrides(const generate::GeneratorSpec& spec) {
+    const generate::ParallelSpec& p = spec.parallel;
+    auto set = [](const std::string& key, const std::string& value) {
+        return "model." + key + "=" + value;
+    };
+    std::vector<std::string> out{
+        set("tensor_model_parallel_size", std::to_string(p.tp)),
+        set("pipeline_model_parallel_size", std::to_string(p.pp)),
+        set("context_parallel_size", "1"),
+    };
+    if (spec.model.isMoe())
+        out.push_back(set("expert_model_parallel_size", std::to_string(p.ep)));
+    out.push_back(set("virtual_pipeline_model_parallel_size",
+                      p.virtualStages > 1 ? std::to_string(p.virtualStages) : "null"));
+    out.push_back(set("sequence_parallel", p.sequenceParallel && p.tp > 1 ? "true" : "false"));
+    out.push_back(set("micro_batch_size", std::to_string(spec.training.microBatch)));
+    out.push_back(set("global_batch_size", std::to_string(spec.training.globalBatch)));
+    if (p.recompute) {
+        out.push_back(set("activations_checkpoint_granularity", "full"));
+        out.push_back(set("activations_checkpoint_method", "uniform"));
+        out.push_back(set("activations_checkpoint_num_layers", "1"));
+    } else {
+        out.push_back(set("activations_checkpoint_granularity", "null"));
+    }
+    out.push_back(set("optim.name", p.zeroStage >= 1 ? "distributed_fused_adam" : "fused_adam"));
+    return out;
+}
+
+} // namespace astrolabe::plan

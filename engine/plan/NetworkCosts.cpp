@@ -1,0 +1,125 @@
+#include "plan/NetworkCosts.h"
+
+#include "core/Error.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace astrolabe::plan {
+namespace {
+
+/// The algorithm a communicator group's ring runs (collective/PhasePlan.cpp): ring when the
+/// list names one per dimension, else the one entry's base algorithm.
+AlgorithmKind groupAlgorithm(const std::vector<AlgorithmSpec>& list) {
+    if (list.size() != 1)
+        return AlgorithmKind::Ring;
+    switch (list.front().kind) {
+    case AlgorithmKind::OneRing:
+        return AlgorithmKind::Ring;
+    case AlgorithmKind::OneDirect:
+        return AlgorithmKind::Direct;
+    case AlgorithmKind::OneHalvingDoubling:
+        return AlgorithmKind::HalvingDoubling;
+    default:
+        return list.front().kind;
+    }
+}
+
+} // namespace
+
+NetworkCosts::NetworkCosts(const PlatformSpec& platform, const SystemConfig& system) {
+    if (platform.graph)
+        throw Error(ErrorKind::Unsupported,
+                    "the parallelism planner's network closed forms need a dimensional platform "
+                    "(Ring, FullyConnected and Switch blocks), found a graph platform",
+                    {platform.sourceFile, 0, 0, "platform.graph"});
+    long below = 1;
+    for (const DimensionSpec& d : platform.dimensions) {
+        Dimension dim;
+        dim.kind = d.kind;
+        dim.size = std::max(1, d.size);
+        dim.below = below;
+        dim.bytesPerSecond = d.bandwidthBytesPerSecond > 0 ? d.bandwidthBytesPerSecond : 1;
+        dim.latencySeconds = d.latencyNs * 1e-9;
+        m_dims.push_back(dim);
+        below *= dim.size;
+    }
+    m_npus = static_cast<int>(below);
+    const CollectiveKind kinds[] = {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter,
+                                    CollectiveKind::AllGather, CollectiveKind::AllToAll};
+    m_algorithm.assign(8, AlgorithmKind::Ring);
+    const CollectiveType types[] = {CollectiveType::AllReduce, CollectiveType::ReduceScatter,
+                                    CollectiveType::AllGather, CollectiveType::AllToAll};
+    for (size_t i = 0; i < 4; ++i)
+        m_algorithm[size_t(types[i])] = groupAlgorithm(system.algorithms(kinds[i]));
+    m_endpointSeconds = double(system.endpointDelayNs) * 1e-9;
+    m_localMemoryBytesPerSecond = system.localMemBandwidthGBps * 1e9;
+}
+
+int NetworkCosts::dimensionOfStride(long stride) const {
+    for (size_t d = 0; d < m_dims.size(); ++d)
+        if (stride < m_dims[d].below * m_dims[d].size)
+            return static_cast<int>(d);
+    return static_cast<int>(m_dims.size()) - 1;
+}
+
+double NetworkCosts::messageSeconds(double bytes, long stride) const {
+    if (m_dims.empty())
+        return 0;
+    const Dimension& d = m_dims[size_t(dimensionOfStride(stride))];
+    double hops = 1;
+    if (d.kind == BlockKind::Switch) {
+        hops = 2;
+    } else if (d.kind == BlockKind::Ring) {
+        const long step = std::max(1L, stride / d.below) % d.size;
+        hops = double(std::max(1L, std::min(step, d.size - step)));
+    }
+    return hops * d.latencySeconds + bytes / d.bytesPerSecond + m_endpointSeconds;
+}
+
+double NetworkCosts::collectiveSeconds(CollectiveType type, int members, double commBytes,
+                                       long stride) const {
+    if (members <= 1 || commBytes <= 0)
+        return 0;
+    const double n = members;
+    const size_t index = size_t(type) < m_algorithm.size() ? size_t(type) : 0;
+    const AlgorithmKind algorithm = m_algorithm[index];
+    const bool direct = algorithm == AlgorithmKind::Direct;
+    const bool halving = algorithm == AlgorithmKind::HalvingDoubling;
+    // Steps and bytes per step of one phase over the ring.
+    double steps = n - 1, perStep = commBytes / n, reduceSteps = 0;
+    switch (type) {
+    case CollectiveType::AllReduce:
+        steps = 2 * (n - 1);
+        reduceSteps = n - 1;
+        break;
+    case CollectiveType::ReduceScatter:
+        reduceSteps = n - 1;
+        break;
+    case CollectiveType::AllGather:
+        perStep = commBytes;
+        break;
+    case CollectiveType::AllToAll:
+        steps = n * (n - 1) / 2; // the ring relays every pair's block
+        break;
+    default:
+        break;
+    }
+    // A reduction reads two operands and writes the result.
+    const double reduce = m_localMemoryBytesPerSecond > 0
+                              ? 3 * reduceSteps * perStep / m_localMemoryBytesPerSecond
+                              : 0;
+    if (direct) {
+        const double phases = type == CollectiveType::AllReduce ? 2 : 1;
+        return phases * messageSeconds(perStep, stride) + reduce;
+    }
+    if (halving) {
+        const double phases = type == CollectiveType::AllReduce ? 2 : 1;
+        const double latencies = phases * std::ceil(std::log2(n));
+        return latencies * messageSeconds(0, stride) +
+               steps * perStep * (messageSeconds(1, stride) - messageSeconds(0, stride)) + reduce;
+    }
+    return steps * messageSeconds(perStep, stride) + reduce;
+}
+
+} // namespace astrolabe::plan

@@ -1,0 +1,60 @@
+#pragma once
+// Closed forms of the collectives the generated iteration issues, per platform dimension, as the
+// congestion-unaware analytical network times them (docs/planner.md):
+//
+//   a message between two NPUs takes  hops_d x latency_d + bytes / bandwidth_d  on the lowest
+//   dimension d whose coordinates differ (network/CongestionUnawareNetwork.h);
+//   a communicator group's collective is one ring over its members in rank order
+//   (collective/PhasePlan.h), so every step of it runs on the dimension that holds the group's
+//   smallest rank distance (its stride), and the step takes one message's time plus the
+//   endpoint delay;
+//   ring all-reduce over n members: 2(n-1) steps of S/n bytes, the n-1 reducing ones also
+//   3 S/n at the local memory bandwidth (two operands read, one written); reduce-scatter: n-1
+//   such steps; all-gather of a shard s: n-1 steps of s; all-to-all: n(n-1)/2 steps of S/n
+//   (the ring relays every pair's block). Direct algorithms: one step per phase of S/n.
+//   Halving-doubling: the ring's bytes, log2 n latencies.
+//
+// Units: seconds, bytes. Pure; O(dimensions) per call.
+
+#include "config/SimulationSpec.h"
+#include "core/Collectives.h"
+
+#include <vector>
+
+namespace astrolabe::plan {
+
+class NetworkCosts {
+public:
+    /// Throws astrolabe::Error (Unsupported) for a graph platform: its routes have no closed
+    /// form here.
+    NetworkCosts(const PlatformSpec& platform, const SystemConfig& system);
+
+    /// The dimension that carries a group whose members are `stride` ranks apart; the last
+    /// dimension when the stride is past the platform.
+    int dimensionOfStride(long stride) const;
+
+    /// One message of `bytes` between NPUs `stride` ranks apart.
+    double messageSeconds(double bytes, long stride) const;
+
+    /// A collective of the generator's comm_size convention (all-gather: the per-rank shard;
+    /// the others: the full input) over `members` NPUs whose smallest distance is `stride`.
+    double collectiveSeconds(CollectiveType type, int members, double commBytes, long stride) const;
+
+    int npus() const { return m_npus; }
+
+private:
+    struct Dimension {
+        BlockKind kind = BlockKind::Ring;
+        int size = 1;
+        long below = 1; ///< NPUs of the dimensions below (the rank distance of a unit step)
+        double bytesPerSecond = 1;
+        double latencySeconds = 0;
+    };
+    std::vector<Dimension> m_dims;
+    std::vector<AlgorithmKind> m_algorithm; ///< per CollectiveType, the group ring's algorithm
+    double m_endpointSeconds = 0;
+    double m_localMemoryBytesPerSecond = 0; ///< 0: reductions cost nothing
+    int m_npus = 1;
+};
+
+} // namespace astrolabe::plan

@@ -1,0 +1,82 @@
+#pragma once
+// The planner's analytical iteration time (docs/planner.md), built from the same per-rank
+// program the trace is built from (generate::buildProgram), so it sees the same compute steps,
+// collectives and parameter shares:
+//
+//   per micro-batch on stage s:  tau_s = compute_s (roofline, recompute included; the COMP
+//       nodes' durations) + the blocking tp / ep collectives of its forward and backward passes
+//       (NetworkCosts, on the dimension their group's placement puts them on);
+//       ZeRO-3: + the first layer's weight gathers of each of the 2 v passes (nothing earlier
+//       to prefetch behind), + what of the gathers and reduce-scatters the compute does not
+//       hide, + the wait of each blocking collective on a dimension they keep busy (one
+//       collective at a time runs on a dimension): half a transfer, times the share of the
+//       time the dimension is busy;
+//   pipeline (1F1B, interleaved with v chunks): (m + (p - 1) / v) (tau_max + 2 v delta), delta
+//       one boundary message between stages: in the steady state a stage's backward waits for
+//       the next stage's, whose forward waited for this stage's, so both messages of each of
+//       the v chunks are on the cycle; the (p - 1) / v part is the bubble;
+//   tail of stage s: the data-parallel gradient reduction (ZeRO 0 all-reduce, 1-2 reduce-scatter,
+//       in buckets) less the last micro-batch's backward pass it overlaps with (at least one
+//       bucket stays exposed), the tied-embedding all-reduce, the optimizer step (Adam over the
+//       rank's shard at HBM speed) and, for ZeRO 1-2, the weight all-gathers after it;
+//   iteration = pipeline + the largest tail.
+//
+// Each term is kept apart so that the planner can refit their weights to simulations
+// (PlanSimulation.h: calibrate).
+
+#include "generate/GeneratorSpec.h"
+#include "generate/LayerProgram.h"
+#include "plan/NetworkCosts.h"
+
+#include <array>
+#include <vector>
+
+namespace astrolabe::plan {
+
+/// One collective of a pass, with how many times a micro-batch issues it.
+struct CollectiveUse {
+    CollectiveType type = CollectiveType::AllReduce;
+    generate::GroupKind group = generate::GroupKind::Tp;
+    double commBytes = 0;
+    double count = 0;
+};
+
+inline constexpr size_t kGroupKinds = 9; ///< GroupKind values
+
+struct StageProfile {
+    double computeSeconds = 0;           ///< one micro-batch, every chunk, forward + backward
+    double backwardComputeSeconds = 0;   ///< of that, the backward passes (with recompute)
+    std::vector<CollectiveUse> blocking; ///< per micro-batch, forward + backward (+ recompute)
+    /// Parameter elements on one NPU per synchronisation group (index: GroupKind).
+    std::array<double, kGroupKinds> elements{};
+    /// ZeRO-3 per micro-batch: 16-bit weight bytes per group (gathered twice, reduced once),
+    /// in this many layer shares (one gather each).
+    std::array<double, kGroupKinds> weightBytes{};
+    std::array<double, kGroupKinds> shares{};
+    double layers = 0; ///< layers (embedding and head included) of the stage, every chunk
+};
+
+/// What depends on the shape (tp, pp, ep, b, v, sp, recompute) only: built once per shape.
+struct ShapeProfile {
+    std::vector<StageProfile> stages;
+    double boundaryBytes = 0;
+    double tiedEmbeddingBytes = 0;
+};
+
+/// spec: a valid candidate spec; program: buildProgram(spec).
+ShapeProfile profileShape(const generate::GeneratorSpec& spec,
+                          const generate::ModelProgram& program);
+
+struct Estimate {
+    double compute = 0;       ///< m x compute of the slowest stage
+    double communication = 0; ///< m x (its blocking collectives + 2 v delta)
+    double bubble = 0;        ///< (p - 1) / v x (tau_max + 2 v delta)
+    double tail = 0;          ///< exposed gradient reduction, embedding, optimizer, gathers
+    double total() const { return compute + communication + bubble + tail; }
+};
+
+/// The estimate of spec (its ZeRO stage and placement) from its shape's profile.
+Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfile& profile,
+                           const NetworkCosts& network);
+
+} // namespace astrolabe::plan

@@ -1,0 +1,55 @@
+#pragma once
+// Confirming the planner by simulation (docs/planner.md): the top K candidates generated and
+// simulated exactly on the project's platform, on threads; the estimate's rank correlation
+// with the simulated times, and its recalibration against them.
+
+#include "config/SimulationSpec.h"
+#include "plan/Planner.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace astrolabe::plan {
+
+struct SimulatedCandidate {
+    RankedCandidate ranked;
+    bool ran = false;
+    std::string error;           ///< why it did not run
+    double simulatedSeconds = 0; ///< the last NPU's finish
+    double wallSeconds = 0;
+};
+
+/// Generates and simulates one candidate on `project`'s platform and system (its workload is
+/// replaced by the generated iteration). Never throws: the outcome carries the message.
+SimulatedCandidate simulateCandidate(const SimulationSpec& project, const PlanRequest& request,
+                                     const RankedCandidate& candidate);
+
+/// Simulates `candidates` on `jobs` threads; `done` is called on the calling thread as each
+/// finishes. Returns the outcomes in the candidates' order.
+std::vector<SimulatedCandidate>
+simulateCandidates(const SimulationSpec& project, const PlanRequest& request,
+                   const std::vector<RankedCandidate>& candidates, int jobs,
+                   const std::function<void(const SimulatedCandidate&)>& done = {});
+
+/// Spearman's rank correlation of two equally long series (ties take their mean rank); 0 for
+/// fewer than two points or a constant series.
+double spearman(const std::vector<double>& a, const std::vector<double>& b);
+
+/// Weights of the estimate's four terms (compute, communication, bubble, tail), fitted to the
+/// simulated times by least squares pulled towards 1 (ridge, so that a few points cannot send a
+/// term negative or wild).
+struct Calibration {
+    double compute = 1, communication = 1, bubble = 1, tail = 1;
+    double apply(const Estimate& e) const {
+        return compute * e.compute + communication * e.communication + bubble * e.bubble +
+               tail * e.tail;
+    }
+};
+Calibration calibrate(const std::vector<SimulatedCandidate>& simulated);
+
+/// Mean |estimate - simulated| / simulated over the candidates that ran, in percent.
+double meanAbsErrorPercent(const std::vector<SimulatedCandidate>& simulated,
+                           const Calibration& calibration = {});
+
+} // namespace astrolabe::plan

@@ -1,0 +1,87 @@
+#pragma once
+// The parallelism planner's search space (docs/planner.md): every legal way to train one model
+// on N NPUs with a fixed global batch B, as the generator (generate/) can build it.
+//
+// Axes and their rules (each a rule of generate::validate() or of Megatron-LM):
+//   tp  divides N, the heads, the FFN and the hidden size; KV heads and tp divide one another;
+//       MoE: tp divides the sequence (tokens are split over tp);
+//   pp  divides N / tp and the layers (equal stages: layers per stage = layers / pp);
+//   cp  context parallelism is not modelled by the generator: always 1;
+//   dp  = N / (tp pp), and divides B;
+//   ep  MoE only: divides dp and the experts (dense: 1);
+//   b   the micro-batch: b dp divides B; m = B / (b dp) micro-batches per pipeline;
+//   v   1 (1F1B; no pipeline when pp = 1), or interleaved with v >= 2 model chunks per stage
+//       when pp >= 2, pp v divides the layers and pp divides m;
+//   ZeRO 0-3 when dp > 1 (with dp = 1 every stage is ZeRO 0);
+//   recompute: none or full (selective recomputation is not modelled by the generator);
+//   sp  sequence parallelism, off or on when tp > 1 and tp divides the sequence;
+//   placement: the order of the groups on the ranks, innermost first; only the order of the
+//       axes of size > 1 matters, so k! orders for k such axes.
+// So the count is, in closed form,
+//   sum over (tp, pp, ep, b) of (1 + #v) x zeros x 2 x sps x k!
+// (tests/engine/plan checks it on small cases).
+
+#include "generate/GeneratorSpec.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace astrolabe::plan {
+
+/// What to plan: the model, training (global batch, precision) and compute of `base` (its
+/// parallel section is ignored but for bucketBytes), on `npus` NPUs.
+struct PlanRequest {
+    generate::GeneratorSpec base;
+    int npus = 0;
+    /// Placements tried (indices into placementNames()); empty: all. A placement of a shape
+    /// whose axes of size > 1 come in the same order as an allowed one counts as allowed.
+    std::vector<uint8_t> placements;
+};
+
+/// One configuration. Compact (the space of GPT-3 175B on 1,024 NPUs has ~10^5 of them).
+struct Candidate {
+    int tp = 1, pp = 1, dp = 1, ep = 1;
+    int virtualStages = 1; ///< > 1: interleaved
+    int microBatch = 1;
+    int microBatches = 1; ///< per pipeline: B / (b dp)
+    int8_t zero = 0;
+    bool sequenceParallel = false;
+    bool recompute = false;
+    uint8_t placement = 0; ///< index into placementNames()
+};
+
+/// The six orders of tp, dp, pp, innermost first ("tp,dp,pp" first, Megatron's).
+const std::vector<std::string>& placementNames();
+
+/// The generator spec of a candidate: the request's base with its split, batch and options.
+generate::GeneratorSpec candidateSpec(const PlanRequest& request, const Candidate& c);
+
+/// "t8 p8 d16 v2 b1 z1 sp rc [tp,dp,pp]"
+std::string candidateLabel(const Candidate& c);
+
+/// The (tp, pp, ep, b, v, sp, recompute) shapes the space is made of: candidates sharing one
+/// have one per-rank program (generate::buildProgram) and differ only in ZeRO and placement.
+struct Shape {
+    int tp = 1, pp = 1, dp = 1, ep = 1, virtualStages = 1, microBatch = 1, microBatches = 1;
+    bool sequenceParallel = false, recompute = false;
+};
+
+struct Space {
+    std::vector<Shape> shapes;
+    uint64_t candidates = 0; ///< shapes x ZeRO stages x placements
+    /// When `shapes` is empty: the constraint nobody can satisfy, as one sentence.
+    std::string unsatisfiable;
+};
+
+/// Every legal shape. Never throws for a request it cannot satisfy: `unsatisfiable` says why
+/// (NPUs not divisible, a global batch too small for the pipeline...).
+Space enumerateSpace(const PlanRequest& request);
+
+/// ZeRO stages tried for a shape: 0..3 when dp > 1, else 0 only.
+int zeroStagesOf(const Shape& shape);
+/// Placements tried for a shape: one per order of its axes of size > 1 (indices into
+/// placementNames()), limited to the request's when it names some.
+std::vector<uint8_t> placementsOf(const Shape& shape, const std::vector<uint8_t>& allowed = {});
+
+} // namespace astrolabe::plan

@@ -1,0 +1,67 @@
+#pragma once
+// The parallelism planner's ranking (docs/planner.md): enumerate the legal space (PlanSpace.h),
+// refuse what does not fit in HBM by the generator's own accounting (generate/StageMemory.h,
+// the check computeFigures makes), and estimate the rest (PlanEstimate.h), fastest first.
+//
+// Cost: one generate::buildProgram per shape (tp, pp, ep, b, v, sp, recompute), one worst-stage
+// memory sum per ZeRO stage, one closed-form estimate per placement. Single-threaded.
+
+#include "plan/NetworkCosts.h"
+#include "plan/PlanEstimate.h"
+#include "plan/PlanSpace.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace astrolabe::plan {
+
+/// The memory terms, in MemoryBreakdown's order: weights, gradients, optimizer, activations.
+enum class MemoryTerm : uint8_t { Weights, Gradients, Optimizer, Activations };
+const char* memoryTermName(MemoryTerm term); ///< "weights", ..., "activations"
+
+struct RankedCandidate {
+    Candidate candidate;
+    Estimate estimate;
+    double memoryBytes = 0; ///< the worst stage's, per NPU
+    double seconds() const { return estimate.total(); }
+};
+
+struct PlanResult {
+    std::string unsatisfiable; ///< non-empty: nothing could be ranked, and why
+    uint64_t enumerated = 0;   ///< legal candidates
+    uint64_t rejectedForMemory = 0;
+    /// Candidates refused for memory, by their largest term (index: MemoryTerm).
+    std::array<uint64_t, 4> rejectedBy{};
+    /// Every candidate that fits, fastest estimate first.
+    std::vector<RankedCandidate> ranked;
+    /// The candidate that needs the least memory (whether or not it fits) and its breakdown:
+    /// what "the model fits no configuration" quotes.
+    RankedCandidate leastMemory;
+    std::array<double, 4> leastMemoryTerms{};
+    double hbmBytes = 0;
+    double modelFlops = 0;     ///< per iteration (3 x forward), for MFU
+    double peakFlops = 0;      ///< per NPU, FLOP/s
+    double rankingSeconds = 0; ///< wall time of enumeration, memory and estimates
+    int npus = 0;
+
+    /// Model FLOPs utilisation at `seconds` per iteration.
+    double mfu(double seconds) const;
+};
+
+/// One candidate, in or out of the space (a reference configuration such as the one a paper
+/// used): its estimate and worst-stage memory by the same code as the ranking. Throws
+/// astrolabe::Error when its spec does not validate.
+RankedCandidate evaluateCandidate(const PlanRequest& request, const NetworkCosts& network,
+                                  const Candidate& candidate);
+
+/// The candidate a spec's parallel section describes (its placement must be one of
+/// placementNames(); the micro-batches follow the global batch).
+Candidate candidateFromSpec(const generate::GeneratorSpec& spec);
+
+/// Ranks the whole space. Never throws for an unsatisfiable request: `unsatisfiable` names the
+/// constraint (including "fits no configuration" when every candidate is out of memory).
+PlanResult rankConfigurations(const PlanRequest& request, const NetworkCosts& network);
+
+} // namespace astrolabe::plan

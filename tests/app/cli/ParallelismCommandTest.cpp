@@ -1,0 +1,92 @@
+// `astrolabe-cli optimize parallelism`: the planner on the Selene validation platform, its
+// ranking, simulations and Megatron / NeMo arguments, and requests nobody can satisfy refused
+// with the constraint named.
+#include "CliRunner.h"
+#include "TestPaths.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using clitest::cli;
+
+namespace {
+
+const std::string kSelene =
+    std::string(ASTROLABE_SOURCE_DIR) + "/projects/validation/selene-a100.yaml";
+
+} // namespace
+
+TEST(ParallelismCommand, RanksSimulatesAndPrintsMegatronArguments) {
+    // A 2-layer GPT-2 on Selene's 32 GPUs: the two best estimates simulated.
+    const auto r = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--set",
+                        "layers=2", "--global-batch", "64", "--top", "2", "--gpu", "a100-80gb"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const char* part : {"legal configurations", "Spearman rank correlation", "Chosen",
+                             "--tensor-model-parallel-size", "--micro-batch-size",
+                             "model.tensor_model_parallel_size="})
+        EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+}
+
+TEST(ParallelismCommand, JsonReportsBothRankings) {
+    const auto r = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--set",
+                        "layers=2", "--global-batch", "64", "--top", "3", "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["simulated"].size(), 3u);
+    double last = 0;
+    for (const auto& row : j["simulated"]) {
+        EXPECT_GE(row["estimate_seconds"].get<double>(), last); // in the estimate's order
+        last = row["estimate_seconds"];
+        EXPECT_GT(row["simulated_seconds"].get<double>(), 0);
+    }
+    EXPECT_EQ(j["enumerated"].get<uint64_t>(),
+              j["ranked"].get<uint64_t>() + j["rejected_for_memory"].get<uint64_t>());
+}
+
+TEST(ParallelismCommand, PlacementAndBaseline) {
+    // Megatron's rank order only, and Megatron's own split beside the planner's choice.
+    const auto r = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--set",
+                        "layers=2", "--global-batch", "64", "--top", "2", "--placement", "tp,dp,pp",
+                        "--baseline", "tp=4,pp=1,dp=8,micro-batch=1", "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    for (const auto& row : j["simulated"])
+        EXPECT_EQ(row["placement"], "tp,dp,pp");
+    EXPECT_EQ(j["baseline"]["label"].get<std::string>().rfind("t4 p1 d8 b1 ", 0), 0u)
+        << j["baseline"]["label"];
+    EXPECT_GT(j["baseline"]["simulated_seconds"].get<double>(), 0);
+    const auto bad =
+        cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--placement", "tp,pp"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("--placement: expected one of"), std::string::npos) << bad.err;
+    const auto wrong = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m",
+                            "--baseline", "tp=4,pp=1,dp=4"});
+    EXPECT_EQ(wrong.code, 2);
+    EXPECT_NE(wrong.err.find("--baseline: tp x pp x dp = 16, expected the 32 GPUs"),
+              std::string::npos)
+        << wrong.err;
+}
+
+TEST(ParallelismCommand, UnsatisfiableRequestsNameTheConstraint) {
+    // 12 GPUs on a platform of 8-GPU nodes.
+    auto r = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--gpus", "12"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("GPUs not divisible"), std::string::npos) << r.err;
+    // A global batch of 3 on 32 GPUs: dp is at least 4 (tp <= 4 for 12 heads, pp <= 2 layers).
+    r = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--set", "layers=2",
+             "--global-batch", "3", "--top", "0"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("global batch 3 is not a multiple"), std::string::npos) << r.err;
+    // GPT-3 175B on 32 A100s of 80 GiB: 16 bytes of states per parameter over 32 GPUs is
+    // 87.5 GB per GPU whatever the split.
+    r = cli({"optimize", "parallelism", kSelene, "--model", "gpt3-175b", "--gpu", "a100-80gb",
+             "--top", "0"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("fits no configuration of 32 GPUs"), std::string::npos) << r.err;
+    r = cli({"optimize", "parallelism", kSelene});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--model"), std::string::npos) << r.err;
+    r = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--total-bandwidth", "9"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("belongs to 'optimize bandwidth'"), std::string::npos) << r.err;
+}
