@@ -175,10 +175,13 @@ void TokenPhase::advanceCursor() {
 }
 
 bool TokenPhase::trySend() {
-    if (m_packets.empty() || m_toSend <= 0 || m_tokens <= 0)
+    if (m_head == m_packets.size() || m_toSend <= 0 || m_tokens <= 0)
         return false;
-    const Packet p = m_packets.front();
-    m_packets.pop_front();
+    const Packet p = m_packets[m_head++];
+    if (m_head == m_packets.size()) {
+        m_packets.clear();
+        m_head = 0;
+    }
     --m_toSend;
     --m_tokens;
     const int me = m_ctx.npu;

@@ -9,7 +9,7 @@
 
 #include "collective/Phase.h"
 
-#include <deque>
+#include <vector>
 
 namespace astrolabe {
 
@@ -36,7 +36,8 @@ private:
     PhaseSpec m_spec;
     PhaseContext m_ctx;
     int m_n;
-    std::deque<Packet> m_packets;
+    std::vector<Packet> m_packets; ///< FIFO from m_head (at most P packets wait)
+    size_t m_head = 0;
     int64_t m_toSend = 0;     ///< S
     int64_t m_totalSends = 0; ///< S at the start
     int64_t m_tokens = 0;     ///< F

@@ -1,6 +1,7 @@
 #include "execution/NpuExecutor.h"
 
 #include "core/Error.h"
+#include "trace/NodeIndex.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,11 +15,9 @@ NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext co
     , m_ctx(std::move(context))
     , m_state(trace.nodes.size()) {
     const size_t n = trace.nodes.size();
-    std::unordered_map<uint64_t, uint32_t> indexOf;
-    indexOf.reserve(n * 2);
-    for (size_t i = 0; i < n; ++i)
-        if (!indexOf.emplace(trace.nodes[i].id, static_cast<uint32_t>(i)).second)
-            fail(trace.nodes[i], "duplicate node id");
+    const NodeIndex indexOf(trace.nodes);
+    if (!indexOf.duplicates().empty())
+        fail(trace.nodes[indexOf.duplicates().front().first], "duplicate node id");
     const bool dataOnly = m_ctx.spec->options.dataDepsOnly;
     std::vector<uint32_t> childCount(n, 0);
     auto forEachParent = [&](const WorkloadNode& node, auto&& f) {
@@ -30,11 +29,11 @@ NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext co
     };
     for (size_t i = 0; i < n; ++i)
         forEachParent(trace.nodes[i], [&](uint64_t parent) {
-            const auto it = indexOf.find(parent);
-            if (it == indexOf.end())
+            const uint32_t at = indexOf.find(parent);
+            if (at == NodeIndex::kAbsent)
                 fail(trace.nodes[i],
                      "depends on node " + std::to_string(parent) + ", which is not in the trace");
-            ++childCount[it->second];
+            ++childCount[at];
             ++m_state[i].pendingParents;
         });
     m_childOffsets.assign(n + 1, 0);
@@ -44,7 +43,7 @@ NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext co
     std::vector<uint32_t> fill(m_childOffsets.begin(), m_childOffsets.end() - 1);
     for (size_t i = 0; i < n; ++i)
         forEachParent(trace.nodes[i], [&](uint64_t parent) {
-            m_children[fill[indexOf[parent]]++] = static_cast<uint32_t>(i);
+            m_children[fill[indexOf.find(parent)]++] = static_cast<uint32_t>(i);
         });
     for (size_t i = 0; i < n; ++i) {
         const WorkloadNode& node = trace.nodes[i];

@@ -20,6 +20,12 @@ void CongestionAwareNetwork::setSymmetric(bool symmetric) {
         m_serverOf[static_cast<size_t>(l)] = symmetric ? m_topology.linkClass(l) : l;
 }
 
+void CongestionAwareNetwork::setServers(std::vector<int32_t> serverOf,
+                                        std::function<void(int, int)> checkRoute) {
+    m_serverOf = std::move(serverOf);
+    m_checkRoute = std::move(checkRoute);
+}
+
 uint32_t CongestionAwareNetwork::allocate() {
     if (!m_freeMessages.empty()) {
         const uint32_t slot = m_freeMessages.back();
@@ -33,6 +39,8 @@ uint32_t CongestionAwareNetwork::allocate() {
 
 void CongestionAwareNetwork::transmit(int src, int dst, uint64_t bytes, uint64_t token) {
     const uint32_t slot = allocate();
+    if (m_checkRoute)
+        m_checkRoute(src, dst);
     std::vector<int32_t>& route = m_routeOf[slot];
     route.clear();
     m_topology.appendRoute(src, dst, route);

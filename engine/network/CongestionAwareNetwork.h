@@ -26,6 +26,7 @@
 #include "topology/Topology.h"
 
 #include <deque>
+#include <functional>
 #include <vector>
 
 namespace astrolabe {
@@ -45,6 +46,10 @@ public:
     /// platform's translations map onto each other) becomes one FIFO server that sees every
     /// message any NPU would put on any link of the class.
     void setSymmetric(bool symmetric);
+    /// Folded runs (simulation/RankFolding.h): link -> the FIFO server of its orbit, and a check
+    /// called with every message's (src, dst) before it is routed (it throws when the folding's
+    /// symmetries do not map that route onto routes).
+    void setServers(std::vector<int32_t> serverOf, std::function<void(int, int)> checkRoute);
     const char* name() const override { return "analytical-congestion-aware"; }
 
 private:
@@ -74,7 +79,8 @@ private:
     DeliverySink& m_sink;
     LinkRecorder* m_recorder;
     std::vector<Link> m_links;
-    std::vector<int32_t> m_serverOf; ///< link -> FIFO server (itself, or its class)
+    std::vector<int32_t> m_serverOf; ///< link -> FIFO server (itself, its class or orbit)
+    std::function<void(int, int)> m_checkRoute;
     std::vector<Message> m_messages;
     std::vector<uint32_t> m_freeMessages;
     std::vector<std::vector<int32_t>> m_routeOf; ///< per message slot

@@ -16,9 +16,6 @@ namespace {
 std::string runObstacle(const SimulationSpec& spec, size_t traces) {
     if (std::string why = runSymmetryObstacle(spec); !why.empty())
         return why;
-    if (spec.options.backend != NetworkBackend::CongestionUnaware)
-        return "only the congestion-unaware model folds ranks (its delays commute with the "
-               "platform's symmetries)";
     if (spec.platform.graph)
         return "a graph platform has no coordinate symmetry";
     if (usesAlgorithm(spec.system, {AlgorithmKind::DoubleBinaryTree, AlgorithmKind::HalvingDoubling,
@@ -100,6 +97,13 @@ RankFolding::RankFolding(const SimulationSpec& spec, const std::vector<WorkloadT
             m_linkByEnds[static_cast<uint64_t>(info.src) << 32 | static_cast<uint32_t>(info.dst)]
                 .push_back(l);
         }
+    if (m_obstacle.empty() && spec.options.backend == NetworkBackend::CongestionAware)
+        m_obstacle = findLinkOrbits();
+    if (!m_obstacle.empty()) {
+        m_digits.clear();
+        m_orbitSize = 1;
+        m_linkByEnds.clear();
+    }
     m_rep.resize(traces.size());
     for (size_t n = 0; n < traces.size(); ++n) {
         int rep = static_cast<int>(n);
@@ -136,33 +140,6 @@ int RankFolding::apply(int k, int x) const {
             x = withDigit(x, g, (digitOf(x, g) + step) % g.radix);
     }
     return x;
-}
-
-int RankFolding::linkImage(int k, int link) const {
-    if (k == 0)
-        return link;
-    const LinkInfo& info = m_topology.link(link);
-    const int npus = m_topology.npuCount();
-    // Every link of a dimension stack touches an NPU; a switch is the one of that NPU's line.
-    const int npu = info.src < npus ? info.src : info.dst;
-    const int image = apply(k, npu);
-    auto deviceImage = [&](int device) {
-        return device < npus ? apply(k, device) : m_topology.switchDevice(image, info.dimension);
-    };
-    auto ends = [](int src, int dst) {
-        return static_cast<uint64_t>(src) << 32 | static_cast<uint32_t>(dst);
-    };
-    // Parallel links (a ring of two NPUs) map in order: the j-th onto the j-th.
-    const std::vector<int>& from = m_linkByEnds.at(ends(info.src, info.dst));
-    const auto to = m_linkByEnds.find(ends(deviceImage(info.src), deviceImage(info.dst)));
-    const auto j = static_cast<size_t>(std::find(from.begin(), from.end(), link) - from.begin());
-    if (to == m_linkByEnds.end() || to->second.size() != from.size())
-        throw Error(ErrorKind::Internal,
-                    "rank folding: link " + std::to_string(link) + " (device " +
-                        std::to_string(info.src) + " to " + std::to_string(info.dst) +
-                        ") has no image under symmetry " + std::to_string(k) +
-                        ": the platform is not symmetric under the folding's digit shifts");
-    return to->second[j];
 }
 
 std::string RankFolding::find(const SimulationSpec& spec,

@@ -21,9 +21,17 @@
 //    representative's collective runs in must be mapped onto itself, as a rotation of its ring,
 //    by the symmetry of each of its members; collectives over all NPUs (per-dimension phases)
 //    need every digit to be a rotation, which commutes with a phase's moves along a dimension.
-//  - Delays must commute with H: the congestion-unaware model (delay from the lowest differing
-//    dimension and hop count) does. The congestion-aware model, in-switch collectives, custom
-//    collectives, trees, halving-doubling, whole-machine rings and rendezvous are not folded.
+//  - Delays must commute with H. The congestion-unaware model's do (lowest differing dimension
+//    and hop count). Under the congestion-aware model they do when H maps links onto links and
+//    routes onto routes: every h in H must be a permutation of the links that keeps each link's
+//    dimension, bandwidth and latency (proved link by link for every generator when folding is
+//    set up, see linkServers()), no h but the identity may fix a link (then every link's orbit
+//    holds |H| links), and route(h a, h b) = h(route(a, b)) (checked on the first message of
+//    every (src, dst) pair, for every h: checkRoute()). Then link L of the full run carries
+//    exactly one image of each representative message that crosses a link of L's orbit, at the
+//    same time, so one FIFO server per orbit that sees every representative message on any of
+//    its links replays L's queue. In-switch collectives, custom collectives, trees,
+//    halving-doubling, whole-machine rings and rendezvous are not folded.
 //
 // When any condition fails the run is simulated in full, and obstacle() says why.
 
@@ -36,6 +44,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace astrolabe {
@@ -75,6 +84,14 @@ public:
     /// switch's as the switch of the image NPU's line).
     int linkImage(int k, int link) const;
 
+    /// Congestion-aware runs: per link, the lowest link of its orbit under H (the FIFO server
+    /// that stands for the whole orbit); empty under the congestion-unaware model.
+    const std::vector<int32_t>& linkServers() const { return m_linkServer; }
+    /// Congestion-aware runs: throws an Internal error unless route(h src, h dst) is
+    /// h(route(src, dst)) for every h in H. O(|H| * route length) the first time a pair is
+    /// asked, O(1) afterwards.
+    void checkRoute(int src, int dst) const;
+
     /// Spreads a folded run's per-NPU records over the whole machine (node ids are equal within
     /// a class; a copy's collectives name the image of the communicator group) and orders report
     /// lines as NPUs finish.
@@ -83,6 +100,8 @@ public:
 
 private:
     std::string find(const SimulationSpec& spec, const std::vector<WorkloadTrace>& traces);
+    /// Fills m_linkServer, or says why H does not act on the links as the rule needs.
+    std::string findLinkOrbits();
     int digitOf(int x, const Digit& g) const;
     int withDigit(int x, const Digit& g, int value) const;
     int shift(int x, int by, int sign) const;
@@ -96,6 +115,8 @@ private:
     /// (src device << 32 | dst device) -> the links between them, ascending (a ring of two
     /// NPUs has two links each way).
     std::unordered_map<uint64_t, std::vector<int>> m_linkByEnds;
+    std::vector<int32_t> m_linkServer;
+    mutable std::unordered_set<uint64_t> m_checkedRoutes; ///< src << 32 | dst
 };
 
 } // namespace astrolabe

@@ -196,10 +196,14 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
     std::optional<RankFolding> folding;
     if (!symmetric) {
         folding.emplace(spec, traces, topology);
-        if (folding->folds())
+        if (folding->folds()) {
             transport.setRankMap(&*folding);
-        else
+            if (auto* aware = dynamic_cast<CongestionAwareNetwork*>(network.get()))
+                aware->setServers(folding->linkServers(),
+                                  [f = &*folding](int src, int dst) { f->checkRoute(src, dst); });
+        } else {
             folding.reset();
+        }
     }
     const Timing timing{spec.options.timing};
     RemoteMemory memory(sim, spec.memory, topology.npuCount(), timing);

@@ -9,7 +9,7 @@ namespace astrolabe {
 
 namespace {
 
-std::vector<uint32_t> depPositions(const std::vector<uint64_t>& deps,
+std::vector<uint32_t> depPositions(const DependencyList& deps,
                                    const std::unordered_map<uint64_t, uint32_t>& position) {
     std::vector<uint32_t> out;
     out.reserve(deps.size());

@@ -1,5 +1,7 @@
 #include "trace/TraceRepair.h"
 
+#include "trace/NodeIndex.h"
+
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
@@ -10,15 +12,12 @@ namespace {
 constexpr uint32_t kNone = UINT32_MAX;
 
 // Drops dependencies on absent nodes and on the node itself; returns the id -> index map.
-std::unordered_map<uint64_t, uint32_t> dropUnmeetable(WorkloadTrace& trace) {
-    std::unordered_map<uint64_t, uint32_t> index;
-    index.reserve(trace.nodes.size());
-    for (uint32_t i = 0; i < trace.nodes.size(); ++i)
-        index.emplace(trace.nodes[i].id, i); // a duplicate keeps its first; the validator says so
+NodeIndex dropUnmeetable(WorkloadTrace& trace) {
+    NodeIndex index(trace.nodes); // a duplicate keeps its first; the validator says so
     std::unordered_set<uint64_t> absent;
     for (WorkloadNode& node : trace.nodes)
         for (auto* deps : {&node.dataDeps, &node.ctrlDeps})
-            std::erase_if(*deps, [&](uint64_t parent) {
+            erase_if(*deps, [&](uint64_t parent) {
                 if (parent == node.id) {
                     trace.assumptions.add(Assumption::SelfDependency, node.id);
                     return true;
@@ -35,8 +34,7 @@ std::unordered_map<uint64_t, uint32_t> dropUnmeetable(WorkloadTrace& trace) {
 
 // Strongly connected components over parent links (Tarjan's algorithm, iterative so that a
 // chain of a million nodes does not exhaust the stack). component[i] numbers i's component.
-std::vector<uint32_t> components(const WorkloadTrace& trace,
-                                 const std::unordered_map<uint64_t, uint32_t>& index) {
+std::vector<uint32_t> components(const WorkloadTrace& trace, const NodeIndex& index) {
     const auto n = static_cast<uint32_t>(trace.nodes.size());
     std::vector<std::vector<uint32_t>> parents(n);
     for (uint32_t i = 0; i < n; ++i)
@@ -90,12 +88,12 @@ std::vector<uint32_t> components(const WorkloadTrace& trace,
 // Within a cycle, the dependencies on a node with a larger id are dropped: what is left of the
 // component only points from smaller to larger ids, so it has no cycle, and every cycle loses at
 // least one edge (ids cannot fall all the way round a loop).
-void breakCycles(WorkloadTrace& trace, const std::unordered_map<uint64_t, uint32_t>& index) {
+void breakCycles(WorkloadTrace& trace, const NodeIndex& index) {
     const std::vector<uint32_t> component = components(trace, index);
     for (uint32_t i = 0; i < trace.nodes.size(); ++i) {
         WorkloadNode& node = trace.nodes[i];
         for (auto* deps : {&node.dataDeps, &node.ctrlDeps})
-            std::erase_if(*deps, [&](uint64_t parent) {
+            erase_if(*deps, [&](uint64_t parent) {
                 const uint32_t p = index.at(parent);
                 if (component[p] != component[i] || parent <= node.id)
                     return false;

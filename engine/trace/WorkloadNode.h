@@ -7,6 +7,7 @@
 
 #include "core/Collectives.h"
 #include "core/SimTime.h"
+#include "trace/DependencyList.h"
 
 #include <array>
 #include <cstddef>
@@ -103,8 +104,8 @@ struct WorkloadNode {
     uint64_t commSize = 0;
     std::string name;
     std::string pgName; ///< communicator group id as decimal text; "" = all NPUs
-    std::vector<uint64_t> dataDeps;
-    std::vector<uint64_t> ctrlDeps;
+    DependencyList dataDeps;
+    DependencyList ctrlDeps;
     NodeDetailRef detail;
     uint32_t commPriority = 0;
     uint32_t commSrc = 0;

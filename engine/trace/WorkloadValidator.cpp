@@ -1,6 +1,7 @@
 #include "trace/WorkloadValidator.h"
 
 #include "trace/ErrorCollector.h"
+#include "trace/NodeIndex.h"
 
 #include <algorithm>
 #include <map>
@@ -144,16 +145,12 @@ void checkCommunication(const WorkloadTrace& trace, const WorkloadNode& node, in
 // them until one repeats: that loop is a cycle.
 void checkDependencies(const WorkloadTrace& trace, ErrorCollector& errors) {
     const auto& nodes = trace.nodes;
-    std::unordered_map<uint64_t, uint32_t> index;
-    index.reserve(nodes.size());
-    for (uint32_t i = 0; i < nodes.size(); ++i) {
-        const auto [it, inserted] = index.emplace(nodes[i].id, i);
-        if (!inserted)
-            nodeError(errors, ErrorKind::Validation, trace, nodes[i],
-                      "duplicate node id " + std::to_string(nodes[i].id) +
-                          " (first used by record #" + std::to_string(it->second + 1) + ")",
-                      "node ids must be unique within a file");
-    }
+    const NodeIndex index(nodes);
+    for (const auto& [at, first] : index.duplicates())
+        nodeError(errors, ErrorKind::Validation, trace, nodes[at],
+                  "duplicate node id " + std::to_string(nodes[at].id) + " (first used by record #" +
+                      std::to_string(first + 1) + ")",
+                  "node ids must be unique within a file");
     if (nodes.empty()) {
         errors.add(ErrorKind::Validation, trace.file, {},
                    "the trace has no nodes, so no dependency-free node to start from");
@@ -165,8 +162,8 @@ void checkDependencies(const WorkloadTrace& trace, ErrorCollector& errors) {
     for (uint32_t i = 0; i < nodes.size(); ++i) {
         for (const auto* deps : {&nodes[i].dataDeps, &nodes[i].ctrlDeps})
             for (uint64_t parent : *deps) {
-                const auto it = index.find(parent);
-                if (it == index.end()) {
+                const uint32_t at = index.find(parent);
+                if (at == NodeIndex::kAbsent) {
                     nodeError(errors, ErrorKind::Validation, trace, nodes[i],
                               "depends on node " + std::to_string(parent) +
                                   ", which is not in this file",
@@ -174,7 +171,7 @@ void checkDependencies(const WorkloadTrace& trace, ErrorCollector& errors) {
                     continue;
                 }
                 ++pending[i];
-                children[it->second].push_back(i);
+                children[at].push_back(i);
             }
         anyFree |= nodes[i].dataDeps.empty() && nodes[i].ctrlDeps.empty();
     }
@@ -210,9 +207,9 @@ void checkDependencies(const WorkloadTrace& trace, ErrorCollector& errors) {
         uint32_t next = at;
         for (const auto* deps : {&nodes[at].dataDeps, &nodes[at].ctrlDeps})
             for (uint64_t parent : *deps) {
-                const auto it = index.find(parent);
-                if (it != index.end() && pending[it->second] > 0)
-                    next = it->second;
+                const uint32_t found = index.find(parent);
+                if (found != NodeIndex::kAbsent && pending[found] > 0)
+                    next = found;
             }
         at = next;
     }
