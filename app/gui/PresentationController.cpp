@@ -8,6 +8,8 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLayout>
+#include <QStackedWidget>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
@@ -193,7 +195,8 @@ void PresentationController::apply() {
     QApplication::setPalette(highContrast() ? highContrastPalette(m_basePalette) : m_basePalette);
     // What the application font does not reach: sizes set in pixels when a table or dock was
     // made, at the scale of that moment (m_applied), grow by the ratio.
-    const double ratio = scale() / m_applied;
+    const double previous = m_applied;
+    const double ratio = scale() / previous;
     m_applied = scale();
     const auto times = [ratio](int pixels) {
         return static_cast<int>(std::lround(pixels * ratio));
@@ -215,19 +218,50 @@ void PresentationController::apply() {
         // Drawings that read the scale at paint time repaint with it.
         widget->update();
     }
+    // Back at 100 %: the docks exactly as they were before the zoom (their sizes, hence the
+    // lesson's line breaks), not the scaled-down sizes of the larger scales.
+    if (scale() == 1.0 && ratio != 1.0 && !m_state100.isEmpty()) {
+        fitTabBar();
+        // The tabs' smaller minimum first, or the docks are laid out against the larger one.
+        // The hidden pages' layouts still hold their sizes at the larger font (a layout caches
+        // its widgets' sizes until they call updateGeometry, which a hidden widget's font change
+        // does not pass on), and the tabs' minimum is the largest of the pages'.
+        for (QWidget* widget : m_window->findChildren<QWidget*>())
+            widget->updateGeometry();
+        for (QLayout* layout : m_window->findChildren<QLayout*>())
+            layout->invalidate();
+        m_window->layout()->activate();
+        m_window->restoreState(m_state100);
+        restoreDockSizes();
+        return;
+    }
+    if (ratio != 1.0 && previous == 1.0) {
+        m_state100 = m_window->saveState();
+        m_sizes100.clear();
+        for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+            if (!dock->isFloating() && dock->isVisible())
+                m_sizes100.insert(dock, dock->size());
+    }
     fitTabBar();
+    if (ratio != 1.0)
+        fitDocks(ratio);
+}
+
+void PresentationController::restoreDockSizes() {
     QList<QDockWidget*> sideDocks, bottomDocks;
     QList<int> widths, heights;
-    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
-        if (ratio == 1.0 || dock->isFloating() || !dock->isVisible())
+    for (auto it = m_sizes100.cbegin(); it != m_sizes100.cend(); ++it) {
+        QDockWidget* dock = it.key();
+        if (!m_window->findChildren<QDockWidget*>().contains(dock) || dock->isFloating() ||
+            !dock->isVisible())
             continue;
         const Qt::DockWidgetArea area = m_window->dockWidgetArea(dock);
         if (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea) {
-            sideDocks << dock; // at most a third of the window, whatever the scale
-            widths << std::min(times(dock->width()), m_window->width() / 3);
-        } else if (area == Qt::BottomDockWidgetArea || area == Qt::TopDockWidgetArea) {
+            sideDocks << dock;
+            widths << it.value().width();
+        } else {
             bottomDocks << dock;
-            heights << std::min(times(dock->height()), m_window->height() / 3);
+            heights << it.value().height();
         }
     }
     if (!sideDocks.isEmpty())
@@ -236,18 +270,66 @@ void PresentationController::apply() {
         m_window->resizeDocks(bottomDocks, heights, Qt::Vertical);
 }
 
+void PresentationController::fitDocks(double ratio) {
+    const auto times = [ratio](int pixels) {
+        return static_cast<int>(std::lround(pixels * ratio));
+    };
+    QList<QDockWidget*> sideDocks, bottomDocks;
+    QList<int> widths, heights;
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        if (dock->isFloating() || !dock->isVisible())
+            continue;
+        const Qt::DockWidgetArea area = m_window->dockWidgetArea(dock);
+        if (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea) {
+            sideDocks << dock;
+            widths << times(dock->width());
+        } else if (area == Qt::BottomDockWidgetArea || area == Qt::TopDockWidgetArea) {
+            bottomDocks << dock; // at most a third of the window, whatever the scale
+            heights << std::min(times(dock->height()), m_window->height() / 3);
+        }
+    }
+    // The side docks share what the central tabs leave, in proportion to their widths, so that
+    // the tabs' minimum width does not squeeze one dock to nothing.
+    int wanted = 0;
+    for (int w : widths)
+        wanted += w;
+    const int room = m_window->width() - m_tabs->minimumWidth() - 12 * int(sideDocks.size());
+    if (wanted > room && room > 0)
+        for (int& w : widths)
+            w = w * room / wanted;
+    if (!sideDocks.isEmpty())
+        m_window->resizeDocks(sideDocks, widths, Qt::Horizontal);
+    if (!bottomDocks.isEmpty())
+        m_window->resizeDocks(bottomDocks, heights, Qt::Vertical);
+}
+
 void PresentationController::fitTabBar() {
     // Scaled up, the central tabs need more room than the window gave them at 100 %: the last
-    // ones went behind the tab bar's scroll arrows. The tab widget asks for the whole width of
-    // its tabs, and the docks beside it give way (leaving a side dock 300 px: beyond that, at
-    // 250 % on a small screen, the bar scrolls as before).
+    // ones went behind the tab bar's scroll arrows. Where a tab has a short name (its tab data,
+    // the full one stays its tool tip) and the full names do not fit in two thirds of the window,
+    // the short ones are shown; the tab widget asks for the whole width of its tabs, and the docks
+    // beside it give way (fitDocks).
+    QTabBar* bar = m_tabs->tabBar();
+    for (int i = 0; i < bar->count(); ++i) {
+        if (m_fullTexts.size() <= i)
+            m_fullTexts << bar->tabText(i);
+        bar->setTabText(i, m_fullTexts.at(i));
+    }
     if (scale() == 1.0) {
         m_tabs->setMinimumWidth(0);
         return;
     }
     const int frame = m_tabs->style()->pixelMetric(QStyle::PM_DefaultFrameWidth) * 2 + 2;
-    const int screen = m_window->screen() ? m_window->screen()->availableGeometry().width() : 1280;
-    m_tabs->setMinimumWidth(std::min(m_tabs->tabBar()->sizeHint().width() + frame, screen - 300));
+    if (bar->sizeHint().width() + frame > m_window->width() * 2 / 3)
+        for (int i = 0; i < bar->count(); ++i) {
+            const QString compact = bar->tabData(i).toString();
+            if (compact.isEmpty())
+                continue;
+            if (bar->tabToolTip(i).isEmpty())
+                bar->setTabToolTip(i, m_fullTexts.at(i));
+            bar->setTabText(i, compact);
+        }
+    m_tabs->setMinimumWidth(bar->sizeHint().width() + frame);
 }
 
 void PresentationController::setTabFullScreen(bool on) {

@@ -54,14 +54,14 @@ std::map<QString, int> dockWidths(QMainWindow& window) {
 
 } // namespace
 
-// Disabled until issue #53 Teacher 4 is fixed: it fails on today's behaviour (59 failures; run it
-// with --gtest_also_run_disabled_tests). With the Lessons dock open it finds: the central tab
-// bar scrolling its tabs away at 150 % and more; Timeline buttons, a Bandwidth combo and
-// "Compare selected" narrower than their text; the Utilization summary's label and chart texts
-// cut ("Time per collecti..."); the Topology and Configuration pages wider than their
-// non-scrolling areas; the Watch drawing 215, 92 and 111 px high on a page of 292, 291 and
-// 344 px at 150, 200 and 250 %; and back at 100 % the Lessons dock 200 px wide instead of 533,
-// the Project dock 70 instead of 260, so the lesson's lines wrap twice as often.
+// Disabled until issue #53 Teacher 4 is fixed: it fails on today's behaviour (28 failures; run it
+// with --gtest_also_run_disabled_tests). The central tabs, the docks' widths back at 100 % and the
+// Timeline's buttons are fixed; still failing: the Topology editor's tool bar putting buttons in
+// its overflow menu (even at 100 %: 796 px wanted, 795 given), the DimensionStack and the
+// Configuration page wider than their non-scrolling areas, the Lessons and Bandwidth combos
+// narrower than their text at 250 %, "Critical path" at 200 %, the Utilization summary's label
+// and the "Bandwidth per dimension" chart title cut, the Watch drawing under half its page at
+// 150-250 %, and one lesson paragraph wrapped once more back at 100 %.
 TEST(ZoomGeometry, DISABLED_EveryTabAt100To250PercentAndBackHasNothingClipped) {
     QTemporaryDir dir;
     MainWindow window(test::testServices(dir));
