@@ -6,6 +6,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLayout>
@@ -223,28 +224,47 @@ void PresentationController::apply() {
     if (scale() == 1.0 && ratio != 1.0 && !m_state100.isEmpty()) {
         fitTabBar();
         // The tabs' smaller minimum first, or the docks are laid out against the larger one.
-        // The hidden pages' layouts still hold their sizes at the larger font (a layout caches
-        // its widgets' sizes until they call updateGeometry, which a hidden widget's font change
-        // does not pass on), and the tabs' minimum is the largest of the pages'.
-        for (QWidget* widget : m_window->findChildren<QWidget*>())
-            widget->updateGeometry();
-        for (QLayout* layout : m_window->findChildren<QLayout*>())
-            layout->invalidate();
-        m_window->layout()->activate();
+        refreshLayouts();
+        // The window too, if the larger scale's minimum widths made it grow.
+        if (!m_window->isMaximized() && !m_window->isFullScreen())
+            m_window->resize(m_size100);
         m_window->restoreState(m_state100);
         restoreDockSizes();
         return;
     }
     if (ratio != 1.0 && previous == 1.0) {
         m_state100 = m_window->saveState();
+        m_size100 = m_window->size();
         m_sizes100.clear();
         for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
             if (!dock->isFloating() && dock->isVisible())
                 m_sizes100.insert(dock, dock->size());
     }
     fitTabBar();
-    if (ratio != 1.0)
+    if (ratio != 1.0) {
+        refreshLayouts();
         fitDocks(ratio);
+    }
+}
+
+void PresentationController::refreshLayouts() {
+    // Hidden pages' layouts still hold their sizes at the previous font (a layout caches its
+    // widgets' sizes until they call updateGeometry, which a hidden widget's font change does not
+    // pass on), and the tabs' minimum is the largest of the pages'; the docks are laid out
+    // against it.
+    for (QWidget* widget : m_window->findChildren<QWidget*>()) {
+        // A combo box that adjusts to its contents keeps the minimum size hint it had when it
+        // was empty (Qt caches it and resets only the size hint): its current text whole, with
+        // room for the frame and the arrow (about as wide as the box is high), is the minimum.
+        if (auto* box = qobject_cast<QComboBox*>(widget);
+            box && box->sizeAdjustPolicy() == QComboBox::AdjustToContents)
+            box->setMinimumWidth(box->fontMetrics().horizontalAdvance(box->currentText()) +
+                                 2 * box->sizeHint().height());
+        widget->updateGeometry();
+    }
+    for (QLayout* layout : m_window->findChildren<QLayout*>())
+        layout->invalidate();
+    m_window->layout()->activate();
 }
 
 void PresentationController::restoreDockSizes() {
@@ -295,8 +315,9 @@ void PresentationController::fitDocks(double ratio) {
         wanted += w;
     const int room = m_window->width() - m_tabs->minimumWidth() - 12 * int(sideDocks.size());
     if (wanted > room && room > 0)
-        for (int& w : widths)
-            w = w * room / wanted;
+        for (int i = 0; i < widths.size(); ++i)
+            widths[i] = std::max(widths[i] * room / wanted,
+                                 sideDocks[i]->minimumSizeHint().width());
     if (!sideDocks.isEmpty())
         m_window->resizeDocks(sideDocks, widths, Qt::Horizontal);
     if (!bottomDocks.isEmpty())

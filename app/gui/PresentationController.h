@@ -71,6 +71,8 @@ private:
     void fitTabBar();
     /// Docks grown by `ratio`, the side ones within what the central tabs leave.
     void fitDocks(double ratio);
+    /// Every layout of the window worked out again from its widgets' present sizes.
+    void refreshLayouts();
     /// The docks back at their sizes at 100 % (m_sizes100).
     void restoreDockSizes();
 
@@ -84,6 +86,7 @@ private:
     bool m_wasMaximized = false;
     QList<QWidget*> m_hidden; ///< what full screen hid, shown again after it
     QByteArray m_state100;    ///< the docks at 100 %, put back on the way back to 100 %
+    QSize m_size100; ///< the window at 100 %
     QHash<QDockWidget*, QSize> m_sizes100;
     QStringList m_fullTexts;  ///< the central tabs' own names
 
