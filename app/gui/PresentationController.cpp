@@ -33,6 +33,7 @@ using widgets::InterfaceScale;
 
 const QString kScaleKey = QStringLiteral("view/scale");
 const QString kContrastKey = QStringLiteral("view/highContrast");
+constexpr int kDockSeparator = 12; ///< room for a dock's separator and frame, px
 
 /// The step nearest to `factor` (a hand-edited settings file may hold anything).
 double nearestStep(double factor) {
@@ -240,11 +241,11 @@ void PresentationController::apply() {
             if (!dock->isFloating() && dock->isVisible())
                 m_sizes100.insert(dock, dock->size());
     }
+    if (ratio != 1.0)
+        refreshLayouts(); // the docks' minimums at the new font, for fitTabBar
     fitTabBar();
-    if (ratio != 1.0) {
-        refreshLayouts();
+    if (ratio != 1.0)
         fitDocks(ratio);
-    }
 }
 
 void PresentationController::refreshLayouts() {
@@ -313,7 +314,8 @@ void PresentationController::fitDocks(double ratio) {
     int wanted = 0;
     for (int w : widths)
         wanted += w;
-    const int room = m_window->width() - m_tabs->minimumWidth() - 12 * int(sideDocks.size());
+    const int room =
+        m_window->width() - m_tabs->minimumWidth() - kDockSeparator * int(sideDocks.size());
     if (wanted > room && room > 0)
         for (int i = 0; i < widths.size(); ++i)
             widths[i] = std::max(widths[i] * room / wanted,
@@ -327,8 +329,8 @@ void PresentationController::fitDocks(double ratio) {
 void PresentationController::fitTabBar() {
     // Scaled up, the central tabs need more room than the window gave them at 100 %: the last
     // ones went behind the tab bar's scroll arrows. Where a tab has a short name (its tab data,
-    // the full one stays its tool tip) and the full names do not fit in two thirds of the window,
-    // the short ones are shown; the tab widget asks for the whole width of its tabs, and the docks
+    // the full one stays its tool tip) and the full names do not fit beside the side docks at
+    // their narrowest, the short ones are shown; the tab widget asks for the whole width of its tabs, and the docks
     // beside it give way (fitDocks).
     QTabBar* bar = m_tabs->tabBar();
     for (int i = 0; i < bar->count(); ++i) {
@@ -341,7 +343,14 @@ void PresentationController::fitTabBar() {
         return;
     }
     const int frame = m_tabs->style()->pixelMetric(QStyle::PM_DefaultFrameWidth) * 2 + 2;
-    if (bar->sizeHint().width() + frame > m_window->width() * 2 / 3)
+    int sideDocks = 0; // the side docks at their narrowest
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        const Qt::DockWidgetArea area = m_window->dockWidgetArea(dock);
+        if (!dock->isFloating() && dock->isVisible() &&
+            (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea))
+            sideDocks += dock->minimumSizeHint().width() + kDockSeparator;
+    }
+    if (bar->sizeHint().width() + frame > m_window->width() - sideDocks)
         for (int i = 0; i < bar->count(); ++i) {
             const QString compact = bar->tabData(i).toString();
             if (compact.isEmpty())

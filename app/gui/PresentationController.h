@@ -67,7 +67,7 @@ public:
 private:
     void apply();
     /// At a scale above 100 %, the tab widget at least as wide as all its tabs (their short
-    /// names, a tab's data, where the full ones would take more than two thirds of the window).
+    /// names, a tab's data, where the full ones leave too little room for the side docks).
     void fitTabBar();
     /// Docks grown by `ratio`, the side ones within what the central tabs leave.
     void fitDocks(double ratio);
