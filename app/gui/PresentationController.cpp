@@ -10,12 +10,12 @@
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLayout>
-#include <QStackedWidget>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QScreen>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabBar>
@@ -318,8 +318,8 @@ void PresentationController::fitDocks(double ratio) {
         m_window->width() - m_tabs->minimumWidth() - kDockSeparator * int(sideDocks.size());
     if (wanted > room && room > 0)
         for (int i = 0; i < widths.size(); ++i)
-            widths[i] = std::max(widths[i] * room / wanted,
-                                 sideDocks[i]->minimumSizeHint().width());
+            widths[i] =
+                std::max(widths[i] * room / wanted, sideDocks[i]->minimumSizeHint().width());
     if (!sideDocks.isEmpty())
         m_window->resizeDocks(sideDocks, widths, Qt::Horizontal);
     if (!bottomDocks.isEmpty())
@@ -330,8 +330,8 @@ void PresentationController::fitTabBar() {
     // Scaled up, the central tabs need more room than the window gave them at 100 %: the last
     // ones went behind the tab bar's scroll arrows. Where a tab has a short name (its tab data,
     // the full one stays its tool tip) and the full names do not fit beside the side docks at
-    // their narrowest, the short ones are shown; the tab widget asks for the whole width of its tabs, and the docks
-    // beside it give way (fitDocks).
+    // their narrowest, the short ones are shown; the tab widget asks for the whole width of its
+    // tabs, and the docks beside it give way (fitDocks).
     QTabBar* bar = m_tabs->tabBar();
     for (int i = 0; i < bar->count(); ++i) {
         if (m_fullTexts.size() <= i)

@@ -10,9 +10,9 @@
 #include <QByteArray>
 #include <QFont>
 #include <QHash>
-#include <QSize>
 #include <QObject>
 #include <QPalette>
+#include <QSize>
 #include <QStringList>
 
 class QAction;
@@ -86,9 +86,9 @@ private:
     bool m_wasMaximized = false;
     QList<QWidget*> m_hidden; ///< what full screen hid, shown again after it
     QByteArray m_state100;    ///< the docks at 100 %, put back on the way back to 100 %
-    QSize m_size100; ///< the window at 100 %
+    QSize m_size100;          ///< the window at 100 %
     QHash<QDockWidget*, QSize> m_sizes100;
-    QStringList m_fullTexts;  ///< the central tabs' own names
+    QStringList m_fullTexts; ///< the central tabs' own names
 
     QAction* m_zoomIn = nullptr;
     QAction* m_zoomOut = nullptr;

@@ -128,12 +128,11 @@ void CustomCollective::issue(size_t index) {
         return;
     }
     case NodeType::CommRecv:
-        m_transport.receive(m_npu, npuOf(n.commSrc), n.commTag, messageBytes(n),
-                            [this, index] {
-                                if (m_log && feedsCompute(index))
-                                    markReduced(npuOf(m_algorithm.nodes[index].commSrc));
-                                complete(index);
-                            });
+        m_transport.receive(m_npu, npuOf(n.commSrc), n.commTag, messageBytes(n), [this, index] {
+            if (m_log && feedsCompute(index))
+                markReduced(npuOf(m_algorithm.nodes[index].commSrc));
+            complete(index);
+        });
         return;
     default: {
         m_sim.scheduleIn(replayDuration(n), [this, index] { complete(index); });

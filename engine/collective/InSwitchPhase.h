@@ -30,8 +30,8 @@ public:
     struct Contribution {
         int npu = 0;
         int dimension = 0;
-        uint64_t inputBytes = 0;  ///< what the member sent up
-        uint64_t resultBytes = 0; ///< what it gets back
+        uint64_t inputBytes = 0;      ///< what the member sent up
+        uint64_t resultBytes = 0;     ///< what it gets back
         std::function<void()> onSent; ///< the result leaves the switch (may be empty)
         std::function<void()> onResult;
     };

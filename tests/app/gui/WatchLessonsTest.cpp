@@ -16,8 +16,8 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <gtest/gtest.h>
 #include <functional>
+#include <gtest/gtest.h>
 
 using namespace astrolabe;
 using namespace astrolabe::gui;
@@ -37,9 +37,8 @@ void recordLessonStep(const char* folder, const std::function<bool(const Simulat
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     LessonsController* lessons = window.lessons();
     lessons->setCopyDirectory(dir.filePath(QStringLiteral("lessons")));
-    ASSERT_TRUE(lessons->openLesson(QString::fromStdString(ASTROLABE_SOURCE_DIR +
-                                                           "/resources/lessons/" + folder +
-                                                           "/lesson.md")));
+    ASSERT_TRUE(lessons->openLesson(QString::fromStdString(
+        ASTROLABE_SOURCE_DIR + "/resources/lessons/" + folder + "/lesson.md")));
     int step = -1;
     for (int s = 0; s < lessons->lesson()->stepCount() && step < 0; ++s)
         if (wanted(lessonStep(*lessons->lesson(), s).spec))
@@ -89,6 +88,6 @@ TEST(WatchLessons, InSwitchStepOfLesson7Animates) {
 
 TEST(WatchLessons, TacosStepOfLesson8Animates) {
     recordLessonStep(
-        "08-tacos", [](const SimulationSpec& s) { return !s.system.customAllReduce.empty(); },
-        960, QStringLiteral("watch-lesson8-tacos.png"));
+        "08-tacos", [](const SimulationSpec& s) { return !s.system.customAllReduce.empty(); }, 960,
+        QStringLiteral("watch-lesson8-tacos.png"));
 }

@@ -9,8 +9,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <map>
 
 namespace astrolabe {
@@ -170,7 +170,6 @@ TEST(LessonWalk, PipelineBubbleFollowsTheClosedForm) {
     }
     EXPECT_GE(pipelineSteps, 2); // GPipe and 1F1B at least
 }
-
 
 // "Record and watch" on lesson 8 (issue #53, Teacher 1): the TACOS schedule's step records its
 // messages. The schedule sends each of its `type="s"` steps once (cnt 1 each), so the record
