@@ -11,6 +11,7 @@
 
 #include <QMenu>
 #include <QScrollArea>
+#include <QTabBar>
 
 namespace astrolabe::gui {
 
@@ -29,6 +30,7 @@ BandwidthOptimizerSession::BandwidthOptimizerSession(WorkspaceTabs* tabs, Projec
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     const int index = tabs->addTab(scroll, tr("Bandwidth"));
+    tabs->tabBar()->setTabData(index, tr("BW"));    // its name under presentation zoom
     Q_ASSERT(index == WorkspaceTabs::BandwidthTab); // F1 help and the tests find it there
     tabs->setTabToolTip(index, tr("LIBRA: the bandwidth of each network dimension that "
                                   "minimizes the iteration time, and its cost"));

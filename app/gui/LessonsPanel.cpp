@@ -37,6 +37,7 @@ LessonsPanel::LessonsPanel(QWidget* parent)
     , m_status(new QLabel(this)) {
     setObjectName(QStringLiteral("lessonsPanel"));
     m_chooser->setObjectName(QStringLiteral("lessonChooser"));
+    m_chooser->setSizeAdjustPolicy(QComboBox::AdjustToContents); // titles whole at any scale
     m_text->setObjectName(QStringLiteral("lessonText"));
     m_text->setOpenLinks(false);
     m_status->setWordWrap(true);

@@ -6,13 +6,16 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLayout>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QScreen>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabBar>
@@ -30,6 +33,7 @@ using widgets::InterfaceScale;
 
 const QString kScaleKey = QStringLiteral("view/scale");
 const QString kContrastKey = QStringLiteral("view/highContrast");
+constexpr int kDockSeparator = 12; ///< room for a dock's separator and frame, px
 
 /// The step nearest to `factor` (a hand-edited settings file may hold anything).
 double nearestStep(double factor) {
@@ -193,7 +197,8 @@ void PresentationController::apply() {
     QApplication::setPalette(highContrast() ? highContrastPalette(m_basePalette) : m_basePalette);
     // What the application font does not reach: sizes set in pixels when a table or dock was
     // made, at the scale of that moment (m_applied), grow by the ratio.
-    const double ratio = scale() / m_applied;
+    const double previous = m_applied;
+    const double ratio = scale() / previous;
     m_applied = scale();
     const auto times = [ratio](int pixels) {
         return static_cast<int>(std::lround(pixels * ratio));
@@ -215,19 +220,69 @@ void PresentationController::apply() {
         // Drawings that read the scale at paint time repaint with it.
         widget->update();
     }
+    // Back at 100 %: the docks exactly as they were before the zoom (their sizes, hence the
+    // lesson's line breaks), not the scaled-down sizes of the larger scales.
+    if (scale() == 1.0 && ratio != 1.0 && !m_state100.isEmpty()) {
+        fitTabBar();
+        // The tabs' smaller minimum first, or the docks are laid out against the larger one.
+        refreshLayouts();
+        // The window too, if the larger scale's minimum widths made it grow.
+        if (!m_window->isMaximized() && !m_window->isFullScreen())
+            m_window->resize(m_size100);
+        m_window->restoreState(m_state100);
+        restoreDockSizes();
+        return;
+    }
+    if (ratio != 1.0 && previous == 1.0) {
+        m_state100 = m_window->saveState();
+        m_size100 = m_window->size();
+        m_sizes100.clear();
+        for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+            if (!dock->isFloating() && dock->isVisible())
+                m_sizes100.insert(dock, dock->size());
+    }
+    if (ratio != 1.0)
+        refreshLayouts(); // the docks' minimums at the new font, for fitTabBar
     fitTabBar();
+    if (ratio != 1.0)
+        fitDocks(ratio);
+}
+
+void PresentationController::refreshLayouts() {
+    // Hidden pages' layouts still hold their sizes at the previous font (a layout caches its
+    // widgets' sizes until they call updateGeometry, which a hidden widget's font change does not
+    // pass on), and the tabs' minimum is the largest of the pages'; the docks are laid out
+    // against it.
+    for (QWidget* widget : m_window->findChildren<QWidget*>()) {
+        // A combo box that adjusts to its contents keeps the minimum size hint it had when it
+        // was empty (Qt caches it and resets only the size hint): its current text whole, with
+        // room for the frame and the arrow (about as wide as the box is high), is the minimum.
+        if (auto* box = qobject_cast<QComboBox*>(widget);
+            box && box->sizeAdjustPolicy() == QComboBox::AdjustToContents)
+            box->setMinimumWidth(box->fontMetrics().horizontalAdvance(box->currentText()) +
+                                 2 * box->sizeHint().height());
+        widget->updateGeometry();
+    }
+    for (QLayout* layout : m_window->findChildren<QLayout*>())
+        layout->invalidate();
+    m_window->layout()->activate();
+}
+
+void PresentationController::restoreDockSizes() {
     QList<QDockWidget*> sideDocks, bottomDocks;
     QList<int> widths, heights;
-    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
-        if (ratio == 1.0 || dock->isFloating() || !dock->isVisible())
+    for (auto it = m_sizes100.cbegin(); it != m_sizes100.cend(); ++it) {
+        QDockWidget* dock = it.key();
+        if (!m_window->findChildren<QDockWidget*>().contains(dock) || dock->isFloating() ||
+            !dock->isVisible())
             continue;
         const Qt::DockWidgetArea area = m_window->dockWidgetArea(dock);
         if (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea) {
-            sideDocks << dock; // at most a third of the window, whatever the scale
-            widths << std::min(times(dock->width()), m_window->width() / 3);
-        } else if (area == Qt::BottomDockWidgetArea || area == Qt::TopDockWidgetArea) {
+            sideDocks << dock;
+            widths << it.value().width();
+        } else {
             bottomDocks << dock;
-            heights << std::min(times(dock->height()), m_window->height() / 3);
+            heights << it.value().height();
         }
     }
     if (!sideDocks.isEmpty())
@@ -236,18 +291,75 @@ void PresentationController::apply() {
         m_window->resizeDocks(bottomDocks, heights, Qt::Vertical);
 }
 
+void PresentationController::fitDocks(double ratio) {
+    const auto times = [ratio](int pixels) {
+        return static_cast<int>(std::lround(pixels * ratio));
+    };
+    QList<QDockWidget*> sideDocks, bottomDocks;
+    QList<int> widths, heights;
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        if (dock->isFloating() || !dock->isVisible())
+            continue;
+        const Qt::DockWidgetArea area = m_window->dockWidgetArea(dock);
+        if (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea) {
+            sideDocks << dock;
+            widths << times(dock->width());
+        } else if (area == Qt::BottomDockWidgetArea || area == Qt::TopDockWidgetArea) {
+            bottomDocks << dock; // at most a third of the window, whatever the scale
+            heights << std::min(times(dock->height()), m_window->height() / 3);
+        }
+    }
+    // The side docks share what the central tabs leave, in proportion to their widths, so that
+    // the tabs' minimum width does not squeeze one dock to nothing.
+    int wanted = 0;
+    for (int w : widths)
+        wanted += w;
+    const int room =
+        m_window->width() - m_tabs->minimumWidth() - kDockSeparator * int(sideDocks.size());
+    if (wanted > room && room > 0)
+        for (int i = 0; i < widths.size(); ++i)
+            widths[i] =
+                std::max(widths[i] * room / wanted, sideDocks[i]->minimumSizeHint().width());
+    if (!sideDocks.isEmpty())
+        m_window->resizeDocks(sideDocks, widths, Qt::Horizontal);
+    if (!bottomDocks.isEmpty())
+        m_window->resizeDocks(bottomDocks, heights, Qt::Vertical);
+}
+
 void PresentationController::fitTabBar() {
     // Scaled up, the central tabs need more room than the window gave them at 100 %: the last
-    // ones went behind the tab bar's scroll arrows. The tab widget asks for the whole width of
-    // its tabs, and the docks beside it give way (leaving a side dock 300 px: beyond that, at
-    // 250 % on a small screen, the bar scrolls as before).
+    // ones went behind the tab bar's scroll arrows. Where a tab has a short name (its tab data,
+    // the full one stays its tool tip) and the full names do not fit beside the side docks at
+    // their narrowest, the short ones are shown; the tab widget asks for the whole width of its
+    // tabs, and the docks beside it give way (fitDocks).
+    QTabBar* bar = m_tabs->tabBar();
+    for (int i = 0; i < bar->count(); ++i) {
+        if (m_fullTexts.size() <= i)
+            m_fullTexts << bar->tabText(i);
+        bar->setTabText(i, m_fullTexts.at(i));
+    }
     if (scale() == 1.0) {
         m_tabs->setMinimumWidth(0);
         return;
     }
     const int frame = m_tabs->style()->pixelMetric(QStyle::PM_DefaultFrameWidth) * 2 + 2;
-    const int screen = m_window->screen() ? m_window->screen()->availableGeometry().width() : 1280;
-    m_tabs->setMinimumWidth(std::min(m_tabs->tabBar()->sizeHint().width() + frame, screen - 300));
+    int sideDocks = 0; // the side docks at their narrowest
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        const Qt::DockWidgetArea area = m_window->dockWidgetArea(dock);
+        if (!dock->isFloating() && dock->isVisible() &&
+            (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea))
+            sideDocks += dock->minimumSizeHint().width() + kDockSeparator;
+    }
+    if (bar->sizeHint().width() + frame > m_window->width() - sideDocks)
+        for (int i = 0; i < bar->count(); ++i) {
+            const QString compact = bar->tabData(i).toString();
+            if (compact.isEmpty())
+                continue;
+            if (bar->tabToolTip(i).isEmpty())
+                bar->setTabToolTip(i, m_fullTexts.at(i));
+            bar->setTabText(i, compact);
+        }
+    m_tabs->setMinimumWidth(bar->sizeHint().width() + frame);
 }
 
 void PresentationController::setTabFullScreen(bool on) {

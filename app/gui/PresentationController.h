@@ -7,11 +7,16 @@
 //   View > Full Screen Tab (F11): only the current tab, full screen; F11 or Esc goes back.
 // The scale and the theme are remembered in the LayoutController's settings.
 
+#include <QByteArray>
 #include <QFont>
+#include <QHash>
 #include <QObject>
 #include <QPalette>
+#include <QSize>
+#include <QStringList>
 
 class QAction;
+class QDockWidget;
 class QMainWindow;
 class QMenu;
 class QTabWidget;
@@ -61,8 +66,15 @@ public:
 
 private:
     void apply();
-    /// At a scale above 100 %, the tab widget at least as wide as all its tabs.
+    /// At a scale above 100 %, the tab widget at least as wide as all its tabs (their short
+    /// names, a tab's data, where the full ones leave too little room for the side docks).
     void fitTabBar();
+    /// Docks grown by `ratio`, the side ones within what the central tabs leave.
+    void fitDocks(double ratio);
+    /// Every layout of the window worked out again from its widgets' present sizes.
+    void refreshLayouts();
+    /// The docks back at their sizes at 100 % (m_sizes100).
+    void restoreDockSizes();
 
     QMainWindow* m_window;
     QTabWidget* m_tabs;
@@ -73,6 +85,10 @@ private:
     bool m_fullScreen = false;
     bool m_wasMaximized = false;
     QList<QWidget*> m_hidden; ///< what full screen hid, shown again after it
+    QByteArray m_state100;    ///< the docks at 100 %, put back on the way back to 100 %
+    QSize m_size100;          ///< the window at 100 %
+    QHash<QDockWidget*, QSize> m_sizes100;
+    QStringList m_fullTexts; ///< the central tabs' own names
 
     QAction* m_zoomIn = nullptr;
     QAction* m_zoomOut = nullptr;

@@ -25,14 +25,18 @@ WatchPage::WatchPage(QWidget* parent)
     auto* top = new QHBoxLayout;
     top->addWidget(m_status, 1);
     top->addWidget(m_record);
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_animation);
-    splitter->addWidget(m_timeline);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
+    // Below the drawing the timeline may be as low as its axis and a row or two (its own tab's
+    // minimum, 200 px, would take the drawing's room at large interface scales).
+    m_timeline->setMinimumHeight(100);
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->addWidget(m_animation);
+    m_splitter->addWidget(m_timeline);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 1);
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_splitByUser = true; });
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_splitter, 1);
 
     connect(m_record, &QPushButton::clicked, this, &WatchPage::requestRecording);
     // The two-way link: neither setter emits when nothing changes, so the pair settles.
@@ -43,6 +47,18 @@ WatchPage::WatchPage(QWidget* parent)
         emit timeChanged(ps);
     });
     showRun(nullptr);
+}
+
+void WatchPage::resizeEvent(QResizeEvent* event) {
+    WorkspacePage::resizeEvent(event);
+    // The drawing has four fifths of the split at any size and interface scale (the timeline's
+    // rows grow with the font and would otherwise take the drawing's room), unless the user
+    // dragged the handle.
+    if (m_splitByUser)
+        return;
+    const int total = m_splitter->height() - m_splitter->handleWidth();
+    if (total > 0)
+        m_splitter->setSizes({total * 4 / 5, total - total * 4 / 5});
 }
 
 void WatchPage::setSpec(const SimulationSpec& spec) {

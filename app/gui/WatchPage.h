@@ -10,6 +10,7 @@
 
 class QLabel;
 class QPushButton;
+class QSplitter;
 
 namespace astrolabe::widgets {
 class CollectiveAnimationView;
@@ -39,6 +40,9 @@ signals:
     /// The replay's time changed (playing, stepping, or a cursor moved).
     void timeChanged(qint64 ps);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void requestRecording();
 
@@ -48,6 +52,8 @@ private:
     QPushButton* m_record;
     widgets::CollectiveAnimationView* m_animation;
     widgets::TimelineWidget* m_timeline;
+    QSplitter* m_splitter;
+    bool m_splitByUser = false; ///< the handle was dragged: the page keeps the user's split
 };
 
 } // namespace astrolabe::gui

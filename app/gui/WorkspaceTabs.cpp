@@ -10,6 +10,7 @@
 #include "timeline/TimelineWidget.h"
 
 #include <QScrollArea>
+#include <QTabBar>
 
 namespace astrolabe::gui {
 
@@ -35,6 +36,10 @@ WorkspaceTabs::WorkspaceTabs(QUndoStack* undoStack, QWidget* parent)
     addTab(scroll, tr("Workload"));
     setTabToolTip(WorkloadTab, tr("Generate a training iteration of a transformer model and run "
                                   "it on the project's platform"));
+    // The names shown when presentation zoom leaves too little room for the full ones
+    // (PresentationController::fitTabBar).
+    tabBar()->setTabData(ConfigurationTab, tr("Config"));
+    tabBar()->setTabData(UtilizationTab, tr("Usage"));
 
     connect(m_config, &widgets::ConfigurationPanel::editRequested, this,
             &WorkspaceTabs::editRequested);

@@ -176,6 +176,12 @@ void CollectiveEngine::startCustom(std::unique_ptr<Collective> collective,
     ref.custom = std::make_unique<CustomCollective>(m_sim, m_transport, r.npu, trace, members,
                                                     r.bytes, r.kind == CollectiveKind::AllGather,
                                                     [this, &ref] { finishCollective(ref); });
+    if (m_record && m_spec.options.recordTransfers) {
+        ChunkTransfer identity;
+        identity.nodeId = r.nodeId;
+        identity.algorithm = ChunkTransfer::kCustomAlgorithm;
+        ref.custom->recordTo(&m_record->transfers, identity);
+    }
     m_npus[static_cast<size_t>(r.npu)].active.push_back(collective.release());
     ref.custom->start();
 }

@@ -72,6 +72,32 @@ uint64_t CustomCollective::messageBytes(const WorkloadNode& n) const {
     return n.commSize;
 }
 
+void CustomCollective::recordTo(std::vector<ChunkTransfer>* log, const ChunkTransfer& identity) {
+    m_log = log;
+    m_identity = identity;
+}
+
+void CustomCollective::logSend(int dst, uint64_t bytes) {
+    ChunkTransfer t = m_identity;
+    t.start = t.end = m_sim.now();
+    t.src = m_npu;
+    t.dst = dst;
+    t.bytes = bytes;
+    t.step = static_cast<int16_t>(m_sends);
+    m_log->push_back(t);
+}
+
+void CustomCollective::markReduced(int src) {
+    // The latest message from src to this NPU of this collective: the one just received (two
+    // in flight between the same pair may swap their marks; both are drawn all the same).
+    for (auto it = m_log->rbegin(); it != m_log->rend(); ++it)
+        if (it->src == src && it->dst == m_npu && it->nodeId == m_identity.nodeId &&
+            it->start <= m_sim.now()) {
+            it->reduce = true;
+            return;
+        }
+}
+
 void CustomCollective::start() {
     if (m_algorithm.nodes.empty()) {
         m_sim.scheduleIn(SimTime::zero(), [this] { m_onDone(); });
@@ -85,13 +111,28 @@ void CustomCollective::start() {
 void CustomCollective::issue(size_t index) {
     const WorkloadNode& n = m_algorithm.nodes[index];
     switch (n.type) {
-    case NodeType::CommSend:
+    case NodeType::CommSend: {
+        if (!m_log) {
+            m_transport.send(m_npu, npuOf(n.commDst), n.commTag, messageBytes(n),
+                             [this, index] { complete(index); });
+            return;
+        }
+        logSend(npuOf(n.commDst), messageBytes(n));
+        const size_t logged = m_log->size() - 1;
+        ++m_sends;
         m_transport.send(m_npu, npuOf(n.commDst), n.commTag, messageBytes(n),
-                         [this, index] { complete(index); });
+                         [this, index, logged] {
+                             (*m_log)[logged].end = m_sim.now();
+                             complete(index);
+                         });
         return;
+    }
     case NodeType::CommRecv:
-        m_transport.receive(m_npu, npuOf(n.commSrc), n.commTag, messageBytes(n),
-                            [this, index] { complete(index); });
+        m_transport.receive(m_npu, npuOf(n.commSrc), n.commTag, messageBytes(n), [this, index] {
+            if (m_log && feedsCompute(index))
+                markReduced(npuOf(m_algorithm.nodes[index].commSrc));
+            complete(index);
+        });
         return;
     default: {
         m_sim.scheduleIn(replayDuration(n), [this, index] { complete(index); });
@@ -109,6 +150,13 @@ void CustomCollective::complete(size_t index) {
         const std::function<void()> done = std::move(m_onDone);
         done();
     }
+}
+
+bool CustomCollective::feedsCompute(size_t index) const {
+    for (uint32_t child : m_children[index])
+        if (m_algorithm.nodes[child].type == NodeType::Comp)
+            return true;
+    return false;
 }
 
 std::string CustomCollective::waitingFor() const {

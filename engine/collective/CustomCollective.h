@@ -6,6 +6,7 @@
 
 #include "core/Simulator.h"
 #include "network/Transport.h"
+#include "record/RunResult.h"
 #include "trace/WorkloadNode.h"
 
 #include <functional>
@@ -22,6 +23,11 @@ public:
                      const std::vector<int>* members, uint64_t workloadBytes, bool allGather,
                      std::function<void()> onDone);
 
+    /// Logs every send to `log` (RunOptions::recordTransfers), with `identity`'s node id; a
+    /// message is marked as reduced when its receive feeds a compute node (MSCCL's rrc step).
+    /// Call before start().
+    void recordTo(std::vector<ChunkTransfer>* log, const ChunkTransfer& identity);
+
     void start();
     std::string waitingFor() const;
 
@@ -30,6 +36,9 @@ private:
     void complete(size_t index);
     uint64_t messageBytes(const WorkloadNode& node) const;
     int npuOf(uint32_t algorithmRank) const;
+    void logSend(int dst, uint64_t bytes);
+    void markReduced(int src);
+    bool feedsCompute(size_t index) const;
 
     Simulator& m_sim;
     Transport& m_transport;
@@ -42,6 +51,9 @@ private:
     std::vector<uint32_t> m_pending; ///< unfinished parents per node
     std::vector<std::vector<uint32_t>> m_children;
     size_t m_done = 0;
+    std::vector<ChunkTransfer>* m_log = nullptr;
+    ChunkTransfer m_identity;
+    int m_sends = 0; ///< sends issued so far: a message's step
 };
 
 } // namespace astrolabe

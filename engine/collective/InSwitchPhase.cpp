@@ -10,9 +10,12 @@ void SwitchAggregator::arrive(int switchDevice, uint64_t key, int expected,
         return;
     std::vector<Contribution> members = std::move(waiting);
     m_waiting.erase({switchDevice, key});
-    for (Contribution& c : members)
+    for (Contribution& c : members) {
+        if (c.onSent)
+            c.onSent();
         m_transport.sendFromSwitch(c.dimension, c.npu, c.resultBytes, c.inputBytes,
                                    std::move(c.onResult));
+    }
 }
 
 int SwitchAggregator::arrived(int switchDevice, uint64_t key) const {
@@ -29,10 +32,28 @@ void InSwitchPhase::start() {
     m_ctx.sim->scheduleIn(m_ctx.endpointDelay, [this] { sendUp(); });
 }
 
+size_t InSwitchPhase::logMessage(bool up, uint64_t bytes, int step) const {
+    ChunkTransfer t = m_ctx.transferTemplate;
+    t.start = t.end = m_ctx.sim->now();
+    t.src = up ? m_ctx.npu : ChunkTransfer::kSwitch;
+    t.dst = up ? ChunkTransfer::kSwitch : m_ctx.npu;
+    t.bytes = bytes;
+    t.step = static_cast<int16_t>(step);
+    // The switch combines what goes up, unless it only gathers.
+    t.reduce = up && m_spec.kind != CollectiveKind::AllGather;
+    m_ctx.transfers->push_back(t);
+    return m_ctx.transfers->size() - 1;
+}
+
 void InSwitchPhase::sendUp() {
     m_state = "sending its input to the switch";
-    m_ctx.transport->sendToSwitch(m_ctx.npu, m_spec.dimension, m_spec.inputBytes,
-                                  [this] { atSwitch(); });
+    if (m_ctx.transfers)
+        m_logged = logMessage(true, m_spec.inputBytes, 0);
+    m_ctx.transport->sendToSwitch(m_ctx.npu, m_spec.dimension, m_spec.inputBytes, [this] {
+        if (m_ctx.transfers)
+            (*m_ctx.transfers)[m_logged].end = m_ctx.sim->now();
+        atSwitch();
+    });
 }
 
 void InSwitchPhase::atSwitch() {
@@ -45,7 +66,13 @@ void InSwitchPhase::atSwitch() {
     c.dimension = m_spec.dimension;
     c.inputBytes = m_spec.inputBytes;
     c.resultBytes = phaseOutputBytes(m_spec.kind, m_spec.ring.size, m_spec.inputBytes);
-    c.onResult = [this] { onResult(); };
+    if (m_ctx.transfers)
+        c.onSent = [this, bytes = c.resultBytes] { m_logged = logMessage(false, bytes, 1); };
+    c.onResult = [this] {
+        if (m_ctx.transfers)
+            (*m_ctx.transfers)[m_logged].end = m_ctx.sim->now();
+        onResult();
+    };
     m_ctx.switches->arrive(m_spec.switchDevice, m_ctx.tag, expected, std::move(c));
 }
 

@@ -30,8 +30,9 @@ public:
     struct Contribution {
         int npu = 0;
         int dimension = 0;
-        uint64_t inputBytes = 0;  ///< what the member sent up
-        uint64_t resultBytes = 0; ///< what it gets back
+        uint64_t inputBytes = 0;      ///< what the member sent up
+        uint64_t resultBytes = 0;     ///< what it gets back
+        std::function<void()> onSent; ///< the result leaves the switch (may be empty)
         std::function<void()> onResult;
     };
     /// `key` identifies the chunk-phase (the phase tag, equal on every member).
@@ -54,11 +55,14 @@ private:
     void sendUp();
     void atSwitch();
     void onResult();
+    /// Logs a message between this NPU and its switch (transfers on); returns its log index.
+    size_t logMessage(bool up, uint64_t bytes, int step) const;
 
     PhaseSpec m_spec;
     PhaseContext m_ctx;
     bool m_waitingAtSwitch = false;
     std::string m_state = "not started";
+    size_t m_logged = 0; ///< the message in flight's index in the transfers log
 };
 
 } // namespace astrolabe

@@ -64,8 +64,13 @@ struct PhaseSpan {
 /// One message of a collective phase between two NPUs (recorded only on request:
 /// RunOptions::recordTransfers). `start` is when the sender hands it to the transport, `end` when
 /// it arrives; `reduce` says whether the receiver combines it with its own data (reduce-scatter
-/// steps) rather than keeping it (all-gather steps).
+/// steps) rather than keeping it (all-gather steps). An in-switch phase's messages go up to the
+/// switch of their dimension's line and down from it: that end is kSwitch (the switch reduces
+/// what goes up for an all-reduce or a reduce-scatter).
 struct ChunkTransfer {
+    static constexpr int32_t kSwitch = -1;
+    /// `algorithm` of a custom collective's messages (an MSCCL-IR XML or ET schedule, TACOS).
+    static constexpr uint8_t kCustomAlgorithm = 255;
     SimTime start;
     SimTime end;
     int32_t src = 0;

@@ -51,7 +51,9 @@ ConfigurationPanel::ConfigurationPanel(QWidget* parent)
     m_scroll->setWidget(content);
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
-    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // The columns stack when side by side is too wide; a single column wider than the view (large
+    // interface scale, narrow window) scrolls sideways rather than being cut.
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     setBaseline(nullptr);
 }
 

@@ -59,6 +59,7 @@ BandwidthOptimizerView::BandwidthOptimizerView(QWidget* parent)
     // What to optimize for: the project's workload, or a collective over all NPUs (LIBRA's
     // microbenchmark rows) without editing the project.
     m_workload = new QComboBox(this);
+    m_workload->setSizeAdjustPolicy(QComboBox::AdjustToContents); // whole at any scale
     m_workload->addItem(tr("The project's workload"), -1);
     const auto collective = [this](const QString& label, CollectiveType type) {
         m_workload->addItem(label, static_cast<int>(type)); // MicrobenchmarkSpec's numbering

@@ -8,12 +8,14 @@
 #include "timeline/TimelineWidget.h"
 
 #include <QCheckBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPainter>
 #include <QSplitter>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -50,13 +52,19 @@ TimelineView::TimelineView(QWidget* parent)
         makeButton(tr("Export…"), tr("Save the visible timeline as PNG or SVG"), this);
     m_critical = new QCheckBox(tr("Critical path"), this);
     m_critical->setChecked(true);
-    toolbar->addWidget(m_search, 1);
-    toolbar->addWidget(next);
-    toolbar->addWidget(m_matches);
-    toolbar->addSpacing(12);
+    m_searchRow = new QHBoxLayout;
+    m_searchRow->addWidget(m_search, 1);
+    m_searchRow->addWidget(next);
+    m_searchRow->addWidget(m_matches);
+    m_buttonRow = new QHBoxLayout;
+    m_buttonRow->addSpacing(12);
     for (QWidget* w : std::initializer_list<QWidget*>{m_back, m_forward, all, collapse, expand,
                                                       m_critical, exportButton})
-        toolbar->addWidget(w);
+        m_buttonRow->addWidget(w);
+    m_buttonRow->addStretch();
+    toolbar->addLayout(m_searchRow, 1);
+    toolbar->addLayout(m_buttonRow);
+    m_toolbar = toolbar;
 
     m_legend = new QLabel(this);
     m_legend->setWordWrap(true);
@@ -117,6 +125,27 @@ void TimelineView::setSource(std::shared_ptr<const TimelineSource> source,
     }
     m_timeline->setSource(std::move(source), dimensionSizes);
     search(); // updates the legend
+}
+
+void TimelineView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    reflowToolbar();
+}
+
+void TimelineView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) // the interface scale changed the buttons' widths
+        QTimer::singleShot(0, this, &TimelineView::reflowToolbar);
+}
+
+void TimelineView::reflowToolbar() {
+    const QMargins margins = layout()->contentsMargins();
+    const int sideBySide = m_searchRow->minimumSize().width() + m_buttonRow->minimumSize().width() +
+                           m_toolbar->spacing() + margins.left() + margins.right();
+    const auto direction =
+        sideBySide <= width() ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_toolbar->direction() != direction)
+        m_toolbar->setDirection(direction);
 }
 
 void TimelineView::updateLegend() {

@@ -9,6 +9,8 @@
 #include <QWidget>
 #include <memory>
 
+class QBoxLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QToolButton;
@@ -43,7 +45,13 @@ public:
     /// Exports what the timeline shows; the format follows the suffix (.png or .svg).
     bool exportImage(const QString& path) const;
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
 private:
+    /// The search and the buttons side by side when they fit, else the buttons below.
+    void reflowToolbar();
     void search();
     void exportWithDialog();
     void updateHistoryButtons();
@@ -57,6 +65,9 @@ private:
     QToolButton* m_forward = nullptr;
     QCheckBox* m_critical = nullptr;
     QLabel* m_legend = nullptr;
+    QBoxLayout* m_toolbar = nullptr; ///< the search row, then the buttons row
+    QHBoxLayout* m_searchRow = nullptr;
+    QHBoxLayout* m_buttonRow = nullptr;
     std::vector<TimelinePalette::LegendEntry> m_legendEntries;
 };
 

@@ -90,24 +90,38 @@ CollectiveAnimation::CollectiveAnimation(const std::vector<ChunkTransfer>& trans
 
     m_items.reserve(transfers.size());
     int64_t first = transfers.front().start.ps(), last = 0;
+    const auto isNpu = [&layout](int id) { return id >= 0 && id < layout.npuCount(); };
     for (const ChunkTransfer& t : transfers) {
-        if (t.src < 0 || t.dst < 0 || t.src >= layout.npuCount() || t.dst >= layout.npuCount())
+        // An in-switch message runs between an NPU and the hub of its dimension's line.
+        const bool up = t.dst == ChunkTransfer::kSwitch, down = t.src == ChunkTransfer::kSwitch;
+        const int npu = up ? t.src : t.dst;
+        const bool viaHub = t.dimension >= 0 && t.dimension < layout.dimensionCount() &&
+                            layout.level(t.dimension + 1).hasHub;
+        if ((up || down) ? !(isNpu(npu) && viaHub) : !(isNpu(t.src) && isNpu(t.dst)))
             continue;
         Item item;
         item.start = t.start.ps();
         item.end = std::max(t.end.ps(), item.start);
-        item.from = layout.npuPosition(t.src);
-        item.to = layout.npuPosition(t.dst);
-        item.via = item.from;
-        if (t.dimension >= 0 && t.dimension < layout.dimensionCount()) {
+        if (up || down) {
             const NetworkLayout::Level& level = layout.level(t.dimension + 1);
-            if (level.hasHub)
-                item.via = layout.groupCentre(t.dimension + 1, t.src) + level.hubOffset;
+            const QPointF hub = layout.groupCentre(t.dimension + 1, npu) + level.hubOffset;
+            item.from = up ? layout.npuPosition(npu) : hub;
+            item.to = up ? hub : layout.npuPosition(npu);
+            item.via = item.from;
+            item.srcGroup = item.dstGroup = npu / m_npusPerGroup;
+            item.color = static_cast<uint8_t>(positiveModulo(npu + 5 * t.chunk, kColors));
+        } else {
+            item.from = layout.npuPosition(t.src);
+            item.to = layout.npuPosition(t.dst);
+            item.via = item.from;
+            if (viaHub)
+                item.via = layout.groupCentre(t.dimension + 1, t.src) +
+                           layout.level(t.dimension + 1).hubOffset;
+            item.srcGroup = t.src / m_npusPerGroup;
+            item.dstGroup = t.dst / m_npusPerGroup;
+            item.color = static_cast<uint8_t>(colorIndex(t, layout));
         }
         item.dimension = static_cast<int16_t>(std::clamp<int>(t.dimension, 0, m_dimensions - 1));
-        item.srcGroup = t.src / m_npusPerGroup;
-        item.dstGroup = t.dst / m_npusPerGroup;
-        item.color = static_cast<uint8_t>(colorIndex(t, layout));
         item.reduce = t.reduce;
         item.phase = static_cast<int16_t>(std::max<int>(0, t.phase));
         item.step = static_cast<int16_t>(std::max<int>(0, t.step));
@@ -117,7 +131,7 @@ CollectiveAnimation::CollectiveAnimation(const std::vector<ChunkTransfer>& trans
         m_stepRanges[key] = {std::min<int>(m_stepRanges[key].first, item.step),
                              std::max<int>(m_stepRanges[key].second, item.step)};
         item.reduceUntil = item.end;
-        if (t.reduce) {
+        if (t.reduce && !up) { // the switch reduces at line rate: marked while the input flows
             const auto& next = sendsOf[static_cast<size_t>(t.dst)];
             const auto it = std::upper_bound(next.begin(), next.end(), item.end);
             item.reduceUntil = it != next.end()

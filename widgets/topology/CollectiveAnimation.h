@@ -6,8 +6,10 @@
 // A message from NPU a to NPU b is drawn as a chunk moving along a path from a's centre to b's,
 // through the switch hub of its dimension when the drawing has one; at time t it sits at
 // fraction (t - start) / (end - start) of the path's length, so a chunk halfway through its
-// transfer is halfway along its link. A receiver that reduces what it got is marked from the
-// arrival until it sends its next message (the reduction happens in between).
+// transfer is halfway along its link. An in-switch message (ChunkTransfer::kSwitch) runs between
+// an NPU and the hub of its line: up, reduced there, and back down. A receiver that reduces what it
+// got is marked from the arrival until it sends its next message (the reduction happens in
+// between).
 //
 // Platforms of more than kMaxAnimatedNpus NPUs are not animated chunk by chunk: a frame then
 // counts, per dimension, the messages in flight and the receivers reducing, and aggregates by

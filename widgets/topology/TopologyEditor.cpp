@@ -20,12 +20,14 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QEvent>
 #include <QLabel>
 #include <QMenu>
 #include <QMimeData>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -72,16 +74,23 @@ void TopologyEditor::setUp(bool ownsUndoShortcuts) {
         m_presets->setCurrentIndex(0);
     });
 
-    auto* toolbar = new QToolBar(this);
-    toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    toolbar->addWidget(m_presets);
-    toolbar->addSeparator();
-    toolbar->addAction(m_undo);
-    toolbar->addAction(m_redo);
-    toolbar->addSeparator();
-    toolbar->addAction(m_copyYaml);
-    toolbar->addAction(m_fit);
-    toolbar->addAction(m_editAsGraph);
+    // Two tool bars, one above the other when the page is too narrow for both (a large
+    // interface scale), so that no button goes into an overflow menu.
+    auto* edits = new QToolBar(this);
+    edits->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    edits->addWidget(m_presets);
+    edits->addSeparator();
+    edits->addAction(m_undo);
+    edits->addAction(m_redo);
+    auto* views = new QToolBar(this);
+    views->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    views->addAction(m_copyYaml);
+    views->addAction(m_fit);
+    views->addAction(m_editAsGraph);
+    m_toolBars = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_toolBars->setSpacing(0);
+    m_toolBars->addWidget(edits);
+    m_toolBars->addWidget(views, 1);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(createLeftPanel());
@@ -93,7 +102,7 @@ void TopologyEditor::setUp(bool ownsUndoShortcuts) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(toolbar);
+    layout->addLayout(m_toolBars);
     m_pages = new QStackedWidget(this);
     m_pages->addWidget(splitter);
     m_pages->addWidget(m_graphEditor);
@@ -135,6 +144,28 @@ void TopologyEditor::setUp(bool ownsUndoShortcuts) {
     onMemoryChanged();
 }
 
+void TopologyEditor::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    reflowToolBars();
+}
+
+void TopologyEditor::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) // the interface scale changed the buttons' widths
+        QTimer::singleShot(0, this, &TopologyEditor::reflowToolBars);
+}
+
+void TopologyEditor::reflowToolBars() {
+    int sideBySide = 0;
+    for (int i = 0; i < m_toolBars->count(); ++i)
+        if (QWidget* bar = m_toolBars->itemAt(i)->widget())
+            sideBySide += bar->sizeHint().width();
+    const auto direction =
+        sideBySide <= width() ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_toolBars->direction() != direction)
+        m_toolBars->setDirection(direction);
+}
+
 QWidget* TopologyEditor::createLeftPanel() {
     auto* panel = new QWidget(this);
     auto* column = new QVBoxLayout(panel);
@@ -147,7 +178,8 @@ QWidget* TopologyEditor::createLeftPanel() {
         new QLabel(tr("<b>Dimensions</b> \u2014 d0 first (varies fastest in NPU ids)"), panel));
     auto* scroll = new QScrollArea(panel);
     scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Sideways only when the stack's rows are wider than the panel (large interface scale).
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     scroll->setWidget(m_stack);
     scroll->setMinimumWidth(340);
     column->addWidget(scroll, 1);

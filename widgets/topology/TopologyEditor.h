@@ -16,6 +16,7 @@
 #include <QWidget>
 
 class QAction;
+class QBoxLayout;
 class QComboBox;
 class QStackedWidget;
 class QUndoStack;
@@ -90,7 +91,13 @@ signals:
     /// file writes it.
     void sweepRequested(const QString& keyPath, const QString& label, const QString& current);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
 private:
+    /// The two tool bars side by side when they fit, else one above the other.
+    void reflowToolBars();
     void setUp(bool ownsShortcuts);
     void createActions(bool ownsUndoShortcuts);
     QWidget* createLeftPanel();
@@ -120,6 +127,7 @@ private:
     QAction* m_addMemory = nullptr;
     QAction* m_removeMemory = nullptr;
     MemoryTierPanel* m_memoryPanel = nullptr;
+    QBoxLayout* m_toolBars = nullptr;
 };
 
 } // namespace astrolabe::widgets

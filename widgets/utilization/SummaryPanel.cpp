@@ -60,7 +60,7 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     m_figures->setWordWrap(true);
     m_collectives = makeChartView(tr("Time per collective (mean per NPU)"), this);
     // Short enough for half the tab at 200 % (a longer title is elided); the detail in the tip.
-    m_bandwidth = makeChartView(tr("Bandwidth per dimension: achieved vs peak"), this);
+    m_bandwidth = makeChartView(tr("Bandwidth per dimension"), this); // legend: achieved, peak
     m_bandwidth->setToolTip(tr("A dimension's bandwidth is the sum over its links."));
     m_dimensions = new DimensionStatsModel(this);
     m_table = new QTableView(this);
@@ -92,7 +92,7 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     auto* figures = new QScrollArea(this);
     figures->setFrameShape(QFrame::NoFrame);
     figures->setWidgetResizable(true);
-    figures->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    figures->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded); // a long line at 250 %
     figures->setWidget(m_figures);
 
     auto* layout = new QGridLayout(this);

@@ -54,15 +54,7 @@ std::map<QString, int> dockWidths(QMainWindow& window) {
 
 } // namespace
 
-// Disabled until issue #53 Teacher 4 is fixed: it fails on today's behaviour (59 failures; run it
-// with --gtest_also_run_disabled_tests). With the Lessons dock open it finds: the central tab
-// bar scrolling its tabs away at 150 % and more; Timeline buttons, a Bandwidth combo and
-// "Compare selected" narrower than their text; the Utilization summary's label and chart texts
-// cut ("Time per collecti..."); the Topology and Configuration pages wider than their
-// non-scrolling areas; the Watch drawing 215, 92 and 111 px high on a page of 292, 291 and
-// 344 px at 150, 200 and 250 %; and back at 100 % the Lessons dock 200 px wide instead of 533,
-// the Project dock 70 instead of 260, so the lesson's lines wrap twice as often.
-TEST(ZoomGeometry, DISABLED_EveryTabAt100To250PercentAndBackHasNothingClipped) {
+TEST(ZoomGeometry, EveryTabAt100To250PercentAndBackHasNothingClipped) {
     QTemporaryDir dir;
     MainWindow window(test::testServices(dir));
     window.setAskBeforeDiscarding(false);

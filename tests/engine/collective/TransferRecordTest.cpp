@@ -192,3 +192,40 @@ TEST(TransferRecord, OffByDefaultAndTimingUnchanged) {
     EXPECT_FALSE(withLog->transfers.empty());
     EXPECT_EQ(plain->endTime, withLog->endTime);
 }
+
+// In-switch all-reduce of S bytes on a Switch of N NPUs (docs/in-network-collectives.md): each
+// NPU sends its S bytes up once, E after the start, and gets the S-byte sum back once. The
+// switch sends the result down when the last member's input has arrived, so every down message
+// starts at the latest up arrival, and the run ends E after the last down arrival. Up messages
+// are reduced by the switch; down ones are kept.
+TEST(TransferRecord, InSwitchAllReduceGoesUpToTheSwitchAndDown) {
+    const uint64_t S = kMiB;
+    for (int n : {4, 8}) {
+        const auto r = recorded(spec({dim(BlockKind::Switch, n)}, "inSwitch"), CT::AllReduce, S);
+        ASSERT_EQ(r->transfers.size(), static_cast<size_t>(2 * n)) << n;
+        std::set<int> up, down;
+        int64_t lastUp = 0, lastDown = 0;
+        for (const ChunkTransfer& t : r->transfers)
+            if (t.dst == ChunkTransfer::kSwitch) {
+                up.insert(t.src);
+                EXPECT_TRUE(t.reduce);
+                EXPECT_EQ(ns(t.start), E);
+                lastUp = std::max(lastUp, t.end.ps());
+            }
+        for (const ChunkTransfer& t : r->transfers)
+            if (t.src == ChunkTransfer::kSwitch) {
+                down.insert(t.dst);
+                EXPECT_FALSE(t.reduce);
+                EXPECT_EQ(t.start.ps(), lastUp);
+                EXPECT_GT(t.end.ps(), t.start.ps());
+                lastDown = std::max(lastDown, t.end.ps());
+            }
+        for (const ChunkTransfer& t : r->transfers) {
+            EXPECT_EQ(t.bytes, S);
+            EXPECT_EQ(t.dimension, 0);
+        }
+        EXPECT_EQ(up.size(), static_cast<size_t>(n));
+        EXPECT_EQ(down.size(), static_cast<size_t>(n));
+        EXPECT_EQ(r->endTime.ps(), lastDown + E * 1000) << n;
+    }
+}

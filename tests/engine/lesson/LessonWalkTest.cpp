@@ -8,7 +8,9 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <map>
 
 namespace astrolabe {
@@ -167,6 +169,40 @@ TEST(LessonWalk, PipelineBubbleFollowsTheClosedForm) {
             << ", p = " << p << ", m = " << m << ")";
     }
     EXPECT_GE(pipelineSteps, 2); // GPipe and 1F1B at least
+}
+
+// "Record and watch" on lesson 8 (issue #53, Teacher 1): the TACOS schedule's step records its
+// messages. The schedule sends each of its `type="s"` steps once (cnt 1 each), so the record
+// holds exactly that many messages, between two different NPUs of the 4 x 4 mesh, inside the
+// run; recording does not change the run's time.
+TEST(LessonWalk, TacosStepRecordsEveryMessageOfItsSchedule) {
+    const Lesson lesson = loadLesson(lessonFile("08-tacos"));
+    int tacos = -1;
+    for (int step = 0; step < lesson.stepCount() && tacos < 0; ++step)
+        if (!lessonStep(lesson, step).spec.system.customAllReduce.empty())
+            tacos = step;
+    ASSERT_GE(tacos, 0) << "no step of lesson 8 runs its TACOS schedule";
+    LessonStepSpec step = lessonStep(lesson, tacos);
+    const auto plain = runLessonStep(step);
+    step.spec.options.recordTransfers = true;
+    const auto recorded = runLessonStep(step);
+    EXPECT_EQ(recorded->endTime, plain->endTime);
+
+    std::ifstream xml(fs::path(ASTROLABE_LESSONS_DIR) / "08-tacos" / "tacos-mesh4x4.xml");
+    const std::string text((std::istreambuf_iterator<char>(xml)), {});
+    size_t sends = 0;
+    for (size_t at = text.find("type=\"s\""); at != std::string::npos;
+         at = text.find("type=\"s\"", at + 1))
+        ++sends;
+    ASSERT_GT(sends, 0u);
+    ASSERT_EQ(recorded->transfers.size(), sends);
+    for (const ChunkTransfer& t : recorded->transfers) {
+        EXPECT_NE(t.src, t.dst);
+        EXPECT_TRUE(t.src >= 0 && t.src < 16 && t.dst >= 0 && t.dst < 16);
+        EXPECT_GT(t.end, t.start);
+        EXPECT_LE(t.end, recorded->endTime);
+        EXPECT_EQ(t.algorithm, ChunkTransfer::kCustomAlgorithm);
+    }
 }
 
 } // namespace

@@ -275,3 +275,36 @@ TEST(CollectiveAnimation, ScreenshotsOfOneRingStepAndATorus) {
     EXPECT_EQ(view.frame().chunks.size(), 64u);
     gui::test::saveScreenshot(view, QStringLiteral("animation-ring64.png"));
 }
+
+// In-switch all-reduce on a Switch of 8 (issue #53, Teacher 1): the 8 inputs go up to the
+// switch's hub and the 8 results come down from it, on the drawing. Halfway through an up
+// message its chunk is halfway between its NPU and the hub, and the hub is marked as reducing;
+// halfway through a down message, halfway back.
+TEST(CollectiveAnimation, InSwitchMessagesGoUpToTheHubAndDown) {
+    const SimulationSpec spec = allReduce({dimension(BlockKind::Switch, 8)}, "inSwitch");
+    const auto run = runSimulation(spec);
+    ASSERT_EQ(run->transfers.size(), 16u);
+    const NetworkLayout layout(spec.platform);
+    ASSERT_TRUE(layout.level(1).hasHub);
+    const QPointF hub = layout.groupCentre(1, 0) + layout.level(1).hubOffset;
+    const CollectiveAnimation animation(run->transfers, layout);
+    ASSERT_EQ(animation.transferCount(), 16u);
+    AnimationFrame frame;
+    for (bool up : {true, false}) {
+        const auto it = std::find_if(run->transfers.begin(), run->transfers.end(),
+                                     [up](const ChunkTransfer& t) {
+                                         return (up ? t.dst : t.src) == ChunkTransfer::kSwitch;
+                                     });
+        ASSERT_NE(it, run->transfers.end());
+        const SimTime middle = SimTime::fromPs((it->start.ps() + it->end.ps()) / 2);
+        animation.frameAt(middle, frame);
+        EXPECT_EQ(frame.chunks.size(), 8u) << (up ? "up" : "down");
+        const QPointF npu = layout.npuPosition(up ? it->src : it->dst);
+        EXPECT_TRUE(hasChunkAt(frame, (npu + hub) / 2)) << (up ? "up" : "down");
+        EXPECT_EQ(frame.reduceTargets.size(), up ? 1u : 0u);
+        if (up) {
+            ASSERT_FALSE(frame.reduceTargets.empty());
+            EXPECT_LT(QLineF(frame.reduceTargets.front(), hub).length(), 1e-6);
+        }
+    }
+}
