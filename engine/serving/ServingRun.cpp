@@ -103,7 +103,10 @@ private:
         return best;
     }
 
-    void admit(const Request& r) {
+    void admit(const Request& r) { kick(enqueue(r)); }
+
+    /// Records the request and queues it at the least-loaded replica of the first pool.
+    int enqueue(const Request& r) {
         RequestRecord rec;
         rec.arrival = now();
         rec.promptTokens = r.promptTokens;
@@ -117,12 +120,20 @@ private:
         s.target = r.promptTokens;
         const int replica = leastLoaded(0);
         m_replicas[size_t(replica)].enqueue(s);
-        kick(replica);
+        return replica;
     }
 
+    /// Every request arriving at this instant joins its queue before any replica schedules, so
+    /// requests that arrive together can share the first iteration.
     void arrive() {
-        admit(m_requests[m_nextArrival]);
-        if (++m_nextArrival < m_requests.size())
+        const SimTime at = timeOf(m_requests[m_nextArrival].arrivalSeconds);
+        std::vector<int> touched;
+        while (m_nextArrival < m_requests.size() &&
+               timeOf(m_requests[m_nextArrival].arrivalSeconds) == at)
+            touched.push_back(enqueue(m_requests[m_nextArrival++]));
+        for (int replica : touched)
+            kick(replica);
+        if (m_nextArrival < m_requests.size())
             m_queue.schedule(timeOf(m_requests[m_nextArrival].arrivalSeconds),
                              [this] { arrive(); });
     }

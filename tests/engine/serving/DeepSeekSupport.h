@@ -16,17 +16,18 @@ inline SimulationSpec project(int gpus, const std::string& serving) {
         extra += "  " + serving.substr(from, end - from) + "\n";
         from = end == std::string::npos ? serving.size() : end + 1;
     }
-    return parseProject("name: deepseek\nplatform:\n  dimensions:\n"
-                        "    - {type: Switch, size: 8, bandwidth: 200 GB/s, latency: 1 us}\n"
-                        "    - {type: Switch, size: " +
-                            std::to_string(gpus / 8) +
-                            ", bandwidth: 50 GB/s, latency: 5 us}\n"
-                            "system:\n  algorithms: [direct]\n  chunks: 4\n  scheduling-policy: LIFO\n"
-"  collective-optimization: localBWAware\n  active-chunks-per-dimension: 2\n"
-"  endpoint-delay: 10 ns\n  local-memory-bandwidth: 3350 GB/s\n"
-                            "serving:\n  model: deepseek-v3\n  gpu: h800\n  precision: fp8\n" +
-                            extra,
-                        "deepseek.yaml");
+    return parseProject(
+        "name: deepseek\nplatform:\n  dimensions:\n"
+        "    - {type: Switch, size: 8, bandwidth: 200 GB/s, latency: 1 us}\n"
+        "    - {type: Switch, size: " +
+            std::to_string(gpus / 8) +
+            ", bandwidth: 50 GB/s, latency: 5 us}\n"
+            "system:\n  algorithms: [direct]\n  chunks: 4\n  scheduling-policy: LIFO\n"
+            "  collective-optimization: localBWAware\n  active-chunks-per-dimension: 2\n"
+            "  endpoint-delay: 10 ns\n  local-memory-bandwidth: 3350 GB/s\n"
+            "serving:\n  model: deepseek-v3\n  gpu: h800\n  precision: fp8\n" +
+            extra,
+        "deepseek.yaml");
 }
 
 /// One prefill iteration of `gpus` x 16,384 tokens in 4,096-token prompts.
