@@ -4,6 +4,7 @@
 #include "cli/Commands.h"
 #include "config/ProjectFile.h"
 #include "core/Error.h"
+#include "core/OutputFile.h"
 #include "core/Units.h"
 #include "serving/ServingRun.h"
 #include "store/ProjectDatabase.h"
@@ -12,6 +13,7 @@
 #include <charconv>
 #include <filesystem>
 #include <ostream>
+#include <sstream>
 
 namespace astrolabe::cli {
 namespace {
@@ -54,6 +56,32 @@ RunResult storedResult(const SimulationSpec& spec, const serving::ServingResult&
     return result;
 }
 
+/// PREFIX-requests.csv (one row per request, seconds) and PREFIX-occupancy.csv (the KV cache
+/// and the queues over time).
+void writeCsv(const std::string& prefix, const serving::ServingResult& r) {
+    std::ostringstream requests;
+    requests.precision(9);
+    requests << "request,arrival_s,prompt_tokens,output_tokens,queueing_s,ttft_s,tpot_s,e2e_s\n";
+    for (size_t i = 0; i < r.requests.size(); ++i) {
+        const serving::RequestRecord& q = r.requests[i];
+        const double tpot =
+            q.outputTokens > 1 ? (q.lastToken - q.firstToken) / (q.outputTokens - 1) : 0;
+        requests << i << "," << q.arrival << "," << q.promptTokens << "," << q.outputTokens << ","
+                 << q.firstScheduled - q.arrival << "," << q.firstToken - q.arrival << "," << tpot
+                 << "," << q.lastToken - q.arrival << "\n";
+    }
+    writeOutputFile(prefix + "-requests.csv", "the per-request CSV",
+                    [&](std::ostream& file) { file << requests.str(); });
+    std::ostringstream occupancy;
+    occupancy.precision(9);
+    occupancy << "time_s,kv_occupancy,preemptions,running,waiting\n";
+    for (const serving::OccupancySample& o : r.occupancy)
+        occupancy << o.seconds << "," << o.kvOccupancy << "," << o.preemptions << "," << o.running
+                  << "," << o.waiting << "\n";
+    writeOutputFile(prefix + "-occupancy.csv", "the KV-cache occupancy CSV",
+                    [&](std::ostream& file) { file << occupancy.str(); });
+}
+
 } // namespace
 
 ArgParser serveParser() {
@@ -67,6 +95,7 @@ ArgParser serveParser() {
          {"duration", "S", "seconds of arrivals (or a time: \"60 s\")", "the project's"},
          {"ttft-slo", "T", "the TTFT objective of the goodput (\"2 s\")", "the project's"},
          {"tpot-slo", "T", "the TPOT objective of the goodput (\"50 ms\")", "the project's"},
+         {"csv", "PREFIX", "also write PREFIX-requests.csv and PREFIX-occupancy.csv", ""},
          {"db", "FILE", "project database to store the run in",
           "the project's folder/astrolabe.db"},
          {"no-store", "", "do not store the run in the project database", ""}},
@@ -111,6 +140,10 @@ int serveCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         << " s\n";
     for (const std::string& line : serving::summaryLines(result.summary))
         out << "  " << line << "\n";
+    if (const std::string prefix = args.value("csv"); !prefix.empty()) {
+        writeCsv(prefix, result);
+        out << "  wrote " << prefix << "-requests.csv and " << prefix << "-occupancy.csv\n";
+    }
     if (!args.has("no-store")) {
         const std::string db =
             args.value("db").empty() ? defaultDatabasePath(project) : args.value("db");

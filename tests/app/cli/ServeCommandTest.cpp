@@ -12,12 +12,13 @@ namespace {
 
 std::string writeProject(const std::filesystem::path& dir, const std::string& serving) {
     const std::filesystem::path path = dir / "serve.yaml";
-    std::ofstream(path) << "name: serve\nplatform:\n  dimensions:\n"
-                           "    - {type: Switch, size: 8, bandwidth: 50 GB/s, latency: 5 us}\n"
-                           "system:\n  algorithms: [ring]\n  chunks: 4\n  scheduling-policy: LIFO\n"
-"  collective-optimization: localBWAware\n  active-chunks-per-dimension: 2\n"
-"  endpoint-delay: 10 ns\n  local-memory-bandwidth: 3350 GB/s\nserving:\n"
-                        << serving;
+    std::ofstream(path)
+        << "name: serve\nplatform:\n  dimensions:\n"
+           "    - {type: Switch, size: 8, bandwidth: 50 GB/s, latency: 5 us}\n"
+           "system:\n  algorithms: [ring]\n  chunks: 4\n  scheduling-policy: LIFO\n"
+           "  collective-optimization: localBWAware\n  active-chunks-per-dimension: 2\n"
+           "  endpoint-delay: 10 ns\n  local-memory-bandwidth: 3350 GB/s\nserving:\n"
+        << serving;
     return path.string();
 }
 
@@ -28,11 +29,24 @@ TEST(ServeCommand, PrintsTheMetricsAndStoresTheRun) {
     const std::string project =
         writeProject(dir, "  model: llama3-8b\n  gpu: h100\n  rate: 4\n  duration: 10 s\n");
     const std::string db = (dir / "runs.db").string();
-    const clitest::Result r = clitest::cli({"serve", project, "--rate", "8", "--db", db});
+    const std::string csv = (dir / "out").string();
+    const clitest::Result r =
+        clitest::cli({"serve", project, "--rate", "8", "--db", db, "--csv", csv});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_THAT(r.out, HasSubstr("TTFT"));
     EXPECT_THAT(r.out, HasSubstr("goodput"));
     EXPECT_THAT(r.out, HasSubstr("stored as run"));
+    // One row per request (about 8/s x 10 s) and one header.
+    std::ifstream requests(csv + "-requests.csv");
+    std::string line;
+    int rows = 0;
+    std::getline(requests, line);
+    EXPECT_EQ(line, "request,arrival_s,prompt_tokens,output_tokens,queueing_s,ttft_s,tpot_s,e2e_s");
+    while (std::getline(requests, line))
+        ++rows;
+    EXPECT_GT(rows, 50);
+    EXPECT_LT(rows, 120);
+    EXPECT_TRUE(std::filesystem::exists(csv + "-occupancy.csv"));
     astrolabe::ProjectDatabase database(db);
     const auto runs = database.listRuns();
     ASSERT_EQ(runs.size(), 1u);
