@@ -54,6 +54,15 @@ void Replica::addToShape(StepShape& shape, const Sequence& s) const {
     }
 }
 
+int64_t Replica::wholeOrChunk(const Sequence& s, int64_t budget) const {
+    const int64_t remaining = s.target - s.computed;
+    if (m_limits.chunkedPrefill || remaining <= budget)
+        return std::min(remaining, budget);
+    // Without chunking a prompt runs whole; one longer than the whole budget runs alone rather
+    // than waiting forever.
+    return budget == m_limits.tokenBudget ? remaining : 0;
+}
+
 StepShape Replica::schedule() {
     StepShape shape;
     int64_t budget = m_limits.tokenBudget;
@@ -63,8 +72,8 @@ StepShape Replica::schedule() {
         Sequence& s = m_running[i];
         int64_t n = 1;
         if (s.prefilling()) {
-            n = std::min<int64_t>(s.target - s.computed, budget);
-            if (!m_limits.chunkedPrefill && n < s.target - s.computed)
+            n = wholeOrChunk(s, budget);
+            if (n == 0)
                 continue;
         }
         bool ok = grow(s, static_cast<int32_t>(n));
@@ -83,8 +92,8 @@ StepShape Replica::schedule() {
     // the cache has room; the queue's head blocks the ones behind it (no overtaking).
     while (!m_waiting.empty() && budget > 0 && int(m_running.size()) < m_limits.maxBatch) {
         Sequence& s = m_waiting.front();
-        int64_t n = s.prefilling() ? std::min<int64_t>(s.target - s.computed, budget) : 1;
-        if (s.prefilling() && !m_limits.chunkedPrefill && n < s.target - s.computed)
+        const int64_t n = s.prefilling() ? wholeOrChunk(s, budget) : 1;
+        if (n == 0)
             break;
         if (!grow(s, static_cast<int32_t>(n)))
             break;

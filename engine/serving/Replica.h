@@ -2,7 +2,8 @@
 // One serving replica's iteration scheduler, as vLLM (v1) and SGLang schedule: every iteration
 // (batch step) takes, first-come first-served, one token for each decoding request and prefill
 // chunks for the others within a token budget and a maximum batch (continuous batching with
-// chunked prefill), over a paged KV cache of whole blocks. When a running request needs a block
+// chunked prefill), over a paged KV cache of whole blocks. Without chunked prefill a prompt runs
+// whole in one iteration (alone when it exceeds the budget). When a running request needs a block
 // and none is free, the most recently admitted request is preempted: its blocks are freed and it
 // recomputes its prompt and the tokens generated so far when it is admitted again (vLLM's
 // recompute mode). Work per iteration is proportional to the running batch, not to tokens.
@@ -75,6 +76,8 @@ public:
 
 private:
     int32_t blocksFor(int64_t tokens) const;
+    /// Prefill tokens `s` runs this iteration within `budget` (0: it waits).
+    int64_t wholeOrChunk(const Sequence& s, int64_t budget) const;
     bool grow(Sequence& s, int32_t tokens); ///< allocate blocks for computed + tokens
     void preemptLast();
     void addToShape(StepShape& shape, const Sequence& s) const;

@@ -19,6 +19,7 @@ Setting make(const std::string& key, Type type, const std::string& label, const 
     s.compat = Compat::ProjectOnly;
     s.specJsonGroup = "serving";
     s.specJsonKey = key;
+    s.compareKey = "serving." + key;
     return s;
 }
 

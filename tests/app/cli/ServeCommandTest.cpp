@@ -61,6 +61,10 @@ TEST(ServeCommand, BadFlagsAndProjectsAreUsageErrors) {
     const auto dir = clitest::scratchDir("serve-bad");
     const std::string project = writeProject(dir, "  model: llama3-8b\n");
     EXPECT_EQ(clitest::cli({"serve", project, "--rate", "-1", "--no-store"}).code, 2);
+    // `run` of a serving project says which command runs it.
+    const clitest::Result run = clitest::cli({"run", project, "--no-store"});
+    EXPECT_EQ(run.code, 2);
+    EXPECT_THAT(run.err, HasSubstr("astrolabe-cli serve"));
     EXPECT_EQ(clitest::cli({"serve", project, "--rate", "1", "--trace", project}).code, 2);
     const clitest::Result r = clitest::cli({"serve", project, "--duration", "soon"});
     EXPECT_EQ(r.code, 2);

@@ -120,3 +120,24 @@ TEST(ServingProject, MoeReplicasTimeTheirAllToAllOnThePlatform) {
     EXPECT_NEAR(b.pools[0].timing->stepSeconds(s), std::max(halves, comm), 1e-15);
     EXPECT_EQ(a.gpus, 8);
 }
+
+TEST(ServingProject, ChunkedPrefillSplitsAPromptByTheTokenBudget) {
+    // 2,000 prompt tokens at 512 per iteration: ceil(2000 / 512) = 4 iterations to the first
+    // token, which is also the last (one output token).
+    const SimulationSpec spec = servingtest::project("model: llama3-8b\n  token-budget: 512\n");
+    const ServingResult r = runServing(spec, {Request{0, 0.0, 2000, 1, 0}});
+    EXPECT_EQ(r.summary.completed, 1);
+    EXPECT_EQ(r.summary.iterations, 4);
+}
+
+TEST(ServingProject, WithoutChunkingAPromptOverTheBudgetRunsWholeAndAlone) {
+    const SimulationSpec spec =
+        servingtest::project("model: llama3-8b\n  chunked-prefill: false\n  token-budget: 512\n");
+    const ServingResult r =
+        runServing(spec, {Request{0, 0.0, 2000, 3, 0}, Request{1, 0.0, 100, 3, 0}});
+    ASSERT_EQ(r.summary.completed, 2);
+    // The first iteration is the 2,000-token prompt alone; the short one follows, first come
+    // first served.
+    EXPECT_LT(r.requests[0].firstToken, r.requests[1].firstToken);
+    EXPECT_EQ(r.requests[1].firstScheduled, r.requests[0].firstToken);
+}
