@@ -54,7 +54,8 @@ struct ServingSpec {
     bool chunkedPrefill = true;
     int blockTokens = 16;                 ///< paged KV cache block size
     double kvMemoryFraction = 0.9;        ///< of HBM usable for weights + KV cache
-    std::string preemption = "recompute"; ///< recompute or swap
+    std::string preemption = "recompute"; ///< recompute or swap (to host memory)
+    double swapGBps = 50;                 ///< host link per GPU for swap, 10^9 B/s
 
     // Requests.
     std::string arrival = "poisson"; ///< poisson, gamma, concurrency

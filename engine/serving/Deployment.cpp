@@ -50,6 +50,7 @@ struct Builder {
         hw.weightBytesPerParameter = bytesOf(s.precision, "serving.precision");
         hw.kvBytesPerElement = bytesOf(s.kvPrecision, "serving.kv-precision");
         hw.moeImbalance = s.moeImbalance;
+        hw.swapBytesPerSecond = s.swapGBps * 1e9;
         hw.gpus = gpus;
         hw.tp = tp;
         return hw;
@@ -79,6 +80,7 @@ struct Builder {
         l.blockTokens = s.blockTokens;
         l.kvBlocks = blocks;
         l.prefillOnly = prefillOnly;
+        l.swap = s.preemption == "swap";
         return l;
     }
 

@@ -32,9 +32,14 @@ void Replica::preemptLast() {
     m_running.pop_back();
     m_freeBlocks += s.blocks;
     s.blocks = 0;
-    s.computed = 0;
-    s.target = s.prompt + s.generated;
     s.scheduled = 0;
+    if (m_limits.swap && s.computed > 0) {
+        m_swapTokens += s.computed;
+        s.swapped = true;
+    } else {
+        s.computed = 0;
+        s.target = s.prompt + s.generated;
+    }
     m_waiting.push_front(s);
     ++m_preemptions;
 }
@@ -65,6 +70,7 @@ int64_t Replica::wholeOrChunk(const Sequence& s, int64_t budget) const {
 
 StepShape Replica::schedule() {
     StepShape shape;
+    m_swapTokens = 0;
     int64_t budget = m_limits.tokenBudget;
     // Running requests first, in admission order; a request that cannot grow preempts the
     // newest ones (possibly itself).
@@ -97,6 +103,10 @@ StepShape Replica::schedule() {
             break;
         if (!grow(s, static_cast<int32_t>(n)))
             break;
+        if (s.swapped) {
+            m_swapTokens += s.computed;
+            s.swapped = false;
+        }
         s.scheduled = static_cast<int32_t>(n);
         budget -= n;
         m_running.push_back(s);
@@ -105,6 +115,7 @@ StepShape Replica::schedule() {
     for (const Sequence& s : m_running)
         if (s.scheduled > 0)
             addToShape(shape, s);
+    shape.swapTokens = m_swapTokens;
     m_busy = shape.tokens() > 0;
     return shape;
 }

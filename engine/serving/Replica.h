@@ -6,7 +6,9 @@
 // whole in one iteration (alone when it exceeds the budget). When a running request needs a block
 // and none is free, the most recently admitted request is preempted: its blocks are freed and it
 // recomputes its prompt and the tokens generated so far when it is admitted again (vLLM's
-// recompute mode). Work per iteration is proportional to the running batch, not to tokens.
+// recompute mode), or, with `swap`, its blocks are copied to host memory and back when it is
+// admitted again (the iteration pays for the copies, StepShape::swapTokens). Work per iteration is
+// proportional to the running batch, not to tokens.
 //
 // A request's state: `computed` tokens have KV in the cache; while computed < target it is in
 // prefill (target = prompt + tokens generated before a preemption); the iteration that reaches
@@ -29,6 +31,7 @@ struct Sequence {
     int32_t generated = 0;
     int32_t blocks = 0;
     int32_t scheduled = 0; ///< tokens of the iteration in flight
+    bool swapped = false;  ///< its cache is in host memory (swap preemption)
     bool prefilling() const { return computed < target; }
 };
 
@@ -40,6 +43,9 @@ struct SchedulerLimits {
     int64_t kvBlocks = 0;
     /// Prefill pool of a P/D deployment: a request leaves after its first token.
     bool prefillOnly = false;
+    /// Preemption swaps the cache to host memory (and back when readmitted) instead of
+    /// dropping it for recomputation.
+    bool swap = false;
 };
 
 /// What an iteration did to one request, for the run to record.
@@ -87,6 +93,7 @@ private:
     std::deque<Sequence> m_waiting;
     int64_t m_freeBlocks = 0;
     int64_t m_preemptions = 0;
+    int64_t m_swapTokens = 0; ///< tokens swapped out or in while scheduling this iteration
     bool m_busy = false;
 };
 

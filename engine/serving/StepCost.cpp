@@ -71,9 +71,11 @@ double StepCost::kvBytesPerTokenPerGpu() const {
 
 double StepCost::computeSeconds(const StepShape& s) const {
     const double tokens = double(s.tokens());
-    if (tokens <= 0)
-        return 0;
     const double g = m_hw.gpus, groups = double(m_hw.gpus) / m_hw.tp;
+    const double swap =
+        double(s.swapTokens) * kvBytesPerTokenPerGpu() / groups / m_hw.swapBytesPerSecond;
+    if (tokens <= 0)
+        return swap;
     const double flops = m_hw.peakFlops * m_hw.computeEfficiency;
     const double flops16 = m_hw.peak16Flops * m_hw.computeEfficiency;
     const double bytes = m_hw.hbmBytesPerSecond * m_hw.bandwidthEfficiency;
@@ -98,7 +100,7 @@ double StepCost::computeSeconds(const StepShape& s) const {
     const double kvRead = (s.decodeContext + s.prefillPriorContext + double(s.prefillTokens)) *
                           kvBytesPerTokenPerGpu() / groups;
     seconds += std::max(coreFlops / flops16, kvRead / bytes);
-    return seconds;
+    return seconds + swap;
 }
 
 } // namespace astrolabe::serving

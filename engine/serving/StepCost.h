@@ -13,6 +13,7 @@
 // score and value products per token per context position (MLA absorbed in decode, expanded in
 // prefill). touched = 1 - (1 - k / E)^T, the expected fraction of experts some token routes to.
 // The attention core runs at the 16-bit peak (FlashAttention and FlashMLA keep it in BF16).
+// Swap preemption adds swapTokens x KV bytes per token per GPU / groups over the host link.
 // Activations and norms are not counted. Every term is O(1): a step costs a few dozen
 // floating-point operations, so no cache is needed.
 
@@ -34,6 +35,7 @@ struct StepShape {
     int64_t decodeTokens = 0;
     double decodeContext = 0; ///< sum over decoding requests of their context length
     int64_t logits = 0;       ///< tokens that produce an output token (LM head)
+    int64_t swapTokens = 0;   ///< cached tokens copied to or from host memory (swap preemption)
     int64_t tokens() const { return prefillTokens + decodeTokens; }
 };
 
@@ -48,6 +50,7 @@ struct ReplicaHardware {
     double weightBytesPerParameter = 2;
     double kvBytesPerElement = 2;
     double moeImbalance = 1.0;
+    double swapBytesPerSecond = 50e9; ///< each GPU's link to host memory
     int gpus = 1;
     int tp = 1;
 };

@@ -37,6 +37,7 @@ StepShape fraction(const StepShape& shape, int parts) {
     s.prefillTokens = (shape.prefillTokens + parts - 1) / parts;
     s.decodeTokens = (shape.decodeTokens + parts - 1) / parts;
     s.logits = (shape.logits + parts - 1) / parts;
+    s.swapTokens = (shape.swapTokens + parts - 1) / parts;
     s.prefillContext = shape.prefillContext / n;
     s.prefillPriorContext = shape.prefillPriorContext / n;
     s.decodeContext = shape.decodeContext / n;

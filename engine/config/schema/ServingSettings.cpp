@@ -222,6 +222,16 @@ std::vector<Setting> servingSettings() {
     out.push_back(number("kv-memory-fraction", &ServingSpec::kvMemoryFraction, Unit::None,
                          "Usable HBM", "Fraction of HBM for the weights and the KV cache.", 0.01,
                          1));
+    s = make("preemption", Type::Enum, "Preemption",
+             "When the KV cache is full: recompute (drop the newest request's cache; it is "
+             "recomputed when readmitted) or swap (copy it to host memory and back).");
+    choices(s, &ServingSpec::preemption, {"recompute", "swap"});
+    out.push_back(s);
+    out.push_back(number("swap-bandwidth", &ServingSpec::swapGBps, Unit::DecimalGBps,
+                         "Swap bandwidth",
+                         "Each GPU's link to host memory for swap preemption (PCIe 5 x16: "
+                         "about 50 GB/s).",
+                         0.001, 1e6));
     s = make("arrival", Type::Enum, "Arrivals",
              "poisson or gamma at `rate`, or a closed loop of `concurrency` requests in flight.");
     choices(s, &ServingSpec::arrival, {"poisson", "gamma", "concurrency"});

@@ -141,3 +141,19 @@ TEST(ServingProject, WithoutChunkingAPromptOverTheBudgetRunsWholeAndAlone) {
     EXPECT_LT(r.requests[0].firstToken, r.requests[1].firstToken);
     EXPECT_EQ(r.requests[1].firstScheduled, r.requests[0].firstToken);
 }
+
+TEST(ServingProject, SwapPreemptionCopiesTheCacheOverTheHostLink) {
+    // Swapping 1,000 tokens of Llama-3 8B (131,072 B each) over 50 GB/s: 2.62144 ms.
+    const Deployment d =
+        buildDeployment(servingtest::project("model: llama3-8b\n  preemption: swap\n"), 100);
+    StepShape swapOnly;
+    swapOnly.swapTokens = 1000;
+    EXPECT_NEAR(d.pools[0].timing->stepSeconds(swapOnly), 1000 * 131072 / 50e9, 1e-12);
+    // Under memory pressure every request still finishes, swapping instead of recomputing.
+    const ServingResult r = runServing(servingtest::project(
+        "model: llama3-8b\n  kv-memory-fraction: 0.206\n  arrival: concurrency\n"
+        "  concurrency: 64\n  duration: 1 s\n  input-mean: 200\n  output-mean: 400\n"
+        "  preemption: swap\n"));
+    EXPECT_EQ(r.summary.completed, r.summary.requests);
+    EXPECT_GT(r.summary.preemptions, 0);
+}
