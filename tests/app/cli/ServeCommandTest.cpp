@@ -55,6 +55,12 @@ TEST(ServeCommand, PrintsTheMetricsAndStoresTheRun) {
     ASSERT_FALSE(stored->reportLines.empty());
     EXPECT_THAT(stored->reportLines[1], HasSubstr("[serving] TTFT"));
     EXPECT_THAT(database.run(runs[0].id).configJson, HasSubstr("\"serving\""));
+    // runs show prints the stored metrics.
+    const clitest::Result show =
+        clitest::cli({"runs", "show", std::to_string(runs[0].id), "--db", db});
+    ASSERT_EQ(show.code, 0) << show.err;
+    EXPECT_THAT(show.out, HasSubstr("  serving:\n    requests"));
+    EXPECT_THAT(show.out, HasSubstr("goodput"));
 }
 
 TEST(ServeCommand, BadFlagsAndProjectsAreUsageErrors) {
