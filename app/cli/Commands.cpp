@@ -13,6 +13,7 @@
 #include "cli/OptimizeCommand.h"
 #include "cli/RunCommand.h"
 #include "cli/RunsCommand.h"
+#include "cli/ServeCommand.h"
 #include "cli/SettingsCommand.h"
 #include "cli/SweepCommand.h"
 #include "cli/SynthesizeCommand.h"
@@ -49,6 +50,8 @@ const std::vector<Command>& commands() {
     static const std::vector<Command> table{
         {"version", "print the version", versionParser, versionCommand},
         {"run", "run an Astrolabe project", runParser, runCommand},
+        {"serve", "simulate LLM inference (the project's serving: section)", serveParser,
+         serveCommand},
         {"astra", "run ASTRA-sim 2.x inputs with ASTRA-sim's flags", astraParser, astraCommand},
         {"export-astra", "write a project as ASTRA-sim 2.x inputs, with what would differ",
          exportAstraParser, exportAstraCommand},

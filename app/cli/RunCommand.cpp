@@ -37,6 +37,11 @@ int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     requireFile("project", project);
     std::vector<std::string> warnings;
     SimulationSpec spec = loadProject(project, &warnings);
+    if (spec.serving.enabled && spec.workload.kind == WorkloadSource::Kind::Microbenchmark &&
+        spec.workload.microbenchmark.sizeBytes == 0)
+        throw UsageError("the project describes serving (serving:) and no workload: run it with "
+                         "'astrolabe-cli serve " +
+                         project + "'");
     if (const std::string backend = args.value("backend"); !backend.empty()) {
         try {
             spec.options.backend = config::parseBackend(backend);

@@ -90,6 +90,16 @@ void showRun(const ProjectDatabase& db, int64_t id, std::ostream& out) {
                 << c.sizeBytes << " B on " << c.npus << " NPUs: " << nsText(c.firstStart) << " .. "
                 << nsText(c.lastEnd) << " ns\n";
     }
+    // A serving run's metrics (astrolabe-cli serve stores them as its report lines).
+    const auto result = db.loadResult(id, false, false);
+    bool heading = false;
+    for (const std::string& line : result->reportLines)
+        if (line.rfind("[serving] ", 0) == 0) {
+            if (!heading)
+                out << "  serving:\n";
+            heading = true;
+            out << "    " << line.substr(10) << "\n";
+        }
 }
 
 void writeExport(std::ostream& sink, const std::string& format, const ParsedArgs& args,

@@ -27,7 +27,7 @@ namespace {
 
 const std::vector<std::string>& topKeys() {
     static const std::vector<std::string> keys{"name",     "platform",    "system", "memory",
-                                               "workload", "comm-groups", "run"};
+                                               "workload", "comm-groups", "run",    "serving"};
     return keys;
 }
 
@@ -238,6 +238,20 @@ void readRun(ProjectContext& c, const YAML::Node& node, SimulationSpec& spec) {
     settings::readProjectGroup(c, node, settings::runGroup(), spec);
 }
 
+// `serving:`, from the settings schema (docs/serving.md).
+void readServing(ProjectContext& c, const YAML::Node& node, SimulationSpec& spec) {
+    Diagnostics& d = c.diagnostics;
+    if (!node.IsMap()) {
+        d.error(locate(d, node, "serving"),
+                "expected a map of serving settings, found " + describe(node),
+                "e.g. serving: {model: llama3-8b, gpu: h100, rate: 2}");
+        return;
+    }
+    checkKeys(d, node, "serving", settings::projectKeys(settings::servingGroup()));
+    spec.serving.enabled = true;
+    settings::readProjectGroup(c, node, settings::servingGroup(), spec);
+}
+
 } // namespace
 } // namespace config
 
@@ -278,7 +292,16 @@ SimulationSpec parseProjectChecked(const std::string& text, const std::string& f
         config::readProjectSystem(context, system, spec);
     if (root["memory"].IsDefined())
         config::readMemory(context, root["memory"], spec);
-    config::readWorkload(context, root, spec);
+    // A serving project needs no training workload; one given is kept for `run`.
+    if (root["serving"].IsDefined()) {
+        config::readServing(context, root["serving"], spec);
+        if (root["workload"].IsDefined())
+            config::readWorkload(context, root, spec);
+        else
+            spec.workload.kind = WorkloadSource::Kind::Microbenchmark;
+    } else {
+        config::readWorkload(context, root, spec);
+    }
     if (root["comm-groups"].IsDefined())
         config::readCommGroups(context, root["comm-groups"], spec);
     if (root["run"].IsDefined())

@@ -137,7 +137,12 @@ std::string projectYamlText(const SimulationSpec& spec, const std::string& proje
     writePlatform(out, spec.platform, linkFileName(spec, projectPath));
     writeSystem(out, spec, directory);
     writeMemory(out, spec, directory);
-    writeWorkload(out, spec.workload, directory);
+    // A serving project read without a workload: section is written without one.
+    const bool noWorkload = spec.serving.enabled &&
+                            spec.workload.kind == WorkloadSource::Kind::Microbenchmark &&
+                            spec.workload.microbenchmark.sizeBytes == 0;
+    if (!noWorkload)
+        writeWorkload(out, spec.workload, directory);
     if (!spec.commGroups.empty()) {
         out << "comm-groups:\n";
         for (const auto& [id, ranks] : spec.commGroups) {
@@ -150,6 +155,12 @@ std::string projectYamlText(const SimulationSpec& spec, const std::string& proje
     out << "run:\n";
     settings::writeProjectGroup(out, settings::runGroup(), spec,
                                 [](const std::string& p) { return p; });
+    if (spec.serving.enabled) {
+        out << "serving:\n";
+        settings::writeProjectGroup(out, settings::servingGroup(), spec, [&](const std::string& p) {
+            return relativePath(p, directory);
+        });
+    }
     return out.str();
 }
 

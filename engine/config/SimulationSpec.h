@@ -4,6 +4,7 @@
 
 #include "config/MemoryConfig.h"
 #include "config/PlatformSpec.h"
+#include "config/ServingSpec.h"
 #include "config/SystemConfig.h"
 
 #include <cstdint>
@@ -73,6 +74,8 @@ struct SimulationSpec {
     CommGroups commGroups;
     WorkloadSource workload;
     RunOptions options;
+    /// LLM inference (the serving: section); enabled only when the project has one.
+    ServingSpec serving;
     std::string sourceFile; ///< the project YAML, or empty
     /// Field-by-field; note PlatformSpec's == ignores its sourceFile, the others compare theirs.
     bool operator==(const SimulationSpec&) const = default;

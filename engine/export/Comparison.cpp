@@ -49,6 +49,10 @@ std::vector<SettingValue> flattenSpec(const SimulationSpec& spec) {
     for (settings::CompareRow& row : settings::compareRows(settings::runGroup(), spec))
         out.push_back(
             {std::move(row.key), std::move(row.label), std::move(row.text), row.numeric, false});
+    if (spec.serving.enabled) // a serving run: its deployment, requests and objectives
+        for (settings::CompareRow& row : settings::compareRows(settings::servingGroup(), spec))
+            out.push_back({std::move(row.key), std::move(row.label), std::move(row.text),
+                           row.numeric, false});
     if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark) {
         const MicrobenchmarkSpec& m = spec.workload.microbenchmark;
         text("workload.kind", "workload", "microbenchmark");

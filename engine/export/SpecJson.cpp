@@ -92,7 +92,7 @@ json toJson(const SimulationSpec& spec) {
     // The system, run and memory groups' settings (under "system", "options" and "memory") come
     // from the schema; the dimension group's, per dimension above.
     for (const settings::Group* group : settings::allGroups())
-        if (!group->perItem)
+        if (!group->perItem && (group != &settings::servingGroup() || spec.serving.enabled))
             settings::addSpecJson(*group, spec, out);
     return out;
 }

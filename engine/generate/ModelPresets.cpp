@@ -119,6 +119,11 @@ std::vector<ModelPreset> makePresets() {
     split(l2, 8, 4, 32, 1, 1024);
     out.push_back({"llama2-70b", "Llama-2 70B, GQA, t8 p4 d32", l2});
 
+    // Llama 3 8B (Meta 2024): 32 x 4096, GQA 32 / 8, SwiGLU 14,336, untied embeddings.
+    GeneratorSpec l8 = llamaStyle("Llama-3 8B", 32, 4096, 32, 8, 14336, 128256, 8192);
+    split(l8, 1, 1, 8, 1, 64);
+    out.push_back({"llama3-8b", "Llama-3 8B, GQA, d8 ZeRO-1", l8});
+
     GeneratorSpec l3 = llamaStyle("Llama-3 70B", 80, 8192, 64, 8, 28672, 128256, 8192);
     split(l3, 8, 4, 32, 1, 2048);
     out.push_back({"llama3-70b", "Llama-3 70B, t8 p4 d32", l3});
@@ -148,6 +153,25 @@ std::vector<ModelPreset> makePresets() {
     ds.parallel.sequenceParallel = false;
     split(ds, 1, 16, 128, 64, 15360);
     out.push_back({"deepseek-v3", "DeepSeek-V3 671B MoE (MLA), p16 d128 ep64", ds});
+
+    // Qwen3 (Qwen team 2025, the released config.json files): head size 128 whatever the
+    // hidden size, GQA, untied embeddings, vocabulary 151,936. Their QK normalisation is not
+    // modelled (a few K parameters per layer).
+    GeneratorSpec q8 = llamaStyle("Qwen3-8B", 36, 4096, 32, 8, 12288, 151936, 4096);
+    q8.model.headDim = 128;
+    split(q8, 1, 1, 8, 1, 64);
+    out.push_back({"qwen3-8b", "Qwen3-8B, GQA, d8 ZeRO-1", q8});
+
+    // Qwen3-30B-A3B: 48 layers of hidden 2,048, 32 / 4 heads of 128, 128 experts of 768, top-8,
+    // no shared expert, every layer MoE.
+    GeneratorSpec q30 = llamaStyle("Qwen3-30B-A3B", 48, 2048, 32, 4, 6144, 151936, 4096);
+    q30.model.headDim = 128;
+    q30.model.experts = 128;
+    q30.model.topK = 8;
+    q30.model.expertFfn = 768;
+    q30.parallel.sequenceParallel = false;
+    split(q30, 1, 1, 8, 8, 64);
+    out.push_back({"qwen3-30b-a3b", "Qwen3-30B-A3B MoE, 128 experts top-8, d8 ep8", q30});
 
     // The FRED paper's (Rashidi et al.) Transformer-17B; the seed holds only its abstract, so
     // the dimensions are Microsoft's published 17 B Turing-NLG (Rosset, "Turing-NLG: A

@@ -9,10 +9,13 @@
 //                    (these four are demonstrations: one iteration on 8 NPUs, about a second)
 //   gpt3-175b        Brown et al. 2020; split of Narayanan et al. 2021 (t8 p8 d16, 1,024 A100)
 //   llama2-70b       Touvron et al. 2023 (GQA 8, SwiGLU); t8 p4 d32
+//   llama3-8b        Llama 3 herd 2024 (32 x 4096, GQA 32/8, SwiGLU 14336); d8
 //   llama3-70b       Llama 3 herd 2024 (vocabulary 128,256, sequence 8,192); t8 p4 d32
 //   llama3-405b      Llama 3 herd 2024; t8 p16 d128 (16,384 NPUs) as reported
 //   mixtral-8x7b     Jiang et al. 2024 (8 experts, top-2); t1 p4 d16 ep8, ZeRO-1
 //   deepseek-v3      DeepSeek-AI 2024 (MLA, 256 + 1 experts, top-8, 3 dense layers); p16 d128 ep64
+//   qwen3-8b         Qwen3 2025 (36 x 4096, GQA 32/8, head 128, SwiGLU 12288); d8
+//   qwen3-30b-a3b    Qwen3 2025 (48 x 2048, 128 experts of 768, top-8); d8 ep8
 //   transformer-1t   Narayanan et al. 2021 (t8 p64 d6, 3,072 A100)
 //   dlrm             Naumov et al. 2019, MLPerf-style Criteo sizes; 8-way data parallel
 //   resnet50         He et al. 2016; 64-way data parallel, 32 images per NPU

@@ -91,7 +91,8 @@ std::string Setting::projectKey() const {
 }
 
 std::vector<const Group*> allGroups() {
-    return {&dimensionGroup(), &graphGroup(), &systemGroup(), &runGroup(), &memoryGroup()};
+    return {&dimensionGroup(), &graphGroup(),  &systemGroup(),
+            &runGroup(),       &memoryGroup(), &servingGroup()};
 }
 
 const Setting& find(const Group& group, const std::string& path) {

@@ -208,6 +208,8 @@ const Group& dimensionGroup();
 /// A graph platform's own settings (`platform.graph`, PlatformSettings.cpp): they read and
 /// write spec.platform.graph (creating an empty graph when there is none).
 const Group& graphGroup();
+/// LLM inference (`serving:`), ServingSettings.cpp: read only when the project has the section.
+const Group& servingGroup();
 /// A spec whose platform is `dimension` alone: what dimensionGroup()'s settings get and set.
 SimulationSpec dimensionView(const DimensionSpec& dimension);
 /// The setting at `path` of `group`; throws std::out_of_range when there is none.

@@ -1,0 +1,157 @@
+#include "cli/ServeCommand.h"
+
+#include "cli/CliSupport.h"
+#include "cli/Commands.h"
+#include "config/ProjectFile.h"
+#include "core/Error.h"
+#include "core/OutputFile.h"
+#include "core/Units.h"
+#include "serving/ServingRun.h"
+#include "store/ProjectDatabase.h"
+#include "store/RunStorage.h"
+
+#include <charconv>
+#include <filesystem>
+#include <ostream>
+#include <sstream>
+
+namespace astrolabe::cli {
+namespace {
+
+double positiveNumber(const std::string& flag, const std::string& text) {
+    double v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || !(v > 0))
+        throw UsageError("--" + flag + ": expected a number > 0, found \"" + text + "\"");
+    return v;
+}
+
+/// "3600" (seconds) or a time with its unit ("3600 s", "500 ms"), in nanoseconds.
+double durationNs(const std::string& flag, const std::string& text) {
+    double seconds = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    if (ec == std::errc() && end == text.data() + text.size() && seconds > 0)
+        return seconds * 1e9;
+    try {
+        const SimTime t = units::parseTime(text);
+        if (t > SimTime::zero())
+            return t.ns();
+    } catch (const Error&) {
+    }
+    throw UsageError("--" + flag + ": expected seconds or a time (\"60 s\", \"500 ms\"), found \"" +
+                     text + "\"");
+}
+
+RunResult storedResult(const SimulationSpec& spec, const serving::ServingResult& r) {
+    RunResult result;
+    result.name = spec.name + " (serving)";
+    result.npuCount = r.summary.gpus;
+    result.endTime = SimTime::fromPsRounded(r.summary.durationSeconds * 1e12);
+    result.events = static_cast<uint64_t>(r.summary.iterations);
+    result.wallSeconds = r.wallSeconds;
+    for (const std::string& line : serving::summaryLines(r.summary))
+        result.reportLines.push_back("[serving] " + line);
+    for (const std::string& w : r.warnings)
+        result.reportLines.push_back("[serving] [warning] " + w);
+    return result;
+}
+
+/// PREFIX-requests.csv (one row per request, seconds) and PREFIX-occupancy.csv (the KV cache
+/// and the queues over time).
+void writeCsv(const std::string& prefix, const serving::ServingResult& r) {
+    std::ostringstream requests;
+    requests.precision(9);
+    requests << "request,arrival_s,prompt_tokens,output_tokens,queueing_s,ttft_s,tpot_s,e2e_s\n";
+    for (size_t i = 0; i < r.requests.size(); ++i) {
+        const serving::RequestRecord& q = r.requests[i];
+        const double tpot =
+            q.outputTokens > 1 ? (q.lastToken - q.firstToken) / (q.outputTokens - 1) : 0;
+        requests << i << "," << q.arrival << "," << q.promptTokens << "," << q.outputTokens << ","
+                 << q.firstScheduled - q.arrival << "," << q.firstToken - q.arrival << "," << tpot
+                 << "," << q.lastToken - q.arrival << "\n";
+    }
+    writeOutputFile(prefix + "-requests.csv", "the per-request CSV",
+                    [&](std::ostream& file) { file << requests.str(); });
+    std::ostringstream occupancy;
+    occupancy.precision(9);
+    occupancy << "time_s,kv_occupancy,preemptions,running,waiting\n";
+    for (const serving::OccupancySample& o : r.occupancy)
+        occupancy << o.seconds << "," << o.kvOccupancy << "," << o.preemptions << "," << o.running
+                  << "," << o.waiting << "\n";
+    writeOutputFile(prefix + "-occupancy.csv", "the KV-cache occupancy CSV",
+                    [&](std::ostream& file) { file << occupancy.str(); });
+}
+
+} // namespace
+
+ArgParser serveParser() {
+    return ArgParser(
+        "serve",
+        "Simulate LLM inference as the project's serving: section describes it (docs/serving.md) "
+        "and print TTFT, TPOT, ITL, end-to-end and queueing percentiles, throughput and goodput.",
+        {{"rate", "R", "Poisson arrivals at R requests/s instead of the project's arrivals", ""},
+         {"trace", "FILE", "replay a request trace (CSV) instead of synthetic arrivals", ""},
+         {"trace-format", "NAME", "the trace's format: azure or burstgpt", "the project's"},
+         {"duration", "S", "seconds of arrivals (or a time: \"60 s\")", "the project's"},
+         {"ttft-slo", "T", "the TTFT objective of the goodput (\"2 s\")", "the project's"},
+         {"tpot-slo", "T", "the TPOT objective of the goodput (\"50 ms\")", "the project's"},
+         {"csv", "PREFIX", "also write PREFIX-requests.csv and PREFIX-occupancy.csv", ""},
+         {"db", "FILE", "project database to store the run in",
+          "the project's folder/astrolabe.db"},
+         {"no-store", "", "do not store the run in the project database", ""}},
+        {"PROJECT.yaml"});
+}
+
+int serveCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+    const std::string project = args.positional().at(0);
+    requireFile("project", project);
+    std::vector<std::string> warnings;
+    SimulationSpec spec = loadProject(project, &warnings);
+    for (const std::string& w : warnings)
+        err << "astrolabe-cli: warning: " << w << "\n";
+    if (!spec.serving.enabled)
+        throw UsageError("the project has no serving: section (docs/serving.md)");
+    if (args.has("rate") && args.has("trace"))
+        throw UsageError("--rate and --trace exclude each other");
+    ServingSpec& s = spec.serving;
+    if (args.has("rate")) {
+        s.rate = positiveNumber("rate", args.value("rate"));
+        s.arrival = "poisson";
+        s.trace.clear();
+    }
+    if (args.has("trace")) {
+        requireFile("trace", args.value("trace"));
+        s.trace = std::filesystem::absolute(args.value("trace")).string();
+    }
+    if (args.has("trace-format"))
+        s.traceFormat = args.value("trace-format");
+    if (args.has("duration"))
+        s.durationNs = durationNs("duration", args.value("duration"));
+    if (args.has("ttft-slo"))
+        s.ttftSloNs = durationNs("ttft-slo", args.value("ttft-slo"));
+    if (args.has("tpot-slo"))
+        s.tpotSloNs = durationNs("tpot-slo", args.value("tpot-slo"));
+
+    const serving::ServingResult result = serving::runServing(spec);
+    for (const std::string& w : result.warnings)
+        err << "astrolabe-cli: warning: " << w << "\n";
+    out << "Serving " << s.model << " on " << result.summary.gpus << " x " << s.gpu << " ("
+        << s.deployment << "), simulated in " << units::formatFixed(result.wallSeconds, 2)
+        << " s\n";
+    for (const std::string& line : serving::summaryLines(result.summary))
+        out << "  " << line << "\n";
+    if (const std::string prefix = args.value("csv"); !prefix.empty()) {
+        writeCsv(prefix, result);
+        out << "  wrote " << prefix << "-requests.csv and " << prefix << "-occupancy.csv\n";
+    }
+    if (!args.has("no-store")) {
+        const std::string db =
+            args.value("db").empty() ? defaultDatabasePath(project) : args.value("db");
+        ProjectDatabase database(db);
+        const int64_t id = storeRun(database, spec, storedResult(spec, result), result.wallSeconds);
+        out << "  stored as run " << id << " in " << db << "\n";
+    }
+    return kExitOk;
+}
+
+} // namespace astrolabe::cli

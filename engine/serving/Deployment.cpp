@@ -1,0 +1,193 @@
+#include "serving/Deployment.h"
+
+#include "core/Error.h"
+#include "core/Units.h"
+#include "generate/ModelPresets.h"
+#include "hardware/Accelerator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace astrolabe::serving {
+namespace {
+
+Error invalid(const std::string& key, const std::string& message, const std::string& hint = {}) {
+    return Error(ErrorKind::Validation, message, SourceLocation{{}, 0, 0, key}, hint);
+}
+
+double bytesOf(const std::string& precision, const std::string& key) {
+    if (precision == "bf16" || precision == "fp16")
+        return 2;
+    if (precision == "fp8")
+        return 1;
+    throw invalid(key, "unknown precision \"" + precision + "\"", "valid: bf16, fp16, fp8");
+}
+
+struct Builder {
+    const SimulationSpec& spec;
+    const ServingSpec& s;
+    generate::ModelSpec model;
+    ModelFigures figures;
+    hardware::Accelerator gpu;
+    std::map<std::pair<int, int>, LinearTime> fits;
+
+    LinearTime fit(int collective, int gpus, const std::string& key) {
+        const auto k = std::make_pair(collective, gpus);
+        if (const auto it = fits.find(k); it != fits.end())
+            return it->second;
+        return fits[k] = fitCollective(spec, collective, gpus, key);
+    }
+
+    ReplicaHardware hardwareFor(int gpus, int tp) const {
+        ReplicaHardware hw;
+        hw.gpu = gpu;
+        hw.peakFlops = hardware::peakTflops(gpu, s.precision, "serving.precision") * 1e12;
+        hw.peak16Flops = hardware::peakTflops(gpu, "bf16", "serving.gpu") * 1e12;
+        hw.hbmBytesPerSecond = gpu.hbmGBps * 1e9;
+        hw.computeEfficiency = s.computeEfficiency;
+        hw.bandwidthEfficiency = s.bandwidthEfficiency;
+        hw.weightBytesPerParameter = bytesOf(s.precision, "serving.precision");
+        hw.kvBytesPerElement = bytesOf(s.kvPrecision, "serving.kv-precision");
+        hw.moeImbalance = s.moeImbalance;
+        hw.swapBytesPerSecond = s.swapGBps * 1e9;
+        hw.gpus = gpus;
+        hw.tp = tp;
+        return hw;
+    }
+
+    double usableBytes() const { return gpu.hbmGB * 1e9 * s.kvMemoryFraction; }
+
+    /// KV blocks of a replica whose `groups` attention groups each keep `cost`'s cache.
+    int64_t kvBlocks(const StepCost& cost, int groups, const std::string& key) const {
+        const double free = usableBytes() - cost.weightBytesPerGpu();
+        if (free <= 0)
+            throw invalid(
+                key,
+                "the weights need " + units::formatSize(uint64_t(cost.weightBytesPerGpu())) +
+                    " per GPU, more than the " + units::formatSize(uint64_t(usableBytes())) +
+                    " of HBM usable (" + gpu.name + " x kv-memory-fraction)",
+                "spread the model over more GPUs (tp, ep) or use fp8 weights");
+        const double tokens = std::floor(free / cost.kvBytesPerTokenPerGpu()) * groups;
+        return std::min<int64_t>(int64_t(tokens / s.blockTokens), int64_t(1) << 40);
+    }
+
+    SchedulerLimits limits(int64_t blocks, bool prefillOnly) const {
+        SchedulerLimits l;
+        l.maxBatch = s.maxBatch;
+        l.tokenBudget = s.tokenBudget;
+        l.chunkedPrefill = s.chunkedPrefill;
+        l.blockTokens = s.blockTokens;
+        l.kvBlocks = blocks;
+        l.prefillOnly = prefillOnly;
+        l.swap = s.preemption == "swap";
+        return l;
+    }
+
+    Pool colocated(PoolRole role, int replicas, int tp, int ep, const std::string& prefix) {
+        if (tp < 1 || ep < 1 || replicas < 1)
+            throw invalid(prefix + "tp", "expected tp, ep and replicas of 1 or more");
+        const int gpus = std::max(tp, model.isMoe() ? ep : 1);
+        if (gpus % tp != 0)
+            throw invalid(prefix + "ep", "expected ep (" + std::to_string(ep) +
+                                             ") to be a multiple of tp (" + std::to_string(tp) +
+                                             ")");
+        StepCost cost(figures, hardwareFor(gpus, tp));
+        const LinearTime allReduce = fit(0, tp, prefix + "tp");
+        const LinearTime allToAll = model.isMoe() ? fit(6, gpus, prefix + "ep") : LinearTime{};
+        Pool p;
+        p.role = role;
+        p.replicas = replicas;
+        p.gpusPerReplica = gpus;
+        p.kvHolders = tp;
+        p.weightBytesPerGpu = cost.weightBytesPerGpu();
+        p.limits = limits(kvBlocks(cost, gpus / tp, prefix + (model.isMoe() ? "ep" : "tp")),
+                          role == PoolRole::Prefill);
+        p.timing = std::make_shared<ColocatedTiming>(cost, allReduce, allToAll, s.twoBatchOverlap,
+                                                     s.stepOverheadNs * 1e-9);
+        return p;
+    }
+
+    Pool afdDecode(const LinkFigures& link) {
+        const int na = s.afdAttentionGpus, nf = s.afdFfnGpus;
+        if (na < 1 || nf < 1)
+            throw invalid("serving.afd-attention-gpus",
+                          "expected 1 or more attention and FFN GPUs per AFD replica");
+        StepCost attention(attentionPart(figures, model), hardwareFor(na, 1));
+        StepCost ffn(ffnPart(figures, model), hardwareFor(nf, 1));
+        if (ffn.weightBytesPerGpu() > usableBytes())
+            throw invalid("serving.afd-ffn-gpus",
+                          "the FFN and expert weights need " +
+                              units::formatSize(uint64_t(ffn.weightBytesPerGpu())) +
+                              " per FFN GPU, more than the " +
+                              units::formatSize(uint64_t(usableBytes())) + " usable",
+                          "give each AFD replica more FFN GPUs");
+        Pool p;
+        p.role = PoolRole::Decode;
+        p.replicas = s.replicas;
+        p.gpusPerReplica = na + nf;
+        p.kvHolders = 1;
+        p.weightBytesPerGpu = attention.weightBytesPerGpu();
+        p.limits = limits(kvBlocks(attention, na, "serving.afd-attention-gpus"), false);
+        p.timing = std::make_shared<AfdTiming>(attention, ffn, link, 2, s.stepOverheadNs * 1e-9);
+        return p;
+    }
+};
+
+} // namespace
+
+const std::vector<std::string>& deploymentNames() {
+    static const std::vector<std::string> names{"aggregated", "pd", "afd"};
+    return names;
+}
+
+Deployment buildDeployment(const SimulationSpec& spec, int typicalPrompt) {
+    const ServingSpec& s = spec.serving;
+    const auto& names = deploymentNames();
+    if (std::find(names.begin(), names.end(), s.deployment) == names.end())
+        throw invalid("serving.deployment", "unknown deployment \"" + s.deployment + "\"",
+                      "valid: " + joinAlternatives(names));
+    if (s.blockTokens < 1 || s.maxBatch < 1 || s.tokenBudget < 1)
+        throw invalid("serving.block-tokens",
+                      "expected block-tokens, max-batch and token-budget of 1 or more");
+    Builder b{spec, s, {}, {}, {}, {}};
+    try {
+        b.model = generate::presetSpec(s.model).model;
+    } catch (const Error& e) {
+        throw Error(ErrorKind::Validation, e.message(), SourceLocation{{}, 0, 0, "serving.model"},
+                    e.hint());
+    }
+    if (b.model.kind != generate::ModelKind::Transformer)
+        throw invalid("serving.model", "\"" + s.model + "\" is not a transformer LLM",
+                      "serving simulates decoder-only language models");
+    b.figures = modelFigures(b.model);
+    b.gpu = hardware::findAccelerator(s.gpu, "serving.gpu");
+
+    Deployment d;
+    d.link = scaleOutLink(spec.platform);
+    if (s.deployment == "aggregated") {
+        d.pools.push_back(b.colocated(PoolRole::Aggregated, s.replicas, s.tp, s.ep, "serving."));
+    } else {
+        d.pools.push_back(b.colocated(PoolRole::Prefill, s.prefillReplicas, s.prefillTp,
+                                      s.prefillEp, "serving.prefill-"));
+        d.pools.push_back(s.deployment == "pd"
+                              ? b.colocated(PoolRole::Decode, s.replicas, s.tp, s.ep, "serving.")
+                              : b.afdDecode(d.link));
+    }
+    d.kvBytesPerToken = StepCost(b.figures, b.hardwareFor(1, 1)).kvBytesPerToken();
+    for (const Pool& p : d.pools)
+        d.gpus += p.replicas * p.gpusPerReplica;
+
+    StepShape decode;
+    decode.decodeTokens = decode.logits = 1;
+    decode.decodeContext = typicalPrompt + 1;
+    d.loneDecodeSeconds = d.pools.back().timing->stepSeconds(decode);
+    StepShape prefill;
+    prefill.prefillTokens = typicalPrompt;
+    prefill.prefillContext = double(typicalPrompt) * (typicalPrompt + 1) / 2;
+    prefill.logits = 1;
+    d.lonePrefillSeconds = d.pools.front().timing->stepSeconds(prefill);
+    return d;
+}
+
+} // namespace astrolabe::serving

@@ -1,0 +1,85 @@
+// astrolabe-cli serve: runs a project's serving: section, prints the metrics and stores the run.
+#include "CliRunner.h"
+#include "store/ProjectDatabase.h"
+
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using ::testing::HasSubstr;
+
+namespace {
+
+std::string writeProject(const std::filesystem::path& dir, const std::string& serving) {
+    const std::filesystem::path path = dir / "serve.yaml";
+    std::ofstream(path)
+        << "name: serve\nplatform:\n  dimensions:\n"
+           "    - {type: Switch, size: 8, bandwidth: 50 GB/s, latency: 5 us}\n"
+           "system:\n  algorithms: [ring]\n  chunks: 4\n  scheduling-policy: LIFO\n"
+           "  collective-optimization: localBWAware\n  active-chunks-per-dimension: 2\n"
+           "  endpoint-delay: 10 ns\n  local-memory-bandwidth: 3350 GB/s\nserving:\n"
+        << serving;
+    return path.string();
+}
+
+} // namespace
+
+TEST(ServeCommand, PrintsTheMetricsAndStoresTheRun) {
+    const auto dir = clitest::scratchDir("serve");
+    const std::string project =
+        writeProject(dir, "  model: llama3-8b\n  gpu: h100\n  rate: 4\n  duration: 10 s\n");
+    const std::string db = (dir / "runs.db").string();
+    const std::string csv = (dir / "out").string();
+    const clitest::Result r =
+        clitest::cli({"serve", project, "--rate", "8", "--db", db, "--csv", csv});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("TTFT"));
+    EXPECT_THAT(r.out, HasSubstr("goodput"));
+    EXPECT_THAT(r.out, HasSubstr("stored as run"));
+    // One row per request (about 8/s x 10 s) and one header.
+    std::ifstream requests(csv + "-requests.csv");
+    std::string line;
+    int rows = 0;
+    std::getline(requests, line);
+    EXPECT_EQ(line, "request,arrival_s,prompt_tokens,output_tokens,queueing_s,ttft_s,tpot_s,e2e_s");
+    while (std::getline(requests, line))
+        ++rows;
+    EXPECT_GT(rows, 50);
+    EXPECT_LT(rows, 120);
+    EXPECT_TRUE(std::filesystem::exists(csv + "-occupancy.csv"));
+    astrolabe::ProjectDatabase database(db);
+    const auto runs = database.listRuns();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].npuCount, 1);
+    const auto stored = database.loadResult(runs[0].id, false, false);
+    ASSERT_FALSE(stored->reportLines.empty());
+    EXPECT_THAT(stored->reportLines[1], HasSubstr("[serving] TTFT"));
+    EXPECT_THAT(database.run(runs[0].id).configJson, HasSubstr("\"serving\""));
+    // runs show prints the stored metrics.
+    const clitest::Result show =
+        clitest::cli({"runs", "show", std::to_string(runs[0].id), "--db", db});
+    ASSERT_EQ(show.code, 0) << show.err;
+    EXPECT_THAT(show.out, HasSubstr("  serving:\n    requests"));
+    EXPECT_THAT(show.out, HasSubstr("goodput"));
+}
+
+TEST(ServeCommand, BadFlagsAndProjectsAreUsageErrors) {
+    const auto dir = clitest::scratchDir("serve-bad");
+    const std::string project = writeProject(dir, "  model: llama3-8b\n");
+    EXPECT_EQ(clitest::cli({"serve", project, "--rate", "-1", "--no-store"}).code, 2);
+    // `run` of a serving project says which command runs it.
+    const clitest::Result run = clitest::cli({"run", project, "--no-store"});
+    EXPECT_EQ(run.code, 2);
+    EXPECT_THAT(run.err, HasSubstr("astrolabe-cli serve"));
+    EXPECT_EQ(clitest::cli({"serve", project, "--rate", "1", "--trace", project}).code, 2);
+    const clitest::Result r = clitest::cli({"serve", project, "--duration", "soon"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_THAT(r.err, HasSubstr("--duration"));
+    // A trace whose timestamps go backwards: the row is named, exit code 1.
+    const auto trace = dir / "trace.csv";
+    std::ofstream(trace) << "TIMESTAMP,ContextTokens,GeneratedTokens\n5,100,10\n4,100,10\n";
+    const clitest::Result t =
+        clitest::cli({"serve", project, "--trace", trace.string(), "--no-store"});
+    EXPECT_EQ(t.code, 1);
+    EXPECT_THAT(t.err, HasSubstr("row 3"));
+}

@@ -1,0 +1,125 @@
+// The serving engine's closed forms: a lone request, a fixed batch, a P/D KV transfer, and the
+// roofline of one step checked against hand arithmetic.
+#include "ServingTestSupport.h"
+#include "serving/Deployment.h"
+#include "serving/ServingRun.h"
+
+#include <gtest/gtest.h>
+
+using namespace astrolabe;
+using namespace astrolabe::serving;
+
+namespace {
+
+// Llama-3 8B by hand: per layer attention 4096*4096*2 + 2*4096*1024 (GQA, 8 KV heads of 128)
+// and SwiGLU 3*4096*14336; 32 layers; untied embeddings 2*128256*4096.
+constexpr double kLayerParams = 4096.0 * 4096 * 2 + 2 * 4096.0 * 1024 + 3 * 4096.0 * 14336;
+constexpr double kParams = 32 * kLayerParams + 2 * 128256.0 * 4096;
+constexpr double kKvBytesPerToken = 32 * 2 * 8 * 128 * 2.0; // K and V, BF16
+constexpr double kHbm = 3350e9 * 0.8;                       // H100 HBM x bandwidth-efficiency
+
+StepShape decodeShape(int batch, double contextEach) {
+    StepShape s;
+    s.decodeTokens = s.logits = batch;
+    s.decodeContext = batch * contextEach;
+    return s;
+}
+
+} // namespace
+
+TEST(ServingClosedForm, DecodeStepOfLlama8bIsItsWeightsAndCacheOverHbmBandwidth) {
+    // A decode step of a few requests is memory-bound: every weight once, plus each request's
+    // cache: t = (2 bytes x params + requests x context x KV bytes per token) / (HBM x 0.8).
+    const SimulationSpec spec = servingtest::project("model: llama3-8b\n  gpu: h100\n");
+    const Deployment d = buildDeployment(spec, 1000);
+    for (int batch : {1, 8, 32}) {
+        const double expected = (2 * kParams + batch * 1001.0 * kKvBytesPerToken) / kHbm;
+        EXPECT_NEAR(d.pools[0].timing->stepSeconds(decodeShape(batch, 1001)), expected,
+                    1e-9 * expected)
+            << batch;
+    }
+    EXPECT_DOUBLE_EQ(d.kvBytesPerToken, kKvBytesPerToken);
+}
+
+TEST(ServingClosedForm, PrefillOfALongPromptIsComputeBound) {
+    // 8,192 tokens: 2 FLOPs per parameter per token (the LM head only for the last token) plus
+    // the causal attention products 4 x heads x head size per (token, earlier position) pair,
+    // at 989.5 TFLOP/s x 0.7.
+    const SimulationSpec spec = servingtest::project("model: llama3-8b\n  gpu: h100\n");
+    const Deployment d = buildDeployment(spec, 8192);
+    const double p = 8192, head = 2 * 128256.0 * 4096;
+    StepShape s;
+    s.prefillTokens = 8192;
+    s.prefillContext = p * (p + 1) / 2;
+    s.logits = 1;
+    const double linear = p * 2 * (kParams - head) + head;
+    const double core = s.prefillContext * 32 * 4 * 32 * 128;
+    const double expected = (linear + core) / (989.5e12 * 0.7);
+    EXPECT_NEAR(d.pools[0].timing->stepSeconds(s), expected, 0.005 * expected);
+}
+
+TEST(ServingClosedForm, LoneRequestTtftIsItsPrefillAndTpotOneDecodeStep) {
+    const SimulationSpec spec = servingtest::project("model: llama3-8b\n  gpu: h100\n");
+    const Deployment d = buildDeployment(spec, 1000);
+    const ServingResult r = runServing(spec, {Request{0, 0.0, 1000, 50, 0}});
+    ASSERT_EQ(r.summary.completed, 1);
+    StepShape prefill;
+    prefill.prefillTokens = 1000;
+    prefill.prefillContext = 1000.0 * 1001 / 2;
+    prefill.logits = 1;
+    EXPECT_NEAR(r.summary.ttft.p50, d.pools[0].timing->stepSeconds(prefill), 1e-12);
+    // 49 decode steps, the k-th over a context of 1000 + k tokens.
+    double decode = 0;
+    for (int k = 1; k <= 49; ++k)
+        decode += d.pools[0].timing->stepSeconds(decodeShape(1, 1000 + k));
+    EXPECT_NEAR(r.summary.tpot.p50, decode / 49, 1e-12);
+    EXPECT_NEAR(r.summary.tpot.p50, (2 * kParams + 1025 * kKvBytesPerToken) / kHbm, 1e-6);
+    EXPECT_EQ(r.summary.itl.count, 49);
+    EXPECT_NEAR(r.summary.queueing.max, 0, 1e-12);
+}
+
+TEST(ServingClosedForm, FixedBatchDecodesAtBatchOverStepTime) {
+    // 32 requests at once, 128-token prompts, 201 output tokens: one prefill iteration, then
+    // 200 decode iterations of the whole batch, each (weights + 32 x context x KV) / HBM.
+    const SimulationSpec spec = servingtest::project("model: llama3-8b\n  gpu: h100\n");
+    std::vector<Request> requests;
+    for (int i = 0; i < 32; ++i)
+        requests.push_back(Request{i, 0.0, 128, 201, 0});
+    const ServingResult r = runServing(spec, requests);
+    ASSERT_EQ(r.summary.completed, 32);
+    double steps = 0;
+    for (int k = 1; k <= 200; ++k)
+        steps += (2 * kParams + 32 * (128.0 + k) * kKvBytesPerToken) / kHbm;
+    const double throughput = 32 * 200 / (r.requests[0].lastToken - r.requests[0].firstToken);
+    EXPECT_NEAR(throughput, 32 / (steps / 200), 1e-3 * throughput);
+    EXPECT_EQ(r.summary.iterations, 201);
+    EXPECT_EQ(r.summary.preemptions, 0);
+}
+
+TEST(ServingClosedForm, PdKvTransferIsBytesOverLinkBandwidthPlusLatency) {
+    // Prefill and decode replicas of one GPU each: the 1,000-token cache (1000 x 131,072 B)
+    // crosses the platform's outer link, 50 GB/s and 5 us: 2.62144 ms + 5 us.
+    const SimulationSpec spec = servingtest::project(
+        "model: llama3-8b\n  gpu: h100\n  deployment: pd\n  replicas: 1\n  prefill-replicas: 1\n");
+    const Deployment d = buildDeployment(spec, 1000);
+    ASSERT_EQ(d.pools.size(), 2u);
+    const ServingResult r = runServing(spec, {Request{0, 0.0, 1000, 2, 0}});
+    ASSERT_EQ(r.summary.completed, 1);
+    const double transfer = 1000 * kKvBytesPerToken / 50e9 + 5e-6;
+    const double decode = d.pools[1].timing->stepSeconds(decodeShape(1, 1001));
+    EXPECT_NEAR(r.requests[0].lastToken - r.requests[0].firstToken, transfer + decode, 1e-11);
+    EXPECT_EQ(r.summary.gpus, 2);
+}
+
+TEST(ServingClosedForm, SameInputSameResult) {
+    const SimulationSpec spec = servingtest::project(
+        "model: llama3-8b\n  gpu: h100\n  rate: 20\n  duration: 20 s\n"
+        "  input-distribution: lognormal\n  input-mean: 600\n  output-distribution: uniform\n"
+        "  output-min: 10\n  output-max: 300\n");
+    const ServingResult a = runServing(spec), b = runServing(spec);
+    ASSERT_GT(a.summary.completed, 300);
+    EXPECT_EQ(a.summary.completed, b.summary.completed);
+    EXPECT_EQ(a.summary.ttft.p99, b.summary.ttft.p99);
+    EXPECT_EQ(a.summary.itl.p50, b.summary.itl.p50);
+    EXPECT_EQ(a.summary.iterations, b.summary.iterations);
+}
