@@ -191,7 +191,9 @@ int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         args.has("jobs") ? parseCount("jobs", args.value("jobs"), 1, kMaxJobs) : defaultJobs();
     std::unique_ptr<MpiSweep> mpi;
     if (args.has("mpi"))
-        mpi = std::make_unique<MpiSweep>();
+        mpi = std::make_unique<MpiSweep>(); // removes orphaned scratch itself
+    else
+        removeOrphanedSweepScratch(); // what ranks of an earlier MPI sweep left when they died
     const bool leader = !mpi || mpi->rank() == 0;
     bool serving = false; // a worker rank's own error (not the plan's, which every rank has)
     try {

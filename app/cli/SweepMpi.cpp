@@ -2,6 +2,34 @@
 
 #include "cli/ArgParser.h"
 
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <sys/types.h>
+
+namespace astrolabe::cli {
+
+// Scratch databases of sweeps whose process is gone (a rank killed while it packed a result)
+// on this machine: removed, so a killed sweep leaves nothing behind once any sweep runs again.
+void removeOrphanedSweepScratch() {
+    namespace fs = std::filesystem;
+    std::error_code failed;
+    for (const fs::directory_entry& entry :
+         fs::directory_iterator(fs::temp_directory_path(), failed)) {
+        const std::string name = entry.path().filename().string();
+        const std::string prefix = "astrolabe-sweep-";
+        if (name.rfind(prefix, 0) != 0)
+            continue;
+        const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+        if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+            fs::remove(entry.path(), failed);
+    }
+}
+
+} // namespace astrolabe::cli
+
 #ifndef ASTROLABE_WITH_MPI
 
 #include <cstdlib>
@@ -76,22 +104,6 @@ void removeDatabase(const std::string& path) {
     std::error_code ignored;
     for (const char* suffix : {"", "-wal", "-shm", "-journal"})
         fs::remove(path + suffix, ignored);
-}
-
-/// Scratch databases of sweeps whose process is gone (a rank killed while it packed a result)
-/// on this machine: removed, so a killed sweep leaves nothing behind once any sweep runs again.
-void removeOrphanedScratch() {
-    std::error_code failed;
-    for (const fs::directory_entry& entry :
-         fs::directory_iterator(fs::temp_directory_path(), failed)) {
-        const std::string name = entry.path().filename().string();
-        const std::string prefix = "astrolabe-sweep-";
-        if (name.rfind(prefix, 0) != 0)
-            continue;
-        const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
-        if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
-            fs::remove(entry.path(), failed);
-    }
 }
 
 template <typename T> void put(std::string& buffer, const T& value) {
@@ -169,7 +181,7 @@ MpiSweep::MpiSweep()
     MPI_Init(nullptr, nullptr);
     MPI_Comm_rank(MPI_COMM_WORLD, &m_impl->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &m_impl->size);
-    removeOrphanedScratch();
+    removeOrphanedSweepScratch();
     if (m_impl->size < 2) {
         MPI_Finalize();
         throw UsageError("--mpi needs at least 2 ranks: rank 0 stores the points and the others "
@@ -182,7 +194,7 @@ MpiSweep::~MpiSweep() {
     // database is closed by now; mpirun reports the missing finalize).
     // What ranks of this or an earlier sweep left when they died, on this machine (a rank that
     // mpirun ends may outlive it by a moment, so the start of the next sweep is not enough).
-    removeOrphanedScratch();
+    removeOrphanedSweepScratch();
     if (!m_impl->lost.empty() || m_impl->peerLost) {
         std::cout.flush();
         std::cerr.flush();

@@ -11,6 +11,11 @@
 
 namespace astrolabe::cli {
 
+/// Removes the scratch databases (astrolabe-sweep-<pid>-<rank>.db) that MPI ranks of sweeps
+/// on this machine left in the temporary folder when they died. Every sweep calls it when it
+/// starts; MPI ranks also when they end.
+void removeOrphanedSweepScratch();
+
 class MpiSweep {
 public:
     /// Initialises MPI (MPI_Init). Throws UsageError when built without MPI.
