@@ -22,6 +22,7 @@ ASTROLABE_DECLARE_TARGET(nccl_tests)
 ASTROLABE_DECLARE_TARGET(graph_csv)
 ASTROLABE_DECLARE_TARGET(lesson)
 ASTROLABE_DECLARE_TARGET(blobs)
+ASTROLABE_DECLARE_TARGET(request_traces)
 
 namespace {
 
@@ -88,4 +89,7 @@ TEST(FuzzCorpus, Lesson) {
 }
 TEST(FuzzCorpus, Blobs) {
     replay("blobs", astrolabeFuzz_blobs);
+}
+TEST(FuzzCorpus, RequestTraces) {
+    replay("request_traces", astrolabeFuzz_request_traces);
 }
