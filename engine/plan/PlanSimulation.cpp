@@ -1,19 +1,15 @@
 #include "plan/PlanSimulation.h"
 
 #include "core/Error.h"
+#include "core/WorkerThreads.h"
 #include "generate/WorkloadGenerator.h"
 #include "record/RunResult.h"
 #include "simulation/Simulation.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
-#include <deque>
-#include <mutex>
 #include <numeric>
-#include <thread>
 
 namespace astrolabe::plan {
 
@@ -54,34 +50,14 @@ simulateCandidates(const SimulationSpec& project, const PlanRequest& request,
                    const std::vector<RankedCandidate>& candidates, int jobs,
                    const std::function<void(const SimulatedCandidate&)>& done) {
     std::vector<SimulatedCandidate> outcomes(candidates.size());
-    std::atomic<size_t> next{0};
-    std::mutex mutex;
-    std::condition_variable ready;
-    std::deque<size_t> finished;
-    auto work = [&] {
-        for (size_t i = next++; i < candidates.size(); i = next++) {
-            SimulatedCandidate outcome = simulateCandidate(project, request, candidates[i]);
-            const std::lock_guard lock(mutex);
+    runOnWorkerThreads<SimulatedCandidate>(
+        candidates.size(), jobs,
+        [&](size_t i) { return simulateCandidate(project, request, candidates[i]); },
+        [&](size_t i, SimulatedCandidate&& outcome) {
             outcomes[i] = std::move(outcome);
-            finished.push_back(i);
-            ready.notify_one();
-        }
-    };
-    std::vector<std::jthread> threads;
-    const size_t workers =
-        std::clamp<size_t>(size_t(std::max(jobs, 1)), 1, std::max<size_t>(candidates.size(), 1));
-    for (size_t w = 0; w < workers; ++w)
-        threads.emplace_back(work);
-    for (size_t delivered = 0; delivered < candidates.size(); ++delivered) {
-        std::unique_lock lock(mutex);
-        ready.wait(lock, [&] { return !finished.empty(); });
-        const size_t i = finished.front();
-        finished.pop_front();
-        lock.unlock();
-        if (done)
-            done(outcomes[i]);
-    }
-    threads.clear(); // joins
+            if (done)
+                done(outcomes[i]);
+        });
     return outcomes;
 }
 

@@ -1,18 +1,14 @@
 #include "sweep/SweepRun.h"
 
 #include "core/Error.h"
+#include "core/WorkerThreads.h"
 #include "generate/WorkloadGenerator.h"
 #include "simulation/Simulation.h"
 #include "store/RunStorage.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <deque>
-#include <mutex>
 #include <new>
-#include <thread>
 
 namespace astrolabe {
 
@@ -115,43 +111,10 @@ std::vector<size_t> pendingSweepPoints(const SweepPlan& plan, const std::set<siz
 void runSweepOnThreads(const SweepPlan& plan, const std::vector<size_t>& todo, int jobs,
                        const std::function<void(PointOutcome&&)>& deliver,
                        const CancelToken* cancel) {
-    std::atomic<size_t> next{0};
-    std::atomic<bool> stop{false};
-    std::mutex mutex;
-    std::condition_variable ready;
-    std::deque<PointOutcome> finished;
-    auto work = [&] {
-        for (size_t i = next++; i < todo.size() && !stop; i = next++) {
-            PointOutcome outcome = runSweepPoint(plan, todo[i], cancel);
-            {
-                const std::lock_guard lock(mutex);
-                finished.push_back(std::move(outcome));
-            }
-            ready.notify_one();
-        }
-    };
-    const size_t workers = std::clamp<size_t>(static_cast<size_t>(std::max(jobs, 1)), 1,
-                                              std::max<size_t>(todo.size(), 1));
-    std::vector<std::jthread> threads;
-    for (size_t w = 0; w < workers; ++w)
-        threads.emplace_back(work);
     // The calling thread is the single writer: it takes finished points as they come.
-    for (size_t delivered = 0; delivered < todo.size(); ++delivered) {
-        std::unique_lock lock(mutex);
-        ready.wait(lock, [&] { return !finished.empty(); });
-        PointOutcome outcome = std::move(finished.front());
-        finished.pop_front();
-        lock.unlock();
-        try {
-            deliver(std::move(outcome));
-        } catch (...) {
-            // No more points are handed out; the workers finish the ones they hold (their
-            // outcomes are dropped) before the error goes on.
-            stop = true;
-            threads.clear();
-            throw;
-        }
-    }
+    runOnWorkerThreads<PointOutcome>(
+        todo.size(), jobs, [&](size_t i) { return runSweepPoint(plan, todo[i], cancel); },
+        [&](size_t, PointOutcome&& outcome) { deliver(std::move(outcome)); });
 }
 
 } // namespace astrolabe

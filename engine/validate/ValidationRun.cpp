@@ -1,20 +1,16 @@
 #include "validate/ValidationRun.h"
 
 #include "core/Error.h"
+#include "core/WorkerThreads.h"
 #include "generate/ModelFigures.h"
 #include "record/RunResult.h"
 #include "sweep/SweepPlan.h"
 #include "sweep/SweepRun.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
-#include <deque>
 #include <filesystem>
-#include <mutex>
-#include <thread>
 
 namespace astrolabe::validate {
 namespace {
@@ -110,35 +106,13 @@ std::vector<RowOutcome> runValidation(const std::vector<ValidationRow>& rows,
                                       const std::string& folder, int jobs,
                                       const std::function<void(const RowOutcome&)>& done) {
     std::vector<RowOutcome> outcomes(rows.size());
-    std::atomic<size_t> next{0};
-    std::mutex mutex;
-    std::condition_variable ready;
-    std::deque<size_t> finished;
-    auto work = [&] {
-        for (size_t i = next++; i < rows.size(); i = next++) {
-            RowOutcome outcome = runValidationRow(rows[i], folder);
-            const std::lock_guard lock(mutex);
+    runOnWorkerThreads<RowOutcome>(
+        rows.size(), jobs, [&](size_t i) { return runValidationRow(rows[i], folder); },
+        [&](size_t i, RowOutcome&& outcome) {
             outcomes[i] = std::move(outcome);
-            finished.push_back(i);
-            ready.notify_one();
-        }
-    };
-    {
-        std::vector<std::jthread> threads;
-        const size_t workers = std::clamp<size_t>(static_cast<size_t>(std::max(jobs, 1)), 1,
-                                                  std::max<size_t>(rows.size(), 1));
-        for (size_t w = 0; w < workers; ++w)
-            threads.emplace_back(work);
-        for (size_t delivered = 0; delivered < rows.size(); ++delivered) {
-            std::unique_lock lock(mutex);
-            ready.wait(lock, [&] { return !finished.empty(); });
-            const size_t i = finished.front();
-            finished.pop_front();
-            lock.unlock();
             if (done)
                 done(outcomes[i]);
-        }
-    }
+        });
     return outcomes;
 }
 
