@@ -113,7 +113,7 @@ const WorkloadNode& nodeNamed(const WorkloadTrace& trace, const std::string& nam
         if (n.name == name)
             return n;
     ADD_FAILURE() << "no node " << name;
-    static const WorkloadNode none;
+    static const WorkloadNode none{};
     return none;
 }
 
