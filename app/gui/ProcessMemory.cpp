@@ -8,9 +8,9 @@
 
 namespace astrolabe::gui {
 
-void limitHeapArenas() {
+void configureHeap() {
 #if defined(__GLIBC__)
-    mallopt(M_ARENA_MAX, 2);
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
 }
 

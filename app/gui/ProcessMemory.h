@@ -3,12 +3,14 @@
 
 namespace astrolabe::gui {
 
-/// Limits glibc's heaps to two: the GUI thread's and one for every worker thread. Runs and
-/// sweeps allocate on worker threads, and glibc gives each thread that finds the heaps busy a
-/// heap of its own (up to eight per core), which keeps its freed pages. Over the soak scenario's
-/// first 30 loops resident memory then climbed 12 % while the memory in use grew 1 MB; with two
-/// heaps it grows 6 % and levels off (tests/app/gui/SoakScenarioTest.cpp). Call once, first
-/// thing in main(), before any thread starts.
-void limitHeapArenas();
+/// Serves every heap block of 1 MiB or more from its own mapping, returned to the system when
+/// freed. glibc otherwise raises that threshold as large blocks are freed (up to 32 MiB), and
+/// from then on keeps such blocks of finished runs and sweeps in the worker threads' heaps: over
+/// the soak scenario's first 45 s resident memory climbed 11.2 % while the memory in use grew
+/// 1 MB; with the fixed threshold, 3.8 % (tests/app/gui/SoakScenarioTest.cpp). Limiting the
+/// heaps to two instead (6 %) made the GUI thread wait for worker threads' heap locks: the
+/// torus sweep's longest event-loop stall went from about 45 to 95 ms. Call once, first thing
+/// in main().
+void configureHeap();
 
 } // namespace astrolabe::gui

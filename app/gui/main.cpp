@@ -6,7 +6,7 @@
 #include <QCommandLineParser>
 
 int main(int argc, char** argv) {
-    astrolabe::gui::limitHeapArenas();
+    astrolabe::gui::configureHeap();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Astrolabe"));
     QApplication::setApplicationName(QStringLiteral("Astrolabe"));

@@ -27,7 +27,7 @@ std::string ensureRuntimeDirectory() {
 } // namespace
 
 int main(int argc, char** argv) {
-    astrolabe::gui::limitHeapArenas(); // as the application does
+    astrolabe::gui::configureHeap(); // as the application does
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     const std::string runtimeDirectory = ensureRuntimeDirectory();
