@@ -32,8 +32,6 @@ void removeOrphanedSweepScratch() {
 
 #ifndef ASTROLABE_WITH_MPI
 
-#include <cstdlib>
-
 namespace astrolabe::cli {
 
 struct MpiSweep::Impl {};

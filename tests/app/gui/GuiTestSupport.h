@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QGuiApplication>
 #include <QMessageBox>
 #include <QString>
 #include <QTemporaryDir>
@@ -137,3 +138,11 @@ inline void closeErrorBoxes(QWidget& window) {
 }
 
 } // namespace astrolabe::gui::test
+
+/// Skips a whole-scenario test unless it runs in a real X window (ctest runs those executables
+/// under xvfb-run): they measure the event loop and paint as a person sees it.
+#define ASTROLABE_SKIP_UNLESS_REAL_WINDOW()                                                        \
+    if (QGuiApplication::platformName() == QStringLiteral("xcb")) {                                \
+    } else                                                                                         \
+        GTEST_SKIP() << "needs a real X window (ctest runs this under xvfb-run); platform is "     \
+                     << QGuiApplication::platformName().toStdString()

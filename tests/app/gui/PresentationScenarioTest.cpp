@@ -44,9 +44,7 @@ using namespace astrolabe;
 using namespace astrolabe::gui;
 
 TEST(GuiScenario, EveryTabAt200PercentInARealWindow) {
-    if (QGuiApplication::platformName() != QStringLiteral("xcb"))
-        GTEST_SKIP() << "needs a real X window (ctest runs this under xvfb-run); platform is "
-                     << QGuiApplication::platformName().toStdString();
+    ASTROLABE_SKIP_UNLESS_REAL_WINDOW();
     QTemporaryDir dir;
     ASSERT_TRUE(QFile::copy(
         QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml"),

@@ -59,9 +59,7 @@ void clickRun(QTableView* view, int row) {
 } // namespace
 
 TEST(GuiScenario, FirstHourInARealWindow) {
-    if (QGuiApplication::platformName() != QStringLiteral("xcb"))
-        GTEST_SKIP() << "needs a real X window (ctest runs this under xvfb-run); platform is "
-                     << QGuiApplication::platformName().toStdString();
+    ASTROLABE_SKIP_UNLESS_REAL_WINDOW();
     QTemporaryDir dir;
     const QString project = dir.filePath(QStringLiteral("quickstart/project.yaml"));
     QDir().mkpath(dir.filePath(QStringLiteral("quickstart")));

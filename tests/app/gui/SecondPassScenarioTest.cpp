@@ -61,9 +61,7 @@ QString summary(MainWindow& window) {
 } // namespace
 
 TEST(GuiScenario, Issue53SecondPassInARealWindow) {
-    if (QGuiApplication::platformName() != QStringLiteral("xcb"))
-        GTEST_SKIP() << "needs a real X window (ctest runs this under xvfb-run); platform is "
-                     << QGuiApplication::platformName().toStdString();
+    ASTROLABE_SKIP_UNLESS_REAL_WINDOW();
     QTemporaryDir dir;
     MainWindow window(test::testServices(dir));
     window.setAskBeforeDiscarding(false);

@@ -79,9 +79,7 @@ double soakMinutes() {
 } // namespace
 
 TEST(GuiScenario, SoakLoopsLeakNeitherMemoryNorHandles) {
-    if (QGuiApplication::platformName() != QStringLiteral("xcb"))
-        GTEST_SKIP() << "needs a real X window (ctest runs this under xvfb-run); platform is "
-                     << QGuiApplication::platformName().toStdString();
+    ASTROLABE_SKIP_UNLESS_REAL_WINDOW();
     QTemporaryDir dir;
     MainWindow window(test::testServices(dir));
     window.setAskBeforeDiscarding(false);

@@ -23,9 +23,7 @@ using namespace astrolabe;
 using namespace astrolabe::gui;
 
 TEST(GuiScenario, SweepHeatmapAndParetoInARealWindow) {
-    if (QGuiApplication::platformName() != QStringLiteral("xcb"))
-        GTEST_SKIP() << "needs a real X window (ctest runs this under xvfb-run); platform is "
-                     << QGuiApplication::platformName().toStdString();
+    ASTROLABE_SKIP_UNLESS_REAL_WINDOW();
     QTemporaryDir dir;
     const QString from = QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects/torus-2d/");
     for (const char* file : {"project.yaml", "sweep.yaml"})
