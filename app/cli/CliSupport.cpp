@@ -1,6 +1,8 @@
 #include "cli/CliSupport.h"
 
 #include "cli/ArgParser.h"
+#include "config/ProjectValues.h"
+#include "core/Error.h"
 
 #include <charconv>
 #include <cmath>
@@ -72,6 +74,16 @@ bool parseBool(const std::string& flag, const std::string& text) {
     if (text == "false" || text == "0")
         return false;
     throw UsageError("--" + flag + ": expected true or false, found \"" + text + "\"");
+}
+
+void applyBackendOption(const std::string& text, NetworkBackend& backend) {
+    if (text.empty())
+        return;
+    try {
+        backend = config::parseBackend(text);
+    } catch (const Error& e) {
+        throw UsageError(std::string("--backend: ") + e.what());
+    }
 }
 
 } // namespace astrolabe::cli

@@ -1,6 +1,8 @@
 #pragma once
 // Small helpers shared by astrolabe-cli's commands: flag values and files.
 
+#include "config/SimulationSpec.h"
+
 #include <climits>
 #include <iosfwd>
 #include <string>
@@ -17,6 +19,9 @@ double parseReal(const std::string& flag, const std::string& text);
 /// True and the value when the whole of `text` is a finite number ("250", "2.5e3").
 bool parseWholeNumber(const std::string& text, double& value);
 bool parseBool(const std::string& flag, const std::string& text);
+/// Sets `backend` from the --backend option when it is given; a name that is not a network
+/// model is a UsageError naming the option.
+void applyBackendOption(const std::string& text, NetworkBackend& backend);
 /// Makes the folder of an --out PREFIX ("runs/gpt3/t" writes into runs/gpt3/) if missing;
 /// false, with the message written to `err`, when it cannot be made.
 bool makeOutputFolder(const std::string& prefix, std::ostream& err);

@@ -208,13 +208,7 @@ int optimizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
     SimulationSpec spec = loadProject(project, &warnings);
     for (const std::string& w : warnings)
         err << "astrolabe-cli: warning: " << w << "\n";
-    if (const std::string backend = args.value("backend"); !backend.empty()) {
-        try {
-            spec.options.backend = config::parseBackend(backend);
-        } catch (const Error& e) {
-            throw UsageError(std::string("--backend: ") + e.what());
-        }
-    }
+    applyBackendOption(args.value("backend"), spec.options.backend);
     const size_t dims = spec.platform.dimensions.size();
     AllocationProblem problem = defaultProblem(spec.platform, total);
     if (args.has("objective")) {

@@ -202,13 +202,7 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
     SimulationSpec spec = loadProject(project, &warnings);
     for (const std::string& w : warnings)
         err << "astrolabe-cli: warning: " << w << "\n";
-    if (const std::string backend = args.value("backend"); !backend.empty()) {
-        try {
-            spec.options.backend = config::parseBackend(backend);
-        } catch (const Error& e) {
-            throw UsageError(std::string("--backend: ") + e.what());
-        }
-    }
+    applyBackendOption(args.value("backend"), spec.options.backend);
     const int gpus =
         args.has("gpus") ? parseCount("gpus", args.value("gpus"), 1) : spec.platform.npuCount();
     resizePlatform(spec.platform, gpus, project);

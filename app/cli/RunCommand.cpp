@@ -42,13 +42,7 @@ int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         throw UsageError("the project describes serving (serving:) and no workload: run it with "
                          "'astrolabe-cli serve " +
                          project + "'");
-    if (const std::string backend = args.value("backend"); !backend.empty()) {
-        try {
-            spec.options.backend = config::parseBackend(backend);
-        } catch (const Error& e) {
-            throw UsageError(std::string("--backend: ") + e.what());
-        }
-    }
+    applyBackendOption(args.value("backend"), spec.options.backend);
     for (const std::string& w : warnings)
         err << "astrolabe-cli: warning: " << w << "\n";
     const bool store = !args.has("no-store");
