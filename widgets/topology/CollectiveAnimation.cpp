@@ -62,14 +62,50 @@ int CollectiveAnimation::colorIndex(const ChunkTransfer& t, const NetworkLayout&
     return positiveModulo(piece + 5 * t.chunk, kColors);
 }
 
+void CollectiveAnimation::pathOf(const ChunkTransfer& t, const NetworkLayout& layout,
+                                 const GraphDrawing* graph, std::vector<QPointF>& out) const {
+    out.clear();
+    // An in-switch message runs between an NPU and the hub of its dimension's line.
+    const bool up = t.dst == ChunkTransfer::kSwitch, down = t.src == ChunkTransfer::kSwitch;
+    const int npu = up ? t.src : t.dst;
+    const int npus = layout.npuCount();
+    const auto isNpu = [npus](int id) { return id >= 0 && id < npus; };
+    if (!((up || down) ? isNpu(npu) : isNpu(t.src) && isNpu(t.dst)))
+        return;
+    if (graph) {
+        const std::vector<int> devices =
+            (up || down) ? graph->switchRoute(npu, t.dimension, up) : graph->route(t.src, t.dst);
+        for (const int d : devices)
+            out.push_back(graph->position(d));
+        return;
+    }
+    const bool viaHub = t.dimension >= 0 && t.dimension < layout.dimensionCount() &&
+                        layout.level(t.dimension + 1).hasHub;
+    if (up || down) {
+        if (!viaHub)
+            return;
+        const QPointF hub =
+            layout.groupCentre(t.dimension + 1, npu) + layout.level(t.dimension + 1).hubOffset;
+        out = up ? std::vector<QPointF>{layout.npuPosition(npu), hub}
+                 : std::vector<QPointF>{hub, layout.npuPosition(npu)};
+        return;
+    }
+    out.push_back(layout.npuPosition(t.src));
+    if (viaHub)
+        out.push_back(layout.groupCentre(t.dimension + 1, t.src) +
+                      layout.level(t.dimension + 1).hubOffset);
+    out.push_back(layout.npuPosition(t.dst));
+}
+
 CollectiveAnimation::CollectiveAnimation(const std::vector<ChunkTransfer>& transfers,
-                                         const NetworkLayout& layout)
+                                         const NetworkLayout& layout, const GraphDrawing* graph)
     : m_dimensions(std::max(1, layout.dimensionCount()))
     , m_perChunk(layout.npuCount() <= kMaxAnimatedNpus) {
-    if (transfers.empty() || !layout.drawable())
+    if (transfers.empty() || !layout.drawable() || (graph && graph->empty()))
         return;
-    if (!m_perChunk) {
-        // The lowest level with at most kMaxAnimatedNpus groups, below the whole platform.
+    if (!m_perChunk && !graph) {
+        // The lowest level with at most kMaxAnimatedNpus groups, below the whole platform (a
+        // graph has no such groups: its frames count per dimension only).
         for (int l = 1; l < layout.topLevel(); ++l)
             if (layout.npuCount() / layout.level(l).npusPerGroup <= kMaxAnimatedNpus) {
                 m_groupLevel = l;
@@ -90,33 +126,32 @@ CollectiveAnimation::CollectiveAnimation(const std::vector<ChunkTransfer>& trans
 
     m_items.reserve(transfers.size());
     int64_t first = transfers.front().start.ps(), last = 0;
-    const auto isNpu = [&layout](int id) { return id >= 0 && id < layout.npuCount(); };
+    std::vector<QPointF> path;
     for (const ChunkTransfer& t : transfers) {
-        // An in-switch message runs between an NPU and the hub of its dimension's line.
-        const bool up = t.dst == ChunkTransfer::kSwitch, down = t.src == ChunkTransfer::kSwitch;
-        const int npu = up ? t.src : t.dst;
-        const bool viaHub = t.dimension >= 0 && t.dimension < layout.dimensionCount() &&
-                            layout.level(t.dimension + 1).hasHub;
-        if ((up || down) ? !(isNpu(npu) && viaHub) : !(isNpu(t.src) && isNpu(t.dst)))
+        if (graph && !m_perChunk) {
+            // A graph's frames with counts only need no route: every message between NPUs
+            // (or an NPU and its switch) counts.
+            const bool npuEnds = (t.src == ChunkTransfer::kSwitch || t.src >= 0) &&
+                                 (t.dst == ChunkTransfer::kSwitch || t.dst >= 0) &&
+                                 t.src < layout.npuCount() && t.dst < layout.npuCount();
+            path.assign(npuEnds ? 2 : 0, QPointF());
+        } else {
+            pathOf(t, layout, graph, path);
+        }
+        if (path.size() < 2)
             continue;
+        const bool up = t.dst == ChunkTransfer::kSwitch, down = t.src == ChunkTransfer::kSwitch;
         Item item;
         item.start = t.start.ps();
         item.end = std::max(t.end.ps(), item.start);
+        item.path = static_cast<uint32_t>(m_points.size());
+        item.points = static_cast<uint32_t>(path.size());
+        m_points.insert(m_points.end(), path.begin(), path.end());
         if (up || down) {
-            const NetworkLayout::Level& level = layout.level(t.dimension + 1);
-            const QPointF hub = layout.groupCentre(t.dimension + 1, npu) + level.hubOffset;
-            item.from = up ? layout.npuPosition(npu) : hub;
-            item.to = up ? hub : layout.npuPosition(npu);
-            item.via = item.from;
+            const int npu = up ? t.src : t.dst;
             item.srcGroup = item.dstGroup = npu / m_npusPerGroup;
             item.color = static_cast<uint8_t>(positiveModulo(npu + 5 * t.chunk, kColors));
         } else {
-            item.from = layout.npuPosition(t.src);
-            item.to = layout.npuPosition(t.dst);
-            item.via = item.from;
-            if (viaHub)
-                item.via = layout.groupCentre(t.dimension + 1, t.src) +
-                           layout.level(t.dimension + 1).hubOffset;
             item.srcGroup = t.src / m_npusPerGroup;
             item.dstGroup = t.dst / m_npusPerGroup;
             item.color = static_cast<uint8_t>(colorIndex(t, layout));
@@ -166,16 +201,20 @@ size_t CollectiveAnimation::stepKey(const Item& item) {
     return 2 * static_cast<size_t>(item.phase) + (item.reduce ? 1 : 0);
 }
 
-QPointF CollectiveAnimation::along(const Item& item, double fraction) {
-    if (item.via == item.from)
-        return item.from + (item.to - item.from) * fraction;
-    // Two segments through the hub, walked at constant speed.
-    const double a = QLineF(item.from, item.via).length();
-    const double b = QLineF(item.via, item.to).length();
-    const double s = fraction * (a + b);
-    if (s <= a)
-        return a > 0 ? item.from + (item.via - item.from) * (s / a) : item.via;
-    return b > 0 ? item.via + (item.to - item.via) * ((s - a) / b) : item.to;
+QPointF CollectiveAnimation::along(const Item& item, double fraction) const {
+    // Walked at constant speed over the whole path, hub or hops included.
+    const QPointF* p = m_points.data() + item.path;
+    double length = 0;
+    for (uint32_t i = 1; i < item.points; ++i)
+        length += QLineF(p[i - 1], p[i]).length();
+    double s = std::clamp(fraction, 0.0, 1.0) * length;
+    for (uint32_t i = 1; i < item.points; ++i) {
+        const double segment = QLineF(p[i - 1], p[i]).length();
+        if (s <= segment)
+            return segment > 0 ? p[i - 1] + (p[i] - p[i - 1]) * (s / segment) : p[i];
+        s -= segment;
+    }
+    return p[item.points - 1];
 }
 
 void CollectiveAnimation::frameAt(SimTime time, AnimationFrame& out) const {
@@ -219,17 +258,13 @@ void CollectiveAnimation::frameAt(SimTime time, AnimationFrame& out) const {
             out.colors.push_back(item.color);
             out.reducing.push_back(item.reduce);
             if (item.reduce)
-                out.reduceTargets.push_back(item.to);
-            if (item.via == item.from) {
-                out.links.emplace_back(item.from, item.to);
-            } else {
-                out.links.emplace_back(item.from, item.via);
-                out.links.emplace_back(item.via, item.to);
-            }
+                out.reduceTargets.push_back(target(item));
+            for (uint32_t i = 1; i < item.points; ++i)
+                out.links.emplace_back(m_points[item.path + i - 1], m_points[item.path + i]);
         } else if (item.reduce && t < item.reduceUntil) {
             ++out.reducersPerDimension[d];
             if (m_perChunk)
-                out.reducers.push_back(item.to);
+                out.reducers.push_back(target(item));
         }
     }
     // One mark per receiver and one line per link, however many messages share them (a direct

@@ -6,10 +6,11 @@
 // A message from NPU a to NPU b is drawn as a chunk moving along a path from a's centre to b's,
 // through the switch hub of its dimension when the drawing has one; at time t it sits at
 // fraction (t - start) / (end - start) of the path's length, so a chunk halfway through its
-// transfer is halfway along its link. An in-switch message (ChunkTransfer::kSwitch) runs between
-// an NPU and the hub of its line: up, reduced there, and back down. A receiver that reduces what it
-// got is marked from the arrival until it sends its next message (the reduction happens in
-// between).
+// transfer is halfway along its link. On a graph platform (GraphDrawing) the path is the
+// engine's route, hop by hop through the NPUs and switches it crosses. An in-switch message
+// (ChunkTransfer::kSwitch) runs between an NPU and the hub of its line: up, reduced there, and back
+// down. A receiver that reduces what it got is marked from the arrival until it sends its next
+// message (the reduction happens in between).
 //
 // Platforms of more than kMaxAnimatedNpus NPUs are not animated chunk by chunk: a frame then
 // counts, per dimension, the messages in flight and the receivers reducing, and aggregates by
@@ -19,6 +20,7 @@
 // their count and mean progress. A platform of one dimension has a single group: counts only.
 #include "core/SimTime.h"
 #include "record/RunResult.h"
+#include "topology/GraphDrawing.h"
 #include "topology/NetworkLayout.h"
 
 #include <QLineF>
@@ -65,7 +67,10 @@ public:
     static constexpr int kColors = 12;
 
     CollectiveAnimation() = default;
-    CollectiveAnimation(const std::vector<ChunkTransfer>& transfers, const NetworkLayout& layout);
+    /// `graph` (may be null): a graph platform's drawing, whose routes the messages follow;
+    /// `layout` then only gives the logical dimensions (colours and step counts).
+    CollectiveAnimation(const std::vector<ChunkTransfer>& transfers, const NetworkLayout& layout,
+                        const GraphDrawing* graph = nullptr);
 
     bool empty() const { return m_items.empty(); }
     /// Whether frames show single chunks (else only per-dimension counts).
@@ -98,7 +103,8 @@ private:
         int64_t start = 0;
         int64_t end = 0;
         int64_t reduceUntil = 0; ///< end of the receiver's reduction mark (== end: none)
-        QPointF from, via, to;   ///< via == from: a straight path
+        uint32_t path = 0;       ///< its first point in m_points
+        uint32_t points = 0;     ///< at least 2: from, the devices or hub on the way, to
         int32_t srcGroup = 0, dstGroup = 0;
         int16_t dimension = 0;
         int16_t phase = 0; ///< ChunkTransfer::phase
@@ -106,11 +112,16 @@ private:
         uint8_t color = 0;
         bool reduce = false;
     };
-    static QPointF along(const Item& item, double fraction);
+    QPointF along(const Item& item, double fraction) const;
+    QPointF target(const Item& item) const { return m_points[item.path + item.points - 1]; }
+    /// The points of the path a transfer takes (empty: not drawn).
+    void pathOf(const ChunkTransfer& t, const NetworkLayout& layout, const GraphDrawing* graph,
+                std::vector<QPointF>& out) const;
     static size_t stepKey(const Item& item);
     static void mergeFlows(std::vector<AnimationFrame::Flow>& flows);
 
     std::vector<Item> m_items;     ///< sorted by start
+    std::vector<QPointF> m_points; ///< the items' paths, one after another
     std::vector<int64_t> m_starts; ///< the distinct start times, sorted
     /// By 2 * ChunkTransfer::phase + reduce: the first and last step of the messages that reduce
     /// (or not) in that phase (a ring all-reduce may be one phase of 2(p - 1) steps).

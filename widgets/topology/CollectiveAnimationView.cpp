@@ -93,7 +93,8 @@ void CollectiveAnimationView::setRun(const PlatformSpec& platform,
     m_platform = platform;
     m_run = std::move(run);
     m_view->setPlatform(m_platform);
-    m_animation = m_run ? CollectiveAnimation(m_run->transfers, m_view->networkLayout())
+    m_animation = m_run ? CollectiveAnimation(m_run->transfers, m_view->networkLayout(),
+                                              m_view->graphDrawing())
                         : CollectiveAnimation();
     m_time = SimTime::fromPs(-1); // so that setTime below always refreshes
     setTime(m_animation.begin().ps());
@@ -185,7 +186,9 @@ void CollectiveAnimationView::paint(QPainter& p, const NetworkView& view) const 
         return;
     }
     // Chunks grow with the drawing (readable on a projector), at most 2/3 of an NPU's size.
-    const double radius = std::clamp(NetworkLayout::kNodeRadius * view.scale() * 0.7, 4.0, 16.0);
+    const double node =
+        view.graphDrawing() ? GraphDrawing::kDeviceRadius : NetworkLayout::kNodeRadius;
+    const double radius = std::clamp(node * view.scale() * 0.7, 4.0, 16.0);
     p.setRenderHint(QPainter::Antialiasing, true);
     // The links in use: one batch with a cosmetic pen. A wide pen would make Qt stroke all
     // the lines as one path, whose fill costs tens of milliseconds once they cross (every
@@ -231,7 +234,9 @@ void CollectiveAnimationView::paintNpuNumbers(QPainter& p, const NetworkView& vi
     // A chunk leaving or reaching an NPU sits on its number: the numbers go on top again, white
     // in a dark outline, readable on every chunk colour. At the drawing's own size (NetworkPainter
     // writes them only on nodes of 18 px and more).
-    const double nodePixels = 2 * NetworkLayout::kNodeRadius * view.scale();
+    const GraphDrawing* graph = view.graphDrawing();
+    const double nodePixels =
+        2 * (graph ? GraphDrawing::kDeviceRadius : NetworkLayout::kNodeRadius) * view.scale();
     if (nodePixels < 18 || m_frame.chunks.empty())
         return;
     p.save();
@@ -242,7 +247,7 @@ void CollectiveAnimationView::paintNpuNumbers(QPainter& p, const NetworkView& vi
     p.setFont(font);
     const NetworkLayout& layout = view.networkLayout();
     for (int id = 0; id < layout.npuCount(); ++id) {
-        const QPointF c = view.sceneToWidget(layout.npuPosition(id));
+        const QPointF c = view.sceneToWidget(graph ? graph->position(id) : layout.npuPosition(id));
         const QRectF box(c.x() - nodePixels / 2, c.y() - nodePixels / 2, nodePixels, nodePixels);
         const QString text = QString::number(id);
         p.setPen(QColor(0x11, 0x11, 0x11));

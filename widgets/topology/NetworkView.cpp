@@ -44,9 +44,13 @@ void NetworkView::setPlatform(const PlatformSpec& platform) {
             s.emplace_back(static_cast<int>(d.kind), d.size);
         return s;
     };
-    const bool sameShape = shape(m_platform) == shape(platform);
+    const bool sameShape =
+        shape(m_platform) == shape(platform) && m_platform.graph == platform.graph;
     m_platform = platform;
     m_layout = NetworkLayout(platform);
+    if (!sameShape || platform.graph)
+        m_graph = platform.graph ? GraphDrawing(platform) : GraphDrawing();
+    m_hoveredDevice = -1;
     m_tier = MemoryTierLayout(m_layout, m_tier.memory());
     m_memoryHovered = {};
     if (m_state.selectedDimension >= m_layout.dimensionCount())
@@ -85,6 +89,8 @@ void NetworkView::setMemorySelected(bool selected) {
 }
 
 QRectF NetworkView::drawingBounds() const {
+    if (!m_graph.empty())
+        return m_graph.bounds();
     return m_layout.drawable() ? m_tier.bounds() : QRectF();
 }
 
@@ -111,7 +117,7 @@ QRectF NetworkView::fitArea() const {
 }
 
 double NetworkView::fitScale() const {
-    if (!m_layout.drawable())
+    if (!m_layout.drawable() && m_graph.empty())
         return 1;
     const QRectF b = drawingBounds();
     const QRectF area = fitArea();
@@ -158,7 +164,9 @@ QPointF NetworkView::sceneToWidget(QPointF pos) const {
 }
 
 void NetworkView::updateCollapseLevel() {
-    if (!m_layout.drawable())
+    if (!m_graph.empty())
+        m_state.collapseLevel = 0; // every device is drawn
+    if (!m_layout.drawable() || !m_graph.empty())
         return;
     const int level = NetworkPainter::collapseLevelFor(m_layout, m_state.scale);
     if (level != m_state.collapseLevel)
@@ -182,6 +190,10 @@ void NetworkView::setOverlay(const NetworkOverlay* overlay) {
 void NetworkView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), QColor(0xfb, 0xfc, 0xfd));
+    if (!m_graph.empty()) {
+        paintGraph(p);
+        return;
+    }
     if (!m_layout.drawable()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter,
@@ -214,6 +226,20 @@ void NetworkView::paintEvent(QPaintEvent*) {
         paintInfo(p, describeGroup(m_state.selectedGroup));
 }
 
+void NetworkView::paintGraph(QPainter& p) {
+    m_graph.paint(p, m_state);
+    m_stats = {0, 0, m_graph.deviceCount(), static_cast<int>(m_graph.segments().size())};
+    if (m_overlay) {
+        p.save();
+        p.resetTransform();
+        m_overlay->paint(p, *this);
+        p.restore();
+    }
+    paintLegend(p);
+    if (m_hoveredDevice >= 0)
+        paintInfo(p, m_graph.describeDevice(m_hoveredDevice));
+}
+
 void NetworkView::paintLegend(QPainter& p) {
     QStringList lines;
     for (int d = 0; d < m_layout.dimensionCount(); ++d) {
@@ -236,6 +262,11 @@ void NetworkView::paintLegend(QPainter& p) {
         w = std::max(w, fm.horizontalAdvance(l));
     const int lineH = fm.height() + 2;
     QString footer = tr("%1 NPUs").arg(m_layout.npuCount());
+    if (!m_graph.empty())
+        footer = tr("graph: %1 NPUs, %2 switches, %3 links")
+                     .arg(m_graph.npuCount())
+                     .arg(m_graph.deviceCount() - m_graph.npuCount())
+                     .arg(m_graph.segments().size());
     if (m_state.collapseLevel >= 1)
         footer += tr(" \u2014 tiles of %1 NPUs, zoom in for detail")
                       .arg(m_layout.level(m_state.collapseLevel).npusPerGroup);
@@ -332,7 +363,8 @@ void NetworkView::mouseDoubleClickEvent(QMouseEvent*) {
 }
 
 void NetworkView::leaveEvent(QEvent*) {
-    if (m_state.hovered.level >= 0) {
+    if (m_state.hovered.level >= 0 || m_hoveredDevice >= 0) {
+        m_hoveredDevice = -1;
         m_state.hovered = {};
         update();
         emit hoveredChanged();
@@ -359,6 +391,15 @@ void NetworkView::keyPressEvent(QKeyEvent* event) {
 }
 
 void NetworkView::setHover(QPointF widgetPos) {
+    if (!m_graph.empty()) {
+        const int device = m_graph.deviceAt(widgetToScene(widgetPos));
+        if (device != m_hoveredDevice) {
+            m_hoveredDevice = device;
+            update();
+            emit hoveredChanged();
+        }
+        return;
+    }
     const MemoryTierLayout::Hit memory =
         m_tier.hitTest(m_layout, widgetToScene(widgetPos), m_state.collapseLevel);
     if (memory != m_memoryHovered) {
@@ -387,6 +428,8 @@ void NetworkView::selectAt(QPointF widgetPos) {
             return;
         }
     }
+    if (!m_graph.empty())
+        return; // a graph has no groups to select: its dimensions are logical
     const QPointF scenePoint = widgetToScene(widgetPos);
     if (m_memoryLegendRow.contains(widgetPos.toPoint()) ||
         m_tier.hitTest(m_layout, scenePoint, m_state.collapseLevel).part !=

@@ -8,8 +8,14 @@
 // its id, coordinates and links. Painting is custom (NetworkPainter) rather than one QGraphicsItem
 // per NPU: at 4,096 NPUs the per-item overhead would dominate, while culled batches stay within a
 // frame.
+//
+// A graph platform (docs/graph-platforms.md) is drawn as its graph (GraphDrawing: the editor's
+// arrangement, NPUs and switches with their links), its legend lists the logical dimensions the
+// collectives use, and hovering names a device and its neighbours; the memory tier and group
+// selection belong to dimension stacks.
 #include "config/MemoryConfig.h"
 #include "config/PlatformSpec.h"
+#include "topology/GraphDrawing.h"
 #include "topology/MemoryTierLayout.h"
 #include "topology/NetworkLayout.h"
 #include "topology/NetworkPainter.h"
@@ -37,6 +43,8 @@ public:
 
     void setPlatform(const PlatformSpec& platform);
     const NetworkLayout& networkLayout() const { return m_layout; }
+    /// The graph drawn instead of the stack's layout (null for a dimension stack).
+    const GraphDrawing* graphDrawing() const { return m_graph.empty() ? nullptr : &m_graph; }
     /// The memory tier drawn under the NPUs (type none: nothing).
     void setMemory(const RemoteMemoryConfig& memory);
     const MemoryTierLayout& memoryTier() const { return m_tier; }
@@ -51,6 +59,8 @@ public:
     int selectedDimension() const { return m_state.selectedDimension; }
     NetworkLayout::Hit selectedGroup() const { return m_state.selectedGroup; }
     NetworkLayout::Hit hovered() const { return m_state.hovered; }
+    /// Graph platforms: the device under the mouse (-1: none).
+    int hoveredDevice() const { return m_hoveredDevice; }
 
     double scale() const { return m_state.scale; }
     QPointF offset() const { return m_state.offset; }
@@ -99,10 +109,13 @@ private:
     double fitScale() const;
     QRectF fitArea() const;
     void paintLegend(QPainter& painter);
+    void paintGraph(QPainter& painter);
     void paintInfo(QPainter& painter, const QString& text) const;
 
     PlatformSpec m_platform;
     NetworkLayout m_layout;
+    GraphDrawing m_graph;
+    int m_hoveredDevice = -1;
     NetworkViewState m_state;
     NetworkPaintStats m_stats;
     double m_maxFitScale = 4.0; ///< small platforms are not blown up to fill the view

@@ -3,7 +3,8 @@
 // the Watch tab animates it. Lesson 7's in-switch step: each of the 64 NPUs sends its input up
 // to the switch and gets the sum back down, 2 x 64 messages; lesson 8's TACOS step: the
 // schedule's 960 sends. Before, both runs recorded nothing and the tab said so. Screenshots of
-// both go to screenshots/ (watch-lesson7-inswitch.png, watch-lesson8-tacos.png).
+// both go to screenshots/ (watch-lesson7-inswitch.png, watch-lesson8-tacos.png). Lesson 8's
+// 4 x 4 mesh is drawn as the mesh, not as its logical ring (Teacher 2).
 #include "GuiTestSupport.h"
 #include "TestPaths.h"
 #include "gui/LessonsController.h"
@@ -27,7 +28,7 @@ namespace {
 /// Opens `folder`'s lesson, applies the first step that `wanted` accepts, then Record and watch;
 /// the recorded run holds `expectedMessages` and the Watch tab animates them all.
 void recordLessonStep(const char* folder, const std::function<bool(const SimulationSpec&)>& wanted,
-                      size_t expectedMessages, const QString& screenshot) {
+                      size_t expectedMessages, bool drawnAsGraph, const QString& screenshot) {
     SCOPED_TRACE(folder);
     QTemporaryDir dir;
     MainWindow window(test::testServices(dir));
@@ -66,6 +67,7 @@ void recordLessonStep(const char* folder, const std::function<bool(const Simulat
     const RunRecord& run = *recorded;
     EXPECT_EQ(run.result->transfers.size(), expectedMessages);
     EXPECT_EQ(watch->animation()->animation().transferCount(), expectedMessages);
+    EXPECT_EQ(watch->animation()->networkView()->graphDrawing() != nullptr, drawnAsGraph);
     // Halfway through the middle message, chunks are on the drawing.
     const ChunkTransfer& t = run.result->transfers[run.result->transfers.size() / 2];
     watch->animation()->setTime((t.start.ps() + t.end.ps()) / 2);
@@ -83,11 +85,11 @@ TEST(WatchLessons, InSwitchStepOfLesson7Animates) {
             return !s.system.allReduce.empty() &&
                    s.system.allReduce.front().kind == AlgorithmKind::InSwitch;
         },
-        2 * 64, QStringLiteral("watch-lesson7-inswitch.png"));
+        2 * 64, false, QStringLiteral("watch-lesson7-inswitch.png"));
 }
 
 TEST(WatchLessons, TacosStepOfLesson8Animates) {
     recordLessonStep(
         "08-tacos", [](const SimulationSpec& s) { return !s.system.customAllReduce.empty(); }, 960,
-        QStringLiteral("watch-lesson8-tacos.png"));
+        true, QStringLiteral("watch-lesson8-tacos.png"));
 }
