@@ -14,9 +14,11 @@
 #include "calibrate/NcclTests.h"
 
 #include "calibrate/TableText.h"
+#include "core/Collectives.h"
 #include "core/InputFile.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <set>
@@ -26,7 +28,12 @@ namespace {
 
 using namespace calibrate;
 
-const char* const kNames[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall", "sendrecv"};
+// The programs' names in NcclCollective order: the collectives' from core/Collectives.h, then the
+// point-to-point test.
+const std::array<const char*, 5> kNames{namesOf(CollectiveType::AllReduce).ncclTests,
+                                        namesOf(CollectiveType::AllGather).ncclTests,
+                                        namesOf(CollectiveType::ReduceScatter).ncclTests,
+                                        namesOf(CollectiveType::AllToAll).ncclTests, "sendrecv"};
 
 std::string lowered(std::string_view text) {
     std::string out(text);

@@ -1,8 +1,9 @@
 #include "collective/MscclXml.h"
 
-#include "config/SpecValidation.h"
+#include "core/Collectives.h"
 #include "core/Error.h"
 #include "core/InputFile.h"
+#include "spec/SpecValidation.h"
 
 #include <algorithm>
 #include <cctype>
@@ -264,7 +265,7 @@ MscclAlgorithm parseMscclXml(const std::string& text, const std::string& file,
         long long chunks = attributes.integer(gpu, "i_chunks");
         if (chunks == 0)
             chunks = attributes.integer(gpu, "o_chunks");
-        const bool allGather = algo.collective == "allgather";
+        const bool allGather = algo.collective == namesOf(CollectiveType::AllGather).msccl;
         if (!allGather && chunks <= 0)
             throw Error(ErrorKind::Validation, "gpu " + std::to_string(id) + " has no chunks",
                         attributes.where(gpu, "gpu.i_chunks"));

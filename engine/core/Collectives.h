@@ -1,7 +1,8 @@
 #pragma once
 // The collectives and every name they go by, in one table: Chakra's comm_type numbers and enum
 // names, the names of project files, reports and the window, the file-name form the generator
-// writes, and the spec JSON's keys. Every reader and writer of a collective's name reads it here.
+// writes, the spec JSON's keys, MSCCL-IR's `coll` attribute and the nccl-tests program that
+// measures it. Every reader and writer of a collective's name reads it here.
 
 #include <array>
 #include <cstdint>
@@ -36,24 +37,29 @@ struct CollectiveNames {
     const char* label;  ///< at the start of a sentence or a row: "All-reduce"
     const char* snake;  ///< file names and the generator's option: "all_reduce"
     const char* camel;  ///< the spec JSON's keys: "allReduce"
+    /// The nccl-tests program without "_perf": "all_reduce", "alltoall"; "" when it has none.
+    const char* ncclTests;
+    const char* msccl; ///< MSCCL-IR XML's `coll`: "allreduce"; "" when it has none
 };
 
 /// Every Chakra collective type, in Chakra's numbering: kCollectives[n].type is n.
 inline constexpr std::array<CollectiveNames, 10> kCollectives{{
-    {CollectiveType::AllReduce, "ALL_REDUCE", "all-reduce", "All-reduce", "all_reduce",
-     "allReduce"},
-    {CollectiveType::Reduce, "REDUCE", "reduce", "Reduce", "reduce", "reduce"},
-    {CollectiveType::AllGather, "ALL_GATHER", "all-gather", "All-gather", "all_gather",
-     "allGather"},
-    {CollectiveType::Gather, "GATHER", "gather", "Gather", "gather", "gather"},
-    {CollectiveType::Scatter, "SCATTER", "scatter", "Scatter", "scatter", "scatter"},
-    {CollectiveType::Broadcast, "BROADCAST", "broadcast", "Broadcast", "broadcast", "broadcast"},
-    {CollectiveType::AllToAll, "ALL_TO_ALL", "all-to-all", "All-to-all", "all_to_all", "allToAll"},
+    {CollectiveType::AllReduce, "ALL_REDUCE", "all-reduce", "All-reduce", "all_reduce", "allReduce",
+     "all_reduce", "allreduce"},
+    {CollectiveType::Reduce, "REDUCE", "reduce", "Reduce", "reduce", "reduce", "reduce", "reduce"},
+    {CollectiveType::AllGather, "ALL_GATHER", "all-gather", "All-gather", "all_gather", "allGather",
+     "all_gather", "allgather"},
+    {CollectiveType::Gather, "GATHER", "gather", "Gather", "gather", "gather", "gather", ""},
+    {CollectiveType::Scatter, "SCATTER", "scatter", "Scatter", "scatter", "scatter", "scatter", ""},
+    {CollectiveType::Broadcast, "BROADCAST", "broadcast", "Broadcast", "broadcast", "broadcast",
+     "broadcast", "broadcast"},
+    {CollectiveType::AllToAll, "ALL_TO_ALL", "all-to-all", "All-to-all", "all_to_all", "allToAll",
+     "alltoall", "alltoall"},
     {CollectiveType::ReduceScatter, "REDUCE_SCATTER", "reduce-scatter", "Reduce-scatter",
-     "reduce_scatter", "reduceScatter"},
+     "reduce_scatter", "reduceScatter", "reduce_scatter", "reducescatter"},
     {CollectiveType::ReduceScatterBlock, "REDUCE_SCATTER_BLOCK", "reduce-scatter block",
-     "Reduce-scatter block", "reduce_scatter_block", "reduceScatterBlock"},
-    {CollectiveType::Barrier, "BARRIER", "barrier", "Barrier", "barrier", "barrier"},
+     "Reduce-scatter block", "reduce_scatter_block", "reduceScatterBlock", "", ""},
+    {CollectiveType::Barrier, "BARRIER", "barrier", "Barrier", "barrier", "barrier", "", ""},
 }};
 
 /// The kinds in CollectiveKind order, with the Chakra type each is.

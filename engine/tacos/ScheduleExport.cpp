@@ -1,5 +1,6 @@
 #include "tacos/ScheduleExport.h"
 
+#include "core/Collectives.h"
 #include "core/Error.h"
 
 #include <algorithm>
@@ -89,13 +90,13 @@ Plan buildPlan(const Schedule& s) {
 const char* mscclCollective(SynthesisKind kind) {
     switch (kind) {
     case SynthesisKind::AllGather:
-        return "allgather";
+        return namesOf(CollectiveType::AllGather).msccl;
     case SynthesisKind::ReduceScatter:
-        return "reducescatter";
+        return namesOf(CollectiveType::ReduceScatter).msccl;
     case SynthesisKind::AllReduce:
         break;
     }
-    return "allreduce";
+    return namesOf(CollectiveType::AllReduce).msccl;
 }
 
 } // namespace
