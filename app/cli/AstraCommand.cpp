@@ -1,10 +1,10 @@
 #include "cli/AstraCommand.h"
 
+#include "astra/AstraInputs.h"
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
 #include "cli/RunReport.h"
 #include "cli/TerminalProgress.h"
-#include "config/AstraInputs.h"
 #include "export/AstraReport.h"
 #include "simulation/Simulation.h"
 

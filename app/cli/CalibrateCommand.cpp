@@ -5,10 +5,10 @@
 #include "calibrate/CalibrationPlot.h"
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
-#include "config/ProjectFile.h"
 #include "core/Error.h"
 #include "core/OutputFile.h"
 #include "core/Units.h"
+#include "project/ProjectFile.h"
 
 #include <filesystem>
 #include <ostream>

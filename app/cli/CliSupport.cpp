@@ -1,8 +1,8 @@
 #include "cli/CliSupport.h"
 
 #include "cli/ArgParser.h"
-#include "config/ProjectValues.h"
 #include "core/Error.h"
+#include "yaml/ProjectValues.h"
 
 #include <charconv>
 #include <cmath>

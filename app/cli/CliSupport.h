@@ -1,7 +1,7 @@
 #pragma once
 // Small helpers shared by astrolabe-cli's commands: flag values and files.
 
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 
 #include <climits>
 #include <iosfwd>

@@ -2,7 +2,7 @@
 
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
-#include "config/ProjectFile.h"
+#include "project/ProjectFile.h"
 #include "simulation/AstraProjectExport.h"
 
 #include <ostream>

@@ -1,8 +1,8 @@
 #include "cli/GenerateCommand.h"
 
+#include "astra/AstraMemoryConfig.h"
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
-#include "config/AstraMemoryConfig.h"
 #include "core/Error.h"
 #include "core/Units.h"
 #include "generate/MicrobenchmarkGenerator.h"

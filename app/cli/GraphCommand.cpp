@@ -2,10 +2,10 @@
 
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
-#include "config/GraphCsv.h"
-#include "config/ProjectFile.h"
 #include "core/OutputFile.h"
 #include "export/GraphExport.h"
+#include "graph/GraphCsv.h"
+#include "project/ProjectFile.h"
 #include "topology/Topology.h"
 #include "trace/WorkloadNode.h"
 

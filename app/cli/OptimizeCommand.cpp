@@ -3,14 +3,14 @@
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
 #include "cli/ParallelismCommand.h"
-#include "config/ProjectFile.h"
-#include "config/ProjectValues.h"
 #include "core/Error.h"
 #include "core/Units.h"
 #include "generate/GeneratorValues.h"
 #include "generate/WorkloadGenerator.h"
 #include "optimize/BandwidthOptimizer.h"
 #include "optimize/SimulatedIterationTime.h"
+#include "project/ProjectFile.h"
+#include "yaml/ProjectValues.h"
 
 #include <cmath>
 #include <cstdio>

@@ -2,8 +2,6 @@
 
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
-#include "config/ProjectFile.h"
-#include "config/ProjectValues.h"
 #include "core/Error.h"
 #include "core/Units.h"
 #include "generate/GeneratorValues.h"
@@ -11,6 +9,8 @@
 #include "plan/MegatronArgs.h"
 #include "plan/PlanSimulation.h"
 #include "plan/Planner.h"
+#include "project/ProjectFile.h"
+#include "yaml/ProjectValues.h"
 
 #include <algorithm>
 #include <filesystem>

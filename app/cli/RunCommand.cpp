@@ -4,13 +4,13 @@
 #include "cli/Commands.h"
 #include "cli/RunReport.h"
 #include "cli/TerminalProgress.h"
-#include "config/ProjectFile.h"
-#include "config/ProjectValues.h"
 #include "core/Error.h"
 #include "export/AstraReport.h"
+#include "project/ProjectFile.h"
 #include "simulation/Simulation.h"
 #include "store/ProjectDatabase.h"
 #include "store/RunStorage.h"
+#include "yaml/ProjectValues.h"
 
 #include <chrono>
 #include <filesystem>

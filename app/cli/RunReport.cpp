@@ -2,7 +2,6 @@
 
 #include "analysis/IdleDimensions.h"
 #include "analysis/RunExplanation.h"
-#include "config/PlatformSpec.h"
 #include "core/Error.h"
 #include "core/OutputFile.h"
 #include "core/Units.h"
@@ -10,6 +9,7 @@
 #include "export/ResultJson.h"
 #include "record/Oversubscription.h"
 #include "simulation/Simulation.h"
+#include "spec/PlatformSpec.h"
 
 #include <algorithm>
 #include <cstdio>

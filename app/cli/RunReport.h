@@ -1,8 +1,8 @@
 #pragma once
 // How the command line shows a result: a human summary that says where the time went.
 
-#include "config/SimulationSpec.h"
 #include "record/RunResult.h"
+#include "spec/SimulationSpec.h"
 
 #include <iosfwd>
 #include <string>

@@ -2,10 +2,10 @@
 
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
-#include "config/ProjectFile.h"
 #include "core/Error.h"
 #include "core/OutputFile.h"
 #include "core/Units.h"
+#include "project/ProjectFile.h"
 #include "serving/ServingRun.h"
 #include "store/ProjectDatabase.h"
 #include "store/RunStorage.h"

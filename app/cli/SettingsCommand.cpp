@@ -1,10 +1,10 @@
 #include "cli/SettingsCommand.h"
 
 #include "cli/Commands.h"
-#include "config/schema/Setting.h"
 #include "core/InputFile.h"
 #include "core/OutputFile.h"
 #include "generate/GeneratorSettings.h"
+#include "schema/Setting.h"
 
 #include <ostream>
 

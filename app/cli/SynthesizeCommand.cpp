@@ -2,11 +2,11 @@
 
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
-#include "config/ProjectFile.h"
 #include "core/Error.h"
 #include "core/OutputFile.h"
 #include "core/SimTime.h"
 #include "core/Units.h"
+#include "project/ProjectFile.h"
 #include "tacos/Evaluate.h"
 #include "tacos/ScheduleExport.h"
 #include "topology/Topology.h"

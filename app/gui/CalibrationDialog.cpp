@@ -1,9 +1,9 @@
 #include "gui/CalibrationDialog.h"
 
 #include "calibrate/CalibratedProject.h"
-#include "config/PlatformSpec.h"
 #include "core/Error.h"
 #include "gui/ProjectDocument.h"
+#include "spec/PlatformSpec.h"
 
 #include <QChart>
 #include <QChartView>

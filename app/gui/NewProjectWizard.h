@@ -2,7 +2,7 @@
 // File > New Project: pick a preset or one of the example projects from a gallery of pictures
 // of their networks, name the project, read what it contains.
 
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 
 #include <QWizard>
 #include <vector>

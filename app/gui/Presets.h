@@ -1,7 +1,7 @@
 #pragma once
 // Ready-made projects offered by the New Project wizard and the welcome page.
 
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 
 #include <QString>
 #include <vector>

@@ -2,7 +2,7 @@
 // The project explorer: a tree of the project's parts (platform, system, memory, workload) and
 // its runs. Selecting an item asks the main window to show the matching tab.
 
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 
 #include <QTreeView>
 

@@ -1,7 +1,7 @@
 #include "gui/ProjectIo.h"
 
-#include "config/AstraInputs.h"
-#include "config/ProjectFile.h"
+#include "astra/AstraInputs.h"
+#include "project/ProjectFile.h"
 
 namespace astrolabe::gui {
 

@@ -4,7 +4,7 @@
 // loaders are wired in (config::loadProject / saveProject and the ASTRA-sim importer).
 // Each function throws astrolabe::Error on failure; the GUI shows its message.
 
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 
 #include <QString>
 #include <functional>

@@ -6,9 +6,9 @@
 // 25 updates per second) and queued signals; results arrive by queued call. stop() sets the
 // running job's CancelToken, so a run ends within the engine's 100 ms cancellation bound.
 
-#include "config/SimulationSpec.h"
 #include "core/Simulator.h"
 #include "record/RunResult.h"
+#include "spec/SimulationSpec.h"
 
 #include <QObject>
 #include <QString>

@@ -2,9 +2,9 @@
 // SEAM: where finished runs are kept. The GUI talks to this interface only; InMemoryRunStore
 // serves until engine/store's SQLite project database plugs in (GuiServices::openRunStore).
 
-#include "config/SimulationSpec.h"
 #include "core/SimTime.h"
 #include "record/RunResult.h"
+#include "spec/SimulationSpec.h"
 
 #include <QDateTime>
 #include <QString>

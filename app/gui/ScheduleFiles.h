@@ -2,7 +2,7 @@
 // A TACOS schedule synthesized in the window as files and as the project's algorithm: "Save…"
 // and "Use and Run" of the Timeline tab's schedule panel (widgets/tacos/SchedulePanel.h).
 
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 #include "tacos/Synthesizer.h"
 
 #include <string>

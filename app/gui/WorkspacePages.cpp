@@ -1,11 +1,11 @@
 #include "gui/WorkspacePages.h"
 
 #include "compare/CompareView.h"
-#include "config/AlgorithmLists.h"
 #include "config/QuantityEdit.h"
 #include "core/Units.h"
 #include "gui/Counted.h"
 #include "gui/TimelinePage.h"
+#include "spec/AlgorithmLists.h"
 #include "topology/TopologyEditor.h"
 #include "utilization/UtilizationView.h"
 

@@ -8,7 +8,7 @@
 // (the smallest, where it dominates). Multi-dimensional and graph platforms have no single
 // bandwidth term here and give nullopt.
 
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 
 #include <optional>
 #include <utility>

@@ -1,6 +1,6 @@
 #include "analysis/IdleDimensions.h"
 
-#include "config/AlgorithmLists.h"
+#include "spec/AlgorithmLists.h"
 
 #include <array>
 

@@ -3,9 +3,9 @@
 // one algorithm per dimension, first dimension first, and a shorter one runs its collectives on
 // the first dimensions only (a "one*" algorithm spans every dimension from its own on).
 
-#include "config/PlatformSpec.h"
-#include "config/SystemConfig.h"
 #include "record/RunResult.h"
+#include "spec/PlatformSpec.h"
+#include "spec/SystemConfig.h"
 
 #include <string>
 

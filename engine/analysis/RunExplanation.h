@@ -30,9 +30,9 @@
 // another chunk), so that figure is an estimate ("would save about"), which the bundled torus
 // example misses by about one point (36.8 % quoted, 37.7 % measured).
 
-#include "config/PlatformSpec.h"
-#include "config/SystemConfig.h"
 #include "record/RunResult.h"
+#include "spec/PlatformSpec.h"
+#include "spec/SystemConfig.h"
 
 #include <string>
 #include <vector>

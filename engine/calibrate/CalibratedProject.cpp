@@ -1,8 +1,8 @@
 #include "calibrate/CalibratedProject.h"
 
-#include "config/ProjectFile.h"
 #include "core/Error.h"
 #include "core/Units.h"
+#include "project/ProjectFile.h"
 
 #include <algorithm>
 #include <cmath>

@@ -14,7 +14,7 @@
 // which the simulator does not model, are stated in the file's header comment only.
 
 #include "calibrate/CostFit.h"
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 
 #include <string>
 #include <vector>

@@ -12,10 +12,10 @@
 #include "collective/InSwitchPhase.h"
 #include "collective/Phase.h"
 #include "collective/PhasePlan.h"
-#include "config/SimulationSpec.h"
 #include "core/Simulator.h"
 #include "network/Transport.h"
 #include "record/RunResult.h"
+#include "spec/SimulationSpec.h"
 #include "topology/Topology.h"
 
 #include <deque>

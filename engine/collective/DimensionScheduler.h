@@ -31,8 +31,8 @@
 //   offlineGreedyFlex  as offlineGreedy (ASTRA-sim's chunk resizing is not modelled; documented)
 // Loads restart with every collective: every NPU computes the same schedule.
 
-#include "config/PlatformSpec.h"
-#include "config/SystemConfig.h"
+#include "spec/PlatformSpec.h"
+#include "spec/SystemConfig.h"
 
 #include <array>
 #include <cstdint>

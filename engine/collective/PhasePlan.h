@@ -2,8 +2,8 @@
 // From a collective to its per-chunk phase list (spec §5.2): which logical ring each phase runs
 // on, with which algorithm, on how many bytes, in which queue and direction.
 
-#include "config/SimulationSpec.h"
-#include "config/SystemConfig.h"
+#include "spec/SimulationSpec.h"
+#include "spec/SystemConfig.h"
 #include "topology/Topology.h"
 
 #include <cstdint>

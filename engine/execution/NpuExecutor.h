@@ -14,13 +14,13 @@
 // With track-local-mem on, a LocalMemoryTracker follows every node's start and finish.
 
 #include "collective/CollectiveEngine.h"
-#include "config/SimulationSpec.h"
 #include "core/Simulator.h"
 #include "execution/LocalMemoryTracker.h"
 #include "memory/RemoteMemory.h"
 #include "network/Timing.h"
 #include "network/Transport.h"
 #include "record/RunResult.h"
+#include "spec/SimulationSpec.h"
 #include "trace/WorkloadNode.h"
 
 #include <functional>

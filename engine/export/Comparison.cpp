@@ -1,8 +1,8 @@
 #include "export/Comparison.h"
 
-#include "config/AstraSystemConfig.h"
-#include "config/schema/Setting.h"
+#include "astra/AstraSystemConfig.h"
 #include "core/Collectives.h"
+#include "schema/Setting.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -3,8 +3,8 @@
 // that both print the same numbers: settings flattened to key -> text rows, metric rows computed
 // from RunResults, ratios against a baseline, and the detection of a one-setting sweep.
 
-#include "config/SimulationSpec.h"
 #include "record/RunResult.h"
+#include "spec/SimulationSpec.h"
 
 #include <optional>
 #include <string>

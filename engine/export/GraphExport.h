@@ -3,7 +3,7 @@
 // stacks are exported through graphOfStack() by the caller. Every device is a node ("npuK",
 // "swK"); every link an edge with its bandwidth (bytes/s) and latency (ns). O(devices + links).
 
-#include "config/GraphSpec.h"
+#include "spec/GraphSpec.h"
 
 #include <string>
 

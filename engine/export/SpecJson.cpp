@@ -1,8 +1,8 @@
 #include "export/SpecJson.h"
 
-#include "config/AstraMemoryConfig.h"
-#include "config/AstraSystemConfig.h"
-#include "config/schema/Setting.h"
+#include "astra/AstraMemoryConfig.h"
+#include "astra/AstraSystemConfig.h"
+#include "schema/Setting.h"
 
 #include <nlohmann/json.hpp>
 

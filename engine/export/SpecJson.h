@@ -3,7 +3,7 @@
 // registry names. Stored with each run (provenance) and embedded in the JSON export, so two runs
 // can be diffed field by field. Source file paths are kept; contents are hashed by the store.
 
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 
 #include <nlohmann/json_fwd.hpp>
 #include <string>

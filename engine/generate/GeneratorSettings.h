@@ -6,7 +6,7 @@
 // global batch following micro-batches x micro-batch x dp) stay in their code.
 //
 // The generator is not part of a project file, so this table lives here rather than in
-// config/schema (config must not include generate); it follows the same shape.
+// schema/ (schema must not include generate); it follows the same shape.
 
 #include "generate/GeneratorSpec.h"
 

@@ -1,9 +1,9 @@
 #include "generate/GeneratorSpec.h"
 
-#include "config/SpecValidation.h"
 #include "core/Error.h"
 #include "generate/ModelFigures.h"
 #include "generate/TransformerCounts.h"
+#include "spec/SpecValidation.h"
 
 #include <algorithm>
 #include <sstream>

@@ -1,7 +1,7 @@
 #include "generate/MicrobenchmarkGenerator.h"
 
-#include "config/SpecValidation.h"
 #include "core/Error.h"
+#include "spec/SpecValidation.h"
 #include "trace/TraceIo.h"
 #include "trace/WorkloadLoader.h"
 

@@ -1,8 +1,8 @@
 #include "generate/ParallelismFit.h"
 
-#include "config/SpecValidation.h"
 #include "core/Error.h"
 #include "generate/ModelFigures.h"
+#include "spec/SpecValidation.h"
 
 #include <algorithm>
 #include <numeric>

@@ -14,9 +14,9 @@
 // emitted over it), and a member list already registered under another kind keeps its first id.
 // Members are listed in ascending rank order (ASTRA-sim indexes groups by the sorted list).
 
-#include "config/SimulationSpec.h"
 #include "generate/GeneratorSpec.h"
 #include "generate/LayerProgram.h"
+#include "spec/SimulationSpec.h"
 
 #include <array>
 #include <string>

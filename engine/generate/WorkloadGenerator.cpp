@@ -1,6 +1,6 @@
 #include "generate/WorkloadGenerator.h"
 
-#include "config/AstraExport.h"
+#include "astra/AstraExport.h"
 #include "core/Error.h"
 #include "core/OutputFile.h"
 #include "generate/DataParallelProgram.h"

@@ -3,9 +3,9 @@
 // and the communicator groups out, all in memory. Writing files goes through a callback so that
 // this folder never depends on protobuf (the Chakra writer lives in trace/chakra/).
 
-#include "config/SimulationSpec.h"
 #include "generate/GeneratorSpec.h"
 #include "generate/LayerProgram.h"
+#include "spec/SimulationSpec.h"
 #include "trace/WorkloadNode.h"
 
 #include <functional>

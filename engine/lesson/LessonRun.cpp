@@ -1,11 +1,11 @@
 #include "lesson/LessonRun.h"
 
-#include "config/SweepFile.h"
 #include "core/Error.h"
 #include "core/InputFile.h"
 #include "generate/GeneratorValues.h"
 #include "generate/ModelFigures.h"
 #include "generate/WorkloadGenerator.h"
+#include "project/SweepFile.h"
 #include "simulation/Simulation.h"
 
 #include <cmath>

@@ -1,11 +1,11 @@
 #pragma once
 // Running a lesson's steps (Lesson.h) and measuring what its text quotes.
 
-#include "config/SimulationSpec.h"
 #include "core/Simulator.h"
 #include "generate/GeneratorSpec.h"
 #include "lesson/Lesson.h"
 #include "record/RunResult.h"
+#include "spec/SimulationSpec.h"
 #include "trace/WorkloadNode.h"
 
 #include <memory>

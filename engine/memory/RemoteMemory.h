@@ -23,10 +23,10 @@
 // (plus the latency) and when the link has carried it, not before link latency + x / link
 // bandwidth after its start. One NPU alone: max(latency + x / min(F, B), link latency + x / L).
 
-#include "config/MemoryConfig.h"
-#include "config/PlatformSpec.h"
 #include "core/Simulator.h"
 #include "network/Timing.h"
+#include "spec/MemoryConfig.h"
+#include "spec/PlatformSpec.h"
 
 #include <functional>
 #include <vector>

@@ -3,8 +3,8 @@
 // AstraCompatible floors to whole nanoseconds, at exactly the points where ASTRA-sim truncates
 // (per message, per link, per reduction); Precise rounds once to the picosecond.
 
-#include "config/SimulationSpec.h"
 #include "core/SimTime.h"
+#include "spec/SimulationSpec.h"
 
 #include <cmath>
 

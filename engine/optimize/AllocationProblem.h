@@ -7,7 +7,7 @@
 // platform. defaultDollarsPerGBps() derives the per-dimension prices from block kinds and sizes
 // (an assumption, documented in docs/libra.md; callers may give their own).
 
-#include "config/PlatformSpec.h"
+#include "spec/PlatformSpec.h"
 
 #include <optional>
 #include <string>

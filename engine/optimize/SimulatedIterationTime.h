@@ -2,8 +2,8 @@
 // The simulator as LIBRA's IterationTime: the spec run with the platform's bandwidths replaced,
 // its end time in seconds. Runs without the timeline (only the end time is read).
 
-#include "config/SimulationSpec.h"
 #include "optimize/BandwidthOptimizer.h"
+#include "spec/SimulationSpec.h"
 #include "trace/WorkloadNode.h"
 
 #include <memory>

@@ -16,8 +16,8 @@
 //
 // Units: seconds, bytes. Pure; O(dimensions) per call.
 
-#include "config/SimulationSpec.h"
 #include "core/Collectives.h"
+#include "spec/SimulationSpec.h"
 
 #include <vector>
 

@@ -3,8 +3,8 @@
 // simulated exactly on the project's platform, on threads; the estimate's rank correlation
 // with the simulated times, and its recalibration against them.
 
-#include "config/SimulationSpec.h"
 #include "plan/Planner.h"
+#include "spec/SimulationSpec.h"
 
 #include <functional>
 #include <string>

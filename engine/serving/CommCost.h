@@ -7,7 +7,7 @@
 // for a fixed algorithm and chunk count, so the line is exact between and beyond the points up
 // to the rounding of chunk sizes. Fitted once per (collective, GPUs) for a run.
 
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 
 namespace astrolabe::serving {
 

@@ -3,10 +3,10 @@
 // aggregated serving; prefill and decode for P/D; prefill and attention-FFN-disaggregated
 // decode for AFD), each with its step timing, scheduler limits and KV-cache capacity.
 
-#include "config/SimulationSpec.h"
 #include "serving/CommCost.h"
 #include "serving/Replica.h"
 #include "serving/StepTiming.h"
+#include "spec/SimulationSpec.h"
 
 #include <memory>
 #include <string>

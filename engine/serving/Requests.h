@@ -4,7 +4,7 @@
 // LLM inference trace, BurstGPT). Deterministic for a seed (std::mt19937_64 and our own
 // inversions, so the sequence does not depend on the standard library's distributions).
 
-#include "config/ServingSpec.h"
+#include "spec/ServingSpec.h"
 
 #include <cstdint>
 #include <random>

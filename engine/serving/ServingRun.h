@@ -10,9 +10,9 @@
 // transfers to one decode replica queue behind each other, each taking
 // bytes / (link bandwidth x GPUs holding the cache) + link latency.
 
-#include "config/SimulationSpec.h"
 #include "serving/Requests.h"
 #include "serving/ServingResult.h"
+#include "spec/SimulationSpec.h"
 
 #include <vector>
 

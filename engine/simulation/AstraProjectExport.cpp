@@ -1,10 +1,10 @@
 #include "simulation/AstraProjectExport.h"
 
-#include "config/AstraExport.h"
-#include "config/AstraNetworkConfig.h"
-#include "config/schema/Setting.h"
+#include "astra/AstraExport.h"
+#include "astra/AstraNetworkConfig.h"
 #include "core/Error.h"
 #include "core/OutputFile.h"
+#include "schema/Setting.h"
 #include "simulation/WorkloadSource.h"
 #include "trace/TraceIo.h"
 

@@ -3,7 +3,7 @@
 // system JSON, the remote-memory JSON, communicator groups and the workload's traces, plus the
 // command line that runs them, and what ASTRA-sim would do differently.
 
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 
 #include <string>
 #include <vector>

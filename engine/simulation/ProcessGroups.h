@@ -5,7 +5,7 @@
 // NPUs). Collectives then select the group by pg_name, so it is registered under key k and
 // overrides a group of the same id from the comm-group file.
 
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 #include "trace/WorkloadNode.h"
 
 #include <vector>

@@ -35,9 +35,9 @@
 //
 // When any condition fails the run is simulated in full, and obstacle() says why.
 
-#include "config/SimulationSpec.h"
 #include "network/Transport.h"
 #include "record/RunResult.h"
+#include "spec/SimulationSpec.h"
 #include "topology/Topology.h"
 #include "trace/WorkloadNode.h"
 

@@ -1,7 +1,6 @@
 #include "simulation/Simulation.h"
 
 #include "collective/CollectiveEngine.h"
-#include "config/SpecValidation.h"
 #include "core/Error.h"
 #include "core/Units.h"
 #include "execution/NpuExecutor.h"
@@ -16,6 +15,7 @@
 #include "simulation/StartupReport.h"
 #include "simulation/Symmetry.h"
 #include "simulation/WorkloadSource.h"
+#include "spec/SpecValidation.h"
 #include "topology/Topology.h"
 #include "trace/TraceRepair.h"
 

@@ -1,9 +1,9 @@
 #pragma once
 // The one entry point a CLI run and a GUI run share.
 
-#include "config/SimulationSpec.h"
 #include "core/Simulator.h"
 #include "record/RunResult.h"
+#include "spec/SimulationSpec.h"
 
 #include <memory>
 

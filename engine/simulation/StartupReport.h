@@ -1,6 +1,6 @@
 #pragma once
 
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 #include "topology/Topology.h"
 
 #include <string>

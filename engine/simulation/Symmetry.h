@@ -11,8 +11,8 @@
 // server that sees all translated copies of NPU 0's messages. Results are identical to a full run
 // (a test compares them on every reference case); the cost drops by a factor N.
 
-#include "config/SimulationSpec.h"
 #include "record/RunResult.h"
+#include "spec/SimulationSpec.h"
 #include "topology/Topology.h"
 #include "trace/WorkloadNode.h"
 

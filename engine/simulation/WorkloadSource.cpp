@@ -1,8 +1,8 @@
 #include "simulation/WorkloadSource.h"
 
-#include "config/SpecValidation.h"
 #include "core/Error.h"
 #include "generate/MicrobenchmarkGenerator.h"
+#include "spec/SpecValidation.h"
 #include "trace/WorkloadLoader.h"
 
 #include <algorithm>

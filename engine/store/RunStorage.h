@@ -3,8 +3,8 @@
 // version, the normalized configuration and the SHA-256 of every input file it read.
 // This is what `astrolabe-cli run` and the GUI call after runSimulation().
 
-#include "config/SimulationSpec.h"
 #include "record/RunResult.h"
+#include "spec/SimulationSpec.h"
 #include "store/ProjectDatabase.h"
 
 #include <string>

@@ -3,7 +3,7 @@
 // product, or a random or Latin-hypercube sample of it without repeats. Kept as one flat array
 // of value indexes, so a million points take a few megabytes.
 
-#include "config/SweepFile.h"
+#include "project/SweepFile.h"
 
 #include <cstdint>
 #include <vector>

@@ -3,9 +3,9 @@
 // Latin-hypercube sample of it; each point's project made from the base project and checked;
 // the points the constraints rule out kept with the reason.
 
-#include "config/SimulationSpec.h"
-#include "config/SweepFile.h"
 #include "generate/GeneratorSpec.h"
+#include "project/SweepFile.h"
+#include "spec/SimulationSpec.h"
 
 #include <cstdint>
 #include <memory>

@@ -2,7 +2,7 @@
 // A synthesized schedule run in the engine beside the built-in algorithms (docs/tacos.md,
 // "Measured"): the same graph, the same system settings, the same microbenchmark.
 
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 #include "tacos/Synthesizer.h"
 
 #include <string>

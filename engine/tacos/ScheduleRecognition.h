@@ -6,7 +6,7 @@
 // collective, size and chunks per NPU (the chunk count follows from the files' message size).
 // Synthesis is deterministic, so an unedited export is recognized and any edit is not.
 
-#include "config/GraphSpec.h"
+#include "spec/GraphSpec.h"
 #include "tacos/Synthesizer.h"
 
 #include <optional>

@@ -25,7 +25,7 @@
 // Cost: O(events x (links + free links x (route length + chunks/64)) + sends); memory
 // O(NPUs x chunks / 8 + links x route length + sends), where links <= direct + NPUs x (NPUs-1).
 
-#include "config/GraphSpec.h"
+#include "spec/GraphSpec.h"
 
 #include <cstdint>
 #include <string>

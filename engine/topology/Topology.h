@@ -20,8 +20,8 @@
 // (O(devices) per destination used; the cache makes route queries non-thread-safe, like the rest of
 // a run's state).
 
-#include "config/PlatformSpec.h"
 #include "record/RunResult.h"
+#include "spec/PlatformSpec.h"
 
 #include <cstdint>
 #include <map>

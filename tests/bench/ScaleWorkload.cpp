@@ -6,7 +6,7 @@
 // Per NPU a dependency chain of NODES nodes: compute (replayed, 100 us) with every 10th position
 // an all-reduce of 1 MiB within the NPU's group of 8 (tensor parallel style) and every 10th+5 a
 // send of 64 KiB to the next NPU's matching receive (pipeline style).
-#include "config/AstraExport.h"
+#include "astra/AstraExport.h"
 #include "trace/TraceIo.h"
 #include "trace/WorkloadLoader.h"
 

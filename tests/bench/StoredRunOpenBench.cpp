@@ -7,7 +7,7 @@
 //   QT_QPA_PLATFORM=offscreen build/tests/bench/bench_open_stored_run --db FILE [--run ID]
 //                                                                     [--dims 16,16,16,16]
 #include "BenchMemory.h"
-#include "config/PlatformSpec.h"
+#include "spec/PlatformSpec.h"
 #include "store/ProjectDatabase.h"
 #include "timeline/DatabaseTimelineSource.h"
 #include "timeline/TimelineWidget.h"

@@ -1,6 +1,6 @@
 // Communicator-group JSON ({"1": [0, 2], ...}).
 #include "FuzzTarget.h"
-#include "config/AstraMemoryConfig.h"
+#include "astra/AstraMemoryConfig.h"
 
 ASTROLABE_FUZZ_TARGET(comm_groups) {
     (void)astrolabe::parseCommGroupsJson(std::string(input), "fuzz.json");

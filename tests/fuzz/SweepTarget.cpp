@@ -1,7 +1,7 @@
 // Sweep files (docs/sweeps.md): the reader, the constraint expressions and, for sweeps of a
 // modest size, the expansion into points.
 #include "FuzzTarget.h"
-#include "config/SweepFile.h"
+#include "project/SweepFile.h"
 #include "sweep/SweepExpression.h"
 #include "sweep/SweepPlan.h"
 

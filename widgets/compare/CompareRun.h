@@ -2,8 +2,8 @@
 // One run as the Compare tab sees it: a display name, the settings it ran with and its result
 // (null for a run that did not finish).
 
-#include "config/SimulationSpec.h"
 #include "record/RunResult.h"
+#include "spec/SimulationSpec.h"
 
 #include <QString>
 #include <memory>

@@ -1,5 +1,5 @@
 // Remote (disaggregated) memory: the memory group of the settings schema
-// (engine/config/schema/MemorySettings.cpp), ASTRA-sim's remote memory JSON (spec §6).
+// (engine/schema/MemorySettings.cpp), ASTRA-sim's remote memory JSON (spec §6).
 #include "config/ConfigSection.h"
 #include "config/Sections.h"
 #include "config/SettingEditor.h"
@@ -8,7 +8,7 @@ namespace astrolabe::widgets {
 
 ConfigSection* createMemorySection(QWidget* parent) {
     auto* s = new ConfigSection(QObject::tr("Remote memory"), parent);
-    addSettingEditors(s, settings::memoryGroup(), settings::Editor::Memory);
+    addSettingEditors(s, settings::memoryGroup(), SettingPage::Memory);
     return s;
 }
 

@@ -2,9 +2,9 @@
 #include "config/ConfigSection.h"
 #include "config/Sections.h"
 #include "config/SettingEditor.h"
-#include "config/SpecValidation.h"
 #include "core/Collectives.h"
 #include "core/Error.h"
+#include "spec/SpecValidation.h"
 
 #include <array>
 
@@ -33,7 +33,7 @@ ConfigSection* createRunSection(QWidget* parent) {
     const settings::Group& run = settings::runGroup();
     addSettingEditor(s, settings::find(run, "run.backend"));
     addSettingEditor(s, settings::find(run, "run.timing"));
-    addSettingEditors(s, settings::systemGroup(), settings::Editor::Run);
+    addSettingEditors(s, settings::systemGroup(), SettingPage::Run);
     for (const char* path :
          {"run.dependencies", "run.record-timeline", "run.record-link-intervals"})
         addSettingEditor(s, settings::find(run, path));

@@ -49,6 +49,7 @@ double clamped(double v, double limit) {
 }
 
 QWidget* addEditor(ConfigSection* section, const Setting& s) {
+    const SettingPresentation& look = presentationOf(s.path);
     const QString label = QObject::tr(s.label.c_str());
     const QString tip = QObject::tr(s.help.c_str());
     const QStringList keys = keysOf(s);
@@ -75,8 +76,8 @@ QWidget* addEditor(ConfigSection* section, const Setting& s) {
             [apply](SimulationSpec& sp, bool v) { apply(sp, v); });
     case settings::Type::Enum: {
         QStringList items;
-        for (const std::string& name : s.choiceLabels.empty() ? s.choices : s.choiceLabels)
-            items << QObject::tr(name.c_str());
+        for (size_t i = 0; i < s.choices.size(); ++i)
+            items << QObject::tr(choiceLabel(s, i).c_str());
         return section->addChoice(
             label, keys, tip, items,
             [&s, shown](const SimulationSpec& sp) {
@@ -101,10 +102,10 @@ QWidget* addEditor(ConfigSection* section, const Setting& s) {
                     return std::get<double>(shown(sp)) * factor;
                 },
                 [apply, factor](SimulationSpec& sp, double v) { apply(sp, v / factor); },
-                [&s, factor](double v) {
+                [&s, &look, factor](double v) {
                     std::string problem = rangeError(s, v / factor, false);
-                    if (problem.empty() && s.hooks.check)
-                        problem = s.hooks.check(v / factor);
+                    if (problem.empty() && look.check)
+                        problem = look.check(v / factor);
                     return QObject::tr(problem.c_str());
                 });
         }
@@ -118,7 +119,7 @@ QWidget* addEditor(ConfigSection* section, const Setting& s) {
         break;
     }
     QWidget* last = nullptr;
-    for (const settings::TextField& f : s.hooks.textFields)
+    for (const SettingTextField& f : look.textFields)
         last = section->addText(
             QObject::tr(f.label.c_str()), {qs(f.key), qs(f.astraKey)}, tip,
             [get = f.get](const SimulationSpec& sp) { return qs(get(sp)); },
@@ -130,15 +131,14 @@ QWidget* addEditor(ConfigSection* section, const Setting& s) {
 
 QWidget* addSettingEditor(ConfigSection* section, const Setting& s) {
     QWidget* editor = addEditor(section, s);
-    if (editor && s.enabledWhen)
-        section->enableWhen(s.enabledWhen);
+    if (const auto& when = presentationOf(s.path).enabledWhen; editor && when)
+        section->enableWhen(when);
     return editor;
 }
 
-void addSettingEditors(ConfigSection* section, const settings::Group& group,
-                       settings::Editor where) {
+void addSettingEditors(ConfigSection* section, const settings::Group& group, SettingPage where) {
     for (const Setting& s : group.settings)
-        if (s.editor == where)
+        if (presentationOf(s.path).page == where)
             addSettingEditor(section, s);
 }
 

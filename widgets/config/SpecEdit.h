@@ -2,7 +2,7 @@
 // One edit of a SimulationSpec requested by a configuration panel. The application applies it
 // (and records it for undo); panels never change the spec themselves.
 
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 
 #include <QString>
 #include <functional>

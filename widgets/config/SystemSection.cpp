@@ -1,5 +1,5 @@
 // System layer fields (ASTRA-sim system JSON, spec §3 and §5): every editor is built from the
-// settings schema (engine/config/schema/SystemSettings.cpp, CollectiveSettings.cpp).
+// settings schema (engine/schema/SystemSettings.cpp, CollectiveSettings.cpp).
 #include "config/ConfigSection.h"
 #include "config/Sections.h"
 #include "config/SettingEditor.h"
@@ -8,13 +8,13 @@ namespace astrolabe::widgets {
 
 ConfigSection* createCollectivesSection(QWidget* parent) {
     auto* s = new ConfigSection(QObject::tr("Collective algorithms"), parent);
-    addSettingEditors(s, settings::systemGroup(), settings::Editor::Collectives);
+    addSettingEditors(s, settings::systemGroup(), SettingPage::Collectives);
     return s;
 }
 
 ConfigSection* createSystemSection(QWidget* parent) {
     auto* s = new ConfigSection(QObject::tr("Chunks, scheduling and endpoints"), parent);
-    addSettingEditors(s, settings::systemGroup(), settings::Editor::System);
+    addSettingEditors(s, settings::systemGroup(), SettingPage::System);
     return s;
 }
 

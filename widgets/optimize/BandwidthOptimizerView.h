@@ -4,9 +4,9 @@
 // (cost against simulated iteration time, engine/optimize paretoFront) as a table and a scatter,
 // and asks to apply the selected point. It runs nothing itself.
 
-#include "config/SimulationSpec.h"
 #include "optimize/AllocationProblem.h"
 #include "optimize/BandwidthOptimizer.h"
+#include "spec/SimulationSpec.h"
 
 #include <QStandardItemModel>
 #include <QWidget>

@@ -4,7 +4,7 @@
 // (ScheduleView); a failure is said in the panel. Hidden, by its owner, for dimension stacks.
 // A schedule shown can be saved (XML or ET) or used as the project's algorithm and run.
 
-#include "config/GraphSpec.h"
+#include "spec/GraphSpec.h"
 #include "tacos/Synthesizer.h"
 
 #include <QWidget>

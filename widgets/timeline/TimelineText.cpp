@@ -1,7 +1,7 @@
 #include "timeline/TimelineText.h"
 
-#include "config/SystemConfig.h"
 #include "core/Units.h"
+#include "spec/SystemConfig.h"
 #include "timeline/TimeAxis.h"
 
 namespace astrolabe::widgets {

@@ -2,8 +2,8 @@
 // The "Timeline" tab: search and zoom toolbar, legend, the Gantt timeline and a details panel.
 // The main window calls setResult() when a run finishes.
 
-#include "config/PlatformSpec.h"
 #include "record/RunResult.h"
+#include "spec/PlatformSpec.h"
 #include "timeline/TimelinePalette.h"
 
 #include <QWidget>

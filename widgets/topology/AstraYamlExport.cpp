@@ -1,6 +1,6 @@
 #include "topology/AstraYamlExport.h"
 
-#include "config/AstraNetworkConfig.h"
+#include "astra/AstraNetworkConfig.h"
 #include "core/Error.h"
 #include "topology/TopologyMath.h"
 

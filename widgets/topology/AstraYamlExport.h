@@ -7,8 +7,8 @@
 //   latency:    [ 936.25, 500 ]  # ns
 //
 // Numbers are written in their shortest exact decimal form, so a platform read from an ASTRA-sim
-// file is written back unchanged (engine/config's writeAstraNetworkYaml does the writing).
-#include "config/PlatformSpec.h"
+// file is written back unchanged (engine/astra's writeAstraNetworkYaml does the writing).
+#include "spec/PlatformSpec.h"
 
 #include <string>
 

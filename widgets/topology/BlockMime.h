@@ -4,7 +4,7 @@
 //     several for presets such as a 2-D torus), inserted where it is dropped or pasted.
 //   application/x-astrolabe-dimension-move: the index of a dimension being dragged to a new place
 //     in the stack (also carries the block payload so other editors can copy it).
-#include "config/PlatformSpec.h"
+#include "spec/PlatformSpec.h"
 
 #include <QByteArray>
 #include <QString>

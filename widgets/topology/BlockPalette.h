@@ -2,7 +2,7 @@
 // The building blocks a student drags onto the dimension stack: Ring, FullyConnected, Switch,
 // and presets made of several dimensions (2-D mesh, 2-D and 3-D tori). Each item carries its
 // dimensions as an application/x-astrolabe-block payload; double-click appends it instead.
-#include "config/PlatformSpec.h"
+#include "spec/PlatformSpec.h"
 
 #include <QListWidget>
 #include <vector>

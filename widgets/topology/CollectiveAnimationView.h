@@ -5,8 +5,8 @@
 //
 // The time is shared with the timeline's cursor: setTime() moves the replay (and emits
 // timeChanged only when the time actually changes, so two widgets wired both ways settle).
-#include "config/PlatformSpec.h"
 #include "record/RunResult.h"
+#include "spec/PlatformSpec.h"
 #include "topology/CollectiveAnimation.h"
 #include "topology/NetworkView.h"
 

@@ -1,6 +1,6 @@
 #include "topology/DimensionRow.h"
 
-#include "config/schema/Setting.h"
+#include "schema/Setting.h"
 #include "topology/DimensionColors.h"
 #include "topology/UnitChoices.h"
 
@@ -16,7 +16,7 @@
 namespace astrolabe::widgets {
 namespace {
 
-// A dimension setting's help, as declared (engine/config/schema/PlatformSettings.cpp).
+// A dimension setting's help, as declared (engine/schema/PlatformSettings.cpp).
 QString helpOf(const char* key) {
     return QString::fromStdString(
         settings::find(settings::dimensionGroup(), std::string("dimension.") + key).help);

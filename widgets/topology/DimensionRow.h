@@ -2,7 +2,7 @@
 // One dimension in the stack, edited in place: block kind, size, bandwidth with its unit and
 // latency with its unit. A red marker and message show an invalid value (size 1, zero
 // bandwidth) instead of refusing it, so a student sees why the platform cannot run.
-#include "config/PlatformSpec.h"
+#include "spec/PlatformSpec.h"
 #include "topology/TopologyDocument.h"
 
 #include <QFrame>

@@ -9,7 +9,7 @@
 //
 // Built once per platform: positions O(layout), routes computed on demand (one Dijkstra per
 // destination, cached by the engine's Topology). GUI thread only, like the Topology it holds.
-#include "config/PlatformSpec.h"
+#include "spec/PlatformSpec.h"
 
 #include <QLineF>
 #include <QPointF>

@@ -1,9 +1,10 @@
 #include "topology/GraphEditor.h"
 
-#include "config/LogicalDimensions.h"
-#include "config/schema/Setting.h"
+#include "config/SettingPresentation.h"
 #include "core/Error.h"
 #include "core/Units.h"
+#include "schema/Setting.h"
+#include "spec/LogicalDimensions.h"
 #include "topology/GraphEdits.h"
 #include "topology/GraphLayout.h"
 #include "topology/GraphPalette.h"
@@ -90,8 +91,8 @@ GraphEditor::GraphEditor(TopologyDocument* document, QWidget* parent)
     for (QPushButton* b : {addNpu, addSwitch, remove, layout})
         column->addWidget(b);
     const settings::Setting& routing = settings::find(settings::graphGroup(), "graph.routing");
-    for (const std::string& label : routing.choiceLabels)
-        m_routing->addItem(QString::fromStdString(label));
+    for (size_t i = 0; i < routing.choices.size(); ++i)
+        m_routing->addItem(QString::fromStdString(choiceLabel(routing, i)));
     m_routing->setToolTip(QString::fromStdString(routing.help));
     auto* routingForm = new QFormLayout;
     routingForm->addRow(tr("Routing"), m_routing);

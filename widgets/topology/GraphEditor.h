@@ -11,7 +11,7 @@
 // project shows them instead of the automatic layout; "Auto layout" drops them (undoable too).
 // A graph without saved positions seen before (an undo, a redo) gets its earlier positions back;
 // a new one is laid out by layoutGraph(); a device added here sits where it was put.
-#include "config/PlatformSpec.h"
+#include "spec/PlatformSpec.h"
 
 #include <QPointF>
 #include <QWidget>

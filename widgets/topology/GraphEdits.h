@@ -3,7 +3,7 @@
 // a widget. Device ids follow GraphSpec's convention (NPUs 0..npus-1, then switches), so adding
 // an NPU or removing a device renumbers the devices after it; every function that does returns
 // the renumbering (old id -> new id, -1 when removed) for the caller's positions and selection.
-#include "config/GraphSpec.h"
+#include "spec/GraphSpec.h"
 
 #include <set>
 #include <string>

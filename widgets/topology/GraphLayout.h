@@ -19,7 +19,7 @@
 //     an iteration budget of about 3 * 10^7 node pairs, so 1,024 NPUs lay out in well under a
 //     second (GraphLayoutTest measures it).
 // Positions are in scene units; neighbouring devices are about kGraphPitch apart.
-#include "config/PlatformSpec.h"
+#include "spec/PlatformSpec.h"
 
 #include <QPointF>
 #include <QRectF>

@@ -1,9 +1,9 @@
 #pragma once
-// The graph editor's palette: the graph generators (engine/config/GraphGenerators.h) as items,
+// The graph editor's palette: the graph generators (engine/graph/GraphGenerators.h) as items,
 // each with its parameters (size, bandwidth, latency, and the second bandwidth/latency of
 // dragonflies' global links and rail links). "Generate" builds the graph; a parameter out of
 // range is reported under the form with the engine's own message.
-#include "config/GraphGenerators.h"
+#include "graph/GraphGenerators.h"
 
 #include <QWidget>
 

@@ -15,8 +15,8 @@
 // The project's memory tier hangs under the graph as under a dimension stack's drawing
 // (MemoryTierLayout): its boxes, fabric and links in one item under the devices, the tier's
 // summary under it, a tooltip on each part.
-#include "config/GraphSpec.h"
-#include "config/MemoryConfig.h"
+#include "spec/GraphSpec.h"
+#include "spec/MemoryConfig.h"
 
 #include <QGraphicsView>
 #include <set>

@@ -2,7 +2,7 @@
 // An edit of the memory tier under the NPUs (the project's `memory:` section): the tier before
 // and after, applied to the TopologyDocument on redo/undo, as PlatformEditCommand does for the
 // dimensions. Consecutive edits of one field merge within 1.5 s (a number being typed).
-#include "config/MemoryConfig.h"
+#include "spec/MemoryConfig.h"
 #include "topology/SnapshotEditCommand.h"
 
 namespace astrolabe::widgets {

@@ -18,7 +18,7 @@
 // they leave it at its edge. The same tier hangs under a dimension stack's drawing
 // (NetworkLayout) and under a graph platform's (the graph editor's positions): both are given
 // to it as NpuSites.
-#include "config/MemoryConfig.h"
+#include "spec/MemoryConfig.h"
 #include "topology/NetworkLayout.h"
 
 #include <QLineF>

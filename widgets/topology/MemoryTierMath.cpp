@@ -1,7 +1,8 @@
 #include "topology/MemoryTierMath.h"
 
-#include "config/SpecValidation.h"
-#include "config/schema/Setting.h"
+#include "config/SettingPresentation.h"
+#include "schema/Setting.h"
+#include "spec/SpecValidation.h"
 
 #include <algorithm>
 
@@ -85,8 +86,7 @@ double memoryBandwidthPerNpu(const RemoteMemoryConfig& memory, int64_t npus) {
 
 std::string memoryTypeLabel(RemoteMemoryType type) {
     const settings::Setting& s = settings::find(settings::memoryGroup(), "memory.type");
-    const auto i = static_cast<size_t>(type);
-    return i < s.choiceLabels.size() ? s.choiceLabels[i] : s.choices.at(i);
+    return choiceLabel(s, static_cast<size_t>(type));
 }
 
 RemoteMemoryConfig withMemoryDefaults(RemoteMemoryConfig m, int64_t npus) {

@@ -14,8 +14,8 @@
 //   per-node  B / min(p, N)                   (the node's NPUs share one device)
 //   pool      B / N
 //   pooled    min(F, B / ceil(N / G))        (the port, or the group shared by ceil(N/G) NPUs)
-#include "config/MemoryConfig.h"
-#include "config/PlatformSpec.h"
+#include "spec/MemoryConfig.h"
+#include "spec/PlatformSpec.h"
 
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 // before the network (its groups' backgrounds hide them inside the platform), boxes and fabric
 // after it, then labels (a thumbnail leaves them out). Bandwidths and latencies are written by
 // core/Units (so View > Units applies), in the legend's style.
-#include "config/MemoryConfig.h"
+#include "spec/MemoryConfig.h"
 #include "topology/MemoryTierLayout.h"
 #include "topology/NetworkPainter.h"
 

@@ -2,7 +2,7 @@
 // The hover texts of the network drawing (NetworkView): what an NPU or a collapsed group of NPUs
 // is, where it sits and what it connects to.
 
-#include "config/PlatformSpec.h"
+#include "spec/PlatformSpec.h"
 #include "topology/MemoryTierLayout.h"
 #include "topology/NetworkLayout.h"
 

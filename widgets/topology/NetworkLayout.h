@@ -17,7 +17,7 @@
 // Links join adjacent cells; a ring's wrap-around link, which would run across its whole row or
 // column, is drawn as two stubs pointing out of the grid at both ends (wrapStubs). Higher
 // dimensions group whole grids as above.
-#include "config/PlatformSpec.h"
+#include "spec/PlatformSpec.h"
 
 #include <QLineF>
 #include <QPointF>

@@ -8,7 +8,7 @@
 // Edges of dimension d >= 1 join the centres of its child groups (a bundle standing for the
 // parallel links between corresponding NPUs), except in a torus grid, whose two dimensions are
 // drawn NPU to NPU with wrap-around stubs; hovering an NPU draws its actual links.
-#include "config/PlatformSpec.h"
+#include "spec/PlatformSpec.h"
 #include "topology/NetworkLayout.h"
 
 #include <QPointF>

@@ -13,8 +13,8 @@
 // arrangement, NPUs and switches with their links), its legend lists the logical dimensions the
 // collectives use, and hovering names a device and its neighbours; the memory tier and group
 // selection belong to dimension stacks.
-#include "config/MemoryConfig.h"
-#include "config/PlatformSpec.h"
+#include "spec/MemoryConfig.h"
+#include "spec/PlatformSpec.h"
 #include "topology/GraphDrawing.h"
 #include "topology/MemoryTierLayout.h"
 #include "topology/NetworkLayout.h"

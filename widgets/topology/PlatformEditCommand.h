@@ -1,7 +1,7 @@
 #pragma once
 // Every edit of the topology editor's dimensions is one of these: the platform before and after,
 // applied to the document on redo/undo, with the dimension selected before and after.
-#include "config/PlatformSpec.h"
+#include "spec/PlatformSpec.h"
 #include "topology/SnapshotEditCommand.h"
 
 namespace astrolabe::widgets {

@@ -4,8 +4,8 @@
 // platform as the graph editor lays it out (links, NPUs as disks, switches as squares); under
 // either hangs its memory tier, as in the Topology tab, without labels.
 
-#include "config/MemoryConfig.h"
-#include "config/PlatformSpec.h"
+#include "spec/MemoryConfig.h"
+#include "spec/PlatformSpec.h"
 
 #include <QImage>
 #include <QSize>

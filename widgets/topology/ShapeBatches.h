@@ -6,7 +6,7 @@
 //                drawPixmapFragments (thousands of antialiased ellipses would cost more than a
 //                frame), optionally with a glyph of the block a collapsed tile stands for.
 // Shapes are given in scene coordinates; the painter carries the scene-to-device transform.
-#include "config/PlatformSpec.h"
+#include "spec/PlatformSpec.h"
 
 #include <QColor>
 #include <QRectF>

@@ -1,6 +1,6 @@
 #include "topology/TopologyDocument.h"
 
-#include "config/LogicalDimensions.h"
+#include "spec/LogicalDimensions.h"
 #include "topology/MemoryEditCommand.h"
 #include "topology/MemoryTierMath.h"
 #include "topology/PlatformEditCommand.h"

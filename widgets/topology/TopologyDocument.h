@@ -5,8 +5,8 @@
 // every edit can be undone.
 // Invalid values (size 1, zero bandwidth) are kept and reported, never silently corrected: the
 // student sees the red marker and fixes it.
-#include "config/MemoryConfig.h"
-#include "config/PlatformSpec.h"
+#include "spec/MemoryConfig.h"
+#include "spec/PlatformSpec.h"
 
 #include <QObject>
 #include <vector>

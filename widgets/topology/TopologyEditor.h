@@ -10,8 +10,8 @@
 // Ctrl+Shift+Z inside it. Embedded in an application that has one history for everything, pass that
 // stack: the editor's steps go there, and its undo/redo buttons carry no shortcuts (the
 // application's Edit menu owns them; two owners would be ambiguous).
-#include "config/MemoryConfig.h"
-#include "config/PlatformSpec.h"
+#include "spec/MemoryConfig.h"
+#include "spec/PlatformSpec.h"
 
 #include <QWidget>
 

@@ -2,8 +2,8 @@
 // Live figures of the platform under the dimension stack: NPU count, per-NPU injection and
 // bisection bandwidth (formulas in TopologyMath.h), the memory tier (type, bandwidth per NPU,
 // MemoryTierMath.h) when there is one, and every validation problem in red.
-#include "config/MemoryConfig.h"
-#include "config/PlatformSpec.h"
+#include "spec/MemoryConfig.h"
+#include "spec/PlatformSpec.h"
 
 #include <QLabel>
 

@@ -1,7 +1,7 @@
 #include "topology/TopologyMath.h"
 
-#include "config/SpecValidation.h"
-#include "config/schema/Setting.h"
+#include "schema/Setting.h"
+#include "spec/SpecValidation.h"
 
 #include <algorithm>
 #include <limits>
@@ -99,7 +99,7 @@ std::vector<PlatformProblem> platformProblems(const PlatformSpec& platform) {
     std::vector<PlatformProblem> problems;
     if (platform.dimensions.empty())
         problems.push_back({-1, "the platform has no dimension: drop a building block"});
-    // Each value against its declaration (engine/config/schema/PlatformSettings.cpp), as the
+    // Each value against its declaration (engine/schema/PlatformSettings.cpp), as the
     // project reader checks it.
     for (size_t i = 0; i < platform.dimensions.size(); ++i) {
         const SimulationSpec view = settings::dimensionView(platform.dimensions[i]);

@@ -22,7 +22,7 @@
 // This is the standard result for tori (2 N / k * bw for a k-ary n-cube) and an upper bound for
 // other product networks; with an odd n_d the halves differ by one group.
 
-#include "config/PlatformSpec.h"
+#include "spec/PlatformSpec.h"
 
 #include <string>
 #include <vector>

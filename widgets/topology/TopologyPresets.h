@@ -10,7 +10,7 @@
 //                 250/250; Conv-3D Ring x FC x Switch 16x8x4 @ 200/100/50; Conv-4D
 //                 Ring x FC x Ring x Switch 2x8x8x4 @ 250/200/100/50. The paper gives no
 //                 latency: 500 ns, the ASTRA-sim examples' value, is used.
-#include "config/PlatformSpec.h"
+#include "spec/PlatformSpec.h"
 
 #include <QString>
 #include <vector>

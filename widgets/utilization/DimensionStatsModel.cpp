@@ -1,7 +1,7 @@
 #include "utilization/DimensionStatsModel.h"
 
-#include "config/SystemConfig.h"
 #include "core/Units.h"
+#include "spec/SystemConfig.h"
 #include "timeline/TimeAxis.h"
 #include "utilization/Oversubscribed.h"
 #include "utilization/UtilizationData.h"

@@ -4,9 +4,9 @@
 // bandwidth against peak (bar chart and table), and in plain words what bounds the run
 // (analysis/RunExplanation.h).
 
-#include "config/PlatformSpec.h"
-#include "config/SystemConfig.h"
 #include "record/RunResult.h"
+#include "spec/PlatformSpec.h"
+#include "spec/SystemConfig.h"
 
 #include <QWidget>
 #include <memory>

@@ -3,9 +3,9 @@
 // the hottest links table, the traffic matrix, and the run summary. The main window calls
 // setResult() when a run finishes.
 
-#include "config/PlatformSpec.h"
-#include "config/SystemConfig.h"
 #include "record/RunResult.h"
+#include "spec/PlatformSpec.h"
+#include "spec/SystemConfig.h"
 
 #include <QWidget>
 #include <memory>

@@ -7,8 +7,8 @@
 // "finished" over NPUs, and the largest exposed communication); where ASTRA-sim itself failed,
 // a clear refusal (exit code 1 and a message), never a crash.
 #include "TestPaths.h"
+#include "astra/AstraInputs.h"
 #include "cli/Commands.h"
-#include "config/AstraInputs.h"
 #include "generate/MicrobenchmarkGenerator.h"
 #include "record/Oversubscription.h"
 #include "simulation/Simulation.h"

@@ -1,8 +1,8 @@
 // `astrolabe-cli sweep`: the torus example's 64 points, any worker count, and kill -9 halfway.
 #include "CliRunner.h"
 #include "TestPaths.h"
-#include "config/ProjectFile.h"
 #include "core/Units.h"
+#include "project/ProjectFile.h"
 #include "simulation/Simulation.h"
 #include "store/ProjectDatabase.h"
 #include "sweep/SweepLock.h"

@@ -2,9 +2,9 @@
 // is one step of the project's one history and marks the project modified; undo and redo give
 // back the project YAML exactly; save and reopen give back the same tier, in the editor too.
 #include "GuiTestSupport.h"
-#include "config/ProjectFile.h"
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
+#include "project/ProjectFile.h"
 #include "topology/MemoryTierPanel.h"
 #include "topology/NetworkView.h"
 #include "topology/TopologyDocument.h"

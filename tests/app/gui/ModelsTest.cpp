@@ -1,7 +1,7 @@
 // Every item model of the shell passes QAbstractItemModelTester while it changes, and the runs
 // model does what its cells say.
 #include "common/LogModel.h"
-#include "config/GraphGenerators.h"
+#include "graph/GraphGenerators.h"
 #include "gui/Presets.h"
 #include "gui/ProjectExplorer.h"
 #include "gui/RunsTableModel.h"

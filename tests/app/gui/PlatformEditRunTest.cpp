@@ -3,10 +3,10 @@
 // both dimensions; a list the user then cuts back to [ring] leaves the Switch idle, and the
 // run's summary (Utilization tab) says so.
 #include "GuiTestSupport.h"
-#include "config/AlgorithmLists.h"
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
 #include "gui/RunsTableModel.h"
+#include "spec/AlgorithmLists.h"
 #include "topology/TopologyDocument.h"
 #include "topology/TopologyEditor.h"
 #include "utilization/SummaryPanel.h"

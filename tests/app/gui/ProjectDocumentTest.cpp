@@ -4,8 +4,8 @@
 
 #include "GuiTestSupport.h"
 #include "TestPaths.h"
-#include "config/ProjectFile.h"
 #include "gui/Presets.h"
+#include "project/ProjectFile.h"
 
 #include <QSignalSpy>
 #include <QUndoStack>

@@ -4,9 +4,9 @@
 
 #include "GuiTestSupport.h"
 #include "TestPaths.h"
-#include "config/ProjectFile.h"
 #include "generate/WorkloadGenerator.h"
 #include "gui/RunsTableModel.h"
+#include "project/ProjectFile.h"
 #include "simulation/Simulation.h"
 #include "store/ProjectDatabase.h"
 #include "support/MachineTime.h"

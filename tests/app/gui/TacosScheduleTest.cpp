@@ -5,7 +5,7 @@
 // Screenshots are saved to be looked at.
 #include "GuiTestSupport.h"
 #include "TestPaths.h"
-#include "config/GraphGenerators.h"
+#include "graph/GraphGenerators.h"
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
 #include "gui/RunsTableModel.h"

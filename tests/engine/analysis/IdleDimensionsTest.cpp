@@ -3,8 +3,8 @@
 // algorithm added (config/AlgorithmLists.h) both dimensions carry the all-reduce.
 #include "analysis/IdleDimensions.h"
 
-#include "config/AlgorithmLists.h"
 #include "engine/golden/GoldenSpec.h"
+#include "spec/AlgorithmLists.h"
 
 #include <gtest/gtest.h>
 

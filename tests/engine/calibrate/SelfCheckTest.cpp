@@ -8,8 +8,8 @@
 #include "TestPaths.h"
 #include "calibrate/CalibratedProject.h"
 #include "calibrate/Calibration.h"
-#include "config/ProjectFile.h"
 #include "engine/golden/GoldenSpec.h"
+#include "project/ProjectFile.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Themis' search and its published greedy rule against the fixed dimension order, on the
 // paper's platforms (docs/themis.md has all 72 cases); and its cost model against closed forms.
+#include "astra/AstraSystemConfig.h"
 #include "collective/DimensionScheduler.h"
-#include "config/AstraSystemConfig.h"
 #include "engine/golden/GoldenSpec.h"
 
 #include <gtest/gtest.h>

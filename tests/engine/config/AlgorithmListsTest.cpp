@@ -1,6 +1,6 @@
 // The algorithm lists follow platform edits (issue #53, Researcher 1): a dimension dragged in
 // gets its block's algorithm, a removed one takes its entry along, a moved one keeps its own.
-#include "config/AlgorithmLists.h"
+#include "spec/AlgorithmLists.h"
 
 #include <gtest/gtest.h>
 

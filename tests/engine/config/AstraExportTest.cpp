@@ -1,10 +1,10 @@
-#include "config/AstraExport.h"
+#include "astra/AstraExport.h"
 
 #include "ConfigTestSupport.h"
-#include "config/AstraMemoryConfig.h"
-#include "config/AstraNetworkConfig.h"
-#include "config/AstraSystemConfig.h"
-#include "config/ProjectFile.h"
+#include "astra/AstraMemoryConfig.h"
+#include "astra/AstraNetworkConfig.h"
+#include "astra/AstraSystemConfig.h"
+#include "project/ProjectFile.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "config/AstraInputs.h"
+#include "astra/AstraInputs.h"
 
 #include "ConfigTestSupport.h"
 

@@ -1,4 +1,4 @@
-#include "config/AstraMemoryConfig.h"
+#include "astra/AstraMemoryConfig.h"
 
 #include "ConfigTestSupport.h"
 

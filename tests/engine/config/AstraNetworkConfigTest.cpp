@@ -1,4 +1,4 @@
-#include "config/AstraNetworkConfig.h"
+#include "astra/AstraNetworkConfig.h"
 
 #include "ConfigTestSupport.h"
 

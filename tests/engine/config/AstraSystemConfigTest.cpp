@@ -1,4 +1,4 @@
-#include "config/AstraSystemConfig.h"
+#include "astra/AstraSystemConfig.h"
 
 #include "ConfigTestSupport.h"
 

@@ -1,10 +1,10 @@
 // Bad inputs: each case names the file, the line:column, the key path and what was expected.
 #include "ConfigTestSupport.h"
-#include "config/AstraMemoryConfig.h"
-#include "config/AstraNetworkConfig.h"
-#include "config/AstraSystemConfig.h"
-#include "config/Diagnostics.h"
-#include "config/ProjectFile.h"
+#include "astra/AstraMemoryConfig.h"
+#include "astra/AstraNetworkConfig.h"
+#include "astra/AstraSystemConfig.h"
+#include "project/ProjectFile.h"
+#include "spec/Diagnostics.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -2,10 +2,10 @@
 // listed in the project YAML are capped, and up to kMaxGraphLinks come from a CSV file the
 // project names, read at the CSV reader's cost per link.
 #include "ConfigTestSupport.h"
-#include "config/GraphCsv.h"
-#include "config/ProjectFile.h"
 #include "core/InputFile.h"
 #include "engine/store/TempDir.h"
+#include "graph/GraphCsv.h"
+#include "project/ProjectFile.h"
 #include "support/Bounded.h"
 
 #include <fstream>

@@ -2,10 +2,10 @@
 // what round-trips, and that bad input is refused with file, line, key, expected and found.
 #include "ConfigTestSupport.h"
 #include "TestPaths.h"
-#include "config/GraphCsv.h"
-#include "config/ProjectFile.h"
 #include "core/InputFile.h"
 #include "export/GraphExport.h"
+#include "graph/GraphCsv.h"
+#include "project/ProjectFile.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,12 +1,12 @@
 // What a hostile file's bytes do to messages (issue #54): never more than a short, escaped
 // excerpt of them; a byte-order mark accepted; a key given twice refused, naming both lines.
 #include "ConfigTestSupport.h"
-#include "config/GraphCsv.h"
-#include "config/ProjectFile.h"
-#include "config/SweepFile.h"
 #include "core/Error.h"
 #include "engine/store/TempDir.h"
 #include "engine/sweep/RingProject.h"
+#include "graph/GraphCsv.h"
+#include "project/ProjectFile.h"
+#include "project/SweepFile.h"
 #include "sweep/SweepPlan.h"
 
 #include <gmock/gmock.h>

@@ -1,9 +1,9 @@
-#include "config/ProjectFile.h"
+#include "project/ProjectFile.h"
 
 #include "ConfigTestSupport.h"
 #include "TestPaths.h"
-#include "config/AstraInputs.h"
-#include "config/AstraNetworkConfig.h"
+#include "astra/AstraInputs.h"
+#include "astra/AstraNetworkConfig.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

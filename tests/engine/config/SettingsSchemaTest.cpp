@@ -2,13 +2,13 @@
 // what the hand-written code gave before (the ASTRA-sim exporter is checked against a verbatim
 // copy of the code it replaced, on the bundled projects and on variations of them).
 #include "TestPaths.h"
-#include "config/AstraExport.h"
-#include "config/AstraMemoryConfig.h"
-#include "config/AstraSystemConfig.h"
-#include "config/ProjectFile.h"
-#include "config/SpecValidation.h"
-#include "config/schema/Setting.h"
+#include "astra/AstraExport.h"
+#include "astra/AstraMemoryConfig.h"
+#include "astra/AstraSystemConfig.h"
 #include "core/InputFile.h"
+#include "project/ProjectFile.h"
+#include "schema/Setting.h"
+#include "spec/SpecValidation.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

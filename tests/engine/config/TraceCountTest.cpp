@@ -1,6 +1,6 @@
 // Before a run, the GUI says when a trace set does not fit the platform: these are the counts
 // and messages it shows under the trace field.
-#include "config/SpecValidation.h"
+#include "spec/SpecValidation.h"
 
 #include <filesystem>
 #include <fstream>

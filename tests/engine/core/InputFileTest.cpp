@@ -3,11 +3,12 @@
 // InputFile itself and through each reader a project can point at such a path.
 #include "core/InputFile.h"
 
-#include "config/AstraMemoryConfig.h"
-#include "config/AstraNetworkConfig.h"
-#include "config/AstraSystemConfig.h"
-#include "config/ProjectFile.h"
+#include "astra/AstraMemoryConfig.h"
+#include "astra/AstraNetworkConfig.h"
+#include "astra/AstraSystemConfig.h"
 #include "core/Error.h"
+#include "project/ProjectFile.h"
+#include "schema/PerNodeCustomYaml.h"
 #include "trace/chakra/ChakraRecords.h"
 
 #include <chrono>

@@ -1,10 +1,10 @@
 #include "TestPaths.h"
-#include "config/ProjectFile.h"
 #include "export/AstraReport.h"
 #include "export/CsvExport.h"
 #include "export/NumberFormat.h"
 #include "export/ResultJson.h"
 #include "export/SpecJson.h"
+#include "project/ProjectFile.h"
 #include "support/SyntheticRun.h"
 
 #include <gtest/gtest.h>

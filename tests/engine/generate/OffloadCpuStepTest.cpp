@@ -3,11 +3,11 @@
 // traffic, elements x (2e + 24) bytes (e-byte gradient read and weight written; fp32 master, m and
 // v read and written), replayed for bytes / offload.cpuGBps whatever the roofline.
 #include "TraceChecks.h"
-#include "config/SimulationSpec.h"
 #include "core/Error.h"
 #include "generate/GeneratorValues.h"
 #include "generate/WorkloadGenerator.h"
 #include "simulation/Simulation.h"
+#include "spec/SimulationSpec.h"
 #include "support/SmallGpt.h"
 
 #include <gtest/gtest.h>

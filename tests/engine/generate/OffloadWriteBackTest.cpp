@@ -5,11 +5,11 @@
 // not what the generator prints.
 #include "MiniExecutor.h"
 #include "TraceChecks.h"
-#include "config/SimulationSpec.h"
 #include "generate/ModelFigures.h"
 #include "generate/ModelPresets.h"
 #include "generate/WorkloadGenerator.h"
 #include "simulation/Simulation.h"
+#include "spec/SimulationSpec.h"
 #include "support/SmallGpt.h"
 
 #include <algorithm>

@@ -13,12 +13,12 @@
 // logits), so the two agree to the byte up to rounding each tensor to whole bytes (half a byte
 // per tensor: the tolerance is 1e-6 relative, far above that).
 #include "TraceChecks.h"
-#include "config/SimulationSpec.h"
 #include "generate/ModelFigures.h"
 #include "generate/ModelPresets.h"
 #include "generate/RankLayout.h"
 #include "generate/WorkloadGenerator.h"
 #include "simulation/Simulation.h"
+#include "spec/SimulationSpec.h"
 #include "trace/TraceIo.h"
 
 #include <algorithm>

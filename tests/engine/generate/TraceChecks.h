@@ -1,8 +1,8 @@
 #pragma once
 // Structural checks every generated workload must pass, shared by the generator tests.
 
-#include "config/SimulationSpec.h"
 #include "generate/WorkloadGenerator.h"
+#include "spec/SimulationSpec.h"
 
 #include <string>
 #include <vector>

@@ -2,8 +2,8 @@
 // structural well-formedness over many configurations, FLOPs in the trace against the closed
 // forms, and the GPT-3 175B / 1,024 NPU generation time.
 #include "TraceChecks.h"
-#include "config/AstraExport.h"
-#include "config/AstraMemoryConfig.h"
+#include "astra/AstraExport.h"
+#include "astra/AstraMemoryConfig.h"
 #include "core/Error.h"
 #include "generate/ModelFigures.h"
 #include "generate/ModelPresets.h"

@@ -2,8 +2,8 @@
 // Builders for the golden vectors of spec §9.5. Defaults: E = 10, L = 50, splits = 1,
 // active = 1, localBWAware, 50 GB/s (ASTRA-sim GB = 2^30 B), 500 ns, 1 MiB = 1,048,576 B.
 
-#include "config/SimulationSpec.h"
 #include "record/RunResult.h"
+#include "spec/SimulationSpec.h"
 #include "trace/WorkloadNode.h"
 
 #include <memory>

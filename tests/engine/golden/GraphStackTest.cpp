@@ -12,7 +12,7 @@
 // A flat graph (one logical dimension of all NPUs, graphPlatform(graphOfStack())) runs a 1-D
 // stack's collectives identically too.
 #include "TestPaths.h"
-#include "config/AstraInputs.h"
+#include "astra/AstraInputs.h"
 #include "engine/golden/GoldenSpec.h"
 #include "generate/MicrobenchmarkGenerator.h"
 #include "simulation/Simulation.h"

@@ -4,7 +4,7 @@
 // sub-group collectives and shifted send/recv pairs, so that every NPU does the same work up to
 // a coordinate shift. Most workloads then get one deliberate small asymmetry.
 
-#include "config/SimulationSpec.h"
+#include "spec/SimulationSpec.h"
 #include "trace/WorkloadNode.h"
 
 #include <cstdint>

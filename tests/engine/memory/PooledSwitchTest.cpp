@@ -4,10 +4,10 @@
 //   done = max(latency + x / min(F, B), link latency + x / L)
 // and under the congestion-aware model the access and the platform's other messages queue
 // behind each other on that link.
-#include "config/SpecValidation.h"
 #include "core/Error.h"
 #include "engine/golden/GoldenSpec.h"
 #include "simulation/Simulation.h"
+#include "spec/SpecValidation.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 //   NO_MEMORY_EXPANSION       any access is an error.
 #include "memory/RemoteMemory.h"
 
-#include "config/AstraMemoryConfig.h"
+#include "astra/AstraMemoryConfig.h"
 #include "core/Error.h"
 
 #include <cmath>

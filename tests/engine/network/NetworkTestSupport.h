@@ -3,9 +3,9 @@
 // model tests. Rates are given in bytes per nanosecond (the models' beta) so that closed forms
 // read naturally: bandwidthBytesPerSecond = beta * 1e9.
 
-#include "config/PlatformSpec.h"
 #include "core/Simulator.h"
 #include "network/NetworkModel.h"
+#include "spec/PlatformSpec.h"
 
 #include <cmath>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // The three deployments are projects/serving/deepseek-v3-{aggregated,pd,afd}.yaml, 160 H800
 // each; docs/serving.md has the whole sweep.
 #include "TestPaths.h"
-#include "config/ProjectFile.h"
+#include "project/ProjectFile.h"
 #include "serving/ServingRun.h"
 
 #include <algorithm>

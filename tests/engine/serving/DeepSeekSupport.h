@@ -1,6 +1,6 @@
 #pragma once
 // DeepSeek-V3 on H800 nodes: 8 GPUs on NVLink (200 GB/s each way), nodes on 400 Gb/s NICs.
-#include "config/ProjectFile.h"
+#include "project/ProjectFile.h"
 #include "serving/StepCost.h"
 
 #include <string>

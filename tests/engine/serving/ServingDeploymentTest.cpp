@@ -1,8 +1,8 @@
 // Serving deployments from a project: the serving: section read and written through the
 // schema, bad inputs refused or warned about by key, and the deployments' capacity.
 #include "ServingTestSupport.h"
-#include "config/schema/Setting.h"
 #include "core/Error.h"
+#include "schema/Setting.h"
 #include "serving/Deployment.h"
 #include "serving/ServingRun.h"
 

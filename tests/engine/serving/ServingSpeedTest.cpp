@@ -2,8 +2,8 @@
 // Llama-3 70B on 8 H100 (about 36,000 requests) in under 30 s, because the scheduler advances
 // by iterations and a step's time is a closed form. Measured about 2 s on a shared 2-core machine.
 #include "TestPaths.h"
-#include "config/ProjectFile.h"
 #include "export/Comparison.h"
+#include "project/ProjectFile.h"
 #include "serving/ServingRun.h"
 
 #include <algorithm>

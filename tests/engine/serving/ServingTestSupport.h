@@ -1,6 +1,6 @@
 #pragma once
 // A project with a serving: section on a small platform whose outer link is 50 GB/s, 5 us.
-#include "config/ProjectFile.h"
+#include "project/ProjectFile.h"
 
 #include <string>
 

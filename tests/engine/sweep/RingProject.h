@@ -2,9 +2,9 @@
 // The base project of the sweep tests: ASTRA-sim's regression case (8 NPUs on a ring, one 1 MiB
 // all-reduce, 117,780 ns), written where a test needs it; and the error a sweep file gives.
 
-#include "config/SweepFile.h"
 #include "core/Error.h"
 #include "engine/store/TempDir.h"
+#include "project/SweepFile.h"
 
 #include <fstream>
 #include <string>

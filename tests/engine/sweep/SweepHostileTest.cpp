@@ -1,8 +1,8 @@
 // Sweeps under hostile input (issue #54): planning and constraints in bounded time and memory,
 // and sweep files that would silently do something else than they say.
-#include "config/SweepFile.h"
 #include "engine/store/TempDir.h"
 #include "engine/sweep/RingProject.h"
+#include "project/SweepFile.h"
 #include "support/Bounded.h"
 #include "sweep/SweepExpression.h"
 #include "sweep/SweepLock.h"

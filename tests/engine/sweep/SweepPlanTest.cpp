@@ -1,9 +1,9 @@
 // Sweep files, their points and constraints (docs/sweeps.md).
 #include "sweep/SweepPlan.h"
 
-#include "config/SweepFile.h"
 #include "engine/store/TempDir.h"
 #include "engine/sweep/RingProject.h"
+#include "project/SweepFile.h"
 #include "sweep/SweepExpression.h"
 
 #include <fstream>

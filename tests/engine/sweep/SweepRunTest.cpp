@@ -1,9 +1,9 @@
 // Running sweep points on threads into the project database, and resuming.
 #include "sweep/SweepRun.h"
 
-#include "config/ProjectFile.h"
 #include "engine/store/TempDir.h"
 #include "engine/sweep/RingProject.h"
+#include "project/ProjectFile.h"
 #include "simulation/Simulation.h"
 
 #include <filesystem>

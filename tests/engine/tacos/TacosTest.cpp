@@ -4,10 +4,10 @@
 // exports run back through the engine, bad input, and graphs with switches (links through
 // switches: the star's closed form, fat-tree and rail bounds, the export run in the engine).
 #include "collective/MscclXml.h"
-#include "config/GraphGenerators.h"
 #include "core/Error.h"
 #include "engine/golden/GoldenSpec.h"
 #include "engine/tacos/ScheduleCheck.h"
+#include "graph/GraphGenerators.h"
 #include "tacos/Evaluate.h"
 #include "tacos/ScheduleExport.h"
 #include "tacos/Synthesizer.h"

@@ -1,7 +1,7 @@
 // Graph platforms (docs/graph-platforms.md): validation, shortest-path routing with its
 // tie-break, and the generators' node, link and degree counts.
-#include "config/GraphGenerators.h"
 #include "core/Error.h"
+#include "graph/GraphGenerators.h"
 #include "topology/Topology.h"
 
 #include <algorithm>

@@ -2,10 +2,10 @@
 // no other code, round-trips through the project file (written, then read), through a GUI editor
 // built from its declaration (label, tooltip, unit box, range), and into the comparison rows.
 #include "config/ConfigSection.h"
-#include "config/ProjectReading.h"
 #include "config/QuantityEdit.h"
 #include "config/SettingEditor.h"
-#include "config/schema/SchemaProject.h"
+#include "project/ProjectReading.h"
+#include "schema/SchemaProject.h"
 
 #include <QLabel>
 #include <QLineEdit>
@@ -30,13 +30,13 @@ const settings::Group& testGroup() {
         s.shortLabel = "synthetic latency";
         s.help = "A setting that exists only in this test.";
         s.compareKey = "test.latency";
-        s.editor = settings::Editor::TestOnly;
         s.get = [](const SimulationSpec& spec) -> settings::Value {
             return static_cast<double>(spec.memory.latencyNs);
         };
         s.set = [](SimulationSpec& spec, const settings::Value& v) {
             spec.memory.latencyNs = static_cast<uint64_t>(std::get<double>(v));
         };
+        widgets::setPresentation(s.path, {widgets::SettingPage::TestOnly});
         return settings::Group{"test", "Test only", {s}};
     }();
     return group;
@@ -80,7 +80,7 @@ TEST(SyntheticSetting, HasAGuiEditorBuiltFromItsDeclaration) {
     spec.memory.latencyNs = 250;
     QObject::connect(&section, &widgets::ConfigSection::editRequested,
                      [&spec](const widgets::SpecEdit& edit) { edit.apply(spec); });
-    widgets::addSettingEditors(&section, testGroup(), settings::Editor::TestOnly);
+    widgets::addSettingEditors(&section, testGroup(), widgets::SettingPage::TestOnly);
     section.setSpec(spec);
 
     auto* edit = qobject_cast<widgets::QuantityEdit*>(

@@ -2,7 +2,7 @@
 // idle cells are empty, the headers name links and steps; a screenshot under screenshots/.
 #include "tacos/ScheduleView.h"
 
-#include "config/GraphGenerators.h"
+#include "graph/GraphGenerators.h"
 
 #include <QDir>
 #include <QLabel>

@@ -1,6 +1,6 @@
 #include "SyntheticRun.h"
 
-#include "config/SystemConfig.h"
+#include "spec/SystemConfig.h"
 
 #include <algorithm>
 #include <cmath>

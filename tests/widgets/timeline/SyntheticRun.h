@@ -2,8 +2,8 @@
 // Synthetic RunResults for widget tests, screenshots and the timeline benchmark. The numbers are
 // plausible, not simulated: the views only need well-formed, deterministic data.
 
-#include "config/PlatformSpec.h"
 #include "record/RunResult.h"
+#include "spec/PlatformSpec.h"
 
 #include <memory>
 

@@ -11,7 +11,7 @@
 #include "timeline/TimelinePalette.h"
 
 #include "ColorDifference.h"
-#include "config/SystemConfig.h"
+#include "spec/SystemConfig.h"
 #include "timeline/ColorKey.h"
 
 #include <gtest/gtest.h>

@@ -2,9 +2,9 @@
 // kinds of the run shown, and the details panel wraps long names between words.
 #include "SyntheticRun.h"
 #include "TestPaths.h"
-#include "config/ProjectFile.h"
-#include "config/SystemConfig.h"
+#include "project/ProjectFile.h"
 #include "simulation/Simulation.h"
+#include "spec/SystemConfig.h"
 #include "timeline/ColorKey.h"
 #include "timeline/RunResultTimelineSource.h"
 #include "timeline/TimelineDetailsPanel.h"

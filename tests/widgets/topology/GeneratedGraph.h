@@ -1,7 +1,7 @@
 #pragma once
 // A generated graph for the graph editor's tests: 100 GB/s and 100 ns links, 25 GB/s for the
 // second kind (dragonfly global links, rail links).
-#include "config/GraphGenerators.h"
+#include "graph/GraphGenerators.h"
 
 #include <string>
 #include <vector>

@@ -4,7 +4,7 @@
 // up to the node's switch and down again. Screenshots: watch-graph-mesh4x4.png,
 // watch-graph-rail.png under screenshots/.
 #include "app/gui/GuiTestSupport.h"
-#include "config/GraphGenerators.h"
+#include "graph/GraphGenerators.h"
 #include "simulation/Simulation.h"
 #include "topology/CollectiveAnimationView.h"
 #include "topology/GraphLayout.h"

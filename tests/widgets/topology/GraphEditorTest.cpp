@@ -6,8 +6,8 @@
 
 #include "GeneratedGraph.h"
 #include "TestPaths.h"
-#include "config/GraphGenerators.h"
-#include "config/ProjectFile.h"
+#include "graph/GraphGenerators.h"
+#include "project/ProjectFile.h"
 #include "topology/GraphEdits.h"
 #include "topology/GraphPalette.h"
 #include "topology/GraphView.h"

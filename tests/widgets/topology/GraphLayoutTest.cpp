@@ -5,7 +5,7 @@
 #include "topology/GraphLayout.h"
 
 #include "GeneratedGraph.h"
-#include "config/GraphGenerators.h"
+#include "graph/GraphGenerators.h"
 #include "support/MachineTime.h"
 #include "topology/GraphEditor.h"
 #include "topology/GraphView.h"

@@ -3,9 +3,9 @@
 // steps with the reader's messages, screenshots and the drawing's cost at 4,096 NPUs.
 #include "TestPaths.h"
 #include "config/ConfigSection.h"
-#include "config/ProjectFile.h"
 #include "config/QuantityEdit.h"
 #include "core/Error.h"
+#include "project/ProjectFile.h"
 #include "support/MachineTime.h"
 #include "topology/MemoryTierMath.h"
 #include "topology/MemoryTierPanel.h"

@@ -2,7 +2,7 @@
 #include "utilization/UtilizationData.h"
 
 #include "../timeline/SyntheticRun.h"
-#include "config/SystemConfig.h"
+#include "spec/SystemConfig.h"
 #include "utilization/DimensionStatsModel.h"
 
 #include <gtest/gtest.h>

@@ -1,0 +1,193 @@
+#include "graph/GraphCsv.h"
+
+#include "core/InputFile.h"
+#include "core/Units.h"
+#include "graph/GraphDeviceName.h"
+#include "spec/Diagnostics.h"
+#include "yaml/ProjectValues.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace astrolabe {
+
+namespace {
+
+std::string trim(const std::string& s) {
+    const size_t a = s.find_first_not_of(" \t\r");
+    const size_t b = s.find_last_not_of(" \t\r");
+    return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+struct Field {
+    std::string text;
+    int column = 1;
+};
+
+std::vector<Field> split(const std::string& line) {
+    std::vector<Field> out;
+    size_t start = 0;
+    while (true) {
+        const size_t comma = line.find(',', start);
+        const size_t end = comma == std::string::npos ? line.size() : comma;
+        out.push_back({trim(line.substr(start, end - start)), static_cast<int>(start) + 1});
+        if (comma == std::string::npos)
+            break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+GraphSpec parseGraphEdgeCsv(const std::string& text, const std::string& fileName, int npus,
+                            int switches) {
+    config::Diagnostics d(fileName);
+    struct Row {
+        std::pair<bool, int> from, to;
+        GraphLinkSpec link;
+    };
+    std::vector<Row> rows;
+    // A byte-order mark (spreadsheets write one) is not part of the header.
+    constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+    std::istringstream in(std::string_view(text).substr(0, 3) == kByteOrderMark ? text.substr(3)
+                                                                                : text);
+    std::string line;
+    int lineNo = 0;
+    int highestNpu = -1, highestSwitch = -1;
+    bool header = false;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        const std::string t = trim(line);
+        if (t.empty() || t[0] == '#')
+            continue;
+        const std::vector<Field> f = split(line);
+        if (!header) {
+            header = true;
+            if (f.size() < 4 || f[0].text != "from" || f[1].text != "to" ||
+                f[2].text != "bandwidth" || f[3].text != "latency" ||
+                (f.size() == 5 && f[4].text != "bidirectional") || f.size() > 5)
+                d.error(d.at(lineNo, 1, "header"),
+                        "expected the header from,to,bandwidth,latency[,bidirectional], found " +
+                            quotedExcerpt(t));
+            continue;
+        }
+        if (f.size() < 4 || f.size() > 5) {
+            d.error(d.at(lineNo, 1, "link"),
+                    "expected 4 or 5 fields (from,to,bandwidth,latency[,bidirectional]), found " +
+                        std::to_string(f.size()));
+            continue;
+        }
+        if (rows.size() >= kMaxGraphLinks) {
+            d.error(d.at(lineNo, 1, "link"),
+                    "expected at most " + std::to_string(kMaxGraphLinks) + " links");
+            break;
+        }
+        Row r;
+        r.link.line = lineNo;
+        bool ok = true;
+        r.from = parseGraphDeviceName(f[0].text);
+        r.to = parseGraphDeviceName(f[1].text);
+        for (int i : {0, 1}) {
+            const auto& dev = i == 0 ? r.from : r.to;
+            if (dev.second < 0) {
+                d.error(d.at(lineNo, f[static_cast<size_t>(i)].column, i == 0 ? "from" : "to"),
+                        "expected a device npuK or swK, found " +
+                            quotedExcerpt(f[static_cast<size_t>(i)].text));
+                ok = false;
+            } else if (dev.first) {
+                highestSwitch = std::max(highestSwitch, dev.second);
+            } else {
+                highestNpu = std::max(highestNpu, dev.second);
+            }
+        }
+        try {
+            r.link.bandwidthBytesPerSecond = units::parseBandwidthBytesPerSecond(f[2].text);
+            if (!(r.link.bandwidthBytesPerSecond > 0)) {
+                d.error(d.at(lineNo, f[2].column, "bandwidth"),
+                        "expected a bandwidth greater than zero, found " +
+                            quotedExcerpt(f[2].text));
+                ok = false;
+            }
+        } catch (const Error& e) {
+            d.relocate(e, d.at(lineNo, f[2].column, "bandwidth"));
+            ok = false;
+        }
+        try {
+            r.link.latencyNs = static_cast<double>(units::parseTime(f[3].text).ps()) / 1e3;
+        } catch (const Error& e) {
+            d.relocate(e, d.at(lineNo, f[3].column, "latency"));
+            ok = false;
+        }
+        if (f.size() == 5) {
+            std::string b = f[4].text;
+            std::transform(b.begin(), b.end(), b.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            if (b == "true" || b == "1" || b == "yes")
+                r.link.bidirectional = true;
+            else if (b == "false" || b == "0" || b == "no")
+                r.link.bidirectional = false;
+            else {
+                d.error(d.at(lineNo, f[4].column, "bidirectional"),
+                        "expected true or false, found " + quotedExcerpt(f[4].text));
+                ok = false;
+            }
+        }
+        if (ok)
+            rows.push_back(r);
+    }
+    if (!header)
+        d.error(
+            d.at(1, 1, "header"), "the file is empty",
+            "expected the header from,to,bandwidth,latency[,bidirectional] and one link a line");
+    GraphSpec g;
+    g.npus = npus >= 0 ? npus : highestNpu + 1;
+    g.switches = switches >= 0 ? switches : highestSwitch + 1;
+    for (const Row& r : rows) {
+        GraphLinkSpec link = r.link;
+        bool ok = true;
+        for (const auto& dev : {r.from, r.to}) {
+            const int count = dev.first ? g.switches : g.npus;
+            if (dev.second >= count) {
+                std::string what = "expected ";
+                what += dev.first ? "a switch below sw" : "an NPU below npu";
+                what += std::to_string(count);
+                what += ", found ";
+                what += dev.first ? "sw" : "npu";
+                what += std::to_string(dev.second);
+                d.error(d.at(r.link.line, 1, dev == r.from ? "from" : "to"), what,
+                        "raise --npus or --switches");
+                ok = false;
+            }
+        }
+        if (!ok)
+            continue;
+        link.from = r.from.first ? g.npus + r.from.second : r.from.second;
+        link.to = r.to.first ? g.npus + r.to.second : r.to.second;
+        g.links.push_back(link);
+    }
+    d.throwIfErrors();
+    for (const GraphProblem& p : graphProblems(g)) {
+        const int line = p.link >= 0 ? g.links[static_cast<size_t>(p.link)].line : 0;
+        d.error(d.at(line, 0, p.link >= 0 ? "link" : "graph"), p.what);
+    }
+    d.throwIfErrors();
+    g.generator = "edge list";
+    return g;
+}
+
+GraphSpec loadGraphEdgeCsv(const std::string& path, int npus, int switches) {
+    return parseGraphEdgeCsv(readInputFile(path, "edge list"), path, npus, switches);
+}
+
+std::string graphEdgeCsvText(const GraphSpec& graph) {
+    std::string text = "from,to,bandwidth,latency,bidirectional\n";
+    for (const GraphLinkSpec& l : graph.links)
+        text += graph.deviceName(l.from) + "," + graph.deviceName(l.to) + "," +
+                config::bandwidthText(l.bandwidthBytesPerSecond) + "," +
+                config::nanosecondsText(l.latencyNs) + "," + (l.bidirectional ? "true" : "false") +
+                "\n";
+    return text;
+}
+
+} // namespace astrolabe
