@@ -91,6 +91,7 @@ ComputeSpec acceleratorCompute(const hardware::Accelerator& gpu, ComputeSpec bas
     // The operation model's measured rates (resources/compute); none: its nodes use the roofline.
     const hardware::GemmRate* rate = hardware::findGemmRate(gpu.name, precision);
     base.gemmTflops = rate ? rate->gemmTflops : 0;
+    base.attentionPeakTflops = gpu.bf16Tflops;
     if (rate)
         base.flashFraction = rate->flashFraction;
     return base;
