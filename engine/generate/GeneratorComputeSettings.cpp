@@ -69,6 +69,17 @@ std::vector<GeneratorSetting> operationModelSettings() {
                  "fused attention's rate over the peak (operations model; set by --gpu)");
     bindGeneratorField(s, compute, &C::flashFraction);
     out.push_back(s);
+    s = GeneratorSetting();
+    s.key = "compute.fp8Gemms";
+    s.flag = "fp8-gemms";
+    s.group = "Compute (per NPU)";
+    s.label = "FP8 GEMMs";
+    s.help = "GEMM inputs cast to FP8 first (operations model; set by --precision fp8)";
+    s.type = GenType::Bool;
+    s.metavar.clear();
+    bindGeneratorField(s, compute, &C::fp8Gemms);
+    out.push_back(s);
+
     s = fraction("compute.memoryEfficiency", "memory-efficiency", "Memory efficiency",
                  "element-wise kernels' bandwidth over the HBM's (operations model)");
     bindGeneratorField(s, compute, &C::memoryEfficiency);

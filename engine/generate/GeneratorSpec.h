@@ -141,6 +141,9 @@ struct ComputeSpec {
     double flashFraction = 0.6;    ///< FlashAttention's rate over attentionPeakTflops
     /// The peak attention runs at (BF16 even when the GEMMs run in FP8); 0 = peakTflops.
     double attentionPeakTflops = 0;
+    /// GEMMs take FP8 inputs (TransformerEngine): each GEMM's activation input is scaled and cast
+    /// (an amax read, a read and a one-byte write and its transposed copy) before it runs.
+    bool fp8Gemms = false;
     double memoryEfficiency = 0.8; ///< element-wise kernels' bandwidth over hbmGBps
 };
 

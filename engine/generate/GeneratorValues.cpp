@@ -92,6 +92,7 @@ ComputeSpec acceleratorCompute(const hardware::Accelerator& gpu, ComputeSpec bas
     const hardware::GemmRate* rate = hardware::findGemmRate(gpu.name, precision);
     base.gemmTflops = rate ? rate->gemmTflops : 0;
     base.attentionPeakTflops = gpu.bf16Tflops;
+    base.fp8Gemms = precision == "fp8";
     if (rate)
         base.flashFraction = rate->flashFraction;
     return base;

@@ -16,6 +16,7 @@ KernelShape kernelShape(const GeneratorSpec& spec) {
     x.ep = p.ep;
     x.elementwiseDivisor = p.sequenceParallel && p.tp > 1 ? p.tp : 1;
     x.flash = spec.training.flashAttention;
+    x.fp8 = spec.compute.fp8Gemms;
     return x;
 }
 
@@ -27,6 +28,21 @@ double normBytes(const KernelShape& x) {
 }
 double dropoutAddBytes(const KernelShape& x) {
     return (3 * x.e + 1) * x.tokens * x.h / x.elementwiseDivisor;
+}
+
+/// FP8 GEMMs: before each (unbatched) GEMM, its m x k activation input is scaled and cast:
+/// an amax pass (read), the cast (read, one-byte write) and the transposed copy the weight
+/// gradient uses (one-byte write). Weights are cast once per iteration and not counted.
+std::vector<Kernel> withCasts(std::vector<Kernel> kernels, const KernelShape& x) {
+    if (!x.fp8)
+        return kernels;
+    std::vector<Kernel> out;
+    for (const Kernel& g : kernels) {
+        if (g.kind == Kernel::Kind::Gemm && g.batch == 1)
+            out.push_back(Kernel::memory((2 * x.e + 2) * g.m * g.k));
+        out.push_back(g);
+    }
+    return out;
 }
 
 } // namespace
@@ -56,16 +72,18 @@ std::vector<Kernel> attentionKernels(const ModelSpec& m, const KernelShape& x) {
     }
     out.push_back(Kernel::gemm(x.tokens, x.h, heads * d));
     out.push_back(Kernel::memory(dropoutAddBytes(x)));
-    return out;
+    return withCasts(std::move(out), x);
 }
 
 std::vector<Kernel> mlpKernels(const ModelSpec& m, const KernelShape& x) {
     const double f = m.ffn / x.tp;
     // bias + GeLU: read and write the inner activations; SwiGLU: read two, write one.
     const double activation = (m.swiglu ? 3 : 2) * x.e * x.tokens * f;
-    return {Kernel::memory(normBytes(x)), Kernel::gemm(x.tokens, (m.swiglu ? 2 : 1) * f, x.h),
-            Kernel::memory(activation), Kernel::gemm(x.tokens, x.h, f),
-            Kernel::memory(dropoutAddBytes(x))};
+    return withCasts({Kernel::memory(normBytes(x)),
+                      Kernel::gemm(x.tokens, (m.swiglu ? 2 : 1) * f, x.h),
+                      Kernel::memory(activation), Kernel::gemm(x.tokens, x.h, f),
+                      Kernel::memory(dropoutAddBytes(x))},
+                     x);
 }
 
 std::vector<Kernel> routerKernels(const ModelSpec& m, const KernelShape& x) {
@@ -77,7 +95,7 @@ std::vector<Kernel> routerKernels(const ModelSpec& m, const KernelShape& x) {
         out.push_back(Kernel::gemm(tokens, x.h, fe * m.sharedExperts));
     }
     out.push_back(Kernel::memory(dropoutAddBytes(x)));
-    return out;
+    return withCasts(std::move(out), x);
 }
 
 std::vector<Kernel> expertKernels(const ModelSpec& m, const KernelShape& x) {

@@ -20,6 +20,7 @@ struct KernelShape {
     double tp = 1, ep = 1;
     double elementwiseDivisor = 1; ///< norms and residuals split over tp with sequence parallelism
     bool flash = false;
+    bool fp8 = false; ///< GEMM inputs cast to FP8 first (ComputeSpec::fp8Gemms)
 };
 KernelShape kernelShape(const GeneratorSpec& spec);
 
