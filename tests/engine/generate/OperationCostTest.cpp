@@ -122,5 +122,28 @@ TEST(TransformerKernels, FusedAttentionDropsTheScoreTraffic) {
               1.3 * computeSeconds(quick.flops, quick.bytes, quick.kernels, fused.compute, 2));
 }
 
+TEST(TransformerKernels, Fp8GemmsCastTheirActivationInputsFirst) {
+    const GeneratorSpec bf16 = generatorSpecFrom(
+        "llama3-8b", {{"gpu", "h100"}, {"compute-model", "operations"}, {"tp", "1"}, {"dp", "8"}});
+    GeneratorSpec fp8 = generatorSpecFrom("llama3-8b", {{"gpu", "h100"},
+                                                        {"precision", "fp8"},
+                                                        {"compute-model", "operations"},
+                                                        {"tp", "1"},
+                                                        {"dp", "8"}});
+    EXPECT_FALSE(bf16.compute.fp8Gemms);
+    ASSERT_TRUE(fp8.compute.fp8Gemms);
+    EXPECT_DOUBLE_EQ(fp8.compute.gemmTflops, 1402.6);
+    EXPECT_DOUBLE_EQ(fp8.compute.attentionPeakTflops, 989.5); // attention stays at BF16
+    const std::vector<Kernel> plain = mlpKernels(bf16.model, kernelShape(bf16));
+    const std::vector<Kernel> cast = mlpKernels(fp8.model, kernelShape(fp8));
+    ASSERT_EQ(cast.size(), plain.size() + 2); // one cast before each of the two GEMMs
+    // Before the up/gate GEMM (T x 2f x h): its T x h input, 2e + 2 = 6 bytes per element.
+    ASSERT_EQ(cast[2].kind, Kernel::Kind::Gemm);
+    EXPECT_EQ(cast[1].kind, Kernel::Kind::Memory);
+    EXPECT_DOUBLE_EQ(cast[1].bytes, 6.0 * 8192 * 4096);
+    // Before the down GEMM: its T x f input.
+    EXPECT_DOUBLE_EQ(cast[4].bytes, 6.0 * 8192 * 14336);
+}
+
 } // namespace
 } // namespace astrolabe::generate
