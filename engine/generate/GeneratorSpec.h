@@ -138,7 +138,7 @@ struct ComputeSpec {
     /// Operations model: the achieved GEMM rate, 10^12 FLOP/s (the accelerator library's
     /// measured one, resources/compute/gemm-rates.csv); 0 = none, every node by the roofline.
     double gemmTflops = 0;
-    double flashFraction = 0.6;    ///< FlashAttention's rate over attentionPeakTflops
+    double flashFraction = 0.6; ///< FlashAttention's rate over attentionPeakTflops
     /// The peak attention runs at (BF16 even when the GEMMs run in FP8); 0 = peakTflops.
     double attentionPeakTflops = 0;
     /// GEMMs take FP8 inputs (TransformerEngine): each GEMM's activation input is scaled and cast

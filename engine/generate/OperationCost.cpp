@@ -32,9 +32,8 @@ double kernelSeconds(const Kernel& g, const ComputeSpec& c, double e) {
     case Kernel::Kind::Memory:
         return g.bytes / stream;
     case Kernel::Kind::Flash:
-        return g.flops /
-               ((c.attentionPeakTflops > 0 ? c.attentionPeakTflops : c.peakTflops) * 1e12 *
-                c.flashFraction);
+        return g.flops / ((c.attentionPeakTflops > 0 ? c.attentionPeakTflops : c.peakTflops) *
+                          1e12 * c.flashFraction);
     }
     return 0;
 }

@@ -56,7 +56,8 @@ TimedBy timedBy(double flops, const std::vector<Kernel>& kernels, const ComputeS
 /// Seconds of one kernel under the operation model; `elementBytes` sizes a GEMM's operands.
 /// GEMM: max(2 batch m n k / (rate x shape fraction), operand bytes / achieved HBM bandwidth),
 /// the rate the accelerator's achieved one and the fraction read from the shape curve at the
-/// GEMM's ideal time. Memory: bytes / (HBM x memoryEfficiency). Flash: flops / (BF16 peak x fraction).
+/// GEMM's ideal time. Memory: bytes / (HBM x memoryEfficiency). Flash: flops / (BF16 peak x
+/// fraction).
 double kernelSeconds(const Kernel& kernel, const ComputeSpec& compute, double elementBytes);
 
 /// Seconds of a compute step: the sum of its kernels, the bytes of a FLOP-free step at the
