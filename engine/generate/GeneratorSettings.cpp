@@ -238,6 +238,8 @@ const std::vector<GeneratorSetting>& generatorSettings() {
         s.metavar = std::string("GiB");
         bindGeneratorField(s, compute, &C::hbmCapacityGiB);
         out.push_back(s);
+        for (GeneratorSetting& op : operationModelSettings())
+            out.push_back(std::move(op));
         for (GeneratorSetting& offload : offloadSettings())
             out.push_back(std::move(offload));
         s = toggle("output.tensors", "tensors", "Trace output", "Tensor lists",

@@ -77,6 +77,8 @@ void bindGeneratorField(GeneratorSetting& s, Part GeneratorSpec::*part, T Part::
 const std::vector<GeneratorSetting>& generatorSettings();
 /// The parallelism part of the table (GeneratorParallelSettings.cpp).
 std::vector<GeneratorSetting> parallelGeneratorSettings();
+/// The operation compute model's settings (GeneratorComputeSettings.cpp).
+std::vector<GeneratorSetting> operationModelSettings();
 /// The setting with flag `flag`; throws std::out_of_range when there is none.
 const GeneratorSetting& findGeneratorSetting(const std::string& flag);
 

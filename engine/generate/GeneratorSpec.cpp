@@ -82,6 +82,18 @@ OffloadTier parseOffloadTier(const std::string& name, const std::string& key) {
     throw Error(ErrorKind::Validation, message, SourceLocation{{}, 0, 0, key});
 }
 
+const char* computeModelName(ComputeModel model) {
+    return model == ComputeModel::Operations ? "operations" : "roofline";
+}
+
+ComputeModel parseComputeModel(const std::string& name, const std::string& key) {
+    for (ComputeModel model : {ComputeModel::Roofline, ComputeModel::Operations})
+        if (name == computeModelName(model))
+            return model;
+    throw Error(ErrorKind::Validation, "expected roofline or operations, found \"" + name + "\"",
+                SourceLocation{{}, 0, 0, key});
+}
+
 int GeneratorSpec::microBatches() const {
     const int64_t perStep = int64_t{training.microBatch} * parallel.dp;
     return perStep > 0 ? static_cast<int>(training.globalBatch / perStep) : 0;
@@ -227,6 +239,10 @@ void validate(const GeneratorSpec& spec) {
               "peak TFLOP/s and HBM bandwidth must be positive");
     c.require(spec.compute.efficiency > 0 && spec.compute.efficiency <= 1, "compute.efficiency",
               "must be in (0, 1]");
+    c.require(spec.compute.gemmTflops >= 0 && spec.compute.flashFraction > 0 &&
+                  spec.compute.flashFraction <= 1 && spec.compute.memoryEfficiency > 0 &&
+                  spec.compute.memoryEfficiency <= 1,
+              "compute", "GEMM rate must be >= 0 and the fractions in (0, 1]");
     if (p.dp > 0 && p.ep > 0)
         c.divides(p.ep, p.dp, "parallel.ep", "ep is carved out of dp: dp must be a multiple of ep");
     if (spec.training.microBatch > 0 && p.dp > 0 && spec.training.globalBatch > 0)

@@ -122,11 +122,29 @@ struct OffloadSpec {
     }
 };
 
+/// How a generated compute node is timed (docs/compute-model.md): one roofline per block, or
+/// each kernel of the block from its operation and the measured curves (generate/OperationCost.h).
+enum class ComputeModel : uint8_t { Roofline, Operations };
+const char* computeModelName(ComputeModel model); ///< "roofline", "operations"
+/// Throws astrolabe::Error (Validation) at key path `key` listing the valid names.
+ComputeModel parseComputeModel(const std::string& name, const std::string& key);
+
 struct ComputeSpec {
     double peakTflops = 989.0;    ///< dense 16-bit peak (H100 SXM)
     double hbmGBps = 3350.0;      ///< HBM bandwidth, 10^9 B/s
     double efficiency = 0.6;      ///< measured fraction of the roofline reached
     double hbmCapacityGiB = 80.0; ///< for the out-of-memory warning
+    ComputeModel model = ComputeModel::Roofline;
+    /// Operations model: the achieved GEMM rate, 10^12 FLOP/s (the accelerator library's
+    /// measured one, resources/compute/gemm-rates.csv); 0 = none, every node by the roofline.
+    double gemmTflops = 0;
+    double flashFraction = 0.6; ///< FlashAttention's rate over attentionPeakTflops
+    /// The peak attention runs at (BF16 even when the GEMMs run in FP8); 0 = peakTflops.
+    double attentionPeakTflops = 0;
+    /// GEMMs take FP8 inputs (TransformerEngine): each GEMM's activation input is scaled and cast
+    /// (an amax read, a read and a one-byte write and its transposed copy) before it runs.
+    bool fp8Gemms = false;
+    double memoryEfficiency = 0.8; ///< element-wise kernels' bandwidth over hbmGBps
 };
 
 /// What the traces carry beyond what the simulator needs to time them.

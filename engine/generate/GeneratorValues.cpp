@@ -6,6 +6,7 @@
 #include "generate/ModelPresets.h"
 #include "generate/ParallelismFit.h"
 #include "hardware/Accelerator.h"
+#include "hardware/KernelCurves.h"
 
 #include <algorithm>
 #include <limits>
@@ -87,6 +88,13 @@ ComputeSpec acceleratorCompute(const hardware::Accelerator& gpu, ComputeSpec bas
     base.peakTflops = hardware::peakTflops(gpu, precision);
     base.hbmGBps = gpu.hbmGBps;
     base.hbmCapacityGiB = gpu.hbmGiB();
+    // The operation model's measured rates (resources/compute); none: its nodes use the roofline.
+    const hardware::GemmRate* rate = hardware::findGemmRate(gpu.name, precision);
+    base.gemmTflops = rate ? rate->gemmTflops : 0;
+    base.attentionPeakTflops = gpu.bf16Tflops;
+    base.fp8Gemms = precision == "fp8";
+    if (rate)
+        base.flashFraction = rate->flashFraction;
     return base;
 }
 

@@ -28,7 +28,8 @@ GeneratorSpec generatorSpecForPlatform(std::map<std::string, std::string> values
                                        const std::string& defaultPreset, int npus,
                                        const std::string& hint = {});
 /// The compute roofline of an accelerator of the library: its dense peak at `precision`
-/// (hardware::peakTflops), HBM bandwidth and capacity; `base`'s efficiency is kept.
+/// (hardware::peakTflops), HBM bandwidth and capacity, and the operation model's measured GEMM
+/// rate and FlashAttention fraction (hardware/KernelCurves.h); `base`'s efficiency is kept.
 ComputeSpec acceleratorCompute(const hardware::Accelerator& gpu, ComputeSpec base,
                                const std::string& precision = "bf16");
 

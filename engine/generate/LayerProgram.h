@@ -5,6 +5,7 @@
 // this program into Chakra nodes; the figures use the same numbers, so both always agree.
 
 #include "generate/GeneratorSpec.h"
+#include "generate/OperationCost.h"
 #include "trace/WorkloadNode.h"
 
 #include <cstdint>
@@ -37,12 +38,16 @@ struct Step {
     CollectiveType collective = CollectiveType::AllReduce;
     uint64_t commBytes = 0; ///< Chakra comm_size: all-gather = per-rank shard, others = full input
     GroupKind group = GroupKind::None;
+    /// The kernels of a compute step, for the operation model (empty: it uses the roofline).
+    std::vector<Kernel> kernels;
 
-    static Step compute(std::string name, double flops, double bytes) {
+    static Step compute(std::string name, double flops, double bytes,
+                        std::vector<Kernel> kernels = {}) {
         Step s;
         s.name = std::move(name);
         s.flops = flops;
         s.bytes = bytes;
+        s.kernels = std::move(kernels);
         return s;
     }
     static Step coll(std::string name, CollectiveType type, uint64_t commBytes, GroupKind group) {

@@ -3,6 +3,7 @@
 #include "core/Units.h"
 #include "generate/DataParallelProgram.h"
 #include "generate/ModelStates.h"
+#include "generate/OperationCost.h"
 #include "generate/PipelineOrder.h"
 #include "generate/RankLayout.h"
 #include "generate/StageMemory.h"
@@ -67,7 +68,14 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
         f.modelFlops += (fwd + bwd) * replicas * m;
         f.hardwareFlops +=
             (fwd + bwd + (par.recompute && layer.recomputable ? fwd : 0)) * replicas * m;
+        for (const std::vector<Step>* pass : {&layer.forward, &layer.backward})
+            for (const Step& step : *pass)
+                if (step.kind == Step::Kind::Compute)
+                    ++(timedBy(step.flops, step.kernels, spec.compute) == TimedBy::Operations
+                           ? f.stepsByOperations
+                           : f.stepsByRoofline);
     }
+    f.computeModel = spec.compute.model;
     f.bubbleFraction = p > 1 ? pipelineBubbleFraction(par.schedule, p, v, f.microBatches) : 0;
 
     f.offload = spec.offload;
@@ -176,7 +184,11 @@ std::string formatFigures(const ModelFigures& f) {
         line("offload traffic", traffic);
     }
     line("compute per NPU", units::formatFixed(f.computeSeconds * 1e3, 1) +
-                                " ms per iteration at the roofline (no bubble, no communication)");
+                                " ms per iteration (no bubble, no communication)");
+    std::string timed = computeModelName(f.computeModel);
+    timed += ": " + std::to_string(f.stepsByOperations) + " steps by their kernels, " +
+             std::to_string(f.stepsByRoofline) + " by the roofline";
+    line("compute model", timed);
     if (f.outOfMemory)
         out += "WARNING: out of memory: " + formatBytes(f.memory.total()) + " needed, " +
                formatBytes(f.hbmCapacityBytes) + " available\n";

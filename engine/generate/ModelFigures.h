@@ -56,9 +56,13 @@ struct ModelFigures {
     int worstStage = 0;
     double hbmCapacityBytes = 0;
     bool outOfMemory = false;
-    /// Compute time of one iteration on one NPU of the worst stage at the roofline (no bubble,
-    /// no communication), seconds.
+    /// Compute time of one iteration on one NPU of the worst stage, each step timed as its trace
+    /// node is (no bubble, no communication), seconds.
     double computeSeconds = 0;
+    /// The model's distinct compute steps (a layer's forward and backward blocks, the head...)
+    /// by the model that times them (generate/OperationCost.h).
+    int stepsByOperations = 0, stepsByRoofline = 0;
+    ComputeModel computeModel = ComputeModel::Roofline;
 };
 
 /// Validates spec first (throws astrolabe::Error / ErrorList).

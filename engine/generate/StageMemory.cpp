@@ -1,17 +1,17 @@
 #include "generate/StageMemory.h"
 
 #include "generate/ModelStates.h"
+#include "generate/OperationCost.h"
 #include "generate/PipelineOrder.h"
 
 #include <algorithm>
 
 namespace astrolabe::generate {
 
-double stepComputeSeconds(const Step& step, const ComputeSpec& c) {
+double stepComputeSeconds(const Step& step, const ComputeSpec& c, double elementBytes) {
     if (step.kind != Step::Kind::Compute)
         return 0;
-    return std::max(step.flops / (c.peakTflops * 1e12), step.bytes / (c.hbmGBps * 1e9)) /
-           c.efficiency;
+    return computeSeconds(step.flops, step.bytes, step.kernels, c, elementBytes);
 }
 
 MemoryBreakdown stageMemory(const GeneratorSpec& spec, const ModelProgram& program, int stage) {
@@ -54,9 +54,10 @@ double stageComputeSecondsPerMicroBatch(const GeneratorSpec& spec, const ModelPr
             const LayerProgram& layer = program.layers[size_t(index)];
             const int forwards = par.recompute && layer.recomputable ? 2 : 1;
             for (const Step& step : layer.forward)
-                seconds += stepComputeSeconds(step, spec.compute) * forwards;
+                seconds += stepComputeSeconds(step, spec.compute, spec.training.bytesPerElement) *
+                           forwards;
             for (const Step& step : layer.backward)
-                seconds += stepComputeSeconds(step, spec.compute);
+                seconds += stepComputeSeconds(step, spec.compute, spec.training.bytesPerElement);
         }
     return seconds;
 }

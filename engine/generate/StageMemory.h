@@ -19,13 +19,14 @@ namespace astrolabe::generate {
 MemoryBreakdown stageMemory(const GeneratorSpec& spec, const ModelProgram& program, int stage);
 
 /// Compute seconds of one micro-batch's forward and backward passes over every chunk of
-/// `stage` at the roofline, max(FLOPs / peak, bytes / HBM) / efficiency per step (the trace's
-/// COMP durations), the forward counted twice for recomputable layers under full recompute.
+/// `stage`, each step timed as the trace's COMP node is (stepComputeSeconds), the forward counted
+/// twice for recomputable layers under full recompute.
 double stageComputeSecondsPerMicroBatch(const GeneratorSpec& spec, const ModelProgram& program,
                                         int stage);
 
-/// One compute step's seconds at the roofline (0 for a collective).
-double stepComputeSeconds(const Step& step, const ComputeSpec& compute);
+/// One compute step's seconds (0 for a collective): the operation model's or the roofline's
+/// (generate/OperationCost.h), as its trace node is timed. `elementBytes` sizes GEMM operands.
+double stepComputeSeconds(const Step& step, const ComputeSpec& compute, double elementBytes = 2);
 
 struct WorstStageMemory {
     MemoryBreakdown memory; ///< per NPU

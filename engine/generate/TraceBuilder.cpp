@@ -61,7 +61,7 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
 
     WorkloadTrace trace;
     trace.schemaVersion = "0.0.4";
-    Emitter out(trace, m_layout, m_spec.compute, rank);
+    Emitter out(trace, m_layout, m_spec.compute, rank, m_spec.training.bytesPerElement);
     const std::vector<PipelineOp> order = pipelineOrder(par.schedule, p, v, m, stage);
     // Index of each local chunk's last backward pass: its gradients are final there.
     std::vector<size_t> lastBackward(size_t(v), 0);
@@ -232,7 +232,8 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                     deps.insert(deps.end(), gathered.begin(), gathered.end());
                 std::optional<uint64_t> id =
                     step.kind == Step::Kind::Compute
-                        ? std::optional<uint64_t>(out.comp(name, step.flops, step.bytes, deps))
+                        ? std::optional<uint64_t>(
+                              out.comp(name, step.flops, step.bytes, deps, step.kernels))
                         : out.coll(name, step.collective, step.commBytes, step.group, deps);
                 if (id) {
                     cursor = id;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "generate/GeneratorSpec.h"
+#include "generate/OperationCost.h"
 #include "generate/RankLayout.h"
 #include "trace/WorkloadNode.h"
 
@@ -19,20 +20,23 @@ using Deps = std::vector<uint64_t>;
 /// Appends nodes to one rank's trace with consecutive ids from 0.
 class Emitter {
 public:
-    Emitter(WorkloadTrace& trace, const RankLayout& layout, const ComputeSpec& compute, int rank)
+    Emitter(WorkloadTrace& trace, const RankLayout& layout, const ComputeSpec& compute, int rank,
+            double elementBytes = 2)
         : m_trace(trace)
         , m_layout(layout)
         , m_compute(compute)
-        , m_rank(rank) {}
+        , m_rank(rank)
+        , m_elementBytes(elementBytes) {}
 
-    uint64_t comp(std::string name, double flops, double bytes, Deps data) {
+    /// A COMP node timed by the operation model from `kernels`, or by the roofline
+    /// (generate/OperationCost.h says which).
+    uint64_t comp(std::string name, double flops, double bytes, Deps data,
+                  const std::vector<Kernel>& kernels = {}) {
         WorkloadNode& n = add(std::move(name), NodeType::Comp, std::move(data));
         n.hasNumOps = n.hasTensorSize = true;
         n.numOps = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(flops)));
         n.tensorSize = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(bytes)));
-        const double seconds =
-            std::max(flops / (m_compute.peakTflops * 1e12), bytes / (m_compute.hbmGBps * 1e9)) /
-            m_compute.efficiency;
+        const double seconds = computeSeconds(flops, bytes, kernels, m_compute, m_elementBytes);
         n.durationMicros = static_cast<uint64_t>(std::llround(seconds * 1e6));
         return n.id;
     }
@@ -103,6 +107,7 @@ private:
     const RankLayout& m_layout;
     const ComputeSpec& m_compute;
     int m_rank;
+    double m_elementBytes;
 };
 
 inline Deps depsOf(std::optional<uint64_t> a, std::optional<uint64_t> b = std::nullopt) {

@@ -1,6 +1,7 @@
 #include "generate/TransformerProgram.h"
 
 #include "generate/TransformerCounts.h"
+#include "generate/TransformerKernels.h"
 
 #include <cmath>
 #include <cstdio>
@@ -30,6 +31,7 @@ struct Shape {
     int ep = 1;
     bool sp = false;
     double elementwiseDivisor = 1; ///< norms, dropout and residuals are split over tp with sp
+    KernelShape kernels;           ///< the same micro-batch, for the operation model
 
     uint64_t fullBytes() const { return toCount(tokens * h * e); }
     uint64_t shardBytes() const { return toCount(tokens * h * e / tp); }
@@ -37,14 +39,14 @@ struct Shape {
 
 /// Megatron's f / g operators around a tensor-parallel compute block.
 void tpBlock(const Shape& x, LayerProgram& layer, const std::string& name, double flops,
-             double bytes, bool inputOp, bool outputOp) {
+             double bytes, bool inputOp, bool outputOp, const std::vector<Kernel>& kernels = {}) {
     const bool comm = x.tp > 1;
     const CollectiveType outType = x.sp ? CollectiveType::ReduceScatter : CollectiveType::AllReduce;
     const std::string outName = x.sp ? "tp.rs" : "tp.ar";
     if (comm && x.sp && inputOp)
         layer.forward.push_back(
             Step::coll(name + ".tp.ag", CollectiveType::AllGather, x.shardBytes(), GroupKind::Tp));
-    layer.forward.push_back(Step::compute(name, flops, bytes));
+    layer.forward.push_back(Step::compute(name, flops, bytes, kernels));
     if (comm && outputOp)
         layer.forward.push_back(
             Step::coll(name + "." + outName, outType, x.fullBytes(), GroupKind::Tp));
@@ -53,7 +55,7 @@ void tpBlock(const Shape& x, LayerProgram& layer, const std::string& name, doubl
     if (comm && x.sp && outputOp)
         back.push_back(
             Step::coll(name + ".tp.ag", CollectiveType::AllGather, x.shardBytes(), GroupKind::Tp));
-    back.push_back(Step::compute(name + ".bwd", 2 * flops, 2 * bytes));
+    back.push_back(Step::compute(name + ".bwd", 2 * flops, 2 * bytes, backwardKernels(kernels)));
     if (comm && inputOp)
         back.push_back(Step::coll(name + "." + outName, outType, x.fullBytes(), GroupKind::Tp));
     // Backward blocks run in reverse order: prepend this block's steps.
@@ -78,10 +80,12 @@ void moeBlock(const GeneratorSpec& spec, const Shape& x, LayerProgram& layer) {
     const bool gather = x.tp > 1 && !x.sp;
 
     std::vector<Step>& f = layer.forward;
-    f.push_back(Step::compute("router", routerFlops, routerBytes));
+    const std::vector<Kernel> router = routerKernels(m, x.kernels);
+    const std::vector<Kernel> experts = expertKernels(m, x.kernels);
+    f.push_back(Step::compute("router", routerFlops, routerBytes, router));
     if (a2a)
         f.push_back(Step::coll("ep.dispatch", CollectiveType::AllToAll, a2aBytes, GroupKind::Ep));
-    f.push_back(Step::compute("experts", expertFlops, expertBytes));
+    f.push_back(Step::compute("experts", expertFlops, expertBytes, experts));
     if (a2a)
         f.push_back(Step::coll("ep.combine", CollectiveType::AllToAll, a2aBytes, GroupKind::Ep));
     if (gather)
@@ -92,11 +96,13 @@ void moeBlock(const GeneratorSpec& spec, const Shape& x, LayerProgram& layer) {
     if (a2a)
         back.push_back(
             Step::coll("ep.combine.bwd", CollectiveType::AllToAll, a2aBytes, GroupKind::Ep));
-    back.push_back(Step::compute("experts.bwd", 2 * expertFlops, 2 * expertBytes));
+    back.push_back(
+        Step::compute("experts.bwd", 2 * expertFlops, 2 * expertBytes, backwardKernels(experts)));
     if (a2a)
         back.push_back(
             Step::coll("ep.dispatch.bwd", CollectiveType::AllToAll, a2aBytes, GroupKind::Ep));
-    back.push_back(Step::compute("router.bwd", 2 * routerFlops, 2 * routerBytes));
+    back.push_back(
+        Step::compute("router.bwd", 2 * routerFlops, 2 * routerBytes, backwardKernels(router)));
     if (gather)
         back.push_back(
             Step::coll("moe.tp.ag.bwd", CollectiveType::AllGather, x.shardBytes(), GroupKind::Tp));
@@ -126,7 +132,7 @@ LayerProgram transformerLayer(const GeneratorSpec& spec, const Shape& x, int ind
     const double attnFlops = x.tokens * (attn.flopsPerToken + attn.coreFlopsPerToken) / t;
     const double attnBytes = attn.matrixParams / t * x.e + 2 * x.tokens * x.h * x.e +
                              2 * x.tokens * (qkv + attnOut) * x.e / t + elementwise;
-    tpBlock(x, layer, "attn", attnFlops, attnBytes, true, true);
+    tpBlock(x, layer, "attn", attnFlops, attnBytes, true, true, attentionKernels(m, x.kernels));
     layer.params.push_back(
         {toCount((attn.matrixParams + attn.biasParamsSplit) / t + attn.biasParamsReplicated),
          GroupKind::Dp});
@@ -141,7 +147,7 @@ LayerProgram transformerLayer(const GeneratorSpec& spec, const Shape& x, int ind
                             (m.swiglu ? 6 : 4) * x.tokens * m.ffn * x.e / t + elementwise;
     // Backward steps are prepended block by block, so build the MLP after the attention.
     LayerProgram mlp;
-    tpBlock(x, mlp, "mlp", mlpFlops, mlpBytes, true, true);
+    tpBlock(x, mlp, "mlp", mlpFlops, mlpBytes, true, true, mlpKernels(m, x.kernels));
     layer.forward.insert(layer.forward.end(), mlp.forward.begin(), mlp.forward.end());
     layer.backward.insert(layer.backward.begin(), mlp.backward.begin(), mlp.backward.end());
     layer.params.push_back(
@@ -171,7 +177,7 @@ LayerProgram head(const GeneratorSpec& spec, const Shape& x) {
     const double logits = x.tokens * v / x.tp;
     // Logits are written and read in fp32 by the fused cross-entropy (3 passes).
     const double bytes = v * x.h / x.tp * x.e + x.tokens * x.h * x.e + 3 * 4 * logits;
-    tpBlock(x, layer, "logits", 2 * logits * x.h, bytes, true, false);
+    tpBlock(x, layer, "logits", 2 * logits * x.h, bytes, true, false, headKernels(m, x.kernels));
     if (x.tp > 1) // max, target logit and sum of exponentials, one fp32 each per token
         layer.forward.push_back(Step::coll("loss.tp.ar", CollectiveType::AllReduce,
                                            toCount(x.tokens * 3 * 4), GroupKind::Tp));
@@ -216,6 +222,7 @@ ModelProgram buildTransformerProgram(const GeneratorSpec& spec) {
     x.ep = p.ep;
     x.sp = p.sequenceParallel && p.tp > 1;
     x.elementwiseDivisor = x.sp ? p.tp : 1;
+    x.kernels = kernelShape(spec);
 
     ModelProgram program;
     program.layers.push_back(embedding(spec, x));

@@ -90,15 +90,15 @@ ShapeProfile profileShape(const generate::GeneratorSpec& spec,
                     if (step.kind == Step::Kind::Collective)
                         addUse(sp.blocking, step, again ? 2 : 1);
                     else if (again)
-                        sp.backwardComputeSeconds +=
-                            generate::stepComputeSeconds(step, spec.compute);
+                        sp.backwardComputeSeconds += generate::stepComputeSeconds(
+                            step, spec.compute, spec.training.bytesPerElement);
                 }
                 for (const Step& step : layer.backward) {
                     if (step.kind == Step::Kind::Collective)
                         addUse(sp.blocking, step, 1);
                     else
-                        sp.backwardComputeSeconds +=
-                            generate::stepComputeSeconds(step, spec.compute);
+                        sp.backwardComputeSeconds += generate::stepComputeSeconds(
+                            step, spec.compute, spec.training.bytesPerElement);
                 }
                 for (const generate::ParamShare& share : layer.params) {
                     sp.elements[size_t(share.group)] += double(share.elements);
