@@ -6,6 +6,7 @@
 #include "config/SimulationSpec.h"
 #include "serving/CommCost.h"
 #include "serving/Replica.h"
+#include "serving/ServingResult.h"
 #include "serving/StepTiming.h"
 
 #include <memory>
@@ -13,8 +14,6 @@
 #include <vector>
 
 namespace astrolabe::serving {
-
-enum class PoolRole : uint8_t { Aggregated, Prefill, Decode };
 
 struct Pool {
     PoolRole role = PoolRole::Aggregated;
