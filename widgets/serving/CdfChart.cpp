@@ -10,6 +10,8 @@ namespace {
 
 /// "250 ms", "1.2 s", "40 µs".
 QString latencyText(double seconds) {
+    if (seconds == 0)
+        return QStringLiteral("0");
     if (seconds >= 1)
         return QString::number(seconds, 'g', 3) + QStringLiteral(" s");
     if (seconds >= 1e-3)

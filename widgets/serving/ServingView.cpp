@@ -47,6 +47,7 @@ ServingView::ServingView(QWidget* parent)
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_path->setReadOnly(true);
+    m_path->setMinimumWidth(fontMetrics().averageCharWidth() * 36);
     m_path->setPlaceholderText(tr("Click a request to see its path."));
     m_replicaTable->setModel(m_replicas);
     m_replicaTable->verticalHeader()->hide();
@@ -69,8 +70,9 @@ ServingView::ServingView(QWidget* parent)
     auto* top = new QSplitter(Qt::Horizontal, this);
     top->addWidget(m_timeline);
     top->addWidget(m_path);
-    top->setStretchFactor(0, 4);
+    top->setStretchFactor(0, 3);
     top->setStretchFactor(1, 1);
+    top->setSizes({900, 340});
     auto* charts = new QWidget(this);
     auto* chartRow = new QHBoxLayout(charts);
     chartRow->setContentsMargins(0, 0, 0, 0);

@@ -80,7 +80,7 @@ TEST(GuiScenario, ServingRunInARealWindow) {
         QTest::qWait(20);
     }
     EXPECT_LT(timeline->mapper().spanPs(), span / 3);
-    for (int i = 0; i < 12; ++i) {
+    for (int i = 0; i < 20; ++i) {
         wheel(timeline, QPoint(middle.x(), timeline->plotRect().top() + 10), 1,
               Qt::ControlModifier);
         QTest::qWait(20);
@@ -108,6 +108,10 @@ TEST(GuiScenario, ServingRunInARealWindow) {
     EXPECT_EQ(timeline->selected(), target);
     EXPECT_TRUE(page->view()->pathText().contains(QStringLiteral("KV cache to replica")));
     screenshot("request-path");
+    // 5. Zoom on its first milliseconds: queueing, prefill and the KV transfer, sub-pixel above.
+    timeline->setWindow(widgets::secondsToPs(q.arrival - 0.02),
+                        widgets::secondsToPs(q.transferEnd + 0.05));
+    screenshot("request-phases");
     meter.stop();
     std::cout << "[ scenario ] serving: " << meter.describe() << "\n";
     EXPECT_LE(meter.maxGapMs(), 200);
