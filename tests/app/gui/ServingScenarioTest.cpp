@@ -6,9 +6,12 @@
 #include "GuiTestSupport.h"
 #include "TestPaths.h"
 #include "gui/MainWindow.h"
+#include "gui/RunsTableModel.h"
 #include "gui/ServingPage.h"
 #include "gui/WorkspaceTabs.h"
+#include "serving/CdfChart.h"
 #include "serving/RequestTimeline.h"
+#include "serving/ServingCompare.h"
 #include "serving/ServingView.h"
 
 #include <QDir>
@@ -112,6 +115,19 @@ TEST(GuiScenario, ServingRunInARealWindow) {
     timeline->setWindow(widgets::secondsToPs(q.arrival - 0.02),
                         widgets::secondsToPs(q.transferEnd + 0.05));
     screenshot("request-phases");
+
+    // 6. Run it again and compare the two serving runs: percentiles, goodput, CDFs overlaid.
+    ASSERT_GT(window.startRun(), 0);
+    ASSERT_TRUE(test::waitUntil([&] { return stored.count() >= 2; }, 120000));
+    const RunStore* store = window.runsModel()->store();
+    ASSERT_EQ(store->count(), 2);
+    window.compareRuns({store->at(0).id, store->at(1).id});
+    auto* compare = window.findChild<widgets::ServingCompareView*>();
+    ASSERT_NE(compare, nullptr);
+    ASSERT_TRUE(test::waitUntil([&] { return compare->isVisible(); }, 30000));
+    EXPECT_EQ(compare->model()->columnCount(), 2);
+    EXPECT_EQ(compare->ttftChart()->series().size(), 2u);
+    screenshot("compare");
     meter.stop();
     std::cout << "[ scenario ] serving: " << meter.describe() << "\n";
     EXPECT_LE(meter.maxGapMs(), 200);

@@ -6,6 +6,7 @@
 #include "serving/CdfChart.h"
 #include "serving/ReplicaTableModel.h"
 #include "serving/RequestTimeline.h"
+#include "serving/ServingCompare.h"
 #include "serving/ServingRun.h"
 #include "serving/ServingSeriesChart.h"
 
@@ -93,4 +94,29 @@ TEST(ServingView, WheelZoomsTimeAndBackReturns) {
     EXPECT_NEAR(double(timeline->mapper().spanPs()), double(span) / 4, double(span) * 1e-6);
     timeline->showAll();
     EXPECT_EQ(timeline->mapper().spanPs(), span);
+}
+
+TEST(ServingCompare, ColumnsAreRunsAndRowsTheirSummaries) {
+    // The same project at two rates: the faster one queues more, so its TTFT p99 is higher.
+    const auto slow = std::make_shared<const serving::ServingResult>(serving::runServing(
+        servingtest::project("model: llama3-8b\n  gpu: h100\n  rate: 5\n  duration: 10 s\n")));
+    const auto fast = std::make_shared<const serving::ServingResult>(serving::runServing(
+        servingtest::project("model: llama3-8b\n  gpu: h100\n  rate: 60\n  duration: 10 s\n")));
+    ServingCompareView view;
+    view.setRuns({{QStringLiteral("slow"), slow}, {QStringLiteral("fast"), fast}});
+    QAbstractItemModelTester tester(view.model(),
+                                    QAbstractItemModelTester::FailureReportingMode::Warning);
+    ASSERT_EQ(view.model()->columnCount(), 2);
+    EXPECT_EQ(view.model()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("fast"));
+    // Row 2 is TTFT p99 in ms, row 12 the SLO attainment in percent.
+    EXPECT_EQ(view.model()->headerData(2, Qt::Vertical).toString(),
+              QStringLiteral("TTFT p99 (ms)"));
+    EXPECT_DOUBLE_EQ(view.model()->index(2, 0).data(Qt::UserRole).toDouble(),
+                     slow->summary.ttft.p99 * 1e3);
+    EXPECT_DOUBLE_EQ(view.model()->index(12, 1).data(Qt::UserRole).toDouble(),
+                     fast->summary.sloAttainment * 100);
+    EXPECT_GT(fast->summary.ttft.p99, slow->summary.ttft.p99);
+    // The CDFs overlay both runs.
+    ASSERT_EQ(view.ttftChart()->series().size(), 2u);
+    EXPECT_EQ(int64_t(view.ttftChart()->series()[1].sorted.size()), fast->summary.completed);
 }
