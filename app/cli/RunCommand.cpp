@@ -7,6 +7,7 @@
 #include "core/Error.h"
 #include "export/AstraReport.h"
 #include "project/ProjectFile.h"
+#include "serving/ServingRun.h"
 #include "simulation/Simulation.h"
 #include "store/ProjectDatabase.h"
 #include "store/RunStorage.h"
@@ -37,8 +38,7 @@ int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     requireFile("project", project);
     std::vector<std::string> warnings;
     SimulationSpec spec = loadProject(project, &warnings);
-    if (spec.serving.enabled && spec.workload.kind == WorkloadSource::Kind::Microbenchmark &&
-        spec.workload.microbenchmark.sizeBytes == 0)
+    if (serving::isServingProject(spec))
         throw UsageError("the project describes serving (serving:) and no workload: run it with "
                          "'astrolabe-cli serve " +
                          project + "'");

@@ -6,11 +6,14 @@
 #include "core/OutputFile.h"
 #include "core/Units.h"
 #include "project/ProjectFile.h"
+#include "serving/RateSearch.h"
+#include "serving/ServingCodec.h"
 #include "serving/ServingRun.h"
 #include "store/ProjectDatabase.h"
 #include "store/RunStorage.h"
 
 #include <charconv>
+#include <cstdio>
 #include <filesystem>
 #include <ostream>
 #include <sstream>
@@ -42,20 +45,6 @@ double durationNs(const std::string& flag, const std::string& text) {
                      text + "\"");
 }
 
-RunResult storedResult(const SimulationSpec& spec, const serving::ServingResult& r) {
-    RunResult result;
-    result.name = spec.name + " (serving)";
-    result.npuCount = r.summary.gpus;
-    result.endTime = SimTime::fromPsRounded(r.summary.durationSeconds * 1e12);
-    result.events = static_cast<uint64_t>(r.summary.iterations);
-    result.wallSeconds = r.wallSeconds;
-    for (const std::string& line : serving::summaryLines(r.summary))
-        result.reportLines.push_back("[serving] " + line);
-    for (const std::string& w : r.warnings)
-        result.reportLines.push_back("[serving] [warning] " + w);
-    return result;
-}
-
 /// PREFIX-requests.csv (one row per request, seconds) and PREFIX-occupancy.csv (the KV cache
 /// and the queues over time).
 void writeCsv(const std::string& prefix, const serving::ServingResult& r) {
@@ -82,6 +71,38 @@ void writeCsv(const std::string& prefix, const serving::ServingResult& r) {
                     [&](std::ostream& file) { file << occupancy.str(); });
 }
 
+int rateSearch(const SimulationSpec& spec, const std::string& attainmentText, std::ostream& out) {
+    const double attainment = positiveNumber("rate-search", attainmentText);
+    if (attainment > 1)
+        throw UsageError("--rate-search: expected a share of requests from 0 to 1 (0.9 for 90%), "
+                         "found \"" +
+                         attainmentText + "\"");
+    serving::RateSearchOptions options;
+    options.attainment = attainment;
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "Rate search: the highest rate at which %.4g%% of requests meet TTFT <= %.4g ms "
+                  "and TPOT <= %.4g ms\n",
+                  attainment * 100, spec.serving.ttftSloNs / 1e6, spec.serving.tpotSloNs / 1e6);
+    out << line;
+    const serving::RateSearchResult result =
+        serving::searchRate(spec, options, [&out](const serving::RateProbe& p) {
+            char row[200];
+            std::snprintf(row, sizeof row,
+                          "  rate %9.4g requests/s: %5.1f%% meet the SLOs, TTFT p99 %.4g ms, "
+                          "TPOT p99 %.4g ms, %.4g output tokens/s per GPU  %s\n",
+                          p.rate, p.summary.sloAttainment * 100, p.summary.ttft.p99 * 1e3,
+                          p.summary.tpot.p99 * 1e3, p.summary.outputTokensPerGpuSecond,
+                          p.meets ? "meets" : "fails");
+            out << row << std::flush;
+        });
+    std::snprintf(line, sizeof line,
+                  "  highest rate meeting the target: %.4g requests/s (%zu runs%s)\n", result.rate,
+                  result.probes.size(), result.converged ? "" : ", stopped before converging");
+    out << line;
+    return result.rate > 0 ? kExitOk : kExitFailure;
+}
+
 } // namespace
 
 ArgParser serveParser() {
@@ -96,6 +117,10 @@ ArgParser serveParser() {
          {"ttft-slo", "T", "the TTFT objective of the goodput (\"2 s\")", "the project's"},
          {"tpot-slo", "T", "the TPOT objective of the goodput (\"50 ms\")", "the project's"},
          {"csv", "PREFIX", "also write PREFIX-requests.csv and PREFIX-occupancy.csv", ""},
+         {"rate-search", "A",
+          "find the highest rate at which a share A (0 to 1) of requests meets both SLOs, by "
+          "bisection from the project's rate (each probe a run; none stored)",
+          ""},
          {"db", "FILE", "project database to store the run in",
           "the project's folder/astrolabe.db"},
          {"no-store", "", "do not store the run in the project database", ""}},
@@ -132,6 +157,8 @@ int serveCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (args.has("tpot-slo"))
         s.tpotSloNs = durationNs("tpot-slo", args.value("tpot-slo"));
 
+    if (args.has("rate-search"))
+        return rateSearch(spec, args.value("rate-search"), out);
     const serving::ServingResult result = serving::runServing(spec);
     for (const std::string& w : result.warnings)
         err << "astrolabe-cli: warning: " << w << "\n";
@@ -148,7 +175,8 @@ int serveCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         const std::string db =
             args.value("db").empty() ? defaultDatabasePath(project) : args.value("db");
         ProjectDatabase database(db);
-        const int64_t id = storeRun(database, spec, storedResult(spec, result), result.wallSeconds);
+        const int64_t id =
+            storeRun(database, spec, serving::servingRunResult(spec, result), result.wallSeconds);
         out << "  stored as run " << id << " in " << db << "\n";
     }
     return kExitOk;

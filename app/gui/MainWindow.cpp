@@ -61,6 +61,7 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
         m_tabs, m_document, m_store, m_errors, this);
     m_bandwidth = new BandwidthOptimizerSession(m_tabs, m_document, m_errors, this);
     m_tabs->addWatchTab();
+    m_tabs->addServingTab();
     m_runBar = new RunToolBar(m_session, this);
     m_presentation = new PresentationController(this, m_tabs, m_layout);
     m_help = new HelpController(this, m_tabs, m_project);

@@ -1,6 +1,8 @@
 #include "gui/RunController.h"
 
 #include "core/Error.h"
+#include "serving/ServingCodec.h"
+#include "serving/ServingRun.h"
 #include "simulation/Simulation.h"
 
 #include <QElapsedTimer>
@@ -72,7 +74,11 @@ RunController::RunController(RunFunction run, QObject* parent)
     : QObject(parent)
     , m_run(run ? std::move(run)
                 : RunFunction([](const SimulationSpec& spec, ProgressSink* progress,
-                                 const CancelToken* cancel) {
+                                 const CancelToken* cancel) -> std::shared_ptr<const RunResult> {
+                      // A serving project runs as serving, as `astrolabe-cli serve` runs it.
+                      if (serving::isServingProject(spec))
+                          return std::make_shared<const RunResult>(
+                              serving::servingRunResult(spec, serving::runServing(spec)));
                       return runSimulation(spec, progress, cancel);
                   })) {
     qRegisterMetaType<astrolabe::Progress>();

@@ -5,12 +5,18 @@
 #include "core/Units.h"
 #include "gui/Counted.h"
 #include "gui/TimelinePage.h"
+#include "serving/ServingCodec.h"
+#include "serving/ServingCompare.h"
 #include "spec/AlgorithmLists.h"
 #include "topology/TopologyEditor.h"
 #include "utilization/UtilizationView.h"
 
+#include <QApplication>
 #include <QLabel>
+#include <QPointer>
 #include <QShowEvent>
+#include <QSplitter>
+#include <QThreadPool>
 #include <QVBoxLayout>
 #include <type_traits>
 
@@ -136,28 +142,64 @@ private:
     SimulationSpec m_spec; ///< the shown run's settings
 };
 
-/// Runs side by side (widgets::CompareView), fed by "Compare selected" in the runs list.
+/// Runs side by side (widgets::CompareView), fed by "Compare selected" in the runs list. When
+/// the compared runs are serving runs, their percentiles, goodput and overlaid CDFs show below
+/// (widgets::ServingCompareView), decoded on a worker thread.
 class ComparePage : public WorkspacePage {
 public:
     explicit ComparePage(QWidget* parent)
         : WorkspacePage(parent)
-        , m_view(new widgets::CompareView(this)) {
+        , m_view(new widgets::CompareView(this))
+        , m_serving(new widgets::ServingCompareView(this)) {
         auto* layout = new QVBoxLayout(this);
         layout->setContentsMargins(0, 0, 0, 0);
-        layout->addWidget(m_view);
+        auto* split = new QSplitter(Qt::Vertical, this);
+        split->addWidget(m_view);
+        split->addWidget(m_serving);
+        layout->addWidget(split);
+        m_serving->hide();
     }
     void compareRuns(const std::vector<const RunRecord*>& runs) override {
         widgets::CompareRuns list;
+        std::vector<std::pair<QString, std::shared_ptr<const RunResult>>> served;
         for (const RunRecord* r : runs)
-            if (r) // "#3 Quick start": names repeat when one project is run again and again
-                list.push_back(
-                    {QStringLiteral("#%1 %2").arg(r->number > 0 ? r->number : r->id).arg(r->name),
-                     r->spec, r->result});
+            if (r) { // "#3 Quick start": names repeat when one project is run again and again
+                const QString name =
+                    QStringLiteral("#%1 %2").arg(r->number > 0 ? r->number : r->id).arg(r->name);
+                list.push_back({name, r->spec, r->result});
+                if (r->result)
+                    served.emplace_back(name, r->result);
+            }
         m_view->setRuns(std::move(list));
+        const uint64_t request = ++m_request;
+        QPointer<ComparePage> self(this);
+        QThreadPool::globalInstance()->start([self, request, served] {
+            std::vector<widgets::NamedServingRun> decoded;
+            for (const auto& [name, result] : served) {
+                try {
+                    if (auto records = serving::servingRecordsOf(*result))
+                        decoded.push_back({name, std::make_shared<const serving::ServingResult>(
+                                                     std::move(*records))});
+                } catch (const std::exception&) {
+                    // A damaged record leaves that run out of the serving comparison.
+                }
+            }
+            QMetaObject::invokeMethod(
+                qApp,
+                [self, request, decoded] {
+                    if (!self || self->m_request != request)
+                        return;
+                    self->m_serving->setVisible(!decoded.empty());
+                    self->m_serving->setRuns(decoded);
+                },
+                Qt::QueuedConnection);
+        });
     }
 
 private:
     widgets::CompareView* m_view;
+    widgets::ServingCompareView* m_serving;
+    uint64_t m_request = 0; ///< the latest comparison; older decodes are dropped
 };
 
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "config/ConfigurationPanel.h"
 #include "generator/ModelBuilderPanel.h"
+#include "gui/ServingPage.h"
 #include "gui/TimelinePage.h"
 #include "gui/WatchPage.h"
 #include "gui/WorkspacePages.h"
@@ -17,10 +18,15 @@ namespace astrolabe::gui {
 WorkspaceTabs::WorkspaceTabs(QUndoStack* undoStack, QWidget* parent)
     : QTabWidget(parent)
     , m_config(new widgets::ConfigurationPanel(this))
-    , m_watch(new WatchPage(this)) {
+    , m_watch(new WatchPage(this))
+    , m_serving(new ServingPage(this)) {
     setDocumentMode(true);
-    m_pages = {createTopologyPage(this, undoStack), createTimelinePage(this),
-               createUtilizationPage(this), createComparePage(this), m_watch};
+    m_pages = {createTopologyPage(this, undoStack),
+               createTimelinePage(this),
+               createUtilizationPage(this),
+               createComparePage(this),
+               m_watch,
+               m_serving};
     // A tab rather than a dock: the model builder's form and live figures need the full width.
     auto* scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("workloadTab"));
@@ -67,6 +73,13 @@ void WorkspaceTabs::addWatchTab() {
         connect(m_watch, &WatchPage::timeChanged, page->schedulePanel(),
                 &widgets::SchedulePanel::setCursorTime);
     }
+}
+
+void WorkspaceTabs::addServingTab() {
+    const int index = addTab(m_serving, tr("Serving"));
+    Q_ASSERT(index == ServingTab);
+    setTabToolTip(index, tr("A serving run's requests: timeline, latency distributions, "
+                            "throughput, KV cache and replicas"));
 }
 
 void WorkspaceTabs::setSpec(const SimulationSpec& spec) {

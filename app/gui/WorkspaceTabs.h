@@ -20,6 +20,7 @@ class ModelBuilderPanel;
 
 namespace astrolabe::gui {
 
+class ServingPage;
 class WatchPage;
 class WorkspacePage;
 
@@ -35,7 +36,8 @@ public:
         WorkloadTab,
         SweepTab,     ///< added by the main window (gui/SweepSession runs what it shows)
         BandwidthTab, ///< added by the main window after Sweep (gui/BandwidthOptimizerSession)
-        WatchTab      ///< added by the main window after Bandwidth (addWatchTab)
+        WatchTab,     ///< added by the main window after Bandwidth (addWatchTab)
+        ServingTab    ///< added by the main window after Watch (addServingTab)
     };
 
     /// The topology editor records its steps on `undoStack`, the project's one history.
@@ -65,6 +67,9 @@ public:
     /// cursor. Called once, after the Sweep and Bandwidth tabs.
     void addWatchTab();
     WatchPage* watchPage() const { return m_watch; }
+    /// Adds the Serving tab (a serving run's requests and latencies). Called once, after Watch.
+    void addServingTab();
+    ServingPage* servingPage() const { return m_serving; }
 
     /// The tab for a part of the project explorer (a run's part: the Timeline).
     void showPart(ProjectExplorer::Part part, const QString& keyPath);
@@ -81,6 +86,7 @@ private:
     widgets::ModelBuilderPanel* m_modelBuilder;
     std::vector<WorkspacePage*> m_pages; ///< the pages other than Configuration and Workload
     WatchPage* m_watch;                  ///< also in m_pages, its tab added by addWatchTab
+    ServingPage* m_serving;              ///< also in m_pages, its tab added by addServingTab
 };
 
 } // namespace astrolabe::gui

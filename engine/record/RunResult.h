@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace astrolabe {
@@ -201,6 +202,10 @@ struct RunResult {
     /// a level other than info goes after the logger: "[system] [warning] Exiting".
     /// export/AstraReport.h adds the "[YYYY-MM-DD HH:MM:SS.mmm] " timestamp and "[info]" level.
     std::vector<std::string> reportLines;
+
+    /// Named records a kind of run keeps beside the above, as bytes the store keeps without
+    /// reading them (a serving run: "serving", serving/ServingCodec.h). Names are unique.
+    std::vector<std::pair<std::string, std::string>> attachments;
 };
 
 } // namespace astrolabe

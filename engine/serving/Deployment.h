@@ -5,6 +5,7 @@
 
 #include "serving/CommCost.h"
 #include "serving/Replica.h"
+#include "serving/ServingResult.h"
 #include "serving/StepTiming.h"
 #include "spec/SimulationSpec.h"
 
@@ -13,8 +14,6 @@
 #include <vector>
 
 namespace astrolabe::serving {
-
-enum class PoolRole : uint8_t { Aggregated, Prefill, Decode };
 
 struct Pool {
     PoolRole role = PoolRole::Aggregated;

@@ -91,6 +91,18 @@ ServingSummary summarize(const std::vector<RequestRecord>& requests, std::vector
     return s;
 }
 
+const char* poolRoleName(PoolRole role) {
+    switch (role) {
+    case PoolRole::Prefill:
+        return "prefill";
+    case PoolRole::Decode:
+        return "decode";
+    case PoolRole::Aggregated:
+        break;
+    }
+    return "aggregated";
+}
+
 std::vector<std::string> summaryLines(const ServingSummary& s) {
     std::vector<std::string> out;
     char line[256];

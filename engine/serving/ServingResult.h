@@ -24,6 +24,14 @@ struct RequestRecord {
     int32_t promptTokens = 0;
     int32_t outputTokens = 0;
     int32_t generated = 0;
+    /// The replica (index over every pool, in pool order) that ran its prefill, and the one that
+    /// ran its decode: the same replica unless the deployment is disaggregated.
+    int32_t prefillReplica = -1;
+    int32_t decodeReplica = -1;
+    /// P/D: its KV cache left the prefill replica (its first token) and reached the decode
+    /// replica's queue (the link's queueing, serialization and latency); -1 without a transfer.
+    double transferStart = -1;
+    double transferEnd = -1;
     bool finished() const { return generated >= outputTokens && lastToken >= 0; }
 };
 
@@ -41,6 +49,21 @@ struct OccupancySample {
     int64_t preemptions = 0; ///< since the previous sample
     int64_t running = 0;
     int64_t waiting = 0;
+    int64_t outputTokens = 0; ///< tokens emitted since the previous sample
+};
+
+/// A pool's part in the deployment (AFD's decode pool is Decode: attention and FFN together).
+enum class PoolRole : uint8_t { Aggregated, Prefill, Decode };
+const char* poolRoleName(PoolRole role); ///< "aggregated", "prefill", "decode"
+
+/// What one replica did over the run.
+struct ReplicaStats {
+    PoolRole role = PoolRole::Aggregated;
+    int gpus = 1;
+    double busySeconds = 0; ///< sum of its iterations' durations
+    int64_t iterations = 0;
+    int64_t requests = 0; ///< requests it admitted to its queue (a preempted one counts once)
+    int64_t tokens = 0;   ///< prefill and decode tokens it computed
 };
 
 struct ServingSummary {
@@ -69,6 +92,10 @@ struct ServingResult {
     ServingSummary summary;
     std::vector<RequestRecord> requests;
     std::vector<OccupancySample> occupancy;
+    std::vector<ReplicaStats> replicas; ///< every pool's replicas, in pool order
+    /// The link between replicas that carries P/D KV transfers.
+    double linkBytesPerSecond = 0;
+    double linkLatencySeconds = 0;
     std::vector<std::string> warnings;
     double wallSeconds = 0;
 };

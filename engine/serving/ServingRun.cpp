@@ -27,6 +27,10 @@ public:
             for (int i = 0; i < pool.replicas; ++i) {
                 m_replicas.emplace_back(pool.limits);
                 m_poolOf.push_back(int(p));
+                ReplicaStats stats;
+                stats.role = pool.role;
+                stats.gpus = pool.gpusPerReplica;
+                m_stats.push_back(stats);
             }
         }
         m_linkFree.assign(m_replicas.size(), SimTime::zero());
@@ -73,6 +77,9 @@ public:
         s.goodputPerGpu = s.goodputRequestsPerSecond / s.gpus;
         result.requests = std::move(m_records);
         result.occupancy = std::move(m_samples);
+        result.replicas = std::move(m_stats);
+        result.linkBytesPerSecond = m_deployment.link.bytesPerSecond;
+        result.linkLatencySeconds = m_deployment.link.latencySeconds;
         return result;
     }
 
@@ -119,6 +126,8 @@ private:
         s.computed = r.cachedTokens;
         s.target = r.promptTokens;
         const int replica = leastLoaded(0);
+        m_records.back().prefillReplica = m_records.back().decodeReplica = replica;
+        ++m_stats[size_t(replica)].requests;
         m_replicas[size_t(replica)].enqueue(s);
         return replica;
     }
@@ -150,12 +159,16 @@ private:
         }
         const Pool& pool = m_deployment.pools[size_t(m_poolOf[size_t(replica)])];
         const SimTime start = m_now;
+        m_stats[size_t(replica)].tokens += shape.tokens();
         m_queue.schedule(m_now + timeOf(pool.timing->stepSeconds(shape)),
                          [this, replica, start] { stepDone(replica, start); });
     }
 
     void stepDone(int replica, SimTime start) {
         ++m_iterations;
+        ReplicaStats& stats = m_stats[size_t(replica)];
+        ++stats.iterations;
+        stats.busySeconds += (m_now - start).seconds();
         m_replicas[size_t(replica)].complete(m_events);
         const double t = now();
         for (const StepEvent& e : m_events) {
@@ -169,6 +182,7 @@ private:
                     m_itl.push_back(float(t - rec.lastToken));
                 rec.lastToken = t;
                 rec.generated = e.sequence.generated;
+                ++m_tokensSinceSample;
             }
             if (e.finished)
                 finished();
@@ -196,6 +210,12 @@ private:
             bytes / (m_deployment.link.bytesPerSecond * std::max(1, prefill.kvHolders));
         const SimTime begin = std::max(m_now, m_linkFree[size_t(to)]);
         m_linkFree[size_t(to)] = begin + timeOf(serial);
+        RequestRecord& rec = m_records[size_t(s.request)];
+        rec.decodeReplica = to;
+        rec.transferStart = now();
+        rec.transferEnd =
+            (m_linkFree[size_t(to)] + timeOf(m_deployment.link.latencySeconds)).seconds();
+        ++m_stats[size_t(to)].requests;
         s.blocks = 0;
         s.scheduled = 0;
         ++m_inTransfer;
@@ -220,6 +240,8 @@ private:
         }
         o.kvOccupancy = total > 0 ? double(used) / double(total) : 0;
         o.preemptions = preemptions - m_preemptionsSeen;
+        o.outputTokens = m_tokensSinceSample;
+        m_tokensSinceSample = 0;
         m_preemptionsSeen = preemptions;
         m_samples.push_back(o);
     }
@@ -242,6 +264,8 @@ private:
     std::vector<RequestRecord> m_records;
     std::vector<float> m_itl;
     std::vector<OccupancySample> m_samples;
+    std::vector<ReplicaStats> m_stats; ///< parallel to m_replicas
+    int64_t m_tokensSinceSample = 0;
     std::vector<StepEvent> m_events;
     EventQueue m_queue;
     SimTime m_now;
@@ -263,6 +287,11 @@ int typicalPrompt(const std::vector<Request>& requests) {
 }
 
 } // namespace
+
+bool isServingProject(const SimulationSpec& spec) {
+    return spec.serving.enabled && spec.workload.kind == WorkloadSource::Kind::Microbenchmark &&
+           spec.workload.microbenchmark.sizeBytes == 0;
+}
 
 ServingResult runServing(const SimulationSpec& spec, std::vector<Request> requests) {
     const auto started = std::chrono::steady_clock::now();

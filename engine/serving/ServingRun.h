@@ -18,6 +18,10 @@
 
 namespace astrolabe::serving {
 
+/// A project to run as serving (`astrolabe-cli serve`, the window's Run): a serving: section
+/// and no workload of its own (the default microbenchmark of size 0).
+bool isServingProject(const SimulationSpec& spec);
+
 /// Builds the deployment and the requests (the trace, or synthetic arrivals) and runs them to
 /// completion. Throws astrolabe::Error (Validation, Input) naming the serving.* key or the
 /// trace's row: a KV cache that cannot hold one request, weights that do not fit, bad rows.

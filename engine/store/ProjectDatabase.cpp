@@ -24,6 +24,10 @@ const char* runStatusName(RunStatus status) {
     return "failed";
 }
 
+std::string attachmentKind(const std::string& name) {
+    return "attachment:" + name;
+}
+
 namespace {
 
 RunStatus parseStatus(const std::string& text) {

@@ -89,6 +89,9 @@ struct LinkDetailPolicy {
     int groupsPerDimension = 256;
 };
 
+/// The run_blobs kind of a RunResult attachment: "attachment:" + name.
+std::string attachmentKind(const std::string& name);
+
 class ProjectDatabase {
 public:
     /// Opens or creates the database and migrates it to kSchemaVersion. Throws astrolabe::Error
@@ -128,13 +131,17 @@ public:
     /// (npu, start). Reads only the chunks that can hold such intervals.
     std::vector<ActivityInterval> loadActivities(int64_t id, SimTime t0, SimTime t1,
                                                  const std::vector<int>& npus = {}) const;
-    /// The whole stored result; activities only when withTimeline, collective and phase spans
-    /// only when withSpans (summaries, links, dimensions and report lines always). A run stored
-    /// with grouped link detail comes back with linkGroupSeries and no linkSeries. A fresh
-    /// object the caller owns alone: it may complete it (the GUI's loader adds one NPU's
-    /// intervals and sorts the spans) without a copy.
+    /// The whole stored result (with its attachments); activities only when withTimeline,
+    /// collective and phase spans only when withSpans (summaries, links, dimensions and report
+    /// lines always). A run stored with grouped link detail comes back with linkGroupSeries and no
+    /// linkSeries. A fresh object the caller owns alone: it may complete it (the GUI's loader adds
+    /// one NPU's intervals and sorts the spans) without a copy.
     std::shared_ptr<RunResult> loadResult(int64_t id, bool withTimeline = true,
                                           bool withSpans = true) const;
+
+    /// A run's attachment (RunResult::attachments) by name, or nothing when it has none of that
+    /// name; reads only that record.
+    std::optional<std::string> loadAttachment(int64_t id, const std::string& name) const;
 
     /// "ok" or SQLite's list of problems (PRAGMA integrity_check).
     std::string integrityCheck() const;

@@ -112,6 +112,12 @@ std::vector<ActivityInterval> ProjectDatabase::loadActivities(int64_t id, SimTim
     return out;
 }
 
+std::optional<std::string> ProjectDatabase::loadAttachment(int64_t id,
+                                                           const std::string& name) const {
+    requireRun(id);
+    return loadBlob(id, attachmentKind(name));
+}
+
 std::shared_ptr<RunResult> ProjectDatabase::loadResult(int64_t id, bool withTimeline,
                                                        bool withSpans) const {
     const RunRecord record = run(id);
@@ -213,6 +219,16 @@ std::shared_ptr<RunResult> ProjectDatabase::loadResult(int64_t id, bool withTime
             b.end = b.start + SimTime::fromPs(in.zigzag());
             r->linkIntervals.push_back(b);
         }
+    }
+    SqliteStatement attachments(
+        *m_db, "SELECT kind FROM run_blobs WHERE run_id = ? AND kind LIKE 'attachment:%' "
+               "ORDER BY kind");
+    attachments.bind(1, id);
+    while (attachments.step()) {
+        const std::string kind = attachments.columnText(0);
+        const std::string name = kind.substr(attachmentKind("").size());
+        if (auto bytes = loadBlob(id, kind))
+            r->attachments.emplace_back(name, std::move(*bytes));
     }
     if (auto blob = loadBlob(id, "memory_usage")) {
         ByteReader in(*blob);

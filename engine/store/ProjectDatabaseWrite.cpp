@@ -74,6 +74,8 @@ std::vector<std::pair<std::string, PackedBlob>> packBlobs(const RunResult& r) {
         }
         blobs.emplace_back("memory_usage", packBytes(memory.view()));
     }
+    for (const auto& [name, bytes] : r.attachments)
+        blobs.emplace_back(attachmentKind(name), packBytes(bytes));
     return blobs;
 }
 

@@ -83,3 +83,25 @@ TEST(ServeCommand, BadFlagsAndProjectsAreUsageErrors) {
     EXPECT_EQ(t.code, 1);
     EXPECT_THAT(t.err, HasSubstr("row 3"));
 }
+
+TEST(ServeCommand, StoresTheRequestsAndSearchesTheRate) {
+    const auto dir = clitest::scratchDir("serve_records");
+    const std::string project = writeProject(
+        dir, "  model: llama3-8b\n  gpu: h100\n  rate: 4\n  duration: 10 s\n  tpot-slo: 25 ms\n");
+    const std::string db = (dir / "runs.db").string();
+    ASSERT_EQ(clitest::cli({"serve", project, "--db", db}).code, 0);
+    astrolabe::ProjectDatabase database(db);
+    const int64_t id = database.listRuns().at(0).id;
+    // The records are kept with the run: about 4/s x 10 s requests.
+    const auto bytes = database.loadAttachment(id, "serving");
+    ASSERT_TRUE(bytes.has_value());
+    EXPECT_GT(bytes->size(), 40u * 50u);
+    // The rate search prints its probes and the answer; bad shares are refused.
+    const clitest::Result search = clitest::cli({"serve", project, "--rate-search", "0.9"});
+    ASSERT_EQ(search.code, 0) << search.err;
+    EXPECT_THAT(search.out, HasSubstr("highest rate meeting the target"));
+    EXPECT_THAT(search.out, HasSubstr("fails"));
+    const clitest::Result bad = clitest::cli({"serve", project, "--rate-search", "90"});
+    EXPECT_NE(bad.code, 0);
+    EXPECT_THAT(bad.err, HasSubstr("--rate-search"));
+}

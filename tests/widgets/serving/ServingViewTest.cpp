@@ -1,0 +1,122 @@
+// The Serving tab's view over a real (small) serving run: every part filled, the replica model
+// sound, a click on the timeline selects the request under it and shows its path.
+#include "serving/ServingView.h"
+
+#include "../../engine/serving/ServingTestSupport.h"
+#include "serving/CdfChart.h"
+#include "serving/ReplicaTableModel.h"
+#include "serving/RequestTimeline.h"
+#include "serving/ServingCompare.h"
+#include "serving/ServingRun.h"
+#include "serving/ServingSeriesChart.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+#include <gtest/gtest.h>
+
+using namespace astrolabe;
+using namespace astrolabe::widgets;
+
+namespace {
+
+std::shared_ptr<const serving::ServingResult> pdRun() {
+    static const auto run =
+        std::make_shared<const serving::ServingResult>(serving::runServing(servingtest::project(
+            "model: llama3-8b\n  gpu: h100\n  deployment: pd\n  replicas: 2\n"
+            "  prefill-replicas: 1\n  rate: 20\n  duration: 5 s\n  tpot-slo: 50 ms\n")));
+    return run;
+}
+
+} // namespace
+
+TEST(ServingView, ShowsEveryPartOfARun) {
+    ServingView view;
+    view.resize(1200, 800);
+    view.setResult(pdRun());
+    const serving::ServingResult& r = *pdRun();
+    ASSERT_GT(r.summary.completed, 50);
+    // The CDFs hold every finished request; TPOT's SLO line is the run's.
+    EXPECT_EQ(int64_t(view.ttftChart()->series().at(0).sorted.size()), r.summary.completed);
+    EXPECT_DOUBLE_EQ(view.tpotChart()->slo(), 0.05);
+    EXPECT_GE(view.tpotChart()->xMax(), 0.05);
+    // One throughput point per sample after the first at a later time.
+    size_t later = 0;
+    for (size_t i = 1; i < r.occupancy.size(); ++i)
+        later += r.occupancy[i].seconds > r.occupancy[i - 1].seconds;
+    EXPECT_EQ(view.seriesChart()->series().seconds.size(), later);
+    EXPECT_GT(later, 100u);
+    QAbstractItemModelTester tester(view.replicaModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::Warning);
+    ASSERT_EQ(view.replicaModel()->rowCount(), 3);
+    EXPECT_EQ(view.replicaModel()->index(0, ReplicaTableModel::Pool).data().toString(),
+              QStringLiteral("prefill"));
+    const double busy =
+        view.replicaModel()->index(0, ReplicaTableModel::Busy).data(Qt::UserRole).toDouble();
+    EXPECT_NEAR(busy, r.replicas[0].busySeconds / r.summary.durationSeconds, 1e-12);
+}
+
+TEST(ServingView, ClickingARequestShowsItsPath) {
+    ServingView view;
+    view.resize(1200, 800);
+    view.show();
+    view.setResult(pdRun());
+    RequestTimeline* timeline = view.timeline();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    // Zoom on 10 requests so that each row is tall, then click the middle of request 3's row
+    // at its decode.
+    timeline->setRows(RowWindow{0, 10});
+    const serving::RequestRecord& q = pdRun()->requests[3];
+    const QRect plot = timeline->plotRect();
+    const auto [top, bottom] = timeline->rows().pixels(3, plot.height());
+    const double x = timeline->mapper().timeToX(secondsToPs((q.transferEnd + q.lastToken) / 2));
+    QSignalSpy clicked(timeline, &RequestTimeline::requestClicked);
+    QTest::mouseClick(timeline, Qt::LeftButton, {},
+                      QPoint(plot.left() + int(x), plot.top() + (top + bottom) / 2));
+    ASSERT_EQ(clicked.count(), 1);
+    EXPECT_EQ(clicked.at(0).at(0).toInt(), 3);
+    EXPECT_EQ(timeline->selected(), 3);
+    EXPECT_TRUE(view.pathText().contains(QStringLiteral("Request #3")));
+    EXPECT_TRUE(view.pathText().contains(QStringLiteral("KV cache to replica")));
+}
+
+TEST(ServingView, WheelZoomsTimeAndBackReturns) {
+    ServingView view;
+    view.resize(1200, 800);
+    view.show();
+    view.setResult(pdRun());
+    RequestTimeline* timeline = view.timeline();
+    const int64_t span = timeline->mapper().spanPs();
+    timeline->zoomAround(timeline->plotRect().center().x(), 4.0);
+    EXPECT_NEAR(double(timeline->mapper().spanPs()), double(span) / 4, double(span) * 1e-6);
+    timeline->setWindow(0, span / 8);
+    EXPECT_TRUE(timeline->back());
+    EXPECT_NEAR(double(timeline->mapper().spanPs()), double(span) / 4, double(span) * 1e-6);
+    timeline->showAll();
+    EXPECT_EQ(timeline->mapper().spanPs(), span);
+}
+
+TEST(ServingCompare, ColumnsAreRunsAndRowsTheirSummaries) {
+    // The same project at two rates: the faster one queues more, so its TTFT p99 is higher.
+    const auto slow = std::make_shared<const serving::ServingResult>(serving::runServing(
+        servingtest::project("model: llama3-8b\n  gpu: h100\n  rate: 5\n  duration: 10 s\n")));
+    const auto fast = std::make_shared<const serving::ServingResult>(serving::runServing(
+        servingtest::project("model: llama3-8b\n  gpu: h100\n  rate: 60\n  duration: 10 s\n")));
+    ServingCompareView view;
+    view.setRuns({{QStringLiteral("slow"), slow}, {QStringLiteral("fast"), fast}});
+    QAbstractItemModelTester tester(view.model(),
+                                    QAbstractItemModelTester::FailureReportingMode::Warning);
+    ASSERT_EQ(view.model()->columnCount(), 2);
+    EXPECT_EQ(view.model()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("fast"));
+    // Row 2 is TTFT p99 in ms, row 12 the SLO attainment in percent.
+    EXPECT_EQ(view.model()->headerData(2, Qt::Vertical).toString(),
+              QStringLiteral("TTFT p99 (ms)"));
+    EXPECT_DOUBLE_EQ(view.model()->index(2, 0).data(Qt::UserRole).toDouble(),
+                     slow->summary.ttft.p99 * 1e3);
+    EXPECT_DOUBLE_EQ(view.model()->index(12, 1).data(Qt::UserRole).toDouble(),
+                     fast->summary.sloAttainment * 100);
+    EXPECT_GT(fast->summary.ttft.p99, slow->summary.ttft.p99);
+    // The CDFs overlay both runs.
+    ASSERT_EQ(view.ttftChart()->series().size(), 2u);
+    EXPECT_EQ(int64_t(view.ttftChart()->series()[1].sorted.size()), fast->summary.completed);
+}
