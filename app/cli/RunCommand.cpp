@@ -26,7 +26,7 @@ ArgParser runParser() {
           "the project's folder/astrolabe.db"},
          {"no-store", "", "do not store the run in the project database", ""},
          {"astra-log", "", "also print ASTRA-sim's report lines", ""},
-         {"backend", "NAME", "network model for this run: congestion-unaware or congestion-aware",
+         {"backend", "NAME", "network model for this run: congestion-unaware, congestion-aware or packet",
           "the project's"},
          progressFlag()},
         {"PROJECT.yaml"});

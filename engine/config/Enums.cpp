@@ -130,8 +130,15 @@ const std::string& SystemConfig::customPrefix(CollectiveKind kind) const {
 }
 
 const char* networkBackendName(NetworkBackend backend) {
-    return backend == NetworkBackend::CongestionAware ? "analytical-congestion-aware"
-                                                      : "analytical-congestion-unaware";
+    switch (backend) {
+    case NetworkBackend::CongestionAware:
+        return "analytical-congestion-aware";
+    case NetworkBackend::Packet:
+        return "ns3";
+    case NetworkBackend::CongestionUnaware:
+        break;
+    }
+    return "analytical-congestion-unaware";
 }
 
 } // namespace astrolabe
