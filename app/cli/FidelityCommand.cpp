@@ -1,6 +1,7 @@
 #include "cli/FidelityCommand.h"
 
 #include "cli/CliSupport.h"
+#include "cli/Commands.h"
 #include "cli/TerminalProgress.h"
 #include "config/ProjectFile.h"
 #include "core/Collectives.h"
