@@ -7,6 +7,7 @@
 #include "core/Collectives.h"
 #include "core/Units.h"
 #include "simulation/Simulation.h"
+#include "store/RunStorage.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -83,6 +84,9 @@ ArgParser fidelityParser() {
                      "packet-level (ns-3) network models and show where they differ.",
                      {{"top", "N", "busiest links shown per model", "3"},
                       {"collectives", "N", "collectives listed (NPU 0, issue order)", "20"},
+                      {"db", "FILE", "project database to store the three runs in",
+                       "the project's folder/astrolabe.db"},
+                      {"no-store", "", "do not store the runs in the project database", ""},
                       progressFlag()},
                      {"PROJECT.yaml"});
 }
@@ -101,11 +105,16 @@ int fidelityCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
     std::vector<ModelRun> runs{{"congestion-unaware", NetworkBackend::CongestionUnaware, {}},
                                {"congestion-aware", NetworkBackend::CongestionAware, {}},
                                {"packet (ns-3)", NetworkBackend::Packet, {}}};
+    std::vector<int64_t> stored;
+    const std::string db =
+        args.value("db").empty() ? defaultDatabasePath(project) : args.value("db");
     for (ModelRun& run : runs) {
         SimulationSpec spec = base;
         spec.options.backend = run.backend;
         TerminalProgress progress(err, args);
         run.result = runSimulation(spec, &progress);
+        if (!args.has("no-store"))
+            stored.push_back(saveRunToProjectDb(db, spec, *run.result, run.result->wallSeconds));
     }
     const RunResult& packet = *runs.back().result;
     out << "fidelity: " << (base.name.empty() ? project : base.name) << ", "
@@ -148,6 +157,9 @@ int fidelityCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
     for (const std::string& line : packet.reportLines)
         if (line.rfind("[packet]", 0) == 0)
             out << "  " << line << "\n";
+    if (stored.size() == runs.size())
+        out << "stored as runs " << stored[0] << ", " << stored[1] << ", " << stored[2] << " in "
+            << db << " (select the three in the GUI's runs list and Compare)\n";
     return kExitOk;
 }
 

@@ -52,6 +52,10 @@ void configureNs3(const PacketOptions& o) {
     ns3::Config::SetDefault("ns3::TcpSocket::DelAckCount", ns3::UintegerValue(2));
     ns3::Config::SetDefault("ns3::TcpSocket::DelAckTimeout", ns3::TimeValue(ns3::MicroSeconds(10)));
     ns3::Config::SetDefault("ns3::TcpSocket::ConnTimeout", ns3::TimeValue(ns3::MilliSeconds(1)));
+    // ns-3 gives a connection up after 6 timeouts in a row (a SYN or a segment lost each time),
+    // which incast at a full queue reaches; the stall watchdog bounds the run instead.
+    ns3::Config::SetDefault("ns3::TcpSocket::ConnCount", ns3::UintegerValue(1000));
+    ns3::Config::SetDefault("ns3::TcpSocket::DataRetries", ns3::UintegerValue(1000));
     // Datacenter timers: ns-3's defaults (1 s minimum RTO, 1 ms clock) are WAN values.
     ns3::Config::SetDefault("ns3::TcpSocketBase::MinRto", ns3::TimeValue(ns3::MicroSeconds(200)));
     ns3::Config::SetDefault("ns3::TcpSocketBase::ClockGranularity",
@@ -134,6 +138,14 @@ private:
     void accepted(ns3::Ptr<ns3::Socket> socket, const ns3::Address& from);
     void received(uint32_t c, ns3::Ptr<ns3::Socket> socket);
     void runNs3Until(SimTime limit);
+    /// ns-3 gave a connection up: stop, and let pump() report it.
+    void failed(uint32_t c, const char* what) {
+        if (m_failure.empty())
+            m_failure = std::string("the TCP connection ") + std::to_string(c) + " from NPU " +
+                        std::to_string(m_connections[c].src) + " to NPU " +
+                        std::to_string(m_connections[c].dst) + " " + what;
+        ns3::Simulator::Stop();
+    }
     [[noreturn]] void stalled() const;
 
     std::unique_lock<std::mutex> m_guard;
@@ -151,6 +163,7 @@ private:
     size_t m_inFlight = 0;
     SimTime m_lastProgress;
     bool m_pumpPending = false;
+    std::string m_failure; ///< set when ns-3 gave a connection up
 };
 
 uint32_t PacketNetwork::Impl::connection(int src, int dst, int index) {
@@ -170,6 +183,16 @@ uint32_t PacketNetwork::Impl::connection(int src, int dst, int index) {
     conn.port = ns3::InetSocketAddress::ConvertFrom(local).GetPort();
     conn.socket->SetSendCallback(ns3::Callback<void, ns3::Ptr<ns3::Socket>, uint32_t>(
         [this, c](ns3::Ptr<ns3::Socket>, uint32_t) { send(c); }));
+    conn.socket->SetConnectCallback(
+        ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>>(),
+        ns3::Callback<void, ns3::Ptr<ns3::Socket>>([this, c](ns3::Ptr<ns3::Socket>) {
+            failed(c, "could not be opened");
+        }));
+    conn.socket->SetCloseCallbacks(
+        ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>>(),
+        ns3::Callback<void, ns3::Ptr<ns3::Socket>>([this, c](ns3::Ptr<ns3::Socket>) {
+            failed(c, "was closed by an error (retransmissions exhausted)");
+        }));
     conn.socket->Connect(ns3::InetSocketAddress(
         m_fabric->tables().address[static_cast<size_t>(dst)], kPort));
     m_connectionOf.emplace(key, c);
@@ -279,7 +302,7 @@ void PacketNetwork::Impl::pump() {
     if (m_inFlight == 0)
         return;
     const SimTime now3 = packet::fromNs3(ns3::Simulator::Now());
-    if (now3 >= deadline)
+    if (now3 >= deadline || !m_failure.empty())
         stalled();
     m_pumpPending = true;
     m_sim.scheduleAt(std::max(now3, m_sim.now()), [this] { pump(); });
@@ -290,11 +313,14 @@ void PacketNetwork::Impl::stalled() const {
     for (const Message& m : m_messages)
         if (m.partsLeft > 0 && (!worst || m.start < worst->start))
             worst = &m;
-    std::string what = "the packet tier delivered no byte for " +
-                       units::formatTime(SimTime::fromNsRounded(m_options.stallTimeoutNs)) +
-                       " of simulated time (run.packet-stall-timeout) at " +
-                       units::formatTime(packet::fromNs3(ns3::Simulator::Now())) + " with " +
-                       std::to_string(m_inFlight) + " message(s) in flight";
+    std::string what =
+        (m_failure.empty()
+             ? "the packet tier delivered no byte for " +
+                   units::formatTime(SimTime::fromNsRounded(m_options.stallTimeoutNs)) +
+                   " of simulated time (run.packet-stall-timeout)"
+             : m_failure) +
+        " at " + units::formatTime(packet::fromNs3(ns3::Simulator::Now())) + " with " +
+        std::to_string(m_inFlight) + " message(s) in flight";
     if (worst) {
         const int32_t first = m_fabric->firstLink(worst->src, worst->dst, 0);
         what += "; the oldest: " + std::to_string(worst->bytes) + " bytes from NPU " +

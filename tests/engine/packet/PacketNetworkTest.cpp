@@ -5,6 +5,8 @@
 // where h = 54 / (MTU - 52) is the header overhead per segment (IPv4 20, TCP 32 with
 // timestamps, PPP 2). The acceptance bounds: 2 % for one flow, 5 % for k flows.
 #include "../network/NetworkTestSupport.h"
+#include "TestPaths.h"
+#include "config/ProjectFile.h"
 #include "core/Error.h"
 #include "engine/golden/GoldenSpec.h"
 #include "packet/PacketNetwork.h"
@@ -12,6 +14,7 @@
 #include "simulation/Simulation.h"
 #include "topology/Topology.h"
 
+#include <filesystem>
 #include <gtest/gtest.h>
 
 using namespace astrolabe;
@@ -123,5 +126,50 @@ TEST(PacketTier, InNetworkCollectivesAreRefusedClearly) {
         FAIL() << "accepted";
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+    }
+}
+
+TEST(PacketTier, ProjectSettingsAreReadWithTheirUnits) {
+    const SimulationSpec spec = parseProject(
+        "name: t\nplatform:\n  dimensions:\n    - {type: Ring, size: 4, bandwidth: 50 GB/s, "
+        "latency: 500 ns}\nsystem: {chunks: 1, algorithms: {all-reduce: [ring]}}\nworkload:\n  microbenchmark: {collective: "
+        "all-reduce, size: 1 MiB}\nrun: {backend: packet, packet-transport: newreno, "
+        "packet-routing: spray, packet-subflows: 4, packet-mtu: 1500, packet-queue: 256 KiB, "
+        "packet-ecn-threshold: 64 KiB, packet-stall-timeout: 2 ms}\n",
+        "p.yaml");
+    EXPECT_EQ(spec.options.backend, NetworkBackend::Packet);
+    const PacketOptions& p = spec.options.packet;
+    EXPECT_EQ(p.transport, PacketTransport::NewReno);
+    EXPECT_EQ(p.routing, PacketRouting::Spray);
+    EXPECT_EQ(p.subflows, 4);
+    EXPECT_EQ(p.mtuBytes, 1500);
+    EXPECT_EQ(p.queueBytes, 256u * 1024);
+    EXPECT_EQ(p.ecnThresholdBytes, 64u * 1024);
+    EXPECT_DOUBLE_EQ(p.stallTimeoutNs, 2e6);
+}
+
+TEST(PacketTier, AMisspelledRoutingNamesTheKeyAndTheChoices) {
+    try {
+        parseProject("name: t\nplatform:\n  dimensions:\n    - {type: Ring, size: 4, bandwidth: "
+                     "50 GB/s, latency: 500 ns}\nsystem: {chunks: 1, algorithms: {all-reduce: [ring]}}\nworkload:\n  "
+                     "microbenchmark: {collective: all-reduce, size: 1 MiB}\nrun: {backend: "
+                     "packet, packet-routing: sprya}\n",
+                     "bad.yaml");
+        FAIL() << "accepted";
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("bad.yaml"), std::string::npos) << what;
+        EXPECT_NE(what.find("sprya"), std::string::npos) << what;
+        EXPECT_NE(what.find("spray"), std::string::npos) << what;
+    }
+}
+
+TEST(PacketTier, TheCaseStudyProjectsLoad) {
+    const std::filesystem::path dir = std::filesystem::path(ASTROLABE_TEST_DATA_DIR) / ".." /
+                                      ".." / "projects" / "case-studies" / "packet-spraying";
+    for (const char* name : {"all-reduce.yaml", "all-to-all.yaml", "scale-16.yaml"}) {
+        const SimulationSpec spec = loadProject((dir / name).string());
+        EXPECT_EQ(spec.options.backend, NetworkBackend::Packet) << name;
+        EXPECT_TRUE(spec.platform.graph) << name;
     }
 }
