@@ -68,8 +68,8 @@ int astraCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     inputs.rendezvousProtocol =
         parseBool("rendezvous-protocol", args.value("rendezvous-protocol", "false"));
     inputs.backend = backend == "analytical-congestion-aware" ? NetworkBackend::CongestionAware
-                     : backend == "ns3"                         ? NetworkBackend::Packet
-                                                                : NetworkBackend::CongestionUnaware;
+                     : backend == "ns3"                       ? NetworkBackend::Packet
+                                                              : NetworkBackend::CongestionUnaware;
     // --comm-scale and --compute-scale have no effect in ASTRA-sim either; only type-checked.
     parseReal("comm-scale", args.value("comm-scale", "1"));
     parseReal("compute-scale", args.value("compute-scale", "1"));

@@ -46,9 +46,8 @@ std::vector<CollectiveSpan> collectivesOf(const RunResult& r, int npu) {
     for (const CollectiveSpan& c : r.collectives)
         if (c.npu == npu)
             out.push_back(c);
-    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-        return a.start < b.start;
-    });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const auto& a, const auto& b) { return a.start < b.start; });
     return out;
 }
 
@@ -57,20 +56,18 @@ void printBusiestLinks(std::ostream& out, const ModelRun& run, size_t top) {
     std::vector<size_t> order(std::min(r.links.size(), r.linkStats.size()));
     for (size_t i = 0; i < order.size(); ++i)
         order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return r.linkStats[a].busy > r.linkStats[b].busy;
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return r.linkStats[a].busy > r.linkStats[b].busy; });
     out << "  " << run.label << ":";
     for (size_t i = 0; i < order.size() && i < top; ++i) {
         const size_t l = order[i];
-        const double busy =
-            r.endTime.ps() > 0 ? 100.0 * static_cast<double>(r.linkStats[l].busy.ps()) /
-                                     static_cast<double>(r.endTime.ps())
-                               : 0.0;
+        const double busy = r.endTime.ps() > 0
+                                ? 100.0 * static_cast<double>(r.linkStats[l].busy.ps()) /
+                                      static_cast<double>(r.endTime.ps())
+                                : 0.0;
         char text[96];
-        std::snprintf(text, sizeof text, " link %zu (%d->%d) %.1f %% busy, %s;", l,
-                      r.links[l].src, r.links[l].dst, busy,
-                      units::formatSize(r.linkStats[l].bytes).c_str());
+        std::snprintf(text, sizeof text, " link %zu (%d->%d) %.1f %% busy, %s;", l, r.links[l].src,
+                      r.links[l].dst, busy, units::formatSize(r.linkStats[l].bytes).c_str());
         out << text;
     }
     out << "\n";
@@ -117,16 +114,15 @@ int fidelityCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
             stored.push_back(saveRunToProjectDb(db, spec, *run.result, run.result->wallSeconds));
     }
     const RunResult& packet = *runs.back().result;
-    out << "fidelity: " << (base.name.empty() ? project : base.name) << ", "
-        << packet.npuCount << " NPUs\n";
+    out << "fidelity: " << (base.name.empty() ? project : base.name) << ", " << packet.npuCount
+        << " NPUs\n";
     out << "  " << padded("model", 20) << padded("end time", 16) << padded("vs packet", 12)
         << "wall time\n";
     for (const ModelRun& run : runs) {
         char wall[32];
         std::snprintf(wall, sizeof wall, "%.3f s", run.result->wallSeconds);
         out << "  " << padded(run.label, 20) << padded(units::formatTime(run.result->endTime), 16)
-            << padded(percent(run.result->endTime.ns(), packet.endTime.ns()), 12) << wall
-            << "\n";
+            << padded(percent(run.result->endTime.ns(), packet.endTime.ns()), 12) << wall << "\n";
     }
 
     std::vector<std::vector<CollectiveSpan>> spans;

@@ -227,8 +227,7 @@ const char* projectMemoryTypeName(RemoteMemoryType type) {
 }
 
 const std::vector<std::string>& backendNames() {
-    static const std::vector<std::string> names{"congestion-unaware", "congestion-aware",
-                                                 "packet"};
+    static const std::vector<std::string> names{"congestion-unaware", "congestion-aware", "packet"};
     return names;
 }
 NetworkBackend parseBackend(const std::string& name) {

@@ -42,8 +42,7 @@ void FlowRouting::setup(std::shared_ptr<const RoutingTables> tables, int node) {
 
 int FlowRouting::ecmpPort(const RoutingTables& tables, int node, int dstNpu, uint32_t src,
                           uint32_t dst, uint32_t ports) {
-    const auto& choices =
-        tables.nextPorts[static_cast<size_t>(node)][static_cast<size_t>(dstNpu)];
+    const auto& choices = tables.nextPorts[static_cast<size_t>(node)][static_cast<size_t>(dstNpu)];
     if (choices.empty())
         return -1;
     const uint64_t key = (static_cast<uint64_t>(src) << 32 | dst) ^

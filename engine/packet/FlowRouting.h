@@ -4,12 +4,11 @@
 // the 5-tuple and the node, as a switch with its own seed does) or per packet (spraying: the
 // next equal-cost port in turn). The tables are computed once per run by PacketFabric.
 
+#include <cstdint>
+#include <memory>
 #include <ns3/ipv4-routing-protocol.h>
 #include <ns3/ipv4.h>
 #include <ns3/net-device.h>
-
-#include <cstdint>
-#include <memory>
 #include <unordered_map>
 #include <vector>
 

@@ -3,6 +3,8 @@
 #include "record/LinkRecorder.h"
 #include "topology/Topology.h"
 
+#include <algorithm>
+#include <map>
 #include <ns3/boolean.h>
 #include <ns3/double.h>
 #include <ns3/internet-stack-helper.h>
@@ -16,9 +18,6 @@
 #include <ns3/string.h>
 #include <ns3/traffic-control-helper.h>
 #include <ns3/uinteger.h>
-
-#include <algorithm>
-#include <map>
 #include <queue>
 
 namespace astrolabe::packet {
@@ -44,8 +43,7 @@ private:
 };
 
 ns3::DataRate rateOf(const Topology& topology, int32_t link) {
-    return ns3::DataRate(
-        static_cast<uint64_t>(std::llround(topology.linkBytesPerNs(link) * 8e9)));
+    return ns3::DataRate(static_cast<uint64_t>(std::llround(topology.linkBytesPerNs(link) * 8e9)));
 }
 
 } // namespace
@@ -86,8 +84,8 @@ PacketFabric::PacketFabric(const Topology& topology, const PacketOptions& option
     ns3::Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.252");
     for (const auto& [forward, backward] : m_channelLinks) {
         connect(forward, backward);
-        addresses.Assign(ns3::NetDeviceContainer(m_channels.back().first,
-                                                 m_channels.back().second));
+        addresses.Assign(
+            ns3::NetDeviceContainer(m_channels.back().first, m_channels.back().second));
         addresses.NewNetwork();
     }
     m_tables->ports.resize(static_cast<size_t>(devices));
@@ -139,9 +137,8 @@ void PacketFabric::connect(int32_t forward, int32_t backward) {
 }
 
 void PacketFabric::addQueue(ns3::Ptr<ns3::NetDevice> device, int32_t link) {
-    const ns3::QueueSize size(ns3::QueueSizeUnit::BYTES,
-                              static_cast<uint32_t>(std::min<uint64_t>(m_options.queueBytes,
-                                                                       UINT32_MAX)));
+    const ns3::QueueSize size(ns3::QueueSizeUnit::BYTES, static_cast<uint32_t>(std::min<uint64_t>(
+                                                             m_options.queueBytes, UINT32_MAX)));
     ns3::TrafficControlHelper tc;
     if (m_options.transport == PacketTransport::Dctcp) {
         const double threshold = static_cast<double>(m_options.ecnThresholdBytes);
@@ -171,10 +168,9 @@ void PacketFabric::addQueue(ns3::Ptr<ns3::NetDevice> device, int32_t link) {
         "Drop", ns3::Callback<void, ns3::Ptr<const ns3::QueueDiscItem>>(
                     [counters](ns3::Ptr<const ns3::QueueDiscItem>) { ++counters->drops; }));
     disc->TraceConnectWithoutContext(
-        "Mark", ns3::Callback<void, ns3::Ptr<const ns3::QueueDiscItem>, const char*>(
-                    [counters](ns3::Ptr<const ns3::QueueDiscItem>, const char*) {
-                        ++counters->marks;
-                    }));
+        "Mark",
+        ns3::Callback<void, ns3::Ptr<const ns3::QueueDiscItem>, const char*>(
+            [counters](ns3::Ptr<const ns3::QueueDiscItem>, const char*) { ++counters->marks; }));
     const double bytesPerNs = m_topology.linkBytesPerNs(link);
     LinkRecorder* recorder = m_recorder;
     device->TraceConnectWithoutContext(
@@ -204,8 +200,8 @@ void PacketFabric::computeRoutes() {
     const auto weight = [&](int32_t link) {
         return SimTime::fromNsRounded(m_topology.linkLatencyNs(link)).ps();
     };
-    m_tables->nextPorts.assign(devices, std::vector<std::vector<uint16_t>>(
-                                            static_cast<size_t>(m_topology.npuCount())));
+    m_tables->nextPorts.assign(
+        devices, std::vector<std::vector<uint16_t>>(static_cast<size_t>(m_topology.npuCount())));
     const Cost unreached{INT64_MAX, INT32_MAX};
     for (int dst = 0; dst < m_topology.npuCount(); ++dst) {
         std::vector<Cost> cost(devices, unreached);

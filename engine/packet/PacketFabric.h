@@ -9,11 +9,10 @@
 #include "core/SimTime.h"
 #include "packet/FlowRouting.h"
 
+#include <memory>
 #include <ns3/node-container.h>
 #include <ns3/nstime.h>
 #include <ns3/queue-disc.h>
-
-#include <memory>
 #include <vector>
 
 namespace astrolabe {
@@ -43,7 +42,9 @@ public:
     /// Builds the nodes, channels, queues and routing tables. The caller holds the ns-3 lock.
     PacketFabric(const Topology& topology, const PacketOptions& options, LinkRecorder* recorder);
 
-    ns3::Ptr<ns3::Node> node(int device) const { return m_nodes.Get(static_cast<uint32_t>(device)); }
+    ns3::Ptr<ns3::Node> node(int device) const {
+        return m_nodes.Get(static_cast<uint32_t>(device));
+    }
     const RoutingTables& tables() const { return *m_tables; }
     const std::vector<LinkCounters>& counters() const { return m_counters; }
     /// The platform link a flow of this 5-tuple takes first out of src (ECMP), or -1.

@@ -6,20 +6,19 @@
 #include "record/LinkRecorder.h"
 #include "topology/Topology.h"
 
+#include <deque>
+#include <mutex>
 #include <ns3/boolean.h>
 #include <ns3/config.h>
 #include <ns3/inet-socket-address.h>
 #include <ns3/rng-seed-manager.h>
 #include <ns3/simulator.h>
 #include <ns3/socket.h>
+#include <ns3/tcp-congestion-ops.h>
 #include <ns3/tcp-dctcp.h>
 #include <ns3/tcp-l4-protocol.h>
 #include <ns3/tcp-socket-factory.h>
-#include <ns3/tcp-congestion-ops.h>
 #include <ns3/uinteger.h>
-
-#include <deque>
-#include <mutex>
 #include <unordered_map>
 
 namespace astrolabe {
@@ -41,7 +40,7 @@ void configureNs3(const PacketOptions& o) {
     ns3::RngSeedManager::SetSeed(1);
     ns3::RngSeedManager::SetRun(1);
     const ns3::TypeId tcp = o.transport == PacketTransport::Dctcp ? ns3::TcpDctcp::GetTypeId()
-                                                                   : ns3::TcpNewReno::GetTypeId();
+                                                                  : ns3::TcpNewReno::GetTypeId();
     ns3::Config::SetDefault("ns3::TcpL4Protocol::SocketType", ns3::TypeIdValue(tcp));
     // IPv4 (20) + TCP (20) + timestamps (12): the segment fills the MTU.
     ns3::Config::SetDefault("ns3::TcpSocket::SegmentSize",
@@ -70,8 +69,7 @@ void stopNs3() {
 
 class PacketNetwork::Impl {
 public:
-    Impl(Simulator& sim, const Topology& topology, const PacketOptions& options,
-         DeliverySink& sink)
+    Impl(Simulator& sim, const Topology& topology, const PacketOptions& options, DeliverySink& sink)
         : m_guard(ns3Lock())
         , m_sim(sim)
         , m_topology(topology)
@@ -185,16 +183,15 @@ uint32_t PacketNetwork::Impl::connection(int src, int dst, int index) {
         [this, c](ns3::Ptr<ns3::Socket>, uint32_t) { send(c); }));
     conn.socket->SetConnectCallback(
         ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>>(),
-        ns3::Callback<void, ns3::Ptr<ns3::Socket>>([this, c](ns3::Ptr<ns3::Socket>) {
-            failed(c, "could not be opened");
-        }));
+        ns3::Callback<void, ns3::Ptr<ns3::Socket>>(
+            [this, c](ns3::Ptr<ns3::Socket>) { failed(c, "could not be opened"); }));
     conn.socket->SetCloseCallbacks(
         ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>>(),
         ns3::Callback<void, ns3::Ptr<ns3::Socket>>([this, c](ns3::Ptr<ns3::Socket>) {
             failed(c, "was closed by an error (retransmissions exhausted)");
         }));
-    conn.socket->Connect(ns3::InetSocketAddress(
-        m_fabric->tables().address[static_cast<size_t>(dst)], kPort));
+    conn.socket->Connect(
+        ns3::InetSocketAddress(m_fabric->tables().address[static_cast<size_t>(dst)], kPort));
     m_connectionOf.emplace(key, c);
     m_bySourcePort.emplace(static_cast<uint64_t>(src) << 16 | conn.port, c);
     return c;
@@ -266,8 +263,8 @@ void PacketNetwork::Impl::transmit(int src, int dst, uint64_t bytes, uint64_t to
     if (m_inFlight == 0)
         m_lastProgress = m_sim.now();
     const auto id = static_cast<uint32_t>(m_messages.size());
-    const int parts = static_cast<int>(std::min<uint64_t>(
-        static_cast<uint64_t>(std::max(1, m_options.subflows)), bytes));
+    const int parts = static_cast<int>(
+        std::min<uint64_t>(static_cast<uint64_t>(std::max(1, m_options.subflows)), bytes));
     m_messages.push_back({token, src, dst, bytes, 0, parts, m_sim.now()});
     ++m_inFlight;
     for (int k = 0; k < parts; ++k) {
@@ -340,8 +337,8 @@ void PacketNetwork::Impl::stalled() const {
     if (!counters.empty() && counters[lossiest].drops > 0)
         what += "; most drops on link " + std::to_string(lossiest) + " (device " +
                 std::to_string(m_topology.link(static_cast<int>(lossiest)).src) + " -> " +
-                std::to_string(m_topology.link(static_cast<int>(lossiest)).dst) + "): " +
-                std::to_string(counters[lossiest].drops) + " packets";
+                std::to_string(m_topology.link(static_cast<int>(lossiest)).dst) +
+                "): " + std::to_string(counters[lossiest].drops) + " packets";
     throw Error(ErrorKind::Deadlock, what, SourceLocation{.keyPath = "run.packet-stall-timeout"},
                 "raise run.packet-queue when queues drop for ever, or run.packet-stall-timeout "
                 "when flows are merely slow");
@@ -359,23 +356,22 @@ std::vector<std::string> PacketNetwork::Impl::reportLines() const {
             fullest = l;
     }
     std::vector<std::string> lines;
-    lines.push_back("[packet] ns-3 " + std::to_string(m_connections.size()) +
-                    " TCP connections, " + std::to_string(m_messages.size()) + " messages, " +
-                    std::to_string(packets) + " packets sent on links, " + std::to_string(drops) +
-                    " dropped, " + std::to_string(marks) + " ECN-marked, " +
+    lines.push_back("[packet] ns-3 " + std::to_string(m_connections.size()) + " TCP connections, " +
+                    std::to_string(m_messages.size()) + " messages, " + std::to_string(packets) +
+                    " packets sent on links, " + std::to_string(drops) + " dropped, " +
+                    std::to_string(marks) + " ECN-marked, " +
                     std::to_string(ns3::Simulator::GetEventCount()) + " ns-3 events");
     if (!counters.empty())
-        lines.push_back("[packet] fullest queue: " +
-                        std::to_string(counters[fullest].maxQueueBytes) + " bytes on link " +
-                        std::to_string(fullest) + " (device " +
-                        std::to_string(m_topology.link(static_cast<int>(fullest)).src) + " -> " +
-                        std::to_string(m_topology.link(static_cast<int>(fullest)).dst) + ")");
+        lines.push_back(
+            "[packet] fullest queue: " + std::to_string(counters[fullest].maxQueueBytes) +
+            " bytes on link " + std::to_string(fullest) + " (device " +
+            std::to_string(m_topology.link(static_cast<int>(fullest)).src) + " -> " +
+            std::to_string(m_topology.link(static_cast<int>(fullest)).dst) + ")");
     return lines;
 }
 
-PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology,
-                             const PacketOptions& options, DeliverySink& sink,
-                             LinkRecorder* recorder)
+PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const PacketOptions& options,
+                             DeliverySink& sink, LinkRecorder* recorder)
     : m_impl(std::make_unique<Impl>(sim, topology, options, sink)) {
     m_impl->build(recorder);
 }

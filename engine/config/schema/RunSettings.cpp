@@ -60,8 +60,7 @@ void bindChoices(Setting& s, bool RunOptions::*field, std::array<const char*, 2>
 }
 
 // The packet tier's settings (run.packet-*), read only when run.backend is packet.
-template <typename T>
-void bindPacket(Setting& s, T PacketOptions::*member, const char* jsonKey) {
+template <typename T> void bindPacket(Setting& s, T PacketOptions::*member, const char* jsonKey) {
     s.get = [member](const SimulationSpec& spec) -> Value {
         const T v = spec.options.packet.*member;
         if constexpr (std::is_same_v<T, double>)
@@ -97,8 +96,8 @@ void bindPacketEnum(Setting& s, Enum PacketOptions::*member, std::vector<std::st
                 spec.options.packet.*member = static_cast<Enum>(i);
                 return;
             }
-        throw Error(ErrorKind::Validation, std::string("unknown ") + noun + " \"" + name + "\"",
-                    {}, config::didYouMean(name, names));
+        throw Error(ErrorKind::Validation, std::string("unknown ") + noun + " \"" + name + "\"", {},
+                    config::didYouMean(name, names));
     };
 }
 
@@ -118,8 +117,7 @@ void appendPacketSettings(std::vector<Setting>& out) {
     s.specJsonKey = "packetRouting";
     out.push_back(s);
 
-    s = make("packet-subflows", Type::Int, "Packet tier: sub-flows per message",
-             "packet sub-flows",
+    s = make("packet-subflows", Type::Int, "Packet tier: sub-flows per message", "packet sub-flows",
              "Each message is split into this many TCP connections of equal size (application-"
              "level flow splitting); with ECMP each one hashes to its own path.");
     bindPacket(s, &PacketOptions::subflows, "packetSubflows");
@@ -153,8 +151,7 @@ void appendPacketSettings(std::vector<Setting>& out) {
     s.maximum = 1024.0 * 1024 * 1024;
     out.push_back(s);
 
-    s = make("packet-stall-timeout", Type::Quantity, "Packet tier: stall timeout",
-             "stall timeout",
+    s = make("packet-stall-timeout", Type::Quantity, "Packet tier: stall timeout", "stall timeout",
              "A packet run that delivers no byte for this long (simulated) while flows wait "
              "ends with an error naming the flow and its first link, never a hang.");
     bindPacket(s, &PacketOptions::stallTimeoutNs, "packetStallTimeoutNs");
@@ -188,9 +185,8 @@ std::vector<Setting> runSettings() {
     };
     s.hooks.fromSpecJson = [](const nlohmann::json& group, SimulationSpec& spec) {
         if (const auto it = group.find("backend"); it != group.end() && it->is_string())
-            for (NetworkBackend b :
-                 {NetworkBackend::CongestionUnaware, NetworkBackend::CongestionAware,
-                  NetworkBackend::Packet})
+            for (NetworkBackend b : {NetworkBackend::CongestionUnaware,
+                                     NetworkBackend::CongestionAware, NetworkBackend::Packet})
                 if (it->get<std::string>() == networkBackendName(b))
                     spec.options.backend = b;
     };

@@ -17,9 +17,9 @@ TEST(FidelityCommand, RunsTheThreeModelsAndShowsWhereTheyDiffer) {
                               "  microbenchmark: {collective: all-reduce, size: 4 MiB}\n";
     const clitest::Result r = clitest::cli({"fidelity", project.string()});
     ASSERT_EQ(r.code, 0) << r.err;
-    for (const char* piece : {"congestion-unaware", "congestion-aware", "packet (ns-3)",
-                              "per collective", "#1 ALL_REDUCE 4 MiB", "busiest links",
-                              "[packet] ns-3", "stored as runs"})
+    for (const char* piece :
+         {"congestion-unaware", "congestion-aware", "packet (ns-3)", "per collective",
+          "#1 ALL_REDUCE 4 MiB", "busiest links", "[packet] ns-3", "stored as runs"})
         EXPECT_NE(r.out.find(piece), std::string::npos) << piece << "\n" << r.out;
     fs::remove_all(dir);
 }

@@ -4,12 +4,13 @@
 //   k messages into one bottleneck   the last arrives at about k S (1 + h) + start-up
 // where h = 54 / (MTU - 52) is the header overhead per segment (IPv4 20, TCP 32 with
 // timestamps, PPP 2). The acceptance bounds: 2 % for one flow, 5 % for k flows.
+#include "packet/PacketNetwork.h"
+
 #include "../network/NetworkTestSupport.h"
 #include "TestPaths.h"
 #include "config/ProjectFile.h"
 #include "core/Error.h"
 #include "engine/golden/GoldenSpec.h"
-#include "packet/PacketNetwork.h"
 #include "record/LinkRecorder.h"
 #include "simulation/Simulation.h"
 #include "topology/Topology.h"
@@ -91,8 +92,8 @@ TEST(PacketTier, RingAllReduceIsWithinFivePercentOfTheCongestionAwareModel) {
     // 8-NPU ring, 64 MiB: both models move 2 (p - 1) / p * 64 MiB per NPU over one link at a
     // time; the packet tier adds headers (0.6 %) and TCP's start-up on each new connection.
     auto packet = golden::spec({golden::dim(BlockKind::Ring, 8)}, "ring", NetworkBackend::Packet);
-    auto aware = golden::spec({golden::dim(BlockKind::Ring, 8)}, "ring",
-                              NetworkBackend::CongestionAware);
+    auto aware =
+        golden::spec({golden::dim(BlockKind::Ring, 8)}, "ring", NetworkBackend::CongestionAware);
     const uint64_t bytes = 64 * golden::kMiB;
     const auto p = golden::runCollective(packet, CollectiveType::AllReduce, bytes);
     const auto a = golden::runCollective(aware, CollectiveType::AllReduce, bytes);
@@ -132,7 +133,8 @@ TEST(PacketTier, InNetworkCollectivesAreRefusedClearly) {
 TEST(PacketTier, ProjectSettingsAreReadWithTheirUnits) {
     const SimulationSpec spec = parseProject(
         "name: t\nplatform:\n  dimensions:\n    - {type: Ring, size: 4, bandwidth: 50 GB/s, "
-        "latency: 500 ns}\nsystem: {chunks: 1, algorithms: {all-reduce: [ring]}}\nworkload:\n  microbenchmark: {collective: "
+        "latency: 500 ns}\nsystem: {chunks: 1, algorithms: {all-reduce: [ring]}}\nworkload:\n  "
+        "microbenchmark: {collective: "
         "all-reduce, size: 1 MiB}\nrun: {backend: packet, packet-transport: newreno, "
         "packet-routing: spray, packet-subflows: 4, packet-mtu: 1500, packet-queue: 256 KiB, "
         "packet-ecn-threshold: 64 KiB, packet-stall-timeout: 2 ms}\n",
@@ -151,7 +153,8 @@ TEST(PacketTier, ProjectSettingsAreReadWithTheirUnits) {
 TEST(PacketTier, AMisspelledRoutingNamesTheKeyAndTheChoices) {
     try {
         parseProject("name: t\nplatform:\n  dimensions:\n    - {type: Ring, size: 4, bandwidth: "
-                     "50 GB/s, latency: 500 ns}\nsystem: {chunks: 1, algorithms: {all-reduce: [ring]}}\nworkload:\n  "
+                     "50 GB/s, latency: 500 ns}\nsystem: {chunks: 1, algorithms: {all-reduce: "
+                     "[ring]}}\nworkload:\n  "
                      "microbenchmark: {collective: all-reduce, size: 1 MiB}\nrun: {backend: "
                      "packet, packet-routing: sprya}\n",
                      "bad.yaml");
@@ -165,8 +168,8 @@ TEST(PacketTier, AMisspelledRoutingNamesTheKeyAndTheChoices) {
 }
 
 TEST(PacketTier, TheCaseStudyProjectsLoad) {
-    const std::filesystem::path dir = std::filesystem::path(ASTROLABE_TEST_DATA_DIR) / ".." /
-                                      ".." / "projects" / "case-studies" / "packet-spraying";
+    const std::filesystem::path dir = std::filesystem::path(ASTROLABE_TEST_DATA_DIR) / ".." / ".." /
+                                      "projects" / "case-studies" / "packet-spraying";
     for (const char* name : {"all-reduce.yaml", "all-to-all.yaml", "scale-16.yaml"}) {
         const SimulationSpec spec = loadProject((dir / name).string());
         EXPECT_EQ(spec.options.backend, NetworkBackend::Packet) << name;
