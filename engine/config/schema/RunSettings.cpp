@@ -101,6 +101,11 @@ void bindPacketEnum(Setting& s, Enum PacketOptions::*member, std::vector<std::st
     };
 }
 
+// Written to a project only when it uses the packet tier or changed one of them.
+bool usesPacketSettings(const SimulationSpec& spec) {
+    return spec.options.backend == NetworkBackend::Packet || spec.options.packet != PacketOptions{};
+}
+
 void appendPacketSettings(std::vector<Setting>& out) {
     Setting s = make("packet-transport", Type::Enum, "Packet tier: transport", "packet transport",
                      "ns-3's TCP variant for every flow: dctcp (ECN marks at switch queues scale "
@@ -108,6 +113,7 @@ void appendPacketSettings(std::vector<Setting>& out) {
                      "baseline). Stock ns-3 has no RoCE/DCQCN (docs/network-models.md).");
     bindPacketEnum(s, &PacketOptions::transport, {"dctcp", "newreno"}, "packet transport");
     s.specJsonKey = "packetTransport";
+    s.writeProjectWhen = usesPacketSettings;
     out.push_back(s);
 
     s = make("packet-routing", Type::Enum, "Packet tier: routing", "packet routing",
@@ -115,6 +121,7 @@ void appendPacketSettings(std::vector<Setting>& out) {
              "each packet takes the next equal-cost path in turn (packet spraying).");
     bindPacketEnum(s, &PacketOptions::routing, {"ecmp", "spray"}, "packet routing");
     s.specJsonKey = "packetRouting";
+    s.writeProjectWhen = usesPacketSettings;
     out.push_back(s);
 
     s = make("packet-subflows", Type::Int, "Packet tier: sub-flows per message", "packet sub-flows",
@@ -123,6 +130,7 @@ void appendPacketSettings(std::vector<Setting>& out) {
     bindPacket(s, &PacketOptions::subflows, "packetSubflows");
     s.minimum = 1;
     s.maximum = 64;
+    s.writeProjectWhen = usesPacketSettings;
     out.push_back(s);
 
     s = make("packet-mtu", Type::Int, "Packet tier: MTU (bytes)", "packet MTU",
@@ -131,6 +139,7 @@ void appendPacketSettings(std::vector<Setting>& out) {
     bindPacket(s, &PacketOptions::mtuBytes, "packetMtu");
     s.minimum = 576;
     s.maximum = 65000;
+    s.writeProjectWhen = usesPacketSettings;
     out.push_back(s);
 
     s = make("packet-queue", Type::Quantity, "Packet tier: queue per port", "packet queue",
@@ -139,6 +148,7 @@ void appendPacketSettings(std::vector<Setting>& out) {
     s.unit = Unit::Bytes;
     s.minimum = 16 * 1024;
     s.maximum = 1024.0 * 1024 * 1024;
+    s.writeProjectWhen = usesPacketSettings;
     out.push_back(s);
 
     s = make("packet-ecn-threshold", Type::Quantity, "Packet tier: ECN marking threshold",
@@ -149,6 +159,7 @@ void appendPacketSettings(std::vector<Setting>& out) {
     s.unit = Unit::Bytes;
     s.minimum = 1500;
     s.maximum = 1024.0 * 1024 * 1024;
+    s.writeProjectWhen = usesPacketSettings;
     out.push_back(s);
 
     s = make("packet-stall-timeout", Type::Quantity, "Packet tier: stall timeout", "stall timeout",
@@ -158,6 +169,7 @@ void appendPacketSettings(std::vector<Setting>& out) {
     s.unit = Unit::Nanoseconds;
     s.minimum = 1000;
     s.minimumExclusive = false;
+    s.writeProjectWhen = usesPacketSettings;
     out.push_back(s);
 }
 
