@@ -13,7 +13,7 @@ packages=(
     cmake ninja-build mold g++ make pkg-config ccache clang-format
     qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
     libyaml-cpp-dev libsqlite3-dev libprotobuf-dev protobuf-compiler zlib1g-dev
-    nlohmann-json3-dev libpugixml-dev libnlopt-dev libopenmpi-dev openmpi-bin
+    nlohmann-json3-dev libpugixml-dev libnlopt-dev libopenmpi-dev openmpi-bin libns3-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     xvfb xauth fonts-dejavu-core
 )

@@ -34,7 +34,7 @@ ArgParser astraParser() {
             {"rendezvous-protocol", "BOOL", "8 KiB control message before every data message",
              "false"},
             {"network-backend", "NAME",
-             "analytical-congestion-unaware or analytical-congestion-aware",
+             "analytical-congestion-unaware, analytical-congestion-aware or ns3 (the packet tier)",
              "analytical-congestion-unaware"},
             {"json", "FILE", "also write the full result as JSON", ""},
             progressFlag(),
@@ -43,10 +43,11 @@ ArgParser astraParser() {
 
 int astraCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     const std::string backend = args.value("network-backend", "analytical-congestion-unaware");
-    if (backend != "analytical-congestion-unaware" && backend != "analytical-congestion-aware")
-        throw UsageError(
-            "--network-backend: unknown backend \"" + backend +
-            "\"; expected analytical-congestion-unaware or analytical-congestion-aware");
+    if (backend != "analytical-congestion-unaware" && backend != "analytical-congestion-aware" &&
+        backend != "ns3")
+        throw UsageError("--network-backend: unknown backend \"" + backend +
+                         "\"; expected analytical-congestion-unaware, "
+                         "analytical-congestion-aware or ns3");
     requireFile("system-configuration", args.value("system-configuration"));
     requireFile("network-configuration", args.value("network-configuration"));
     requireFile("remote-memory-configuration", args.value("remote-memory-configuration"));
@@ -67,6 +68,7 @@ int astraCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     inputs.rendezvousProtocol =
         parseBool("rendezvous-protocol", args.value("rendezvous-protocol", "false"));
     inputs.backend = backend == "analytical-congestion-aware" ? NetworkBackend::CongestionAware
+                     : backend == "ns3"                       ? NetworkBackend::Packet
                                                               : NetworkBackend::CongestionUnaware;
     // --comm-scale and --compute-scale have no effect in ASTRA-sim either; only type-checked.
     parseReal("comm-scale", args.value("comm-scale", "1"));

@@ -5,6 +5,7 @@
 #include "cli/CalibrateCommand.h"
 #include "cli/CompareCommand.h"
 #include "cli/ExportAstraCommand.h"
+#include "cli/FidelityCommand.h"
 #include "cli/GenerateCommand.h"
 #include "cli/GenerateLlmCommand.h"
 #include "cli/GraphCommand.h"
@@ -61,6 +62,8 @@ const std::vector<Command>& commands() {
          modelInfoCommand},
         {"runs", "list, show, export or delete stored runs", runsParser, runsCommand},
         {"compare", "compare stored runs side by side", compareParser, compareCommand},
+        {"fidelity", "one project through the unaware, aware and packet (ns-3) network models",
+         fidelityParser, fidelityCommand},
         {"sweep", "run every point of a sweep on every core, or with --mpi across machines",
          sweepParser, sweepCommand},
         {"optimize", "'optimize bandwidth' (LIBRA) or 'optimize parallelism' (the planner)",

@@ -164,7 +164,7 @@ ArgParser optimizeParser() {
          "generate-llm's flags, e.g. preset=gpt3-175b,layers=2 (npus = the platform's)",
          ""},
         {"pareto", "N", "also print the cost / time Pareto front over N budgets", ""},
-        {"backend", "NAME", "network model: congestion-unaware or congestion-aware",
+        {"backend", "NAME", "network model: congestion-unaware, congestion-aware or packet",
          "the project's"},
         {"json", "", "print the result as JSON instead of tables", ""},
         {"verbose", "", "print each simulation (bandwidths, time) on stderr as it finishes", ""}};

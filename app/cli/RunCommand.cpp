@@ -20,17 +20,17 @@
 namespace astrolabe::cli {
 
 ArgParser runParser() {
-    return ArgParser(
-        "run", "Run an Astrolabe project and print where the time went.",
-        {{"json", "FILE", "also write the full result as JSON", ""},
-         {"db", "FILE", "project database to store the run in",
-          "the project's folder/astrolabe.db"},
-         {"no-store", "", "do not store the run in the project database", ""},
-         {"astra-log", "", "also print ASTRA-sim's report lines", ""},
-         {"backend", "NAME", "network model for this run: congestion-unaware or congestion-aware",
-          "the project's"},
-         progressFlag()},
-        {"PROJECT.yaml"});
+    return ArgParser("run", "Run an Astrolabe project and print where the time went.",
+                     {{"json", "FILE", "also write the full result as JSON", ""},
+                      {"db", "FILE", "project database to store the run in",
+                       "the project's folder/astrolabe.db"},
+                      {"no-store", "", "do not store the run in the project database", ""},
+                      {"astra-log", "", "also print ASTRA-sim's report lines", ""},
+                      {"backend", "NAME",
+                       "network model for this run: congestion-unaware, congestion-aware or packet",
+                       "the project's"},
+                      progressFlag()},
+                     {"PROJECT.yaml"});
 }
 
 int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {

@@ -52,6 +52,8 @@ public:
     SimTime now() const { return m_now; }
     uint64_t eventsProcessed() const { return m_eventsProcessed; }
     size_t eventsPending() const { return m_queue.size(); }
+    /// Time of the earliest pending event; SimTime::max() when none is left.
+    SimTime nextEventTime() { return m_queue.nextTime(); }
 
     Handle scheduleAt(SimTime at, Callback callback);
     Handle scheduleIn(SimTime delay, Callback callback) {

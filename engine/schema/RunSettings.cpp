@@ -9,6 +9,8 @@
 namespace astrolabe::settings {
 namespace {
 
+template <typename T> constexpr bool s_bytes = std::is_same_v<T, uint64_t>;
+
 Setting make(const std::string& key, Type type, const std::string& label,
              const std::string& shortLabel, const std::string& help) {
     Setting s = declare("run." + key, type, label, shortLabel, help);
@@ -56,6 +58,120 @@ void bindChoices(Setting& s, bool RunOptions::*field, std::array<const char*, 2>
     };
 }
 
+// The packet tier's settings (run.packet-*), read only when run.backend is packet.
+template <typename T> void bindPacket(Setting& s, T PacketOptions::*member, const char* jsonKey) {
+    s.get = [member](const SimulationSpec& spec) -> Value {
+        const T v = spec.options.packet.*member;
+        if constexpr (std::is_same_v<T, double>)
+            return v;
+        else if constexpr (s_bytes<T>)
+            return static_cast<double>(v);
+        else
+            return static_cast<int64_t>(v);
+    };
+    s.set = [member](SimulationSpec& spec, const Value& v) {
+        if constexpr (std::is_same_v<T, double>)
+            spec.options.packet.*member = std::get<double>(v);
+        else if constexpr (s_bytes<T>)
+            spec.options.packet.*member = static_cast<T>(std::get<double>(v));
+        else
+            spec.options.packet.*member = static_cast<T>(std::get<int64_t>(v));
+    };
+    s.specJsonKey = jsonKey;
+}
+
+template <typename Enum>
+void bindPacketEnum(Setting& s, Enum PacketOptions::*member, std::vector<std::string> names,
+                    const char* noun) {
+    s.type = Type::Enum;
+    s.choices = names;
+    s.get = [member, names](const SimulationSpec& spec) -> Value {
+        return names[static_cast<size_t>(spec.options.packet.*member)];
+    };
+    s.set = [member, names, noun](SimulationSpec& spec, const Value& v) {
+        const std::string& name = std::get<std::string>(v);
+        for (size_t i = 0; i < names.size(); ++i)
+            if (names[i] == name) {
+                spec.options.packet.*member = static_cast<Enum>(i);
+                return;
+            }
+        throw Error(ErrorKind::Validation, std::string("unknown ") + noun + " \"" + name + "\"", {},
+                    config::didYouMean(name, names));
+    };
+}
+
+// Written to a project only when it uses the packet tier or changed one of them.
+bool usesPacketSettings(const SimulationSpec& spec) {
+    return spec.options.backend == NetworkBackend::Packet || spec.options.packet != PacketOptions{};
+}
+
+void appendPacketSettings(std::vector<Setting>& out) {
+    Setting s = make("packet-transport", Type::Enum, "Packet tier: transport", "packet transport",
+                     "ns-3's TCP variant for every flow: dctcp (ECN marks at switch queues scale "
+                     "the window down, the datacenter default) or newreno (loss-based, the plain "
+                     "baseline). Stock ns-3 has no RoCE/DCQCN (docs/network-models.md).");
+    bindPacketEnum(s, &PacketOptions::transport, {"dctcp", "newreno"}, "packet transport");
+    s.specJsonKey = "packetTransport";
+    s.writeProjectWhen = usesPacketSettings;
+    out.push_back(s);
+
+    s = make("packet-routing", Type::Enum, "Packet tier: routing", "packet routing",
+             "ecmp: each flow (5-tuple hash) keeps one of the equal-cost shortest paths; spray: "
+             "each packet takes the next equal-cost path in turn (packet spraying).");
+    bindPacketEnum(s, &PacketOptions::routing, {"ecmp", "spray"}, "packet routing");
+    s.specJsonKey = "packetRouting";
+    s.writeProjectWhen = usesPacketSettings;
+    out.push_back(s);
+
+    s = make("packet-subflows", Type::Int, "Packet tier: sub-flows per message", "packet sub-flows",
+             "Each message is split into this many TCP connections of equal size (application-"
+             "level flow splitting); with ECMP each one hashes to its own path.");
+    bindPacket(s, &PacketOptions::subflows, "packetSubflows");
+    s.minimum = 1;
+    s.maximum = 64;
+    s.writeProjectWhen = usesPacketSettings;
+    out.push_back(s);
+
+    s = make("packet-mtu", Type::Int, "Packet tier: MTU (bytes)", "packet MTU",
+             "IP MTU of every link in bytes; TCP segments carry the MTU less 52 bytes of IP and "
+             "TCP headers (with timestamps).");
+    bindPacket(s, &PacketOptions::mtuBytes, "packetMtu");
+    s.minimum = 576;
+    s.maximum = 65000;
+    s.writeProjectWhen = usesPacketSettings;
+    out.push_back(s);
+
+    s = make("packet-queue", Type::Quantity, "Packet tier: queue per port", "packet queue",
+             "Bytes each output port of a switch or NPU can queue before it drops.");
+    bindPacket(s, &PacketOptions::queueBytes, "packetQueueBytes");
+    s.unit = Unit::Bytes;
+    s.minimum = 16 * 1024;
+    s.maximum = 1024.0 * 1024 * 1024;
+    s.writeProjectWhen = usesPacketSettings;
+    out.push_back(s);
+
+    s = make("packet-ecn-threshold", Type::Quantity, "Packet tier: ECN marking threshold",
+             "ECN threshold",
+             "DCTCP: a port marks packets when its instantaneous queue exceeds this many bytes "
+             "(RED with min = max threshold). Ignored by newreno.");
+    bindPacket(s, &PacketOptions::ecnThresholdBytes, "packetEcnThresholdBytes");
+    s.unit = Unit::Bytes;
+    s.minimum = 1500;
+    s.maximum = 1024.0 * 1024 * 1024;
+    s.writeProjectWhen = usesPacketSettings;
+    out.push_back(s);
+
+    s = make("packet-stall-timeout", Type::Quantity, "Packet tier: stall timeout", "stall timeout",
+             "A packet run that delivers no byte for this long (simulated) while flows wait "
+             "ends with an error naming the flow and its first link, never a hang.");
+    bindPacket(s, &PacketOptions::stallTimeoutNs, "packetStallTimeoutNs");
+    s.unit = Unit::Nanoseconds;
+    s.minimum = 1000;
+    s.minimumExclusive = false;
+    s.writeProjectWhen = usesPacketSettings;
+    out.push_back(s);
+}
+
 std::vector<Setting> runSettings() {
     std::vector<Setting> out;
     const auto opt = &SimulationSpec::options;
@@ -63,10 +179,12 @@ std::vector<Setting> runSettings() {
     Setting s = make("backend", Type::Enum, "Network model", "network backend",
                      "Congestion-unaware: every message gets the full link bandwidth (fast, the "
                      "usual first estimate). Congestion-aware: messages sharing a link wait for "
-                     "each other, so contention shows up.");
-    bindEnum(s, opt, &RunOptions::backend, backendText, backendOf, 2);
+                     "each other, so contention shows up. Packet: every message becomes TCP "
+                     "flows through ns-3 (switch queues, ECN, ECMP); slowest, most faithful.");
+    bindEnum(s, opt, &RunOptions::backend, backendText, backendOf, 3);
     s.displayChoices = {networkBackendName(NetworkBackend::CongestionUnaware),
-                        networkBackendName(NetworkBackend::CongestionAware)};
+                        networkBackendName(NetworkBackend::CongestionAware),
+                        networkBackendName(NetworkBackend::Packet)};
     s.astraKey = "--network-backend";
     s.compat = Compat::CommandLine;
     s.specJsonKey = "backend";
@@ -76,8 +194,8 @@ std::vector<Setting> runSettings() {
     };
     s.hooks.fromSpecJson = [](const nlohmann::json& group, SimulationSpec& spec) {
         if (const auto it = group.find("backend"); it != group.end() && it->is_string())
-            for (NetworkBackend b :
-                 {NetworkBackend::CongestionUnaware, NetworkBackend::CongestionAware})
+            for (NetworkBackend b : {NetworkBackend::CongestionUnaware,
+                                     NetworkBackend::CongestionAware, NetworkBackend::Packet})
                 if (it->get<std::string>() == networkBackendName(b))
                     spec.options.backend = b;
     };
@@ -129,6 +247,7 @@ std::vector<Setting> runSettings() {
              "are identical and the run is up to N times cheaper.");
     bindField(s, opt, &RunOptions::exploitSymmetry);
     out.push_back(s);
+    appendPacketSettings(out);
     return out;
 }
 

@@ -8,6 +8,7 @@
 #include "network/CongestionAwareNetwork.h"
 #include "network/CongestionUnawareNetwork.h"
 #include "network/Transport.h"
+#include "packet/PacketNetwork.h"
 #include "record/LinkRecorder.h"
 #include "simulation/CustomCollectives.h"
 #include "simulation/ProcessGroups.h"
@@ -44,6 +45,9 @@ std::unique_ptr<NetworkModel> makeNetwork(const SimulationSpec& spec, Simulator&
     case NetworkBackend::CongestionAware:
         return std::make_unique<CongestionAwareNetwork>(sim, topology, timing, transport,
                                                         &recorder);
+    case NetworkBackend::Packet:
+        return std::make_unique<PacketNetwork>(sim, topology, spec.options.packet, transport,
+                                               &recorder);
     }
     throw Error(ErrorKind::Internal, "unknown network backend");
 }
@@ -315,6 +319,9 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
             result->criticalPath.push_back({latest->npu, id});
     }
     recorder.finish(*result, topology.dimensionCount());
+    if (const auto* packets = dynamic_cast<const PacketNetwork*>(network.get()))
+        for (std::string& line : packets->reportLines())
+            result->reportLines.push_back(std::move(line));
     result->reportLines.push_back("[system] [warning] Exiting");
     result->events = sim.eventsProcessed();
     result->wallSeconds =

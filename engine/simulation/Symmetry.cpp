@@ -44,6 +44,8 @@ std::string runSymmetryObstacle(const SimulationSpec& spec) {
         return "symmetry is switched off";
     if (spec.options.recordTransfers)
         return "every NPU's messages are recorded";
+    if (spec.options.backend == NetworkBackend::Packet)
+        return "the packet tier simulates every NPU's flows";
     if (spec.options.rendezvousProtocol)
         return "the rendezvous protocol is on";
     const SystemConfig& sys = spec.system;

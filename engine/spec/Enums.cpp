@@ -96,8 +96,15 @@ std::string algorithmNames(const std::vector<AlgorithmSpec>& list, const char* s
 }
 
 const char* networkBackendName(NetworkBackend backend) {
-    return backend == NetworkBackend::CongestionAware ? "analytical-congestion-aware"
-                                                      : "analytical-congestion-unaware";
+    switch (backend) {
+    case NetworkBackend::CongestionAware:
+        return "analytical-congestion-aware";
+    case NetworkBackend::Packet:
+        return "ns3";
+    case NetworkBackend::CongestionUnaware:
+        break;
+    }
+    return "analytical-congestion-unaware";
 }
 
 } // namespace astrolabe

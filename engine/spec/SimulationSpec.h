@@ -14,8 +14,25 @@
 
 namespace astrolabe {
 
-enum class NetworkBackend : uint8_t { CongestionUnaware, CongestionAware };
-const char* networkBackendName(NetworkBackend backend); ///< "analytical-congestion-unaware", ...
+enum class NetworkBackend : uint8_t { CongestionUnaware, CongestionAware, Packet };
+/// "analytical-congestion-unaware", "analytical-congestion-aware", "ns3" (ASTRA-sim's names).
+const char* networkBackendName(NetworkBackend backend);
+
+/// The packet-level tier (network/packet, docs/network-models.md): ns-3's TCP over the platform.
+enum class PacketTransport : uint8_t { Dctcp, NewReno };
+/// ECMP: one path per (sub-)flow by a 5-tuple hash; Spray: each packet its own equal-cost path.
+enum class PacketRouting : uint8_t { Ecmp, Spray };
+
+struct PacketOptions {
+    PacketTransport transport = PacketTransport::Dctcp;
+    PacketRouting routing = PacketRouting::Ecmp;
+    int subflows = 1;                        ///< TCP connections each message is split into
+    int mtuBytes = 9000;                     ///< IP MTU of every link
+    uint64_t queueBytes = 1ull << 20;        ///< per output port (traffic-control queue disc)
+    uint64_t ecnThresholdBytes = 128 * 1024; ///< DCTCP marks above this instantaneous queue
+    double stallTimeoutNs = 100e6; ///< no byte delivered for this long while flows wait: error
+    bool operator==(const PacketOptions&) const = default;
+};
 
 /// How rate-derived durations become simulated time.
 enum class TimingMode : uint8_t {
@@ -63,6 +80,7 @@ struct RunOptions {
     /// traces, translation-symmetric platform and algorithms): results are identical, the run is
     /// up to N times cheaper. See simulation/Symmetry.h.
     bool exploitSymmetry = true;
+    PacketOptions packet; ///< used when backend is Packet
     bool operator==(const RunOptions&) const = default;
 };
 

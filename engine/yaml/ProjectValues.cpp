@@ -87,7 +87,9 @@ const NameTable<NetworkBackend>& backends() {
         {"congestion-unaware", NetworkBackend::CongestionUnaware},
         {"congestion-aware", NetworkBackend::CongestionAware},
         {"analytical-congestion-unaware", NetworkBackend::CongestionUnaware},
-        {"analytical-congestion-aware", NetworkBackend::CongestionAware}};
+        {"packet", NetworkBackend::Packet},
+        {"analytical-congestion-aware", NetworkBackend::CongestionAware},
+        {"ns3", NetworkBackend::Packet}};
     return table;
 }
 
@@ -225,7 +227,7 @@ const char* projectMemoryTypeName(RemoteMemoryType type) {
 }
 
 const std::vector<std::string>& backendNames() {
-    static const std::vector<std::string> names{"congestion-unaware", "congestion-aware"};
+    static const std::vector<std::string> names{"congestion-unaware", "congestion-aware", "packet"};
     return names;
 }
 NetworkBackend parseBackend(const std::string& name) {

@@ -41,7 +41,7 @@ const char* projectCollectiveName(int chakraType);
 const std::vector<std::string>& projectMemoryTypeNames(); ///< none, per-node, per-npu, pool, pooled
 RemoteMemoryType parseProjectMemoryType(const std::string& name);
 const char* projectMemoryTypeName(RemoteMemoryType type);
-const std::vector<std::string>& backendNames(); ///< congestion-unaware, congestion-aware
+const std::vector<std::string>& backendNames(); ///< congestion-unaware, congestion-aware, packet
 NetworkBackend parseBackend(const std::string& name);
 const char* backendName(NetworkBackend backend);
 const std::vector<std::string>& timingNames(); ///< astra-compatible, precise

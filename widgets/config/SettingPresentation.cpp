@@ -73,7 +73,7 @@ std::map<std::string, SettingPresentation>& table() {
         m["system.algorithms"].textFields = algorithmFields();
 
         m["run.backend"].choiceLabels = {"Analytical, congestion-unaware",
-                                         "Analytical, congestion-aware"};
+                                         "Analytical, congestion-aware", "Packet-level (ns-3)"};
         m["run.timing"].choiceLabels = {"ASTRA-sim compatible", "Precise (picoseconds)"};
         m["run.dependencies"].choiceLabels = {"Data and control", "Data only"};
         m["run.trace-rules"].choiceLabels = {"Lenient (report assumptions)", "Strict (refuse)"};
