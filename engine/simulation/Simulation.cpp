@@ -30,8 +30,10 @@ namespace astrolabe {
 
 namespace {
 
-/// Freed trace memory above which a folded run hands the pages back to the system.
-constexpr size_t kTrimAfterFreeingBytes = size_t{64} << 20;
+/// Freed trace memory above which a run hands the pages back to the system (the traces are
+/// read by two threads, so half of them sit in another arena, which the run's own allocations
+/// do not reuse). Runs this large take a second or more; the trim takes milliseconds.
+constexpr size_t kTrimAfterFreeingBytes = size_t{16} << 20;
 
 std::unique_ptr<NetworkModel> makeNetwork(const SimulationSpec& spec, Simulator& sim,
                                           const Topology& topology, Transport& transport,
@@ -235,26 +237,30 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
                                     for (std::string& line : lines)
                                         result->reportLines.push_back(std::move(line));
                             }};
-    for (int npu : simulated)
+    context.names = std::make_shared<NamePool>();
+    // The executors keep what they need of a trace (RunNode), and the NPUs that follow by
+    // symmetry need none: every trace is freed before the run, each one as soon as it is read.
+    size_t freed = 0;
+    auto freeTrace = [&](size_t npu) {
+        freed += traces[npu].nodes.size();
+        std::vector<WorkloadNode>().swap(traces[npu].nodes);
+    };
+    for (int npu : simulated) {
         executors.push_back(
             std::make_unique<NpuExecutor>(npu, traces[static_cast<size_t>(npu)], context));
-    // The NPUs that follow by symmetry need no trace: free their memory before the run.
-    if (simulated.size() < traces.size()) {
-        size_t freed = 0;
-        for (size_t npu = 0; npu < traces.size(); ++npu)
-            if (executorOf[npu] < 0) {
-                freed += traces[npu].nodes.size();
-                std::vector<WorkloadNode>().swap(traces[npu].nodes);
-            }
-#ifdef __GLIBC__
-        // Millions of small node allocations went back to the heap: give the pages to the
-        // system, so that the results expanded later (large, separately mapped) do not add to
-        // them in the peak. Only then: trimming locks the heap, and a GUI thread allocating
-        // meanwhile would wait (a sweep of small runs would stall the event loop).
-        if (freed * sizeof(WorkloadNode) > kTrimAfterFreeingBytes)
-            malloc_trim(0);
-#endif
+        freeTrace(static_cast<size_t>(npu));
     }
+    for (size_t npu = 0; npu < traces.size(); ++npu)
+        if (executorOf[npu] < 0)
+            freeTrace(npu);
+#ifdef __GLIBC__
+    // Millions of small node allocations went back to the heap: give the pages to the system,
+    // so that the results expanded later (large, separately mapped) do not add to them in the
+    // peak. Only then: trimming locks the heap, and a GUI thread allocating meanwhile would wait
+    // (a sweep of small runs would stall the event loop).
+    if (freed * sizeof(WorkloadNode) > kTrimAfterFreeingBytes)
+        malloc_trim(0);
+#endif
     Simulator::StopReason stop = Simulator::StopReason::Drained;
     try {
         for (auto& e : executors)
