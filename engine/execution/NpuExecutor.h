@@ -53,6 +53,10 @@ public:
 
     void start();
     bool finished() const { return m_finished; }
+    /// When the NPU had nothing left to run; now while it has.
+    SimTime finishTime() const { return m_finished ? m_finishTime : m_ctx.sim->now(); }
+    /// The heap memory this executor holds per node (its nodes, their state and children).
+    size_t memoryBytes() const;
     int npu() const { return m_npu; }
 
     /// Node name -> index in RunResult::names, shared by every NPU of a run: names repeat across

@@ -62,11 +62,16 @@ size_t NpuExecutor::activityCount() const {
                       [](const NodeState& st) { return st.done && st.end > st.start; }));
 }
 
+size_t NpuExecutor::memoryBytes() const {
+    return m_nodes.capacity() * sizeof(RunNode) + m_state.capacity() * sizeof(NodeState) +
+           (m_childOffsets.capacity() + m_children.capacity()) * sizeof(uint32_t);
+}
+
 NpuSummary NpuExecutor::summarize(RunResult* record, NameIndex* names) const {
     NpuSummary s;
     s.npu = m_npu;
     s.finished = m_finished;
-    s.finish = m_finished ? m_finishTime : m_ctx.sim->now();
+    s.finish = finishTime();
     s.gpuTime = m_gpuTime;
     s.cpuTime = m_cpuTime;
     s.exposedComm = s.finish - m_gpuTime;
