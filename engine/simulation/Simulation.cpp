@@ -39,7 +39,7 @@ namespace {
 /// small runs would stall the event loop).
 class MemoryTrimmer {
 public:
-    static constexpr size_t kStep = size_t{8} << 20;
+    static constexpr size_t kStep = size_t{2} << 20;
     void freed(size_t bytes) {
         m_pending += bytes;
         if (m_pending > kStep)
