@@ -30,37 +30,39 @@ namespace astrolabe {
 
 namespace {
 
-/// Hands freed memory back to the system every kStep bytes freed, once a run has freed more
-/// than kStep in all. A large run frees its traces once the executors are built and the
-/// executors once their results are taken; glibc keeps such memory mapped (and half the traces
-/// sit in the arena of the thread that read them, which the run's own allocations never reuse),
-/// so without the trim it would stay in the peak under the run's records. Small runs never
-/// trim: trimming locks the heap, and a GUI thread allocating meanwhile would wait (a sweep of
-/// small runs would stall the event loop).
+/// Hands freed memory back to the system every kStep bytes freed, in a large run only (traces
+/// over kLargeRun). A large run frees its traces once the executors are built and the executors
+/// once their results are taken; glibc keeps such memory mapped (and half the traces sit in the
+/// arena of the thread that read them, which the run's own allocations never reuse), so without
+/// the trim it would stay in the peak under the run's records. Small runs never trim: trimming
+/// locks the heap, and a GUI thread allocating meanwhile would wait (a sweep of small runs would
+/// stall the event loop).
 class MemoryTrimmer {
 public:
+    static constexpr size_t kLargeRun = size_t{16} << 20;
     static constexpr size_t kStep = size_t{2} << 20;
+    explicit MemoryTrimmer(size_t traceBytes)
+        : m_enabled(traceBytes > kLargeRun) {}
     void freed(size_t bytes) {
         m_pending += bytes;
         if (m_pending > kStep)
             trim();
     }
-    /// Trims what is pending if this run has trimmed before (it is a large run).
     void finish() {
-        if (m_trimmed && m_pending > 0)
+        if (m_pending > 0)
             trim();
     }
 
 private:
     void trim() {
 #ifdef __GLIBC__
-        malloc_trim(0);
+        if (m_enabled)
+            malloc_trim(0);
 #endif
         m_pending = 0;
-        m_trimmed = true;
     }
+    bool m_enabled;
     size_t m_pending = 0;
-    bool m_trimmed = false;
 };
 
 /// Sorts activities by (npu, start), equal keys kept in order. The executors append them NPU
@@ -291,7 +293,10 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
     context.names = std::make_shared<NamePool>();
     // The executors keep what they need of a trace (RunNode), and the NPUs that follow by
     // symmetry need none: every trace is freed before the run, each one as soon as it is read.
-    MemoryTrimmer trimmer;
+    size_t traceBytes = 0;
+    for (const WorkloadTrace& t : traces)
+        traceBytes += t.nodes.capacity() * sizeof(WorkloadNode);
+    MemoryTrimmer trimmer(traceBytes);
     auto freeTrace = [&](size_t npu) {
         trimmer.freed(traces[npu].nodes.capacity() * sizeof(WorkloadNode));
         std::vector<WorkloadNode>().swap(traces[npu].nodes);
