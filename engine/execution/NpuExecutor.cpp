@@ -21,6 +21,8 @@ NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext co
     for (size_t i = 0; i < n; ++i) {
         const WorkloadNode& node = trace.nodes[i];
         m_nodes.emplace_back(node, *m_ctx.names);
+        if (node.commPriority != 0)
+            m_priorities.emplace(static_cast<uint32_t>(i), node.commPriority);
         if (!node.detail->involvedDim.empty())
             m_involvedDims.emplace(static_cast<uint32_t>(i), node.detail->involvedDim);
         if (m_nodes.back().group < 0)
@@ -285,7 +287,8 @@ void NpuExecutor::startCollective(uint32_t index) {
         fail(node, "pg_name \"" + m_badGroupNames.at(index) + "\" is not a communicator group id");
     if (const auto dims = m_involvedDims.find(index); dims != m_involvedDims.end())
         request.involvedDims = dims->second;
-    request.priority = node.commPriority;
+    if (const auto priority = m_priorities.find(index); priority != m_priorities.end())
+        request.priority = priority->second;
     m_ctx.collectives->start(request, [this, index] { complete(index); });
 }
 

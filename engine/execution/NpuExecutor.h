@@ -110,9 +110,10 @@ private:
     std::string m_file; ///< the trace file, for error messages
     ExecutorContext m_ctx;
     std::vector<RunNode> m_nodes; ///< the trace's nodes, in file order
-    /// The rare attributes, by node index: involved_dim when given, pg_name when it names no
-    /// communicator group (for the error when the node is issued).
+    /// The rare attributes, by node index: involved_dim when given, comm_priority when not 0,
+    /// pg_name when it names no communicator group (for the error when the node is issued).
     std::unordered_map<uint32_t, std::vector<bool>> m_involvedDims;
+    std::unordered_map<uint32_t, uint32_t> m_priorities;
     std::unordered_map<uint32_t, std::string> m_badGroupNames;
     std::vector<NodeState> m_state;
     std::vector<uint32_t> m_childOffsets; ///< CSR: children of i are m_children[off[i]..off[i+1])

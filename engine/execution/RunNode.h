@@ -1,8 +1,9 @@
 #pragma once
 // What the executor keeps of a trace node for the run: the fields it reads while issuing,
-// completing and reporting nodes, packed into 72 bytes instead of a WorkloadNode's 176, so that
+// completing and reporting nodes, packed into 64 bytes instead of a WorkloadNode's 176, so that
 // the caller can free the parsed traces once the executors are built (a 128-NPU training
-// iteration holds 155,000 nodes through the whole run).
+// iteration holds 155,000 nodes through the whole run). The rare attributes (comm_priority,
+// involved_dim) stay with the executor, by node.
 //
 // Strings are not copied per node: names go into a NamePool shared by the run's executors (the
 // same layer's name repeats on every replica), pg_name becomes its communicator group id.
@@ -39,7 +40,6 @@ struct RunNode {
     uint64_t numOps = 0;
     uint64_t tensorSize = 0;
     uint64_t commSize = 0;
-    uint32_t commPriority = 0;
     uint32_t commSrc = 0;
     uint32_t commDst = 0;
     uint32_t commTag = 0;
@@ -63,7 +63,6 @@ struct RunNode {
         , numOps(node.numOps)
         , tensorSize(node.tensorSize)
         , commSize(node.commSize)
-        , commPriority(node.commPriority)
         , commSrc(node.commSrc)
         , commDst(node.commDst)
         , commTag(node.commTag)
@@ -80,7 +79,7 @@ struct RunNode {
         , hasCommDst(node.hasCommDst)
         , hasCommTag(node.hasCommTag) {}
 };
-static_assert(sizeof(RunNode) <= 72, "RunNode is held per node for the whole run");
+static_assert(sizeof(RunNode) <= 64, "RunNode is held per node for the whole run");
 
 /// How long a node replays (replayDuration of trace/WorkloadNode.h, on the packed node).
 inline SimTime replayDuration(const RunNode& node) {
