@@ -8,6 +8,7 @@
 #include "core/Collectives.h"
 #include "core/SimTime.h"
 #include "trace/DependencyList.h"
+#include "trace/NodeText.h"
 
 #include <array>
 #include <cstddef>
@@ -102,8 +103,8 @@ struct WorkloadNode {
     uint64_t numOps = 0;
     uint64_t tensorSize = 0;
     uint64_t commSize = 0;
-    std::string name;
-    std::string pgName; ///< communicator group id as decimal text; "" = all NPUs
+    NodeText name;
+    NodeText pgName; ///< communicator group id as decimal text; "" = all NPUs
     DependencyList dataDeps;
     DependencyList ctrlDeps;
     NodeDetailRef detail;
