@@ -43,8 +43,8 @@ struct RunNode {
     uint32_t commSrc = 0;
     uint32_t commDst = 0;
     uint32_t commTag = 0;
-    uint32_t name = 0;  ///< index into the run's NamePool
-    int32_t group = 0;  ///< communicatorGroupId(pg_name): -1 when pg_name names no group
+    uint32_t name = 0; ///< index into the run's NamePool
+    int32_t group = 0; ///< communicatorGroupId(pg_name): -1 when pg_name names no group
     NodeType type = NodeType::Invalid;
     CollectiveType commType = CollectiveType::AllReduce;
     bool isCpuOp : 1 = false;

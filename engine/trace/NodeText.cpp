@@ -63,6 +63,8 @@ void NodeText::release(Entry* entry) {
     delete entry;
 }
 
-std::ostream& operator<<(std::ostream& out, const NodeText& text) { return out << text.str(); }
+std::ostream& operator<<(std::ostream& out, const NodeText& text) {
+    return out << text.str();
+}
 
 } // namespace astrolabe

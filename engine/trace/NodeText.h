@@ -88,11 +88,21 @@ private:
     Entry* m_entry = nullptr;
 };
 
-inline std::string operator+(const std::string& a, const NodeText& b) { return a + b.str(); }
-inline std::string operator+(std::string&& a, const NodeText& b) { return std::move(a) + b.str(); }
-inline std::string operator+(const NodeText& a, const std::string& b) { return a.str() + b; }
-inline std::string operator+(const char* a, const NodeText& b) { return a + b.str(); }
-inline std::string operator+(const NodeText& a, const char* b) { return a.str() + b; }
+inline std::string operator+(const std::string& a, const NodeText& b) {
+    return a + b.str();
+}
+inline std::string operator+(std::string&& a, const NodeText& b) {
+    return std::move(a) + b.str();
+}
+inline std::string operator+(const NodeText& a, const std::string& b) {
+    return a.str() + b;
+}
+inline std::string operator+(const char* a, const NodeText& b) {
+    return a + b.str();
+}
+inline std::string operator+(const NodeText& a, const char* b) {
+    return a.str() + b;
+}
 std::ostream& operator<<(std::ostream& out, const NodeText& text);
 
 } // namespace astrolabe
