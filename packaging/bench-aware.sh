@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The congestion-aware model at scale (issue #52): a generated GPT-3 175B iteration (1F1B,
 # 8 micro-batches) through `astrolabe-cli run` under /usr/bin/time -v, wall time and peak
-# resident memory of the whole process (trace loading included):
+# resident memory of the whole process (trace loading included), and its CPU time (user + sys:
+# the steadier figure on a shared machine; the run is single-threaded but for the trace reader):
 #   gpt3-128-ring128-aware     TP8 PP8 DP2 on a 1-D Ring 128 (ASTRA-sim's congestion-aware
 #                              backend can run it: the issue measured 16.6 s and 216 MB)
 #   gpt3-1024-ring8xswitch128  TP8 PP8 DP16 on Ring 8 x Switch 128, our multi-dimensional
@@ -80,27 +81,29 @@ declare -A astraWall=([gpt3-128-ring128-aware]=16.6 [gpt3-128-ring128-aware-full
 declare -A astraPeak=([gpt3-128-ring128-aware]=216 [gpt3-128-ring128-aware-full]=216)
 
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-printf '%-34s %16s %9s %9s %10s %14s\n' case "end (cycles)" "wall (s)" "peak (MB)" "simulated" \
-    "vs ASTRA-sim"
+printf '%-34s %16s %9s %8s %9s %10s %14s\n' case "end (cycles)" "wall (s)" "cpu (s)" "peak (MB)" \
+    "simulated" "vs ASTRA-sim"
 for c in "${cases[@]}"; do
-    walls=() peaks=()
+    walls=() cpus=() peaks=()
     for ((i = 0; i < runs; ++i)); do
         /usr/bin/time -v "$cli" run "$work/$c.yaml" --no-store >"$work/$c.out" 2>"$work/$c.time" ||
             { cat "$work/$c.time" >&2; exit 1; }
         wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/$c.time")
         walls+=("$(awk -F: '{s = 0; for (i = 1; i <= NF; ++i) s = s * 60 + $i; print s}' <<<"$wall")")
+        cpus+=("$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$work/$c.time")")
         peaks+=("$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/$c.time")")
     done
     end=$(sed -n 's/.*(\([0-9]*\) cycles).*/\1/p' "$work/$c.out" | head -1)
     npus=$(sed -n 's/^[^:]*: \([0-9]*\) NPUs on.*/\1/p' "$work/$c.out" | head -1)
     simulated=$(sed -n 's/.*(\([0-9]*\) of [0-9]* NPUs simulated.*/\1/p' "$work/$c.out" | head -1)
     seconds=$(printf '%s\n' "${walls[@]}" | median)
+    cpu=$(printf '%s\n' "${cpus[@]}" | median)
     peak=$(printf '%s\n' "${peaks[@]}" | median | awk '{printf "%.0f", $1 / 1024}')
     ratio="-"
     if [[ -n "${astraWall[$c]:-}" ]]; then
         ratio=$(awk -v a="${astraWall[$c]}" -v s="$seconds" -v ap="${astraPeak[$c]}" -v p="$peak" \
             'BEGIN{printf "%.1fx / %.1fx", a / s, ap / p}')
     fi
-    printf '%-34s %16s %9s %9s %10s %14s\n' "$c" "$end" "$seconds" "$peak" \
+    printf '%-34s %16s %9s %8s %9s %10s %14s\n' "$c" "$end" "$seconds" "$cpu" "$peak" \
         "${simulated:-$npus}/$npus" "$ratio"
 done

@@ -11,13 +11,26 @@ namespace astrolabe {
 
 NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext context)
     : m_npu(npu)
-    , m_trace(trace)
+    , m_file(trace.file)
     , m_ctx(std::move(context))
     , m_state(trace.nodes.size()) {
     const size_t n = trace.nodes.size();
+    if (!m_ctx.names)
+        m_ctx.names = std::make_shared<NamePool>();
+    m_nodes.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+        const WorkloadNode& node = trace.nodes[i];
+        m_nodes.emplace_back(node, *m_ctx.names);
+        if (node.commPriority != 0)
+            m_priorities.emplace(static_cast<uint32_t>(i), node.commPriority);
+        if (!node.detail->involvedDim.empty())
+            m_involvedDims.emplace(static_cast<uint32_t>(i), node.detail->involvedDim);
+        if (m_nodes.back().group < 0)
+            m_badGroupNames.emplace(static_cast<uint32_t>(i), node.pgName);
+    }
     const NodeIndex indexOf(trace.nodes);
     if (!indexOf.duplicates().empty())
-        fail(trace.nodes[indexOf.duplicates().front().first], "duplicate node id");
+        fail(m_nodes[indexOf.duplicates().front().first], "duplicate node id");
     const bool dataOnly = m_ctx.spec->options.dataDepsOnly;
     std::vector<uint32_t> childCount(n, 0);
     auto forEachParent = [&](const WorkloadNode& node, auto&& f) {
@@ -31,7 +44,7 @@ NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext co
         forEachParent(trace.nodes[i], [&](uint64_t parent) {
             const uint32_t at = indexOf.find(parent);
             if (at == NodeIndex::kAbsent)
-                fail(trace.nodes[i],
+                fail(m_nodes[i],
                      "depends on node " + std::to_string(parent) + ", which is not in the trace");
             ++childCount[at];
             ++m_state[i].pendingParents;
@@ -46,7 +59,7 @@ NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext co
             m_children[fill[indexOf.find(parent)]++] = static_cast<uint32_t>(i);
         });
     for (size_t i = 0; i < n; ++i) {
-        const WorkloadNode& node = trace.nodes[i];
+        const RunNode& node = m_nodes[i];
         m_state[i].slot = slotOf(node);
         switch (node.type) {
         case NodeType::Comp:
@@ -70,15 +83,16 @@ NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext co
         m_memory = std::make_unique<LocalMemoryTracker>(m_npu, trace, m_ctx.sim->now());
 }
 
-void NpuExecutor::fail(const WorkloadNode& node, const std::string& what,
+void NpuExecutor::fail(const RunNode& node, const std::string& what,
                        const std::string& hint) const {
+    const std::string& name = m_ctx.names->at(node.name);
     throw Error(ErrorKind::Validation,
                 "NPU " + std::to_string(m_npu) + ", node " + std::to_string(node.id) +
-                    (node.name.empty() ? "" : " (\"" + node.name + "\")") + ": " + what,
-                {m_trace.file, 0, 0, {}}, hint);
+                    (name.empty() ? "" : " (\"" + name + "\")") + ": " + what,
+                {m_file, 0, 0, {}}, hint);
 }
 
-NpuExecutor::Slot NpuExecutor::slotOf(const WorkloadNode& node) const {
+NpuExecutor::Slot NpuExecutor::slotOf(const RunNode& node) const {
     if (node.isCpuOp)
         return Slot::Cpu;
     if (node.type == NodeType::Comp)
@@ -96,7 +110,7 @@ void NpuExecutor::start() {
 }
 
 void NpuExecutor::markReady(uint32_t index) {
-    m_ready[static_cast<int>(m_state[index].slot)].emplace(m_trace.nodes[index].id, index);
+    m_ready[static_cast<int>(m_state[index].slot)].emplace(m_nodes[index].id, index);
 }
 
 void NpuExecutor::react() {
@@ -132,7 +146,7 @@ void NpuExecutor::react() {
     }
 }
 
-NpuExecutor::Roofline NpuExecutor::roofline(const WorkloadNode& node) const {
+NpuExecutor::Roofline NpuExecutor::roofline(const RunNode& node) const {
     const SystemConfig& sys = m_ctx.spec->system;
     if (!node.hasNumOps || !node.hasTensorSize)
         fail(node,
@@ -156,7 +170,7 @@ NpuExecutor::Roofline NpuExecutor::roofline(const WorkloadNode& node) const {
 }
 
 void NpuExecutor::issue(uint32_t index) {
-    const WorkloadNode& node = m_trace.nodes[index];
+    const RunNode& node = m_nodes[index];
     NodeState& st = m_state[index];
     st.issued = true;
     st.start = m_ctx.sim->now();
@@ -248,7 +262,7 @@ void NpuExecutor::issue(uint32_t index) {
 }
 
 void NpuExecutor::startCollective(uint32_t index) {
-    const WorkloadNode& node = m_trace.nodes[index];
+    const RunNode& node = m_nodes[index];
     if (!node.hasCommType || !node.hasCommSize)
         fail(node, "a collective needs comm_type and comm_size");
     if (node.commType == CollectiveType::Broadcast || m_ctx.spec->platform.npuCount() == 1) {
@@ -268,11 +282,13 @@ void NpuExecutor::startCollective(uint32_t index) {
     request.nodeId = node.id;
     request.chakraType = node.commType;
     request.bytes = node.commSize;
-    request.group = communicatorGroupId(node.pgName);
+    request.group = node.group;
     if (request.group < 0)
-        fail(node, "pg_name \"" + node.pgName + "\" is not a communicator group id");
-    request.involvedDims = node.detail->involvedDim;
-    request.priority = node.commPriority;
+        fail(node, "pg_name \"" + m_badGroupNames.at(index) + "\" is not a communicator group id");
+    if (const auto dims = m_involvedDims.find(index); dims != m_involvedDims.end())
+        request.involvedDims = dims->second;
+    if (const auto priority = m_priorities.find(index); priority != m_priorities.end())
+        request.priority = priority->second;
     m_ctx.collectives->start(request, [this, index] { complete(index); });
 }
 

@@ -16,6 +16,7 @@
 #include "collective/CollectiveEngine.h"
 #include "core/Simulator.h"
 #include "execution/LocalMemoryTracker.h"
+#include "execution/RunNode.h"
 #include "memory/RemoteMemory.h"
 #include "network/Timing.h"
 #include "network/Transport.h"
@@ -41,14 +42,21 @@ struct ExecutorContext {
     Timing timing;
     /// Called once when the NPU has nothing left to run.
     std::function<void(int npu)> onFinished;
+    /// Node names, shared by the run's executors; each executor makes its own when null.
+    std::shared_ptr<NamePool> names;
 };
 
 class NpuExecutor {
 public:
+    /// Copies what the run needs of `trace` (RunNode): the trace may be freed afterwards.
     NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext context);
 
     void start();
     bool finished() const { return m_finished; }
+    /// When the NPU had nothing left to run; now while it has.
+    SimTime finishTime() const { return m_finished ? m_finishTime : m_ctx.sim->now(); }
+    /// The heap memory this executor holds per node (its nodes, their state and children).
+    size_t memoryBytes() const;
     int npu() const { return m_npu; }
 
     /// Node name -> index in RunResult::names, shared by every NPU of a run: names repeat across
@@ -93,14 +101,20 @@ private:
     void issue(uint32_t index);
     void complete(uint32_t index);
     void startCollective(uint32_t index);
-    Roofline roofline(const WorkloadNode& node) const;
-    Slot slotOf(const WorkloadNode& node) const;
-    [[noreturn]] void fail(const WorkloadNode& node, const std::string& what,
+    Roofline roofline(const RunNode& node) const;
+    Slot slotOf(const RunNode& node) const;
+    [[noreturn]] void fail(const RunNode& node, const std::string& what,
                            const std::string& hint = {}) const;
 
     int m_npu;
-    const WorkloadTrace& m_trace;
+    std::string m_file; ///< the trace file, for error messages
     ExecutorContext m_ctx;
+    std::vector<RunNode> m_nodes; ///< the trace's nodes, in file order
+    /// The rare attributes, by node index: involved_dim when given, comm_priority when not 0,
+    /// pg_name when it names no communicator group (for the error when the node is issued).
+    std::unordered_map<uint32_t, std::vector<bool>> m_involvedDims;
+    std::unordered_map<uint32_t, uint32_t> m_priorities;
+    std::unordered_map<uint32_t, std::string> m_badGroupNames;
     std::vector<NodeState> m_state;
     std::vector<uint32_t> m_childOffsets; ///< CSR: children of i are m_children[off[i]..off[i+1])
     std::vector<uint32_t> m_children;

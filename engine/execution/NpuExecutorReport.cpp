@@ -62,11 +62,16 @@ size_t NpuExecutor::activityCount() const {
                       [](const NodeState& st) { return st.done && st.end > st.start; }));
 }
 
+size_t NpuExecutor::memoryBytes() const {
+    return m_nodes.capacity() * sizeof(RunNode) + m_state.capacity() * sizeof(NodeState) +
+           (m_childOffsets.capacity() + m_children.capacity()) * sizeof(uint32_t);
+}
+
 NpuSummary NpuExecutor::summarize(RunResult* record, NameIndex* names) const {
     NpuSummary s;
     s.npu = m_npu;
     s.finished = m_finished;
-    s.finish = m_finished ? m_finishTime : m_ctx.sim->now();
+    s.finish = finishTime();
     s.gpuTime = m_gpuTime;
     s.cpuTime = m_cpuTime;
     s.exposedComm = s.finish - m_gpuTime;
@@ -81,7 +86,8 @@ NpuSummary NpuExecutor::summarize(RunResult* record, NameIndex* names) const {
         perClass[static_cast<int>(st.cls)].push_back({st.start, st.end});
         all.push_back({st.start, st.end});
         if (record && m_ctx.spec->options.recordTimeline && st.end > st.start) {
-            const WorkloadNode& node = m_trace.nodes[i];
+            const RunNode& node = m_nodes[i];
+            const std::string& name = m_ctx.names->at(node.name);
             ActivityInterval a;
             a.start = st.start;
             a.end = st.end;
@@ -90,9 +96,9 @@ NpuSummary NpuExecutor::summarize(RunResult* record, NameIndex* names) const {
             a.nodeType = node.type;
             a.nodeId = node.id;
             const auto [it, added] =
-                index.try_emplace(node.name, static_cast<uint32_t>(record->names.size()));
+                index.try_emplace(name, static_cast<uint32_t>(record->names.size()));
             if (added)
-                record->names.push_back(node.name);
+                record->names.push_back(name);
             a.nameIndex = it->second;
             a.bytes = node.hasCommSize ? node.commSize : node.tensorSize;
             record->activities.push_back(a);
@@ -182,11 +188,11 @@ std::vector<std::string> NpuExecutor::describeWaiting() const {
     size_t blocked = 0;
     for (size_t i = 0; i < m_state.size(); ++i) {
         const NodeState& st = m_state[i];
-        const WorkloadNode& node = m_trace.nodes[i];
+        const RunNode& node = m_nodes[i];
         if (st.issued && !st.done) {
             std::string what = std::string(nodeTypeName(node.type)) + " " + std::to_string(node.id);
-            if (!node.name.empty())
-                what += " (\"" + node.name + "\")";
+            if (const std::string& name = m_ctx.names->at(node.name); !name.empty())
+                what += " (\"" + name + "\")";
             if (node.type == NodeType::CommRecv)
                 what += " waits for a message from NPU " + std::to_string(node.commSrc) +
                         " with tag " + std::to_string(node.commTag) + " and " +
@@ -215,11 +221,11 @@ std::vector<std::string> NpuExecutor::describeInFlight() const {
     for (size_t i = 0; i < m_state.size(); ++i) {
         if (!m_state[i].issued || m_state[i].done)
             continue;
-        const WorkloadNode& node = m_trace.nodes[i];
+        const RunNode& node = m_nodes[i];
         std::string what = nodeTypeName(node.type);
         what.append(" ").append(std::to_string(node.id));
-        if (!node.name.empty())
-            what.append(" (\"").append(node.name).append("\")");
+        if (const std::string& name = m_ctx.names->at(node.name); !name.empty())
+            what.append(" (\"").append(name).append("\")");
         if (node.type == NodeType::CommColl)
             what.append(" ").append(collectiveTypeName(node.commType));
         if (node.hasCommSize)
@@ -240,7 +246,7 @@ std::vector<uint64_t> NpuExecutor::criticalChain() const {
     std::vector<uint64_t> chain;
     for (int32_t at = last; at >= 0 && chain.size() < m_state.size();
          at = m_state[static_cast<size_t>(at)].enabler)
-        chain.push_back(m_trace.nodes[static_cast<size_t>(at)].id);
+        chain.push_back(m_nodes[static_cast<size_t>(at)].id);
     std::reverse(chain.begin(), chain.end());
     return chain;
 }

@@ -31,8 +31,63 @@ namespace astrolabe {
 
 namespace {
 
-/// Freed trace memory above which a folded run hands the pages back to the system.
-constexpr size_t kTrimAfterFreeingBytes = size_t{64} << 20;
+/// Hands freed memory back to the system every kStep bytes freed, in a large run only (traces
+/// over kLargeRun). A large run frees its traces once the executors are built and the executors
+/// once their results are taken; glibc keeps such memory mapped (and half the traces sit in the
+/// arena of the thread that read them, which the run's own allocations never reuse), so without
+/// the trim it would stay in the peak under the run's records. Small runs never trim: trimming
+/// locks the heap, and a GUI thread allocating meanwhile would wait (a sweep of small runs would
+/// stall the event loop).
+class MemoryTrimmer {
+public:
+    static constexpr size_t kLargeRun = size_t{16} << 20;
+    static constexpr size_t kStep = size_t{2} << 20;
+    explicit MemoryTrimmer(size_t traceBytes)
+        : m_enabled(traceBytes > kLargeRun) {}
+    void freed(size_t bytes) {
+        m_pending += bytes;
+        if (m_pending > kStep)
+            trim();
+    }
+    void finish() {
+        if (m_pending > 0)
+            trim();
+    }
+
+private:
+    void trim() {
+#ifdef __GLIBC__
+        if (m_enabled)
+            malloc_trim(0);
+#endif
+        m_pending = 0;
+    }
+    bool m_enabled;
+    size_t m_pending = 0;
+};
+
+/// Sorts activities by (npu, start), equal keys kept in order. The executors append them NPU
+/// after NPU; then each NPU's stretch is sorted alone, without a buffer as large as them all.
+void sortActivities(std::vector<ActivityInterval>& activities) {
+    const auto byNpu = [](const ActivityInterval& a, const ActivityInterval& b) {
+        return a.npu < b.npu;
+    };
+    const auto byStart = [](const ActivityInterval& a, const ActivityInterval& b) {
+        return a.start < b.start;
+    };
+    if (!std::is_sorted(activities.begin(), activities.end(), byNpu)) {
+        std::stable_sort(activities.begin(), activities.end(),
+                         [](const ActivityInterval& a, const ActivityInterval& b) {
+                             return a.npu != b.npu ? a.npu < b.npu : a.start < b.start;
+                         });
+        return;
+    }
+    for (auto first = activities.begin(); first != activities.end();) {
+        const auto last = std::upper_bound(first, activities.end(), *first, byNpu);
+        std::stable_sort(first, last, byStart);
+        first = last;
+    }
+}
 
 std::unique_ptr<NetworkModel> makeNetwork(const SimulationSpec& spec, Simulator& sim,
                                           const Topology& topology, Transport& transport,
@@ -239,26 +294,26 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
                                     for (std::string& line : lines)
                                         result->reportLines.push_back(std::move(line));
                             }};
-    for (int npu : simulated)
+    context.names = std::make_shared<NamePool>();
+    // The executors keep what they need of a trace (RunNode), and the NPUs that follow by
+    // symmetry need none: every trace is freed before the run, each one as soon as it is read.
+    size_t traceBytes = 0;
+    for (const WorkloadTrace& t : traces)
+        traceBytes += t.nodes.capacity() * sizeof(WorkloadNode);
+    MemoryTrimmer trimmer(traceBytes);
+    auto freeTrace = [&](size_t npu) {
+        trimmer.freed(traces[npu].nodes.capacity() * sizeof(WorkloadNode));
+        std::vector<WorkloadNode>().swap(traces[npu].nodes);
+    };
+    for (int npu : simulated) {
         executors.push_back(
             std::make_unique<NpuExecutor>(npu, traces[static_cast<size_t>(npu)], context));
-    // The NPUs that follow by symmetry need no trace: free their memory before the run.
-    if (simulated.size() < traces.size()) {
-        size_t freed = 0;
-        for (size_t npu = 0; npu < traces.size(); ++npu)
-            if (executorOf[npu] < 0) {
-                freed += traces[npu].nodes.size();
-                std::vector<WorkloadNode>().swap(traces[npu].nodes);
-            }
-#ifdef __GLIBC__
-        // Millions of small node allocations went back to the heap: give the pages to the
-        // system, so that the results expanded later (large, separately mapped) do not add to
-        // them in the peak. Only then: trimming locks the heap, and a GUI thread allocating
-        // meanwhile would wait (a sweep of small runs would stall the event loop).
-        if (freed * sizeof(WorkloadNode) > kTrimAfterFreeingBytes)
-            malloc_trim(0);
-#endif
+        freeTrace(static_cast<size_t>(npu));
     }
+    for (size_t npu = 0; npu < traces.size(); ++npu)
+        if (executorOf[npu] < 0)
+            freeTrace(npu);
+    trimmer.finish();
     Simulator::StopReason stop = Simulator::StopReason::Drained;
     try {
         for (auto& e : executors)
@@ -283,9 +338,21 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
             activities += e->activityCount();
         result->activities.reserve(activities * copies);
     }
-    NpuExecutor::NameIndex names;
+    // Each executor is released once summarized; the critical chains of those that finished
+    // last (one of them ends the run) are kept.
+    SimTime lastFinish;
     for (const auto& e : executors)
-        result->npus.push_back(e->summarize(result.get(), &names));
+        lastFinish = std::max(lastFinish, e->finishTime());
+    std::vector<std::vector<uint64_t>> chainOf(executors.size());
+    NpuExecutor::NameIndex names;
+    for (size_t i = 0; i < executors.size(); ++i) {
+        result->npus.push_back(executors[i]->summarize(result.get(), &names));
+        if (executors[i]->finishTime() == lastFinish)
+            chainOf[i] = executors[i]->criticalChain();
+        trimmer.freed(executors[i]->memoryBytes());
+        executors[i].reset();
+    }
+    trimmer.finish();
     if (symmetric) {
         replicateRepresentative(*result, linesOf.front());
         std::vector<int> classOf(static_cast<size_t>(topology.linkCount()));
@@ -301,10 +368,7 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
     }
     for (const NpuSummary& n : result->npus)
         result->endTime = std::max(result->endTime, n.finish);
-    std::stable_sort(result->activities.begin(), result->activities.end(),
-                     [](const ActivityInterval& a, const ActivityInterval& b) {
-                         return a.npu != b.npu ? a.npu < b.npu : a.start < b.start;
-                     });
+    sortActivities(result->activities);
     const auto latest = std::max_element(
         result->npus.begin(), result->npus.end(),
         [](const NpuSummary& a, const NpuSummary& b) { return a.finish < b.finish; });
@@ -314,8 +378,7 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
         const int rep = folding     ? folding->representative(latest->npu)
                         : symmetric ? 0
                                     : latest->npu;
-        for (uint64_t id :
-             executors[static_cast<size_t>(executorOf[static_cast<size_t>(rep)])]->criticalChain())
+        for (uint64_t id : chainOf[static_cast<size_t>(executorOf[static_cast<size_t>(rep)])])
             result->criticalPath.push_back({latest->npu, id});
     }
     recorder.finish(*result, topology.dimensionCount());

@@ -8,6 +8,7 @@
 #include "core/Collectives.h"
 #include "core/SimTime.h"
 #include "trace/DependencyList.h"
+#include "trace/NodeText.h"
 
 #include <array>
 #include <cstddef>
@@ -102,8 +103,8 @@ struct WorkloadNode {
     uint64_t numOps = 0;
     uint64_t tensorSize = 0;
     uint64_t commSize = 0;
-    std::string name;
-    std::string pgName; ///< communicator group id as decimal text; "" = all NPUs
+    NodeText name;
+    NodeText pgName; ///< communicator group id as decimal text; "" = all NPUs
     DependencyList dataDeps;
     DependencyList ctrlDeps;
     NodeDetailRef detail;
@@ -135,12 +136,15 @@ inline int communicatorGroupId(const std::string& pgName) {
 
 /// How long a node replays: its duration_micros, or 1 ns for 0 (ASTRA-sim's minimum). A duration
 /// past the simulated clock throws TimeOverflow (never a wrapped, negative or short time).
-inline SimTime replayDuration(const WorkloadNode& node) {
-    if (node.durationMicros == 0)
+inline SimTime replayDurationOf(uint64_t durationMicros) {
+    if (durationMicros == 0)
         return SimTime::fromNs(1);
-    if (node.durationMicros > static_cast<uint64_t>(INT64_MAX))
+    if (durationMicros > static_cast<uint64_t>(INT64_MAX))
         throwTimeOverflow("conversion from microseconds");
-    return SimTime::fromUs(static_cast<int64_t>(node.durationMicros));
+    return SimTime::fromUs(static_cast<int64_t>(durationMicros));
+}
+inline SimTime replayDuration(const WorkloadNode& node) {
+    return replayDurationOf(node.durationMicros);
 }
 
 /// What a lenient load had to assume to run a trace as PyTorch's converter writes it (each kind

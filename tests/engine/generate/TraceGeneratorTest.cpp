@@ -295,8 +295,8 @@ TEST(TraceGenerator, Gpt3On1024NpusGeneratesEveryRank) {
         nodes += t.nodes.size();
         bytes += t.nodes.capacity() * sizeof(WorkloadNode);
         for (const WorkloadNode& n : t.nodes)
-            bytes += (n.dataDeps.capacity() + n.ctrlDeps.capacity()) * sizeof(uint64_t) +
-                     (n.name.capacity() > 15 ? n.name.capacity() + 1 : 0);
+            bytes += (n.dataDeps.capacity() + n.ctrlDeps.capacity()) *
+                     sizeof(uint64_t); // names: interned, shared
     }
     std::printf("[ GPT-3 175B / 1024 NPUs ] %zu nodes, %zu groups, ~%.0f MiB in memory\n", nodes,
                 w.groups.size(), double(bytes) / (1 << 20));

@@ -26,6 +26,8 @@ template <typename T> void perturb(T& value) {
         value += 1;
     else if constexpr (std::is_same_v<T, std::string>)
         value += "x";
+    else if constexpr (std::is_same_v<T, NodeText>)
+        value = value.str() + "x";
     else if constexpr (std::is_same_v<T, std::vector<bool>>)
         value.push_back(true);
     else
