@@ -13,6 +13,7 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPixmapCache>
 #include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
@@ -200,6 +201,11 @@ void PresentationController::apply() {
     const double previous = m_applied;
     const double ratio = scale() / previous;
     m_applied = scale();
+    // What the style drew and cached at the old scale (frames, gradients, the docks' button
+    // icons, made anew by each restoreState) is never drawn again: without this, every zoom
+    // added to the cache until its 10 MB limit (the hour-long soak, docs/limits.md).
+    if (ratio != 1.0)
+        QPixmapCache::clear();
     const auto times = [ratio](int pixels) {
         return static_cast<int>(std::lround(pixels * ratio));
     };
