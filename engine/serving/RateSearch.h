@@ -13,8 +13,8 @@
 // batching effects near the limit). The answer is the highest rate that was seen to meet the
 // target. Each probe is one runServing(); cost = bracketing steps + log2(1 / tolerance).
 
-#include "spec/SimulationSpec.h"
 #include "serving/ServingResult.h"
+#include "spec/SimulationSpec.h"
 
 #include <functional>
 #include <vector>

@@ -6,9 +6,9 @@
 //
 // 100,000 requests take about 5.6 MB before the store's zlib.
 
-#include "spec/SimulationSpec.h"
 #include "record/RunResult.h"
 #include "serving/ServingResult.h"
+#include "spec/SimulationSpec.h"
 
 #include <optional>
 #include <string>

@@ -181,11 +181,7 @@ void NetworkView::setOverlay(const NetworkOverlay* overlay) {
 void NetworkView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), QColor(0xfb, 0xfc, 0xfd));
-    if (!m_graph.empty()) {
-        paintGraph(p);
-        return;
-    }
-    if (!m_layout.drawable()) {
+    if (m_graph.empty() && !m_layout.drawable()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter,
                    m_platform.dimensions.empty()
@@ -194,12 +190,17 @@ void NetworkView::paintEvent(QPaintEvent*) {
                              .arg(npuCount64(m_platform)));
         return;
     }
-    const NetworkPainter painter(m_layout, m_platform);
-    paintMemoryLinks(p, m_tier, m_state);
-    m_stats = painter.paint(p, QRectF(rect()), m_state);
-    m_memoryBoxes = paintMemoryTier(p, m_layout, m_tier, m_state, QRectF(rect()), m_memorySelected,
-                                    m_memoryHovered);
-    paintMemoryTierLabels(p, m_tier, m_layout.npuCount(), m_state, QRectF(rect()));
+    if (!m_graph.empty()) {
+        m_graph.paint(p, m_state);
+        m_stats = {0, 0, m_graph.deviceCount(), static_cast<int>(m_graph.segments().size())};
+    } else {
+        const NetworkPainter painter(m_layout, m_platform);
+        paintMemoryLinks(p, m_tier, m_state);
+        m_stats = painter.paint(p, QRectF(rect()), m_state);
+        m_memoryBoxes = paintMemoryTier(p, m_layout, m_tier, m_state, QRectF(rect()),
+                                        m_memorySelected, m_memoryHovered);
+        paintMemoryTierLabels(p, m_tier, m_layout.npuCount(), m_state, QRectF(rect()));
+    }
     if (m_overlay) {
         p.save();
         p.resetTransform();
@@ -207,7 +208,10 @@ void NetworkView::paintEvent(QPaintEvent*) {
         p.restore();
     }
     paintLegend(p);
-    if (m_memoryHovered.part != MemoryTierLayout::Hit::Part::None)
+    if (!m_graph.empty()) {
+        if (m_hoveredDevice >= 0)
+            paintInfo(p, m_graph.describeDevice(m_hoveredDevice));
+    } else if (m_memoryHovered.part != MemoryTierLayout::Hit::Part::None)
         paintInfo(p, describeMemoryHit(m_tier, m_memoryHovered, m_layout.npuCount()));
     else if (m_state.hovered.level == 0)
         paintInfo(p, describeNpu(m_state.hovered.firstId));
@@ -215,20 +219,6 @@ void NetworkView::paintEvent(QPaintEvent*) {
         paintInfo(p, describeGroup(m_state.hovered));
     else if (m_state.selectedGroup.level >= 1)
         paintInfo(p, describeGroup(m_state.selectedGroup));
-}
-
-void NetworkView::paintGraph(QPainter& p) {
-    m_graph.paint(p, m_state);
-    m_stats = {0, 0, m_graph.deviceCount(), static_cast<int>(m_graph.segments().size())};
-    if (m_overlay) {
-        p.save();
-        p.resetTransform();
-        m_overlay->paint(p, *this);
-        p.restore();
-    }
-    paintLegend(p);
-    if (m_hoveredDevice >= 0)
-        paintInfo(p, m_graph.describeDevice(m_hoveredDevice));
 }
 
 void NetworkView::resizeEvent(QResizeEvent*) {

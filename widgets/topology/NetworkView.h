@@ -109,7 +109,6 @@ private:
     double fitScale() const;
     QRectF fitArea() const;
     void paintLegend(QPainter& painter);
-    void paintGraph(QPainter& painter);
     void paintInfo(QPainter& painter, const QString& text) const;
 
     PlatformSpec m_platform;

@@ -59,6 +59,18 @@ std::vector<QPointF> routePoints(const PlatformSpec& platform,
     return points;
 }
 
+/// `run` shown in `view` at 720 x 640: its graph drawing, or null when the run recorded no
+/// message, no window appeared or the platform was not drawn as a graph.
+const GraphDrawing* showGraphRun(CollectiveAnimationView& view, const SimulationSpec& spec,
+                                 std::shared_ptr<const RunResult> run) {
+    if (run->transfers.empty())
+        return nullptr;
+    view.resize(720, 640);
+    view.setRun(spec.platform, std::move(run));
+    view.show();
+    return QTest::qWaitForWindowExposed(&view) ? view.networkView()->graphDrawing() : nullptr;
+}
+
 bool near(QPointF a, QPointF b) {
     return QLineF(a, b).length() < 1e-6;
 }
@@ -74,16 +86,11 @@ bool hasLink(const AnimationFrame& frame, QPointF a, QPointF b) {
 TEST(WatchGraph, MeshIsDrawnAsTheEditorDrawsItAndMessagesWalkTheirHops) {
     const SimulationSpec spec = graphAllReduce("mesh2d", {4, 4});
     const auto run = runSimulation(spec);
-    ASSERT_FALSE(run->transfers.empty());
     CollectiveAnimationView view;
-    view.resize(720, 640);
-    view.setRun(spec.platform, run);
-    view.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    const GraphDrawing* graph = showGraphRun(view, spec, run);
+    ASSERT_NE(graph, nullptr) << "a graph platform is drawn as its logical ring";
 
     // The drawing is the graph's: the editor's grid positions, 16 NPUs and 24 links.
-    const GraphDrawing* graph = view.networkView()->graphDrawing();
-    ASSERT_NE(graph, nullptr) << "a graph platform is drawn as its logical ring";
     const std::vector<QPointF> editor = layoutGraph(spec.platform).positions;
     ASSERT_EQ(graph->positions().size(), editor.size());
     for (size_t d = 0; d < editor.size(); ++d)
@@ -118,13 +125,8 @@ TEST(WatchGraph, MeshIsDrawnAsTheEditorDrawsItAndMessagesWalkTheirHops) {
 TEST(WatchGraph, RailMessagesGoThroughTheNodeSwitch) {
     const SimulationSpec spec = graphAllReduce("rail", {2, 4}); // 2 nodes of 4 GPUs
     const auto run = runSimulation(spec);
-    ASSERT_FALSE(run->transfers.empty());
     CollectiveAnimationView view;
-    view.resize(720, 640);
-    view.setRun(spec.platform, run);
-    view.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
-    const GraphDrawing* graph = view.networkView()->graphDrawing();
+    const GraphDrawing* graph = showGraphRun(view, spec, run);
     ASSERT_NE(graph, nullptr);
     EXPECT_EQ(graph->deviceCount(), spec.platform.graph->deviceCount());
 
