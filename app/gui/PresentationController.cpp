@@ -202,8 +202,8 @@ void PresentationController::apply() {
     const double ratio = scale() / previous;
     m_applied = scale();
     // What the style drew and cached at the old scale (frames, gradients, the docks' button
-    // icons, made anew by each restoreState) is never drawn again: without this, every zoom
-    // added to the cache until its 10 MB limit (the hour-long soak, docs/limits.md).
+    // icons, which each restoreState makes anew) is never drawn again: let it go, rather than
+    // keep it until Qt's pixmap cache fills.
     if (ratio != 1.0)
         QPixmapCache::clear();
     const auto times = [ratio](int pixels) {

@@ -28,8 +28,7 @@ std::string wholeNanoseconds(const Value& v, const char* why) {
 // One text field per collective: its algorithm list, "ring, direct".
 std::vector<SettingTextField> algorithmFields() {
     std::vector<SettingTextField> fields;
-    for (const CollectiveKind kind : {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter,
-                                      CollectiveKind::AllGather, CollectiveKind::AllToAll}) {
+    for (const CollectiveKind kind : kCollectiveKinds) {
         const CollectiveNames& names = namesOf(kind);
         fields.push_back({names.label, std::string("system.") + names.name,
                           std::string(names.name) + "-implementation",

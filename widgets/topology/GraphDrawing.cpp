@@ -24,6 +24,7 @@ GraphDrawing& GraphDrawing::operator=(GraphDrawing&&) noexcept = default;
 GraphDrawing::GraphDrawing(const PlatformSpec& platform) {
     if (!platform.graph || platform.graph->deviceCount() == 0)
         return;
+    m_platform = platform;
     m_graph = *platform.graph;
     m_npus = m_graph.npus;
     m_positions =
@@ -51,40 +52,48 @@ GraphDrawing::GraphDrawing(const PlatformSpec& platform) {
     m_bounds = pointsBounds(m_positions).adjusted(-r, -r, r, r);
     for (const QLineF& s : m_segments)
         m_bounds = m_bounds.united(QRectF(s.p1(), s.p2()).normalized());
-    try {
-        m_topology = std::make_unique<Topology>(platform);
-    } catch (const Error&) {
-        // A graph the engine refuses has no run to replay; it is still drawn.
-        m_topology.reset();
+}
+
+const Topology* GraphDrawing::topology() const {
+    if (!m_topologyTried && !empty()) {
+        m_topologyTried = true;
+        try {
+            m_topology = std::make_unique<Topology>(m_platform);
+        } catch (const Error&) {
+            // A graph the engine refuses has no run to replay; it is still drawn.
+        }
     }
+    return m_topology.get();
 }
 
 std::vector<int> GraphDrawing::devicesOf(int from, const std::vector<int32_t>& links) const {
     std::vector<int> devices{from};
     for (const int32_t id : links)
-        devices.push_back(m_topology->link(id).dst);
+        devices.push_back(topology()->link(id).dst);
     return devices;
 }
 
 std::vector<int> GraphDrawing::route(int src, int dst) const {
-    if (!m_topology || src == dst)
+    const Topology* t = topology();
+    if (!t || src == dst)
         return {src, dst};
     std::vector<int32_t> links;
-    m_topology->appendRoute(src, dst, links);
+    t->appendRoute(src, dst, links);
     if (links.empty())
         return {src, dst};
     return devicesOf(src, links);
 }
 
 std::vector<int> GraphDrawing::switchRoute(int npu, int dimension, bool up) const {
-    if (!m_topology || dimension < 0 || dimension >= m_topology->dimensionCount())
+    const Topology* t = topology();
+    if (!t || dimension < 0 || dimension >= t->dimensionCount())
         return {};
     try {
         std::vector<int32_t> links;
-        m_topology->appendSwitchRoute(npu, dimension, up, links);
+        t->appendSwitchRoute(npu, dimension, up, links);
         if (links.empty())
             return {};
-        return devicesOf(up ? npu : m_topology->link(links.front()).src, links);
+        return devicesOf(up ? npu : t->link(links.front()).src, links);
     } catch (const Error&) {
         return {}; // no switch reaches the whole line
     }

@@ -7,8 +7,9 @@
 // a message between two corners of a 4 x 4 mesh walks the hops it took, and one between two
 // GPUs behind a switch goes up to the switch and down again.
 //
-// Built once per platform: positions O(layout), routes computed on demand (one Dijkstra per
-// destination, cached by the engine's Topology). GUI thread only, like the Topology it holds.
+// Built once per platform: positions O(layout); the engine's Topology only on the first route
+// asked for (a thumbnail never asks), then one Dijkstra per destination, cached by it. GUI thread
+// only, like the Topology it holds.
 #include "spec/PlatformSpec.h"
 
 #include <QLineF>
@@ -68,13 +69,17 @@ public:
 
 private:
     std::vector<int> devicesOf(int from, const std::vector<int32_t>& links) const;
+    /// The engine's routing for this platform, built on first use; null if it refuses the graph.
+    const Topology* topology() const;
 
+    PlatformSpec m_platform;
     GraphSpec m_graph;
     int m_npus = 0;
     std::vector<QPointF> m_positions;
     std::vector<QLineF> m_segments;
     QRectF m_bounds;
-    std::unique_ptr<Topology> m_topology; ///< the engine's routing; null if it refused the graph
+    mutable std::unique_ptr<Topology> m_topology;
+    mutable bool m_topologyTried = false;
 };
 
 } // namespace astrolabe::widgets
