@@ -2,6 +2,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QDateTime>
 
 namespace astrolabe::widgets {
 
@@ -16,7 +17,9 @@ void LogModel::append(Severity severity, const QString& message) {
     }
     const int row = static_cast<int>(m_entries.size());
     beginInsertRows({}, row, row);
-    m_entries.push_back({QDateTime::currentDateTime(), severity, message});
+    QByteArray utf8 = message.toUtf8();
+    utf8.squeeze(); // toUtf8 reserves three bytes a character
+    m_entries.push_back({QDateTime::currentMSecsSinceEpoch(), severity, std::move(utf8)});
     endInsertRows();
 }
 
@@ -36,7 +39,9 @@ QVariant LogModel::data(const QModelIndex& index, int role) const {
     const Entry& e = m_entries[index.row()];
     switch (role) {
     case Qt::DisplayRole:
-        return e.when.toString(QStringLiteral("HH:mm:ss  ")) + e.message;
+        return QDateTime::fromMSecsSinceEpoch(e.msecsSinceEpoch)
+                   .toString(QStringLiteral("HH:mm:ss  ")) +
+               QString::fromUtf8(e.utf8);
     case Qt::ForegroundRole:
         if (e.severity == Severity::Error)
             return QBrush(QColor(0xb0, 0x20, 0x20));
@@ -46,7 +51,7 @@ QVariant LogModel::data(const QModelIndex& index, int role) const {
     case SeverityRole:
         return static_cast<int>(e.severity);
     case TimestampRole:
-        return e.when;
+        return QDateTime::fromMSecsSinceEpoch(e.msecsSinceEpoch);
     default:
         return {};
     }

@@ -1,9 +1,12 @@
 #pragma once
 // Engine messages and errors for the log dock: one row per message, newest last. The newest
 // kMaxRows are kept: a day of runs and sweeps must not grow the window's memory without bound.
+// A row holds its time as milliseconds and its text as UTF-8, about 100 bytes for a typical
+// message (a QDateTime and a UTF-16 QString took several times that); the display text is
+// built when the view asks for it.
 
 #include <QAbstractListModel>
-#include <QDateTime>
+#include <QByteArray>
 #include <QVector>
 
 namespace astrolabe::widgets {
@@ -15,8 +18,8 @@ public:
     enum Role { SeverityRole = Qt::UserRole + 1, TimestampRole };
 
     /// Past this many rows the oldest kDropRows go at once (one removal, not one per message).
-    static constexpr int kMaxRows = 10000;
-    static constexpr int kDropRows = 1000;
+    static constexpr int kMaxRows = 5000;
+    static constexpr int kDropRows = 500;
 
     explicit LogModel(QObject* parent = nullptr);
 
@@ -28,9 +31,9 @@ public:
 
 private:
     struct Entry {
-        QDateTime when;
+        qint64 msecsSinceEpoch;
         Severity severity;
-        QString message;
+        QByteArray utf8;
     };
     QVector<Entry> m_entries;
 };
