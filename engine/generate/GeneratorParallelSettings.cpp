@@ -6,14 +6,12 @@
 namespace astrolabe::generate {
 namespace {
 
-GeneratorSetting degree(const std::string& key, const std::string& label, const std::string& help,
+using settings::Type;
+using settings::Value;
+
+GeneratorSetting degree(const std::string& flag, const std::string& label, const std::string& help,
                         double maximum) {
-    GeneratorSetting s;
-    s.key = "parallel." + key;
-    s.flag = key;
-    s.group = "Parallelism";
-    s.label = label;
-    s.help = help;
+    GeneratorSetting s = generatorSetting("parallel." + flag, flag, label, help);
     s.minimum = 1;
     s.maximum = maximum;
     return s;
@@ -25,73 +23,71 @@ std::vector<GeneratorSetting> parallelGeneratorSettings() {
     using P = ParallelSpec;
     const auto parallel = &GeneratorSpec::parallel;
     std::vector<GeneratorSetting> out;
-    const auto add = [&](GeneratorSetting s, auto member, bool transformerOnly) {
+    const auto add = [&](GeneratorSetting s, auto member) {
         bindGeneratorField(s, parallel, member);
-        s.transformerOnly = transformerOnly;
         out.push_back(std::move(s));
     };
-    add(degree("tp", "Tensor (TP)", "tensor parallelism", 1 << 16), &P::tp, true);
-    add(degree("pp", "Pipeline (PP)", "pipeline stages", 1 << 16), &P::pp, true);
-    add(degree("dp", "Data (DP)", "data parallelism", 1 << 20), &P::dp, false);
+    add(degree("tp", "Tensor (TP)", "tensor parallelism", 1 << 16), &P::tp);
+    add(degree("pp", "Pipeline (PP)", "pipeline stages", 1 << 16), &P::pp);
+    add(degree("dp", "Data (DP)", "data parallelism", 1 << 20), &P::dp);
     add(degree("ep", "Expert (EP, within DP)", "expert parallelism (carved out of dp)", 1 << 16),
-        &P::ep, true);
+        &P::ep);
 
     GeneratorSetting s = degree("schedule", "Schedule", "gpipe, 1f1b or interleaved", 0);
-    s.type = GenType::Name;
+    s.type = Type::Enum;
     s.metavar = std::string("NAME");
     s.minimum = s.maximum = 0;
     s.choices = {"gpipe", "1f1b", "interleaved"};
-    s.get = [](const GeneratorSpec& spec) -> GenValue {
+    s.get = [](const GeneratorSpec& spec) -> Value {
         return std::string(pipelineScheduleName(spec.parallel.schedule));
     };
-    s.set = [](GeneratorSpec& spec, const GenValue& v) {
+    s.set = [](GeneratorSpec& spec, const Value& v) {
         spec.parallel.schedule = parsePipelineSchedule(std::get<std::string>(v));
     };
-    s.transformerOnly = true;
     out.push_back(s);
 
     s = degree("virtual-stages", "Virtual stages", "model chunks per stage (interleaved)", 1 << 10);
-    s.key = "parallel.virtualStages";
+    s.path = "parallel.virtualStages";
     s.metavar = std::string("V");
-    add(s, &P::virtualStages, true);
+    add(s, &P::virtualStages);
 
     s = degree("zero", "ZeRO stage", "ZeRO stage (3 = FSDP)", 3);
-    s.key = "parallel.zeroStage";
-    s.type = GenType::Choice;
+    s.path = "parallel.zeroStage";
     s.metavar = std::string("0-3");
     s.minimum = 0;
     s.choices = {"0", "1", "2", "3"};
-    s.choiceLabels = {"0 (all-reduce)", "1 (optimizer)", "2 (+ gradients)", "3 (+ weights, FSDP)"};
-    add(s, &P::zeroStage, true);
+    add(s, &P::zeroStage);
 
     s = degree("sp", "Sequence parallel", "sequence parallelism (--sp=false turns it off)", 1);
-    s.key = "parallel.sequenceParallel";
-    s.type = GenType::Bool;
+    s.path = "parallel.sequenceParallel";
+    s.type = Type::Bool;
     s.metavar.clear();
     s.minimum = 0;
-    add(s, &P::sequenceParallel, true);
+    add(s, &P::sequenceParallel);
 
     s = degree("recompute", "Activation recompute",
                "full activation recomputation (--recompute=false: off)", 1);
-    s.type = GenType::Bool;
+    s.type = Type::Bool;
     s.metavar.clear();
     s.minimum = 0;
-    add(s, &P::recompute, true);
+    add(s, &P::recompute);
 
-    // The GUI edits whole MiB; 1 MiB .. 1 TiB.
-    s = degree("bucket", "Gradient bucket (MiB)", "gradient bucket, e.g. \"25 MiB\"", 1 << 20);
-    s.key = "parallel.bucketBytes";
-    s.type = GenType::Size;
+    // In bytes; the GUI edits whole MiB.
+    s = degree("bucket", "Gradient bucket (MiB)", "gradient bucket, e.g. \"25 MiB\"", 0);
+    s.path = "parallel.bucketBytes";
+    s.type = Type::Quantity;
+    s.unit = settings::Unit::Bytes;
+    s.minimum = double(1 << 20);
+    s.maximum = double(int64_t{1} << 40);
     s.metavar = std::string("SIZE");
-    add(s, &P::bucketBytes, false);
+    add(s, &P::bucketBytes);
 
     s = degree("placement", "Placement", "innermost first, a permutation of tp,dp,pp", 0);
-    s.type = GenType::Name;
+    s.type = Type::Enum;
     s.metavar = std::string("ORDER");
     s.minimum = s.maximum = 0;
-    s.tip = "innermost (consecutive ranks) first";
     s.choices = {"tp,dp,pp", "tp,pp,dp", "dp,tp,pp", "dp,pp,tp", "pp,tp,dp", "pp,dp,tp"};
-    add(s, &P::placement, false);
+    add(s, &P::placement);
     return out;
 }
 

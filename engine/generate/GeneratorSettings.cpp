@@ -10,47 +10,48 @@
 // metavar = std::string("X"), not = "X": GCC 12 flags the latter with a false -Wrestrict.
 
 namespace astrolabe::generate {
-namespace {
 
-GeneratorSetting make(const std::string& key, const std::string& flag, const std::string& group,
-                      const std::string& label, const std::string& help) {
+GeneratorSetting generatorSetting(const std::string& path, const std::string& flag,
+                                  const std::string& label, const std::string& help) {
     GeneratorSetting s;
-    s.key = key;
+    s.path = path;
     s.flag = flag;
-    s.group = group;
     s.label = label;
     s.help = help;
     return s;
 }
 
-GeneratorSetting count(const std::string& key, const std::string& flag, const std::string& group,
-                       const std::string& label, const std::string& help, double minimum,
-                       double maximum) {
-    GeneratorSetting s = make(key, flag, group, label, help);
+namespace {
+
+using settings::Type;
+using settings::Unit;
+using settings::Value;
+
+GeneratorSetting count(const std::string& path, const std::string& flag, const std::string& label,
+                       const std::string& help, double minimum, double maximum) {
+    GeneratorSetting s = generatorSetting(path, flag, label, help);
     s.minimum = minimum;
     s.maximum = maximum;
     return s;
 }
 
-GeneratorSetting toggle(const std::string& key, const std::string& flag, const std::string& group,
-                        const std::string& label, const std::string& help) {
-    GeneratorSetting s = make(key, flag, group, label, help);
-    s.type = GenType::Bool;
+GeneratorSetting toggle(const std::string& path, const std::string& flag, const std::string& label,
+                        const std::string& help) {
+    GeneratorSetting s = generatorSetting(path, flag, label, help);
+    s.type = Type::Bool;
     s.metavar.clear();
     s.minimum = 0;
     s.maximum = 1;
     return s;
 }
 
-GeneratorSetting number(const std::string& key, const std::string& flag, const std::string& label,
-                        const std::string& help, double minimum, double maximum, int decimals,
-                        const std::string& unit) {
-    GeneratorSetting s = make(key, flag, "Compute (per NPU)", label, help);
-    s.type = GenType::Double;
+GeneratorSetting number(const std::string& path, const std::string& flag, const std::string& label,
+                        const std::string& help, double minimum, double maximum, Unit unit) {
+    GeneratorSetting s = generatorSetting(path, flag, label, help);
+    s.type = Type::Double;
+    s.unit = unit;
     s.minimum = minimum;
     s.maximum = maximum;
-    s.decimals = decimals;
-    s.unit = unit;
     s.metavar = std::string("X");
     return s;
 }
@@ -58,36 +59,32 @@ GeneratorSetting number(const std::string& key, const std::string& flag, const s
 std::vector<GeneratorSetting> modelSettings() {
     using M = ModelSpec;
     const auto model = &GeneratorSpec::model;
-    const std::string g = "Model";
     std::vector<GeneratorSetting> out;
     const auto add = [&](GeneratorSetting s, auto member) {
         bindGeneratorField(s, model, member);
-        s.transformerOnly = true;
         out.push_back(std::move(s));
     };
-    add(count("model.layers", "layers", g, "Layers", "transformer layers", 1, 100000), &M::layers);
-    add(count("model.hidden", "hidden", g, "Hidden size", "hidden size h", 1, 1 << 20), &M::hidden);
-    add(count("model.heads", "heads", g, "Attention heads", "attention heads", 1, 1 << 16),
-        &M::heads);
-    GeneratorSetting s = count("model.kvHeads", "kv-heads", g, "KV heads (0 = MHA)",
+    add(count("model.layers", "layers", "Layers", "transformer layers", 1, 100000), &M::layers);
+    add(count("model.hidden", "hidden", "Hidden size", "hidden size h", 1, 1 << 20), &M::hidden);
+    add(count("model.heads", "heads", "Attention heads", "attention heads", 1, 1 << 16), &M::heads);
+    GeneratorSetting s = count("model.kvHeads", "kv-heads", "KV heads (0 = MHA)",
                                "key/value heads (GQA)", 0, 1 << 16);
-    s.tip = "grouped-query attention";
     add(s, &M::kvHeads);
-    add(count("model.ffn", "ffn", g, "FFN size", "FFN inner size", 1, 1 << 22), &M::ffn);
-    add(count("model.vocabulary", "vocab", g, "Vocabulary", "vocabulary size", 1, 1 << 24),
+    add(count("model.ffn", "ffn", "FFN size", "FFN inner size", 1, 1 << 22), &M::ffn);
+    add(count("model.vocabulary", "vocab", "Vocabulary", "vocabulary size", 1, 1 << 24),
         &M::vocabulary);
-    add(count("model.sequence", "seq", g, "Sequence", "sequence length", 1, 1 << 24), &M::sequence);
-    add(toggle("model.swiglu", "swiglu", g, "SwiGLU",
+    add(count("model.sequence", "seq", "Sequence", "sequence length", 1, 1 << 24), &M::sequence);
+    add(toggle("model.swiglu", "swiglu", "SwiGLU",
                "gated FFN (three matrices); --swiglu=false turns it off"),
         &M::swiglu);
-    add(count("model.experts", "experts", g, "Experts (0 = dense)", "MoE experts (0 = dense)", 0,
+    add(count("model.experts", "experts", "Experts (0 = dense)", "MoE experts (0 = dense)", 0,
               1 << 16),
         &M::experts);
-    add(count("model.topK", "top-k", g, "Top-k", "experts per token", 0, 1 << 10), &M::topK);
-    add(count("model.sharedExperts", "shared-experts", g, "Shared experts", "always-active experts",
-              0, 1 << 10),
+    add(count("model.topK", "top-k", "Top-k", "experts per token", 0, 1 << 10), &M::topK);
+    add(count("model.sharedExperts", "shared-experts", "Shared experts", "always-active experts", 0,
+              1 << 10),
         &M::sharedExperts);
-    add(count("model.expertFfn", "expert-ffn", g, "Expert FFN size", "expert FFN inner size", 0,
+    add(count("model.expertFfn", "expert-ffn", "Expert FFN size", "expert FFN inner size", 0,
               1 << 22),
         &M::expertFfn);
     return out;
@@ -96,31 +93,28 @@ std::vector<GeneratorSetting> modelSettings() {
 std::vector<GeneratorSetting> trainingSettings() {
     using T = TrainingSpec;
     const auto training = &GeneratorSpec::training;
-    const std::string g = "Training";
     std::vector<GeneratorSetting> out;
-    GeneratorSetting s = count("training.microBatch", "micro-batch", g, "Micro-batch",
+    GeneratorSetting s = count("training.microBatch", "micro-batch", "Micro-batch",
                                "sequences per micro-batch", 1, 1 << 20);
     bindGeneratorField(s, training, &T::microBatch);
     out.push_back(s);
 
-    s = count("training.globalBatch", "global-batch", g, "Global batch", "sequences per iteration",
-              1, std::numeric_limits<int>::max());
+    s = count("training.globalBatch", "global-batch", "Global batch", "sequences per iteration", 1,
+              std::numeric_limits<int>::max());
     bindGeneratorField(s, training, &T::globalBatch);
-    s.inBuilder = false; // the builder edits micro-batches per pipeline instead
     s.customFlag = true; // rounded to micro-batch x dp unless given (specFromArgs)
     out.push_back(s);
 
     // Not a field of the spec: globalBatch / (microBatch x dp), so it is applied last.
-    s = count("training.microBatches", "micro-batches", g, "Micro-batches / pipeline",
+    s = count("training.microBatches", "micro-batches", "Micro-batches / pipeline",
               "micro-batches per pipeline (sets the global batch)", 1, 1 << 20);
     s.metavar = std::string("M");
-    s.tip = "global batch = micro-batches x micro-batch x dp";
     s.customFlag = true;
     s.applyLast = true;
-    s.get = [](const GeneratorSpec& spec) -> GenValue {
+    s.get = [](const GeneratorSpec& spec) -> Value {
         return static_cast<int64_t>(std::max(1, spec.microBatches()));
     };
-    s.set = [](GeneratorSpec& spec, const GenValue& v) {
+    s.set = [](GeneratorSpec& spec, const Value& v) {
         // In 64 bits, held at the int's maximum: the spec's validation then says the global
         // batch is no multiple of micro-batch x dp (an int product would wrap).
         const int64_t batch =
@@ -130,40 +124,36 @@ std::vector<GeneratorSetting> trainingSettings() {
     };
     out.push_back(s);
 
-    s = make("training.bytesPerElement", "bytes", g, "Bytes per element",
-             "bytes per element (1, 2 or 4)");
-    s.type = GenType::Choice;
+    s = generatorSetting("training.bytesPerElement", "bytes", "Bytes per element",
+                         "bytes per element (1, 2 or 4)");
     s.choices = {"1", "2", "4"};
     s.minimum = 1;
     s.maximum = 4;
     bindGeneratorField(s, training, &T::bytesPerElement);
     out.push_back(s);
 
-    s = toggle("training.flashAttention", "flash-attention", g, "Fused (flash) attention",
+    s = toggle("training.flashAttention", "flash-attention", "Fused (flash) attention",
                "fused attention: no stored scores (--flash-attention=false)");
     bindGeneratorField(s, training, &T::flashAttention);
-    s.transformerOnly = true;
     out.push_back(s);
     return out;
 }
 
 GeneratorSetting tier(const std::string& what, const std::string& states, const std::string& label,
                       OffloadTier OffloadSpec::*member) {
-    GeneratorSetting s =
-        make("offload." + what, "offload-" + what, "Offload (ZeRO-Infinity)", label, "");
+    GeneratorSetting s = generatorSetting("offload." + what, "offload-" + what, label, "");
     s.help = "move ";
     s.help += states;
     s.help += " out of HBM: none, nvme or pool (MEM_LOAD / MEM_STORE nodes)";
-    s.type = GenType::Name;
+    s.type = Type::Enum;
     s.metavar = std::string("TIER");
     s.minimum = s.maximum = 0;
     s.choices = offloadTierNames();
-    s.choiceLabels = {"none (HBM)", "NVMe", "memory pool"};
     const std::string flag = s.flag;
-    s.get = [member](const GeneratorSpec& spec) -> GenValue {
+    s.get = [member](const GeneratorSpec& spec) -> Value {
         return std::string(offloadTierName(spec.offload.*member));
     };
-    s.set = [member, flag](GeneratorSpec& spec, const GenValue& v) {
+    s.set = [member, flag](GeneratorSpec& spec, const Value& v) {
         spec.offload.*member = parseOffloadTier(std::get<std::string>(v), flag);
     };
     return s;
@@ -177,34 +167,29 @@ std::vector<GeneratorSetting> offloadSettings() {
     out.push_back(tier("optimizer", "the optimizer states (fp32 master, m, v)",
                        "Offload optimizer states", &OffloadSpec::optimizer));
     GeneratorSetting s =
-        count("offload.prefetch", "offload-prefetch", "Offload (ZeRO-Infinity)",
-              "Prefetch (layers ahead)", "offloaded parameters are loaded this many layers ahead",
-              0, 1 << 16);
-    s.tip = "0: each layer's parameters are loaded just before it runs";
+        count("offload.prefetch", "offload-prefetch", "Prefetch (layers ahead)",
+              "offloaded parameters are loaded this many layers ahead", 0, 1 << 16);
     bindGeneratorField(s, &GeneratorSpec::offload, &OffloadSpec::prefetch);
     out.push_back(s);
 
-    s = make("offload.step", "offload-step", "Offload (ZeRO-Infinity)", "Optimizer step on",
-             "where the step over offloaded optimizer states runs: npu, or cpu (CPU Adam)");
-    s.type = GenType::Name;
+    s = generatorSetting("offload.step", "offload-step", "Optimizer step on",
+                         "where the step over offloaded optimizer states runs: npu, or cpu (CPU "
+                         "Adam)");
+    s.type = Type::Enum;
     s.metavar = std::string("DEVICE");
     s.minimum = s.maximum = 0;
     s.choices = stepDeviceNames();
-    s.choiceLabels = {"NPU", "CPU (CPU Adam)"};
-    s.tip = "cpu: each layer's step is a CPU node timed by the CPU's memory bandwidth";
-    s.get = [](const GeneratorSpec& spec) -> GenValue {
+    s.get = [](const GeneratorSpec& spec) -> Value {
         return std::string(stepDeviceName(spec.offload.step));
     };
-    s.set = [](GeneratorSpec& spec, const GenValue& v) {
+    s.set = [](GeneratorSpec& spec, const Value& v) {
         spec.offload.step = parseStepDevice(std::get<std::string>(v), "offload-step");
     };
     out.push_back(s);
 
     s = number("offload.cpuGBps", "offload-cpu-bandwidth", "CPU memory bandwidth",
-               "memory bandwidth of the CPU step per NPU, 10^9 B/s", 0.1, 1e6, 1, " GB/s");
-    s.group = "Offload (ZeRO-Infinity)";
+               "memory bandwidth of the CPU step per NPU, 10^9 B/s", 0.1, 1e6, Unit::DecimalGBps);
     s.metavar = std::string("GB/s");
-    s.tip = "this NPU's share of the host's memory bandwidth (Adam is memory-bound)";
     bindGeneratorField(s, &GeneratorSpec::offload, &OffloadSpec::cpuGBps);
     out.push_back(s);
     return out;
@@ -220,21 +205,20 @@ const std::vector<GeneratorSetting>& generatorSettings() {
         using C = ComputeSpec;
         const auto compute = &GeneratorSpec::compute;
         GeneratorSetting s = number("compute.peakTflops", "peak-tflops", "Peak",
-                                    "dense peak TFLOP/s per NPU", 0.1, 1e6, 1, " TFLOP/s");
+                                    "dense peak TFLOP/s per NPU", 0.1, 1e6, Unit::TeraFlops);
         bindGeneratorField(s, compute, &C::peakTflops);
         out.push_back(s);
         s = number("compute.hbmGBps", "hbm-bandwidth", "HBM bandwidth", "HBM bandwidth, 10^9 B/s",
-                   1, 1e7, 0, " GB/s");
+                   1, 1e7, Unit::DecimalGBps);
         s.metavar = std::string("GB/s");
         bindGeneratorField(s, compute, &C::hbmGBps);
         out.push_back(s);
         s = number("compute.efficiency", "efficiency", "Efficiency",
-                   "fraction of the roofline reached (0..1]", 0.01, 1, 2, "");
-        s.step = 0.05;
+                   "fraction of the roofline reached (0..1]", 0.01, 1, Unit::None);
         bindGeneratorField(s, compute, &C::efficiency);
         out.push_back(s);
         s = number("compute.hbmCapacityGiB", "hbm-capacity", "HBM capacity",
-                   "HBM capacity for the out-of-memory warning", 1, 1e6, 0, " GiB");
+                   "HBM capacity for the out-of-memory warning, GiB", 1, 1e6, Unit::None);
         s.metavar = std::string("GiB");
         bindGeneratorField(s, compute, &C::hbmCapacityGiB);
         out.push_back(s);
@@ -242,7 +226,7 @@ const std::vector<GeneratorSetting>& generatorSettings() {
             out.push_back(std::move(op));
         for (GeneratorSetting& offload : offloadSettings())
             out.push_back(std::move(offload));
-        s = toggle("output.tensors", "tensors", "Trace output", "Tensor lists",
+        s = toggle("output.tensors", "tensors", "Tensor lists",
                    "write tensor lists for track-local-mem (model states, activations); in the "
                    "model builder, a run of the iteration tracks each NPU's memory");
         bindGeneratorField(s, &GeneratorSpec::output, &TraceOutputSpec::tensors);
@@ -259,28 +243,15 @@ const GeneratorSetting& findGeneratorSetting(const std::string& flag) {
     throw std::out_of_range("no generator setting --" + flag);
 }
 
-std::string generatorValueText(const GeneratorSetting& setting, const GenValue& value) {
-    switch (setting.type) {
-    case GenType::Bool:
-        return std::get<bool>(value) ? "true" : "false";
-    case GenType::Double: {
+std::string generatorValueText(const GeneratorSetting& setting, const Value& value) {
+    // The CLI takes bare numbers in the setting's unit; sizes and names as the project file
+    // spells them.
+    if (setting.type == Type::Double) {
         char text[32];
         std::snprintf(text, sizeof text, "%g", std::get<double>(value));
         return text;
     }
-    case GenType::Name:
-        return std::get<std::string>(value);
-    case GenType::Size: {
-        const int64_t bytes = std::get<int64_t>(value);
-        if (bytes % (1 << 20) == 0)
-            return std::to_string(bytes >> 20) + " MiB";
-        return std::to_string(bytes) + " B";
-    }
-    case GenType::Int:
-    case GenType::Choice:
-        break;
-    }
-    return std::to_string(std::get<int64_t>(value));
+    return settings::projectText(setting, value);
 }
 
 } // namespace astrolabe::generate

@@ -1,4 +1,5 @@
 // docs/generator.md's settings table, derived from the generator's settings table.
+#include "core/Units.h"
 #include "generate/GeneratorSettings.h"
 #include "generate/ModelPresets.h"
 
@@ -32,33 +33,34 @@ std::string join(const std::vector<std::string>& items) {
 
 std::string typeText(const GeneratorSetting& s) {
     switch (s.type) {
-    case GenType::Int:
-        return "integer";
-    case GenType::Double:
-        return s.unit.empty() ? std::string("number") : "number," + s.unit;
-    case GenType::Bool:
+    case settings::Type::Int:
+        return s.choices.empty() ? std::string("integer") : "one of " + join(s.choices);
+    case settings::Type::Double:
+        return std::string("number") + (s.unit == settings::Unit::None ? "" : ",") +
+               settings::unitSuffix(s.unit);
+    case settings::Type::Bool:
         return "true/false";
-    case GenType::Choice:
-    case GenType::Name: {
-        std::string out = "one of ";
-        out += join(s.choices);
-        return out;
-    }
-    case GenType::Size:
+    case settings::Type::Enum:
+        return "one of " + join(s.choices);
+    case settings::Type::Quantity:
         return "size (\"25 MiB\")";
+    case settings::Type::String:
+    case settings::Type::Custom:
+        break;
     }
     return {};
 }
 
 std::string rangeText(const GeneratorSetting& s) {
-    if (s.type == GenType::Int || s.type == GenType::Double) {
+    if ((s.type == settings::Type::Int && s.choices.empty()) || s.type == settings::Type::Double) {
         std::string out = number(s.minimum);
         out += " .. ";
         out += number(s.maximum);
         return out;
     }
-    if (s.type == GenType::Size)
-        return "1 MiB .. 1 TiB (GUI)";
+    if (s.type == settings::Type::Quantity)
+        return units::formatSize(static_cast<uint64_t>(s.minimum)) + " .. " +
+               units::formatSize(static_cast<uint64_t>(s.maximum)) + " (GUI)";
     return {};
 }
 
@@ -72,28 +74,19 @@ std::string cell(std::string text) {
 
 std::string generatorMarkdownTable() {
     const GeneratorSpec preset = presetSpec("gpt3-175b");
-    std::string out = "| key | CLI flag | GUI field | type / unit | default (gpt3-175b) | range "
+    std::string out = "| key | CLI flag | label | type / unit | default (gpt3-175b) | range "
                       "| meaning |\n|---|---|---|---|---|---|---|\n";
     for (const GeneratorSetting& s : generatorSettings()) {
         const std::string flag = s.flag.empty() ? std::string("-") : code("--" + s.flag);
-        const std::string field = s.inBuilder ? s.group + ": " + s.label : std::string("-");
-        out += "| " + code(s.key) + " | " + flag + " | " + cell(field) + " | " + cell(typeText(s)) +
-               " | " + cell(generatorValueText(s, s.get(preset))) + " | " + rangeText(s) + " | " +
-               cell(s.help) + " |\n";
+        out += "| " + code(s.path) + " | " + flag + " | " + cell(s.label) + " | " +
+               cell(typeText(s)) + " | " + cell(generatorValueText(s, s.get(preset))) + " | " +
+               rangeText(s) + " | " + cell(s.help) + " |\n";
     }
     return out;
 }
 
 std::string updateGeneratorDocTable(const std::string& doc) {
-    const std::string begin = "<!-- settings-table: generator -->\n";
-    const std::string end = "<!-- end settings-table -->";
-    const size_t from = doc.find(begin);
-    const size_t to = from == std::string::npos ? from : doc.find(end, from);
-    if (to == std::string::npos)
-        return doc;
-    std::string out = doc;
-    out.replace(from + begin.size(), to - from - begin.size(), generatorMarkdownTable());
-    return out;
+    return settings::replaceDocTable(doc, "generator", generatorMarkdownTable());
 }
 
 } // namespace astrolabe::generate

@@ -40,13 +40,16 @@ int npuCount(const std::string& text) {
     return static_cast<int>(value);
 }
 
-GenValue parse(const GeneratorSetting& s, const std::string& text) {
+settings::Value parse(const GeneratorSetting& s, const std::string& text) {
+    using settings::Type;
     switch (s.type) {
-    case GenType::Int:
-    case GenType::Choice: {
+    case Type::Int: {
         // The table's range, the same as the builder's spin boxes, checked in 64 bits: a count
         // past int must not be truncated (--layers=4294967297 would read as 1 layer).
         const int64_t value = integer(s.flag, text);
+        if (!s.choices.empty() &&
+            std::find(s.choices.begin(), s.choices.end(), std::to_string(value)) == s.choices.end())
+            fail(s.flag, "one of " + joinAlternatives(s.choices), text);
         if (s.maximum > s.minimum && (value < s.minimum || value > s.maximum))
             fail(s.flag,
                  "a whole number from " + std::to_string(int64_t(s.minimum)) + " to " +
@@ -54,7 +57,7 @@ GenValue parse(const GeneratorSetting& s, const std::string& text) {
                  text);
         return value;
     }
-    case GenType::Double:
+    case Type::Double:
         try {
             size_t used = 0;
             const double value = std::stod(text, &used);
@@ -63,15 +66,17 @@ GenValue parse(const GeneratorSetting& s, const std::string& text) {
         } catch (const std::exception&) {
         }
         fail(s.flag, "a number", text);
-    case GenType::Bool:
+    case Type::Bool:
         if (text == "true" || text == "1" || text == "yes")
             return true;
         if (text == "false" || text == "0" || text == "no")
             return false;
         fail(s.flag, "true or false", text);
-    case GenType::Name:
+    case Type::Enum:
+    case Type::String:
+    case Type::Custom:
         return text;
-    case GenType::Size:
+    case Type::Quantity:
         try {
             return static_cast<int64_t>(units::parseSizeBytes(text));
         } catch (const Error& e) {

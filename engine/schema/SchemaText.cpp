@@ -35,24 +35,6 @@ double number(const Value& v) {
     return 0;
 }
 
-const char* unitSuffix(Unit unit) {
-    switch (unit) {
-    case Unit::Nanoseconds:
-        return " ns";
-    case Unit::BytesPerSecond:
-        return " B/s";
-    case Unit::DecimalGBps:
-        return " GB/s";
-    case Unit::Bytes:
-        return " B";
-    case Unit::TeraFlops:
-        return " TFLOP/s";
-    case Unit::None:
-        break;
-    }
-    return "";
-}
-
 std::string cell(std::string text) {
     for (size_t at = text.find('|'); at != std::string::npos; at = text.find('|', at + 2))
         text.replace(at, 1, "\\|");
@@ -76,6 +58,24 @@ std::string compatText(Compat compat, const Group& group) {
 }
 
 } // namespace
+
+const char* unitSuffix(Unit unit) {
+    switch (unit) {
+    case Unit::Nanoseconds:
+        return " ns";
+    case Unit::BytesPerSecond:
+        return " B/s";
+    case Unit::DecimalGBps:
+        return " GB/s";
+    case Unit::Bytes:
+        return " B";
+    case Unit::TeraFlops:
+        return " TFLOP/s";
+    case Unit::None:
+        break;
+    }
+    return "";
+}
 
 std::string displayQuantity(Unit unit, double value) {
     if (unit == Unit::BytesPerSecond)
@@ -102,7 +102,7 @@ const Setting& find(const Group& group, const std::string& path) {
     throw std::out_of_range("no setting " + path + " in group " + group.name);
 }
 
-std::string projectText(const Setting& s, const Value& value) {
+std::string projectText(const SettingInfo& s, const Value& value) {
     switch (s.type) {
     case Type::Int:
         return std::to_string(std::get<int64_t>(value));
@@ -322,17 +322,23 @@ std::string markdownTable(const Group& group) {
     return out;
 }
 
+std::string replaceDocTable(const std::string& doc, const std::string& name,
+                            const std::string& table) {
+    const std::string begin = "<!-- settings-table: " + name + " -->\n";
+    const std::string end = "<!-- end settings-table -->";
+    const size_t from = doc.find(begin);
+    const size_t to = from == std::string::npos ? from : doc.find(end, from);
+    if (to == std::string::npos)
+        return doc;
+    std::string out = doc;
+    out.replace(from + begin.size(), to - from - begin.size(), table);
+    return out;
+}
+
 std::string updateDocTables(const std::string& doc) {
     std::string out = doc;
-    for (const Group* group : allGroups()) {
-        const std::string begin = "<!-- settings-table: " + group->name + " -->\n";
-        const std::string end = "<!-- end settings-table -->";
-        const size_t from = out.find(begin);
-        const size_t to = from == std::string::npos ? from : out.find(end, from);
-        if (to == std::string::npos)
-            continue;
-        out.replace(from + begin.size(), to - from - begin.size(), markdownTable(*group));
-    }
+    for (const Group* group : allGroups())
+        out = replaceDocTable(out, group->name, markdownTable(*group));
     return out;
 }
 

@@ -116,11 +116,14 @@ struct Hooks {
     std::function<void(SimulationSpec&, const Value&)> edited;
 };
 
-struct Setting {
-    std::string path; ///< project YAML key path, e.g. "system.chunks"; empty for AstraOnly
+/// What a setting is, whatever spec holds it: its path, type, unit, range, label, help and
+/// choices. The project's settings (Setting, over SimulationSpec) and the training generator's
+/// (generate::GeneratorSetting, over GeneratorSpec) are both this, with get/set over their spec
+/// (SpecSetting) and what their own files need; projectText spells the values of both.
+struct SettingInfo {
+    std::string path; ///< key path, e.g. "system.chunks" or "parallel.tp"; empty for AstraOnly
     Type type = Type::Int;
     Unit unit = Unit::None;
-    Compat compat = Compat::Both;
     double minimum = -std::numeric_limits<double>::infinity();
     double maximum = std::numeric_limits<double>::infinity();
     /// A limit far above real use (docs/limits.md), below `maximum`: the readers accept up to
@@ -130,22 +133,33 @@ struct Setting {
     bool minimumExclusive = false;
     double upperBound() const { return limit < maximum ? limit : maximum; }
     std::string rangeNoun; ///< "chunks" in "expected 1 or more chunks"; "factor" in "a factor > 0"
-    std::string astraKey;  ///< ASTRA-sim system JSON key, or the command-line flag (CommandLine)
+    std::string label;     ///< its name in the window and the docs
+    std::string help;      ///< tooltip and docs
+    /// Enum: one name per enum value, in enum order. Int: the only values allowed, as text
+    /// (the generator's bytes per element "1", "2", "4"); empty: any in range.
+    std::vector<std::string> choices;
+};
+
+/// A setting of a `Spec`: how its value is read from and written to that spec.
+template <typename Spec> struct SpecSetting : SettingInfo {
+    std::function<Value(const Spec&)> get;
+    std::function<void(Spec&, const Value&)> set; ///< throws astrolabe::Error (names)
+    Value defaultValue() const { return get(Spec{}); }
+};
+
+struct Setting : SpecSetting<SimulationSpec> {
+    Compat compat = Compat::Both;
+    std::string astraKey; ///< ASTRA-sim system JSON key, or the command-line flag (CommandLine)
     /// Custom settings reading several ASTRA-sim keys list them all (unknown-key check).
     std::vector<std::string> astraKeys;
     std::string astraUnit;  ///< how ASTRA-sim's JSON counts it: "GB/s", "cycles (ns)"
     int astraOrder = 0;     ///< position in the exported JSON (ASTRA-sim's own sample order)
-    std::string label;      ///< its name in the window and the docs
     std::string shortLabel; ///< the comparison table's label
-    std::string help;       ///< tooltip and docs
-    std::vector<std::string> choices;        ///< Enum: one name per enum value, in enum order
     std::vector<std::string> displayChoices; ///< the comparison's words (default: choices)
     std::vector<std::string> astraChoices;   ///< ASTRA-sim's name for each (default: choices)
     /// The spec holds a whole number (remote memory's ns, bytes/ns): the ASTRA-sim JSON and the
     /// spec JSON get an integer, not a floating-point number.
     bool whole = false;
-    std::function<Value(const SimulationSpec&)> get;
-    std::function<void(SimulationSpec&, const Value&)> set; ///< throws astrolabe::Error (names)
     std::function<bool(const SimulationSpec&)> writeProjectWhen; ///< empty: always written
     std::function<bool(const SimulationSpec&)> writeAstraWhen;   ///< empty: always exported
     Missing missing;
@@ -156,7 +170,6 @@ struct Setting {
 
     /// The project key inside the group ("chunks" for "system.chunks").
     std::string projectKey() const;
-    Value defaultValue() const { return get(SimulationSpec{}); }
     Value shownValue(const SimulationSpec& spec) const {
         return hooks.shown ? hooks.shown(spec) : get(spec);
     }
@@ -204,9 +217,11 @@ const Setting& find(const Group& group, const std::string& path);
 std::vector<const Group*> allGroups();
 
 /// The value as the project file spells it ("936.25 ns", "LIFO", "true", "4").
-std::string projectText(const Setting& setting, const Value& value);
+std::string projectText(const SettingInfo& setting, const Value& value);
 /// The value for the comparison table and docs ("936.25 ns", "on").
 std::string displayText(const Setting& setting, const Value& value);
+/// The unit's words after a number: " ns", " GB/s", " TFLOP/s"; empty for None.
+const char* unitSuffix(Unit unit);
 /// A number in `unit` as the comparison shows it ("50 GiB/s", "1 MiB", "936.25 ns").
 std::string displayQuantity(Unit unit, double value);
 /// The value in the comparison's base unit (ns, B/s, B, count), or nothing for names and text.
@@ -228,6 +243,10 @@ void addSpecJson(const Group& group, const SimulationSpec& spec, nlohmann::json&
 void readSpecJson(const Group& group, const nlohmann::json& root, SimulationSpec& spec);
 /// A group's settings table in Markdown (docs/project-format.md).
 std::string markdownTable(const Group& group);
+/// `doc` with its "<!-- settings-table: NAME -->" ... "<!-- end settings-table -->" region, if
+/// it has one, holding `table`.
+std::string replaceDocTable(const std::string& doc, const std::string& name,
+                            const std::string& table);
 /// `doc` with each "<!-- settings-table: GROUP -->" ... "<!-- end settings-table -->" region
 /// replaced by markdownTable(GROUP). Regenerate the docs: astrolabe-cli settings --update-doc
 /// docs/project-format.md.

@@ -1,5 +1,7 @@
 #include "generator/GeneratorField.h"
 
+#include "generator/GeneratorPresentation.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -10,8 +12,8 @@
 namespace astrolabe::widgets {
 
 using generate::GeneratorSetting;
-using generate::GenType;
-using generate::GenValue;
+using settings::Type;
+using settings::Value;
 
 namespace {
 
@@ -24,92 +26,108 @@ int choiceIndex(const GeneratorSetting& s, const std::string& text) {
     return at == s.choices.end() ? 0 : static_cast<int>(at - s.choices.begin());
 }
 
+/// A combo box: an Enum, or an Int limited to its choices.
+bool isChoice(const GeneratorSetting& s) {
+    return s.type == Type::Enum || (s.type == Type::Int && !s.choices.empty());
+}
+
 } // namespace
 
 QWidget* makeGeneratorField(const GeneratorSetting& s) {
+    const GeneratorFieldLook look = generatorFieldLook(s);
     QWidget* field = nullptr;
-    switch (s.type) {
-    case GenType::Int:
-    case GenType::Size: {
+    if (isChoice(s)) {
+        auto* box = new QComboBox;
+        for (const std::string& item : look.choiceLabels.empty() ? s.choices : look.choiceLabels)
+            box->addItem(tr(item));
+        field = box;
+    }
+    switch (isChoice(s) ? Type::Custom : s.type) {
+    case Type::Int:
+    case Type::Quantity: { // a size in whole MiB
         auto* box = new QSpinBox;
-        box->setRange(static_cast<int>(s.minimum), static_cast<int>(s.maximum));
+        const int shift = s.type == Type::Quantity ? 20 : 0;
+        box->setRange(static_cast<int>(int64_t(s.minimum) >> shift),
+                      static_cast<int>(int64_t(s.maximum) >> shift));
         box->setGroupSeparatorShown(true);
         field = box;
         break;
     }
-    case GenType::Double: {
+    case Type::Double: {
         auto* box = new QDoubleSpinBox;
         box->setRange(s.minimum, s.maximum);
-        box->setDecimals(s.decimals);
-        box->setSuffix(tr(s.unit));
-        if (s.step > 0)
-            box->setSingleStep(s.step);
+        box->setDecimals(look.decimals);
+        box->setSuffix(tr(look.suffix));
+        if (look.step > 0)
+            box->setSingleStep(look.step);
         field = box;
         break;
     }
-    case GenType::Bool:
+    case Type::Bool:
         field = new QCheckBox;
         break;
-    case GenType::Choice:
-    case GenType::Name: {
-        auto* box = new QComboBox;
-        for (const std::string& item : s.choiceLabels.empty() ? s.choices : s.choiceLabels)
-            box->addItem(tr(item));
-        field = box;
+    case Type::Enum:
+    case Type::String:
+    case Type::Custom:
         break;
     }
-    }
-    if (!s.tip.empty())
-        field->setToolTip(tr(s.tip));
+    if (!look.tip.empty())
+        field->setToolTip(tr(look.tip));
     return field;
 }
 
 void showGeneratorValue(const GeneratorSetting& s, QWidget* field,
                         const generate::GeneratorSpec& spec) {
-    const GenValue value = s.get(spec);
+    const Value value = s.get(spec);
+    if (isChoice(s)) {
+        static_cast<QComboBox*>(field)->setCurrentIndex(
+            choiceIndex(s, s.type == Type::Int ? std::to_string(std::get<int64_t>(value))
+                                               : std::get<std::string>(value)));
+        return;
+    }
     switch (s.type) {
-    case GenType::Int:
+    case Type::Int:
         static_cast<QSpinBox*>(field)->setValue(static_cast<int>(std::get<int64_t>(value)));
         return;
-    case GenType::Size:
+    case Type::Quantity: // whole MiB
         static_cast<QSpinBox*>(field)->setValue(static_cast<int>(std::get<int64_t>(value) >> 20));
         return;
-    case GenType::Double:
+    case Type::Double:
         static_cast<QDoubleSpinBox*>(field)->setValue(std::get<double>(value));
         return;
-    case GenType::Bool:
+    case Type::Bool:
         static_cast<QCheckBox*>(field)->setChecked(std::get<bool>(value));
         return;
-    case GenType::Choice:
-        static_cast<QComboBox*>(field)->setCurrentIndex(
-            choiceIndex(s, std::to_string(std::get<int64_t>(value))));
-        return;
-    case GenType::Name:
-        static_cast<QComboBox*>(field)->setCurrentIndex(
-            choiceIndex(s, std::get<std::string>(value)));
+    case Type::Enum:
+    case Type::String:
+    case Type::Custom:
         return;
     }
 }
 
-GenValue generatorFieldValue(const GeneratorSetting& s, const QWidget* field) {
+Value generatorFieldValue(const GeneratorSetting& s, const QWidget* field) {
+    if (isChoice(s)) {
+        const std::string& choice =
+            s.choices.at(std::max(0, static_cast<const QComboBox*>(field)->currentIndex()));
+        if (s.type == Type::Int)
+            return static_cast<int64_t>(std::stoi(choice));
+        return choice;
+    }
     switch (s.type) {
-    case GenType::Int:
+    case Type::Int:
         return static_cast<int64_t>(static_cast<const QSpinBox*>(field)->value());
-    case GenType::Size:
+    case Type::Quantity:
         return static_cast<int64_t>(static_cast<const QSpinBox*>(field)->value()) << 20;
-    case GenType::Double:
+    case Type::Double:
         return static_cast<const QDoubleSpinBox*>(field)->value();
-    case GenType::Bool:
+    case Type::Bool:
         return static_cast<const QCheckBox*>(field)->isChecked();
-    case GenType::Choice:
-    case GenType::Name:
+    case Type::Enum:
+    case Type::String:
+    case Type::Custom:
         break;
     }
-    const std::string& choice =
-        s.choices.at(std::max(0, static_cast<const QComboBox*>(field)->currentIndex()));
-    if (s.type == GenType::Choice)
-        return static_cast<int64_t>(std::stoi(choice));
-    return choice;
+    return {};
 }
 
 void onGeneratorFieldChanged(QWidget* field, QObject* context, std::function<void()> changed) {

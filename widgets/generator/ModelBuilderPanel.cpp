@@ -8,6 +8,7 @@
 #include "generate/ModelPresets.h"
 #include "generate/ParallelismFit.h"
 #include "generator/GeneratorField.h"
+#include "generator/GeneratorPresentation.h"
 #include "generator/MemoryBar.h"
 #include "hardware/Accelerator.h"
 
@@ -75,18 +76,19 @@ ModelBuilderPanel::ModelBuilderPanel(QWidget* parent)
     QString groupName;
     QFormLayout* form = nullptr;
     for (const GeneratorSetting& s : generatorSettings()) {
-        if (!s.inBuilder)
+        const GeneratorFieldLook look = generatorFieldLook(s);
+        if (!look.inBuilder)
             continue;
-        if (!form || groupName != QString::fromStdString(s.group)) {
-            groupName = QString::fromStdString(s.group);
-            form = group(column, tr(s.group.c_str()));
+        if (!form || groupName != QString::fromStdString(look.box)) {
+            groupName = QString::fromStdString(look.box);
+            form = group(column, tr(look.box.c_str()));
         }
         QWidget* field = makeGeneratorField(s);
         const QString label = tr(s.label.c_str());
         form->addRow(label, field);
         m_labels.insert(field, label);
         onGeneratorFieldChanged(field, this, [this, label, field] { onFieldEdited(label, field); });
-        m_fields.push_back({&s, field});
+        m_fields.push_back({&s, field, look.transformerOnly});
     }
     column->addStretch(1);
 
@@ -194,8 +196,8 @@ void ModelBuilderPanel::applyAccelerator(bool overEdits) {
         generate::acceleratorCompute(hardware::findAccelerator(name.toStdString()), s.compute);
     m_loading = true;
     for (const Field& f : m_fields)
-        if ((f.setting->key == "compute.peakTflops" || f.setting->key == "compute.hbmGBps" ||
-             f.setting->key == "compute.hbmCapacityGiB") &&
+        if ((f.setting->path == "compute.peakTflops" || f.setting->path == "compute.hbmGBps" ||
+             f.setting->path == "compute.hbmCapacityGiB") &&
             (overEdits || !m_touched.contains(f.widget))) {
             showGeneratorValue(*f.setting, f.widget, s);
             m_touched.remove(f.widget);
@@ -237,7 +239,7 @@ void ModelBuilderPanel::fitToPlatform() {
             const std::string degrees[] = {"parallel.tp", "parallel.pp", "parallel.dp",
                                            "parallel.ep"};
             for (const Field& f : m_fields)
-                if (std::ranges::find(degrees, f.setting->key) != std::end(degrees))
+                if (std::ranges::find(degrees, f.setting->path) != std::end(degrees))
                     showGeneratorValue(*f.setting, f.widget, fit.spec);
             m_loading = false;
         }
@@ -272,7 +274,7 @@ void ModelBuilderPanel::setSpec(const GeneratorSpec& s) {
     const bool transformer = s.model.kind == ModelKind::Transformer;
     for (const Field& f : m_fields) {
         showGeneratorValue(*f.setting, f.widget, s);
-        f.widget->setEnabled(transformer || !f.setting->transformerOnly);
+        f.widget->setEnabled(transformer || !f.transformerOnly);
     }
     m_loading = false;
     refresh();

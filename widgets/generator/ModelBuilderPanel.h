@@ -86,6 +86,7 @@ private:
     struct Field {
         const generate::GeneratorSetting* setting;
         QWidget* widget;
+        bool transformerOnly; ///< disabled for DLRM / ResNet
     };
     std::vector<Field> m_fields;
 

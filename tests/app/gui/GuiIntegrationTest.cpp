@@ -8,6 +8,7 @@
 #include "generate/GeneratorSettings.h"
 #include "generate/GeneratorSpec.h"
 #include "generate/ModelFigures.h"
+#include "generator/GeneratorPresentation.h"
 #include "generator/ModelBuilderPanel.h"
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
@@ -360,7 +361,7 @@ TEST(GuiIntegration, WorkloadPanelGeneratesAndRunsOnTheProjectPlatform) {
 // activations in flight, ModelFigures) to whole-byte rounding. A project that tracks local
 // memory gets the lists without the field; with neither, nothing is tracked.
 TEST(GuiIntegration, TensorListsOfTheModelBuilderTrackMemoryInAGeneratedRun) {
-    ASSERT_NE(generate::findGeneratorSetting("tensors").inBuilder, false)
+    ASSERT_TRUE(widgets::generatorFieldLook(generate::findGeneratorSetting("tensors")).inBuilder)
         << "the builder has a field for it";
     // Each run in a project of its own (its database holds that run only).
     const auto peakOfRun = [&](bool tensors, bool projectTracks, bool* tracked) {

@@ -20,14 +20,17 @@ const std::string kSourceDir = std::string(ASTROLABE_TEST_DATA_DIR) + "/../..";
 TEST(GeneratorSettings, EverySettingIsDeclaredOnceAndComplete) {
     std::set<std::string> keys, flags;
     for (const GeneratorSetting& s : generatorSettings()) {
-        EXPECT_TRUE(keys.insert(s.key).second) << s.key;
+        EXPECT_TRUE(keys.insert(s.path).second) << s.path;
         EXPECT_TRUE(flags.insert(s.flag).second) << s.flag;
-        EXPECT_FALSE(s.label.empty()) << s.key;
-        EXPECT_FALSE(s.help.empty()) << s.key;
-        EXPECT_TRUE(s.get && s.set) << s.key;
-        if (s.type == GenType::Choice || s.type == GenType::Name) {
-            EXPECT_FALSE(s.choices.empty()) << s.key;
+        EXPECT_FALSE(s.label.empty()) << s.path;
+        EXPECT_FALSE(s.help.empty()) << s.path;
+        EXPECT_TRUE(s.get && s.set) << s.path;
+        if (s.type == settings::Type::Enum) {
+            EXPECT_FALSE(s.choices.empty()) << s.path;
         }
+        // The schema's types only: a generator setting is a setting like the project's.
+        EXPECT_NE(s.type, settings::Type::Custom) << s.path;
+        EXPECT_NE(s.type, settings::Type::String) << s.path;
     }
 }
 
@@ -41,7 +44,7 @@ TEST(GeneratorSettings, ReadingAndWritingBackKeepsEveryPreset) {
             s.set(copy, s.get(preset));
         EXPECT_EQ(copy.training.globalBatch, preset.training.globalBatch) << name;
         for (const GeneratorSetting& s : generatorSettings())
-            EXPECT_EQ(s.get(copy), s.get(preset)) << name << " " << s.key;
+            EXPECT_EQ(s.get(copy), s.get(preset)) << name << " " << s.path;
     }
 }
 
@@ -81,7 +84,7 @@ TEST(GeneratorSettings, CountsOutsideTheTableRangeAreRefusedNotTruncated) {
     const std::pair<const char*, const char*> cases[] = {
         {"layers", "4294967297"},        {"layers", "0"}, {"layers", "100001"},
         {"micro-batches", "2147483647"}, {"tp", "-8"},    {"global-batch", "2147483648"},
-        {"npus", "4294967304"},          {"npus", "0"},
+        {"npus", "4294967304"},          {"npus", "0"},   {"bytes", "3"},
     };
     for (const auto& [flag, text] : cases) {
         try {

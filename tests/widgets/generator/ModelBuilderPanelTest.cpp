@@ -4,6 +4,7 @@
 
 #include "generate/GeneratorSettings.h"
 #include "generate/ModelPresets.h"
+#include "generator/GeneratorPresentation.h"
 #include "generator/MemoryBar.h"
 
 #include <QComboBox>
@@ -241,14 +242,21 @@ TEST(ModelBuilderPanel, FieldsComeFromTheGeneratorSettingsTable) {
                 if (QLayoutItem* field = form->itemAt(row, QFormLayout::FieldRole))
                     byLabel.insert(label->text(), field->widget());
     for (const GeneratorSetting& s : generatorSettings()) {
+        const astrolabe::widgets::GeneratorFieldLook look =
+            astrolabe::widgets::generatorFieldLook(s);
         QWidget* field = byLabel.value(QString::fromStdString(s.label));
-        EXPECT_EQ(field != nullptr, s.inBuilder) << s.key;
+        EXPECT_EQ(field != nullptr, look.inBuilder) << s.path;
         if (!field)
             continue;
-        EXPECT_EQ(field->toolTip().toStdString(), s.tip) << s.key;
+        EXPECT_EQ(field->toolTip().toStdString(), look.tip) << s.path;
         if (auto* box = qobject_cast<QSpinBox*>(field)) {
-            EXPECT_EQ(box->minimum(), int(s.minimum)) << s.key;
-            EXPECT_EQ(box->maximum(), int(s.maximum)) << s.key;
+            // Sizes are edited in whole MiB.
+            const int shift = s.type == astrolabe::settings::Type::Quantity ? 20 : 0;
+            EXPECT_EQ(box->minimum(), int(int64_t(s.minimum) >> shift)) << s.path;
+            EXPECT_EQ(box->maximum(), int(int64_t(s.maximum) >> shift)) << s.path;
+        }
+        if (auto* combo = qobject_cast<QComboBox*>(field)) {
+            EXPECT_EQ(combo->count(), int(s.choices.size())) << s.path;
         }
     }
     for (const std::string& name : presetNames()) {
@@ -257,7 +265,7 @@ TEST(ModelBuilderPanel, FieldsComeFromTheGeneratorSettingsTable) {
         if (preset.model.kind != ModelKind::Transformer)
             continue;
         for (const GeneratorSetting& s : generatorSettings())
-            EXPECT_EQ(s.get(panel.spec()), s.get(preset)) << name << " " << s.key;
+            EXPECT_EQ(s.get(panel.spec()), s.get(preset)) << name << " " << s.path;
     }
 }
 
