@@ -5,6 +5,7 @@
 #include "gui/CalibrationDialog.h"
 #include "gui/ErrorReporter.h"
 #include "gui/HelpController.h"
+#include "gui/ImportTraceDialog.h"
 #include "gui/LessonsController.h"
 #include "gui/PresentationController.h"
 #include "gui/ProjectDialogs.h"
@@ -101,6 +102,16 @@ MainWindow::~MainWindow() {
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     m_dialogs->addFileActions(file, m_layout);
+    file->addAction(tr("Import &Trace\u2026"), this, [this] {
+        if (!hasProject())
+            return;
+        ImportTraceDialog dialog(m_document, this);
+        connect(&dialog, &ImportTraceDialog::runRequested, this, [this] {
+            if (startRun() > 0) // the per-NPU timeline of the measured durations
+                m_tabs->setCurrentIndex(TimelineTab);
+        });
+        dialog.exec();
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

@@ -1,0 +1,179 @@
+#include "gui/ImportTraceDialog.h"
+
+#include "core/Error.h"
+#include "gui/ProjectDocument.h"
+
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace astrolabe::gui {
+namespace {
+
+/// "train" for train.json, "chakra" for chakra.0.et, "w" for w.json.gz.
+QString traceStem(const QString& path) {
+    QString name = QFileInfo(path).fileName();
+    for (const QString& suffix :
+         {QStringLiteral(".gz"), QStringLiteral(".json"), QStringLiteral(".et")})
+        if (name.endsWith(suffix))
+            name.chop(suffix.size());
+    const int dot = name.lastIndexOf(QLatin1Char('.'));
+    bool rank = false;
+    if (dot > 0)
+        (void)name.mid(dot + 1).toInt(&rank);
+    return rank ? name.left(dot) : name;
+}
+
+} // namespace
+
+ImportTraceDialog::ImportTraceDialog(ProjectDocument* document, QWidget* parent)
+    : QDialog(parent)
+    , m_document(document)
+    , m_path(new QLineEdit(this))
+    , m_report(new QPlainTextEdit(this))
+    , m_note(new QLabel(this))
+    , m_use(new QPushButton(tr("&Use as Workload and Run"), this)) {
+    setWindowTitle(tr("Import Trace"));
+    m_path->setReadOnly(true);
+    m_path->setPlaceholderText(tr("a Chakra ET (.et, .json) or a PyTorch profiler trace (.json)"));
+    auto* browse = new QPushButton(tr("&Choose\u2026"), this);
+    connect(browse, &QPushButton::clicked, this, &ImportTraceDialog::chooseFile);
+    m_report->setReadOnly(true);
+    m_report->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_report->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_report->setPlaceholderText(tr("What was read, and what had to be assumed, appears here."));
+    m_report->setMinimumSize(640, 320);
+    m_note->setWordWrap(true);
+    connect(m_use, &QPushButton::clicked, this, [this] {
+        if (useAsWorkload())
+            accept();
+    });
+
+    auto* fileRow = new QHBoxLayout;
+    fileRow->addWidget(m_path, 1);
+    fileRow->addWidget(browse);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->addButton(m_use, QDialogButtonBox::AcceptRole);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(fileRow);
+    layout->addWidget(m_report, 1);
+    layout->addWidget(m_note);
+    layout->addWidget(buttons);
+    updateButtons();
+}
+
+ImportTraceDialog::~ImportTraceDialog() {
+    if (m_worker.joinable())
+        m_worker.join();
+}
+
+void ImportTraceDialog::chooseFile() {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Import Trace"), {},
+        tr("Traces (*.et *.json *.gz);;Chakra ET (*.et);;JSON (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        read(path);
+}
+
+bool ImportTraceDialog::read(const QString& path) {
+    if (m_reading)
+        return false;
+    if (m_worker.joinable())
+        m_worker.join();
+    m_reading = true;
+    m_imported.reset();
+    m_path->setText(path);
+    m_report->setPlainText(tr("Reading %1\u2026").arg(path));
+    updateButtons();
+    m_worker = std::thread([this, file = path.toStdString()] {
+        std::shared_ptr<const ImportedTraces> imported;
+        QString error;
+        try {
+            imported = std::make_shared<const ImportedTraces>(importTraces(file));
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        // The dialog outlives the worker (its destructor joins), so `this` is still there.
+        QMetaObject::invokeMethod(
+            this, [this, imported, error] { showResult(imported, error); }, Qt::QueuedConnection);
+    });
+    return true;
+}
+
+void ImportTraceDialog::showResult(std::shared_ptr<const ImportedTraces> imported,
+                                   const QString& error) {
+    m_reading = false;
+    m_imported = std::move(imported);
+    if (!m_imported) {
+        m_report->setPlainText(error);
+    } else {
+        QString text = tr("%1\n").arg(QString::fromUtf8(traceFormatName(m_imported->format)));
+        for (const std::string& line : m_imported->report)
+            text += QString::fromStdString(line) + QLatin1Char('\n');
+        const int npus = m_document->spec().platform.npuCount();
+        if (static_cast<int>(m_imported->ranks.size()) != npus)
+            text += tr("The trace has %1 ranks and the platform %2 NPUs: every NPU will run "
+                       "rank 0's trace.\n")
+                        .arg(m_imported->ranks.size())
+                        .arg(npus);
+        if (m_imported->needsReplay)
+            text += tr("Communication sizes are not in the trace: the run replays every "
+                       "measured duration (system.replay-only).\n");
+        m_report->setPlainText(text);
+    }
+    updateButtons();
+    emit readFinished(m_imported != nullptr);
+}
+
+bool ImportTraceDialog::useAsWorkload() {
+    if (!m_imported || m_document->path().isEmpty())
+        return false;
+    const QDir folder = QFileInfo(m_document->path()).absoluteDir();
+    const QString traces = folder.filePath(QStringLiteral("traces"));
+    const QString prefix = QDir(traces).filePath(traceStem(m_path->text()));
+    try {
+        if (!QDir().mkpath(traces))
+            throw Error(ErrorKind::Input, "cannot make the folder",
+                        SourceLocation{traces.toStdString(), 0, 0, {}});
+        const std::string wrote = writeImportedTraces(*m_imported, prefix.toStdString(),
+                                                      m_document->spec().platform.npuCount());
+        m_report->appendPlainText(QString::fromStdString(wrote));
+    } catch (const std::exception& e) {
+        m_report->appendPlainText(QString::fromStdString(e.what()));
+        return false;
+    }
+    const bool replay = m_imported->needsReplay;
+    m_document->applyEdit({QStringLiteral("workload.traces"),
+                           tr("Import trace %1").arg(QFileInfo(m_path->text()).fileName()),
+                           [prefix, replay](SimulationSpec& spec) {
+                               spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
+                               spec.workload.tracePrefix = prefix.toStdString();
+                               if (replay)
+                                   spec.system.replayOnly = true;
+                           }});
+    m_written = prefix;
+    emit runRequested();
+    return true;
+}
+
+QString ImportTraceDialog::reportText() const {
+    return m_report->toPlainText();
+}
+
+void ImportTraceDialog::updateButtons() {
+    const bool saved = !m_document->path().isEmpty();
+    m_use->setEnabled(!m_reading && m_imported && saved);
+    m_note->setText(saved ? tr("The traces are written to the project's traces/ folder.")
+                          : tr("Save the project first: the traces are written beside it."));
+}
+
+} // namespace astrolabe::gui

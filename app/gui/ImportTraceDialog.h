@@ -1,0 +1,61 @@
+#pragma once
+// File > Import Trace… (docs/real-traces.md): choose a trace as real jobs write it (a Chakra ET
+// as PyTorch's converter leaves it, Chakra's JSON, or a PyTorch profiler trace), read it off the
+// GUI thread with the same importTraces() the CLI runs, see what was read and what had to be
+// assumed, and make it the project's workload: the traces are written beside the project
+// (traces/NAME.i.et), the workload and, for a profiler trace, replay of measured durations are
+// set as one undoable step, and a run starts so the per-NPU timeline shows the trace.
+
+#include "trace/TraceImport.h"
+
+#include <QDialog>
+#include <memory>
+#include <thread>
+
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace astrolabe::gui {
+
+class ProjectDocument;
+
+class ImportTraceDialog : public QDialog {
+    Q_OBJECT
+public:
+    ImportTraceDialog(ProjectDocument* document, QWidget* parent = nullptr);
+    ~ImportTraceDialog() override; ///< waits for a read in progress
+
+    /// Reads `path` off the GUI thread; false while a read runs.
+    bool read(const QString& path);
+    /// Writes the traces beside the project and sets the workload (one undoable step); false
+    /// without a trace read or a saved project. Emits runRequested.
+    bool useAsWorkload();
+    QString reportText() const;
+    bool isReading() const { return m_reading; }
+    /// What useAsWorkload wrote: the traces' prefix.
+    const QString& writtenPrefix() const { return m_written; }
+
+signals:
+    void readFinished(bool ok);
+    /// The project's workload is the imported trace: run it.
+    void runRequested();
+
+private:
+    void chooseFile();
+    void showResult(std::shared_ptr<const ImportedTraces> imported, const QString& error);
+    void updateButtons();
+
+    ProjectDocument* m_document;
+    QLineEdit* m_path;
+    QPlainTextEdit* m_report;
+    QLabel* m_note;
+    QPushButton* m_use;
+    std::thread m_worker;
+    bool m_reading = false;
+    std::shared_ptr<const ImportedTraces> m_imported;
+    QString m_written;
+};
+
+} // namespace astrolabe::gui

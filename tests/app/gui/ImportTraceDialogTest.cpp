@@ -1,0 +1,133 @@
+// File > Import Trace… (issue #45, item 4): a trace as real jobs write it is read off the GUI
+// thread, what was read and assumed is shown, and "Use as Workload and Run" writes the traces
+// beside the project, sets the workload as one undoable step and runs it: DeepSeek's measured
+// DeepSeek-V3 chunk pair replays within 2 % of its measured span (docs/real-traces.md: 1.57 %).
+#include "gui/ImportTraceDialog.h"
+
+#include "GuiTestSupport.h"
+#include "TestPaths.h"
+#include "gui/MainWindow.h"
+#include "gui/ProjectDocument.h"
+#include "gui/RunStore.h"
+#include "gui/RunsTableModel.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <cstdio>
+#include <filesystem>
+#include <gtest/gtest.h>
+
+using namespace astrolabe;
+using namespace astrolabe::gui;
+
+namespace {
+
+QString copyQuickstart(const QTemporaryDir& dir) {
+    const QString from = QString::fromStdString(ASTROLABE_SOURCE_DIR) +
+                         QStringLiteral("/projects/quickstart/project.yaml");
+    const QString to = dir.filePath(QStringLiteral("quickstart/project.yaml"));
+    QDir().mkpath(dir.filePath(QStringLiteral("quickstart")));
+    return QFile::copy(from, to) ? to : QString();
+}
+
+bool readAndWait(ImportTraceDialog& dialog, const QString& path) {
+    QSignalSpy finished(&dialog, &ImportTraceDialog::readFinished);
+    if (!dialog.read(path) || !finished.wait(60000))
+        return false;
+    return finished.at(0).at(0).toBool();
+}
+
+} // namespace
+
+TEST(ImportTraceDialog, DeepSeekProfileBecomesTheWorkloadAndReplaysItsMeasuredSpan) {
+    QTemporaryDir dir;
+    const QString project = copyQuickstart(dir);
+    ASSERT_FALSE(project.isEmpty());
+    MainWindow window(gui::test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    ASSERT_TRUE(window.openProject(project));
+    ProjectDocument* document = window.document();
+
+    ImportTraceDialog dialog(document);
+    QObject::connect(&dialog, &ImportTraceDialog::runRequested, &window,
+                     [&window] { window.startRun(); });
+    const QString trace =
+        QString::fromStdString(ASTROLABE_TEST_DATA_DIR + "/deepseek-v3-train-gpu0.json");
+    ASSERT_TRUE(readAndWait(dialog, trace)) << dialog.reportText().toStdString();
+    const QString report = dialog.reportText();
+    EXPECT_TRUE(report.startsWith(QStringLiteral("PyTorch profiler trace")))
+        << report.toStdString();
+    EXPECT_TRUE(report.contains(QStringLiteral("measured span of GPU")));
+    EXPECT_TRUE(report.contains(QStringLiteral("expert-all-to-all: 16")));
+    EXPECT_TRUE(report.contains(QStringLiteral("every NPU will run rank 0's trace")));
+    EXPECT_TRUE(report.contains(QStringLiteral("system.replay-only")));
+    dialog.resize(900, 560);
+    gui::test::saveScreenshot(dialog, QStringLiteral("import-trace-deepseek.png"));
+
+    const int steps = document->undoStack()->count();
+    QSignalSpy stored(&window, &MainWindow::runStored);
+    ASSERT_TRUE(dialog.useAsWorkload()) << dialog.reportText().toStdString();
+    EXPECT_EQ(document->undoStack()->count(), steps + 1);
+    for (int rank = 0; rank < 8; ++rank)
+        EXPECT_TRUE(std::filesystem::exists(dialog.writtenPrefix().toStdString() + "." +
+                                            std::to_string(rank) + ".et"))
+            << rank;
+    EXPECT_EQ(QString::fromStdString(document->spec().workload.tracePrefix),
+              dialog.writtenPrefix());
+    EXPECT_TRUE(dialog.writtenPrefix().endsWith(QStringLiteral("traces/deepseek-v3-train-gpu0")));
+    EXPECT_TRUE(document->spec().system.replayOnly);
+
+    ASSERT_TRUE(stored.count() > 0 || stored.wait(60000));
+    const gui::RunRecord& run = window.runsModel()->store()->at(0);
+    ASSERT_EQ(run.status, gui::RunStatus::Finished);
+    constexpr double kMeasuredSpanUs = 129'012; // first kernel start to last kernel end, GPU 0
+    const double simulatedUs = run.simulatedTime.us();
+    EXPECT_NEAR(simulatedUs / kMeasuredSpanUs, 1.0, 0.02) << simulatedUs << " us";
+    std::printf("DeepSeek chunk pair replayed: %.0f us against %.0f us measured (%+.2f %%)\n",
+                simulatedUs, kMeasuredSpanUs, 100.0 * (simulatedUs / kMeasuredSpanUs - 1));
+
+    document->undoStack()->undo();
+    EXPECT_FALSE(document->spec().system.replayOnly);
+    EXPECT_NE(QString::fromStdString(document->spec().workload.tracePrefix),
+              dialog.writtenPrefix());
+}
+
+TEST(ImportTraceDialog, ConvertedChakraTraceListsWhatWasAssumed) {
+    const std::filesystem::path et =
+        std::filesystem::path(ASTROLABE_SHARED_DIR) / "reference" / "real-traces" / "chakra.0.et";
+    if (!std::filesystem::exists(et))
+        GTEST_SKIP() << "../shared is not beside this checkout";
+    QTemporaryDir dir;
+    MainWindow window(gui::test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    window.newProjectFromPreset(QStringLiteral("quickstart"));
+    ImportTraceDialog dialog(window.document());
+    ASSERT_TRUE(readAndWait(dialog, QString::fromStdString(et.string())))
+        << dialog.reportText().toStdString();
+    EXPECT_TRUE(dialog.reportText().startsWith(QStringLiteral("Chakra ET")));
+    EXPECT_TRUE(dialog.reportText().contains(QStringLiteral("1 rank, 3664 nodes")))
+        << dialog.reportText().toStdString();
+    EXPECT_TRUE(dialog.reportText().contains(QStringLiteral("assumed: absent-parent")));
+    EXPECT_FALSE(dialog.useAsWorkload()) << "an unsaved project has no folder to write into";
+}
+
+TEST(ImportTraceDialog, PyTorchExecutionTraceIsRefusedWithTheConverterNamed) {
+    QTemporaryDir dir;
+    MainWindow window(gui::test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    window.newProjectFromPreset(QStringLiteral("quickstart"));
+    const QString path = dir.filePath(QStringLiteral("et.json"));
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(R"({"schema": "1.0.3-chakra.0.0.4", "pid": 7, "time": "2023", "nodes": []})");
+    file.close();
+    ImportTraceDialog dialog(window.document());
+    EXPECT_FALSE(readAndWait(dialog, path));
+    EXPECT_TRUE(dialog.reportText().contains(QStringLiteral("PyTorch execution trace")))
+        << dialog.reportText().toStdString();
+    EXPECT_TRUE(dialog.reportText().contains(QStringLiteral("chakra_converter")));
+    EXPECT_FALSE(dialog.useAsWorkload());
+}
