@@ -54,6 +54,8 @@ public:
 private:
     void createSeries();
     void redraw();
+    /// A serving sweep: output tokens/s per GPU against TPOT p50 or tokens/s per user.
+    void redrawServing(bool interactivity);
 
     QComboBox* m_metric;
     QChartView* m_view;
