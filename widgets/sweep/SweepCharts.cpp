@@ -226,7 +226,8 @@ SweepParetoChart::SweepParetoChart(QWidget* parent)
     InterfaceScale::followChart(m_view);
     m_metric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto* top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("Second cost (y, lower is better):"), this));
+    m_metricLabel = new QLabel(tr("Second cost (y, lower is better):"), this);
+    top->addWidget(m_metricLabel);
     top->addWidget(m_metric);
     top->addStretch();
     auto* layout = new QVBoxLayout(this);
@@ -319,6 +320,7 @@ void SweepParetoChart::redraw() {
         redrawServing(metric.axis == kServingInteractivity);
         return;
     }
+    m_metricLabel->setText(tr("Second cost (y, lower is better):"));
     std::vector<CostPoint> costs;
     for (const SweepRow& r : m_rows)
         if (const std::optional<double> y = metricValue(metric, r))
@@ -368,6 +370,7 @@ void SweepParetoChart::redraw() {
 }
 
 void SweepParetoChart::redrawServing(bool interactivity) {
+    m_metricLabel->setText(tr("Against (x):"));
     const ServingScatter scatter = servingScatter(m_rows, interactivity);
     QList<QPointF> all, front;
     double minX = 0, maxX = 1, minY = 0, maxY = 1;

@@ -10,6 +10,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QLabel;
 class QLineSeries;
 class QScatterSeries;
 class QValueAxis;
@@ -58,6 +59,7 @@ private:
     void redrawServing(bool interactivity);
 
     QComboBox* m_metric;
+    QLabel* m_metricLabel = nullptr;
     QChartView* m_view;
     std::vector<std::string> m_axisNames;
     std::vector<SweepRow> m_rows;
