@@ -15,6 +15,7 @@
 #include "gui/WorkspaceTabs.h"
 #include "serving/CdfChart.h"
 #include "serving/RequestTimeline.h"
+#include "serving/ServingPools.h"
 #include "serving/ServingCompare.h"
 #include "serving/ServingView.h"
 #include "sweep/SweepCharts.h"
@@ -82,6 +83,10 @@ TEST(GuiScenario, ServingRunInARealWindow) {
     const auto& result = *page->view()->result();
     std::cout << "[ scenario ] serving: " << result.requests.size() << " requests, "
               << result.replicas.size() << " replicas\n";
+    // The pools on the platform: 2 x EP32 prefill and one EP96 decode replica of the 160 GPUs.
+    const std::vector<int> roles = page->view()->poolsView()->roleCounts();
+    EXPECT_EQ(roles[size_t(serving::GpuRole::Prefill)], 64);
+    EXPECT_EQ(roles[size_t(serving::GpuRole::Decode)], 96);
     screenshot("tab");
 
     // 3. Zoom the request timeline: time with the wheel, then the rows with Ctrl+wheel.
@@ -125,6 +130,10 @@ TEST(GuiScenario, ServingRunInARealWindow) {
     timeline->setWindow(widgets::secondsToPs(q.arrival - 0.02),
                         widgets::secondsToPs(q.transferEnd + 0.05));
     screenshot("request-phases");
+    // The KV transfers on the links between the nodes: the Utilization tab of the same run.
+    window.tabs()->setCurrentIndex(WorkspaceTabs::UtilizationTab);
+    QTest::qWait(50);
+    screenshot("kv-links");
 
     // 6. Run it again and compare the two serving runs: percentiles, goodput, CDFs overlaid.
     ASSERT_GT(window.startRun(), 0);
