@@ -136,8 +136,14 @@ std::string csvTable(const SweepPlan& plan, const std::vector<PointRow>& rows) {
     for (const SweepGroup& g : plan.file.groups)
         for (const SweepAxis& a : g.axes)
             csv << "," << csvField(a.name);
-    csv << ",status,end_time_ns,compute_max_ns,exposed_comm_max_ns,run,note,goodput_per_gpu,"
-           "output_tokens_per_gpu_s,tpot_p50_ms,slo_attainment,requests_per_s\n";
+    // A serving sweep's rows add its numbers; a training sweep's table keeps its columns.
+    const bool serving = std::any_of(rows.begin(), rows.end(),
+                                     [](const PointRow& row) { return row.serving.has_value(); });
+    csv << ",status,end_time_ns,compute_max_ns,exposed_comm_max_ns,run,note";
+    if (serving)
+        csv << ",goodput_per_gpu,output_tokens_per_gpu_s,tpot_p50_ms,slo_attainment,"
+               "requests_per_s";
+    csv << "\n";
     for (const PointRow& row : rows) {
         csv << row.point->index;
         for (const SweepCoordinate& c : row.coordinates.coordinates)
@@ -153,7 +159,9 @@ std::string csvTable(const SweepPlan& plan, const std::vector<PointRow>& rows) {
             csv << ",ok," << formatPlain(row.run->simulatedTime.ns(), 15) << ","
                 << formatPlain(row.maxCompute.ns(), 15) << ","
                 << formatPlain(row.maxExposed.ns(), 15) << "," << row.run->number << ",";
-        if (row.serving)
+        if (serving && !row.serving)
+            csv << ",,,,,";
+        else if (row.serving)
             csv << "," << formatPlain(row.serving->goodputPerGpu, 9) << ","
                 << formatPlain(row.serving->outputTokensPerGpuSecond, 9) << ","
                 << formatPlain(row.serving->tpot.p50 * 1e3, 9) << ","
