@@ -195,7 +195,7 @@ void SweepView::selectPoint(size_t point) {
 
 void SweepView::updateProgress() {
     m_selectBest->setVisible(m_model->isServing());
-    m_selectBest->setEnabled(m_model->bestPoint().has_value());
+    m_selectBest->setEnabled(m_model->isServing() && m_model->bestPoint().has_value());
     const size_t total = m_model->runnable(), done = m_model->finished();
     m_progress->setRange(0, static_cast<int>(std::max<size_t>(total, 1)));
     m_progress->setValue(static_cast<int>(done));

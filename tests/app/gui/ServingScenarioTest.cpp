@@ -15,8 +15,8 @@
 #include "gui/WorkspaceTabs.h"
 #include "serving/CdfChart.h"
 #include "serving/RequestTimeline.h"
-#include "serving/ServingPools.h"
 #include "serving/ServingCompare.h"
+#include "serving/ServingPools.h"
 #include "serving/ServingView.h"
 #include "sweep/SweepCharts.h"
 #include "sweep/SweepPlan.h"
@@ -25,8 +25,8 @@
 #include <QDir>
 #include <QFile>
 #include <QGuiApplication>
-#include <QSignalSpy>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
 #include <QUndoStack>
