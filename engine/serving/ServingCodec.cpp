@@ -139,7 +139,7 @@ RunResult servingRunResult(const SimulationSpec& spec, const ServingResult& r) {
         result.reportLines.push_back("[serving] " + line);
     for (const std::string& w : r.warnings)
         result.reportLines.push_back("[serving] [warning] " + w);
-    addKvTraffic(result, spec, r);
+    addServingTraffic(result, spec, r);
     result.attachments.emplace_back(kServingAttachment, encodeServingResult(r));
     return result;
 }

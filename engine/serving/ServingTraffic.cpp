@@ -1,5 +1,6 @@
 #include "serving/ServingTraffic.h"
 
+#include "generate/ModelPresets.h"
 #include "topology/Topology.h"
 
 #include <algorithm>
@@ -51,8 +52,26 @@ std::vector<GpuPlacement> servingPlacement(const ServingSpec& spec,
     return out;
 }
 
-void addKvTraffic(RunResult& run, const SimulationSpec& spec, const ServingResult& result) {
-    if (!(result.kvBytesPerToken > 0))
+namespace {
+
+/// Adds `bytes` from NPU `from` to NPU `to` on every link of the route, in `messages` messages.
+void addFlow(const Topology& topology, std::vector<LinkStats>& stats, std::vector<int32_t>& route,
+             int from, int to, double bytes, uint64_t messages) {
+    route.clear();
+    topology.appendRoute(from, to, route);
+    for (const int32_t link : route) {
+        LinkStats& s = stats[size_t(link)];
+        s.bytes += uint64_t(std::llround(bytes));
+        s.messages += messages;
+        s.busy += SimTime::fromPsRounded(bytes / topology.linkBytesPerNs(link) * 1e3);
+    }
+}
+
+} // namespace
+
+void addServingTraffic(RunResult& run, const SimulationSpec& spec, const ServingResult& result) {
+    const bool afd = spec.serving.deployment == "afd";
+    if (!(result.kvBytesPerToken > 0) && !afd)
         return;
     int gpus = 0;
     std::vector<int> first; // each replica's first NPU
@@ -66,7 +85,6 @@ void addKvTraffic(RunResult& run, const SimulationSpec& spec, const ServingResul
     std::vector<LinkStats> stats(size_t(topology.linkCount()));
     std::vector<int32_t> route;
     const int holders = std::max(1, spec.serving.prefillTp);
-    bool any = false;
     for (const RequestRecord& q : result.requests) {
         if (q.transferStart < 0 || q.prefillReplica < 0 || q.decodeReplica < 0)
             continue;
@@ -74,21 +92,30 @@ void addKvTraffic(RunResult& run, const SimulationSpec& spec, const ServingResul
         const auto& from = result.replicas[size_t(q.prefillReplica)];
         const auto& to = result.replicas[size_t(q.decodeReplica)];
         const int pairs = std::max(1, std::min({holders, from.gpus, to.gpus}));
-        for (int h = 0; h < pairs; ++h) {
-            route.clear();
-            topology.appendRoute(first[size_t(q.prefillReplica)] + h,
-                                 first[size_t(q.decodeReplica)] + h, route);
-            for (const int32_t link : route) {
-                LinkStats& s = stats[size_t(link)];
-                const double share = bytes / pairs;
-                s.bytes += uint64_t(std::llround(share));
-                s.messages += 1;
-                s.busy += SimTime::fromPsRounded(share / topology.linkBytesPerNs(link) * 1e3);
-                any = true;
+        for (int h = 0; h < pairs; ++h)
+            addFlow(topology, stats, route, first[size_t(q.prefillReplica)] + h,
+                    first[size_t(q.decodeReplica)] + h, bytes / pairs, 1);
+    }
+    if (afd) {
+        // Every decode token's activations (BF16, hidden wide) cross to the FFN GPUs and back in
+        // every layer, as AfdTiming times them; attention GPU g exchanges with FFN GPU g mod nf.
+        const generate::ModelSpec model = generate::presetSpec(spec.serving.model).model;
+        const int na = std::max(1, spec.serving.afdAttentionGpus);
+        const int nf = std::max(1, spec.serving.afdFfnGpus);
+        for (size_t r = 0; r < result.replicas.size(); ++r) {
+            const ReplicaStats& replica = result.replicas[r];
+            if (replica.role != PoolRole::Decode || replica.gpus < na + nf)
+                continue;
+            const double bytes = double(replica.tokens) * model.hidden * 2.0 * model.layers / na;
+            const uint64_t messages = uint64_t(replica.iterations) * uint64_t(model.layers);
+            for (int g = 0; g < na; ++g) {
+                const int attention = first[r] + g, ffn = first[r] + na + g % nf;
+                addFlow(topology, stats, route, attention, ffn, bytes, messages);
+                addFlow(topology, stats, route, ffn, attention, bytes, messages);
             }
         }
     }
-    if (!any)
+    if (std::all_of(stats.begin(), stats.end(), [](const LinkStats& s) { return s.bytes == 0; }))
         return;
     run.links = topology.links();
     run.linkStats = std::move(stats);

@@ -11,7 +11,12 @@
 // KV traffic: each P/D or AFD transfer of `prompt tokens x kvBytesPerToken` bytes leaves the
 // prefill replica from its first `prefill-tp` GPUs (the GPUs holding the cache, as the run
 // times it) to the decode replica's first GPUs, an equal share per pair, along the platform's
-// routes (Topology::appendRoute). AFD's per-layer activation exchange is not recorded.
+// routes (Topology::appendRoute).
+//
+// AFD traffic: every token an AFD decode replica decodes sends its activations (BF16, hidden
+// wide) from the attention GPUs to the FFN GPUs and back in every layer, as AfdTiming times the
+// exchange: tokens x hidden x 2 B x layers each way, an equal share per attention GPU, attention
+// GPU g exchanging with FFN GPU g mod (FFN GPUs).
 
 #include "record/RunResult.h"
 #include "serving/ServingResult.h"
@@ -36,9 +41,9 @@ std::vector<GpuPlacement> servingPlacement(const ServingSpec& spec,
                                            const std::vector<ReplicaStats>& replicas, int npus);
 
 /// Sets run.links to the platform's links and run.linkStats / run.dimensions to the KV
-/// transfers' bytes and serialization time on them (busy = bytes / link bandwidth). Nothing
-/// when the deployment has no transfers or needs more GPUs than the platform has.
-/// O(links + transfers x route length).
-void addKvTraffic(RunResult& run, const SimulationSpec& spec, const ServingResult& result);
+/// transfers' and AFD exchanges' bytes and serialization time on them (busy = bytes / link
+/// bandwidth). Nothing when the deployment has neither or needs more GPUs than the platform
+/// has. O(links + transfers x route length).
+void addServingTraffic(RunResult& run, const SimulationSpec& spec, const ServingResult& result);
 
 } // namespace astrolabe::serving

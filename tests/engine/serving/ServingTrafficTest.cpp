@@ -79,6 +79,29 @@ TEST(ServingTraffic, KvTransfersCrossTheLinksBetweenTheNodesAsTheClosedFormSays)
     EXPECT_EQ(decodeServingResult(encodeServingResult(r)).kvBytesPerToken, 131072);
 }
 
+TEST(ServingTraffic, AfdExchangesEveryDecodeTokensActivationsBothWaysInEveryLayer) {
+    // NPU 0 prefills; the decode replica is attention NPUs 1-2 and FFN NPUs 3-4, all inside
+    // node 0 (each route: up to the node's switch and down, two links of dimension 0). Each
+    // decoded token's activations, 4,096 x 2 B in each of Llama 3 8B's 32 layers, cross both
+    // ways: dimension 0 carries 2 links x 2 ways x tokens x 4,096 x 2 x 32 B, plus the KV
+    // transfers 0 -> 1 (2 links x prompt x 131,072 B).
+    const SimulationSpec spec = twoNodes("deployment: afd\n  afd-attention-gpus: 2\n"
+                                         "  afd-ffn-gpus: 2\n  rate: 5\n  duration: 4 s\n");
+    const ServingResult r = runServing(spec);
+    ASSERT_EQ(r.replicas.size(), 2u);
+    ASSERT_EQ(r.replicas[1].role, PoolRole::Decode);
+    double kv = 0;
+    for (const RequestRecord& q : r.requests)
+        if (q.transferStart >= 0)
+            kv += q.promptTokens * r.kvBytesPerToken;
+    const double afd = 2.0 * 2 * double(r.replicas[1].tokens) * 4096 * 2 * 32;
+    ASSERT_GT(afd, 0);
+    const RunResult run = servingRunResult(spec, r);
+    ASSERT_EQ(run.dimensions.size(), 2u);
+    EXPECT_NEAR(double(run.dimensions[0].bytes), 2 * kv + afd, double(r.requests.size()) * 4 + 8);
+    EXPECT_EQ(run.dimensions[1].bytes, 0u);
+}
+
 TEST(ServingTraffic, AggregatedServingPutsNothingOnTheLinks) {
     const SimulationSpec spec = twoNodes("replicas: 2\n  rate: 5\n  duration: 2 s\n");
     const RunResult run = servingRunResult(spec, runServing(spec));
