@@ -140,7 +140,9 @@ void checkSettingPaths(const Lesson& lesson, const fs::path& folder, std::vector
 
 Lesson loadLesson(const std::string& lessonPath) {
     Lesson lesson = parseLesson(readText(lessonPath, "the lesson"), lessonPath);
-    const fs::path folder = fs::path(lessonPath).parent_path();
+    fs::path folder = fs::path(lessonPath).parent_path();
+    if (folder.empty()) // "lesson.md" in the current folder
+        folder = ".";
     const std::string named = lesson.projectPath.empty() ? "project.yaml" : lesson.projectPath;
     lesson.projectPath = (folder / named).lexically_normal().string();
     if (!insideFolder(folder, lesson.projectPath))
@@ -221,8 +223,10 @@ LessonStepSpec lessonStep(const Lesson& lesson, int step) {
         const ProjectTemplate project(lesson.projectPath,
                                       readText(lesson.projectPath, "the lesson's project"));
         out.spec = project.instantiate(overrides);
-        const fs::path folder =
+        fs::path folder =
             lesson.folder.empty() ? fs::path(lesson.file).parent_path() : fs::path(lesson.folder);
+        if (folder.empty())
+            folder = ".";
         for (const auto& [file, path] : filesOf(out.spec))
             if (!insideFolder(folder, path))
                 throw Error(ErrorKind::Validation,

