@@ -7,6 +7,7 @@
 #include "core/OutputFile.h"
 #include "core/Units.h"
 #include "store/RunStorage.h"
+#include "sweep/ServingSweep.h"
 #include "sweep/SweepLock.h"
 #include "sweep/SweepRun.h"
 
@@ -41,6 +42,20 @@ std::string seconds(double s) {
     return text;
 }
 
+/// "0.0374 goodput/GPU (requests/s), 412 output tokens/s/GPU, TPOT p50 21.3 ms, 97.0% meet
+/// the SLOs at 12.5 requests/s"
+std::string servingText(const SweepServing& options, const serving::ServingSummary& s,
+                        double rate) {
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "%.4g goodput/GPU (requests/s), %.4g output tokens/s/GPU, TPOT p50 %.4g ms, "
+                  "%.1f%% meet the SLOs at %.4g requests/s [%s %.4g]",
+                  s.goodputPerGpu, s.outputTokensPerGpuSecond, s.tpot.p50 * 1e3,
+                  s.sloAttainment * 100, rate, options.objective.c_str(),
+                  servingObjectiveValue(options.objective, s));
+    return text;
+}
+
 /// One line per finished point with the share done and the time left, estimated from the mean
 /// wall time of the points finished so far.
 class SweepProgress {
@@ -58,7 +73,9 @@ public:
                       m_done, m_total,
                       100.0 * static_cast<double>(m_done) / static_cast<double>(m_total));
         m_out << head << "  point " << o.index << " (" << plan.point(o.index).label() << "): ";
-        if (o.result)
+        if (o.serving)
+            m_out << servingText(plan.file.serving, *o.serving, o.servingRate);
+        else if (o.result)
             m_out << formatTime(o.result->endTime);
         else
             m_out << runStatusName(o.status) << ": " << o.error;
@@ -82,15 +99,18 @@ struct PointRow {
     SweepPoint coordinates;
     std::optional<RunRecord> run;
     SimTime maxCompute, maxExposed;
+    std::optional<serving::ServingSummary> serving; ///< a serving point's summary
 };
 
 std::vector<PointRow> pointRows(const SweepPlan& plan, const ProjectDatabase& db) {
     std::map<size_t, RunRecord> stored = storedSweepRuns(db, plan.identity);
     std::vector<PointRow> rows;
     for (const PlannedPoint& p : plan.points) {
-        PointRow row{&p, plan.point(p.index), std::nullopt, {}, {}};
+        PointRow row{&p, plan.point(p.index), std::nullopt, {}, {}, std::nullopt};
         if (const auto it = stored.find(p.index); it != stored.end()) {
             row.run = std::move(it->second);
+            if (row.run->status == RunStatus::Ok)
+                row.serving = storedServingSummary(db, row.run->id);
             for (const NpuSummary& s : db.loadNpuSummaries(row.run->id)) {
                 row.maxCompute = std::max(row.maxCompute, s.gpuTime);
                 row.maxExposed = std::max(row.maxExposed, s.exposedComm);
@@ -116,7 +136,14 @@ std::string csvTable(const SweepPlan& plan, const std::vector<PointRow>& rows) {
     for (const SweepGroup& g : plan.file.groups)
         for (const SweepAxis& a : g.axes)
             csv << "," << csvField(a.name);
-    csv << ",status,end_time_ns,compute_max_ns,exposed_comm_max_ns,run,note\n";
+    // A serving sweep's rows add its numbers; a training sweep's table keeps its columns.
+    const bool serving = std::any_of(rows.begin(), rows.end(),
+                                     [](const PointRow& row) { return row.serving.has_value(); });
+    csv << ",status,end_time_ns,compute_max_ns,exposed_comm_max_ns,run,note";
+    if (serving)
+        csv << ",goodput_per_gpu,output_tokens_per_gpu_s,tpot_p50_ms,slo_attainment,"
+               "requests_per_s";
+    csv << "\n";
     for (const PointRow& row : rows) {
         csv << row.point->index;
         for (const SweepCoordinate& c : row.coordinates.coordinates)
@@ -132,9 +159,43 @@ std::string csvTable(const SweepPlan& plan, const std::vector<PointRow>& rows) {
             csv << ",ok," << formatPlain(row.run->simulatedTime.ns(), 15) << ","
                 << formatPlain(row.maxCompute.ns(), 15) << ","
                 << formatPlain(row.maxExposed.ns(), 15) << "," << row.run->number << ",";
+        if (serving && !row.serving)
+            csv << ",,,,,";
+        else if (row.serving)
+            csv << "," << formatPlain(row.serving->goodputPerGpu, 9) << ","
+                << formatPlain(row.serving->outputTokensPerGpuSecond, 9) << ","
+                << formatPlain(row.serving->tpot.p50 * 1e3, 9) << ","
+                << formatPlain(row.serving->sloAttainment, 9) << ","
+                << formatPlain(row.serving->requestsPerSecond, 9);
         csv << "\n";
     }
     return csv.str();
+}
+
+/// A serving sweep's ranking: the best point by the objective, and each point's numbers.
+void printServingRanking(std::ostream& out, const SweepPlan& plan,
+                         const std::vector<PointRow>& rows) {
+    const PointRow* best = nullptr;
+    const std::string& objective = plan.file.serving.objective;
+    for (const PointRow& row : rows)
+        if (row.serving && (!best || servingObjectiveValue(objective, *row.serving) >
+                                         servingObjectiveValue(objective, *best->serving)))
+            best = &row;
+    if (!best)
+        return;
+    out << "\n  Serving objective " << objective << " (higher is better):\n";
+    for (const PointRow& row : rows)
+        if (row.serving) {
+            char line[64];
+            std::snprintf(line, sizeof line, "  %s %5zu  ", &row == best ? "*" : " ",
+                          row.point->index);
+            out << line << row.coordinates.label() << ": "
+                << servingText(plan.file.serving, *row.serving, row.serving->requestsPerSecond)
+                << "\n";
+        }
+    out << "  best: point " << best->point->index << " (" << best->coordinates.label() << "), "
+        << objective << " " << formatPlain(servingObjectiveValue(objective, *best->serving), 6)
+        << "\n";
 }
 
 void printTable(std::ostream& out, const std::vector<PointRow>& rows) {
@@ -286,6 +347,7 @@ int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
             mpi->setExitStatus(status); // a lost rank ends the process in ~MpiSweep
         const std::vector<PointRow> rows = pointRows(plan, db);
         printTable(out, rows);
+        printServingRanking(out, plan, rows);
         if (const std::string csv = args.value("csv"); !csv.empty()) {
             const std::string table = csvTable(plan, rows);
             writeOutputFile(csv, "the sweep table", [&](std::ostream& o) { o << table; });

@@ -43,6 +43,7 @@ void ServingPage::showRun(const RunRecord* run) {
         return;
     }
     m_pending = true;
+    m_view->setProject(run->spec);
     m_empty->setText(tr("Reading the run's requests…"));
     QPointer<ServingPage> self(this);
     const uint64_t request = m_request;

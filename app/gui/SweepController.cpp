@@ -4,6 +4,7 @@
 #include "core/Simulator.h"
 #include "store/ProjectDatabase.h"
 #include "store/RunStorage.h"
+#include "sweep/ServingSweep.h"
 #include "sweep/SweepLock.h"
 #include "sweep/SweepResultsModel.h"
 #include "sweep/SweepRun.h"
@@ -38,12 +39,30 @@ SweepPointSummary summaryOf(const astrolabe::RunRecord& run, size_t index, SimTi
     return s;
 }
 
+/// Adds a serving point's numbers (and its objective's value) to its summary.
+void addServing(SweepPointSummary& s, const std::optional<serving::ServingSummary>& serving,
+                const std::string& objective) {
+    if (!serving)
+        return;
+    s.serving = true;
+    s.goodputPerGpu = serving->goodputPerGpu;
+    s.outputTokensPerGpuSecond = serving->outputTokensPerGpuSecond;
+    s.tpotP50Seconds = serving->tpot.p50;
+    s.sloAttainment = serving->sloAttainment;
+    s.requestsPerSecond = serving->requestsPerSecond;
+    s.objective = servingObjectiveValue(objective, *serving);
+}
+
 /// The newest stored run of each point of this sweep (what the CLI's table shows).
 std::vector<SweepPointSummary> storedSummaries(const ProjectDatabase& db, const SweepPlan& plan) {
     std::vector<SweepPointSummary> summaries;
     for (const auto& [index, run] : storedSweepRuns(db, plan.identity))
-        if (index < plan.points.size())
+        if (index < plan.points.size()) {
             summaries.push_back(summaryOf(run, index, maxExposed(db.loadNpuSummaries(run.id))));
+            if (run.status == astrolabe::RunStatus::Ok)
+                addServing(summaries.back(), storedServingSummary(db, run.id),
+                           plan.file.serving.objective);
+        }
     return summaries;
 }
 
@@ -96,6 +115,7 @@ bool SweepController::start(const QString& sweepPath, int jobs) {
                     SweepPointSummary s =
                         summaryOf(db.run(id), outcome.index,
                                   outcome.result ? maxExposed(outcome.result->npus) : SimTime());
+                    addServing(s, outcome.serving, plan->file.serving.objective);
                     post([this, s] { onPoint(s); });
                 },
                 cancel.get());
@@ -116,6 +136,7 @@ void SweepController::onPlanned(std::shared_ptr<const SweepPlan> plan,
                                 const std::vector<SweepPointSummary>& stored,
                                 const std::vector<size_t>& todo, const QString& databasePath) {
     m_databasePath = databasePath;
+    m_plan = plan;
     widgets::SweepResultsModel* model = m_view->model();
     model->setPlan(*plan);
     for (const SweepPointSummary& s : stored)

@@ -43,6 +43,8 @@ public:
     bool isRunning() const { return m_running; }
     /// The database the current or last sweep stores its points in (empty before one).
     const QString& databasePath() const { return m_databasePath; }
+    /// The plan of the current or last sweep (null before one was planned).
+    std::shared_ptr<const SweepPlan> plan() const { return m_plan; }
 
 signals:
     /// The plan is on screen: `stored` points were already in the database.
@@ -67,6 +69,7 @@ private:
     bool m_running = false;
     int m_jobs = 2;
     QString m_databasePath;
+    std::shared_ptr<const SweepPlan> m_plan;
     std::vector<size_t> m_todo; ///< the points this run works through, in the workers' order
     size_t m_started = 0;       ///< of m_todo, taken by a worker so far
 };

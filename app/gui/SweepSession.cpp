@@ -7,6 +7,7 @@
 #include "gui/SweepController.h"
 #include "gui/SweepSettingDialog.h"
 #include "gui/WorkspaceTabs.h"
+#include "sweep/SweepPlan.h"
 #include "sweep/SweepView.h"
 
 #include <QFileDialog>
@@ -40,6 +41,7 @@ SweepSession::SweepSession(Window window, WorkspaceTabs* tabs, ProjectDocument* 
                                                   : tr("Sweep finished"));
     });
     connect(m_view, &widgets::SweepView::compareRequested, this, &SweepSession::compareSelected);
+    connect(m_view, &widgets::SweepView::applyRequested, this, &SweepSession::applyPoint);
 }
 
 SweepSession::~SweepSession() {
@@ -113,6 +115,34 @@ bool SweepSession::storesHere() const {
     const auto* store = dynamic_cast<const SqliteRunStore*>(m_store->store());
     return store && !m_controller->databasePath().isEmpty() &&
            QFileInfo(store->databasePath()) == QFileInfo(m_controller->databasePath());
+}
+
+bool SweepSession::applyPoint(size_t point) {
+    const std::shared_ptr<const SweepPlan> plan = m_controller->plan();
+    if (!plan || !m_window.hasProject() || point >= plan->points.size())
+        return false;
+    if (!m_document->path().isEmpty() &&
+        QFileInfo(m_document->path()) != QFileInfo(QString::fromStdString(plan->file.projectPath)))
+        m_window.statusBar->showMessage(
+            tr("The sweep's base project is %1: its point's settings go into the open project")
+                .arg(QString::fromStdString(plan->file.projectPath)));
+    SimulationSpec applied;
+    const std::string projectPath =
+        m_document->path().isEmpty() ? plan->file.projectPath : m_document->path().toStdString();
+    try {
+        applied = applySweepPoint(m_document->spec(), projectPath, *plan, point);
+    } catch (const std::exception& e) {
+        m_errors->report(tr("Cannot Apply Point"), QString::fromStdString(e.what()));
+        return false;
+    }
+    const QString label = QString::fromStdString(plan->point(point).label());
+    widgets::SpecEdit edit;
+    edit.keyPath = QStringLiteral("sweep.point");
+    edit.description = tr("Apply sweep point %1 (%2)").arg(point).arg(label);
+    edit.apply = [applied](SimulationSpec& spec) { spec = applied; };
+    m_document->applyEdit(edit);
+    m_window.statusBar->showMessage(tr("Applied point %1: %2").arg(point).arg(label));
+    return true;
 }
 
 void SweepSession::compareSelected(const QList<int>& ids) {

@@ -53,6 +53,11 @@ public:
     /// runs the file). Returns the sweep file, empty when nothing was started.
     QString sweepSetting(const QString& keyPath, const QString& label, const QString& current);
 
+    /// "Apply to project": the open project takes the point's settings (the sweep's set: values
+    /// and its coordinates) as one undoable step; the other settings stay as they are. False
+    /// (reported) when the point's settings do not fit the project.
+    bool applyPoint(size_t point);
+
     /// Another project is open (its runs list attached): a sweep of a previous project's
     /// database is cancelled and the Sweep tab cleared.
     void projectOpened();

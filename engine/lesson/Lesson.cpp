@@ -12,7 +12,7 @@ namespace astrolabe {
 namespace {
 
 const std::regex& quotePattern() {
-    static const std::regex pattern(R"(\[\[([a-z-]+)=([^\]\s]+)\]\])");
+    static const std::regex pattern(R"(\[\[([a-z][a-z0-9-]*)=([^\]\s]+)\]\])");
     return pattern;
 }
 

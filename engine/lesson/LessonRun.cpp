@@ -6,11 +6,15 @@
 #include "generate/ModelFigures.h"
 #include "generate/WorkloadGenerator.h"
 #include "project/SweepFile.h"
+#include "serving/ServingCodec.h"
+#include "serving/ServingRun.h"
 #include "simulation/Simulation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 namespace astrolabe {
 
@@ -51,6 +55,33 @@ const DimensionSpec& firstDimension(const LessonStepSpec& step, const std::strin
     if (step.spec.platform.dimensions.empty())
         throw Error(ErrorKind::Validation, "\"" + metric + "\" needs a platform dimension");
     return step.spec.platform.dimensions.front();
+}
+
+/// A serving metric of a serving step's run; nothing when `metric` is not a serving metric.
+std::optional<double> servingMetric(const std::string& metric, const RunResult& run) {
+    static const std::vector<std::string> names{"ttft-p50-ms",   "ttft-p90-ms", "tpot-p50-ms",
+                                                "tpot-p90-ms",   "slo-percent", "goodput-per-gpu",
+                                                "tokens-per-gpu"};
+    if (std::find(names.begin(), names.end(), metric) == names.end())
+        return std::nullopt;
+    const std::optional<serving::ServingResult> records = serving::servingRecordsOf(run);
+    if (!records)
+        throw Error(ErrorKind::Validation,
+                    "\"" + metric + "\" needs a serving step (a project with a serving: section)");
+    const serving::ServingSummary& s = records->summary;
+    if (metric == "ttft-p50-ms")
+        return s.ttft.p50 * 1e3;
+    if (metric == "ttft-p90-ms")
+        return s.ttft.p90 * 1e3;
+    if (metric == "tpot-p50-ms")
+        return s.tpot.p50 * 1e3;
+    if (metric == "tpot-p90-ms")
+        return s.tpot.p90 * 1e3;
+    if (metric == "slo-percent")
+        return s.sloAttainment * 100;
+    if (metric == "goodput-per-gpu")
+        return s.goodputPerGpu;
+    return s.outputTokensPerGpuSecond;
 }
 
 generate::ModelFigures figuresOf(const LessonStepSpec& step, const std::string& metric) {
@@ -109,7 +140,9 @@ void checkSettingPaths(const Lesson& lesson, const fs::path& folder, std::vector
 
 Lesson loadLesson(const std::string& lessonPath) {
     Lesson lesson = parseLesson(readText(lessonPath, "the lesson"), lessonPath);
-    const fs::path folder = fs::path(lessonPath).parent_path();
+    fs::path folder = fs::path(lessonPath).parent_path();
+    if (folder.empty()) // "lesson.md" in the current folder
+        folder = ".";
     const std::string named = lesson.projectPath.empty() ? "project.yaml" : lesson.projectPath;
     lesson.projectPath = (folder / named).lexically_normal().string();
     if (!insideFolder(folder, lesson.projectPath))
@@ -190,8 +223,10 @@ LessonStepSpec lessonStep(const Lesson& lesson, int step) {
         const ProjectTemplate project(lesson.projectPath,
                                       readText(lesson.projectPath, "the lesson's project"));
         out.spec = project.instantiate(overrides);
-        const fs::path folder =
+        fs::path folder =
             lesson.folder.empty() ? fs::path(lesson.file).parent_path() : fs::path(lesson.folder);
+        if (folder.empty())
+            folder = ".";
         for (const auto& [file, path] : filesOf(out.spec))
             if (!insideFolder(folder, path))
                 throw Error(ErrorKind::Validation,
@@ -218,6 +253,9 @@ std::vector<WorkloadTrace> makeLessonTraces(const LessonStepSpec& step, Simulati
 
 std::shared_ptr<const RunResult> runLessonStep(const LessonStepSpec& step, ProgressSink* progress,
                                                const CancelToken* cancel) {
+    if (!step.generator && serving::isServingProject(step.spec)) // as `serve` runs it
+        return std::make_shared<const RunResult>(
+            serving::servingRunResult(step.spec, serving::runServing(step.spec)));
     if (!step.generator)
         return runSimulation(step.spec, progress, cancel);
     SimulationSpec spec = step.spec;
@@ -240,6 +278,13 @@ const std::vector<std::pair<std::string, std::string>>& lessonMetrics() {
         {"memory-gib", "the generator's peak memory per NPU (worst stage), GiB"},
         {"offloaded-gib", "model states offloaded out of HBM per NPU, GiB"},
         {"link-gib", "bytes carried by all links together (each hop counted), GiB"},
+        {"ttft-p50-ms", "a serving step's median time to first token, milliseconds"},
+        {"ttft-p90-ms", "a serving step's 90th-percentile time to first token, milliseconds"},
+        {"tpot-p50-ms", "a serving step's median time per output token, milliseconds"},
+        {"tpot-p90-ms", "a serving step's 90th-percentile time per output token, milliseconds"},
+        {"slo-percent", "a serving step's requests meeting both SLOs, percent"},
+        {"goodput-per-gpu", "a serving step's requests/s meeting both SLOs, per GPU"},
+        {"tokens-per-gpu", "a serving step's output tokens/s per GPU"},
     };
     return metrics;
 }
@@ -285,6 +330,8 @@ double lessonMetric(const std::string& metric, const LessonStepSpec& step, const
             bytes += static_cast<double>(link.bytes);
         return bytes / static_cast<double>(kGiB);
     }
+    if (const std::optional<double> value = servingMetric(metric, run))
+        return *value;
     throw Error(ErrorKind::Validation, "unknown lesson metric \"" + metric + "\"");
 }
 

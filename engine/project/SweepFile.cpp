@@ -4,6 +4,7 @@
 #include "core/InputFile.h"
 #include "core/Units.h"
 #include "project/ProjectFile.h"
+#include "project/SweepServing.h"
 #include "yaml/YamlSupport.h"
 
 #include <cmath>
@@ -401,7 +402,8 @@ SweepFile parseSweepFile(const std::string& text, const std::string& fileName) {
         d.error(d.at(1, 1, ""), "expected a map with project and axes, found " + describe(root));
         d.throwIfErrors();
     }
-    checkKeys(d, root, "", {"name", "project", "set", "generate", "axes", "constraints", "sample"});
+    checkKeys(d, root, "",
+              {"name", "project", "set", "generate", "axes", "constraints", "sample", "serving"});
     if (root["name"].IsDefined())
         readString(d, root["name"], "name", sweep.name);
     std::string project;
@@ -423,6 +425,7 @@ SweepFile parseSweepFile(const std::string& text, const std::string& fileName) {
     checkDistinctPaths(d, sweep);
     readConstraints(d, root["constraints"], sweep);
     readSampling(d, root["sample"], sweep);
+    readSweepServing(d, root["serving"], sweep);
     double points = 1;
     for (const SweepGroup& g : sweep.groups)
         points *= static_cast<double>(g.size());

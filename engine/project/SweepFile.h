@@ -43,6 +43,22 @@ struct SweepSampling {
     uint64_t seed = 1;
 };
 
+/// "serving:": how a sweep over a serving project ranks its points (docs/sweeps.md). Every
+/// point of a serving project runs as `astrolabe-cli serve` runs it; these say which number is
+/// best and whether each point first searches its highest rate within the SLOs.
+struct SweepServing {
+    std::string objective = "goodput-per-gpu"; ///< one of servingObjectiveNames()
+    /// The share of requests that must meet both SLOs at the rate each point searches
+    /// (serving/RateSearch.h), in (0, 1]; 0: no search, every point runs the project's rate.
+    double rateSearch = 0;
+    SourceLocation where;
+};
+
+/// The serving objectives, best first by their own measure: "goodput-per-gpu" (requests/s
+/// meeting both SLOs per GPU, higher is better), "output-tokens-per-gpu" (output tokens/s per
+/// GPU, SLOs ignored, higher is better).
+const std::vector<std::string>& servingObjectiveNames();
+
 struct SweepFile {
     std::string file;        ///< the sweep file, absolute
     std::string name;        ///< "name:" or the file's stem
@@ -57,6 +73,7 @@ struct SweepFile {
     SourceLocation generatorWhere;
     std::vector<SweepConstraint> constraints;
     SweepSampling sampling;
+    SweepServing serving;
 };
 
 /// Checks a sweep file's text; throws ErrorList with every problem (file:line:col: key).

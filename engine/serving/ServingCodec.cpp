@@ -1,12 +1,13 @@
 #include "serving/ServingCodec.h"
 
 #include "core/Error.h"
+#include "serving/ServingTraffic.h"
 #include "store/ByteCodec.h"
 
 namespace astrolabe::serving {
 namespace {
 
-constexpr uint64_t kFormat = 1;
+constexpr uint64_t kFormat = 2; ///< 2: kvBytesPerToken after the link figures
 
 void writePercentiles(ByteWriter& out, const Percentiles& p) {
     for (double v : {p.p50, p.p90, p.p99, p.mean, p.max})
@@ -37,7 +38,7 @@ std::string encodeServingResult(const ServingResult& r) {
          {s.durationSeconds, s.requestsPerSecond, s.inputTokensPerSecond, s.outputTokensPerSecond,
           s.outputTokensPerGpuSecond, s.goodputRequestsPerSecond, s.goodputPerGpu, s.sloAttainment,
           s.peakKvOccupancy, s.meanKvOccupancy, s.ttftSloSeconds, s.tpotSloSeconds,
-          r.linkBytesPerSecond, r.linkLatencySeconds})
+          r.linkBytesPerSecond, r.linkLatencySeconds, r.kvBytesPerToken})
         out.f64(v);
     out.varint(r.requests.size());
     for (const RequestRecord& q : r.requests) {
@@ -68,7 +69,8 @@ std::string encodeServingResult(const ServingResult& r) {
 
 ServingResult decodeServingResult(std::string_view bytes) {
     ByteReader in(bytes);
-    if (const uint64_t format = in.varint(); format != kFormat)
+    const uint64_t format = in.varint();
+    if (format != 1 && format != kFormat) // format 1 has no kvBytesPerToken
         throw Error(ErrorKind::Input, "a serving record of format " + std::to_string(format) +
                                           " in the project database; this version reads " +
                                           std::to_string(kFormat));
@@ -86,6 +88,8 @@ ServingResult decodeServingResult(std::string_view bytes) {
           &s.goodputPerGpu, &s.sloAttainment, &s.peakKvOccupancy, &s.meanKvOccupancy,
           &s.ttftSloSeconds, &s.tpotSloSeconds, &r.linkBytesPerSecond, &r.linkLatencySeconds})
         *v = in.f64();
+    if (format >= 2)
+        r.kvBytesPerToken = in.f64();
     r.requests.resize(in.count(6 * 8 + 5));
     for (RequestRecord& q : r.requests) {
         for (double* v : {&q.arrival, &q.firstScheduled, &q.firstToken, &q.lastToken,
@@ -135,6 +139,7 @@ RunResult servingRunResult(const SimulationSpec& spec, const ServingResult& r) {
         result.reportLines.push_back("[serving] " + line);
     for (const std::string& w : r.warnings)
         result.reportLines.push_back("[serving] [warning] " + w);
+    addServingTraffic(result, spec, r);
     result.attachments.emplace_back(kServingAttachment, encodeServingResult(r));
     return result;
 }

@@ -96,6 +96,9 @@ struct ServingResult {
     /// The link between replicas that carries P/D KV transfers.
     double linkBytesPerSecond = 0;
     double linkLatencySeconds = 0;
+    /// The KV cache of one token of one request, every layer, bytes (a transfer carries
+    /// prompt tokens x this; serving/ServingTraffic.h puts it on the platform's links).
+    double kvBytesPerToken = 0;
     std::vector<std::string> warnings;
     double wallSeconds = 0;
 };

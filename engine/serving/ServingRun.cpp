@@ -80,6 +80,7 @@ public:
         result.replicas = std::move(m_stats);
         result.linkBytesPerSecond = m_deployment.link.bytesPerSecond;
         result.linkLatencySeconds = m_deployment.link.latencySeconds;
+        result.kvBytesPerToken = m_deployment.kvBytesPerToken;
         return result;
     }
 

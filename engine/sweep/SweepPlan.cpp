@@ -2,6 +2,7 @@
 
 #include "core/InputFile.h"
 #include "generate/GeneratorValues.h"
+#include "project/ProjectFile.h"
 #include "store/Sha256.h"
 #include "sweep/SweepChoices.h"
 #include "sweep/SweepExpression.h"
@@ -91,18 +92,34 @@ SweepPoint SweepPlan::point(size_t index) const {
 
 namespace {
 
-/// The point's project: the base with the set: values and the point's own (not generate.*).
-SimulationSpec pointProject(const SweepPlan& plan, const SweepPoint& p) {
+/// The set: values and the point's own (not generate.*), in that order.
+std::vector<std::pair<std::string, std::string>> projectValuesOf(const SweepPlan& plan,
+                                                                 const SweepPoint& p) {
     std::vector<std::pair<std::string, std::string>> values;
     for (const SweepAxis& axis : plan.file.fixed)
         values.emplace_back(axis.path, axis.values.front());
     for (auto& value : p.overrides())
         if (!isGeneratorPath(value.first))
             values.push_back(std::move(value));
-    return plan.base->instantiate(values);
+    return values;
+}
+
+/// The point's project: the base with the point's project values.
+SimulationSpec pointProject(const SweepPlan& plan, const SweepPoint& p) {
+    return plan.base->instantiate(projectValuesOf(plan, p));
 }
 
 } // namespace
+
+std::vector<std::pair<std::string, std::string>> SweepPlan::projectValues(size_t index) const {
+    return projectValuesOf(*this, point(index));
+}
+
+SimulationSpec applySweepPoint(const SimulationSpec& project, const std::string& projectPath,
+                               const SweepPlan& plan, size_t index) {
+    const ProjectTemplate current(projectPath, projectYamlText(project, projectPath));
+    return current.instantiate(plan.projectValues(index));
+}
 
 PointWork SweepPlan::work(size_t index) const {
     const SweepPoint p = point(index);

@@ -62,6 +62,9 @@ struct SweepPlan {
     /// The point's project (and generator settings), read and checked as loadProject does.
     /// Throws ErrorList when that project is invalid. Safe to call from several threads.
     PointWork work(size_t index) const;
+    /// The (path, value) pairs a point's project takes from the base: the set: values, then
+    /// the point's coordinates (generate.* left out). O(axes).
+    std::vector<std::pair<std::string, std::string>> projectValues(size_t index) const;
 
     // What point() and work() are made from; set by planSweep.
     std::shared_ptr<const ProjectTemplate> base;
@@ -77,6 +80,13 @@ struct SweepPlan {
 /// names npus; any other point whose project is invalid fails when it runs (SweepRun).
 SweepPlan planSweep(const std::string& sweepPath);
 SweepPlan planSweep(SweepFile file, const std::string& sweepText, const std::string& projectText);
+
+/// "Apply" a point to a project being edited: `project` (the project as it is now, saved at or
+/// meant for `projectPath`) with the point's project values put at their paths, read and
+/// checked as loadProject does. Settings the sweep does not name keep their current values.
+/// Throws ErrorList with the project reader's messages (a path that leads nowhere in `project`).
+SimulationSpec applySweepPoint(const SimulationSpec& project, const std::string& projectPath,
+                               const SweepPlan& plan, size_t index);
 
 /// The tags a stored point carries: "sweep:<name>", "sweep-id:<identity>", "point:<index>" and
 /// one "<axis>=<value>" per coordinate.

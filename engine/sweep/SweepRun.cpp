@@ -3,8 +3,10 @@
 #include "core/Error.h"
 #include "core/WorkerThreads.h"
 #include "generate/WorkloadGenerator.h"
+#include "serving/ServingRun.h"
 #include "simulation/Simulation.h"
 #include "store/RunStorage.h"
+#include "sweep/ServingSweep.h"
 
 #include <algorithm>
 #include <chrono>
@@ -28,6 +30,11 @@ PointOutcome runSweepPoint(const SweepPlan& plan, size_t index, const CancelToke
             work.spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
             work.spec.workload.tracePrefix = "generated:" + work.generator->model.name;
             outcome.result = runSimulation(work.spec, std::move(workload.traces), nullptr, cancel);
+        } else if (serving::isServingProject(work.spec)) {
+            ServingPointRun run = runServingPoint(plan.file.serving, std::move(work.spec), cancel);
+            outcome.result = std::make_shared<const RunResult>(std::move(run.result));
+            outcome.serving = run.summary;
+            outcome.servingRate = run.rate;
         } else {
             outcome.result = runSimulation(work.spec, nullptr, cancel);
         }

@@ -7,12 +7,14 @@
 
 #include "core/Simulator.h"
 #include "record/RunResult.h"
+#include "serving/ServingResult.h"
 #include "store/ProjectDatabase.h"
 #include "sweep/SweepPlan.h"
 
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,6 +28,9 @@ struct PointOutcome {
     RunStatus status = RunStatus::Ok;
     std::string error;
     double wallSeconds = 0;
+    /// A serving point (docs/sweeps.md): its summary and the arrival rate it ran at.
+    std::optional<serving::ServingSummary> serving;
+    double servingRate = 0;
 };
 
 /// Runs one runnable point on the calling thread, making its project first; never throws for

@@ -4,6 +4,7 @@
 #include "serving/ReplicaTableModel.h"
 #include "serving/RequestPath.h"
 #include "serving/RequestTimeline.h"
+#include "serving/ServingPools.h"
 #include "serving/ServingSeriesChart.h"
 
 #include <QHBoxLayout>
@@ -82,6 +83,9 @@ ServingView::ServingView(QWidget* parent)
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(m_series);
     bottom->addWidget(m_replicaTable);
+    m_pools = new ServingPoolsView(this);
+    m_pools->setToolTip(tr("The deployment on the platform: each GPU in its pool's colour"));
+    bottom->addWidget(m_pools);
     auto* vertical = new QSplitter(Qt::Vertical, this);
     vertical->addWidget(top);
     vertical->addWidget(charts);
@@ -102,6 +106,8 @@ void ServingView::setResult(std::shared_ptr<const serving::ServingResult> result
     m_series->setResult(m_result);
     m_replicas->setResult(m_result);
     m_path->clear();
+    m_pools->setDeployment(m_project,
+                           m_result ? m_result->replicas : std::vector<serving::ReplicaStats>());
     if (!m_result) {
         m_summary->clear();
         for (CdfChart* c : {m_ttft, m_tpot, m_e2e})
@@ -129,6 +135,10 @@ void ServingView::setResult(std::shared_ptr<const serving::ServingResult> result
     m_ttft->setSeries({CdfSeries{QString(), color, std::move(samples.ttft)}}, s.ttftSloSeconds);
     m_tpot->setSeries({CdfSeries{QString(), color, std::move(samples.tpot)}}, s.tpotSloSeconds);
     m_e2e->setSeries({CdfSeries{QString(), color, std::move(samples.e2e)}}, 0);
+}
+
+void ServingView::setProject(const SimulationSpec& spec) {
+    m_project = spec;
 }
 
 void ServingView::showRequest(int request) {

@@ -4,6 +4,7 @@
 // throughput and KV-cache occupancy over time, and the replica table.
 
 #include "serving/ServingResult.h"
+#include "spec/SimulationSpec.h"
 
 #include <QWidget>
 #include <memory>
@@ -18,6 +19,7 @@ namespace astrolabe::widgets {
 class CdfChart;
 class ReplicaTableModel;
 class RequestTimeline;
+class ServingPoolsView;
 class ServingSeriesChart;
 
 /// The sorted latencies of the finished requests (TPOT: those with 2+ output tokens).
@@ -32,6 +34,8 @@ public:
     explicit ServingView(QWidget* parent = nullptr);
     /// nullptr: nothing shown.
     void setResult(std::shared_ptr<const serving::ServingResult> result);
+    /// The project the next result ran (its platform and serving settings draw the pools).
+    void setProject(const SimulationSpec& spec);
     const std::shared_ptr<const serving::ServingResult>& result() const { return m_result; }
 
     RequestTimeline* timeline() const { return m_timeline; }
@@ -40,6 +44,7 @@ public:
     CdfChart* e2eChart() const { return m_e2e; }
     ServingSeriesChart* seriesChart() const { return m_series; }
     ReplicaTableModel* replicaModel() const { return m_replicas; }
+    ServingPoolsView* poolsView() const { return m_pools; }
     /// The clicked request's path, as text.
     QString pathText() const;
     void showRequest(int request);
@@ -53,6 +58,8 @@ private:
     ServingSeriesChart* m_series;
     ReplicaTableModel* m_replicas;
     QTableView* m_replicaTable;
+    ServingPoolsView* m_pools = nullptr;
+    SimulationSpec m_project;
 };
 
 } // namespace astrolabe::widgets

@@ -1,5 +1,6 @@
 #include "sweep/SweepChartData.h"
 
+#include "sweep/ParetoFront.h"
 #include "sweep/SweepExpression.h"
 
 #include <algorithm>
@@ -97,6 +98,9 @@ std::optional<AlphaBetaCurve> alphaBetaCurve(const std::vector<SweepRow>& rows, 
 
 std::vector<SweepMetric> paretoMetrics(const std::vector<std::string>& axisNames,
                                        const std::vector<SweepRow>& rows) {
+    for (const SweepRow& r : rows)
+        if (r.summary.status == SweepPointStatus::Ok && r.summary.serving)
+            return {{"TPOT p50", kServingTpot}, {"tokens/s per user", kServingInteractivity}};
     std::vector<SweepMetric> metrics{{"max exposed communication", -1}};
     for (size_t a = 0; a < axisNames.size(); ++a)
         if (numericAxis(rows, a))
@@ -107,9 +111,35 @@ std::vector<SweepMetric> paretoMetrics(const std::vector<std::string>& axisNames
 std::optional<double> metricValue(const SweepMetric& metric, const SweepRow& row) {
     if (row.summary.status != SweepPointStatus::Ok)
         return std::nullopt;
+    if (metric.axis == kServingTpot)
+        return row.summary.tpotP50Seconds * 1e3;
+    if (metric.axis == kServingInteractivity)
+        return row.summary.tpotP50Seconds > 0 ? 1 / row.summary.tpotP50Seconds : 0;
     if (metric.axis < 0)
         return static_cast<double>(row.summary.maxExposedComm.ps());
     return axisNumber(row.values.at(static_cast<size_t>(metric.axis)));
+}
+
+ServingScatter servingScatter(const std::vector<SweepRow>& rows, bool interactivity) {
+    ServingScatter out;
+    std::vector<CostPoint> costs; // both minimized: x (or -x for interactivity) and -y
+    for (const SweepRow& r : rows) {
+        const SweepPointSummary& s = r.summary;
+        if (s.status != SweepPointStatus::Ok || !s.serving || !(s.tpotP50Seconds > 0))
+            continue;
+        const double x = interactivity ? 1 / s.tpotP50Seconds : s.tpotP50Seconds * 1e3;
+        out.all.emplace_back(x, s.outputTokensPerGpuSecond);
+        out.points.push_back(s.index);
+        costs.push_back({interactivity ? -x : x, -s.outputTokensPerGpuSecond});
+    }
+    std::vector<size_t> front = paretoFront(costs);
+    if (interactivity) // joined by increasing x
+        std::reverse(front.begin(), front.end());
+    for (const size_t i : front) {
+        out.front.push_back(out.all[i]);
+        out.frontPoints.push_back(out.points[i]);
+    }
+    return out;
 }
 
 } // namespace astrolabe::widgets

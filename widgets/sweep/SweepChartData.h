@@ -49,12 +49,28 @@ std::optional<AlphaBetaCurve> alphaBetaCurve(const std::vector<SweepRow>& rows, 
 /// (a bandwidth, a size: what the design costs).
 struct SweepMetric {
     std::string name;
-    int axis = -1; ///< -1: max exposed communication
+    /// -1: max exposed communication; kServingTpot, kServingInteractivity: a serving sweep's
+    /// front (servingScatter); otherwise the axis.
+    int axis = -1;
 };
-/// Exposed communication, then every numeric axis.
+inline constexpr int kServingTpot = -2;
+inline constexpr int kServingInteractivity = -3;
+/// A serving sweep (some finished point is a serving run): TPOT p50 and tokens/s per user.
+/// Otherwise: exposed communication, then every numeric axis.
 std::vector<SweepMetric> paretoMetrics(const std::vector<std::string>& axisNames,
                                        const std::vector<SweepRow>& rows);
 /// The value of `metric` for a finished point (ps for times, the axis number otherwise).
 std::optional<double> metricValue(const SweepMetric& metric, const SweepRow& row);
+
+/// A serving sweep's Pareto scatter, as the AFD paper and Vidur plot it: output tokens/s per
+/// GPU (higher is better) on y, against TPOT p50 in ms (lower is better) or against
+/// interactivity, output tokens/s per user = 1000 / TPOT p50 in ms (higher is better), on x.
+struct ServingScatter {
+    std::vector<std::pair<double, double>> all;   ///< (x, y) of every finished serving point
+    std::vector<size_t> points;                   ///< the point index of each entry of `all`
+    std::vector<std::pair<double, double>> front; ///< the non-dominated ones, joined by x
+    std::vector<size_t> frontPoints;              ///< their point indexes
+};
+ServingScatter servingScatter(const std::vector<SweepRow>& rows, bool interactivity);
 
 } // namespace astrolabe::widgets

@@ -226,7 +226,8 @@ SweepParetoChart::SweepParetoChart(QWidget* parent)
     InterfaceScale::followChart(m_view);
     m_metric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto* top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("Second cost (y, lower is better):"), this));
+    m_metricLabel = new QLabel(tr("Second cost (y, lower is better):"), this);
+    top->addWidget(m_metricLabel);
     top->addWidget(m_metric);
     top->addStretch();
     auto* layout = new QVBoxLayout(this);
@@ -315,6 +316,11 @@ void SweepParetoChart::redraw() {
     if (!m_front)
         createSeries();
     const SweepMetric& metric = m_metrics[static_cast<size_t>(chosen)];
+    if (metric.axis == kServingTpot || metric.axis == kServingInteractivity) {
+        redrawServing(metric.axis == kServingInteractivity);
+        return;
+    }
+    m_metricLabel->setText(tr("Second cost (y, lower is better):"));
     std::vector<CostPoint> costs;
     for (const SweepRow& r : m_rows)
         if (const std::optional<double> y = metricValue(metric, r))
@@ -361,6 +367,40 @@ void SweepParetoChart::redraw() {
     else
         yUnit = axisUnit(m_rows, static_cast<size_t>(metric.axis));
     m_y->setTitleText(yUnit);
+}
+
+void SweepParetoChart::redrawServing(bool interactivity) {
+    m_metricLabel->setText(tr("Against (x):"));
+    const ServingScatter scatter = servingScatter(m_rows, interactivity);
+    QList<QPointF> all, front;
+    double minX = 0, maxX = 1, minY = 0, maxY = 1;
+    for (size_t i = 0; i < scatter.all.size(); ++i) {
+        const auto [x, y] = scatter.all[i];
+        all.append(QPointF(x, y));
+        minX = i == 0 ? x : std::min(minX, x);
+        maxX = i == 0 ? x : std::max(maxX, x);
+        minY = i == 0 ? y : std::min(minY, y);
+        maxY = i == 0 ? y : std::max(maxY, y);
+    }
+    for (const auto& [x, y] : scatter.front)
+        front.append(QPointF(x, y));
+    m_all->replace(all);
+    m_front->replace(front);
+    m_best->replace(front);
+    m_view->chart()->setTitle(
+        tr("Pareto front: %1 of %2 deployments<br>output tokens/s per GPU against %3")
+            .arg(front.size())
+            .arg(all.size())
+            .arg(interactivity ? tr("tokens/s per user") : tr("TPOT p50")));
+    const auto fit = [](QValueAxis* axis, double lo, double hi) {
+        const double pad = hi > lo ? (hi - lo) * 0.06 : std::max(std::abs(hi) * 0.1, 1e-9);
+        axis->setRange(std::max(0.0, lo - pad), hi + pad);
+        axis->applyNiceNumbers();
+    };
+    fit(m_x, minX, maxX);
+    fit(m_y, minY, maxY);
+    m_x->setTitleText(interactivity ? tr("tokens/s per user (1 / TPOT p50)") : tr("TPOT p50 (ms)"));
+    m_y->setTitleText(tr("output tokens/s per GPU"));
 }
 
 } // namespace astrolabe::widgets

@@ -10,6 +10,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QLabel;
 class QLineSeries;
 class QScatterSeries;
 class QValueAxis;
@@ -54,8 +55,11 @@ public:
 private:
     void createSeries();
     void redraw();
+    /// A serving sweep: output tokens/s per GPU against TPOT p50 or tokens/s per user.
+    void redrawServing(bool interactivity);
 
     QComboBox* m_metric;
+    QLabel* m_metricLabel = nullptr;
     QChartView* m_view;
     std::vector<std::string> m_axisNames;
     std::vector<SweepRow> m_rows;

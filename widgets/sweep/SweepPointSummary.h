@@ -23,6 +23,15 @@ struct SweepPointSummary {
     int64_t runId = 0;      ///< the stored run's id in the project database; 0: not stored
     int64_t runNumber = 0;  ///< "#12"
     std::string message;    ///< the error (Failed) or the constraint (Skipped)
+    /// A serving point (docs/sweeps.md, "Searching a deployment"): what its objective and the
+    /// Pareto front read (Ok only).
+    bool serving = false;
+    double goodputPerGpu = 0; ///< requests/s meeting both SLOs, per GPU
+    double outputTokensPerGpuSecond = 0;
+    double tpotP50Seconds = 0;
+    double sloAttainment = 0; ///< share of completed requests meeting both SLOs
+    double requestsPerSecond = 0;
+    double objective = 0; ///< the sweep's objective for this point (higher is better)
 };
 
 } // namespace astrolabe::widgets

@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 #include "core/Units.h"
+#include "serving/ServingRun.h"
 #include "sweep/SweepPlan.h"
 
 #include <QBrush>
@@ -38,6 +39,15 @@ void SweepResultsModel::setPlan(const SweepPlan& plan) {
     // project (a fraction of a millisecond to read), so a sweep too long to chart one gets none.
     constexpr size_t kMaxCurvePoints = 256;
     const bool curve = plan.file.generator.empty() && plan.points.size() <= kMaxCurvePoints;
+    bool serving = false;
+    for (const PlannedPoint& p : plan.points)
+        if (p.runnable() && plan.file.generator.empty()) {
+            try { // the first point's project says whether the sweep is over a serving project
+                serving = serving::isServingProject(plan.work(p.index).spec);
+            } catch (const Error&) {
+            }
+            break;
+        }
     std::vector<SweepRow> rows;
     rows.reserve(plan.points.size());
     for (const PlannedPoint& p : plan.points) {
@@ -58,7 +68,18 @@ void SweepResultsModel::setPlan(const SweepPlan& plan) {
         }
         rows.push_back(std::move(row));
     }
+    m_serving = serving;
+    m_objective = plan.file.serving.objective;
     setRows(std::move(names), std::move(rows));
+}
+
+std::optional<size_t> SweepResultsModel::bestPoint() const {
+    std::optional<size_t> best;
+    for (const SweepRow& r : m_rows)
+        if (r.summary.status == SweepPointStatus::Ok && r.summary.serving &&
+            (!best || r.summary.objective > m_rows[*best].summary.objective))
+            best = r.summary.index;
+    return best;
 }
 
 void SweepResultsModel::setRows(std::vector<std::string> axisNames, std::vector<SweepRow> rows) {
@@ -116,7 +137,7 @@ int SweepResultsModel::rowCount(const QModelIndex& parent) const {
 }
 
 int SweepResultsModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : column(Fixed::Run) + 1;
+    return parent.isValid() ? 0 : column(m_serving ? Fixed::Tpot : Fixed::Run) + 1;
 }
 
 QVariant SweepResultsModel::data(const QModelIndex& index, int role) const {
@@ -148,6 +169,12 @@ QVariant SweepResultsModel::data(const QModelIndex& index, int role) const {
             return ok ? QVariant(static_cast<double>(s.maxExposedComm.ps())) : QVariant();
         if (col == column(Fixed::Run))
             return static_cast<qlonglong>(s.runNumber);
+        if (col == column(Fixed::Goodput))
+            return ok ? QVariant(s.goodputPerGpu) : QVariant();
+        if (col == column(Fixed::Tokens))
+            return ok ? QVariant(s.outputTokensPerGpuSecond) : QVariant();
+        if (col == column(Fixed::Tpot))
+            return ok ? QVariant(s.tpotP50Seconds) : QVariant();
     }
     if (role != Qt::DisplayRole)
         return {};
@@ -167,6 +194,14 @@ QVariant SweepResultsModel::data(const QModelIndex& index, int role) const {
                   : QString();
     if (col == column(Fixed::Run))
         return s.runNumber > 0 ? QStringLiteral("#%1").arg(s.runNumber) : QString();
+    if (!ok || !s.serving)
+        return {};
+    if (col == column(Fixed::Goodput))
+        return QString::number(s.goodputPerGpu, 'g', 4);
+    if (col == column(Fixed::Tokens))
+        return QString::number(s.outputTokensPerGpuSecond, 'g', 4);
+    if (col == column(Fixed::Tpot))
+        return QString::number(s.tpotP50Seconds * 1e3, 'g', 4);
     return {};
 }
 
@@ -186,6 +221,12 @@ QVariant SweepResultsModel::headerData(int section, Qt::Orientation orientation,
         return tr("Max exposed comm");
     if (section == column(Fixed::Run))
         return tr("Run");
+    if (section == column(Fixed::Goodput))
+        return tr("Goodput/GPU (req/s)");
+    if (section == column(Fixed::Tokens))
+        return tr("Output tok/s/GPU");
+    if (section == column(Fixed::Tpot))
+        return tr("TPOT p50 (ms)");
     return {};
 }
 

@@ -30,7 +30,8 @@ class SweepResultsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { PointColumn = 0 }; ///< then one per axis, then the fixed columns below
-    enum class Fixed { Status, EndTime, MaxExposed, Run };
+    /// The serving columns (Goodput to Tpot) are there only for a serving sweep.
+    enum class Fixed { Status, EndTime, MaxExposed, Run, Goodput, Tokens, Tpot };
     /// Qt::UserRole: the sortable number of a cell (index, end time in ps, run number).
     static constexpr int SortRole = Qt::UserRole;
 
@@ -47,6 +48,12 @@ public:
     int column(Fixed fixed) const {
         return 1 + static_cast<int>(m_axisNames.size()) + static_cast<int>(fixed);
     }
+    /// A sweep over a serving project: its points carry the serving columns, ranked by
+    /// `objective` (sweep file's serving.objective).
+    bool isServing() const { return m_serving; }
+    const std::string& objective() const { return m_objective; }
+    /// The finished point with the highest objective, when this is a serving sweep.
+    std::optional<size_t> bestPoint() const;
     /// Points that can run (not skipped), and those of them finished (ok or failed).
     size_t runnable() const;
     size_t finished() const;
@@ -68,6 +75,8 @@ private:
 
     std::vector<std::string> m_axisNames;
     std::vector<SweepRow> m_rows; ///< row i is point i
+    bool m_serving = false;
+    std::string m_objective;
     units::Scale m_endTimeScale, m_exposedScale;
 };
 

@@ -47,6 +47,8 @@ SweepView::SweepView(QWidget* parent)
     , m_progressText(new QLabel(this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_compare(new QPushButton(tr("Compare selected"), this))
+    , m_selectBest(new QPushButton(tr("Select best"), this))
+    , m_apply(new QPushButton(tr("Apply to project"), this))
     , m_redraw(new QTimer(this)) {
     setObjectName(QStringLiteral("SweepView"));
     m_title->setText(noSweepText());
@@ -86,6 +88,13 @@ SweepView::SweepView(QWidget* parent)
     bottom->addWidget(m_progressText);
     bottom->addWidget(m_cancel);
     bottom->addWidget(m_compare);
+    bottom->addWidget(m_selectBest);
+    bottom->addWidget(m_apply);
+    m_apply->setEnabled(false);
+    m_apply->setToolTip(tr("Put the selected point's settings into the project (one undoable "
+                           "step)"));
+    m_selectBest->setEnabled(false);
+    m_selectBest->setToolTip(tr("Select the finished point with the highest objective"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
     layout->addWidget(split, 1);
@@ -104,8 +113,18 @@ SweepView::SweepView(QWidget* parent)
         updateProgress();
         refreshCharts();
     });
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            [this] { m_compare->setEnabled(selectedRunIds().size() >= 1); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        m_compare->setEnabled(selectedRunIds().size() >= 1);
+        m_apply->setEnabled(selectedPoint().has_value());
+    });
+    connect(m_apply, &QPushButton::clicked, this, [this] {
+        if (const std::optional<size_t> point = selectedPoint())
+            emit applyRequested(*point);
+    });
+    connect(m_selectBest, &QPushButton::clicked, this, [this] {
+        if (const std::optional<size_t> best = m_model->bestPoint())
+            selectPoint(*best);
+    });
     connect(m_compare, &QPushButton::clicked, this,
             [this] { emit compareRequested(selectedRunIds()); });
     connect(m_cancel, &QPushButton::clicked, this, &SweepView::cancelRequested);
@@ -154,7 +173,29 @@ QList<int> SweepView::selectedRunIds() const {
     return QList<int>(ids.begin(), ids.end());
 }
 
+std::optional<size_t> SweepView::selectedPoint() const {
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    if (rows.size() != 1)
+        return std::nullopt;
+    const QModelIndex source = m_sorted->mapToSource(rows.front());
+    const SweepRow& row = m_model->rows().at(static_cast<size_t>(source.row()));
+    if (row.summary.status == SweepPointStatus::Skipped)
+        return std::nullopt;
+    return row.summary.index;
+}
+
+void SweepView::selectPoint(size_t point) {
+    if (point >= m_model->rows().size())
+        return;
+    const QModelIndex row = m_sorted->mapFromSource(m_model->index(static_cast<int>(point), 0));
+    m_table->selectionModel()->select(row, QItemSelectionModel::ClearAndSelect |
+                                               QItemSelectionModel::Rows);
+    m_table->scrollTo(row);
+}
+
 void SweepView::updateProgress() {
+    m_selectBest->setVisible(m_model->isServing());
+    m_selectBest->setEnabled(m_model->isServing() && m_model->bestPoint().has_value());
     const size_t total = m_model->runnable(), done = m_model->finished();
     m_progress->setRange(0, static_cast<int>(std::max<size_t>(total, 1)));
     m_progress->setValue(static_cast<int>(done));

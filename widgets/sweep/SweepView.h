@@ -8,6 +8,7 @@
 
 #include <QElapsedTimer>
 #include <QWidget>
+#include <optional>
 
 class QLabel;
 class QProgressBar;
@@ -51,12 +52,20 @@ public:
     QLabel* title() const { return m_title; }
     QPushButton* compareButton() const { return m_compare; }
     QPushButton* cancelButton() const { return m_cancel; }
+    QPushButton* applyButton() const { return m_apply; }
+    QPushButton* selectBestButton() const { return m_selectBest; }
+    /// The point of the one selected row (not a skipped one); nothing otherwise.
+    std::optional<size_t> selectedPoint() const;
+    /// Selects the row of `point` (and scrolls to it).
+    void selectPoint(size_t point);
     /// The stored run ids of the selected rows (rows without a run are left out).
     QList<int> selectedRunIds() const;
 
 signals:
     void compareRequested(const QList<int>& runIds);
     void cancelRequested();
+    /// "Apply to project" on the selected point.
+    void applyRequested(size_t point);
 
 private:
     void updateProgress();
@@ -76,6 +85,8 @@ private:
     QLabel* m_progressText;
     QPushButton* m_cancel;
     QPushButton* m_compare;
+    QPushButton* m_selectBest;
+    QPushButton* m_apply;
     QTimer* m_redraw;
     QElapsedTimer m_clock;
     size_t m_finishedAtStart = 0;

@@ -35,6 +35,25 @@ TEST(LessonCommand, BundledLessonAgreesWithItsRuns) {
     EXPECT_NE(r.out.find("3 steps, 10 quoted numbers, 0 disagreeing"), std::string::npos) << r.out;
 }
 
+TEST(LessonCommand, ServingLessonAgreesWithItsRuns) {
+    const auto r = cli(
+        {"lesson", "check",
+         std::string(ASTROLABE_SOURCE_DIR) + "/resources/lessons/09-why-disaggregate/lesson.md"});
+    ASSERT_EQ(r.code, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("5 steps, 14 quoted numbers, 0 disagreeing"), std::string::npos) << r.out;
+}
+
+TEST(LessonCommand, ALessonInTheCurrentFolderIsNamedByItsFileAlone) {
+    // "lesson check lesson.md" from the lesson's folder: its folder is ".", not "" (which
+    // made the command fail with an internal filesystem error).
+    const fs::path before = fs::current_path();
+    fs::current_path(std::string(ASTROLABE_SOURCE_DIR) + "/resources/lessons/09-why-disaggregate");
+    const auto r = cli({"lesson", "check", "lesson.md"});
+    fs::current_path(before);
+    ASSERT_EQ(r.code, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("0 disagreeing"), std::string::npos) << r.out;
+}
+
 TEST(LessonCommand, WrongNumberIsNamedAtItsLine) {
     const std::string lesson =
         writeLesson("wrong", "# T\n```try\nrun\n```\nIt takes [[time-us=117.8]] us, not "

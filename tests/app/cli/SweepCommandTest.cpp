@@ -318,3 +318,53 @@ axes:
     EXPECT_GT(inHbm, 0) << csv;
     EXPECT_GT(offloaded, inHbm) << csv;
 }
+
+// A deployment search (docs/sweeps.md, "Searching a deployment"): every point of a sweep over a
+// serving project is a serving run, ranked by goodput per GPU; the CSV carries the serving
+// columns and the best point named on the terminal is the one with the highest goodput per GPU.
+TEST(SweepCommand, AServingSweepRanksItsPointsByGoodputPerGpu) {
+    const fs::path dir =
+        fs::temp_directory_path() / ("astrolabe_cli_serving_sweep_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::copy_file(fs::path(ASTROLABE_SOURCE_DIR) / "projects/serving/qwen3-30b-a3b-h100.yaml",
+                  dir / "project.yaml");
+    std::ofstream(dir / "sweep.yaml")
+        << "name: search\nproject: project.yaml\nset: {serving.duration: 5 s}\n"
+           "serving: {objective: goodput-per-gpu}\naxes:\n"
+           "  - {name: max-batch, path: serving.max-batch, values: [2, 256]}\n"
+           "  - zip:\n"
+           "      - {name: replicas, path: serving.replicas, values: [4, 2]}\n"
+           "      - {name: ep, path: serving.ep, values: [4, 8]}\n";
+    const std::string csv = (dir / "out.csv").string();
+    const auto r = cli({"sweep", (dir / "sweep.yaml").string(), "--jobs", "2", "--csv", csv});
+    ASSERT_EQ(r.code, 0) << r.err << r.out;
+    const std::string table = readFile(csv);
+    std::istringstream in(table);
+    std::string line;
+    std::getline(in, line);
+    ASSERT_NE(line.find("goodput_per_gpu"), std::string::npos) << line;
+    // point,max-batch,replicas,ep,status,end,compute,exposed,run,note,goodput,...
+    double best = -1;
+    std::string bestPoint;
+    while (std::getline(in, line)) {
+        std::vector<std::string> fields(1);
+        for (const char c : line) {
+            if (c == ',')
+                fields.emplace_back();
+            else
+                fields.back().push_back(c);
+        }
+        ASSERT_EQ(fields.size(), 15u) << line;
+        EXPECT_EQ(fields[4], "ok") << line;
+        if (std::stod(fields[10]) > best) {
+            best = std::stod(fields[10]);
+            bestPoint = fields[0];
+        }
+    }
+    EXPECT_NE(r.out.find("best: point " + bestPoint + " ("), std::string::npos) << r.out;
+    // A batch limit of 2 requests per replica cannot keep up with 40 requests/s of 2,048-token
+    // prompts: the best point is one of the two with max-batch 256 (points 2 and 3).
+    EXPECT_TRUE(bestPoint == "2" || bestPoint == "3") << r.out;
+    fs::remove_all(dir);
+}

@@ -129,6 +129,18 @@ TEST(Lessons, InSwitchAndTacosLessonsWalkedThroughTheWindow) {
         QFileInfo::exists(dir.filePath(QStringLiteral("lessons/08-tacos/tacos-mesh4x4.xml"))));
 }
 
+// Lesson 9 through the window: its steps are serving runs (the window's Run runs a serving
+// project as `serve` does), and the window's runs give the numbers the text quotes.
+TEST(Lessons, WhyDisaggregateWalkedThroughTheWindow) {
+    QTemporaryDir dir;
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    window.show();
+    LessonsController* lessons = window.lessons();
+    lessons->setCopyDirectory(dir.filePath(QStringLiteral("lessons")));
+    EXPECT_EQ(walkInWindow(window, lessons, "09-why-disaggregate"), 14u);
+}
+
 TEST(Lessons, PanelShowsValuesStepsAndAnswersOnClick) {
     LessonsPanel panel;
     const Lesson lesson = loadLesson(lessonPath("01-ring-all-reduce").toStdString());
@@ -274,7 +286,7 @@ TEST(Lessons, TheUserGuideListsEveryLessonAndLessonEightNamesTheRightTab) {
     const QString text = QString::fromUtf8(guide.readAll());
     const QStringList paths = LessonsController::lessons(
         QString::fromStdString(ASTROLABE_SOURCE_DIR + "/resources/lessons"));
-    ASSERT_EQ(paths.size(), 8);
+    ASSERT_EQ(paths.size(), 9);
     for (int i = 0; i < paths.size(); ++i) {
         QString title = QString::fromStdString(loadLesson(paths[i].toStdString()).title);
         title = title.section(QStringLiteral(". "), 1)

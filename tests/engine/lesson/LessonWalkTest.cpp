@@ -72,6 +72,32 @@ TEST(LessonWalk, InSwitchQuotesAgreeWithTheRuns) {
 TEST(LessonWalk, TacosQuotesAgreeWithTheRuns) {
     checkQuotes("08-tacos");
 }
+TEST(LessonWalk, WhyDisaggregateQuotesAgreeWithTheRuns) {
+    checkQuotes("09-why-disaggregate");
+}
+
+// Lesson 9 compares deployments "on the same GPUs": every step serves on all 16 of the platform,
+// and what it teaches holds: chunked prefill cuts the TTFT of whole prompts and costs TPOT, P/D
+// with half the GPUs decoding raises TPOT over chunked prefill, more decode GPUs lower it again.
+TEST(LessonWalk, WhyDisaggregateUsesTheSameGpusAndTtftAndTpotMoveApart) {
+    const Lesson lesson = loadLesson(lessonFile("09-why-disaggregate"));
+    const auto runs = walk(lesson);
+    ASSERT_EQ(runs.size(), 5u);
+    std::vector<double> ttft, tpot;
+    for (int step = 0; step < lesson.stepCount(); ++step) {
+        const LessonStepSpec spec = lessonStep(lesson, step);
+        EXPECT_EQ(runs[step]->npuCount, spec.spec.platform.npuCount()) << "step " << step + 1;
+        EXPECT_EQ(runs[step]->npuCount, 16u) << "step " << step + 1;
+        ttft.push_back(lessonMetric("ttft-p50-ms", spec, *runs[step], nullptr));
+        tpot.push_back(lessonMetric("tpot-p50-ms", spec, *runs[step], nullptr));
+    }
+    EXPECT_LT(ttft[1] * 100, ttft[0]); // chunked prefill: TTFT down by two orders of magnitude
+    EXPECT_GT(tpot[1], tpot[0]);       // ... and TPOT up
+    EXPECT_LT(ttft[2], ttft[1]);       // P/D 8 + 8: prefill alone, TTFT down
+    EXPECT_GT(tpot[2], tpot[1]);       // ... decode on half the GPUs, TPOT up
+    EXPECT_LT(tpot[3], tpot[2]);       // P/D 4 + 12: TPOT down again
+    EXPECT_GT(ttft[3], ttft[2]);       // ... prefill-bound TTFT
+}
 
 // Lesson 7 teaches the traffic of the two algorithms on one switch: the ring puts 4(N-1) · size on
 // the links (up and down for each of its 2(N-1)/N · size per NPU), the switch 2N · size. Checked

@@ -7,6 +7,7 @@
 #include "serving/ReplicaTableModel.h"
 #include "serving/RequestTimeline.h"
 #include "serving/ServingCompare.h"
+#include "serving/ServingPools.h"
 #include "serving/ServingRun.h"
 #include "serving/ServingSeriesChart.h"
 
@@ -119,4 +120,39 @@ TEST(ServingCompare, ColumnsAreRunsAndRowsTheirSummaries) {
     // The CDFs overlay both runs.
     ASSERT_EQ(view.ttftChart()->series().size(), 2u);
     EXPECT_EQ(int64_t(view.ttftChart()->series()[1].sorted.size()), fast->summary.completed);
+}
+
+// The pools on the platform drawing: an AFD run on 8 NPUs (one prefill GPU, 2 attention and
+// 3 FFN GPUs, 2 idle) rings each GPU in its pool's colour, and the legend counts them.
+TEST(ServingView, DrawsThePoolsOnThePlatformWithALegend) {
+    const SimulationSpec spec = servingtest::project(
+        "model: llama3-8b\n  gpu: h100\n  deployment: afd\n  afd-attention-gpus: 2\n"
+        "  afd-ffn-gpus: 3\n  rate: 2\n  duration: 2 s\n");
+    ServingView view;
+    view.resize(1200, 800);
+    view.setProject(spec);
+    view.setResult(std::make_shared<const serving::ServingResult>(serving::runServing(spec)));
+    const std::vector<int> counts = view.poolsView()->roleCounts();
+    EXPECT_EQ(counts[size_t(serving::GpuRole::Prefill)], 1);
+    EXPECT_EQ(counts[size_t(serving::GpuRole::Attention)], 2);
+    EXPECT_EQ(counts[size_t(serving::GpuRole::Ffn)], 3);
+    EXPECT_EQ(counts[size_t(serving::GpuRole::Idle)], 2);
+    // NPU 1 (attention) is drawn in the attention colour: the pixel at its centre.
+    ServingPoolsView* pools = view.poolsView();
+    pools->resize(600, 400);
+    pools->network()->resize(600, 400);
+    pools->network()->fitToView();
+    QImage image(pools->network()->size(), QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    pools->network()->render(&image);
+    const QPointF at =
+        pools->network()->sceneToWidget(pools->network()->networkLayout().npuPosition(1));
+    const QColor drawn = image.pixelColor(at.toPoint());
+    const QColor attention = servingRoleColor(serving::GpuRole::Attention);
+    EXPECT_LT(std::abs(drawn.hue() - attention.hue()), 20)
+        << drawn.name().toStdString() << " at NPU 1, expected near "
+        << attention.name().toStdString();
+    // Clearing the run clears the pools.
+    view.setResult(nullptr);
+    EXPECT_TRUE(view.poolsView()->placement().empty());
 }
