@@ -47,6 +47,9 @@ NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext co
                 fail(m_nodes[i],
                      "depends on node " + std::to_string(parent) + ", which is not in the trace");
             ++childCount[at];
+            if (m_state[i].pendingParents == kMaxParents)
+                fail(m_nodes[i], "has more than " + std::to_string(kMaxParents) +
+                                     " parents, more than a run can track");
             ++m_state[i].pendingParents;
         });
     m_childOffsets.assign(n + 1, 0);

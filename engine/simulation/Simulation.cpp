@@ -314,6 +314,20 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
         if (executorOf[npu] < 0)
             freeTrace(npu);
     trimmer.finish();
+    if (spec.options.recordTimeline) {
+        // One collective span per collective node, for every copy of a folded run, and an upper
+        // estimate of the phase spans (chunks x phases of a localBWAware plan), reserved before
+        // the run: growing them by doubling held the old and the new copy at once (untouched
+        // capacity is not resident).
+        const size_t copies = static_cast<size_t>(topology.npuCount()) / simulated.size();
+        size_t spans = 0;
+        for (const auto& e : executors)
+            spans += e->collectiveCount();
+        result->collectives.reserve(spans * copies);
+        result->phases.reserve(
+            spans * copies * static_cast<size_t>(std::max(1, spec.system.preferredDatasetSplits)) *
+            static_cast<size_t>(2 * topology.dimensionCount() - 1));
+    }
     Simulator::StopReason stop = Simulator::StopReason::Drained;
     try {
         for (auto& e : executors)
