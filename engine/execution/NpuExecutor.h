@@ -123,7 +123,9 @@ private:
     std::vector<NodeState> m_state;
     std::vector<uint32_t> m_childOffsets; ///< CSR: children of i are m_children[off[i]..off[i+1])
     std::vector<uint32_t> m_children;
-    std::set<std::pair<uint64_t, uint32_t>> m_ready[4]; ///< per Slot, ordered by node id
+    /// Per Slot: (node id, index) of the ready nodes, a min-heap by node id (std::push_heap
+    /// with std::greater), so marking a node ready allocates nothing.
+    std::vector<std::pair<uint64_t, uint32_t>> m_ready[4];
     bool m_slotBusy[3] = {false, false, false};
     int32_t m_lastOnSlot[3] = {-1, -1, -1};
     uint32_t m_inFlight = 0;

@@ -1,8 +1,9 @@
 #pragma once
 // The packet-level tier behind a small interface, so that nothing but the module that holds it
-// links ns-3 (docs/network-models.md, "The packet tier as a module"). engine/packet (every file
-// that includes ns-3) is built as astrolabe-packet.so; a run whose backend is the packet tier
-// opens it with dlopen() through openPacketTier(), and no other run maps ns-3 at all.
+// links ns-3 (docs/network-models.md, "Packet-level tier", "Loaded only when asked").
+// engine/packet (every file that includes ns-3) is built as astrolabe-packet.so; a run whose
+// backend is the packet tier opens it with dlopen() through openPacketTier(), and no other run
+// maps ns-3 at all.
 //
 // Sharing: the module links no library of ours. Its references to the engine (Simulator,
 // Topology, LinkRecorder, Error, ...) are resolved at load time against the executable that
