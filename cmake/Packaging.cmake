@@ -4,6 +4,10 @@
 include(GNUInstallDirs)
 
 install(TARGETS astrolabe-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The packet tier (ns-3), opened by the executables only for a packet run: where PacketTier.cpp
+# looks for it relative to them (engine/network/CMakeLists.txt). dpkg-shlibdeps reads its ns-3
+# dependencies from it.
+install(TARGETS astrolabe-packet LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/astrolabe)
 if(ASTROLABE_BUILD_GUI)
     install(TARGETS astrolabe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
     install(FILES packaging/debian/astrolabe.desktop

@@ -2,44 +2,65 @@
 
 #include "core/Error.h"
 
+#include <algorithm>
+#include <bit>
+
 namespace astrolabe {
 
-void EventQueue::push(Entry e) {
-    // Sift up in a 4-ary heap: parent of i is (i - 1) / 4.
-    size_t i = m_heap.size();
-    m_heap.push_back(e);
-    while (i > 0) {
-        const size_t parent = (i - 1) / 4;
-        if (!earlier(e, m_heap[parent]))
-            break;
-        m_heap[i] = m_heap[parent];
-        i = parent;
-    }
-    m_heap[i] = e;
+size_t EventQueue::bucketOf(uint64_t key) const {
+    return key == m_last ? 0 : static_cast<size_t>(64 - std::countl_zero(key ^ m_last));
 }
 
-void EventQueue::popTop() {
-    const Entry last = m_heap.back();
-    m_heap.pop_back();
-    const size_t n = m_heap.size();
-    if (n == 0)
-        return;
-    size_t i = 0;
-    for (;;) {
-        const size_t first = 4 * i + 1;
-        if (first >= n)
-            break;
-        size_t best = first;
-        const size_t end = first + 4 < n ? first + 4 : n;
-        for (size_t c = first + 1; c < end; ++c)
-            if (earlier(m_heap[c], m_heap[best]))
-                best = c;
-        if (!earlier(m_heap[best], last))
-            break;
-        m_heap[i] = m_heap[best];
-        i = best;
-    }
-    m_heap[i] = last;
+void EventQueue::push(Entry e) {
+    if (e.key < m_last)
+        rebase(e.key);
+    place(e);
+}
+
+void EventQueue::place(const Entry& e) {
+    const size_t b = bucketOf(e.key);
+    m_buckets[b].push_back(e);
+    if (b > 0)
+        m_occupied |= uint64_t{1} << (b - 1);
+}
+
+void EventQueue::rebase(uint64_t key) {
+    std::vector<Entry> all;
+    std::vector<Entry>& first = m_buckets[0];
+    all.insert(all.end(), first.begin() + static_cast<std::ptrdiff_t>(m_head), first.end());
+    for (size_t b = 1; b < m_buckets.size(); ++b)
+        all.insert(all.end(), m_buckets[b].begin(), m_buckets[b].end());
+    for (std::vector<Entry>& bucket : m_buckets)
+        bucket.clear();
+    m_occupied = 0;
+    m_head = 0;
+    m_last = key;
+    // Bucket by bucket, each in its order: entries of equal time keep their order.
+    for (const Entry& e : all)
+        place(e);
+}
+
+bool EventQueue::refill() {
+    std::vector<Entry>& first = m_buckets[0];
+    if (m_head < first.size())
+        return true;
+    first.clear();
+    m_head = 0;
+    if (m_occupied == 0)
+        return false;
+    const size_t b = static_cast<size_t>(std::countr_zero(m_occupied)) + 1;
+    m_occupied &= m_occupied - 1;
+    std::vector<Entry>& source = m_buckets[b];
+    uint64_t least = source.front().key;
+    for (const Entry& e : source)
+        least = std::min(least, e.key);
+    m_last = least;
+    // Every entry lands in a lower bucket (they share their bits above b with the new minimum);
+    // walking the source in order keeps equal times in insertion order.
+    for (const Entry& e : source)
+        place(e);
+    source.clear();
+    return true;
 }
 
 EventQueue::Handle EventQueue::schedule(SimTime at, Callback callback) {
@@ -48,7 +69,7 @@ EventQueue::Handle EventQueue::schedule(SimTime at, Callback callback) {
         slot = m_freeSlots.back();
         m_freeSlots.pop_back();
     } else {
-        if (m_slots.size() > kSlotMask)
+        if (m_slots.size() >= kMaxSlots)
             throw Error(ErrorKind::Unsupported,
                         "more than 16.7 million simultaneous pending events");
         slot = static_cast<uint32_t>(m_slots.size());
@@ -57,7 +78,7 @@ EventQueue::Handle EventQueue::schedule(SimTime at, Callback callback) {
     Slot& s = m_slots[slot];
     s.callback = std::move(callback);
     s.live = true;
-    push(Entry{at.ps(), (m_nextSequence++ << kSlotBits) | slot});
+    push(Entry{keyOf(at), slot});
     ++m_live;
     return Handle{slot, s.generation};
 }
@@ -85,29 +106,27 @@ void EventQueue::releaseSlot(uint32_t slot) {
 }
 
 void EventQueue::dropCancelledTop() {
-    while (!m_heap.empty()) {
-        const uint32_t slot = m_heap.front().slot();
+    while (refill()) {
+        const uint32_t slot = m_buckets[0][m_head].slot;
         if (m_slots[slot].live)
             return;
-        popTop();
+        ++m_head;
         releaseSlot(slot);
     }
 }
 
 SimTime EventQueue::nextTime() {
     dropCancelledTop();
-    return m_heap.empty() ? SimTime::max() : SimTime::fromPs(m_heap.front().timePs);
+    return m_head < m_buckets[0].size() ? timeOf(m_last) : SimTime::max();
 }
 
 bool EventQueue::pop(SimTime& at, Callback& callback) {
     dropCancelledTop();
-    if (m_heap.empty())
+    if (m_head >= m_buckets[0].size())
         return false;
-    const Entry top = m_heap.front();
-    popTop();
-    const uint32_t slot = top.slot();
+    const uint32_t slot = m_buckets[0][m_head++].slot;
     Slot& s = m_slots[slot];
-    at = SimTime::fromPs(top.timePs);
+    at = timeOf(m_last);
     callback = std::move(s.callback);
     s.callback = nullptr;
     s.live = false;

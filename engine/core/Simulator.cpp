@@ -4,12 +4,10 @@
 
 namespace astrolabe {
 
-Simulator::Handle Simulator::scheduleAt(SimTime at, Callback callback) {
-    if (at < m_now)
-        throw Error(ErrorKind::Internal, "an event was scheduled in the past (" +
-                                             std::to_string(at.ps()) + " ps < now " +
-                                             std::to_string(m_now.ps()) + " ps)");
-    return m_queue.schedule(at, std::move(callback));
+void Simulator::throwScheduledInThePast(SimTime at) const {
+    throw Error(ErrorKind::Internal, "an event was scheduled in the past (" +
+                                         std::to_string(at.ps()) + " ps < now " +
+                                         std::to_string(m_now.ps()) + " ps)");
 }
 
 bool Simulator::step() {

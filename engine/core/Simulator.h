@@ -55,7 +55,11 @@ public:
     /// Time of the earliest pending event; SimTime::max() when none is left.
     SimTime nextEventTime() { return m_queue.nextTime(); }
 
-    Handle scheduleAt(SimTime at, Callback callback);
+    Handle scheduleAt(SimTime at, Callback callback) {
+        if (at < m_now) [[unlikely]]
+            throwScheduledInThePast(at);
+        return m_queue.schedule(at, std::move(callback));
+    }
     Handle scheduleIn(SimTime delay, Callback callback) {
         return scheduleAt(m_now + delay, std::move(callback));
     }
@@ -71,6 +75,8 @@ public:
                         ProgressSink* progress = nullptr);
 
 private:
+    [[noreturn]] void throwScheduledInThePast(SimTime at) const;
+
     EventQueue m_queue;
     SimTime m_now;
     uint64_t m_eventsProcessed = 0;

@@ -47,6 +47,9 @@ NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext co
                 fail(m_nodes[i],
                      "depends on node " + std::to_string(parent) + ", which is not in the trace");
             ++childCount[at];
+            if (m_state[i].pendingParents == kMaxParents)
+                fail(m_nodes[i], "has more than " + std::to_string(kMaxParents) +
+                                     " parents, more than a run can track");
             ++m_state[i].pendingParents;
         });
     m_childOffsets.assign(n + 1, 0);
@@ -110,7 +113,9 @@ void NpuExecutor::start() {
 }
 
 void NpuExecutor::markReady(uint32_t index) {
-    m_ready[static_cast<int>(m_state[index].slot)].emplace(m_nodes[index].id, index);
+    auto& ready = m_ready[static_cast<int>(m_state[index].slot)];
+    ready.emplace_back(m_nodes[index].id, index);
+    std::push_heap(ready.begin(), ready.end(), std::greater<>());
 }
 
 void NpuExecutor::react() {
@@ -127,13 +132,15 @@ void NpuExecutor::react() {
             for (int s = 0; s < 4; ++s) {
                 if (m_ready[s].empty() || (s < 3 && m_slotBusy[s]))
                     continue;
-                if (best < 0 || m_ready[s].begin()->first < m_ready[best].begin()->first)
+                if (best < 0 || m_ready[s].front().first < m_ready[best].front().first)
                     best = s;
             }
             if (best < 0)
                 break;
-            const uint32_t index = m_ready[best].begin()->second;
-            m_ready[best].erase(m_ready[best].begin());
+            auto& ready = m_ready[best];
+            const uint32_t index = ready.front().second;
+            std::pop_heap(ready.begin(), ready.end(), std::greater<>());
+            ready.pop_back();
             issue(index);
         }
     } while (m_again);

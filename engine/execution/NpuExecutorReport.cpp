@@ -62,6 +62,12 @@ size_t NpuExecutor::activityCount() const {
                       [](const NodeState& st) { return st.done && st.end > st.start; }));
 }
 
+size_t NpuExecutor::collectiveCount() const {
+    return static_cast<size_t>(std::count_if(m_nodes.begin(), m_nodes.end(), [](const RunNode& n) {
+        return n.type == NodeType::CommColl;
+    }));
+}
+
 size_t NpuExecutor::memoryBytes() const {
     return m_nodes.capacity() * sizeof(RunNode) + m_state.capacity() * sizeof(NodeState) +
            (m_childOffsets.capacity() + m_children.capacity()) * sizeof(uint32_t);

@@ -18,6 +18,9 @@
 //
 // Events: one arrival event per hop; a "link free" event only while messages wait for a busy
 // link (at most one pending per link).
+//
+// Routes are computed once per (src, dst) pair and kept in one pool (a message holds its
+// route's offset); a link's waiting messages are an intrusive FIFO through the message slots.
 
 #include "core/Simulator.h"
 #include "network/NetworkModel.h"
@@ -25,8 +28,8 @@
 #include "record/LinkRecorder.h"
 #include "topology/Topology.h"
 
-#include <deque>
 #include <functional>
+#include <unordered_map>
 #include <vector>
 
 namespace astrolabe {
@@ -53,18 +56,29 @@ public:
     const char* name() const override { return "analytical-congestion-aware"; }
 
 private:
+    static constexpr uint32_t kNone = UINT32_MAX;
     struct Message {
         uint64_t bytes;
         uint64_t token;
+        uint32_t route; ///< offset of its route in m_routeLinks
         uint32_t routeLength;
         uint32_t hop = 0;
+        uint32_t next = kNone; ///< the next message waiting for the same link
     };
     struct Link {
-        std::deque<uint32_t> waiting; ///< message slots
+        uint32_t head = kNone; ///< message slots waiting, first in first out
+        uint32_t tail = kNone;
         SimTime busyUntil;
         bool wakeupPending = false;
     };
 
+    /// The route of (src, dst): computed, checked and pooled on first use. Returns its offset
+    /// and sets length.
+    uint32_t routeOf(int src, int dst, uint32_t& length);
+    /// Pools the route just appended past `begin` in m_routeLinks under `key`.
+    uint32_t pool(std::unordered_map<uint64_t, uint64_t>& cache, uint64_t key, size_t begin,
+                  uint32_t& length);
+    void start(uint32_t route, uint32_t length, uint64_t bytes, uint64_t token);
     /// In-network collectives: npu up to its line's switch in d (`up`) or back down.
     void transmitViaSwitch(int npu, int d, bool up, uint64_t bytes, uint64_t token);
     void enqueue(uint32_t message);
@@ -83,7 +97,12 @@ private:
     std::function<void(int, int)> m_checkRoute;
     std::vector<Message> m_messages;
     std::vector<uint32_t> m_freeMessages;
-    std::vector<std::vector<int32_t>> m_routeOf; ///< per message slot
+    std::vector<int32_t> m_routeLinks; ///< every route used so far, end to end
+    /// (src, dst) -> offset << 32 | length in m_routeLinks; a table on small platforms
+    /// (offset + 1, 0 = not yet), a map on large ones.
+    std::vector<uint64_t> m_routeTable;
+    std::unordered_map<uint64_t, uint64_t> m_routeMap;
+    std::unordered_map<uint64_t, uint64_t> m_switchRoutes; ///< (npu, d, up) -> as above
 };
 
 } // namespace astrolabe

@@ -2,6 +2,10 @@
 
 #include "core/Error.h"
 
+#include <algorithm>
+#include <bit>
+#include <tuple>
+
 namespace astrolabe {
 
 Transport::Transport(Simulator& sim, bool rendezvous)
@@ -84,7 +88,7 @@ void Transport::sendFromSwitch(int d, int npu, uint64_t bytes, uint64_t inputByt
 void Transport::receiveNow(int dst, int src, uint64_t tag, uint64_t bytes, Handler onReceived) {
     if (--m_untilSweep == 0)
         sweepIdleMailboxes();
-    Mailbox& box = m_mailboxes[Key{dst, src, tag, bytes}];
+    Mailbox& box = mailbox(Key{dst, src, tag, bytes});
     if (box.arrived > 0) {
         --box.arrived;
         m_sim.scheduleIn(SimTime::zero(), std::move(onReceived));
@@ -97,9 +101,60 @@ void Transport::receiveNow(int dst, int src, uint64_t tag, uint64_t bytes, Handl
     box.receives.push_back(std::move(onReceived));
 }
 
+Transport::Mailbox& Transport::mailbox(const Key& key) {
+    if (2 * (m_usedEntries + 1) > m_table.size())
+        rebuildTable(std::max<size_t>(64, 2 * m_table.size()));
+    const size_t mask = m_table.size() - 1;
+    for (size_t i = KeyHash{}(key)&mask;; i = (i + 1) & mask) {
+        TableEntry& entry = m_table[i];
+        if (entry.box == kEmpty) {
+            uint32_t box;
+            if (!m_freeBoxes.empty()) {
+                box = m_freeBoxes.back();
+                m_freeBoxes.pop_back();
+            } else {
+                box = static_cast<uint32_t>(m_boxes.size());
+                m_boxes.emplace_back();
+            }
+            entry = TableEntry{key, box};
+            ++m_usedEntries;
+            return m_boxes[box];
+        }
+        if (entry.key == key)
+            return m_boxes[entry.box];
+    }
+}
+
+void Transport::rebuildTable(size_t capacity) {
+    std::vector<TableEntry> old = std::move(m_table);
+    m_table.assign(capacity, TableEntry{});
+    m_usedEntries = 0;
+    const size_t mask = capacity - 1;
+    for (const TableEntry& entry : old) {
+        if (entry.box == kEmpty)
+            continue;
+        size_t i = KeyHash{}(entry.key) & mask;
+        while (m_table[i].box != kEmpty)
+            i = (i + 1) & mask;
+        m_table[i] = entry;
+        ++m_usedEntries;
+    }
+}
+
 void Transport::sweepIdleMailboxes() {
     m_untilSweep = kSweepInterval;
-    std::erase_if(m_mailboxes, [](const auto& entry) { return entry.second.idle(); });
+    bool dropped = false;
+    for (TableEntry& entry : m_table) {
+        if (entry.box == kEmpty || !m_boxes[entry.box].idle())
+            continue;
+        m_boxes[entry.box] = Mailbox{};
+        m_freeBoxes.push_back(entry.box);
+        entry.box = kEmpty;
+        dropped = true;
+    }
+    if (dropped) // linear probing has no holes: re-place the rest, shrinking when sparse
+        rebuildTable(
+            std::max<size_t>(64, std::bit_ceil(4 * (m_boxes.size() - m_freeBoxes.size()))));
 }
 
 void Transport::onDelivered(uint64_t token) {
@@ -112,7 +167,7 @@ void Transport::onDelivered(uint64_t token) {
         message.onDelivered();
     if (!message.matched)
         return;
-    Mailbox& box = m_mailboxes[message.key];
+    Mailbox& box = mailbox(message.key);
     if (box.head < box.receives.size()) {
         Handler h = std::move(box.receives[box.head++]);
         h(); // may post receives into this mailbox: nothing of `box` is used afterwards
@@ -123,9 +178,18 @@ void Transport::onDelivered(uint64_t token) {
 
 std::vector<Transport::PendingReceive> Transport::pendingReceives() const {
     std::vector<PendingReceive> out;
-    for (const auto& [key, box] : m_mailboxes)
+    for (const TableEntry& entry : m_table) {
+        if (entry.box == kEmpty)
+            continue;
+        const Mailbox& box = m_boxes[entry.box];
+        const Key& key = entry.key;
         for (size_t i = box.head; i < box.receives.size(); ++i)
             out.push_back({key.dst, key.src, key.tag, key.bytes});
+    }
+    // In a fixed order whatever the table's layout: by receiver, sender, tag and size.
+    std::sort(out.begin(), out.end(), [](const PendingReceive& a, const PendingReceive& b) {
+        return std::tie(a.dst, a.src, a.tag, a.bytes) < std::tie(b.dst, b.src, b.tag, b.bytes);
+    });
     return out;
 }
 

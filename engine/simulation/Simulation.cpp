@@ -7,8 +7,8 @@
 #include "memory/RemoteMemory.h"
 #include "network/CongestionAwareNetwork.h"
 #include "network/CongestionUnawareNetwork.h"
+#include "network/PacketTier.h"
 #include "network/Transport.h"
-#include "packet/PacketNetwork.h"
 #include "record/LinkRecorder.h"
 #include "simulation/CustomCollectives.h"
 #include "simulation/ProcessGroups.h"
@@ -101,8 +101,8 @@ std::unique_ptr<NetworkModel> makeNetwork(const SimulationSpec& spec, Simulator&
         return std::make_unique<CongestionAwareNetwork>(sim, topology, timing, transport,
                                                         &recorder);
     case NetworkBackend::Packet:
-        return std::make_unique<PacketNetwork>(sim, topology, spec.options.packet, transport,
-                                               &recorder);
+        return openPacketTier({&sim, &topology, &spec.options.packet, &transport, &recorder},
+                              "run.backend: packet (ASTRA-sim's --network-backend=ns3)");
     }
     throw Error(ErrorKind::Internal, "unknown network backend");
 }
@@ -314,6 +314,20 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
         if (executorOf[npu] < 0)
             freeTrace(npu);
     trimmer.finish();
+    if (spec.options.recordTimeline) {
+        // One collective span per collective node, for every copy of a folded run, and an upper
+        // estimate of the phase spans (chunks x phases of a localBWAware plan), reserved before
+        // the run: growing them by doubling held the old and the new copy at once (untouched
+        // capacity is not resident).
+        const size_t copies = static_cast<size_t>(topology.npuCount()) / simulated.size();
+        size_t spans = 0;
+        for (const auto& e : executors)
+            spans += e->collectiveCount();
+        result->collectives.reserve(spans * copies);
+        result->phases.reserve(
+            spans * copies * static_cast<size_t>(std::max(1, spec.system.preferredDatasetSplits)) *
+            static_cast<size_t>(2 * topology.dimensionCount() - 1));
+    }
     Simulator::StopReason stop = Simulator::StopReason::Drained;
     try {
         for (auto& e : executors)
@@ -382,7 +396,7 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
             result->criticalPath.push_back({latest->npu, id});
     }
     recorder.finish(*result, topology.dimensionCount());
-    if (const auto* packets = dynamic_cast<const PacketNetwork*>(network.get()))
+    if (const auto* packets = dynamic_cast<const PacketTierNetwork*>(network.get()))
         for (std::string& line : packets->reportLines())
             result->reportLines.push_back(std::move(line));
     result->reportLines.push_back("[system] [warning] Exiting");

@@ -1,7 +1,9 @@
 #include "core/EventQueue.h"
 
 #include <gtest/gtest.h>
+#include <map>
 #include <random>
+#include <utility>
 #include <vector>
 
 using astrolabe::EventQueue;
@@ -86,4 +88,62 @@ TEST(EventQueue, DeterministicUnderRandomSchedulingAndCancellation) {
     const std::vector<int> first = runOnce();
     EXPECT_GT(first.size(), 4000u);
     EXPECT_EQ(first, runOnce());
+}
+
+TEST(EventQueue, PopsInTimeThenInsertionOrderAgainstASortedModel) {
+    // Interleaved schedules, pops and cancellations, times spread over 40 bits of picoseconds
+    // and clustered on a few values (equal times), some before the last popped time (the
+    // Simulator never does that; the queue must still order them): the pops must come out as a
+    // map keyed by (time, insertion number) says.
+    EventQueue q;
+    std::mt19937_64 rng(7);
+    std::map<std::pair<int64_t, int>, int> model; // (time, insertion) -> id
+    std::vector<std::pair<EventQueue::Handle, std::pair<int64_t, int>>> handles;
+    int popped = 0, next = 0;
+    int64_t lastPopped = 0;
+    for (int step = 0; step < 60000; ++step) {
+        const uint64_t r = rng();
+        if (r % 10 < 6) {
+            int64_t t = r % 3 == 0 ? lastPopped + static_cast<int64_t>(rng() % 4)
+                                   : static_cast<int64_t>(rng() >> 24);
+            if (r % 97 == 0)
+                t = lastPopped - static_cast<int64_t>(rng() % 1000) - 1; // before the last pop
+            const int id = next++;
+            handles.push_back({q.schedule(SimTime::fromPs(t), [] {}), {t, id}});
+            model[{t, id}] = id;
+        } else if (r % 10 < 7 && !handles.empty()) {
+            const auto& [handle, key] = handles[rng() % handles.size()];
+            EXPECT_EQ(q.cancel(handle), model.erase(key) == 1);
+        } else {
+            SimTime at;
+            EventQueue::Callback cb;
+            ASSERT_EQ(q.pop(at, cb), !model.empty());
+            if (model.empty())
+                continue;
+            EXPECT_EQ(at.ps(), model.begin()->first.first) << "pop " << popped;
+            lastPopped = at.ps();
+            model.erase(model.begin());
+            ++popped;
+        }
+        ASSERT_EQ(q.size(), model.size());
+    }
+    EXPECT_GT(popped, 10000);
+}
+
+TEST(EventQueue, EqualTimesStayFirstInFirstOutAcrossBuckets) {
+    // Events at one time scheduled before and after the queue has moved towards it keep their
+    // insertion order.
+    EventQueue q;
+    std::vector<int> order;
+    q.schedule(SimTime::fromNs(1), [&] { order.push_back(0); });
+    q.schedule(SimTime::fromNs(1000), [&] { order.push_back(1); });
+    SimTime at;
+    EventQueue::Callback cb;
+    ASSERT_TRUE(q.pop(at, cb));
+    cb();
+    q.schedule(SimTime::fromNs(1000), [&] { order.push_back(2); });
+    q.schedule(SimTime::fromNs(999), [&] { order.push_back(3); });
+    q.schedule(SimTime::fromNs(1000), [&] { order.push_back(4); });
+    drain(q);
+    EXPECT_EQ(order, (std::vector<int>{0, 3, 1, 2, 4}));
 }
