@@ -167,13 +167,23 @@ std::vector<Setting> servingSettings() {
     s = make("kv-precision", Type::Enum, "KV-cache precision", "Bytes per cached element.");
     choices(s, &ServingSpec::kvPrecision, {"bf16", "fp16", "fp8"});
     out.push_back(s);
+    s = make("compute-model", Type::Enum, "Compute model",
+             "operations: every kernel of an iteration timed from measured figures (DeepGEMM and "
+             "FlashMLA tables, the kernel curves; the roofline for what they lack); roofline: "
+             "FLOPs and bytes at compute-efficiency and bandwidth-efficiency.");
+    choices(s, &ServingSpec::computeModel, {"operations", "roofline"});
+    out.push_back(s);
     out.push_back(number("compute-efficiency", &ServingSpec::computeEfficiency, Unit::None,
                          "Compute efficiency",
-                         "Fraction of the dense tensor peak the matrix multiplies and attention "
-                         "reach (one figure for the whole model).",
+                         "Roofline: fraction of the dense tensor peak the matrix multiplies and "
+                         "attention reach (one figure for the whole model; with compute-model "
+                         "operations, only for operations without measured figures).",
                          0.01, 1));
     out.push_back(number("bandwidth-efficiency", &ServingSpec::bandwidthEfficiency, Unit::None,
-                         "HBM efficiency", "Fraction of the HBM bandwidth reached.", 0.01, 1));
+                         "HBM efficiency",
+                         "Roofline: fraction of the HBM bandwidth reached (with compute-model "
+                         "operations, only for operations without measured figures).",
+                         0.01, 1));
     out.push_back(number(
         "step-overhead", &ServingSpec::stepOverheadNs, Unit::Nanoseconds, "Iteration overhead",
         "Fixed time per iteration: kernel launches, the scheduler, sampling.", 0, 1e12));

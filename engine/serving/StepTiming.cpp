@@ -87,6 +87,7 @@ ModelFigures attentionPart(const ModelFigures& model, const generate::ModelSpec&
     f.expertParameters = 0;
     f.expertFlopsPerToken = 0;
     f.experts = 0;
+    f.hasFfn = false;
     return f;
 }
 
@@ -99,6 +100,7 @@ ModelFigures ffnPart(const ModelFigures& model, const generate::ModelSpec& spec)
     f.headFlopsPerToken = 0;
     f.coreFlopsPrefill = f.coreFlopsDecode = 0;
     f.kvElementsPerToken = 0;
+    f.hasAttention = false;
     return f;
 }
 

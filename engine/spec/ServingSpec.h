@@ -31,8 +31,10 @@ struct ServingSpec {
     std::string gpu = "h100";        ///< resources/hardware/accelerators.csv
     std::string precision = "bf16";  ///< weights and matrix multiplies: bf16 or fp8
     std::string kvPrecision = "bf16";
-    double computeEfficiency = 0.7;   ///< fraction of the dense peak the GEMMs reach
-    double bandwidthEfficiency = 0.8; ///< fraction of HBM bandwidth reached
+    /// operations: each kernel timed from measured figures; roofline: one roofline per step part
+    std::string computeModel = "operations";
+    double computeEfficiency = 0.7;   ///< roofline: fraction of the dense peak reached
+    double bandwidthEfficiency = 0.8; ///< roofline: fraction of HBM bandwidth reached
     double stepOverheadNs = 0;        ///< fixed cost per iteration (launches, scheduling)
 
     // Deployment.
