@@ -127,7 +127,7 @@ std::optional<double> measuredGemmSeconds(const std::string& accelerator, GemmLa
         return std::nullopt;
     std::sort(rows, rows + count, [](auto* a, auto* b) { return a->m < b->m; });
     const double flops = 2 * groups * m * n * k;
-    if (m <= rows[0]->m)
+    if (m < rows[0]->m)
         return groups * gemmBytes(m, n, k) / (rows[0]->gbps * 1e9);
     if (m >= rows[count - 1]->m)
         return flops / (rows[count - 1]->tflops * 1e12);

@@ -215,6 +215,12 @@ std::vector<Setting> servingSettings() {
              "computation (DeepSeek's two-batch overlap).");
     bindField(s, kServing, &ServingSpec::twoBatchOverlap);
     out.push_back(s);
+    out.push_back(number(
+        "comm-sm-fraction", &ServingSpec::commSmFraction, Unit::None, "All-to-all SM share",
+        "With two-batch overlap, the share of the SMs the expert all-to-all kernels hold while "
+        "an iteration with prefill tokens computes beside them (DeepEP's normal kernels; decode's "
+        "low-latency kernels hold none). DeepSeek-V3 on H800: 20 of 132 SMs, 0.15.",
+        0, 0.9));
     out.push_back(number("moe-imbalance", &ServingSpec::moeImbalance, Unit::None, "MoE imbalance",
                          "Load of the busiest expert GPU over the mean (1: balanced routing).", 1,
                          64));

@@ -65,6 +65,7 @@ struct Builder {
             hw.flashFraction = r->flashFraction;
         }
         hw.mla = hardware::findMlaDecodeRate(gpu.name);
+        hw.commSmFraction = s.commSmFraction;
         return hw;
     }
 

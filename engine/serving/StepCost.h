@@ -65,6 +65,9 @@ struct ReplicaHardware {
     /// FlashAttention fraction of the BF16 peak.
     double gemmTflops = 0, gemm16Tflops = 0, flashFraction = 0.6;
     const hardware::MlaDecodeRate* mla = nullptr; ///< measured MLA decoding, or none
+    /// Share of the SMs the all-to-all kernels hold while they overlap computation (two-batch
+    /// overlap of an iteration with prefill tokens); the computation runs on the rest.
+    double commSmFraction = 0;
 };
 
 /// The model's per-token figures (all layers), computed once per model.

@@ -48,6 +48,7 @@ struct ServingSpec {
     int afdAttentionGpus = 1;              ///< afd: attention GPUs per decode replica
     int afdFfnGpus = 1;                    ///< afd: FFN/expert GPUs per decode replica
     bool twoBatchOverlap = false;          ///< two micro-batches overlap compute and all-to-all
+    double commSmFraction = 0;             ///< SMs the overlapped all-to-all holds while prefilling
     double moeImbalance = 1.0; ///< busiest expert GPU's load over the mean (1: balanced)
 
     // Scheduler (per replica).
