@@ -167,13 +167,23 @@ std::vector<Setting> servingSettings() {
     s = make("kv-precision", Type::Enum, "KV-cache precision", "Bytes per cached element.");
     choices(s, &ServingSpec::kvPrecision, {"bf16", "fp16", "fp8"});
     out.push_back(s);
+    s = make("compute-model", Type::Enum, "Compute model",
+             "operations: every kernel of an iteration timed from measured figures (DeepGEMM and "
+             "FlashMLA tables, the kernel curves; the roofline for what they lack); roofline: "
+             "FLOPs and bytes at compute-efficiency and bandwidth-efficiency.");
+    choices(s, &ServingSpec::computeModel, {"operations", "roofline"});
+    out.push_back(s);
     out.push_back(number("compute-efficiency", &ServingSpec::computeEfficiency, Unit::None,
                          "Compute efficiency",
-                         "Fraction of the dense tensor peak the matrix multiplies and attention "
-                         "reach (one figure for the whole model).",
+                         "Roofline: fraction of the dense tensor peak the matrix multiplies and "
+                         "attention reach (one figure for the whole model; with compute-model "
+                         "operations, only for operations without measured figures).",
                          0.01, 1));
     out.push_back(number("bandwidth-efficiency", &ServingSpec::bandwidthEfficiency, Unit::None,
-                         "HBM efficiency", "Fraction of the HBM bandwidth reached.", 0.01, 1));
+                         "HBM efficiency",
+                         "Roofline: fraction of the HBM bandwidth reached (with compute-model "
+                         "operations, only for operations without measured figures).",
+                         0.01, 1));
     out.push_back(number(
         "step-overhead", &ServingSpec::stepOverheadNs, Unit::Nanoseconds, "Iteration overhead",
         "Fixed time per iteration: kernel launches, the scheduler, sampling.", 0, 1e12));
@@ -205,6 +215,12 @@ std::vector<Setting> servingSettings() {
              "computation (DeepSeek's two-batch overlap).");
     bindField(s, kServing, &ServingSpec::twoBatchOverlap);
     out.push_back(s);
+    out.push_back(number(
+        "comm-sm-fraction", &ServingSpec::commSmFraction, Unit::None, "All-to-all SM share",
+        "With two-batch overlap, the share of the SMs the expert all-to-all kernels hold while "
+        "an iteration with prefill tokens computes beside them (DeepEP's normal kernels; decode's "
+        "low-latency kernels hold none). DeepSeek-V3 on H800: 20 of 132 SMs, 0.15.",
+        0, 0.9));
     out.push_back(number("moe-imbalance", &ServingSpec::moeImbalance, Unit::None, "MoE imbalance",
                          "Load of the busiest expert GPU over the mean (1: balanced routing).", 1,
                          64));

@@ -4,6 +4,8 @@
 #include "core/Units.h"
 #include "generate/ModelPresets.h"
 #include "hardware/Accelerator.h"
+#include "hardware/KernelCurves.h"
+#include "hardware/MeasuredKernels.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,6 +55,17 @@ struct Builder {
         hw.swapBytesPerSecond = s.swapGBps * 1e9;
         hw.gpus = gpus;
         hw.tp = tp;
+        hw.operations = s.computeModel == "operations";
+        if (const hardware::GemmRate* r = hardware::findGemmRate(gpu.name, s.precision)) {
+            hw.gemmTflops = r->gemmTflops;
+            hw.flashFraction = r->flashFraction;
+        }
+        if (const hardware::GemmRate* r = hardware::findGemmRate(gpu.name, "bf16")) {
+            hw.gemm16Tflops = r->gemmTflops;
+            hw.flashFraction = r->flashFraction;
+        }
+        hw.mla = hardware::findMlaDecodeRate(gpu.name);
+        hw.commSmFraction = s.commSmFraction;
         return hw;
     }
 

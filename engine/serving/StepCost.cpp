@@ -1,6 +1,7 @@
 #include "serving/StepCost.h"
 
 #include "generate/TransformerCounts.h"
+#include "serving/OperationStep.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +18,7 @@ ModelFigures modelFigures(const generate::ModelSpec& m) {
     f.hidden = m.hidden;
     f.experts = m.experts;
     f.topK = m.topK;
+    f.spec = m;
     for (int l = 0; l < m.layers; ++l) {
         double layerDense = attention.matrixParams;
         if (m.isMoeLayer(l)) {
@@ -76,6 +78,8 @@ double StepCost::computeSeconds(const StepShape& s) const {
         double(s.swapTokens) * kvBytesPerTokenPerGpu() / groups / m_hw.swapBytesPerSecond;
     if (tokens <= 0)
         return swap;
+    if (m_hw.operations)
+        return operationSeconds(*this, s) + swap;
     const double flops = m_hw.peakFlops * m_hw.computeEfficiency;
     const double flops16 = m_hw.peak16Flops * m_hw.computeEfficiency;
     const double bytes = m_hw.hbmBytesPerSecond * m_hw.bandwidthEfficiency;

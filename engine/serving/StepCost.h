@@ -1,10 +1,11 @@
 #pragma once
-// The time of one iteration (batch step) of one replica, from a roofline of the model's FLOPs
-// and bytes on the accelerator library's datasheet figures (engine/hardware). The measured
-// per-operation compute model is not in the engine yet; docs/serving.md says so.
+// The time of one iteration (batch step) of one replica. With serving.compute-model: operations
+// (the default) it is the sum of the iteration's kernels, each timed from measured figures
+// (serving/OperationStep.h). With compute-model: roofline it is a roofline of the model's FLOPs
+// and bytes on the accelerator library's datasheet figures (engine/hardware), below.
 //
-// Per GPU of a replica of G GPUs (tensor parallelism tp inside attention-data-parallel groups
-// of tp GPUs, experts spread over all G GPUs), for a batch of T tokens:
+// Roofline, per GPU of a replica of G GPUs (tensor parallelism tp inside attention-data-parallel
+// groups of tp GPUs, experts spread over all G GPUs), for a batch of T tokens:
 //   dense     max(T * Fdense / G / (peak * e),   Wdense / tp / (bw * b))
 //   experts   max(T * Fexpert * imbalance / G / (peak * e),  Wexperts / G * touched / (bw * b))
 //   attention max(sum(ctx) * Fcore / G / (peak16 * e),  KV bytes read / G / (bw * b))
@@ -21,6 +22,10 @@
 #include "hardware/Accelerator.h"
 
 #include <cstdint>
+
+namespace astrolabe::hardware {
+struct MlaDecodeRate;
+}
 
 namespace astrolabe::serving {
 
@@ -53,6 +58,16 @@ struct ReplicaHardware {
     double swapBytesPerSecond = 50e9; ///< each GPU's link to host memory
     int gpus = 1;
     int tp = 1;
+    /// compute-model: operations (OperationStep.h) instead of the roofline above.
+    bool operations = false;
+    /// The kernel curves (hardware/KernelCurves.h): achieved GEMM rate at the weights' precision
+    /// and at BF16, 10^12 FLOP/s (0: none measured, those operations by the roofline), and the
+    /// FlashAttention fraction of the BF16 peak.
+    double gemmTflops = 0, gemm16Tflops = 0, flashFraction = 0.6;
+    const hardware::MlaDecodeRate* mla = nullptr; ///< measured MLA decoding, or none
+    /// Share of the SMs the all-to-all kernels hold while they overlap computation (two-batch
+    /// overlap of an iteration with prefill tokens); the computation runs on the rest.
+    double commSmFraction = 0;
 };
 
 /// The model's per-token figures (all layers), computed once per model.
@@ -70,6 +85,9 @@ struct ModelFigures {
     int experts = 0;
     int topK = 0;
     int hidden = 0;
+    generate::ModelSpec spec; ///< the shapes the operation model launches
+    /// AFD's parts: the attention GPUs run attention and the LM head, the FFN GPUs the rest.
+    bool hasAttention = true, hasFfn = true;
 };
 
 ModelFigures modelFigures(const generate::ModelSpec& model);

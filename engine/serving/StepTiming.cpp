@@ -48,7 +48,12 @@ double ColocatedTiming::computeSeconds(const StepShape& shape) const {
     if (!m_overlap || shape.tokens() < 2)
         return m_cost.computeSeconds(shape);
     // Two micro-batches of half the tokens each: the weights are read once per micro-batch.
-    return 2 * m_cost.computeSeconds(fraction(shape, 2));
+    // With prefill tokens the all-to-all kernels (DeepEP's normal mode) hold some SMs while they
+    // run beside the other micro-batch's computation; decode's low-latency kernels hold none.
+    const double sms = m_cost.hardware().commSmFraction;
+    const double share =
+        shape.prefillTokens > 0 && sms > 0 && communicationSeconds(shape) > 0 ? 1 - sms : 1;
+    return 2 * m_cost.computeSeconds(fraction(shape, 2)) / share;
 }
 
 double ColocatedTiming::stepSeconds(const StepShape& shape) const {
@@ -87,6 +92,7 @@ ModelFigures attentionPart(const ModelFigures& model, const generate::ModelSpec&
     f.expertParameters = 0;
     f.expertFlopsPerToken = 0;
     f.experts = 0;
+    f.hasFfn = false;
     return f;
 }
 
@@ -99,6 +105,7 @@ ModelFigures ffnPart(const ModelFigures& model, const generate::ModelSpec& spec)
     f.headFlopsPerToken = 0;
     f.coreFlopsPrefill = f.coreFlopsDecode = 0;
     f.kvElementsPerToken = 0;
+    f.hasAttention = false;
     return f;
 }
 

@@ -7,7 +7,8 @@
 // each GPU's tokens x top-k x hidden, times the imbalance factor. Without overlap the step is
 // compute + communication; with two-batch overlap (DeepSeek's two micro-batches) one
 // micro-batch's all-to-all hides behind the other's computation: max(compute, communication),
-// where compute is that of the two half batches one after the other (each reads the weights).
+// where compute is that of the two half batches one after the other (each reads the weights),
+// on the SMs the all-to-all leaves free when the iteration prefills (comm-sm-fraction).
 //
 // Attention-FFN disaggregation: attention GPUs (attention, KV cache) and FFN GPUs (dense FFNs,
 // shared and routed experts) exchange each micro-batch's activations every layer over the

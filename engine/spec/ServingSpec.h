@@ -31,8 +31,10 @@ struct ServingSpec {
     std::string gpu = "h100";        ///< resources/hardware/accelerators.csv
     std::string precision = "bf16";  ///< weights and matrix multiplies: bf16 or fp8
     std::string kvPrecision = "bf16";
-    double computeEfficiency = 0.7;   ///< fraction of the dense peak the GEMMs reach
-    double bandwidthEfficiency = 0.8; ///< fraction of HBM bandwidth reached
+    /// operations: each kernel timed from measured figures; roofline: one roofline per step part
+    std::string computeModel = "operations";
+    double computeEfficiency = 0.7;   ///< roofline: fraction of the dense peak reached
+    double bandwidthEfficiency = 0.8; ///< roofline: fraction of HBM bandwidth reached
     double stepOverheadNs = 0;        ///< fixed cost per iteration (launches, scheduling)
 
     // Deployment.
@@ -46,6 +48,7 @@ struct ServingSpec {
     int afdAttentionGpus = 1;              ///< afd: attention GPUs per decode replica
     int afdFfnGpus = 1;                    ///< afd: FFN/expert GPUs per decode replica
     bool twoBatchOverlap = false;          ///< two micro-batches overlap compute and all-to-all
+    double commSmFraction = 0;             ///< SMs the overlapped all-to-all holds while prefilling
     double moeImbalance = 1.0; ///< busiest expert GPU's load over the mean (1: balanced)
 
     // Scheduler (per replica).

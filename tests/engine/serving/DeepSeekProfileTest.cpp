@@ -4,12 +4,14 @@
 // simulation. The platform: 8 H800 per node on NVLink (400 GB/s per GPU both directions
 // together: 200 GB/s each way), nodes joined by one 400 Gb/s NIC per GPU (50 GB/s).
 //
-// The roofline at its default efficiencies (0.7 of the tensor peak, 0.8 of HBM) is a bound, not
-// a prediction: it is far above both. One factor k scaling both efficiencies (the fraction of
-// the roofline real kernels reach) is fitted on the prefill row alone; the decode row is then a
-// prediction, held out of the fit.
+// The step is timed by operation (serving/OperationStep.h): DeepGEMM's published FP8 GEMM table
+// and FlashMLA's published decoding rates for H800, the kernel curves for the rest. Nothing is
+// fitted to either row: both are predictions, and both are still too fast (docs/serving.md says
+// by how much and what is missing). The roofline at its default efficiencies (0.7 of the tensor
+// peak, 0.8 of HBM) is a looser bound above both.
 #include "DeepSeekSupport.h"
 #include "serving/Deployment.h"
+#include "serving/OperationStep.h"
 
 #include <cstdio>
 #include <gtest/gtest.h>
@@ -21,47 +23,68 @@ namespace {
 
 constexpr double kPrefillProfile = 7839, kDecodeProfile = 2324;
 
-// Two micro-batches, and a batch as large as the profile's in one iteration.
-std::string settings(int ep, double k) {
+// Two micro-batches, and a batch as large as the profile's in one iteration. While prefilling,
+// DeepEP's all-to-all holds 20 of the H800's 132 SMs (DeepSeek-V3 technical report, 3.2.2).
+std::string settings(int ep, const std::string& model) {
     return "two-batch-overlap: true\nmax-batch: 65536\ntoken-budget: 1048576\nep: " +
-           std::to_string(ep) + "\ncompute-efficiency: " + std::to_string(0.7 * k) +
-           "\nbandwidth-efficiency: " + std::to_string(0.8 * k) + "\n";
+           std::to_string(ep) + "\ncompute-model: " + model +
+           "\ncomm-sm-fraction: " + std::to_string(20.0 / 132) + "\n";
 }
 
-double prefillPerGpu(double k) {
-    // EP32, TP1, 4K prompts, 16K tokens per GPU: one iteration of 32 x 16,384 tokens.
-    const Deployment d = buildDeployment(deepseektest::project(32, settings(32, k)), 4096);
-    return 16384 / d.pools[0].timing->stepSeconds(deepseektest::prefillShape(32));
+void printOperations(const char* title, const Deployment& d, const StepShape& shape) {
+    const auto* timing = dynamic_cast<const ColocatedTiming*>(d.pools[0].timing.get());
+    ASSERT_NE(timing, nullptr);
+    std::vector<OpTime> ops;
+    const double total = operationSeconds(timing->cost(), fraction(shape, 2), &ops);
+    std::printf("%s, one micro-batch per GPU: %.3f ms computation, communication %.3f ms per "
+                "step\n",
+                title, total * 1e3, timing->communicationSeconds(shape) * 1e3);
+    for (const OpTime& op : ops)
+        std::printf("  %-24s %8.3f ms  %s\n", op.name.c_str(), op.seconds * 1e3,
+                    opSourceName(op.source));
 }
 
-double decodePerGpu(double k) {
-    // EP128, TP1, 128 requests per GPU with 4K-token contexts: 16,384 decodes per iteration.
-    const Deployment d = buildDeployment(deepseektest::project(128, settings(128, k)), 4096);
-    return 128 / d.pools[0].timing->stepSeconds(deepseektest::decodeShape(128, 128, 4096));
+struct Figures {
+    double prefill = 0, decode = 0;
+};
+
+Figures perGpu(const std::string& model, bool print = false) {
+    Figures f;
+    // Prefill: EP32, TP1, 4K prompts, 16K tokens per GPU: one iteration of 32 x 16,384 tokens.
+    const Deployment p = buildDeployment(deepseektest::project(32, settings(32, model)), 4096);
+    f.prefill = 16384 / p.pools[0].timing->stepSeconds(deepseektest::prefillShape(32));
+    // Decode: EP128, TP1, 128 requests per GPU with 4K-token contexts.
+    const Deployment d = buildDeployment(deepseektest::project(128, settings(128, model)), 4096);
+    f.decode = 128 / d.pools[0].timing->stepSeconds(deepseektest::decodeShape(128, 128, 4096));
+    if (print) {
+        printOperations("prefill EP32", p, deepseektest::prefillShape(32));
+        printOperations("decode EP128", d, deepseektest::decodeShape(128, 128, 4096));
+    }
+    std::printf("%s: prefill %.0f tokens/GPU/s (profile %.0f, %+.1f%%), decode %.0f (profile "
+                "%.0f, %+.1f%%)\n",
+                model.c_str(), f.prefill, kPrefillProfile, (f.prefill / kPrefillProfile - 1) * 100,
+                f.decode, kDecodeProfile, (f.decode / kDecodeProfile - 1) * 100);
+    return f;
 }
 
 } // namespace
 
 TEST(DeepSeekProfile, TheRooflineBoundsBothProfileFigures) {
-    const double prefill = prefillPerGpu(1), decode = decodePerGpu(1);
-    std::printf("roofline (k = 1): prefill %.0f (%+.1f%%), decode %.0f (%+.1f%%) tokens/GPU/s\n",
-                prefill, (prefill / kPrefillProfile - 1) * 100, decode,
-                (decode / kDecodeProfile - 1) * 100);
-    EXPECT_GT(prefill, kPrefillProfile);
-    EXPECT_GT(decode, kDecodeProfile);
+    const Figures r = perGpu("roofline");
+    EXPECT_GT(r.prefill, kPrefillProfile);
+    EXPECT_GT(r.decode, kDecodeProfile);
 }
 
-TEST(DeepSeekProfile, FittedOnPrefillItPredictsDecodeWithin15Percent) {
-    // Bisection: prefill throughput rises with k.
-    double low = 0.05, high = 1.0;
-    for (int i = 0; i < 50; ++i) {
-        const double mid = 0.5 * (low + high);
-        (prefillPerGpu(mid) < kPrefillProfile ? low : high) = mid;
-    }
-    const double k = 0.5 * (low + high);
-    const double decode = decodePerGpu(k);
-    std::printf("fitted on prefill: k = %.3f; decode %.0f tokens/GPU/s (profile %.0f, %+.1f%%)\n",
-                k, decode, kDecodeProfile, (decode / kDecodeProfile - 1) * 100);
-    EXPECT_NEAR(prefillPerGpu(k), kPrefillProfile, 1);
-    EXPECT_NEAR(decode, kDecodeProfile, 0.15 * kDecodeProfile);
+TEST(DeepSeekProfile, TheOperationModelTightensTheRooflineButMissesThe15PercentTarget) {
+    // Measured kernels, nothing fitted: prefill +26.1%, decode +42.2% (docs/serving.md). The
+    // target of the issue (within 15%) is not met; what is asserted is what the model claims:
+    // it is a bound (every kernel at its published best, no launch gaps, the all-to-all hidden),
+    // so above the profile, and tighter than the roofline's +63% and +82% (both with DeepEP's
+    // 20 SMs taken out while prefilling).
+    const Figures f = perGpu("operations", true);
+    const Figures r = perGpu("roofline");
+    EXPECT_GT(f.prefill, kPrefillProfile);
+    EXPECT_GT(f.decode, kDecodeProfile);
+    EXPECT_LT(f.prefill - kPrefillProfile, 0.6 * (r.prefill - kPrefillProfile));
+    EXPECT_LT(f.decode - kDecodeProfile, 0.6 * (r.decode - kDecodeProfile));
 }

@@ -1,5 +1,7 @@
 // The serving engine's closed forms: a lone request, a fixed batch, a P/D KV transfer, and the
-// roofline of one step checked against hand arithmetic.
+// roofline of one step checked against hand arithmetic. The hand arithmetic is the roofline's
+// (compute-model: roofline); the P/D transfer and the determinism hold under the default
+// operation model.
 #include "ServingTestSupport.h"
 #include "serving/Deployment.h"
 #include "serving/ServingRun.h"
@@ -17,6 +19,7 @@ constexpr double kLayerParams = 4096.0 * 4096 * 2 + 2 * 4096.0 * 1024 + 3 * 4096
 constexpr double kParams = 32 * kLayerParams + 2 * 128256.0 * 4096;
 constexpr double kKvBytesPerToken = 32 * 2 * 8 * 128 * 2.0; // K and V, BF16
 constexpr double kHbm = 3350e9 * 0.8;                       // H100 HBM x bandwidth-efficiency
+constexpr const char* kRoofline = "model: llama3-8b\n  gpu: h100\n  compute-model: roofline\n";
 
 StepShape decodeShape(int batch, double contextEach) {
     StepShape s;
@@ -30,7 +33,7 @@ StepShape decodeShape(int batch, double contextEach) {
 TEST(ServingClosedForm, DecodeStepOfLlama8bIsItsWeightsAndCacheOverHbmBandwidth) {
     // A decode step of a few requests is memory-bound: every weight once, plus each request's
     // cache: t = (2 bytes x params + requests x context x KV bytes per token) / (HBM x 0.8).
-    const SimulationSpec spec = servingtest::project("model: llama3-8b\n  gpu: h100\n");
+    const SimulationSpec spec = servingtest::project(kRoofline);
     const Deployment d = buildDeployment(spec, 1000);
     for (int batch : {1, 8, 32}) {
         const double expected = (2 * kParams + batch * 1001.0 * kKvBytesPerToken) / kHbm;
@@ -45,7 +48,7 @@ TEST(ServingClosedForm, PrefillOfALongPromptIsComputeBound) {
     // 8,192 tokens: 2 FLOPs per parameter per token (the LM head only for the last token) plus
     // the causal attention products 4 x heads x head size per (token, earlier position) pair,
     // at 989.5 TFLOP/s x 0.7.
-    const SimulationSpec spec = servingtest::project("model: llama3-8b\n  gpu: h100\n");
+    const SimulationSpec spec = servingtest::project(kRoofline);
     const Deployment d = buildDeployment(spec, 8192);
     const double p = 8192, head = 2 * 128256.0 * 4096;
     StepShape s;
@@ -59,7 +62,7 @@ TEST(ServingClosedForm, PrefillOfALongPromptIsComputeBound) {
 }
 
 TEST(ServingClosedForm, LoneRequestTtftIsItsPrefillAndTpotOneDecodeStep) {
-    const SimulationSpec spec = servingtest::project("model: llama3-8b\n  gpu: h100\n");
+    const SimulationSpec spec = servingtest::project(kRoofline);
     const Deployment d = buildDeployment(spec, 1000);
     const ServingResult r = runServing(spec, {Request{0, 0.0, 1000, 50, 0}});
     ASSERT_EQ(r.summary.completed, 1);
@@ -81,7 +84,7 @@ TEST(ServingClosedForm, LoneRequestTtftIsItsPrefillAndTpotOneDecodeStep) {
 TEST(ServingClosedForm, FixedBatchDecodesAtBatchOverStepTime) {
     // 32 requests at once, 128-token prompts, 201 output tokens: one prefill iteration, then
     // 200 decode iterations of the whole batch, each (weights + 32 x context x KV) / HBM.
-    const SimulationSpec spec = servingtest::project("model: llama3-8b\n  gpu: h100\n");
+    const SimulationSpec spec = servingtest::project(kRoofline);
     std::vector<Request> requests;
     for (int i = 0; i < 32; ++i)
         requests.push_back(Request{i, 0.0, 128, 201, 0});

@@ -7,6 +7,7 @@
 #include "serving/ServingRun.h"
 #include "store/ProjectDatabase.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace astrolabe;
@@ -38,7 +39,11 @@ void expectSameRecords(const ServingResult& a, const ServingResult& b) {
     }
     ASSERT_EQ(a.occupancy.size(), b.occupancy.size());
     for (size_t i = 0; i < a.occupancy.size(); ++i) {
+        EXPECT_EQ(a.occupancy[i].seconds, b.occupancy[i].seconds);
         EXPECT_EQ(a.occupancy[i].kvOccupancy, b.occupancy[i].kvOccupancy);
+        EXPECT_EQ(a.occupancy[i].preemptions, b.occupancy[i].preemptions);
+        EXPECT_EQ(a.occupancy[i].running, b.occupancy[i].running);
+        EXPECT_EQ(a.occupancy[i].waiting, b.occupancy[i].waiting);
         EXPECT_EQ(a.occupancy[i].outputTokens, b.occupancy[i].outputTokens);
     }
     ASSERT_EQ(a.replicas.size(), b.replicas.size());
@@ -137,4 +142,38 @@ TEST(ServingRecords, ProjectDatabaseKeepsTheRecordsWithTheRun) {
     EXPECT_EQ(loaded->attachments[0].first, kServingAttachment);
     EXPECT_EQ(loaded->attachments[0].second, *bytes);
     EXPECT_THROW(db.loadAttachment(id + 1, kServingAttachment), Error);
+}
+
+TEST(ServingRecords, AStoredRunReadsBackItsKvOccupancyAndPreemptionsOverTime) {
+    // Llama-3 8B on one H100 with 22% of HBM usable: 17.6 GB less 16.1 GB of weights leaves
+    // about 11,000 tokens of cache for requests of 1,000 to 3,000 tokens at 8 per second, so the
+    // cache fills and requests are preempted. The series Compare and the Serving tab draw must
+    // come back from the database as they were.
+    test::TempDir dir("serving_occupancy");
+    const ServingResult r = runServing(servingtest::project(
+        "model: llama3-8b\n  gpu: h100\n  kv-memory-fraction: 0.22\n  rate: 8\n"
+        "  duration: 20 s\n  input-distribution: uniform\n  input-min: 1000\n"
+        "  input-max: 3000\n  output-distribution: uniform\n  output-min: 100\n"
+        "  output-max: 400\n"));
+    ASSERT_GT(r.summary.preemptions, 0);
+    ASSERT_GT(r.occupancy.size(), 100u);
+    int64_t preemptions = 0;
+    double peak = 0;
+    for (const OccupancySample& o : r.occupancy) {
+        preemptions += o.preemptions;
+        peak = std::max(peak, o.kvOccupancy);
+    }
+    EXPECT_EQ(preemptions, r.summary.preemptions);
+    EXPECT_GT(peak, 0.9);
+    RunResult run;
+    run.name = "serving";
+    run.npuCount = r.summary.gpus;
+    run.attachments.emplace_back(kServingAttachment, encodeServingResult(r));
+    ProjectDatabase db(dir.file("astrolabe.db"));
+    const int64_t id = db.saveRun(run, RunProvenance{});
+    const std::optional<std::string> bytes = db.loadAttachment(id, kServingAttachment);
+    ASSERT_TRUE(bytes.has_value());
+    const ServingResult back = decodeServingResult(*bytes);
+    expectSameRecords(r, back);
+    EXPECT_EQ(back.summary.preemptions, r.summary.preemptions);
 }
