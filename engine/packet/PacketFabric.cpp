@@ -22,6 +22,7 @@
 #include <ns3/tcp-congestion-ops.h>
 #include <ns3/tcp-dctcp.h>
 #include <ns3/tcp-l4-protocol.h>
+#include <ns3/tcp-recovery-ops.h>
 #include <ns3/tcp-socket-base.h>
 #include <ns3/traffic-control-helper.h>
 #include <ns3/uinteger.h>
@@ -86,6 +87,12 @@ void configureNs3(const PacketOptions& o) {
     const ns3::TypeId tcp = o.transport == PacketTransport::Dctcp ? FlooredDctcp::GetTypeId()
                                                                   : ns3::TcpNewReno::GetTypeId();
     ns3::Config::SetDefault("ns3::TcpL4Protocol::SocketType", ns3::TypeIdValue(tcp));
+    // An ECN-Echo (or loss) cuts the window to the threshold at once, as the DCTCP paper does.
+    // ns-3 3.37's default, proportional rate reduction, can leave a connection in CA_CWR with a
+    // window below one segment once nothing is in flight: it then never sends again (the
+    // stalled sprayed all-reduce of the case study, docs/case-studies.md).
+    ns3::Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                            ns3::TypeIdValue(ns3::TcpClassicRecovery::GetTypeId()));
     // IPv4 (20) + TCP (20): the segment fills the MTU. No timestamp option: RoCE carries none,
     // and ns-3 builds an option object for every header it reads (15 % of the run's CPU).
     ns3::Config::SetDefault("ns3::TcpSocketBase::Timestamp", ns3::BooleanValue(false));
