@@ -1,6 +1,5 @@
 #include "packet/FlowRouting.h"
 
-#include <ns3/ipv4-route.h>
 #include <ns3/packet.h>
 
 namespace astrolabe::packet {
@@ -67,14 +66,7 @@ ns3::Ptr<ns3::Ipv4Route> FlowRouting::route(ns3::Ptr<const ns3::Packet> p,
                         local ? m_tables->address[static_cast<size_t>(m_node)].Get()
                               : header.GetSource().Get(),
                         header.GetDestination().Get(), portsOf(p));
-    const Port& out = m_tables->ports[static_cast<size_t>(m_node)][static_cast<size_t>(port)];
-    auto r = ns3::Create<ns3::Ipv4Route>();
-    r->SetDestination(header.GetDestination());
-    r->SetGateway(out.gateway);
-    r->SetOutputDevice(out.device);
-    // Every packet of an NPU carries its one address, whichever port it leaves by.
-    r->SetSource(local ? m_tables->address[static_cast<size_t>(m_node)] : header.GetSource());
-    return r;
+    return m_tables->ports[static_cast<size_t>(m_node)][static_cast<size_t>(port)].route;
 }
 
 ns3::Ptr<ns3::Ipv4Route> FlowRouting::RouteOutput(ns3::Ptr<ns3::Packet> p,

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <ns3/ipv4-route.h>
 #include <ns3/ipv4-routing-protocol.h>
 #include <ns3/ipv4.h>
 #include <ns3/net-device.h>
@@ -21,6 +22,9 @@ struct Port {
     ns3::Ipv4Address gateway;
     int neighbour = -1;
     int32_t link = -1; ///< the platform's link id for this direction (-1: none)
+    /// The route every packet leaving by this port gets (shared: ns-3 forwards by the gateway and
+    /// device only, so one object per port spares an allocation per packet and hop).
+    ns3::Ptr<ns3::Ipv4Route> route;
 };
 
 /// Shared by every node's FlowRouting; filled after the addresses are assigned.

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <ns3/boolean.h>
+#include <ns3/config.h>
 #include <ns3/double.h>
 #include <ns3/internet-stack-helper.h>
 #include <ns3/ipv4-address-generator.h>
@@ -14,8 +16,14 @@
 #include <ns3/point-to-point-helper.h>
 #include <ns3/point-to-point-net-device.h>
 #include <ns3/queue-size.h>
+#include <ns3/rng-seed-manager.h>
 #include <ns3/simulator.h>
 #include <ns3/string.h>
+#include <ns3/tcp-congestion-ops.h>
+#include <ns3/tcp-dctcp.h>
+#include <ns3/tcp-l4-protocol.h>
+#include <ns3/tcp-recovery-ops.h>
+#include <ns3/tcp-socket-base.h>
 #include <ns3/traffic-control-helper.h>
 #include <ns3/uinteger.h>
 #include <queue>
@@ -46,7 +54,66 @@ ns3::DataRate rateOf(const Topology& topology, int32_t link) {
     return ns3::DataRate(static_cast<uint64_t>(std::llround(topology.linkBytesPerNs(link) * 8e9)));
 }
 
+/// ns-3's DCTCP with Linux's floor on the slow-start threshold. ns-3 3.37 cuts the window to
+/// (1 - alpha / 2) cwnd with no floor (Linux's dctcp_ssthresh keeps at least 2 segments): a
+/// connection holding one segment whose ACK carries ECN-Echo drops below one segment, and once
+/// nothing is in flight no ACK and no timer wakes it, so it never sends again (the two stalled
+/// runs of the packet-spraying case study, docs/case-studies.md).
+class FlooredDctcp : public ns3::TcpDctcp {
+public:
+    static ns3::TypeId GetTypeId() {
+        static ns3::TypeId tid = ns3::TypeId("astrolabe::packet::FlooredDctcp")
+                                     .SetParent<ns3::TcpDctcp>()
+                                     .SetGroupName("Internet")
+                                     .AddConstructor<FlooredDctcp>();
+        return tid;
+    }
+    uint32_t GetSsThresh(ns3::Ptr<const ns3::TcpSocketState> tcb, uint32_t inFlight) override {
+        return std::max(ns3::TcpDctcp::GetSsThresh(tcb, inFlight), 2 * tcb->m_segmentSize);
+    }
+    ns3::Ptr<ns3::TcpCongestionOps> Fork() override { return ns3::CopyObject<FlooredDctcp>(this); }
+};
+
+constexpr uint32_t kSocketBufferBytes = 8u << 20;
+
 } // namespace
+
+/// Process-wide ns-3 settings, applied under the lock before each run builds its sockets.
+void configureNs3(const PacketOptions& o) {
+    static std::once_flag resolution;
+    std::call_once(resolution, [] { ns3::Time::SetResolution(ns3::Time::PS); });
+    ns3::RngSeedManager::SetSeed(1);
+    ns3::RngSeedManager::SetRun(1);
+    const ns3::TypeId tcp = o.transport == PacketTransport::Dctcp ? FlooredDctcp::GetTypeId()
+                                                                  : ns3::TcpNewReno::GetTypeId();
+    ns3::Config::SetDefault("ns3::TcpL4Protocol::SocketType", ns3::TypeIdValue(tcp));
+    // An ECN-Echo (or loss) cuts the window to the threshold at once, as the DCTCP paper does.
+    // ns-3 3.37's default, proportional rate reduction, can leave a connection in CA_CWR with a
+    // window below one segment once nothing is in flight: it then never sends again (the
+    // stalled sprayed all-reduce of the case study, docs/case-studies.md).
+    ns3::Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                            ns3::TypeIdValue(ns3::TcpClassicRecovery::GetTypeId()));
+    // IPv4 (20) + TCP (20): the segment fills the MTU. No timestamp option: RoCE carries none,
+    // and ns-3 builds an option object for every header it reads (15 % of the run's CPU).
+    ns3::Config::SetDefault("ns3::TcpSocketBase::Timestamp", ns3::BooleanValue(false));
+    ns3::Config::SetDefault("ns3::TcpSocket::SegmentSize",
+                            ns3::UintegerValue(static_cast<uint64_t>(o.mtuBytes - 40)));
+    ns3::Config::SetDefault("ns3::TcpSocket::SndBufSize", ns3::UintegerValue(kSocketBufferBytes));
+    ns3::Config::SetDefault("ns3::TcpSocket::RcvBufSize", ns3::UintegerValue(kSocketBufferBytes));
+    ns3::Config::SetDefault("ns3::TcpSocket::InitialCwnd", ns3::UintegerValue(10));
+    ns3::Config::SetDefault("ns3::TcpSocket::DelAckCount",
+                            ns3::UintegerValue(static_cast<uint64_t>(o.ackEvery)));
+    ns3::Config::SetDefault("ns3::TcpSocket::DelAckTimeout", ns3::TimeValue(ns3::MicroSeconds(10)));
+    ns3::Config::SetDefault("ns3::TcpSocket::ConnTimeout", ns3::TimeValue(ns3::MilliSeconds(1)));
+    // ns-3 gives a connection up after 6 timeouts in a row (a SYN or a segment lost each time),
+    // which incast at a full queue reaches; the stall watchdog bounds the run instead.
+    ns3::Config::SetDefault("ns3::TcpSocket::ConnCount", ns3::UintegerValue(1000));
+    ns3::Config::SetDefault("ns3::TcpSocket::DataRetries", ns3::UintegerValue(1000));
+    // Datacenter timers: ns-3's defaults (1 s minimum RTO, 1 ms clock) are WAN values.
+    ns3::Config::SetDefault("ns3::TcpSocketBase::MinRto", ns3::TimeValue(ns3::MicroSeconds(200)));
+    ns3::Config::SetDefault("ns3::TcpSocketBase::ClockGranularity",
+                            ns3::TimeValue(ns3::MicroSeconds(1)));
+}
 
 PacketFabric::PacketFabric(const Topology& topology, const PacketOptions& options,
                            LinkRecorder* recorder)
@@ -115,6 +182,17 @@ PacketFabric::PacketFabric(const Topology& topology, const PacketOptions& option
                     m_tables->address[static_cast<size_t>(owner)] = local;
             }
     }
+    // One route per port. Its source is the node's one address when the node is an NPU (every
+    // packet of an NPU carries it, whichever port it leaves by); switches only forward, and
+    // forwarding reads the gateway and the device alone.
+    for (size_t node = 0; node < m_tables->ports.size(); ++node)
+        for (Port& p : m_tables->ports[node]) {
+            p.route = ns3::Create<ns3::Ipv4Route>();
+            p.route->SetGateway(p.gateway);
+            p.route->SetOutputDevice(p.device);
+            if (node < m_tables->address.size())
+                p.route->SetSource(m_tables->address[node]);
+        }
     computeRoutes();
 }
 

@@ -29,6 +29,10 @@ inline SimTime fromNs3(const ns3::Time& t) {
     return SimTime::fromPs(t.GetPicoSeconds());
 }
 
+/// Process-wide ns-3 settings (TCP variant, segment size, timers, ACKs), applied under the ns-3
+/// lock before each run builds its sockets.
+void configureNs3(const PacketOptions& options);
+
 /// What a platform link saw, from the traces of its port.
 struct LinkCounters {
     uint64_t maxQueueBytes = 0;

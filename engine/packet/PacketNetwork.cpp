@@ -8,17 +8,14 @@
 
 #include <deque>
 #include <mutex>
-#include <ns3/boolean.h>
-#include <ns3/config.h>
 #include <ns3/inet-socket-address.h>
-#include <ns3/rng-seed-manager.h>
 #include <ns3/simulator.h>
 #include <ns3/socket.h>
-#include <ns3/tcp-congestion-ops.h>
-#include <ns3/tcp-dctcp.h>
 #include <ns3/tcp-l4-protocol.h>
+#include <ns3/tcp-socket-base.h>
 #include <ns3/tcp-socket-factory.h>
-#include <ns3/uinteger.h>
+#include <ns3/tcp-socket-state.h>
+#include <ns3/tcp-tx-buffer.h>
 #include <unordered_map>
 
 namespace astrolabe {
@@ -26,39 +23,10 @@ namespace astrolabe {
 namespace {
 
 constexpr uint16_t kPort = 5000;
-constexpr uint32_t kSocketBufferBytes = 8u << 20;
 
 std::mutex& ns3Lock() {
     static std::mutex lock;
     return lock;
-}
-
-/// Process-wide ns-3 settings, applied under the lock before each run builds its sockets.
-void configureNs3(const PacketOptions& o) {
-    static std::once_flag resolution;
-    std::call_once(resolution, [] { ns3::Time::SetResolution(ns3::Time::PS); });
-    ns3::RngSeedManager::SetSeed(1);
-    ns3::RngSeedManager::SetRun(1);
-    const ns3::TypeId tcp = o.transport == PacketTransport::Dctcp ? ns3::TcpDctcp::GetTypeId()
-                                                                  : ns3::TcpNewReno::GetTypeId();
-    ns3::Config::SetDefault("ns3::TcpL4Protocol::SocketType", ns3::TypeIdValue(tcp));
-    // IPv4 (20) + TCP (20) + timestamps (12): the segment fills the MTU.
-    ns3::Config::SetDefault("ns3::TcpSocket::SegmentSize",
-                            ns3::UintegerValue(static_cast<uint64_t>(o.mtuBytes - 52)));
-    ns3::Config::SetDefault("ns3::TcpSocket::SndBufSize", ns3::UintegerValue(kSocketBufferBytes));
-    ns3::Config::SetDefault("ns3::TcpSocket::RcvBufSize", ns3::UintegerValue(kSocketBufferBytes));
-    ns3::Config::SetDefault("ns3::TcpSocket::InitialCwnd", ns3::UintegerValue(10));
-    ns3::Config::SetDefault("ns3::TcpSocket::DelAckCount", ns3::UintegerValue(2));
-    ns3::Config::SetDefault("ns3::TcpSocket::DelAckTimeout", ns3::TimeValue(ns3::MicroSeconds(10)));
-    ns3::Config::SetDefault("ns3::TcpSocket::ConnTimeout", ns3::TimeValue(ns3::MilliSeconds(1)));
-    // ns-3 gives a connection up after 6 timeouts in a row (a SYN or a segment lost each time),
-    // which incast at a full queue reaches; the stall watchdog bounds the run instead.
-    ns3::Config::SetDefault("ns3::TcpSocket::ConnCount", ns3::UintegerValue(1000));
-    ns3::Config::SetDefault("ns3::TcpSocket::DataRetries", ns3::UintegerValue(1000));
-    // Datacenter timers: ns-3's defaults (1 s minimum RTO, 1 ms clock) are WAN values.
-    ns3::Config::SetDefault("ns3::TcpSocketBase::MinRto", ns3::TimeValue(ns3::MicroSeconds(200)));
-    ns3::Config::SetDefault("ns3::TcpSocketBase::ClockGranularity",
-                            ns3::TimeValue(ns3::MicroSeconds(1)));
 }
 
 void stopNs3() {
@@ -85,7 +53,7 @@ public:
     }
 
     void build(LinkRecorder* recorder) {
-        configureNs3(m_options);
+        packet::configureNs3(m_options);
         m_fabric = std::make_unique<packet::PacketFabric>(m_topology, m_options, recorder);
         for (int npu = 0; npu < m_topology.npuCount(); ++npu) {
             ns3::Ptr<ns3::Socket> s =
@@ -129,7 +97,14 @@ private:
         ns3::Ptr<ns3::Socket> socket;
         std::deque<Part> parts;
         size_t cursor = 0; ///< first part with bytes left to send
+        // For the stall report: TCP's state and congestion state (traced on change) and whether
+        // the destination has accepted the connection.
+        ns3::TcpSocket::TcpStates_t state = ns3::TcpSocket::CLOSED;
+        ns3::TcpSocketState::TcpCongState_t congState = ns3::TcpSocketState::CA_OPEN;
+        bool accepted = false;
+        uint32_t cwnd = 0, ssthresh = 0, rwnd = 0;
     };
+    std::string describe(uint32_t c) const;
 
     uint32_t connection(int src, int dst, int index);
     void send(uint32_t c);
@@ -186,10 +161,32 @@ uint32_t PacketNetwork::Impl::connection(int src, int dst, int index) {
         ns3::Callback<void, ns3::Ptr<ns3::Socket>>(
             [this, c](ns3::Ptr<ns3::Socket>) { failed(c, "could not be opened"); }));
     conn.socket->SetCloseCallbacks(
-        ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>>(),
+        ns3::Callback<void, ns3::Ptr<ns3::Socket>>([this, c](ns3::Ptr<ns3::Socket>) {
+            failed(c, "was closed (reset by its destination)");
+        }),
         ns3::Callback<void, ns3::Ptr<ns3::Socket>>([this, c](ns3::Ptr<ns3::Socket>) {
             failed(c, "was closed by an error (retransmissions exhausted)");
         }));
+    conn.socket->TraceConnectWithoutContext(
+        "State", ns3::Callback<void, ns3::TcpSocket::TcpStates_t, ns3::TcpSocket::TcpStates_t>(
+                     [this, c](ns3::TcpSocket::TcpStates_t, ns3::TcpSocket::TcpStates_t now) {
+                         m_connections[c].state = now;
+                     }));
+    conn.socket->TraceConnectWithoutContext("CongState",
+                                            ns3::Callback<void, ns3::TcpSocketState::TcpCongState_t,
+                                                          ns3::TcpSocketState::TcpCongState_t>(
+                                                [this, c](ns3::TcpSocketState::TcpCongState_t,
+                                                          ns3::TcpSocketState::TcpCongState_t now) {
+                                                    m_connections[c].congState = now;
+                                                }));
+    const auto traceValue = [this, c](const char* name, uint32_t Connection::*field) {
+        m_connections[c].socket->TraceConnectWithoutContext(
+            name, ns3::Callback<void, uint32_t, uint32_t>(
+                      [this, c, field](uint32_t, uint32_t now) { m_connections[c].*field = now; }));
+    };
+    traceValue("CongestionWindow", &Connection::cwnd);
+    traceValue("SlowStartThreshold", &Connection::ssthresh);
+    traceValue("RWND", &Connection::rwnd);
     conn.socket->Connect(
         ns3::InetSocketAddress(m_fabric->tables().address[static_cast<size_t>(dst)], kPort));
     m_connectionOf.emplace(key, c);
@@ -223,8 +220,15 @@ void PacketNetwork::Impl::accepted(ns3::Ptr<ns3::Socket> socket, const ns3::Addr
     if (it == m_bySourcePort.end())
         return;
     const uint32_t c = it->second;
+    m_connections[c].accepted = true;
     socket->SetRecvCallback(ns3::Callback<void, ns3::Ptr<ns3::Socket>>(
         [this, c](ns3::Ptr<ns3::Socket> s) { received(c, s); }));
+    const auto closed = [this, c](const char* what) {
+        return ns3::Callback<void, ns3::Ptr<ns3::Socket>>(
+            [this, c, what](ns3::Ptr<ns3::Socket>) { failed(c, what); });
+    };
+    socket->SetCloseCallbacks(closed("was closed at its destination"),
+                              closed("was closed by an error at its destination"));
     m_accepted.push_back(socket);
 }
 
@@ -324,6 +328,12 @@ void PacketNetwork::Impl::stalled() const {
                 std::to_string(worst->src) + " to NPU " + std::to_string(worst->dst) +
                 ", started at " + units::formatTime(worst->start) + ", " +
                 std::to_string(worst->received) + " bytes received";
+        for (uint32_t c = 0; c < m_connections.size(); ++c)
+            if (m_connections[c].src == worst->src && m_connections[c].dst == worst->dst &&
+                !m_connections[c].parts.empty()) {
+                what += "; " + describe(c);
+                break;
+            }
         if (first >= 0)
             what += ", first link " + std::to_string(first) + " (device " +
                     std::to_string(m_topology.link(first).src) + " -> " +
@@ -342,6 +352,22 @@ void PacketNetwork::Impl::stalled() const {
     throw Error(ErrorKind::Deadlock, what, SourceLocation{.keyPath = "run.packet-stall-timeout"},
                 "raise run.packet-queue when queues drop for ever, or run.packet-stall-timeout "
                 "when flows are merely slow");
+}
+
+std::string PacketNetwork::Impl::describe(uint32_t c) const {
+    const Connection& conn = m_connections[c];
+    std::string out = "its TCP connection " + std::to_string(c) + " is " +
+                      ns3::TcpSocket::TcpStateName[conn.state] + " (congestion state " +
+                      ns3::TcpSocketState::TcpCongStateName[conn.congState] + "), " +
+                      (conn.accepted ? "accepted" : "not accepted") + " by NPU " +
+                      std::to_string(conn.dst);
+    if (const auto tcp = ns3::DynamicCast<ns3::TcpSocketBase>(conn.socket))
+        out += ", " + std::to_string(tcp->GetTxBuffer()->BytesInFlight()) +
+               " bytes unacknowledged of " + std::to_string(tcp->GetTxBuffer()->Size()) +
+               " buffered";
+    out += ", window " + std::to_string(conn.cwnd) + " bytes (threshold " +
+           std::to_string(conn.ssthresh) + ", receiver's " + std::to_string(conn.rwnd) + ")";
+    return out;
 }
 
 std::vector<std::string> PacketNetwork::Impl::reportLines() const {

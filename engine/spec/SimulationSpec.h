@@ -28,6 +28,7 @@ struct PacketOptions {
     PacketRouting routing = PacketRouting::Ecmp;
     int subflows = 1;                        ///< TCP connections each message is split into
     int mtuBytes = 9000;                     ///< IP MTU of every link
+    int ackEvery = 2;                        ///< data segments per (delayed) ACK
     uint64_t queueBytes = 1ull << 20;        ///< per output port (traffic-control queue disc)
     uint64_t ecnThresholdBytes = 128 * 1024; ///< DCTCP marks above this instantaneous queue
     double stallTimeoutNs = 100e6; ///< no byte delivered for this long while flows wait: error

@@ -2,7 +2,7 @@
 // L the one-way path latency and RTT = 2 L on an idle path:
 //   one message on an idle path      arrives at RTT (TCP handshake) + L + S (1 + h)
 //   k messages into one bottleneck   the last arrives at about k S (1 + h) + start-up
-// where h = 54 / (MTU - 52) is the header overhead per segment (IPv4 20, TCP 32 with
+// where h = 42 / (MTU - 40) is the header overhead per segment (IPv4 20, TCP 20 without
 // timestamps, PPP 2). The acceptance bounds: 2 % for one flow, 5 % for k flows.
 #include "packet/PacketNetwork.h"
 
@@ -38,7 +38,7 @@ struct PacketRig {
 };
 
 double headerFactor(int mtu) {
-    return 1.0 + 54.0 / (mtu - 52);
+    return 1.0 + 42.0 / (mtu - 40);
 }
 
 } // namespace
