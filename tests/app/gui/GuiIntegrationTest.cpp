@@ -43,14 +43,9 @@ using namespace astrolabe::gui;
 
 namespace {
 
-/// Copies projects/quickstart into `dir` (so the database is created there); returns the
-/// project file.
 QString copyQuickstart(const QTemporaryDir& dir) {
-    const QString from = QString::fromStdString(ASTROLABE_SOURCE_DIR) +
-                         QStringLiteral("/projects/quickstart/project.yaml");
-    const QString to = dir.filePath(QStringLiteral("quickstart/project.yaml"));
-    QDir().mkpath(dir.filePath(QStringLiteral("quickstart")));
-    return QFile::copy(from, to) ? to : QString();
+    return gui::test::copyBundledProject(dir, QStringLiteral("quickstart"),
+                                         QStringLiteral("quickstart"));
 }
 
 TimelinePage* timelinePage(MainWindow& window) {

@@ -1,12 +1,14 @@
 #pragma once
 // Helpers shared by the GUI tests: fake run functions, isolated settings, screenshots.
 
+#include "TestPaths.h"
 #include "common/LogModel.h"
 #include "core/Error.h"
 #include "gui/GuiServices.h"
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QGuiApplication>
 #include <QMessageBox>
 #include <QString>
@@ -102,6 +104,17 @@ inline GuiServices testServices(const QTemporaryDir& dir, RunController::RunFunc
 
 /// Processes events until `condition` holds or `timeoutMs` passes; returns the condition.
 /// (QTRY_* macros must not be used under GoogleTest: on failure they return silently.)
+/// Copies the bundled projects/<project>/project.yaml into dir/<folder>/ (so its database is
+/// made there); returns the copy's path, or an empty string when the copy failed.
+inline QString copyBundledProject(const QTemporaryDir& dir, const QString& project,
+                                  const QString& folder) {
+    const QString from = QString::fromStdString(ASTROLABE_SOURCE_DIR) +
+                         QStringLiteral("/projects/") + project + QStringLiteral("/project.yaml");
+    const QString to = dir.filePath(folder + QStringLiteral("/project.yaml"));
+    QDir().mkpath(dir.filePath(folder));
+    return QFile::copy(from, to) ? to : QString();
+}
+
 inline bool waitUntil(const std::function<bool()>& condition, int timeoutMs = 5000) {
     QElapsedTimer clock;
     clock.start();

@@ -25,14 +25,6 @@ using namespace astrolabe::gui;
 
 namespace {
 
-QString copyQuickstart(const QTemporaryDir& dir) {
-    const QString from = QString::fromStdString(ASTROLABE_SOURCE_DIR) +
-                         QStringLiteral("/projects/quickstart/project.yaml");
-    const QString to = dir.filePath(QStringLiteral("quickstart/project.yaml"));
-    QDir().mkpath(dir.filePath(QStringLiteral("quickstart")));
-    return QFile::copy(from, to) ? to : QString();
-}
-
 bool readAndWait(ImportTraceDialog& dialog, const QString& path) {
     QSignalSpy finished(&dialog, &ImportTraceDialog::readFinished);
     if (!dialog.read(path) || !finished.wait(60000))
@@ -44,7 +36,8 @@ bool readAndWait(ImportTraceDialog& dialog, const QString& path) {
 
 TEST(ImportTraceDialog, DeepSeekProfileBecomesTheWorkloadAndReplaysItsMeasuredSpan) {
     QTemporaryDir dir;
-    const QString project = copyQuickstart(dir);
+    const QString project = gui::test::copyBundledProject(dir, QStringLiteral("quickstart"),
+                                                          QStringLiteral("quickstart"));
     ASSERT_FALSE(project.isEmpty());
     MainWindow window(gui::test::testServices(dir));
     window.setAskBeforeDiscarding(false);

@@ -26,13 +26,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-/// Copies projects/quickstart into dir/<folder>; returns the project file.
 QString copyQuickstart(const QTemporaryDir& dir, const QString& folder) {
-    const QString from = QString::fromStdString(ASTROLABE_SOURCE_DIR) +
-                         QStringLiteral("/projects/quickstart/project.yaml");
-    QDir().mkpath(dir.filePath(folder));
-    const QString to = dir.filePath(folder + QStringLiteral("/project.yaml"));
-    return QFile::copy(from, to) ? to : QString();
+    return gui::test::copyBundledProject(dir, QStringLiteral("quickstart"), folder);
 }
 
 /// Runs the open project to the end and returns the stored run's name.

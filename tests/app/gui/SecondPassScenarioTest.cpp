@@ -34,12 +34,7 @@ using namespace astrolabe::gui;
 namespace {
 
 QString copyProject(const QTemporaryDir& dir, const char* from, const char* folder) {
-    QDir().mkpath(dir.filePath(QLatin1String(folder)));
-    const QString to = dir.filePath(QLatin1String(folder) + QStringLiteral("/project.yaml"));
-    QFile::copy(QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects/") + QLatin1String(from) +
-                    QStringLiteral("/project.yaml"),
-                to);
-    return to;
+    return gui::test::copyBundledProject(dir, QLatin1String(from), QLatin1String(folder));
 }
 
 /// Presses Run (the toolbar's action) and waits for the run to be stored; its record.
