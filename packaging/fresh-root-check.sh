@@ -160,11 +160,14 @@ in_root "$r2" bash -c "cd /tmp && export DEBIAN_FRONTEND=noninteractive && apt-g
     || { cat "$work/install.log"; fail "apt-get could not install the package"; }
 in_root "$r2" bash -c 'cp -r /usr/share/astrolabe/projects/quickstart /root/quickstart \
     && astrolabe-cli run /root/quickstart/project.yaml \
+    && astrolabe-cli run /root/quickstart/project.yaml --backend packet \
     && QT_QPA_PLATFORM=offscreen astrolabe --version \
     && test -s /usr/share/man/man1/astrolabe-cli.1.gz \
     && test -s /usr/share/applications/astrolabe.desktop' 2>&1 | tee "$work/installed.log" || true
 grep -q '^Quick start: ' "$work/installed.log" && grep -q 'finished at' "$work/installed.log" \
     || fail "the installed astrolabe-cli did not run the quick start (log above)"
 grep -qi '^astrolabe ' "$work/installed.log" || fail "the installed GUI did not start (log above)"
+grep -q '^Quick start: .*, ns3$' "$work/installed.log" \
+    || fail "the installed package did not open its packet module (astrolabe-packet.so) for a packet run"
 say "the installed package runs the quick start"
 say "PASSED"
