@@ -76,12 +76,12 @@ if $full; then
 fi
 
 # ASTRA-sim's congestion-aware backend on the 128-NPU case, measured on this machine kind
-# (issue #52): wall seconds and peak MB.
+# (issue #52): wall seconds and peak MiB (ASTRA-sim's 216 is compared as given).
 declare -A astraWall=([gpt3-128-ring128-aware]=16.6 [gpt3-128-ring128-aware-full]=16.6)
 declare -A astraPeak=([gpt3-128-ring128-aware]=216 [gpt3-128-ring128-aware-full]=216)
 
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-printf '%-34s %16s %9s %8s %9s %10s %14s\n' case "end (cycles)" "wall (s)" "cpu (s)" "peak (MB)" \
+printf '%-34s %16s %9s %8s %9s %10s %14s\n' case "end (cycles)" "wall (s)" "cpu (s)" "peak (MiB)" \
     "simulated" "vs ASTRA-sim"
 for c in "${cases[@]}"; do
     walls=() cpus=() peaks=()

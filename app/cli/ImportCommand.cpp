@@ -42,7 +42,7 @@ int importCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
                          : static_cast<int>(imported.ranks.size());
     if (!makeOutputFolder(prefix, err))
         return kExitFailure;
-    const std::string wrote = writeImportedTraces(imported, prefix, npus);
+    const std::string wrote = writeImportedTraces(imported, prefix, npus, args.has("npus"));
     for (size_t i = 0; i < imported.report.size(); ++i)
         out << (i == 0 ? "" : "  ") << imported.report[i] << "\n";
     out << "  " << wrote << "\n";

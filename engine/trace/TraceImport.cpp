@@ -146,9 +146,9 @@ ImportedTraces importTraces(const std::string& path) {
                                                                    : importChakra(path);
 }
 
-std::string writeImportedTraces(const ImportedTraces& imported, const std::string& prefix,
-                                int npus) {
-    const bool asRead = static_cast<int>(imported.ranks.size()) == npus;
+std::string writeImportedTraces(const ImportedTraces& imported, const std::string& prefix, int npus,
+                                bool rankZeroForAll) {
+    const bool asRead = !rankZeroForAll && static_cast<int>(imported.ranks.size()) == npus;
     for (int rank = 0; rank < npus; ++rank)
         writeWorkloadTrace(workloadFileName(prefix, rank),
                            imported.ranks[asRead ? static_cast<size_t>(rank) : 0]);
@@ -156,6 +156,8 @@ std::string writeImportedTraces(const ImportedTraces& imported, const std::strin
         workloadFileName(prefix, 0) + (npus > 1 ? " .. " + workloadFileName(prefix, npus - 1) : "");
     if (asRead)
         return "wrote " + files;
+    if (rankZeroForAll)
+        return "wrote " + files + ": rank 0's trace for every NPU";
     return "wrote " + files + ": the trace has " + units::countOf(imported.ranks.size(), "rank") +
            " and the platform " + units::countOf(static_cast<uint64_t>(npus), "NPU") +
            ", so every NPU runs rank 0's trace";

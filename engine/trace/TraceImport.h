@@ -36,9 +36,10 @@ struct ImportedTraces {
 /// file and the node or event.
 ImportedTraces importTraces(const std::string& path);
 
-/// Writes PREFIX.0.et .. PREFIX.(npus-1).et: the ranks as read when there are `npus` of them,
-/// else rank 0's trace for every NPU. Returns the line that says which.
-std::string writeImportedTraces(const ImportedTraces& imported, const std::string& prefix,
-                                int npus);
+/// Writes PREFIX.0.et .. PREFIX.(npus-1).et: the ranks as read when there are `npus` of them
+/// and `rankZeroForAll` is off, else rank 0's trace for every NPU. Returns the line that says
+/// which.
+std::string writeImportedTraces(const ImportedTraces& imported, const std::string& prefix, int npus,
+                                bool rankZeroForAll = false);
 
 } // namespace astrolabe

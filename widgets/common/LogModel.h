@@ -1,9 +1,8 @@
 #pragma once
 // Engine messages and errors for the log dock: one row per message, newest last. The newest
 // kMaxRows are kept: a day of runs and sweeps must not grow the window's memory without bound.
-// A row holds its time as milliseconds and its text as UTF-8, about 100 bytes for a typical
-// message (a QDateTime and a UTF-16 QString took several times that); the display text is
-// built when the view asks for it.
+// A row holds its time as milliseconds and its text as UTF-8; the display text is built when
+// the view asks for it.
 
 #include <QAbstractListModel>
 #include <QByteArray>

@@ -36,13 +36,14 @@ bool isChoice(const GeneratorSetting& s) {
 QWidget* makeGeneratorField(const GeneratorSetting& s) {
     const GeneratorFieldLook look = generatorFieldLook(s);
     QWidget* field = nullptr;
-    if (isChoice(s)) {
+    switch (isChoice(s) ? Type::Enum : s.type) {
+    case Type::Enum: {
         auto* box = new QComboBox;
         for (const std::string& item : look.choiceLabels.empty() ? s.choices : look.choiceLabels)
             box->addItem(tr(item));
         field = box;
+        break;
     }
-    switch (isChoice(s) ? Type::Custom : s.type) {
     case Type::Int:
     case Type::Quantity: { // a size in whole MiB
         auto* box = new QSpinBox;
@@ -66,8 +67,7 @@ QWidget* makeGeneratorField(const GeneratorSetting& s) {
     case Type::Bool:
         field = new QCheckBox;
         break;
-    case Type::Enum:
-    case Type::String:
+    case Type::String: // the generator has none (GeneratorSettings test)
     case Type::Custom:
         break;
     }
