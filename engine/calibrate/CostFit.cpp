@@ -1,5 +1,6 @@
 #include "calibrate/CostFit.h"
 
+#include "calibrate/RegimeSplit.h"
 #include "core/Error.h"
 #include "core/Units.h"
 
@@ -13,187 +14,55 @@
 namespace astrolabe {
 namespace {
 
-constexpr int kMinSizesPerRegime = 3;
-/// Distinct message sizes a fit takes: splits cost O(sizes^2) solves and the held-out check
-/// one fit per two sizes (256 sizes in three regimes: about 2 s of CPU in all).
+/// Distinct message sizes a fit takes: splits cost O(sizes^2) solves per fold of the
+/// cross-validation and the held-out check one fit per two sizes.
 constexpr size_t kMaxSizes = 256;
 /// The share of the largest message's time the fitted bandwidth term must explain.
 constexpr double kMinBandwidthShare = 0.1;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr int kParams = 4; ///< alpha, delta, u, w
+constexpr int kParams = kRegimeParams;
+constexpr size_t kMaxFolds = 16; ///< of the cross-validation that picks the regime count
 
-/// The least-squares sums of the rows a = (1, steps, bus * S, sqrt(bus * S)) / t and
-/// y = (t - g * reduced * S) / t.
-struct Sums {
-    double ata[kParams][kParams] = {};
-    double aty[kParams] = {};
-    double yy = 0;
-    double minSteps = kInf, maxSteps = -kInf;
-    int n = 0;
-
-    void add(const CalibrationPoint& p, double reduceUsPerByte) {
-        const double s = static_cast<double>(p.sizeBytes);
-        const double steps = ringSteps(p.collective, p.ranks);
-        const double bus = ncclBusFactor(p.collective, p.ranks) * s;
-        const double a[kParams] = {1 / p.timeUs, steps / p.timeUs, bus / p.timeUs,
-                                   std::sqrt(bus) / p.timeUs};
-        const double y =
-            (p.timeUs - reducedFraction(p.collective, p.ranks) * s * reduceUsPerByte) / p.timeUs;
-        for (int i = 0; i < kParams; ++i) {
-            for (int j = 0; j < kParams; ++j)
-                ata[i][j] += a[i] * a[j];
-            aty[i] += a[i] * y;
-        }
-        yy += y * y;
-        minSteps = std::min(minSteps, steps);
-        maxSteps = std::max(maxSteps, steps);
-        ++n;
-    }
-    void add(const Sums& o) {
-        for (int i = 0; i < kParams; ++i) {
-            for (int j = 0; j < kParams; ++j)
-                ata[i][j] += o.ata[i][j];
-            aty[i] += o.aty[i];
-        }
-        yy += o.yy;
-        minSteps = std::min(minSteps, o.minSteps);
-        maxSteps = std::max(maxSteps, o.maxSteps);
-        n += o.n;
-    }
-    bool separates() const { return maxSteps > minSteps; }
+/// The measurements of one (collective, ranks, size): count, sum of ln t and of (ln t)^2, so
+/// that sum((ln m - ln t)^2) = count (ln m)^2 - 2 ln m sum(ln t) + sum((ln t)^2) costs one model
+/// evaluation per group, however many files repeat the size.
+struct LogGroup {
+    NcclCollective collective;
+    int ranks;
+    uint64_t sizeBytes;
+    double count = 0, sumLog = 0, sumLog2 = 0;
 };
 
-struct Solved {
-    RegimeCost cost;
-    double sse = kInf;
-};
-
-/// Non-negative least squares over (alpha, delta, u, w): the best feasible unconstrained
-/// solution over the subsets of free parameters (exact for so few unknowns).
-Solved solve(const Sums& s, bool last) {
-    Solved best;
-    for (int mask = 1; mask < (1 << kParams); ++mask) {
-        if (((mask & 1) && !s.separates()) || ((mask & 8) && last))
-            continue;
-        int idx[kParams], k = 0;
-        for (int v = 0; v < kParams; ++v)
-            if (mask & (1 << v))
-                idx[k++] = v;
-        double m[kParams][kParams + 1], scale[kParams];
-        bool usable = true;
-        for (int i = 0; i < k; ++i) {
-            scale[i] = std::sqrt(s.ata[idx[i]][idx[i]]);
-            usable = usable && scale[i] > 0;
-        }
-        if (!usable)
-            continue;
-        for (int i = 0; i < k; ++i) {
-            for (int j = 0; j < k; ++j)
-                m[i][j] = s.ata[idx[i]][idx[j]] / (scale[i] * scale[j]);
-            m[i][k] = s.aty[idx[i]] / scale[i];
-        }
-        for (int c = 0; c < k && usable; ++c) {
-            int pivot = c;
-            for (int r = c + 1; r < k; ++r)
-                if (std::abs(m[r][c]) > std::abs(m[pivot][c]))
-                    pivot = r;
-            if (std::abs(m[pivot][c]) < 1e-11) {
-                usable = false;
-                break;
-            }
-            std::swap(m[c], m[pivot]);
-            for (int r = 0; r < k; ++r)
-                if (r != c) {
-                    const double f = m[r][c] / m[c][c];
-                    for (int j = c; j <= k; ++j)
-                        m[r][j] -= f * m[c][j];
-                }
-        }
-        if (!usable)
-            continue;
-        double x[kParams] = {};
-        for (int i = 0; i < k; ++i)
-            x[idx[i]] = m[i][k] / m[i][i] / scale[i];
-        if (std::any_of(std::begin(x), std::end(x), [](double v) { return v < 0; }))
-            continue;
-        double sse = s.yy;
-        for (int i = 0; i < kParams; ++i) {
-            sse -= 2 * x[i] * s.aty[i];
-            for (int j = 0; j < kParams; ++j)
-                sse += x[i] * x[j] * s.ata[i][j];
-        }
-        sse = std::max(sse, 0.0);
-        if (sse < best.sse)
-            best = {{x[0], x[1], x[2], x[3]}, sse};
-    }
-    return best;
-}
-
-struct Split {
-    std::vector<size_t> cuts; ///< index of the first size of regimes 1..K-1
-    std::vector<Solved> regimes;
-    double sse = kInf;
-};
-
-/// The best placement of `regimes` - 1 cuts over the per-size sums.
-Split bestSplit(const std::vector<Sums>& perSize, int regimes) {
-    Split best, current;
-    const size_t n = perSize.size();
-    // The last regime from each size on, solved once: sums accumulated from the end.
-    std::vector<Solved> tails(n);
-    Sums tail;
-    for (size_t i = n; i-- > 0;) {
-        tail.add(perSize[i]);
-        tails[i] = solve(tail, true);
-    }
-    auto recurse = [&](auto&& self, size_t from, int left) -> void {
-        if (left == 1) {
-            const Solved& last = tails[from];
-            double sse = last.sse;
-            for (const Solved& r : current.regimes)
-                sse += r.sse;
-            if (sse < best.sse) {
-                best = current;
-                best.regimes.push_back(last);
-                best.sse = sse;
-            }
-            return;
-        }
-        Sums head;
-        for (size_t cut = from + 1; cut < n; ++cut) {
-            head.add(perSize[cut - 1]);
-            if (cut - from < kMinSizesPerRegime)
-                continue;
-            if (n - cut < static_cast<size_t>(kMinSizesPerRegime * (left - 1)))
-                break;
-            const Solved piece = solve(head, false);
-            if (!std::isfinite(piece.sse))
-                continue;
-            current.cuts.push_back(cut);
-            current.regimes.push_back(piece);
-            self(self, cut, left - 1);
-            current.cuts.pop_back();
-            current.regimes.pop_back();
-        }
-    };
-    recurse(recurse, 0, regimes);
-    return best;
-}
-
-double squaredLogError(const CostModel& model, const std::vector<CalibrationPoint>& points) {
-    double sum = 0;
+std::vector<LogGroup> logGroups(const std::vector<CalibrationPoint>& points) {
+    std::vector<LogGroup> groups;
     for (const CalibrationPoint& p : points) {
-        const double t = model.timeUs(p.collective, p.ranks, p.sizeBytes);
+        auto it = std::find_if(groups.begin(), groups.end(), [&p](const LogGroup& g) {
+            return g.collective == p.collective && g.ranks == p.ranks && g.sizeBytes == p.sizeBytes;
+        });
+        if (it == groups.end())
+            it = groups.insert(groups.end(), {p.collective, p.ranks, p.sizeBytes});
+        const double l = std::log(p.timeUs);
+        it->count += 1;
+        it->sumLog += l;
+        it->sumLog2 += l * l;
+    }
+    return groups;
+}
+
+double squaredLogError(const CostModel& model, const std::vector<LogGroup>& groups) {
+    double sum = 0;
+    for (const LogGroup& g : groups) {
+        const double t = model.timeUs(g.collective, g.ranks, g.sizeBytes);
         if (!(t > 0))
             return kInf;
-        const double e = std::log(t / p.timeUs);
-        sum += e * e;
+        const double l = std::log(t);
+        sum += g.count * l * l - 2 * l * g.sumLog + g.sumLog2;
     }
-    return sum;
+    return std::max(sum, 0.0);
 }
 
 struct Refinement {
-    const std::vector<CalibrationPoint>* points;
+    const std::vector<LogGroup>* groups;
     CostModel model;
     std::vector<std::pair<size_t, int>> free; ///< (regime, parameter) per variable
     std::vector<double> scale;
@@ -206,16 +75,25 @@ double refineObjective(unsigned n, const double* x, double*, void* data) {
         double* params[kParams] = {&c.alphaUs, &c.stepUs, &c.usPerBusByte, &c.usPerRootBusByte};
         *params[r->free[i].second] = x[i] * r->scale[i];
     }
-    return squaredLogError(r->model, *r->points);
+    return squaredLogError(r->model, *r->groups);
 }
 
-/// NLopt polish of the least-squares start in log space; keeps the start when it is no worse.
+/// NLopt polish of the least-squares start in log space, one regime at a time (with the
+/// thresholds fixed every measurement belongs to one regime, so the sum of squared log errors
+/// splits into independent sums of at most four unknowns each); a regime keeps its start when
+/// NLopt does not improve on it.
 CostModel refine(const CostModel& start, const std::vector<CalibrationPoint>& points,
                  const std::vector<bool>& separates) {
-    Refinement r{&points, start, {}, {}};
-    std::vector<double> x, lower, upper;
+    const std::vector<LogGroup> all = logGroups(points);
+    CostModel out = start;
     const double typical[kParams] = {1.0, 0.1, 1e-6, 1e-3};
     for (size_t k = 0; k < start.regimes.size(); ++k) {
+        std::vector<LogGroup> mine;
+        for (const LogGroup& g : all)
+            if (start.regimeOf(g.sizeBytes) == k)
+                mine.push_back(g);
+        Refinement r{&mine, start, {}, {}};
+        std::vector<double> x, lower, upper;
         const RegimeCost& c = start.regimes[k];
         const double values[kParams] = {c.alphaUs, c.stepUs, c.usPerBusByte, c.usPerRootBusByte};
         for (int p = 0; p < kParams; ++p) {
@@ -227,22 +105,160 @@ CostModel refine(const CostModel& start, const std::vector<CalibrationPoint>& po
             lower.push_back(0);
             upper.push_back(std::max(1e3, 100 * x.back()));
         }
+        if (mine.empty() || x.empty())
+            continue;
+        const double before = squaredLogError(start, mine);
+        nlopt_opt opt = nlopt_create(NLOPT_LN_BOBYQA, static_cast<unsigned>(x.size()));
+        nlopt_set_lower_bounds(opt, lower.data());
+        nlopt_set_upper_bounds(opt, upper.data());
+        nlopt_set_min_objective(opt, refineObjective, &r);
+        nlopt_set_initial_step1(opt, 0.05);
+        nlopt_set_xtol_rel(opt, 1e-10);
+        nlopt_set_maxeval(opt, 20000);
+        double value = kInf;
+        const nlopt_result status = nlopt_optimize(opt, x.data(), &value);
+        nlopt_destroy(opt);
+        if (status < 0 || !(value < before))
+            continue;
+        refineObjective(static_cast<unsigned>(x.size()), x.data(), nullptr, &r);
+        out.regimes[k] = r.model.regimes[k];
     }
-    const double before = squaredLogError(start, points);
-    nlopt_opt opt = nlopt_create(NLOPT_LN_BOBYQA, static_cast<unsigned>(x.size()));
-    nlopt_set_lower_bounds(opt, lower.data());
-    nlopt_set_upper_bounds(opt, upper.data());
-    nlopt_set_min_objective(opt, refineObjective, &r);
-    nlopt_set_initial_step1(opt, 0.05);
-    nlopt_set_xtol_rel(opt, 1e-10);
-    nlopt_set_maxeval(opt, 20000);
-    double value = kInf;
-    const nlopt_result status = nlopt_optimize(opt, x.data(), &value);
-    nlopt_destroy(opt);
-    if (status < 0 || !(value < before))
-        return start;
-    refineObjective(static_cast<unsigned>(x.size()), x.data(), nullptr, &r);
-    return r.model;
+    return out;
+}
+
+/// The model of a split of `sizes` (ascending; `perSize` their sums); thresholds at the
+/// geometric mean of the sizes on either side of a cut. `separates` gets, per regime, whether
+/// its data tells alpha from delta.
+CostModel modelOf(const RegimeSplit& split, const std::vector<uint64_t>& sizes,
+                  const std::vector<RegimeSums>& perSize, double reduceUsPerByte,
+                  std::vector<bool>* separates = nullptr,
+                  std::vector<std::pair<uint64_t, uint64_t>>* gaps = nullptr) {
+    CostModel model;
+    model.reduceUsPerByte = reduceUsPerByte;
+    model.regimes.clear();
+    size_t from = 0;
+    for (size_t k = 0; k < split.regimes.size(); ++k) {
+        const size_t to = k < split.cuts.size() ? split.cuts[k] : sizes.size();
+        if (separates) {
+            RegimeSums range;
+            for (size_t i = from; i < to; ++i)
+                range.add(perSize[i]);
+            separates->push_back(range.separates());
+        }
+        model.regimes.push_back(split.regimes[k].cost);
+        if (k < split.cuts.size()) {
+            if (gaps)
+                gaps->emplace_back(sizes[to - 1], sizes[to]);
+            const double mid =
+                std::sqrt(static_cast<double>(sizes[to - 1]) * static_cast<double>(sizes[to]));
+            model.thresholdBytes.push_back(
+                std::clamp(static_cast<uint64_t>(std::ceil(mid)), sizes[to - 1] + 1, sizes[to]));
+        }
+        from = to;
+    }
+    return model;
+}
+
+using Kinds = std::vector<std::pair<NcclCollective, int>>; ///< (collective, ranks) in the data
+
+Kinds kindsOf(const std::vector<CalibrationPoint>& points) {
+    Kinds kinds;
+    for (const CalibrationPoint& p : points)
+        if (std::find(kinds.begin(), kinds.end(), std::pair{p.collective, p.ranks}) == kinds.end())
+            kinds.emplace_back(p.collective, p.ranks);
+    return kinds;
+}
+
+/// Each threshold where NCCL would switch: at the size in the gap between two regimes' data
+/// where the next regime becomes the faster one (summed log ratio of their times over the
+/// data's collectives changes sign), found by bisection in log size; the geometric mean of the
+/// gap's ends when the two do not cross inside it. Only sizes inside gaps move.
+void placeThresholds(CostModel& model, const std::vector<std::pair<uint64_t, uint64_t>>& gaps,
+                     const Kinds& kinds) {
+    for (size_t k = 0; k < gaps.size(); ++k) {
+        CostModel lower, upper;
+        lower.regimes = {model.regimes[k]};
+        upper.regimes = {model.regimes[k + 1]};
+        lower.reduceUsPerByte = upper.reduceUsPerByte = model.reduceUsPerByte;
+        const auto slower = [&](double logSize) { // > 0 where the lower regime is slower
+            const auto size = static_cast<uint64_t>(std::exp(logSize));
+            double sum = 0;
+            for (const auto& [c, n] : kinds)
+                sum += std::log(lower.timeUs(c, n, size) / upper.timeUs(c, n, size));
+            return sum;
+        };
+        const auto [from, to] = gaps[k];
+        double a = std::log(static_cast<double>(from)), b = std::log(static_cast<double>(to));
+        double cut = 0.5 * (a + b);
+        if (slower(a) < 0 && slower(b) > 0) {
+            for (int i = 0; i < 60; ++i) {
+                const double mid = 0.5 * (a + b);
+                (slower(mid) < 0 ? a : b) = mid;
+            }
+            cut = b;
+        }
+        model.thresholdBytes[k] =
+            std::clamp(static_cast<uint64_t>(std::ceil(std::exp(cut))), from + 1, to);
+    }
+}
+
+/// The number of regimes by cross-validation on the data given (docs/calibration.md): the sizes
+/// are cut into folds of `crossValidationSizes` adjacent sizes; for each fold and each regime
+/// count K the least-squares split of the other sizes predicts the fold, and the K with the
+/// smallest mean |ln(predicted / measured)| over every point wins, the smallest K on a tie
+/// (within 1e-9). A K that some fold cannot form (fewer than 3 sizes a regime) is not a
+/// candidate. Cost: one O(sizes^2) splitter per fold.
+int chooseRegimeCount(const std::vector<CalibrationPoint>& points,
+                      const std::vector<uint64_t>& sizes, const std::vector<size_t>& sizeOf,
+                      const std::vector<RegimeSums>& perSize, const FitOptions& options) {
+    // At most kMaxFolds folds: wider ones when there are many sizes, so the cost stays
+    // O(sizes^2) solves per fold.
+    const size_t width = std::max({static_cast<size_t>(std::max(1, options.crossValidationSizes)),
+                                   (sizes.size() + kMaxFolds - 1) / kMaxFolds});
+    const int most = std::min(options.maxRegimes,
+                              static_cast<int>((sizes.size() - std::min(width, sizes.size())) /
+                                               kMinSizesPerRegime));
+    if (most <= 1)
+        return 1;
+    const Kinds kinds = kindsOf(points);
+    std::vector<double> errorSum(static_cast<size_t>(most) + 1, 0.0);
+    std::vector<bool> possible(static_cast<size_t>(most) + 1, true);
+    for (size_t first = 0; first < sizes.size(); first += width) {
+        const size_t last = std::min(first + width, sizes.size());
+        std::vector<RegimeSums> kept;
+        std::vector<uint64_t> keptSizes;
+        for (size_t i = 0; i < sizes.size(); ++i)
+            if (i < first || i >= last) {
+                kept.push_back(perSize[i]);
+                keptSizes.push_back(sizes[i]);
+            }
+        const RegimeSplitter splitter(kept);
+        for (int k = 1; k <= most; ++k) {
+            const RegimeSplit split = splitter.best(k);
+            if (!std::isfinite(split.sse)) {
+                possible[static_cast<size_t>(k)] = false;
+                continue;
+            }
+            std::vector<std::pair<uint64_t, uint64_t>> gaps;
+            CostModel model =
+                modelOf(split, keptSizes, kept, options.reduceUsPerByte, nullptr, &gaps);
+            placeThresholds(model, gaps, kinds);
+            for (size_t i = 0; i < points.size(); ++i)
+                if (sizeOf[i] >= first && sizeOf[i] < last) {
+                    const CalibrationPoint& p = points[i];
+                    const double t = model.timeUs(p.collective, p.ranks, p.sizeBytes);
+                    errorSum[static_cast<size_t>(k)] +=
+                        t > 0 ? std::abs(std::log(t / p.timeUs)) : kInf;
+                }
+        }
+    }
+    int best = 1;
+    for (int k = 2; k <= most; ++k)
+        if (possible[static_cast<size_t>(k)] &&
+            errorSum[static_cast<size_t>(k)] <
+                errorSum[static_cast<size_t>(best)] - 1e-9 * static_cast<double>(points.size()))
+            best = k;
+    return best;
 }
 
 /// "1e-300", "25.5": a number as written, however small or large.
@@ -303,52 +319,23 @@ FitResult fitCostModel(const std::vector<CalibrationPoint>& points, const FitOpt
                         "the project's local memory bandwidth is far below this GPU's; set "
                         "system.local-memory-bandwidth to its memory bandwidth");
     }
-    std::vector<Sums> perSize(sizes.size());
-    for (const CalibrationPoint& p : points)
-        perSize[static_cast<size_t>(std::lower_bound(sizes.begin(), sizes.end(), p.sizeBytes) -
-                                    sizes.begin())]
-            .add(p, options.reduceUsPerByte);
-
-    const double n = static_cast<double>(points.size());
-    auto bic = [&](const Split& s, int regimes) {
-        return n * std::log(std::max(s.sse, 1e-300) / n) +
-               ((kParams + 1.0) * regimes - 1) * std::log(n);
-    };
-    Split chosen = bestSplit(perSize, 1);
-    int regimes = 1;
-    for (int k = 2; k <= options.maxRegimes; ++k) {
-        if (std::sqrt(chosen.sse / n) <= options.regimeNeededAbove)
-            break;
-        Split more = bestSplit(perSize, k);
-        if (!std::isfinite(more.sse) || bic(more, k) >= bic(chosen, regimes))
-            break;
-        chosen = std::move(more);
-        regimes = k;
+    std::vector<size_t> sizeOf(points.size());
+    std::vector<RegimeSums> perSize(sizes.size());
+    for (size_t i = 0; i < points.size(); ++i) {
+        sizeOf[i] = static_cast<size_t>(
+            std::lower_bound(sizes.begin(), sizes.end(), points[i].sizeBytes) - sizes.begin());
+        perSize[sizeOf[i]].add(points[i], options.reduceUsPerByte);
     }
+    const int regimes = chooseRegimeCount(points, sizes, sizeOf, perSize, options);
+    const RegimeSplit chosen = RegimeSplitter(perSize).best(regimes);
     if (!std::isfinite(chosen.sse))
         throw Error(ErrorKind::Validation, "no fit with latency and bandwidth >= 0 exists");
-
-    CostModel model;
-    model.reduceUsPerByte = options.reduceUsPerByte;
-    model.regimes.clear();
     std::vector<bool> separates;
-    size_t from = 0;
-    for (size_t k = 0; k < chosen.regimes.size(); ++k) {
-        const size_t to = k < chosen.cuts.size() ? chosen.cuts[k] : sizes.size();
-        Sums range;
-        for (size_t i = from; i < to; ++i)
-            range.add(perSize[i]);
-        separates.push_back(range.separates());
-        model.regimes.push_back(chosen.regimes[k].cost);
-        if (k < chosen.cuts.size()) {
-            const double mid =
-                std::sqrt(static_cast<double>(sizes[to - 1]) * static_cast<double>(sizes[to]));
-            model.thresholdBytes.push_back(
-                std::clamp(static_cast<uint64_t>(std::ceil(mid)), sizes[to - 1] + 1, sizes[to]));
-        }
-        from = to;
-    }
+    std::vector<std::pair<uint64_t, uint64_t>> gaps;
+    CostModel model =
+        modelOf(chosen, sizes, perSize, options.reduceUsPerByte, &separates, &gaps);
     model = refine(model, points, separates);
+    placeThresholds(model, gaps, kindsOf(points));
     // The bandwidth is only told when the largest messages spend a fair share on it.
     const CalibrationPoint& largest = *std::max_element(
         points.begin(), points.end(), [](const CalibrationPoint& a, const CalibrationPoint& b) {
@@ -375,7 +362,7 @@ FitResult fitCostModel(const std::vector<CalibrationPoint>& points, const FitOpt
         const double e = model.timeUs(p.collective, p.ranks, p.sizeBytes) / p.timeUs - 1;
         sum += e * e;
     }
-    out.rmsRelativeError = std::sqrt(sum / n);
+    out.rmsRelativeError = std::sqrt(sum / static_cast<double>(points.size()));
     out.model = std::move(model);
     return out;
 }

@@ -1,20 +1,22 @@
 #pragma once
 // Fitting CostModel to measured times (docs/calibration.md, "How the fit works").
 //
-// 1. For a given split of the sizes into regimes, each regime's (alpha, delta, u) minimises the
-//    sum of squared relative errors sum(((t_model - t) / t)^2): a linear least-squares problem,
-//    solved exactly with alpha, delta, u >= 0 (the best of the unconstrained solutions on each
-//    subset of free parameters that stays feasible). Per-size sums make a regime O(1).
-// 2. The split: every placement of 0, 1 or 2 thresholds between measured sizes with at least
-//    three sizes per regime. A further regime is taken only where needed: when the fit with one
-//    regime fewer misses by more than `regimeNeededAbove` (root mean square relative error) and
-//    the Bayesian information criterion prefers it.
+// 1. For a given split of the sizes into regimes, each regime's (alpha, delta, u, w) minimises
+//    the sum of squared relative errors: linear least squares with every parameter >= 0
+//    (RegimeSplit.h), and the best split for K regimes is found by dynamic programming.
+// 2. K, the number of regimes, is chosen by cross-validation on the data given, the same way for
+//    every dataset: the sizes are cut into folds of `crossValidationSizes` adjacent sizes, each
+//    fold is predicted from the best K-regime split of the others, and the K with the smallest
+//    mean |ln(predicted / measured)| wins (the smaller K on a tie). A regime holds >= 3 sizes.
+//    A step in the measured curve (NCCL switching protocol, algorithm or channel count) becomes
+//    a regime boundary when predicting across it fails, and only then.
 // 3. NLopt (BOBYQA, bounded, derivative-free) then minimises the squared log error of the chosen
 //    split from that start; thresholds sit at the geometric mean of the sizes on either side.
 // The last regime has w = 0: it is the one the simulator models, in the simulator's form.
 // alpha and delta are told apart only when a regime's data holds two or more step counts (two
 // collectives, or two rank counts); otherwise alpha is 0 and the constant is per step.
-// Deterministic: no randomness, fixed iteration order. Cost O(sizes^2) splits, O(points) sums.
+// Deterministic: no randomness, fixed iteration order. Cost O(sizes^3 / width) solves for the
+// cross-validation (fast: 31 sizes take a few ms), O(points) per NLopt evaluation.
 
 #include "calibrate/CostModel.h"
 
@@ -23,9 +25,11 @@
 namespace astrolabe {
 
 struct FitOptions {
-    int maxRegimes = 3;              ///< NCCL has three protocols: LL, LL128, Simple
-    double reduceUsPerByte = 0;      ///< the model's known g
-    double regimeNeededAbove = 0.02; ///< rms relative error over which another regime is tried
+    /// At most this many regimes: NCCL's three protocols, each with algorithm and channel
+    /// changes; cross-validation picks how many of them the data supports.
+    int maxRegimes = 6;
+    double reduceUsPerByte = 0;   ///< the model's known g
+    int crossValidationSizes = 2; ///< adjacent sizes a fold of the regime count's check holds
 };
 
 struct FitResult {

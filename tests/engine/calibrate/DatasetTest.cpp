@@ -17,7 +17,9 @@ struct Dataset {
 
 const Dataset kDatasets[] = {
     {{"a100-oci-1node-all_reduce.txt"}, true},
+    {{"a100-80gb-1node-all_reduce.txt"}, false},
     {{"h100-a3mega-2node-all_reduce.txt"}, true},
+    {{"h100-k8s-2node-all_reduce.txt"}, false},
     // Its bus bandwidth keeps creeping up from 8 MiB to 8 GiB (271 to 316 GB/s): the last regime
     // has the simulator's form, a line with no ramp, and misses it by 8 % held out.
     {{"mi300x-aac-1node-all_reduce.txt"}, false},
