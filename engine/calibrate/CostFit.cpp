@@ -169,10 +169,12 @@ Kinds kindsOf(const std::vector<CalibrationPoint>& points) {
     return kinds;
 }
 
-/// Each threshold where NCCL would switch: at the size in the gap between two regimes' data
-/// where the next regime becomes the faster one (summed log ratio of their times over the
-/// data's collectives changes sign), found by bisection in log size; the geometric mean of the
-/// gap's ends when the two do not cross inside it. Only sizes inside gaps move.
+/// Each threshold where the two regimes' times meet inside the gap between their data (summed
+/// log ratio of their times over the data's collectives changes sign), found by bisection in
+/// log size, so the predicted time is continuous there: where NCCL's tuner would switch to the
+/// protocol that became faster, or where a latency floor gives way to a rising time. The
+/// geometric mean of the gap's ends when they do not meet inside it. Only sizes inside gaps
+/// move.
 void placeThresholds(CostModel& model, const std::vector<std::pair<uint64_t, uint64_t>>& gaps,
                      const Kinds& kinds) {
     for (size_t k = 0; k < gaps.size(); ++k) {
@@ -190,10 +192,11 @@ void placeThresholds(CostModel& model, const std::vector<std::pair<uint64_t, uin
         const auto [from, to] = gaps[k];
         double a = std::log(static_cast<double>(from)), b = std::log(static_cast<double>(to));
         double cut = 0.5 * (a + b);
-        if (slower(a) < 0 && slower(b) > 0) {
+        const bool rising = slower(a) < 0; // the lower regime is faster at the gap's start
+        if (rising == (slower(b) > 0)) {
             for (int i = 0; i < 60; ++i) {
                 const double mid = 0.5 * (a + b);
-                (slower(mid) < 0 ? a : b) = mid;
+                ((slower(mid) < 0) == rising ? a : b) = mid;
             }
             cut = b;
         }
@@ -215,9 +218,12 @@ int chooseRegimeCount(const std::vector<CalibrationPoint>& points,
     // O(sizes^2) solves per fold.
     const size_t width = std::max({static_cast<size_t>(std::max(1, options.crossValidationSizes)),
                                    (sizes.size() + kMaxFolds - 1) / kMaxFolds});
-    const int most = std::min(options.maxRegimes,
-                              static_cast<int>((sizes.size() - std::min(width, sizes.size())) /
-                                               kMinSizesPerRegime));
+    const size_t kept = sizes.size() - std::min(width, sizes.size());
+    const int most =
+        kept < static_cast<size_t>(kMinSizesPerRegime)
+            ? 1
+            : std::min(options.maxRegimes,
+                       1 + static_cast<int>((kept - kMinSizesPerRegime) / kMinSizesPerFloor));
     if (most <= 1)
         return 1;
     const Kinds kinds = kindsOf(points);

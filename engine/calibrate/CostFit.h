@@ -29,7 +29,7 @@ struct FitOptions {
     /// changes; cross-validation picks how many of them the data supports.
     int maxRegimes = 6;
     double reduceUsPerByte = 0;   ///< the model's known g
-    int crossValidationSizes = 2; ///< adjacent sizes a fold of the regime count's check holds
+    int crossValidationSizes = 1; ///< adjacent sizes a fold of the regime count's check holds
 };
 
 struct FitResult {

@@ -36,11 +36,11 @@ void RegimeSums::add(const RegimeSums& o) {
     n += o.n;
 }
 
-SolvedRegime solveRegime(const RegimeSums& s, bool last) {
+SolvedRegime solveRegime(const RegimeSums& s, bool last, bool constantOnly) {
     constexpr int P = kRegimeParams;
     SolvedRegime best;
     for (int mask = 1; mask < (1 << P); ++mask) {
-        if (((mask & 1) && !s.separates()) || ((mask & 8) && last))
+        if (((mask & 1) && !s.separates()) || ((mask & 8) && last) || (constantOnly && mask > 3))
             continue;
         int idx[P], k = 0;
         for (int v = 0; v < P; ++v)
@@ -104,7 +104,9 @@ RegimeSplitter::RegimeSplitter(const std::vector<RegimeSums>& perSize)
         for (size_t to = from + 1; to <= n; ++to) {
             range.add(perSize[to - 1]);
             if (to - from >= static_cast<size_t>(kMinSizesPerRegime))
-                m_pieces[from * m_n + to] = solveRegime(range, to == n);
+                m_pieces[from * m_n + to] = solveRegime(range, to == n, false);
+            else if (to - from == kMinSizesPerFloor && to < n)
+                m_pieces[from * m_n + to] = solveRegime(range, false, true);
         }
     }
 }
@@ -113,7 +115,7 @@ RegimeSplit RegimeSplitter::best(int regimes) const {
     const size_t n = m_n - 1;
     constexpr double inf = std::numeric_limits<double>::infinity();
     RegimeSplit out;
-    if (regimes < 1 || n < static_cast<size_t>(kMinSizesPerRegime * regimes))
+    if (regimes < 1 || n < static_cast<size_t>(kMinSizesPerRegime + kMinSizesPerFloor * (regimes - 1)))
         return out;
     // cost[k][j]: the best sse of sizes [0, j) in k + 1 regimes that are not the last; from[k][j]
     // where its last of them starts.

@@ -11,7 +11,7 @@
 // regime holds two or more step counts. Per-size sums make a regime O(1) to solve from sums.
 //
 // The split is dynamic programming over contiguous ranges of sizes (segmented regression):
-// every range [i, j) of at least kMinSizesPerRegime sizes is solved once, O(sizes^2) solves, and
+// every range [i, j) of sizes is solved once, O(sizes^2) solves, and
 // the best K-regime split is found in O(K sizes^2). Ties go to the earlier cut: deterministic.
 
 #include "calibrate/CostModel.h"
@@ -21,7 +21,11 @@
 
 namespace astrolabe {
 
+/// A regime holds one size more than it has parameters to fit along the size: three for a line
+/// (a constant and a bandwidth), two for a latency floor (a constant only, no bandwidth), which
+/// is allowed below the last regime only (the last one must give a bandwidth).
 inline constexpr int kMinSizesPerRegime = 3;
+inline constexpr int kMinSizesPerFloor = 2;
 inline constexpr int kRegimeParams = 4; ///< alpha, delta, u, w
 
 /// The least-squares sums of a set of measurements.
@@ -43,8 +47,9 @@ struct SolvedRegime {
     double sse = std::numeric_limits<double>::infinity(); ///< sum of squared relative errors
 };
 
-/// Non-negative least squares over the sums; `last` forbids w.
-SolvedRegime solveRegime(const RegimeSums& sums, bool last);
+/// Non-negative least squares over the sums; `last` forbids w, `constantOnly` allows alpha and
+/// delta only (a latency floor).
+SolvedRegime solveRegime(const RegimeSums& sums, bool last, bool constantOnly);
 
 struct RegimeSplit {
     std::vector<size_t> cuts; ///< index of the first size of regimes 1..K-1
