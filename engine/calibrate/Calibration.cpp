@@ -88,6 +88,10 @@ std::string calibrationReportText(const Calibration& c) {
                padded(percent(cell.stats.geomean), 9) + percent(cell.stats.worst) + "\n";
     out += "  all sizes: " + statsText(c.heldOut.sizeRangeAll) + "\n";
     out += "  >= 1 MiB:  " + statsText(c.heldOut.sizeRangeLarge) + "\n";
+    out += "  baseline, each held-out size interpolated between its measured neighbours: all "
+           "sizes " +
+           statsText(c.heldOut.interpolationAll) + "; >= 1 MiB " +
+           statsText(c.heldOut.interpolationLarge) + "\n";
     out += "held out, each of the ranges above whole:\n";
     out += "  all sizes: " + statsText(c.heldOut.wideRangeAll) + "\n";
     out += "  >= 1 MiB:  " + statsText(c.heldOut.wideRangeLarge) + "\n";

@@ -38,6 +38,40 @@ bool predictHeldOut(const std::vector<CalibrationPoint>& points, const FitOption
     }
 }
 
+/// The geometric mean of the measured times of (collective, ranks, size); 0 when none.
+double measuredUs(const std::vector<CalibrationPoint>& points, const CalibrationPoint& like,
+                  uint64_t sizeBytes) {
+    double sum = 0;
+    int n = 0;
+    for (const CalibrationPoint& p : points)
+        if (p.collective == like.collective && p.ranks == like.ranks && p.sizeBytes == sizeBytes) {
+            sum += std::log(p.timeUs);
+            ++n;
+        }
+    return n ? std::exp(sum / n) : 0;
+}
+
+/// The interpolation baseline of HeldOutReport for the fold [from, to] of `sizes`.
+void interpolate(const std::vector<CalibrationPoint>& points, const std::vector<uint64_t>& sizes,
+                 size_t from, size_t to, std::vector<double>& all, std::vector<double>& large) {
+    if (from == 0 || to + 1 >= sizes.size())
+        return;
+    for (const CalibrationPoint& p : points) {
+        if (p.sizeBytes < sizes[from] || p.sizeBytes > sizes[to])
+            continue;
+        const uint64_t below = sizes[from - 1], above = sizes[to + 1];
+        const double tb = measuredUs(points, p, below), ta = measuredUs(points, p, above);
+        if (!(tb > 0 && ta > 0))
+            continue;
+        const double f = std::log(static_cast<double>(p.sizeBytes) / static_cast<double>(below)) /
+                         std::log(static_cast<double>(above) / static_cast<double>(below));
+        const double predicted = std::exp(std::log(tb) + f * (std::log(ta) - std::log(tb)));
+        all.push_back(p.timeUs / predicted);
+        if (p.sizeBytes >= kLargeMessageBytes)
+            large.push_back(all.back());
+    }
+}
+
 /// predicted / measured busbw = measured / predicted time.
 double ratio(const CalibrationPoint& p, double predictedUs) {
     return p.timeUs / predictedUs;
@@ -90,9 +124,12 @@ HeldOutReport checkHeldOut(const std::vector<CalibrationPoint>& points, const Fi
     std::sort(sizes.begin(), sizes.end());
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
 
+    std::vector<double> interpolatedAll, interpolatedLarge;
     for (size_t first = 0; first < sizes.size(); first += kSizesPerHeldOutRange) {
+        const size_t last = std::min(first + kSizesPerHeldOutRange, sizes.size()) - 1;
+        interpolate(points, sizes, first, last, interpolatedAll, interpolatedLarge);
         const uint64_t from = sizes[first];
-        const uint64_t to = sizes[std::min(first + kSizesPerHeldOutRange, sizes.size()) - 1];
+        const uint64_t to = sizes[last];
         const auto inRange = [from, to](const CalibrationPoint& p) {
             return p.sizeBytes >= from && p.sizeBytes <= to;
         };
@@ -101,6 +138,8 @@ HeldOutReport checkHeldOut(const std::vector<CalibrationPoint>& points, const Fi
             report.notes.push_back("without " + units::formatSize(from) + " to " +
                                    units::formatSize(to) + ": " + why);
     }
+    report.interpolationAll = errorStats(interpolatedAll);
+    report.interpolationLarge = errorStats(interpolatedLarge);
     std::vector<double> wide(points.size(), nan);
     for (int range = 0; range < sizeRangeCount(); ++range) {
         const auto inRange = [range](const CalibrationPoint& p) {

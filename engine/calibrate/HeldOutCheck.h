@@ -54,6 +54,11 @@ struct HeldOutReport {
     std::vector<HeldOutCell> bySizeRange;
     ErrorStats sizeRangeAll, sizeRangeLarge;     ///< over every point so predicted; large: >= 1 MiB
     ErrorStats wideRangeAll, wideRangeLarge;     ///< the same with each report range held out whole
+    /// A model-free baseline on the same folds: each held-out size's time interpolated in
+    /// log-log between the nearest measured sizes on either side (same collective and ranks;
+    /// sizes without a neighbour on both sides are not counted). A step in the measured curve
+    /// that its neighbours do not show is missed by any predictor that has only the neighbours.
+    ErrorStats interpolationAll, interpolationLarge;
     std::vector<CollectiveHoldOut> byCollective; ///< leave-one-collective-out
     /// Per point, its leave-one-size-range-out prediction in us; NaN when its fold had no fit.
     std::vector<double> predictedUs;

@@ -3,11 +3,14 @@
 // reduction), steps = 2(n-1) for all-reduce and n-1 for all-gather, bus = 2(n-1)/n and (n-1)/n.
 #include "TestPaths.h"
 #include "calibrate/Calibration.h"
+#include "calibrate/RegimeSplit.h"
 #include "core/Error.h"
 #include "support/MachineTime.h"
 
+#include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
+#include <limits>
 
 using namespace astrolabe;
 
@@ -218,4 +221,70 @@ TEST(HeldOut, ModelDataIsPredictedExactlyFromEveryFold) {
     // all-gather alone folds alpha into the step: predicting all-reduce from it gives
     // 14 * (12 + 7 * 0.8) / 7 = 35.2 us of constant instead of 23.2; the figure is honest.
     EXPECT_GT(r.byCollective[0].all.worst, 0.01);
+}
+
+TEST(CostFit, ALatencyFloorIsARegimeOfItsOwnWithItsThresholdWhereTheTimesMeet) {
+    // all_gather over 2 ranks: one step, bus factor 1/2. t = max(2000 us, 300 us + bus S / 2.5
+    // GB/s): the floor holds at 1 - 8 MiB, the line from 16 MiB; they meet where
+    // 300 + S / 2 / 2500 = 2000 us, at S = 8.5e6 B. A floor has no bandwidth to fit, so two
+    // sizes suffice for it; the line's last regime gets the rest.
+    std::vector<CalibrationPoint> points;
+    for (int e = 20; e <= 27; ++e) {
+        const uint64_t s = uint64_t{1} << e;
+        const double t = std::max(2000.0, 300.0 + static_cast<double>(s) / 2 / 2500);
+        points.push_back({NcclCollective::AllGather, 2, s, t, 0, e});
+    }
+    const FitResult fit = fitCostModel(points);
+    ASSERT_EQ(fit.model.regimes.size(), 2u);
+    EXPECT_NEAR(fit.model.regimes[0].stepUs, 2000, 1e-6);
+    EXPECT_EQ(fit.model.regimes[0].usPerBusByte, 0.0);
+    EXPECT_NEAR(fit.model.regimes[1].stepUs, 300, 1e-6);
+    EXPECT_NEAR(1e-3 / fit.model.regimes[1].usPerBusByte, 2.5, 1e-9);
+    EXPECT_NEAR(static_cast<double>(fit.model.thresholdBytes[0]), 8.5e6, 1e3);
+    // Held out two sizes at a time, the sizes beside the floor's end are predicted from a floor
+    // and a line that meet where they do: exact, except where a fold leaves the floor one size.
+    const HeldOutReport r = checkHeldOut(points);
+    EXPECT_EQ(r.sizeRangeAll.points, 8);
+    EXPECT_LT(r.sizeRangeLarge.geomean, 0.05);
+}
+
+TEST(CostFit, SplitByDynamicProgrammingIsTheBestOfEveryPlacement) {
+    // Three regimes of a bumpy curve (a deterministic 3 % wobble on a three-regime model): the
+    // dynamic programme's best split must equal the best over every placement of two cuts.
+    CostModel truth = twoRegimes();
+    truth.thresholdBytes.push_back(64 << 20);
+    truth.regimes.push_back({40.0, 2.0, 1e-3 / 120});
+    std::vector<RegimeSums> perSize;
+    std::vector<CalibrationPoint> points = sample(truth, NcclCollective::AllReduce, 8, 6, 32);
+    for (size_t i = 0; i < points.size(); ++i) {
+        points[i].timeUs *= 1 + 0.03 * std::sin(1.7 * static_cast<double>(i));
+        perSize.emplace_back();
+        perSize.back().add(points[i], 0);
+    }
+    const RegimeSplit best = RegimeSplitter(perSize).best(3);
+    const size_t n = perSize.size();
+    auto range = [&](size_t from, size_t to, bool last) {
+        RegimeSums s;
+        for (size_t i = from; i < to; ++i)
+            s.add(perSize[i]);
+        return solveRegime(s, last, to - from < kMinSizesPerRegime).sse;
+    };
+    double exhaustive = std::numeric_limits<double>::infinity();
+    for (size_t a = kMinSizesPerFloor; a < n; ++a)
+        for (size_t b = a + kMinSizesPerFloor; b + kMinSizesPerRegime <= n; ++b)
+            exhaustive = std::min(exhaustive, range(0, a, false) + range(a, b, false) +
+                                                  range(b, n, true));
+    EXPECT_NEAR(best.sse, exhaustive, 1e-12 + 1e-9 * exhaustive);
+    ASSERT_EQ(best.regimes.size(), 3u);
+}
+
+TEST(CostFit, CrossValidationAddsNoRegimeForNoise) {
+    // One regime with a +-2 % alternating error on every size: no split predicts held-out sizes
+    // better than the one line, so cross-validation keeps one regime.
+    CostModel truth;
+    truth.regimes = {{12.0, 0.8, 1e-3 / 90}};
+    std::vector<CalibrationPoint> points = sample(truth, NcclCollective::AllReduce, 8, 10, 34);
+    for (size_t i = 0; i < points.size(); ++i)
+        points[i].timeUs *= i % 2 ? 1.02 : 0.98;
+    EXPECT_EQ(fitCostModel(points).model.regimes.size(), 1u);
 }

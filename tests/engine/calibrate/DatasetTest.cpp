@@ -1,6 +1,7 @@
 // Every bundled public dataset (tests/data/nccl-tests/PROVENANCE.md) calibrated and checked held
 // out: the table of docs/calibration.md. The targets of issue #47 are the references: held-out
-// geomean error of bus bandwidth <= 5 % for messages >= 1 MiB and <= 15 % over all sizes.
+// geomean error of bus bandwidth <= 5 % for messages >= 1 MiB and <= 15 % over all sizes. One
+// model and one fitting procedure for all of them; nothing is set per dataset.
 #include "TestPaths.h"
 #include "calibrate/Calibration.h"
 
@@ -17,17 +18,16 @@ struct Dataset {
 
 const Dataset kDatasets[] = {
     {{"a100-oci-1node-all_reduce.txt"}, true},
-    {{"a100-80gb-1node-all_reduce.txt"}, false},
+    {{"a100-80gb-1node-all_reduce.txt"}, true},
     {{"h100-a3mega-2node-all_reduce.txt"}, true},
-    {{"h100-k8s-2node-all_reduce.txt"}, false},
-    // Its bus bandwidth keeps creeping up from 8 MiB to 8 GiB (271 to 316 GB/s): the last regime
-    // has the simulator's form, a line with no ramp, and misses it by 8 % held out.
-    {{"mi300x-aac-1node-all_reduce.txt"}, false},
-    // Its bus bandwidth jumps from 174 to 294 GB/s between 128 and 256 MiB (and dips at 2 MiB):
-    // a held-out pair of sizes on such a step is mispredicted by any smooth model.
+    {{"h100-k8s-2node-all_reduce.txt"}, true},
+    {{"mi300x-aac-1node-all_reduce.txt"}, true},
+    // Its time falls from 1 MiB to 2 MiB (414 to 319 us) and jumps between 64 and 256 MiB: steps
+    // its neighbours do not show. Interpolating each held-out size between its measured
+    // neighbours misses by as much as the model does (12.9 % above 1 MiB).
     {{"mi300x-aac-2node-all_reduce.txt"}, false},
     // Two ranks on one GPU over sockets: its own out-of-place and in-place columns differ by
-    // 7.4 % (geomean) and up to 54 %; eight sizes leave three or four per regime.
+    // 7.4 % (geomean) and up to 54 %, and eight sizes leave six to fit from per fold.
     {{"rtx5090-socket-2rank-all_gather.txt", "rtx5090-socket-2rank-reduce_scatter.txt"}, false},
 };
 
@@ -36,7 +36,7 @@ const Dataset kDatasets[] = {
 TEST(CalibrationDatasets, HeldOutErrorsPerDataset) {
     std::printf("| dataset | regimes | in-sample rms | held-out >= 1 MiB: geomean (worst) | "
                 "held-out all sizes: geomean (worst) | wide ranges held out: >= 1 MiB / all | "
-                "repeatability: geomean (worst) |\n");
+                "neighbour interpolation: >= 1 MiB / all | repeatability: geomean (worst) |\n");
     for (const Dataset& d : kDatasets) {
         std::vector<NcclRun> runs;
         for (const char* file : d.files)
@@ -45,16 +45,22 @@ TEST(CalibrationDatasets, HeldOutErrorsPerDataset) {
         const ErrorStats& large = c.heldOut.sizeRangeLarge;
         const ErrorStats& all = c.heldOut.sizeRangeAll;
         std::printf("| %s | %zu | %.1f %% | %.1f %% (%.1f %%) | %.1f %% (%.1f %%) | %.1f %% / "
-                    "%.1f %% | %.1f %% (%.1f %%) |\n",
+                    "%.1f %% | %.1f %% / %.1f %% | %.1f %% (%.1f %%) |\n",
                     d.files.front(), c.fit.model.regimes.size(), 100 * c.fit.rmsRelativeError,
                     100 * large.geomean, 100 * large.worst, 100 * all.geomean, 100 * all.worst,
                     100 * c.heldOut.wideRangeLarge.geomean, 100 * c.heldOut.wideRangeAll.geomean,
+                    100 * c.heldOut.interpolationLarge.geomean,
+                    100 * c.heldOut.interpolationAll.geomean,
                     100 * c.repeatability.geomean, 100 * c.repeatability.worst);
         std::printf("%s", calibrationReportText(c).c_str());
         EXPECT_EQ(all.points, c.fit.points) << d.files.front() << ": a fold could not be fitted";
         if (d.meetsTargets) {
             EXPECT_LE(large.geomean, 0.05) << d.files.front();
             EXPECT_LE(all.geomean, 0.15) << d.files.front();
+        } else {
+            // Where the targets are missed, the model still predicts no worse than the
+            // model-free baseline that interpolates between the measured neighbours.
+            EXPECT_LE(large.geomean, c.heldOut.interpolationLarge.geomean) << d.files.front();
         }
     }
 }
