@@ -23,28 +23,35 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kParams = kRegimeParams;
 constexpr size_t kMaxFolds = 16; ///< of the cross-validation that picks the regime count
 
-/// The measurements of one (collective, ranks, size): count, sum of ln t and of (ln t)^2, so
-/// that sum((ln m - ln t)^2) = count (ln m)^2 - 2 ln m sum(ln t) + sum((ln t)^2) costs one model
-/// evaluation per group, however many files repeat the size.
+/// The measurements of one (collective, ranks, size): count, mean of ln t and the sum of squared
+/// deviations from it, so that sum((ln m - ln t)^2) = count (ln m - mean)^2 + deviations costs
+/// one model evaluation per group, however many files repeat the size (and cancels nothing).
 struct LogGroup {
     NcclCollective collective;
     int ranks;
     uint64_t sizeBytes;
-    double count = 0, sumLog = 0, sumLog2 = 0;
+    double count = 0, meanLog = 0, deviations = 0;
 };
 
 std::vector<LogGroup> logGroups(const std::vector<CalibrationPoint>& points) {
     std::vector<LogGroup> groups;
+    std::vector<size_t> groupOf;
     for (const CalibrationPoint& p : points) {
         auto it = std::find_if(groups.begin(), groups.end(), [&p](const LogGroup& g) {
             return g.collective == p.collective && g.ranks == p.ranks && g.sizeBytes == p.sizeBytes;
         });
         if (it == groups.end())
             it = groups.insert(groups.end(), {p.collective, p.ranks, p.sizeBytes});
-        const double l = std::log(p.timeUs);
         it->count += 1;
-        it->sumLog += l;
-        it->sumLog2 += l * l;
+        it->meanLog += std::log(p.timeUs);
+        groupOf.push_back(static_cast<size_t>(it - groups.begin()));
+    }
+    for (LogGroup& g : groups)
+        g.meanLog /= g.count;
+    for (size_t i = 0; i < points.size(); ++i) {
+        LogGroup& g = groups[groupOf[i]];
+        const double d = std::log(points[i].timeUs) - g.meanLog;
+        g.deviations += d * d;
     }
     return groups;
 }
@@ -55,10 +62,10 @@ double squaredLogError(const CostModel& model, const std::vector<LogGroup>& grou
         const double t = model.timeUs(g.collective, g.ranks, g.sizeBytes);
         if (!(t > 0))
             return kInf;
-        const double l = std::log(t);
-        sum += g.count * l * l - 2 * l * g.sumLog + g.sumLog2;
+        const double d = std::log(t) - g.meanLog;
+        sum += g.count * d * d + g.deviations;
     }
-    return std::max(sum, 0.0);
+    return sum;
 }
 
 struct Refinement {
@@ -118,7 +125,8 @@ CostModel refine(const CostModel& start, const std::vector<CalibrationPoint>& po
         double value = kInf;
         const nlopt_result status = nlopt_optimize(opt, x.data(), &value);
         nlopt_destroy(opt);
-        if (status < 0 || !(value < before))
+        // Roundoff-limited ends still return the best point found.
+        if ((status < 0 && status != NLOPT_ROUNDOFF_LIMITED) || !(value < before))
             continue;
         refineObjective(static_cast<unsigned>(x.size()), x.data(), nullptr, &r);
         out.regimes[k] = r.model.regimes[k];
