@@ -346,8 +346,7 @@ FitResult fitCostModel(const std::vector<CalibrationPoint>& points, const FitOpt
         throw Error(ErrorKind::Validation, "no fit with latency and bandwidth >= 0 exists");
     std::vector<bool> separates;
     std::vector<std::pair<uint64_t, uint64_t>> gaps;
-    CostModel model =
-        modelOf(chosen, sizes, perSize, options.reduceUsPerByte, &separates, &gaps);
+    CostModel model = modelOf(chosen, sizes, perSize, options.reduceUsPerByte, &separates, &gaps);
     model = refine(model, points, separates);
     placeThresholds(model, gaps, kindsOf(points));
     // The bandwidth is only told when the largest messages spend a fair share on it.

@@ -52,8 +52,8 @@ struct HeldOutReport {
     /// Leave-one-size-range-out (ranges of kSizesPerHeldOutRange sizes), per collective and
     /// report range.
     std::vector<HeldOutCell> bySizeRange;
-    ErrorStats sizeRangeAll, sizeRangeLarge;     ///< over every point so predicted; large: >= 1 MiB
-    ErrorStats wideRangeAll, wideRangeLarge;     ///< the same with each report range held out whole
+    ErrorStats sizeRangeAll, sizeRangeLarge; ///< over every point so predicted; large: >= 1 MiB
+    ErrorStats wideRangeAll, wideRangeLarge; ///< the same with each report range held out whole
     /// A model-free baseline on the same folds: each held-out size's time interpolated in
     /// log-log between the nearest measured sizes on either side (same collective and ranks;
     /// sizes without a neighbour on both sides are not counted). A step in the measured curve

@@ -97,7 +97,8 @@ SolvedRegime solveRegime(const RegimeSums& s, bool last, bool constantOnly) {
 }
 
 RegimeSplitter::RegimeSplitter(const std::vector<RegimeSums>& perSize)
-    : m_n(perSize.size() + 1), m_pieces(m_n * m_n) {
+    : m_n(perSize.size() + 1)
+    , m_pieces(m_n * m_n) {
     const size_t n = perSize.size();
     for (size_t from = 0; from < n; ++from) {
         RegimeSums range;
@@ -115,7 +116,8 @@ RegimeSplit RegimeSplitter::best(int regimes) const {
     const size_t n = m_n - 1;
     constexpr double inf = std::numeric_limits<double>::infinity();
     RegimeSplit out;
-    if (regimes < 1 || n < static_cast<size_t>(kMinSizesPerRegime + kMinSizesPerFloor * (regimes - 1)))
+    if (regimes < 1 ||
+        n < static_cast<size_t>(kMinSizesPerRegime + kMinSizesPerFloor * (regimes - 1)))
         return out;
     // cost[k][j]: the best sse of sizes [0, j) in k + 1 regimes that are not the last; from[k][j]
     // where its last of them starts.

@@ -272,8 +272,8 @@ TEST(CostFit, SplitByDynamicProgrammingIsTheBestOfEveryPlacement) {
     double exhaustive = std::numeric_limits<double>::infinity();
     for (size_t a = kMinSizesPerFloor; a < n; ++a)
         for (size_t b = a + kMinSizesPerFloor; b + kMinSizesPerRegime <= n; ++b)
-            exhaustive = std::min(exhaustive, range(0, a, false) + range(a, b, false) +
-                                                  range(b, n, true));
+            exhaustive =
+                std::min(exhaustive, range(0, a, false) + range(a, b, false) + range(b, n, true));
     EXPECT_NEAR(best.sse, exhaustive, 1e-12 + 1e-9 * exhaustive);
     ASSERT_EQ(best.regimes.size(), 3u);
 }

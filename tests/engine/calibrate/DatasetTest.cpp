@@ -22,7 +22,7 @@ const Dataset kDatasets[] = {
     {{"h100-a3mega-2node-all_reduce.txt"}, true},
     {{"h100-k8s-2node-all_reduce.txt"}, true},
     {{"mi300x-aac-1node-all_reduce.txt"}, true},
-    // Its time falls from 1 MiB to 2 MiB (414 to 319 us) and jumps between 64 and 256 MiB: steps
+    // Its time falls from 1 MiB to 2 MiB (414 to 316 us) and jumps between 64 and 256 MiB: steps
     // its neighbours do not show. Interpolating each held-out size between its measured
     // neighbours misses by as much as the model does (12.9 % above 1 MiB).
     {{"mi300x-aac-2node-all_reduce.txt"}, false},
@@ -50,8 +50,8 @@ TEST(CalibrationDatasets, HeldOutErrorsPerDataset) {
                     100 * large.geomean, 100 * large.worst, 100 * all.geomean, 100 * all.worst,
                     100 * c.heldOut.wideRangeLarge.geomean, 100 * c.heldOut.wideRangeAll.geomean,
                     100 * c.heldOut.interpolationLarge.geomean,
-                    100 * c.heldOut.interpolationAll.geomean,
-                    100 * c.repeatability.geomean, 100 * c.repeatability.worst);
+                    100 * c.heldOut.interpolationAll.geomean, 100 * c.repeatability.geomean,
+                    100 * c.repeatability.worst);
         std::printf("%s", calibrationReportText(c).c_str());
         EXPECT_EQ(all.points, c.fit.points) << d.files.front() << ": a fold could not be fitted";
         if (d.meetsTargets) {
