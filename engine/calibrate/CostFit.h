@@ -15,8 +15,8 @@
 // The last regime has w = 0: it is the one the simulator models, in the simulator's form.
 // alpha and delta are told apart only when a regime's data holds two or more step counts (two
 // collectives, or two rank counts); otherwise alpha is 0 and the constant is per step.
-// Deterministic: no randomness, fixed iteration order. Cost O(sizes^3 / width) solves for the
-// cross-validation (fast: 31 sizes take a few ms), O(points) per NLopt evaluation.
+// Deterministic: no randomness, fixed iteration order. Cost: at most 16 folds of O(sizes^2)
+// regime solves (RegimeSplit.h bounds them beyond 48 sizes), O(sizes) per NLopt evaluation.
 
 #include "calibrate/CostModel.h"
 

@@ -125,8 +125,11 @@ HeldOutReport checkHeldOut(const std::vector<CalibrationPoint>& points, const Fi
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
 
     std::vector<double> interpolatedAll, interpolatedLarge;
-    for (size_t first = 0; first < sizes.size(); first += kSizesPerHeldOutRange) {
-        const size_t last = std::min(first + kSizesPerHeldOutRange, sizes.size()) - 1;
+    // Two sizes a range, wider beyond 2 x kMaxHeldOutRanges sizes: the refits stay bounded.
+    const size_t width = std::max<size_t>(
+        kSizesPerHeldOutRange, (sizes.size() + kMaxHeldOutRanges - 1) / kMaxHeldOutRanges);
+    for (size_t first = 0; first < sizes.size(); first += width) {
+        const size_t last = std::min(first + width, sizes.size()) - 1;
         interpolate(points, sizes, first, last, interpolatedAll, interpolatedLarge);
         const uint64_t from = sizes[first];
         const uint64_t to = sizes[last];

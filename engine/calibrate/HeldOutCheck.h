@@ -47,6 +47,8 @@ struct CollectiveHoldOut {
 
 /// Adjacent sizes per held-out range.
 inline constexpr int kSizesPerHeldOutRange = 2;
+/// At most this many held-out ranges: beyond 64 sizes a range holds ceil(sizes / 32) sizes.
+inline constexpr size_t kMaxHeldOutRanges = 32;
 
 struct HeldOutReport {
     /// Leave-one-size-range-out (ranges of kSizesPerHeldOutRange sizes), per collective and

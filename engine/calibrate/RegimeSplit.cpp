@@ -98,12 +98,15 @@ SolvedRegime solveRegime(const RegimeSums& s, bool last, bool constantOnly) {
 
 RegimeSplitter::RegimeSplitter(const std::vector<RegimeSums>& perSize)
     : m_n(perSize.size() + 1)
+    , m_step(std::max<size_t>(1, (perSize.size() + kMaxCutPositions - 1) / kMaxCutPositions))
     , m_pieces(m_n * m_n) {
     const size_t n = perSize.size();
-    for (size_t from = 0; from < n; ++from) {
+    for (size_t from = 0; from < n; from += m_step) {
         RegimeSums range;
         for (size_t to = from + 1; to <= n; ++to) {
             range.add(perSize[to - 1]);
+            if (!cutAllowed(to))
+                continue;
             if (to - from >= static_cast<size_t>(kMinSizesPerRegime))
                 m_pieces[from * m_n + to] = solveRegime(range, to == n, false);
             else if (to - from == kMinSizesPerFloor && to < n)
@@ -125,8 +128,8 @@ RegimeSplit RegimeSplitter::best(int regimes) const {
     std::vector<std::vector<double>> cost(heads, std::vector<double>(n + 1, inf));
     std::vector<std::vector<size_t>> from(heads, std::vector<size_t>(n + 1, 0));
     for (size_t k = 0; k < heads; ++k)
-        for (size_t j = 1; j < n; ++j)
-            for (size_t i = 0; i < j; ++i) {
+        for (size_t j = m_step; j < n; j += m_step)
+            for (size_t i = 0; i < j; i += m_step) {
                 const double before = k == 0 ? (i == 0 ? 0.0 : inf) : cost[k - 1][i];
                 const double sse = before + piece(i, j).sse;
                 if (sse < cost[k][j]) {
@@ -135,7 +138,7 @@ RegimeSplit RegimeSplitter::best(int regimes) const {
                 }
             }
     size_t lastFrom = 0;
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < n; i += m_step) {
         const double before = heads == 0 ? (i == 0 ? 0.0 : inf) : cost[heads - 1][i];
         const double sse = before + piece(i, n).sse;
         if (sse < out.sse) {

@@ -11,8 +11,10 @@
 // regime holds two or more step counts. Per-size sums make a regime O(1) to solve from sums.
 //
 // The split is dynamic programming over contiguous ranges of sizes (segmented regression):
-// every range [i, j) of sizes is solved once, O(sizes^2) solves, and
-// the best K-regime split is found in O(K sizes^2). Ties go to the earlier cut: deterministic.
+// every range [i, j) of sizes is solved once, O(sizes^2) solves, and the best K-regime split is
+// found in O(K sizes^2). Beyond kMaxCutPositions sizes, regimes start only at every m-th size
+// (m = ceil(sizes / kMaxCutPositions)), which bounds the solves at about kMaxCutPositions^2 / 2
+// (a sweep by doubling has about 32 sizes and is split anywhere). Ties go to the earlier cut.
 
 #include "calibrate/CostModel.h"
 
@@ -27,6 +29,7 @@ namespace astrolabe {
 inline constexpr int kMinSizesPerRegime = 3;
 inline constexpr int kMinSizesPerFloor = 2;
 inline constexpr int kRegimeParams = 4; ///< alpha, delta, u, w
+inline constexpr size_t kMaxCutPositions = 48;
 
 /// The least-squares sums of a set of measurements.
 struct RegimeSums {
@@ -67,7 +70,9 @@ public:
 
 private:
     const SolvedRegime& piece(size_t from, size_t to) const { return m_pieces[from * m_n + to]; }
+    bool cutAllowed(size_t at) const { return at % m_step == 0 || at + 1 == m_n; }
     size_t m_n;
+    size_t m_step; ///< regimes start at multiples of it: 1 up to kMaxCutPositions sizes
     std::vector<SolvedRegime> m_pieces; ///< [from * n + to]; the last piece (to = n) has w = 0
 };
 

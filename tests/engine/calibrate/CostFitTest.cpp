@@ -288,3 +288,28 @@ TEST(CostFit, CrossValidationAddsNoRegimeForNoise) {
         points[i].timeUs *= i % 2 ? 1.02 : 0.98;
     EXPECT_EQ(fitCostModel(points).model.regimes.size(), 1u);
 }
+
+TEST(CostFit, TheLargestDataAllowedFitsAndChecksInBoundedTime) {
+    // 256 sizes (the limit, docs/limits.md) of a three-regime curve with a 3 % wobble: regimes
+    // start only at every 6th size beyond 48 sizes and the held-out ranges widen to 8 sizes
+    // beyond 64, so the fit and its checks stay well under 3 s of CPU.
+    CostModel truth = twoRegimes();
+    truth.thresholdBytes.push_back(64 << 20);
+    truth.regimes.push_back({40.0, 2.0, 1e-3 / 120});
+    std::vector<CalibrationPoint> points;
+    for (int i = 0; i < 256; ++i) {
+        const auto s = static_cast<uint64_t>(std::ldexp(1.0, 8 + i / 10) * (1 + (i % 10) / 10.0));
+        const double t = truth.timeUs(NcclCollective::AllReduce, 8, s);
+        points.push_back(
+            {NcclCollective::AllReduce, 8, s, t * (1 + 0.03 * std::sin(1.7 * i)), 0, i});
+    }
+    const double started = timing::threadCpuMs();
+    const FitResult fit = fitCostModel(points);
+    const HeldOutReport r = checkHeldOut(points);
+    const double ms = timing::threadCpuMs() - started;
+    std::printf("[ calibrate ] 256 sizes: %zu regimes, fit and held-out checks %.0f ms CPU\n",
+                fit.model.regimes.size(), ms);
+    EXPECT_EQ(r.sizeRangeAll.points, 256);
+    EXPECT_LT(r.sizeRangeAll.geomean, 0.05);
+    EXPECT_LT(ms, 3000);
+}
