@@ -98,12 +98,20 @@ CostModel refine(const CostModel& start, const std::vector<CalibrationPoint>& po
         for (const LogGroup& g : all)
             if (start.regimeOf(g.sizeBytes) == k)
                 mine.push_back(g);
+        std::vector<uint64_t> mineSizes;
+        for (const LogGroup& g : mine)
+            mineSizes.push_back(g.sizeBytes);
+        std::sort(mineSizes.begin(), mineSizes.end());
+        // A latency floor (fewer sizes than a line needs) stays a constant.
+        const bool floor = std::unique(mineSizes.begin(), mineSizes.end()) - mineSizes.begin() <
+                           kMinSizesPerRegime;
         Refinement r{&mine, start, {}, {}};
         std::vector<double> x, lower, upper;
         const RegimeCost& c = start.regimes[k];
         const double values[kParams] = {c.alphaUs, c.stepUs, c.usPerBusByte, c.usPerRootBusByte};
         for (int p = 0; p < kParams; ++p) {
-            if ((p == 0 && !separates[k]) || (p == 3 && k + 1 == start.regimes.size()))
+            if ((p == 0 && !separates[k]) || (p == 3 && k + 1 == start.regimes.size()) ||
+                (p >= 2 && floor))
                 continue;
             r.free.emplace_back(k, p);
             r.scale.push_back(values[p] > 0 ? values[p] : typical[p]);
