@@ -11,24 +11,42 @@ using namespace astrolabe;
 
 namespace {
 
-struct Dataset {
-    std::vector<const char*> files; ///< fitted together: one system, one dimension
-    bool meetsTargets; ///< as docs/calibration.md reports; the rest are listed with the reason
+/// Why a dataset misses the targets, as docs/calibration.md reports, and what is checked instead.
+enum class Miss {
+    None,        ///< meets both targets
+    DataSteps,   ///< steps or noise: the model is no worse than interpolating between neighbours
+    Collectives, ///< collectives differ in efficiency: each collective alone meets the targets
 };
 
+struct Dataset {
+    std::vector<const char*> files; ///< fitted together: one system, one dimension
+    Miss miss;
+};
+
+bool meetsTargets(const HeldOutReport& r) {
+    return r.sizeRangeLarge.geomean <= 0.05 && r.sizeRangeAll.geomean <= 0.15;
+}
+
 const Dataset kDatasets[] = {
-    {{"a100-oci-1node-all_reduce.txt"}, true},
-    {{"a100-80gb-1node-all_reduce.txt"}, true},
-    {{"h100-a3mega-2node-all_reduce.txt"}, true},
-    {{"h100-k8s-2node-all_reduce.txt"}, true},
-    {{"mi300x-aac-1node-all_reduce.txt"}, true},
+    {{"a100-oci-1node-all_reduce.txt"}, Miss::None},
+    {{"a100-80gb-1node-all_reduce.txt"}, Miss::None},
+    {{"h100-a3mega-2node-all_reduce.txt"}, Miss::None},
+    {{"h100-k8s-2node-all_reduce.txt"}, Miss::None},
+    {{"mi300x-aac-1node-all_reduce.txt"}, Miss::None},
+    // Two GPUs over PCIe without P2P: at large sizes all_gather reaches 3.2 - 3.8 GB/s of bus
+    // bandwidth, all_reduce 4.0 and alltoall 4.6, and one ring link per dimension cannot be all
+    // three. Each collective alone meets the targets.
+    {{"rtx2080ti-pcie-2gpu-all_reduce.txt", "rtx2080ti-pcie-2gpu-all_gather.txt",
+      "rtx2080ti-pcie-2gpu-alltoall.txt"},
+     Miss::Collectives},
     // Its time falls from 1 MiB to 2 MiB (414 to 316 us) and jumps between 64 and 256 MiB: steps
     // its neighbours do not show. Interpolating each held-out size between its measured
     // neighbours misses by as much as the model does (12.9 % above 1 MiB).
-    {{"mi300x-aac-2node-all_reduce.txt"}, false},
+    {{"mi300x-aac-2node-all_reduce.txt"}, Miss::DataSteps},
     // Two ranks on one GPU over sockets: its own out-of-place and in-place columns differ by
     // 7.4 % (geomean) and up to 54 %, and eight sizes leave six to fit from per fold.
-    {{"rtx5090-socket-2rank-all_gather.txt", "rtx5090-socket-2rank-reduce_scatter.txt"}, false},
+    {{"rtx5090-socket-2rank-all_gather.txt", "rtx5090-socket-2rank-reduce_scatter.txt"},
+     Miss::DataSteps},
 };
 
 } // namespace
@@ -54,13 +72,20 @@ TEST(CalibrationDatasets, HeldOutErrorsPerDataset) {
                     100 * c.repeatability.worst);
         std::printf("%s", calibrationReportText(c).c_str());
         EXPECT_EQ(all.points, c.fit.points) << d.files.front() << ": a fold could not be fitted";
-        if (d.meetsTargets) {
-            EXPECT_LE(large.geomean, 0.05) << d.files.front();
-            EXPECT_LE(all.geomean, 0.15) << d.files.front();
-        } else {
-            // Where the targets are missed, the model still predicts no worse than the
-            // model-free baseline that interpolates between the measured neighbours.
+        EXPECT_EQ(meetsTargets(c.heldOut), d.miss == Miss::None) << d.files.front();
+        if (d.miss == Miss::DataSteps) {
+            // The model still predicts no worse than the model-free baseline that interpolates
+            // between the measured neighbours.
             EXPECT_LE(large.geomean, c.heldOut.interpolationLarge.geomean) << d.files.front();
         }
+        if (d.miss == Miss::Collectives)
+            for (const NcclRun& run : runs) {
+                const Calibration alone = calibrate({run});
+                std::printf("  %s alone: held out >= 1 MiB %.1f %%, all sizes %.1f %%\n",
+                            ncclCollectiveName(run.collective),
+                            100 * alone.heldOut.sizeRangeLarge.geomean,
+                            100 * alone.heldOut.sizeRangeAll.geomean);
+                EXPECT_TRUE(meetsTargets(alone.heldOut)) << run.file;
+            }
     }
 }
