@@ -25,11 +25,18 @@ double reducedFraction(NcclCollective collective, int ranks) {
 }
 
 std::string regimeText(const RegimeCost& r) {
+    // A term that adds under 1 ps to a 1 TiB message is stated as absent: NLopt may leave a
+    // bandwidth or fill term a hair above 0 in a regime that is a latency floor.
+    constexpr double kTiB = 1099511627776.0;
+    const bool bandwidth = r.usPerBusByte * kTiB >= 1e-6;
+    const bool fill = r.usPerRootBusByte * std::sqrt(kTiB) >= 1e-6;
     std::string out = "alpha " + units::formatPlain(r.alphaUs, 4) + " us, per step " +
-                      units::formatPlain(r.stepUs, 4) + " us, ring link " +
-                      units::formatPlain(r.usPerBusByte > 0 ? 1e-3 / r.usPerBusByte : 0, 4) +
-                      " GB/s";
-    if (r.usPerRootBusByte > 0)
+                      units::formatPlain(r.stepUs, 4) + " us, ";
+    if (bandwidth)
+        out += "ring link " + units::formatPlain(1e-3 / r.usPerBusByte, 4) + " GB/s";
+    else
+        out += fill ? "no bandwidth term" : "no bandwidth term (a latency floor)";
+    if (fill)
         out += ", fill " + units::formatPlain(r.usPerRootBusByte * 1e3, 4) + " ns x sqrt(bytes)";
     return out;
 }
