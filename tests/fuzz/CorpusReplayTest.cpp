@@ -19,6 +19,7 @@ ASTROLABE_DECLARE_TARGET(project)
 ASTROLABE_DECLARE_TARGET(msccl)
 ASTROLABE_DECLARE_TARGET(sweep)
 ASTROLABE_DECLARE_TARGET(nccl_tests)
+ASTROLABE_DECLARE_TARGET(nccl_fit)
 ASTROLABE_DECLARE_TARGET(graph_csv)
 ASTROLABE_DECLARE_TARGET(lesson)
 ASTROLABE_DECLARE_TARGET(blobs)
@@ -80,6 +81,9 @@ TEST(FuzzCorpus, Sweep) {
 }
 TEST(FuzzCorpus, NcclTests) {
     replay("nccl_tests", astrolabeFuzz_nccl_tests);
+}
+TEST(FuzzCorpus, NcclFit) {
+    replay("nccl_fit", astrolabeFuzz_nccl_fit);
 }
 TEST(FuzzCorpus, GraphCsv) {
     replay("graph_csv", astrolabeFuzz_graph_csv);
