@@ -67,6 +67,14 @@ ImportedTraces importProfiler(const std::string& path) {
                          number(imported.measuredSpanUs) +
                          " us (first kernel start to last kernel end)");
     kernelLines(imported, out.report);
+    if (imported.sizeFromHost > 0)
+        out.report.push_back(std::to_string(imported.sizeFromHost) +
+                             " communication kernels sized from record_param_comms (In msg "
+                             "nelems x dtype size)");
+    if (imported.otherGroup > 0)
+        out.report.push_back("assumed: " + std::to_string(imported.otherGroup) +
+                             " communication kernels of a process group other than \"0\" run "
+                             "over every NPU (the trace names the group, not its ranks)");
     out.report.push_back(
         "assumed: " + std::to_string(imported.sizeUnknown) +
         " communication kernels without a size in the trace run with size 0 (run with "

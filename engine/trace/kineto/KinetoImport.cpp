@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 #include "trace/ErrorCollector.h"
+#include "trace/kineto/CommParams.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,6 +41,12 @@ std::vector<bool> stuckNodes(const std::vector<WorkloadNode>& nodes) {
     for (size_t i = 0; i < nodes.size(); ++i)
         stuck[i] = pending[i] > 0;
     return stuck;
+}
+
+bool runnable(CollectiveType type) {
+    return type == CollectiveType::AllReduce || type == CollectiveType::AllGather ||
+           type == CollectiveType::ReduceScatter || type == CollectiveType::AllToAll ||
+           type == CollectiveType::Broadcast;
 }
 
 } // namespace
@@ -105,6 +112,7 @@ KinetoImport importKineto(const KinetoTrace& trace) {
             out.devices.push_back(a.device);
     std::sort(out.devices.begin(), out.devices.end());
 
+    const std::vector<std::optional<CommParams>> comm = commParamsOf(trace);
     std::map<std::pair<std::string, KernelClass>, KernelRow> rows;
     std::vector<std::pair<size_t, uint64_t>> nodeOf(trace.activities.size()); // trace, node
     for (size_t d = 0; d < out.devices.size(); ++d) {
@@ -134,8 +142,20 @@ KinetoImport importKineto(const KinetoTrace& trace) {
                 n.type = NodeType::CommColl;
                 n.commType = c.collective;
                 n.hasCommType = n.hasCommSize = true;
-                n.commSize = 0; // a kernel's bytes are not in the trace
-                ++out.sizeUnknown;
+                n.commSize = 0; // unless the host side says
+                const std::optional<CommParams>& p = comm[i];
+                // The host's kind where it is one the executor runs (a barrier or a reduce
+                // keeps the kernel's kind, which the lenient rules and the executor judge).
+                if (p && p->collective && runnable(*p->collective))
+                    n.commType = *p->collective;
+                if (p && p->bytes) {
+                    n.commSize = *p->bytes;
+                    ++out.sizeFromHost;
+                } else {
+                    ++out.sizeUnknown;
+                }
+                if (p && !p->groupName.empty() && p->groupName != "0")
+                    ++out.otherGroup;
             }
             if (const auto it = lastOnStream.find(a.stream); it != lastOnStream.end())
                 n.ctrlDeps.push_back(it->second);

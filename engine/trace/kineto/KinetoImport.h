@@ -46,8 +46,12 @@ struct KinetoImport {
     double totalTimeUs = 0;         ///< sum over all activities
     /// First start to last end of the GPU activities of the first device, as measured.
     double measuredSpanUs = 0;
-    size_t sizeUnknown = 0; ///< communication nodes whose size the trace does not give
-    size_t flowDeps = 0;    ///< dependencies from recorded GPU-to-GPU flows
+    size_t sizeUnknown = 0;  ///< communication nodes whose size the trace does not give
+    size_t sizeFromHost = 0; ///< ... whose size and kind come from record_param_comms
+    /// Communication nodes of a process group other than the default ("0"), run over every NPU
+    /// (the trace names the group, not its ranks).
+    size_t otherGroup = 0;
+    size_t flowDeps = 0; ///< dependencies from recorded GPU-to-GPU flows
 };
 
 /// Builds the traces. Throws ErrorList (kind Input) when the trace has no GPU activity, or when
