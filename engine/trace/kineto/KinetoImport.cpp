@@ -51,6 +51,34 @@ bool runnable(CollectiveType type) {
 
 } // namespace
 
+WorkloadNode gpuNode(const GpuActivity& activity, const KernelClassification& kind,
+                     const std::optional<CommParams>& params, CommCounts& counts) {
+    WorkloadNode n;
+    n.name = activity.name;
+    n.durationMicros = static_cast<uint64_t>(std::llround(activity.durationUs));
+    if (kind.kind == KernelClass::Compute || kind.kind == KernelClass::Copy) {
+        n.type = NodeType::Comp;
+        return n;
+    }
+    n.type = NodeType::CommColl;
+    n.commType = kind.collective;
+    n.hasCommType = n.hasCommSize = true;
+    n.commSize = 0; // unless the host side says
+    // The host's kind where it is one the executor runs (a barrier or a reduce keeps the
+    // kernel's kind, which the lenient rules and the executor judge).
+    if (params && params->collective && runnable(*params->collective))
+        n.commType = *params->collective;
+    if (params && params->bytes) {
+        n.commSize = *params->bytes;
+        ++counts.sizeFromHost;
+    } else {
+        ++counts.sizeUnknown;
+    }
+    if (params && !params->groupName.empty() && params->groupName != "0")
+        ++counts.otherGroup;
+    return n;
+}
+
 const char* kernelClassName(KernelClass kind) {
     switch (kind) {
     case KernelClass::Collective:
@@ -132,31 +160,8 @@ KinetoImport importKineto(const KinetoTrace& trace) {
         for (size_t i : order) {
             const GpuActivity& a = trace.activities[i];
             const KernelClassification c = classifyKernel(a.category, a.name);
-            WorkloadNode n;
+            WorkloadNode n = gpuNode(a, c, comm[i], out.comm);
             n.id = t.nodes.size();
-            n.name = a.name;
-            n.durationMicros = static_cast<uint64_t>(std::llround(a.durationUs));
-            if (c.kind == KernelClass::Compute || c.kind == KernelClass::Copy) {
-                n.type = NodeType::Comp;
-            } else {
-                n.type = NodeType::CommColl;
-                n.commType = c.collective;
-                n.hasCommType = n.hasCommSize = true;
-                n.commSize = 0; // unless the host side says
-                const std::optional<CommParams>& p = comm[i];
-                // The host's kind where it is one the executor runs (a barrier or a reduce
-                // keeps the kernel's kind, which the lenient rules and the executor judge).
-                if (p && p->collective && runnable(*p->collective))
-                    n.commType = *p->collective;
-                if (p && p->bytes) {
-                    n.commSize = *p->bytes;
-                    ++out.sizeFromHost;
-                } else {
-                    ++out.sizeUnknown;
-                }
-                if (p && !p->groupName.empty() && p->groupName != "0")
-                    ++out.otherGroup;
-            }
             if (const auto it = lastOnStream.find(a.stream); it != lastOnStream.end())
                 n.ctrlDeps.push_back(it->second);
             lastOnStream[a.stream] = n.id;

@@ -85,9 +85,9 @@ TEST(KinetoCommParams, SizesComeFromTheRecordParamCommsAroundTheLaunch) {
     EXPECT_EQ(nodes[0].commSize, 2000u);
     EXPECT_EQ(nodes[1].commSize, 1024u);
     EXPECT_EQ(nodes[2].commSize, 0u);
-    EXPECT_EQ(imported.sizeFromHost, 2u);
-    EXPECT_EQ(imported.sizeUnknown, 1u);
-    EXPECT_EQ(imported.otherGroup, 1u) << "process group \"3\"";
+    EXPECT_EQ(imported.comm.sizeFromHost, 2u);
+    EXPECT_EQ(imported.comm.sizeUnknown, 1u);
+    EXPECT_EQ(imported.comm.otherGroup, 1u) << "process group \"3\"";
 }
 
 TEST(KinetoCommParams, KernelArgsAndTheHostsKindWin) {
@@ -107,7 +107,7 @@ TEST(KinetoCommParams, KernelArgsAndTheHostsKindWin) {
     EXPECT_EQ(nodes[0].commSize, 512u);
     EXPECT_EQ(nodes[1].commType, CollectiveType::Broadcast);
     EXPECT_EQ(nodes[1].commSize, 0u) << "an unknown dtype leaves the size unknown";
-    EXPECT_EQ(imported.sizeUnknown, 1u);
+    EXPECT_EQ(imported.comm.sizeUnknown, 1u);
 }
 
 TEST(KinetoCommParams, AReusedCorrelationIsRefusedNamingBothEvents) {
