@@ -33,31 +33,40 @@ LinkedTrace linkTraces(const ExecutionTrace& et, const kineto::KinetoTrace& kine
 
     // Kineto's host operators by record-function id: "Record function id" where the trace has
     // it (PyTorch 2.1 and later), else "External id", which older versions set to the same id.
+    // Id 0 names nothing: profilers write it when no execution trace was recorded, and the
+    // observer gives it to its own root nodes.
     out.byExternalId = std::none_of(kineto.hostEvents.begin(), kineto.hostEvents.end(),
                                     [](const HostEvent& h) { return h.recordFunctionId >= 0; });
     std::map<int64_t, size_t> byRf;
+    std::map<int64_t, size_t> reused; // id -> the second event with it
     for (size_t i = 0; i < kineto.hostEvents.size(); ++i) {
         const HostEvent& h = kineto.hostEvents[i];
         const int64_t key = out.byExternalId ? h.externalId : h.recordFunctionId;
-        if (h.isRuntime() || key < 0)
+        if (h.isRuntime() || key <= 0)
             continue;
         if (const auto [it, added] = byRf.try_emplace(key, i); !added)
-            errors.add(ErrorKind::Input, kineto.file,
-                       "traceEvents[" + std::to_string(h.eventIndex) + "] (\"" +
-                           h.name.substr(0, 80) + "\")",
-                       std::string(out.byExternalId ? "External id " : "record function id ") +
-                           std::to_string(key) + " is used twice: here and at traceEvents[" +
-                           std::to_string(kineto.hostEvents[it->second].eventIndex) +
-                           "] (an operator's id names one operator)");
+            reused.try_emplace(key, i);
     }
-    // An rf_id on two nodes is refused where it would link (the Kineto trace has an operator
-    // of that id): the observer's own root nodes share rf_id 0, which no operator has.
+    // An id on two operators or two nodes is refused where it would link (the other trace has
+    // it too).
     std::map<int64_t, size_t> etByRf;
     std::vector<HostOp> ops;
     for (const EtOperator& op : et.nodes) {
         const auto k = byRf.find(op.rfId);
-        if (op.rfId < 0 || k == byRf.end())
+        if (op.rfId <= 0 || k == byRf.end())
             continue;
+        if (const auto twice = reused.find(op.rfId); twice != reused.end()) {
+            const HostEvent& h = kineto.hostEvents[twice->second];
+            errors.add(ErrorKind::Input, kineto.file,
+                       "traceEvents[" + std::to_string(h.eventIndex) + "] (\"" +
+                           h.name.substr(0, 80) + "\")",
+                       std::string(out.byExternalId ? "External id " : "record function id ") +
+                           std::to_string(op.rfId) + " is used twice: here and at traceEvents[" +
+                           std::to_string(kineto.hostEvents[k->second].eventIndex) +
+                           "] (an operator's id names one operator; node " + std::to_string(op.id) +
+                           " of " + et.file + " has it)");
+            continue;
+        }
         if (const auto [it, added] = etByRf.try_emplace(op.rfId, op.index); !added) {
             errors.add(ErrorKind::Input, et.file,
                        "nodes[" + std::to_string(op.index) + "] (node " + std::to_string(op.id) +

@@ -148,6 +148,21 @@ TEST(TraceLinker, OlderTracesLinkByExternalId) {
     EXPECT_EQ(linked.trace.nodes[1].dataDeps, std::vector<uint64_t>{0});
 }
 
+TEST(TraceLinker, RecordFunctionIdZeroNamesNothing) {
+    // A profiler run without the execution-trace observer writes "Record function id": 0 on
+    // every operator (as in HTA's event_sync test trace); the observer gives rf_id 0 to its
+    // own root nodes. Neither links, and neither is a reused id.
+    const std::string zeros = profile(
+        {op("aten::matmul", 0, 10, 0), op("aten::mm", 1, 8, 0), op("aten::linear", 20, 5, 10)});
+    const LinkedTrace linked =
+        link(et({etNode(1, "[pytorch|profiler|execution_trace|process]", 1, 0),
+                 etNode(2, "[pytorch|profiler|execution_trace|thread]", 1, 0),
+                 etNode(3, "aten::linear", 2, 10)}),
+             zeros);
+    EXPECT_EQ(linked.hostOps, 1u);
+    EXPECT_EQ(linked.unmatched, 2u);
+}
+
 TEST(TraceLinker, BadInputsAreRefusedNamingTheEventOrNode) {
     EXPECT_REFUSED(kEt.substr(0, kEt.size() / 2), kKineto, "et.json: not JSON at byte offset ");
     EXPECT_REFUSED(et({etNode(2, "aten::linear", 1, 10), etNode(2, "aten::addmm", 1, 11)}), kKineto,
@@ -157,7 +172,8 @@ TEST(TraceLinker, BadInputsAreRefusedNamingTheEventOrNode) {
                    "et.json: nodes[1] (node 3 \"aten::mm\"): rf_id 10 is used twice");
     EXPECT_REFUSED(kEt, profile({op("aten::linear", 0, 100, 10), op("aten::relu", 200, 5, 10)}),
                    "k.json: traceEvents[1] (\"aten::relu\"): record function id 10 is used "
-                   "twice: here and at traceEvents[0]");
+                   "twice: here and at traceEvents[0] (an operator's id names one operator; "
+                   "node 2 of et.json has it)");
     EXPECT_REFUSED(kEt, profile({op("aten::linear", 0, 100, 10), kernel("orphan", 110, 3, 77)}),
                    "k.json: traceEvents[1] (\"orphan\"): no runtime call launched this GPU "
                    "activity (correlation 77 is not in the trace)");
