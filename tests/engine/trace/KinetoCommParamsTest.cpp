@@ -1,11 +1,13 @@
 // Communication sizes of a profiler trace from the host side (record_param_comms), on small
 // hand-written traces. Sizes are In msg nelems x the dtype's element size, the ASTRA-sim
 // convention for comm_size (an all-gather's size is one rank's input).
+#include "TestPaths.h"
 #include "core/Error.h"
 #include "trace/kineto/CommParams.h"
 #include "trace/kineto/KinetoImport.h"
 
 #include <gtest/gtest.h>
+#include <map>
 
 using namespace astrolabe;
 using namespace astrolabe::kineto;
@@ -121,4 +123,33 @@ TEST(KinetoCommParams, AReusedCorrelationIsRefusedNamingBothEvents) {
                   std::string::npos)
             << e.what();
     }
+}
+
+// A real trace (tests/data/pytorch-nccl-comms.json, from HTA's nccl_parser_config test data: a
+// 2-rank run of PyTorch 2 with NCCL 2.17.1): its 21 NCCL kernels with their collective args
+// removed, their launch calls and the 27 record_param_comms operators. Each kernel is sized
+// from the record_param_comms around its launch; the sizes are what the kernels' own args said
+// in the original trace (In msg nelems x the dtype's size): 15 all-reduces of
+// 8,196,000, 9,724,160, 26,255,360, 26,550,272 and 31,502,336 bytes (3 each) and 6 broadcasts
+// of 424 and 212,480 bytes (3 each).
+TEST(KinetoCommParams, RealTraceSizesFromTheHostMatchTheKernelsOwnArgs) {
+    const KinetoTrace t = readKinetoTrace(ASTROLABE_TEST_DATA_DIR + "/pytorch-nccl-comms.json");
+    const auto params = commParamsOf(t);
+    std::map<std::pair<CollectiveType, uint64_t>, int> sizes;
+    for (size_t i = 0; i < params.size(); ++i) {
+        ASSERT_TRUE(params[i].has_value()) << t.activities[i].name;
+        EXPECT_STREQ(params[i]->source, "record_param_comms around the launch");
+        ASSERT_TRUE(params[i]->collective.has_value());
+        ++sizes[{*params[i]->collective, params[i]->bytes.value_or(0)}];
+    }
+    const std::map<std::pair<CollectiveType, uint64_t>, int> expected = {
+        {{CollectiveType::AllReduce, 8'196'000}, 3},  {{CollectiveType::AllReduce, 9'724'160}, 3},
+        {{CollectiveType::AllReduce, 26'255'360}, 3}, {{CollectiveType::AllReduce, 26'550'272}, 3},
+        {{CollectiveType::AllReduce, 31'502'336}, 3}, {{CollectiveType::Broadcast, 424}, 3},
+        {{CollectiveType::Broadcast, 212'480}, 3}};
+    EXPECT_EQ(sizes, expected);
+    const KinetoImport imported = importKineto(t);
+    EXPECT_EQ(imported.comm.sizeFromHost, 21u);
+    EXPECT_EQ(imported.comm.sizeUnknown, 0u);
+    EXPECT_EQ(imported.comm.otherGroup, 0u) << "all in the default group \"0\"";
 }
