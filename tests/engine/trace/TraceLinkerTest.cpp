@@ -8,6 +8,7 @@
 #include "core/Error.h"
 #include "trace/pytorch/ExecutionTrace.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace astrolabe;
@@ -204,4 +205,32 @@ TEST(TraceLinker, PublicSamplePair) {
         }
     EXPECT_EQ(launchers, (std::vector<std::string>{"aten::uniform_", "aten::uniform_", "aten::add",
                                                    "aten::add"}));
+}
+
+// The 1.0.2-chakra.0.0.4 layout as PyTorch writes it (tests/data/pytorch-et-1.0.2-chakra.json,
+// Chakra's own test ET without inputs and outputs; its profiler trace is not public): 263
+// nodes, the parent in ctrl_deps, rf_id and tid among the attrs; the observer's process and
+// thread nodes share rf_id 0. Against a profiler trace that has none of its operators, nothing
+// links and nothing is refused.
+TEST(TraceLinker, ReadsTheChakraLayoutOfARealExecutionTrace) {
+    const ExecutionTrace trace =
+        readExecutionTrace(ASTROLABE_TEST_DATA_DIR + "/pytorch-et-1.0.2-chakra.json");
+    EXPECT_EQ(trace.schema, "1.0.2-chakra.0.0.4");
+    ASSERT_EQ(trace.nodes.size(), 263u);
+    EXPECT_EQ(trace.nodes[0].id, 2u);
+    EXPECT_EQ(trace.nodes[0].name, "[pytorch|profiler|execution_trace|thread]");
+    EXPECT_EQ(trace.nodes[0].parent, 1);
+    EXPECT_EQ(trace.nodes[0].rfId, 0);
+    EXPECT_EQ(trace.nodes[0].thread, 1);
+    const auto gather = std::find_if(trace.nodes.begin(), trace.nodes.end(),
+                                     [](const EtOperator& n) { return n.id == 31; });
+    ASSERT_NE(gather, trace.nodes.end());
+    EXPECT_EQ(gather->name, "nccl:all_gather");
+    EXPECT_EQ(gather->parent, 30) << "inside its record_param_comms";
+    EXPECT_EQ(gather->rfId, 20);
+    const LinkedTrace linked = linkTraces(
+        trace, kineto::parseKinetoTrace(profile({kernel("k", 0, 1, 5), launch(0, 5)}), "k.json"));
+    EXPECT_EQ(linked.hostOps, 0u);
+    EXPECT_EQ(linked.unmatched, 263u);
+    EXPECT_EQ(linked.outsideOps, 1u);
 }
