@@ -109,19 +109,68 @@ LinkedTrace linkTraces(const ExecutionTrace& et, const kineto::KinetoTrace& kine
         }
     }
 
-    // Every node in start order: host operators before kernels at equal times.
+    // Each GPU activity's launcher: the innermost linked operator around the runtime call
+    // with its correlation, on the call's thread (-1: launched outside every linked operator).
+    std::vector<long> launcherOf(kineto.activities.size(), -1);
+    for (size_t i = 0; i < kineto.activities.size(); ++i) {
+        const GpuActivity& a = kineto.activities[i];
+        const auto call = kineto.runtimeByCorrelation.find(a.correlation);
+        if (call == kineto.runtimeByCorrelation.end()) {
+            errors.add(ErrorKind::Input, kineto.file,
+                       "traceEvents[" + std::to_string(a.eventIndex) + "] (\"" +
+                           a.name.substr(0, 80) + "\")",
+                       a.correlation < 0
+                           ? std::string("the GPU activity has no correlation id")
+                           : "no runtime call launched this GPU activity (correlation " +
+                                 std::to_string(a.correlation) + " is not in the trace)",
+                       "the linker needs the cuda_runtime events; profile with "
+                       "ProfilerActivity.CPU and ProfilerActivity.CUDA");
+            continue;
+        }
+        const HostEvent& c = kineto.hostEvents[call->second];
+        const auto thread = threads.find({c.pid, c.tid});
+        if (thread == threads.end())
+            continue;
+        const std::vector<size_t>& list = thread->second;
+        auto it = std::upper_bound(list.begin(), list.end(), c.startUs,
+                                   [&](double ts, size_t op) { return ts < startOf(op); });
+        long launcher = it == list.begin() ? -1 : static_cast<long>(*(it - 1));
+        while (launcher >= 0 && endOf(static_cast<size_t>(launcher)) < c.startUs)
+            launcher = ops[static_cast<size_t>(launcher)].parent;
+        launcherOf[i] = launcher;
+    }
+    errors.throwIfAny();
+
+    // Every node in start order, host operators before kernels at equal times. A kernel is
+    // placed no earlier than its launcher and its stream's previous activity, so that every
+    // dependency points to an earlier node even where host and device clocks disagree.
     struct Item {
-        double start;
+        double time;
         bool gpu;
         size_t index; // into ops or kineto.activities
     };
     std::vector<Item> items;
     for (size_t i = 0; i < ops.size(); ++i)
         items.push_back({startOf(i), false, i});
-    for (size_t i = 0; i < kineto.activities.size(); ++i)
-        items.push_back({kineto.activities[i].startUs, true, i});
-    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-        return a.start != b.start ? a.start < b.start : (!a.gpu && b.gpu);
+    std::vector<size_t> byStart(kineto.activities.size());
+    for (size_t i = 0; i < byStart.size(); ++i)
+        byStart[i] = i;
+    std::stable_sort(byStart.begin(), byStart.end(), [&](size_t x, size_t y) {
+        return kineto.activities[x].startUs < kineto.activities[y].startUs;
+    });
+    std::map<Thread, double> streamTime; // (device, stream) -> last placed time
+    for (size_t i : byStart) {
+        const GpuActivity& a = kineto.activities[i];
+        double time = a.startUs;
+        if (launcherOf[i] >= 0)
+            time = std::max(time, startOf(static_cast<size_t>(launcherOf[i])));
+        if (const auto it = streamTime.find({a.device, a.stream}); it != streamTime.end())
+            time = std::max(time, it->second);
+        streamTime[{a.device, a.stream}] = time;
+        items.push_back({time, true, i});
+    }
+    std::stable_sort(items.begin(), items.end(), [](const Item& x, const Item& y) {
+        return x.time != y.time ? x.time < y.time : (!x.gpu && y.gpu);
     });
     for (size_t id = 0; id < items.size(); ++id)
         if (!items[id].gpu)
@@ -150,52 +199,24 @@ LinkedTrace linkTraces(const ExecutionTrace& et, const kineto::KinetoTrace& kine
                 n.ctrlDeps.push_back(it->second);
             lastOnThread[thread] = id;
         } else {
-            const GpuActivity& a = kineto.activities[items[id].index];
-            n = kineto::gpuNode(a, kineto::classifyKernel(a.category, a.name),
-                                comm[items[id].index], out.comm);
+            const size_t i = items[id].index;
+            const GpuActivity& a = kineto.activities[i];
+            n = kineto::gpuNode(a, kineto::classifyKernel(a.category, a.name), comm[i], out.comm);
             ++out.kernels;
             const Thread stream{a.device, a.stream};
             if (const auto it = lastOnStream.find(stream); it != lastOnStream.end())
                 n.ctrlDeps.push_back(it->second);
             lastOnStream[stream] = id;
-            const auto call = kineto.runtimeByCorrelation.find(a.correlation);
-            if (call == kineto.runtimeByCorrelation.end()) {
-                errors.add(ErrorKind::Input, kineto.file,
-                           "traceEvents[" + std::to_string(a.eventIndex) + "] (\"" +
-                               a.name.substr(0, 80) + "\")",
-                           a.correlation < 0
-                               ? std::string("the GPU activity has no correlation id")
-                               : "no runtime call launched this GPU activity (correlation " +
-                                     std::to_string(a.correlation) + " is not in the trace)",
-                           "the linker needs the cuda_runtime events; profile with "
-                           "ProfilerActivity.CPU and ProfilerActivity.CUDA");
+            if (launcherOf[i] >= 0) {
+                n.dataDeps.push_back(ops[static_cast<size_t>(launcherOf[i])].node);
+                ++out.launchedByOp;
             } else {
-                // The innermost linked operator around the call on the call's thread.
-                const HostEvent& c = kineto.hostEvents[call->second];
-                long launcher = -1;
-                if (const auto thread = threads.find({c.pid, c.tid}); thread != threads.end()) {
-                    const std::vector<size_t>& list = thread->second;
-                    auto it =
-                        std::upper_bound(list.begin(), list.end(), c.startUs,
-                                         [&](double ts, size_t op) { return ts < startOf(op); });
-                    if (it != list.begin()) {
-                        launcher = static_cast<long>(*(it - 1));
-                        while (launcher >= 0 && endOf(static_cast<size_t>(launcher)) < c.startUs)
-                            launcher = ops[static_cast<size_t>(launcher)].parent;
-                    }
-                }
-                if (launcher >= 0) {
-                    n.dataDeps.push_back(ops[static_cast<size_t>(launcher)].node);
-                    ++out.launchedByOp;
-                } else {
-                    ++out.outsideOps;
-                }
+                ++out.outsideOps;
             }
         }
         n.id = id;
         t.nodes.push_back(std::move(n));
     }
-    errors.throwIfAny();
     return out;
 }
 

@@ -11,7 +11,8 @@
 // * every GPU activity becomes a node with its measured duration, classified and sized as a
 //   profiler import does (KinetoImport.h, CommParams.h); it follows the previous activity of
 //   its stream and its launching operator;
-// * node ids are in start order, so every dependency points to a smaller id.
+// * node ids are in start order, a kernel placed no earlier than its launcher and its stream's
+//   previous activity, so every dependency points to a smaller id.
 
 #include "trace/WorkloadNode.h"
 #include "trace/kineto/KinetoImport.h"

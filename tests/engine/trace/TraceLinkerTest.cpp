@@ -132,6 +132,23 @@ TEST(TraceLinker, OperatorsBecomeHostNodesOfTheirOwnTimeAndKernelsFollowTheirLau
     EXPECT_EQ(linked.comm.sizeFromHost, 1u);
 }
 
+TEST(TraceLinker, AKernelShownBeforeItsLauncherStillFollowsIt) {
+    // Host and device clocks may disagree: a kernel stamped 10 us before the operator that
+    // launched it still gets a larger id than its launcher, and the next kernel of its stream a
+    // larger one still.
+    const LinkedTrace linked =
+        link(et({etNode(2, "aten::mm", 1, 10)}),
+             profile({op("aten::mm", 100, 20, 10), launch(105, 7), kernel("gemm", 90, 5, 7),
+                      launch(110, 8), kernel("relu", 96, 2, 8)}));
+    const auto& n = linked.trace.nodes;
+    ASSERT_EQ(n.size(), 3u);
+    EXPECT_EQ(n[0].name, "aten::mm");
+    EXPECT_EQ(n[1].name, "gemm");
+    EXPECT_EQ(n[1].dataDeps, std::vector<uint64_t>{0});
+    EXPECT_EQ(n[2].name, "relu");
+    EXPECT_EQ(n[2].ctrlDeps, std::vector<uint64_t>{1});
+}
+
 TEST(TraceLinker, OlderTracesLinkByExternalId) {
     // Schema 1.0.1 keeps parent, rf_id and tid as keys; its profiler trace has no "Record
     // function id", and the operators' External ids are the rf_ids.
