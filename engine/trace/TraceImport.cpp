@@ -208,8 +208,9 @@ ImportedTraces importLinkedTraces(const std::string& etPath, const std::string& 
                          std::to_string(linked.outsideOps) +
                          " launched outside every linked operator (stream order only)");
     out.report.push_back("host time " + number(linked.hostTimeUs) +
-                         " us, each operator's own time (" + number(linked.nestedTimeUs) +
-                         " us of nested operators counted once)");
+                         " us, each operator's own time (their durations add up to " +
+                         number(linked.hostTimeUs + linked.nestedTimeUs) +
+                         " us: nested operators are counted once)");
     commLines(linked.comm, out.report);
     repairTrace(linked.trace);
     const std::vector<std::string> assumed = assumptionLines({linked.trace});
