@@ -15,13 +15,15 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=(chakra chakra_lenient kineto network system memory comm_groups project
-                                      msccl sweep nccl_tests nccl_fit graph_csv lesson blobs request_traces)
+                                      msccl sweep nccl_tests nccl_fit graph_csv lesson blobs request_traces
+                                      pytorch_link)
 jobs=${JOBS:-2}
 segment=${SEGMENT:-1200}
 
 declare -A dict=([chakra]=chakra [chakra_lenient]=chakra [kineto]=kineto [network]=yaml [project]=yaml
                  [system]=json [memory]=json [comm_groups]=json [msccl]=xml [sweep]=yaml
-                 [nccl_tests]=nccl_tests [nccl_fit]=nccl_tests [graph_csv]=csv [lesson]=lesson [blobs]=blobs [request_traces]=csv)
+                 [nccl_tests]=nccl_tests [nccl_fit]=nccl_tests [graph_csv]=csv [lesson]=lesson [blobs]=blobs
+                 [request_traces]=csv [pytorch_link]=pytorch_link)
 
 start=$SECONDS
 "$root/packaging/sanitized-build.sh" "${targets[@]/#/fuzz_}"

@@ -16,11 +16,16 @@ ArgParser importParser() {
         "  import pytorch TRACE.json --out PREFIX   a PyTorch profiler (Kineto) trace: every GPU\n"
         "      kernel becomes a node with its measured duration, NCCL and DeepEP kernels become\n"
         "      collectives, stream order and GPU-to-GPU flows become dependencies\n"
-        "      (docs/real-traces.md). Writes PREFIX.0.et .. PREFIX.(N-1).et.",
+        "      (docs/real-traces.md). Writes PREFIX.0.et .. PREFIX.(N-1).et.\n"
+        "  import pytorch --et ET.json --kineto TRACE.json --out PREFIX   PyTorch's execution\n"
+        "      trace linked with its profiler trace (one rank): operators become host nodes of\n"
+        "      their own time, kernels follow the operator that launched them.",
         {{"out", "PREFIX", "the traces to write: PREFIX.i.et", ""},
+         {"et", "ET.json", "PyTorch's execution trace (ExecutionTraceObserver), with --kineto", ""},
+         {"kineto", "TRACE.json", "the profiler trace of the same run, linked with --et", ""},
          {"npus", "N", "write the first GPU's trace for N NPUs (rank 0 duplicated)",
           "one per GPU in the trace"}},
-        {"FORMAT", "TRACE"});
+        {"FORMAT", "[TRACE]"});
 }
 
 int importCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
@@ -30,13 +35,33 @@ int importCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
     const std::string prefix = args.value("out");
     if (prefix.empty())
         throw UsageError("import pytorch: missing --out PREFIX, the traces to write");
-    const std::string path = args.positional().at(1);
-    requireFile("TRACE", path);
-    if (detectTraceFormat(path) != TraceFormat::PyTorchProfiler)
-        throw UsageError("import pytorch: " + path +
-                         " is not a PyTorch profiler trace (a JSON object with traceEvents); "
-                         "Chakra ETs run as they are (trace check, trace repair)");
-    const ImportedTraces imported = importTraces(path);
+    ImportedTraces imported;
+    if (args.has("et") || args.has("kineto")) {
+        if (!args.has("et") || !args.has("kineto") || args.positional().size() > 1)
+            throw UsageError("import pytorch: --et ET.json and --kineto TRACE.json go together, "
+                             "without a TRACE argument");
+        requireFile("--et", args.value("et"));
+        requireFile("--kineto", args.value("kineto"));
+        if (!isExecutionTrace(args.value("et")))
+            throw UsageError("import pytorch: --et " + args.value("et") +
+                             " is not a PyTorch execution trace (a JSON object with schema and "
+                             "nodes)");
+        if (detectTraceFormat(args.value("kineto")) != TraceFormat::PyTorchProfiler)
+            throw UsageError("import pytorch: --kineto " + args.value("kineto") +
+                             " is not a PyTorch profiler trace (a JSON object with traceEvents)");
+        imported = importLinkedTraces(args.value("et"), args.value("kineto"));
+    } else {
+        if (args.positional().size() < 2)
+            throw UsageError("import pytorch: missing TRACE, the profiler trace to import (or "
+                             "--et ET.json --kineto TRACE.json)");
+        const std::string path = args.positional().at(1);
+        requireFile("TRACE", path);
+        if (detectTraceFormat(path) != TraceFormat::PyTorchProfiler)
+            throw UsageError("import pytorch: " + path +
+                             " is not a PyTorch profiler trace (a JSON object with traceEvents); "
+                             "Chakra ETs run as they are (trace check, trace repair)");
+        imported = importTraces(path);
+    }
     const int npus = args.has("npus")
                          ? parseCount("npus", args.value("npus"), 1, static_cast<int>(kMaxNpus))
                          : static_cast<int>(imported.ranks.size());

@@ -43,7 +43,8 @@ ImportTraceDialog::ImportTraceDialog(ProjectDocument* document, QWidget* parent)
     , m_use(new QPushButton(tr("&Use as Workload and Run"), this)) {
     setWindowTitle(tr("Import Trace"));
     m_path->setReadOnly(true);
-    m_path->setPlaceholderText(tr("a Chakra ET (.et, .json) or a PyTorch profiler trace (.json)"));
+    m_path->setPlaceholderText(tr("a Chakra ET (.et, .json), a PyTorch profiler trace (.json), or "
+                                  "an execution trace and its profiler trace"));
     auto* browse = new QPushButton(tr("&Choose\u2026"), this);
     connect(browse, &QPushButton::clicked, this, &ImportTraceDialog::chooseFile);
     m_report->setReadOnly(true);
@@ -77,28 +78,53 @@ ImportTraceDialog::~ImportTraceDialog() {
 }
 
 void ImportTraceDialog::chooseFile() {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Import Trace"), {},
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Import Trace (two files: a PyTorch execution trace and its profiler trace)"), {},
         tr("Traces (*.et *.json *.gz);;Chakra ET (*.et);;JSON (*.json);;All files (*)"));
-    if (!path.isEmpty())
-        read(path);
+    if (paths.size() == 1)
+        read(paths.front());
+    else if (paths.size() == 2)
+        readPair(paths[0], paths[1]);
+    else if (!paths.isEmpty())
+        m_report->setPlainText(tr("Choose one trace, or two files: a PyTorch execution trace and "
+                                  "its profiler trace."));
 }
 
 bool ImportTraceDialog::read(const QString& path) {
+    return start(path, [file = path.toStdString()] { return importTraces(file); });
+}
+
+bool ImportTraceDialog::readPair(const QString& first, const QString& second) {
+    return start(first + QStringLiteral(" + ") + second,
+                 [a = first.toStdString(), b = second.toStdString()] {
+                     if (isExecutionTrace(a))
+                         return importLinkedTraces(a, b);
+                     if (isExecutionTrace(b))
+                         return importLinkedTraces(b, a);
+                     throw Error(ErrorKind::Input,
+                                 "neither file is a PyTorch execution trace: two files are an "
+                                 "execution trace (ExecutionTraceObserver's JSON) and the "
+                                 "profiler trace of the same run",
+                                 SourceLocation{a + " + " + b, 0, 0, {}});
+                 });
+}
+
+bool ImportTraceDialog::start(const QString& shown, std::function<ImportedTraces()> work) {
     if (m_reading)
         return false;
     if (m_worker.joinable())
         m_worker.join();
     m_reading = true;
     m_imported.reset();
-    m_path->setText(path);
-    m_report->setPlainText(tr("Reading %1\u2026").arg(path));
+    m_path->setText(shown);
+    m_source = shown.section(QStringLiteral(" + "), 0, 0); // names the written traces
+    m_report->setPlainText(tr("Reading %1\u2026").arg(shown));
     updateButtons();
-    m_worker = std::thread([this, file = path.toStdString()] {
+    m_worker = std::thread([this, work = std::move(work)] {
         std::shared_ptr<const ImportedTraces> imported;
         QString error;
         try {
-            imported = std::make_shared<const ImportedTraces>(importTraces(file));
+            imported = std::make_shared<const ImportedTraces>(work());
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
         }
@@ -139,7 +165,7 @@ bool ImportTraceDialog::useAsWorkload() {
         return false;
     const QDir folder = QFileInfo(m_document->path()).absoluteDir();
     const QString traces = folder.filePath(QStringLiteral("traces"));
-    const QString prefix = QDir(traces).filePath(traceStem(m_path->text()));
+    const QString prefix = QDir(traces).filePath(traceStem(m_source));
     try {
         if (!QDir().mkpath(traces))
             throw Error(ErrorKind::Input, "cannot make the folder",
@@ -153,7 +179,7 @@ bool ImportTraceDialog::useAsWorkload() {
     }
     const bool replay = m_imported->needsReplay;
     m_document->applyEdit({QStringLiteral("workload.traces"),
-                           tr("Import trace %1").arg(QFileInfo(m_path->text()).fileName()),
+                           tr("Import trace %1").arg(QFileInfo(m_source).fileName()),
                            [prefix, replay](SimulationSpec& spec) {
                                spec.workload.kind = WorkloadSource::Kind::ChakraTrace;
                                spec.workload.tracePrefix = prefix.toStdString();

@@ -1,6 +1,7 @@
 #pragma once
 // File > Import Trace… (docs/real-traces.md): choose a trace as real jobs write it (a Chakra ET
-// as PyTorch's converter leaves it, Chakra's JSON, or a PyTorch profiler trace), read it off the
+// as PyTorch's converter leaves it, Chakra's JSON, a PyTorch profiler trace, or PyTorch's
+// execution trace together with its profiler trace: two files chosen at once), read it off the
 // GUI thread with the same importTraces() the CLI runs, see what was read and what had to be
 // assumed, and make it the project's workload: the traces are written beside the project
 // (traces/NAME.i.et), the workload and, for a profiler trace, replay of measured durations are
@@ -9,6 +10,7 @@
 #include "trace/TraceImport.h"
 
 #include <QDialog>
+#include <functional>
 #include <memory>
 #include <thread>
 
@@ -29,6 +31,9 @@ public:
 
     /// Reads `path` off the GUI thread; false while a read runs.
     bool read(const QString& path);
+    /// Reads two files off the GUI thread: a PyTorch execution trace and its profiler trace, in
+    /// either order, linked into one rank's trace; false while a read runs.
+    bool readPair(const QString& first, const QString& second);
     /// Writes the traces beside the project and sets the workload (one undoable step); false
     /// without a trace read or a saved project. Emits runRequested.
     bool useAsWorkload();
@@ -44,6 +49,8 @@ signals:
 
 private:
     void chooseFile();
+    /// Starts `work` on the worker thread, showing `shown` as the file read.
+    bool start(const QString& shown, std::function<ImportedTraces()> work);
     void showResult(std::shared_ptr<const ImportedTraces> imported, const QString& error);
     void updateButtons();
 
@@ -56,6 +63,7 @@ private:
     bool m_reading = false;
     std::shared_ptr<const ImportedTraces> m_imported;
     QString m_written;
+    QString m_source; ///< the (first) file read: the written traces are named after it
 };
 
 } // namespace astrolabe::gui

@@ -7,6 +7,8 @@
 #include "trace/WorkloadLoader.h"
 #include "trace/kineto/KinetoImport.h"
 #include "trace/kineto/KinetoTrace.h"
+#include "trace/pytorch/ExecutionTrace.h"
+#include "trace/pytorch/TraceLinker.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -52,12 +54,27 @@ void kernelLines(const kineto::KinetoImport& imported, std::vector<std::string>&
     }
 }
 
+void commLines(const kineto::CommCounts& comm, std::vector<std::string>& out) {
+    if (comm.sizeFromHost > 0)
+        out.push_back(std::to_string(comm.sizeFromHost) +
+                      " communication kernels sized from record_param_comms (In msg nelems x "
+                      "dtype size)");
+    if (comm.otherGroup > 0)
+        out.push_back("assumed: " + std::to_string(comm.otherGroup) +
+                      " communication kernels of a process group other than \"0\" run over "
+                      "every NPU (the trace names the group, not its ranks)");
+    if (comm.sizeUnknown > 0)
+        out.push_back("assumed: " + std::to_string(comm.sizeUnknown) +
+                      " communication kernels without a size in the trace run with size 0 (run "
+                      "with system.replay-only to take them as measured)");
+}
+
 ImportedTraces importProfiler(const std::string& path) {
     const kineto::KinetoTrace trace = kineto::readKinetoTrace(path);
     kineto::KinetoImport imported = kineto::importKineto(trace);
     ImportedTraces out;
     out.format = TraceFormat::PyTorchProfiler;
-    out.needsReplay = imported.sizeUnknown > 0;
+    out.needsReplay = imported.comm.sizeUnknown > 0;
     out.report.push_back(path + ": " + units::countOf(trace.events, "event") + ", " +
                          units::countOf(trace.activities.size(), "GPU activity", "GPU activities") +
                          " on " + units::countOf(imported.devices.size(), "GPU") + " (rank " +
@@ -67,13 +84,11 @@ ImportedTraces importProfiler(const std::string& path) {
                          number(imported.measuredSpanUs) +
                          " us (first kernel start to last kernel end)");
     kernelLines(imported, out.report);
-    out.report.push_back(
-        "assumed: " + std::to_string(imported.sizeUnknown) +
-        " communication kernels without a size in the trace run with size 0 (run with "
-        "system.replay-only to take them as measured); " +
-        std::to_string(imported.flowDeps) + " dependencies from GPU-to-GPU flows; " +
-        std::to_string(trace.hostFlows) + " flows from the host and " +
-        std::to_string(trace.unpairedFlows) + " unpaired flows not imported");
+    commLines(imported.comm, out.report);
+    out.report.push_back(std::to_string(imported.flowDeps) +
+                         " dependencies from GPU-to-GPU flows; " + std::to_string(trace.hostFlows) +
+                         " flows from the host and " + std::to_string(trace.unpairedFlows) +
+                         " unpaired flows not imported");
     out.ranks = std::move(imported.traces);
     return out;
 }
@@ -112,38 +127,97 @@ ImportedTraces importChakra(const std::string& path) {
 } // namespace
 
 const char* traceFormatName(TraceFormat format) {
-    return format == TraceFormat::PyTorchProfiler ? "PyTorch profiler trace" : "Chakra ET";
+    switch (format) {
+    case TraceFormat::PyTorchProfiler:
+        return "PyTorch profiler trace";
+    case TraceFormat::PyTorchLinked:
+        return "PyTorch execution trace + profiler trace";
+    case TraceFormat::ChakraEt:
+        break;
+    }
+    return "Chakra ET";
 }
 
-TraceFormat detectTraceFormat(const std::string& path) {
+namespace {
+
+// The first MiB of the file, and where its text starts (npos: binary or empty).
+std::pair<std::string, size_t> head(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw Error(ErrorKind::Input, "cannot read the trace", SourceLocation{path, 0, 0, {}});
-    std::string head(1 << 20, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<size_t>(in.gcount()));
-    const size_t first = head.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos || (head[first] != '{' && head[first] != '['))
+    std::string text(1 << 20, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<size_t>(in.gcount()));
+    size_t first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && text[first] != '{' && text[first] != '[')
+        first = std::string::npos;
+    return {std::move(text), first};
+}
+
+} // namespace
+
+bool isExecutionTrace(const std::string& path) {
+    const auto [text, first] = head(path);
+    return first != std::string::npos && text[first] == '{' &&
+           text.find("\"traceEvents\"") == std::string::npos &&
+           pytorch::looksLikeExecutionTrace(text);
+}
+
+TraceFormat detectTraceFormat(const std::string& path) {
+    const auto [text, first] = head(path);
+    if (first == std::string::npos)
         return TraceFormat::ChakraEt; // binary or gzip
-    if (head.find("\"traceEvents\"") != std::string::npos ||
-        (head[first] == '[' && head.find("\"ph\"") != std::string::npos))
+    if (text.find("\"traceEvents\"") != std::string::npos ||
+        (text[first] == '[' && text.find("\"ph\"") != std::string::npos))
         return TraceFormat::PyTorchProfiler;
-    if (head.find("\"workload_graph\"") == std::string::npos &&
-        head.find("\"nodes\"") != std::string::npos &&
-        head.find("\"schema\"") != std::string::npos &&
-        head.find("\"globalMetadata\"") == std::string::npos)
+    if (pytorch::looksLikeExecutionTrace(text))
         throw Error(ErrorKind::Input,
                     "this is a PyTorch execution trace (ExecutionTraceObserver's JSON), which "
-                    "Astrolabe does not read directly",
+                    "Astrolabe reads only together with its profiler trace",
                     SourceLocation{path, 0, 0, {}},
-                    "convert it with Chakra's chakra_trace_link and chakra_converter, then "
-                    "import the .et files (docs/real-traces.md)");
+                    "give its Kineto trace too (astrolabe-cli import pytorch --et ET.json "
+                    "--kineto TRACE.json; in the window, choose both files), or convert it with "
+                    "Chakra's chakra_trace_link and chakra_converter and import the .et files "
+                    "(docs/real-traces.md)");
     return TraceFormat::ChakraEt;
 }
 
 ImportedTraces importTraces(const std::string& path) {
     return detectTraceFormat(path) == TraceFormat::PyTorchProfiler ? importProfiler(path)
                                                                    : importChakra(path);
+}
+
+ImportedTraces importLinkedTraces(const std::string& etPath, const std::string& kinetoPath) {
+    const pytorch::ExecutionTrace et = pytorch::readExecutionTrace(etPath);
+    const kineto::KinetoTrace kinetoTrace = kineto::readKinetoTrace(kinetoPath);
+    pytorch::LinkedTrace linked = pytorch::linkTraces(et, kinetoTrace);
+    ImportedTraces out;
+    out.format = TraceFormat::PyTorchLinked;
+    out.needsReplay = linked.comm.sizeUnknown > 0;
+    out.report.push_back(etPath + " (schema " + et.schema + ", " +
+                         units::countOf(linked.etOperators, "node") + ") + " + kinetoPath + " (" +
+                         units::countOf(kinetoTrace.events, "event") + ")");
+    out.report.push_back(units::countOf(linked.hostOps, "operator") + " linked by " +
+                         (linked.byExternalId ? "External id (the trace has no Record function id)"
+                                              : "record function id") +
+                         ", " + std::to_string(linked.unmatched) +
+                         " nodes of the execution trace not in the profiler trace (left out)");
+    out.report.push_back(units::countOf(linked.kernels, "GPU activity", "GPU activities") + ": " +
+                         std::to_string(linked.launchedByOp) +
+                         " after the operator that launched them, " +
+                         std::to_string(linked.outsideOps) +
+                         " launched outside every linked operator (stream order only)");
+    out.report.push_back("host time " + number(linked.hostTimeUs) +
+                         " us, each operator's own time (their durations add up to " +
+                         number(linked.hostTimeUs + linked.nestedTimeUs) +
+                         " us: nested operators are counted once)");
+    commLines(linked.comm, out.report);
+    repairTrace(linked.trace);
+    const std::vector<std::string> assumed = assumptionLines({linked.trace});
+    for (const std::string& line : assumed)
+        out.report.push_back("assumed: " + line);
+    out.ranks.push_back(std::move(linked.trace));
+    return out;
 }
 
 std::string writeImportedTraces(const ImportedTraces& imported, const std::string& prefix, int npus,

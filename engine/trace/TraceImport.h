@@ -11,14 +11,17 @@
 
 namespace astrolabe {
 
-enum class TraceFormat : uint8_t { ChakraEt, PyTorchProfiler };
-const char* traceFormatName(TraceFormat format); ///< "Chakra ET", "PyTorch profiler trace"
+enum class TraceFormat : uint8_t { ChakraEt, PyTorchProfiler, PyTorchLinked };
+/// "Chakra ET", "PyTorch profiler trace", "PyTorch execution trace + profiler trace"
+const char* traceFormatName(TraceFormat format);
 
 /// By content: a JSON object whose first MiB has "traceEvents" is a profiler trace; anything
-/// else is read as a Chakra ET. A PyTorch execution trace (ExecutionTraceObserver's ET JSON,
-/// which Chakra's converter turns into Chakra ETs) is refused here, with that hint.
+/// else is read as a Chakra ET. A PyTorch execution trace (ExecutionTraceObserver's ET JSON) is
+/// refused here, with the hint to give its profiler trace too (importLinkedTraces).
 /// Throws astrolabe::Error naming the file.
 TraceFormat detectTraceFormat(const std::string& path);
+/// True when `path` holds a PyTorch execution trace (by content, as detectTraceFormat).
+bool isExecutionTrace(const std::string& path);
 
 struct ImportedTraces {
     TraceFormat format = TraceFormat::ChakraEt;
@@ -35,6 +38,11 @@ struct ImportedTraces {
 /// traces are repaired by TraceRepair's rules. Throws astrolabe::Error / ErrorList naming the
 /// file and the node or event.
 ImportedTraces importTraces(const std::string& path);
+
+/// Links PyTorch's execution trace `etPath` with its profiler trace `kinetoPath` into one
+/// rank's trace (pytorch/TraceLinker.h), repaired by TraceRepair's rules. Throws
+/// astrolabe::Error / ErrorList naming the file and the node or event.
+ImportedTraces importLinkedTraces(const std::string& etPath, const std::string& kinetoPath);
 
 /// Writes PREFIX.0.et .. PREFIX.(npus-1).et: the ranks as read when there are `npus` of them
 /// and `rankZeroForAll` is off, else rank 0's trace for every NPU. Returns the line that says

@@ -24,6 +24,7 @@ ASTROLABE_DECLARE_TARGET(graph_csv)
 ASTROLABE_DECLARE_TARGET(lesson)
 ASTROLABE_DECLARE_TARGET(blobs)
 ASTROLABE_DECLARE_TARGET(request_traces)
+ASTROLABE_DECLARE_TARGET(pytorch_link)
 
 namespace {
 
@@ -57,6 +58,9 @@ TEST(FuzzCorpus, ChakraLenient) {
 }
 TEST(FuzzCorpus, Kineto) {
     replay("kineto", astrolabeFuzz_kineto);
+}
+TEST(FuzzCorpus, PytorchLink) {
+    replay("pytorch_link", astrolabeFuzz_pytorch_link);
 }
 TEST(FuzzCorpus, Network) {
     replay("network", astrolabeFuzz_network);

@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 #include "trace/ErrorCollector.h"
+#include "trace/kineto/CommParams.h"
 
 #include <algorithm>
 #include <cmath>
@@ -42,7 +43,41 @@ std::vector<bool> stuckNodes(const std::vector<WorkloadNode>& nodes) {
     return stuck;
 }
 
+bool runnable(CollectiveType type) {
+    return type == CollectiveType::AllReduce || type == CollectiveType::AllGather ||
+           type == CollectiveType::ReduceScatter || type == CollectiveType::AllToAll ||
+           type == CollectiveType::Broadcast;
+}
+
 } // namespace
+
+WorkloadNode gpuNode(const GpuActivity& activity, const KernelClassification& kind,
+                     const std::optional<CommParams>& params, CommCounts& counts) {
+    WorkloadNode n;
+    n.name = activity.name;
+    n.durationMicros = static_cast<uint64_t>(std::llround(activity.durationUs));
+    if (kind.kind == KernelClass::Compute || kind.kind == KernelClass::Copy) {
+        n.type = NodeType::Comp;
+        return n;
+    }
+    n.type = NodeType::CommColl;
+    n.commType = kind.collective;
+    n.hasCommType = n.hasCommSize = true;
+    n.commSize = 0; // unless the host side says
+    // The host's kind where it is one the executor runs (a barrier or a reduce keeps the
+    // kernel's kind, which the lenient rules and the executor judge).
+    if (params && params->collective && runnable(*params->collective))
+        n.commType = *params->collective;
+    if (params && params->bytes) {
+        n.commSize = *params->bytes;
+        ++counts.sizeFromHost;
+    } else {
+        ++counts.sizeUnknown;
+    }
+    if (params && !params->groupName.empty() && params->groupName != "0")
+        ++counts.otherGroup;
+    return n;
+}
 
 const char* kernelClassName(KernelClass kind) {
     switch (kind) {
@@ -105,6 +140,7 @@ KinetoImport importKineto(const KinetoTrace& trace) {
             out.devices.push_back(a.device);
     std::sort(out.devices.begin(), out.devices.end());
 
+    const std::vector<std::optional<CommParams>> comm = commParamsOf(trace);
     std::map<std::pair<std::string, KernelClass>, KernelRow> rows;
     std::vector<std::pair<size_t, uint64_t>> nodeOf(trace.activities.size()); // trace, node
     for (size_t d = 0; d < out.devices.size(); ++d) {
@@ -124,19 +160,8 @@ KinetoImport importKineto(const KinetoTrace& trace) {
         for (size_t i : order) {
             const GpuActivity& a = trace.activities[i];
             const KernelClassification c = classifyKernel(a.category, a.name);
-            WorkloadNode n;
+            WorkloadNode n = gpuNode(a, c, comm[i], out.comm);
             n.id = t.nodes.size();
-            n.name = a.name;
-            n.durationMicros = static_cast<uint64_t>(std::llround(a.durationUs));
-            if (c.kind == KernelClass::Compute || c.kind == KernelClass::Copy) {
-                n.type = NodeType::Comp;
-            } else {
-                n.type = NodeType::CommColl;
-                n.commType = c.collective;
-                n.hasCommType = n.hasCommSize = true;
-                n.commSize = 0; // a kernel's bytes are not in the trace
-                ++out.sizeUnknown;
-            }
             if (const auto it = lastOnStream.find(a.stream); it != lastOnStream.end())
                 n.ctrlDeps.push_back(it->second);
             lastOnStream[a.stream] = n.id;

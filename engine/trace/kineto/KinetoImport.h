@@ -5,8 +5,10 @@
 // docs/real-traces.md; each kernel name is listed with its class, count and time share.
 
 #include "trace/WorkloadNode.h"
+#include "trace/kineto/CommParams.h"
 #include "trace/kineto/KinetoTrace.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,20 @@ struct KernelRow {
     double timeUs = 0;
 };
 
+/// What the import could say of its communication kernels.
+struct CommCounts {
+    size_t sizeUnknown = 0;  ///< communication nodes whose size the trace does not give
+    size_t sizeFromHost = 0; ///< ... whose size and kind come from record_param_comms
+    /// Communication nodes of a process group other than the default ("0"), run over every NPU
+    /// (the trace names the group, not its ranks).
+    size_t otherGroup = 0;
+};
+
+/// The node of one GPU activity, without id or dependencies: a GPU COMP node, or a COMM_COLL
+/// node of the kernel's class with the size and kind `params` give (counted in `counts`).
+WorkloadNode gpuNode(const GpuActivity& activity, const KernelClassification& kind,
+                     const std::optional<CommParams>& params, CommCounts& counts);
+
 struct KinetoImport {
     /// One trace per GPU device in the file, in device order; nodes in start order, ids from 0.
     std::vector<WorkloadTrace> traces;
@@ -46,8 +62,8 @@ struct KinetoImport {
     double totalTimeUs = 0;         ///< sum over all activities
     /// First start to last end of the GPU activities of the first device, as measured.
     double measuredSpanUs = 0;
-    size_t sizeUnknown = 0; ///< communication nodes whose size the trace does not give
-    size_t flowDeps = 0;    ///< dependencies from recorded GPU-to-GPU flows
+    CommCounts comm;
+    size_t flowDeps = 0; ///< dependencies from recorded GPU-to-GPU flows
 };
 
 /// Builds the traces. Throws ErrorList (kind Input) when the trace has no GPU activity, or when

@@ -21,6 +21,32 @@ bool isGpuCategory(const std::string& category) {
     return category == "kernel" || category == "gpu_memcpy" || category == "gpu_memset";
 }
 
+bool isHostCategory(const std::string& category) {
+    return category == "cpu_op" || category == "user_annotation" || category == "cuda_runtime" ||
+           category == "cuda_driver";
+}
+
+int64_t integerArg(const json& args, const char* key) {
+    const auto it = args.find(key);
+    return it != args.end() && it->is_number_integer() ? it->get<int64_t>() : -1;
+}
+
+std::string stringArg(const json& args, const char* key) {
+    const auto it = args.find(key);
+    return it != args.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+CommArgs commArgs(const json& args) {
+    CommArgs c;
+    c.collective = stringArg(args, "Collective name");
+    c.dtype = stringArg(args, "dtype");
+    c.groupName = stringArg(args, "Process Group Name");
+    c.inElements = integerArg(args, "In msg nelems");
+    c.outElements = integerArg(args, "Out msg nelems");
+    c.groupSize = integerArg(args, "Group size");
+    return c;
+}
+
 struct FlowEnd {
     size_t event = 0;
     int64_t pid = 0, tid = 0;
@@ -100,6 +126,11 @@ private:
             problem("negative duration " + json(dur).dump() + " us");
         const std::string category =
             e.contains("cat") && e["cat"].is_string() ? e["cat"].get<std::string>() : "";
+        static const json kNoArgs = json::object();
+        const auto argsIt = e.find("args");
+        const json& args = argsIt != e.end() && argsIt->is_object() ? *argsIt : kNoArgs;
+        if (isHostCategory(category))
+            return host(e, args, category, ts, dur, trace);
         if (!isGpuCategory(category))
             return;
         GpuActivity a;
@@ -110,11 +141,42 @@ private:
         a.startUs = ts;
         a.durationUs = std::max(dur, 0.0);
         a.eventIndex = m_index;
-        if (const auto args = e.find("args"); args != e.end() && args->is_object())
-            if (const auto bytes = args->find("bytes");
-                bytes != args->end() && bytes->is_number_unsigned())
-                a.bytes = bytes->get<uint64_t>();
+        if (const auto bytes = args.find("bytes");
+            bytes != args.end() && bytes->is_number_unsigned())
+            a.bytes = bytes->get<uint64_t>();
+        a.correlation = integerArg(args, "correlation");
+        a.externalId = integerArg(args, "External id");
+        a.comm = commArgs(args);
         trace.activities.push_back(std::move(a));
+    }
+
+    void host(const json& e, const json& args, const std::string& category, double ts, double dur,
+              KinetoTrace& trace) {
+        HostEvent h;
+        h.name = m_name;
+        h.category = category;
+        h.pid = e.contains("pid") && e["pid"].is_number_integer() ? e["pid"].get<int64_t>() : -1;
+        h.tid = e.contains("tid") && e["tid"].is_number_integer() ? e["tid"].get<int64_t>() : -1;
+        h.startUs = ts;
+        h.durationUs = std::max(dur, 0.0);
+        h.externalId = integerArg(args, "External id");
+        h.recordFunctionId = integerArg(args, "Record function id");
+        h.eventIndex = m_index;
+        if (h.isRuntime()) {
+            h.correlation = integerArg(args, "correlation");
+            if (h.correlation >= 0) {
+                const auto [it, added] =
+                    trace.runtimeByCorrelation.try_emplace(h.correlation, trace.hostEvents.size());
+                if (!added)
+                    return problem("correlation " + std::to_string(h.correlation) +
+                                   " is used twice: here and at traceEvents[" +
+                                   std::to_string(trace.hostEvents[it->second].eventIndex) +
+                                   "] (a correlation id names one launch)");
+            }
+        }
+        if (h.name == "record_param_comms")
+            h.comm = commArgs(args);
+        trace.hostEvents.push_back(std::move(h));
     }
 
     void flow(const json& e, char phase) {

@@ -116,3 +116,38 @@ TEST(TraceCommand, ImportPytorchListsEveryKernelAndWritesStrictTraces) {
               std::string::npos)
         << bad.err;
 }
+
+// import pytorch --et --kineto on the public simple-add pair (tests/data): 36 of its 38 nodes
+// are in the profiler trace, its 4 kernels follow the operators that launched them, and the
+// written trace passes the strict check. A lone execution trace is still refused, with the
+// hint to give its profiler trace.
+TEST(TraceCommand, ImportPytorchLinksAnExecutionTraceWithItsProfilerTrace) {
+    const fs::path dir = scratchDir("import-linked");
+    const std::string et = ASTROLABE_TEST_DATA_DIR + "/pytorch-simple-add-et.json";
+    const std::string profile = ASTROLABE_TEST_DATA_DIR + "/pytorch-simple-add-kineto.json";
+    const Result r = cli(
+        {"import", "pytorch", "--et", et, "--kineto", profile, "--out", (dir / "add").string()});
+    EXPECT_EQ(r.code, 0) << r.err;
+    for (const char* line :
+         {"(schema 1.0.1, 38 nodes) + ",
+          "36 operators linked by External id (the trace has no Record function id), 2 nodes of "
+          "the execution trace not in the profiler trace (left out)",
+          "4 GPU activities: 4 after the operator that launched them, 0 launched outside",
+          "host time 19814157 us, each operator's own time", "wrote "})
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+    const Result strict = cli({"trace", "check", (dir / "add").string(), "--npus=1", "--strict"});
+    EXPECT_EQ(strict.code, 0) << strict.err;
+    EXPECT_NE(strict.out.find("1 trace, 40 nodes, valid"), std::string::npos) << strict.out;
+
+    const Result alone = cli({"import", "pytorch", et, "--out", (dir / "x").string()});
+    EXPECT_NE(alone.code, 0);
+    EXPECT_NE(alone.err.find("reads only together with its profiler trace (hint: give its Kineto "
+                             "trace too (astrolabe-cli import pytorch --et ET.json --kineto"),
+              std::string::npos)
+        << alone.err;
+    const Result half = cli({"import", "pytorch", "--et", et, "--out", (dir / "x").string()});
+    EXPECT_EQ(half.code, 2);
+    EXPECT_NE(half.err.find("--et ET.json and --kineto TRACE.json go together"), std::string::npos)
+        << half.err;
+    fs::remove_all(dir);
+}

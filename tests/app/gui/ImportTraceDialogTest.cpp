@@ -124,3 +124,50 @@ TEST(ImportTraceDialog, PyTorchExecutionTraceIsRefusedWithTheConverterNamed) {
     EXPECT_TRUE(dialog.reportText().contains(QStringLiteral("chakra_converter")));
     EXPECT_FALSE(dialog.useAsWorkload());
 }
+
+// Two files chosen at once, the profiler trace first: the public simple-add pair (tests/data)
+// is linked, used as the workload and run. Its host operators run one after another for their
+// own time, 19,814,157 us in all (the duration of "[param|cuda]", which holds them all), and
+// the last kernel (3 us) follows the last operator: 19,814,160 us on every NPU.
+TEST(ImportTraceDialog, ExecutionTraceWithItsProfilerTraceIsLinkedAndRuns) {
+    QTemporaryDir dir;
+    const QString project = gui::test::copyBundledProject(dir, QStringLiteral("quickstart"),
+                                                          QStringLiteral("quickstart"));
+    ASSERT_FALSE(project.isEmpty());
+    MainWindow window(gui::test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    ASSERT_TRUE(window.openProject(project));
+    ImportTraceDialog dialog(window.document());
+    QObject::connect(&dialog, &ImportTraceDialog::runRequested, &window,
+                     [&window] { window.startRun(); });
+    const QString et =
+        QString::fromStdString(ASTROLABE_TEST_DATA_DIR + "/pytorch-simple-add-et.json");
+    const QString profile =
+        QString::fromStdString(ASTROLABE_TEST_DATA_DIR + "/pytorch-simple-add-kineto.json");
+    QSignalSpy finished(&dialog, &ImportTraceDialog::readFinished);
+    ASSERT_TRUE(dialog.readPair(profile, et));
+    ASSERT_TRUE(finished.wait(60000));
+    ASSERT_TRUE(finished.at(0).at(0).toBool()) << dialog.reportText().toStdString();
+    const QString report = dialog.reportText();
+    EXPECT_TRUE(report.startsWith(QStringLiteral("PyTorch execution trace + profiler trace")))
+        << report.toStdString();
+    EXPECT_TRUE(report.contains(QStringLiteral("36 operators linked"))) << report.toStdString();
+
+    QSignalSpy stored(&window, &MainWindow::runStored);
+    ASSERT_TRUE(dialog.useAsWorkload()) << dialog.reportText().toStdString();
+    EXPECT_TRUE(
+        dialog.writtenPrefix().endsWith(QStringLiteral("traces/pytorch-simple-add-kineto")));
+    EXPECT_FALSE(window.document()->spec().system.replayOnly) << "no communication to size";
+    ASSERT_TRUE(stored.count() > 0 || stored.wait(60000));
+    const gui::RunRecord& run = window.runsModel()->store()->at(0);
+    ASSERT_EQ(run.status, gui::RunStatus::Finished);
+    EXPECT_EQ(run.simulatedTime.ps(), 19'814'160'000'000);
+
+    EXPECT_TRUE(dialog.readPair(profile, profile));
+    finished.clear();
+    ASSERT_TRUE(finished.wait(60000));
+    EXPECT_FALSE(finished.at(0).at(0).toBool());
+    EXPECT_TRUE(
+        dialog.reportText().contains(QStringLiteral("neither file is a PyTorch execution trace")))
+        << dialog.reportText().toStdString();
+}

@@ -7,6 +7,7 @@
 #include "engine/golden/GoldenSpec.h"
 #include "simulation/Simulation.h"
 #include "trace/kineto/KinetoImport.h"
+#include "trace/pytorch/TraceLinker.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -100,4 +101,23 @@ TEST(RealTraceRun, DeepSeekProfileReplaysOnOneComputeLane) {
     const auto r = runTraces(s, std::move(traces));
     EXPECT_EQ(r->endTime.ps(), 131'039'000'000 + 7'000);
     EXPECT_NEAR(r->endTime.ns() / 1e3 / imported.measuredSpanUs - 1, 0.0157, 0.0001);
+}
+
+// The public execution trace + profiler trace pair (tests/data, HTA's simple-add benchmark),
+// linked and run. Every host operator nests in "[param|cuda]" (19,814,157 us) and runs for its
+// own time on the host lane, one after another: 19,814,157 us of host time. The 4 kernels
+// (5 + 5 + 3 + 3 us) start after the operators that launched them; the last follows the last
+// operator, aten::add, so the run ends 3 us after the host.
+TEST(RealTraceRun, LinkedExecutionTraceRunsAtTheHostsMeasuredTime) {
+    const auto linked = pytorch::linkTraces(
+        pytorch::readExecutionTrace(ASTROLABE_TEST_DATA_DIR + "/pytorch-simple-add-et.json"),
+        kineto::readKinetoTrace(ASTROLABE_TEST_DATA_DIR + "/pytorch-simple-add-kineto.json"));
+    SimulationSpec s = spec({dim(BlockKind::Ring, 2)});
+    const auto r = runTraces(s, std::vector<WorkloadTrace>(2, linked.trace));
+    for (const NpuSummary& n : r->npus) {
+        EXPECT_TRUE(n.finished);
+        EXPECT_EQ(n.cpuTime.ps(), 19'814'157'000'000);
+        EXPECT_EQ(n.gpuTime.ps(), 16'000'000);
+    }
+    EXPECT_EQ(r->endTime.ps(), 19'814'160'000'000);
 }

@@ -72,7 +72,7 @@ TEST(KinetoImport, KernelsBecomeNodesInStartOrderWithStreamDependencies) {
     EXPECT_TRUE(nodes[1].ctrlDeps.empty()) << "first on its stream";
     EXPECT_EQ(nodes[2].ctrlDeps, std::vector<uint64_t>{0}) << "after gemm on stream 7";
     EXPECT_EQ(imported.measuredSpanUs, 60.0) << "100 to 160";
-    EXPECT_EQ(imported.sizeUnknown, 1u);
+    EXPECT_EQ(imported.comm.sizeUnknown, 1u);
 }
 
 TEST(KinetoImport, GpuToGpuFlowsBecomeDependencies) {
@@ -170,5 +170,5 @@ TEST(KinetoImport, DeepSeekTrainingProfile) {
     EXPECT_EQ(byClass[KernelClass::ExpertAllToAll], (std::pair<size_t, double>{16, 80452}));
     EXPECT_EQ(byClass[KernelClass::ExpertControl], (std::pair<size_t, double>{16, 32578}));
     EXPECT_EQ(byClass[KernelClass::Copy], (std::pair<size_t, double>{20, 28}));
-    EXPECT_EQ(imported.sizeUnknown, 32u);
+    EXPECT_EQ(imported.comm.sizeUnknown, 32u);
 }
