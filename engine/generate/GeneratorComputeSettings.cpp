@@ -53,6 +53,18 @@ std::vector<GeneratorSetting> operationModelSettings() {
     bindGeneratorField(s, compute, &C::gemmTflops);
     out.push_back(s);
 
+    s = generatorSetting("compute.bf16GemmTflops", "bf16-gemm-tflops", "Achieved BF16 GEMM rate",
+                         "measured rate of the GEMMs FP8 recipes keep in BF16 (the LM head), "
+                         "TFLOP/s (operations model with FP8 GEMMs; 0 = the GEMM rate; set by "
+                         "--gpu)");
+    s.type = Type::Double;
+    s.unit = settings::Unit::TeraFlops;
+    s.minimum = 0;
+    s.maximum = 1e6;
+    s.metavar = std::string("X");
+    bindGeneratorField(s, compute, &C::bf16GemmTflops);
+    out.push_back(s);
+
     s = fraction("compute.flashFraction", "flash-fraction", "FlashAttention fraction",
                  "fused attention's rate over the peak (operations model; set by --gpu)");
     bindGeneratorField(s, compute, &C::flashFraction);

@@ -30,6 +30,9 @@ std::vector<GeneratorSetting> parallelGeneratorSettings() {
     add(degree("tp", "Tensor (TP)", "tensor parallelism", 1 << 16), &P::tp);
     add(degree("pp", "Pipeline (PP)", "pipeline stages", 1 << 16), &P::pp);
     add(degree("dp", "Data (DP)", "data parallelism", 1 << 20), &P::dp);
+    add(degree("cp", "Context (CP)",
+               "context parallelism: each sequence split over cp ranks (ring attention)", 1 << 16),
+        &P::cp);
     add(degree("ep", "Expert (EP, within DP)", "expert parallelism (carved out of dp)", 1 << 16),
         &P::ep);
 

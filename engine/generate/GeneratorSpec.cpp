@@ -173,6 +173,17 @@ void validateTransformer(const GeneratorSpec& spec, Checker& c) {
               "fewer layers (" + std::to_string(m.layers) + ") than pipeline chunks (" +
                   std::to_string(chunks) + ")",
               "lower pp or virtual stages");
+    if (p.cp > 1) {
+        c.require(spec.training.flashAttention, "parallel.cp",
+                  "context parallelism needs fused attention (flash-attention on): the ring "
+                  "exchanges keys and values between FlashAttention chunks");
+        c.require(m.sequence % (2 * p.cp) == 0, "parallel.cp",
+                  "the sequence is split into 2 x cp chunks (two per rank, for the causal mask's "
+                  "balance): sequence % (2 cp) must be 0, found " +
+                      std::to_string(m.sequence) + " and cp " + std::to_string(p.cp));
+        c.require(!m.isMoe(), "parallel.cp", "context parallelism with MoE layers is not modeled",
+                  "use cp 1 for MoE models");
+    }
     if (m.isMoe()) {
         c.require(m.topK > 0 && m.topK <= m.experts, "model.topK", "needs 1 <= topK <= experts");
         c.positive(m.expertFfn, "model.expertFfn");
@@ -193,13 +204,16 @@ void validate(const GeneratorSpec& spec) {
     c.positive(p.pp, "parallel.pp");
     c.positive(p.dp, "parallel.dp");
     c.positive(p.ep, "parallel.ep");
+    c.positive(p.cp, "parallel.cp");
     c.positive(p.virtualStages, "parallel.virtualStages");
-    if (p.tp > 0 && p.pp > 0 && p.dp > 0) {
-        const uint64_t npus = uint64_t(p.tp) * uint64_t(p.pp) * uint64_t(p.dp);
+    if (p.tp > 0 && p.pp > 0 && p.dp > 0 && p.cp > 0) {
+        const uint64_t npus = uint64_t(p.tp) * uint64_t(p.pp) * uint64_t(p.dp) * uint64_t(p.cp);
+        const std::string cp = p.cp > 1 ? " x cp" : "";
         c.require(npus <= kMaxNpus, "parallel",
-                  "expected at most " + std::to_string(kMaxNpus) + " NPUs, found tp x pp x dp = " +
-                      std::to_string(p.tp) + " x " + std::to_string(p.pp) + " x " +
-                      std::to_string(p.dp) + " = " + std::to_string(npus),
+                  "expected at most " + std::to_string(kMaxNpus) + " NPUs, found tp x pp x dp" +
+                      cp + " = " + std::to_string(p.tp) + " x " + std::to_string(p.pp) + " x " +
+                      std::to_string(p.dp) + (p.cp > 1 ? " x " + std::to_string(p.cp) : "") +
+                      " = " + std::to_string(npus),
                   kLimitsHint);
     }
     if (p.pp > 0 && spec.model.layers > 0 && spec.microBatches() > 0) {
@@ -275,8 +289,8 @@ void validate(const GeneratorSpec& spec) {
         c.positive(spec.model.imageSize, "model.imageSize");
     }
     if (spec.model.kind != ModelKind::Transformer) {
-        c.require(p.tp == 1 && p.pp == 1 && p.ep == 1, "parallel",
-                  "DLRM and ResNet presets are data parallel only (tp = pp = ep = 1)");
+        c.require(p.tp == 1 && p.pp == 1 && p.ep == 1 && p.cp == 1, "parallel",
+                  "DLRM and ResNet presets are data parallel only (tp = pp = ep = cp = 1)");
         c.require(p.zeroStage == 0, "parallel.zero", "DLRM and ResNet use plain all-reduce");
     }
     c.finish();

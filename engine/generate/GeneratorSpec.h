@@ -73,6 +73,10 @@ struct TrainingSpec {
 struct ParallelSpec {
     int tp = 1, pp = 1, dp = 1;
     int ep = 1; ///< expert parallelism, carved out of dp (dp % ep == 0)
+    /// Context parallelism: each sequence split over cp ranks (Megatron's ring attention: the
+    /// keys and values go round the cp group beside the attention core). Placed right after tp
+    /// (Megatron's tp-cp-dp-pp order); gradients are reduced over dp x cp.
+    int cp = 1;
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;
     int virtualStages = 1; ///< model chunks per pipeline stage (interleaved only)
     int zeroStage = 0;     ///< 0 all-reduce; 1, 2 reduce-scatter + all-gather; 3 also params
@@ -82,7 +86,7 @@ struct ParallelSpec {
     /// Rank placement, innermost (consecutive ranks) first: a permutation of tp, dp, pp.
     std::string placement = "tp,dp,pp";
 
-    int64_t npus() const { return int64_t{tp} * pp * dp; }
+    int64_t npus() const { return int64_t{tp} * cp * pp * dp; }
 };
 
 /// Where a model state lives when ZeRO-Infinity-style offload moves it out of HBM. Only a label
@@ -144,6 +148,9 @@ struct ComputeSpec {
     /// GEMMs take FP8 inputs (TransformerEngine): each GEMM's activation input is scaled and cast
     /// (an amax read, a read and a one-byte write and its transposed copy) before it runs.
     bool fp8Gemms = false;
+    /// The achieved BF16 GEMM rate, 10^12 FLOP/s, of the GEMMs FP8 recipes keep in BF16 (the LM
+    /// head) when fp8Gemms is on; 0 = gemmTflops. Set by --gpu with --precision fp8.
+    double bf16GemmTflops = 0;
     double memoryEfficiency = 0.8; ///< element-wise kernels' bandwidth over hbmGBps
 };
 

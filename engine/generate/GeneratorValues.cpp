@@ -98,6 +98,8 @@ ComputeSpec acceleratorCompute(const hardware::Accelerator& gpu, ComputeSpec bas
     base.gemmTflops = rate ? rate->gemmTflops : 0;
     base.attentionPeakTflops = gpu.bf16Tflops;
     base.fp8Gemms = precision == "fp8";
+    const hardware::GemmRate* bf16 = hardware::findGemmRate(gpu.name, "bf16");
+    base.bf16GemmTflops = base.fp8Gemms && bf16 ? bf16->gemmTflops : 0;
     if (rate)
         base.flashFraction = rate->flashFraction;
     return base;

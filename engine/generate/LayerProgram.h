@@ -19,12 +19,13 @@ enum class GroupKind : uint8_t {
     None,      ///< not synchronised (model-parallel embedding tables)
     Tp,        ///< tensor-parallel group
     Pp,        ///< pipeline stages of one model replica (SEND/RECV only; listed for completeness)
-    Dp,        ///< data-parallel replicas of a tp shard
+    Dp,        ///< data-parallel replicas of a tp shard (with cp > 1: dp x cp, Megatron's)
     Ep,        ///< expert-parallel group (a block of ep consecutive dp indices)
     ExpertDp,  ///< ranks holding the same experts: same pp, same dp mod ep, every tp
     StageDp,   ///< every rank of one pipeline stage (tp x dp): tp-replicated MoE parameters
     World,     ///< every NPU
     Embedding, ///< first and last pipeline stage of one (tp, dp): tied word embeddings
+    Cp,        ///< context-parallel group: the ranks sharing one sequence (same tp, dp, pp)
 };
 const char* groupKindName(GroupKind kind);
 
@@ -38,6 +39,9 @@ struct Step {
     CollectiveType collective = CollectiveType::AllReduce;
     uint64_t commBytes = 0; ///< Chakra comm_size: all-gather = per-rank shard, others = full input
     GroupKind group = GroupKind::None;
+    /// A collective that runs beside the next step instead of before it (context parallelism's
+    /// key/value exchange beside the attention core); the step after that waits for both.
+    bool overlapsNext = false;
     /// The kernels of a compute step, for the operation model (empty: it uses the roofline).
     std::vector<Kernel> kernels;
 

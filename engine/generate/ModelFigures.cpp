@@ -39,8 +39,8 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
     f.npus = static_cast<int>(par.npus()); // validated: at most kMaxNpus
     f.microBatches = spec.microBatches();
     const double m = f.microBatches;
-    const double replicas = double(par.tp) * par.dp; // ranks per stage
-    if (model.kind == ModelKind::Transformer) {      // Megatron's closed form: dense models only
+    const double replicas = double(par.tp) * par.cp * par.dp; // ranks per stage
+    if (model.kind == ModelKind::Transformer) { // Megatron's closed form: dense models only
         const ParameterCounts counts = transformerParameters(model);
         f.parameters = counts.total;
         f.activeParameters = counts.active;

@@ -23,7 +23,8 @@ double kernelSeconds(const Kernel& g, const ComputeSpec& c, double e) {
         const double flops = 2 * g.batch * g.m * g.n * g.k;
         if (flops <= 0)
             return 0;
-        const double rate = c.gemmTflops * 1e12;
+        const double rate =
+            (g.bf16 && c.fp8Gemms && c.bf16GemmTflops > 0 ? c.bf16GemmTflops : c.gemmTflops) * 1e12;
         const double ideal = flops / rate;
         const double fraction = std::max(1e-3, hardware::gemmShapeCurve().at(ideal * 1e6));
         const double operands = e * g.batch * (g.m * g.k + g.k * g.n + g.m * g.n);

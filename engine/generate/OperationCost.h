@@ -22,6 +22,9 @@ struct Kernel {
     double batch = 1, m = 0, n = 0, k = 0;
     double bytes = 0;
     double flops = 0;
+    /// A GEMM kept in BF16 when the others run in FP8 (ComputeSpec::fp8Gemms): Megatron's FP8
+    /// recipes leave the LM head (output layer) in BF16; timed at ComputeSpec::bf16GemmTflops.
+    bool bf16 = false;
 
     static Kernel gemm(double m, double n, double k, double batch = 1) {
         Kernel g;
@@ -30,6 +33,11 @@ struct Kernel {
         g.n = n;
         g.k = k;
         g.batch = batch;
+        return g;
+    }
+    static Kernel bf16Gemm(double m, double n, double k) {
+        Kernel g = gemm(m, n, k);
+        g.bf16 = true;
         return g;
     }
     static Kernel memory(double bytes) {

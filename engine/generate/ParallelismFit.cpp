@@ -108,12 +108,32 @@ std::string npusText(int n) {
 
 std::string splitLabel(const ParallelSpec& p) {
     std::string out = splitText(p.tp, p.pp, p.dp);
+    if (p.cp > 1)
+        out += " x cp " + std::to_string(p.cp);
     if (p.ep > 1)
         out += " (ep " + std::to_string(p.ep) + ")";
     return out;
 }
 
+namespace {
+ParallelFit fitSlots(const GeneratorSpec& spec, int npuCount, BatchRule batch);
+} // namespace
+
 ParallelFit fitParallelism(const GeneratorSpec& spec, int npuCount, BatchRule batch) {
+    // Context parallelism is kept as given: tp x pp x dp fill the NPUs over cp.
+    const int cp = std::max(1, spec.parallel.cp);
+    if (cp > 1 && npuCount > 0 && npuCount % cp != 0) {
+        ParallelFit fit;
+        fit.spec = spec;
+        fit.reason = "cp " + std::to_string(cp) + " does not divide the " + npusText(npuCount);
+        return fit;
+    }
+    return fitSlots(spec, npuCount > 0 ? npuCount / cp : npuCount, batch);
+}
+
+namespace {
+
+ParallelFit fitSlots(const GeneratorSpec& spec, int npuCount, BatchRule batch) {
     ParallelFit fit;
     fit.spec = spec;
     if (npuCount <= 0) {
@@ -207,4 +227,5 @@ ParallelFit fitParallelism(const GeneratorSpec& spec, int npuCount, BatchRule ba
     return fit;
 }
 
+} // namespace
 } // namespace astrolabe::generate

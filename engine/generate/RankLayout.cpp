@@ -26,15 +26,36 @@ const char* groupKindName(GroupKind kind) {
         return "world";
     case GroupKind::Embedding:
         return "embedding";
+    case GroupKind::Cp:
+        return "cp";
     }
     return "none";
 }
 
 namespace {
 
-constexpr std::array<GroupKind, 7> kNumberedKinds{
-    GroupKind::Tp,       GroupKind::Pp,      GroupKind::Dp,       GroupKind::Ep,
-    GroupKind::ExpertDp, GroupKind::StageDp, GroupKind::Embedding};
+constexpr std::array<GroupKind, 8> kNumberedKinds{
+    GroupKind::Tp,       GroupKind::Pp,      GroupKind::Dp,        GroupKind::Ep,
+    GroupKind::ExpertDp, GroupKind::StageDp, GroupKind::Embedding, GroupKind::Cp};
+
+/// Strides of tp, dp, pp and cp from the placement (validated to be a permutation of tp,dp,pp),
+/// innermost first; cp sits right after tp.
+std::array<long, 4> placementStrides(const ParallelSpec& p) {
+    std::array<long, 4> strides{1, 1, 1, 1};
+    std::stringstream in(p.placement);
+    long stride = 1;
+    for (std::string part; std::getline(in, part, ',');) {
+        const int axis = part == "tp" ? 0 : part == "dp" ? 1 : 2;
+        strides[size_t(axis)] = stride;
+        if (axis == 0) {
+            strides[3] = stride * p.tp;
+            stride *= long(p.tp) * p.cp;
+        } else {
+            stride *= axis == 1 ? p.dp : p.pp;
+        }
+    }
+    return strides;
+}
 
 } // namespace
 
@@ -43,15 +64,11 @@ RankLayout::RankLayout(const ParallelSpec& parallel)
     , m_tp(parallel.tp)
     , m_dp(parallel.dp)
     , m_pp(parallel.pp)
-    , m_ep(parallel.ep) {
-    // Strides from the placement, innermost first (validated to be a permutation of tp,dp,pp).
-    std::stringstream in(parallel.placement);
-    int stride = 1;
-    for (std::string part; std::getline(in, part, ',');) {
-        const int axis = part == "tp" ? 0 : part == "dp" ? 1 : 2;
-        m_stride[axis] = stride;
-        stride *= axis == 0 ? m_tp : axis == 1 ? m_dp : m_pp;
-    }
+    , m_ep(parallel.ep)
+    , m_cp(parallel.cp) {
+    const std::array<long, 4> strides = placementStrides(parallel);
+    for (size_t axis = 0; axis < 4; ++axis)
+        m_stride[axis] = int(strides[axis]); // validated: at most kMaxNpus
 
     const int n = npus();
     m_ids.assign(n, {});
@@ -59,31 +76,34 @@ RankLayout::RankLayout(const ParallelSpec& parallel)
     int nextId = 1;
     for (GroupKind kind : kNumberedKinds) {
         // The group of a rank is fixed by the coordinates the kind does not vary over.
-        std::map<std::array<int, 3>, int> idOfKey;
+        std::map<std::array<int, 4>, int> idOfKey;
         for (int r = 0; r < n; ++r) {
             const RankCoordinates c = coordinates(r);
-            std::array<int, 3> key{};
+            std::array<int, 4> key{};
             switch (kind) {
             case GroupKind::Tp:
-                key = {c.dp, c.pp, 0};
+                key = {c.dp, c.pp, c.cp, 0};
                 break;
             case GroupKind::Pp:
-                key = {c.tp, c.dp, 0};
+                key = {c.tp, c.dp, c.cp, 0};
                 break;
             case GroupKind::Dp:
-                key = {c.tp, c.pp, 0};
+                key = {c.tp, c.pp, 0, 0};
                 break;
             case GroupKind::Ep:
-                key = {c.tp, c.dp / m_ep, c.pp};
+                key = {c.tp, c.dp / m_ep, c.pp, c.cp};
                 break;
             case GroupKind::ExpertDp:
-                key = {c.dp % m_ep, c.pp, 0};
+                key = {c.dp % m_ep, c.pp, 0, 0};
                 break;
             case GroupKind::Embedding:
-                key = {c.tp, c.dp, 0};
+                key = {c.tp, c.dp, c.cp, 0};
+                break;
+            case GroupKind::Cp:
+                key = {c.tp, c.dp, c.pp, 0};
                 break;
             default:
-                key = {c.pp, 0, 0};
+                key = {c.pp, 0, 0, 0};
                 break;
             }
             auto found = idOfKey.find(key);
@@ -108,7 +128,7 @@ RankLayout::RankLayout(const ParallelSpec& parallel)
 }
 
 int RankLayout::rank(const RankCoordinates& c) const {
-    return c.tp * m_stride[0] + c.dp * m_stride[1] + c.pp * m_stride[2];
+    return c.tp * m_stride[0] + c.dp * m_stride[1] + c.pp * m_stride[2] + c.cp * m_stride[3];
 }
 
 RankCoordinates RankLayout::coordinates(int rank) const {
@@ -116,6 +136,7 @@ RankCoordinates RankLayout::coordinates(int rank) const {
     c.tp = (rank / m_stride[0]) % m_tp;
     c.dp = (rank / m_stride[1]) % m_dp;
     c.pp = (rank / m_stride[2]) % m_pp;
+    c.cp = (rank / m_stride[3]) % m_cp;
     return c;
 }
 
@@ -126,7 +147,8 @@ std::vector<int> RankLayout::members(GroupKind kind, const RankCoordinates& c) c
         int first, end, step;
     };
     Span tp{c.tp, c.tp + 1, 1}, dp{c.dp, c.dp + 1, 1}, pp{c.pp, c.pp + 1, 1};
-    const Span allTp{0, m_tp, 1}, allDp{0, m_dp, 1}, allPp{0, m_pp, 1};
+    Span cp{c.cp, c.cp + 1, 1};
+    const Span allTp{0, m_tp, 1}, allDp{0, m_dp, 1}, allPp{0, m_pp, 1}, allCp{0, m_cp, 1};
     switch (kind) {
     case GroupKind::Tp:
         tp = allTp;
@@ -134,8 +156,12 @@ std::vector<int> RankLayout::members(GroupKind kind, const RankCoordinates& c) c
     case GroupKind::Pp:
         pp = allPp;
         break;
-    case GroupKind::Dp:
+    case GroupKind::Dp: // with cp > 1 the gradients are reduced over dp x cp (Megatron)
         dp = allDp;
+        cp = allCp;
+        break;
+    case GroupKind::Cp:
+        cp = allCp;
         break;
     case GroupKind::Ep:
         dp = {c.dp / m_ep * m_ep, std::min(m_dp, c.dp / m_ep * m_ep + m_ep), 1};
@@ -143,15 +169,18 @@ std::vector<int> RankLayout::members(GroupKind kind, const RankCoordinates& c) c
     case GroupKind::ExpertDp:
         tp = allTp;
         dp = {c.dp % m_ep, m_dp, m_ep};
+        cp = allCp;
         break;
     case GroupKind::StageDp:
         tp = allTp;
         dp = allDp;
+        cp = allCp;
         break;
     case GroupKind::World:
         tp = allTp;
         dp = allDp;
         pp = allPp;
+        cp = allCp;
         break;
     case GroupKind::Embedding:
         pp = {0, m_pp, std::max(1, m_pp - 1)}; // the first and the last stage
@@ -162,8 +191,9 @@ std::vector<int> RankLayout::members(GroupKind kind, const RankCoordinates& c) c
     std::vector<int> out;
     for (int p = pp.first; p < pp.end; p += pp.step)
         for (int d = dp.first; d < dp.end; d += dp.step)
-            for (int t = tp.first; t < tp.end; t += tp.step)
-                out.push_back(rank({t, d, p}));
+            for (int k = cp.first; k < cp.end; k += cp.step)
+                for (int t = tp.first; t < tp.end; t += tp.step)
+                    out.push_back(rank({t, d, p, k}));
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -178,14 +208,7 @@ std::string placementSummary(const ParallelSpec& parallel, const std::vector<int
     if (dimensions.empty())
         return {};
     // Strides from the placement, innermost first (as in the constructor, without enumerating).
-    long strides[3] = {1, 1, 1}; // tp, dp, pp
-    std::stringstream in(parallel.placement);
-    long stride = 1;
-    for (std::string part; std::getline(in, part, ',');) {
-        const int axis = part == "tp" ? 0 : part == "dp" ? 1 : 2;
-        strides[axis] = stride;
-        stride *= axis == 0 ? parallel.tp : axis == 1 ? parallel.dp : parallel.pp;
-    }
+    const std::array<long, 4> strides = placementStrides(parallel); // tp, dp, pp, cp
     std::string out;
     auto describe = [&](const char* name, int size, long stride) {
         if (size <= 1)
@@ -209,6 +232,7 @@ std::string placementSummary(const ParallelSpec& parallel, const std::vector<int
             out += "dims " + std::to_string(spanned.front()) + "-" + std::to_string(spanned.back());
     };
     describe("tp", parallel.tp, strides[0]);
+    describe("cp", parallel.cp, strides[3]);
     describe("ep", parallel.ep, strides[1]);
     describe("dp", parallel.dp, strides[1]);
     describe("pp", parallel.pp, strides[2]);
@@ -224,13 +248,15 @@ int groupSizeOf(GroupKind kind, const ParallelSpec& p) {
     case GroupKind::Pp:
         return p.pp;
     case GroupKind::Dp:
-        return p.dp;
+        return p.dp * p.cp;
+    case GroupKind::Cp:
+        return p.cp;
     case GroupKind::Ep:
         return p.ep;
     case GroupKind::ExpertDp:
-        return p.tp * p.dp / p.ep;
+        return p.tp * p.cp * p.dp / p.ep;
     case GroupKind::StageDp:
-        return p.tp * p.dp;
+        return p.tp * p.cp * p.dp;
     case GroupKind::World:
         return static_cast<int>(p.npus()); // validated: at most kMaxNpus
     case GroupKind::Embedding:

@@ -8,8 +8,12 @@
 // TP * DP apart, on the outer dimensions. Expert parallelism is carved out of dp: the ep group of
 // a rank is the block of EP consecutive dp indices that holds it (same tp, same pp).
 //
+// Context parallelism (cp > 1) adds a cp index right after tp: the placement's tp entry stands
+// for tp x cp consecutive blocks (rank = tp + TP * cp + ...), Megatron's tp-cp-dp-pp order; the
+// data-parallel group then spans dp x cp (gradients are reduced over both, as in Megatron).
+//
 // Groups are numbered from 1 in the order TP, PP, DP, EP, expert-DP, stage-DP, embedding (first
-// and last stage, tied embeddings), each kind in
+// and last stage, tied embeddings), CP, each kind in
 // ascending order of its lowest rank. A group with one member is not created (no collective is
 // emitted over it), and a member list already registered under another kind keeps its first id.
 // Members are listed in ascending rank order (ASTRA-sim indexes groups by the sorted list).
@@ -36,13 +40,14 @@ std::string placementSummary(const ParallelSpec& parallel, const std::vector<int
 
 struct RankCoordinates {
     int tp = 0, dp = 0, pp = 0;
+    int cp = 0; ///< context-parallel index: placed right after tp (stride tp's x TP)
 };
 
 class RankLayout {
 public:
     explicit RankLayout(const ParallelSpec& parallel);
 
-    int npus() const { return m_tp * m_dp * m_pp; }
+    int npus() const { return m_tp * m_cp * m_dp * m_pp; }
     int rank(const RankCoordinates& c) const;
     RankCoordinates coordinates(int rank) const;
 
@@ -56,11 +61,11 @@ private:
     std::vector<int> members(GroupKind kind, const RankCoordinates& c) const;
 
     ParallelSpec m_parallel;
-    int m_tp, m_dp, m_pp, m_ep;
-    std::array<int, 3> m_stride{}; ///< tp, dp, pp
+    int m_tp, m_dp, m_pp, m_ep, m_cp;
+    std::array<int, 4> m_stride{}; ///< tp, dp, pp, cp
     CommGroups m_groups;
     /// Per rank, per kind (indexed by GroupKind), the group id.
-    std::vector<std::array<int, 9>> m_ids;
+    std::vector<std::array<int, 10>> m_ids;
 };
 
 } // namespace astrolabe::generate

@@ -3,6 +3,7 @@
 #include "generate/ModelStates.h"
 #include "generate/PipelineOrder.h"
 #include "generate/TraceEmitter.h"
+#include "generate/TransformerKernels.h"
 
 #include <algorithm>
 #include <cmath>
@@ -226,10 +227,21 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
             std::optional<uint64_t> layerStart;
             std::optional<uint64_t> firstCompute;
             std::optional<uint64_t> lastCompute; // the layer's gradients exist once it is done
+            // Collectives that run beside the next step (Step::overlapsNext), and those the step
+            // after it must also wait for.
+            Deps beside, join;
             auto emit = [&](const Step& step, const std::string& name) {
                 Deps deps = depsOf(cursor);
                 if (!layerStart)
                     deps.insert(deps.end(), gathered.begin(), gathered.end());
+                if (step.overlapsNext) {
+                    if (auto id = out.coll(name, step.collective, step.commBytes, step.group, deps))
+                        beside.push_back(*id);
+                    return;
+                }
+                deps.insert(deps.end(), join.begin(), join.end());
+                join = std::move(beside);
+                beside.clear();
                 std::optional<uint64_t> id =
                     step.kind == Step::Kind::Compute
                         ? std::optional<uint64_t>(
@@ -313,12 +325,14 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
 
     // Optimizer step over this rank's parameters (its shard with ZeRO >= 1): Adam reads the
     // gradient and fp32 master weight, m and v, writes them back and the 16-bit weight.
-    double shardElements = 0;
+    double shardElements = 0, castBytes = 0; // FP8: this rank's weights cast once an iteration
     for (int c = 0; c < v; ++c)
-        for (int index : m_program.chunks[size_t(c * p + stage)])
+        for (int index : m_program.chunks[size_t(c * p + stage)]) {
+            castBytes += fp8WeightCastBytes(m_spec, m_program.layers[size_t(index)]);
             for (const ParamShare& share : m_program.layers[size_t(index)].params)
                 shardElements += double(share.elements) /
                                  (par.zeroStage >= 1 ? m_layout.groupSize(share.group) : 1);
+        }
     const double stateBytes = e < 4 ? 24 : 16;
     Deps stepDeps = depsOf(cursor);
     stepDeps.insert(stepDeps.end(), reductions.begin(), reductions.end());
@@ -362,10 +376,10 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                 out.mem(name + ".store." + tier, NodeType::MemStore, states, {*lastStep});
             }
     }
-    const uint64_t step = lastStep
-                              ? *lastStep
-                              : out.comp("optimizer.step", 0,
-                                         shardElements * (2.0 * double(e) + stateBytes), stepDeps);
+    const uint64_t step =
+        lastStep ? *lastStep
+                 : out.comp("optimizer.step", 0,
+                            shardElements * (2.0 * double(e) + stateBytes) + castBytes, stepDeps);
     if (tensors && !lastStep)
         for (int c = 0; c < v; ++c)
             for (int index : m_program.chunks[size_t(c * p + stage)])

@@ -9,7 +9,7 @@ KernelShape kernelShape(const GeneratorSpec& spec) {
     KernelShape x;
     x.microBatch = spec.training.microBatch;
     x.sequence = spec.model.sequence;
-    x.tokens = x.microBatch * x.sequence;
+    x.tokens = x.microBatch * x.sequence / p.cp; // context parallelism: 1 / cp of each sequence
     x.h = spec.model.hidden;
     x.e = spec.training.bytesPerElement;
     x.tp = p.tp;
@@ -32,13 +32,13 @@ double dropoutAddBytes(const KernelShape& x) {
 
 /// FP8 GEMMs: before each (unbatched) GEMM, its m x k activation input is scaled and cast:
 /// an amax pass (read), the cast (read, one-byte write) and the transposed copy the weight
-/// gradient uses (one-byte write). Weights are cast once per iteration and not counted.
+/// gradient uses (one-byte write). Weights are cast once per iteration (fp8WeightCastBytes).
 std::vector<Kernel> withCasts(std::vector<Kernel> kernels, const KernelShape& x) {
     if (!x.fp8)
         return kernels;
     std::vector<Kernel> out;
     for (const Kernel& g : kernels) {
-        if (g.kind == Kernel::Kind::Gemm && g.batch == 1)
+        if (g.kind == Kernel::Kind::Gemm && g.batch == 1 && !g.bf16)
             out.push_back(Kernel::memory((2 * x.e + 2) * g.m * g.k));
         out.push_back(g);
     }
@@ -110,8 +110,19 @@ std::vector<Kernel> expertKernels(const ModelSpec& m, const KernelShape& x) {
 
 std::vector<Kernel> headKernels(const ModelSpec& m, const KernelShape& x) {
     const double v = m.vocabulary / x.tp;
-    return {Kernel::memory(normBytes(x)), Kernel::gemm(x.tokens, v, x.h),
+    // The output layer stays in BF16 in Megatron's FP8 recipes (TransformerEngine's fp8_autocast
+    // leaves it out): no cast, the BF16 GEMM rate.
+    return {Kernel::memory(normBytes(x)), Kernel::bf16Gemm(x.tokens, v, x.h),
             Kernel::memory(3 * 4 * x.tokens * v)};
+}
+
+double fp8WeightCastBytes(const GeneratorSpec& spec, const LayerProgram& layer) {
+    if (!spec.compute.fp8Gemms || layer.name == "embed" || layer.name == "head")
+        return 0;
+    double elements = 0;
+    for (const ParamShare& share : layer.params)
+        elements += double(share.elements);
+    return (2.0 * spec.training.bytesPerElement + 2) * elements;
 }
 
 std::vector<Kernel> backwardKernels(const std::vector<Kernel>& forward) {
@@ -121,7 +132,9 @@ std::vector<Kernel> backwardKernels(const std::vector<Kernel>& forward) {
         switch (g.kind) {
         case Kernel::Kind::Gemm:
             out.push_back(Kernel::gemm(g.m, g.k, g.n, g.batch)); // input gradient
+            out.back().bf16 = g.bf16;
             out.push_back(Kernel::gemm(g.k, g.n, g.m, g.batch)); // weight gradient
+            out.back().bf16 = g.bf16;
             break;
         case Kernel::Kind::Memory:
             out.push_back(Kernel::memory(2 * g.bytes));

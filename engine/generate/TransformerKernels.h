@@ -6,13 +6,14 @@
 // additions as memory traffic, and the MoE router and grouped expert GEMMs.
 
 #include "generate/GeneratorSpec.h"
+#include "generate/LayerProgram.h"
 #include "generate/OperationCost.h"
 
 #include <vector>
 
 namespace astrolabe::generate {
 
-/// One rank's view of a micro-batch: tokens = micro-batch x sequence.
+/// One rank's view of a micro-batch: tokens = micro-batch x sequence / cp.
 struct KernelShape {
     double tokens = 0, sequence = 0, microBatch = 1;
     double h = 0;
@@ -33,6 +34,12 @@ std::vector<Kernel> routerKernels(const ModelSpec& model, const KernelShape& x);
 std::vector<Kernel> expertKernels(const ModelSpec& model, const KernelShape& x);
 /// Forward kernels of the LM head: the logits GEMM and the cross-entropy's fp32 passes.
 std::vector<Kernel> headKernels(const ModelSpec& model, const KernelShape& x);
+
+/// FP8 GEMMs: the HBM bytes of casting one layer's weights per iteration (TransformerEngine casts
+/// them on the first micro-batch and keeps them for the rest: is_first_microbatch): an amax read,
+/// a read with a one-byte write and the one-byte transposed copy, 2e + 2 bytes per weight. The
+/// embedding and the LM head stay in BF16 (0 bytes); 0 without fp8Gemms.
+double fp8WeightCastBytes(const GeneratorSpec& spec, const LayerProgram& layer);
 
 /// The backward pass of forward kernels: each GEMM's two (input and weight gradients), twice
 /// each memory kernel's traffic, and FlashAttention's backward at 2.5 times its forward FLOPs

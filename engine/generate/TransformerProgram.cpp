@@ -3,6 +3,7 @@
 #include "generate/TransformerCounts.h"
 #include "generate/TransformerKernels.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -24,7 +25,9 @@ std::string layerName(int index) {
 
 /// Shared per-micro-batch quantities on one rank.
 struct Shape {
-    double tokens = 0; ///< B*s
+    double tokens = 0; ///< B*s / cp
+    int cp = 1;
+    double kvShardBytes = 0; ///< cp > 1: this rank's keys and values of one micro-batch
     double h = 0;
     double e = 0; ///< bytes per element
     int tp = 1;
@@ -59,6 +62,76 @@ void tpBlock(const Shape& x, LayerProgram& layer, const std::string& name, doubl
     if (comm && inputOp)
         back.push_back(Step::coll(name + "." + outName, outType, x.fullBytes(), GroupKind::Tp));
     // Backward blocks run in reverse order: prepend this block's steps.
+    layer.backward.insert(layer.backward.begin(), back.begin(), back.end());
+}
+
+double kernelFlops(const std::vector<Kernel>& kernels) {
+    double flops = 0;
+    for (const Kernel& g : kernels)
+        flops += g.kind == Kernel::Kind::Gemm ? 2 * g.batch * g.m * g.n * g.k : g.flops;
+    return flops;
+}
+
+/// The attention block under context parallelism: the block's kernels split around the
+/// FlashAttention core, and the ring's key/value exchange (an all-gather of this rank's K and V
+/// over the cp group: each rank sends cp - 1 shards to its ring neighbour, as Megatron's P2P
+/// ring does) running beside the core. Backward: K and V go round again beside the core's
+/// backward, and dK, dV come back (a reduce-scatter of cp shards). The roofline's FLOPs and
+/// bytes are split over the three parts by their kernels' FLOPs.
+void cpAttentionBlock(const Shape& x, LayerProgram& layer, double flops, double bytes,
+                      const std::vector<Kernel>& kernels) {
+    size_t core = 0;
+    while (core < kernels.size() && kernels[core].kind != Kernel::Kind::Flash)
+        ++core;
+    const std::vector<Kernel> before(kernels.begin(), kernels.begin() + long(core));
+    const std::vector<Kernel> inner(kernels.begin() + long(core),
+                                    kernels.begin() + long(std::min(core + 1, kernels.size())));
+    const std::vector<Kernel> after(kernels.begin() + long(std::min(core + 1, kernels.size())),
+                                    kernels.end());
+    const double total = std::max(1.0, kernelFlops(kernels));
+    auto part = [&](const std::string& name, const std::vector<Kernel>& list) {
+        const double share = kernelFlops(list) / total;
+        return Step::compute(name, flops * share, bytes * share, list);
+    };
+    const bool comm = x.tp > 1;
+    const CollectiveType outType = x.sp ? CollectiveType::ReduceScatter : CollectiveType::AllReduce;
+    const std::string outName = x.sp ? "tp.rs" : "tp.ar";
+    const uint64_t kv = toCount(x.kvShardBytes);
+    Step gather = Step::coll("attn.cp.kv", CollectiveType::AllGather, kv, GroupKind::Cp);
+    gather.overlapsNext = true;
+    if (comm && x.sp)
+        layer.forward.push_back(
+            Step::coll("attn.tp.ag", CollectiveType::AllGather, x.shardBytes(), GroupKind::Tp));
+    layer.forward.push_back(part("attn.qkv", before));
+    layer.forward.push_back(gather);
+    layer.forward.push_back(part("attn.core", inner));
+    layer.forward.push_back(part("attn.out", after));
+    if (comm)
+        layer.forward.push_back(
+            Step::coll("attn." + outName, outType, x.fullBytes(), GroupKind::Tp));
+
+    std::vector<Step> back;
+    if (comm && x.sp)
+        back.push_back(
+            Step::coll("attn.tp.ag", CollectiveType::AllGather, x.shardBytes(), GroupKind::Tp));
+    auto backward = [&](const std::string& name, const std::vector<Kernel>& list) {
+        Step s = part(name, list);
+        s.flops *= 2;
+        s.bytes *= 2;
+        s.kernels = backwardKernels(list);
+        return s;
+    };
+    back.push_back(backward("attn.out.bwd", after));
+    gather.name = "attn.cp.kv.bwd";
+    back.push_back(gather);
+    Step grads = Step::coll("attn.cp.dkv", CollectiveType::ReduceScatter, kv * uint64_t(x.cp),
+                            GroupKind::Cp);
+    grads.overlapsNext = true;
+    back.push_back(grads);
+    back.push_back(backward("attn.core.bwd", inner));
+    back.push_back(backward("attn.qkv.bwd", before));
+    if (comm)
+        back.push_back(Step::coll("attn." + outName, outType, x.fullBytes(), GroupKind::Tp));
     layer.backward.insert(layer.backward.begin(), back.begin(), back.end());
 }
 
@@ -132,7 +205,10 @@ LayerProgram transformerLayer(const GeneratorSpec& spec, const Shape& x, int ind
     const double attnFlops = x.tokens * (attn.flopsPerToken + attn.coreFlopsPerToken) / t;
     const double attnBytes = attn.matrixParams / t * x.e + 2 * x.tokens * x.h * x.e +
                              2 * x.tokens * (qkv + attnOut) * x.e / t + elementwise;
-    tpBlock(x, layer, "attn", attnFlops, attnBytes, true, true, attentionKernels(m, x.kernels));
+    if (x.cp > 1)
+        cpAttentionBlock(x, layer, attnFlops, attnBytes, attentionKernels(m, x.kernels));
+    else
+        tpBlock(x, layer, "attn", attnFlops, attnBytes, true, true, attentionKernels(m, x.kernels));
     layer.params.push_back(
         {toCount((attn.matrixParams + attn.biasParamsSplit) / t + attn.biasParamsReplicated),
          GroupKind::Dp});
@@ -195,7 +271,7 @@ double korthikantiActivationBytes(const GeneratorSpec& spec) {
     const ModelSpec& m = spec.model;
     const ParallelSpec& p = spec.parallel;
     const double s = m.sequence, b = spec.training.microBatch, h = m.hidden, a = m.heads;
-    const double t = p.tp, sbh = s * b * h;
+    const double t = p.tp, sbh = s * b * h / p.cp; // cp: 1 / cp of each sequence
     // The stored attention scores (5as/h per sbh); gone with fused attention.
     const double scores = spec.training.flashAttention ? 0 : 5 * a * s / h;
     const bool sp = p.sequenceParallel && p.tp > 1;
@@ -215,7 +291,11 @@ ModelProgram buildTransformerProgram(const GeneratorSpec& spec) {
     const ModelSpec& m = spec.model;
     const ParallelSpec& p = spec.parallel;
     Shape x;
-    x.tokens = double(spec.training.microBatch) * m.sequence;
+    x.cp = p.cp;
+    x.tokens = double(spec.training.microBatch) * m.sequence / p.cp;
+    // K and V of this rank's tokens; with kvHeads < tp each rank keeps one head.
+    x.kvShardBytes = 2 * x.tokens * std::max(1.0, double(m.kvHeadCount()) / p.tp) * m.headSize() *
+                     spec.training.bytesPerElement;
     x.h = m.hidden;
     x.e = spec.training.bytesPerElement;
     x.tp = p.tp;

@@ -62,8 +62,14 @@ void readPlatform(ProjectContext& c, const YAML::Node& root, SimulationSpec& spe
         d, root, "platform", "dimensions: [...], graph: {...} or astra-network: <file.yml>");
     if (!node.IsDefined())
         return;
-    checkKeys(d, node, "platform", {"dimensions", "astra-network", "graph"});
+    checkKeys(d, node, "platform", {"dimensions", "astra-network", "graph", "accelerator"});
     spec.platform.sourceFile = d.file();
+    // The platform's own settings (accelerator) beside its form; an ASTRA-sim network file
+    // replaces spec.platform, so they are applied after it.
+    auto readOwn = [&] {
+        if (node["accelerator"].IsDefined())
+            settings::readProjectGroup(c, node, settings::platformGroup(), spec);
+    };
     const bool inlineDimensions = node["dimensions"].IsDefined();
     const int forms = int(inlineDimensions) + int(node["astra-network"].IsDefined()) +
                       int(node["graph"].IsDefined());
@@ -76,14 +82,17 @@ void readPlatform(ProjectContext& c, const YAML::Node& root, SimulationSpec& spe
     }
     if (node["graph"].IsDefined()) {
         readGraphPlatform(c, node["graph"], spec.platform);
+        readOwn();
         return;
     }
     if (!inlineDimensions) {
         std::string file;
         if (readString(d, node["astra-network"], "platform.astra-network", file))
             c.absorb([&] { spec.platform = loadAstraNetworkYaml(c.resolve(file), c.warnings); });
+        readOwn();
         return;
     }
+    readOwn();
     const YAML::Node dims = node["dimensions"];
     if (!dims.IsSequence() || dims.size() == 0) {
         d.error(locate(d, dims, "platform.dimensions"),

@@ -43,9 +43,18 @@ std::string linkFileName(const SimulationSpec& spec, const std::string& projectP
     return fs::path(projectPath).stem().string() + ".links.csv";
 }
 
+/// "platform:" and the platform's own settings (accelerator, when named).
+void writePlatformHead(std::ostream& out, const PlatformSpec& platform) {
+    out << "platform:\n";
+    SimulationSpec view;
+    view.platform = platform;
+    settings::writeProjectGroup(out, settings::platformGroup(), view, nullptr);
+}
+
 void writeGraph(std::ostream& out, const PlatformSpec& platform, const std::string& linkFile) {
     const GraphSpec& g = *platform.graph;
-    out << "platform:\n  graph:\n    npus: " << g.npus << "\n    switches: " << g.switches << "\n";
+    writePlatformHead(out, platform);
+    out << "  graph:\n    npus: " << g.npus << "\n    switches: " << g.switches << "\n";
     SimulationSpec view;
     view.platform = platform;
     std::ostringstream settingLines; // "  routing: ecmp" lines, indented one level further here
@@ -95,7 +104,8 @@ void writePlatform(std::ostream& out, const PlatformSpec& platform, const std::s
         writeGraph(out, platform, linkFile);
         return;
     }
-    out << "platform:\n  dimensions:\n";
+    writePlatformHead(out, platform);
+    out << "  dimensions:\n";
     for (const DimensionSpec& d : platform.dimensions)
         out << "    - "
             << settings::projectFlowMap(settings::dimensionGroup(), settings::dimensionView(d))

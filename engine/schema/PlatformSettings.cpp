@@ -128,7 +128,35 @@ std::vector<Setting> declareGraph() {
     return {s};
 }
 
+std::vector<Setting> declarePlatform() {
+    Setting s = declare("platform.accelerator", Type::String, "Accelerator", "accelerator",
+                        "The accelerator library entry the NPUs are (a100-40gb, a100-80gb, h100, "
+                        "h800, h200, b200, mi300x; resources/hardware/accelerators.csv). A "
+                        "generated workload (a sweep's or a validation row's generate: section) "
+                        "without its own gpu takes peak, HBM and measured GEMM rates from it; the "
+                        "generate: section's own keys (peak-tflops, hbm-bandwidth, gemm-tflops, "
+                        "...) override any of them. Empty: none named.");
+    s.compat = Compat::ProjectOnly;
+    s.get = [](const SimulationSpec& spec) -> Value { return spec.platform.accelerator; };
+    s.set = [](SimulationSpec& spec, const Value& v) {
+        spec.platform.accelerator = std::get<std::string>(v);
+    };
+    s.specJsonKey = "accelerator";
+    s.specJsonGroup = "platform";
+    // Written only when named, so older projects stay byte-identical.
+    s.writeProjectWhen = [](const SimulationSpec& spec) {
+        return !spec.platform.accelerator.empty();
+    };
+    return {s};
+}
+
 } // namespace
+
+const Group& platformGroup() {
+    static const Group group{"platform", "The platform's own settings", declarePlatform(), "",
+                             false};
+    return group;
+}
 
 const Group& graphGroup() {
     static const Group group{"graph", "A graph platform's settings", declareGraph(), "", true};

@@ -91,8 +91,8 @@ std::string Setting::projectKey() const {
 }
 
 std::vector<const Group*> allGroups() {
-    return {&dimensionGroup(), &graphGroup(),  &systemGroup(),
-            &runGroup(),       &memoryGroup(), &servingGroup()};
+    return {&platformGroup(), &dimensionGroup(), &graphGroup(),  &systemGroup(),
+            &runGroup(),      &memoryGroup(),    &servingGroup()};
 }
 
 const Setting& find(const Group& group, const std::string& path) {

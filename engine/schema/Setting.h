@@ -207,6 +207,9 @@ const Group& dimensionGroup();
 /// A graph platform's own settings (`platform.graph`, PlatformSettings.cpp): they read and
 /// write spec.platform.graph (creating an empty graph when there is none).
 const Group& graphGroup();
+/// The platform's own settings beside its dimensions or graph (`platform.accelerator`),
+/// PlatformSettings.cpp.
+const Group& platformGroup();
 /// LLM inference (`serving:`), ServingSettings.cpp: read only when the project has the section.
 const Group& servingGroup();
 /// A spec whose platform is `dimension` alone: what dimensionGroup()'s settings get and set.

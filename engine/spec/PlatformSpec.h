@@ -42,11 +42,15 @@ struct PlatformSpec {
     /// dimensions collectives plan over (their sizes multiply to graph->npus; by default one,
     /// graphDimension()); every message is routed and timed on the graph's links.
     std::optional<GraphSpec> graph;
+    /// The accelerator library entry the platform's NPUs are (`platform.accelerator`,
+    /// resources/hardware/accelerators.csv): a generated workload without its own gpu takes its
+    /// compute figures from it. Empty: none named.
+    std::string accelerator;
 
     int npuCount()
         const; ///< saturates at INT32_MAX (the limits in spec/SpecValidation.h are far below)
     bool operator==(const PlatformSpec& o) const {
-        return dimensions == o.dimensions && graph == o.graph;
+        return dimensions == o.dimensions && graph == o.graph && accelerator == o.accelerator;
     }
 };
 

@@ -2,6 +2,7 @@
 
 #include "core/InputFile.h"
 #include "generate/GeneratorValues.h"
+#include "hardware/Accelerator.h"
 #include "project/ProjectFile.h"
 #include "store/Sha256.h"
 #include "sweep/SweepChoices.h"
@@ -33,8 +34,14 @@ bool isGeneratorPath(const std::string& path) {
 
 /// The point's generator spec: the sweep's generate: section with the point's generate.*
 /// values over it, checked and matched to the platform's NPU count.
-generate::GeneratorSpec pointGenerator(const SweepFile& sweep, const SweepPoint& point, int npus) {
+generate::GeneratorSpec pointGenerator(const SweepFile& sweep, const SweepPoint& point,
+                                       const SimulationSpec& project) {
+    const int npus = project.platform.npuCount();
     std::map<std::string, std::string> values(sweep.generator.begin(), sweep.generator.end());
+    // The project's platform.accelerator stands for a gpu the generate: section does not name.
+    const std::string& accelerator = project.platform.accelerator;
+    if (!accelerator.empty() && !values.count("gpu"))
+        values["gpu"] = hardware::findAccelerator(accelerator, "platform.accelerator").name;
     for (const SweepCoordinate& c : point.coordinates)
         if (isGeneratorPath(c.path))
             values[c.path.substr(kGeneratePrefix.size())] = c.value;
@@ -125,7 +132,7 @@ PointWork SweepPlan::work(size_t index) const {
     const SweepPoint p = point(index);
     PointWork w{pointProject(*this, p), std::nullopt};
     if (!file.generator.empty())
-        w.generator = pointGenerator(file, p, w.spec.platform.npuCount());
+        w.generator = pointGenerator(file, p, w.spec);
     return w;
 }
 

@@ -18,10 +18,11 @@ namespace {
 std::string describeSetup(const generate::GeneratorSpec& s) {
     const generate::ParallelSpec& p = s.parallel;
     // Not the model's name: a row changes a preset's shape, and the name is the preset's.
-    std::string text =
-        std::to_string(s.model.layers) + " layers, h " + std::to_string(s.model.hidden) + ", " +
-        std::to_string(s.model.heads) + " heads, s " + std::to_string(s.model.sequence) + "; t" +
-        std::to_string(p.tp) + " p" + std::to_string(p.pp) + " d" + std::to_string(p.dp);
+    std::string text = std::to_string(s.model.layers) + " layers, h " +
+                       std::to_string(s.model.hidden) + ", " + std::to_string(s.model.heads) +
+                       " heads, s " + std::to_string(s.model.sequence) + "; t" +
+                       std::to_string(p.tp) + (p.cp > 1 ? " c" + std::to_string(p.cp) : "") + " p" +
+                       std::to_string(p.pp) + " d" + std::to_string(p.dp);
     if (p.virtualStages > 1)
         text += " v" + std::to_string(p.virtualStages);
     text += "; B " + std::to_string(s.training.globalBatch) + ", b " +

@@ -32,6 +32,7 @@ const std::map<std::string, GeneratorFieldLook>& looks() {
         t["compute.hbmCapacityGiB"].suffix = " GiB";
         t["compute.model"].choiceLabels = {"roofline", "by operation"};
         t["compute.gemmTflops"].decimals = 1;
+        t["compute.bf16GemmTflops"].decimals = 1;
         t["compute.flashFraction"] = {.decimals = 2, .step = 0.05};
         t["compute.memoryEfficiency"] = {.decimals = 2, .step = 0.05};
         for (const char* tier : {"offload.parameters", "offload.gradients", "offload.optimizer"})
@@ -45,7 +46,7 @@ const std::map<std::string, GeneratorFieldLook>& looks() {
             "this NPU's share of the host's memory bandwidth (Adam is memory-bound)";
         // Settings that mean nothing without attention layers (DLRM, ResNet).
         for (const char* path :
-             {"training.flashAttention", "parallel.tp", "parallel.pp", "parallel.ep",
+             {"training.flashAttention", "parallel.tp", "parallel.pp", "parallel.ep", "parallel.cp",
               "parallel.schedule", "parallel.virtualStages", "parallel.zeroStage",
               "parallel.sequenceParallel", "parallel.recompute"})
             t[path].transformerOnly = true;

@@ -226,6 +226,18 @@ TEST(ProjectFile, EachMemoryTypeSavesAndLoadsBack) {
     }
 }
 
+// platform.accelerator: written only when named, read back, beside dimensions or a graph.
+TEST(ProjectFile, TheAcceleratorSavesAndLoadsBack) {
+    ScratchDir dir;
+    SimulationSpec spec = loadProject(bundledProject("quickstart").string());
+    EXPECT_EQ(spec.platform.accelerator, "");
+    EXPECT_EQ(projectYamlText(spec, dir.path("p.yaml")).find("accelerator"), std::string::npos);
+    spec.platform.accelerator = "b200";
+    const std::string text = projectYamlText(spec, dir.path("p.yaml"));
+    EXPECT_THAT(text, HasSubstr("platform:\n  accelerator: \"b200\"\n  dimensions:\n")) << text;
+    EXPECT_EQ(withoutProvenance(roundTrip(spec, dir)), withoutProvenance(spec)) << text;
+}
+
 TEST(ProjectFile, SavedTextIsReadable) {
     ScratchDir dir;
     const std::string text =

@@ -145,5 +145,44 @@ TEST(TransformerKernels, Fp8GemmsCastTheirActivationInputsFirst) {
     EXPECT_DOUBLE_EQ(cast[4].bytes, 6.0 * 8192 * 14336);
 }
 
+TEST(TransformerKernels, Fp8RecipesKeepTheOutputLayerInBf16AndCastWeightsOnce) {
+    const GeneratorSpec fp8 = generatorSpecFrom("llama3-8b", {{"gpu", "b200"},
+                                                              {"precision", "fp8"},
+                                                              {"compute-model", "operations"},
+                                                              {"tp", "1"},
+                                                              {"dp", "8"}});
+    ASSERT_DOUBLE_EQ(fp8.compute.gemmTflops, 3432.5);
+    ASSERT_DOUBLE_EQ(fp8.compute.bf16GemmTflops, 1745.0); // the MAMF table's BF16 rate
+    const std::vector<Kernel> head = headKernels(fp8.model, kernelShape(fp8));
+    // norm, logits GEMM, cross-entropy: no cast before the BF16 logits GEMM.
+    ASSERT_EQ(head.size(), 3u);
+    ASSERT_EQ(head[1].kind, Kernel::Kind::Gemm);
+    EXPECT_TRUE(head[1].bf16);
+    // 8192 x 128256 x 4096 is past the shape curve's last point: the BF16 rate times its last
+    // fraction, not the FP8 one.
+    const double flops = 2.0 * 8192 * 128256 * 4096;
+    EXPECT_NEAR(kernelSeconds(head[1], fp8.compute, 2),
+                flops / (1745.0e12 * hardware::gemmShapeCurve().ys().back()), 1e-12);
+    for (const Kernel& g : backwardKernels(head))
+        EXPECT_TRUE(g.kind != Kernel::Kind::Gemm || g.bf16);
+    // A BF16 run ignores the flag: every GEMM at its one rate.
+    const GeneratorSpec bf16 = generatorSpecFrom(
+        "llama3-8b", {{"gpu", "b200"}, {"compute-model", "operations"}, {"dp", "8"}});
+    EXPECT_DOUBLE_EQ(bf16.compute.bf16GemmTflops, 0);
+    EXPECT_NEAR(kernelSeconds(headKernels(bf16.model, kernelShape(bf16))[1], bf16.compute, 2),
+                flops / (1745.0e12 * hardware::gemmShapeCurve().ys().back()), 1e-12);
+
+    // Weights: cast once an iteration, 2e + 2 = 6 bytes per weight of the transformer layers;
+    // the embedding and the head stay in BF16.
+    const ModelProgram program = buildTransformerProgram(fp8);
+    double layerWeights = 0;
+    for (const ParamShare& share : program.layers[1].params)
+        layerWeights += double(share.elements);
+    EXPECT_DOUBLE_EQ(fp8WeightCastBytes(fp8, program.layers[1]), 6 * layerWeights);
+    EXPECT_DOUBLE_EQ(fp8WeightCastBytes(fp8, program.layers.front()), 0); // embedding
+    EXPECT_DOUBLE_EQ(fp8WeightCastBytes(fp8, program.layers.back()), 0);  // head
+    EXPECT_DOUBLE_EQ(fp8WeightCastBytes(bf16, program.layers[1]), 0);
+}
+
 } // namespace
 } // namespace astrolabe::generate

@@ -289,3 +289,42 @@ TEST(SweepExpression, DeepNestingIsRefusedNotAStackOverflow) {
         }
     }
 }
+
+// platform.accelerator: the project names the part once; a generate: section without its own gpu
+// takes the part's figures, its own keys override them, and a gpu it names wins.
+TEST(SweepPlan, TheProjectsAcceleratorIsTheGeneratorsGpu) {
+    test::TempDir dir("sweep_accelerator");
+    std::string project = test::kRingProject;
+    const std::string platform = "platform:\n";
+    project.replace(project.find(platform), platform.size(), platform + "  accelerator: h100\n");
+    test::writeText(dir.file("project.yaml"), project);
+    auto generated = [&](const std::string& generate) {
+        test::writeText(
+            dir.file("sweep.yaml"),
+            "project: project.yaml\ngenerate: {preset: llama3.2-1b, layers: 2, dp: 8, " + generate +
+                "}\naxes:\n  - {path: system.chunks, values: [1]}\n");
+        const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
+        EXPECT_EQ(plan.work(0).spec.platform.accelerator, "h100");
+        return *plan.work(0).generator;
+    };
+    const generate::GeneratorSpec named = generated("precision: fp8");
+    EXPECT_DOUBLE_EQ(named.compute.peakTflops, 1979); // H100 SXM FP8 dense, datasheet
+    EXPECT_DOUBLE_EQ(named.compute.hbmGBps, 3350);
+    EXPECT_DOUBLE_EQ(named.compute.gemmTflops, 1402.6);
+    EXPECT_DOUBLE_EQ(generated("hbm-bandwidth: 3000").compute.hbmGBps, 3000); // a field override
+    EXPECT_DOUBLE_EQ(generated("gpu: a100-80gb").compute.peakTflops, 312);    // the row's gpu
+    // A name outside the library is an error naming the key.
+    project.replace(project.find("h100"), 4, "h1000");
+    test::writeText(dir.file("project.yaml"), project);
+    test::writeText(dir.file("sweep.yaml"),
+                    "project: project.yaml\ngenerate: {preset: llama3.2-1b, layers: 2, dp: 8}\n"
+                    "axes:\n  - {path: system.chunks, values: [1]}\n");
+    try {
+        (void)planSweep(dir.file("sweep.yaml")).work(0);
+        FAIL() << "h1000 is not in the accelerator library";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("platform.accelerator"), std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("h100"), std::string::npos) << e.what();
+    }
+}

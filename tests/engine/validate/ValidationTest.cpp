@@ -68,14 +68,21 @@ TEST(ValidationTable, BadRowsNameFileLineAndWhatWasFound) {
 TEST(ValidationTable, TheBundledPackHasEveryMegatronRow) {
     const std::vector<ValidationRow> rows =
         loadValidationTable(ASTROLABE_SOURCE_DIR + "/projects/validation/rows.csv");
-    int megatron = 0;
+    int megatron = 0, bridgeH100 = 0, bridgeB200 = 0;
     for (const ValidationRow& row : rows) {
         EXPECT_TRUE(fs::exists(ASTROLABE_SOURCE_DIR + "/projects/validation/" + row.setup))
             << row.setup;
         if (row.table.rfind("Megatron-LM Table 1", 0) == 0)
             ++megatron;
+        if (row.table.rfind("NVIDIA Megatron-Bridge", 0) == 0) {
+            bridgeH100 += row.source.find("DGX-H100") != std::string::npos;
+            bridgeB200 += row.source.find("DGX-B200") != std::string::npos;
+        }
     }
     EXPECT_EQ(megatron, 10);
+    // Every dense row of the 25.11 summary on H100 and B200 (Llama 3 8B, 70B, 3.1 405B).
+    EXPECT_EQ(bridgeH100, 3);
+    EXPECT_EQ(bridgeB200, 2);
 }
 
 TEST(ValidationRun, AMissingSetupIsReportedNotThrown) {
