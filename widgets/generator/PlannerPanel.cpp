@@ -122,6 +122,10 @@ PlannerPanel::PlannerPanel(QWidget* parent)
     x->setTitleText(tr("estimated (s)"));
     auto* y = new QValueAxis;
     y->setTitleText(tr("simulated (s)"));
+    for (QValueAxis* axis : {x, y}) {
+        axis->setLabelFormat(QStringLiteral("%.3g")); // "0.0387", not "0.03..." when narrow
+        axis->setTickCount(4);
+    }
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries* series : {static_cast<QAbstractSeries*>(m_diagonal),
@@ -129,15 +133,19 @@ PlannerPanel::PlannerPanel(QWidget* parent)
         series->attachAxis(x);
         series->attachAxis(y);
     }
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    // A title rather than a legend: the legend's two entries were elided in a narrow pane.
+    chart->legend()->hide();
+    chart->setTitle(tr("Simulated against estimated (line: equal)"));
     m_chartView = new QChartView(chart, this);
     m_chartView->setRenderHint(QPainter::Antialiasing);
     InterfaceScale::followChart(m_chartView);
-    InterfaceScale::followMinimumSize(m_chartView, {280, 240});
+    InterfaceScale::followMinimumSize(m_chartView, {360, 260});
 
     auto* lower = new QSplitter(Qt::Horizontal, this);
     lower->addWidget(selected);
     lower->addWidget(m_chartView);
+    lower->setStretchFactor(0, 1);
+    lower->setStretchFactor(1, 1);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_table);
     split->addWidget(lower);
