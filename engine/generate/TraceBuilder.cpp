@@ -69,6 +69,19 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
         if (!order[i].forward)
             lastBackward[size_t(order[i].chunk)] = i;
 
+    // ZeRO-3: a layer's weight shards all-gathered over each parameter's group, after `deps`.
+    auto gatherLayer = [&](const LayerProgram& layer, const std::string& prefix, Deps deps) {
+        std::vector<std::pair<GroupKind, uint64_t>> ids;
+        for (const ParamShare& share : layer.params) {
+            const uint64_t members = uint64_t(m_layout.groupSize(share.group));
+            const uint64_t shard = (share.elements * e + members - 1) / members;
+            if (auto id = out.coll(prefix + "zero.ag." + groupKindName(share.group),
+                                   CollectiveType::AllGather, shard, share.group, deps))
+                ids.emplace_back(share.group, *id);
+        }
+        return ids;
+    };
+
     std::optional<uint64_t> cursor;
     Deps reductions;             // gradient collectives the optimizer waits for
     std::vector<Bucket> gathers; // ZeRO 1/2: weights to all-gather after the step
@@ -202,6 +215,8 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
         for (size_t position = 0; position < std::min(prefetch, layers.size()); ++position)
             loadParameters(position, depsOf(passStart));
         std::optional<uint64_t> previousLayerStart = cursor;
+        std::vector<std::pair<GroupKind, uint64_t>> prefetched; // ZeRO-3 gathers issued early
+        size_t prefetchedFor = layers.size();                   // for this position
         for (size_t position = 0; position < layers.size(); ++position) {
             const int index = layers[position];
             const LayerProgram& layer = m_program.layers[size_t(index)];
@@ -211,18 +226,35 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
             std::optional<uint64_t> loaded;
             if (const auto it = loads.find(position); it != loads.end())
                 loaded = it->second;
+            // ZeRO-3: this layer's weight gathers, unless the previous layer prefetched them.
             Deps gathered;
-            if (zero3)
-                for (const ParamShare& share : layer.params) {
-                    const uint64_t shard =
-                        (share.elements * e + uint64_t(m_layout.groupSize(share.group)) - 1) /
-                        uint64_t(m_layout.groupSize(share.group));
-                    if (auto id = out.coll(prefix + "zero.ag." + groupKindName(share.group),
-                                           CollectiveType::AllGather, shard, share.group,
-                                           depsOf(previousLayerStart, loaded)))
-                        gathered.push_back(*id);
-                }
+            if (zero3 && prefetchedFor == position)
+                for (const auto& [group, id] : prefetched)
+                    gathered.push_back(id);
+            else if (zero3)
+                for (const auto& [group, id] :
+                     gatherLayer(layer, prefix, depsOf(previousLayerStart, loaded)))
+                    gathered.push_back(id);
             addDep(gathered, loaded);
+            // ZeRO-3 prefetch, as FSDP and DeepSpeed issue it: the next layer's gathers start
+            // with this layer (when its first node may; emitted ahead of its nodes so that every
+            // rank issues them first) and are enqueued before this layer's reduce-scatters. A
+            // group's collectives run in the order they were enqueued (one NCCL communicator), so
+            // each reduce-scatter below waits for the gather of its group queued ahead of it; else
+            // a last-in-first-out queue lets it overtake the gather the next layer waits for.
+            prefetched.clear();
+            prefetchedFor = layers.size();
+            const auto nextLoad = loads.find(position + 1);
+            if (zero3 && position + 1 < layers.size() &&
+                (!offloadParameters || nextLoad != loads.end())) {
+                const LayerProgram& next = m_program.layers[size_t(layers[position + 1])];
+                Deps deps = depsOf(cursor); // what this layer's first node waits for
+                deps.insert(deps.end(), gathered.begin(), gathered.end());
+                if (nextLoad != loads.end())
+                    deps.push_back(nextLoad->second);
+                prefetched = gatherLayer(next, pass + "." + next.name + ".", std::move(deps));
+                prefetchedFor = position + 1;
+            }
             std::optional<uint64_t> layerStart;
             std::optional<uint64_t> firstCompute;
             std::optional<uint64_t> lastCompute; // the layer's gradients exist once it is done
@@ -273,9 +305,13 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
             }
             for (const ParamShare& share : layer.params) {
                 if (zero3) {
+                    Deps deps = depsOf(gradsReady);
+                    for (const auto& [group, id] : prefetched)
+                        if (group == share.group)
+                            deps.push_back(id);
                     if (auto id = out.coll(prefix + "zero.rs." + groupKindName(share.group),
                                            CollectiveType::ReduceScatter, share.elements * e,
-                                           share.group, depsOf(gradsReady))) {
+                                           share.group, std::move(deps))) {
                         reductions.push_back(*id);
                         if (store)
                             addDep(stores[*store].deps, id);
