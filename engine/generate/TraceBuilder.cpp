@@ -236,24 +236,35 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                      gatherLayer(layer, prefix, depsOf(previousLayerStart, loaded)))
                     gathered.push_back(id);
             addDep(gathered, loaded);
-            // ZeRO-3 prefetch, as FSDP and DeepSpeed issue it: the next layer's gathers start
-            // with this layer (when its first node may; emitted ahead of its nodes so that every
-            // rank issues them first) and are enqueued before this layer's reduce-scatters. A
-            // group's collectives run in the order they were enqueued (one NCCL communicator), so
-            // each reduce-scatter below waits for the gather of its group queued ahead of it; else
-            // a last-in-first-out queue lets it overtake the gather the next layer waits for.
+            // ZeRO-3 prefetch as FSDP issues it: the next layer's gathers are enqueued when this
+            // layer may start (after its first node if that is a collective, which would queue
+            // behind them), ahead of this layer's reduce-scatters: one communicator runs its
+            // collectives in order, so a LIFO queue may not let a reduce-scatter overtake them.
             prefetched.clear();
             prefetchedFor = layers.size();
             const auto nextLoad = loads.find(position + 1);
-            if (zero3 && position + 1 < layers.size() &&
-                (!offloadParameters || nextLoad != loads.end())) {
+            auto prefetchNext = [&](Deps deps) {
                 const LayerProgram& next = m_program.layers[size_t(layers[position + 1])];
-                Deps deps = depsOf(cursor); // what this layer's first node waits for
-                deps.insert(deps.end(), gathered.begin(), gathered.end());
                 if (nextLoad != loads.end())
                     deps.push_back(nextLoad->second);
-                prefetched = gatherLayer(next, pass + "." + next.name + ".", std::move(deps));
+                std::string nextPrefix = pass;
+                nextPrefix.append(".").append(next.name).append(".");
+                prefetched = gatherLayer(next, nextPrefix, std::move(deps));
                 prefetchedFor = position + 1;
+            };
+            const bool recomputes = !op.forward && par.recompute && layer.recomputable;
+            const std::vector<Step>& leading =
+                recomputes || op.forward ? layer.forward : layer.backward;
+            bool prefetchAfterFirst = false;
+            if (zero3 && position + 1 < layers.size() &&
+                (!offloadParameters || nextLoad != loads.end())) {
+                prefetchAfterFirst =
+                    !leading.empty() && leading.front().kind != Step::Kind::Compute;
+                if (!prefetchAfterFirst) {
+                    Deps deps = depsOf(cursor); // what this layer's first node waits for
+                    deps.insert(deps.end(), gathered.begin(), gathered.end());
+                    prefetchNext(std::move(deps));
+                }
             }
             std::optional<uint64_t> layerStart;
             std::optional<uint64_t> firstCompute;
@@ -274,13 +285,16 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                         if (!firstCompute)
                             firstCompute = id;
                     }
-                    if (!layerStart)
+                    if (!layerStart) {
                         layerStart = id;
+                        if (prefetchAfterFirst)
+                            prefetchNext(depsOf(id));
+                    }
                 }
             };
-            if (!op.forward && par.recompute && layer.recomputable)
-                for (const Step& step : layer.forward)
-                    emit(step, "R" + prefix.substr(1) + step.name);
+            if (recomputes)
+                for (const Step& step : layer.forward) // "RB0.L1.attn" for "B0.L1.attn"
+                    emit(step, std::string("R").append(prefix, 1).append(step.name));
             for (const Step& step : op.forward ? layer.forward : layer.backward)
                 emit(step, prefix + step.name);
             previousLayerStart = layerStart ? layerStart : cursor;

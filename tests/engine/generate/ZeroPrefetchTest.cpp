@@ -89,3 +89,36 @@ TEST(ZeroPrefetch, NextLayersGathersStartWithThisLayerAndPrecedeItsReduceScatter
 }
 
 } // namespace astrolabe::generate
+
+namespace astrolabe::generate {
+
+// A layer whose pass starts with a blocking collective (an MoE layer's backward starts with
+// its expert all-to-all) prefetches after that collective: queued ahead of it, the gathers of
+// the next layer would delay it (one collective at a time runs on a dimension).
+TEST(ZeroPrefetch, ALayerStartingWithACollectivePrefetchesAfterIt) {
+    GeneratorSpec s = astrolabe::test::smallGpt(1, 1, 4);
+    s.model.layers = 2;
+    s.model.experts = 4;
+    s.model.topK = 2;
+    s.model.expertFfn = 128;
+    s.parallel.ep = 2;
+    s.parallel.zeroStage = 3;
+    const GeneratedWorkload w = generateWorkload(s);
+    ASSERT_TRUE(test::wellFormednessProblems(w).empty());
+    std::map<std::string, const WorkloadNode*> byName;
+    const WorkloadNode* leading = nullptr; // B0.L1's first node
+    for (const WorkloadNode& n : w.traces[0].nodes) {
+        byName[n.name] = &n;
+        const std::string name = n.name;
+        if (!leading && name.rfind("B0.L1.", 0) == 0 && name.find(".zero.") == std::string::npos)
+            leading = &n;
+    }
+    ASSERT_NE(leading, nullptr);
+    ASSERT_NE(leading->type, NodeType::Comp) << leading->name << " is the all-to-all";
+    const auto gather = byName.find("B0.L0.zero.ag.dp");
+    ASSERT_NE(gather, byName.end());
+    EXPECT_EQ(depsOf(*gather->second), std::set<uint64_t>{leading->id});
+    EXPECT_GT(gather->second->id, leading->id);
+}
+
+} // namespace astrolabe::generate
