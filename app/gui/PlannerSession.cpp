@@ -25,8 +25,7 @@ PlannerSession::PlannerSession(widgets::PlannerPanel* panel, widgets::ModelBuild
     , m_document(document)
     , m_workload(workload) {
     connect(m_panel, &widgets::PlannerPanel::planRequested, this, &PlannerSession::plan);
-    connect(m_panel, &widgets::PlannerPanel::simulateRequested, this,
-            &PlannerSession::simulateTop);
+    connect(m_panel, &widgets::PlannerPanel::simulateRequested, this, &PlannerSession::simulateTop);
     connect(m_panel, &widgets::PlannerPanel::cancelRequested, this, &PlannerSession::cancel);
     connect(m_panel, &widgets::PlannerPanel::applyRequested, this, &PlannerSession::apply);
     connect(m_builder, &widgets::ModelBuilderPanel::specChanged, this, &PlannerSession::showModel);
@@ -100,11 +99,10 @@ bool PlannerSession::plan(int gpus, int globalBatch) {
                 if (id != m_id)
                     return; // a newer plan replaced this one
                 if (!failure.isEmpty() || !result->unsatisfiable.empty()) {
-                    m_panel->setStatus(
-                        tr("Cannot plan: %1")
-                            .arg(failure.isEmpty()
-                                     ? QString::fromStdString(result->unsatisfiable)
-                                     : failure));
+                    m_panel->setStatus(tr("Cannot plan: %1")
+                                           .arg(failure.isEmpty()
+                                                    ? QString::fromStdString(result->unsatisfiable)
+                                                    : failure));
                     emit planned(false);
                     return;
                 }
@@ -154,10 +152,9 @@ bool PlannerSession::simulateTop(int k) {
                 return plan::simulateCandidate(project, request, best[i], cancel.get());
             },
             [&](size_t i, plan::SimulatedCandidate&& outcome) {
-                const QString error = outcome.ran ? QString()
-                                      : cancel->cancelled()
-                                          ? tr("cancelled")
-                                          : QString::fromStdString(outcome.error);
+                const QString error = outcome.ran           ? QString()
+                                      : cancel->cancelled() ? tr("cancelled")
+                                                            : QString::fromStdString(outcome.error);
                 QMetaObject::invokeMethod(
                     this,
                     [this, id, i, seconds = outcome.simulatedSeconds, error] {
@@ -205,8 +202,8 @@ void PlannerSession::apply(int ranked) {
         return;
     const plan::Candidate& c = m_result->ranked[size_t(ranked)].candidate;
     const generate::GeneratorSpec spec = plan::candidateSpec(m_request, c);
-    m_workload->applySpec(spec, tr("Apply plan %1").arg(QString::fromStdString(
-                                                            plan::candidateLabel(c))));
+    m_workload->applySpec(spec,
+                          tr("Apply plan %1").arg(QString::fromStdString(plan::candidateLabel(c))));
     if (m_request.npus != m_document->spec().platform.npuCount())
         m_panel->setStatus(tr("Applied %1 for %2 GPUs; the project's platform has %3: change "
                               "it in the Topology tab before Generate and Run.")

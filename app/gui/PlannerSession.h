@@ -68,7 +68,7 @@ private:
     std::thread m_thread;
     std::shared_ptr<CancelToken> m_cancel;
     bool m_running = false;
-    uint64_t m_id = 0; ///< of the newest plan: results of older ones are dropped
+    uint64_t m_id = 0;        ///< of the newest plan: results of older ones are dropped
     SimulationSpec m_project; ///< the platform planned on, resized to the GPUs
     plan::PlanRequest m_request;
     std::shared_ptr<const plan::PlanResult> m_result;

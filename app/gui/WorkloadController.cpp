@@ -13,7 +13,7 @@
 namespace astrolabe::gui {
 
 namespace {
-constexpr int kGeneratorEditId = 0x6e6e01; // QUndoCommand::id of model builder steps
+constexpr int kGeneratorEditId = 0x6e6e01;  // QUndoCommand::id of model builder steps
 constexpr int kGeneratorApplyId = 0x6e6e02; // a whole spec set at once: never merges
 } // namespace
 
@@ -55,7 +55,7 @@ WorkloadController::WorkloadController(widgets::ModelBuilderPanel* panel,
 }
 
 void WorkloadController::applySpec(const generate::GeneratorSpec& spec,
-                                    const QString& description) {
+                                   const QString& description) {
     auto show = [this](const generate::GeneratorSpec& shown) {
         m_shown = shown;
         m_panel->setSpec(shown);

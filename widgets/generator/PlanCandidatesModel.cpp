@@ -113,8 +113,7 @@ QVariant PlanCandidatesModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-QVariant PlanCandidatesModel::headerData(int section, Qt::Orientation orientation,
-                                         int role) const {
+QVariant PlanCandidatesModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal)
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::ToolTipRole) {

@@ -128,8 +128,8 @@ PlannerPanel::PlannerPanel(QWidget* parent)
     }
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    for (QAbstractSeries* series : {static_cast<QAbstractSeries*>(m_diagonal),
-                                    static_cast<QAbstractSeries*>(m_scatter)}) {
+    for (QAbstractSeries* series :
+         {static_cast<QAbstractSeries*>(m_diagonal), static_cast<QAbstractSeries*>(m_scatter)}) {
         series->attachAxis(x);
         series->attachAxis(y);
     }
@@ -283,9 +283,10 @@ void PlannerPanel::showSelected() {
     const auto bytes = [](double b) { return QString::fromStdString(generate::formatBytes(b)); };
     m_memoryText->setText(tr("%1: weights %2, gradients %3, optimizer %4, activations %5; "
                              "%6 of %7 HBM")
-                              .arg(QString::fromStdString(plan::candidateLabel(c)), bytes(m.weights),
-                                   bytes(m.gradients), bytes(m.optimizer), bytes(m.activations),
-                                   bytes(m.total()), bytes(figures.hbmCapacityBytes)));
+                              .arg(QString::fromStdString(plan::candidateLabel(c)),
+                                   bytes(m.weights), bytes(m.gradients), bytes(m.optimizer),
+                                   bytes(m.activations), bytes(m.total()),
+                                   bytes(figures.hbmCapacityBytes)));
     QStringList lines{tr("# Megatron-LM (pretrain_gpt.py)")};
     const std::vector<std::string> megatron = plan::megatronArguments(spec);
     for (const std::string& a : megatron)

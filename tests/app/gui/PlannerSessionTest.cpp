@@ -7,12 +7,12 @@
 
 #include "GapMeter.h"
 #include "GuiTestSupport.h"
+#include "generate/GeneratorValues.h"
 #include "generator/MemoryBar.h"
 #include "generator/ModelBuilderPanel.h"
 #include "generator/PlanCandidatesModel.h"
 #include "generator/PlannerPanel.h"
 #include "gui/MainWindow.h"
-#include "generate/GeneratorValues.h"
 #include "gui/ProjectDocument.h"
 #include "plan/NetworkCosts.h"
 #include "support/SmallGpt.h"
@@ -20,8 +20,8 @@
 #include <QAbstractItemModelTester>
 #include <QPushButton>
 #include <QScatterSeries>
-#include <QSpinBox>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableView>
 #include <QUndoStack>
 #include <cmath>
@@ -90,7 +90,8 @@ TEST(PlannerSession, PlanFillsTheTableWithTheEnginesRankingOffTheGuiThread) {
     EXPECT_NEAR(panel->memoryBar()->total(), direct.ranked[0].memoryBytes,
                 direct.ranked[0].memoryBytes * 1e-9)
         << "the memory breakdown is the selected candidate's";
-    EXPECT_TRUE(panel->statusText().contains(QStringLiteral("ranked"))) << panel->statusText().toStdString();
+    EXPECT_TRUE(panel->statusText().contains(QStringLiteral("ranked")))
+        << panel->statusText().toStdString();
 }
 
 // GPT-3 175B on 1,024 GPUs: ~88,000 candidates ranked on the worker thread (about a second),
