@@ -68,24 +68,6 @@ void addPairs(std::map<std::string, std::string>& values, const std::string& tex
     }
 }
 
-/// The platform resized to `gpus` NPUs by its outermost dimension (what a validation row's
-/// setup does with platform.dimensions[1].size).
-void resizePlatform(PlatformSpec& platform, int gpus, const std::string& project) {
-    if (platform.npuCount() == gpus)
-        return;
-    if (platform.graph || platform.dimensions.empty())
-        throw UsageError("--gpus " + std::to_string(gpus) + ": " + project + " is a graph of " +
-                         std::to_string(platform.npuCount()) +
-                         " NPUs; give --gpus equal to that, or a dimensional platform");
-    const int inner = platform.npuCount() / platform.dimensions.back().size;
-    if (gpus % inner != 0 || gpus / inner < 2)
-        throw UsageError("GPUs not divisible: --gpus " + std::to_string(gpus) +
-                         " is not a multiple (at least twice) of the " + std::to_string(inner) +
-                         " NPUs of " + project +
-                         "'s inner dimensions; the planner grows the outermost dimension only");
-    platform.dimensions.back().size = gpus / inner;
-}
-
 std::string seconds(double s) {
     return s >= 1 ? units::formatFixed(s, 3) + " s" : units::formatFixed(s * 1e3, 2) + " ms";
 }
@@ -205,7 +187,11 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
     applyBackendOption(args.value("backend"), spec.options.backend);
     const int gpus =
         args.has("gpus") ? parseCount("gpus", args.value("gpus"), 1) : spec.platform.npuCount();
-    resizePlatform(spec.platform, gpus, project);
+    try {
+        resizePlatform(spec.platform, gpus);
+    } catch (const Error& e) {
+        throw UsageError("--gpus " + std::to_string(gpus) + ": " + project + ": " + e.message());
+    }
     const int top = args.has("top") ? parseCount("top", args.value("top"), 0, 4096) : 16;
     const int jobs = args.has("jobs") ? parseCount("jobs", args.value("jobs"), 1, 256) : 2;
 

@@ -55,6 +55,8 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
     m_stack->addWidget(m_tabs);
     setCentralWidget(m_stack);
     m_workload = new WorkloadController(m_tabs->modelBuilder(), m_project, m_session, this);
+    m_planner =
+        new PlannerSession(m_tabs->planner(), m_tabs->modelBuilder(), m_document, m_workload, this);
     m_errors = new ErrorReporter(this, m_log, statusBar(), m_tabs, [this] { return hasProject(); });
     m_sweeps = new SweepSession(
         {this, statusBar(), [this] { return hasProject(); }, [this] { reloadRuns(); },

@@ -24,6 +24,7 @@
 #include "gui/BandwidthOptimizerSession.h"
 #include "gui/GuiServices.h"
 #include "gui/LayoutController.h"
+#include "gui/PlannerSession.h"
 #include "gui/ProjectController.h"
 #include "gui/RunSession.h"
 #include "gui/RunStoreController.h"
@@ -133,6 +134,7 @@ public:
     SweepController* sweepController() const { return m_sweeps->controller(); }
     widgets::SweepView* sweepView() const { return m_sweeps->view(); }
     BandwidthOptimizerSession* bandwidthOptimizer() const { return m_bandwidth; }
+    PlannerSession* planner() const { return m_planner; }
     widgets::ConfigurationPanel* configurationPanel() const { return m_tabs->configurationPanel(); }
     widgets::ModelBuilderPanel* modelBuilder() const { return m_tabs->modelBuilder(); }
     widgets::LogModel* logModel() const { return m_log; }
@@ -181,6 +183,7 @@ private:
     WorkloadController* m_workload = nullptr;
     SweepSession* m_sweeps = nullptr;
     BandwidthOptimizerSession* m_bandwidth = nullptr;
+    PlannerSession* m_planner = nullptr;
 
     ProjectDialogs* m_dialogs = nullptr;
     ErrorReporter* m_errors = nullptr;

@@ -13,7 +13,8 @@
 namespace astrolabe::gui {
 
 namespace {
-constexpr int kGeneratorEditId = 0x6e6e01; // QUndoCommand::id of model builder steps
+constexpr int kGeneratorEditId = 0x6e6e01;  // QUndoCommand::id of model builder steps
+constexpr int kGeneratorApplyId = 0x6e6e02; // a whole spec set at once: never merges
 } // namespace
 
 WorkloadController::WorkloadController(widgets::ModelBuilderPanel* panel,
@@ -51,6 +52,18 @@ WorkloadController::WorkloadController(widgets::ModelBuilderPanel* panel,
     });
     connect(m_panel, &widgets::ModelBuilderPanel::generateRequested, this,
             [this](const generate::GeneratorSpec& spec) { startGeneratedRun(spec); });
+}
+
+void WorkloadController::applySpec(const generate::GeneratorSpec& spec,
+                                   const QString& description) {
+    auto show = [this](const generate::GeneratorSpec& shown) {
+        m_shown = shown;
+        m_panel->setSpec(shown);
+    };
+    const generate::GeneratorSpec before = m_panel->spec(); // as shown, whoever set it
+    show(spec);
+    m_project->document()->undoStack()->push(new SnapshotCommand<generate::GeneratorSpec>(
+        kGeneratorApplyId, {}, description, before, m_panel->spec(), std::move(show)));
 }
 
 int WorkloadController::startGeneratedRun(const generate::GeneratorSpec& generator) {

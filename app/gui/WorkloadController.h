@@ -27,6 +27,9 @@ public:
     /// Runs a generated training iteration on the project's platform; 0 (after errorOccurred)
     /// without a project or when the NPU counts differ.
     int startGeneratedRun(const generate::GeneratorSpec& generator);
+    /// Sets the model builder to `spec` as one step of the project's undo history, named
+    /// `description` (the Planner panel's "Apply"); undo restores the builder as it was.
+    void applySpec(const generate::GeneratorSpec& spec, const QString& description);
 
 signals:
     void errorOccurred(const QString& title, const QString& message, const QString& keyPath);

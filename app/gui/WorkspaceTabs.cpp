@@ -2,6 +2,7 @@
 
 #include "config/ConfigurationPanel.h"
 #include "generator/ModelBuilderPanel.h"
+#include "generator/PlannerPanel.h"
 #include "gui/ServingPage.h"
 #include "gui/TimelinePage.h"
 #include "gui/WatchPage.h"
@@ -10,8 +11,10 @@
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
 
+#include <QGroupBox>
 #include <QScrollArea>
 #include <QTabBar>
+#include <QVBoxLayout>
 
 namespace astrolabe::gui {
 
@@ -30,8 +33,18 @@ WorkspaceTabs::WorkspaceTabs(QUndoStack* undoStack, QWidget* parent)
     // A tab rather than a dock: the model builder's form and live figures need the full width.
     auto* scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("workloadTab"));
-    m_modelBuilder = new widgets::ModelBuilderPanel(scroll);
-    scroll->setWidget(m_modelBuilder);
+    // The model builder, and under it the parallelism planner for the builder's model.
+    auto* workload = new QWidget(scroll);
+    auto* column = new QVBoxLayout(workload);
+    column->setContentsMargins(0, 0, 0, 0);
+    m_modelBuilder = new widgets::ModelBuilderPanel(workload);
+    m_planner = new widgets::PlannerPanel(workload);
+    m_planner->setObjectName(QStringLiteral("plannerPanel"));
+    auto* planner = new QGroupBox(tr("Parallelism planner"), workload);
+    (new QVBoxLayout(planner))->addWidget(m_planner);
+    column->addWidget(m_modelBuilder);
+    column->addWidget(planner, 1);
+    scroll->setWidget(workload);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     addTab(m_pages[0], tr("Topology"));

@@ -16,6 +16,7 @@ class QUndoStack;
 namespace astrolabe::widgets {
 class ConfigurationPanel;
 class ModelBuilderPanel;
+class PlannerPanel;
 } // namespace astrolabe::widgets
 
 namespace astrolabe::gui {
@@ -45,6 +46,8 @@ public:
 
     widgets::ConfigurationPanel* configurationPanel() const { return m_config; }
     widgets::ModelBuilderPanel* modelBuilder() const { return m_modelBuilder; }
+    /// The parallelism planner, below the model builder in the Workload tab.
+    widgets::PlannerPanel* planner() const { return m_planner; }
 
     void setSpec(const SimulationSpec& spec);
     void setBaseline(const SimulationSpec* lastRun);
@@ -84,6 +87,7 @@ signals:
 private:
     widgets::ConfigurationPanel* m_config;
     widgets::ModelBuilderPanel* m_modelBuilder;
+    widgets::PlannerPanel* m_planner;
     std::vector<WorkspacePage*> m_pages; ///< the pages other than Configuration and Workload
     WatchPage* m_watch;                  ///< also in m_pages, its tab added by addWatchTab
     ServingPage* m_serving;              ///< also in m_pages, its tab added by addServingTab

@@ -70,6 +70,19 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
         if (!order[i].forward)
             lastBackward[size_t(order[i].chunk)] = i;
 
+    // ZeRO-3: a layer's weight shards all-gathered over each parameter's group, after `deps`.
+    auto gatherLayer = [&](const LayerProgram& layer, const std::string& prefix, Deps deps) {
+        std::vector<std::pair<GroupKind, uint64_t>> ids;
+        for (const ParamShare& share : layer.params) {
+            const uint64_t members = uint64_t(m_layout.groupSize(share.group));
+            const uint64_t shard = (share.elements * e + members - 1) / members;
+            if (auto id = out.coll(prefix + "zero.ag." + groupKindName(share.group),
+                                   CollectiveType::AllGather, shard, share.group, deps))
+                ids.emplace_back(share.group, *id);
+        }
+        return ids;
+    };
+
     std::optional<uint64_t> cursor;
     Deps reductions;             // gradient collectives the optimizer waits for
     std::vector<Bucket> gathers; // ZeRO 1/2: weights to all-gather after the step
@@ -203,6 +216,8 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
         for (size_t position = 0; position < std::min(prefetch, layers.size()); ++position)
             loadParameters(position, depsOf(passStart));
         std::optional<uint64_t> previousLayerStart = cursor;
+        std::vector<std::pair<GroupKind, uint64_t>> prefetched; // ZeRO-3 gathers issued early
+        size_t prefetchedFor = layers.size();                   // for this position
         for (size_t position = 0; position < layers.size(); ++position) {
             const int index = layers[position];
             const LayerProgram& layer = m_program.layers[size_t(index)];
@@ -212,18 +227,46 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
             std::optional<uint64_t> loaded;
             if (const auto it = loads.find(position); it != loads.end())
                 loaded = it->second;
+            // ZeRO-3: this layer's weight gathers, unless the previous layer prefetched them.
             Deps gathered;
-            if (zero3)
-                for (const ParamShare& share : layer.params) {
-                    const uint64_t shard =
-                        (share.elements * e + uint64_t(m_layout.groupSize(share.group)) - 1) /
-                        uint64_t(m_layout.groupSize(share.group));
-                    if (auto id = out.coll(prefix + "zero.ag." + groupKindName(share.group),
-                                           CollectiveType::AllGather, shard, share.group,
-                                           depsOf(previousLayerStart, loaded)))
-                        gathered.push_back(*id);
-                }
+            if (zero3 && prefetchedFor == position)
+                for (const auto& [group, id] : prefetched)
+                    gathered.push_back(id);
+            else if (zero3)
+                for (const auto& [group, id] :
+                     gatherLayer(layer, prefix, depsOf(previousLayerStart, loaded)))
+                    gathered.push_back(id);
             addDep(gathered, loaded);
+            // ZeRO-3 prefetch as FSDP issues it: the next layer's gathers are enqueued when this
+            // layer may start (after its first node if that is a collective, which would queue
+            // behind them), ahead of this layer's reduce-scatters: one communicator runs its
+            // collectives in order, so a LIFO queue may not let a reduce-scatter overtake them.
+            prefetched.clear();
+            prefetchedFor = layers.size();
+            const auto nextLoad = loads.find(position + 1);
+            auto prefetchNext = [&](Deps deps) {
+                const LayerProgram& next = m_program.layers[size_t(layers[position + 1])];
+                if (nextLoad != loads.end())
+                    deps.push_back(nextLoad->second);
+                std::string nextPrefix = pass;
+                nextPrefix.append(".").append(next.name).append(".");
+                prefetched = gatherLayer(next, nextPrefix, std::move(deps));
+                prefetchedFor = position + 1;
+            };
+            const bool recomputes = !op.forward && par.recompute && layer.recomputable;
+            const std::vector<Step>& leading =
+                recomputes || op.forward ? layer.forward : layer.backward;
+            bool prefetchAfterFirst = false;
+            if (zero3 && position + 1 < layers.size() &&
+                (!offloadParameters || nextLoad != loads.end())) {
+                prefetchAfterFirst =
+                    !leading.empty() && leading.front().kind != Step::Kind::Compute;
+                if (!prefetchAfterFirst) {
+                    Deps deps = depsOf(cursor); // what this layer's first node waits for
+                    deps.insert(deps.end(), gathered.begin(), gathered.end());
+                    prefetchNext(std::move(deps));
+                }
+            }
             std::optional<uint64_t> layerStart;
             std::optional<uint64_t> firstCompute;
             std::optional<uint64_t> lastCompute; // the layer's gradients exist once it is done
@@ -254,13 +297,16 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                         if (!firstCompute)
                             firstCompute = id;
                     }
-                    if (!layerStart)
+                    if (!layerStart) {
                         layerStart = id;
+                        if (prefetchAfterFirst)
+                            prefetchNext(depsOf(id));
+                    }
                 }
             };
-            if (!op.forward && par.recompute && layer.recomputable)
-                for (const Step& step : layer.forward)
-                    emit(step, "R" + prefix.substr(1) + step.name);
+            if (recomputes)
+                for (const Step& step : layer.forward) // "RB0.L1.attn" for "B0.L1.attn"
+                    emit(step, std::string("R").append(prefix, 1).append(step.name));
             for (const Step& step : op.forward ? layer.forward : layer.backward)
                 emit(step, prefix + step.name);
             previousLayerStart = layerStart ? layerStart : cursor;
@@ -285,9 +331,13 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
             }
             for (const ParamShare& share : layer.params) {
                 if (zero3) {
+                    Deps deps = depsOf(gradsReady);
+                    for (const auto& [group, id] : prefetched)
+                        if (group == share.group)
+                            deps.push_back(id);
                     if (auto id = out.coll(prefix + "zero.rs." + groupKindName(share.group),
                                            CollectiveType::ReduceScatter, share.elements * e,
-                                           share.group, depsOf(gradsReady))) {
+                                           share.group, std::move(deps))) {
                         reductions.push_back(*id);
                         if (store)
                             addDep(stores[*store].deps, id);

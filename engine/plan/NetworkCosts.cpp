@@ -105,6 +105,8 @@ double NetworkCosts::collectiveSeconds(CollectiveType type, int members, double 
     default:
         break;
     }
+    if (members == m_npus && !direct && !halving && type != CollectiveType::AllToAll)
+        return machineSeconds(type, type == CollectiveType::AllGather ? commBytes * n : commBytes);
     // A reduction reads two operands and writes the result.
     const double reduce = m_localMemoryBytesPerSecond > 0
                               ? 3 * reduceSteps * perStep / m_localMemoryBytesPerSecond
@@ -120,6 +122,25 @@ double NetworkCosts::collectiveSeconds(CollectiveType type, int members, double 
                steps * perStep * (messageSeconds(1, stride) - messageSeconds(0, stride)) + reduce;
     }
     return steps * messageSeconds(perStep, stride) + reduce;
+}
+
+double NetworkCosts::machineSeconds(CollectiveType type, double bytes) const {
+    // One phase per dimension, each a ring over that dimension with the data left after the
+    // phases below it: dimension i carries D_i = S / (n_0 ... n_{i-1}) in n_i - 1 steps of
+    // D_i / n_i (reduce-scatter from the innermost out, all-gather from the outermost in, so the
+    // fastest dimensions carry the most data; all-reduce both).
+    double seconds = 0, data = bytes;
+    for (const Dimension& d : m_dims) {
+        if (d.size <= 1)
+            continue;
+        const double n = d.size, perStep = data / n;
+        const double passes = type == CollectiveType::AllReduce ? 2 : 1;
+        seconds += passes * (n - 1) * messageSeconds(perStep, d.below);
+        if (type != CollectiveType::AllGather && m_localMemoryBytesPerSecond > 0)
+            seconds += 3 * (n - 1) * perStep / m_localMemoryBytesPerSecond;
+        data = perStep;
+    }
+    return seconds;
 }
 
 } // namespace astrolabe::plan

@@ -12,6 +12,8 @@
 //   3 S/n at the local memory bandwidth (two operands read, one written); reduce-scatter: n-1
 //   such steps; all-gather of a shard s: n-1 steps of s; all-to-all: n(n-1)/2 steps of S/n
 //   (the ring relays every pair's block). Direct algorithms: one step per phase of S/n.
+//   A group of every NPU is no ring but one phase per dimension (machineSeconds): dimension i
+//   carries S / (n_0 ... n_{i-1}) in n_i - 1 steps, as the simulator's dimension phases do.
 //   Halving-doubling: the ring's bytes, log2 n latencies.
 //
 // Units: seconds, bytes. Pure; O(dimensions) per call.
@@ -43,6 +45,11 @@ public:
     int npus() const { return m_npus; }
 
 private:
+    /// A collective over every NPU: the simulator runs it as one phase per dimension
+    /// (collective/PhasePlan.h), not as one ring; `bytes` is the whole input (all-gather: its
+    /// output).
+    double machineSeconds(CollectiveType type, double bytes) const;
+
     struct Dimension {
         BlockKind kind = BlockKind::Ring;
         int size = 1;

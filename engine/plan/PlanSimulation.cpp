@@ -14,7 +14,7 @@
 namespace astrolabe::plan {
 
 SimulatedCandidate simulateCandidate(const SimulationSpec& project, const PlanRequest& request,
-                                     const RankedCandidate& candidate) {
+                                     const RankedCandidate& candidate, const CancelToken* cancel) {
     SimulatedCandidate out;
     out.ranked = candidate;
     const auto started = std::chrono::steady_clock::now();
@@ -27,7 +27,7 @@ SimulatedCandidate simulateCandidate(const SimulationSpec& project, const PlanRe
         run.workload.tracePrefix = "generated:" + spec.model.name;
         run.options.recordTimeline = false;
         run.options.recordLinkIntervals = false;
-        const auto result = runSimulation(run, std::move(workload.traces));
+        const auto result = runSimulation(run, std::move(workload.traces), nullptr, cancel);
         SimTime last;
         for (const NpuSummary& npu : result->npus)
             last = std::max(last, npu.finish);
@@ -59,6 +59,23 @@ simulateCandidates(const SimulationSpec& project, const PlanRequest& request,
                 done(outcomes[i]);
         });
     return outcomes;
+}
+
+void resizePlatform(PlatformSpec& platform, int npus) {
+    if (platform.npuCount() == npus)
+        return;
+    if (platform.graph || platform.dimensions.empty())
+        throw Error(ErrorKind::Validation,
+                    "GPUs: the platform is a graph of " + std::to_string(platform.npuCount()) +
+                        " NPUs; plan for that count, or use a dimensional platform");
+    const int inner = platform.npuCount() / platform.dimensions.back().size;
+    if (npus % inner != 0 || npus / inner < 2)
+        throw Error(ErrorKind::Validation,
+                    "GPUs not divisible: " + std::to_string(npus) +
+                        " is not a multiple (at least twice) of the " + std::to_string(inner) +
+                        " NPUs of the platform's inner dimensions; the planner grows the "
+                        "outermost dimension only");
+    platform.dimensions.back().size = npus / inner;
 }
 
 namespace {

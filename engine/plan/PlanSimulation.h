@@ -3,6 +3,7 @@
 // simulated exactly on the project's platform, on threads; the estimate's rank correlation
 // with the simulated times, and its recalibration against them.
 
+#include "core/Simulator.h"
 #include "plan/Planner.h"
 #include "spec/SimulationSpec.h"
 
@@ -21,9 +22,17 @@ struct SimulatedCandidate {
 };
 
 /// Generates and simulates one candidate on `project`'s platform and system (its workload is
-/// replaced by the generated iteration). Never throws: the outcome carries the message.
+/// replaced by the generated iteration). Never throws: the outcome carries the message (a
+/// fired `cancel` stops the simulation between events: "cancelled").
 SimulatedCandidate simulateCandidate(const SimulationSpec& project, const PlanRequest& request,
-                                     const RankedCandidate& candidate);
+                                     const RankedCandidate& candidate,
+                                     const CancelToken* cancel = nullptr);
+
+/// `platform` grown or shrunk to `npus` NPUs by its outermost dimension, as the planner's
+/// --gpus and the Planner panel's GPU count do. Throws astrolabe::Error (Validation) for a graph
+/// platform of another size, or a count that is no multiple (at least twice) of the inner
+/// dimensions' NPUs ("GPUs not divisible").
+void resizePlatform(PlatformSpec& platform, int npus);
 
 /// Simulates `candidates` on `jobs` threads; `done` is called on the calling thread as each
 /// finishes. Returns the outcomes in the candidates' order.
