@@ -108,6 +108,9 @@ int fidelityCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
     for (ModelRun& run : runs) {
         SimulationSpec spec = base;
         spec.options.backend = run.backend;
+        // The model in the run's name: the runs list and the Compare tab's column headers then
+        // say which run is which without opening their settings.
+        spec.name = (base.name.empty() ? std::string("fidelity") : base.name) + ": " + run.label;
         TerminalProgress progress(err, args);
         run.result = runSimulation(spec, &progress);
         if (!args.has("no-store"))

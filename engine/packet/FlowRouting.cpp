@@ -49,20 +49,22 @@ int FlowRouting::ecmpPort(const RoutingTables& tables, int node, int dstNpu, uin
     return choices[mix(key) % choices.size()];
 }
 
+int FlowRouting::npuOf(const ns3::Ipv4Address& address) const {
+    const auto it = m_tables->npuOfAddress.find(address.Get());
+    return it == m_tables->npuOfAddress.end() ? -1 : it->second;
+}
+
 ns3::Ptr<ns3::Ipv4Route> FlowRouting::route(ns3::Ptr<const ns3::Packet> p,
-                                            const ns3::Ipv4Header& header, bool local) {
-    const auto it = m_tables->npuOfAddress.find(header.GetDestination().Get());
-    if (it == m_tables->npuOfAddress.end())
-        return nullptr;
+                                            const ns3::Ipv4Header& header, int dstNpu, bool local) {
     const auto& choices =
-        m_tables->nextPorts[static_cast<size_t>(m_node)][static_cast<size_t>(it->second)];
+        m_tables->nextPorts[static_cast<size_t>(m_node)][static_cast<size_t>(dstNpu)];
     if (choices.empty())
         return nullptr;
     int port = 0;
     if (m_tables->spray)
         port = choices[m_sprayNext++ % choices.size()];
     else
-        port = ecmpPort(*m_tables, m_node, it->second,
+        port = ecmpPort(*m_tables, m_node, dstNpu,
                         local ? m_tables->address[static_cast<size_t>(m_node)].Get()
                               : header.GetSource().Get(),
                         header.GetDestination().Get(), portsOf(p));
@@ -73,7 +75,8 @@ ns3::Ptr<ns3::Ipv4Route> FlowRouting::RouteOutput(ns3::Ptr<ns3::Packet> p,
                                                   const ns3::Ipv4Header& header,
                                                   ns3::Ptr<ns3::NetDevice>,
                                                   ns3::Socket::SocketErrno& sockerr) {
-    ns3::Ptr<ns3::Ipv4Route> r = route(p, header, true);
+    const int dstNpu = npuOf(header.GetDestination());
+    ns3::Ptr<ns3::Ipv4Route> r = dstNpu < 0 ? nullptr : route(p, header, dstNpu, true);
     sockerr = r ? ns3::Socket::ERROR_NOTERROR : ns3::Socket::ERROR_NOROUTETOHOST;
     return r;
 }
@@ -82,14 +85,17 @@ bool FlowRouting::RouteInput(ns3::Ptr<const ns3::Packet> p, const ns3::Ipv4Heade
                              ns3::Ptr<const ns3::NetDevice> idev, UnicastForwardCallback ucb,
                              MulticastForwardCallback, LocalDeliverCallback lcb,
                              ErrorCallback ecb) {
-    const int32_t iif = m_ipv4->GetInterfaceForDevice(idev);
-    if (m_ipv4->IsDestinationAddress(header.GetDestination(), static_cast<uint32_t>(iif))) {
+    // Every address of the fabric is an NPU's: a packet is this node's when it is addressed to
+    // one of its NPU addresses, and forwarded otherwise. Asking ns-3 (IsDestinationAddress)
+    // would scan every interface of a switch for every packet it forwards.
+    const int dstNpu = npuOf(header.GetDestination());
+    if (dstNpu == m_node) {
         if (lcb.IsNull())
             return false;
-        lcb(p, header, static_cast<uint32_t>(iif));
+        lcb(p, header, static_cast<uint32_t>(m_ipv4->GetInterfaceForDevice(idev)));
         return true;
     }
-    ns3::Ptr<ns3::Ipv4Route> r = route(p, header, false);
+    ns3::Ptr<ns3::Ipv4Route> r = dstNpu < 0 ? nullptr : route(p, header, dstNpu, false);
     if (!r) {
         ecb(p, header, ns3::Socket::ERROR_NOROUTETOHOST);
         return false;

@@ -62,8 +62,10 @@ public:
                         uint32_t dst, uint32_t ports);
 
 private:
+    /// The NPU an address belongs to, or -1 (not an address of the fabric).
+    int npuOf(const ns3::Ipv4Address& address) const;
     ns3::Ptr<ns3::Ipv4Route> route(ns3::Ptr<const ns3::Packet> p, const ns3::Ipv4Header& header,
-                                   bool local);
+                                   int dstNpu, bool local);
 
     std::shared_ptr<const RoutingTables> m_tables;
     ns3::Ptr<ns3::Ipv4> m_ipv4;

@@ -170,9 +170,15 @@ TEST(PacketTier, AMisspelledRoutingNamesTheKeyAndTheChoices) {
 TEST(PacketTier, TheCaseStudyProjectsLoad) {
     const std::filesystem::path dir = std::filesystem::path(ASTROLABE_TEST_DATA_DIR) / ".." / ".." /
                                       "projects" / "case-studies" / "packet-spraying";
-    for (const char* name : {"all-reduce.yaml", "all-to-all.yaml", "scale-16.yaml"}) {
+    const std::pair<const char*, int> projects[] = {{"all-reduce.yaml", 64},
+                                                    {"all-to-all.yaml", 64},
+                                                    {"scale-16.yaml", 16},
+                                                    {"scale-128.yaml", 128},
+                                                    {"scale-256.yaml", 256}};
+    for (const auto& [name, npus] : projects) {
         const SimulationSpec spec = loadProject((dir / name).string());
         EXPECT_EQ(spec.options.backend, NetworkBackend::Packet) << name;
         EXPECT_TRUE(spec.platform.graph) << name;
+        EXPECT_EQ(spec.platform.npuCount(), npus) << name;
     }
 }
