@@ -38,7 +38,7 @@ struct Builder {
         const auto k = std::make_pair(collective, gpus);
         if (const auto it = fits.find(k); it != fits.end())
             return it->second;
-        return fits[k] = fitCollective(spec, collective, gpus, key);
+        return fits[k] = fitCollective(spec, collective, gpus, key, s.computeModel == "operations");
     }
 
     ReplicaHardware hardwareFor(int gpus, int tp) const {
@@ -66,6 +66,10 @@ struct Builder {
         }
         hw.mla = hardware::findMlaDecodeRate(gpu.name);
         hw.commSmFraction = s.commSmFraction;
+        const auto& dims = spec.platform.dimensions;
+        if (!spec.platform.graph && dims.size() > 1 && dims.front().size > 1 &&
+            gpus > dims.front().size)
+            hw.gpusPerNode = dims.front().size;
         return hw;
     }
 
