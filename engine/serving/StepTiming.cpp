@@ -135,6 +135,28 @@ double ColocatedTiming::stepSeconds(const StepShape& shape) const {
     return m_overhead + (m_overlap ? std::max(compute, comm) : compute + comm);
 }
 
+PipelineTiming::PipelineTiming(std::shared_ptr<const StepTiming> stage, int stages,
+                               LinkFigures link, double bytesPerToken, double overheadSeconds)
+    : m_stage(std::move(stage))
+    , m_stages(std::max(1, stages))
+    , m_link(link)
+    , m_bytesPerToken(bytesPerToken)
+    , m_overhead(overheadSeconds) {}
+
+double PipelineTiming::transferSeconds(const StepShape& micro) const {
+    return micro.tokens() > 0 ? m_link.seconds(double(micro.tokens()) * m_bytesPerToken) : 0;
+}
+
+double PipelineTiming::stepSeconds(const StepShape& shape) const {
+    if (shape.tokens() <= 0)
+        return m_overhead;
+    const int m = int(std::min<int64_t>(m_stages, shape.tokens()));
+    const StepShape micro = fraction(shape, m);
+    const double stage = m_stage->stepSeconds(micro) / m_stages;
+    const double x = m_stages > 1 ? transferSeconds(micro) : 0;
+    return m_overhead + std::max({m_stages * stage + (m_stages - 1) * x, m * stage, m * x});
+}
+
 AfdTiming::AfdTiming(StepCost attention, StepCost ffn, LinkFigures link, int microBatches,
                      double overheadSeconds)
     : m_attention(std::move(attention))

@@ -83,6 +83,33 @@ private:
     double m_overhead;
 };
 
+/// Pipeline parallelism inside a replica: `stages` stages of an equal share of the layers, each
+/// on the GPUs `stage` describes (its tp x ep split, running every layer: one stage's time is
+/// the stage timing's step over `stages`), the iteration's tokens in m = min(stages, tokens)
+/// micro-batches, each stage sending a micro-batch's activations (tokens / attention groups x
+/// hidden x 2 bytes per GPU, all GPUs of a stage at once) to the next over `link`. In steady
+/// state (continuous batching keeps the pipeline full) an iteration takes
+///   max(stages x s + (stages - 1) x x,  m x s,  m x x)
+/// for a micro-batch's stage time s and transfer x: a micro-batch's own trip through every
+/// stage, or the busiest stage, or the busiest link. A lone token: the stages' computation
+/// plus the transfers between them.
+class PipelineTiming final : public StepTiming {
+public:
+    PipelineTiming(std::shared_ptr<const StepTiming> stage, int stages, LinkFigures link,
+                   double bytesPerToken, double overheadSeconds);
+    double stepSeconds(const StepShape& shape) const override;
+    /// One micro-batch's transfer between two stages.
+    double transferSeconds(const StepShape& micro) const;
+    int stages() const { return m_stages; }
+
+private:
+    std::shared_ptr<const StepTiming> m_stage;
+    int m_stages;
+    LinkFigures m_link;
+    double m_bytesPerToken;
+    double m_overhead;
+};
+
 class AfdTiming final : public StepTiming {
 public:
     AfdTiming(StepCost attention, StepCost ffn, LinkFigures link, int microBatches,
