@@ -127,3 +127,18 @@ TEST(DeepSeekProfile, TheAllToAllCrossesTheNicsAsDeepEpMeasuresIt) {
         dynamic_cast<const ColocatedTiming&>(*buildDeployment(aware, 4096).pools[0].timing);
     EXPECT_DOUBLE_EQ(u.allToAllSeconds(128.0 * 128, 1, false), dispatch);
 }
+
+TEST(DeepSeekProfile, NormalKernelsSendOneCopyPerNodeReached) {
+    // EP32 on 4 nodes of 64 experts each, top-8 of 256, uniform routing: a token misses a node
+    // with probability C(192, 8) / C(256, 8) = prod (192 - i) / (256 - i), i < 8, so it reaches
+    // 4 (1 - 0.0964) = 3.61 nodes; the low-latency kernels send one copy per expert, 8.
+    const Deployment p =
+        buildDeployment(deepseektest::project(32, settings(32, "operations")), 4096);
+    const auto& t = dynamic_cast<const ColocatedTiming&>(*p.pools[0].timing);
+    double miss = 1;
+    for (int i = 0; i < 8; ++i)
+        miss *= (192.0 - i) / (256.0 - i);
+    EXPECT_NEAR(miss, 0.0964, 1e-4);
+    EXPECT_DOUBLE_EQ(t.tokenCopies(true), 4 * (1 - miss));
+    EXPECT_DOUBLE_EQ(t.tokenCopies(false), 8);
+}
