@@ -200,12 +200,19 @@ std::vector<Setting> servingSettings() {
     out.push_back(count("ep", &ServingSpec::ep, "Expert parallelism",
                         "GPUs the experts are spread over; a MoE replica has ep GPUs, attention "
                         "data-parallel over ep / tp groups."));
+    out.push_back(count("pp", &ServingSpec::pp, "Pipeline parallelism",
+                        "Pipeline stages per replica (aggregated; the decode pool for pd): each "
+                        "holds layers / pp layers on tp x ep GPUs, activations sent to the next "
+                        "stage over the platform, the batch in pp micro-batches.",
+                        256));
     out.push_back(count("prefill-replicas", &ServingSpec::prefillReplicas, "Prefill replicas",
                         "pd and afd: replicas of the prefill pool."));
     out.push_back(count("prefill-tp", &ServingSpec::prefillTp, "Prefill tensor parallelism",
                         "pd and afd: tp of the prefill pool."));
     out.push_back(count("prefill-ep", &ServingSpec::prefillEp, "Prefill expert parallelism",
                         "pd and afd: ep of the prefill pool."));
+    out.push_back(count("prefill-pp", &ServingSpec::prefillPp, "Prefill pipeline parallelism",
+                        "pd and afd: pipeline stages per prefill replica.", 256));
     out.push_back(count("afd-attention-gpus", &ServingSpec::afdAttentionGpus, "AFD attention GPUs",
                         "afd: attention GPUs per decode replica."));
     out.push_back(count("afd-ffn-gpus", &ServingSpec::afdFfnGpus, "AFD FFN GPUs",
@@ -219,7 +226,8 @@ std::vector<Setting> servingSettings() {
         "comm-sm-fraction", &ServingSpec::commSmFraction, Unit::None, "All-to-all SM share",
         "With two-batch overlap, the share of the SMs the expert all-to-all kernels hold while "
         "an iteration with prefill tokens computes beside them (DeepEP's normal kernels; decode's "
-        "low-latency kernels hold none). DeepSeek-V3 on H800: 20 of 132 SMs, 0.15.",
+        "low-latency kernels hold none). DeepSeek-V3 prefill on H800 (deepseek-ai/profile-data): "
+        "24 of 132 SMs, 0.18.",
         0, 0.9));
     out.push_back(number("moe-imbalance", &ServingSpec::moeImbalance, Unit::None, "MoE imbalance",
                          "Load of the busiest expert GPU over the mean (1: balanced routing).", 1,

@@ -20,10 +20,15 @@ struct LinearTime {
 };
 
 /// `collective` is a Chakra CollectiveCommType (0 all-reduce, 6 all-to-all); `bytes` the
-/// microbenchmark size (each NPU's buffer). Throws astrolabe::Error (Validation) at
+/// microbenchmark size (each NPU's buffer). With `placed` (compute-model: operations) the
+/// collective runs on the links a replica placed as ServingTraffic.h places it crosses (the
+/// platform cut down to its GPUs), and an all-to-all on the congestion-aware backend when the
+/// project's is the congestion-unaware one (its n - 1 simultaneous messages share the links
+/// they cross); without, as a communicator group of NPUs 0..n-1 on the project's backend (the
+/// roofline's figures, docs/serving.md). Throws astrolabe::Error (Validation) at
 /// serving.tp / serving.ep when the platform has fewer than `gpus` NPUs.
 LinearTime fitCollective(const SimulationSpec& spec, int collective, int gpus,
-                         const std::string& key);
+                         const std::string& key, bool placed = true);
 
 /// The slowest (outermost) dimension's link: what a KV-cache transfer between replicas and
 /// the attention-FFN exchange of AFD cross. Bytes per second and seconds.

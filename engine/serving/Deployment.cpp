@@ -38,7 +38,7 @@ struct Builder {
         const auto k = std::make_pair(collective, gpus);
         if (const auto it = fits.find(k); it != fits.end())
             return it->second;
-        return fits[k] = fitCollective(spec, collective, gpus, key);
+        return fits[k] = fitCollective(spec, collective, gpus, key, s.computeModel == "operations");
     }
 
     ReplicaHardware hardwareFor(int gpus, int tp) const {
@@ -66,22 +66,29 @@ struct Builder {
         }
         hw.mla = hardware::findMlaDecodeRate(gpu.name);
         hw.commSmFraction = s.commSmFraction;
+        const auto& dims = spec.platform.dimensions;
+        if (!spec.platform.graph && dims.size() > 1 && dims.front().size > 1 &&
+            gpus > dims.front().size)
+            hw.gpusPerNode = dims.front().size;
         return hw;
     }
 
     double usableBytes() const { return gpu.hbmGB * 1e9 * s.kvMemoryFraction; }
 
-    /// KV blocks of a replica whose `groups` attention groups each keep `cost`'s cache.
-    int64_t kvBlocks(const StepCost& cost, int groups, const std::string& key) const {
-        const double free = usableBytes() - cost.weightBytesPerGpu();
+    /// KV blocks of a replica whose `groups` attention groups each keep `cost`'s cache, its
+    /// layers split over `stages` pipeline stages.
+    int64_t kvBlocks(const StepCost& cost, int groups, const std::string& key,
+                     int stages = 1) const {
+        const double free = usableBytes() - cost.weightBytesPerGpu() / stages;
         if (free <= 0)
-            throw invalid(
-                key,
-                "the weights need " + units::formatSize(uint64_t(cost.weightBytesPerGpu())) +
-                    " per GPU, more than the " + units::formatSize(uint64_t(usableBytes())) +
-                    " of HBM usable (" + gpu.name + " x kv-memory-fraction)",
-                "spread the model over more GPUs (tp, ep) or use fp8 weights");
-        const double tokens = std::floor(free / cost.kvBytesPerTokenPerGpu()) * groups;
+            throw invalid(key,
+                          "the weights need " +
+                              units::formatSize(uint64_t(cost.weightBytesPerGpu() / stages)) +
+                              " per GPU, more than the " +
+                              units::formatSize(uint64_t(usableBytes())) + " of HBM usable (" +
+                              gpu.name + " x kv-memory-fraction)",
+                          "spread the model over more GPUs (tp, ep, pp) or use fp8 weights");
+        const double tokens = std::floor(free / (cost.kvBytesPerTokenPerGpu() / stages)) * groups;
         return std::min<int64_t>(int64_t(tokens / s.blockTokens), int64_t(1) << 40);
     }
 
@@ -97,9 +104,13 @@ struct Builder {
         return l;
     }
 
-    Pool colocated(PoolRole role, int replicas, int tp, int ep, const std::string& prefix) {
+    Pool colocated(PoolRole role, int replicas, int tp, int ep, int pp, const std::string& prefix) {
         if (tp < 1 || ep < 1 || replicas < 1)
             throw invalid(prefix + "tp", "expected tp, ep and replicas of 1 or more");
+        if (pp < 1 || pp > model.layers)
+            throw invalid(prefix + "pp", "expected 1 to " + std::to_string(model.layers) +
+                                             " pipeline stages (the model's layers), found " +
+                                             std::to_string(pp));
         const int gpus = std::max(tp, model.isMoe() ? ep : 1);
         if (gpus % tp != 0)
             throw invalid(prefix + "ep", "expected ep (" + std::to_string(ep) +
@@ -111,14 +122,42 @@ struct Builder {
         Pool p;
         p.role = role;
         p.replicas = replicas;
-        p.gpusPerReplica = gpus;
-        p.kvHolders = tp;
-        p.weightBytesPerGpu = cost.weightBytesPerGpu();
-        p.limits = limits(kvBlocks(cost, gpus / tp, prefix + (model.isMoe() ? "ep" : "tp")),
+        p.gpusPerReplica = gpus * pp;
+        p.kvHolders = tp * pp;
+        p.weightBytesPerGpu = cost.weightBytesPerGpu() / pp;
+        p.limits = limits(kvBlocks(cost, gpus / tp,
+                                   prefix + (pp > 1          ? "pp"
+                                             : model.isMoe() ? "ep"
+                                                             : "tp"),
+                                   pp),
                           role == PoolRole::Prefill);
-        p.timing = std::make_shared<ColocatedTiming>(cost, allReduce, allToAll, s.twoBatchOverlap,
-                                                     s.stepOverheadNs * 1e-9);
+        const double overhead = s.stepOverheadNs * 1e-9;
+        auto stage = std::make_shared<ColocatedTiming>(cost, allReduce, allToAll, s.twoBatchOverlap,
+                                                       pp > 1 ? 0 : overhead);
+        if (pp == 1) {
+            p.timing = stage;
+            return p;
+        }
+        // Stage k's GPUs follow stage k - 1's in NPU order: GPU i sends to GPU i + gpus over
+        // the link of the dimension where the two differ; each GPU of a stage sends its
+        // attention group's share of a token's activations (BF16).
+        p.timing = std::make_shared<PipelineTiming>(stage, pp, stageLink(gpus),
+                                                    2.0 * model.hidden / (gpus / tp), overhead);
         return p;
+    }
+
+    /// The link between NPU 0 and NPU `distance`: the first dimension whose block holds both.
+    LinkFigures stageLink(int distance) const {
+        const PlatformSpec& platform = spec.platform;
+        if (platform.graph || platform.dimensions.empty())
+            return scaleOutLink(platform);
+        int inner = 1;
+        for (const DimensionSpec& d : platform.dimensions) {
+            inner *= d.size;
+            if (distance < inner)
+                return {d.bandwidthBytesPerSecond, d.latencyNs * 1e-9};
+        }
+        return scaleOutLink(platform);
     }
 
     Pool afdDecode(const LinkFigures& link) {
@@ -179,13 +218,14 @@ Deployment buildDeployment(const SimulationSpec& spec, int typicalPrompt) {
     Deployment d;
     d.link = scaleOutLink(spec.platform);
     if (s.deployment == "aggregated") {
-        d.pools.push_back(b.colocated(PoolRole::Aggregated, s.replicas, s.tp, s.ep, "serving."));
+        d.pools.push_back(
+            b.colocated(PoolRole::Aggregated, s.replicas, s.tp, s.ep, s.pp, "serving."));
     } else {
         d.pools.push_back(b.colocated(PoolRole::Prefill, s.prefillReplicas, s.prefillTp,
-                                      s.prefillEp, "serving.prefill-"));
-        d.pools.push_back(s.deployment == "pd"
-                              ? b.colocated(PoolRole::Decode, s.replicas, s.tp, s.ep, "serving.")
-                              : b.afdDecode(d.link));
+                                      s.prefillEp, s.prefillPp, "serving.prefill-"));
+        d.pools.push_back(s.deployment == "pd" ? b.colocated(PoolRole::Decode, s.replicas, s.tp,
+                                                             s.ep, s.pp, "serving.")
+                                               : b.afdDecode(d.link));
     }
     d.kvBytesPerToken = StepCost(b.figures, b.hardwareFor(1, 1)).kvBytesPerToken();
     for (const Pool& p : d.pools)

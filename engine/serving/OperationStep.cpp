@@ -33,6 +33,9 @@ public:
         , m_detail(detail) {}
 
     double total() const { return m_total; }
+    const OpPhases& phases() const { return m_phases; }
+    /// Where the operations timed from now on sit in a layer.
+    void phase(double OpPhases::*slot) { m_slot = slot; }
 
     /// `count` GEMMs (layers) of groups x (m x k)(k x n); `low`: at the weights' precision
     /// (FP8 when serving.precision is), else BF16.
@@ -107,6 +110,7 @@ private:
 
     void add(const char* name, double seconds, OpSource source) {
         m_total += seconds;
+        m_phases.*m_slot += seconds;
         if (!m_detail)
             return;
         for (OpTime& op : *m_detail)
@@ -122,6 +126,8 @@ private:
     const ReplicaHardware& m_hw;
     std::vector<OpTime>* m_detail;
     double m_total = 0;
+    OpPhases m_phases;
+    double OpPhases::*m_slot = &OpPhases::attentionIn;
 };
 
 /// The activation input of a low-precision GEMM cast first (read BF16, write FP8).
@@ -150,22 +156,27 @@ void attentionOps(Timer& t, const ModelFigures& f, const ReplicaHardware& hw, co
             const double latents = prefill + s.prefillPriorContext / groups;
             cast(t, hw, L, latents * kl);
             t.gemm("kv_b (prefill)", L, 1, latents, heads * 2 * d, kl, true);
+            t.phase(&OpPhases::attentionCore);
             t.attention("attention prefill", L,
                         s.prefillContext / groups * f.coreFlopsPrefill / L / tp, 0, false);
         }
         if (decode > 0) {
+            t.phase(&OpPhases::attentionIn);
             t.gemm("W_UK (decode)", L, heads, decode, kl, d, false);
+            t.phase(&OpPhases::attentionCore);
             t.attention("attention decode (MLA)", L,
                         s.decodeContext / groups * f.coreFlopsDecode / L / tp,
                         s.decodeContext / groups * (kl + r) * kvBytes, true);
             t.gemm("W_UV (decode)", L, heads, decode, d, kl, false);
         }
+        t.phase(&OpPhases::attentionCore);
         cast(t, hw, L, tokens * heads * d);
         t.gemm("o_proj", L, 1, tokens, h, heads * d, true);
     } else {
         const double kvHeads = std::max(1.0, m.kvHeadCount() / tp);
         cast(t, hw, L, tokens * h);
         t.gemm("qkv", L, 1, tokens, (heads + 2 * kvHeads) * d, h, true);
+        t.phase(&OpPhases::attentionCore);
         if (prefill > 0)
             t.attention("attention prefill", L,
                         s.prefillContext / groups * f.coreFlopsPrefill / L / tp,
@@ -179,8 +190,10 @@ void attentionOps(Timer& t, const ModelFigures& f, const ReplicaHardware& hw, co
         cast(t, hw, L, tokens * heads * d);
         t.gemm("o_proj", L, 1, tokens, h, heads * d, true);
     }
+    t.phase(&OpPhases::attentionIn);
     t.memory("residuals", L, 3 * 2 * tokens * h);
     // LM head for the tokens that emit one (BF16), after the final norm.
+    t.phase(&OpPhases::head);
     const double logits = double(s.logits) / groups;
     t.memory("norms", 1, 2 * 2 * logits * h);
     t.gemm("lm_head", 1, 1, logits, double(m.vocabulary) / tp, h, false);
@@ -192,8 +205,10 @@ void ffnOps(Timer& t, const ModelFigures& f, const ReplicaHardware& hw, const St
     const double tokens = double(s.tokens()) / groups, all = double(s.tokens());
     const double gate = m.swiglu ? 2 : 1, act = m.swiglu ? 3 : 2;
     const double dense = f.layers - f.moeLayers, moe = f.moeLayers;
+    t.phase(&OpPhases::attentionIn);
     t.memory("norms", f.layers, 2 * 2 * tokens * h);
     if (dense > 0) {
+        t.phase(&OpPhases::denseFfn);
         const double inner = m.ffn / tp;
         cast(t, hw, dense, tokens * h);
         t.gemm("dense ffn up", dense, 1, tokens, gate * inner, h, true);
@@ -202,7 +217,9 @@ void ffnOps(Timer& t, const ModelFigures& f, const ReplicaHardware& hw, const St
         t.gemm("dense ffn down", dense, 1, tokens, h, inner, true);
     }
     if (moe > 0 && m.experts > 0) {
+        t.phase(&OpPhases::gate);
         t.gemm("router", moe, 1, tokens, m.experts, h, false);
+        t.phase(&OpPhases::shared);
         if (m.sharedExperts > 0) {
             const double inner = double(m.expertFfn) * m.sharedExperts / tp;
             cast(t, hw, moe, tokens * h);
@@ -219,16 +236,21 @@ void ffnOps(Timer& t, const ModelFigures& f, const ReplicaHardware& hw, const St
         const double used = std::max(1.0, local * touched);
         const double perExpert = routed / used, fe = m.expertFfn;
         const GemmLayout layout = s.prefillTokens > 0 ? GemmLayout::Contiguous : GemmLayout::Masked;
+        t.phase(&OpPhases::routed);
         t.gemm("routed experts up", moe, used, perExpert, gate * fe, h, true, layout);
         t.memory("activation", moe, act * 2 * routed * fe);
         t.gemm("routed experts down", moe, used, perExpert, h, fe, true, layout);
     }
+    t.phase(&OpPhases::attentionIn);
     t.memory("residuals", f.layers, 3 * 2 * tokens * h);
 }
 
 } // namespace
 
-double operationSeconds(const StepCost& cost, const StepShape& shape, std::vector<OpTime>* detail) {
+double operationSeconds(const StepCost& cost, const StepShape& shape, std::vector<OpTime>* detail,
+                        OpPhases* phases) {
+    if (phases)
+        *phases = {};
     if (shape.tokens() <= 0)
         return 0;
     Timer t(cost.hardware(), detail);
@@ -236,6 +258,8 @@ double operationSeconds(const StepCost& cost, const StepShape& shape, std::vecto
         attentionOps(t, cost.model(), cost.hardware(), shape);
     if (cost.model().hasFfn)
         ffnOps(t, cost.model(), cost.hardware(), shape);
+    if (phases)
+        *phases = t.phases();
     return t.total();
 }
 

@@ -37,9 +37,24 @@ struct OpTime {
     OpSource source = OpSource::Curves;
 };
 
+/// The same seconds by where they sit in a layer, for the two-batch overlap schedule
+/// (StepTiming.h): summed over the layers that run them.
+struct OpPhases {
+    double attentionIn = 0;   ///< norms, casts, residuals, the projections before the core
+    double attentionCore = 0; ///< the attention core, W_UV and o_proj
+    double gate = 0;          ///< the MoE router (MoE layers)
+    double shared = 0;        ///< the shared experts (MoE layers)
+    double routed = 0;        ///< the routed experts (MoE layers)
+    double denseFfn = 0;      ///< the FFNs of the dense layers
+    double head = 0;          ///< the final norm and the LM head, once per step
+    double total() const {
+        return attentionIn + attentionCore + gate + shared + routed + denseFfn + head;
+    }
+};
+
 /// Seconds of `shape` on each GPU of the replica `cost` describes (computation only); with
-/// `detail` the operations that made it.
+/// `detail` the operations that made it, with `phases` the same seconds by phase.
 double operationSeconds(const StepCost& cost, const StepShape& shape,
-                        std::vector<OpTime>* detail = nullptr);
+                        std::vector<OpTime>* detail = nullptr, OpPhases* phases = nullptr);
 
 } // namespace astrolabe::serving

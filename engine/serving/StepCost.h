@@ -68,6 +68,9 @@ struct ReplicaHardware {
     /// Share of the SMs the all-to-all kernels hold while they overlap computation (two-batch
     /// overlap of an iteration with prefill tokens); the computation runs on the rest.
     double commSmFraction = 0;
+    /// GPUs of one node (the platform's first dimension) when a replica spans several nodes,
+    /// else 0: what DeepEP's normal kernels send one copy of a token to (StepTiming.h).
+    int gpusPerNode = 0;
 };
 
 /// The model's per-token figures (all layers), computed once per model.

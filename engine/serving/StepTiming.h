@@ -3,12 +3,29 @@
 //
 // Colocated replica (aggregated, or a P/D pool): per layer two tensor-parallel all-reduces of
 // the tokens' activations (tokens / groups x hidden x 2 bytes) and, per MoE layer, an
-// expert-parallel dispatch (FP8, 1 byte per element) and combine (BF16, 2 bytes) all-to-all of
-// each GPU's tokens x top-k x hidden, times the imbalance factor. Without overlap the step is
-// compute + communication; with two-batch overlap (DeepSeek's two micro-batches) one
-// micro-batch's all-to-all hides behind the other's computation: max(compute, communication),
-// where compute is that of the two half batches one after the other (each reads the weights),
-// on the SMs the all-to-all leaves free when the iteration prefills (comm-sm-fraction).
+// expert-parallel dispatch (FP8, 1 byte per element) and combine (BF16, 2 bytes) all-to-all,
+// times the imbalance factor, timed by the platform's all-to-all (CommCost.h). Each GPU's
+// buffer is its tokens x copies x hidden, copies as DeepEP sends them: its low-latency kernels
+// (an iteration that only decodes) one per routed expert, top-k; its normal kernels (an
+// iteration that prefills) one per node the token's experts are on, forwarded inside the node
+// over NVLink: n (1 - C(E - E/n, k) / C(E, k)) for n nodes (or GPUs, within one node) holding
+// E / n experts each, uniform routing. The platform's all-to-all moves (n - 1) / n of the
+// buffer over the scale-out links, one copy per other node reached.
+//
+// Without overlap the step is compute + communication. With two-batch overlap (DeepSeek's two
+// micro-batches, each half the tokens, each reading the weights) a MoE layer runs the schedule
+// of DeepSeek's profile (deepseek-ai/profile-data), one micro-batch's all-to-all beside the
+// other's computation; per layer, a = attention (with the router), s = shared experts,
+// r = routed experts of one micro-batch, d and c its dispatch and combine:
+//   prefill (normal kernels)   max(a + s, c) + max(a, d) + max(r, d) + max(r + s, c)
+//   decode (low-latency)       2 [max(s + a_in, d) + r + max(a_core, c)]
+// (a_in: the projections before the attention core; a_core: the core, o_proj and the router),
+// the dense layers and the LM head twice (once per micro-batch) with nothing beside them.
+// While prefilling the all-to-all kernels hold comm-sm-fraction of the SMs, so the
+// computation runs on the rest (decode's low-latency kernels hold none). With
+// compute-model: roofline, or a dense model, the step is max(compute, communication), and with
+// the roofline the all-to-all sends top-k copies of every token over NPUs 0..n-1 as a
+// communicator group (CommCost.h), as when the figures quoted for it were made.
 //
 // Attention-FFN disaggregation: attention GPUs (attention, KV cache) and FFN GPUs (dense FFNs,
 // shared and routed experts) exchange each micro-batch's activations every layer over the
@@ -31,6 +48,13 @@ public:
     virtual double stepSeconds(const StepShape& shape) const = 0;
 };
 
+/// One micro-batch's share of one MoE layer under two-batch overlap, seconds (see above).
+struct LayerStages {
+    double attentionIn = 0, attentionCore = 0, shared = 0, routed = 0;
+    double dispatch = 0, combine = 0;
+    double period = 0; ///< the layer's time, both micro-batches
+};
+
 class ColocatedTiming final : public StepTiming {
 public:
     ColocatedTiming(StepCost cost, LinearTime allReduce, LinearTime allToAll, bool twoBatchOverlap,
@@ -38,13 +62,51 @@ public:
     double stepSeconds(const StepShape& shape) const override;
     /// With two-batch overlap, the two half batches' computation one after the other.
     double computeSeconds(const StepShape& shape) const;
+    /// Every collective of the step, one after the other (both micro-batches).
     double communicationSeconds(const StepShape& shape) const;
+    /// One dispatch (`bytesPerElement` 1) or combine (2) of `tokens` over the replica's GPUs.
+    double allToAllSeconds(double tokens, double bytesPerElement, bool prefill) const;
+    /// Copies of each token the all-to-all sends (see above).
+    double tokenCopies(bool prefill) const;
+    /// The two-batch schedule of one MoE layer of `shape` (operation model).
+    LayerStages layerStages(const StepShape& shape) const;
     const StepCost& cost() const { return m_cost; }
 
 private:
+    /// The two-batch schedule above, with the operation model's phases.
+    double overlappedSeconds(const StepShape& shape) const;
+    double allReduceSeconds(double tokens) const;
+
     StepCost m_cost;
     LinearTime m_allReduce, m_allToAll;
     bool m_overlap;
+    double m_overhead;
+};
+
+/// Pipeline parallelism inside a replica: `stages` stages of an equal share of the layers, each
+/// on the GPUs `stage` describes (its tp x ep split, running every layer: one stage's time is
+/// the stage timing's step over `stages`), the iteration's tokens in m = min(stages, tokens)
+/// micro-batches, each stage sending a micro-batch's activations (tokens / attention groups x
+/// hidden x 2 bytes per GPU, all GPUs of a stage at once) to the next over `link`. In steady
+/// state (continuous batching keeps the pipeline full) an iteration takes
+///   max(stages x s + (stages - 1) x x,  m x s,  m x x)
+/// for a micro-batch's stage time s and transfer x: a micro-batch's own trip through every
+/// stage, or the busiest stage, or the busiest link. A lone token: the stages' computation
+/// plus the transfers between them.
+class PipelineTiming final : public StepTiming {
+public:
+    PipelineTiming(std::shared_ptr<const StepTiming> stage, int stages, LinkFigures link,
+                   double bytesPerToken, double overheadSeconds);
+    double stepSeconds(const StepShape& shape) const override;
+    /// One micro-batch's transfer between two stages.
+    double transferSeconds(const StepShape& micro) const;
+    int stages() const { return m_stages; }
+
+private:
+    std::shared_ptr<const StepTiming> m_stage;
+    int m_stages;
+    LinkFigures m_link;
+    double m_bytesPerToken;
     double m_overhead;
 };
 

@@ -42,9 +42,11 @@ struct ServingSpec {
     int replicas = 1;                      ///< aggregated: replicas; pd/afd: decode replicas
     int tp = 1;                            ///< tensor parallelism of attention and dense layers
     int ep = 1;                            ///< expert parallelism (GPUs per replica for MoE models)
+    int pp = 1;                            ///< pipeline stages per replica (aggregated, pd decode)
     int prefillReplicas = 1;               ///< pd/afd
     int prefillTp = 1;                     ///< pd/afd
     int prefillEp = 1;                     ///< pd/afd
+    int prefillPp = 1;                     ///< pd/afd: pipeline stages per prefill replica
     int afdAttentionGpus = 1;              ///< afd: attention GPUs per decode replica
     int afdFfnGpus = 1;                    ///< afd: FFN/expert GPUs per decode replica
     bool twoBatchOverlap = false;          ///< two micro-batches overlap compute and all-to-all

@@ -66,14 +66,19 @@ TEST(AfdDirection, AfdLeadsAtAStrictTpotAndTheLeadShrinksWhenItIsLoose) {
     const std::vector<double> aggregated = bestGoodput("aggregated");
     const std::vector<double> pd = bestGoodput("pd");
     const std::vector<double> afd = bestGoodput("afd");
-    const size_t strict = 1, loose = 4; // 30 ms and 100 ms
-    // At the strict objective AFD sustains more goodput per GPU than either other deployment.
+    const size_t strictest = 0, strict = 1, loose = 4; // 20, 30 and 100 ms
+    const auto lead = [&](size_t i) { return afd[i] / std::max({pd[i], aggregated[i], 1e-9}); };
+    // At the strict objectives AFD sustains more goodput per GPU than either other deployment;
+    // at 20 ms it is the only one that is feasible in practice.
     EXPECT_GT(afd[strict], 1.2 * pd[strict]);
     EXPECT_GT(afd[strict], 2 * aggregated[strict]);
-    // At the loose one its lead over the best of the others is smaller.
-    const double strictLead = afd[strict] / std::max({pd[strict], aggregated[strict], 1e-9});
-    const double looseLead = afd[loose] / std::max(pd[loose], aggregated[loose]);
-    std::printf("AFD's lead: %.2fx at 30 ms, %.2fx at 100 ms\n", strictLead, looseLead);
-    EXPECT_LT(looseLead, strictLead);
-    EXPECT_LT(looseLead, 1.5);
+    EXPECT_GT(lead(strictest), 10);
+    // At the loose one its lead over the best of the others is smaller than at 20 ms, and no
+    // larger than at 30 ms (with the all-to-all over the NICs, aggregation no longer overtakes
+    // P/D at 100 ms, so the lead over P/D stays: docs/serving.md).
+    std::printf("AFD's lead: %.2fx at 20 ms, %.2fx at 30 ms, %.2fx at 100 ms\n", lead(strictest),
+                lead(strict), lead(loose));
+    EXPECT_LT(lead(loose), lead(strictest));
+    EXPECT_LE(lead(loose), lead(strict) * (1 + 1e-9));
+    EXPECT_LT(lead(loose), 1.5);
 }

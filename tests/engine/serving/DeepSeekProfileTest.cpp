@@ -5,10 +5,13 @@
 // together: 200 GB/s each way), nodes joined by one 400 Gb/s NIC per GPU (50 GB/s).
 //
 // The step is timed by operation (serving/OperationStep.h): DeepGEMM's published FP8 GEMM table
-// and FlashMLA's published decoding rates for H800, the kernel curves for the rest. Nothing is
-// fitted to either row: both are predictions, and both are still too fast (docs/serving.md says
-// by how much and what is missing). The roofline at its default efficiencies (0.7 of the tensor
-// peak, 0.8 of HBM) is a looser bound above both.
+// and FlashMLA's published decoding rates for H800, the kernel curves for the rest; the
+// dispatch and combine all-to-alls cross both dimensions of the platform (`algorithms: [direct,
+// direct]`), so their bytes leave each node over its NICs, and each MoE layer runs the
+// two-batch schedule of DeepSeek's profile (serving/StepTiming.h). Nothing is fitted to either
+// row: both are predictions, and both are still too fast (docs/serving.md says by how much and
+// what is missing). The roofline at its default efficiencies (0.7 of the tensor peak, 0.8 of
+// HBM) is a looser bound above both.
 #include "DeepSeekSupport.h"
 #include "serving/Deployment.h"
 #include "serving/OperationStep.h"
@@ -24,11 +27,12 @@ namespace {
 constexpr double kPrefillProfile = 7839, kDecodeProfile = 2324;
 
 // Two micro-batches, and a batch as large as the profile's in one iteration. While prefilling,
-// DeepEP's all-to-all holds 20 of the H800's 132 SMs (DeepSeek-V3 technical report, 3.2.2).
+// DeepEP's all-to-all holds 24 of the H800's 132 SMs (the prefill figure of deepseek-ai/
+// profile-data: computation on 108 SMs, communication on 24).
 std::string settings(int ep, const std::string& model) {
     return "two-batch-overlap: true\nmax-batch: 65536\ntoken-budget: 1048576\nep: " +
            std::to_string(ep) + "\ncompute-model: " + model +
-           "\ncomm-sm-fraction: " + std::to_string(20.0 / 132) + "\n";
+           "\ncomm-sm-fraction: " + std::to_string(24.0 / 132) + "\n";
 }
 
 void printOperations(const char* title, const Deployment& d, const StepShape& shape) {
@@ -42,6 +46,13 @@ void printOperations(const char* title, const Deployment& d, const StepShape& sh
     for (const OpTime& op : ops)
         std::printf("  %-24s %8.3f ms  %s\n", op.name.c_str(), op.seconds * 1e3,
                     opSourceName(op.source));
+    const LayerStages g = timing->layerStages(shape);
+    std::printf("  one MoE layer, one micro-batch: attention in %.1f us, core %.1f us, shared "
+                "%.1f us, routed %.1f us; dispatch %.1f us, combine %.1f us (%.2f copies of a "
+                "token); both micro-batches %.1f us\n",
+                g.attentionIn * 1e6, g.attentionCore * 1e6, g.shared * 1e6, g.routed * 1e6,
+                g.dispatch * 1e6, g.combine * 1e6, timing->tokenCopies(shape.prefillTokens > 0),
+                g.period * 1e6);
 }
 
 struct Figures {
@@ -75,16 +86,59 @@ TEST(DeepSeekProfile, TheRooflineBoundsBothProfileFigures) {
     EXPECT_GT(r.decode, kDecodeProfile);
 }
 
-TEST(DeepSeekProfile, TheOperationModelTightensTheRooflineButMissesThe15PercentTarget) {
-    // Measured kernels, nothing fitted: prefill +26.1%, decode +42.2% (docs/serving.md). The
-    // target of the issue (within 15%) is not met; what is asserted is what the model claims:
-    // it is a bound (every kernel at its published best, no launch gaps, the all-to-all hidden),
-    // so above the profile, and tighter than the roofline's +63% and +82% (both with DeepEP's
-    // 20 SMs taken out while prefilling).
+TEST(DeepSeekProfile, TheOperationModelWithTheNicBoundAllToAllIsWithin20And31Percent) {
+    // Measured kernels, the all-to-all over the NICs, DeepSeek's two-batch schedule, nothing
+    // fitted: prefill +20.0%, decode +30.2% (docs/serving.md). The target of the issue (within
+    // 15%) is not met; what is asserted is what the model gives, a bound above the profile
+    // (every kernel at its published best, no launch gaps, the NICs at their datasheet rate),
+    // tighter than the roofline's +57% and +82%.
     const Figures f = perGpu("operations", true);
     const Figures r = perGpu("roofline");
-    EXPECT_GT(f.prefill, kPrefillProfile);
-    EXPECT_GT(f.decode, kDecodeProfile);
+    EXPECT_NEAR(f.prefill / kPrefillProfile - 1, 0.200, 0.01);
+    EXPECT_NEAR(f.decode / kDecodeProfile - 1, 0.302, 0.01);
     EXPECT_LT(f.prefill - kPrefillProfile, 0.6 * (r.prefill - kPrefillProfile));
     EXPECT_LT(f.decode - kDecodeProfile, 0.6 * (r.decode - kDecodeProfile));
+}
+
+TEST(DeepSeekProfile, TheAllToAllCrossesTheNicsAsDeepEpMeasuresIt) {
+    // A check of the network model, not an input: DeepEP's README (H800, CX7 400 Gb/s NICs)
+    // publishes its low-latency kernels at EP128 with 128 tokens per GPU, hidden 7,168, top-8:
+    // dispatch (FP8) 192 us, combine (BF16) 369 us. Ours: each GPU's 128 x 8 x 7,168 bytes
+    // (x 2 for the combine) through the platform's all-to-all on the congestion-aware backend,
+    // 15/16 of it over the 50 GB/s NIC: at least 138 us and 275 us.
+    const Deployment d =
+        buildDeployment(deepseektest::project(128, settings(128, "operations")), 4096);
+    const auto& t = dynamic_cast<const ColocatedTiming&>(*d.pools[0].timing);
+    const double dispatch = t.allToAllSeconds(128.0 * 128, 1, false);
+    const double combine = t.allToAllSeconds(128.0 * 128, 2, false);
+    std::printf("EP128, 128 tokens per GPU: dispatch %.0f us (DeepEP 192 us), combine %.0f us "
+                "(DeepEP 369 us)\n",
+                dispatch * 1e6, combine * 1e6);
+    const double nic = 128.0 * 8 * 7168 * 15 / 16 / 50e9;
+    EXPECT_GT(dispatch, nic);
+    EXPECT_GT(combine, 2 * nic);
+    EXPECT_NEAR(dispatch / 192e-6, 1, 0.2);
+    EXPECT_NEAR(combine / 369e-6, 1, 0.2);
+    // The congestion-unaware backend would give each of the 127 messages a whole link; the
+    // all-to-all is timed where they share it, whichever backend the project names.
+    SimulationSpec aware = deepseektest::project(128, settings(128, "operations"));
+    aware.options.backend = NetworkBackend::CongestionAware;
+    const auto& u =
+        dynamic_cast<const ColocatedTiming&>(*buildDeployment(aware, 4096).pools[0].timing);
+    EXPECT_DOUBLE_EQ(u.allToAllSeconds(128.0 * 128, 1, false), dispatch);
+}
+
+TEST(DeepSeekProfile, NormalKernelsSendOneCopyPerNodeReached) {
+    // EP32 on 4 nodes of 64 experts each, top-8 of 256, uniform routing: a token misses a node
+    // with probability C(192, 8) / C(256, 8) = prod (192 - i) / (256 - i), i < 8, so it reaches
+    // 4 (1 - 0.0964) = 3.61 nodes; the low-latency kernels send one copy per expert, 8.
+    const Deployment p =
+        buildDeployment(deepseektest::project(32, settings(32, "operations")), 4096);
+    const auto& t = dynamic_cast<const ColocatedTiming&>(*p.pools[0].timing);
+    double miss = 1;
+    for (int i = 0; i < 8; ++i)
+        miss *= (192.0 - i) / (256.0 - i);
+    EXPECT_NEAR(miss, 0.0964, 1e-4);
+    EXPECT_DOUBLE_EQ(t.tokenCopies(true), 4 * (1 - miss));
+    EXPECT_DOUBLE_EQ(t.tokenCopies(false), 8);
 }

@@ -22,7 +22,7 @@ inline SimulationSpec project(int gpus, const std::string& serving) {
         "    - {type: Switch, size: " +
             std::to_string(gpus / 8) +
             ", bandwidth: 50 GB/s, latency: 5 us}\n"
-            "system:\n  algorithms: [direct]\n  chunks: 4\n  scheduling-policy: LIFO\n"
+            "system:\n  algorithms: [direct, direct]\n  chunks: 4\n  scheduling-policy: LIFO\n"
             "  collective-optimization: localBWAware\n  active-chunks-per-dimension: 2\n"
             "  endpoint-delay: 10 ns\n  local-memory-bandwidth: 3350 GB/s\n"
             "serving:\n  model: deepseek-v3\n  gpu: h800\n  precision: fp8\n" +

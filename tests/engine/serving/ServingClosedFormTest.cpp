@@ -3,6 +3,7 @@
 // (compute-model: roofline); the P/D transfer and the determinism hold under the default
 // operation model.
 #include "ServingTestSupport.h"
+#include "core/Error.h"
 #include "serving/Deployment.h"
 #include "serving/ServingRun.h"
 
@@ -125,4 +126,53 @@ TEST(ServingClosedForm, SameInputSameResult) {
     EXPECT_EQ(a.summary.ttft.p99, b.summary.ttft.p99);
     EXPECT_EQ(a.summary.itl.p50, b.summary.itl.p50);
     EXPECT_EQ(a.summary.iterations, b.summary.iterations);
+}
+
+TEST(ServingClosedForm, TwoPipelineStagesAddTheirHalvesAndTheTransferBetweenThem) {
+    // pp = 2: each stage holds 16 of Llama-3 8B's 32 layers (and half the embeddings) on its own
+    // H100, so a lone decode token reads half the weights and half its cache on each:
+    //   stage = (params + context x KV bytes / 2) / (HBM x 0.8)    (half of 2 bytes x params)
+    // and then crosses the 50 GB/s, 5 us link to the other stage: 4,096 x 2 B / 50 GB/s + 5 us.
+    // Per token: the two halves' computation plus that transfer.
+    const std::string pp2 = std::string(kRoofline) + "  pp: 2\n";
+    const SimulationSpec one = servingtest::project(kRoofline), two = servingtest::project(pp2);
+    const Deployment d1 = buildDeployment(one, 1000), d2 = buildDeployment(two, 1000);
+    EXPECT_EQ(d2.gpus, 2);
+    const double transfer = 4096 * 2.0 / 50e9 + 5e-6;
+    for (double context : {1.0, 1001.0, 8000.0}) {
+        const double half = (kParams + context * kKvBytesPerToken / 2) / kHbm;
+        EXPECT_NEAR(d2.pools[0].timing->stepSeconds(decodeShape(1, context)), 2 * half + transfer,
+                    1e-9 * half)
+            << context;
+    }
+    const ServingResult r = runServing(two, {Request{0, 0.0, 1000, 50, 0}});
+    ASSERT_EQ(r.summary.completed, 1);
+    EXPECT_NEAR(r.summary.tpot.p50, (2 * kParams + 1025 * kKvBytesPerToken) / kHbm + transfer,
+                1e-6);
+    // The 1,000-token prompt runs as two micro-batches of 500: the first through both stages
+    // (with its 500 tokens' transfer), the second one stage behind it.
+    StepShape prefill;
+    prefill.prefillTokens = 1000;
+    prefill.prefillContext = 1000.0 * 1001 / 2;
+    prefill.logits = 1;
+    const double stage = d1.pools[0].timing->stepSeconds(fraction(prefill, 2)) / 2;
+    const double x = 500 * 4096 * 2.0 / 50e9 + 5e-6;
+    EXPECT_NEAR(r.summary.ttft.p50, std::max(2 * stage + x, 2 * x), 1e-12);
+    // Each GPU holds half the weights and caches half the layers: the cache holds
+    // 2 (HBM x 0.9 - weights / 2) / KV bytes per token tokens instead of (HBM x 0.9 - weights)
+    // / KV bytes.
+    const double usable = 80e9 * 0.9, weights = 2 * kParams;
+    const double ratio = double(d2.pools[0].limits.kvBlocks) / double(d1.pools[0].limits.kvBlocks);
+    EXPECT_NEAR(ratio, 2 * (usable - weights / 2) / (usable - weights), 1e-3);
+}
+
+TEST(ServingClosedForm, PipelineStagesMoreThanLayersAreRefused) {
+    const SimulationSpec spec = servingtest::project(std::string(kRoofline) + "  pp: 33\n");
+    try {
+        buildDeployment(spec, 1000);
+        FAIL() << "33 stages for 32 layers were accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.where().keyPath, "serving.pp");
+        EXPECT_NE(e.message().find("found 33"), std::string::npos) << e.message();
+    }
 }

@@ -99,7 +99,9 @@ TEST(ServingProject, MemoryPressurePreemptsAndEveryRequestStillFinishes) {
 
 TEST(ServingProject, MoeReplicasTimeTheirAllToAllOnThePlatform) {
     // Qwen3-30B-A3B over 8 GPUs (ep 8): the all-to-all is simulated on the platform; without
-    // two-batch overlap it adds to the computation, with it the step is the larger of the two.
+    // two-batch overlap it adds to the computation; with it each MoE layer runs DeepSeek's
+    // decode schedule (StepTiming.h): 2 [max(s + a_in, d) + r + max(a_core, c)], which lies
+    // between the larger and the sum of computation and communication.
     const SimulationSpec plain = servingtest::project("model: qwen3-30b-a3b\n  ep: 8\n");
     SimulationSpec overlap = plain;
     overlap.serving.twoBatchOverlap = true;
@@ -117,7 +119,16 @@ TEST(ServingProject, MoeReplicasTimeTheirAllToAllOnThePlatform) {
     const double halves = overlapTiming.computeSeconds(s);
     EXPECT_GT(halves, compute);
     EXPECT_LT(halves, 2 * compute);
-    EXPECT_NEAR(b.pools[0].timing->stepSeconds(s), std::max(halves, comm), 1e-15);
+    const double commHalves = overlapTiming.communicationSeconds(s);
+    const LayerStages g = overlapTiming.layerStages(s);
+    EXPECT_GT(g.dispatch, 0);
+    EXPECT_NEAR(g.combine - g.dispatch, g.dispatch - overlapTiming.allToAllSeconds(1e-9, 1, false),
+                1e-9); // the combine's buffer is twice the dispatch's (BF16 against FP8)
+    EXPECT_DOUBLE_EQ(g.period, 2 * (std::max(g.shared + g.attentionIn, g.dispatch) + g.routed +
+                                    std::max(g.attentionCore, g.combine)));
+    const double step = b.pools[0].timing->stepSeconds(s);
+    EXPECT_GE(step, std::max(halves, commHalves) * (1 - 1e-12));
+    EXPECT_LE(step, (halves + commHalves) * (1 + 1e-12));
     EXPECT_EQ(a.gpus, 8);
 }
 
