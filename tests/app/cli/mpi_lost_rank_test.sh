@@ -54,6 +54,14 @@ for mode in recovery plain; do
     rc=0
     wait "$job" || rc=$?
     ((rc != 124)) || { cat "$dir/$mode.log" "$dir/$mode.err"; fail "$mode: still running after 300 s"; }
+    # mpirun can return while a rank it told to stop is still winding down (seen at load 12):
+    # the scratch clean-up below is for ranks that are gone, so wait for them (at most 30 s).
+    for _ in $(seq 300); do
+        pgrep -f "^$cli sweep $dir/sweep.yaml --mpi --db $db" >/dev/null || break
+        sleep 0.1
+    done
+    ! pgrep -f "^$cli sweep $dir/sweep.yaml --mpi --db $db" >/dev/null ||
+        fail "$mode: a rank of the stopped job still runs 30 s after mpirun returned"
     if [[ $mode == recovery ]]; then
         # Rank 0 exits 1, but mpirun --enable-recovery reports 0 for a job it recovered (seen
         # with Debian 12's Open MPI 4.1): the error lines are what says the rank was lost. They
