@@ -234,20 +234,24 @@ private:
 
 } // namespace
 
-KinetoTrace parseKinetoTrace(std::string_view text, const std::string& file) {
-    json document;
+nlohmann::json parseTraceJson(std::string_view text, const std::string& file,
+                              const std::string& hint) {
     try {
-        document = json::parse(text);
+        return json::parse(text);
     } catch (const json::parse_error& e) {
         throw Error(ErrorKind::Input,
                     "not JSON at byte offset " + std::to_string(e.byte) + ": " + e.what(),
-                    SourceLocation{file, 0, 0, {}},
-                    "a PyTorch profiler trace is the JSON torch.profiler exports "
-                    "(export_chrome_trace); was the file cut short?");
+                    SourceLocation{file, 0, 0, {}}, hint);
     } catch (const json::exception& e) { // a number past the range of a double, say
         throw Error(ErrorKind::Input, std::string("not readable JSON: ") + e.what(),
                     SourceLocation{file, 0, 0, {}});
     }
+}
+
+KinetoTrace parseKinetoTrace(std::string_view text, const std::string& file) {
+    const json document = parseTraceJson(text, file,
+                                         "a PyTorch profiler trace is the JSON torch.profiler "
+                                         "exports (export_chrome_trace); was the file cut short?");
     const json* events = &document;
     KinetoTrace trace;
     trace.file = file;

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,6 +83,11 @@ struct KinetoTrace {
 
 /// Parses the JSON text; `file` names it in messages.
 KinetoTrace parseKinetoTrace(std::string_view text, const std::string& file);
+
+/// The JSON of a PyTorch trace file (profiler or execution trace). Text that is not JSON is an
+/// Input error naming `file` and the byte offset, with `hint` saying what the file should be.
+nlohmann::json parseTraceJson(std::string_view text, const std::string& file,
+                              const std::string& hint);
 /// Reads the file (regular file, text size limit) and parses it.
 KinetoTrace readKinetoTrace(const std::string& path);
 

@@ -3,6 +3,7 @@
 #include "core/Error.h"
 #include "core/InputFile.h"
 #include "trace/ErrorCollector.h"
+#include "trace/kineto/KinetoTrace.h"
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -33,19 +34,10 @@ const json* field(const json& node, const char* name) {
 } // namespace
 
 ExecutionTrace parseExecutionTrace(std::string_view text, const std::string& file) {
-    json document;
-    try {
-        document = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw Error(ErrorKind::Input,
-                    "not JSON at byte offset " + std::to_string(e.byte) + ": " + e.what(),
-                    SourceLocation{file, 0, 0, {}},
-                    "an execution trace is the JSON ExecutionTraceObserver writes; was the file "
-                    "cut short?");
-    } catch (const json::exception& e) {
-        throw Error(ErrorKind::Input, std::string("not readable JSON: ") + e.what(),
-                    SourceLocation{file, 0, 0, {}});
-    }
+    const json document =
+        kineto::parseTraceJson(text, file,
+                               "an execution trace is the JSON ExecutionTraceObserver "
+                               "writes; was the file cut short?");
     if (!document.is_object() || !document.contains("nodes") || !document["nodes"].is_array())
         throw Error(ErrorKind::Input, "no \"nodes\" array", SourceLocation{file, 0, 0, "nodes"},
                     "expected PyTorch's execution trace: {\"schema\": ..., \"nodes\": [...]}");
