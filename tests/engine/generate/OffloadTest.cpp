@@ -100,8 +100,8 @@ std::vector<Golden> goldens() {
     out.push_back({"small zero 1", s, 0x53f4219da1256d7aull});
     s.parallel.zeroStage = 3;
     s.parallel.recompute = true;
-    // ZeRO-3's hash changed once since offload came: its prefetched gathers now start with the
-    // layer before and its reduce-scatters queue behind them (ZeroPrefetchTest.cpp).
+    // ZeRO-3's prefetched gathers start with the layer before and its reduce-scatters queue
+    // behind them (ZeroPrefetchTest.cpp).
     out.push_back({"small zero 3 recompute", s, 0xcda599a789276afaull});
     s = small();
     s.parallel.sequenceParallel = true;

@@ -74,8 +74,8 @@ TEST(AfdDirection, AfdLeadsAtAStrictTpotAndTheLeadShrinksWhenItIsLoose) {
     EXPECT_GT(afd[strict], 2 * aggregated[strict]);
     EXPECT_GT(lead(strictest), 10);
     // At the loose one its lead over the best of the others is smaller than at 20 ms, and no
-    // larger than at 30 ms (with the all-to-all over the NICs, aggregation no longer overtakes
-    // P/D at 100 ms, so the lead over P/D stays: docs/serving.md).
+    // larger than at 30 ms (with the all-to-all over the NICs, aggregation stays behind P/D at
+    // 100 ms, so the lead over P/D holds: docs/serving.md).
     std::printf("AFD's lead: %.2fx at 20 ms, %.2fx at 30 ms, %.2fx at 100 ms\n", lead(strictest),
                 lead(strict), lead(loose));
     EXPECT_LT(lead(loose), lead(strictest));
