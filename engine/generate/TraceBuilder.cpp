@@ -3,6 +3,7 @@
 #include "generate/ModelStates.h"
 #include "generate/PipelineOrder.h"
 #include "generate/TraceEmitter.h"
+#include "generate/TraceTensors.h"
 #include "generate/TransformerKernels.h"
 
 #include <algorithm>
@@ -89,46 +90,7 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
     uint64_t bucketCount = 0;
     const bool zero3 = par.zeroStage == 3;
 
-    // Tensor lists for local memory tracking (GeneratorSpec::output.tensors).
-    const bool tensors = m_spec.output.tensors;
-    auto nodeAt = [&](uint64_t id) -> WorkloadNode& { return trace.nodes[size_t(id)]; };
-    auto use = [](std::vector<TensorUse>& list, std::string name, double bytes) {
-        const uint64_t rounded = static_cast<uint64_t>(std::llround(bytes));
-        if (rounded > 0)
-            list.push_back({std::move(name), rounded});
-    };
-    // The model states this NPU keeps in HBM for `layer` (none when offloaded), read by `node`:
-    // written by no node, so live from the start until their last reader (the optimizer step).
-    auto useStates = [&](WorkloadNode& node, const LayerProgram& layer, bool weights,
-                         bool gradients, bool optimizer) {
-        const StateBytes bytes = layerStateBytes(m_spec, layer);
-        if (weights && m_spec.offload.parameters == OffloadTier::None)
-            use(node.detail.edit().inputs, layer.name + ".weights", bytes.weights);
-        if (gradients && m_spec.offload.gradients == OffloadTier::None)
-            use(node.detail.edit().inputs, layer.name + ".grads", bytes.gradients);
-        if (optimizer && m_spec.offload.optimizer == OffloadTier::None)
-            use(node.detail.edit().inputs, layer.name + ".optimizer", bytes.optimizer);
-    };
-    // A layer's pass: its first compute reads the weights (backward: and the gradients); the
-    // forward's first compute writes the activations kept for the backward (Korthikanti bytes;
-    // the last stage's head also the fp32 logits), which the backward's last compute reads.
-    auto useTensors = [&](const LayerProgram& layer, const PipelineOp& pipelineOp, uint64_t first,
-                          uint64_t last, bool lossLayer) {
-        useStates(nodeAt(first), layer, true, !pipelineOp.forward, false);
-        std::string suffix = ".mb";
-        suffix += std::to_string(pipelineOp.microBatch);
-        std::vector<TensorUse>& kept = pipelineOp.forward ? nodeAt(first).detail.edit().outputs
-                                                          : nodeAt(last).detail.edit().inputs;
-        std::string activation = layer.name;
-        activation += ".act";
-        activation += suffix;
-        use(kept, std::move(activation), layer.activationBytes);
-        if (lossLayer) {
-            std::string logits = "logits";
-            logits += suffix;
-            use(kept, std::move(logits), m_program.extraActivationBytesLastStage);
-        }
-    };
+    const bool tensors = m_spec.output.tensors; // tensor lists (generate/TraceTensors.h)
 
     // Offload (ZeRO-Infinity): tier names label the MEM_LOAD / MEM_STORE nodes.
     const OffloadSpec& offload = m_spec.offload;
@@ -313,8 +275,8 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
             if (prefetch > 0)
                 loadParameters(position + prefetch, depsOf(previousLayerStart));
             if (tensors && firstCompute)
-                useTensors(layer, op, *firstCompute, *lastCompute,
-                           j == chunks - 1 && index == m_program.chunks[size_t(j)].back());
+                useLayerTensors(m_spec, m_program, trace, layer, op, *firstCompute, *lastCompute,
+                                j == chunks - 1 && index == m_program.chunks[size_t(j)].back());
 
             if (op.forward)
                 continue;
@@ -422,7 +384,8 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                                : out.comp(name + ".step", 0, stepBytes, depsOf(load, lastStep));
                 layerSteps[index] = *lastStep;
                 if (tensors)
-                    useStates(nodeAt(*lastStep), layer, true, true, false);
+                    useModelStates(m_spec, trace.nodes[size_t(*lastStep)], layer, true, true,
+                                   false);
                 out.mem(name + ".store." + tier, NodeType::MemStore, states, {*lastStep});
             }
     }
@@ -433,7 +396,8 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
     if (tensors && !lastStep)
         for (int c = 0; c < v; ++c)
             for (int index : m_program.chunks[size_t(c * p + stage)])
-                useStates(nodeAt(step), m_program.layers[size_t(index)], true, true, true);
+                useModelStates(m_spec, trace.nodes[size_t(step)], m_program.layers[size_t(index)],
+                               true, true, true);
     std::map<int, Deps> gatheredLayers; // ZeRO 1/2: the all-gathers bringing a layer's weights
     for (size_t i = 0; i < gathers.size(); ++i) {
         const uint64_t size = uint64_t(m_layout.groupSize(gathers[i].group));
