@@ -11,6 +11,7 @@ namespace astrolabe::hardware {
 // The text of resources/compute/*.csv, compiled in by CMake (KernelData.cpp.in).
 extern const char* const kDeepGemmCsv;
 extern const char* const kMlaDecodeCsv;
+extern const char* const kDecodeKernelsCsv;
 
 namespace {
 
@@ -90,6 +91,43 @@ std::vector<MlaDecodeRate> parseMlaDecodeRates(const std::string& text, const st
         out.push_back(std::move(r));
     });
     return out;
+}
+
+std::vector<ProfileKernel> parseProfileKernels(const std::string& text, const std::string& file) {
+    static const std::vector<std::string> columns{"accelerator", "operation",    "kernel",
+                                                  "tokens",      "microseconds", "source"};
+    std::vector<ProfileKernel> out;
+    readCsvTable(text, file, columns, [&](const std::vector<std::string>& f, int line) {
+        ProfileKernel k{f[0],
+                        f[1],
+                        f[2],
+                        csvNumber(f[3], columns[3], file, line, true),
+                        csvNumber(f[4], columns[4], file, line, true) * 1e-6,
+                        f[5]};
+        if (k.source.empty())
+            throw inputError("source: expected the publication behind the row, found nothing", file,
+                             line);
+        out.push_back(std::move(k));
+    });
+    if (out.empty())
+        throw inputError("expected at least one kernel, found none", file, 1);
+    return out;
+}
+
+const std::vector<ProfileKernel>& profileKernels() {
+    static const std::vector<ProfileKernel> all =
+        parseProfileKernels(kDecodeKernelsCsv, "resources/compute/decode-kernels-h800.csv");
+    return all;
+}
+
+double kernelLatencySeconds() {
+    static const double shortest = [] {
+        double s = profileKernels().front().seconds;
+        for (const ProfileKernel& k : profileKernels())
+            s = std::min(s, k.seconds);
+        return s;
+    }();
+    return shortest;
 }
 
 const std::vector<MeasuredGemm>& measuredGemms() {

@@ -39,11 +39,26 @@ const std::vector<MlaDecodeRate>& mlaDecodeRates();
 std::optional<double> measuredGemmSeconds(const std::string& accelerator, GemmLayout layout,
                                           double groups, double m, double n, double k);
 
+/// A kernel of DeepSeek's decoding profile on H800 (resources/compute/decode-kernels-h800.csv):
+/// what one MoE layer of one micro-batch launched and how long each kernel ran.
+struct ProfileKernel {
+    std::string accelerator, operation, kernel;
+    double tokens = 0, seconds = 0;
+    std::string source;
+};
+const std::vector<ProfileKernel>& profileKernels();
+
+/// The shortest kernel of that profile: what a kernel whose work is negligible takes from its
+/// start to its end (launch, a wave of one block, the write-back). The operation model adds it
+/// to every element-wise kernel (serving/OperationStep.h), on every accelerator.
+double kernelLatencySeconds();
+
 /// The MLA decoding rates of `accelerator`, or nullptr.
 const MlaDecodeRate* findMlaDecodeRate(const std::string& accelerator);
 
 /// Parsers (`file` names them in errors). Throw astrolabe::Error (Input).
 std::vector<MeasuredGemm> parseMeasuredGemms(const std::string& text, const std::string& file);
 std::vector<MlaDecodeRate> parseMlaDecodeRates(const std::string& text, const std::string& file);
+std::vector<ProfileKernel> parseProfileKernels(const std::string& text, const std::string& file);
 
 } // namespace astrolabe::hardware

@@ -71,14 +71,16 @@ public:
             OpSource::Roofline);
     }
 
-    /// Element-wise traffic (norms, activations, casts, residual additions).
+    /// An element-wise kernel (norms, activations, casts, rotary embeddings, top-k), `count`
+    /// times: the kernel latency of DeepSeek's profile plus its bytes at the HBM rate.
     void memory(const char* name, double count, double bytes) {
         if (bytes <= 0 || count <= 0)
             return;
         const bool curves = m_hw.gemm16Tflops > 0;
         const double rate =
             m_hw.hbmBytesPerSecond * (curves ? kMemoryEfficiency : m_hw.bandwidthEfficiency);
-        add(name, count * bytes / rate, curves ? OpSource::Curves : OpSource::Roofline);
+        add(name, count * (hardware::kernelLatencySeconds() + bytes / rate),
+            curves ? OpSource::Curves : OpSource::Roofline);
     }
 
     /// Attention core of `flops` reading `bytes` of KV cache, per layer.
@@ -144,7 +146,9 @@ void attentionOps(Timer& t, const ModelFigures& f, const ReplicaHardware& hw, co
                  decode = double(s.decodeTokens) / groups;
     const double heads = double(m.heads) / tp, d = m.headSize();
     const double kvBytes = hw.kvBytesPerElement;
-    t.memory("norms", L, 2 * 2 * tokens * h);
+    // The residual addition fused into the norm (read both, write both), as vLLM, SGLang and
+    // DeepSeek's profile run it.
+    t.memory("norms", L, 4 * 2 * tokens * h);
     if (m.kvLoraRank > 0) {
         const double ql = m.qLoraRank, kl = m.kvLoraRank, r = m.ropeHeadDim;
         cast(t, hw, L, tokens * h);
@@ -152,6 +156,7 @@ void attentionOps(Timer& t, const ModelFigures& f, const ReplicaHardware& hw, co
         t.memory("norms", L, 2 * 2 * tokens * (ql + kl));
         cast(t, hw, L, tokens * ql);
         t.gemm("q_b", L, 1, tokens, heads * (d + r), ql, true);
+        t.memory("rotary", L, 2 * 2 * tokens * (heads + 1) * r);
         if (prefill > 0) {
             const double latents = prefill + s.prefillPriorContext / groups;
             cast(t, hw, L, latents * kl);
@@ -176,6 +181,7 @@ void attentionOps(Timer& t, const ModelFigures& f, const ReplicaHardware& hw, co
         const double kvHeads = std::max(1.0, m.kvHeadCount() / tp);
         cast(t, hw, L, tokens * h);
         t.gemm("qkv", L, 1, tokens, (heads + 2 * kvHeads) * d, h, true);
+        t.memory("rotary", L, 2 * 2 * tokens * (heads + kvHeads) * d);
         t.phase(&OpPhases::attentionCore);
         if (prefill > 0)
             t.attention("attention prefill", L,
@@ -190,8 +196,6 @@ void attentionOps(Timer& t, const ModelFigures& f, const ReplicaHardware& hw, co
         cast(t, hw, L, tokens * heads * d);
         t.gemm("o_proj", L, 1, tokens, h, heads * d, true);
     }
-    t.phase(&OpPhases::attentionIn);
-    t.memory("residuals", L, 3 * 2 * tokens * h);
     // LM head for the tokens that emit one (BF16), after the final norm.
     t.phase(&OpPhases::head);
     const double logits = double(s.logits) / groups;
@@ -206,26 +210,26 @@ void ffnOps(Timer& t, const ModelFigures& f, const ReplicaHardware& hw, const St
     const double gate = m.swiglu ? 2 : 1, act = m.swiglu ? 3 : 2;
     const double dense = f.layers - f.moeLayers, moe = f.moeLayers;
     t.phase(&OpPhases::attentionIn);
-    t.memory("norms", f.layers, 2 * 2 * tokens * h);
+    t.memory("norms", f.layers, 4 * 2 * tokens * h); // with the residual addition
     if (dense > 0) {
         t.phase(&OpPhases::denseFfn);
         const double inner = m.ffn / tp;
         cast(t, hw, dense, tokens * h);
         t.gemm("dense ffn up", dense, 1, tokens, gate * inner, h, true);
-        t.memory("activation", dense, act * 2 * tokens * inner);
-        cast(t, hw, dense, tokens * inner);
+        t.memory("activation", dense, act * 2 * tokens * inner); // with the cast of its output
         t.gemm("dense ffn down", dense, 1, tokens, h, inner, true);
     }
     if (moe > 0 && m.experts > 0) {
         t.phase(&OpPhases::gate);
         t.gemm("router", moe, 1, tokens, m.experts, h, false);
+        // Top-k of the FP32 scores, writing each token's experts and weights.
+        t.memory("router top-k", moe, tokens * (4.0 * m.experts + 8.0 * m.topK));
         t.phase(&OpPhases::shared);
         if (m.sharedExperts > 0) {
             const double inner = double(m.expertFfn) * m.sharedExperts / tp;
             cast(t, hw, moe, tokens * h);
             t.gemm("shared expert up", moe, 1, tokens, gate * inner, h, true);
             t.memory("activation", moe, act * 2 * tokens * inner);
-            cast(t, hw, moe, tokens * inner);
             t.gemm("shared expert down", moe, 1, tokens, h, inner, true);
         }
         // Routed experts: this GPU's share of the experts, the tokens routed to them (balanced,
@@ -241,8 +245,6 @@ void ffnOps(Timer& t, const ModelFigures& f, const ReplicaHardware& hw, const St
         t.memory("activation", moe, act * 2 * routed * fe);
         t.gemm("routed experts down", moe, used, perExpert, h, fe, true, layout);
     }
-    t.phase(&OpPhases::attentionIn);
-    t.memory("residuals", f.layers, 3 * 2 * tokens * h);
 }
 
 } // namespace

@@ -7,7 +7,8 @@
 //             hardware/MeasuredKernels.h;
 //   curves    every other GEMM from the accelerator's achieved rate and the shape curve, the
 //             prefill attention core at the FlashAttention fraction, element-wise kernels at 0.8
-//             of HBM (hardware/KernelCurves.h, generate/OperationCost.h);
+//             of HBM plus the kernel latency, the shortest kernel of DeepSeek's decoding profile
+//             (2 us, hardware/MeasuredKernels.h; hardware/KernelCurves.h, generate/OperationCost.h);
 //   roofline  an accelerator without a measured GEMM rate at that precision: max(FLOPs / (peak
 //             x compute-efficiency), bytes / (HBM x bandwidth-efficiency)) per operation.
 // No factor is fitted to any serving measurement (docs/serving.md).
@@ -15,7 +16,9 @@
 // Per GPU: attention data-parallel over groups of tp GPUs (tokens spread evenly over groups,
 // heads split over tp), experts spread over all the replica's GPUs (balanced routing times
 // moe-imbalance), the LM head and the router in BF16 (as DeepSeek's FP8 release keeps them),
-// the other GEMMs at the weights' precision with their activation input cast first.
+// the other GEMMs at the weights' precision with their activation input cast first (the cast
+// fused into the activation before a down projection). The residual additions are fused into
+// the norms; rotary embeddings after the query projection, the router's top-k after the router.
 // MLA: q_a and kv_a as one GEMM, q_b, then in prefill kv_b expanding the latents of the chunk and
 // of the context before it and FlashAttention; in decode the absorbed form (per-head BF16
 // products with W_UK and W_UV around FlashMLA); o_proj.

@@ -13,6 +13,7 @@
 // what is missing). The roofline at its default efficiencies (0.7 of the tensor peak, 0.8 of
 // HBM) is a looser bound above both.
 #include "DeepSeekSupport.h"
+#include "hardware/MeasuredKernels.h"
 #include "serving/Deployment.h"
 #include "serving/OperationStep.h"
 
@@ -86,16 +87,18 @@ TEST(DeepSeekProfile, TheRooflineBoundsBothProfileFigures) {
     EXPECT_GT(r.decode, kDecodeProfile);
 }
 
-TEST(DeepSeekProfile, TheOperationModelWithTheNicBoundAllToAllIsWithin20And31Percent) {
-    // Measured kernels, the all-to-all over the NICs, DeepSeek's two-batch schedule, nothing
-    // fitted: prefill +20.0%, decode +30.2% (docs/serving.md). The target of the issue (within
-    // 15%) is not met; what is asserted is what the model gives, a bound above the profile
-    // (every kernel at its published best, no launch gaps, the NICs at their datasheet rate),
-    // tighter than the roofline's +57% and +82%.
+TEST(DeepSeekProfile, TheOperationModelWithTheNicBoundAllToAllIsWithin20And28Percent) {
+    // Measured kernels, the kernel latency and the kernels the profile shows (rotary, top-k), the
+    // all-to-all over the NICs, DeepSeek's two-batch schedule, nothing fitted: prefill +19.8%,
+    // decode +27.8% (docs/serving.md). The target of the issue (within 15%) is not met; what is
+    // asserted is what the model gives, a bound above the profile (every GEMM at its published
+    // best, no idle gaps between kernels, the NICs at their datasheet rate, one query token per
+    // request where the profile decodes two: DecodeKernelsAgainstTheProfile), tighter than the
+    // roofline's +57% and +82%.
     const Figures f = perGpu("operations", true);
     const Figures r = perGpu("roofline");
-    EXPECT_NEAR(f.prefill / kPrefillProfile - 1, 0.200, 0.01);
-    EXPECT_NEAR(f.decode / kDecodeProfile - 1, 0.302, 0.01);
+    EXPECT_NEAR(f.prefill / kPrefillProfile - 1, 0.198, 0.01);
+    EXPECT_NEAR(f.decode / kDecodeProfile - 1, 0.278, 0.01);
     EXPECT_LT(f.prefill - kPrefillProfile, 0.6 * (r.prefill - kPrefillProfile));
     EXPECT_LT(f.decode - kDecodeProfile, 0.6 * (r.decode - kDecodeProfile));
 }
@@ -141,4 +144,96 @@ TEST(DeepSeekProfile, NormalKernelsSendOneCopyPerNodeReached) {
     EXPECT_NEAR(miss, 0.0964, 1e-4);
     EXPECT_DOUBLE_EQ(t.tokenCopies(true), 4 * (1 - miss));
     EXPECT_DOUBLE_EQ(t.tokenCopies(false), 8);
+}
+
+TEST(DeepSeekProfile, DecodeKernelsAgainstTheProfile) {
+    // DeepSeek's decoding profile, kernel by kernel (resources/compute/decode-kernels-h800.csv:
+    // one MoE layer of one micro-batch on H800). Its micro-batch is 64 requests with two query
+    // tokens each (MTP): FlashMLA's 255 us is 64 x 2 x 4,096 positions x 128 heads x 2 x
+    // (576 + 512) FLOPs at 573 TFLOPS, its published 580 (one token: 126 us), and the routed
+    // GEMM's 512 rows per expert are 64 x 2 x 128 GPUs x 8 / 256. So the operation model is set
+    // the profile's shape: 256 query tokens per GPU per step, 4K context each.
+    const Deployment d =
+        buildDeployment(deepseektest::project(128, settings(128, "operations")), 4096);
+    const auto& t = dynamic_cast<const ColocatedTiming&>(*d.pools[0].timing);
+    std::vector<OpTime> ops;
+    operationSeconds(t.cost(), fraction(deepseektest::decodeShape(128, 256, 4096), 2), &ops);
+    const auto perLayer = [&](const char* name, double layers) {
+        for (const OpTime& op : ops)
+            if (op.name == name)
+                return op.seconds / layers;
+        ADD_FAILURE() << "no operation " << name;
+        return 0.0;
+    };
+    const auto profile = [](const char* operation) {
+        double s = 0;
+        for (const hardware::ProfileKernel& k : hardware::profileKernels())
+            if (k.operation == operation)
+                s += k.seconds;
+        EXPECT_GT(s, 0) << operation;
+        return s;
+    };
+    struct Row {
+        const char* ours;
+        double layers;
+        const char* theirs;
+        double tolerance; ///< relative; < 0: ours is known to be shorter (printed, not bounded)
+    };
+    const Row rows[] = {
+        {"q_a + kv_a", 61, "q_a + kv_a", 0.25},
+        {"q_b", 61, "q_b", 0.15},
+        {"W_UK (decode)", 61, "W_UK", 0.45},
+        {"attention decode (MLA)", 61, "attention core", 0.05},
+        {"W_UV (decode)", 61, "W_UV", 0.45},
+        {"o_proj", 61, "o_proj", 0.15},
+        {"router", 58, "router", 0.25},
+        {"rotary", 61, "rotary embedding", -1},
+        {"router top-k", 58, "router top-k", -1},
+        {"routed experts up", 58, "routed experts up", -1},
+        {"routed experts down", 58, "routed experts down", -1},
+    };
+    std::printf("decode, one MoE layer, one micro-batch of 64 requests x 2 tokens:\n");
+    double oursSum = 0, theirsSum = 0;
+    for (const Row& r : rows) {
+        const double ours = perLayer(r.ours, r.layers), theirs = profile(r.theirs);
+        oursSum += ours;
+        theirsSum += theirs;
+        std::printf("  %-24s ours %6.1f us  profile %6.1f us  %+6.1f%%\n", r.ours, ours * 1e6,
+                    theirs * 1e6, (ours / theirs - 1) * 100);
+        if (r.tolerance > 0)
+            EXPECT_NEAR(ours / theirs, 1, r.tolerance) << r.ours;
+        else
+            EXPECT_LT(ours, theirs) << r.ours;
+    }
+    // The norms (input, latent and post-attention) and the casts (q_b's and o_proj's inputs):
+    // element-wise kernels, each the kernel latency plus its bytes at 0.8 of HBM.
+    const double norms = profile("input norm") + profile("q and kv latent norms") +
+                         profile("post-attention norm");
+    std::printf("  %-24s ours %6.1f us  profile %6.1f us\n", "norms", perLayer("norms", 61) * 1e6,
+                norms * 1e6);
+    EXPECT_NEAR(perLayer("norms", 61) / norms, 1, 0.35); // ours 11.9 us, the profile 9
+    std::printf("  the rows above: ours %.0f us, profile %.0f us (%+.1f%%)\n", oursSum * 1e6,
+                theirsSum * 1e6, (oursSum / theirsSum - 1) * 100);
+    // The routed experts: DeepSeek's masked grouped GEMMs ran 1.40 and 1.19 times the time of
+    // DeepGEMM's published row for this very shape (2 groups of 512, 57.8 and 32.8 us).
+    EXPECT_NEAR(perLayer("routed experts up", 58), 2.0 * 2 * 512 * 4096 * 7168 / 1040e12, 1e-6);
+    EXPECT_NEAR(profile("routed experts up") / (2.0 * 2 * 512 * 4096 * 7168 / 1040e12), 1.40,
+                0.02);
+    // The step at the profile's shape, against the figure: what it gives depends on what the
+    // published 2,324 counts (one token per request per step, both, or the accepted ones).
+    const double step = t.stepSeconds(deepseektest::decodeShape(128, 256, 4096));
+    std::printf("step of 256 query tokens per GPU: %.2f ms: 128 / step = %.0f, 256 / step = %.0f, "
+                "128 x 1.85 / step = %.0f tokens/GPU/s (profile figure %.0f)\n",
+                step * 1e3, 128 / step, 256 / step, 128 * 1.85 / step, kDecodeProfile);
+    EXPECT_GT(step, 1.5 * t.stepSeconds(deepseektest::decodeShape(128, 128, 4096)));
+}
+
+TEST(DeepSeekProfile, TheKernelLatencyIsTheProfilesShortestKernel) {
+    // Every element-wise kernel takes the latency plus its bytes at 0.8 of HBM: 2 us, the
+    // shortest kernels of the decode profile (RMSNorm of the latents, a quantisation, the
+    // split-K reduction). With it, the profile's FP8 quantisation of o_proj's input (128 x 16,384
+    // elements, read BF16, written FP8: 6.3 MB) is 2 us + 6.3 MB / 2,680 GB/s = 4.3 us; measured 5.
+    EXPECT_DOUBLE_EQ(hardware::kernelLatencySeconds(), 2e-6);
+    const double quant = 2e-6 + 3.0 * 128 * 16384 / (3350e9 * 0.8);
+    EXPECT_NEAR(quant / 5e-6, 1, 0.15);
 }
