@@ -157,10 +157,14 @@ void attentionOps(Timer& t, const ModelFigures& f, const ReplicaHardware& hw, co
         cast(t, hw, L, tokens * ql);
         t.gemm("q_b", L, 1, tokens, heads * (d + r), ql, true);
         t.memory("rotary", L, 2 * 2 * tokens * (heads + 1) * r);
+        // The new tokens' latents and rope keys into the paged cache.
+        t.memory("kv cache write", L, tokens * (kl + r) * (2 + kvBytes));
         if (prefill > 0) {
             const double latents = prefill + s.prefillPriorContext / groups;
             cast(t, hw, L, latents * kl);
             t.gemm("kv_b (prefill)", L, 1, latents, heads * 2 * d, kl, true);
+            // FlashAttention's keys: each head's expanded key beside the shared rope key.
+            t.memory("k concat (prefill)", L, 2 * latents * (heads * (2 * d + r) + r));
             t.phase(&OpPhases::attentionCore);
             t.attention("attention prefill", L,
                         s.prefillContext / groups * f.coreFlopsPrefill / L / tp, 0, false);
@@ -182,6 +186,7 @@ void attentionOps(Timer& t, const ModelFigures& f, const ReplicaHardware& hw, co
         cast(t, hw, L, tokens * h);
         t.gemm("qkv", L, 1, tokens, (heads + 2 * kvHeads) * d, h, true);
         t.memory("rotary", L, 2 * 2 * tokens * (heads + kvHeads) * d);
+        t.memory("kv cache write", L, tokens * 2 * kvHeads * d * (2 + kvBytes));
         t.phase(&OpPhases::attentionCore);
         if (prefill > 0)
             t.attention("attention prefill", L,
@@ -244,6 +249,20 @@ void ffnOps(Timer& t, const ModelFigures& f, const ReplicaHardware& hw, const St
         t.gemm("routed experts up", moe, used, perExpert, gate * fe, h, true, layout);
         t.memory("activation", moe, act * 2 * routed * fe);
         t.gemm("routed experts down", moe, used, perExpert, h, fe, true, layout);
+        if (layout == GemmLayout::Contiguous) {
+            // DeepEP's normal kernels deliver one row per token and GPU reached; the contiguous
+            // grouped GEMM takes one per token and expert, in expert order: a scatter before it
+            // and a gather summing each token's experts after it (the low-latency kernels of an
+            // iteration that only decodes deliver and reduce by expert: the masked layout needs
+            // neither). A token misses this GPU's experts with probability C(E - l, k) / C(E, k).
+            double miss = 1;
+            for (int i = 0; i < m.topK; ++i)
+                miss *= std::max(0.0, (m.experts - local - i) / (m.experts - i));
+            const double received = all * (1 - miss) * hw.moeImbalance;
+            const double e = hw.weightBytesPerParameter == 1 ? 1 : 2;
+            t.memory("routed scatter (prefill)", moe, (received + routed) * h * e);
+            t.memory("routed gather (prefill)", moe, (routed + received) * h * 2);
+        }
     }
 }
 

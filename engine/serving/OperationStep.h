@@ -18,9 +18,11 @@
 // moe-imbalance), the LM head and the router in BF16 (as DeepSeek's FP8 release keeps them),
 // the other GEMMs at the weights' precision with their activation input cast first (the cast
 // fused into the activation before a down projection). The residual additions are fused into
-// the norms; rotary embeddings after the query projection, the router's top-k after the router.
+// the norms; rotary embeddings after the query projection, then the new tokens' keys and values
+// (MLA: latents) written to the paged cache; the router's top-k after the router.
 // MLA: q_a and kv_a as one GEMM, q_b, then in prefill kv_b expanding the latents of the chunk and
-// of the context before it and FlashAttention; in decode the absorbed form (per-head BF16
+// of the context before it, each head's key beside the shared rope key, and FlashAttention; in
+// decode the absorbed form (per-head BF16
 // products with W_UK and W_UV around FlashMLA); o_proj.
 
 #include "serving/StepCost.h"

@@ -87,18 +87,19 @@ TEST(DeepSeekProfile, TheRooflineBoundsBothProfileFigures) {
     EXPECT_GT(r.decode, kDecodeProfile);
 }
 
-TEST(DeepSeekProfile, TheOperationModelWithTheNicBoundAllToAllIsWithin20And28Percent) {
+TEST(DeepSeekProfile, PrefillIsWithin10AndDecodeWithin28Percent) {
     // Measured kernels, the kernel latency and the kernels the profile shows (rotary, top-k), the
-    // all-to-all over the NICs, DeepSeek's two-batch schedule, nothing fitted: prefill +19.8%,
-    // decode +27.8% (docs/serving.md). The target of the issue (within 15%) is not met; what is
-    // asserted is what the model gives, a bound above the profile (every GEMM at its published
-    // best, no idle gaps between kernels, the NICs at their datasheet rate, one query token per
-    // request where the profile decodes two: DecodeKernelsAgainstTheProfile), tighter than the
-    // roofline's +57% and +82%.
+    // KV-cache writes, MLA prefill's key concatenation, the scatter and gather around the
+    // contiguous grouped GEMMs, the all-to-all over the NICs, DeepSeek's two-batch schedule,
+    // nothing fitted: prefill +9.8% (within the issue's 15%), decode +27.7% (not: every GEMM at
+    // its published best, no idle gaps between kernels, the NICs at their datasheet rate, one
+    // query token per request where the profile decodes two: DecodeKernelsAgainstTheProfile;
+    // docs/serving.md). Both are tighter than the roofline's +57% and +82%.
     const Figures f = perGpu("operations", true);
     const Figures r = perGpu("roofline");
-    EXPECT_NEAR(f.prefill / kPrefillProfile - 1, 0.198, 0.01);
-    EXPECT_NEAR(f.decode / kDecodeProfile - 1, 0.278, 0.01);
+    EXPECT_NEAR(f.prefill / kPrefillProfile - 1, 0.098, 0.01);
+    EXPECT_NEAR(f.decode / kDecodeProfile - 1, 0.277, 0.01);
+    EXPECT_LT(f.prefill / kPrefillProfile - 1, 0.15);
     EXPECT_LT(f.prefill - kPrefillProfile, 0.6 * (r.prefill - kPrefillProfile));
     EXPECT_LT(f.decode - kDecodeProfile, 0.6 * (r.decode - kDecodeProfile));
 }
