@@ -7,8 +7,9 @@
 //             hardware/MeasuredKernels.h;
 //   curves    every other GEMM from the accelerator's achieved rate and the shape curve, the
 //             prefill attention core at the FlashAttention fraction, element-wise kernels at 0.8
-//             of HBM plus the kernel latency, the shortest kernel of DeepSeek's decoding profile
-//             (2 us, hardware/MeasuredKernels.h; hardware/KernelCurves.h, generate/OperationCost.h);
+//             of HBM plus the kernel latency, the shortest kernel of DeepSeek's decoding
+//             profile, 2 us (hardware/MeasuredKernels.h, hardware/KernelCurves.h,
+//             generate/OperationCost.h);
 //   roofline  an accelerator without a measured GEMM rate at that precision: max(FLOPs / (peak
 //             x compute-efficiency), bytes / (HBM x bandwidth-efficiency)) per operation.
 // No factor is fitted to any serving measurement (docs/serving.md).

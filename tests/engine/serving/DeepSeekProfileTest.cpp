@@ -208,8 +208,8 @@ TEST(DeepSeekProfile, DecodeKernelsAgainstTheProfile) {
     }
     // The norms (input, latent and post-attention) and the casts (q_b's and o_proj's inputs):
     // element-wise kernels, each the kernel latency plus its bytes at 0.8 of HBM.
-    const double norms = profile("input norm") + profile("q and kv latent norms") +
-                         profile("post-attention norm");
+    const double norms =
+        profile("input norm") + profile("q and kv latent norms") + profile("post-attention norm");
     std::printf("  %-24s ours %6.1f us  profile %6.1f us\n", "norms", perLayer("norms", 61) * 1e6,
                 norms * 1e6);
     EXPECT_NEAR(perLayer("norms", 61) / norms, 1, 0.35); // ours 11.9 us, the profile 9
@@ -218,8 +218,7 @@ TEST(DeepSeekProfile, DecodeKernelsAgainstTheProfile) {
     // The routed experts: DeepSeek's masked grouped GEMMs ran 1.40 and 1.19 times the time of
     // DeepGEMM's published row for this very shape (2 groups of 512, 57.8 and 32.8 us).
     EXPECT_NEAR(perLayer("routed experts up", 58), 2.0 * 2 * 512 * 4096 * 7168 / 1040e12, 1e-6);
-    EXPECT_NEAR(profile("routed experts up") / (2.0 * 2 * 512 * 4096 * 7168 / 1040e12), 1.40,
-                0.02);
+    EXPECT_NEAR(profile("routed experts up") / (2.0 * 2 * 512 * 4096 * 7168 / 1040e12), 1.40, 0.02);
     // The step at the profile's shape, against the figure: what it gives depends on what the
     // published 2,324 counts (one token per request per step, both, or the accepted ones).
     const double step = t.stepSeconds(deepseektest::decodeShape(128, 256, 4096));

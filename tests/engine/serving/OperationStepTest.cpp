@@ -1,9 +1,10 @@
 // The element-wise kernels of the operation model by hand: each is the kernel latency (2 us, the
 // shortest kernel of DeepSeek's decoding profile) plus its bytes at 0.8 of HBM, on any model.
+#include "serving/OperationStep.h"
+
 #include "ServingTestSupport.h"
 #include "hardware/MeasuredKernels.h"
 #include "serving/Deployment.h"
-#include "serving/OperationStep.h"
 #include "serving/StepTiming.h"
 
 #include <gtest/gtest.h>
