@@ -63,3 +63,20 @@ TEST(MeasuredKernels, FlashMlaRatesAndBadRows) {
     EXPECT_THROW(parseMeasuredGemms(header + "h800,normal,1,64,7168,2048,295,1000,x\n", "t.csv"),
                  Error);
 }
+
+TEST(MeasuredKernels, DecodeProfileKernelsAndTheirBadRows) {
+    // resources/compute/decode-kernels-h800.csv: 18 kernels, the shortest 2 us (the latency).
+    EXPECT_EQ(profileKernels().size(), 18u);
+    EXPECT_DOUBLE_EQ(kernelLatencySeconds(), 2e-6);
+    const std::string header = "accelerator,operation,kernel,tokens,microseconds,source\n";
+    try {
+        parseProfileKernels(header + "h800,q_b,FP8 GEMM,128,fast,x\n", "k.csv");
+        FAIL() << "a duration that is not a number was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("k.csv:2"), std::string::npos)
+            << std::string(e.what());
+        EXPECT_NE(std::string(e.what()).find("microseconds"), std::string::npos)
+            << std::string(e.what());
+    }
+    EXPECT_THROW(parseProfileKernels(header + "h800,q_b,FP8 GEMM,128,19,\n", "k.csv"), Error);
+}
