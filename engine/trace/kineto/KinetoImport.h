@@ -64,6 +64,10 @@ struct KinetoImport {
     double measuredSpanUs = 0;
     CommCounts comm;
     size_t flowDeps = 0; ///< dependencies from recorded GPU-to-GPU flows
+    /// Dependencies on another stream's activity that ended before the node started (measured).
+    size_t crossStreamDeps = 0;
+    /// Host nodes of the launch timeline: one per runtime call that launched an activity.
+    size_t launchNodes = 0;
 };
 
 /// Builds the traces. Throws ErrorList (kind Input) when the trace has no GPU activity, or when

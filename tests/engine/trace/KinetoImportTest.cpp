@@ -158,7 +158,9 @@ TEST(KinetoImport, DeepSeekTrainingProfile) {
     EXPECT_EQ(trace.worldSize, 64);
     const KinetoImport imported = importKineto(trace);
     ASSERT_EQ(imported.traces.size(), 1u);
-    EXPECT_EQ(imported.traces[0].nodes.size(), 983u);
+    // 983 GPU activities and the 983 launch calls that launched them (the host's timeline).
+    EXPECT_EQ(imported.traces[0].nodes.size(), 1966u);
+    EXPECT_EQ(imported.launchNodes, 983u);
     EXPECT_DOUBLE_EQ(imported.totalTimeUs, 244069);
     EXPECT_DOUBLE_EQ(imported.measuredSpanUs, 129012);
     std::map<KernelClass, std::pair<size_t, double>> byClass;
