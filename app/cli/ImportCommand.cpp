@@ -8,7 +8,6 @@
 #include "trace/kineto/ExpertComm.h"
 
 #include <algorithm>
-
 #include <ostream>
 #include <vector>
 
@@ -52,8 +51,7 @@ void simulateExpertCommunication(const std::string& text, ImportedTraces& import
         throw UsageError("import pytorch: --moe-shape takes four numbers, tokens,hidden,top-k,"
                          "experts (e.g. 4096,7168,8,256); found " +
                          std::to_string(v.size()));
-    const kineto::ExpertSizes sizes =
-        kineto::expertSizes({v[0], v[1], v[2], v[3]}, "--moe-shape");
+    const kineto::ExpertSizes sizes = kineto::expertSizes({v[0], v[1], v[2], v[3]}, "--moe-shape");
     size_t dropped = 0;
     kineto::ExpertSizing sized;
     for (WorkloadTrace& t : imported.ranks) {
@@ -66,10 +64,10 @@ void simulateExpertCommunication(const std::string& text, ImportedTraces& import
     imported.report.push_back(
         "simulated communication (--moe-shape): " + std::to_string(sized.dispatch) +
         " dispatch all-to-alls of " + std::to_string(sizes.dispatch) + " B, " +
-        std::to_string(sized.combine) + " combine all-to-alls of " +
-        std::to_string(sizes.combine) + " B, " + std::to_string(sized.notify) +
-        " notify all-to-alls of " + std::to_string(sizes.notify) + " B; " +
-        std::to_string(dropped) + " launch-timeline host nodes dropped");
+        std::to_string(sized.combine) + " combine all-to-alls of " + std::to_string(sizes.combine) +
+        " B, " + std::to_string(sized.notify) + " notify all-to-alls of " +
+        std::to_string(sizes.notify) + " B; " + std::to_string(dropped) +
+        " launch-timeline host nodes dropped");
     imported.needsReplay = false;
 }
 

@@ -207,8 +207,9 @@ KinetoImport importKineto(const KinetoTrace& trace) {
             const auto launcher = trace.runtimeByCorrelation.find(a.correlation);
             const bool launched = launcher != trace.runtimeByCorrelation.end();
             // A launch after its kernel (host and device clocks disagree) still comes first.
-            addLaunchesUntil(launched ? std::max(a.startUs, trace.hostEvents[launcher->second].startUs)
-                                      : a.startUs);
+            addLaunchesUntil(launched
+                                 ? std::max(a.startUs, trace.hostEvents[launcher->second].startUs)
+                                 : a.startUs);
             const KernelClassification c = classifyKernel(a.category, a.name);
             WorkloadNode n = gpuNode(a, c, comm[i], out.comm);
             n.id = t.nodes.size();
@@ -259,7 +260,9 @@ KinetoImport importKineto(const KinetoTrace& trace) {
         const auto [toTrace, to] = nodeOf[flow.to];
         if (fromTrace != toTrace)
             continue; // across devices: a rank's trace holds one device
-        out.traces[toTrace].nodes[to].dataDeps.push_back(from);
+        auto& deps = out.traces[toTrace].nodes[to].dataDeps;
+        if (std::find(deps.begin(), deps.end(), from) == deps.end()) // not a measured order too
+            deps.push_back(from);
         ++out.flowDeps;
     }
     for (const WorkloadTrace& t : out.traces) {

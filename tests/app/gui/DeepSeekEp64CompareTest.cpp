@@ -46,11 +46,10 @@ TEST(DeepSeekEp64Compare, MeasuredAndSimulatedCommunicationSideBySide) {
         ASSERT_TRUE(QFile::copy(study + QLatin1String(file), dir.filePath(QLatin1String(file))));
     const std::string profile = ASTROLABE_TEST_DATA_DIR + "/deepseek-v3-train-gpu0.json";
     const std::string traces = dir.filePath(QStringLiteral("traces/")).toStdString();
-    ASSERT_EQ(cli({"import", "pytorch", profile, "--npus", "64", "--out", traces + "measured"}),
-              0);
+    ASSERT_EQ(cli({"import", "pytorch", profile, "--npus", "64", "--out", traces + "measured"}), 0);
     std::string report;
-    ASSERT_EQ(cli({"import", "pytorch", profile, "--npus", "64", "--moe-shape",
-                   "4096,7168,8,256", "--out", traces + "simulated"},
+    ASSERT_EQ(cli({"import", "pytorch", profile, "--npus", "64", "--moe-shape", "4096,7168,8,256",
+                   "--out", traces + "simulated"},
                   &report),
               0);
     EXPECT_NE(report.find("8 dispatch all-to-alls of 242221056 B, 8 combine all-to-alls of "

@@ -89,8 +89,8 @@ TEST(RealTraceRun, RunsOnTwoAndFourNpusAsRankZeroDuplicated) {
 }
 
 // DeepSeek's DeepSeek-V3 training profile, imported and run with communication as measured
-// (system.replay-only). The import's traces run GPU kernels on lanes per CUDA stream: each follows its
-// stream's previous one, on every other stream the last activity that ended before it started
+// (system.replay-only). The import's traces run GPU kernels on lanes per CUDA stream: each follows
+// its stream's previous one, on every other stream the last activity that ended before it started
 // (115 such orders after those stream order implies), and the host node of its launch call; the
 // 983 launch calls replay the host's measured timeline on the host lane. The figure was computed
 // apart from the engine, by a script replaying those rules over the same file (whole
