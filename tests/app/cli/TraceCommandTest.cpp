@@ -113,6 +113,19 @@ TEST(TraceCommand, ImportPytorchListsEveryKernelAndWritesStrictTraces) {
         << strict.out;
     fs::remove_all(dir.parent_path());
 
+    // --moe-shape: four whole numbers, each named when wrong.
+    const Result three = cli({"import", "pytorch", profile, "--out", (dir / "ds").string(),
+                              "--moe-shape", "4096,7168,8"});
+    EXPECT_EQ(three.code, 2);
+    EXPECT_NE(three.err.find("--moe-shape takes four numbers, tokens,hidden,top-k,experts (e.g. "
+                             "4096,7168,8,256); found 3"),
+              std::string::npos)
+        << three.err;
+    const Result zero = cli({"import", "pytorch", profile, "--out", (dir / "ds").string(),
+                             "--moe-shape", "4096,0,8,256"});
+    EXPECT_EQ(zero.code, 2);
+    EXPECT_NE(zero.err.find("moe-shape"), std::string::npos) << zero.err;
+
     const Result bad = cli({"import", "chrome", profile, "--out", "x"});
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("import: unknown format \"chrome\"; expected pytorch"),
