@@ -26,7 +26,7 @@ using namespace astrolabe;
 
 namespace {
 
-int cli(const std::vector<std::string>& args, std::string* out = nullptr) {
+int runCommand(const std::vector<std::string>& args, std::string* out = nullptr) {
     std::ostringstream o, e;
     const int code = cli::runCli(args, o, e);
     if (out)
@@ -46,19 +46,22 @@ TEST(DeepSeekEp64Compare, MeasuredAndSimulatedCommunicationSideBySide) {
         ASSERT_TRUE(QFile::copy(study + QLatin1String(file), dir.filePath(QLatin1String(file))));
     const std::string profile = ASTROLABE_TEST_DATA_DIR + "/deepseek-v3-train-gpu0.json";
     const std::string traces = dir.filePath(QStringLiteral("traces/")).toStdString();
-    ASSERT_EQ(cli({"import", "pytorch", profile, "--npus", "64", "--out", traces + "measured"}), 0);
+    ASSERT_EQ(
+        runCommand({"import", "pytorch", profile, "--npus", "64", "--out", traces + "measured"}),
+        0);
     std::string report;
-    ASSERT_EQ(cli({"import", "pytorch", profile, "--npus", "64", "--moe-shape", "4096,7168,8,256",
-                   "--out", traces + "simulated"},
-                  &report),
+    ASSERT_EQ(runCommand({"import", "pytorch", profile, "--npus", "64", "--moe-shape",
+                          "4096,7168,8,256", "--out", traces + "simulated"},
+                         &report),
               0);
     EXPECT_NE(report.find("8 dispatch all-to-alls of 242221056 B, 8 combine all-to-alls of "
                           "469762048 B, 16 notify all-to-alls of 1024 B"),
               std::string::npos)
         << report;
     const QString measured = dir.filePath(QStringLiteral("measured-comm.yaml"));
-    ASSERT_EQ(cli({"run", measured.toStdString()}), 0);
-    ASSERT_EQ(cli({"run", dir.filePath(QStringLiteral("simulated-comm.yaml")).toStdString()}), 0);
+    ASSERT_EQ(runCommand({"run", measured.toStdString()}), 0);
+    ASSERT_EQ(
+        runCommand({"run", dir.filePath(QStringLiteral("simulated-comm.yaml")).toStdString()}), 0);
 
     gui::MainWindow window(gui::test::testServices(dir));
     window.setAskBeforeDiscarding(false);
@@ -85,6 +88,13 @@ TEST(DeepSeekEp64Compare, MeasuredAndSimulatedCommunicationSideBySide) {
             measuredRun = i;
     }
     ASSERT_GE(measuredRun, 0) << "one run takes communication as measured";
+    // Rank 0's timeline in both: its 951 GPU compute activities (and 32 DeepEP kernels).
+    for (const widgets::CompareRun& run : runs) {
+        size_t onRankZero = 0;
+        for (const ActivityInterval& a : run.result->activities)
+            onRankZero += a.npu == 0 && a.kind == ActivityKind::Compute;
+        EXPECT_EQ(onRankZero, 951u) << run.name.toStdString();
+    }
     // As measured: the single-GPU replay's figure on every rank (docs/real-traces.md).
     EXPECT_EQ(runs[static_cast<size_t>(measuredRun)].result->endTime.ps(), 128'574'001'000);
     const int64_t longest = std::max(runs[0].result->endTime.ps(), runs[1].result->endTime.ps());
