@@ -42,8 +42,8 @@ namespace astrolabe::kineto {
 
 /// Removes the host nodes of the launch timeline (is_cpu_op COMP nodes) and every dependency on
 /// them: the measured launch instants hold the host's waits for the measured communication (the
-/// host reads DeepEP's token counts before it launches the dispatch), so a run that simulates
-/// the communication must not keep them. Returns how many nodes it removed.
+/// host waits for DeepEP's token counts before it launches an uncached dispatch), so a run that
+/// simulates the communication must not keep them. Returns how many nodes it removed.
 size_t dropLaunchTimeline(WorkloadTrace& trace);
 
 } // namespace astrolabe::kineto

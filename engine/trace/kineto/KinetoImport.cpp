@@ -182,7 +182,9 @@ KinetoImport importKineto(const KinetoTrace& trace) {
                 h.type = NodeType::Comp;
                 h.isCpuOp = true;
                 h.name = call.name;
-                const int64_t at = std::llround(call.startUs - hostStart);
+                // Launches are in start order, so this is at least 0; clamped so that a
+                // nonsensical time cannot overflow the arithmetic (2^53 us is 285 years).
+                const int64_t at = std::llround(std::clamp(call.startUs - hostStart, 0.0, 9.0e15));
                 h.durationMicros = static_cast<uint64_t>(std::max<int64_t>(0, at - hostAtUs));
                 hostAtUs = std::max(hostAtUs, at);
                 if (nextLaunch > 0)

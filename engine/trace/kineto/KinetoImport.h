@@ -55,7 +55,8 @@ WorkloadNode gpuNode(const GpuActivity& activity, const KernelClassification& ki
                      const std::optional<CommParams>& params, CommCounts& counts);
 
 struct KinetoImport {
-    /// One trace per GPU device in the file, in device order; nodes in start order, ids from 0.
+    /// One trace per GPU device in the file, in device order; nodes in start order, ids from 0:
+    /// the GPU activities and the host nodes of their launch calls (launchNodes).
     std::vector<WorkloadTrace> traces;
     std::vector<int64_t> devices;
     std::vector<KernelRow> kernels; ///< every distinct name, by class then descending time
