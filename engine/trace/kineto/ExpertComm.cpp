@@ -67,10 +67,6 @@ ExpertSizing sizeExpertCommunication(WorkloadTrace& trace, const ExpertSizes& si
     return out;
 }
 
-} // namespace astrolabe::kineto
-
-namespace astrolabe::kineto {
-
 size_t dropLaunchTimeline(WorkloadTrace& trace) {
     std::unordered_set<uint64_t> host;
     for (const WorkloadNode& n : trace.nodes)

@@ -36,10 +36,6 @@ struct ExpertSizing {
 /// calls dispatch, combine or notify) to the size of its kind; other nodes are left as they are.
 ExpertSizing sizeExpertCommunication(WorkloadTrace& trace, const ExpertSizes& sizes);
 
-} // namespace astrolabe::kineto
-
-namespace astrolabe::kineto {
-
 /// Removes the host nodes of the launch timeline (is_cpu_op COMP nodes) and every dependency on
 /// them: the measured launch instants hold the host's waits for the measured communication (the
 /// host waits for DeepEP's token counts before it launches an uncached dispatch), so a run that
