@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 #include "trace/NodeIndex.h"
+#include "trace/kineto/ImportSchema.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +14,8 @@ NpuExecutor::NpuExecutor(int npu, const WorkloadTrace& trace, ExecutorContext co
     : m_npu(npu)
     , m_file(trace.file)
     , m_ctx(std::move(context))
-    , m_state(trace.nodes.size()) {
+    , m_state(trace.nodes.size())
+    , m_streamLanes(trace.schemaVersion == kineto::kImportSchema) {
     const size_t n = trace.nodes.size();
     if (!m_ctx.names)
         m_ctx.names = std::make_shared<NamePool>();
@@ -99,7 +101,7 @@ NpuExecutor::Slot NpuExecutor::slotOf(const RunNode& node) const {
     if (node.isCpuOp)
         return Slot::Cpu;
     if (node.type == NodeType::Comp)
-        return Slot::Compute;
+        return m_streamLanes ? Slot::None : Slot::Compute;
     if (node.type == NodeType::CommRecv && !m_ctx.spec->system.replayOnly)
         return Slot::None;
     return Slot::Comm;

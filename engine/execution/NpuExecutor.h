@@ -6,6 +6,8 @@
 //   their resource slot is free: CPU (is_cpu_op), GPU compute (COMP), GPU communication
 //   (collectives, sends, remote memory, metadata); receives take no slot;
 // * compute is replayed (duration_micros, at least 1 ns) or costed by the roofline;
+// * in a trace of the PyTorch profiler import (kineto/ImportSchema.h), GPU compute nodes take no
+//   shared slot: each CUDA stream is a dependency chain there, so each runs on a lane of its own;
 // * nodes that complete instantly (INVALID, METADATA, empty roofline COMP) release their
 //   children in the same reaction (ASTRA-sim defers them to the next completion and can end a
 //   run silently; we do not).
@@ -133,6 +135,7 @@ private:
     bool m_reacting = false;
     bool m_again = false;
     bool m_finished = false;
+    bool m_streamLanes = false; ///< a profiler import's trace: GPU compute takes no shared slot
     SimTime m_finishTime;
     SimTime m_gpuTime, m_cpuTime;
     std::unique_ptr<LocalMemoryTracker> m_memory; ///< only with system.track-local-mem

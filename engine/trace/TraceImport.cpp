@@ -89,6 +89,12 @@ ImportedTraces importProfiler(const std::string& path) {
                          " dependencies from GPU-to-GPU flows; " + std::to_string(trace.hostFlows) +
                          " flows from the host and " + std::to_string(trace.unpairedFlows) +
                          " unpaired flows not imported");
+    out.report.push_back(std::to_string(imported.crossStreamDeps) +
+                         " dependencies on another stream's activity that ended before (as "
+                         "measured); " +
+                         std::to_string(imported.launchNodes) +
+                         " host nodes replay the launch timeline; GPU kernels run on lanes of "
+                         "their streams");
     out.ranks = std::move(imported.traces);
     return out;
 }

@@ -3,6 +3,7 @@
 #include "core/Error.h"
 #include "trace/ErrorCollector.h"
 #include "trace/kineto/CommParams.h"
+#include "trace/kineto/ImportSchema.h"
 
 #include <algorithm>
 #include <cmath>
@@ -154,19 +155,92 @@ KinetoImport importKineto(const KinetoTrace& trace) {
         });
         WorkloadTrace t;
         t.file = trace.file + " (GPU " + std::to_string(out.devices[d]) + ")";
-        t.schemaVersion = "kineto-import";
-        std::map<int64_t, uint64_t> lastOnStream;
+        t.schemaVersion = std::string(kImportSchema);
+        // The host's launch calls of this device's activities, each once, in start order: node
+        // ids follow time (a launch precedes its kernel), so every dependency points back.
+        std::vector<size_t> launches; // host event indices
+        for (size_t i : order)
+            if (const auto it = trace.runtimeByCorrelation.find(trace.activities[i].correlation);
+                it != trace.runtimeByCorrelation.end())
+                launches.push_back(it->second);
+        std::sort(launches.begin(), launches.end(), [&](size_t a, size_t b) {
+            const double x = trace.hostEvents[a].startUs, y = trace.hostEvents[b].startUs;
+            return x != y ? x < y : a < b;
+        });
+        launches.erase(std::unique(launches.begin(), launches.end()), launches.end());
+        std::map<size_t, uint64_t> launchNode; // host event index -> node id
+        size_t nextLaunch = 0;
+        const double hostStart = launches.empty() ? 0 : trace.hostEvents[launches[0]].startUs;
+        int64_t hostAtUs = 0; // where the host chain ends, rounded once per launch
+        auto addLaunchesUntil = [&](double startUs) {
+            for (; nextLaunch < launches.size() &&
+                   trace.hostEvents[launches[nextLaunch]].startUs <= startUs;
+                 ++nextLaunch) {
+                const HostEvent& call = trace.hostEvents[launches[nextLaunch]];
+                WorkloadNode h;
+                h.id = t.nodes.size();
+                h.type = NodeType::Comp;
+                h.isCpuOp = true;
+                h.name = call.name;
+                // Launches are in start order, so this is at least 0; clamped so that a
+                // nonsensical time cannot overflow the arithmetic (2^53 us is 285 years).
+                const int64_t at = std::llround(std::clamp(call.startUs - hostStart, 0.0, 9.0e15));
+                h.durationMicros = static_cast<uint64_t>(std::max<int64_t>(0, at - hostAtUs));
+                hostAtUs = std::max(hostAtUs, at);
+                if (nextLaunch > 0)
+                    h.ctrlDeps.push_back(launchNode[launches[nextLaunch - 1]]);
+                launchNode[launches[nextLaunch]] = h.id;
+                t.nodes.push_back(std::move(h));
+                ++out.launchNodes;
+            }
+        };
+        // Per stream: its activities so far (end, node id) and, per other stream, the node of
+        // that stream it last waited for (an order stream order already implies is not added).
+        struct StreamState {
+            std::vector<std::pair<double, uint64_t>> done;
+            size_t ended = 0; // activities of `done` that ended by the current start
+            std::map<int64_t, uint64_t> waitedFor;
+        };
+        std::map<int64_t, StreamState> streams;
         double first = 0, last = 0;
+        size_t nodeCount = 0;
         for (size_t i : order) {
             const GpuActivity& a = trace.activities[i];
+            const auto launcher = trace.runtimeByCorrelation.find(a.correlation);
+            const bool launched = launcher != trace.runtimeByCorrelation.end();
+            // A launch after its kernel (host and device clocks disagree) still comes first.
+            addLaunchesUntil(launched
+                                 ? std::max(a.startUs, trace.hostEvents[launcher->second].startUs)
+                                 : a.startUs);
             const KernelClassification c = classifyKernel(a.category, a.name);
             WorkloadNode n = gpuNode(a, c, comm[i], out.comm);
             n.id = t.nodes.size();
-            if (const auto it = lastOnStream.find(a.stream); it != lastOnStream.end())
-                n.ctrlDeps.push_back(it->second);
-            lastOnStream[a.stream] = n.id;
+            StreamState& own = streams[a.stream];
+            if (!own.done.empty())
+                n.ctrlDeps.push_back(own.done.back().second);
+            // Every order the measurement shows: on each other stream, the last activity that
+            // ended before this one started.
+            for (auto& [stream, other] : streams) {
+                if (stream == a.stream)
+                    continue;
+                while (other.ended < other.done.size() &&
+                       other.done[other.ended].first <= a.startUs)
+                    ++other.ended;
+                if (other.ended == 0)
+                    continue;
+                const uint64_t before = other.done[other.ended - 1].second;
+                const auto seen = own.waitedFor.find(stream);
+                if (seen != own.waitedFor.end() && seen->second == before)
+                    continue;
+                own.waitedFor[stream] = before;
+                n.dataDeps.push_back(before);
+                ++out.crossStreamDeps;
+            }
+            if (launched)
+                n.dataDeps.push_back(launchNode.at(launcher->second));
+            own.done.emplace_back(a.startUs + a.durationUs, n.id);
             nodeOf[i] = {d, n.id};
-            if (t.nodes.empty() || a.startUs < first)
+            if (nodeCount++ == 0 || a.startUs < first)
                 first = a.startUs;
             last = std::max(last, a.startUs + a.durationUs);
             t.nodes.push_back(std::move(n));
@@ -188,7 +262,9 @@ KinetoImport importKineto(const KinetoTrace& trace) {
         const auto [toTrace, to] = nodeOf[flow.to];
         if (fromTrace != toTrace)
             continue; // across devices: a rank's trace holds one device
-        out.traces[toTrace].nodes[to].dataDeps.push_back(from);
+        auto& deps = out.traces[toTrace].nodes[to].dataDeps;
+        if (std::find(deps.begin(), deps.end(), from) == deps.end()) // not a measured order too
+            deps.push_back(from);
         ++out.flowDeps;
     }
     for (const WorkloadTrace& t : out.traces) {

@@ -55,7 +55,8 @@ WorkloadNode gpuNode(const GpuActivity& activity, const KernelClassification& ki
                      const std::optional<CommParams>& params, CommCounts& counts);
 
 struct KinetoImport {
-    /// One trace per GPU device in the file, in device order; nodes in start order, ids from 0.
+    /// One trace per GPU device in the file, in device order; nodes in start order, ids from 0:
+    /// the GPU activities and the host nodes of their launch calls (launchNodes).
     std::vector<WorkloadTrace> traces;
     std::vector<int64_t> devices;
     std::vector<KernelRow> kernels; ///< every distinct name, by class then descending time
@@ -64,6 +65,10 @@ struct KinetoImport {
     double measuredSpanUs = 0;
     CommCounts comm;
     size_t flowDeps = 0; ///< dependencies from recorded GPU-to-GPU flows
+    /// Dependencies on another stream's activity that ended before the node started (measured).
+    size_t crossStreamDeps = 0;
+    /// Host nodes of the launch timeline: one per runtime call that launched an activity.
+    size_t launchNodes = 0;
 };
 
 /// Builds the traces. Throws ErrorList (kind Input) when the trace has no GPU activity, or when

@@ -102,13 +102,29 @@ TEST(TraceCommand, ImportPytorchListsEveryKernelAndWritesStrictTraces) {
           "    compute: 931, 131011 us, 53.68%",
           "      152 x void cutlass::device_kernel: 91537 us, 37.50%",
           "      8 x void (anonymous namespace)::elementwise_kernel_with_index: 18 us, 0.01%",
-          "assumed: 32 communication kernels without a size"})
+          "assumed: 32 communication kernels without a size",
+          "115 dependencies on another stream's activity that ended before (as measured); 983 "
+          "host nodes replay the launch timeline"})
         EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
     const Result strict = cli({"trace", "check", (dir / "ds").string(), "--npus=2", "--strict"});
     EXPECT_EQ(strict.code, 0) << strict.err;
-    EXPECT_NE(strict.out.find("2 traces, 1966 nodes, valid (loaded"), std::string::npos)
+    // 983 GPU activities and 983 launch nodes per trace.
+    EXPECT_NE(strict.out.find("2 traces, 3932 nodes, valid (loaded"), std::string::npos)
         << strict.out;
     fs::remove_all(dir.parent_path());
+
+    // --moe-shape: four whole numbers, each named when wrong.
+    const Result three = cli({"import", "pytorch", profile, "--out", (dir / "ds").string(),
+                              "--moe-shape", "4096,7168,8"});
+    EXPECT_EQ(three.code, 2);
+    EXPECT_NE(three.err.find("--moe-shape takes four numbers, tokens,hidden,top-k,experts (e.g. "
+                             "4096,7168,8,256); found 3"),
+              std::string::npos)
+        << three.err;
+    const Result zero = cli({"import", "pytorch", profile, "--out", (dir / "ds").string(),
+                             "--moe-shape", "4096,0,8,256"});
+    EXPECT_EQ(zero.code, 2);
+    EXPECT_NE(zero.err.find("moe-shape"), std::string::npos) << zero.err;
 
     const Result bad = cli({"import", "chrome", profile, "--out", "x"});
     EXPECT_EQ(bad.code, 2);

@@ -77,6 +77,22 @@ TEST(Executor, CpuComputeAndCollectiveOccupyDifferentSlots) {
     EXPECT_EQ(maxCycles(*r), 100000) << "CPU and GPU compute run side by side";
 }
 
+// A trace of the PyTorch profiler import (schema kineto-import) runs GPU compute nodes on no
+// shared lane: its streams are dependency chains. Two chains of 10 + 5 us and 20 us overlap: 20
+// us. Any other trace keeps ASTRA-sim's one compute lane: 10 + 20 + 5 = 35 us.
+TEST(Executor, ProfilerImportsRunEachStreamOnItsOwnLane) {
+    const std::vector<WorkloadNode> nodes = {comp(1, 10), comp(2, 20), comp(3, 5)};
+    std::vector<WorkloadTrace> traces = both(nodes);
+    traces[0].nodes[2].ctrlDeps = {1}; // stream order: 3 after 1
+    traces[1].nodes[2].ctrlDeps = {1};
+    EXPECT_EQ(maxCycles(*runTraces(ring2(), traces)), 35000);
+    for (WorkloadTrace& t : traces)
+        t.schemaVersion = "kineto-import";
+    const auto r = runTraces(ring2(), traces);
+    EXPECT_EQ(maxCycles(*r), 20000) << "stream 1: 10 + 5 us beside stream 2's 20 us";
+    EXPECT_EQ(r->npus[0].gpuTime.nsFloor(), 35000);
+}
+
 TEST(Executor, UnmatchedReceiveStopsWithAWaitForReport) {
     std::vector<WorkloadTrace> t(2);
     WorkloadNode recv = node(7, NodeType::CommRecv);

@@ -82,11 +82,14 @@ TEST(KinetoCommParams, SizesComeFromTheRecordParamCommsAroundTheLaunch) {
 
     const KinetoImport imported = importKineto(t);
     const auto& nodes = imported.traces[0].nodes;
-    ASSERT_EQ(nodes.size(), 3u);
-    EXPECT_EQ(nodes[0].commType, CollectiveType::AllGather);
-    EXPECT_EQ(nodes[0].commSize, 2000u);
-    EXPECT_EQ(nodes[1].commSize, 1024u);
-    EXPECT_EQ(nodes[2].commSize, 0u);
+    // The launch call (correlation 501) becomes a host node before its kernel.
+    ASSERT_EQ(nodes.size(), 4u);
+    EXPECT_TRUE(nodes[0].isCpuOp);
+    EXPECT_EQ(nodes[1].dataDeps, std::vector<uint64_t>{0}) << "the kernel after its launch";
+    EXPECT_EQ(nodes[1].commType, CollectiveType::AllGather);
+    EXPECT_EQ(nodes[1].commSize, 2000u);
+    EXPECT_EQ(nodes[2].commSize, 1024u);
+    EXPECT_EQ(nodes[3].commSize, 0u);
     EXPECT_EQ(imported.comm.sizeFromHost, 2u);
     EXPECT_EQ(imported.comm.sizeUnknown, 1u);
     EXPECT_EQ(imported.comm.otherGroup, 1u) << "process group \"3\"";

@@ -8,7 +8,9 @@
 #include "ChakraTestUtil.h"
 #include "TestPaths.h"
 #include "core/Error.h"
+#include "trace/kineto/ExpertComm.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <map>
 
@@ -158,7 +160,9 @@ TEST(KinetoImport, DeepSeekTrainingProfile) {
     EXPECT_EQ(trace.worldSize, 64);
     const KinetoImport imported = importKineto(trace);
     ASSERT_EQ(imported.traces.size(), 1u);
-    EXPECT_EQ(imported.traces[0].nodes.size(), 983u);
+    // 983 GPU activities and the 983 launch calls that launched them (the host's timeline).
+    EXPECT_EQ(imported.traces[0].nodes.size(), 1966u);
+    EXPECT_EQ(imported.launchNodes, 983u);
     EXPECT_DOUBLE_EQ(imported.totalTimeUs, 244069);
     EXPECT_DOUBLE_EQ(imported.measuredSpanUs, 129012);
     std::map<KernelClass, std::pair<size_t, double>> byClass;
@@ -171,4 +175,42 @@ TEST(KinetoImport, DeepSeekTrainingProfile) {
     EXPECT_EQ(byClass[KernelClass::ExpertControl], (std::pair<size_t, double>{16, 32578}));
     EXPECT_EQ(byClass[KernelClass::Copy], (std::pair<size_t, double>{20, 28}));
     EXPECT_EQ(imported.comm.sizeUnknown, 32u);
+}
+
+// --moe-shape (kineto/ExpertComm.h): DeepSeek-V3's shape, computed by hand. Dispatch: 4,096
+// tokens x 8 experts x (7,168 FP8 bytes + 56 FP32 scales) = 242,221,056 B; combine: 4,096 x 8 x
+// 7,168 x 2 = 469,762,048 B; notify: 256 experts x 4 = 1,024 B.
+TEST(KinetoImport, ExpertCommunicationIsSizedFromTheModelShape) {
+    const ExpertSizes sizes = expertSizes({4096, 7168, 8, 256}, "--moe-shape");
+    EXPECT_EQ(sizes.dispatch, 242'221'056u);
+    EXPECT_EQ(sizes.combine, 469'762'048u);
+    EXPECT_EQ(sizes.notify, 1'024u);
+    try {
+        expertSizes({4096, 0, 8, 256}, "--moe-shape");
+        ADD_FAILURE() << "a hidden size of 0 is refused";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("--moe-shape: the MoE shape's hidden is 0"),
+                  std::string::npos)
+            << e.what();
+    }
+
+    const std::string path = ASTROLABE_TEST_DATA_DIR + "/deepseek-v3-train-gpu0.json";
+    WorkloadTrace t = importKineto(readKinetoTrace(path)).traces[0];
+    EXPECT_EQ(dropLaunchTimeline(t), 983u);
+    EXPECT_EQ(t.nodes.size(), 983u);
+    for (const WorkloadNode& n : t.nodes) {
+        EXPECT_FALSE(n.isCpuOp);
+        for (uint64_t d : n.dataDeps)
+            EXPECT_NE(t.nodes.end(), std::find_if(t.nodes.begin(), t.nodes.end(),
+                                                  [d](const WorkloadNode& m) { return m.id == d; }))
+                << "node " << n.id << " depends on a dropped node " << d;
+    }
+    const ExpertSizing sized = sizeExpertCommunication(t, sizes);
+    EXPECT_EQ(sized.dispatch, 8u);
+    EXPECT_EQ(sized.combine, 8u);
+    EXPECT_EQ(sized.notify, 16u);
+    uint64_t bytes = 0;
+    for (const WorkloadNode& n : t.nodes)
+        bytes += n.type == NodeType::CommColl ? n.commSize : 0;
+    EXPECT_EQ(bytes, 8 * 242'221'056ull + 8 * 469'762'048ull + 16 * 1'024ull);
 }
