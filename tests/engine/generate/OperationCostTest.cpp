@@ -40,6 +40,24 @@ TEST(OperationCost, KernelsFollowTheirClosedForms) {
     EXPECT_NEAR(kernelSeconds(Kernel::flash(1e12), c, 2), 1e12 / (312e12 * 0.6), 1e-15);
 }
 
+TEST(OperationCost, ABlackwellComputesAtItsSustainedRate) {
+    // B200 under a training step's sustained load keeps 0.853 of its short-benchmark rates
+    // (resources/compute/gemm-rates.csv): the FP8 GEMMs run at 3432.5 x 0.853 TFLOP/s, the BF16
+    // output layer at 1745.0 x 0.853, attention at 0.561 x 0.853 of the 2250 TFLOP/s BF16 peak.
+    // HBM-bound kernels keep the datasheet bandwidth.
+    ComputeSpec c = acceleratorCompute(hardware::findAccelerator("b200"), ComputeSpec(), "fp8");
+    c.model = ComputeModel::Operations;
+    EXPECT_NEAR(c.gemmTflops, 3432.5 * 0.853, 1e-9);
+    EXPECT_NEAR(c.bf16GemmTflops, 1745.0 * 0.853, 1e-9);
+    EXPECT_NEAR(kernelSeconds(Kernel::flash(1e12), c, 1), 1e12 / (2250e12 * 0.561 * 0.853), 1e-15);
+    EXPECT_NEAR(kernelSeconds(Kernel::memory(1e9), c, 1), 1e9 / (8000e9 * 0.8), 1e-15);
+    // H100 has no published sustained-load drop: its rates are the benchmark's.
+    const ComputeSpec h =
+        acceleratorCompute(hardware::findAccelerator("h100"), ComputeSpec(), "fp8");
+    EXPECT_DOUBLE_EQ(h.gemmTflops, 1402.6);
+    EXPECT_DOUBLE_EQ(h.flashFraction, 0.6);
+}
+
 TEST(OperationCost, TheRooflineStaysTheFallback) {
     ComputeSpec c = a100Operations();
     const std::vector<Kernel> kernels{Kernel::memory(1e9)};
