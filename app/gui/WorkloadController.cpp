@@ -32,6 +32,8 @@ WorkloadController::WorkloadController(widgets::ModelBuilderPanel* panel,
     m_shown = m_panel->spec();
     connect(m_panel, &widgets::ModelBuilderPanel::fieldEdited, this,
             [this, document](const QString& field) {
+                if (m_followingProject)
+                    return; // the project's accelerator, taken as the fit is: not an edit
                 const generate::GeneratorSpec after = m_panel->spec();
                 const QString name = field.section(QStringLiteral(" ("), 0, 0);
                 auto show = [this](const generate::GeneratorSpec& spec) {
@@ -44,14 +46,27 @@ WorkloadController::WorkloadController(widgets::ModelBuilderPanel* panel,
                 m_shown = after;
             });
     // The builder follows the project: a new platform size (a project opened, a topology edit,
-    // its undo) refits tp x pp x dp. The fit is not an edit of its own; later edits' undo steps
-    // start from the fitted spec.
+    // its undo) refits tp x pp x dp, and a new `platform.accelerator` becomes the builder's
+    // accelerator. Neither is an edit of its own; later edits' undo steps start from the
+    // followed spec. Only a change follows: an unrelated project edit keeps the user's choice.
     connect(document, &ProjectDocument::specChanged, this, [this, document] {
         m_panel->setPlatformNpus(document->spec().platform.npuCount());
+        followAccelerator(document->spec().platform.accelerator);
         m_shown = m_panel->spec();
     });
     connect(m_panel, &widgets::ModelBuilderPanel::generateRequested, this,
             [this](const generate::GeneratorSpec& spec) { startGeneratedRun(spec); });
+}
+
+void WorkloadController::followAccelerator(const std::string& name) {
+    if (name == m_platformAccelerator)
+        return;
+    m_platformAccelerator = name;
+    if (name.empty())
+        return; // a platform that names no accelerator leaves the builder's
+    m_followingProject = true;
+    m_panel->setAccelerator(QString::fromStdString(name));
+    m_followingProject = false;
 }
 
 void WorkloadController::applySpec(const generate::GeneratorSpec& spec,

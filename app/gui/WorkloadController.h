@@ -1,12 +1,14 @@
 #pragma once
 // The Workload tab's model builder and the runs of the training iterations it generates. Its
 // edits are steps of the project's one undo history (a field typed digit by digit is one
-// step); it refits the parallelism when the project's NPU count changes; "Generate and Run"
+// step); it refits the parallelism when the project's NPU count changes and takes the
+// project's `platform.accelerator` as the builder's GPU when it changes; "Generate and Run"
 // queues a run whose traces are generated on the worker thread.
 
 #include "generate/GeneratorSpec.h"
 
 #include <QObject>
+#include <string>
 
 namespace astrolabe::widgets {
 class ModelBuilderPanel;
@@ -35,10 +37,16 @@ signals:
     void errorOccurred(const QString& title, const QString& message, const QString& keyPath);
 
 private:
+    /// Sets the builder's accelerator to the platform's `name` when it differs from the one
+    /// last followed ("" or an unknown name: the builder keeps its own).
+    void followAccelerator(const std::string& name);
+
     widgets::ModelBuilderPanel* m_panel;
     ProjectController* m_project;
     RunSession* m_runs;
-    generate::GeneratorSpec m_shown; ///< the panel's spec as last recorded
+    generate::GeneratorSpec m_shown;   ///< the panel's spec as last recorded
+    std::string m_platformAccelerator; ///< the project's accelerator last followed
+    bool m_followingProject = false;   ///< inside followAccelerator: no undo step
 };
 
 } // namespace astrolabe::gui

@@ -94,14 +94,16 @@ ComputeSpec acceleratorCompute(const hardware::Accelerator& gpu, ComputeSpec bas
     base.hbmGBps = gpu.hbmGBps;
     base.hbmCapacityGiB = gpu.hbmGiB();
     // The operation model's measured rates (resources/compute); none: its nodes use the roofline.
+    // A training step computes for seconds on end, so each short-benchmark rate is taken at the
+    // share the GPU keeps under its power limit (sustained_fraction).
     const hardware::GemmRate* rate = hardware::findGemmRate(gpu.name, precision);
-    base.gemmTflops = rate ? rate->gemmTflops : 0;
+    base.gemmTflops = rate ? rate->gemmTflops * rate->sustainedFraction : 0;
     base.attentionPeakTflops = gpu.bf16Tflops;
     base.fp8Gemms = precision == "fp8";
     const hardware::GemmRate* bf16 = hardware::findGemmRate(gpu.name, "bf16");
-    base.bf16GemmTflops = base.fp8Gemms && bf16 ? bf16->gemmTflops : 0;
+    base.bf16GemmTflops = base.fp8Gemms && bf16 ? bf16->gemmTflops * bf16->sustainedFraction : 0;
     if (rate)
-        base.flashFraction = rate->flashFraction;
+        base.flashFraction = rate->flashFraction * rate->sustainedFraction;
     return base;
 }
 

@@ -52,8 +52,9 @@ double MonotoneCurve::at(double x) const {
 }
 
 std::vector<GemmRate> parseGemmRates(const std::string& text, const std::string& file) {
-    static const std::vector<std::string> columns{"accelerator", "precision", "gemm_tflops",
-                                                  "flash_fraction", "source"};
+    static const std::vector<std::string> columns{"accelerator",        "precision",
+                                                  "gemm_tflops",        "flash_fraction",
+                                                  "sustained_fraction", "source"};
     std::vector<GemmRate> out;
     readCsvTable(text, file, columns, [&](const std::vector<std::string>& f, int line) {
         GemmRate r;
@@ -61,12 +62,16 @@ std::vector<GemmRate> parseGemmRates(const std::string& text, const std::string&
         r.precision = f[1];
         r.gemmTflops = csvNumber(f[2], columns[2], file, line, true);
         r.flashFraction = csvNumber(f[3], columns[3], file, line, true);
-        r.source = f[4];
+        r.sustainedFraction = csvNumber(f[4], columns[4], file, line, true);
+        r.source = f[5];
         auto fail = [&](const std::string& message) {
             throw Error(ErrorKind::Input, message, SourceLocation{file, line, 0, {}});
         };
         if (r.flashFraction > 1)
             fail("flash_fraction: expected a fraction of the peak in (0, 1], found " + f[3]);
+        if (r.sustainedFraction > 1)
+            fail("sustained_fraction: expected a share of the measured rate in (0, 1], found " +
+                 f[4]);
         if (r.source.empty())
             fail("source: expected the measurement behind the row, found nothing");
         for (const GemmRate& other : out)

@@ -33,6 +33,8 @@ struct GemmRate {
     std::string precision;    ///< "bf16", "fp8"
     double gemmTflops = 0;    ///< achieved dense GEMM rate, 10^12 FLOP/s
     double flashFraction = 0; ///< FlashAttention (fwd + bwd) rate over the dense peak
+    /// The share of both rates kept under sustained load (power-limited clocks), in (0, 1].
+    double sustainedFraction = 1;
     std::string source;
 };
 

@@ -99,3 +99,36 @@ TEST(WorkloadController, AGeneratedRunLeavesTheProjectsSettingsUnchangedSinceIt)
     EXPECT_EQ(last->system, w.document.spec().system);
     EXPECT_EQ(last->platform, w.document.spec().platform);
 }
+
+// The Workload tab's generator takes the project's accelerator (`platform.accelerator`, issue
+// #46): a project of B200s shows B200's datasheet figures in the builder (2250 TFLOP/s dense
+// BF16, 8000 GB/s HBM) without an undo step of its own; the user's own choice then stays
+// through project changes that leave the accelerator alone, and a project naming another one
+// takes over again.
+TEST(WorkloadController, TheBuilderTakesTheProjectsAccelerator) {
+    Workload w;
+    ASSERT_TRUE(w.project.newFromPreset(QStringLiteral("quickstart")));
+    ASSERT_TRUE(w.document.spec().platform.accelerator.empty());
+    EXPECT_EQ(w.panel.accelerator(), QString()) << "no accelerator named: the preset's figures";
+
+    SimulationSpec b200 = w.document.spec();
+    b200.platform.accelerator = "b200";
+    w.document.reset(b200);
+    EXPECT_EQ(w.panel.accelerator(), QStringLiteral("b200"));
+    EXPECT_DOUBLE_EQ(w.panel.spec().compute.peakTflops, 2250);
+    EXPECT_DOUBLE_EQ(w.panel.spec().compute.hbmGBps, 8000);
+    EXPECT_EQ(w.document.undoStack()->count(), 0) << "following the project is not an edit";
+
+    ASSERT_TRUE(w.panel.setAccelerator(QStringLiteral("h100"))); // the user's choice
+    EXPECT_EQ(w.document.undoStack()->count(), 1);
+    w.document.replaceSpec(w.document.spec()); // the project changes, its accelerator does not
+    EXPECT_EQ(w.panel.accelerator(), QStringLiteral("h100"));
+    EXPECT_DOUBLE_EQ(w.panel.spec().compute.peakTflops, 989.5);
+
+    SimulationSpec a100 = w.document.spec();
+    a100.platform.accelerator = "a100-80gb";
+    w.document.reset(a100);
+    EXPECT_EQ(w.panel.accelerator(), QStringLiteral("a100-80gb"));
+    EXPECT_DOUBLE_EQ(w.panel.spec().compute.peakTflops, 312);
+    EXPECT_DOUBLE_EQ(w.panel.spec().compute.hbmGBps, 2039);
+}
