@@ -193,6 +193,8 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
     std::ostream silent(nullptr);
     std::ostream& out = mpi && mpi->rank() != 0 ? silent : stdOut;
     std::ostream& err = mpi && mpi->rank() != 0 ? silent : stdErr;
+    if (mpi)
+        err << "  MPI: " << mpi->size() << " ranks, each batch of simulations split over them\n";
     std::vector<std::string> warnings;
     SimulationSpec spec = loadProject(project, &warnings);
     for (const std::string& w : warnings)

@@ -19,6 +19,7 @@ if ! timeout 300 "$mpiexec" --oversubscribe -n 2 "$cli" "${args[@]}" --jobs 1 --
     echo "mpi_plan_test: the planner under MPI failed (log above)" >&2
     exit 1
 fi
+grep -q "MPI: 2 ranks" "$dir/mpi.log" || { cat "$dir/mpi.log"; echo "not 2 ranks" >&2; exit 1; }
 # Label and simulated time of each of the top 5, in the estimate's order.
 times() { grep -E '"(label|simulated_seconds)"' "$1" | head -20; }
 n=$(grep -c '"simulated_seconds"' "$dir/mpi.json" || true)
