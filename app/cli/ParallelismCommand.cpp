@@ -2,6 +2,7 @@
 
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
+#include "cli/PlanMpi.h"
 #include "core/Error.h"
 #include "core/Units.h"
 #include "generate/GeneratorValues.h"
@@ -88,6 +89,7 @@ nlohmann::json candidateJson(const RankedCandidate& r, const PlanResult& result)
     return {{"label", candidateLabel(c)},
             {"tp", c.tp},
             {"pp", c.pp},
+            {"cp", c.cp},
             {"dp", c.dp},
             {"ep", c.ep},
             {"virtual_stages", c.virtualStages},
@@ -95,6 +97,7 @@ nlohmann::json candidateJson(const RankedCandidate& r, const PlanResult& result)
             {"zero", int(c.zero)},
             {"sequence_parallel", c.sequenceParallel},
             {"recompute", c.recompute},
+            {"selective_recompute", c.selectiveRecompute},
             {"placement", placementNames()[c.placement]},
             {"estimate_seconds", r.seconds()},
             {"estimate_terms",
@@ -134,10 +137,14 @@ std::vector<FlagSpec> parallelismFlags() {
          "parallelism: batches of K simulations; after each the estimate is refitted to every "
          "simulation so far and the K best candidates by it not yet simulated are next",
          "1"},
+        {"mpi", "",
+         "parallelism: simulate across MPI ranks (mpirun -n N astrolabe-cli optimize parallelism "
+         "... --mpi): each rank runs its share of every batch on --jobs threads; rank 0 prints",
+         ""},
     };
 }
 
-int parallelismCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostream& stdErr) {
     const std::string project = args.positional().at(1);
     requireFile("project", project);
     if (!args.has("model"))
@@ -158,7 +165,7 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
         addPairs(values, args.value("set"));
     if (args.has("gpu"))
         values["gpu"] = args.value("gpu");
-    for (const char* parallel : {"tp", "pp", "dp", "ep", "npus"})
+    for (const char* parallel : {"tp", "pp", "dp", "cp", "ep", "npus"})
         values.erase(parallel); // the planner chooses them
     generate::GeneratorSpec base;
     try {
@@ -180,6 +187,14 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
         baselineSpec->training.globalBatch = base.training.globalBatch;
     }
 
+    std::optional<MpiSweep> mpi; // every rank ranks the same space and takes the same steps
+    if (args.has("mpi"))
+        mpi.emplace();
+    std::ostream silent(nullptr);
+    std::ostream& out = mpi && mpi->rank() != 0 ? silent : stdOut;
+    std::ostream& err = mpi && mpi->rank() != 0 ? silent : stdErr;
+    if (mpi)
+        err << "  MPI: " << mpi->size() << " ranks, each batch of simulations split over them\n";
     std::vector<std::string> warnings;
     SimulationSpec spec = loadProject(project, &warnings);
     for (const std::string& w : warnings)
@@ -196,6 +211,7 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
     const int jobs = args.has("jobs") ? parseCount("jobs", args.value("jobs"), 1, 256) : 2;
 
     PlanRequest request{base, gpus, {}};
+    offloadTierOf(request, spec.memory); // an offload axis where the project has a memory tier
     for (const std::string& order : args.values("placement")) {
         const auto& names = placementNames();
         const auto it = std::find(names.begin(), names.end(), order);
@@ -211,6 +227,12 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
         throw UsageError("optimize parallelism: " + e.message());
     }
     const PlanResult result = rankConfigurations(request, *network);
+    const auto simulateCandidates = [&](const SimulationSpec& on, const PlanRequest& asked,
+                                        const std::vector<RankedCandidate>& batch, int threads,
+                                        const auto& done) {
+        return mpi ? simulateCandidatesMpi(*mpi, on, asked, batch, threads, done)
+                   : plan::simulateCandidates(on, asked, batch, threads, done);
+    };
     if (!result.unsatisfiable.empty()) {
         err << "astrolabe-cli: optimize parallelism: " << result.unsatisfiable << "\n";
         return kExitFailure;
@@ -232,7 +254,7 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
         } catch (const Error& e) {
             throw UsageError("--baseline: " + std::string(e.what()));
         }
-        baseline = simulateCandidate(spec, request, reference);
+        baseline = simulateCandidates(spec, request, {reference}, 1, nullptr).front();
         err << "  baseline ";
         report(*baseline);
     }

@@ -67,6 +67,7 @@ bool PlannerSession::plan(int gpus, int globalBatch) {
     SimulationSpec spec = m_document->spec();
     plan::PlanRequest request{m_builder->spec(), gpus, {}};
     request.base.training.globalBatch = globalBatch;
+    plan::offloadTierOf(request, spec.memory); // the project's memory tier, if any
     try {
         plan::resizePlatform(spec.platform, gpus);
         plan::NetworkCosts probe(spec.platform, spec.system); // throws for a graph platform

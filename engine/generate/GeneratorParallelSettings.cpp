@@ -75,6 +75,15 @@ std::vector<GeneratorSetting> parallelGeneratorSettings() {
     s.minimum = 0;
     add(s, &P::recompute);
 
+    s = degree("selective-recompute", "Selective recompute",
+               "recompute only the attention core (Megatron's --recompute-granularity selective)",
+               1);
+    s.path = "parallel.selectiveRecompute";
+    s.type = Type::Bool;
+    s.metavar.clear();
+    s.minimum = 0;
+    add(s, &P::selectiveRecompute);
+
     // In bytes; the GUI edits whole MiB.
     s = degree("bucket", "Gradient bucket (MiB)", "gradient bucket, e.g. \"25 MiB\"", 0);
     s.path = "parallel.bucketBytes";

@@ -173,17 +173,13 @@ void validateTransformer(const GeneratorSpec& spec, Checker& c) {
               "fewer layers (" + std::to_string(m.layers) + ") than pipeline chunks (" +
                   std::to_string(chunks) + ")",
               "lower pp or virtual stages");
-    if (p.cp > 1) {
-        c.require(spec.training.flashAttention, "parallel.cp",
-                  "context parallelism needs fused attention (flash-attention on): the ring "
-                  "exchanges keys and values between FlashAttention chunks");
-        c.require(m.sequence % (2 * p.cp) == 0, "parallel.cp",
-                  "the sequence is split into 2 x cp chunks (two per rank, for the causal mask's "
-                  "balance): sequence % (2 cp) must be 0, found " +
-                      std::to_string(m.sequence) + " and cp " + std::to_string(p.cp));
-        c.require(!m.isMoe(), "parallel.cp", "context parallelism with MoE layers is not modeled",
-                  "use cp 1 for MoE models");
-    }
+    c.require(!(p.recompute && p.selectiveRecompute), "parallel.selectiveRecompute",
+              "full recomputation already recomputes the attention core: expected one of "
+              "recompute and selective-recompute, found both",
+              "turn one of them off");
+    if (p.cp > 1)
+        for (const std::string& why : contextParallelProblems(spec, p.cp))
+            c.require(false, "parallel.cp", why);
     if (m.isMoe()) {
         c.require(m.topK > 0 && m.topK <= m.experts, "model.topK", "needs 1 <= topK <= experts");
         c.positive(m.expertFfn, "model.expertFfn");
@@ -196,6 +192,24 @@ void validateTransformer(const GeneratorSpec& spec, Checker& c) {
 }
 
 } // namespace
+
+std::vector<std::string> contextParallelProblems(const GeneratorSpec& spec, int cp) {
+    std::vector<std::string> out;
+    if (cp <= 1)
+        return out;
+    const ModelSpec& m = spec.model;
+    if (!spec.training.flashAttention)
+        out.push_back("context parallelism needs fused attention (flash-attention on): the ring "
+                      "exchanges keys and values between FlashAttention chunks");
+    if (m.sequence % (2 * cp) != 0)
+        out.push_back("the sequence is split into 2 x cp chunks (two per rank, for the causal "
+                      "mask's balance): sequence % (2 cp) must be 0, found " +
+                      std::to_string(m.sequence) + " and cp " + std::to_string(cp));
+    if (m.isMoe())
+        out.push_back("context parallelism with MoE layers is not modeled: use cp 1 for MoE "
+                      "models");
+    return out;
+}
 
 void validate(const GeneratorSpec& spec) {
     Checker c;

@@ -82,6 +82,10 @@ struct ParallelSpec {
     int zeroStage = 0;     ///< 0 all-reduce; 1, 2 reduce-scatter + all-gather; 3 also params
     bool sequenceParallel = false;
     bool recompute = false; ///< full activation recomputation
+    /// Selective recomputation (Megatron's --recompute-granularity selective, Korthikanti et al.
+    /// 2022): only the attention core's activations (the 5as/h term) are dropped and the core's
+    /// forward runs again in the backward pass. Exclusive with `recompute`.
+    bool selectiveRecompute = false;
     uint64_t bucketBytes = 25ull * 1024 * 1024;
     /// Rank placement, innermost (consecutive ranks) first: a permutation of tp, dp, pp.
     std::string placement = "tp,dp,pp";
@@ -183,6 +187,10 @@ inline constexpr int64_t kMaxLayerPassesPerRank = 1'000'000;
 /// past it (GPT-2 with a hidden size of 10^6 has 48 T) is a typo, and its traces and figures
 /// would be meaningless.
 inline constexpr double kMaxModelParameters = 1e13;
+
+/// Why validate() refuses context parallelism of degree cp for this model and training (fused
+/// attention, the sequence in 2 cp chunks, no MoE); empty: accepted. The planner's cp rule.
+std::vector<std::string> contextParallelProblems(const GeneratorSpec& spec, int cp);
 
 /// All problems at once (astrolabe::ErrorList) with key paths such as "parallel.tp".
 void validate(const GeneratorSpec& spec);

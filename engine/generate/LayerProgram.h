@@ -42,6 +42,9 @@ struct Step {
     /// A collective that runs beside the next step instead of before it (context parallelism's
     /// key/value exchange beside the attention core); the step after that waits for both.
     bool overlapsNext = false;
+    /// A forward step run again in the backward pass (selective recomputation's attention core):
+    /// hardware FLOPs, not model FLOPs.
+    bool recomputed = false;
     /// The kernels of a compute step, for the operation model (empty: it uses the roofline).
     std::vector<Kernel> kernels;
 

@@ -18,10 +18,10 @@ namespace astrolabe::generate {
 
 namespace {
 
-double computeFlops(const std::vector<Step>& steps) {
+double computeFlops(const std::vector<Step>& steps, bool withRecomputed = false) {
     double sum = 0;
     for (const Step& s : steps)
-        if (s.kind == Step::Kind::Compute)
+        if (s.kind == Step::Kind::Compute && (withRecomputed || !s.recomputed))
             sum += s.flops;
     return sum;
 }
@@ -66,8 +66,9 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
     for (const LayerProgram& layer : program.layers) {
         const double fwd = computeFlops(layer.forward), bwd = computeFlops(layer.backward);
         f.modelFlops += (fwd + bwd) * replicas * m;
+        const double again = computeFlops(layer.backward, true) - bwd; // selective recompute
         f.hardwareFlops +=
-            (fwd + bwd + (par.recompute && layer.recomputable ? fwd : 0)) * replicas * m;
+            (fwd + bwd + again + (par.recompute && layer.recomputable ? fwd : 0)) * replicas * m;
         for (const std::vector<Step>* pass : {&layer.forward, &layer.backward})
             for (const Step& step : *pass)
                 if (step.kind == Step::Kind::Compute)

@@ -209,6 +209,19 @@ LayerProgram transformerLayer(const GeneratorSpec& spec, const Shape& x, int ind
         cpAttentionBlock(x, layer, attnFlops, attnBytes, attentionKernels(m, x.kernels));
     else
         tpBlock(x, layer, "attn", attnFlops, attnBytes, true, true, attentionKernels(m, x.kernels));
+    if (spec.parallel.selectiveRecompute && !spec.parallel.recompute) {
+        // Selective recomputation: the attention core's forward (Q K^T, softmax, dropout, A V)
+        // runs again before the attention's backward pass, on the roofline: Q, K and V read, the
+        // context written and Korthikanti's 5as/h bytes per sbh of scores written and read back
+        // (none with fused attention).
+        const double scores = spec.training.flashAttention
+                                  ? 0
+                                  : 2 * 5.0 * m.heads * m.sequence * x.tokens / t * x.e / 2;
+        Step core = Step::compute("attn.core.recompute", x.tokens * attn.coreFlopsPerToken / t,
+                                  x.tokens * (qkv + attnOut) * x.e / t + scores);
+        core.recomputed = true;
+        layer.backward.insert(layer.backward.begin(), core);
+    }
     layer.params.push_back(
         {toCount((attn.matrixParams + attn.biasParamsSplit) / t + attn.biasParamsReplicated),
          GroupKind::Dp});
@@ -272,8 +285,9 @@ double korthikantiActivationBytes(const GeneratorSpec& spec) {
     const ParallelSpec& p = spec.parallel;
     const double s = m.sequence, b = spec.training.microBatch, h = m.hidden, a = m.heads;
     const double t = p.tp, sbh = s * b * h / p.cp; // cp: 1 / cp of each sequence
-    // The stored attention scores (5as/h per sbh); gone with fused attention.
-    const double scores = spec.training.flashAttention ? 0 : 5 * a * s / h;
+    // The stored attention scores (5as/h per sbh); gone with fused attention and with selective
+    // recomputation (Korthikanti et al. 2022: 34 sbh per layer instead of 34 sbh + 5 a s^2 b).
+    const double scores = spec.training.flashAttention || p.selectiveRecompute ? 0 : 5 * a * s / h;
     const bool sp = p.sequenceParallel && p.tp > 1;
     double bytes16;
     if (p.recompute)

@@ -15,7 +15,7 @@ std::vector<std::string> megatronArguments(const generate::GeneratorSpec& spec) 
     std::vector<std::string> out{
         flag("tensor-model-parallel-size", p.tp),
         flag("pipeline-model-parallel-size", p.pp),
-        flag("context-parallel-size", 1),
+        flag("context-parallel-size", p.cp),
     };
     if (m.isMoe())
         out.push_back(flag("expert-model-parallel-size", p.ep));
@@ -30,6 +30,8 @@ std::vector<std::string> megatronArguments(const generate::GeneratorSpec& spec) 
         out.push_back("--recompute-granularity full");
         out.push_back("--recompute-method uniform");
         out.push_back(flag("recompute-num-layers", 1));
+    } else if (p.selectiveRecompute) {
+        out.push_back("--recompute-granularity selective");
     }
     if (p.zeroStage == 1)
         out.push_back("--use-distributed-optimizer");
@@ -60,6 +62,11 @@ std::vector<std::string> megatronArguments(const generate::GeneratorSpec& spec) 
                       ": no Megatron flag; DeepSpeed zero_optimization.stage " +
                       std::to_string(p.zeroStage) +
                       (p.zeroStage == 3 ? " (or Megatron-core's --use-torch-fsdp2)" : ""));
+    if (spec.offload.optimizer != generate::OffloadTier::None)
+        out.push_back(std::string("# optimizer states offloaded (") +
+                      generate::offloadTierName(spec.offload.optimizer) +
+                      "): DeepSpeed zero_optimization.offload_optimizer; Megatron-core "
+                      "--optimizer-cpu-offload for host memory");
     if (p.placement != "tp,dp,pp")
         out.push_back("# rank order " + p.placement +
                       " (innermost first); Megatron's default is tp,dp,pp");
@@ -74,7 +81,7 @@ std::vector<std::string> nemoOverrides(const generate::GeneratorSpec& spec) {
     std::vector<std::string> out{
         set("tensor_model_parallel_size", std::to_string(p.tp)),
         set("pipeline_model_parallel_size", std::to_string(p.pp)),
-        set("context_parallel_size", "1"),
+        set("context_parallel_size", std::to_string(p.cp)),
     };
     if (spec.model.isMoe())
         out.push_back(set("expert_model_parallel_size", std::to_string(p.ep)));
@@ -87,6 +94,8 @@ std::vector<std::string> nemoOverrides(const generate::GeneratorSpec& spec) {
         out.push_back(set("activations_checkpoint_granularity", "full"));
         out.push_back(set("activations_checkpoint_method", "uniform"));
         out.push_back(set("activations_checkpoint_num_layers", "1"));
+    } else if (p.selectiveRecompute) {
+        out.push_back(set("activations_checkpoint_granularity", "selective"));
     } else {
         out.push_back(set("activations_checkpoint_granularity", "null"));
     }

@@ -25,7 +25,7 @@ void addUse(std::vector<CollectiveUse>& uses, const Step& step, double count) {
 
 /// Rank distance between consecutive members (the smallest), from the placement.
 struct Strides {
-    long tp = 1, dp = 1, pp = 1;
+    long tp = 1, dp = 1, pp = 1, cp = 1;
 };
 
 Strides stridesOf(const generate::ParallelSpec& p) {
@@ -34,9 +34,10 @@ Strides stridesOf(const generate::ParallelSpec& p) {
     const std::string& order = p.placement; // validated: a permutation of tp, dp, pp
     for (size_t at = 0; at + 1 < order.size(); at += 3) {
         const char axis = order[at];
-        if (axis == 't') {
+        if (axis == 't') { // cp sits right after tp (generate/RankLayout.h)
             s.tp = stride;
-            stride *= p.tp;
+            s.cp = stride * p.tp;
+            stride *= long(p.tp) * p.cp;
         } else if (axis == 'd') {
             s.dp = stride;
             stride *= p.dp;
@@ -53,7 +54,10 @@ long groupStride(GroupKind kind, const generate::ParallelSpec& p, const Strides&
     switch (kind) {
     case GroupKind::Tp:
         return s.tp;
-    case GroupKind::Dp:
+    case GroupKind::Dp: // dp x cp: its members' smallest distance
+        return p.cp > 1 && (p.dp == 1 || s.cp < s.dp) ? s.cp : s.dp;
+    case GroupKind::Cp:
+        return s.cp;
     case GroupKind::Ep:
         return s.dp;
     case GroupKind::Pp:
@@ -61,11 +65,38 @@ long groupStride(GroupKind kind, const generate::ParallelSpec& p, const Strides&
     case GroupKind::ExpertDp:
         return std::min(p.tp > 1 ? s.tp : none, p.dp / p.ep > 1 ? s.dp * p.ep : none);
     case GroupKind::StageDp:
-        return std::min(p.tp > 1 ? s.tp : none, p.dp > 1 ? s.dp : none);
+        return std::min({p.tp > 1 ? s.tp : none, p.cp > 1 ? s.cp : none, p.dp > 1 ? s.dp : none});
     case GroupKind::Embedding:
         return s.pp * std::max(1, p.pp - 1);
     default:
         return 1;
+    }
+}
+
+/// A pass's collectives (blocking, or beside the next step: Step::overlapsNext) and, when
+/// `backward`, its compute time.
+void addPass(StageProfile& sp, const std::vector<Step>& steps, double count, bool backward,
+             const generate::GeneratorSpec& spec) {
+    BesideUse beside;
+    for (const Step& step : steps) {
+        if (step.kind == Step::Kind::Collective && step.overlapsNext) {
+            addUse(beside.collectives, step, 1);
+            continue;
+        }
+        const double seconds =
+            step.kind == Step::Kind::Compute
+                ? generate::stepComputeSeconds(step, spec.compute, spec.training.bytesPerElement)
+                : 0;
+        if (!beside.collectives.empty()) {
+            beside.hidingSeconds = seconds;
+            beside.count = count;
+            sp.beside.push_back(std::move(beside));
+            beside = BesideUse{};
+        }
+        if (step.kind == Step::Kind::Collective)
+            addUse(sp.blocking, step, count);
+        else if (backward)
+            sp.backwardComputeSeconds += seconds;
     }
 }
 
@@ -86,20 +117,8 @@ ShapeProfile profileShape(const generate::GeneratorSpec& spec,
                 const generate::LayerProgram& layer = program.layers[size_t(index)];
                 const bool again = par.recompute && layer.recomputable;
                 sp.layers += 1;
-                for (const Step& step : layer.forward) {
-                    if (step.kind == Step::Kind::Collective)
-                        addUse(sp.blocking, step, again ? 2 : 1);
-                    else if (again)
-                        sp.backwardComputeSeconds += generate::stepComputeSeconds(
-                            step, spec.compute, spec.training.bytesPerElement);
-                }
-                for (const Step& step : layer.backward) {
-                    if (step.kind == Step::Kind::Collective)
-                        addUse(sp.blocking, step, 1);
-                    else
-                        sp.backwardComputeSeconds += generate::stepComputeSeconds(
-                            step, spec.compute, spec.training.bytesPerElement);
-                }
+                addPass(sp, layer.forward, again ? 2 : 1, again, spec);
+                addPass(sp, layer.backward, 1, true, spec);
                 for (const generate::ParamShare& share : layer.params) {
                     sp.elements[size_t(share.group)] += double(share.elements);
                     sp.weightBytes[size_t(share.group)] += double(share.elements) * e;
@@ -139,6 +158,14 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
             comm += u.count * coll(u.type, u.group, u.commBytes);
             blockingCount[size_t(net.dimensionOfStride(groupStride(u.group, par, strides)))] +=
                 u.count;
+        }
+        // Context parallelism's key/value exchange runs beside the attention core: what the
+        // core does not hide.
+        for (const BesideUse& b : s.beside) {
+            double seconds = 0;
+            for (const CollectiveUse& u : b.collectives)
+                seconds += u.count * coll(u.type, u.group, u.commBytes);
+            comm += b.count * std::max(0.0, seconds - b.hidingSeconds);
         }
         double reduce = 0, lastBucket = 0, gather = 0, shardElements = 0, z3 = 0, firstGather = 0;
         for (size_t k = 0; k < kGroupKinds; ++k) {

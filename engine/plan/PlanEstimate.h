@@ -43,10 +43,19 @@ struct CollectiveUse {
 
 inline constexpr size_t kGroupKinds = 9; ///< GroupKind values
 
+/// Collectives that run beside a compute step (context parallelism's key/value ring beside the
+/// attention core): only what the step does not hide is on the critical path.
+struct BesideUse {
+    std::vector<CollectiveUse> collectives;
+    double hidingSeconds = 0; ///< the compute step they run beside
+    double count = 0;         ///< per micro-batch
+};
+
 struct StageProfile {
     double computeSeconds = 0;           ///< one micro-batch, every chunk, forward + backward
     double backwardComputeSeconds = 0;   ///< of that, the backward passes (with recompute)
     std::vector<CollectiveUse> blocking; ///< per micro-batch, forward + backward (+ recompute)
+    std::vector<BesideUse> beside;       ///< per micro-batch, overlapped (cp's K/V exchange)
     /// Parameter elements on one NPU per synchronisation group (index: GroupKind).
     std::array<double, kGroupKinds> elements{};
     /// ZeRO-3 per micro-batch: 16-bit weight bytes per group (gathered twice, reduced once),
@@ -56,7 +65,7 @@ struct StageProfile {
     double layers = 0; ///< layers (embedding and head included) of the stage, every chunk
 };
 
-/// What depends on the shape (tp, pp, ep, b, v, sp, recompute) only: built once per shape.
+/// What depends on the shape (tp, cp, pp, ep, b, v, sp, recompute) only: built once per shape.
 struct ShapeProfile {
     std::vector<StageProfile> stages;
     double boundaryBytes = 0;

@@ -32,14 +32,37 @@ const std::vector<std::string>& placementNames() {
     return names;
 }
 
+int offloadChoicesOf(const PlanRequest& request) {
+    return request.offloadTier == generate::OffloadTier::None ? 1 : 2;
+}
+
+Candidate candidateOf(const Shape& s, int zero, uint8_t placement, bool offloadOptimizer) {
+    Candidate c;
+    c.tp = s.tp;
+    c.cp = s.cp;
+    c.pp = s.pp;
+    c.dp = s.dp;
+    c.ep = s.ep;
+    c.virtualStages = s.virtualStages;
+    c.microBatch = s.microBatch;
+    c.microBatches = s.microBatches;
+    c.zero = static_cast<int8_t>(zero);
+    c.sequenceParallel = s.sequenceParallel;
+    c.recompute = s.recompute;
+    c.selectiveRecompute = s.selectiveRecompute;
+    c.placement = placement;
+    c.offloadOptimizer = offloadOptimizer;
+    return c;
+}
+
 int zeroStagesOf(const Shape& s) {
-    return s.dp > 1 ? 4 : 1;
+    return s.dp * s.cp > 1 ? 4 : 1; // the gradients are reduced over dp x cp
 }
 
 std::vector<uint8_t> placementsOf(const Shape& s, const std::vector<uint8_t>& allowed) {
     // Of the orders that list the axes of size > 1 the same way, keep the first: the axes of
     // size 1 do not move any rank.
-    const int sizes[3] = {s.tp, s.dp, s.pp};
+    const int sizes[3] = {s.tp * s.cp, s.dp, s.pp}; // cp sits right after tp
     auto key = [&](size_t index) {
         std::string out;
         const std::string& name = placementNames()[index];
@@ -71,6 +94,7 @@ generate::GeneratorSpec candidateSpec(const PlanRequest& request, const Candidat
     generate::GeneratorSpec spec = request.base;
     generate::ParallelSpec& p = spec.parallel;
     p.tp = c.tp;
+    p.cp = c.cp;
     p.pp = c.pp;
     p.dp = c.dp;
     p.ep = c.ep;
@@ -80,7 +104,9 @@ generate::GeneratorSpec candidateSpec(const PlanRequest& request, const Candidat
     p.zeroStage = c.zero;
     p.sequenceParallel = c.sequenceParallel;
     p.recompute = c.recompute;
+    p.selectiveRecompute = c.selectiveRecompute;
     p.placement = placementNames()[c.placement];
+    spec.offload.optimizer = c.offloadOptimizer ? request.offloadTier : generate::OffloadTier::None;
     spec.training.microBatch = c.microBatch;
     return spec;
 }
@@ -95,6 +121,8 @@ std::string candidateLabel(const Candidate& c) {
         out += std::to_string(value);
     };
     part("t", c.tp);
+    if (c.cp > 1)
+        part("c", c.cp);
     part("p", c.pp);
     part("d", c.dp);
     if (c.ep > 1)
@@ -107,6 +135,10 @@ std::string candidateLabel(const Candidate& c) {
         out += " sp";
     if (c.recompute)
         out += " rc";
+    if (c.selectiveRecompute)
+        out += " sel";
+    if (c.offloadOptimizer)
+        out += " oo";
     out += " [";
     out += placementNames()[c.placement];
     out += ']';
@@ -134,45 +166,53 @@ Space enumerateSpace(const PlanRequest& request) {
     }
     int splits = 0, batchSplits = 0;
     int smallestDp = n;
+    // Recomputation: none, full, and selective where it saves memory (unfused attention).
+    const int recomputes = request.base.training.flashAttention ? 2 : 3;
     for (int tp : divisorsOf(n)) {
         if (!tensorSplits(m, tp))
             continue;
-        for (int pp : divisorsOf(n / tp)) {
-            if (m.layers % pp != 0)
+        for (int cp : divisorsOf(n / tp)) {
+            if (!generate::contextParallelProblems(request.base, cp).empty())
                 continue;
-            ++splits;
-            const int dp = n / (tp * pp);
-            smallestDp = std::min(smallestDp, dp);
-            if (batch % dp != 0)
-                continue;
-            ++batchSplits;
-            const int perReplica = batch / dp;
-            if (pp > 1 && perReplica < pp)
-                continue; // fewer micro-batches than stages for every micro-batch size
-            const int experts = m.isMoe() ? std::gcd(dp, m.experts) : 1;
-            for (int ep : divisorsOf(experts))
-                for (int b : divisorsOf(perReplica)) {
-                    const int micro = perReplica / b;
-                    if (pp > 1 && micro < pp)
-                        continue;
-                    const int64_t passes = int64_t{m.layers / pp} * micro;
-                    if (passes > generate::kMaxLayerPassesPerRank)
-                        continue;
-                    std::vector<int> chunks{1};
-                    if (pp > 1 && micro % pp == 0)
-                        for (int v = 2; pp * v <= m.layers; ++v)
-                            if (m.layers % (pp * v) == 0)
-                                chunks.push_back(v);
-                    const bool spPossible = tp > 1 && m.sequence % tp == 0;
-                    for (int v : chunks)
-                        for (int sp = 0; sp <= (spPossible ? 1 : 0); ++sp)
-                            for (int rc = 0; rc <= 1; ++rc) {
-                                Shape s{tp, pp, dp, ep, v, b, micro, sp == 1, rc == 1};
-                                space.candidates += uint64_t(zeroStagesOf(s)) *
-                                                    placementsOf(s, request.placements).size();
-                                space.shapes.push_back(s);
-                            }
-                }
+            for (int pp : divisorsOf(n / (tp * cp))) {
+                if (m.layers % pp != 0)
+                    continue;
+                ++splits;
+                const int dp = n / (tp * cp * pp);
+                smallestDp = std::min(smallestDp, dp);
+                if (batch % dp != 0)
+                    continue;
+                ++batchSplits;
+                const int perReplica = batch / dp;
+                if (pp > 1 && perReplica < pp)
+                    continue; // fewer micro-batches than stages for every micro-batch size
+                const int experts = m.isMoe() ? std::gcd(dp, m.experts) : 1;
+                for (int ep : divisorsOf(experts))
+                    for (int b : divisorsOf(perReplica)) {
+                        const int micro = perReplica / b;
+                        if (pp > 1 && micro < pp)
+                            continue;
+                        const int64_t passes = int64_t{m.layers / pp} * micro;
+                        if (passes > generate::kMaxLayerPassesPerRank)
+                            continue;
+                        std::vector<int> chunks{1};
+                        if (pp > 1 && micro % pp == 0)
+                            for (int v = 2; pp * v <= m.layers; ++v)
+                                if (m.layers % (pp * v) == 0)
+                                    chunks.push_back(v);
+                        const bool spPossible = tp > 1 && m.sequence % tp == 0;
+                        for (int v : chunks)
+                            for (int sp = 0; sp <= (spPossible ? 1 : 0); ++sp)
+                                for (int rc = 0; rc < recomputes; ++rc) {
+                                    Shape s{tp,    pp,      dp,      ep, v,      b,
+                                            micro, sp == 1, rc == 1, cp, rc == 2};
+                                    space.candidates += uint64_t(zeroStagesOf(s)) *
+                                                        placementsOf(s, request.placements).size() *
+                                                        uint64_t(offloadChoicesOf(request));
+                                    space.shapes.push_back(s);
+                                }
+                    }
+            }
         }
     }
     if (!space.shapes.empty())
@@ -185,7 +225,7 @@ Space enumerateSpace(const PlanRequest& request) {
     else if (batchSplits == 0)
         space.unsatisfiable = "the global batch " + std::to_string(batch) +
                               " is not a multiple of any data-parallel size dp = " + gpus +
-                              " / (tp x pp) (the smallest is " + std::to_string(smallestDp) +
+                              " / (tp x cp x pp) (the smallest is " + std::to_string(smallestDp) +
                               "); GPUs not divisible: choose a GPU count or a global batch that "
                               "share a factor";
     else

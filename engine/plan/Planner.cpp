@@ -20,20 +20,13 @@ size_t largestTerm(const std::array<double, 4>& terms) {
     return size_t(std::max_element(terms.begin(), terms.end()) - terms.begin());
 }
 
-Candidate candidateOf(const Shape& s, int zero, uint8_t placement) {
-    Candidate c;
-    c.tp = s.tp;
-    c.pp = s.pp;
-    c.dp = s.dp;
-    c.ep = s.ep;
-    c.virtualStages = s.virtualStages;
-    c.microBatch = s.microBatch;
-    c.microBatches = s.microBatches;
-    c.zero = static_cast<int8_t>(zero);
-    c.sequenceParallel = s.sequenceParallel;
-    c.recompute = s.recompute;
-    c.placement = placement;
-    return c;
+/// Offloaded states: loaded and stored back once per iteration (the optimizer states: before
+/// and after the step, generate/StageMemory.h's offloadLoadBytes / offloadStoreBytes) through
+/// one NPU's share of the tier; in the tail, behind the gradient reduction.
+double offloadSeconds(const PlanRequest& request, const generate::MemoryBreakdown& memory) {
+    const double bytes = memory.offloadLoadBytes + memory.offloadStoreBytes;
+    return bytes > 0 && request.offloadBytesPerSecond > 0 ? bytes / request.offloadBytesPerSecond
+                                                          : 0;
 }
 
 } // namespace
@@ -65,7 +58,9 @@ RankedCandidate evaluateCandidate(const PlanRequest& request, const NetworkCosts
     out.candidate = candidate;
     out.candidate.microBatches = spec.microBatches();
     out.estimate = estimateIteration(spec, profileShape(spec, program), network);
-    out.memoryBytes = generate::worstStageMemory(spec, program).memory.total();
+    const generate::MemoryBreakdown memory = generate::worstStageMemory(spec, program).memory;
+    out.estimate.tail += offloadSeconds(request, memory);
+    out.memoryBytes = memory.total();
     return out;
 }
 
@@ -73,6 +68,7 @@ Candidate candidateFromSpec(const generate::GeneratorSpec& spec) {
     const generate::ParallelSpec& p = spec.parallel;
     Candidate c;
     c.tp = p.tp;
+    c.cp = p.cp;
     c.pp = p.pp;
     c.dp = p.dp;
     c.ep = p.ep;
@@ -82,12 +78,43 @@ Candidate candidateFromSpec(const generate::GeneratorSpec& spec) {
     c.zero = static_cast<int8_t>(p.zeroStage);
     c.sequenceParallel = p.sequenceParallel;
     c.recompute = p.recompute;
+    c.selectiveRecompute = p.selectiveRecompute;
+    c.offloadOptimizer = spec.offload.optimizer != generate::OffloadTier::None;
     const auto& names = placementNames();
     c.placement =
         static_cast<uint8_t>(std::find(names.begin(), names.end(), p.placement) - names.begin());
     if (c.placement >= names.size())
         c.placement = 0;
     return c;
+}
+
+void offloadTierOf(PlanRequest& request, const RemoteMemoryConfig& memory) {
+    using generate::OffloadTier;
+    const double bw = double(memory.bandwidthBytesPerNs) * 1e9;
+    const double npus = std::max(1, request.npus);
+    request.offloadTier = OffloadTier::None;
+    request.offloadBytesPerSecond = 0;
+    switch (memory.type) {
+    case RemoteMemoryType::NoMemoryExpansion:
+        return;
+    case RemoteMemoryType::PerNpuMemoryExpansion:
+        request.offloadTier = OffloadTier::Nvme;
+        request.offloadBytesPerSecond = bw;
+        return;
+    case RemoteMemoryType::PerNodeMemoryExpansion:
+        request.offloadTier = OffloadTier::Pool;
+        request.offloadBytesPerSecond = bw / std::max(1, memory.numNpusPerNode);
+        return;
+    case RemoteMemoryType::MemoryPool:
+        request.offloadTier = OffloadTier::Pool;
+        request.offloadBytesPerSecond = bw / npus;
+        return;
+    case RemoteMemoryType::Pooled:
+        request.offloadTier = OffloadTier::Pool;
+        request.offloadBytesPerSecond =
+            std::min(double(memory.fabricBytesPerNs) * 1e9, bw * std::max(1, memory.groups) / npus);
+        return;
+    }
 }
 
 PlanResult rankConfigurations(const PlanRequest& request, const NetworkCosts& network) {
@@ -121,14 +148,17 @@ PlanResult rankConfigurations(const PlanRequest& request, const NetworkCosts& ne
         const generate::ModelProgram program = generate::buildProgram(spec);
         const ShapeProfile profile = profileShape(spec, program);
         const std::vector<uint8_t> placements = placementsOf(shape, request.placements);
-        for (int zero = 0; zero < zeroStagesOf(shape); ++zero) {
-            spec.parallel.zeroStage = zero;
+        for (int zero = 0; zero < zeroStagesOf(shape) * offloadChoicesOf(request); ++zero) {
+            const bool offload = zero >= zeroStagesOf(shape); // the same stages, offloaded
+            spec.parallel.zeroStage = zero % zeroStagesOf(shape);
+            spec.offload.optimizer = offload ? request.offloadTier : generate::OffloadTier::None;
             const generate::WorstStageMemory memory = generate::worstStageMemory(spec, program);
             const double bytes = memory.memory.total();
             result.enumerated += placements.size();
             if (leastBytes < 0 || bytes < leastBytes) {
                 leastBytes = bytes;
-                result.leastMemory.candidate = candidateOf(shape, zero, placements.front());
+                result.leastMemory.candidate =
+                    candidateOf(shape, spec.parallel.zeroStage, placements.front(), offload);
                 result.leastMemory.memoryBytes = bytes;
                 result.leastMemoryTerms = termsOf(memory.memory);
             }
@@ -140,8 +170,9 @@ PlanResult rankConfigurations(const PlanRequest& request, const NetworkCosts& ne
             for (uint8_t placement : placements) {
                 spec.parallel.placement = placementNames()[placement];
                 RankedCandidate ranked;
-                ranked.candidate = candidateOf(shape, zero, placement);
+                ranked.candidate = candidateOf(shape, spec.parallel.zeroStage, placement, offload);
                 ranked.estimate = estimateIteration(spec, profile, network);
+                ranked.estimate.tail += offloadSeconds(request, memory.memory);
                 ranked.memoryBytes = bytes;
                 result.ranked.push_back(ranked);
             }

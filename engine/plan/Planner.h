@@ -9,6 +9,7 @@
 #include "plan/NetworkCosts.h"
 #include "plan/PlanEstimate.h"
 #include "plan/PlanSpace.h"
+#include "spec/MemoryConfig.h"
 
 #include <array>
 #include <cstdint>
@@ -59,6 +60,11 @@ RankedCandidate evaluateCandidate(const PlanRequest& request, const NetworkCosts
 /// The candidate a spec's parallel section describes (its placement must be one of
 /// placementNames(); the micro-batches follow the global batch).
 Candidate candidateFromSpec(const generate::GeneratorSpec& spec);
+
+/// Sets the request's offload tier from the project's remote memory (none: no offload axis;
+/// per NPU: nvme at its bandwidth; per node, a pool: pool, at one NPU's share of the bandwidth).
+/// Call after setting request.npus.
+void offloadTierOf(PlanRequest& request, const RemoteMemoryConfig& memory);
 
 /// Ranks the whole space. Never throws for an unsatisfiable request: `unsatisfiable` names the
 /// constraint (including "fits no configuration" when every candidate is out of memory).

@@ -48,7 +48,7 @@ const std::map<std::string, GeneratorFieldLook>& looks() {
         for (const char* path :
              {"training.flashAttention", "parallel.tp", "parallel.pp", "parallel.ep", "parallel.cp",
               "parallel.schedule", "parallel.virtualStages", "parallel.zeroStage",
-              "parallel.sequenceParallel", "parallel.recompute"})
+              "parallel.sequenceParallel", "parallel.recompute", "parallel.selectiveRecompute"})
             t[path].transformerOnly = true;
         return t;
     }();

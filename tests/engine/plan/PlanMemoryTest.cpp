@@ -27,28 +27,23 @@ std::string key(const Candidate& c) {
 
 struct Agreement {
     int fits = 0, refused = 0, disagreements = 0;
+    int withCp = 0, selective = 0, offloaded = 0; ///< candidates compared on the new axes
 };
 
-/// Every (shape, ZeRO stage) of the space, at its first placement: the planner's verdict (ranked
-/// or refused) against computeFigures' outOfMemory.
+/// Every (shape, ZeRO stage, offload) of the space, at its first placement: the planner's
+/// verdict (ranked or refused) against computeFigures' outOfMemory.
 Agreement compare(const PlanRequest& request, const PlanResult& result) {
     std::set<std::string> ranked;
     for (const RankedCandidate& r : result.ranked)
         ranked.insert(key(r.candidate));
     Agreement a;
     for (const Shape& s : enumerateSpace(request).shapes)
-        for (int zero = 0; zero < zeroStagesOf(s); ++zero) {
-            const Candidate c{s.tp,
-                              s.pp,
-                              s.dp,
-                              s.ep,
-                              s.virtualStages,
-                              s.microBatch,
-                              s.microBatches,
-                              int8_t(zero),
-                              s.sequenceParallel,
-                              s.recompute,
-                              placementsOf(s).front()};
+        for (int z = 0; z < zeroStagesOf(s) * offloadChoicesOf(request); ++z) {
+            const Candidate c =
+                candidateOf(s, z % zeroStagesOf(s), placementsOf(s).front(), z >= zeroStagesOf(s));
+            a.withCp += c.cp > 1;
+            a.selective += c.selectiveRecompute;
+            a.offloaded += c.offloadOptimizer;
             const bool generatorRefuses =
                 generate::computeFigures(candidateSpec(request, c)).outOfMemory;
             const bool plannerRanks = ranked.count(key(c)) > 0;
@@ -113,4 +108,73 @@ TEST(PlanMemory, AModelThatFitsNowhereNamesItsLargestTerm) {
     EXPECT_NE(result.unsatisfiable.find("fits no configuration of 8 GPUs"), std::string::npos)
         << result.unsatisfiable;
     EXPECT_NE(result.unsatisfiable.find("largest term is"), std::string::npos);
+}
+
+TEST(PlanMemory, ContextParallelismAndOffloadAgreeWithTheGenerator) {
+    // The small GPT with fused attention (cp 2, 4 and 8 legal: s 16) on 8 GPUs, with a per-NPU
+    // remote tier (the optimizer states kept or offloaded), HBM at the median candidate's
+    // memory: the planner and computeFigures agree on every candidate, cp and offload included.
+    PlanRequest request{test::smallGpt(), 8};
+    request.base.training.globalBatch = 16;
+    request.base.training.flashAttention = true;
+    RemoteMemoryConfig tier;
+    tier.type = RemoteMemoryType::PerNpuMemoryExpansion;
+    tier.bandwidthBytesPerNs = 10;
+    offloadTierOf(request, tier);
+    ASSERT_EQ(request.offloadTier, generate::OffloadTier::Nvme);
+    EXPECT_DOUBLE_EQ(request.offloadBytesPerSecond, 10e9);
+    const SimulationSpec s = platform(4, 2);
+    const NetworkCosts network(s.platform, s.system);
+    request.base.compute.hbmCapacityGiB = 1e6;
+    const PlanResult all = rankConfigurations(request, network);
+    ASSERT_FALSE(all.ranked.empty()) << all.unsatisfiable;
+    std::vector<double> bytes;
+    for (const RankedCandidate& r : all.ranked)
+        bytes.push_back(r.memoryBytes);
+    std::nth_element(bytes.begin(), bytes.begin() + std::ptrdiff_t(bytes.size() / 2), bytes.end());
+    request.base.compute.hbmCapacityGiB = bytes[bytes.size() / 2] / double(1ull << 30);
+    const PlanResult half = rankConfigurations(request, network);
+    const Agreement a = compare(request, half);
+    EXPECT_GT(a.fits, 20);
+    EXPECT_GT(a.refused, 20);
+    EXPECT_GT(a.withCp, 20);
+    EXPECT_GT(a.offloaded, 20);
+    EXPECT_EQ(a.disagreements, 0);
+    EXPECT_EQ(half.rejectedForMemory + half.ranked.size(), half.enumerated);
+    // The unfused small GPT of the first test compares selective recomputation too.
+    PlanRequest unfused{test::smallGpt(), 8};
+    unfused.base.training.globalBatch = 16;
+    unfused.base.compute.hbmCapacityGiB = request.base.compute.hbmCapacityGiB;
+    const Agreement b = compare(unfused, rankConfigurations(unfused, network));
+    EXPECT_GT(b.selective, 20);
+    EXPECT_EQ(b.disagreements, 0);
+}
+
+TEST(PlanMemory, OffloadingTheOptimizerStatesCostsTheirTrafficThroughTheTier) {
+    // t1 p1 d8 ZeRO 0 of the small GPT: offloaded, the optimizer states (12 bytes per parameter,
+    // fp16 training) leave HBM, and the tail grows by their load and store through 1 GB/s.
+    PlanRequest request{test::smallGpt(), 8};
+    request.base.training.globalBatch = 16;
+    RemoteMemoryConfig tier;
+    tier.type = RemoteMemoryType::PerNpuMemoryExpansion;
+    tier.bandwidthBytesPerNs = 1;
+    offloadTierOf(request, tier);
+    const SimulationSpec s = platform(4, 2);
+    const NetworkCosts network(s.platform, s.system);
+    Candidate kept;
+    kept.dp = 8;
+    kept.microBatches = 2;
+    Candidate offloaded = kept;
+    offloaded.offloadOptimizer = true;
+    const RankedCandidate a = evaluateCandidate(request, network, kept);
+    const RankedCandidate b = evaluateCandidate(request, network, offloaded);
+    const generate::ModelFigures f = generate::computeFigures(candidateSpec(request, kept));
+    const double optimizer = f.memory.optimizer;
+    EXPECT_GT(optimizer, 0);
+    EXPECT_NEAR(a.memoryBytes - b.memoryBytes, optimizer, 1e-6 * optimizer);
+    EXPECT_NEAR(b.estimate.tail - a.estimate.tail, 2 * optimizer / 1e9, 1e-9);
+    EXPECT_DOUBLE_EQ(b.estimate.compute, a.estimate.compute);
+    // Without a tier (no remote memory), no offload axis.
+    offloadTierOf(request, RemoteMemoryConfig{});
+    EXPECT_EQ(offloadChoicesOf(request), 1);
 }

@@ -38,28 +38,30 @@ uint64_t count(const Space& space) {
 } // namespace
 
 TEST(PlanSpace, TwoGpusTwoLayersCountByHand) {
-    // N 2, B 2, 2 layers, 2 heads, s 4:
-    //   t1 p1 d2: b 1 (m 1), recompute 2 -> 2 shapes x ZeRO 4 x 1 order (dp) = 8
-    //   t1 p2 d1: b 1 (m 2 >= p; v 2 needs 4 layers), b 2 (m 1 < p: no) -> 2 shapes x 1 x 1 = 2
-    //   t2 p1 d1: b 1, 2; sp 2; recompute 2 -> 8 shapes x 1 x 1 = 8
+    // N 2, B 2, 2 layers, 2 heads, s 4, unfused attention (no cp; recompute none, full or
+    // selective):
+    //   t1 p1 d2: b 1 (m 1), recompute 3 -> 3 shapes x ZeRO 4 x 1 order (dp) = 12
+    //   t1 p2 d1: b 1 (m 2 >= p; v 2 needs 4 layers), b 2 (m 1 < p: no) -> 3 shapes x 1 x 1 = 3
+    //   t2 p1 d1: b 1, 2; sp 2; recompute 3 -> 12 shapes x 1 x 1 = 12
     const Space space = enumerateSpace({tiny(2, 2, 8, 16, 4, 2), 2});
     ASSERT_TRUE(space.unsatisfiable.empty()) << space.unsatisfiable;
-    EXPECT_EQ(space.candidates, 18u);
-    EXPECT_EQ(count(space), 18u);
+    EXPECT_EQ(space.candidates, 27u);
+    EXPECT_EQ(count(space), 27u);
 }
 
 TEST(PlanSpace, FourGpusFourLayersCountByHand) {
-    // N 4, B 8, 4 layers, 4 heads, s 64 (k! orders for k axes of size > 1):
-    //   t1 p1 d4: b 1, 2; rc 2 -> 4 x ZeRO 4 x 1                              = 16
-    //   t1 p2 d2: b 1 (m 4), 2 (m 2); v 1, 2; rc 2 -> 8 x ZeRO 4 x 2 orders   = 64
-    //   t1 p4 d1: b 1 (m 8), 2 (m 4); v 1; rc 2 -> 4 x 1 x 1                  = 4
-    //   t2 p1 d2: b 1, 2, 4; sp 2; rc 2 -> 12 x ZeRO 4 x 2 orders            = 96
-    //   t2 p2 d1: b 1, 2, 4 (m 8, 4, 2); v 1, 2; sp 2; rc 2 -> 24 x 1 x 2     = 48
-    //   t4 p1 d1: b 1, 2, 4, 8; sp 2; rc 2 -> 16 x 1 x 1                      = 16
+    // N 4, B 8, 4 layers, 4 heads, s 64, unfused (k! orders for k axes of size > 1; rc: none,
+    // full, selective):
+    //   t1 p1 d4: b 1, 2; rc 3 -> 6 x ZeRO 4 x 1                              = 24
+    //   t1 p2 d2: b 1 (m 4), 2 (m 2); v 1, 2; rc 3 -> 12 x ZeRO 4 x 2 orders  = 96
+    //   t1 p4 d1: b 1 (m 8), 2 (m 4); v 1; rc 3 -> 6 x 1 x 1                  = 6
+    //   t2 p1 d2: b 1, 2, 4; sp 2; rc 3 -> 18 x ZeRO 4 x 2 orders            = 144
+    //   t2 p2 d1: b 1, 2, 4 (m 8, 4, 2); v 1, 2; sp 2; rc 3 -> 36 x 1 x 2     = 72
+    //   t4 p1 d1: b 1, 2, 4, 8; sp 2; rc 3 -> 24 x 1 x 1                      = 24
     const Space space = enumerateSpace({tiny(4, 4, 64, 256, 64, 8), 4});
     ASSERT_TRUE(space.unsatisfiable.empty()) << space.unsatisfiable;
-    EXPECT_EQ(space.candidates, 244u);
-    EXPECT_EQ(count(space), 244u);
+    EXPECT_EQ(space.candidates, 366u);
+    EXPECT_EQ(count(space), 366u);
 }
 
 TEST(PlanSpace, EveryCandidateIsASpecTheGeneratorAccepts) {
@@ -71,17 +73,7 @@ TEST(PlanSpace, EveryCandidateIsASpecTheGeneratorAccepts) {
         for (const Shape& s : space.shapes)
             for (int zero = 0; zero < zeroStagesOf(s); ++zero)
                 for (uint8_t placement : placementsOf(s)) {
-                    Candidate c{s.tp,
-                                s.pp,
-                                s.dp,
-                                s.ep,
-                                s.virtualStages,
-                                s.microBatch,
-                                s.microBatches,
-                                int8_t(zero),
-                                s.sequenceParallel,
-                                s.recompute,
-                                placement};
+                    Candidate c = candidateOf(s, zero, placement);
                     const generate::GeneratorSpec spec = candidateSpec(request, c);
                     EXPECT_NO_THROW(generate::validate(spec)) << preset << " " << candidateLabel(c);
                     EXPECT_EQ(spec.parallel.npus(), 16);
