@@ -27,6 +27,7 @@
 #include "generate/GeneratorSpec.h"
 #include "generate/LayerProgram.h"
 #include "plan/NetworkCosts.h"
+#include "plan/PassWalk.h"
 
 #include <array>
 #include <vector>
@@ -54,6 +55,7 @@ struct StageProfile {
     std::array<double, kGroupKinds> weightBytes{};
     std::array<double, kGroupKinds> shares{};
     double layers = 0; ///< layers (embedding and head included) of the stage, every chunk
+    WalkChunks walk;   ///< its chunks step by step, for the queue walk (PassWalk.h)
 };
 
 /// What depends on the shape (tp, pp, ep, b, v, sp, recompute) only: built once per shape.

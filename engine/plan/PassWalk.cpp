@@ -1,0 +1,229 @@
+#include "plan/PassWalk.h"
+
+#include <algorithm>
+#include <array>
+
+namespace astrolabe::plan {
+namespace {
+
+using generate::GroupKind;
+
+/// The NPU's collective queues: per queue the phases scheduled on it, in start order.
+class Queues {
+public:
+    explicit Queues(bool lifo) : m_lifo(lifo) {}
+
+    /// A collective that runs beside the compute, issued at `issue`: its phases run one after
+    /// the other, each when its queue is free. Returns its id (see end()).
+    int background(const std::vector<NetworkCosts::Phase>& phases, double issue) {
+        const int id = static_cast<int>(m_end.size());
+        double t = issue;
+        for (const NetworkCosts::Phase& phase : phases) {
+            std::vector<Segment>& q = queue(phase.queue);
+            const double start = std::max(t, q.empty() ? t : q.back().end);
+            q.push_back({start, start + phase.seconds, id});
+            t = start + phase.seconds;
+        }
+        m_end.push_back(t);
+        return id;
+    }
+
+    /// A collective the compute waits for, issued at `issue`: when it ends.
+    double blocking(const std::vector<NetworkCosts::Phase>& phases, double issue) {
+        double t = issue;
+        for (const NetworkCosts::Phase& phase : phases) {
+            std::vector<Segment>& q = queue(phase.queue);
+            // Phases over before t no longer matter.
+            size_t done = 0;
+            while (done < q.size() && q[done].end <= t)
+                ++done;
+            q.erase(q.begin(), q.begin() + long(done));
+            double start = t;
+            size_t at = 0; // the first phase that has not started by `start`
+            if (m_lifo) {
+                if (!q.empty() && q.front().start <= t) { // one runs: wait for it only
+                    start = q.front().end;
+                    at = 1;
+                }
+            } else if (!q.empty()) {
+                start = std::max(t, q.back().end);
+                at = q.size();
+            }
+            for (size_t i = at; i < q.size(); ++i) { // those waiting move back
+                q[i].start += phase.seconds;
+                q[i].end += phase.seconds;
+                if (q[i].id >= 0)
+                    m_end[size_t(q[i].id)] = std::max(m_end[size_t(q[i].id)], q[i].end);
+            }
+            q.insert(q.begin() + long(at), Segment{start, start + phase.seconds, -1});
+            t = start + phase.seconds;
+        }
+        return t;
+    }
+
+    double end(int id) const { return id < 0 ? 0 : m_end[size_t(id)]; }
+
+    /// When every queue is empty.
+    double drained() const {
+        double t = 0;
+        for (const std::vector<Segment>& q : m_queues)
+            if (!q.empty())
+                t = std::max(t, q.back().end);
+        return t;
+    }
+
+private:
+    struct Segment {
+        double start = 0, end = 0;
+        int id = -1; ///< the background collective's, -1 for a blocking one
+    };
+    std::vector<Segment>& queue(int index) {
+        if (size_t(index) >= m_queues.size())
+            m_queues.resize(size_t(index) + 1);
+        return m_queues[size_t(index)];
+    }
+
+    bool m_lifo;
+    std::vector<std::vector<Segment>> m_queues;
+    std::vector<double> m_end;
+};
+
+class Walker {
+public:
+    Walker(const WalkOptions& options, const PhasesOf& phases)
+        : m_options(options), m_phases(phases), m_queues(options.lifo) {}
+
+    /// One pass over `layers` (forward order) starting at `t`; returns when its last step ends.
+    /// `buckets`: reduce the gradients in buckets as the last backward pass does.
+    double pass(const std::vector<WalkLayer>& layers, bool forward, double t, bool buckets) {
+        const size_t n = layers.size();
+        auto at = [&](size_t k) -> const WalkLayer& { return layers[forward ? k : n - 1 - k]; };
+        const bool zero3 = m_options.zero3;
+        m_gathers.assign(n, Ids{}); // ZeRO-3: per layer, per group
+        std::vector<Ids>& gathers = m_gathers;
+        for (Ids& ids : gathers)
+            ids.fill(-1);
+        if (zero3 && n > 0)
+            gathers[0] = gather(at(0), t);
+        std::array<double, kGroups> pending{}; // bucket bytes per group
+        for (size_t k = 0; k < n; ++k) {
+            const WalkLayer& layer = at(k);
+            double start = t;
+            for (const int id : gathers[k])
+                start = std::max(start, m_queues.end(id));
+            const bool recomputes = !forward && m_options.recompute && layer.recomputable;
+            const std::vector<WalkStep>& leading =
+                recomputes || forward ? layer.forward : layer.backward;
+            const bool next = zero3 && k + 1 < n;
+            const bool afterFirst = next && !leading.empty() && leading.front().collective;
+            if (next && !afterFirst)
+                gathers[k + 1] = gather(at(k + 1), start);
+            double tt = start;
+            bool first = true;
+            auto run = [&](const std::vector<WalkStep>& steps) {
+                for (const WalkStep& step : steps) {
+                    if (step.collective) {
+                        const auto& phases = m_phases(step.type, step.group, step.commBytes);
+                        tt = m_queues.blocking(phases, tt);
+                        for (const NetworkCosts::Phase& phase : phases)
+                            m_plain += phase.seconds;
+                    } else {
+                        tt += step.seconds;
+                        m_plain += step.seconds;
+                    }
+                    if (first && afterFirst)
+                        gathers[k + 1] = gather(at(k + 1), tt);
+                    first = false;
+                }
+            };
+            if (recomputes)
+                run(layer.forward);
+            run(forward ? layer.forward : layer.backward);
+            t = tt;
+            if (forward)
+                continue;
+            for (const auto& [group, bytes] : layer.shares) {
+                if (zero3) {
+                    double issue = t;
+                    if (k + 1 < n)
+                        issue = std::max(issue, m_queues.end(gathers[k + 1][size_t(group)]));
+                    m_queues.background(m_phases(CollectiveType::ReduceScatter, group, bytes),
+                                        issue);
+                } else if (buckets && group != GroupKind::None) {
+                    double& b = pending[size_t(group)];
+                    b += bytes;
+                    if (b >= m_options.bucketBytes) {
+                        reduce(group, b, t);
+                        b = 0;
+                    }
+                }
+            }
+        }
+        for (size_t g = 0; g < kGroups; ++g)
+            if (pending[g] > 0)
+                reduce(static_cast<GroupKind>(g), pending[g], t);
+        return t;
+    }
+
+    double drained() const { return m_queues.drained(); }
+    /// The compute and blocking collectives walked so far, back to back.
+    double plain() const { return m_plain; }
+
+private:
+    static constexpr size_t kGroups = 16; // > the GroupKind values
+    using Ids = std::array<int, kGroups>;
+
+    Ids gather(const WalkLayer& layer, double issue) {
+        Ids ids;
+        ids.fill(-1);
+        for (const auto& [group, bytes] : layer.shares) {
+            const int members = m_options.groupSize ? m_options.groupSize(group) : 1;
+            const auto& phases =
+                m_phases(CollectiveType::AllGather, group, bytes / std::max(1, members));
+            if (!phases.empty())
+                ids[size_t(group)] = m_queues.background(phases, issue);
+        }
+        return ids;
+    }
+    void reduce(GroupKind group, double bytes, double issue) {
+        const CollectiveType type = m_options.zeroStage == 0 ? CollectiveType::AllReduce
+                                                             : CollectiveType::ReduceScatter;
+        m_queues.background(m_phases(type, group, bytes), issue);
+    }
+
+    const WalkOptions& m_options;
+    const PhasesOf& m_phases;
+    Queues m_queues;
+    std::vector<Ids> m_gathers;
+    double m_plain = 0;
+};
+
+} // namespace
+
+Zero3Walk walkZero3MicroBatch(const WalkChunks& chunks, const WalkOptions& options,
+                              const PhasesOf& phases) {
+    Walker walker(options, phases);
+    const size_t v = chunks.size();
+    double t = 0, second = 0;
+    for (int round = 0; round < 2; ++round) {
+        second = t;
+        for (size_t c = 0; c < v; ++c) {
+            t = walker.pass(chunks[c], true, t, false);
+            t = walker.pass(chunks[v - 1 - c], false, t, false);
+        }
+    }
+    return {t - second, std::max(0.0, walker.drained() - t)};
+}
+
+BucketWalk walkLastBackward(const WalkChunks& chunks, const WalkOptions& options,
+                            const PhasesOf& phases) {
+    BucketWalk out;
+    Walker walker(options, phases);
+    for (size_t c = chunks.size(); c-- > 0;)
+        out.withBuckets = walker.pass(chunks[c], false, out.withBuckets, true);
+    out.without = walker.plain();
+    out.after = std::max(0.0, walker.drained() - out.withBuckets);
+    return out;
+}
+
+} // namespace astrolabe::plan
