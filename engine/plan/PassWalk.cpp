@@ -168,6 +168,8 @@ public:
     double drained() const { return m_queues.drained(); }
     /// The compute and blocking collectives walked so far, back to back.
     double plain() const { return m_plain; }
+    /// ZeRO 1-2: the all-gathers of the buckets reduced so far, one after the other.
+    double gathered() const { return m_gathered; }
 
 private:
     static constexpr size_t kGroups = 16; // > the GroupKind values
@@ -189,13 +191,19 @@ private:
         const CollectiveType type = m_options.zeroStage == 0 ? CollectiveType::AllReduce
                                                              : CollectiveType::ReduceScatter;
         m_queues.background(m_phases(type, group, bytes), issue);
+        if (m_options.zeroStage > 0) {
+            const int members = m_options.groupSize ? m_options.groupSize(group) : 1;
+            for (const NetworkCosts::Phase& phase :
+                 m_phases(CollectiveType::AllGather, group, bytes / std::max(1, members)))
+                m_gathered += phase.seconds;
+        }
     }
 
     const WalkOptions& m_options;
     const PhasesOf& m_phases;
     Queues m_queues;
     std::vector<Ids> m_gathers;
-    double m_plain = 0;
+    double m_plain = 0, m_gathered = 0;
 };
 
 } // namespace
@@ -222,6 +230,7 @@ BucketWalk walkLastBackward(const WalkChunks& chunks, const WalkOptions& options
     for (size_t c = chunks.size(); c-- > 0;)
         out.withBuckets = walker.pass(chunks[c], false, out.withBuckets, true);
     out.without = walker.plain();
+    out.gathers = walker.gathered();
     out.after = std::max(0.0, walker.drained() - out.withBuckets);
     return out;
 }

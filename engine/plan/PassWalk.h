@@ -73,9 +73,10 @@ Zero3Walk walkZero3MicroBatch(const WalkChunks& chunks, const WalkOptions& optio
 
 /// The last backward pass of every chunk with the gradient buckets issued as the generator
 /// does: {the passes' time with the buckets, without them (compute and blocking collectives
-/// back to back), how long the buckets run on after the last pass}.
+/// back to back), how long the buckets run on after the last pass, and (ZeRO 1-2) the
+/// all-gathers of the updated weights after the optimizer step, one per bucket}.
 struct BucketWalk {
-    double withBuckets = 0, without = 0, after = 0;
+    double withBuckets = 0, without = 0, after = 0, gathers = 0;
 };
 BucketWalk walkLastBackward(const WalkChunks& chunks, const WalkOptions& options,
                             const PhasesOf& phases);

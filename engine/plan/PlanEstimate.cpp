@@ -150,7 +150,6 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     const double e = spec.training.bytesPerElement;
     const double stateBytes = e < 4 ? 24 : 16; // Adam: fp32 master, m, v read and written
     const double hbm = spec.compute.hbmGBps * 1e9 * spec.compute.efficiency;
-    const double bucket = double(std::max<uint64_t>(par.bucketBytes, 1));
     auto coll = [&](CollectiveType type, GroupKind group, double bytes) {
         return net.collectiveSeconds(type, generate::groupSizeOf(group, par), bytes,
                                      groupStride(group, par, strides));
@@ -183,6 +182,7 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     walk.groupSize = [&](GroupKind group) { return generate::groupSizeOf(group, par); };
 
     double tauMax = 0, computeOfMax = 0, commOfMax = 0, tailMax = 0;
+    std::vector<double> delays, tails; // per stage
     for (const StageProfile& s : profile.stages) {
         double comm = 0;
         for (const CollectiveUse& u : s.blocking)
@@ -194,13 +194,8 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
                 continue;
             const int size = generate::groupSizeOf(group, par);
             shardElements += s.elements[k] / (par.zeroStage >= 1 ? size : 1);
-            if (par.zeroStage == 1 || par.zeroStage == 2) {
-                const double bytes = s.elements[k] * e;
-                const double buckets = std::ceil(bytes / bucket);
-                gather += buckets * coll(CollectiveType::AllGather, group, bytes / buckets / size);
-            }
         }
-        double tau = s.computeSeconds + comm, exposed = 0;
+        double tau = s.computeSeconds + comm, exposed = 0, delay = 0;
         if (par.zeroStage == 3) {
             // ZeRO-3's gathers and reduce-scatters beside the compute, and the blocking
             // collectives queued behind them, walked layer by layer; the last reduce-scatters
@@ -212,19 +207,30 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
             // The gradient buckets run behind the last micro-batch's backward pass, delaying
             // the blocking collectives queued behind them; what runs on after it is exposed.
             const BucketWalk last = walkLastBackward(s.walk, walk, phases);
-            exposed = std::max(0.0, last.withBuckets - last.without) + last.after;
+            delay = std::max(0.0, last.withBuckets - last.without);
+            exposed = last.after;
+            gather = last.gathers; // ZeRO 1-2: the updated weights, bucket by bucket
         }
         const double optimizer = shardElements * (2 * e + stateBytes) / hbm;
         double tail = exposed + optimizer + gather;
         if (p > 1 && profile.tiedEmbeddingBytes > 0)
             tail +=
                 coll(CollectiveType::AllReduce, GroupKind::Embedding, profile.tiedEmbeddingBytes);
+        delays.push_back(delay);
+        tails.push_back(tail);
         if (tau > tauMax) {
             tauMax = tau;
             computeOfMax = s.computeSeconds;
             commOfMax = tau - s.computeSeconds;
         }
-        tailMax = std::max(tailMax, tail);
+    }
+    // The last backward pass goes down the pipeline from the last stage to the first, each
+    // stage's made longer by its buckets (the delay above): stage s ends its pass after the
+    // delays of the stages after it, then its own tail runs.
+    double chain = 0;
+    for (size_t s = profile.stages.size(); s-- > 0;) {
+        chain += delays[s];
+        tailMax = std::max(tailMax, chain + tails[s]);
     }
     // A boundary message each way per micro-batch sits on the cycle between neighbouring stages
     // (a stage's backward waits for the next stage's, whose forward waited for this one's).
