@@ -53,7 +53,6 @@ NetworkCosts::NetworkCosts(const PlatformSpec& platform, const SystemConfig& sys
     for (size_t i = 0; i < 4; ++i)
         m_algorithm[size_t(types[i])] = groupAlgorithm(system.algorithms(kinds[i]));
     m_endpointSeconds = double(system.endpointDelayNs) * 1e-9;
-    m_lifo = system.schedulingPolicy != SchedulingPolicy::FIFO;
     m_localMemoryBytesPerSecond = system.localMemBandwidthGBps * 1e9;
 }
 

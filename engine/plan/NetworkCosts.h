@@ -55,8 +55,6 @@ public:
                                         long stride) const;
 
     int npus() const { return m_npus; }
-    /// The system's collective queue policy: the newest waiting collective runs first.
-    bool lifo() const { return m_lifo; }
     int dimensions() const { return static_cast<int>(m_dims.size()); }
 
 private:
@@ -80,7 +78,6 @@ private:
     double m_endpointSeconds = 0;
     double m_localMemoryBytesPerSecond = 0; ///< 0: reductions cost nothing
     int m_npus = 1;
-    bool m_lifo = true;
 };
 
 } // namespace astrolabe::plan

@@ -8,57 +8,19 @@ namespace {
 
 using generate::GroupKind;
 
-/// The NPU's collective queues: per queue the phases scheduled on it, in start order.
+/// The NPU's collective queues, first come first served: when each is free again.
 class Queues {
 public:
-    explicit Queues(bool lifo) : m_lifo(lifo) {}
-
     /// A collective that runs beside the compute, issued at `issue`: its phases run one after
-    /// the other, each when its queue is free. Returns its id (see end()).
+    /// the other, each after what its queue holds. Returns its id (see end()).
     int background(const std::vector<NetworkCosts::Phase>& phases, double issue) {
-        const int id = static_cast<int>(m_end.size());
-        double t = issue;
-        for (const NetworkCosts::Phase& phase : phases) {
-            std::vector<Segment>& q = queue(phase.queue);
-            const double start = std::max(t, q.empty() ? t : q.back().end);
-            q.push_back({start, start + phase.seconds, id});
-            t = start + phase.seconds;
-        }
-        m_end.push_back(t);
-        return id;
+        m_end.push_back(run(phases, issue));
+        return static_cast<int>(m_end.size()) - 1;
     }
 
     /// A collective the compute waits for, issued at `issue`: when it ends.
     double blocking(const std::vector<NetworkCosts::Phase>& phases, double issue) {
-        double t = issue;
-        for (const NetworkCosts::Phase& phase : phases) {
-            std::vector<Segment>& q = queue(phase.queue);
-            // Phases over before t no longer matter.
-            size_t done = 0;
-            while (done < q.size() && q[done].end <= t)
-                ++done;
-            q.erase(q.begin(), q.begin() + long(done));
-            double start = t;
-            size_t at = 0; // the first phase that has not started by `start`
-            if (m_lifo) {
-                if (!q.empty() && q.front().start <= t) { // one runs: wait for it only
-                    start = q.front().end;
-                    at = 1;
-                }
-            } else if (!q.empty()) {
-                start = std::max(t, q.back().end);
-                at = q.size();
-            }
-            for (size_t i = at; i < q.size(); ++i) { // those waiting move back
-                q[i].start += phase.seconds;
-                q[i].end += phase.seconds;
-                if (q[i].id >= 0)
-                    m_end[size_t(q[i].id)] = std::max(m_end[size_t(q[i].id)], q[i].end);
-            }
-            q.insert(q.begin() + long(at), Segment{start, start + phase.seconds, -1});
-            t = start + phase.seconds;
-        }
-        return t;
+        return run(phases, issue);
     }
 
     double end(int id) const { return id < 0 ? 0 : m_end[size_t(id)]; }
@@ -66,32 +28,32 @@ public:
     /// When every queue is empty.
     double drained() const {
         double t = 0;
-        for (const std::vector<Segment>& q : m_queues)
-            if (!q.empty())
-                t = std::max(t, q.back().end);
+        for (double free : m_free)
+            t = std::max(t, free);
         return t;
     }
 
 private:
-    struct Segment {
-        double start = 0, end = 0;
-        int id = -1; ///< the background collective's, -1 for a blocking one
-    };
-    std::vector<Segment>& queue(int index) {
-        if (size_t(index) >= m_queues.size())
-            m_queues.resize(size_t(index) + 1);
-        return m_queues[size_t(index)];
+    double run(const std::vector<NetworkCosts::Phase>& phases, double issue) {
+        double t = issue;
+        for (const NetworkCosts::Phase& phase : phases) {
+            if (size_t(phase.queue) >= m_free.size())
+                m_free.resize(size_t(phase.queue) + 1, 0.0);
+            double& free = m_free[size_t(phase.queue)];
+            t = std::max(t, free) + phase.seconds;
+            free = t;
+        }
+        return t;
     }
 
-    bool m_lifo;
-    std::vector<std::vector<Segment>> m_queues;
-    std::vector<double> m_end;
+    std::vector<double> m_free; ///< per queue
+    std::vector<double> m_end;  ///< per background collective
 };
 
 class Walker {
 public:
     Walker(const WalkOptions& options, const PhasesOf& phases)
-        : m_options(options), m_phases(phases), m_queues(options.lifo) {}
+        : m_options(options), m_phases(phases) {}
 
     /// One pass over `layers` (forward order) starting at `t`; returns when its last step ends.
     /// `buckets`: reduce the gradients in buckets as the last backward pass does.

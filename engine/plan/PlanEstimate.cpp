@@ -174,7 +174,6 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
         return cache.back().phases;
     };
     WalkOptions walk;
-    walk.lifo = false; // what the simulated traces show, docs/planner.md
     walk.recompute = par.recompute;
     walk.zero3 = par.zeroStage == 3;
     walk.zeroStage = par.zeroStage;
