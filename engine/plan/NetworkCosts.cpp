@@ -173,8 +173,8 @@ std::vector<NetworkCosts::Phase> NetworkCosts::collectivePhases(CollectiveType t
     if (members <= 1 || commBytes <= 0)
         return {};
     if (isMachineRing(type, members))
-        return machinePhases(type, type == CollectiveType::AllGather ? commBytes * members
-                                                                     : commBytes);
+        return machinePhases(type,
+                             type == CollectiveType::AllGather ? commBytes * members : commBytes);
     return {{0, collectiveSeconds(type, members, commBytes, stride)}};
 }
 

@@ -53,7 +53,8 @@ private:
 class Walker {
 public:
     Walker(const WalkOptions& options, const PhasesOf& phases)
-        : m_options(options), m_phases(phases) {}
+        : m_options(options)
+        , m_phases(phases) {}
 
     /// One pass over `layers` (forward order) starting at `t`; returns when its last step ends.
     /// `buckets`: reduce the gradients in buckets as the last backward pass does.
@@ -150,8 +151,8 @@ private:
         return ids;
     }
     void reduce(GroupKind group, double bytes, double issue) {
-        const CollectiveType type = m_options.zeroStage == 0 ? CollectiveType::AllReduce
-                                                             : CollectiveType::ReduceScatter;
+        const CollectiveType type =
+            m_options.zeroStage == 0 ? CollectiveType::AllReduce : CollectiveType::ReduceScatter;
         m_queues.background(m_phases(type, group, bytes), issue);
         if (m_options.zeroStage > 0) {
             const int members = m_options.groupSize ? m_options.groupSize(group) : 1;
