@@ -125,22 +125,57 @@ double NetworkCosts::collectiveSeconds(CollectiveType type, int members, double 
 }
 
 double NetworkCosts::machineSeconds(CollectiveType type, double bytes) const {
+    double seconds = 0;
+    for (const Phase& phase : machinePhases(type, bytes))
+        seconds += phase.seconds;
+    return seconds;
+}
+
+std::vector<NetworkCosts::Phase> NetworkCosts::machinePhases(CollectiveType type,
+                                                             double bytes) const {
     // One phase per dimension, each a ring over that dimension with the data left after the
     // phases below it: dimension i carries D_i = S / (n_0 ... n_{i-1}) in n_i - 1 steps of
     // D_i / n_i (reduce-scatter from the innermost out, all-gather from the outermost in, so the
     // fastest dimensions carry the most data; all-reduce both).
-    double seconds = 0, data = bytes;
-    for (const Dimension& d : m_dims) {
+    std::vector<Phase> up, down; // reduce-scatter order (innermost first); the gathering passes
+    double data = bytes;
+    for (size_t i = 0; i < m_dims.size(); ++i) {
+        const Dimension& d = m_dims[i];
         if (d.size <= 1)
             continue;
         const double n = d.size, perStep = data / n;
-        const double passes = type == CollectiveType::AllReduce ? 2 : 1;
-        seconds += passes * (n - 1) * messageSeconds(perStep, d.below);
-        if (type != CollectiveType::AllGather && m_localMemoryBytesPerSecond > 0)
-            seconds += 3 * (n - 1) * perStep / m_localMemoryBytesPerSecond;
+        const double moving = (n - 1) * messageSeconds(perStep, d.below);
+        const double reducing = type != CollectiveType::AllGather && m_localMemoryBytesPerSecond > 0
+                                    ? 3 * (n - 1) * perStep / m_localMemoryBytesPerSecond
+                                    : 0;
+        up.push_back({static_cast<int>(i), moving + reducing});
+        down.insert(down.begin(), Phase{static_cast<int>(i), moving});
         data = perStep;
     }
-    return seconds;
+    if (type == CollectiveType::ReduceScatter)
+        return up;
+    if (type == CollectiveType::AllGather)
+        return down;
+    up.insert(up.end(), down.begin(), down.end());
+    return up;
+}
+
+bool NetworkCosts::isMachineRing(CollectiveType type, int members) const {
+    const size_t index = size_t(type) < m_algorithm.size() ? size_t(type) : 0;
+    const AlgorithmKind algorithm = m_algorithm[index];
+    return members == m_npus && algorithm != AlgorithmKind::Direct &&
+           algorithm != AlgorithmKind::HalvingDoubling && type != CollectiveType::AllToAll;
+}
+
+std::vector<NetworkCosts::Phase> NetworkCosts::collectivePhases(CollectiveType type, int members,
+                                                                double commBytes,
+                                                                long stride) const {
+    if (members <= 1 || commBytes <= 0)
+        return {};
+    if (isMachineRing(type, members))
+        return machinePhases(type,
+                             type == CollectiveType::AllGather ? commBytes * members : commBytes);
+    return {{0, collectiveSeconds(type, members, commBytes, stride)}};
 }
 
 } // namespace astrolabe::plan

@@ -42,13 +42,29 @@ public:
     /// the others: the full input) over `members` NPUs whose smallest distance is `stride`.
     double collectiveSeconds(CollectiveType type, int members, double commBytes, long stride) const;
 
+    /// The same collective as the NPU's collective queues see it: (queue, seconds) per phase, in
+    /// the order they run. A communicator group's ring is one phase on queue 0 (the simulator
+    /// queues every group's ring there, whatever dimension carries it); a group of every NPU
+    /// is one phase per dimension on that dimension's queue (reduce-scatter innermost first,
+    /// all-gather outermost first, all-reduce both).
+    struct Phase {
+        int queue = 0;
+        double seconds = 0;
+    };
+    std::vector<Phase> collectivePhases(CollectiveType type, int members, double commBytes,
+                                        long stride) const;
+
     int npus() const { return m_npus; }
+    int dimensions() const { return static_cast<int>(m_dims.size()); }
 
 private:
     /// A collective over every NPU: the simulator runs it as one phase per dimension
     /// (collective/PhasePlan.h), not as one ring; `bytes` is the whole input (all-gather: its
     /// output).
     double machineSeconds(CollectiveType type, double bytes) const;
+    /// Its phases: (dimension, seconds), in the order the simulator runs them.
+    std::vector<Phase> machinePhases(CollectiveType type, double bytes) const;
+    bool isMachineRing(CollectiveType type, int members) const;
 
     struct Dimension {
         BlockKind kind = BlockKind::Ring;

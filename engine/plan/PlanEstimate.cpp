@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
 
 namespace astrolabe::plan {
@@ -100,6 +101,34 @@ void addPass(StageProfile& sp, const std::vector<Step>& steps, double count, boo
     }
 }
 
+WalkLayer walkLayer(const generate::LayerProgram& layer, const generate::GeneratorSpec& spec) {
+    WalkLayer out;
+    out.recomputable = layer.recomputable;
+    auto steps = [&](const std::vector<Step>& from, std::vector<WalkStep>& to) {
+        for (const Step& step : from) {
+            if (step.kind == Step::Kind::Collective && step.overlapsNext)
+                continue; // beside the attention core (context parallelism): not queued
+            WalkStep w;
+            w.collective = step.kind == Step::Kind::Collective;
+            if (w.collective) {
+                w.type = step.collective;
+                w.group = step.group;
+                w.commBytes = double(step.commBytes);
+            } else {
+                w.seconds =
+                    generate::stepComputeSeconds(step, spec.compute, spec.training.bytesPerElement);
+            }
+            to.push_back(w);
+        }
+    };
+    steps(layer.forward, out.forward);
+    steps(layer.backward, out.backward);
+    for (const generate::ParamShare& share : layer.params)
+        out.shares.emplace_back(share.group,
+                                double(share.elements) * spec.training.bytesPerElement);
+    return out;
+}
+
 } // namespace
 
 ShapeProfile profileShape(const generate::GeneratorSpec& spec,
@@ -112,11 +141,13 @@ ShapeProfile profileShape(const generate::GeneratorSpec& spec,
     for (int stage = 0; stage < par.pp; ++stage) {
         StageProfile sp;
         sp.computeSeconds = generate::stageComputeSecondsPerMicroBatch(spec, program, stage);
-        for (int c = 0; c < par.virtualStages; ++c)
+        for (int c = 0; c < par.virtualStages; ++c) {
+            sp.walk.emplace_back();
             for (int index : program.chunks[size_t(c * par.pp + stage)]) {
                 const generate::LayerProgram& layer = program.layers[size_t(index)];
                 const bool again = par.recompute && layer.recomputable;
                 sp.layers += 1;
+                sp.walk.back().push_back(walkLayer(layer, spec));
                 addPass(sp, layer.forward, again ? 2 : 1, again, spec);
                 addPass(sp, layer.backward, 1, true, spec);
                 for (const generate::ParamShare& share : layer.params) {
@@ -125,6 +156,7 @@ ShapeProfile profileShape(const generate::GeneratorSpec& spec,
                     sp.shares[size_t(share.group)] += 1;
                 }
             }
+        }
         profile.stages.push_back(std::move(sp));
     }
     return profile;
@@ -139,26 +171,42 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     const double e = spec.training.bytesPerElement;
     const double stateBytes = e < 4 ? 24 : 16; // Adam: fp32 master, m, v read and written
     const double hbm = spec.compute.hbmGBps * 1e9 * spec.compute.efficiency;
-    const double bucket = double(std::max<uint64_t>(par.bucketBytes, 1));
     auto coll = [&](CollectiveType type, GroupKind group, double bytes) {
         return net.collectiveSeconds(type, generate::groupSizeOf(group, par), bytes,
                                      groupStride(group, par, strides));
     };
 
+    // The phases of each distinct collective, computed once (the layers repeat a few).
+    struct Cached {
+        CollectiveType type;
+        GroupKind group;
+        double bytes;
+        std::vector<NetworkCosts::Phase> phases;
+    };
+    std::deque<Cached> cache; // references to its entries stay valid
+    const PhasesOf phases = [&](CollectiveType type, GroupKind group,
+                                double bytes) -> const std::vector<NetworkCosts::Phase>& {
+        for (const Cached& c : cache)
+            if (c.type == type && c.group == group && c.bytes == bytes)
+                return c.phases;
+        cache.push_back({type, group, bytes,
+                         net.collectivePhases(type, generate::groupSizeOf(group, par), bytes,
+                                              groupStride(group, par, strides))});
+        return cache.back().phases;
+    };
+    WalkOptions walk;
+    walk.recompute = par.recompute;
+    walk.zero3 = par.zeroStage == 3;
+    walk.zeroStage = par.zeroStage;
+    walk.bucketBytes = double(std::max<uint64_t>(par.bucketBytes, 1));
+    walk.groupSize = [&](GroupKind group) { return generate::groupSizeOf(group, par); };
+
     double tauMax = 0, computeOfMax = 0, commOfMax = 0, tailMax = 0;
-    const size_t dims =
-        size_t(std::max(1, net.dimensionOfStride(std::numeric_limits<long>::max()) + 1));
-    std::vector<double> blockingCount(dims), background(dims), backgroundCount(dims);
+    std::vector<double> delays, tails; // per stage
     for (const StageProfile& s : profile.stages) {
-        std::fill(blockingCount.begin(), blockingCount.end(), 0.0);
-        std::fill(background.begin(), background.end(), 0.0);
-        std::fill(backgroundCount.begin(), backgroundCount.end(), 0.0);
         double comm = 0;
-        for (const CollectiveUse& u : s.blocking) {
+        for (const CollectiveUse& u : s.blocking)
             comm += u.count * coll(u.type, u.group, u.commBytes);
-            blockingCount[size_t(net.dimensionOfStride(groupStride(u.group, par, strides)))] +=
-                u.count;
-        }
         // Context parallelism's key/value exchange runs beside the attention core: what the
         // core does not hide.
         for (const BesideUse& b : s.beside) {
@@ -167,65 +215,50 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
                 seconds += u.count * coll(u.type, u.group, u.commBytes);
             comm += b.count * std::max(0.0, seconds - b.hidingSeconds);
         }
-        double reduce = 0, lastBucket = 0, gather = 0, shardElements = 0, z3 = 0, firstGather = 0;
+        double gather = 0, shardElements = 0;
         for (size_t k = 0; k < kGroupKinds; ++k) {
             const auto group = static_cast<GroupKind>(k);
             if (s.elements[k] <= 0 || group == GroupKind::None)
                 continue;
             const int size = generate::groupSizeOf(group, par);
             shardElements += s.elements[k] / (par.zeroStage >= 1 ? size : 1);
-            if (par.zeroStage == 3) {
-                // Per micro-batch: gather the weights before the forward and the backward pass,
-                // reduce-scatter the gradients after it; prefetched a layer ahead.
-                const double bytes = s.weightBytes[k] / s.shares[k]; // one share's
-                const double ag = coll(CollectiveType::AllGather, group, bytes / size);
-                const double one = 2 * ag + coll(CollectiveType::ReduceScatter, group, bytes);
-                z3 += s.shares[k] * one;
-                firstGather += s.shares[k] * ag;
-                const size_t d = size_t(net.dimensionOfStride(groupStride(group, par, strides)));
-                background[d] += s.shares[k] * one;
-                backgroundCount[d] += 3 * s.shares[k];
-                continue;
-            }
-            const double bytes = s.elements[k] * e;
-            const double buckets = std::ceil(bytes / bucket);
-            const CollectiveType type =
-                par.zeroStage == 0 ? CollectiveType::AllReduce : CollectiveType::ReduceScatter;
-            const double one = coll(type, group, bytes / buckets);
-            reduce += buckets * one;
-            lastBucket = std::max(lastBucket, one);
-            if (par.zeroStage > 0)
-                gather += buckets * coll(CollectiveType::AllGather, group, bytes / buckets / size);
         }
-        double tau = s.computeSeconds + comm;
-        if (z3 > 0) {
-            // ZeRO-3's transfers hide behind the compute, but for the first layer's gathers of
-            // each pass (2 v passes per micro-batch; no earlier layer to prefetch behind) ...
-            tau += 2.0 * v * firstGather / std::max(1.0, s.layers);
-            tau += std::max(0.0, z3 - s.computeSeconds);
-            // ... and a blocking collective on a dimension they keep busy waits for the one in
-            // flight (one collective at a time per dimension): on average half of one, with the
-            // probability that the dimension is busy.
-            const double busy = std::min(1.0, z3 / (s.computeSeconds + comm));
-            for (size_t d = 0; d < dims; ++d)
-                if (backgroundCount[d] > 0)
-                    tau += blockingCount[d] * busy * background[d] / backgroundCount[d] / 2;
+        double tau = s.computeSeconds + comm, exposed = 0, delay = 0;
+        if (par.zeroStage == 3) {
+            // ZeRO-3's gathers and reduce-scatters beside the compute, and the blocking
+            // collectives queued behind them, walked layer by layer; the last reduce-scatters
+            // run on after the last pass.
+            const Zero3Walk z3 = walkZero3MicroBatch(s.walk, walk, phases);
+            tau = std::max(tau, z3.microBatch);
+            exposed = z3.after;
+        } else {
+            // The gradient buckets run behind the last micro-batch's backward pass, delaying
+            // the blocking collectives queued behind them; what runs on after it is exposed.
+            const BucketWalk last = walkLastBackward(s.walk, walk, phases);
+            delay = std::max(0.0, last.withBuckets - last.without);
+            exposed = last.after;
+            gather = last.gathers; // ZeRO 1-2: the updated weights, bucket by bucket
         }
-        // The reductions run behind the last micro-batch's backward pass; the last bucket is
-        // always exposed.
-        const double window = s.backwardComputeSeconds;
-        const double exposed = std::max(reduce - window, lastBucket);
         const double optimizer = shardElements * (2 * e + stateBytes) / hbm;
         double tail = exposed + optimizer + gather;
         if (p > 1 && profile.tiedEmbeddingBytes > 0)
             tail +=
                 coll(CollectiveType::AllReduce, GroupKind::Embedding, profile.tiedEmbeddingBytes);
+        delays.push_back(delay);
+        tails.push_back(tail);
         if (tau > tauMax) {
             tauMax = tau;
             computeOfMax = s.computeSeconds;
             commOfMax = tau - s.computeSeconds;
         }
-        tailMax = std::max(tailMax, tail);
+    }
+    // The last backward pass goes down the pipeline from the last stage to the first, each
+    // stage's made longer by its buckets (the delay above): stage s ends its pass after the
+    // delays of the stages after it, then its own tail runs.
+    double chain = 0;
+    for (size_t s = profile.stages.size(); s-- > 0;) {
+        chain += delays[s];
+        tailMax = std::max(tailMax, chain + tails[s]);
     }
     // A boundary message each way per micro-batch sits on the cycle between neighbouring stages
     // (a stage's backward waits for the next stage's, whose forward waited for this one's).

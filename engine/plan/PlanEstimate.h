@@ -6,20 +6,22 @@
 //   per micro-batch on stage s:  tau_s = compute_s (roofline, recompute included; the COMP
 //       nodes' durations) + the blocking tp / ep collectives of its forward and backward passes
 //       (NetworkCosts, on the dimension their group's placement puts them on);
-//       ZeRO-3: + the first layer's weight gathers of each of the 2 v passes (nothing earlier
-//       to prefetch behind), + what of the gathers and reduce-scatters the compute does not
-//       hide, + the wait of each blocking collective on a dimension they keep busy (one
-//       collective at a time runs on a dimension): half a transfer, times the share of the
-//       time the dimension is busy;
+//       ZeRO-3: the passes walked layer by layer against the collective queues (PassWalk.h):
+//       the weight gathers and reduce-scatters as the generator issues them, the blocking
+//       collectives queued behind them, the first layer's gathers of each pass exposed;
 //   pipeline (1F1B, interleaved with v chunks): (m + (p - 1) / v) (tau_max + 2 v delta), delta
 //       one boundary message between stages: in the steady state a stage's backward waits for
 //       the next stage's, whose forward waited for this stage's, so both messages of each of
 //       the v chunks are on the cycle; the (p - 1) / v part is the bubble;
-//   tail of stage s: the data-parallel gradient reduction (ZeRO 0 all-reduce, 1-2 reduce-scatter,
-//       in buckets) less the last micro-batch's backward pass it overlaps with (at least one
-//       bucket stays exposed), the tied-embedding all-reduce, the optimizer step (Adam over the
-//       rank's shard at HBM speed) and, for ZeRO 1-2, the weight all-gathers after it;
-//   iteration = pipeline + the largest tail.
+//   tail: the last backward pass walked with the data-parallel gradient buckets (ZeRO 0
+//       all-reduce, 1-2 reduce-scatter) issued as the generator does: the blocking collectives
+//       queued behind them make stage s's last backward longer by d_s, and that pass goes down
+//       the pipeline from the last stage to the first, so the tail is
+//       max_s (d_s + ... + d_{p-1} + what of the buckets runs on after the pass + the
+//       tied-embedding all-reduce + the optimizer step (Adam over the rank's shard at HBM speed)
+//       + for ZeRO 1-2 the weight all-gathers after it, one per bucket); ZeRO-3: the last
+//       reduce-scatters after the last pass;
+//   iteration = pipeline + tail.
 //
 // Each term is kept apart so that the planner can refit their weights to simulations
 // (PlanSimulation.h: calibrate).
@@ -27,6 +29,7 @@
 #include "generate/GeneratorSpec.h"
 #include "generate/LayerProgram.h"
 #include "plan/NetworkCosts.h"
+#include "plan/PassWalk.h"
 
 #include <array>
 #include <vector>
@@ -63,6 +66,7 @@ struct StageProfile {
     std::array<double, kGroupKinds> weightBytes{};
     std::array<double, kGroupKinds> shares{};
     double layers = 0; ///< layers (embedding and head included) of the stage, every chunk
+    WalkChunks walk;   ///< its chunks step by step, for the queue walk (PassWalk.h)
 };
 
 /// What depends on the shape (tp, cp, pp, ep, b, v, sp, recompute) only: built once per shape.
