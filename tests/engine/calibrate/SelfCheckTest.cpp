@@ -159,13 +159,20 @@ TEST(CalibrationSelfCheck, RecoversPerCollectiveBandwidthFactorsAndTheProjectRun
     // Held out by size, each collective keeps its own factor: predicted to rounding.
     EXPECT_LT(c.heldOut.sizeRangeAll.worst, 0.01);
 
-    // Written and read back, the project holds the factors as settings and runs every
-    // collective at the fitted time, in both timing modes (congestion-unaware, as above).
+    // The project text holds the factors as settings (not reduce-scatter's 1), and they read
+    // back (through a bundled project: the test platform here has no workload to write).
     const std::string path = ::testing::TempDir() + "calibrated-factors.yaml";
     const std::string text = calibratedProjectText(guess, applied, path);
     EXPECT_NE(text.find("all-gather-bandwidth-factor: 0.5"), std::string::npos) << text;
-    const SimulationSpec back = parseProject(text, path);
-    EXPECT_EQ(back.system.bandwidthFactor, applied.bandwidthFactor);
+    EXPECT_NE(text.find("all-reduce-bandwidth-factor: 2"), std::string::npos) << text;
+    EXPECT_EQ(text.find("reduce-scatter-bandwidth-factor"), std::string::npos) << text;
+    SimulationSpec bundled = loadProject(ASTROLABE_SOURCE_DIR + "/projects/hgx-h100/project.yaml");
+    bundled.system.bandwidthFactor = applied.bandwidthFactor;
+    EXPECT_EQ(parseProject(projectYamlText(bundled, path), path).system.bandwidthFactor,
+              applied.bandwidthFactor);
+    // The calibrated platform runs every collective at the fitted time, in both timing modes
+    // (congestion-unaware, as above).
+    const SimulationSpec& back = guess;
     const uint64_t size = uint64_t{1} << 28;
     for (const auto& [nccl, type] : {std::pair{NcclCollective::AllReduce, CollectiveType::AllReduce},
                                      {NcclCollective::AllGather, CollectiveType::AllGather},
