@@ -144,9 +144,9 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
                                    " ranks; dimension " + std::to_string(dimension) + " has " +
                                    std::to_string(d.size) + " NPUs");
     }
-    c.push_back("Fit: " + std::to_string(fit.points) + " points (a size's repeats as their median) at " +
-                std::to_string(fit.sizes) + " sizes, " +
-                units::countOf(fit.model.regimes.size(), "protocol regime") +
+    c.push_back("Fit: " + std::to_string(fit.points) +
+                " points (a size's repeats as their median) at " + std::to_string(fit.sizes) +
+                " sizes, " + units::countOf(fit.model.regimes.size(), "protocol regime") +
                 ", in-sample rms error " + percent(fit.rmsRelativeError));
     for (size_t k = 0; k < fit.model.regimes.size(); ++k)
         c.push_back("  regime " + std::to_string(k + 1) + " (" + regimeRange(fit.model, k) +

@@ -143,8 +143,7 @@ int chooseRegimeCount(const std::vector<CalibrationPoint>& points,
                 continue;
             }
             std::vector<std::pair<uint64_t, uint64_t>> gaps;
-            CostModel model =
-                modelOf(split, keptSizes, kept, blank, nullptr, &gaps);
+            CostModel model = modelOf(split, keptSizes, kept, blank, nullptr, &gaps);
             placeThresholds(model, gaps, kinds);
             for (size_t i = 0; i < points.size(); ++i)
                 if (sizeOf[i] >= first && sizeOf[i] < last) {
@@ -188,7 +187,7 @@ CostModel fitWith(const std::vector<CalibrationPoint>& points, const std::vector
         sizeOf[i] = static_cast<size_t>(
             std::lower_bound(sizes.begin(), sizes.end(), points[i].sizeBytes) - sizes.begin());
         perSize[sizeOf[i]].add(points[i], options.reduceUsPerByte,
-                                blank.factorOf(points[i].collective));
+                               blank.factorOf(points[i].collective));
     }
     const int regimes = chooseRegimeCount(points, sizes, sizeOf, perSize, options, blank);
     const RegimeSplit chosen = RegimeSplitter(perSize).best(regimes);
@@ -203,10 +202,9 @@ CostModel fitWith(const std::vector<CalibrationPoint>& points, const std::vector
         points.begin(), points.end(), [](const CalibrationPoint& a, const CalibrationPoint& b) {
             return a.sizeBytes < b.sizeBytes;
         });
-    const double bandwidthUs = ncclBusFactor(largest.collective, largest.ranks) *
-                               static_cast<double>(largest.sizeBytes) *
-                               model.regimes.back().usPerBusByte /
-                               model.factorOf(largest.collective);
+    const double bandwidthUs =
+        ncclBusFactor(largest.collective, largest.ranks) * static_cast<double>(largest.sizeBytes) *
+        model.regimes.back().usPerBusByte / model.factorOf(largest.collective);
     if (!(bandwidthUs >=
           kMinBandwidthShare * model.timeUs(largest.collective, largest.ranks, largest.sizeBytes)))
         throw Error(ErrorKind::Validation,
@@ -224,8 +222,8 @@ CostModel fitWith(const std::vector<CalibrationPoint>& points, const std::vector
 /// mean of the u_c, so that the factors multiply to 1 and the dimension's bandwidth is the
 /// collectives' typical one. A collective whose own fit fails (too few sizes, no bandwidth), and
 /// any collective absent from the data, keeps 1: the shared bandwidth. One collective: all 1.
-std::array<double, kNcclCollectiveCount> collectiveFactors(
-    const std::vector<CalibrationPoint>& points, const FitOptions& options) {
+std::array<double, kNcclCollectiveCount>
+collectiveFactors(const std::vector<CalibrationPoint>& points, const FitOptions& options) {
     std::array<double, kNcclCollectiveCount> factors{1, 1, 1, 1, 1};
     std::array<double, kNcclCollectiveCount> own{};
     CostModel blank;

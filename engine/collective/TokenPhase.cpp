@@ -21,8 +21,8 @@ SimTime PhaseContext::reduction(uint64_t bytes) const {
 uint64_t PhaseContext::wireBytes(uint64_t bytes) const {
     if (bandwidthFactor == 1 || bytes == 0)
         return bytes;
-    return std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(
-                                     static_cast<double>(bytes) / bandwidthFactor)));
+    return std::max<uint64_t>(
+        1, static_cast<uint64_t>(std::llround(static_cast<double>(bytes) / bandwidthFactor)));
 }
 
 void PhaseContext::sendRecorded(int dst, uint64_t bytes, int step, bool reduce) const {
@@ -201,8 +201,7 @@ bool TokenPhase::trySend() {
         recordedSend(p);
     else
         m_ctx.transport->send(me, m_spec.ring.npuAt(p.dst), m_ctx.tag, m_ctx.wireBytes(p.bytes));
-    m_ctx.transport->receive(me, src, m_ctx.tag, m_ctx.wireBytes(p.bytes),
-                             [this] { onReceive(); });
+    m_ctx.transport->receive(me, src, m_ctx.tag, m_ctx.wireBytes(p.bytes), [this] { onReceive(); });
     return true;
 }
 

@@ -175,16 +175,12 @@ TEST(CostFit, SameFilesSameNumbersAndTenFilesWellUnderTwoSeconds) {
     // collective is fitted alone first for its bandwidth factor. (Physically the mix is
     // meaningless; it is here for its size and its collectives.)
     const std::string dir = ASTROLABE_TEST_DATA_DIR + "/nccl-tests/";
-    const char* files[] = {"rtx2080ti-pcie-2gpu-all_reduce.txt",
-                           "rtx2080ti-pcie-2gpu-all_gather.txt",
-                           "rtx2080ti-pcie-2gpu-alltoall.txt",
-                           "rtx5090-socket-2rank-all_gather.txt",
-                           "rtx5090-socket-2rank-reduce_scatter.txt",
-                           "a100-oci-1node-all_reduce.txt",
-                           "a100-80gb-1node-all_reduce.txt",
-                           "h100-a3mega-2node-all_reduce.txt",
-                           "mi300x-aac-1node-all_reduce.txt",
-                           "mi300x-aac-2node-all_reduce.txt"};
+    const char* files[] = {
+        "rtx2080ti-pcie-2gpu-all_reduce.txt",      "rtx2080ti-pcie-2gpu-all_gather.txt",
+        "rtx2080ti-pcie-2gpu-alltoall.txt",        "rtx5090-socket-2rank-all_gather.txt",
+        "rtx5090-socket-2rank-reduce_scatter.txt", "a100-oci-1node-all_reduce.txt",
+        "a100-80gb-1node-all_reduce.txt",          "h100-a3mega-2node-all_reduce.txt",
+        "mi300x-aac-1node-all_reduce.txt",         "mi300x-aac-2node-all_reduce.txt"};
     std::vector<NcclRun> runs;
     for (const char* file : files)
         runs.push_back(readNcclTests(dir + file));
@@ -330,14 +326,13 @@ TEST(CostFit, RepeatsOfASizeAreOnePointAtTheirMedian) {
     // Out-of-place and in-place of one row (two repeats: their mean), a size three files repeat
     // (their median, not pulled by the outlier), and the same size of another collective or rank
     // count (kept apart).
-    const std::vector<CalibrationPoint> measured{
-        {NcclCollective::AllGather, 2, 1024, 10, 0, 5},
-        {NcclCollective::AllGather, 2, 1024, 14, 0, 5},
-        {NcclCollective::AllGather, 2, 2048, 20, 0, 6},
-        {NcclCollective::AllGather, 2, 2048, 90, 1, 6},
-        {NcclCollective::AllGather, 2, 2048, 21, 2, 6},
-        {NcclCollective::ReduceScatter, 2, 1024, 30, 3, 5},
-        {NcclCollective::AllGather, 4, 1024, 40, 4, 5}};
+    const std::vector<CalibrationPoint> measured{{NcclCollective::AllGather, 2, 1024, 10, 0, 5},
+                                                 {NcclCollective::AllGather, 2, 1024, 14, 0, 5},
+                                                 {NcclCollective::AllGather, 2, 2048, 20, 0, 6},
+                                                 {NcclCollective::AllGather, 2, 2048, 90, 1, 6},
+                                                 {NcclCollective::AllGather, 2, 2048, 21, 2, 6},
+                                                 {NcclCollective::ReduceScatter, 2, 1024, 30, 3, 5},
+                                                 {NcclCollective::AllGather, 4, 1024, 40, 4, 5}};
     const std::vector<CalibrationPoint> merged = mergeRepeats(measured);
     ASSERT_EQ(merged.size(), 4u);
     EXPECT_EQ(merged[0].timeUs, 12);

@@ -55,10 +55,11 @@ const Dataset kDatasets[] = {
 } // namespace
 
 TEST(CalibrationDatasets, HeldOutErrorsPerDataset) {
-    std::printf("| dataset | regimes | in-sample rms | held-out >= 1 MiB: geomean (worst) | "
-                "held-out all sizes: geomean (worst) | wide ranges held out: >= 1 MiB / all | "
-                "neighbour interpolation: >= 1 MiB / all | repeatability: geomean (worst) | repeats about "
-                "their median: geomean (worst) |\n");
+    std::printf(
+        "| dataset | regimes | in-sample rms | held-out >= 1 MiB: geomean (worst) | "
+        "held-out all sizes: geomean (worst) | wide ranges held out: >= 1 MiB / all | "
+        "neighbour interpolation: >= 1 MiB / all | repeatability: geomean (worst) | repeats about "
+        "their median: geomean (worst) |\n");
     for (const Dataset& d : kDatasets) {
         std::vector<NcclRun> runs;
         for (const char* file : d.files)

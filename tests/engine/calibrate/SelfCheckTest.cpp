@@ -174,9 +174,10 @@ TEST(CalibrationSelfCheck, RecoversPerCollectiveBandwidthFactorsAndTheProjectRun
     // (congestion-unaware, as above).
     const SimulationSpec& back = guess;
     const uint64_t size = uint64_t{1} << 28;
-    for (const auto& [nccl, type] : {std::pair{NcclCollective::AllReduce, CollectiveType::AllReduce},
-                                     {NcclCollective::AllGather, CollectiveType::AllGather},
-                                     {NcclCollective::ReduceScatter, CollectiveType::ReduceScatter}})
+    for (const auto& [nccl, type] :
+         {std::pair{NcclCollective::AllReduce, CollectiveType::AllReduce},
+          {NcclCollective::AllGather, CollectiveType::AllGather},
+          {NcclCollective::ReduceScatter, CollectiveType::ReduceScatter}})
         for (const TimingMode timing : {TimingMode::AstraCompatible, TimingMode::Precise}) {
             SimulationSpec run = back;
             run.options.timing = timing;
