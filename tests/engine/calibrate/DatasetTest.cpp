@@ -43,7 +43,9 @@ const Dataset kDatasets[] = {
      Miss::Collectives},
     // Its time falls from 1 MiB to 2 MiB (414 to 316 us) and jumps between 64 and 256 MiB: steps
     // its neighbours do not show. Interpolating each held-out size between its measured
-    // neighbours misses by as much as the model does (12.9 % above 1 MiB).
+    // neighbours misses by as much as the model does (12.9 % above 1 MiB). The fall is a protocol
+    // switch RCCL's tuner places from its own per-GPU tables and per-size corrections, which the
+    // output does not give (docs/calibration.md).
     {{"mi300x-aac-2node-all_reduce.txt"}, Miss::DataSteps},
     // Two ranks on one GPU over sockets: its own out-of-place and in-place columns differ by
     // 7.4 % (geomean) and up to 54 %, and eight sizes leave six to fit from per fold. Repeats

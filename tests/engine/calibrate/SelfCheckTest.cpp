@@ -193,5 +193,10 @@ TEST(CalibrationSelfCheck, RecoversPerCollectiveBandwidthFactorsAndTheProjectRun
             if (nccl != NcclCollective::ReduceScatter) {
                 EXPECT_GT(std::abs(plainUs / us - 1), 0.2) << ncclCollectiveName(nccl);
             }
+            // The congestion-aware model runs it too (a Ring: no Switch to serialise on).
+            run.options.backend = NetworkBackend::CongestionAware;
+            const double awareUs =
+                static_cast<double>(maxCycles(*runCollective(run, type, simulated))) / 1e3;
+            EXPECT_NEAR(awareUs / us, 1, 0.05) << ncclCollectiveName(nccl);
         }
 }
