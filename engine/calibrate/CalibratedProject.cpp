@@ -102,6 +102,26 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
             units::formatPlain(share, 4));
     out.efficiency =
         d.bandwidthBytesPerSecond > 0 ? out.bandwidthBytesPerSecond / d.bandwidthBytesPerSecond : 0;
+    // Per collective, the fit's bandwidth factor (1 for one absent from the data: the shared
+    // bandwidth); sendrecv has no collective setting.
+    std::string factors;
+    for (const auto& [nccl, kind] :
+         {std::pair{NcclCollective::AllReduce, CollectiveKind::AllReduce},
+          {NcclCollective::AllGather, CollectiveKind::AllGather},
+          {NcclCollective::ReduceScatter, CollectiveKind::ReduceScatter},
+          {NcclCollective::AllToAll, CollectiveKind::AllToAll}}) {
+        // 4 significant digits: far below the fit's error.
+        const double f = std::stod(units::formatPlain(fit.model.factorOf(nccl), 4));
+        out.bandwidthFactor[static_cast<size_t>(kind)] = f;
+        if (f != 1)
+            factors += std::string(factors.empty() ? "" : ", ") + collectiveKindName(kind) + " " +
+                       units::formatPlain(f, 4);
+    }
+    if (!factors.empty() && spec.platform.dimensions.size() > 1)
+        out.warnings.push_back("the collectives' bandwidth factors are system settings: they "
+                               "apply on every dimension, not only on dimension " +
+                               std::to_string(dimension));
+    spec.system.bandwidthFactor = out.bandwidthFactor;
     const DimensionSpec before = d;
     d.latencyNs = out.latencyNs;
     d.bandwidthBytesPerSecond = out.bandwidthBytesPerSecond;
@@ -124,9 +144,9 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
                                    " ranks; dimension " + std::to_string(dimension) + " has " +
                                    std::to_string(d.size) + " NPUs");
     }
-    c.push_back("Fit: " + std::to_string(fit.points) + " measurements at " +
-                std::to_string(fit.sizes) + " sizes, " +
-                units::countOf(fit.model.regimes.size(), "protocol regime") +
+    c.push_back("Fit: " + std::to_string(fit.points) +
+                " points (a size's repeats as their median) at " + std::to_string(fit.sizes) +
+                " sizes, " + units::countOf(fit.model.regimes.size(), "protocol regime") +
                 ", in-sample rms error " + percent(fit.rmsRelativeError));
     for (size_t k = 0; k < fit.model.regimes.size(); ++k)
         c.push_back("  regime " + std::to_string(k + 1) + " (" + regimeRange(fit.model, k) +
@@ -138,7 +158,8 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
         units::formatBandwidth(out.bandwidthBytesPerSecond, 0, 5) + " (efficiency " +
         units::formatFixed(out.efficiency, 3) + "), latency " +
         units::formatPlain(before.latencyNs, 6) + " ns -> " + units::formatPlain(out.latencyNs, 6) +
-        " ns; system.endpoint-delay " + units::formatPlain(out.endpointDelayNs, 6) + " ns";
+        " ns; system.endpoint-delay " + units::formatPlain(out.endpointDelayNs, 6) + " ns" +
+        (factors.empty() ? "" : "; system.<collective>-bandwidth-factor: " + factors);
     c.push_back(out.settings);
     for (const std::string& w : out.warnings)
         c.push_back("Note: " + w);

@@ -10,12 +10,15 @@
 // So E = alpha / q, lambda = (delta / q - E) / h and B = (q / k) / u; g comes from the project.
 // When the data has one step count s (one collective), only alpha + s delta is known: E stays as
 // the project has it and lambda takes the rest.
-// The chunk counts and L are kept; the smaller-message regimes (NCCL's LL and LL128 protocols),
-// which the simulator does not model, are stated in the file's header comment only.
+// The collectives' bandwidth factors f_c (CostModel.h) become system.<collective>-bandwidth-factor
+// (1 for a collective absent from the data). The chunk counts and L are kept; the smaller-message
+// regimes (NCCL's LL and LL128 protocols), which the simulator does not model, are stated in the
+// file's header comment only.
 
 #include "calibrate/CostFit.h"
 #include "spec/SimulationSpec.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -27,7 +30,9 @@ double reduceUsPerByte(const SimulationSpec& spec);
 struct AppliedCalibration {
     int dimension = 0;
     double latencyNs = 0, bandwidthBytesPerSecond = 0, endpointDelayNs = 0;
-    double efficiency = 0;             ///< the new bandwidth / the dimension's bandwidth before
+    double efficiency = 0; ///< the new bandwidth / the dimension's bandwidth before
+    /// SystemConfig::bandwidthFactor as set: the fit's per-collective factors (CostModel.h)
+    std::array<double, 4> bandwidthFactor{1, 1, 1, 1};
     std::string settings;              ///< "Settings from the last regime: ..." (one line)
     std::vector<std::string> comment;  ///< the header comment's lines, without "# "
     std::vector<std::string> warnings; ///< what the settings cannot reproduce

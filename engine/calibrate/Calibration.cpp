@@ -3,6 +3,7 @@
 #include "core/Error.h"
 #include "core/Units.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <set>
@@ -31,7 +32,9 @@ Calibration calibrate(std::vector<NcclRun> runs, const FitOptions& options) {
     const auto started = std::chrono::steady_clock::now();
     Calibration c;
     c.runs = std::move(runs);
-    c.points = calibrationPoints(c.runs);
+    const std::vector<CalibrationPoint> measured = calibrationPoints(c.runs);
+    c.measurements = static_cast<int>(measured.size());
+    c.points = mergeRepeats(measured);
     try {
         c.fit = fitCostModel(c.points, options);
     } catch (const Error& e) {
@@ -48,6 +51,21 @@ Calibration calibrate(std::vector<NcclRun> runs, const FitOptions& options) {
             if (row.sizeBytes > 0 && row.outOfPlaceUs > 0 && row.inPlaceUs > 0)
                 pairs.push_back(row.outOfPlaceUs / row.inPlaceUs);
     c.repeatability = errorStats(pairs);
+    // Each measurement's point (mergeRepeats keeps the order of first measurements).
+    std::vector<size_t> pointOf;
+    std::vector<int> repeats(c.points.size(), 0);
+    for (const CalibrationPoint& m : measured) {
+        const auto it = std::find_if(c.points.begin(), c.points.end(), [&m](const auto& p) {
+            return p.collective == m.collective && p.ranks == m.ranks && p.sizeBytes == m.sizeBytes;
+        });
+        pointOf.push_back(static_cast<size_t>(it - c.points.begin()));
+        ++repeats[pointOf.back()];
+    }
+    std::vector<double> spread;
+    for (size_t i = 0; i < measured.size(); ++i)
+        if (repeats[pointOf[i]] > 1)
+            spread.push_back(measured[i].timeUs / c.points[pointOf[i]].timeUs);
+    c.spread = errorStats(spread);
     c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return c;
 }
@@ -61,8 +79,9 @@ std::string calibrationReportText(const Calibration& c) {
     for (const std::string& g : groups)
         kinds += (kinds.empty() ? "" : ", ") + g;
     std::string out = "calibrate: " + units::countOf(c.runs.size(), "file") + ", " +
-                      std::to_string(c.fit.points) + " measurements at " +
-                      std::to_string(c.fit.sizes) + " sizes (" + kinds + ")\n";
+                      std::to_string(c.measurements) + " measurements, " +
+                      std::to_string(c.fit.points) + " points at " + std::to_string(c.fit.sizes) +
+                      " sizes (" + kinds + "; repeats of a size as their median)\n";
     const CostModel& m = c.fit.model;
     out += "fit: " + units::countOf(m.regimes.size(), "protocol regime") +
            ", in-sample rms error " + percent(c.fit.rmsRelativeError) +
@@ -75,9 +94,21 @@ std::string calibrationReportText(const Calibration& c) {
                        : "from " + units::formatSize(m.thresholdBytes[k - 1])) +
                ": " + regimeText(r) + "\n";
     }
+    std::string factors;
+    for (size_t k = 0; k < kNcclCollectiveCount; ++k)
+        if (m.bandwidthFactor[k] != 1)
+            factors += std::string(factors.empty() ? "" : ", ") +
+                       ncclCollectiveName(static_cast<NcclCollective>(k)) + " " +
+                       units::formatPlain(m.bandwidthFactor[k], 4);
+    if (!factors.empty())
+        out += "bandwidth factor per collective (its bytes move at factor x the ring link): " +
+               factors + "\n";
     if (c.repeatability.points > 0)
         out += "repeatability, out-of-place against in-place of the same size: " +
                statsText(c.repeatability) + "\n";
+    if (c.spread.points > 0)
+        out += "repeats about their median (the floor under the held-out errors below): " +
+               statsText(c.spread) + "\n";
     out += "held out, two adjacent sizes at a time (error of bus bandwidth):\n";
     out += "  " + padded("collective", 15) + padded("size range", 16) + padded("points", 7) +
            padded("geomean", 9) + "worst\n";
@@ -97,7 +128,8 @@ std::string calibrationReportText(const Calibration& c) {
     out += "  >= 1 MiB:  " + statsText(c.heldOut.wideRangeLarge) + "\n";
     for (const std::string& note : c.heldOut.notes)
         out += "  not checked: " + note + "\n";
-    out += "held out, one collective at a time:\n";
+    out += "held out, one collective at a time (a fit without it has no bandwidth factor for it: "
+           "predicted at the shared one, factor 1):\n";
     for (const CollectiveHoldOut& h : c.heldOut.byCollective)
         out +=
             "  " + padded(ncclCollectiveName(h.collective), 15) +

@@ -11,12 +11,17 @@ namespace astrolabe {
 
 struct Calibration {
     std::vector<NcclRun> runs;
+    /// One per (collective, ranks, size): the median of its repeated measurements (mergeRepeats).
     std::vector<CalibrationPoint> points;
+    int measurements = 0; ///< before merging repeats
     FitResult fit;
     HeldOutReport heldOut;
     /// Out-of-place against in-place time of the same row: how far two measurements of one
     /// point differ, the floor under any held-out error.
     ErrorStats repeatability;
+    /// Every measurement of a size measured more than once against that size's point (the
+    /// median): the floor under a held-out error measured against the medians.
+    ErrorStats spread;
     double seconds = 0; ///< wall time of the fit and the checks
 };
 

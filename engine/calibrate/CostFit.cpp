@@ -1,5 +1,6 @@
 #include "calibrate/CostFit.h"
 
+#include "calibrate/CostRefine.h"
 #include "calibrate/RegimeSplit.h"
 #include "core/Error.h"
 #include "core/Units.h"
@@ -8,7 +9,6 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <nlopt.h>
 #include <set>
 
 namespace astrolabe {
@@ -19,137 +19,17 @@ constexpr size_t kMaxSizes = 256;
 /// The share of the largest message's time the fitted bandwidth term must explain.
 constexpr double kMinBandwidthShare = 0.1;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr int kParams = kRegimeParams;
 constexpr size_t kMaxFolds = 16; ///< of the cross-validation that picks the regime count
-
-/// The measurements of one (collective, ranks, size): count, mean of ln t and the sum of squared
-/// deviations from it, so that sum((ln m - ln t)^2) = count (ln m - mean)^2 + deviations costs
-/// one model evaluation per group, however many files repeat the size (and cancels nothing).
-struct LogGroup {
-    NcclCollective collective;
-    int ranks;
-    uint64_t sizeBytes;
-    double count = 0, meanLog = 0, deviations = 0;
-};
-
-std::vector<LogGroup> logGroups(const std::vector<CalibrationPoint>& points) {
-    std::vector<LogGroup> groups;
-    std::vector<size_t> groupOf;
-    for (const CalibrationPoint& p : points) {
-        auto it = std::find_if(groups.begin(), groups.end(), [&p](const LogGroup& g) {
-            return g.collective == p.collective && g.ranks == p.ranks && g.sizeBytes == p.sizeBytes;
-        });
-        if (it == groups.end())
-            it = groups.insert(groups.end(), {p.collective, p.ranks, p.sizeBytes});
-        it->count += 1;
-        it->meanLog += std::log(p.timeUs);
-        groupOf.push_back(static_cast<size_t>(it - groups.begin()));
-    }
-    for (LogGroup& g : groups)
-        g.meanLog /= g.count;
-    for (size_t i = 0; i < points.size(); ++i) {
-        LogGroup& g = groups[groupOf[i]];
-        const double d = std::log(points[i].timeUs) - g.meanLog;
-        g.deviations += d * d;
-    }
-    return groups;
-}
-
-double squaredLogError(const CostModel& model, const std::vector<LogGroup>& groups) {
-    double sum = 0;
-    for (const LogGroup& g : groups) {
-        const double t = model.timeUs(g.collective, g.ranks, g.sizeBytes);
-        if (!(t > 0))
-            return kInf;
-        const double d = std::log(t) - g.meanLog;
-        sum += g.count * d * d + g.deviations;
-    }
-    return sum;
-}
-
-struct Refinement {
-    const std::vector<LogGroup>* groups;
-    CostModel model;
-    std::vector<std::pair<size_t, int>> free; ///< (regime, parameter) per variable
-    std::vector<double> scale;
-};
-
-double refineObjective(unsigned n, const double* x, double*, void* data) {
-    auto* r = static_cast<Refinement*>(data);
-    for (unsigned i = 0; i < n; ++i) {
-        RegimeCost& c = r->model.regimes[r->free[i].first];
-        double* params[kParams] = {&c.alphaUs, &c.stepUs, &c.usPerBusByte, &c.usPerRootBusByte};
-        *params[r->free[i].second] = x[i] * r->scale[i];
-    }
-    return squaredLogError(r->model, *r->groups);
-}
-
-/// NLopt polish of the least-squares start in log space, one regime at a time (with the
-/// thresholds fixed every measurement belongs to one regime, so the sum of squared log errors
-/// splits into independent sums of at most four unknowns each); a regime keeps its start when
-/// NLopt does not improve on it.
-CostModel refine(const CostModel& start, const std::vector<CalibrationPoint>& points,
-                 const std::vector<bool>& separates) {
-    const std::vector<LogGroup> all = logGroups(points);
-    CostModel out = start;
-    const double typical[kParams] = {1.0, 0.1, 1e-6, 1e-3};
-    for (size_t k = 0; k < start.regimes.size(); ++k) {
-        std::vector<LogGroup> mine;
-        for (const LogGroup& g : all)
-            if (start.regimeOf(g.sizeBytes) == k)
-                mine.push_back(g);
-        std::vector<uint64_t> mineSizes;
-        for (const LogGroup& g : mine)
-            mineSizes.push_back(g.sizeBytes);
-        std::sort(mineSizes.begin(), mineSizes.end());
-        // A latency floor (fewer sizes than a line needs) stays a constant.
-        const bool floor = std::unique(mineSizes.begin(), mineSizes.end()) - mineSizes.begin() <
-                           kMinSizesPerRegime;
-        Refinement r{&mine, start, {}, {}};
-        std::vector<double> x, lower, upper;
-        const RegimeCost& c = start.regimes[k];
-        const double values[kParams] = {c.alphaUs, c.stepUs, c.usPerBusByte, c.usPerRootBusByte};
-        for (int p = 0; p < kParams; ++p) {
-            if ((p == 0 && !separates[k]) || (p == 3 && k + 1 == start.regimes.size()) ||
-                (p >= 2 && floor))
-                continue;
-            r.free.emplace_back(k, p);
-            r.scale.push_back(values[p] > 0 ? values[p] : typical[p]);
-            x.push_back(values[p] / r.scale.back());
-            lower.push_back(0);
-            upper.push_back(std::max(1e3, 100 * x.back()));
-        }
-        if (mine.empty() || x.empty())
-            continue;
-        const double before = squaredLogError(start, mine);
-        nlopt_opt opt = nlopt_create(NLOPT_LN_BOBYQA, static_cast<unsigned>(x.size()));
-        nlopt_set_lower_bounds(opt, lower.data());
-        nlopt_set_upper_bounds(opt, upper.data());
-        nlopt_set_min_objective(opt, refineObjective, &r);
-        nlopt_set_initial_step1(opt, 0.05);
-        nlopt_set_xtol_rel(opt, 1e-10);
-        nlopt_set_maxeval(opt, 20000);
-        double value = kInf;
-        const nlopt_result status = nlopt_optimize(opt, x.data(), &value);
-        nlopt_destroy(opt);
-        // Roundoff-limited ends still return the best point found.
-        if ((status < 0 && status != NLOPT_ROUNDOFF_LIMITED) || !(value < before))
-            continue;
-        refineObjective(static_cast<unsigned>(x.size()), x.data(), nullptr, &r);
-        out.regimes[k] = r.model.regimes[k];
-    }
-    return out;
-}
 
 /// The model of a split of `sizes` (ascending; `perSize` their sums); thresholds at the
 /// geometric mean of the sizes on either side of a cut. `separates` gets, per regime, whether
 /// its data tells alpha from delta.
 CostModel modelOf(const RegimeSplit& split, const std::vector<uint64_t>& sizes,
-                  const std::vector<RegimeSums>& perSize, double reduceUsPerByte,
+                  const std::vector<RegimeSums>& perSize, const CostModel& blank,
                   std::vector<bool>* separates = nullptr,
                   std::vector<std::pair<uint64_t, uint64_t>>* gaps = nullptr) {
-    CostModel model;
-    model.reduceUsPerByte = reduceUsPerByte;
+    CostModel model = blank; // g and the bandwidth factors
+    model.thresholdBytes.clear();
     model.regimes.clear();
     size_t from = 0;
     for (size_t k = 0; k < split.regimes.size(); ++k) {
@@ -193,10 +73,11 @@ Kinds kindsOf(const std::vector<CalibrationPoint>& points) {
 void placeThresholds(CostModel& model, const std::vector<std::pair<uint64_t, uint64_t>>& gaps,
                      const Kinds& kinds) {
     for (size_t k = 0; k < gaps.size(); ++k) {
-        CostModel lower, upper;
+        CostModel lower = model, upper = model;
+        lower.thresholdBytes.clear();
+        upper.thresholdBytes.clear();
         lower.regimes = {model.regimes[k]};
         upper.regimes = {model.regimes[k + 1]};
-        lower.reduceUsPerByte = upper.reduceUsPerByte = model.reduceUsPerByte;
         const auto slower = [&](double logSize) { // > 0 where the lower regime is slower
             const auto size = static_cast<uint64_t>(std::exp(logSize));
             double sum = 0;
@@ -228,7 +109,8 @@ void placeThresholds(CostModel& model, const std::vector<std::pair<uint64_t, uin
 /// candidate. Cost: one O(sizes^2) splitter per fold.
 int chooseRegimeCount(const std::vector<CalibrationPoint>& points,
                       const std::vector<uint64_t>& sizes, const std::vector<size_t>& sizeOf,
-                      const std::vector<RegimeSums>& perSize, const FitOptions& options) {
+                      const std::vector<RegimeSums>& perSize, const FitOptions& options,
+                      const CostModel& blank) {
     // At most kMaxFolds folds: wider ones when there are many sizes, so the cost stays
     // O(sizes^2) solves per fold.
     const size_t width = std::max({static_cast<size_t>(std::max(1, options.crossValidationSizes)),
@@ -261,8 +143,7 @@ int chooseRegimeCount(const std::vector<CalibrationPoint>& points,
                 continue;
             }
             std::vector<std::pair<uint64_t, uint64_t>> gaps;
-            CostModel model =
-                modelOf(split, keptSizes, kept, options.reduceUsPerByte, nullptr, &gaps);
+            CostModel model = modelOf(split, keptSizes, kept, blank, nullptr, &gaps);
             placeThresholds(model, gaps, kinds);
             for (size_t i = 0; i < points.size(); ++i)
                 if (sizeOf[i] >= first && sizeOf[i] < last) {
@@ -294,6 +175,92 @@ std::string sizesText(const std::vector<uint64_t>& sizes) {
     for (size_t i = 0; i < sizes.size() && i < 4; ++i)
         out += (i ? ", " : "") + units::formatSize(sizes[i]);
     return out + (sizes.size() > 4 ? ", ..." : "");
+}
+
+/// The fit of `points` (whose distinct sizes are `sizes`, ascending) with the bandwidth factors
+/// and g of `blank`; `separates` gets, per regime, whether its data tells alpha from delta.
+CostModel fitWith(const std::vector<CalibrationPoint>& points, const std::vector<uint64_t>& sizes,
+                  const FitOptions& options, const CostModel& blank, std::vector<bool>& separates) {
+    std::vector<size_t> sizeOf(points.size());
+    std::vector<RegimeSums> perSize(sizes.size());
+    for (size_t i = 0; i < points.size(); ++i) {
+        sizeOf[i] = static_cast<size_t>(
+            std::lower_bound(sizes.begin(), sizes.end(), points[i].sizeBytes) - sizes.begin());
+        perSize[sizeOf[i]].add(points[i], options.reduceUsPerByte,
+                               blank.factorOf(points[i].collective));
+    }
+    const int regimes = chooseRegimeCount(points, sizes, sizeOf, perSize, options, blank);
+    const RegimeSplit chosen = RegimeSplitter(perSize).best(regimes);
+    if (!std::isfinite(chosen.sse))
+        throw Error(ErrorKind::Validation, "no fit with latency and bandwidth >= 0 exists");
+    std::vector<std::pair<uint64_t, uint64_t>> gaps;
+    CostModel model = modelOf(chosen, sizes, perSize, blank, &separates, &gaps);
+    model = refine(model, points, separates);
+    placeThresholds(model, gaps, kindsOf(points));
+    // The bandwidth is only told when the largest messages spend a fair share on it.
+    const CalibrationPoint& largest = *std::max_element(
+        points.begin(), points.end(), [](const CalibrationPoint& a, const CalibrationPoint& b) {
+            return a.sizeBytes < b.sizeBytes;
+        });
+    const double bandwidthUs =
+        ncclBusFactor(largest.collective, largest.ranks) * static_cast<double>(largest.sizeBytes) *
+        model.regimes.back().usPerBusByte / model.factorOf(largest.collective);
+    if (!(bandwidthUs >=
+          kMinBandwidthShare * model.timeUs(largest.collective, largest.ranks, largest.sizeBytes)))
+        throw Error(ErrorKind::Validation,
+                    "the largest messages (up to " + units::formatSize(sizes.back()) +
+                        ") spend under " +
+                        std::to_string(static_cast<int>(kMinBandwidthShare * 100)) +
+                        " % of their time moving bytes: no bandwidth can be fitted",
+                    {}, "include sizes large enough for the time to grow with the size");
+
+    return model;
+}
+
+/// CostModel::bandwidthFactor: each collective of the data is fitted alone (the whole procedure,
+/// factors 1), giving its last regime's bandwidth 1/u_c; f_c = u / u_c where u is the geometric
+/// mean of the u_c, so that the factors multiply to 1 and the dimension's bandwidth is the
+/// collectives' typical one. A collective whose own fit fails (too few sizes, no bandwidth), and
+/// any collective absent from the data, keeps 1: the shared bandwidth. One collective: all 1.
+std::array<double, kNcclCollectiveCount>
+collectiveFactors(const std::vector<CalibrationPoint>& points, const FitOptions& options) {
+    std::array<double, kNcclCollectiveCount> factors{1, 1, 1, 1, 1};
+    std::array<double, kNcclCollectiveCount> own{};
+    CostModel blank;
+    blank.reduceUsPerByte = options.reduceUsPerByte;
+    double logSum = 0;
+    int fitted = 0, present = 0;
+    for (size_t c = 0; c < kNcclCollectiveCount; ++c) {
+        std::vector<CalibrationPoint> mine;
+        std::vector<uint64_t> sizes;
+        for (const CalibrationPoint& p : points)
+            if (static_cast<size_t>(p.collective) == c) {
+                mine.push_back(p);
+                sizes.push_back(p.sizeBytes);
+            }
+        present += mine.empty() ? 0 : 1;
+        std::sort(sizes.begin(), sizes.end());
+        sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+        if (sizes.size() < static_cast<size_t>(kMinSizesPerRegime))
+            continue;
+        try {
+            std::vector<bool> separates;
+            own[c] = fitWith(mine, sizes, options, blank, separates).regimes.back().usPerBusByte;
+        } catch (const Error&) {
+            continue;
+        }
+        if (own[c] > 0) {
+            logSum += std::log(own[c]);
+            ++fitted;
+        }
+    }
+    if (present < 2 || fitted < 2)
+        return factors;
+    const double typical = std::exp(logSum / fitted);
+    for (size_t c = 0; c < kNcclCollectiveCount; ++c)
+        if (own[c] > 0)
+            factors[c] = typical / own[c];
+    return factors;
 }
 
 } // namespace
@@ -340,38 +307,11 @@ FitResult fitCostModel(const std::vector<CalibrationPoint>& points, const FitOpt
                         "the project's local memory bandwidth is far below this GPU's; set "
                         "system.local-memory-bandwidth to its memory bandwidth");
     }
-    std::vector<size_t> sizeOf(points.size());
-    std::vector<RegimeSums> perSize(sizes.size());
-    for (size_t i = 0; i < points.size(); ++i) {
-        sizeOf[i] = static_cast<size_t>(
-            std::lower_bound(sizes.begin(), sizes.end(), points[i].sizeBytes) - sizes.begin());
-        perSize[sizeOf[i]].add(points[i], options.reduceUsPerByte);
-    }
-    const int regimes = chooseRegimeCount(points, sizes, sizeOf, perSize, options);
-    const RegimeSplit chosen = RegimeSplitter(perSize).best(regimes);
-    if (!std::isfinite(chosen.sse))
-        throw Error(ErrorKind::Validation, "no fit with latency and bandwidth >= 0 exists");
+    CostModel blank;
+    blank.reduceUsPerByte = options.reduceUsPerByte;
+    blank.bandwidthFactor = collectiveFactors(points, options);
     std::vector<bool> separates;
-    std::vector<std::pair<uint64_t, uint64_t>> gaps;
-    CostModel model = modelOf(chosen, sizes, perSize, options.reduceUsPerByte, &separates, &gaps);
-    model = refine(model, points, separates);
-    placeThresholds(model, gaps, kindsOf(points));
-    // The bandwidth is only told when the largest messages spend a fair share on it.
-    const CalibrationPoint& largest = *std::max_element(
-        points.begin(), points.end(), [](const CalibrationPoint& a, const CalibrationPoint& b) {
-            return a.sizeBytes < b.sizeBytes;
-        });
-    const double bandwidthUs = ncclBusFactor(largest.collective, largest.ranks) *
-                               static_cast<double>(largest.sizeBytes) *
-                               model.regimes.back().usPerBusByte;
-    if (!(bandwidthUs >=
-          kMinBandwidthShare * model.timeUs(largest.collective, largest.ranks, largest.sizeBytes)))
-        throw Error(ErrorKind::Validation,
-                    "the largest messages (up to " + units::formatSize(sizes.back()) +
-                        ") spend under " +
-                        std::to_string(static_cast<int>(kMinBandwidthShare * 100)) +
-                        " % of their time moving bytes: no bandwidth can be fitted",
-                    {}, "include sizes large enough for the time to grow with the size");
+    CostModel model = fitWith(points, sizes, options, blank, separates);
 
     FitResult out;
     out.points = static_cast<int>(points.size());

@@ -1,6 +1,11 @@
 #pragma once
 // Fitting CostModel to measured times (docs/calibration.md, "How the fit works").
 //
+// 0. With two or more collectives in the data, each collective's bandwidth factor f_c
+//    (CostModel.h) comes first: each collective is fitted alone by steps 1-3 (factors 1), and
+//    f_c = u / u_c, with u_c its last regime's 1/bandwidth and u the geometric mean of the u_c.
+//    Steps 1-3 then fit all the data with the factors fixed. A collective without data of its own
+//    (a held-out one) keeps f = 1: the shared bandwidth.
 // 1. For a given split of the sizes into regimes, each regime's (alpha, delta, u, w) minimises
 //    the sum of squared relative errors: linear least squares with every parameter >= 0
 //    (RegimeSplit.h), and the best split for K regimes is found by dynamic programming.
@@ -11,12 +16,14 @@
 //    A step in the measured curve (NCCL switching protocol, algorithm or channel count) becomes
 //    a regime boundary when predicting across it fails, and only then.
 // 3. NLopt (BOBYQA, bounded, derivative-free) then minimises the squared log error of the chosen
-//    split from that start; thresholds sit at the geometric mean of the sizes on either side.
+//    split from that start (CostRefine.h); thresholds sit where the regimes' times meet.
 // The last regime has w = 0: it is the one the simulator models, in the simulator's form.
 // alpha and delta are told apart only when a regime's data holds two or more step counts (two
 // collectives, or two rank counts); otherwise alpha is 0 and the constant is per step.
-// Deterministic: no randomness, fixed iteration order. Cost: at most 16 folds of O(sizes^2)
-// regime solves (RegimeSplit.h bounds them beyond 48 sizes), O(sizes) per NLopt evaluation.
+// Points may repeat a size (Calibration merges repeats into their median first).
+// Deterministic: no randomness, fixed iteration order. Cost: 1 + (collectives, when 2 or more)
+// fits, each of at most 16 folds of O(sizes^2) regime solves (RegimeSplit.h bounds them beyond
+// 48 sizes), O(sizes) per NLopt evaluation.
 
 #include "calibrate/CostModel.h"
 

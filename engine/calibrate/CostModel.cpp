@@ -51,8 +51,8 @@ double CostModel::timeUs(NcclCollective collective, int ranks, uint64_t sizeByte
     const RegimeCost& r = regimes.at(regimeOf(sizeBytes));
     const double s = static_cast<double>(sizeBytes);
     const double bus = ncclBusFactor(collective, ranks) * s;
-    return r.alphaUs + ringSteps(collective, ranks) * r.stepUs + bus * r.usPerBusByte +
-           std::sqrt(bus) * r.usPerRootBusByte +
+    return r.alphaUs + ringSteps(collective, ranks) * r.stepUs +
+           bus * r.usPerBusByte / factorOf(collective) + std::sqrt(bus) * r.usPerRootBusByte +
            reducedFraction(collective, ranks) * s * reduceUsPerByte;
 }
 
@@ -73,6 +73,30 @@ std::vector<CalibrationPoint> calibrationPoints(const std::vector<NcclRun>& runs
                     out.push_back({runs[f].collective, runs[f].ranks, row.sizeBytes, t,
                                    static_cast<int>(f), row.line});
         }
+    return out;
+}
+
+std::vector<CalibrationPoint> mergeRepeats(const std::vector<CalibrationPoint>& points) {
+    std::vector<CalibrationPoint> out;
+    std::vector<std::vector<double>> times;
+    for (const CalibrationPoint& p : points) {
+        const auto same = [&p](const CalibrationPoint& q) {
+            return q.collective == p.collective && q.ranks == p.ranks && q.sizeBytes == p.sizeBytes;
+        };
+        const auto it = std::find_if(out.begin(), out.end(), same);
+        if (it == out.end()) {
+            out.push_back(p);
+            times.push_back({p.timeUs});
+        } else {
+            times[static_cast<size_t>(it - out.begin())].push_back(p.timeUs);
+        }
+    }
+    for (size_t i = 0; i < out.size(); ++i) {
+        std::vector<double>& t = times[i];
+        std::sort(t.begin(), t.end());
+        const size_t n = t.size();
+        out[i].timeUs = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    }
     return out;
 }
 

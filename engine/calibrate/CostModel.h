@@ -3,7 +3,7 @@
 //
 // A collective of S bytes (nccl-tests' size) over a ring of n ranks takes
 //
-//   t(S) = alpha_r + steps(c, n) * delta_r + bus(c, n) * S * u_r + sqrt(bus(c, n) * S) * w_r
+//   t(S) = alpha_r + steps(c, n) * delta_r + bus(c, n) * S * u_r / f_c + sqrt(bus(c, n) * S) * w_r
 //          + reduced(c, n) * S * g
 //
 // where r is the protocol regime S falls in (NCCL switches protocol, LL -> LL128 -> Simple, as
@@ -15,6 +15,7 @@
 //            that grows with the message (NCCL's channels and chunking) pays a start-up that
 //            grows as sqrt(S) (a pipeline of optimal chunk size costs (sqrt(a) + sqrt(S/B))^2),
 //            so the achieved bandwidth ramps up smoothly over mid-size messages
+// f_c    the collective's bandwidth factor (1 with one collective; CostFit.h says how it is fitted)
 // steps: all_reduce 2(n-1); all_gather, reduce_scatter, alltoall n-1; sendrecv 1.
 // bus = ncclBusFactor() (so predicted busbw = bus * S / t, as nccl-tests computes it).
 // reduced: the bytes each rank reduces, (n-1)/n of S for all_reduce and reduce_scatter, else 0;
@@ -26,6 +27,7 @@
 
 #include "calibrate/NcclTests.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -53,6 +55,14 @@ struct CostModel {
     std::vector<uint64_t> thresholdBytes;
     std::vector<RegimeCost> regimes{RegimeCost{}};
     double reduceUsPerByte = 0; ///< g: known, not fitted
+    /// Per collective (NcclCollective order), the share of the ring link's bandwidth its bytes
+    /// move at: the bandwidth term is bus * S * u_r / f_c. NCCL's collectives are different
+    /// kernels (protocols, channels) and reach different bus bandwidths on one link; 1 for a
+    /// collective the fit had no data of (docs/calibration.md, "Per-collective bandwidth").
+    std::array<double, kNcclCollectiveCount> bandwidthFactor{1, 1, 1, 1, 1};
+    double factorOf(NcclCollective collective) const {
+        return bandwidthFactor[static_cast<size_t>(collective)];
+    }
 
     size_t regimeOf(uint64_t sizeBytes) const;
     double timeUs(NcclCollective collective, int ranks, uint64_t sizeBytes) const;
@@ -73,5 +83,12 @@ struct CalibrationPoint {
 
 /// Every row of every run with size > 0, once per column that has a time > 0.
 std::vector<CalibrationPoint> calibrationPoints(const std::vector<NcclRun>& runs);
+
+/// Repeated measurements of one (collective, ranks, size) as one point: a row's out-of-place and
+/// in-place columns, and the rows of several files, take the median of their times (of two, their
+/// mean), so that a size measured twice weighs in the fit and in the held-out error as one size
+/// measured once. The point keeps the file and line of its first measurement; order is that of
+/// the first measurements. The same rule for every dataset (docs/calibration.md).
+std::vector<CalibrationPoint> mergeRepeats(const std::vector<CalibrationPoint>& points);
 
 } // namespace astrolabe

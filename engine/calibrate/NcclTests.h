@@ -7,6 +7,7 @@
 // all-gather the gathered output, for reduce-scatter the input), so that
 // algbw = size / time and busbw = algbw x the collective's bus factor (collectiveShape()).
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,6 +17,7 @@
 namespace astrolabe {
 
 enum class NcclCollective : uint8_t { AllReduce, AllGather, ReduceScatter, AllToAll, SendRecv };
+inline constexpr size_t kNcclCollectiveCount = 5;
 
 /// The programs' names without "_perf": all_reduce, all_gather, reduce_scatter, alltoall,
 /// sendrecv (the registry of collectives the reader accepts).

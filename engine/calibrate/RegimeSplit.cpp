@@ -5,12 +5,12 @@
 
 namespace astrolabe {
 
-void RegimeSums::add(const CalibrationPoint& p, double reduceUsPerByte) {
+void RegimeSums::add(const CalibrationPoint& p, double reduceUsPerByte, double bandwidthFactor) {
     const double s = static_cast<double>(p.sizeBytes);
     const double steps = ringSteps(p.collective, p.ranks);
     const double bus = ncclBusFactor(p.collective, p.ranks) * s;
-    const double a[kRegimeParams] = {1 / p.timeUs, steps / p.timeUs, bus / p.timeUs,
-                                     std::sqrt(bus) / p.timeUs};
+    const double a[kRegimeParams] = {1 / p.timeUs, steps / p.timeUs,
+                                     bus / bandwidthFactor / p.timeUs, std::sqrt(bus) / p.timeUs};
     const double y =
         (p.timeUs - reducedFraction(p.collective, p.ranks) * s * reduceUsPerByte) / p.timeUs;
     for (int i = 0; i < kRegimeParams; ++i) {

@@ -40,7 +40,8 @@ struct RegimeSums {
     double maxSteps = -std::numeric_limits<double>::infinity();
     int n = 0;
 
-    void add(const CalibrationPoint& p, double reduceUsPerByte);
+    /// `bandwidthFactor`: the point's collective's f_c (CostModel::bandwidthFactor).
+    void add(const CalibrationPoint& p, double reduceUsPerByte, double bandwidthFactor = 1);
     void add(const RegimeSums& other);
     bool separates() const { return maxSteps > minSteps; }
 };

@@ -260,6 +260,7 @@ void CollectiveEngine::startPhase(Stream& stream) {
     ctx.npu = owner.request.npu;
     ctx.tag = owner.firstTag + (static_cast<uint64_t>(stream.chunk) << kPhaseBits) + stream.current;
     ctx.endpointDelay = endpointDelayFor(phase);
+    ctx.bandwidthFactor = m_spec.system.bandwidthFactor[static_cast<size_t>(owner.request.kind)];
     ctx.localMemBandwidthGBps = m_spec.system.localMemBandwidthGBps;
     ctx.symmetric = m_symmetric;
     ctx.switches = &m_switches;

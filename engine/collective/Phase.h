@@ -23,6 +23,10 @@ struct PhaseContext {
     uint64_t tag = 0;
     /// The NPU <-> memory-agent hop E before every message step (spec §5.3).
     SimTime endpointDelay;
+    /// The collective's bandwidth factor f (SystemConfig::bandwidthFactor): messages cross the
+    /// network as wireBytes(x) = x / f bytes (at least 1), so they move at f x the link rate.
+    double bandwidthFactor = 1;
+    uint64_t wireBytes(uint64_t bytes) const;
     /// local-mem-bw in decimal GB/s (= bytes/ns); reductions cost 3 passes over the buffer.
     double localMemBandwidthGBps = 0;
     /// Symmetric run (only one representative NPU is simulated): each send also stands for the

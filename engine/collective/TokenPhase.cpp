@@ -4,6 +4,7 @@
 #include "collective/TreePhase.h"
 #include "core/Error.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace astrolabe {
@@ -15,6 +16,13 @@ SimTime PhaseContext::reduction(uint64_t bytes) const {
                     "set local-mem-bw (GB/s) in the system configuration");
     const double ns = static_cast<double>(bytes) / (localMemBandwidthGBps * 1e9) * 1e9;
     return timing.fromNs(ns) * 3;
+}
+
+uint64_t PhaseContext::wireBytes(uint64_t bytes) const {
+    if (bandwidthFactor == 1 || bytes == 0)
+        return bytes;
+    return std::max<uint64_t>(
+        1, static_cast<uint64_t>(std::llround(static_cast<double>(bytes) / bandwidthFactor)));
 }
 
 void PhaseContext::sendRecorded(int dst, uint64_t bytes, int step, bool reduce) const {
@@ -187,12 +195,13 @@ bool TokenPhase::trySend() {
     const int me = m_ctx.npu;
     const int src = m_spec.ring.npuAt(p.src);
     if (m_ctx.symmetric)
-        m_ctx.transport->sendMirrored(me, m_spec.ring.npuAt(p.dst), src, m_ctx.tag, p.bytes);
+        m_ctx.transport->sendMirrored(me, m_spec.ring.npuAt(p.dst), src, m_ctx.tag,
+                                      m_ctx.wireBytes(p.bytes));
     else if (m_ctx.transfers)
         recordedSend(p);
     else
-        m_ctx.transport->send(me, m_spec.ring.npuAt(p.dst), m_ctx.tag, p.bytes);
-    m_ctx.transport->receive(me, src, m_ctx.tag, p.bytes, [this] { onReceive(); });
+        m_ctx.transport->send(me, m_spec.ring.npuAt(p.dst), m_ctx.tag, m_ctx.wireBytes(p.bytes));
+    m_ctx.transport->receive(me, src, m_ctx.tag, m_ctx.wireBytes(p.bytes), [this] { onReceive(); });
     return true;
 }
 
@@ -203,7 +212,7 @@ void TokenPhase::recordedSend(const Packet& p) {
     // all-reduce (its reduce-scatter: n - 1 ring or direct steps, log2 n halving steps).
     const bool reduce = m_spec.kind == CollectiveKind::ReduceScatter ||
                         (m_spec.kind == CollectiveKind::AllReduce && step < m_totalSends / 2);
-    m_ctx.sendRecorded(m_spec.ring.npuAt(p.dst), p.bytes, step, reduce);
+    m_ctx.sendRecorded(m_spec.ring.npuAt(p.dst), m_ctx.wireBytes(p.bytes), step, reduce);
 }
 
 void TokenPhase::onReceive() {

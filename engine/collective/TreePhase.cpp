@@ -43,14 +43,17 @@ void TreePhase::send(int index) {
         // Up the tree (to the parent) the receiver reduces; down it only forwards. Step 0 is
         // the reduction towards the root, step 1 the broadcast back.
         const bool up = index == m_shape.parent;
-        m_ctx.sendRecorded(m_spec.ring.npuAt(index), m_spec.inputBytes, up ? 0 : 1, up);
+        m_ctx.sendRecorded(m_spec.ring.npuAt(index), m_ctx.wireBytes(m_spec.inputBytes), up ? 0 : 1,
+                           up);
         return;
     }
-    m_ctx.transport->send(m_ctx.npu, m_spec.ring.npuAt(index), m_ctx.tag, m_spec.inputBytes);
+    m_ctx.transport->send(m_ctx.npu, m_spec.ring.npuAt(index), m_ctx.tag,
+                          m_ctx.wireBytes(m_spec.inputBytes));
 }
 
 void TreePhase::receive(int index, void (TreePhase::*handler)()) {
-    m_ctx.transport->receive(m_ctx.npu, m_spec.ring.npuAt(index), m_ctx.tag, m_spec.inputBytes,
+    m_ctx.transport->receive(m_ctx.npu, m_spec.ring.npuAt(index), m_ctx.tag,
+                             m_ctx.wireBytes(m_spec.inputBytes),
                              [this, handler] { (this->*handler)(); });
 }
 

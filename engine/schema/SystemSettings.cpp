@@ -201,6 +201,38 @@ std::vector<Setting> scalars() {
     s.compareKey = "system.local-mem-bw";
     out.push_back(s);
 
+    // One per collective: what calibration from nccl-tests fits where the data has several
+    // collectives (docs/calibration.md, "Per-collective bandwidth").
+    for (const CollectiveKind kind : kCollectiveKinds) {
+        const std::string name = collectiveKindName(kind);
+        const auto index = static_cast<size_t>(kind);
+        s = make(name + "-bandwidth-factor", Type::Double, "", 0,
+                 std::string(namesOf(kind).label) + " bandwidth factor", name + " bandwidth factor",
+                 "The share of a link's bandwidth the " + name +
+                     "'s messages move at: NCCL's collectives are different kernels and reach "
+                     "different bus bandwidths over the same link, and calibration from "
+                     "nccl-tests fits one factor per collective measured. A message of x bytes "
+                     "crosses a link as x / factor bytes (link statistics count those); its "
+                     "reduction still costs x. 1: the link's bandwidth.");
+        s.compat = Compat::ProjectOnly;
+        s.get = [index](const SimulationSpec& sp) -> Value {
+            return sp.system.bandwidthFactor[index];
+        };
+        s.set = [index](SimulationSpec& sp, const Value& v) {
+            sp.system.bandwidthFactor[index] = std::get<double>(v);
+        };
+        s.writeProjectWhen = [index](const SimulationSpec& sp) {
+            return sp.system.bandwidthFactor[index] != 1;
+        };
+        s.minimum = 0;
+        s.minimumExclusive = true;
+        s.maximum = 1e6;
+        s.rangeNoun = "factor";
+        s.specJsonKey = std::string(namesOf(kind).camel) + "BandwidthFactor";
+        s.compareKey = "system." + name + "-bandwidth-factor";
+        out.push_back(s);
+    }
+
     s = make("peak-perf", Type::Quantity, "peak-perf", 21, "Peak compute", "peak performance",
              "The NPU's peak arithmetic rate, used by the roofline model to time compute nodes "
              "from their operation count.");

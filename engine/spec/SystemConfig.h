@@ -5,6 +5,7 @@
 
 #include "core/Collectives.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -76,6 +77,11 @@ struct SystemConfig {
     /// Workload node id -> custom ET prefix ("per-node-custom-implementation" YAML), resolved.
     std::vector<std::pair<uint64_t, std::string>> perNodeCustom;
 
+    /// Per collective (CollectiveKind order), the share of a link's bandwidth its messages move
+    /// at: NCCL's collectives are different kernels and reach different bus bandwidths on one
+    /// link (docs/calibration.md). A message of x bytes of a collective with factor f crosses a
+    /// link as x / f bytes; reductions still cost x. 1: the link's bandwidth.
+    std::array<double, 4> bandwidthFactor{1, 1, 1, 1};
     double localMemBandwidthGBps = 0; ///< decimal GB/s (= bytes/ns): reduction cost, roofline
     double peakPerfTFlops = 0;        ///< roofline compute roof
     bool rooflineEnabled = false;

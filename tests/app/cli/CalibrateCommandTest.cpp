@@ -40,7 +40,9 @@ TEST(CalibrateCommand, FitsWritesTheProjectAndThePlot) {
     auto r = cli({"calibrate", "nccl-tests", dataset("a100-oci-1node-all_reduce.txt"), "--project",
                   hgx(), "--out", out, "--plot", svg});
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_THAT(r.out, HasSubstr("1 file, 56 measurements at 28 sizes (all_reduce over 8 ranks)"));
+    EXPECT_THAT(
+        r.out, HasSubstr("1 file, 56 measurements, 28 points at 28 sizes (all_reduce over 8 ranks; "
+                         "repeats of a size as their median)"));
     EXPECT_THAT(r.out, HasSubstr("held out, two adjacent sizes at a time"));
     EXPECT_THAT(r.out, HasSubstr("all_reduce      one collective only"));
     EXPECT_THAT(r.out, HasSubstr("Settings from the last regime: platform.dimensions[0]"));

@@ -15,7 +15,7 @@ namespace {
 enum class Miss {
     None,        ///< meets both targets
     DataSteps,   ///< steps or noise: the model is no worse than interpolating between neighbours
-    Collectives, ///< collectives differ in efficiency: each collective alone meets the targets
+    Collectives, ///< collectives differ beyond one bandwidth factor each: each alone meets them
 };
 
 struct Dataset {
@@ -34,17 +34,22 @@ const Dataset kDatasets[] = {
     {{"h100-k8s-2node-all_reduce.txt"}, Miss::None},
     {{"mi300x-aac-1node-all_reduce.txt"}, Miss::None},
     // Two GPUs over PCIe without P2P: at large sizes all_gather reaches 3.2 - 3.8 GB/s of bus
-    // bandwidth, all_reduce 4.0 and alltoall 4.6, and one ring link per dimension cannot be all
-    // three. Each collective alone meets the targets.
+    // bandwidth, all_reduce 4.0 and alltoall 4.6. A bandwidth factor per collective takes the
+    // held-out error >= 1 MiB from 10.1 % to 5.4 %; the rest is their different small-message
+    // regimes and steps, which share thresholds and latencies. Each collective alone meets the
+    // targets.
     {{"rtx2080ti-pcie-2gpu-all_reduce.txt", "rtx2080ti-pcie-2gpu-all_gather.txt",
       "rtx2080ti-pcie-2gpu-alltoall.txt"},
      Miss::Collectives},
     // Its time falls from 1 MiB to 2 MiB (414 to 316 us) and jumps between 64 and 256 MiB: steps
     // its neighbours do not show. Interpolating each held-out size between its measured
-    // neighbours misses by as much as the model does (12.9 % above 1 MiB).
+    // neighbours misses by as much as the model does (12.9 % above 1 MiB). The fall is a protocol
+    // switch RCCL's tuner places from its own per-GPU tables and per-size corrections, which the
+    // output does not give (docs/calibration.md).
     {{"mi300x-aac-2node-all_reduce.txt"}, Miss::DataSteps},
     // Two ranks on one GPU over sockets: its own out-of-place and in-place columns differ by
-    // 7.4 % (geomean) and up to 54 %, and eight sizes leave six to fit from per fold.
+    // 7.4 % (geomean) and up to 54 %, and eight sizes leave six to fit from per fold. Repeats
+    // count as one point at their median.
     {{"rtx5090-socket-2rank-all_gather.txt", "rtx5090-socket-2rank-reduce_scatter.txt"},
      Miss::DataSteps},
 };
@@ -52,9 +57,11 @@ const Dataset kDatasets[] = {
 } // namespace
 
 TEST(CalibrationDatasets, HeldOutErrorsPerDataset) {
-    std::printf("| dataset | regimes | in-sample rms | held-out >= 1 MiB: geomean (worst) | "
-                "held-out all sizes: geomean (worst) | wide ranges held out: >= 1 MiB / all | "
-                "neighbour interpolation: >= 1 MiB / all | repeatability: geomean (worst) |\n");
+    std::printf(
+        "| dataset | regimes | in-sample rms | held-out >= 1 MiB: geomean (worst) | "
+        "held-out all sizes: geomean (worst) | wide ranges held out: >= 1 MiB / all | "
+        "neighbour interpolation: >= 1 MiB / all | repeatability: geomean (worst) | repeats about "
+        "their median: geomean (worst) |\n");
     for (const Dataset& d : kDatasets) {
         std::vector<NcclRun> runs;
         for (const char* file : d.files)
@@ -63,13 +70,13 @@ TEST(CalibrationDatasets, HeldOutErrorsPerDataset) {
         const ErrorStats& large = c.heldOut.sizeRangeLarge;
         const ErrorStats& all = c.heldOut.sizeRangeAll;
         std::printf("| %s | %zu | %.1f %% | %.1f %% (%.1f %%) | %.1f %% (%.1f %%) | %.1f %% / "
-                    "%.1f %% | %.1f %% / %.1f %% | %.1f %% (%.1f %%) |\n",
+                    "%.1f %% | %.1f %% / %.1f %% | %.1f %% (%.1f %%) | %.1f %% (%.1f %%) |\n",
                     d.files.front(), c.fit.model.regimes.size(), 100 * c.fit.rmsRelativeError,
                     100 * large.geomean, 100 * large.worst, 100 * all.geomean, 100 * all.worst,
                     100 * c.heldOut.wideRangeLarge.geomean, 100 * c.heldOut.wideRangeAll.geomean,
                     100 * c.heldOut.interpolationLarge.geomean,
                     100 * c.heldOut.interpolationAll.geomean, 100 * c.repeatability.geomean,
-                    100 * c.repeatability.worst);
+                    100 * c.repeatability.worst, 100 * c.spread.geomean, 100 * c.spread.worst);
         std::printf("%s", calibrationReportText(c).c_str());
         EXPECT_EQ(all.points, c.fit.points) << d.files.front() << ": a fold could not be fitted";
         EXPECT_EQ(meetsTargets(c.heldOut), d.miss == Miss::None) << d.files.front();

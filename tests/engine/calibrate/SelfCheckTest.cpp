@@ -126,3 +126,77 @@ TEST(CalibrationSelfCheck, CalibratedProjectRunsInBothModelsAndBothTimings) {
             }
         }
 }
+
+TEST(CalibrationSelfCheck, RecoversPerCollectiveBandwidthFactorsAndTheProjectRunsThem) {
+    // The known platform with a bandwidth factor per collective (product 1, so the fit's
+    // normalisation, the geometric mean of the collectives' own bandwidths, is the link's):
+    // all-gather's bytes move at half the link rate, all-reduce's at twice, reduce-scatter's at
+    // the rate. Every message stays a whole number of nanoseconds (x / f bytes at 128 B/ns).
+    SimulationSpec known = knownPlatform();
+    const auto index = [](CollectiveKind k) { return static_cast<size_t>(k); };
+    known.system.bandwidthFactor[index(CollectiveKind::AllGather)] = 0.5;
+    known.system.bandwidthFactor[index(CollectiveKind::AllReduce)] = 2;
+    std::vector<NcclRun> runs{
+        simulatedRun(known, NcclCollective::AllReduce, CollectiveType::AllReduce),
+        simulatedRun(known, NcclCollective::AllGather, CollectiveType::AllGather),
+        simulatedRun(known, NcclCollective::ReduceScatter, CollectiveType::ReduceScatter)};
+    SimulationSpec guess = knownPlatform();
+    guess.platform.dimensions[0].latencyNs = 5000;
+    guess.platform.dimensions[0].bandwidthBytesPerSecond = 400e9;
+    guess.system.endpointDelayNs = 10;
+    FitOptions options;
+    options.reduceUsPerByte = reduceUsPerByte(guess);
+    const Calibration c = calibrate(runs, options);
+    std::printf("%s", calibrationReportText(c).c_str());
+    const CostModel& m = c.fit.model;
+    EXPECT_NEAR(m.factorOf(NcclCollective::AllGather), 0.5, 0.005);
+    EXPECT_NEAR(m.factorOf(NcclCollective::AllReduce), 2, 0.02);
+    EXPECT_NEAR(m.factorOf(NcclCollective::ReduceScatter), 1, 0.01);
+    const AppliedCalibration applied = applyCalibration(guess, 0, c.fit, c.runs);
+    std::printf("%s\n", applied.settings.c_str());
+    EXPECT_NEAR(applied.bandwidthBytesPerSecond / kBandwidth, 1, 0.01);
+    EXPECT_NEAR(applied.latencyNs / kLatencyNs, 1, 0.01);
+    // Held out by size, each collective keeps its own factor: predicted to rounding.
+    EXPECT_LT(c.heldOut.sizeRangeAll.worst, 0.01);
+
+    // The project text holds the factors as settings (not reduce-scatter's 1), and they read
+    // back (through a bundled project: the test platform here has no workload to write).
+    const std::string path = ::testing::TempDir() + "calibrated-factors.yaml";
+    const std::string text = calibratedProjectText(guess, applied, path);
+    EXPECT_NE(text.find("all-gather-bandwidth-factor: 0.5"), std::string::npos) << text;
+    EXPECT_NE(text.find("all-reduce-bandwidth-factor: 2"), std::string::npos) << text;
+    EXPECT_EQ(text.find("reduce-scatter-bandwidth-factor"), std::string::npos) << text;
+    SimulationSpec bundled = loadProject(ASTROLABE_SOURCE_DIR + "/projects/hgx-h100/project.yaml");
+    bundled.system.bandwidthFactor = applied.bandwidthFactor;
+    EXPECT_EQ(parseProject(projectYamlText(bundled, path), path).system.bandwidthFactor,
+              applied.bandwidthFactor);
+    // The calibrated platform runs every collective at the fitted time, in both timing modes
+    // (congestion-unaware, as above).
+    const SimulationSpec& back = guess;
+    const uint64_t size = uint64_t{1} << 28;
+    for (const auto& [nccl, type] :
+         {std::pair{NcclCollective::AllReduce, CollectiveType::AllReduce},
+          {NcclCollective::AllGather, CollectiveType::AllGather},
+          {NcclCollective::ReduceScatter, CollectiveType::ReduceScatter}})
+        for (const TimingMode timing : {TimingMode::AstraCompatible, TimingMode::Precise}) {
+            SimulationSpec run = back;
+            run.options.timing = timing;
+            const uint64_t simulated = nccl == NcclCollective::AllGather ? size / 8 : size;
+            const double us =
+                static_cast<double>(maxCycles(*runCollective(run, type, simulated))) / 1e3;
+            EXPECT_NEAR(us / m.timeUs(nccl, 8, size), 1, 0.01) << ncclCollectiveName(nccl);
+            // Without its factor the collective would run at the shared bandwidth.
+            SimulationSpec plain = run;
+            plain.system.bandwidthFactor = {1, 1, 1, 1};
+            const double plainUs =
+                static_cast<double>(maxCycles(*runCollective(plain, type, simulated))) / 1e3;
+            if (nccl != NcclCollective::ReduceScatter) {
+                EXPECT_GT(std::abs(plainUs / us - 1), 0.2) << ncclCollectiveName(nccl);
+            }
+            // The congestion-aware model runs it too (a Ring: no Switch to serialise on).
+            run.options.backend = NetworkBackend::CongestionAware;
+            const double awareUs =
+                static_cast<double>(maxCycles(*runCollective(run, type, simulated))) / 1e3;
+            EXPECT_NEAR(awareUs / us, 1, 0.05) << ncclCollectiveName(nccl);
+        }
+}
