@@ -4,16 +4,68 @@
 #include "lesson/LessonRun.h"
 
 #include <algorithm>
-#include <regex>
+#include <cctype>
+#include <optional>
 #include <sstream>
 
 namespace astrolabe {
 
 namespace {
 
-const std::regex& quotePattern() {
-    static const std::regex pattern(R"(\[\[([a-z][a-z0-9-]*)=([^\]\s]+)\]\])");
-    return pattern;
+/// A quoted number, [[metric=value]]: metric [a-z][a-z0-9-]*, value one or more characters
+/// that are neither ']' nor white space. Scanned by hand, in one pass: std::regex recursed once
+/// per character of a long value and overflowed the stack (a fuzzed lesson of 19 KB).
+struct Quote {
+    size_t begin = 0, end = 0;
+    std::string metric, value;
+};
+
+std::optional<Quote> quoteAt(const std::string& s, size_t at) {
+    if (s.compare(at, 2, "[[") != 0)
+        return std::nullopt;
+    size_t i = at + 2;
+    if (i >= s.size() || s[i] < 'a' || s[i] > 'z')
+        return std::nullopt;
+    const size_t m = i;
+    while (i < s.size() &&
+           ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
+        ++i;
+    if (i >= s.size() || s[i] != '=')
+        return std::nullopt;
+    const std::string metric = s.substr(m, i - m);
+    const size_t v = ++i;
+    while (i < s.size() && s[i] != ']' && !std::isspace(static_cast<unsigned char>(s[i])))
+        ++i;
+    if (i == v || s.compare(i, 2, "]]") != 0)
+        return std::nullopt;
+    return Quote{at, i + 2, metric, s.substr(v, i - v)};
+}
+
+/// Every quote of `s`, left to right, not overlapping.
+std::vector<Quote> quotesOf(const std::string& s) {
+    std::vector<Quote> out;
+    for (size_t at = s.find("[["); at != std::string::npos;) {
+        if (auto q = quoteAt(s, at)) {
+            at = s.find("[[", q->end);
+            out.push_back(std::move(*q));
+        } else {
+            at = s.find("[[", at + 1);
+        }
+    }
+    return out;
+}
+
+/// `s` with each quote replaced by its value (`placeholder` empty) or by `placeholder`.
+std::string replaceQuotes(const std::string& s, const std::string* placeholder) {
+    std::string out;
+    size_t from = 0;
+    for (const Quote& q : quotesOf(s)) {
+        out.append(s, from, q.begin - from);
+        out += placeholder ? *placeholder : q.value;
+        from = q.end;
+    }
+    out.append(s, from, std::string::npos);
+    return out;
 }
 
 std::string trim(const std::string& s) {
@@ -79,9 +131,9 @@ struct Parser {
         std::istringstream in(markdown);
         std::string line;
         for (int n = firstLine; std::getline(in, line); ++n)
-            for (auto it = std::sregex_iterator(line.begin(), line.end(), quotePattern());
-                 it != std::sregex_iterator(); ++it) {
-                const std::string metric = (*it)[1], value = (*it)[2];
+            for (const Quote& quote : quotesOf(line)) {
+                const std::string& metric = quote.metric;
+                const std::string& value = quote.value;
                 const auto& known = lessonMetrics();
                 std::vector<std::string> names;
                 for (const auto& m : known)
@@ -190,14 +242,11 @@ Lesson parseLesson(const std::string& text, const std::string& fileName) {
 }
 
 std::string lessonDisplayText(const std::string& markdown) {
-    return std::regex_replace(markdown, quotePattern(), "$2");
+    return replaceQuotes(markdown, nullptr);
 }
 
 std::string lessonHiddenText(const std::string& markdown, const std::string& placeholder) {
-    std::string literal; // '$' starts a group reference in a replacement: "$$" is one '$'
-    for (const char c : placeholder)
-        literal += c == '$' ? std::string("$$") : std::string(1, c);
-    return std::regex_replace(markdown, quotePattern(), literal);
+    return replaceQuotes(markdown, &placeholder);
 }
 
 } // namespace astrolabe

@@ -215,3 +215,12 @@ TEST(LessonFormat, PathsOutOfTheLessonsFolderAreRefused) {
 
 } // namespace
 } // namespace astrolabe
+
+TEST(LessonFormat, AQuoteWithAMegabyteValueIsScannedWithoutRecursion) {
+    // std::regex recursed once per character of the value and overflowed the stack (a fuzzed
+    // lesson of 19 KB under the sanitizers); the hand scanner is one pass.
+    const std::string value(1 << 20, '7');
+    const std::string text = "a [[bubble-percent=" + value + "]] b [[x=1] c [[y=2]]";
+    EXPECT_EQ(astrolabe::lessonDisplayText(text), "a " + value + " b [[x=1] c 2");
+    EXPECT_EQ(astrolabe::lessonHiddenText(text, "$1?"), "a $1? b [[x=1] c $1?");
+}
