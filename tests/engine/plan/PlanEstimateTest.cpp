@@ -109,8 +109,7 @@ TEST(PlanEstimate, FollowsTheSimulatorOnAReducedMixtral) {
     // B 64. ZeRO-3 with expert parallelism (the all-to-alls queued behind the next layer's
     // gathers, the reduce-scatters ahead of the next layer's), the gradient buckets of the last
     // backward pass. The whole ranking, every 40th candidate: Spearman >= 0.95 (measured 0.99);
-    // the best 24, which lie within 1 % of each other: mean |error| <= 0.5 % (measured 0.12 %;
-    // 2.4 % before the queue walk, when its Spearman on them was 0.17; now 0.83).
+    // the best 24, which lie within 1 % of each other: mean |error| <= 0.5 % (measured 0.12 %).
     SimulationSpec s = loadProject(ASTROLABE_SOURCE_DIR + "/projects/validation/selene-a100.yaml");
     resizePlatform(s.platform, 16);
     PlanRequest request{
