@@ -4,11 +4,8 @@
 # 16x16x16 torus, through `astrolabe-cli run` and /usr/bin/time -v. Pass --full to also run
 # Switch-1024 without the symmetric fast path (every NPU simulated).
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cli="$root/build/app/cli/astrolabe-cli"
-[[ -x "$cli" ]] || "$root/packaging/build.sh"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=packaging/bench-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/bench-common.sh"
 
 project() { # name dims backend symmetry
     cat >"$work/$1.yaml" <<YAML
@@ -44,11 +41,8 @@ if [[ "${1:-}" == "--full" ]]; then
 fi
 printf '%-26s %12s %10s %12s\n' case "end (ns)" "wall (s)" "peak (MB)"
 for c in "${cases[@]}"; do
-    /usr/bin/time -v "$cli" run "$work/$c.yaml" --no-store >"$work/$c.out" 2>"$work/$c.time"
-    end=$(sed -n 's/.*(\([0-9]*\) cycles).*/\1/p' "$work/$c.out")
-    wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/$c.time")
-    rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/$c.time")
-    printf '%-26s %12s %10s %12s\n' "$c" "$end" "$wall" "$(awk -v k="$rss" 'BEGIN{printf "%.1f", k/1024}')"
+    bench_time "$c" "$cli" run "$work/$c.yaml" --no-store
+    printf '%-26s %12s %10s %12.1f\n' "$c" "$(bench_end "$c")" "$bench_wall" "$bench_peak"
 done
 
 # A sweep on one worker and on one per core: the torus example's 64 points at 16 x 16
@@ -57,11 +51,8 @@ jobs=$(nproc)
 cp "$root/projects/torus-2d/project.yaml" "$root/projects/torus-2d/sweep-16x16.yaml" "$work/"
 printf '\n%-26s %10s %12s\n' "sweep (64 points)" "wall (s)" "peak (MB)"
 for j in 1 "$jobs"; do
-    /usr/bin/time -v "$cli" sweep "$work/sweep-16x16.yaml" --jobs "$j" --db "$work/sweep-$j.db" \
-        >"$work/sweep-$j.out" 2>"$work/sweep-$j.time"
-    wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/sweep-$j.time")
-    rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/sweep-$j.time")
-    printf '%-26s %10s %12s\n' "--jobs $j" "$wall" "$(awk -v k="$rss" 'BEGIN{printf "%.1f", k/1024}')"
+    bench_time "sweep-$j" "$cli" sweep "$work/sweep-16x16.yaml" --jobs "$j" --db "$work/sweep-$j.db"
+    printf '%-26s %10s %12.1f\n' "--jobs $j" "$bench_wall" "$bench_peak"
 done
 
 # "Watch a collective": one animation frame on 64 NPUs (issue #21: under 16 ms), and a 64-NPU
