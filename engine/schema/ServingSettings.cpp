@@ -186,7 +186,10 @@ std::vector<Setting> servingSettings() {
                          0.01, 1));
     out.push_back(number(
         "step-overhead", &ServingSpec::stepOverheadNs, Unit::Nanoseconds, "Iteration overhead",
-        "Fixed time per iteration: kernel launches, the scheduler, sampling.", 0, 1e12));
+        "Fixed time per iteration the GPUs wait for the host (scheduling, input preparation, "
+        "sampling). 0: SGLang's overlapped scheduler left no idle time between decode steps in "
+        "its published trace; vLLM 0.5's synchronous loop left about 4 ms (docs/serving.md).",
+        0, 1e12));
     s = make("deployment", Type::Enum, "Deployment",
              "aggregated: every replica prefills and decodes (chunked prefill); pd: separate "
              "prefill and decode pools, KV caches sent over the network; afd: a prefill pool and "
