@@ -101,7 +101,8 @@ void addPass(StageProfile& sp, const std::vector<Step>& steps, double count, boo
     }
 }
 
-WalkLayer walkLayer(const generate::LayerProgram& layer, const generate::GeneratorSpec& spec) {
+WalkLayer walkLayer(const generate::LayerProgram& layer, const generate::GeneratorSpec& spec,
+                    std::vector<SlotKey>& slots) {
     WalkLayer out;
     out.recomputable = layer.recomputable;
     auto steps = [&](const std::vector<Step>& from, std::vector<WalkStep>& to) {
@@ -114,6 +115,7 @@ WalkLayer walkLayer(const generate::LayerProgram& layer, const generate::Generat
                 w.type = step.collective;
                 w.group = step.group;
                 w.commBytes = double(step.commBytes);
+                w.slot = slotOf(slots, w.type, w.group, w.commBytes);
             } else {
                 w.seconds =
                     generate::stepComputeSeconds(step, spec.compute, spec.training.bytesPerElement);
@@ -123,9 +125,15 @@ WalkLayer walkLayer(const generate::LayerProgram& layer, const generate::Generat
     };
     steps(layer.forward, out.forward);
     steps(layer.backward, out.backward);
-    for (const generate::ParamShare& share : layer.params)
-        out.shares.emplace_back(share.group,
-                                double(share.elements) * spec.training.bytesPerElement);
+    for (const generate::ParamShare& share : layer.params) {
+        WalkShare w;
+        w.group = share.group;
+        w.bytes = double(share.elements) * spec.training.bytesPerElement;
+        const int members = std::max(1, generate::groupSizeOf(share.group, spec.parallel));
+        w.gatherSlot = slotOf(slots, CollectiveType::AllGather, w.group, w.bytes / members);
+        w.reduceSlot = slotOf(slots, CollectiveType::ReduceScatter, w.group, w.bytes);
+        out.shares.push_back(w);
+    }
     return out;
 }
 
@@ -147,7 +155,7 @@ ShapeProfile profileShape(const generate::GeneratorSpec& spec,
                 const generate::LayerProgram& layer = program.layers[size_t(index)];
                 const bool again = par.recompute && layer.recomputable;
                 sp.layers += 1;
-                sp.walk.back().push_back(walkLayer(layer, spec));
+                sp.walk.back().push_back(walkLayer(layer, spec, profile.slots));
                 addPass(sp, layer.forward, again ? 2 : 1, again, spec);
                 addPass(sp, layer.backward, 1, true, spec);
                 for (const generate::ParamShare& share : layer.params) {
@@ -160,6 +168,19 @@ ShapeProfile profileShape(const generate::GeneratorSpec& spec,
         profile.stages.push_back(std::move(sp));
     }
     return profile;
+}
+
+PlacementKey placementKey(const generate::ParallelSpec& parallel, const NetworkCosts& network) {
+    const Strides strides = stridesOf(parallel);
+    PlacementKey key{};
+    for (size_t k = 0; k < key.size(); ++k) {
+        const auto kind = static_cast<GroupKind>(k);
+        // A group of one member communicates nothing, wherever it sits.
+        key[k] = generate::groupSizeOf(kind, parallel) > 1
+                     ? network.strideClass(groupStride(kind, parallel, strides))
+                     : -1;
+    }
+    return key;
 }
 
 Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfile& profile,
@@ -194,6 +215,11 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
                                               groupStride(group, par, strides))});
         return cache.back().phases;
     };
+    PhaseSlots slots;
+    slots.reserve(profile.slots.size());
+    for (const SlotKey& k : profile.slots)
+        slots.push_back(net.collectivePhases(k.type, generate::groupSizeOf(k.group, par),
+                                             k.commBytes, groupStride(k.group, par, strides)));
     WalkOptions walk;
     walk.recompute = par.recompute;
     walk.zero3 = par.zeroStage == 3;
@@ -228,13 +254,13 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
             // ZeRO-3's gathers and reduce-scatters beside the compute, and the blocking
             // collectives queued behind them, walked layer by layer; the last reduce-scatters
             // run on after the last pass.
-            const Zero3Walk z3 = walkZero3MicroBatch(s.walk, walk, phases);
+            const Zero3Walk z3 = walkZero3MicroBatch(s.walk, walk, slots, phases);
             tau = std::max(tau, z3.microBatch);
             exposed = z3.after;
         } else {
             // The gradient buckets run behind the last micro-batch's backward pass, delaying
             // the blocking collectives queued behind them; what runs on after it is exposed.
-            const BucketWalk last = walkLastBackward(s.walk, walk, phases);
+            const BucketWalk last = walkLastBackward(s.walk, walk, slots, phases);
             delay = std::max(0.0, last.withBuckets - last.without);
             exposed = last.after;
             gather = last.gathers; // ZeRO 1-2: the updated weights, bucket by bucket

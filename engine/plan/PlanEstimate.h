@@ -72,6 +72,7 @@ struct StageProfile {
 /// What depends on the shape (tp, cp, pp, ep, b, v, sp, recompute) only: built once per shape.
 struct ShapeProfile {
     std::vector<StageProfile> stages;
+    std::vector<SlotKey> slots; ///< the walks' distinct collectives (PassWalk.h)
     double boundaryBytes = 0;
     double tiedEmbeddingBytes = 0;
 };
@@ -87,6 +88,12 @@ struct Estimate {
     double tail = 0;          ///< exposed gradient reduction, embedding, optimizer, gathers
     double total() const { return compute + communication + bubble + tail; }
 };
+
+/// What of a placement the estimate depends on: the stride class (NetworkCosts::strideClass) of
+/// every group kind's members (-1 for a group of one). Two placements of one shape and ZeRO stage
+/// with the same key have the same estimate, to the bit (the planner estimates such twins once).
+using PlacementKey = std::array<long, 10>; // GroupKind values
+PlacementKey placementKey(const generate::ParallelSpec& parallel, const NetworkCosts& network);
 
 /// The estimate of spec (its ZeRO stage and placement) from its shape's profile.
 Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfile& profile,

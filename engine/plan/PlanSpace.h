@@ -48,6 +48,8 @@ struct PlanRequest {
     generate::OffloadTier offloadTier = generate::OffloadTier::None;
     /// One NPU's share of that tier's bandwidth, B/s (its loads and stores are timed by it).
     double offloadBytesPerSecond = 0;
+    /// Threads ranking the space (rankConfigurations); 0: one per hardware thread.
+    int threads = 0;
 };
 
 /// One configuration. Compact (the space of GPT-3 175B on 1,024 NPUs has ~10^5 of them).
