@@ -54,9 +54,9 @@ private:
 
 class Walker {
 public:
-    Walker(const WalkOptions& options, const PhaseSlots& slots, const PhasesOf& phases)
+    Walker(const WalkOptions& options, const PhaseSlots& table, const PhasesOf& phases)
         : m_options(options)
-        , m_slots(slots)
+        , m_slots(table)
         , m_phases(phases) {}
 
     /// One pass over `layers` (forward order) starting at `t`; returns when its last step ends.
@@ -184,17 +184,17 @@ private:
 
 } // namespace
 
-int slotOf(std::vector<SlotKey>& slots, CollectiveType type, GroupKind group, double commBytes) {
-    for (size_t i = 0; i < slots.size(); ++i)
-        if (slots[i].type == type && slots[i].group == group && slots[i].commBytes == commBytes)
+int slotOf(std::vector<SlotKey>& keys, CollectiveType type, GroupKind group, double commBytes) {
+    for (size_t i = 0; i < keys.size(); ++i)
+        if (keys[i].type == type && keys[i].group == group && keys[i].commBytes == commBytes)
             return static_cast<int>(i);
-    slots.push_back({type, group, commBytes});
-    return static_cast<int>(slots.size()) - 1;
+    keys.push_back({type, group, commBytes});
+    return static_cast<int>(keys.size()) - 1;
 }
 
 Zero3Walk walkZero3MicroBatch(const WalkChunks& chunks, const WalkOptions& options,
-                              const PhaseSlots& slots, const PhasesOf& phases) {
-    Walker walker(options, slots, phases);
+                              const PhaseSlots& table, const PhasesOf& phases) {
+    Walker walker(options, table, phases);
     const size_t v = chunks.size();
     double t = 0, second = 0;
     for (int round = 0; round < 2; ++round) {
@@ -208,9 +208,9 @@ Zero3Walk walkZero3MicroBatch(const WalkChunks& chunks, const WalkOptions& optio
 }
 
 BucketWalk walkLastBackward(const WalkChunks& chunks, const WalkOptions& options,
-                            const PhaseSlots& slots, const PhasesOf& phases) {
+                            const PhaseSlots& table, const PhasesOf& phases) {
     BucketWalk out;
-    Walker walker(options, slots, phases);
+    Walker walker(options, table, phases);
     for (size_t c = chunks.size(); c-- > 0;)
         out.withBuckets = walker.pass(chunks[c], false, out.withBuckets, true);
     out.without = walker.plain();

@@ -38,8 +38,8 @@ struct SlotKey {
     generate::GroupKind group = generate::GroupKind::Tp;
     double commBytes = 0;
 };
-/// The slot of a collective in `slots`, added when new.
-int slotOf(std::vector<SlotKey>& slots, CollectiveType type, generate::GroupKind group,
+/// The slot of a collective in `keys`, added when new.
+int slotOf(std::vector<SlotKey>& keys, CollectiveType type, generate::GroupKind group,
            double commBytes);
 
 struct WalkStep {
@@ -91,7 +91,7 @@ struct Zero3Walk {
     double microBatch = 0, after = 0;
 };
 Zero3Walk walkZero3MicroBatch(const WalkChunks& chunks, const WalkOptions& options,
-                              const PhaseSlots& slots, const PhasesOf& phases);
+                              const PhaseSlots& table, const PhasesOf& phases);
 
 /// The last backward pass of every chunk with the gradient buckets issued as the generator
 /// does: {the passes' time with the buckets, without them (compute and blocking collectives
@@ -101,6 +101,6 @@ struct BucketWalk {
     double withBuckets = 0, without = 0, after = 0, gathers = 0;
 };
 BucketWalk walkLastBackward(const WalkChunks& chunks, const WalkOptions& options,
-                            const PhaseSlots& slots, const PhasesOf& phases);
+                            const PhaseSlots& table, const PhasesOf& phases);
 
 } // namespace astrolabe::plan

@@ -102,7 +102,7 @@ void addPass(StageProfile& sp, const std::vector<Step>& steps, double count, boo
 }
 
 WalkLayer walkLayer(const generate::LayerProgram& layer, const generate::GeneratorSpec& spec,
-                    std::vector<SlotKey>& slots) {
+                    std::vector<SlotKey>& keys) {
     WalkLayer out;
     out.recomputable = layer.recomputable;
     auto steps = [&](const std::vector<Step>& from, std::vector<WalkStep>& to) {
@@ -115,7 +115,7 @@ WalkLayer walkLayer(const generate::LayerProgram& layer, const generate::Generat
                 w.type = step.collective;
                 w.group = step.group;
                 w.commBytes = double(step.commBytes);
-                w.slot = slotOf(slots, w.type, w.group, w.commBytes);
+                w.slot = slotOf(keys, w.type, w.group, w.commBytes);
             } else {
                 w.seconds =
                     generate::stepComputeSeconds(step, spec.compute, spec.training.bytesPerElement);
@@ -130,8 +130,8 @@ WalkLayer walkLayer(const generate::LayerProgram& layer, const generate::Generat
         w.group = share.group;
         w.bytes = double(share.elements) * spec.training.bytesPerElement;
         const int members = std::max(1, generate::groupSizeOf(share.group, spec.parallel));
-        w.gatherSlot = slotOf(slots, CollectiveType::AllGather, w.group, w.bytes / members);
-        w.reduceSlot = slotOf(slots, CollectiveType::ReduceScatter, w.group, w.bytes);
+        w.gatherSlot = slotOf(keys, CollectiveType::AllGather, w.group, w.bytes / members);
+        w.reduceSlot = slotOf(keys, CollectiveType::ReduceScatter, w.group, w.bytes);
         out.shares.push_back(w);
     }
     return out;
@@ -155,7 +155,7 @@ ShapeProfile profileShape(const generate::GeneratorSpec& spec,
                 const generate::LayerProgram& layer = program.layers[size_t(index)];
                 const bool again = par.recompute && layer.recomputable;
                 sp.layers += 1;
-                sp.walk.back().push_back(walkLayer(layer, spec, profile.slots));
+                sp.walk.back().push_back(walkLayer(layer, spec, profile.slotKeys));
                 addPass(sp, layer.forward, again ? 2 : 1, again, spec);
                 addPass(sp, layer.backward, 1, true, spec);
                 for (const generate::ParamShare& share : layer.params) {
@@ -215,10 +215,10 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
                                               groupStride(group, par, strides))});
         return cache.back().phases;
     };
-    PhaseSlots slots;
-    slots.reserve(profile.slots.size());
-    for (const SlotKey& k : profile.slots)
-        slots.push_back(net.collectivePhases(k.type, generate::groupSizeOf(k.group, par),
+    PhaseSlots table;
+    table.reserve(profile.slotKeys.size());
+    for (const SlotKey& k : profile.slotKeys)
+        table.push_back(net.collectivePhases(k.type, generate::groupSizeOf(k.group, par),
                                              k.commBytes, groupStride(k.group, par, strides)));
     WalkOptions walk;
     walk.recompute = par.recompute;
@@ -254,13 +254,13 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
             // ZeRO-3's gathers and reduce-scatters beside the compute, and the blocking
             // collectives queued behind them, walked layer by layer; the last reduce-scatters
             // run on after the last pass.
-            const Zero3Walk z3 = walkZero3MicroBatch(s.walk, walk, slots, phases);
+            const Zero3Walk z3 = walkZero3MicroBatch(s.walk, walk, table, phases);
             tau = std::max(tau, z3.microBatch);
             exposed = z3.after;
         } else {
             // The gradient buckets run behind the last micro-batch's backward pass, delaying
             // the blocking collectives queued behind them; what runs on after it is exposed.
-            const BucketWalk last = walkLastBackward(s.walk, walk, slots, phases);
+            const BucketWalk last = walkLastBackward(s.walk, walk, table, phases);
             delay = std::max(0.0, last.withBuckets - last.without);
             exposed = last.after;
             gather = last.gathers; // ZeRO 1-2: the updated weights, bucket by bucket

@@ -72,7 +72,7 @@ struct StageProfile {
 /// What depends on the shape (tp, cp, pp, ep, b, v, sp, recompute) only: built once per shape.
 struct ShapeProfile {
     std::vector<StageProfile> stages;
-    std::vector<SlotKey> slots; ///< the walks' distinct collectives (PassWalk.h)
+    std::vector<SlotKey> slotKeys; ///< the walks' distinct collectives (PassWalk.h)
     double boundaryBytes = 0;
     double tiedEmbeddingBytes = 0;
 };
