@@ -1,5 +1,6 @@
 #include "plan/PlanEstimate.h"
 
+#include "generate/ModelStates.h"
 #include "generate/RankLayout.h"
 #include "generate/StageMemory.h"
 
@@ -184,7 +185,7 @@ PlacementKey placementKey(const generate::ParallelSpec& parallel, const NetworkC
 }
 
 Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfile& profile,
-                           const NetworkCosts& net) {
+                           const NetworkCosts& net, const OffloadCost& offload) {
     const generate::ParallelSpec& par = spec.parallel;
     const Strides strides = stridesOf(par);
     const int p = par.pp, v = par.virtualStages;
@@ -192,6 +193,9 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     const double e = spec.training.bytesPerElement;
     const double stateBytes = e < 4 ? 24 : 16; // Adam: fp32 master, m, v read and written
     const double hbm = spec.compute.hbmGBps * 1e9 * spec.compute.efficiency;
+    const bool offloaded =
+        spec.offload.optimizer != generate::OffloadTier::None && offload.bytesPerSecond > 0;
+    const double optimizerBytes = generate::optimizerStateBytesPerParameter(spec);
     auto coll = [&](CollectiveType type, GroupKind group, double bytes) {
         return net.collectiveSeconds(type, generate::groupSizeOf(group, par), bytes,
                                      groupStride(group, par, strides));
@@ -241,13 +245,15 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
                 seconds += u.count * coll(u.type, u.group, u.commBytes);
             comm += b.count * std::max(0.0, seconds - b.hidingSeconds);
         }
-        double gather = 0, shardElements = 0;
+        double gather = 0, shardElements = 0, offloadedElements = 0;
         for (size_t k = 0; k < kGroupKinds; ++k) {
             const auto group = static_cast<GroupKind>(k);
-            if (s.elements[k] <= 0 || group == GroupKind::None)
+            if (s.elements[k] <= 0)
                 continue;
             const int size = generate::groupSizeOf(group, par);
-            shardElements += s.elements[k] / (par.zeroStage >= 1 ? size : 1);
+            offloadedElements += s.elements[k] / (par.zeroStage >= 1 ? size : 1);
+            if (group != GroupKind::None)
+                shardElements += s.elements[k] / (par.zeroStage >= 1 ? size : 1);
         }
         double tau = s.computeSeconds + comm, exposed = 0, delay = 0;
         if (par.zeroStage == 3) {
@@ -265,7 +271,15 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
             exposed = last.after;
             gather = last.gathers; // ZeRO 1-2: the updated weights, bucket by bucket
         }
-        const double optimizer = shardElements * (2 * e + stateBytes) / hbm;
+        double optimizer = shardElements * (2 * e + stateBytes) / hbm;
+        if (offloaded) {
+            // The states are loaded and stored back through the tier, layer by layer; each
+            // layer's step runs once its load is done, beside the next loads, so the steps hide
+            // under the tier's traffic (or it under them when the tier is the faster).
+            const double traffic = 2 * offloadedElements * optimizerBytes / offload.bytesPerSecond +
+                                   2 * s.layers * offload.latencySeconds;
+            optimizer = std::max(optimizer, traffic);
+        }
         double tail = exposed + optimizer + gather;
         if (p > 1 && profile.tiedEmbeddingBytes > 0)
             tail +=

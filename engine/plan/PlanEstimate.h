@@ -18,7 +18,8 @@
 //       queued behind them make stage s's last backward longer by d_s, and that pass goes down
 //       the pipeline from the last stage to the first, so the tail is
 //       max_s (d_s + ... + d_{p-1} + what of the buckets runs on after the pass + the
-//       tied-embedding all-reduce + the optimizer step (Adam over the rank's shard at HBM speed)
+//       tied-embedding all-reduce + the optimizer step (Adam over the rank's shard at HBM speed;
+//       with its states offloaded, the larger of that and their traffic through the tier)
 //       + for ZeRO 1-2 the weight all-gathers after it, one per bucket); ZeRO-3: the last
 //       reduce-scatters after the last pass;
 //   iteration = pipeline + tail.
@@ -95,8 +96,19 @@ struct Estimate {
 using PlacementKey = std::array<long, 10>; // GroupKind values
 PlacementKey placementKey(const generate::ParallelSpec& parallel, const NetworkCosts& network);
 
-/// The estimate of spec (its ZeRO stage and placement) from its shape's profile.
+/// One NPU's share of the memory tier the optimizer states may be offloaded to: an access of
+/// b bytes takes latency + b / bandwidth (memory/RemoteMemory.cpp), one at a time.
+struct OffloadCost {
+    double bytesPerSecond = 0; ///< 0: no tier
+    double latencySeconds = 0;
+};
+
+/// The estimate of spec (its ZeRO stage and placement) from its shape's profile. With the
+/// optimizer states offloaded (spec.offload.optimizer) to `offload`, the optimizer step of the
+/// tail becomes max(the step at HBM speed, the states' load and store through the tier, one
+/// access each per layer): the generator loads, steps and stores layer by layer, so the steps
+/// run beside the next layers' loads.
 Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfile& profile,
-                           const NetworkCosts& network);
+                           const NetworkCosts& network, const OffloadCost& offload = {});
 
 } // namespace astrolabe::plan

@@ -24,15 +24,6 @@ size_t largestTerm(const std::array<double, 4>& terms) {
     return size_t(std::max_element(terms.begin(), terms.end()) - terms.begin());
 }
 
-/// Offloaded states: loaded and stored back once per iteration (the optimizer states: before
-/// and after the step, generate/StageMemory.h's offloadLoadBytes / offloadStoreBytes) through
-/// one NPU's share of the tier; in the tail, behind the gradient reduction.
-double offloadSeconds(const PlanRequest& request, const generate::MemoryBreakdown& memory) {
-    const double bytes = memory.offloadLoadBytes + memory.offloadStoreBytes;
-    return bytes > 0 && request.offloadBytesPerSecond > 0 ? bytes / request.offloadBytesPerSecond
-                                                          : 0;
-}
-
 } // namespace
 
 const char* memoryTermName(MemoryTerm term) {
@@ -61,9 +52,10 @@ RankedCandidate evaluateCandidate(const PlanRequest& request, const NetworkCosts
     RankedCandidate out;
     out.candidate = candidate;
     out.candidate.microBatches = spec.microBatches();
-    out.estimate = estimateIteration(spec, profileShape(spec, program), network);
+    out.estimate =
+        estimateIteration(spec, profileShape(spec, program), network,
+                          {request.offloadBytesPerSecond, request.offloadLatencySeconds});
     const generate::MemoryBreakdown memory = generate::worstStageMemory(spec, program).memory;
-    out.estimate.tail += offloadSeconds(request, memory);
     out.memoryBytes = memory.total();
     return out;
 }
@@ -98,6 +90,7 @@ void offloadTierOf(PlanRequest& request, const RemoteMemoryConfig& memory) {
     const double npus = std::max(1, request.npus);
     request.offloadTier = OffloadTier::None;
     request.offloadBytesPerSecond = 0;
+    request.offloadLatencySeconds = double(memory.latencyNs) * 1e-9;
     switch (memory.type) {
     case RemoteMemoryType::NoMemoryExpansion:
         return;
@@ -148,15 +141,15 @@ ShapeOutcome rankShape(const PlanRequest& request, const NetworkCosts& network,
     bool profiled = false;
     const std::vector<uint8_t> placements = placementsOf(shape, request.placements);
     // The estimate depends on the placement only through its groups' stride classes
-    // (placementKey), and not on the offload choice (its traffic is added to the tail): each
-    // (ZeRO stage, key) is estimated once and shared by its twins, to the bit.
+    // (placementKey): each (ZeRO stage, offload, key) is estimated once and shared by its twins,
+    // to the bit.
     std::vector<PlacementKey> keys;
     for (uint8_t placement : placements) {
         spec.parallel.placement = placementNames()[placement];
         keys.push_back(placementKey(spec.parallel, network));
     }
     struct Known {
-        int zero;
+        int zero; ///< the loop's: ZeRO stage, then offloaded
         PlacementKey key;
         Estimate estimate;
     };
@@ -185,19 +178,20 @@ ShapeOutcome rankShape(const PlanRequest& request, const NetworkCosts& network,
             RankedCandidate ranked;
             ranked.candidate = candidateOf(shape, spec.parallel.zeroStage, placements[i], offload);
             auto twin = std::find_if(known.begin(), known.end(), [&](const Known& k) {
-                return k.zero == spec.parallel.zeroStage && k.key == keys[i];
+                return k.zero == zero && k.key == keys[i];
             });
             if (twin == known.end()) {
                 if (!profiled) {
                     profile = profileShape(shapeSpec, program);
                     profiled = true;
                 }
-                known.push_back(
-                    {spec.parallel.zeroStage, keys[i], estimateIteration(spec, profile, network)});
+                known.push_back({zero, keys[i],
+                                 estimateIteration(spec, profile, network,
+                                                   {request.offloadBytesPerSecond,
+                                                    request.offloadLatencySeconds})});
                 twin = known.end() - 1;
             }
             ranked.estimate = twin->estimate;
-            ranked.estimate.tail += offloadSeconds(request, memory.memory);
             ranked.memoryBytes = bytes;
             out.ranked.push_back(ranked);
         }

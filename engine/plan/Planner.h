@@ -65,7 +65,8 @@ RankedCandidate evaluateCandidate(const PlanRequest& request, const NetworkCosts
 Candidate candidateFromSpec(const generate::GeneratorSpec& spec);
 
 /// Sets the request's offload tier from the project's remote memory (none: no offload axis;
-/// per NPU: nvme at its bandwidth; per node, a pool: pool, at one NPU's share of the bandwidth).
+/// per NPU: nvme at its bandwidth; per node, a pool: pool, at one NPU's share of the bandwidth;
+/// its latency per access).
 /// Call after setting request.npus.
 void offloadTierOf(PlanRequest& request, const RemoteMemoryConfig& memory);
 
