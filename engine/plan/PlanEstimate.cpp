@@ -231,7 +231,7 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     walk.bucketBytes = double(std::max<uint64_t>(par.bucketBytes, 1));
     walk.groupSize = [&](GroupKind group) { return generate::groupSizeOf(group, par); };
 
-    double tauMax = 0, computeOfMax = 0, commOfMax = 0, tailMax = 0;
+    double tauMax = 0, tauSum = 0, computeOfMax = 0, tailMax = 0;
     std::vector<double> delays, tails; // per stage
     for (const StageProfile& s : profile.stages) {
         double comm = 0;
@@ -286,10 +286,10 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
                 coll(CollectiveType::AllReduce, GroupKind::Embedding, profile.tiedEmbeddingBytes);
         delays.push_back(delay);
         tails.push_back(tail);
+        tauSum += tau;
         if (tau > tauMax) {
             tauMax = tau;
             computeOfMax = s.computeSeconds;
-            commOfMax = tau - s.computeSeconds;
         }
     }
     // The last backward pass goes down the pipeline from the last stage to the first, each
@@ -300,15 +300,29 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
         chain += delays[s];
         tailMax = std::max(tailMax, chain + tails[s]);
     }
-    // A boundary message each way per micro-batch sits on the cycle between neighbouring stages
-    // (a stage's backward waits for the next stage's, whose forward waited for this one's).
-    // Interleaved: each of the v chunks of a micro-batch crosses a boundary each way.
-    const double p2p = p > 1 ? 2.0 * v * net.messageSeconds(profile.boundaryBytes, strides.pp) : 0;
+    const double delta = p > 1 ? net.messageSeconds(profile.boundaryBytes, strides.pp) : 0;
     Estimate est;
     est.compute = m * computeOfMax;
-    est.communication = m * (commOfMax + p2p);
-    est.bubble = double(p - 1) / v * (tauMax + p2p);
     est.tail = tailMax;
+    if (v == 1) {
+        // 1F1B: the first stage holds p micro-batches in flight, so its steady state is a
+        // micro-batch every `period`: the larger of the slowest stage's tau and the loop through
+        // the whole pipeline and back (every stage's tau and 2 (p - 1) boundary messages) over
+        // those p micro-batches. A stage faster than the slowest hides the messages in its
+        // slack. Fill and drain: the first micro-batch through the other stages, and its
+        // messages.
+        const double period = std::max(tauMax, (tauSum + 2.0 * (p - 1) * delta) / p);
+        est.communication = m * (period - computeOfMax);
+        est.bubble = tauSum - tauMax + 2.0 * (p - 1) * delta;
+        return est;
+    }
+    // Interleaved: Megatron runs each chunk for a group of p micro-batches before the next, so
+    // a chunk's input from the previous stage arrives after the group's other p - 1 chunks and
+    // both messages of each of the v chunks stay on the cycle between neighbouring stages
+    // (a stage's backward waits for the next stage's, whose forward waited for this one's).
+    const double p2p = 2.0 * v * delta;
+    est.communication = m * (tauMax - computeOfMax + p2p);
+    est.bubble = double(p - 1) / v * (tauMax + p2p);
     return est;
 }
 
