@@ -9,10 +9,13 @@
 //       ZeRO-3: the passes walked layer by layer against the collective queues (PassWalk.h):
 //       the weight gathers and reduce-scatters as the generator issues them, the blocking
 //       collectives queued behind them, the first layer's gathers of each pass exposed;
-//   pipeline (1F1B, interleaved with v chunks): (m + (p - 1) / v) (tau_max + 2 v delta), delta
-//       one boundary message between stages: in the steady state a stage's backward waits for
-//       the next stage's, whose forward waited for this stage's, so both messages of each of
-//       the v chunks are on the cycle; the (p - 1) / v part is the bubble;
+//   pipeline, 1F1B: m x max(tau_max, (sum_s tau_s + 2 (p - 1) delta) / p) + the bubble
+//       sum_s tau_s - tau_max + 2 (p - 1) delta, delta one boundary message: the first stage
+//       holds p micro-batches in flight, so the messages of the loop through the pipeline and
+//       back hide in the slack of the stages faster than the slowest;
+//   interleaved with v chunks: (m + (p - 1) / v) (tau_max + 2 v delta): Megatron runs each chunk
+//       for a group of p micro-batches, so both messages of each of the v chunks are on the cycle
+//       between neighbouring stages; the (p - 1) / v part is the bubble;
 //   tail: the last backward pass walked with the data-parallel gradient buckets (ZeRO 0
 //       all-reduce, 1-2 reduce-scatter) issued as the generator does: the blocking collectives
 //       queued behind them make stage s's last backward longer by d_s, and that pass goes down
