@@ -124,7 +124,7 @@ std::vector<FlagSpec> parallelismFlags() {
         {"global-batch", "B", "parallelism: sequences per iteration", "the model's"},
         {"top", "K", "parallelism: simulate the K best estimates (0: estimate only)", "16"},
         {"show", "N", "parallelism: rows of the ranking printed", "the top K, at least 10"},
-        {"jobs", "N", "parallelism: simulations run at once", "2"},
+        {"jobs", "N", "parallelism: simulations run at once, and threads ranking the space", "2"},
         {"placement", "ORDER",
          "parallelism: only this rank order of the groups, innermost first (tp,dp,pp is "
          "Megatron's); repeat for several",
@@ -211,6 +211,7 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
     const int jobs = args.has("jobs") ? parseCount("jobs", args.value("jobs"), 1, 256) : 2;
 
     PlanRequest request{base, gpus, {}};
+    request.threads = jobs;
     offloadTierOf(request, spec.memory); // an offload axis where the project has a memory tier
     for (const std::string& order : args.values("placement")) {
         const auto& names = placementNames();

@@ -63,17 +63,32 @@ int NetworkCosts::dimensionOfStride(long stride) const {
     return static_cast<int>(m_dims.size()) - 1;
 }
 
+namespace {
+
+long hopsOf(BlockKind kind, long stride, long below, long size) {
+    if (kind == BlockKind::Switch)
+        return 2;
+    if (kind != BlockKind::Ring)
+        return 1;
+    const long step = std::max(1L, stride / below) % size;
+    return std::max(1L, std::min(step, size - step));
+}
+
+} // namespace
+
+long NetworkCosts::strideClass(long stride) const {
+    if (m_dims.empty())
+        return 0;
+    const int dim = dimensionOfStride(stride);
+    const Dimension& d = m_dims[size_t(dim)];
+    return long(dim) * (1L << 32) + hopsOf(d.kind, stride, d.below, d.size);
+}
+
 double NetworkCosts::messageSeconds(double bytes, long stride) const {
     if (m_dims.empty())
         return 0;
     const Dimension& d = m_dims[size_t(dimensionOfStride(stride))];
-    double hops = 1;
-    if (d.kind == BlockKind::Switch) {
-        hops = 2;
-    } else if (d.kind == BlockKind::Ring) {
-        const long step = std::max(1L, stride / d.below) % d.size;
-        hops = double(std::max(1L, std::min(step, d.size - step)));
-    }
+    const double hops = double(hopsOf(d.kind, stride, d.below, d.size));
     return hops * d.latencySeconds + bytes / d.bytesPerSecond + m_endpointSeconds;
 }
 

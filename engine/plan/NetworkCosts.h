@@ -35,6 +35,10 @@ public:
     /// dimension when the stride is past the platform.
     int dimensionOfStride(long stride) const;
 
+    /// What of a stride the message times depend on (its dimension and, on a ring, its hops):
+    /// two strides of one class time every message and collective alike.
+    long strideClass(long stride) const;
+
     /// One message of `bytes` between NPUs `stride` ranks apart.
     double messageSeconds(double bytes, long stride) const;
 

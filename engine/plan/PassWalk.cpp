@@ -14,6 +14,8 @@ public:
     /// A collective that runs beside the compute, issued at `issue`: its phases run one after
     /// the other, each after what its queue holds. Returns its id (see end()).
     int background(const std::vector<NetworkCosts::Phase>& phases, double issue) {
+        if (m_end.empty())
+            m_end.reserve(256);
         m_end.push_back(run(phases, issue));
         return static_cast<int>(m_end.size()) - 1;
     }
@@ -52,8 +54,9 @@ private:
 
 class Walker {
 public:
-    Walker(const WalkOptions& options, const PhasesOf& phases)
+    Walker(const WalkOptions& options, const PhaseSlots& table, const PhasesOf& phases)
         : m_options(options)
+        , m_slots(table)
         , m_phases(phases) {}
 
     /// One pass over `layers` (forward order) starting at `t`; returns when its last step ends.
@@ -86,7 +89,9 @@ public:
             auto run = [&](const std::vector<WalkStep>& steps) {
                 for (const WalkStep& step : steps) {
                     if (step.collective) {
-                        const auto& phases = m_phases(step.type, step.group, step.commBytes);
+                        const auto& phases = step.slot >= 0
+                                                 ? m_slots[size_t(step.slot)]
+                                                 : m_phases(step.type, step.group, step.commBytes);
                         tt = m_queues.blocking(phases, tt);
                         for (const NetworkCosts::Phase& phase : phases)
                             m_plain += phase.seconds;
@@ -105,16 +110,20 @@ public:
             t = tt;
             if (forward)
                 continue;
-            for (const auto& [group, bytes] : layer.shares) {
+            for (const WalkShare& share : layer.shares) {
+                const GroupKind group = share.group;
                 if (zero3) {
                     double issue = t;
                     if (k + 1 < n)
                         issue = std::max(issue, m_queues.end(gathers[k + 1][size_t(group)]));
-                    m_queues.background(m_phases(CollectiveType::ReduceScatter, group, bytes),
-                                        issue);
+                    m_queues.background(
+                        share.reduceSlot >= 0
+                            ? m_slots[size_t(share.reduceSlot)]
+                            : m_phases(CollectiveType::ReduceScatter, group, share.bytes),
+                        issue);
                 } else if (buckets && group != GroupKind::None) {
                     double& b = pending[size_t(group)];
-                    b += bytes;
+                    b += share.bytes;
                     if (b >= m_options.bucketBytes) {
                         reduce(group, b, t);
                         b = 0;
@@ -141,10 +150,13 @@ private:
     Ids gather(const WalkLayer& layer, double issue) {
         Ids ids;
         ids.fill(-1);
-        for (const auto& [group, bytes] : layer.shares) {
+        for (const WalkShare& share : layer.shares) {
+            const GroupKind group = share.group;
             const int members = m_options.groupSize ? m_options.groupSize(group) : 1;
-            const auto& phases =
-                m_phases(CollectiveType::AllGather, group, bytes / std::max(1, members));
+            const auto& phases = share.gatherSlot >= 0
+                                     ? m_slots[size_t(share.gatherSlot)]
+                                     : m_phases(CollectiveType::AllGather, group,
+                                                share.bytes / std::max(1, members));
             if (!phases.empty())
                 ids[size_t(group)] = m_queues.background(phases, issue);
         }
@@ -163,6 +175,7 @@ private:
     }
 
     const WalkOptions& m_options;
+    const PhaseSlots& m_slots;
     const PhasesOf& m_phases;
     Queues m_queues;
     std::vector<Ids> m_gathers;
@@ -171,9 +184,17 @@ private:
 
 } // namespace
 
+int slotOf(std::vector<SlotKey>& keys, CollectiveType type, GroupKind group, double commBytes) {
+    for (size_t i = 0; i < keys.size(); ++i)
+        if (keys[i].type == type && keys[i].group == group && keys[i].commBytes == commBytes)
+            return static_cast<int>(i);
+    keys.push_back({type, group, commBytes});
+    return static_cast<int>(keys.size()) - 1;
+}
+
 Zero3Walk walkZero3MicroBatch(const WalkChunks& chunks, const WalkOptions& options,
-                              const PhasesOf& phases) {
-    Walker walker(options, phases);
+                              const PhaseSlots& table, const PhasesOf& phases) {
+    Walker walker(options, table, phases);
     const size_t v = chunks.size();
     double t = 0, second = 0;
     for (int round = 0; round < 2; ++round) {
@@ -187,9 +208,9 @@ Zero3Walk walkZero3MicroBatch(const WalkChunks& chunks, const WalkOptions& optio
 }
 
 BucketWalk walkLastBackward(const WalkChunks& chunks, const WalkOptions& options,
-                            const PhasesOf& phases) {
+                            const PhaseSlots& table, const PhasesOf& phases) {
     BucketWalk out;
-    Walker walker(options, phases);
+    Walker walker(options, table, phases);
     for (size_t c = chunks.size(); c-- > 0;)
         out.withBuckets = walker.pass(chunks[c], false, out.withBuckets, true);
     out.without = walker.plain();

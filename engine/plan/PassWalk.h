@@ -31,19 +31,38 @@
 
 namespace astrolabe::plan {
 
+/// A collective as the walk meets it; the shape's distinct ones are numbered (slots), so that a
+/// candidate times each once (PhaseSlots) and the walk looks them up by number.
+struct SlotKey {
+    CollectiveType type = CollectiveType::AllReduce;
+    generate::GroupKind group = generate::GroupKind::Tp;
+    double commBytes = 0;
+};
+/// The slot of a collective in `keys`, added when new.
+int slotOf(std::vector<SlotKey>& keys, CollectiveType type, generate::GroupKind group,
+           double commBytes);
+
 struct WalkStep {
     bool collective = false;
     double seconds = 0; ///< a compute step's
     CollectiveType type = CollectiveType::AllReduce;
     generate::GroupKind group = generate::GroupKind::Tp;
     double commBytes = 0;
+    int slot = -1; ///< a collective's slot (-1: looked up by PhasesOf)
+};
+
+/// 16-bit weight (and gradient) bytes of a parameter share, with its group and the slots of
+/// ZeRO-3's gather (all-gather of bytes / members) and reduce-scatter (of bytes).
+struct WalkShare {
+    generate::GroupKind group = generate::GroupKind::Dp;
+    double bytes = 0;
+    int gatherSlot = -1, reduceSlot = -1;
 };
 
 struct WalkLayer {
     std::vector<WalkStep> forward, backward;
     bool recomputable = true;
-    /// 16-bit weight (and gradient) bytes of each parameter share, with its group.
-    std::vector<std::pair<generate::GroupKind, double>> shares;
+    std::vector<WalkShare> shares;
 };
 
 /// One stage's local chunks, each its layers in forward order.
@@ -53,6 +72,8 @@ using WalkChunks = std::vector<std::vector<WalkLayer>>;
 /// stays valid for the walk: the estimate caches them, the layers repeat the same few).
 using PhasesOf = std::function<const std::vector<NetworkCosts::Phase>&(
     CollectiveType, generate::GroupKind, double)>;
+/// The phases of each slot (SlotKey) for one candidate.
+using PhaseSlots = std::vector<std::vector<NetworkCosts::Phase>>;
 
 struct WalkOptions {
     bool recompute = false;
@@ -70,7 +91,7 @@ struct Zero3Walk {
     double microBatch = 0, after = 0;
 };
 Zero3Walk walkZero3MicroBatch(const WalkChunks& chunks, const WalkOptions& options,
-                              const PhasesOf& phases);
+                              const PhaseSlots& table, const PhasesOf& phases);
 
 /// The last backward pass of every chunk with the gradient buckets issued as the generator
 /// does: {the passes' time with the buckets, without them (compute and blocking collectives
@@ -80,6 +101,6 @@ struct BucketWalk {
     double withBuckets = 0, without = 0, after = 0, gathers = 0;
 };
 BucketWalk walkLastBackward(const WalkChunks& chunks, const WalkOptions& options,
-                            const PhasesOf& phases);
+                            const PhaseSlots& table, const PhasesOf& phases);
 
 } // namespace astrolabe::plan

@@ -1,5 +1,6 @@
 #include "plan/PlanEstimate.h"
 
+#include "generate/ModelStates.h"
 #include "generate/RankLayout.h"
 #include "generate/StageMemory.h"
 
@@ -101,7 +102,8 @@ void addPass(StageProfile& sp, const std::vector<Step>& steps, double count, boo
     }
 }
 
-WalkLayer walkLayer(const generate::LayerProgram& layer, const generate::GeneratorSpec& spec) {
+WalkLayer walkLayer(const generate::LayerProgram& layer, const generate::GeneratorSpec& spec,
+                    std::vector<SlotKey>& keys) {
     WalkLayer out;
     out.recomputable = layer.recomputable;
     auto steps = [&](const std::vector<Step>& from, std::vector<WalkStep>& to) {
@@ -114,6 +116,7 @@ WalkLayer walkLayer(const generate::LayerProgram& layer, const generate::Generat
                 w.type = step.collective;
                 w.group = step.group;
                 w.commBytes = double(step.commBytes);
+                w.slot = slotOf(keys, w.type, w.group, w.commBytes);
             } else {
                 w.seconds =
                     generate::stepComputeSeconds(step, spec.compute, spec.training.bytesPerElement);
@@ -123,9 +126,15 @@ WalkLayer walkLayer(const generate::LayerProgram& layer, const generate::Generat
     };
     steps(layer.forward, out.forward);
     steps(layer.backward, out.backward);
-    for (const generate::ParamShare& share : layer.params)
-        out.shares.emplace_back(share.group,
-                                double(share.elements) * spec.training.bytesPerElement);
+    for (const generate::ParamShare& share : layer.params) {
+        WalkShare w;
+        w.group = share.group;
+        w.bytes = double(share.elements) * spec.training.bytesPerElement;
+        const int members = std::max(1, generate::groupSizeOf(share.group, spec.parallel));
+        w.gatherSlot = slotOf(keys, CollectiveType::AllGather, w.group, w.bytes / members);
+        w.reduceSlot = slotOf(keys, CollectiveType::ReduceScatter, w.group, w.bytes);
+        out.shares.push_back(w);
+    }
     return out;
 }
 
@@ -147,7 +156,7 @@ ShapeProfile profileShape(const generate::GeneratorSpec& spec,
                 const generate::LayerProgram& layer = program.layers[size_t(index)];
                 const bool again = par.recompute && layer.recomputable;
                 sp.layers += 1;
-                sp.walk.back().push_back(walkLayer(layer, spec));
+                sp.walk.back().push_back(walkLayer(layer, spec, profile.slotKeys));
                 addPass(sp, layer.forward, again ? 2 : 1, again, spec);
                 addPass(sp, layer.backward, 1, true, spec);
                 for (const generate::ParamShare& share : layer.params) {
@@ -162,8 +171,21 @@ ShapeProfile profileShape(const generate::GeneratorSpec& spec,
     return profile;
 }
 
+PlacementKey placementKey(const generate::ParallelSpec& parallel, const NetworkCosts& network) {
+    const Strides strides = stridesOf(parallel);
+    PlacementKey key{};
+    for (size_t k = 0; k < key.size(); ++k) {
+        const auto kind = static_cast<GroupKind>(k);
+        // A group of one member communicates nothing, wherever it sits.
+        key[k] = generate::groupSizeOf(kind, parallel) > 1
+                     ? network.strideClass(groupStride(kind, parallel, strides))
+                     : -1;
+    }
+    return key;
+}
+
 Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfile& profile,
-                           const NetworkCosts& net) {
+                           const NetworkCosts& net, const OffloadCost& offload) {
     const generate::ParallelSpec& par = spec.parallel;
     const Strides strides = stridesOf(par);
     const int p = par.pp, v = par.virtualStages;
@@ -171,6 +193,9 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     const double e = spec.training.bytesPerElement;
     const double stateBytes = e < 4 ? 24 : 16; // Adam: fp32 master, m, v read and written
     const double hbm = spec.compute.hbmGBps * 1e9 * spec.compute.efficiency;
+    const bool offloaded =
+        spec.offload.optimizer != generate::OffloadTier::None && offload.bytesPerSecond > 0;
+    const double optimizerBytes = generate::optimizerStateBytesPerParameter(spec);
     auto coll = [&](CollectiveType type, GroupKind group, double bytes) {
         return net.collectiveSeconds(type, generate::groupSizeOf(group, par), bytes,
                                      groupStride(group, par, strides));
@@ -194,6 +219,11 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
                                               groupStride(group, par, strides))});
         return cache.back().phases;
     };
+    PhaseSlots table;
+    table.reserve(profile.slotKeys.size());
+    for (const SlotKey& k : profile.slotKeys)
+        table.push_back(net.collectivePhases(k.type, generate::groupSizeOf(k.group, par),
+                                             k.commBytes, groupStride(k.group, par, strides)));
     WalkOptions walk;
     walk.recompute = par.recompute;
     walk.zero3 = par.zeroStage == 3;
@@ -201,7 +231,7 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     walk.bucketBytes = double(std::max<uint64_t>(par.bucketBytes, 1));
     walk.groupSize = [&](GroupKind group) { return generate::groupSizeOf(group, par); };
 
-    double tauMax = 0, computeOfMax = 0, commOfMax = 0, tailMax = 0;
+    double tauMax = 0, tauSum = 0, computeOfMax = 0, tailMax = 0;
     std::vector<double> delays, tails; // per stage
     for (const StageProfile& s : profile.stages) {
         double comm = 0;
@@ -215,41 +245,51 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
                 seconds += u.count * coll(u.type, u.group, u.commBytes);
             comm += b.count * std::max(0.0, seconds - b.hidingSeconds);
         }
-        double gather = 0, shardElements = 0;
+        double gather = 0, shardElements = 0, offloadedElements = 0;
         for (size_t k = 0; k < kGroupKinds; ++k) {
             const auto group = static_cast<GroupKind>(k);
-            if (s.elements[k] <= 0 || group == GroupKind::None)
+            if (s.elements[k] <= 0)
                 continue;
             const int size = generate::groupSizeOf(group, par);
-            shardElements += s.elements[k] / (par.zeroStage >= 1 ? size : 1);
+            offloadedElements += s.elements[k] / (par.zeroStage >= 1 ? size : 1);
+            if (group != GroupKind::None)
+                shardElements += s.elements[k] / (par.zeroStage >= 1 ? size : 1);
         }
         double tau = s.computeSeconds + comm, exposed = 0, delay = 0;
         if (par.zeroStage == 3) {
             // ZeRO-3's gathers and reduce-scatters beside the compute, and the blocking
             // collectives queued behind them, walked layer by layer; the last reduce-scatters
             // run on after the last pass.
-            const Zero3Walk z3 = walkZero3MicroBatch(s.walk, walk, phases);
+            const Zero3Walk z3 = walkZero3MicroBatch(s.walk, walk, table, phases);
             tau = std::max(tau, z3.microBatch);
             exposed = z3.after;
         } else {
             // The gradient buckets run behind the last micro-batch's backward pass, delaying
             // the blocking collectives queued behind them; what runs on after it is exposed.
-            const BucketWalk last = walkLastBackward(s.walk, walk, phases);
+            const BucketWalk last = walkLastBackward(s.walk, walk, table, phases);
             delay = std::max(0.0, last.withBuckets - last.without);
             exposed = last.after;
             gather = last.gathers; // ZeRO 1-2: the updated weights, bucket by bucket
         }
-        const double optimizer = shardElements * (2 * e + stateBytes) / hbm;
+        double optimizer = shardElements * (2 * e + stateBytes) / hbm;
+        if (offloaded) {
+            // The states are loaded and stored back through the tier, layer by layer; each
+            // layer's step runs once its load is done, beside the next loads, so the steps hide
+            // under the tier's traffic (or it under them when the tier is the faster).
+            const double traffic = 2 * offloadedElements * optimizerBytes / offload.bytesPerSecond +
+                                   2 * s.layers * offload.latencySeconds;
+            optimizer = std::max(optimizer, traffic);
+        }
         double tail = exposed + optimizer + gather;
         if (p > 1 && profile.tiedEmbeddingBytes > 0)
             tail +=
                 coll(CollectiveType::AllReduce, GroupKind::Embedding, profile.tiedEmbeddingBytes);
         delays.push_back(delay);
         tails.push_back(tail);
+        tauSum += tau;
         if (tau > tauMax) {
             tauMax = tau;
             computeOfMax = s.computeSeconds;
-            commOfMax = tau - s.computeSeconds;
         }
     }
     // The last backward pass goes down the pipeline from the last stage to the first, each
@@ -260,15 +300,29 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
         chain += delays[s];
         tailMax = std::max(tailMax, chain + tails[s]);
     }
-    // A boundary message each way per micro-batch sits on the cycle between neighbouring stages
-    // (a stage's backward waits for the next stage's, whose forward waited for this one's).
-    // Interleaved: each of the v chunks of a micro-batch crosses a boundary each way.
-    const double p2p = p > 1 ? 2.0 * v * net.messageSeconds(profile.boundaryBytes, strides.pp) : 0;
+    const double delta = p > 1 ? net.messageSeconds(profile.boundaryBytes, strides.pp) : 0;
     Estimate est;
     est.compute = m * computeOfMax;
-    est.communication = m * (commOfMax + p2p);
-    est.bubble = double(p - 1) / v * (tauMax + p2p);
     est.tail = tailMax;
+    if (v == 1) {
+        // 1F1B: the first stage holds p micro-batches in flight, so its steady state is a
+        // micro-batch every `period`: the larger of the slowest stage's tau and the loop through
+        // the whole pipeline and back (every stage's tau and 2 (p - 1) boundary messages) over
+        // those p micro-batches. A stage faster than the slowest hides the messages in its
+        // slack. Fill and drain: the first micro-batch through the other stages, and its
+        // messages.
+        const double period = std::max(tauMax, (tauSum + 2.0 * (p - 1) * delta) / p);
+        est.communication = m * (period - computeOfMax);
+        est.bubble = tauSum - tauMax + 2.0 * (p - 1) * delta;
+        return est;
+    }
+    // Interleaved: Megatron runs each chunk for a group of p micro-batches before the next, so
+    // a chunk's input from the previous stage arrives after the group's other p - 1 chunks and
+    // both messages of each of the v chunks stay on the cycle between neighbouring stages
+    // (a stage's backward waits for the next stage's, whose forward waited for this one's).
+    const double p2p = 2.0 * v * delta;
+    est.communication = m * (tauMax - computeOfMax + p2p);
+    est.bubble = double(p - 1) / v * (tauMax + p2p);
     return est;
 }
 

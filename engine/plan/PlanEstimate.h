@@ -9,16 +9,20 @@
 //       ZeRO-3: the passes walked layer by layer against the collective queues (PassWalk.h):
 //       the weight gathers and reduce-scatters as the generator issues them, the blocking
 //       collectives queued behind them, the first layer's gathers of each pass exposed;
-//   pipeline (1F1B, interleaved with v chunks): (m + (p - 1) / v) (tau_max + 2 v delta), delta
-//       one boundary message between stages: in the steady state a stage's backward waits for
-//       the next stage's, whose forward waited for this stage's, so both messages of each of
-//       the v chunks are on the cycle; the (p - 1) / v part is the bubble;
+//   pipeline, 1F1B: m x max(tau_max, (sum_s tau_s + 2 (p - 1) delta) / p) + the bubble
+//       sum_s tau_s - tau_max + 2 (p - 1) delta, delta one boundary message: the first stage
+//       holds p micro-batches in flight, so the messages of the loop through the pipeline and
+//       back hide in the slack of the stages faster than the slowest;
+//   interleaved with v chunks: (m + (p - 1) / v) (tau_max + 2 v delta): Megatron runs each chunk
+//       for a group of p micro-batches, so both messages of each of the v chunks are on the cycle
+//       between neighbouring stages; the (p - 1) / v part is the bubble;
 //   tail: the last backward pass walked with the data-parallel gradient buckets (ZeRO 0
 //       all-reduce, 1-2 reduce-scatter) issued as the generator does: the blocking collectives
 //       queued behind them make stage s's last backward longer by d_s, and that pass goes down
 //       the pipeline from the last stage to the first, so the tail is
 //       max_s (d_s + ... + d_{p-1} + what of the buckets runs on after the pass + the
-//       tied-embedding all-reduce + the optimizer step (Adam over the rank's shard at HBM speed)
+//       tied-embedding all-reduce + the optimizer step (Adam over the rank's shard at HBM speed;
+//       with its states offloaded, the larger of that and their traffic through the tier)
 //       + for ZeRO 1-2 the weight all-gathers after it, one per bucket); ZeRO-3: the last
 //       reduce-scatters after the last pass;
 //   iteration = pipeline + tail.
@@ -72,6 +76,7 @@ struct StageProfile {
 /// What depends on the shape (tp, cp, pp, ep, b, v, sp, recompute) only: built once per shape.
 struct ShapeProfile {
     std::vector<StageProfile> stages;
+    std::vector<SlotKey> slotKeys; ///< the walks' distinct collectives (PassWalk.h)
     double boundaryBytes = 0;
     double tiedEmbeddingBytes = 0;
 };
@@ -88,8 +93,25 @@ struct Estimate {
     double total() const { return compute + communication + bubble + tail; }
 };
 
-/// The estimate of spec (its ZeRO stage and placement) from its shape's profile.
+/// What of a placement the estimate depends on: the stride class (NetworkCosts::strideClass) of
+/// every group kind's members (-1 for a group of one). Two placements of one shape and ZeRO stage
+/// with the same key have the same estimate, to the bit (the planner estimates such twins once).
+using PlacementKey = std::array<long, 10>; // GroupKind values
+PlacementKey placementKey(const generate::ParallelSpec& parallel, const NetworkCosts& network);
+
+/// One NPU's share of the memory tier the optimizer states may be offloaded to: an access of
+/// b bytes takes latency + b / bandwidth (memory/RemoteMemory.cpp), one at a time.
+struct OffloadCost {
+    double bytesPerSecond = 0; ///< 0: no tier
+    double latencySeconds = 0;
+};
+
+/// The estimate of spec (its ZeRO stage and placement) from its shape's profile. With the
+/// optimizer states offloaded (spec.offload.optimizer) to `offload`, the optimizer step of the
+/// tail becomes max(the step at HBM speed, the states' load and store through the tier, one
+/// access each per layer): the generator loads, steps and stores layer by layer, so the steps
+/// run beside the next layers' loads.
 Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfile& profile,
-                           const NetworkCosts& network);
+                           const NetworkCosts& network, const OffloadCost& offload = {});
 
 } // namespace astrolabe::plan

@@ -46,8 +46,12 @@ struct PlanRequest {
     /// The project's remote memory tier (offloadTierOf): None, or where the optimizer states may
     /// be offloaded, each candidate then tried with and without (ZeRO-Offload / -Infinity).
     generate::OffloadTier offloadTier = generate::OffloadTier::None;
-    /// One NPU's share of that tier's bandwidth, B/s (its loads and stores are timed by it).
+    /// One NPU's share of that tier's bandwidth, B/s, and its latency per access, s (its loads
+    /// and stores are timed by them).
     double offloadBytesPerSecond = 0;
+    double offloadLatencySeconds = 0;
+    /// Threads ranking the space (rankConfigurations); 0: one per hardware thread.
+    int threads = 0;
 };
 
 /// One configuration. Compact (the space of GPT-3 175B on 1,024 NPUs has ~10^5 of them).

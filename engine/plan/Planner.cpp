@@ -7,7 +7,11 @@
 #include "generate/WorkloadGenerator.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 namespace astrolabe::plan {
 namespace {
@@ -18,15 +22,6 @@ std::array<double, 4> termsOf(const generate::MemoryBreakdown& m) {
 
 size_t largestTerm(const std::array<double, 4>& terms) {
     return size_t(std::max_element(terms.begin(), terms.end()) - terms.begin());
-}
-
-/// Offloaded states: loaded and stored back once per iteration (the optimizer states: before
-/// and after the step, generate/StageMemory.h's offloadLoadBytes / offloadStoreBytes) through
-/// one NPU's share of the tier; in the tail, behind the gradient reduction.
-double offloadSeconds(const PlanRequest& request, const generate::MemoryBreakdown& memory) {
-    const double bytes = memory.offloadLoadBytes + memory.offloadStoreBytes;
-    return bytes > 0 && request.offloadBytesPerSecond > 0 ? bytes / request.offloadBytesPerSecond
-                                                          : 0;
 }
 
 } // namespace
@@ -57,9 +52,10 @@ RankedCandidate evaluateCandidate(const PlanRequest& request, const NetworkCosts
     RankedCandidate out;
     out.candidate = candidate;
     out.candidate.microBatches = spec.microBatches();
-    out.estimate = estimateIteration(spec, profileShape(spec, program), network);
+    out.estimate =
+        estimateIteration(spec, profileShape(spec, program), network,
+                          {request.offloadBytesPerSecond, request.offloadLatencySeconds});
     const generate::MemoryBreakdown memory = generate::worstStageMemory(spec, program).memory;
-    out.estimate.tail += offloadSeconds(request, memory);
     out.memoryBytes = memory.total();
     return out;
 }
@@ -94,6 +90,7 @@ void offloadTierOf(PlanRequest& request, const RemoteMemoryConfig& memory) {
     const double npus = std::max(1, request.npus);
     request.offloadTier = OffloadTier::None;
     request.offloadBytesPerSecond = 0;
+    request.offloadLatencySeconds = double(memory.latencyNs) * 1e-9;
     switch (memory.type) {
     case RemoteMemoryType::NoMemoryExpansion:
         return;
@@ -117,6 +114,124 @@ void offloadTierOf(PlanRequest& request, const RemoteMemoryConfig& memory) {
     }
 }
 
+namespace {
+
+/// What one shape contributes to the result, in the order the sequential loop would add it.
+struct ShapeOutcome {
+    std::vector<RankedCandidate> ranked;
+    uint64_t enumerated = 0, rejectedForMemory = 0;
+    std::array<uint64_t, 4> rejectedBy{};
+    bool any = false; ///< leastMemory below is set
+    RankedCandidate leastMemory;
+    std::array<double, 4> leastMemoryTerms{};
+};
+
+ShapeOutcome rankShape(const PlanRequest& request, const NetworkCosts& network,
+                       const Shape& shape) {
+    ShapeOutcome out;
+    generate::GeneratorSpec spec = candidateSpec(request, candidateOf(shape, 0, 0));
+    try {
+        generate::validate(spec);
+    } catch (const Error&) {
+        return out; // the space's rules are validate()'s; a test keeps them in step
+    }
+    const generate::ModelProgram program = generate::buildProgram(spec);
+    const generate::GeneratorSpec shapeSpec = spec; // ZeRO 0, the first placement
+    ShapeProfile profile;                           // built once a candidate of the shape fits
+    bool profiled = false;
+    const std::vector<uint8_t> placements = placementsOf(shape, request.placements);
+    // The estimate depends on the placement only through its groups' stride classes
+    // (placementKey): each (ZeRO stage, offload, key) is estimated once and shared by its twins,
+    // to the bit.
+    std::vector<PlacementKey> keys;
+    for (uint8_t placement : placements) {
+        spec.parallel.placement = placementNames()[placement];
+        keys.push_back(placementKey(spec.parallel, network));
+    }
+    struct Known {
+        int zero; ///< the loop's: ZeRO stage, then offloaded
+        PlacementKey key;
+        Estimate estimate;
+    };
+    std::vector<Known> known;
+    for (int zero = 0; zero < zeroStagesOf(shape) * offloadChoicesOf(request); ++zero) {
+        const bool offload = zero >= zeroStagesOf(shape); // the same stages, offloaded
+        spec.parallel.zeroStage = zero % zeroStagesOf(shape);
+        spec.offload.optimizer = offload ? request.offloadTier : generate::OffloadTier::None;
+        const generate::WorstStageMemory memory = generate::worstStageMemory(spec, program);
+        const double bytes = memory.memory.total();
+        out.enumerated += placements.size();
+        if (!out.any || bytes < out.leastMemory.memoryBytes) {
+            out.any = true;
+            out.leastMemory.candidate =
+                candidateOf(shape, spec.parallel.zeroStage, placements.front(), offload);
+            out.leastMemory.memoryBytes = bytes;
+            out.leastMemoryTerms = termsOf(memory.memory);
+        }
+        if (generate::exceedsHbm(memory.memory, spec.compute)) {
+            out.rejectedForMemory += placements.size();
+            out.rejectedBy[largestTerm(termsOf(memory.memory))] += placements.size();
+            continue;
+        }
+        for (size_t i = 0; i < placements.size(); ++i) {
+            spec.parallel.placement = placementNames()[placements[i]];
+            RankedCandidate ranked;
+            ranked.candidate = candidateOf(shape, spec.parallel.zeroStage, placements[i], offload);
+            auto twin = std::find_if(known.begin(), known.end(), [&](const Known& k) {
+                return k.zero == zero && k.key == keys[i];
+            });
+            if (twin == known.end()) {
+                if (!profiled) {
+                    profile = profileShape(shapeSpec, program);
+                    profiled = true;
+                }
+                known.push_back({zero, keys[i],
+                                 estimateIteration(spec, profile, network,
+                                                   {request.offloadBytesPerSecond,
+                                                    request.offloadLatencySeconds})});
+                twin = known.end() - 1;
+            }
+            ranked.estimate = twin->estimate;
+            ranked.memoryBytes = bytes;
+            out.ranked.push_back(ranked);
+        }
+        spec.parallel.placement = placementNames()[0];
+    }
+    return out;
+}
+
+/// rankShape over every shape on `threads` threads, each taking the next shape not yet taken;
+/// the outcomes kept in the shapes' order, so the result does not depend on the threads.
+std::vector<ShapeOutcome> rankShapes(const PlanRequest& request, const NetworkCosts& network,
+                                     const std::vector<Shape>& shapes, int threads) {
+    std::vector<ShapeOutcome> outcomes(shapes.size());
+    std::atomic<size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failureMutex;
+    auto work = [&] {
+        try {
+            for (size_t i = next++; i < shapes.size(); i = next++)
+                outcomes[i] = rankShape(request, network, shapes[i]);
+        } catch (...) {
+            const std::lock_guard<std::mutex> lock(failureMutex);
+            if (!failure)
+                failure = std::current_exception();
+            next = shapes.size();
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread& thread : pool)
+        thread.join();
+    if (failure)
+        std::rethrow_exception(failure);
+    return outcomes;
+}
+
+} // namespace
+
 PlanResult rankConfigurations(const PlanRequest& request, const NetworkCosts& network) {
     const auto started = std::chrono::steady_clock::now();
     PlanResult result;
@@ -136,48 +251,24 @@ PlanResult rankConfigurations(const PlanRequest& request, const NetworkCosts& ne
         result.unsatisfiable = space.unsatisfiable;
         return result;
     }
+    const int hardware = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    const int threads = std::clamp(request.threads > 0 ? request.threads : hardware, 1,
+                                   std::max(1, static_cast<int>(space.shapes.size())));
+    std::vector<ShapeOutcome> outcomes = rankShapes(request, network, space.shapes, threads);
     result.ranked.reserve(size_t(space.candidates));
     double leastBytes = -1;
-    for (const Shape& shape : space.shapes) {
-        generate::GeneratorSpec spec = candidateSpec(request, candidateOf(shape, 0, 0));
-        try {
-            generate::validate(spec);
-        } catch (const Error&) {
-            continue; // the space's rules are validate()'s; a test keeps them in step
+    for (ShapeOutcome& o : outcomes) {
+        result.enumerated += o.enumerated;
+        result.rejectedForMemory += o.rejectedForMemory;
+        for (size_t t = 0; t < o.rejectedBy.size(); ++t)
+            result.rejectedBy[t] += o.rejectedBy[t];
+        if (o.any && (leastBytes < 0 || o.leastMemory.memoryBytes < leastBytes)) {
+            leastBytes = o.leastMemory.memoryBytes;
+            result.leastMemory = o.leastMemory;
+            result.leastMemoryTerms = o.leastMemoryTerms;
         }
-        const generate::ModelProgram program = generate::buildProgram(spec);
-        const ShapeProfile profile = profileShape(spec, program);
-        const std::vector<uint8_t> placements = placementsOf(shape, request.placements);
-        for (int zero = 0; zero < zeroStagesOf(shape) * offloadChoicesOf(request); ++zero) {
-            const bool offload = zero >= zeroStagesOf(shape); // the same stages, offloaded
-            spec.parallel.zeroStage = zero % zeroStagesOf(shape);
-            spec.offload.optimizer = offload ? request.offloadTier : generate::OffloadTier::None;
-            const generate::WorstStageMemory memory = generate::worstStageMemory(spec, program);
-            const double bytes = memory.memory.total();
-            result.enumerated += placements.size();
-            if (leastBytes < 0 || bytes < leastBytes) {
-                leastBytes = bytes;
-                result.leastMemory.candidate =
-                    candidateOf(shape, spec.parallel.zeroStage, placements.front(), offload);
-                result.leastMemory.memoryBytes = bytes;
-                result.leastMemoryTerms = termsOf(memory.memory);
-            }
-            if (generate::exceedsHbm(memory.memory, spec.compute)) {
-                result.rejectedForMemory += placements.size();
-                result.rejectedBy[largestTerm(termsOf(memory.memory))] += placements.size();
-                continue;
-            }
-            for (uint8_t placement : placements) {
-                spec.parallel.placement = placementNames()[placement];
-                RankedCandidate ranked;
-                ranked.candidate = candidateOf(shape, spec.parallel.zeroStage, placement, offload);
-                ranked.estimate = estimateIteration(spec, profile, network);
-                ranked.estimate.tail += offloadSeconds(request, memory.memory);
-                ranked.memoryBytes = bytes;
-                result.ranked.push_back(ranked);
-            }
-            spec.parallel.placement = placementNames()[0];
-        }
+        result.ranked.insert(result.ranked.end(), o.ranked.begin(), o.ranked.end());
+        o.ranked = {};
     }
     std::stable_sort(result.ranked.begin(), result.ranked.end(),
                      [](const RankedCandidate& a, const RankedCandidate& b) {

@@ -3,8 +3,11 @@
 // refuse what does not fit in HBM by the generator's own accounting (generate/StageMemory.h,
 // the check computeFigures makes), and estimate the rest (PlanEstimate.h), fastest first.
 //
-// Cost: one generate::buildProgram per shape (tp, pp, ep, b, v, sp, recompute), one worst-stage
-// memory sum per ZeRO stage, one closed-form estimate per placement. Single-threaded.
+// Cost: one generate::buildProgram per shape (tp, cp, pp, ep, b, v, sp, recompute), one
+// worst-stage memory sum per ZeRO stage and offload choice, one estimate per ZeRO stage and
+// distinct placement key (PlanEstimate.h: placements whose groups land on the same dimensions
+// share it). The shapes are spread over PlanRequest::threads threads; the result is the same
+// for any number of them.
 
 #include "plan/NetworkCosts.h"
 #include "plan/PlanEstimate.h"
@@ -62,12 +65,14 @@ RankedCandidate evaluateCandidate(const PlanRequest& request, const NetworkCosts
 Candidate candidateFromSpec(const generate::GeneratorSpec& spec);
 
 /// Sets the request's offload tier from the project's remote memory (none: no offload axis;
-/// per NPU: nvme at its bandwidth; per node, a pool: pool, at one NPU's share of the bandwidth).
+/// per NPU: nvme at its bandwidth; per node, a pool: pool, at one NPU's share of the bandwidth;
+/// its latency per access).
 /// Call after setting request.npus.
 void offloadTierOf(PlanRequest& request, const RemoteMemoryConfig& memory);
 
-/// Ranks the whole space. Never throws for an unsatisfiable request: `unsatisfiable` names the
-/// constraint (including "fits no configuration" when every candidate is out of memory).
+/// Ranks the whole space (on request.threads threads). Never throws for an unsatisfiable request:
+/// `unsatisfiable` names the constraint (including "fits no configuration" when every candidate is
+/// out of memory).
 PlanResult rankConfigurations(const PlanRequest& request, const NetworkCosts& network);
 
 } // namespace astrolabe::plan

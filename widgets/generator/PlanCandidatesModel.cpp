@@ -63,6 +63,12 @@ int PlanCandidatesModel::columnCount(const QModelIndex& parent) const {
 double PlanCandidatesModel::sortValue(size_t ranked, int column) const {
     const plan::RankedCandidate& r = m_result->ranked[ranked];
     switch (column) {
+    case Cp:
+        return r.candidate.cp;
+    case Recompute:
+        return r.candidate.recompute ? 2 : r.candidate.selectiveRecompute ? 1 : 0;
+    case Offload:
+        return r.candidate.offloadOptimizer ? 1 : 0;
     case Estimate:
         return r.seconds();
     case Simulated:
@@ -86,8 +92,9 @@ QVariant PlanCandidatesModel::data(const QModelIndex& index, int role) const {
     if (role == SortRole)
         return sortValue(ranked, column);
     if (role == Qt::TextAlignmentRole)
-        return column == Configuration ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
-                                       : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+        return column == Configuration || column == Recompute || column == Offload
+                   ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
+                   : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     if (role == Qt::ToolTipRole && column == Simulated && !m_errors[ranked].isEmpty())
         return tr("Not simulated: %1").arg(m_errors[ranked]);
     if (role != Qt::DisplayRole)
@@ -98,6 +105,12 @@ QVariant PlanCandidatesModel::data(const QModelIndex& index, int role) const {
         return qulonglong(ranked + 1);
     case Configuration:
         return QString::fromStdString(plan::candidateLabel(m_result->ranked[ranked].candidate));
+    case Cp:
+        return int(value);
+    case Recompute:
+        return value >= 2 ? tr("full") : value >= 1 ? tr("selective") : tr("none");
+    case Offload:
+        return value > 0 ? tr("optimizer") : QString();
     case Estimate:
         return QString::number(value, 'f', 3);
     case Simulated:
@@ -120,6 +133,14 @@ QVariant PlanCandidatesModel::headerData(int section, Qt::Orientation orientatio
         switch (section) {
         case Rank:
             return tr("Place in the estimate's ranking");
+        case Cp:
+            return tr("Context parallelism: the ranks each sequence is split over (fused "
+                      "attention only)");
+        case Recompute:
+            return tr("Activation recomputation: none, selective (the attention core, "
+                      "unfused attention) or full");
+        case Offload:
+            return tr("Optimizer states offloaded to the project's memory tier");
         case Estimate:
             return tr("The planner's analytical estimate of one iteration (docs/planner.md)");
         case Simulated:
@@ -140,6 +161,12 @@ QVariant PlanCandidatesModel::headerData(int section, Qt::Orientation orientatio
         return tr("Rank");
     case Configuration:
         return tr("Configuration");
+    case Cp:
+        return tr("cp");
+    case Recompute:
+        return tr("Recompute");
+    case Offload:
+        return tr("Offload");
     case Estimate:
         return tr("Estimate (s)");
     case Simulated:

@@ -1,7 +1,9 @@
 #pragma once
 // The Planner panel's table: every candidate the planner ranked (plan/Planner.h), one row each,
-// with its estimate, its simulated time once simulated, its worst stage's memory per GPU and
-// its MFU (of the simulated time where there is one, else of the estimate). A view over the
+// with its context parallelism, activation recomputation and offload (the axes its label
+// abbreviates, as columns to sort by), its estimate, its simulated time once simulated, its
+// worst stage's memory per GPU and its MFU (of the simulated time where there is one, else of
+// the estimate). A view over the
 // result, not a copy: the ranking of GPT-3 175B on 1,024 GPUs has ~43,000 rows, so sorting
 // permutes an index vector (O(n log n), no item objects) and data() formats on demand.
 
@@ -16,8 +18,20 @@ namespace astrolabe::widgets {
 class PlanCandidatesModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Rank, Configuration, Estimate, Simulated, Memory, Mfu, ColumnCount };
-    /// The value a column sorts by (seconds, bytes, a fraction; the rank for Configuration).
+    enum Column {
+        Rank,
+        Configuration,
+        Cp,        ///< context-parallel ranks per sequence
+        Recompute, ///< none, selective (the attention core) or full; sorts in that order
+        Offload,   ///< the optimizer states offloaded to the project's memory tier, or not
+        Estimate,
+        Simulated,
+        Memory,
+        Mfu,
+        ColumnCount
+    };
+    /// The value a column sorts by (seconds, bytes, a fraction; the rank for Configuration;
+    /// Recompute 0 none, 1 selective, 2 full; Offload 0 or 1).
     static constexpr int SortRole = Qt::UserRole + 1;
 
     explicit PlanCandidatesModel(QObject* parent = nullptr);

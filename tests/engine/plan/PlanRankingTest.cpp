@@ -1,0 +1,83 @@
+// The ranking's shortcuts change no figure: rankConfigurations estimates placements whose groups
+// land on the same dimensions once (PlanEstimate.h: placementKey), builds a shape's profile only
+// once one of its candidates fits, and spreads the shapes over threads. Every ranked candidate's
+// estimate must be, to the bit, the one evaluateCandidate computes for it alone, and the ranking
+// the same on any number of threads.
+#include "engine/golden/GoldenSpec.h"
+#include "plan/Planner.h"
+#include "support/SmallGpt.h"
+
+#include <gtest/gtest.h>
+#include <map>
+#include <set>
+
+using namespace astrolabe;
+using namespace astrolabe::plan;
+
+namespace {
+
+/// The label without the rank order: candidates that differ only in placement share it.
+std::string withoutPlacement(const Candidate& c) {
+    Candidate unplaced = c;
+    unplaced.placement = 0;
+    return candidateLabel(unplaced);
+}
+
+} // namespace
+
+TEST(PlanRanking, EveryEstimateIsTheCandidatesOwnOnAnyNumberOfThreads) {
+    // The small GPT with 4 layers and fused attention (cp 2-8) on 16 NPUs of a 4-NPU ring (hops
+    // depend on the stride) times 4 switches, with a per-NPU memory tier (offload x 2).
+    PlanRequest request{test::smallGpt(), 16};
+    request.base.model.layers = 4;
+    request.base.training.globalBatch = 32;
+    request.base.training.flashAttention = true;
+    RemoteMemoryConfig tier;
+    tier.type = RemoteMemoryType::PerNpuMemoryExpansion;
+    tier.bandwidthBytesPerNs = 10;
+    offloadTierOf(request, tier);
+    const SimulationSpec s = golden::spec(
+        {golden::dim(BlockKind::Ring, 4, 300, 1000), golden::dim(BlockKind::Switch, 4, 25, 2000)});
+    const NetworkCosts network(s.platform, s.system);
+    request.threads = 1;
+    const PlanResult one = rankConfigurations(request, network);
+    request.threads = 3;
+    const PlanResult three = rankConfigurations(request, network);
+    ASSERT_TRUE(one.unsatisfiable.empty()) << one.unsatisfiable;
+    ASSERT_GT(one.ranked.size(), 1000u);
+    ASSERT_EQ(one.ranked.size(), three.ranked.size());
+    EXPECT_EQ(one.enumerated, three.enumerated);
+    EXPECT_EQ(one.rejectedForMemory, three.rejectedForMemory);
+    EXPECT_EQ(candidateLabel(one.leastMemory.candidate),
+              candidateLabel(three.leastMemory.candidate));
+    int withCp = 0, offloaded = 0;
+    // Per (shape, ZeRO, offload): the distinct estimates of its placements.
+    std::map<std::string, std::set<double>> placed;
+    std::map<std::string, int> placements;
+    for (size_t i = 0; i < one.ranked.size(); ++i) {
+        const RankedCandidate& r = one.ranked[i];
+        const std::string label = candidateLabel(r.candidate);
+        EXPECT_EQ(label, candidateLabel(three.ranked[i].candidate)) << "rank " << i;
+        EXPECT_EQ(r.seconds(), three.ranked[i].seconds()) << label;
+        const RankedCandidate alone = evaluateCandidate(request, network, r.candidate);
+        EXPECT_EQ(alone.estimate.compute, r.estimate.compute) << label;
+        EXPECT_EQ(alone.estimate.communication, r.estimate.communication) << label;
+        EXPECT_EQ(alone.estimate.bubble, r.estimate.bubble) << label;
+        EXPECT_EQ(alone.estimate.tail, r.estimate.tail) << label;
+        EXPECT_EQ(alone.memoryBytes, r.memoryBytes) << label;
+        withCp += r.candidate.cp > 1;
+        offloaded += r.candidate.offloadOptimizer;
+        placed[withoutPlacement(r.candidate)].insert(r.seconds());
+        ++placements[withoutPlacement(r.candidate)];
+    }
+    EXPECT_GT(withCp, 100);
+    EXPECT_GT(offloaded, 100);
+    // Both kinds occur: placements sharing an estimate (twins) and placements that differ.
+    int shared = 0, differing = 0;
+    for (const auto& [label, estimates] : placed) {
+        shared += int(estimates.size()) < placements[label];
+        differing += estimates.size() > 1;
+    }
+    EXPECT_GT(shared, 10);
+    EXPECT_GT(differing, 10);
+}
