@@ -187,7 +187,8 @@ CostModel fitWith(const std::vector<CalibrationPoint>& points, const std::vector
         sizeOf[i] = static_cast<size_t>(
             std::lower_bound(sizes.begin(), sizes.end(), points[i].sizeBytes) - sizes.begin());
         perSize[sizeOf[i]].add(points[i], options.reduceUsPerByte,
-                               blank.factorOf(points[i].collective));
+                               blank.factorOf(points[i].collective),
+                               blank.latencyOf(points[i].collective));
     }
     const int regimes = chooseRegimeCount(points, sizes, sizeOf, perSize, options, blank);
     const RegimeSplit chosen = RegimeSplitter(perSize).best(regimes);
@@ -263,6 +264,39 @@ collectiveFactors(const std::vector<CalibrationPoint>& points, const FitOptions&
     return factors;
 }
 
+/// CostModel::latencyUs: with two or more collectives of >= 3 sizes each, each one's own latency
+/// is the constant that best corrects the shared fit `shared` on its points (least squares of
+/// the relative error: sum((t - m) / t^2) / sum(1 / t^2), so the small, latency-bound sizes
+/// decide it), less the smallest of them: the fastest collective gets 0 and the shared fit's
+/// constants keep what the collectives have in common. Otherwise all 0.
+std::array<double, kNcclCollectiveCount>
+collectiveLatencies(const std::vector<CalibrationPoint>& points, const CostModel& shared) {
+    std::array<double, kNcclCollectiveCount> out{};
+    std::array<double, kNcclCollectiveCount> num{}, den{};
+    std::array<std::set<uint64_t>, kNcclCollectiveCount> sizes;
+    for (const CalibrationPoint& p : points) {
+        const auto c = static_cast<size_t>(p.collective);
+        const double m = shared.timeUs(p.collective, p.ranks, p.sizeBytes);
+        num[c] += (p.timeUs - m) / (p.timeUs * p.timeUs);
+        den[c] += 1 / (p.timeUs * p.timeUs);
+        sizes[c].insert(p.sizeBytes);
+    }
+    double lowest = kInf;
+    int eligible = 0;
+    for (size_t c = 0; c < kNcclCollectiveCount; ++c)
+        if (sizes[c].size() >= static_cast<size_t>(kMinSizesPerRegime) && den[c] > 0) {
+            out[c] = shared.latencyUs[c] + num[c] / den[c];
+            lowest = std::min(lowest, out[c]);
+            ++eligible;
+        }
+    if (eligible < 2)
+        return {};
+    for (size_t c = 0; c < kNcclCollectiveCount; ++c)
+        if (sizes[c].size() >= static_cast<size_t>(kMinSizesPerRegime) && den[c] > 0)
+            out[c] -= lowest;
+    return out;
+}
+
 } // namespace
 
 FitResult fitCostModel(const std::vector<CalibrationPoint>& points, const FitOptions& options) {
@@ -312,6 +346,12 @@ FitResult fitCostModel(const std::vector<CalibrationPoint>& points, const FitOpt
     blank.bandwidthFactor = collectiveFactors(points, options);
     std::vector<bool> separates;
     CostModel model = fitWith(points, sizes, options, blank, separates);
+    // Per-collective latencies from what the shared fit leaves, then the fit again with them.
+    blank.latencyUs = collectiveLatencies(points, model);
+    if (blank.latencyUs != model.latencyUs) {
+        separates.clear();
+        model = fitWith(points, sizes, options, blank, separates);
+    }
 
     FitResult out;
     out.points = static_cast<int>(points.size());

@@ -51,7 +51,7 @@ double CostModel::timeUs(NcclCollective collective, int ranks, uint64_t sizeByte
     const RegimeCost& r = regimes.at(regimeOf(sizeBytes));
     const double s = static_cast<double>(sizeBytes);
     const double bus = ncclBusFactor(collective, ranks) * s;
-    return r.alphaUs + ringSteps(collective, ranks) * r.stepUs +
+    return r.alphaUs + latencyOf(collective) + ringSteps(collective, ranks) * r.stepUs +
            bus * r.usPerBusByte / factorOf(collective) + std::sqrt(bus) * r.usPerRootBusByte +
            reducedFraction(collective, ranks) * s * reduceUsPerByte;
 }

@@ -3,8 +3,8 @@
 //
 // A collective of S bytes (nccl-tests' size) over a ring of n ranks takes
 //
-//   t(S) = alpha_r + steps(c, n) * delta_r + bus(c, n) * S * u_r / f_c + sqrt(bus(c, n) * S) * w_r
-//          + reduced(c, n) * S * g
+//   t(S) = alpha_r + l_c + steps(c, n) * delta_r + bus(c, n) * S * u_r / f_c
+//          + sqrt(bus(c, n) * S) * w_r + reduced(c, n) * S * g
 //
 // where r is the protocol regime S falls in (NCCL switches protocol, LL -> LL128 -> Simple, as
 // messages grow: regimes are size ranges split at fitted thresholds), and per regime
@@ -16,6 +16,8 @@
 //            grows as sqrt(S) (a pipeline of optimal chunk size costs (sqrt(a) + sqrt(S/B))^2),
 //            so the achieved bandwidth ramps up smoothly over mid-size messages
 // f_c    the collective's bandwidth factor (1 with one collective; CostFit.h says how it is fitted)
+// l_c    the collective's own latency (us, >= 0; 0 with one collective): what its fixed cost adds
+//        to the shared alpha_r + steps * delta_r, in every regime
 // steps: all_reduce 2(n-1); all_gather, reduce_scatter, alltoall n-1; sendrecv 1.
 // bus = ncclBusFactor() (so predicted busbw = bus * S / t, as nccl-tests computes it).
 // reduced: the bytes each rank reduces, (n-1)/n of S for all_reduce and reduce_scatter, else 0;
@@ -62,6 +64,14 @@ struct CostModel {
     std::array<double, kNcclCollectiveCount> bandwidthFactor{1, 1, 1, 1, 1};
     double factorOf(NcclCollective collective) const {
         return bandwidthFactor[static_cast<size_t>(collective)];
+    }
+    /// Per collective, its own latency l_c in us (>= 0): its fixed cost beyond the shared
+    /// alpha_r + steps * delta_r, the same in every regime. NCCL's collectives are different
+    /// kernels with different launch and synchronisation costs; 0 for a collective the fit had
+    /// no data of, and for the fastest one (docs/calibration.md, "Per-collective latency").
+    std::array<double, kNcclCollectiveCount> latencyUs{0, 0, 0, 0, 0};
+    double latencyOf(NcclCollective collective) const {
+        return latencyUs[static_cast<size_t>(collective)];
     }
 
     size_t regimeOf(uint64_t sizeBytes) const;

@@ -5,14 +5,16 @@
 
 namespace astrolabe {
 
-void RegimeSums::add(const CalibrationPoint& p, double reduceUsPerByte, double bandwidthFactor) {
+void RegimeSums::add(const CalibrationPoint& p, double reduceUsPerByte, double bandwidthFactor,
+                     double latencyUs) {
     const double s = static_cast<double>(p.sizeBytes);
     const double steps = ringSteps(p.collective, p.ranks);
     const double bus = ncclBusFactor(p.collective, p.ranks) * s;
     const double a[kRegimeParams] = {1 / p.timeUs, steps / p.timeUs,
                                      bus / bandwidthFactor / p.timeUs, std::sqrt(bus) / p.timeUs};
     const double y =
-        (p.timeUs - reducedFraction(p.collective, p.ranks) * s * reduceUsPerByte) / p.timeUs;
+        (p.timeUs - latencyUs - reducedFraction(p.collective, p.ranks) * s * reduceUsPerByte) /
+        p.timeUs;
     for (int i = 0; i < kRegimeParams; ++i) {
         for (int j = 0; j < kRegimeParams; ++j)
             ata[i][j] += a[i] * a[j];

@@ -40,8 +40,9 @@ struct RegimeSums {
     double maxSteps = -std::numeric_limits<double>::infinity();
     int n = 0;
 
-    /// `bandwidthFactor`: the point's collective's f_c (CostModel::bandwidthFactor).
-    void add(const CalibrationPoint& p, double reduceUsPerByte, double bandwidthFactor = 1);
+    /// `bandwidthFactor`, `latencyUs`: the point's collective's f_c and l_c (CostModel), known.
+    void add(const CalibrationPoint& p, double reduceUsPerByte, double bandwidthFactor = 1,
+             double latencyUs = 0);
     void add(const RegimeSums& other);
     bool separates() const { return maxSteps > minSteps; }
 };
