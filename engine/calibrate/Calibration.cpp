@@ -103,6 +103,15 @@ std::string calibrationReportText(const Calibration& c) {
     if (!factors.empty())
         out += "bandwidth factor per collective (its bytes move at factor x the ring link): " +
                factors + "\n";
+    std::string latencies;
+    for (size_t k = 0; k < kNcclCollectiveCount; ++k)
+        if (m.latencyUs[k] != 0)
+            latencies += std::string(latencies.empty() ? "" : ", ") +
+                         ncclCollectiveName(static_cast<NcclCollective>(k)) + " " +
+                         units::formatPlain(m.latencyUs[k], 4) + " us";
+    if (!latencies.empty())
+        out += "latency per collective (added to the regime's alpha; the fastest has 0): " +
+               latencies + "\n";
     if (c.repeatability.points > 0)
         out += "repeatability, out-of-place against in-place of the same size: " +
                statsText(c.repeatability) + "\n";
@@ -128,8 +137,8 @@ std::string calibrationReportText(const Calibration& c) {
     out += "  >= 1 MiB:  " + statsText(c.heldOut.wideRangeLarge) + "\n";
     for (const std::string& note : c.heldOut.notes)
         out += "  not checked: " + note + "\n";
-    out += "held out, one collective at a time (a fit without it has no bandwidth factor for it: "
-           "predicted at the shared one, factor 1):\n";
+    out += "held out, one collective at a time (a fit without it has no bandwidth factor or "
+           "latency of its own: predicted at the shared ones, factor 1, latency 0):\n";
     for (const CollectiveHoldOut& h : c.heldOut.byCollective)
         out +=
             "  " + padded(ncclCollectiveName(h.collective), 15) +

@@ -20,6 +20,8 @@ constexpr size_t kMaxSizes = 256;
 constexpr double kMinBandwidthShare = 0.1;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr size_t kMaxFolds = 16; ///< of the cross-validation that picks the regime count
+/// At most this many rounds of the per-collective latencies' alternation (each O(points)).
+constexpr int kLatencyRounds = 200;
 
 /// The model of a split of `sizes` (ascending; `perSize` their sums); thresholds at the
 /// geometric mean of the sizes on either side of a cut. `separates` gets, per regime, whether
@@ -294,6 +296,31 @@ collectiveLatencies(const std::vector<CalibrationPoint>& points, const CostModel
     for (size_t c = 0; c < kNcclCollectiveCount; ++c)
         if (sizes[c].size() >= static_cast<size_t>(kMinSizesPerRegime) && den[c] > 0)
             out[c] -= lowest;
+    for (double& l : out) // under 1 ps: none (what the subtraction leaves of equal latencies)
+        l = l < 1e-6 ? 0 : l;
+    return out;
+}
+
+/// Each regime of `model` solved again by least squares on its own points, with the split, the
+/// factors and the latencies of `model` (a regime of two sizes below the last stays a latency
+/// floor). O(points).
+CostModel resolvedAtSplit(const CostModel& model, const std::vector<CalibrationPoint>& points,
+                          double reduceUsPerByte) {
+    std::vector<RegimeSums> sums(model.regimes.size());
+    std::vector<std::set<uint64_t>> sizes(model.regimes.size());
+    for (const CalibrationPoint& p : points) {
+        const size_t k = model.regimeOf(p.sizeBytes);
+        sums[k].add(p, reduceUsPerByte, model.factorOf(p.collective), model.latencyOf(p.collective));
+        sizes[k].insert(p.sizeBytes);
+    }
+    CostModel out = model;
+    for (size_t k = 0; k < sums.size(); ++k) {
+        const bool last = k + 1 == sums.size();
+        const SolvedRegime solved = solveRegime(
+            sums[k], last, !last && sizes[k].size() < static_cast<size_t>(kMinSizesPerRegime));
+        if (std::isfinite(solved.sse))
+            out.regimes[k] = solved.cost;
+    }
     return out;
 }
 
@@ -346,8 +373,21 @@ FitResult fitCostModel(const std::vector<CalibrationPoint>& points, const FitOpt
     blank.bandwidthFactor = collectiveFactors(points, options);
     std::vector<bool> separates;
     CostModel model = fitWith(points, sizes, options, blank, separates);
-    // Per-collective latencies from what the shared fit leaves, then the fit again with them.
-    blank.latencyUs = collectiveLatencies(points, model);
+    // Per-collective latencies from what the shared fit leaves, alternating with the regimes'
+    // least squares at the shared fit's split until they settle (block coordinate descent on
+    // one least-squares problem: it converges), then the whole fit again with them.
+    CostModel alternating = model;
+    for (int i = 0; i < kLatencyRounds; ++i) {
+        const auto latencies = collectiveLatencies(points, alternating);
+        double change = 0;
+        for (size_t c = 0; c < kNcclCollectiveCount; ++c)
+            change = std::max(change, std::abs(latencies[c] - alternating.latencyUs[c]));
+        alternating.latencyUs = latencies;
+        if (change < 1e-9)
+            break;
+        alternating = resolvedAtSplit(alternating, points, options.reduceUsPerByte);
+    }
+    blank.latencyUs = alternating.latencyUs;
     if (blank.latencyUs != model.latencyUs) {
         separates.clear();
         model = fitWith(points, sizes, options, blank, separates);
