@@ -117,7 +117,8 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
             factors += std::string(factors.empty() ? "" : ", ") + collectiveKindName(kind) + " " +
                        units::formatPlain(f, 4);
         // 10 ps, as the dimension's latency.
-        const double l = std::round(fit.model.latencyOf(nccl) * 1e5) / 100;
+        const double l =
+            std::round(fit.model.settingLatencyUs[static_cast<size_t>(nccl)] * 1e5) / 100;
         out.collectiveLatencyNs[static_cast<size_t>(kind)] = l;
         if (l != 0)
             latencies += std::string(latencies.empty() ? "" : ", ") + collectiveKindName(kind) +
@@ -159,6 +160,19 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
         c.push_back("  regime " + std::to_string(k + 1) + " (" + regimeRange(fit.model, k) +
                     "): " + regimeText(fit.model.regimes[k]) +
                     (k + 1 < fit.model.regimes.size() ? "  [not a setting]" : ""));
+    for (size_t k = 0; k < kNcclCollectiveCount; ++k) {
+        const OwnRegimes& o = fit.model.own[k];
+        if (!o.fitted || o.lastFrom == 0)
+            continue;
+        c.push_back(std::string("  ") + ncclCollectiveName(static_cast<NcclCollective>(k)) +
+                    "'s own regimes below " + units::formatSize(o.lastFrom) +
+                    " (fitted from it alone)  [not a setting]:");
+        for (size_t r = 0; r < o.regimes.size(); ++r)
+            if (r == 0 || o.thresholdBytes[r - 1] < o.lastFrom)
+                c.push_back("    from " +
+                            (r == 0 ? std::string("0") : units::formatSize(o.thresholdBytes[r - 1])) +
+                            ": " + regimeText(o.regimes[r]));
+    }
     out.settings =
         "Settings from the last regime: platform.dimensions[" + std::to_string(dimension) +
         "] bandwidth " + units::formatBandwidth(before.bandwidthBytesPerSecond) + " -> " +

@@ -103,6 +103,19 @@ std::string calibrationReportText(const Calibration& c) {
     if (!factors.empty())
         out += "bandwidth factor per collective (its bytes move at factor x the ring link): " +
                factors + "\n";
+    for (size_t k = 0; k < kNcclCollectiveCount; ++k) {
+        const OwnRegimes& o = m.own[k];
+        if (!o.fitted || o.lastFrom == 0)
+            continue; // the last regime at every size
+        out += std::string("  ") + ncclCollectiveName(static_cast<NcclCollective>(k)) +
+               "'s own regimes, fitted from it alone, below " + units::formatSize(o.lastFrom) +
+               " (from there the last one above):\n";
+        for (size_t r = 0; r < o.regimes.size(); ++r)
+            if (r == 0 || o.thresholdBytes[r - 1] < o.lastFrom)
+                out += "    sizes from " +
+                       (r == 0 ? std::string("0") : units::formatSize(o.thresholdBytes[r - 1])) +
+                       ": " + regimeText(o.regimes[r]) + "\n";
+    }
     std::string latencies;
     for (size_t k = 0; k < kNcclCollectiveCount; ++k)
         if (m.latencyUs[k] != 0)
@@ -110,8 +123,19 @@ std::string calibrationReportText(const Calibration& c) {
                          ncclCollectiveName(static_cast<NcclCollective>(k)) + " " +
                          units::formatPlain(m.latencyUs[k], 4) + " us";
     if (!latencies.empty())
-        out += "latency per collective (added to the regime's alpha; the fastest has 0): " +
+        out += "latency per collective in the last regime (added to its alpha; the fastest has "
+               "0): " +
                latencies + "\n";
+    std::string settings;
+    for (size_t k = 0; k < kNcclCollectiveCount; ++k)
+        if (m.settingLatencyUs[k] != 0)
+            settings += std::string(settings.empty() ? "" : ", ") +
+                        ncclCollectiveName(static_cast<NcclCollective>(k)) + " " +
+                        units::formatPlain(m.settingLatencyUs[k], 4) + " us";
+    if (!settings.empty())
+        out += "latency per collective for the simulator (the last regime at every size, fitted "
+               "to all sizes): " +
+               settings + "\n";
     if (c.repeatability.points > 0)
         out += "repeatability, out-of-place against in-place of the same size: " +
                statsText(c.repeatability) + "\n";

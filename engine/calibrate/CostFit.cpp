@@ -225,10 +225,13 @@ CostModel fitWith(const std::vector<CalibrationPoint>& points, const std::vector
 /// mean of the u_c, so that the factors multiply to 1 and the dimension's bandwidth is the
 /// collectives' typical one. A collective whose own fit fails (too few sizes, no bandwidth), and
 /// any collective absent from the data, keeps 1: the shared bandwidth. One collective: all 1.
+/// `own` gets each such collective's own fit (CostModel::own).
 std::array<double, kNcclCollectiveCount>
-collectiveFactors(const std::vector<CalibrationPoint>& points, const FitOptions& options) {
+collectiveFactors(const std::vector<CalibrationPoint>& points, const FitOptions& options,
+                  std::array<OwnRegimes, kNcclCollectiveCount>& own) {
     std::array<double, kNcclCollectiveCount> factors{1, 1, 1, 1, 1};
-    std::array<double, kNcclCollectiveCount> own{};
+    std::array<double, kNcclCollectiveCount> ownU{};
+    std::array<OwnRegimes, kNcclCollectiveCount> alone{};
     CostModel blank;
     blank.reduceUsPerByte = options.reduceUsPerByte;
     double logSum = 0;
@@ -248,12 +251,15 @@ collectiveFactors(const std::vector<CalibrationPoint>& points, const FitOptions&
             continue;
         try {
             std::vector<bool> separates;
-            own[c] = fitWith(mine, sizes, options, blank, separates).regimes.back().usPerBusByte;
+            const CostModel solo = fitWith(mine, sizes, options, blank, separates);
+            ownU[c] = solo.regimes.back().usPerBusByte;
+            alone[c] = {true, solo.thresholdBytes, solo.regimes,
+                        solo.thresholdBytes.empty() ? 0 : solo.thresholdBytes.back()};
         } catch (const Error&) {
             continue;
         }
-        if (own[c] > 0) {
-            logSum += std::log(own[c]);
+        if (ownU[c] > 0) {
+            logSum += std::log(ownU[c]);
             ++fitted;
         }
     }
@@ -261,15 +267,18 @@ collectiveFactors(const std::vector<CalibrationPoint>& points, const FitOptions&
         return factors;
     const double typical = std::exp(logSum / fitted);
     for (size_t c = 0; c < kNcclCollectiveCount; ++c)
-        if (own[c] > 0)
-            factors[c] = typical / own[c];
+        if (ownU[c] > 0) {
+            factors[c] = typical / ownU[c];
+            own[c] = alone[c];
+        }
     return factors;
 }
 
-/// CostModel::latencyUs: with two or more collectives of >= 3 sizes each, each one's own latency
-/// is the constant that best corrects the shared fit `shared` on its points (least squares of
-/// the relative error: sum((t - m) / t^2) / sum(1 / t^2), so the small, latency-bound sizes
-/// decide it), less the smallest of them: the fastest collective gets 0 and the shared fit's
+/// CostModel::latencyUs (or settingLatencyUs): with two or more collectives of >= 3 sizes each
+/// in `points`, each one's own latency is the constant that best corrects the last regime of
+/// `shared` on its points, run at every size as the simulator does (least squares of the
+/// relative error: sum((t - m) / t^2) / sum(1 / t^2), so the smallest, most latency-bound sizes
+/// decide it), less the smallest of them: the fastest collective gets 0 and the shared
 /// constants keep what the collectives have in common. Otherwise all 0.
 std::array<double, kNcclCollectiveCount>
 collectiveLatencies(const std::vector<CalibrationPoint>& points, const CostModel& shared) {
@@ -278,7 +287,7 @@ collectiveLatencies(const std::vector<CalibrationPoint>& points, const CostModel
     std::array<std::set<uint64_t>, kNcclCollectiveCount> sizes;
     for (const CalibrationPoint& p : points) {
         const auto c = static_cast<size_t>(p.collective);
-        const double m = shared.timeUs(p.collective, p.ranks, p.sizeBytes);
+        const double m = shared.lastRegimeTimeUs(p.collective, p.ranks, p.sizeBytes);
         num[c] += (p.timeUs - m) / (p.timeUs * p.timeUs);
         den[c] += 1 / (p.timeUs * p.timeUs);
         sizes[c].insert(p.sizeBytes);
@@ -301,27 +310,49 @@ collectiveLatencies(const std::vector<CalibrationPoint>& points, const CostModel
     return out;
 }
 
-/// Each regime of `model` solved again by least squares on its own points, with the split, the
-/// factors and the latencies of `model` (a regime of two sizes below the last stays a latency
-/// floor). O(points).
-CostModel resolvedAtSplit(const CostModel& model, const std::vector<CalibrationPoint>& points,
-                          double reduceUsPerByte) {
-    std::vector<RegimeSums> sums(model.regimes.size());
-    std::vector<std::set<uint64_t>> sizes(model.regimes.size());
+/// The points the shared last regime is fitted on: each collective's from where its own fit's
+/// last regime starts (OwnRegimes::lastFrom), and those of a collective without a fit of its own
+/// in the shared fit's last regime.
+std::vector<CalibrationPoint> lastRegimePoints(const std::vector<CalibrationPoint>& points,
+                                               const CostModel& model) {
+    std::vector<CalibrationPoint> out;
     for (const CalibrationPoint& p : points) {
-        const size_t k = model.regimeOf(p.sizeBytes);
-        sums[k].add(p, reduceUsPerByte, model.factorOf(p.collective), model.latencyOf(p.collective));
-        sizes[k].insert(p.sizeBytes);
-    }
-    CostModel out = model;
-    for (size_t k = 0; k < sums.size(); ++k) {
-        const bool last = k + 1 == sums.size();
-        const SolvedRegime solved = solveRegime(
-            sums[k], last, !last && sizes[k].size() < static_cast<size_t>(kMinSizesPerRegime));
-        if (std::isfinite(solved.sse))
-            out.regimes[k] = solved.cost;
+        const OwnRegimes& o = model.own[static_cast<size_t>(p.collective)];
+        if (o.fitted ? p.sizeBytes >= o.lastFrom
+                     : model.regimeOf(p.sizeBytes) + 1 == model.regimes.size())
+            out.push_back(p);
     }
     return out;
+}
+
+/// The shared last regime fitted on `last` (the factors fixed) with the latencies taken off,
+/// alternating with the collectives' latencies from what it leaves, until they settle (block
+/// coordinate descent on one least-squares problem: it converges; each round O(points), at most
+/// kLatencyRounds). Then the latencies the simulator gets (CostModel::settingLatencyUs): the
+/// same correction over all of each collective's points. Returns whether the points tell alpha
+/// from delta.
+bool fitSharedLastRegime(CostModel& model, const std::vector<CalibrationPoint>& last,
+                         const std::vector<CalibrationPoint>& all, double reduceUsPerByte) {
+    RegimeSums sums;
+    for (int round = 0; round < kLatencyRounds; ++round) {
+        sums = {};
+        for (const CalibrationPoint& p : last)
+            sums.add(p, reduceUsPerByte, model.factorOf(p.collective),
+                     model.latencyOf(p.collective));
+        const SolvedRegime solved = solveRegime(sums, true, false);
+        if (!std::isfinite(solved.sse))
+            break; // keeps the shared fit's last regime
+        model.regimes.back() = solved.cost;
+        const auto latencies = collectiveLatencies(last, model);
+        double change = 0;
+        for (size_t c = 0; c < kNcclCollectiveCount; ++c)
+            change = std::max(change, std::abs(latencies[c] - model.latencyUs[c]));
+        model.latencyUs = latencies;
+        if (change < 1e-9)
+            break;
+    }
+    model.settingLatencyUs = collectiveLatencies(all, model);
+    return sums.separates();
 }
 
 } // namespace
@@ -370,33 +401,26 @@ FitResult fitCostModel(const std::vector<CalibrationPoint>& points, const FitOpt
     }
     CostModel blank;
     blank.reduceUsPerByte = options.reduceUsPerByte;
-    blank.bandwidthFactor = collectiveFactors(points, options);
+    std::array<OwnRegimes, kNcclCollectiveCount> own{};
+    blank.bandwidthFactor = collectiveFactors(points, options, own);
     std::vector<bool> separates;
     CostModel model = fitWith(points, sizes, options, blank, separates);
-    // Per-collective latencies from what the shared fit leaves, alternating with the regimes'
-    // least squares at the shared fit's split until they settle (block coordinate descent on
-    // one least-squares problem: it converges), then the whole fit again with them.
-    CostModel alternating = model;
-    for (int i = 0; i < kLatencyRounds; ++i) {
-        const auto latencies = collectiveLatencies(points, alternating);
-        double change = 0;
-        for (size_t c = 0; c < kNcclCollectiveCount; ++c)
-            change = std::max(change, std::abs(latencies[c] - alternating.latencyUs[c]));
-        alternating.latencyUs = latencies;
-        if (change < 1e-9)
-            break;
-        alternating = resolvedAtSplit(alternating, points, options.reduceUsPerByte);
-    }
-    blank.latencyUs = alternating.latencyUs;
-    if (blank.latencyUs != model.latencyUs) {
-        separates.clear();
-        model = fitWith(points, sizes, options, blank, separates);
+    bool stepsSeparated = separates.back();
+    // With several collectives, each one's regimes below its own last regime are those of its
+    // own fit; the last regime, the one the simulator runs, is shared, fitted on every
+    // collective's points of its own last regime with the collective's factor and latency
+    // (docs/calibration.md, "Per-collective regimes and latency").
+    if (std::any_of(own.begin(), own.end(), [](const OwnRegimes& o) { return o.fitted; })) {
+        model.own = own;
+        stepsSeparated =
+            fitSharedLastRegime(model, lastRegimePoints(points, model), points,
+                                options.reduceUsPerByte);
     }
 
     FitResult out;
     out.points = static_cast<int>(points.size());
     out.sizes = static_cast<int>(sizes.size());
-    out.stepsSeparated = separates.back();
+    out.stepsSeparated = stepsSeparated;
     double sum = 0;
     for (const CalibrationPoint& p : points) {
         const double e = model.timeUs(p.collective, p.ranks, p.sizeBytes) / p.timeUs - 1;

@@ -36,6 +36,10 @@ struct RegimeSums {
     double ata[kRegimeParams][kRegimeParams] = {};
     double aty[kRegimeParams] = {};
     double yy = 0;
+    /// The same with y less z = l_c / t, the collective's latency (CostModel::latencyUs), which
+    /// acts in the last regime only: sum(a z), sum(y z), sum(z^2).
+    double atz[kRegimeParams] = {};
+    double yz = 0, zz = 0;
     double minSteps = std::numeric_limits<double>::infinity();
     double maxSteps = -std::numeric_limits<double>::infinity();
     int n = 0;
@@ -52,8 +56,8 @@ struct SolvedRegime {
     double sse = std::numeric_limits<double>::infinity(); ///< sum of squared relative errors
 };
 
-/// Non-negative least squares over the sums; `last` forbids w, `constantOnly` allows alpha and
-/// delta only (a latency floor).
+/// Non-negative least squares over the sums; `last` forbids w and takes the collectives'
+/// latencies off the times, `constantOnly` allows alpha and delta only (a latency floor).
 SolvedRegime solveRegime(const RegimeSums& sums, bool last, bool constantOnly);
 
 struct RegimeSplit {
