@@ -169,9 +169,10 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
                     " (fitted from it alone)  [not a setting]:");
         for (size_t r = 0; r < o.regimes.size(); ++r)
             if (r == 0 || o.thresholdBytes[r - 1] < o.lastFrom)
-                c.push_back("    from " +
-                            (r == 0 ? std::string("0") : units::formatSize(o.thresholdBytes[r - 1])) +
-                            ": " + regimeText(o.regimes[r]));
+                c.push_back(
+                    "    from " +
+                    (r == 0 ? std::string("0") : units::formatSize(o.thresholdBytes[r - 1])) +
+                    ": " + regimeText(o.regimes[r]));
     }
     out.settings =
         "Settings from the last regime: platform.dimensions[" + std::to_string(dimension) +

@@ -11,10 +11,11 @@
 // When the data has one step count s (one collective), only alpha + s delta is known: E stays as
 // the project has it and lambda takes the rest.
 // The collectives' bandwidth factors f_c (CostModel.h) become system.<collective>-bandwidth-factor
-// (1 for a collective absent from the data), its latencies l_c system.<collective>-latency (added
-// once per collective: the simulator's time gains l_c exactly). The chunk counts and L are kept; the smaller-message
-// regimes (NCCL's LL and LL128 protocols), which the simulator does not model, are stated in the
-// file's header comment only.
+// (1 for a collective absent from the data), CostModel::settingLatencyUs
+// system.<collective>-latency (added once per collective: the simulator's time gains it
+// exactly). The chunk counts and L are kept;
+// the smaller-message regimes (NCCL's LL and LL128 protocols), which the simulator does not model,
+// are stated in the file's header comment only.
 
 #include "calibrate/CostFit.h"
 #include "spec/SimulationSpec.h"

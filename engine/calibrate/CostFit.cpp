@@ -412,9 +412,8 @@ FitResult fitCostModel(const std::vector<CalibrationPoint>& points, const FitOpt
     // (docs/calibration.md, "Per-collective regimes and latency").
     if (std::any_of(own.begin(), own.end(), [](const OwnRegimes& o) { return o.fitted; })) {
         model.own = own;
-        stepsSeparated =
-            fitSharedLastRegime(model, lastRegimePoints(points, model), points,
-                                options.reduceUsPerByte);
+        stepsSeparated = fitSharedLastRegime(model, lastRegimePoints(points, model), points,
+                                             options.reduceUsPerByte);
     }
 
     FitResult out;

@@ -71,8 +71,7 @@ double CostModel::timeUs(NcclCollective collective, int ranks, uint64_t sizeByte
            reducedFraction(collective, ranks) * s * reduceUsPerByte;
 }
 
-double CostModel::lastRegimeTimeUs(NcclCollective collective, int ranks,
-                                   uint64_t sizeBytes) const {
+double CostModel::lastRegimeTimeUs(NcclCollective collective, int ranks, uint64_t sizeBytes) const {
     const RegimeCost& r = regimes.back();
     const double s = static_cast<double>(sizeBytes);
     const double bus = ncclBusFactor(collective, ranks) * s;

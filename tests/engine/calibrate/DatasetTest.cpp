@@ -13,8 +13,8 @@ namespace {
 
 /// Why a dataset misses the targets, as docs/calibration.md reports, and what is checked instead.
 enum class Miss {
-    None,        ///< meets both targets
-    DataSteps,   ///< steps or noise: the model is no worse than interpolating between neighbours
+    None,      ///< meets both targets
+    DataSteps, ///< steps or noise: the model is no worse than interpolating between neighbours
 };
 
 struct Dataset {
