@@ -104,7 +104,7 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
         d.bandwidthBytesPerSecond > 0 ? out.bandwidthBytesPerSecond / d.bandwidthBytesPerSecond : 0;
     // Per collective, the fit's bandwidth factor (1 for one absent from the data: the shared
     // bandwidth); sendrecv has no collective setting.
-    std::string factors;
+    std::string factors, latencies;
     for (const auto& [nccl, kind] :
          {std::pair{NcclCollective::AllReduce, CollectiveKind::AllReduce},
           {NcclCollective::AllGather, CollectiveKind::AllGather},
@@ -116,12 +116,20 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
         if (f != 1)
             factors += std::string(factors.empty() ? "" : ", ") + collectiveKindName(kind) + " " +
                        units::formatPlain(f, 4);
+        // 10 ps, as the dimension's latency.
+        const double l =
+            std::round(fit.model.settingLatencyUs[static_cast<size_t>(nccl)] * 1e5) / 100;
+        out.collectiveLatencyNs[static_cast<size_t>(kind)] = l;
+        if (l != 0)
+            latencies += std::string(latencies.empty() ? "" : ", ") + collectiveKindName(kind) +
+                         " " + units::formatPlain(l, 6) + " ns";
     }
     if (!factors.empty() && spec.platform.dimensions.size() > 1)
         out.warnings.push_back("the collectives' bandwidth factors are system settings: they "
                                "apply on every dimension, not only on dimension " +
                                std::to_string(dimension));
     spec.system.bandwidthFactor = out.bandwidthFactor;
+    spec.system.collectiveLatencyNs = out.collectiveLatencyNs;
     const DimensionSpec before = d;
     d.latencyNs = out.latencyNs;
     d.bandwidthBytesPerSecond = out.bandwidthBytesPerSecond;
@@ -152,6 +160,20 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
         c.push_back("  regime " + std::to_string(k + 1) + " (" + regimeRange(fit.model, k) +
                     "): " + regimeText(fit.model.regimes[k]) +
                     (k + 1 < fit.model.regimes.size() ? "  [not a setting]" : ""));
+    for (size_t k = 0; k < kNcclCollectiveCount; ++k) {
+        const OwnRegimes& o = fit.model.own[k];
+        if (!o.fitted || o.lastFrom == 0)
+            continue;
+        c.push_back(std::string("  ") + ncclCollectiveName(static_cast<NcclCollective>(k)) +
+                    "'s own regimes below " + units::formatSize(o.lastFrom) +
+                    " (fitted from it alone)  [not a setting]:");
+        for (size_t r = 0; r < o.regimes.size(); ++r)
+            if (r == 0 || o.thresholdBytes[r - 1] < o.lastFrom)
+                c.push_back(
+                    "    from " +
+                    (r == 0 ? std::string("0") : units::formatSize(o.thresholdBytes[r - 1])) +
+                    ": " + regimeText(o.regimes[r]));
+    }
     out.settings =
         "Settings from the last regime: platform.dimensions[" + std::to_string(dimension) +
         "] bandwidth " + units::formatBandwidth(before.bandwidthBytesPerSecond) + " -> " +
@@ -159,7 +181,8 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
         units::formatFixed(out.efficiency, 3) + "), latency " +
         units::formatPlain(before.latencyNs, 6) + " ns -> " + units::formatPlain(out.latencyNs, 6) +
         " ns; system.endpoint-delay " + units::formatPlain(out.endpointDelayNs, 6) + " ns" +
-        (factors.empty() ? "" : "; system.<collective>-bandwidth-factor: " + factors);
+        (factors.empty() ? "" : "; system.<collective>-bandwidth-factor: " + factors) +
+        (latencies.empty() ? "" : "; system.<collective>-latency: " + latencies);
     c.push_back(out.settings);
     for (const std::string& w : out.warnings)
         c.push_back("Note: " + w);

@@ -11,9 +11,11 @@
 // When the data has one step count s (one collective), only alpha + s delta is known: E stays as
 // the project has it and lambda takes the rest.
 // The collectives' bandwidth factors f_c (CostModel.h) become system.<collective>-bandwidth-factor
-// (1 for a collective absent from the data). The chunk counts and L are kept; the smaller-message
-// regimes (NCCL's LL and LL128 protocols), which the simulator does not model, are stated in the
-// file's header comment only.
+// (1 for a collective absent from the data), CostModel::settingLatencyUs
+// system.<collective>-latency (added once per collective: the simulator's time gains it
+// exactly). The chunk counts and L are kept;
+// the smaller-message regimes (NCCL's LL and LL128 protocols), which the simulator does not model,
+// are stated in the file's header comment only.
 
 #include "calibrate/CostFit.h"
 #include "spec/SimulationSpec.h"
@@ -33,6 +35,8 @@ struct AppliedCalibration {
     double efficiency = 0; ///< the new bandwidth / the dimension's bandwidth before
     /// SystemConfig::bandwidthFactor as set: the fit's per-collective factors (CostModel.h)
     std::array<double, 4> bandwidthFactor{1, 1, 1, 1};
+    /// SystemConfig::collectiveLatencyNs as set: the fit's per-collective latencies (CostModel.h)
+    std::array<double, 4> collectiveLatencyNs{0, 0, 0, 0};
     std::string settings;              ///< "Settings from the last regime: ..." (one line)
     std::vector<std::string> comment;  ///< the header comment's lines, without "# "
     std::vector<std::string> warnings; ///< what the settings cannot reproduce

@@ -103,6 +103,39 @@ std::string calibrationReportText(const Calibration& c) {
     if (!factors.empty())
         out += "bandwidth factor per collective (its bytes move at factor x the ring link): " +
                factors + "\n";
+    for (size_t k = 0; k < kNcclCollectiveCount; ++k) {
+        const OwnRegimes& o = m.own[k];
+        if (!o.fitted || o.lastFrom == 0)
+            continue; // the last regime at every size
+        out += std::string("  ") + ncclCollectiveName(static_cast<NcclCollective>(k)) +
+               "'s own regimes, fitted from it alone, below " + units::formatSize(o.lastFrom) +
+               " (from there the last one above):\n";
+        for (size_t r = 0; r < o.regimes.size(); ++r)
+            if (r == 0 || o.thresholdBytes[r - 1] < o.lastFrom)
+                out += "    sizes from " +
+                       (r == 0 ? std::string("0") : units::formatSize(o.thresholdBytes[r - 1])) +
+                       ": " + regimeText(o.regimes[r]) + "\n";
+    }
+    std::string latencies;
+    for (size_t k = 0; k < kNcclCollectiveCount; ++k)
+        if (m.latencyUs[k] != 0)
+            latencies += std::string(latencies.empty() ? "" : ", ") +
+                         ncclCollectiveName(static_cast<NcclCollective>(k)) + " " +
+                         units::formatPlain(m.latencyUs[k], 4) + " us";
+    if (!latencies.empty())
+        out += "latency per collective in the last regime (added to its alpha; the fastest has "
+               "0): " +
+               latencies + "\n";
+    std::string settings;
+    for (size_t k = 0; k < kNcclCollectiveCount; ++k)
+        if (m.settingLatencyUs[k] != 0)
+            settings += std::string(settings.empty() ? "" : ", ") +
+                        ncclCollectiveName(static_cast<NcclCollective>(k)) + " " +
+                        units::formatPlain(m.settingLatencyUs[k], 4) + " us";
+    if (!settings.empty())
+        out += "latency per collective for the simulator (the last regime at every size, fitted "
+               "to all sizes): " +
+               settings + "\n";
     if (c.repeatability.points > 0)
         out += "repeatability, out-of-place against in-place of the same size: " +
                statsText(c.repeatability) + "\n";
@@ -128,8 +161,8 @@ std::string calibrationReportText(const Calibration& c) {
     out += "  >= 1 MiB:  " + statsText(c.heldOut.wideRangeLarge) + "\n";
     for (const std::string& note : c.heldOut.notes)
         out += "  not checked: " + note + "\n";
-    out += "held out, one collective at a time (a fit without it has no bandwidth factor for it: "
-           "predicted at the shared one, factor 1):\n";
+    out += "held out, one collective at a time (a fit without it has no bandwidth factor or "
+           "latency of its own: predicted at the shared ones, factor 1, latency 0):\n";
     for (const CollectiveHoldOut& h : c.heldOut.byCollective)
         out +=
             "  " + padded(ncclCollectiveName(h.collective), 15) +

@@ -20,6 +20,8 @@ constexpr size_t kMaxSizes = 256;
 constexpr double kMinBandwidthShare = 0.1;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr size_t kMaxFolds = 16; ///< of the cross-validation that picks the regime count
+/// At most this many rounds of the per-collective latencies' alternation (each O(points)).
+constexpr int kLatencyRounds = 200;
 
 /// The model of a split of `sizes` (ascending; `perSize` their sums); thresholds at the
 /// geometric mean of the sizes on either side of a cut. `separates` gets, per regime, whether
@@ -187,7 +189,8 @@ CostModel fitWith(const std::vector<CalibrationPoint>& points, const std::vector
         sizeOf[i] = static_cast<size_t>(
             std::lower_bound(sizes.begin(), sizes.end(), points[i].sizeBytes) - sizes.begin());
         perSize[sizeOf[i]].add(points[i], options.reduceUsPerByte,
-                               blank.factorOf(points[i].collective));
+                               blank.factorOf(points[i].collective),
+                               blank.latencyOf(points[i].collective));
     }
     const int regimes = chooseRegimeCount(points, sizes, sizeOf, perSize, options, blank);
     const RegimeSplit chosen = RegimeSplitter(perSize).best(regimes);
@@ -222,10 +225,13 @@ CostModel fitWith(const std::vector<CalibrationPoint>& points, const std::vector
 /// mean of the u_c, so that the factors multiply to 1 and the dimension's bandwidth is the
 /// collectives' typical one. A collective whose own fit fails (too few sizes, no bandwidth), and
 /// any collective absent from the data, keeps 1: the shared bandwidth. One collective: all 1.
+/// `own` gets each such collective's own fit (CostModel::own).
 std::array<double, kNcclCollectiveCount>
-collectiveFactors(const std::vector<CalibrationPoint>& points, const FitOptions& options) {
+collectiveFactors(const std::vector<CalibrationPoint>& points, const FitOptions& options,
+                  std::array<OwnRegimes, kNcclCollectiveCount>& own) {
     std::array<double, kNcclCollectiveCount> factors{1, 1, 1, 1, 1};
-    std::array<double, kNcclCollectiveCount> own{};
+    std::array<double, kNcclCollectiveCount> ownU{};
+    std::array<OwnRegimes, kNcclCollectiveCount> alone{};
     CostModel blank;
     blank.reduceUsPerByte = options.reduceUsPerByte;
     double logSum = 0;
@@ -245,12 +251,15 @@ collectiveFactors(const std::vector<CalibrationPoint>& points, const FitOptions&
             continue;
         try {
             std::vector<bool> separates;
-            own[c] = fitWith(mine, sizes, options, blank, separates).regimes.back().usPerBusByte;
+            const CostModel solo = fitWith(mine, sizes, options, blank, separates);
+            ownU[c] = solo.regimes.back().usPerBusByte;
+            alone[c] = {true, solo.thresholdBytes, solo.regimes,
+                        solo.thresholdBytes.empty() ? 0 : solo.thresholdBytes.back()};
         } catch (const Error&) {
             continue;
         }
-        if (own[c] > 0) {
-            logSum += std::log(own[c]);
+        if (ownU[c] > 0) {
+            logSum += std::log(ownU[c]);
             ++fitted;
         }
     }
@@ -258,9 +267,92 @@ collectiveFactors(const std::vector<CalibrationPoint>& points, const FitOptions&
         return factors;
     const double typical = std::exp(logSum / fitted);
     for (size_t c = 0; c < kNcclCollectiveCount; ++c)
-        if (own[c] > 0)
-            factors[c] = typical / own[c];
+        if (ownU[c] > 0) {
+            factors[c] = typical / ownU[c];
+            own[c] = alone[c];
+        }
     return factors;
+}
+
+/// CostModel::latencyUs (or settingLatencyUs): with two or more collectives of >= 3 sizes each
+/// in `points`, each one's own latency is the constant that best corrects the last regime of
+/// `shared` on its points, run at every size as the simulator does (least squares of the
+/// relative error: sum((t - m) / t^2) / sum(1 / t^2), so the smallest, most latency-bound sizes
+/// decide it), less the smallest of them: the fastest collective gets 0 and the shared
+/// constants keep what the collectives have in common. Otherwise all 0.
+std::array<double, kNcclCollectiveCount>
+collectiveLatencies(const std::vector<CalibrationPoint>& points, const CostModel& shared) {
+    std::array<double, kNcclCollectiveCount> out{};
+    std::array<double, kNcclCollectiveCount> num{}, den{};
+    std::array<std::set<uint64_t>, kNcclCollectiveCount> sizes;
+    for (const CalibrationPoint& p : points) {
+        const auto c = static_cast<size_t>(p.collective);
+        const double m = shared.lastRegimeTimeUs(p.collective, p.ranks, p.sizeBytes);
+        num[c] += (p.timeUs - m) / (p.timeUs * p.timeUs);
+        den[c] += 1 / (p.timeUs * p.timeUs);
+        sizes[c].insert(p.sizeBytes);
+    }
+    double lowest = kInf;
+    int eligible = 0;
+    for (size_t c = 0; c < kNcclCollectiveCount; ++c)
+        if (sizes[c].size() >= static_cast<size_t>(kMinSizesPerRegime) && den[c] > 0) {
+            out[c] = shared.latencyUs[c] + num[c] / den[c];
+            lowest = std::min(lowest, out[c]);
+            ++eligible;
+        }
+    if (eligible < 2)
+        return {};
+    for (size_t c = 0; c < kNcclCollectiveCount; ++c)
+        if (sizes[c].size() >= static_cast<size_t>(kMinSizesPerRegime) && den[c] > 0)
+            out[c] -= lowest;
+    for (double& l : out) // under 1 ps: none (what the subtraction leaves of equal latencies)
+        l = l < 1e-6 ? 0 : l;
+    return out;
+}
+
+/// The points the shared last regime is fitted on: each collective's from where its own fit's
+/// last regime starts (OwnRegimes::lastFrom), and those of a collective without a fit of its own
+/// in the shared fit's last regime.
+std::vector<CalibrationPoint> lastRegimePoints(const std::vector<CalibrationPoint>& points,
+                                               const CostModel& model) {
+    std::vector<CalibrationPoint> out;
+    for (const CalibrationPoint& p : points) {
+        const OwnRegimes& o = model.own[static_cast<size_t>(p.collective)];
+        if (o.fitted ? p.sizeBytes >= o.lastFrom
+                     : model.regimeOf(p.sizeBytes) + 1 == model.regimes.size())
+            out.push_back(p);
+    }
+    return out;
+}
+
+/// The shared last regime fitted on `last` (the factors fixed) with the latencies taken off,
+/// alternating with the collectives' latencies from what it leaves, until they settle (block
+/// coordinate descent on one least-squares problem: it converges; each round O(points), at most
+/// kLatencyRounds). Then the latencies the simulator gets (CostModel::settingLatencyUs): the
+/// same correction over all of each collective's points. Returns whether the points tell alpha
+/// from delta.
+bool fitSharedLastRegime(CostModel& model, const std::vector<CalibrationPoint>& last,
+                         const std::vector<CalibrationPoint>& all, double reduceUsPerByte) {
+    RegimeSums sums;
+    for (int round = 0; round < kLatencyRounds; ++round) {
+        sums = {};
+        for (const CalibrationPoint& p : last)
+            sums.add(p, reduceUsPerByte, model.factorOf(p.collective),
+                     model.latencyOf(p.collective));
+        const SolvedRegime solved = solveRegime(sums, true, false);
+        if (!std::isfinite(solved.sse))
+            break; // keeps the shared fit's last regime
+        model.regimes.back() = solved.cost;
+        const auto latencies = collectiveLatencies(last, model);
+        double change = 0;
+        for (size_t c = 0; c < kNcclCollectiveCount; ++c)
+            change = std::max(change, std::abs(latencies[c] - model.latencyUs[c]));
+        model.latencyUs = latencies;
+        if (change < 1e-9)
+            break;
+    }
+    model.settingLatencyUs = collectiveLatencies(all, model);
+    return sums.separates();
 }
 
 } // namespace
@@ -309,14 +401,25 @@ FitResult fitCostModel(const std::vector<CalibrationPoint>& points, const FitOpt
     }
     CostModel blank;
     blank.reduceUsPerByte = options.reduceUsPerByte;
-    blank.bandwidthFactor = collectiveFactors(points, options);
+    std::array<OwnRegimes, kNcclCollectiveCount> own{};
+    blank.bandwidthFactor = collectiveFactors(points, options, own);
     std::vector<bool> separates;
     CostModel model = fitWith(points, sizes, options, blank, separates);
+    bool stepsSeparated = separates.back();
+    // With several collectives, each one's regimes below its own last regime are those of its
+    // own fit; the last regime, the one the simulator runs, is shared, fitted on every
+    // collective's points of its own last regime with the collective's factor and latency
+    // (docs/calibration.md, "Per-collective regimes and latency").
+    if (std::any_of(own.begin(), own.end(), [](const OwnRegimes& o) { return o.fitted; })) {
+        model.own = own;
+        stepsSeparated = fitSharedLastRegime(model, lastRegimePoints(points, model), points,
+                                             options.reduceUsPerByte);
+    }
 
     FitResult out;
     out.points = static_cast<int>(points.size());
     out.sizes = static_cast<int>(sizes.size());
-    out.stepsSeparated = separates.back();
+    out.stepsSeparated = stepsSeparated;
     double sum = 0;
     for (const CalibrationPoint& p : points) {
         const double e = model.timeUs(p.collective, p.ranks, p.sizeBytes) / p.timeUs - 1;

@@ -17,6 +17,13 @@
 //    a regime boundary when predicting across it fails, and only then.
 // 3. NLopt (BOBYQA, bounded, derivative-free) then minimises the squared log error of the chosen
 //    split from that start (CostRefine.h); thresholds sit where the regimes' times meet.
+// 4. With two or more collectives, each collective's own fit (step 0) gives its regimes below
+//    its own last one (CostModel::own: its thresholds, constants, fill); the shared last regime
+//    is fitted again, by least squares, on every collective's points from where its own last
+//    regime starts, with the factors fixed and a latency l_c per collective, alternating with
+//    the l_c until they settle (CostModel::latencyUs, the fastest 0). The latencies the settings
+//    get (CostModel::settingLatencyUs) are the l_c that best fit each collective's times at
+//    every size when the last regime runs them, as the simulator does.
 // The last regime has w = 0: it is the one the simulator models, in the simulator's form.
 // alpha and delta are told apart only when a regime's data holds two or more step counts (two
 // collectives, or two rank counts); otherwise alpha is 0 and the constant is per step.

@@ -48,11 +48,35 @@ size_t CostModel::regimeOf(uint64_t sizeBytes) const {
 }
 
 double CostModel::timeUs(NcclCollective collective, int ranks, uint64_t sizeBytes) const {
-    const RegimeCost& r = regimes.at(regimeOf(sizeBytes));
+    const OwnRegimes& o = own[static_cast<size_t>(collective)];
+    const RegimeCost* r = nullptr;
+    double factor = factorOf(collective), latency = latencyOf(collective);
+    if (!o.fitted) {
+        const size_t k = regimeOf(sizeBytes);
+        r = &regimes.at(k);
+        latency = k + 1 == regimes.size() ? latency : 0;
+    } else if (sizeBytes >= o.lastFrom) {
+        r = &regimes.back();
+    } else { // its own regime, fitted with f = 1 and l = 0
+        r = &o.regimes.at(static_cast<size_t>(
+            std::upper_bound(o.thresholdBytes.begin(), o.thresholdBytes.end(), sizeBytes) -
+            o.thresholdBytes.begin()));
+        factor = 1;
+        latency = 0;
+    }
     const double s = static_cast<double>(sizeBytes);
     const double bus = ncclBusFactor(collective, ranks) * s;
-    return r.alphaUs + ringSteps(collective, ranks) * r.stepUs +
-           bus * r.usPerBusByte / factorOf(collective) + std::sqrt(bus) * r.usPerRootBusByte +
+    return r->alphaUs + latency + ringSteps(collective, ranks) * r->stepUs +
+           bus * r->usPerBusByte / factor + std::sqrt(bus) * r->usPerRootBusByte +
+           reducedFraction(collective, ranks) * s * reduceUsPerByte;
+}
+
+double CostModel::lastRegimeTimeUs(NcclCollective collective, int ranks, uint64_t sizeBytes) const {
+    const RegimeCost& r = regimes.back();
+    const double s = static_cast<double>(sizeBytes);
+    const double bus = ncclBusFactor(collective, ranks) * s;
+    return r.alphaUs + latencyOf(collective) + ringSteps(collective, ranks) * r.stepUs +
+           bus * r.usPerBusByte / factorOf(collective) +
            reducedFraction(collective, ranks) * s * reduceUsPerByte;
 }
 

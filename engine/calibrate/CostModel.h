@@ -3,8 +3,8 @@
 //
 // A collective of S bytes (nccl-tests' size) over a ring of n ranks takes
 //
-//   t(S) = alpha_r + steps(c, n) * delta_r + bus(c, n) * S * u_r / f_c + sqrt(bus(c, n) * S) * w_r
-//          + reduced(c, n) * S * g
+//   t(S) = alpha_r + [r last] l_c + steps(c, n) * delta_r + bus(c, n) * S * u_r / f_c
+//          + sqrt(bus(c, n) * S) * w_r + reduced(c, n) * S * g
 //
 // where r is the protocol regime S falls in (NCCL switches protocol, LL -> LL128 -> Simple, as
 // messages grow: regimes are size ranges split at fitted thresholds), and per regime
@@ -15,7 +15,14 @@
 //            that grows with the message (NCCL's channels and chunking) pays a start-up that
 //            grows as sqrt(S) (a pipeline of optimal chunk size costs (sqrt(a) + sqrt(S/B))^2),
 //            so the achieved bandwidth ramps up smoothly over mid-size messages
+// With several collectives, each one's regimes below its own last threshold are its own
+// (OwnRegimes): only the last regime, the one the simulator runs, is shared.
 // f_c    the collective's bandwidth factor (1 with one collective; CostFit.h says how it is fitted)
+// l_c    the collective's own latency (us, >= 0; 0 with one collective): what its fixed cost adds
+//        to the shared alpha_r + steps * delta_r of the last regime (below it, a collective of
+//        the data has regimes of its own). The simulator, which runs the last regime at every
+//        size, gets settingLatencyUs instead: the l_c that best fit each collective's times at
+//        every size so run
 // steps: all_reduce 2(n-1); all_gather, reduce_scatter, alltoall n-1; sendrecv 1.
 // bus = ncclBusFactor() (so predicted busbw = bus * S / t, as nccl-tests computes it).
 // reduced: the bytes each rank reduces, (n-1)/n of S for all_reduce and reduce_scatter, else 0;
@@ -49,6 +56,19 @@ struct RegimeCost {
 /// "alpha 12.3 us, per step 0.45 us, ring link 180.2 GB/s[, fill 3.1 ns x sqrt(bytes)]"
 std::string regimeText(const RegimeCost& regime);
 
+/// A collective's own regimes (docs/calibration.md, "Per-collective regimes"): with several
+/// collectives in the data, each one is also fitted alone (f = 1, l = 0), and below `lastFrom`
+/// its time is that fit's (its own thresholds, constants, bandwidths and fill); from `lastFrom`
+/// on it runs the shared last regime with its factor and latency, as the simulator does.
+/// lastFrom = the larger of its own and the shared last regime's first size.
+struct OwnRegimes {
+    bool fitted = false; ///< false: the collective runs the shared regimes at every size
+    std::vector<uint64_t> thresholdBytes; ///< its own fit's, ascending
+    std::vector<RegimeCost> regimes;      ///< thresholdBytes.size() + 1
+    uint64_t lastFrom = 0;
+    bool operator==(const OwnRegimes&) const = default;
+};
+
 struct CostModel {
     /// Ascending; regime k holds sizes in [thresholds[k-1], thresholds[k]). regimes.size() =
     /// thresholds.size() + 1.
@@ -63,9 +83,29 @@ struct CostModel {
     double factorOf(NcclCollective collective) const {
         return bandwidthFactor[static_cast<size_t>(collective)];
     }
+    /// Per collective, its own latency l_c in us (>= 0): its fixed cost beyond the shared
+    /// alpha_r + steps * delta_r, in the last regime. NCCL's collectives are different
+    /// kernels with different launch and synchronisation costs; 0 for a collective the fit had
+    /// no data of, and for the fastest one (docs/calibration.md, "Per-collective latency").
+    std::array<double, kNcclCollectiveCount> latencyUs{0, 0, 0, 0, 0};
+    double latencyOf(NcclCollective collective) const {
+        return latencyUs[static_cast<size_t>(collective)];
+    }
+    /// Per collective, the latency the settings get (system.<collective>-latency, in us): the
+    /// constant that, added to the last regime run at every size (as the simulator runs it),
+    /// best fits the collective's times at every size, dominated by its small, latency-bound
+    /// messages; the fastest collective 0. latencyUs fits the last regime's sizes only, where
+    /// a steep last regime can put a large intercept (docs/calibration.md).
+    std::array<double, kNcclCollectiveCount> settingLatencyUs{0, 0, 0, 0, 0};
+
+    /// Per collective, its own regimes below lastFrom; not fitted with one collective.
+    std::array<OwnRegimes, kNcclCollectiveCount> own{};
 
     size_t regimeOf(uint64_t sizeBytes) const;
     double timeUs(NcclCollective collective, int ranks, uint64_t sizeBytes) const;
+    /// The last regime at every size, with the collective's factor and latency: what the
+    /// settings make the simulator run (CalibratedProject.h).
+    double lastRegimeTimeUs(NcclCollective collective, int ranks, uint64_t sizeBytes) const;
     /// bus(c, n) * S / t in GB/s (10^9 B/s), as nccl-tests prints busbw.
     double busBandwidthGBps(NcclCollective collective, int ranks, uint64_t sizeBytes) const;
     bool operator==(const CostModel&) const = default;

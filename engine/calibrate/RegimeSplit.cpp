@@ -5,7 +5,8 @@
 
 namespace astrolabe {
 
-void RegimeSums::add(const CalibrationPoint& p, double reduceUsPerByte, double bandwidthFactor) {
+void RegimeSums::add(const CalibrationPoint& p, double reduceUsPerByte, double bandwidthFactor,
+                     double latencyUs) {
     const double s = static_cast<double>(p.sizeBytes);
     const double steps = ringSteps(p.collective, p.ranks);
     const double bus = ncclBusFactor(p.collective, p.ranks) * s;
@@ -13,12 +14,16 @@ void RegimeSums::add(const CalibrationPoint& p, double reduceUsPerByte, double b
                                      bus / bandwidthFactor / p.timeUs, std::sqrt(bus) / p.timeUs};
     const double y =
         (p.timeUs - reducedFraction(p.collective, p.ranks) * s * reduceUsPerByte) / p.timeUs;
+    const double z = latencyUs / p.timeUs;
     for (int i = 0; i < kRegimeParams; ++i) {
         for (int j = 0; j < kRegimeParams; ++j)
             ata[i][j] += a[i] * a[j];
         aty[i] += a[i] * y;
+        atz[i] += a[i] * z;
     }
     yy += y * y;
+    yz += y * z;
+    zz += z * z;
     minSteps = std::min(minSteps, steps);
     maxSteps = std::max(maxSteps, steps);
     ++n;
@@ -29,16 +34,25 @@ void RegimeSums::add(const RegimeSums& o) {
         for (int j = 0; j < kRegimeParams; ++j)
             ata[i][j] += o.ata[i][j];
         aty[i] += o.aty[i];
+        atz[i] += o.atz[i];
     }
     yy += o.yy;
+    yz += o.yz;
+    zz += o.zz;
     minSteps = std::min(minSteps, o.minSteps);
     maxSteps = std::max(maxSteps, o.maxSteps);
     n += o.n;
 }
 
-SolvedRegime solveRegime(const RegimeSums& s, bool last, bool constantOnly) {
+SolvedRegime solveRegime(const RegimeSums& sums, bool last, bool constantOnly) {
     constexpr int P = kRegimeParams;
     SolvedRegime best;
+    RegimeSums s = sums; // in the last regime, y less the latencies' z
+    if (last) {
+        for (int i = 0; i < P; ++i)
+            s.aty[i] -= s.atz[i];
+        s.yy += s.zz - 2 * s.yz;
+    }
     for (int mask = 1; mask < (1 << P); ++mask) {
         if (((mask & 1) && !s.separates()) || ((mask & 8) && last) || (constantOnly && mask > 3))
             continue;

@@ -36,12 +36,17 @@ struct RegimeSums {
     double ata[kRegimeParams][kRegimeParams] = {};
     double aty[kRegimeParams] = {};
     double yy = 0;
+    /// The same with y less z = l_c / t, the collective's latency (CostModel::latencyUs), which
+    /// acts in the last regime only: sum(a z), sum(y z), sum(z^2).
+    double atz[kRegimeParams] = {};
+    double yz = 0, zz = 0;
     double minSteps = std::numeric_limits<double>::infinity();
     double maxSteps = -std::numeric_limits<double>::infinity();
     int n = 0;
 
-    /// `bandwidthFactor`: the point's collective's f_c (CostModel::bandwidthFactor).
-    void add(const CalibrationPoint& p, double reduceUsPerByte, double bandwidthFactor = 1);
+    /// `bandwidthFactor`, `latencyUs`: the point's collective's f_c and l_c (CostModel), known.
+    void add(const CalibrationPoint& p, double reduceUsPerByte, double bandwidthFactor = 1,
+             double latencyUs = 0);
     void add(const RegimeSums& other);
     bool separates() const { return maxSteps > minSteps; }
 };
@@ -51,8 +56,8 @@ struct SolvedRegime {
     double sse = std::numeric_limits<double>::infinity(); ///< sum of squared relative errors
 };
 
-/// Non-negative least squares over the sums; `last` forbids w, `constantOnly` allows alpha and
-/// delta only (a latency floor).
+/// Non-negative least squares over the sums; `last` forbids w and takes the collectives'
+/// latencies off the times, `constantOnly` allows alpha and delta only (a latency floor).
 SolvedRegime solveRegime(const RegimeSums& sums, bool last, bool constantOnly);
 
 struct RegimeSplit {

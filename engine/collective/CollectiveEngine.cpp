@@ -310,7 +310,14 @@ void CollectiveEngine::phaseDone(Stream& stream) {
         enqueue(stream);
         return;
     }
-    if (--owner.remaining == 0)
+    if (--owner.remaining != 0)
+        return;
+    // The collective's own fixed cost (system.<collective>-latency), once, after its last chunk.
+    const double latencyNs =
+        m_spec.system.collectiveLatencyNs[static_cast<size_t>(owner.request.kind)];
+    if (latencyNs > 0)
+        m_sim.scheduleIn(m_timing.fromNs(latencyNs), [this, &owner] { finishCollective(owner); });
+    else
         finishCollective(owner);
 }
 

@@ -233,6 +233,35 @@ std::vector<Setting> scalars() {
         out.push_back(s);
     }
 
+    // One per collective as well: the fixed cost calibration fits beside the bandwidth factor.
+    for (const CollectiveKind kind : kCollectiveKinds) {
+        const std::string name = collectiveKindName(kind);
+        const auto index = static_cast<size_t>(kind);
+        s = make(name + "-latency", Type::Quantity, "", 0,
+                 std::string(namesOf(kind).label) + " latency", name + " latency",
+                 "Time added once to every " + name +
+                     " when its last chunk is done, beyond the endpoint delay and link latency "
+                     "its steps pay: NCCL's collectives are different kernels with different "
+                     "fixed costs, and calibration from nccl-tests fits one per collective "
+                     "measured. 0: none.");
+        s.unit = Unit::Nanoseconds;
+        s.compat = Compat::ProjectOnly;
+        s.get = [index](const SimulationSpec& sp) -> Value {
+            return sp.system.collectiveLatencyNs[index];
+        };
+        s.set = [index](SimulationSpec& sp, const Value& v) {
+            sp.system.collectiveLatencyNs[index] = std::get<double>(v);
+        };
+        s.writeProjectWhen = [index](const SimulationSpec& sp) {
+            return sp.system.collectiveLatencyNs[index] != 0;
+        };
+        s.minimum = 0;
+        s.maximum = 1e9;
+        s.specJsonKey = std::string(namesOf(kind).camel) + "LatencyNs";
+        s.compareKey = "system." + name + "-latency";
+        out.push_back(s);
+    }
+
     s = make("peak-perf", Type::Quantity, "peak-perf", 21, "Peak compute", "peak performance",
              "The NPU's peak arithmetic rate, used by the roofline model to time compute nodes "
              "from their operation count.");

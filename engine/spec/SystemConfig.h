@@ -82,6 +82,10 @@ struct SystemConfig {
     /// link (docs/calibration.md). A message of x bytes of a collective with factor f crosses a
     /// link as x / f bytes; reductions still cost x. 1: the link's bandwidth.
     std::array<double, 4> bandwidthFactor{1, 1, 1, 1};
+    /// Per collective (CollectiveKind order), ns added once to every collective of that kind
+    /// when its last chunk is done: NCCL's collectives have different fixed costs beyond the
+    /// per-step ones (docs/calibration.md, "Per-collective latency"). 0: none.
+    std::array<double, 4> collectiveLatencyNs{0, 0, 0, 0};
     double localMemBandwidthGBps = 0; ///< decimal GB/s (= bytes/ns): reduction cost, roofline
     double peakPerfTFlops = 0;        ///< roofline compute roof
     bool rooflineEnabled = false;

@@ -342,3 +342,33 @@ TEST(CostFit, RepeatsOfASizeAreOnePointAtTheirMedian) {
     EXPECT_EQ(merged[3].timeUs, 40);
     EXPECT_EQ(merged[3].ranks, 4);
 }
+
+TEST(CostFit, EachCollectiveKeepsItsOwnRegimesBelowTheSharedLastOne) {
+    // All-reduce switches protocol at 256 KiB (twoRegimes); all-gather runs the large-message
+    // regime at every size. One set of shared regimes cannot give both below 256 KiB; each
+    // collective's own fit can, and the shared last regime is the simulator's.
+    const CostModel ar = twoRegimes();
+    CostModel ag;
+    ag.regimes = {ar.regimes.back()};
+    std::vector<CalibrationPoint> points = sample(ar, NcclCollective::AllReduce, 8, 10, 30);
+    const std::vector<CalibrationPoint> more = sample(ag, NcclCollective::AllGather, 8, 10, 30);
+    points.insert(points.end(), more.begin(), more.end());
+    const FitResult fit = fitCostModel(points);
+    const CostModel& m = fit.model;
+    const OwnRegimes& arOwn = m.own[static_cast<size_t>(NcclCollective::AllReduce)];
+    const OwnRegimes& agOwn = m.own[static_cast<size_t>(NcclCollective::AllGather)];
+    ASSERT_TRUE(arOwn.fitted);
+    ASSERT_TRUE(agOwn.fitted);
+    ASSERT_EQ(arOwn.thresholdBytes.size(), 1u);
+    EXPECT_GT(arOwn.thresholdBytes[0], uint64_t{128} << 10); // inside the gap of its data
+    EXPECT_LE(arOwn.thresholdBytes[0], uint64_t{256} << 10);
+    EXPECT_TRUE(agOwn.thresholdBytes.empty());
+    // The shared last regime is the large-message one, both collectives on it.
+    const RegimeCost& last = m.regimes.back();
+    EXPECT_NEAR(last.alphaUs / 15.0, 1, 0.01);
+    EXPECT_NEAR(last.stepUs / 0.5, 1, 0.01);
+    EXPECT_NEAR(last.usPerBusByte * 150e3, 1, 0.01);
+    EXPECT_LT(fit.rmsRelativeError, 1e-3);
+    // Held out, every size of either collective is predicted from its own neighbours' regime.
+    EXPECT_LT(checkHeldOut(points).sizeRangeAll.worst, 0.01);
+}

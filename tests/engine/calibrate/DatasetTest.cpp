@@ -13,9 +13,8 @@ namespace {
 
 /// Why a dataset misses the targets, as docs/calibration.md reports, and what is checked instead.
 enum class Miss {
-    None,        ///< meets both targets
-    DataSteps,   ///< steps or noise: the model is no worse than interpolating between neighbours
-    Collectives, ///< collectives differ beyond one bandwidth factor each: each alone meets them
+    None,      ///< meets both targets
+    DataSteps, ///< steps or noise: the model is no worse than interpolating between neighbours
 };
 
 struct Dataset {
@@ -34,13 +33,13 @@ const Dataset kDatasets[] = {
     {{"h100-k8s-2node-all_reduce.txt"}, Miss::None},
     {{"mi300x-aac-1node-all_reduce.txt"}, Miss::None},
     // Two GPUs over PCIe without P2P: at large sizes all_gather reaches 3.2 - 3.8 GB/s of bus
-    // bandwidth, all_reduce 4.0 and alltoall 4.6. A bandwidth factor per collective takes the
-    // held-out error >= 1 MiB from 10.1 % to 5.4 %; the rest is their different small-message
-    // regimes and steps, which share thresholds and latencies. Each collective alone meets the
-    // targets.
+    // bandwidth, all_reduce 4.0 and alltoall 4.6; their small-message latencies differ (10, 12
+    // and 13 us) and their curves step at different sizes (alltoall at 16 MiB). A bandwidth
+    // factor, a latency and regimes of its own per collective: held out >= 1 MiB 10.1 % with
+    // one bandwidth, 5.4 % with the factors, 1.3 % with all three.
     {{"rtx2080ti-pcie-2gpu-all_reduce.txt", "rtx2080ti-pcie-2gpu-all_gather.txt",
       "rtx2080ti-pcie-2gpu-alltoall.txt"},
-     Miss::Collectives},
+     Miss::None},
     // Its time falls from 1 MiB to 2 MiB (414 to 316 us) and jumps between 64 and 256 MiB: steps
     // its neighbours do not show. Interpolating each held-out size between its measured
     // neighbours misses by as much as the model does (12.9 % above 1 MiB). The fall is a protocol
@@ -49,7 +48,8 @@ const Dataset kDatasets[] = {
     {{"mi300x-aac-2node-all_reduce.txt"}, Miss::DataSteps},
     // Two ranks on one GPU over sockets: its own out-of-place and in-place columns differ by
     // 7.4 % (geomean) and up to 54 %, and eight sizes leave six to fit from per fold. Repeats
-    // count as one point at their median.
+    // count as one point at their median. Held out 15.2 % at every size, each collective alone
+    // 16.1 % and 14.4 %.
     {{"rtx5090-socket-2rank-all_gather.txt", "rtx5090-socket-2rank-reduce_scatter.txt"},
      Miss::DataSteps},
 };
@@ -85,14 +85,13 @@ TEST(CalibrationDatasets, HeldOutErrorsPerDataset) {
             // between the measured neighbours.
             EXPECT_LE(large.geomean, c.heldOut.interpolationLarge.geomean) << d.files.front();
         }
-        if (d.miss == Miss::Collectives)
+        if (d.files.size() > 1) // several collectives: each alone, as a reference
             for (const NcclRun& run : runs) {
                 const Calibration alone = calibrate({run});
                 std::printf("  %s alone: held out >= 1 MiB %.1f %%, all sizes %.1f %%\n",
                             ncclCollectiveName(run.collective),
                             100 * alone.heldOut.sizeRangeLarge.geomean,
                             100 * alone.heldOut.sizeRangeAll.geomean);
-                EXPECT_TRUE(meetsTargets(alone.heldOut)) << run.file;
             }
     }
 }

@@ -19,8 +19,8 @@ namespace {
 
 constexpr double kLatencyNs = 600, kEndpointNs = 150, kBandwidth = 128e9; // 128 B/ns
 
-SimulationSpec knownPlatform() {
-    SimulationSpec s = spec({dim(BlockKind::Ring, 8)});
+SimulationSpec knownPlatform(int ranks = 8) {
+    SimulationSpec s = spec({dim(BlockKind::Ring, ranks)});
     s.platform.dimensions[0].latencyNs = kLatencyNs;
     s.platform.dimensions[0].bandwidthBytesPerSecond = kBandwidth;
     s.system.endpointDelayNs = static_cast<int64_t>(kEndpointNs);
@@ -34,16 +34,18 @@ SimulationSpec knownPlatform() {
 /// nccl-tests' view of a simulated collective: size is the whole buffer (all-gather's output),
 /// where the simulator's all-gather size is one rank's shard.
 NcclRun simulatedRun(const SimulationSpec& s, NcclCollective c, CollectiveType type) {
+    const int ranks = s.platform.dimensions[0].size;
     NcclRun run;
     run.file = std::string(ncclCollectiveName(c)) + "_perf.txt";
     run.collective = c;
-    run.ranks = 8;
+    run.ranks = ranks;
     for (int e = 14; e <= 30; e += 2) {
         const uint64_t size = uint64_t{1} << e;
-        const uint64_t simulated = c == NcclCollective::AllGather ? size / 8 : size;
+        const uint64_t simulated =
+            c == NcclCollective::AllGather ? size / static_cast<uint64_t>(ranks) : size;
         const double us = static_cast<double>(maxCycles(*runCollective(s, type, simulated))) / 1e3;
         const double alg = static_cast<double>(size) / (us * 1e3);
-        const double bus = alg * ncclBusFactor(c, 8);
+        const double bus = alg * ncclBusFactor(c, ranks);
         run.rows.push_back({size, size / 4, "float", us, alg, bus, us, alg, bus, 0});
     }
     // Written as nccl-tests text and read back, as a user's file would be.
@@ -199,4 +201,80 @@ TEST(CalibrationSelfCheck, RecoversPerCollectiveBandwidthFactorsAndTheProjectRun
                 static_cast<double>(maxCycles(*runCollective(run, type, simulated))) / 1e3;
             EXPECT_NEAR(awareUs / us, 1, 0.05) << ncclCollectiveName(nccl);
         }
+}
+
+TEST(CalibrationSelfCheck, RecoversPerCollectiveLatenciesAndTheProjectRunsThem) {
+    // The known platform with a latency of its own for all-gather (2 us) and reduce-scatter
+    // (5 us), none for all-reduce (the fit gives the fastest collective 0), simulated on rings of
+    // 4 and 8 NPUs: two step counts per collective tell each one's fixed cost from the per-step
+    // cost, which one ring size cannot (there, a latency on all-reduce alone is indistinguishable
+    // from a longer step). The latencies are whole nanoseconds, as every message is.
+    const auto index = [](CollectiveKind k) { return static_cast<size_t>(k); };
+    std::vector<NcclRun> runs;
+    for (const int ranks : {4, 8}) {
+        SimulationSpec known = knownPlatform(ranks);
+        known.system.collectiveLatencyNs[index(CollectiveKind::AllGather)] = 2000;
+        known.system.collectiveLatencyNs[index(CollectiveKind::ReduceScatter)] = 5000;
+        runs.push_back(simulatedRun(known, NcclCollective::AllReduce, CollectiveType::AllReduce));
+        runs.push_back(simulatedRun(known, NcclCollective::AllGather, CollectiveType::AllGather));
+        runs.push_back(
+            simulatedRun(known, NcclCollective::ReduceScatter, CollectiveType::ReduceScatter));
+    }
+    SimulationSpec guess = knownPlatform();
+    guess.platform.dimensions[0].latencyNs = 5000;
+    guess.platform.dimensions[0].bandwidthBytesPerSecond = 400e9;
+    guess.system.endpointDelayNs = 10;
+    FitOptions options;
+    options.reduceUsPerByte = reduceUsPerByte(guess);
+    const Calibration c = calibrate(runs, options);
+    std::printf("%s", calibrationReportText(c).c_str());
+    const CostModel& m = c.fit.model;
+    EXPECT_NEAR(m.latencyOf(NcclCollective::AllGather) / 2.0, 1, 0.01);
+    EXPECT_NEAR(m.latencyOf(NcclCollective::ReduceScatter) / 5.0, 1, 0.01);
+    EXPECT_NEAR(m.latencyOf(NcclCollective::AllReduce), 0, 0.01 * 5.0);
+    const AppliedCalibration applied = applyCalibration(guess, 0, c.fit, c.runs);
+    std::printf("%s\n", applied.settings.c_str());
+    EXPECT_NEAR(applied.latencyNs / kLatencyNs, 1, 0.01);
+    EXPECT_NEAR(applied.endpointDelayNs / kEndpointNs, 1, 0.01);
+    EXPECT_NEAR(applied.bandwidthBytesPerSecond / kBandwidth, 1, 0.01);
+    EXPECT_NEAR(applied.collectiveLatencyNs[index(CollectiveKind::AllGather)] / 2000, 1, 0.01);
+    EXPECT_NEAR(applied.collectiveLatencyNs[index(CollectiveKind::ReduceScatter)] / 5000, 1, 0.01);
+    // Held out by size, each collective keeps its own latency: predicted to rounding.
+    EXPECT_LT(c.heldOut.sizeRangeAll.worst, 0.01);
+
+    // The settings are written and read back (through a bundled project, as above).
+    const std::string path = ::testing::TempDir() + "calibrated-latencies.yaml";
+    const std::string text = calibratedProjectText(guess, applied, path);
+    EXPECT_NE(text.find("all-gather-latency:"), std::string::npos) << text;
+    EXPECT_EQ(text.find("all-reduce-latency"), std::string::npos) << text;
+    SimulationSpec bundled = loadProject(ASTROLABE_SOURCE_DIR + "/projects/hgx-h100/project.yaml");
+    bundled.system.collectiveLatencyNs = applied.collectiveLatencyNs;
+    EXPECT_EQ(parseProject(projectYamlText(bundled, path), path).system.collectiveLatencyNs,
+              applied.collectiveLatencyNs);
+    // The calibrated 8-NPU platform runs each collective at the fitted time at 16 KiB, where the
+    // latency is a large share, in both network models and both timing modes; without its
+    // latency all-gather and reduce-scatter would run more than 5 % faster.
+    const uint64_t size = uint64_t{1} << 14;
+    for (const auto& [nccl, type] :
+         {std::pair{NcclCollective::AllReduce, CollectiveType::AllReduce},
+          {NcclCollective::AllGather, CollectiveType::AllGather},
+          {NcclCollective::ReduceScatter, CollectiveType::ReduceScatter}})
+        for (const NetworkBackend backend :
+             {NetworkBackend::CongestionUnaware, NetworkBackend::CongestionAware})
+            for (const TimingMode timing : {TimingMode::AstraCompatible, TimingMode::Precise}) {
+                SimulationSpec run = guess;
+                run.options.backend = backend;
+                run.options.timing = timing;
+                const uint64_t simulated = nccl == NcclCollective::AllGather ? size / 8 : size;
+                const double us =
+                    static_cast<double>(maxCycles(*runCollective(run, type, simulated))) / 1e3;
+                EXPECT_NEAR(us / m.timeUs(nccl, 8, size), 1, 0.01) << ncclCollectiveName(nccl);
+                SimulationSpec plain = run;
+                plain.system.collectiveLatencyNs = {0, 0, 0, 0};
+                const double plainUs =
+                    static_cast<double>(maxCycles(*runCollective(plain, type, simulated))) / 1e3;
+                if (nccl != NcclCollective::AllReduce) {
+                    EXPECT_LT(plainUs / us, 0.95) << ncclCollectiveName(nccl);
+                }
+            }
 }
