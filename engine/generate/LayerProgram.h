@@ -8,6 +8,7 @@
 #include "generate/OperationCost.h"
 #include "trace/WorkloadNode.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@ enum class GroupKind : uint8_t {
     Embedding, ///< first and last pipeline stage of one (tp, dp): tied word embeddings
     Cp,        ///< context-parallel group: the ranks sharing one sequence (same tp, dp, pp)
 };
+/// How many GroupKind values there are: the size of arrays indexed by a group kind.
+inline constexpr size_t kGroupKindCount = static_cast<size_t>(GroupKind::Cp) + 1;
 const char* groupKindName(GroupKind kind);
 
 struct Step {

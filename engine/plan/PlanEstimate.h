@@ -48,7 +48,7 @@ struct CollectiveUse {
     double count = 0;
 };
 
-inline constexpr size_t kGroupKinds = 9; ///< GroupKind values
+inline constexpr size_t kGroupKinds = generate::kGroupKindCount;
 
 /// Collectives that run beside a compute step (context parallelism's key/value ring beside the
 /// attention core): only what the step does not hide is on the critical path.
