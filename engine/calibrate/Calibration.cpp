@@ -116,22 +116,22 @@ std::string calibrationReportText(const Calibration& c) {
                        (r == 0 ? std::string("0") : units::formatSize(o.thresholdBytes[r - 1])) +
                        ": " + regimeText(o.regimes[r]) + "\n";
     }
-    std::string latencies;
-    for (size_t k = 0; k < kNcclCollectiveCount; ++k)
-        if (m.latencyUs[k] != 0)
-            latencies += std::string(latencies.empty() ? "" : ", ") +
-                         ncclCollectiveName(static_cast<NcclCollective>(k)) + " " +
-                         units::formatPlain(m.latencyUs[k], 4) + " us";
+    // "all_reduce 1.7 us, alltoall 3.05 us": the collectives whose value is not zero.
+    const auto perCollectiveUs = [](const auto& values) {
+        std::string text;
+        for (size_t k = 0; k < kNcclCollectiveCount; ++k)
+            if (values[k] != 0)
+                text += std::string(text.empty() ? "" : ", ") +
+                        ncclCollectiveName(static_cast<NcclCollective>(k)) + " " +
+                        units::formatPlain(values[k], 4) + " us";
+        return text;
+    };
+    const std::string latencies = perCollectiveUs(m.latencyUs);
     if (!latencies.empty())
         out += "latency per collective in the last regime (added to its alpha; the fastest has "
                "0): " +
                latencies + "\n";
-    std::string settings;
-    for (size_t k = 0; k < kNcclCollectiveCount; ++k)
-        if (m.settingLatencyUs[k] != 0)
-            settings += std::string(settings.empty() ? "" : ", ") +
-                        ncclCollectiveName(static_cast<NcclCollective>(k)) + " " +
-                        units::formatPlain(m.settingLatencyUs[k], 4) + " us";
+    const std::string settings = perCollectiveUs(m.settingLatencyUs);
     if (!settings.empty())
         out += "latency per collective for the simulator (the last regime at every size, fitted "
                "to all sizes): " +
