@@ -323,7 +323,7 @@ ModelProgram buildTransformerProgram(const GeneratorSpec& spec) {
     program.layers.reserve(size_t(m.layers) + 2);
     for (int l = 0; l < m.layers; ++l) {
         // transformerLayer reads its index only for the name and the MoE pattern: a layer of
-        // the kind of the one before is that layer renamed (the planner builds ~10^4 programs).
+        // the kind of the one before is that layer renamed (the planner builds many programs).
         if (l > 0 && m.isMoeLayer(l) == m.isMoeLayer(l - 1)) {
             LayerProgram copy = program.layers.back();
             copy.name = layerName(l);
