@@ -22,6 +22,12 @@ struct Calibration {
     /// Every measurement of a size measured more than once against that size's point (the
     /// median): the floor under a held-out error measured against the medians.
     ErrorStats spread;
+    /// The held-out predictions (HeldOutReport::predictedUs) against every measurement rather
+    /// than each size's median: the error against the runs themselves, all sizes and >= 1 MiB.
+    ErrorStats everyMeasurementAll, everyMeasurementLarge;
+    /// Its noise floor: every measurement against its size's median (a single measurement 0),
+    /// the error a model that predicted every median exactly would get on that check.
+    ErrorStats noiseFloorAll, noiseFloorLarge;
     double seconds = 0; ///< wall time of the fit and the checks
 };
 
