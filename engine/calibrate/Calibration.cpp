@@ -157,7 +157,7 @@ std::string calibrationReportText(const Calibration& c) {
         out += "repeatability, out-of-place against in-place of the same size: " +
                statsText(c.repeatability) + "\n";
     if (c.spread.points > 0)
-        out += "repeats about their median (the floor under the held-out errors below): " +
+        out += "repeats about their median (on sizes measured more than once): " +
                statsText(c.spread) + "\n";
     out += "held out, two adjacent sizes at a time (error of bus bandwidth):\n";
     out += "  " + padded("collective", 15) + padded("size range", 16) + padded("points", 7) +
