@@ -66,6 +66,23 @@ Calibration calibrate(std::vector<NcclRun> runs, const FitOptions& options) {
         if (repeats[pointOf[i]] > 1)
             spread.push_back(measured[i].timeUs / c.points[pointOf[i]].timeUs);
     c.spread = errorStats(spread);
+    std::vector<double> every, everyLarge, floor, floorLarge;
+    for (size_t i = 0; i < measured.size(); ++i) {
+        const double predicted = c.heldOut.predictedUs[pointOf[i]];
+        if (!(predicted > 0))
+            continue; // its fold had no fit
+        const bool large = measured[i].sizeBytes >= kLargeMessageBytes;
+        every.push_back(measured[i].timeUs / predicted);
+        floor.push_back(measured[i].timeUs / c.points[pointOf[i]].timeUs);
+        if (large) {
+            everyLarge.push_back(every.back());
+            floorLarge.push_back(floor.back());
+        }
+    }
+    c.everyMeasurementAll = errorStats(every);
+    c.everyMeasurementLarge = errorStats(everyLarge);
+    c.noiseFloorAll = errorStats(floor);
+    c.noiseFloorLarge = errorStats(floorLarge);
     c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return c;
 }
@@ -140,7 +157,7 @@ std::string calibrationReportText(const Calibration& c) {
         out += "repeatability, out-of-place against in-place of the same size: " +
                statsText(c.repeatability) + "\n";
     if (c.spread.points > 0)
-        out += "repeats about their median (the floor under the held-out errors below): " +
+        out += "repeats about their median (on sizes measured more than once): " +
                statsText(c.spread) + "\n";
     out += "held out, two adjacent sizes at a time (error of bus bandwidth):\n";
     out += "  " + padded("collective", 15) + padded("size range", 16) + padded("points", 7) +
@@ -156,6 +173,11 @@ std::string calibrationReportText(const Calibration& c) {
            "sizes " +
            statsText(c.heldOut.interpolationAll) + "; >= 1 MiB " +
            statsText(c.heldOut.interpolationLarge) + "\n";
+    out += "  against every measurement, not the medians: all sizes " +
+           statsText(c.everyMeasurementAll) + "; >= 1 MiB " + statsText(c.everyMeasurementLarge) +
+           "\n";
+    out += "  noise floor of that (every measurement against its median): all sizes " +
+           statsText(c.noiseFloorAll) + "; >= 1 MiB " + statsText(c.noiseFloorLarge) + "\n";
     out += "held out, each of the ranges above whole:\n";
     out += "  all sizes: " + statsText(c.heldOut.wideRangeAll) + "\n";
     out += "  >= 1 MiB:  " + statsText(c.heldOut.wideRangeLarge) + "\n";

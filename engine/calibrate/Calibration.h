@@ -17,11 +17,17 @@ struct Calibration {
     FitResult fit;
     HeldOutReport heldOut;
     /// Out-of-place against in-place time of the same row: how far two measurements of one
-    /// point differ, the floor under any held-out error.
+    /// point differ.
     ErrorStats repeatability;
     /// Every measurement of a size measured more than once against that size's point (the
-    /// median): the floor under a held-out error measured against the medians.
+    /// median): how far the repeats lie from it.
     ErrorStats spread;
+    /// The held-out predictions (HeldOutReport::predictedUs) against every measurement rather
+    /// than each size's median: the error against the runs themselves, all sizes and >= 1 MiB.
+    ErrorStats everyMeasurementAll, everyMeasurementLarge;
+    /// Its noise floor: every measurement against its size's median (a single measurement 0),
+    /// the error a model that predicted every median exactly would get on that check.
+    ErrorStats noiseFloorAll, noiseFloorLarge;
     double seconds = 0; ///< wall time of the fit and the checks
 };
 

@@ -15,8 +15,9 @@
 //    mean |ln(predicted / measured)| wins (the smaller K on a tie). A regime holds >= 3 sizes.
 //    A step in the measured curve (NCCL switching protocol, algorithm or channel count) becomes
 //    a regime boundary when predicting across it fails, and only then.
-// 3. NLopt (BOBYQA, bounded, derivative-free) then minimises the squared log error of the chosen
-//    split from that start (CostRefine.h); thresholds sit where the regimes' times meet.
+// 3. NLopt (BOBYQA, bounded, derivative-free) then minimises a robust loss of the log error
+//    (quadratic within 1 %, linear beyond) of the chosen split from that start (CostRefine.h);
+//    thresholds sit where the regimes' times meet.
 // 4. With two or more collectives, each collective's own fit (step 0) gives its regimes below
 //    its own last one (CostModel::own: its thresholds, constants, fill); the shared last regime
 //    is fitted again, by least squares, on every collective's points from where its own last

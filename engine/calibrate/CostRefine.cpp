@@ -13,47 +13,41 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kParams = kRegimeParams;
 
-/// The measurements of one (collective, ranks, size): count, mean of ln t and the sum of squared
-/// deviations from it, so that sum((ln m - ln t)^2) = count (ln m - mean)^2 + deviations costs
-/// one model evaluation per group, however many files repeat the size (and cancels nothing).
+/// The measurements of one (collective, ranks, size): the logs of their times, so that the loss
+/// costs one model evaluation per group, however many files repeat the size.
 struct LogGroup {
     NcclCollective collective;
     int ranks;
     uint64_t sizeBytes;
-    double count = 0, meanLog = 0, deviations = 0;
+    std::vector<double> logs;
 };
 
 std::vector<LogGroup> logGroups(const std::vector<CalibrationPoint>& points) {
     std::vector<LogGroup> groups;
-    std::vector<size_t> groupOf;
     for (const CalibrationPoint& p : points) {
         auto it = std::find_if(groups.begin(), groups.end(), [&p](const LogGroup& g) {
             return g.collective == p.collective && g.ranks == p.ranks && g.sizeBytes == p.sizeBytes;
         });
         if (it == groups.end())
-            it = groups.insert(groups.end(), {p.collective, p.ranks, p.sizeBytes});
-        it->count += 1;
-        it->meanLog += std::log(p.timeUs);
-        groupOf.push_back(static_cast<size_t>(it - groups.begin()));
-    }
-    for (LogGroup& g : groups)
-        g.meanLog /= g.count;
-    for (size_t i = 0; i < points.size(); ++i) {
-        LogGroup& g = groups[groupOf[i]];
-        const double d = std::log(points[i].timeUs) - g.meanLog;
-        g.deviations += d * d;
+            it = groups.insert(groups.end(), {p.collective, p.ranks, p.sizeBytes, {}});
+        it->logs.push_back(std::log(p.timeUs));
     }
     return groups;
 }
 
-double squaredLogError(const CostModel& model, const std::vector<LogGroup>& groups) {
+/// sum of rho(ln model - ln measured) over the measurements (CostRefine.h).
+double robustLogLoss(const CostModel& model, const std::vector<LogGroup>& groups) {
+    constexpr double c2 = kRobustLogScale * kRobustLogScale;
     double sum = 0;
     for (const LogGroup& g : groups) {
         const double t = model.timeUs(g.collective, g.ranks, g.sizeBytes);
         if (!(t > 0))
             return kInf;
-        const double d = std::log(t) - g.meanLog;
-        sum += g.count * d * d + g.deviations;
+        const double logT = std::log(t);
+        for (const double logMeasured : g.logs) {
+            const double d = logT - logMeasured;
+            sum += c2 * (std::sqrt(1 + d * d / c2) - 1);
+        }
     }
     return sum;
 }
@@ -72,7 +66,7 @@ double refineObjective(unsigned n, const double* x, double*, void* data) {
         double* params[kParams] = {&c.alphaUs, &c.stepUs, &c.usPerBusByte, &c.usPerRootBusByte};
         *params[r->free[i].second] = x[i] * r->scale[i];
     }
-    return squaredLogError(r->model, *r->groups);
+    return robustLogLoss(r->model, *r->groups);
 }
 
 } // namespace
@@ -110,7 +104,7 @@ CostModel refine(const CostModel& start, const std::vector<CalibrationPoint>& po
         }
         if (mine.empty() || x.empty())
             continue;
-        const double before = squaredLogError(start, mine);
+        const double before = robustLogLoss(start, mine);
         nlopt_opt opt = nlopt_create(NLOPT_LN_BOBYQA, static_cast<unsigned>(x.size()));
         nlopt_set_lower_bounds(opt, lower.data());
         nlopt_set_upper_bounds(opt, upper.data());

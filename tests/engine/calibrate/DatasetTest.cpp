@@ -42,14 +42,14 @@ const Dataset kDatasets[] = {
      Miss::None},
     // Its time falls from 1 MiB to 2 MiB (414 to 316 us) and jumps between 64 and 256 MiB: steps
     // its neighbours do not show. Interpolating each held-out size between its measured
-    // neighbours misses by as much as the model does (12.9 % above 1 MiB). The fall is a protocol
-    // switch RCCL's tuner places from its own per-GPU tables and per-size corrections, which the
-    // output does not give (docs/calibration.md).
+    // neighbours misses by as much as the model does (12.9 % above 1 MiB, the model 12.0 %). The
+    // fall is a protocol switch RCCL's tuner places from its own per-GPU tables and per-size
+    // corrections, which the output does not give (docs/calibration.md).
     {{"mi300x-aac-2node-all_reduce.txt"}, Miss::DataSteps},
     // Two ranks on one GPU over sockets: its own out-of-place and in-place columns differ by
     // 7.4 % (geomean) and up to 54 %, and eight sizes leave six to fit from per fold. Repeats
-    // count as one point at their median. Held out 15.2 % at every size, each collective alone
-    // 16.1 % and 14.4 %.
+    // count as one point at their median. Held out 14.4 % at every size (all-sizes target met,
+    // the >= 1 MiB one not; noise floor 3.6 %), each collective alone 17.5 % and 14.4 %.
     {{"rtx5090-socket-2rank-all_gather.txt", "rtx5090-socket-2rank-reduce_scatter.txt"},
      Miss::DataSteps},
 };
@@ -61,7 +61,8 @@ TEST(CalibrationDatasets, HeldOutErrorsPerDataset) {
         "| dataset | regimes | in-sample rms | held-out >= 1 MiB: geomean (worst) | "
         "held-out all sizes: geomean (worst) | wide ranges held out: >= 1 MiB / all | "
         "neighbour interpolation: >= 1 MiB / all | repeatability: geomean (worst) | repeats about "
-        "their median: geomean (worst) |\n");
+        "their median: geomean (worst) | held out against every measurement: >= 1 MiB / all | "
+        "its noise floor: >= 1 MiB / all |\n");
     for (const Dataset& d : kDatasets) {
         std::vector<NcclRun> runs;
         for (const char* file : d.files)
@@ -69,17 +70,28 @@ TEST(CalibrationDatasets, HeldOutErrorsPerDataset) {
         const Calibration c = calibrate(runs);
         const ErrorStats& large = c.heldOut.sizeRangeLarge;
         const ErrorStats& all = c.heldOut.sizeRangeAll;
-        std::printf("| %s | %zu | %.1f %% | %.1f %% (%.1f %%) | %.1f %% (%.1f %%) | %.1f %% / "
-                    "%.1f %% | %.1f %% / %.1f %% | %.1f %% (%.1f %%) | %.1f %% (%.1f %%) |\n",
-                    d.files.front(), c.fit.model.regimes.size(), 100 * c.fit.rmsRelativeError,
-                    100 * large.geomean, 100 * large.worst, 100 * all.geomean, 100 * all.worst,
-                    100 * c.heldOut.wideRangeLarge.geomean, 100 * c.heldOut.wideRangeAll.geomean,
-                    100 * c.heldOut.interpolationLarge.geomean,
-                    100 * c.heldOut.interpolationAll.geomean, 100 * c.repeatability.geomean,
-                    100 * c.repeatability.worst, 100 * c.spread.geomean, 100 * c.spread.worst);
+        std::printf(
+            "| %s | %zu | %.1f %% | %.1f %% (%.1f %%) | %.1f %% (%.1f %%) | %.1f %% / "
+            "%.1f %% | %.1f %% / %.1f %% | %.1f %% (%.1f %%) | %.1f %% (%.1f %%) | %.1f %% / "
+            "%.1f %% | %.1f %% / %.1f %% |\n",
+            d.files.front(), c.fit.model.regimes.size(), 100 * c.fit.rmsRelativeError,
+            100 * large.geomean, 100 * large.worst, 100 * all.geomean, 100 * all.worst,
+            100 * c.heldOut.wideRangeLarge.geomean, 100 * c.heldOut.wideRangeAll.geomean,
+            100 * c.heldOut.interpolationLarge.geomean, 100 * c.heldOut.interpolationAll.geomean,
+            100 * c.repeatability.geomean, 100 * c.repeatability.worst, 100 * c.spread.geomean,
+            100 * c.spread.worst, 100 * c.everyMeasurementLarge.geomean,
+            100 * c.everyMeasurementAll.geomean, 100 * c.noiseFloorLarge.geomean,
+            100 * c.noiseFloorAll.geomean);
         std::printf("%s", calibrationReportText(c).c_str());
         EXPECT_EQ(all.points, c.fit.points) << d.files.front() << ": a fold could not be fitted";
         EXPECT_EQ(meetsTargets(c.heldOut), d.miss == Miss::None) << d.files.front();
+        // Every dataset meets the all-sizes target; the two that miss do so above 1 MiB.
+        EXPECT_LE(all.geomean, 0.15) << d.files.front();
+        // Against every measurement, no prediction of a size does better than its median (which
+        // minimises the sum of |ln(measured / predicted)| over the size's measurements): the
+        // noise floor is a lower bound. Every measurement has a held-out prediction.
+        EXPECT_GE(c.everyMeasurementAll.geomean, c.noiseFloorAll.geomean) << d.files.front();
+        EXPECT_EQ(c.everyMeasurementAll.points, c.measurements) << d.files.front();
         if (d.miss == Miss::DataSteps) {
             // The model still predicts no worse than the model-free baseline that interpolates
             // between the measured neighbours.
