@@ -100,6 +100,20 @@ TEST(DeepSeekProfile, DeepEpsLowLatencyRowSetsTheDecodeAllToAll) {
                      timingOf(128).allToAllSeconds(128.0 * 128, 1, false));
 }
 
+TEST(DeepSeekProfile, TheLowLatencyFactorSlowsOnlyDecodesAllToAll) {
+    // low-latency-bandwidth-factor f: an iteration that only decodes moves its all-to-all at f
+    // of the links' bandwidth, so its time per byte is 1 / f times the platform's; an iteration
+    // that prefills (DeepEP's normal kernels) keeps the platform's all-to-all exactly.
+    const ColocatedTiming datasheet = timingOf(128, 1), slower = timingOf(128, 0.5);
+    const double tokens = 128.0 * 128;
+    EXPECT_DOUBLE_EQ(slower.allToAllSeconds(tokens, 1, true),
+                     datasheet.allToAllSeconds(tokens, 1, true));
+    const auto perByte = [&](const ColocatedTiming& t) {
+        return t.allToAllSeconds(2 * tokens, 1, false) - t.allToAllSeconds(tokens, 1, false);
+    };
+    EXPECT_NEAR(perByte(slower) / perByte(datasheet), 2, 0.02);
+}
+
 TEST(DeepSeekProfile, DeepEpsNormalKernelsRunAtTheDatasheetLinks) {
     // A check, not an input: prefill's all-to-all (DeepEP's normal kernels: one copy per node
     // reached, forwarded inside the node over NVLink) at the platform's datasheet links against
