@@ -232,6 +232,18 @@ std::vector<Setting> servingSettings() {
         "low-latency kernels hold none). DeepSeek-V3 prefill on H800 (deepseek-ai/profile-data): "
         "24 of 132 SMs, 0.18.",
         0, 0.9));
+    s = number(
+        "low-latency-bandwidth-factor", &ServingSpec::lowLatencyBandwidthFactor, Unit::None,
+        "Low-latency all-to-all bandwidth factor",
+        "The share of the links' bandwidth the expert all-to-all of an iteration that only "
+        "decodes moves at (DeepEP's low-latency kernels: one message per token and expert, "
+        "none forwarded), on top of system.all-to-all-bandwidth-factor; iterations with prefill "
+        "tokens (its normal kernels) keep the platform's. 1: the platform's all-to-all. "
+        "DeepSeek-V3 on H800 with 400 Gb/s CX7 NICs: 0.85, from DeepEP's published EP128 "
+        "figures (docs/serving.md).",
+        0, 1);
+    s.minimumExclusive = true;
+    out.push_back(s);
     out.push_back(number("moe-imbalance", &ServingSpec::moeImbalance, Unit::None, "MoE imbalance",
                          "Load of the busiest expert GPU over the mean (1: balanced routing).", 1,
                          64));

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 namespace astrolabe::serving {
 namespace {
@@ -39,6 +40,21 @@ struct Builder {
         if (const auto it = fits.find(k); it != fits.end())
             return it->second;
         return fits[k] = fitCollective(spec, collective, gpus, key, s.computeModel == "operations");
+    }
+
+    /// The all-to-all of iterations that only decode (DeepEP's low-latency kernels): the
+    /// platform's, its links at low-latency-bandwidth-factor of their bandwidth for it (on top
+    /// of system.all-to-all-bandwidth-factor). None when the factor is 1.
+    std::optional<LinearTime> lowLatencyFit(int gpus, const std::string& key) {
+        if (!model.isMoe() || s.lowLatencyBandwidthFactor == 1)
+            return std::nullopt;
+        const auto k = std::make_pair(-6, gpus);
+        if (const auto it = fits.find(k); it != fits.end())
+            return it->second;
+        SimulationSpec slower = spec;
+        slower.system.bandwidthFactor[static_cast<size_t>(CollectiveKind::AllToAll)] *=
+            s.lowLatencyBandwidthFactor;
+        return fits[k] = fitCollective(slower, 6, gpus, key, s.computeModel == "operations");
     }
 
     ReplicaHardware hardwareFor(int gpus, int tp) const {
@@ -133,7 +149,8 @@ struct Builder {
                           role == PoolRole::Prefill);
         const double overhead = s.stepOverheadNs * 1e-9;
         auto stage = std::make_shared<ColocatedTiming>(cost, allReduce, allToAll, s.twoBatchOverlap,
-                                                       pp > 1 ? 0 : overhead);
+                                                       pp > 1 ? 0 : overhead,
+                                                       lowLatencyFit(gpus, prefix + "ep"));
         if (pp == 1) {
             p.timing = stage;
             return p;

@@ -8,10 +8,12 @@
 namespace astrolabe::serving {
 
 ColocatedTiming::ColocatedTiming(StepCost cost, LinearTime allReduce, LinearTime allToAll,
-                                 bool twoBatchOverlap, double overheadSeconds)
+                                 bool twoBatchOverlap, double overheadSeconds,
+                                 std::optional<LinearTime> lowLatency)
     : m_cost(std::move(cost))
     , m_allReduce(allReduce)
     , m_allToAll(allToAll)
+    , m_lowLatency(lowLatency.value_or(allToAll))
     , m_overlap(twoBatchOverlap)
     , m_overhead(overheadSeconds) {}
 
@@ -36,7 +38,7 @@ double ColocatedTiming::allToAllSeconds(double tokens, double bytesPerElement, b
     if (m.experts <= 0 || hw.gpus <= 1 || tokens <= 0)
         return 0;
     const double perGpu = tokens / hw.gpus * tokenCopies(prefill) * m.hidden * hw.moeImbalance;
-    return m_allToAll.seconds(perGpu * bytesPerElement);
+    return (prefill ? m_allToAll : m_lowLatency).seconds(perGpu * bytesPerElement);
 }
 
 double ColocatedTiming::allReduceSeconds(double tokens) const {

@@ -3,8 +3,11 @@
 //
 // Colocated replica (aggregated, or a P/D pool): per layer two tensor-parallel all-reduces of
 // the tokens' activations (tokens / groups x hidden x 2 bytes) and, per MoE layer, an
-// expert-parallel dispatch (FP8, 1 byte per element) and combine (BF16, 2 bytes) all-to-all,
-// times the imbalance factor, timed by the platform's all-to-all (CommCost.h). Each GPU's
+// expert-parallel dispatch (FP8, 1 byte per element; DeepEP's per-128-element FP32 scales,
+// 3% more, are not sent) and combine (BF16, 2 bytes) all-to-all, times the imbalance factor,
+// timed by the platform's all-to-all (CommCost.h); an iteration that only decodes
+// (DeepEP's low-latency kernels) by its all-to-all at low-latency-bandwidth-factor of the
+// links' bandwidth (a second fit of the same platform). Each GPU's
 // buffer is its tokens x copies x hidden, copies as DeepEP sends them: its low-latency kernels
 // (an iteration that only decodes) one per routed expert, top-k; its normal kernels (an
 // iteration that prefills) one per node the token's experts are on, forwarded inside the node
@@ -39,6 +42,7 @@
 #include "serving/StepCost.h"
 
 #include <memory>
+#include <optional>
 
 namespace astrolabe::serving {
 
@@ -57,14 +61,17 @@ struct LayerStages {
 
 class ColocatedTiming final : public StepTiming {
 public:
+    /// `lowLatency`: the all-to-all of iterations that only decode (DeepEP's low-latency
+    /// kernels), when it differs from `allToAll` (serving.low-latency-bandwidth-factor).
     ColocatedTiming(StepCost cost, LinearTime allReduce, LinearTime allToAll, bool twoBatchOverlap,
-                    double overheadSeconds);
+                    double overheadSeconds, std::optional<LinearTime> lowLatency = std::nullopt);
     double stepSeconds(const StepShape& shape) const override;
     /// With two-batch overlap, the two half batches' computation one after the other.
     double computeSeconds(const StepShape& shape) const;
     /// Every collective of the step, one after the other (both micro-batches).
     double communicationSeconds(const StepShape& shape) const;
-    /// One dispatch (`bytesPerElement` 1) or combine (2) of `tokens` over the replica's GPUs.
+    /// One dispatch (`bytesPerElement` 1) or combine (2) of `tokens` over the replica's GPUs;
+    /// with `prefill` false by the low-latency kernels' all-to-all.
     double allToAllSeconds(double tokens, double bytesPerElement, bool prefill) const;
     /// Copies of each token the all-to-all sends (see above).
     double tokenCopies(bool prefill) const;
@@ -78,7 +85,7 @@ private:
     double allReduceSeconds(double tokens) const;
 
     StepCost m_cost;
-    LinearTime m_allReduce, m_allToAll;
+    LinearTime m_allReduce, m_allToAll, m_lowLatency;
     bool m_overlap;
     double m_overhead;
 };

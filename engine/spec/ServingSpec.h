@@ -51,6 +51,7 @@ struct ServingSpec {
     int afdFfnGpus = 1;                    ///< afd: FFN/expert GPUs per decode replica
     bool twoBatchOverlap = false;          ///< two micro-batches overlap compute and all-to-all
     double commSmFraction = 0;             ///< SMs the overlapped all-to-all holds while prefilling
+    double lowLatencyBandwidthFactor = 1;  ///< decode-only iterations' all-to-all bandwidth share
     double moeImbalance = 1.0; ///< busiest expert GPU's load over the mean (1: balanced)
 
     // Scheduler (per replica).

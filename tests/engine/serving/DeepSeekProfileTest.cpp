@@ -12,11 +12,12 @@
 // The step is timed by operation (serving/OperationStep.h): DeepGEMM's published FP8 GEMM table
 // and FlashMLA's published decoding rates for H800, the kernel curves for the rest; the
 // dispatch and combine all-to-alls cross both dimensions of the platform (`algorithms: [direct,
-// direct]`), so their bytes leave each node over its NICs, and each MoE layer runs the
-// two-batch schedule of DeepSeek's profile (serving/StepTiming.h). Nothing is fitted to either
-// row: both are predictions (docs/serving.md says how far each is and what is missing). The
-// roofline at its default efficiencies (0.7 of the tensor peak, 0.8 of HBM) is a looser bound
-// above both.
+// direct]`), so their bytes leave each node over its NICs (decode's, DeepEP's low-latency
+// kernels, at 0.85 of the links, the share DeepEP's README publishes for them: DeepEpAllToAllTest),
+// and each MoE layer runs the two-batch schedule of DeepSeek's profile (serving/StepTiming.h).
+// Nothing is fitted to either row: both are predictions (docs/serving.md says how far each is and
+// what is missing). The roofline at its default efficiencies (0.7 of the tensor peak, 0.8 of HBM)
+// is a looser bound above both.
 #include "DeepSeekSupport.h"
 #include "hardware/MeasuredKernels.h"
 #include "serving/Deployment.h"
@@ -37,14 +38,7 @@ constexpr double kPrefillProfile = 7839, kDecodeProfile = 2324;
 // token was 4,989 tokens" (day-6 overview), which InferSim's example runs (4,096 + 1,786 / 2).
 constexpr double kProfileContext = 4096, kProductionContext = 4989;
 
-// Two micro-batches, and a batch as large as the profile's in one iteration. While prefilling,
-// DeepEP's all-to-all holds 24 of the H800's 132 SMs (the prefill figure of deepseek-ai/
-// profile-data: computation on 108 SMs, communication on 24).
-std::string settings(int ep, const std::string& model) {
-    return "two-batch-overlap: true\nmax-batch: 65536\ntoken-budget: 1048576\nep: " +
-           std::to_string(ep) + "\ncompute-model: " + model +
-           "\ncomm-sm-fraction: " + std::to_string(24.0 / 132) + "\n";
-}
+using deepseektest::settings;
 
 void printOperations(const char* title, const Deployment& d, const StepShape& shape) {
     const auto* timing = dynamic_cast<const ColocatedTiming*>(d.pools[0].timing.get());
@@ -99,49 +93,23 @@ TEST(DeepSeekProfile, TheRooflineBoundsBothProfileFigures) {
     EXPECT_GT(r.decode, kDecodeProfile);
 }
 
-TEST(DeepSeekProfile, PrefillIsWithin10AndDecodeWithin28Percent) {
+TEST(DeepSeekProfile, PrefillIsWithin10AndDecodeWithin24Percent) {
     // Measured kernels, the kernel latency and the kernels the profile shows (rotary, top-k), the
     // KV-cache writes, MLA prefill's key concatenation, the scatter and gather around the
-    // contiguous grouped GEMMs, the all-to-all over the NICs, DeepSeek's two-batch schedule,
-    // nothing fitted: prefill +9.8% (within the issue's 15%), decode +27.7% (not: every GEMM at
-    // its published best, no idle gaps between kernels, the NICs at their datasheet rate, one
+    // contiguous grouped GEMMs, the all-to-all over the NICs (decode's at DeepEP's published
+    // low-latency rate: DeepEpsLowLatencyRowSetsTheDecodeAllToAll), DeepSeek's two-batch
+    // schedule, nothing fitted to either row: prefill +9.8% (within the issue's 15%), decode
+    // +23.6% (not: every GEMM at its published best, no idle gaps between kernels or steps, one
     // query token per request where the profile decodes two: DecodeKernelsAgainstTheProfile;
-    // docs/serving.md). Both are tighter than the roofline's +57% and +82%.
+    // docs/serving.md). Both are tighter than the roofline's +57% and +82%. (With the NICs at
+    // their datasheet rate for decode too, decode was +27.7%.)
     const Figures f = perGpu("operations", true);
     const Figures r = perGpu("roofline");
     EXPECT_NEAR(f.prefill / kPrefillProfile - 1, 0.098, 0.01);
-    EXPECT_NEAR(f.decode / kDecodeProfile - 1, 0.277, 0.01);
+    EXPECT_NEAR(f.decode / kDecodeProfile - 1, 0.236, 0.01);
     EXPECT_LT(f.prefill / kPrefillProfile - 1, 0.15);
     EXPECT_LT(f.prefill - kPrefillProfile, 0.6 * (r.prefill - kPrefillProfile));
     EXPECT_LT(f.decode - kDecodeProfile, 0.6 * (r.decode - kDecodeProfile));
-}
-
-TEST(DeepSeekProfile, TheAllToAllCrossesTheNicsAsDeepEpMeasuresIt) {
-    // A check of the network model, not an input: DeepEP's README (H800, CX7 400 Gb/s NICs)
-    // publishes its low-latency kernels at EP128 with 128 tokens per GPU, hidden 7,168, top-8:
-    // dispatch (FP8) 192 us, combine (BF16) 369 us. Ours: each GPU's 128 x 8 x 7,168 bytes
-    // (x 2 for the combine) through the platform's all-to-all on the congestion-aware backend,
-    // 15/16 of it over the 50 GB/s NIC: at least 138 us and 275 us.
-    const Deployment d =
-        buildDeployment(deepseektest::project(128, settings(128, "operations")), 4096);
-    const auto& t = dynamic_cast<const ColocatedTiming&>(*d.pools[0].timing);
-    const double dispatch = t.allToAllSeconds(128.0 * 128, 1, false);
-    const double combine = t.allToAllSeconds(128.0 * 128, 2, false);
-    std::printf("EP128, 128 tokens per GPU: dispatch %.0f us (DeepEP 192 us), combine %.0f us "
-                "(DeepEP 369 us)\n",
-                dispatch * 1e6, combine * 1e6);
-    const double nic = 128.0 * 8 * 7168 * 15 / 16 / 50e9;
-    EXPECT_GT(dispatch, nic);
-    EXPECT_GT(combine, 2 * nic);
-    EXPECT_NEAR(dispatch / 192e-6, 1, 0.2);
-    EXPECT_NEAR(combine / 369e-6, 1, 0.2);
-    // The congestion-unaware backend would give each of the 127 messages a whole link; the
-    // all-to-all is timed where they share it, whichever backend the project names.
-    SimulationSpec aware = deepseektest::project(128, settings(128, "operations"));
-    aware.options.backend = NetworkBackend::CongestionAware;
-    const auto& u =
-        dynamic_cast<const ColocatedTiming&>(*buildDeployment(aware, 4096).pools[0].timing);
-    EXPECT_DOUBLE_EQ(u.allToAllSeconds(128.0 * 128, 1, false), dispatch);
 }
 
 TEST(DeepSeekProfile, NormalKernelsSendOneCopyPerNodeReached) {
@@ -255,7 +223,9 @@ TEST(DeepSeekProfile, DecodeKernelsAgainstTheProfile) {
                 "ms for 61 layers (%+.1f%%), LM heads %.2f ms\n",
                 step * 1e3, layers * 1e3, (layers / 87.32e-3 - 1) * 100, 2 * half.head * 1e3);
     EXPECT_LT(layers, 87.32e-3);
-    EXPECT_NEAR(layers / 87.32e-3, 1, 0.25);
+    EXPECT_NEAR(layers / 87.32e-3 - 1, -0.092, 0.015); // 79.29 ms
+    // Counting 1.6 accepted tokens per request per step, the profile's shape is within 15%.
+    EXPECT_NEAR(128 * 1.6 / step / kDecodeProfile - 1, 0.092, 0.01);
 }
 
 TEST(DeepSeekProfile, TheKernelLatencyIsTheProfilesShortestKernel) {
@@ -304,7 +274,7 @@ TEST(DeepSeekProfile, DecodeAtInferSimsSetup) {
     const Figures at4k = perGpu("operations", false, kProfileContext);
     EXPECT_GT(f.decode, kDecodeProfile);
     EXPECT_LT(f.decode, at4k.decode); // a longer context: more of the cache read per token
-    EXPECT_NEAR(f.decode / kDecodeProfile - 1, 0.185, 0.01);
+    EXPECT_NEAR(f.decode / kDecodeProfile - 1, 0.150, 0.01); // at the target's bound
     // `step-overhead` adds its time to every step, exactly.
     const auto step = [](const std::string& extra) {
         const Deployment d =
@@ -364,9 +334,10 @@ TEST(DeepSeekProfile, DecodeLayerAgainstTheProfilesSchedule) {
     for (const auto& row : rows)
         std::printf("  %-30s ours %7.1f us  profile %7.1f us  %+6.1f us\n", row.name,
                     row.ours * 1e6, row.theirs * 1e6, (row.ours - row.theirs) * 1e6);
-    // Ours is shorter in three stages: the dispatch's (DeepEP's kernel in place 187 us, our
-    // network model 166), the routed experts' (the profile's run against DeepGEMM's published
-    // row), and the combine's (394 us in place; ours 315, so our attention core, 325, sets it).
+    // Ours is shorter in the routed experts' stage (the profile's GEMMs ran 1.40 and 1.19 times
+    // DeepGEMM's published row) and in the combine's (DeepEP's kernel took 394 us in place, its
+    // README 369, ours 367); in the dispatch's ours is longer (187 in place, 192 published, ours
+    // 192: at this shape, 128 tokens per GPU, ours is DeepEP's published row).
     const double dispatchStage = 2 * (d - std::max(g.shared + g.attentionIn, g.dispatch));
     const double routedStage = 2 * (r - g.routed);
     const double combineStage = 2 * (c - std::max(g.attentionCore, g.combine));
@@ -376,6 +347,9 @@ TEST(DeepSeekProfile, DecodeLayerAgainstTheProfilesSchedule) {
                 gap * 1e6, dispatchStage * 1e6, routedStage * 1e6, combineStage * 1e6,
                 58 * gap * 1e3);
     EXPECT_NEAR(dispatchStage + routedStage + combineStage, gap, 1e-12);
-    EXPECT_GT(dispatchStage + combineStage, 0.7 * gap); // mostly the all-to-all
-    EXPECT_GT(routedStage, 0.2 * gap);
+    EXPECT_GT(routedStage, 0.5 * gap); // the routed GEMMs in place: 61 of 107 us
+    EXPECT_LT(dispatchStage, 0);
+    EXPECT_GT(combineStage, 0.4 * gap);
+    EXPECT_NEAR(g.dispatch / 192e-6, 1, 0.05);
+    EXPECT_NEAR(g.combine / 369e-6, 1, 0.05);
 }
