@@ -3,6 +3,7 @@
 #include "generate/ModelStates.h"
 #include "generate/RankLayout.h"
 #include "generate/StageMemory.h"
+#include "plan/PipelineWalk.h"
 
 #include <algorithm>
 #include <cmath>
@@ -188,7 +189,7 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
                            const NetworkCosts& net, const OffloadCost& offload) {
     const generate::ParallelSpec& par = spec.parallel;
     const Strides strides = stridesOf(par);
-    const int p = par.pp, v = par.virtualStages;
+    const int p = par.pp;
     const double m = spec.microBatches();
     const double e = spec.training.bytesPerElement;
     const double stateBytes = e < 4 ? 24 : 16; // Adam: fp32 master, m, v read and written
@@ -232,7 +233,7 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     walk.groupSize = [&](GroupKind group) { return generate::groupSizeOf(group, par); };
 
     double tauMax = 0, tauSum = 0, computeOfMax = 0, tailMax = 0;
-    std::vector<double> delays, tails; // per stage
+    std::vector<double> delays, tails, taus; // per stage
     for (const StageProfile& s : profile.stages) {
         double comm = 0;
         for (const CollectiveUse& u : s.blocking)
@@ -286,6 +287,7 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
                 coll(CollectiveType::AllReduce, GroupKind::Embedding, profile.tiedEmbeddingBytes);
         delays.push_back(delay);
         tails.push_back(tail);
+        taus.push_back(tau);
         tauSum += tau;
         if (tau > tauMax) {
             tauMax = tau;
@@ -300,29 +302,39 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
         chain += delays[s];
         tailMax = std::max(tailMax, chain + tails[s]);
     }
-    const double delta = p > 1 ? net.messageSeconds(profile.boundaryBytes, strides.pp) : 0;
     Estimate est;
     est.compute = m * computeOfMax;
+    est.communication = m * (tauMax - computeOfMax);
     est.tail = tailMax;
-    if (v == 1) {
-        // 1F1B: the first stage holds p micro-batches in flight, so its steady state is a
-        // micro-batch every `period`: the larger of the slowest stage's tau and the loop through
-        // the whole pipeline and back (every stage's tau and 2 (p - 1) boundary messages) over
-        // those p micro-batches. A stage faster than the slowest hides the messages in its
-        // slack. Fill and drain: the first micro-batch through the other stages, and its
-        // messages.
-        const double period = std::max(tauMax, (tauSum + 2.0 * (p - 1) * delta) / p);
-        est.communication = m * (period - computeOfMax);
-        est.bubble = tauSum - tauMax + 2.0 * (p - 1) * delta;
+    if (p == 1)
         return est;
+    // The pipeline: the generator's schedule walked pass by pass (PipelineWalk.h), each stage's
+    // chunk passes scaled to its tau (which holds what the walk of its steps does not: context
+    // parallelism's exchange, ZeRO-3's waits), the boundary messages on the links between the
+    // stages. What the walk's makespan adds to the slowest stage's m tau is the bubble.
+    PipelineStages stages;
+    stages.reserve(size_t(p));
+    for (size_t s = 0; s < profile.stages.size(); ++s) {
+        std::vector<ChunkPasses> passes =
+            chunkPasses(profile.stages[s].walk, par.recompute, par.zeroStage == 3, table, phases);
+        double plain = 0;
+        for (const ChunkPasses& c : passes)
+            plain += c.forward + c.backward;
+        const double scale = plain > 0 ? taus[s] / plain : 1;
+        for (ChunkPasses& c : passes) {
+            c.forward *= scale;
+            c.backward *= scale;
+            c.forwardLead = std::min(c.forwardLead, c.forward);
+            c.backwardLead = std::min(c.backwardLead, c.backward);
+        }
+        stages.push_back(std::move(passes));
     }
-    // Interleaved: Megatron runs each chunk for a group of p micro-batches before the next, so
-    // a chunk's input from the previous stage arrives after the group's other p - 1 chunks and
-    // both messages of each of the v chunks stay on the cycle between neighbouring stages
-    // (a stage's backward waits for the next stage's, whose forward waited for this one's).
-    const double p2p = 2.0 * v * delta;
-    est.communication = m * (tauMax - computeOfMax + p2p);
-    est.bubble = double(p - 1) / v * (tauMax + p2p);
+    PipelineWalkOptions options;
+    options.schedule = par.schedule;
+    options.microBatches = int(m);
+    options.delta = net.messageSeconds(profile.boundaryBytes, strides.pp);
+    options.wrapDelta = net.messageSeconds(profile.boundaryBytes, strides.pp * (p - 1));
+    est.bubble = std::max(0.0, walkPipeline(stages, options) - m * tauMax);
     return est;
 }
 

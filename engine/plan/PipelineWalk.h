@@ -1,0 +1,58 @@
+#pragma once
+// The pipeline part of the planner's estimate (docs/planner.md, "the pipeline walk"): the
+// schedule the generator emits (generate::pipelineOrder: 1F1B, interleaved 1F1B with v chunks,
+// GPipe) walked as a small event graph, pass by pass.
+//
+//   * each stage runs its chunk passes one after the other, in the generator's order; a pass
+//     lasts its chunk's forward or backward time on that stage;
+//   * a pass that needs the previous chunk's activation (forward) or the next chunk's gradient
+//     (backward) starts once that message has arrived: sent when the sender's pass ends, it
+//     takes delta on the link between the two stages;
+//   * a send is not compute, but in the simulator it holds the NPU's communication slot until
+//     it is delivered (execution/NpuExecutor.h: collectives, sends and remote memory share one
+//     slot; receives take none): the next send waits for it, and so does the next pass's first
+//     node on that slot, a collective issued `lead` seconds into the pass (the compute before
+//     it); the pass is late by what of the send is left then.
+//
+// The iteration's pipeline part is the walk's makespan: every stage from the first pass to the
+// end of its last. With delta 0 and equal stages it is the textbook (m + p - 1) tau for 1F1B
+// and m tau + (p - 1) tau / v interleaved (tau: a micro-batch's passes over all v chunks).
+//
+// Cost: O(p v m) passes, each O(1) (the orders are the generator's, built once per call).
+// Units: seconds. Pure.
+
+#include "generate/GeneratorSpec.h"
+#include "plan/PassWalk.h"
+
+#include <vector>
+
+namespace astrolabe::plan {
+
+/// One local chunk's passes on a stage: their seconds, and the compute before their first node
+/// on the communication slot (a collective; the pass's length when it has none).
+struct ChunkPasses {
+    double forward = 0, backward = 0;
+    double forwardLead = 0, backwardLead = 0;
+};
+
+/// Per stage, its v local chunks (local chunk c holds model chunk c p + s).
+using PipelineStages = std::vector<std::vector<ChunkPasses>>;
+
+struct PipelineWalkOptions {
+    generate::PipelineSchedule schedule = generate::PipelineSchedule::OneFOneB;
+    int microBatches = 1;
+    double delta = 0;     ///< a boundary message between stages s and s + 1
+    double wrapDelta = 0; ///< interleaved: from the last stage to the first (next chunk)
+};
+
+/// The makespan of the schedule (seconds); 0 for no stage.
+double walkPipeline(const PipelineStages& stages, const PipelineWalkOptions& options);
+
+/// A stage's chunk passes from its walk (PassWalk.h): the compute steps and the blocking
+/// collectives (phases back to back) of each pass, forward and backward (recomputation first
+/// under full recompute), and the compute before each pass's first collective; ZeRO-3 (`zero3`)
+/// gathers the first layer's weights when a pass starts, so its lead is 0.
+std::vector<ChunkPasses> chunkPasses(const WalkChunks& chunks, bool recompute, bool zero3,
+                                     const PhaseSlots& table, const PhasesOf& phases);
+
+} // namespace astrolabe::plan
