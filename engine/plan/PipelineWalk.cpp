@@ -1,77 +1,104 @@
 #include "plan/PipelineWalk.h"
 
-#include "generate/PipelineOrder.h"
-
 #include <algorithm>
 #include <limits>
 
 namespace astrolabe::plan {
 
 double walkPipeline(const PipelineStages& stages, const PipelineWalkOptions& options) {
-    const int p = static_cast<int>(stages.size());
-    if (p == 0)
+    if (stages.empty())
         return 0;
-    const int v = static_cast<int>(stages.front().size());
-    const int m = std::max(1, options.microBatches);
-    const int chunks = p * v;
-    std::vector<std::vector<generate::PipelineOp>> orders;
-    orders.reserve(size_t(p));
-    for (int s = 0; s < p; ++s)
-        orders.push_back(generate::pipelineOrder(options.schedule, p, v, m, s));
+    PipelineWalk walk(options.schedule, static_cast<int>(stages.size()),
+                      static_cast<int>(stages.front().size()), options.microBatches);
+    std::vector<ChunkPasses> passes;
+    for (const std::vector<ChunkPasses>& stage : stages)
+        passes.insert(passes.end(), stage.begin(), stage.end());
+    return walk.makespan(passes, options.delta, options.wrapDelta);
+}
 
+PipelineWalk::PipelineWalk(generate::PipelineSchedule schedule, int p, int v, int m)
+    : m_schedule(schedule)
+    , m_p(p)
+    , m_v(v)
+    , m_m(std::max(1, m)) {
+    m_orders.reserve(size_t(p));
+    for (int s = 0; s < p; ++s)
+        m_orders.push_back(generate::pipelineOrder(schedule, p, v, m_m, s));
+}
+
+double PipelineWalk::makespan(const std::vector<ChunkPasses>& passes, double delta,
+                              double wrapDelta) {
+    if (m_p == 0)
+        return 0;
+    for (const Answer& a : m_answers)
+        if (a.delta == delta && a.wrapDelta == wrapDelta && a.passes == passes)
+            return a.makespan;
+    const double result = walk(passes, delta, wrapDelta);
+    constexpr size_t kRemembered = 8;
+    if (m_answers.size() < kRemembered) {
+        m_answers.push_back({passes, delta, wrapDelta, result});
+    } else {
+        Answer& a = m_answers[m_oldest];
+        a.passes.assign(passes.begin(), passes.end()); // reuses its storage
+        a.delta = delta;
+        a.wrapDelta = wrapDelta;
+        a.makespan = result;
+        m_oldest = (m_oldest + 1) % kRemembered;
+    }
+    return result;
+}
+
+double PipelineWalk::walk(const std::vector<ChunkPasses>& passes, double delta, double wrapDelta) {
+    const int p = m_p, m = m_m, chunks = m_p * m_v;
     // When the message a pass waits for arrives, per (model chunk j, micro-batch): forward[j]
     // the activation j sends to j + 1, backward[j] the gradient j sends to j - 1.
     constexpr double unknown = -1;
-    std::vector<double> forward(size_t(chunks) * size_t(m), unknown);
-    std::vector<double> backward(size_t(chunks) * size_t(m), unknown);
+    m_forward.assign(size_t(chunks) * size_t(m), unknown);
+    m_backward.assign(size_t(chunks) * size_t(m), unknown);
     auto at = [m](int j, int mb) { return size_t(j) * size_t(m) + size_t(mb); };
 
-    struct Stage {
-        size_t next = 0;     ///< the next pass in its order
-        double free = 0;     ///< when its last pass ended
-        double slotFree = 0; ///< when its last send was delivered
-    };
-    std::vector<Stage> state(static_cast<size_t>(p), Stage{});
+    std::vector<Stage>& state = m_state;
+    state.assign(static_cast<size_t>(p), Stage{});
     size_t left = 0;
-    for (const auto& order : orders)
+    for (const auto& order : m_orders)
         left += order.size();
     while (left > 0) {
         size_t progressed = 0;
         for (int s = 0; s < p; ++s) {
             Stage& st = state[size_t(s)];
-            const std::vector<generate::PipelineOp>& order = orders[size_t(s)];
+            const std::vector<generate::PipelineOp>& order = m_orders[size_t(s)];
+            const ChunkPasses* stage = passes.data() + size_t(s) * size_t(m_v);
+            // Between the last stage and the first (interleaved) the other link.
+            const double forwardDelta = s == p - 1 ? wrapDelta : delta;
+            const double backwardDelta = s == 0 ? wrapDelta : delta;
             while (st.next < order.size()) {
                 const generate::PipelineOp& op = order[st.next];
                 const int j = op.chunk * p + s;
                 double arrival = 0;
                 if (op.forward && j > 0)
-                    arrival = forward[at(j - 1, op.microBatch)];
+                    arrival = m_forward[at(j - 1, op.microBatch)];
                 else if (!op.forward && j < chunks - 1)
-                    arrival = backward[at(j + 1, op.microBatch)];
+                    arrival = m_backward[at(j + 1, op.microBatch)];
                 if (arrival == unknown)
                     break; // its sender has not run that pass yet
-                const ChunkPasses& pass = stages[size_t(s)][size_t(op.chunk)];
+                const ChunkPasses& pass = stage[op.chunk];
                 const double seconds = op.forward ? pass.forward : pass.backward;
                 const double lead = op.forward ? pass.forwardLead : pass.backwardLead;
                 const double start = std::max(st.free, arrival);
                 // The pass's first collective waits for the send still holding the slot.
                 const double late = std::max(0.0, st.slotFree - (start + lead));
                 st.free = start + seconds + late;
-                const bool sends = op.forward ? j < chunks - 1 : j > 0;
-                if (sends) {
-                    // Between the last stage and the first (interleaved) the other link.
-                    const bool wraps = op.forward ? s == p - 1 : s == 0;
-                    const double delta = wraps ? options.wrapDelta : options.delta;
-                    st.slotFree = std::max(st.free, st.slotFree) + delta;
-                    (op.forward ? forward[at(j, op.microBatch)] : backward[at(j, op.microBatch)]) =
-                        st.slotFree;
+                if (op.forward ? j < chunks - 1 : j > 0) {
+                    st.slotFree = std::max(st.free, st.slotFree) +
+                                  (op.forward ? forwardDelta : backwardDelta);
+                    (op.forward ? m_forward : m_backward)[at(j, op.microBatch)] = st.slotFree;
                 }
                 ++st.next;
                 ++progressed;
             }
         }
         if (progressed == 0)
-            return std::numeric_limits<double>::infinity(); // not a valid schedule
+            return std::numeric_limits<double>::infinity(); // an order that waits on itself
         left -= progressed;
     }
     double makespan = 0;
@@ -80,10 +107,8 @@ double walkPipeline(const PipelineStages& stages, const PipelineWalkOptions& opt
     return makespan;
 }
 
-std::vector<ChunkPasses> chunkPasses(const WalkChunks& chunks, bool recompute, bool zero3,
-                                     const PhaseSlots& table, const PhasesOf& phases) {
-    std::vector<ChunkPasses> out;
-    out.reserve(chunks.size());
+void appendChunkPasses(std::vector<ChunkPasses>& out, const WalkChunks& chunks, bool recompute,
+                       bool zero3, const PhaseSlots& table, const PhasesOf& phases) {
     constexpr double none = std::numeric_limits<double>::infinity();
     for (const std::vector<WalkLayer>& layers : chunks) {
         ChunkPasses c;
@@ -115,7 +140,6 @@ std::vector<ChunkPasses> chunkPasses(const WalkChunks& chunks, bool recompute, b
         c.backwardLead = zero3 ? 0 : std::min(backwardLead, c.backward);
         out.push_back(c);
     }
-    return out;
 }
 
 } // namespace astrolabe::plan

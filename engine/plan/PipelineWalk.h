@@ -18,12 +18,16 @@
 // end of its last. With delta 0 and equal stages it is the textbook (m + p - 1) tau for 1F1B
 // and m tau + (p - 1) tau / v interleaved (tau: a micro-batch's passes over all v chunks).
 //
-// Cost: O(p v m) passes, each O(1) (the orders are the generator's, built once per call).
-// Units: seconds. Pure.
+// Cost: O(p v m) passes, each O(1). A PipelineWalk builds the stages' orders once (per shape:
+// they depend on p, v and m only) and remembers its last few answers: a shape's ZeRO stages
+// 0-2 and its placement twins share their passes' times.
+// Units: seconds.
 
 #include "generate/GeneratorSpec.h"
+#include "generate/PipelineOrder.h"
 #include "plan/PassWalk.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace astrolabe::plan {
@@ -33,6 +37,7 @@ namespace astrolabe::plan {
 struct ChunkPasses {
     double forward = 0, backward = 0;
     double forwardLead = 0, backwardLead = 0;
+    bool operator==(const ChunkPasses&) const = default;
 };
 
 /// Per stage, its v local chunks (local chunk c holds model chunk c p + s).
@@ -45,14 +50,53 @@ struct PipelineWalkOptions {
     double wrapDelta = 0; ///< interleaved: from the last stage to the first (next chunk)
 };
 
-/// The makespan of the schedule (seconds); 0 for no stage.
+/// The makespan of the schedule (seconds); 0 for no stage; infinity for an order that waits on
+/// itself (not one the generator emits).
 double walkPipeline(const PipelineStages& stages, const PipelineWalkOptions& options);
 
-/// A stage's chunk passes from its walk (PassWalk.h): the compute steps and the blocking
-/// collectives (phases back to back) of each pass, forward and backward (recomputation first
-/// under full recompute), and the compute before each pass's first collective; ZeRO-3 (`zero3`)
-/// gathers the first layer's weights when a pass starts, so its lead is 0.
-std::vector<ChunkPasses> chunkPasses(const WalkChunks& chunks, bool recompute, bool zero3,
-                                     const PhaseSlots& table, const PhasesOf& phases);
+/// The same walk for many stage times on one schedule (p, v, m fixed): the orders built once,
+/// the scratch reused, the last answers remembered (exact: equal inputs, the same makespan).
+/// Not for use from two threads at once.
+class PipelineWalk {
+public:
+    PipelineWalk() = default;
+    PipelineWalk(generate::PipelineSchedule schedule, int stages, int virtualStages,
+                 int microBatches);
+    bool walks(generate::PipelineSchedule schedule, int stages, int virtualStages,
+               int microBatches) const {
+        return schedule == m_schedule && stages == m_p && virtualStages == m_v &&
+               std::max(1, microBatches) == m_m;
+    }
+    /// passes: stage s's local chunk c at s v + c.
+    double makespan(const std::vector<ChunkPasses>& passes, double delta, double wrapDelta);
+
+private:
+    double walk(const std::vector<ChunkPasses>& passes, double delta, double wrapDelta);
+
+    generate::PipelineSchedule m_schedule = generate::PipelineSchedule::OneFOneB;
+    int m_p = 0, m_v = 0, m_m = 0;
+    std::vector<std::vector<generate::PipelineOp>> m_orders; ///< per stage
+    std::vector<double> m_forward, m_backward;               ///< per (model chunk, micro-batch)
+    struct Stage {
+        size_t next = 0;     ///< the next pass in its order
+        double free = 0;     ///< when its last pass ended
+        double slotFree = 0; ///< when its last send was delivered
+    };
+    std::vector<Stage> m_state;
+    struct Answer {
+        std::vector<ChunkPasses> passes;
+        double delta = 0, wrapDelta = 0, makespan = 0;
+    };
+    std::vector<Answer> m_answers; ///< the last few, oldest replaced first
+    size_t m_oldest = 0;
+};
+
+/// A stage's chunk passes from its walk (PassWalk.h), appended to `out`: the compute steps and
+/// the blocking collectives (phases back to back) of each pass, forward and backward
+/// (recomputation first under full recompute), and the compute before each pass's first
+/// collective; ZeRO-3 (`zero3`) gathers the first layer's weights when a pass starts, so its
+/// lead is 0.
+void appendChunkPasses(std::vector<ChunkPasses>& out, const WalkChunks& chunks, bool recompute,
+                       bool zero3, const PhaseSlots& table, const PhasesOf& phases);
 
 } // namespace astrolabe::plan

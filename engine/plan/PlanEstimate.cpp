@@ -148,6 +148,9 @@ ShapeProfile profileShape(const generate::GeneratorSpec& spec,
     ShapeProfile profile;
     profile.boundaryBytes = double(program.boundaryBytes);
     profile.tiedEmbeddingBytes = double(program.tiedEmbeddingGradientBytes);
+    if (par.pp > 1)
+        profile.pipeline =
+            PipelineWalk(par.schedule, par.pp, par.virtualStages, spec.microBatches());
     for (int stage = 0; stage < par.pp; ++stage) {
         StageProfile sp;
         sp.computeSeconds = generate::stageComputeSecondsPerMicroBatch(spec, program, stage);
@@ -186,7 +189,8 @@ PlacementKey placementKey(const generate::ParallelSpec& parallel, const NetworkC
 }
 
 Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfile& profile,
-                           const NetworkCosts& net, const OffloadCost& offload) {
+                           const NetworkCosts& net, const OffloadCost& offload,
+                           PipelineModel pipeline) {
     const generate::ParallelSpec& par = spec.parallel;
     const Strides strides = stridesOf(par);
     const int p = par.pp;
@@ -308,33 +312,53 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     est.tail = tailMax;
     if (p == 1)
         return est;
+    if (pipeline == PipelineModel::ClosedForm) {
+        const double delta = net.messageSeconds(profile.boundaryBytes, strides.pp);
+        const int v = par.virtualStages;
+        if (v == 1) {
+            // 1F1B: the first stage's p micro-batches in flight share the loop through the
+            // pipeline and back; the faster stages hide the messages in their slack.
+            const double period = std::max(tauMax, (tauSum + 2.0 * (p - 1) * delta) / p);
+            est.communication = m * (period - computeOfMax);
+            est.bubble = tauSum - tauMax + 2.0 * (p - 1) * delta;
+        } else {
+            // Interleaved: both messages of each chunk on the cycle between neighbours.
+            const double p2p = 2.0 * v * delta;
+            est.communication = m * (tauMax - computeOfMax + p2p);
+            est.bubble = double(p - 1) / v * (tauMax + p2p);
+        }
+        return est;
+    }
     // The pipeline: the generator's schedule walked pass by pass (PipelineWalk.h), each stage's
     // chunk passes scaled to its tau (which holds what the walk of its steps does not: context
     // parallelism's exchange, ZeRO-3's waits), the boundary messages on the links between the
     // stages. What the walk's makespan adds to the slowest stage's m tau is the bubble.
-    PipelineStages stages;
-    stages.reserve(size_t(p));
+    std::vector<ChunkPasses> passes; // stage s's chunk c at s v + c
+    passes.reserve(size_t(p) * size_t(par.virtualStages));
     for (size_t s = 0; s < profile.stages.size(); ++s) {
-        std::vector<ChunkPasses> passes =
-            chunkPasses(profile.stages[s].walk, par.recompute, par.zeroStage == 3, table, phases);
+        const size_t first = passes.size();
+        appendChunkPasses(passes, profile.stages[s].walk, par.recompute, par.zeroStage == 3, table,
+                          phases);
         double plain = 0;
-        for (const ChunkPasses& c : passes)
-            plain += c.forward + c.backward;
+        for (size_t i = first; i < passes.size(); ++i)
+            plain += passes[i].forward + passes[i].backward;
         const double scale = plain > 0 ? taus[s] / plain : 1;
-        for (ChunkPasses& c : passes) {
+        for (size_t i = first; i < passes.size(); ++i) {
+            ChunkPasses& c = passes[i];
             c.forward *= scale;
             c.backward *= scale;
             c.forwardLead = std::min(c.forwardLead, c.forward);
             c.backwardLead = std::min(c.backwardLead, c.backward);
         }
-        stages.push_back(std::move(passes));
     }
-    PipelineWalkOptions options;
-    options.schedule = par.schedule;
-    options.microBatches = int(m);
-    options.delta = net.messageSeconds(profile.boundaryBytes, strides.pp);
-    options.wrapDelta = net.messageSeconds(profile.boundaryBytes, strides.pp * (p - 1));
-    est.bubble = std::max(0.0, walkPipeline(stages, options) - m * tauMax);
+    const double delta = net.messageSeconds(profile.boundaryBytes, strides.pp);
+    const double wrapDelta = net.messageSeconds(profile.boundaryBytes, strides.pp * (p - 1));
+    const int microBatches = spec.microBatches();
+    const double makespan = profile.pipeline.walks(par.schedule, p, par.virtualStages, microBatches)
+                                ? profile.pipeline.makespan(passes, delta, wrapDelta)
+                                : PipelineWalk(par.schedule, p, par.virtualStages, microBatches)
+                                      .makespan(passes, delta, wrapDelta);
+    est.bubble = std::max(0.0, makespan - m * tauMax);
     return est;
 }
 
