@@ -13,7 +13,8 @@ double walkPipeline(const PipelineStages& stages, const PipelineWalkOptions& opt
     std::vector<ChunkPasses> passes;
     for (const std::vector<ChunkPasses>& stage : stages)
         passes.insert(passes.end(), stage.begin(), stage.end());
-    return walk.makespan(passes, options.delta, options.wrapDelta);
+    const std::vector<double>& ends = walk.stageEnds(passes, options.delta, options.wrapDelta);
+    return *std::max_element(ends.begin(), ends.end());
 }
 
 PipelineWalk::PipelineWalk(generate::PipelineSchedule schedule, int p, int v, int m)
@@ -22,33 +23,37 @@ PipelineWalk::PipelineWalk(generate::PipelineSchedule schedule, int p, int v, in
     , m_v(v)
     , m_m(std::max(1, m)) {
     m_orders.reserve(size_t(p));
-    for (int s = 0; s < p; ++s)
+    m_lastBackward.assign(size_t(p) * size_t(v), 0);
+    for (int s = 0; s < p; ++s) {
         m_orders.push_back(generate::pipelineOrder(schedule, p, v, m_m, s));
+        for (size_t i = 0; i < m_orders.back().size(); ++i)
+            if (!m_orders.back()[i].forward)
+                m_lastBackward[size_t(s) * size_t(v) + size_t(m_orders.back()[i].chunk)] = i;
+    }
 }
 
-double PipelineWalk::makespan(const std::vector<ChunkPasses>& passes, double delta,
-                              double wrapDelta) {
-    if (m_p == 0)
-        return 0;
+const std::vector<double>& PipelineWalk::stageEnds(const std::vector<ChunkPasses>& passes,
+                                                   double delta, double wrapDelta) {
     for (const Answer& a : m_answers)
         if (a.delta == delta && a.wrapDelta == wrapDelta && a.passes == passes)
-            return a.makespan;
-    const double result = walk(passes, delta, wrapDelta);
+            return a.ends;
     constexpr size_t kRemembered = 8;
     if (m_answers.size() < kRemembered) {
-        m_answers.push_back({passes, delta, wrapDelta, result});
-    } else {
-        Answer& a = m_answers[m_oldest];
-        a.passes.assign(passes.begin(), passes.end()); // reuses its storage
-        a.delta = delta;
-        a.wrapDelta = wrapDelta;
-        a.makespan = result;
-        m_oldest = (m_oldest + 1) % kRemembered;
+        m_answers.push_back({passes, delta, wrapDelta, {}});
+        walk(passes, delta, wrapDelta, m_answers.back().ends);
+        return m_answers.back().ends;
     }
-    return result;
+    Answer& a = m_answers[m_oldest];
+    m_oldest = (m_oldest + 1) % kRemembered;
+    a.passes.assign(passes.begin(), passes.end()); // reuses its storage
+    a.delta = delta;
+    a.wrapDelta = wrapDelta;
+    walk(passes, delta, wrapDelta, a.ends);
+    return a.ends;
 }
 
-double PipelineWalk::walk(const std::vector<ChunkPasses>& passes, double delta, double wrapDelta) {
+void PipelineWalk::walk(const std::vector<ChunkPasses>& passes, double delta, double wrapDelta,
+                        std::vector<double>& ends) {
     const int p = m_p, m = m_m, chunks = m_p * m_v;
     // When the message a pass waits for arrives, per (model chunk j, micro-batch): forward[j]
     // the activation j sends to j + 1, backward[j] the gradient j sends to j - 1.
@@ -82,14 +87,20 @@ double PipelineWalk::walk(const std::vector<ChunkPasses>& passes, double delta, 
                 if (arrival == unknown)
                     break; // its sender has not run that pass yet
                 const ChunkPasses& pass = stage[op.chunk];
-                const double seconds = op.forward ? pass.forward : pass.backward;
+                const bool last =
+                    !op.forward &&
+                    st.next == m_lastBackward[size_t(s) * size_t(m_v) + size_t(op.chunk)];
+                const double seconds = op.forward
+                                           ? pass.forward
+                                           : pass.backward + (last ? pass.lastBackwardLonger : 0);
                 const double lead = op.forward ? pass.forwardLead : pass.backwardLead;
                 const double start = std::max(st.free, arrival);
                 // The pass's first collective waits for the send still holding the slot.
                 const double late = std::max(0.0, st.slotFree - (start + lead));
                 st.free = start + seconds + late;
                 if (op.forward ? j < chunks - 1 : j > 0) {
-                    st.slotFree = std::max(st.free, st.slotFree) +
+                    const double held = last ? pass.lastBackwardHeld : 0;
+                    st.slotFree = std::max(st.free + held, st.slotFree) +
                                   (op.forward ? forwardDelta : backwardDelta);
                     (op.forward ? m_forward : m_backward)[at(j, op.microBatch)] = st.slotFree;
                 }
@@ -97,18 +108,21 @@ double PipelineWalk::walk(const std::vector<ChunkPasses>& passes, double delta, 
                 ++progressed;
             }
         }
-        if (progressed == 0)
-            return std::numeric_limits<double>::infinity(); // an order that waits on itself
+        if (progressed == 0) { // an order that waits on itself
+            ends.assign(size_t(p), std::numeric_limits<double>::infinity());
+            return;
+        }
         left -= progressed;
     }
-    double makespan = 0;
-    for (const Stage& st : state)
-        makespan = std::max(makespan, st.free);
-    return makespan;
+    ends.resize(size_t(p));
+    for (int s = 0; s < p; ++s)
+        ends[size_t(s)] = state[size_t(s)].free;
 }
 
-void appendChunkPasses(std::vector<ChunkPasses>& out, const WalkChunks& chunks, bool recompute,
-                       bool zero3, const PhaseSlots& table, const PhasesOf& phases) {
+void appendChunkPasses(std::vector<ChunkPasses>& out, const WalkChunks& chunks,
+                       const WalkOptions& options, const PhaseSlots& table,
+                       const PhasesOf& phases) {
+    const bool recompute = options.recompute, zero3 = options.zero3;
     constexpr double none = std::numeric_limits<double>::infinity();
     for (const std::vector<WalkLayer>& layers : chunks) {
         ChunkPasses c;
@@ -138,6 +152,11 @@ void appendChunkPasses(std::vector<ChunkPasses>& out, const WalkChunks& chunks, 
         }
         c.forwardLead = zero3 ? 0 : std::min(forwardLead, c.forward);
         c.backwardLead = zero3 ? 0 : std::min(backwardLead, c.backward);
+        if (!zero3) {
+            const BucketWalk last = walkChunkLastBackward(layers, options, table, phases);
+            c.lastBackwardLonger = std::max(0.0, last.withBuckets - last.without);
+            c.lastBackwardHeld = last.after;
+        }
         out.push_back(c);
     }
 }

@@ -33,10 +33,14 @@
 namespace astrolabe::plan {
 
 /// One local chunk's passes on a stage: their seconds, and the compute before their first node
-/// on the communication slot (a collective; the pass's length when it has none).
+/// on the communication slot (a collective; the pass's length when it has none). The chunk's
+/// last backward pass (its gradients final) reduces them in buckets: the collectives queued
+/// behind the buckets make that pass `lastBackwardLonger`, and the buckets still queued when it
+/// ends hold the slot `lastBackwardHeld` longer before its send (they were issued first).
 struct ChunkPasses {
     double forward = 0, backward = 0;
     double forwardLead = 0, backwardLead = 0;
+    double lastBackwardLonger = 0, lastBackwardHeld = 0;
     bool operator==(const ChunkPasses&) const = default;
 };
 
@@ -67,16 +71,19 @@ public:
         return schedule == m_schedule && stages == m_p && virtualStages == m_v &&
                std::max(1, microBatches) == m_m;
     }
-    /// passes: stage s's local chunk c at s v + c.
-    double makespan(const std::vector<ChunkPasses>& passes, double delta, double wrapDelta);
+    /// When each stage ends its last pass; passes: stage s's local chunk c at s v + c.
+    const std::vector<double>& stageEnds(const std::vector<ChunkPasses>& passes, double delta,
+                                         double wrapDelta);
 
 private:
-    double walk(const std::vector<ChunkPasses>& passes, double delta, double wrapDelta);
+    void walk(const std::vector<ChunkPasses>& passes, double delta, double wrapDelta,
+              std::vector<double>& ends);
 
     generate::PipelineSchedule m_schedule = generate::PipelineSchedule::OneFOneB;
     int m_p = 0, m_v = 0, m_m = 0;
     std::vector<std::vector<generate::PipelineOp>> m_orders; ///< per stage
-    std::vector<double> m_forward, m_backward;               ///< per (model chunk, micro-batch)
+    std::vector<size_t> m_lastBackward; ///< per (stage, chunk): its last backward in the order
+    std::vector<double> m_forward, m_backward; ///< per (model chunk, micro-batch)
     struct Stage {
         size_t next = 0;     ///< the next pass in its order
         double free = 0;     ///< when its last pass ended
@@ -85,7 +92,8 @@ private:
     std::vector<Stage> m_state;
     struct Answer {
         std::vector<ChunkPasses> passes;
-        double delta = 0, wrapDelta = 0, makespan = 0;
+        double delta = 0, wrapDelta = 0;
+        std::vector<double> ends;
     };
     std::vector<Answer> m_answers; ///< the last few, oldest replaced first
     size_t m_oldest = 0;
@@ -94,9 +102,10 @@ private:
 /// A stage's chunk passes from its walk (PassWalk.h), appended to `out`: the compute steps and
 /// the blocking collectives (phases back to back) of each pass, forward and backward
 /// (recomputation first under full recompute), and the compute before each pass's first
-/// collective; ZeRO-3 (`zero3`) gathers the first layer's weights when a pass starts, so its
-/// lead is 0.
-void appendChunkPasses(std::vector<ChunkPasses>& out, const WalkChunks& chunks, bool recompute,
-                       bool zero3, const PhaseSlots& table, const PhasesOf& phases);
+/// collective; ZeRO-3 (`options.zero3`) gathers the first layer's weights when a pass starts,
+/// so its lead is 0. ZeRO 0-2: each chunk's last backward walked alone with its gradient
+/// buckets (walkLastBackward) gives lastBackwardLonger and lastBackwardHeld.
+void appendChunkPasses(std::vector<ChunkPasses>& out, const WalkChunks& chunks,
+                       const WalkOptions& options, const PhaseSlots& table, const PhasesOf& phases);
 
 } // namespace astrolabe::plan

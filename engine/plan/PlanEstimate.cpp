@@ -237,7 +237,7 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     walk.groupSize = [&](GroupKind group) { return generate::groupSizeOf(group, par); };
 
     double tauMax = 0, tauSum = 0, computeOfMax = 0, tailMax = 0;
-    std::vector<double> delays, tails, taus; // per stage
+    std::vector<double> delays, helds, exposeds, tails, taus; // per stage
     for (const StageProfile& s : profile.stages) {
         double comm = 0;
         for (const CollectiveUse& u : s.blocking)
@@ -260,7 +260,7 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
             if (group != GroupKind::None)
                 shardElements += s.elements[k] / (par.zeroStage >= 1 ? size : 1);
         }
-        double tau = s.computeSeconds + comm, exposed = 0, delay = 0;
+        double tau = s.computeSeconds + comm, exposed = 0, delay = 0, held = 0;
         if (par.zeroStage == 3) {
             // ZeRO-3's gathers and reduce-scatters beside the compute, and the blocking
             // collectives queued behind them, walked layer by layer; the last reduce-scatters
@@ -275,6 +275,13 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
             delay = std::max(0.0, last.withBuckets - last.without);
             exposed = last.after;
             gather = last.gathers; // ZeRO 1-2: the updated weights, bucket by bucket
+            // The gradient this stage sends down with its last pass (the last backward of its
+            // first chunk) waits for the slot behind the buckets still queued then: the pass
+            // flushed them before it sent (lower node ids go first). Interleaved, the other
+            // chunks' buckets were flushed passes earlier: only that chunk's are walked.
+            held = s.walk.size() == 1
+                       ? last.after
+                       : walkChunkLastBackward(s.walk.front(), walk, table, phases).after;
         }
         double optimizer = shardElements * (2 * e + stateBytes) / hbm;
         if (offloaded) {
@@ -285,11 +292,13 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
                                    2 * s.layers * offload.latencySeconds;
             optimizer = std::max(optimizer, traffic);
         }
-        double tail = exposed + optimizer + gather;
+        double tail = optimizer + gather;
         if (p > 1 && profile.tiedEmbeddingBytes > 0)
             tail +=
                 coll(CollectiveType::AllReduce, GroupKind::Embedding, profile.tiedEmbeddingBytes);
         delays.push_back(delay);
+        helds.push_back(held);
+        exposeds.push_back(exposed);
         tails.push_back(tail);
         taus.push_back(tau);
         tauSum += tau;
@@ -298,18 +307,22 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
             computeOfMax = s.computeSeconds;
         }
     }
-    // The last backward pass goes down the pipeline from the last stage to the first, each
-    // stage's made longer by its buckets (the delay above): stage s ends its pass after the
-    // delays of the stages after it, then its own tail runs.
-    double chain = 0;
-    for (size_t s = profile.stages.size(); s-- > 0;) {
-        chain += delays[s];
-        tailMax = std::max(tailMax, chain + tails[s]);
-    }
     Estimate est;
     est.compute = m * computeOfMax;
     est.communication = m * (tauMax - computeOfMax);
-    est.tail = tailMax;
+    if (p == 1 || pipeline == PipelineModel::ClosedForm) {
+        // The last backward pass goes down the pipeline from the last stage to the first, each
+        // stage's made longer by its buckets (the delay above), its send to the next stage
+        // down held behind the buckets still queued: stage s ends its pass after the delays
+        // and holds of the stages after it, then its own tail runs.
+        double chain = 0;
+        for (size_t s = profile.stages.size(); s-- > 0;) {
+            chain += delays[s];
+            tailMax = std::max(tailMax, chain + exposeds[s] + tails[s]);
+            chain += helds[s];
+        }
+        est.tail = tailMax;
+    }
     if (p == 1)
         return est;
     if (pipeline == PipelineModel::ClosedForm) {
@@ -332,13 +345,13 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     // The pipeline: the generator's schedule walked pass by pass (PipelineWalk.h), each stage's
     // chunk passes scaled to its tau (which holds what the walk of its steps does not: context
     // parallelism's exchange, ZeRO-3's waits), the boundary messages on the links between the
-    // stages. What the walk's makespan adds to the slowest stage's m tau is the bubble.
+    // stages, each chunk's last backward pass made longer by its gradient buckets and its send
+    // held behind them. Each stage's tail runs after its last pass.
     std::vector<ChunkPasses> passes; // stage s's chunk c at s v + c
     passes.reserve(size_t(p) * size_t(par.virtualStages));
     for (size_t s = 0; s < profile.stages.size(); ++s) {
         const size_t first = passes.size();
-        appendChunkPasses(passes, profile.stages[s].walk, par.recompute, par.zeroStage == 3, table,
-                          phases);
+        appendChunkPasses(passes, profile.stages[s].walk, walk, table, phases);
         double plain = 0;
         for (size_t i = first; i < passes.size(); ++i)
             plain += passes[i].forward + passes[i].backward;
@@ -354,11 +367,24 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     const double delta = net.messageSeconds(profile.boundaryBytes, strides.pp);
     const double wrapDelta = net.messageSeconds(profile.boundaryBytes, strides.pp * (p - 1));
     const int microBatches = spec.microBatches();
-    const double makespan = profile.pipeline.walks(par.schedule, p, par.virtualStages, microBatches)
-                                ? profile.pipeline.makespan(passes, delta, wrapDelta)
-                                : PipelineWalk(par.schedule, p, par.virtualStages, microBatches)
-                                      .makespan(passes, delta, wrapDelta);
+    PipelineWalk local;
+    PipelineWalk& pipelineWalk =
+        profile.pipeline.walks(par.schedule, p, par.virtualStages, microBatches)
+            ? profile.pipeline
+            : (local = PipelineWalk(par.schedule, p, par.virtualStages, microBatches));
+    const std::vector<double>& ends = pipelineWalk.stageEnds(passes, delta, wrapDelta);
+    double makespan = 0, iteration = 0;
+    for (size_t s = 0; s < ends.size(); ++s) {
+        // After its last pass (its first chunk's last backward), the buckets still queued
+        // then (ZeRO-3: the last reduce-scatters), then the stage's own tail.
+        const double queued = par.zeroStage == 3
+                                  ? exposeds[s]
+                                  : passes[s * size_t(par.virtualStages)].lastBackwardHeld;
+        makespan = std::max(makespan, ends[s]);
+        iteration = std::max(iteration, ends[s] + queued + tails[s]);
+    }
     est.bubble = std::max(0.0, makespan - m * tauMax);
+    est.tail = iteration - makespan;
     return est;
 }
 
