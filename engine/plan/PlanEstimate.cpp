@@ -148,9 +148,6 @@ ShapeProfile profileShape(const generate::GeneratorSpec& spec,
     ShapeProfile profile;
     profile.boundaryBytes = double(program.boundaryBytes);
     profile.tiedEmbeddingBytes = double(program.tiedEmbeddingGradientBytes);
-    if (par.pp > 1)
-        profile.pipeline =
-            PipelineWalk(par.schedule, par.pp, par.virtualStages, spec.microBatches());
     for (int stage = 0; stage < par.pp; ++stage) {
         StageProfile sp;
         sp.computeSeconds = generate::stageComputeSecondsPerMicroBatch(spec, program, stage);
@@ -367,12 +364,11 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     const double delta = net.messageSeconds(profile.boundaryBytes, strides.pp);
     const double wrapDelta = net.messageSeconds(profile.boundaryBytes, strides.pp * (p - 1));
     const int microBatches = spec.microBatches();
-    PipelineWalk local;
-    PipelineWalk& pipelineWalk =
-        profile.pipeline.walks(par.schedule, p, par.virtualStages, microBatches)
-            ? profile.pipeline
-            : (local = PipelineWalk(par.schedule, p, par.virtualStages, microBatches));
-    const std::vector<double>& ends = pipelineWalk.stageEnds(passes, delta, wrapDelta);
+    // Built on first use (the ranking's closed-form pass never walks), kept for the shape's
+    // other candidates.
+    if (!profile.pipeline.walks(par.schedule, p, par.virtualStages, microBatches))
+        profile.pipeline = PipelineWalk(par.schedule, p, par.virtualStages, microBatches);
+    const std::vector<double>& ends = profile.pipeline.stageEnds(passes, delta, wrapDelta);
     double makespan = 0, iteration = 0;
     for (size_t s = 0; s < ends.size(); ++s) {
         // After its last pass (its first chunk's last backward), the buckets still queued

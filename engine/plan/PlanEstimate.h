@@ -80,8 +80,9 @@ struct ShapeProfile {
     std::vector<SlotKey> slotKeys; ///< the walks' distinct collectives (PassWalk.h)
     double boundaryBytes = 0;
     double tiedEmbeddingBytes = 0;
-    /// The shape's pipeline schedule (pp > 1), walked for each candidate's stage times; it
-    /// remembers its last answers (one profile per thread, as the planner uses it).
+    /// The shape's pipeline schedule (pp > 1), walked for each candidate's stage times: built
+    /// by the first walk; it remembers its last answers (one profile per thread, as the
+    /// planner uses it).
     mutable PipelineWalk pipeline;
 };
 
