@@ -290,9 +290,6 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
             optimizer = std::max(optimizer, traffic);
         }
         double tail = optimizer + gather;
-        if (p > 1 && profile.tiedEmbeddingBytes > 0)
-            tail +=
-                coll(CollectiveType::AllReduce, GroupKind::Embedding, profile.tiedEmbeddingBytes);
         delays.push_back(delay);
         helds.push_back(held);
         exposeds.push_back(exposed);
@@ -304,6 +301,13 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
             computeOfMax = s.computeSeconds;
         }
     }
+    // The tied embedding's gradient all-reduce between the first and the last stage, queued
+    // behind their buckets: it ends once both have joined.
+    const double embedding =
+        p > 1 && profile.tiedEmbeddingBytes > 0
+            ? coll(CollectiveType::AllReduce, GroupKind::Embedding, profile.tiedEmbeddingBytes)
+            : 0;
+    auto holdsEmbedding = [&](size_t s) { return s == 0 || s + 1 == size_t(p); };
     Estimate est;
     est.compute = m * computeOfMax;
     est.communication = m * (tauMax - computeOfMax);
@@ -315,7 +319,8 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
         double chain = 0;
         for (size_t s = profile.stages.size(); s-- > 0;) {
             chain += delays[s];
-            tailMax = std::max(tailMax, chain + exposeds[s] + tails[s]);
+            tailMax = std::max(tailMax, chain + exposeds[s] + tails[s] +
+                                            (holdsEmbedding(s) ? embedding : 0));
             chain += helds[s];
         }
         est.tail = tailMax;
@@ -369,15 +374,18 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     if (!profile.pipeline.walks(par.schedule, p, par.virtualStages, microBatches))
         profile.pipeline = PipelineWalk(par.schedule, p, par.virtualStages, microBatches);
     const std::vector<double>& ends = profile.pipeline.stageEnds(passes, delta, wrapDelta);
+    // After its last pass (its first chunk's last backward), the buckets still queued then
+    // (ZeRO-3: the last reduce-scatters), then the stage's own tail.
+    auto drained = [&](size_t s) {
+        return ends[s] + (par.zeroStage == 3
+                              ? exposeds[s]
+                              : passes[s * size_t(par.virtualStages)].lastBackwardHeld);
+    };
+    const double joined = std::max(drained(0), drained(ends.size() - 1)) + embedding;
     double makespan = 0, iteration = 0;
     for (size_t s = 0; s < ends.size(); ++s) {
-        // After its last pass (its first chunk's last backward), the buckets still queued
-        // then (ZeRO-3: the last reduce-scatters), then the stage's own tail.
-        const double queued = par.zeroStage == 3
-                                  ? exposeds[s]
-                                  : passes[s * size_t(par.virtualStages)].lastBackwardHeld;
         makespan = std::max(makespan, ends[s]);
-        iteration = std::max(iteration, ends[s] + queued + tails[s]);
+        iteration = std::max(iteration, (holdsEmbedding(s) ? joined : drained(s)) + tails[s]);
     }
     est.bubble = std::max(0.0, makespan - m * tauMax);
     est.tail = iteration - makespan;
