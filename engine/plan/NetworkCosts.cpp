@@ -57,8 +57,11 @@ NetworkCosts::NetworkCosts(const PlatformSpec& platform, const SystemConfig& sys
 }
 
 int NetworkCosts::dimensionOfStride(long stride) const {
+    // The simulator sends a message on the lowest dimension where the two NPUs' coordinates
+    // differ (Topology::lowestDifferingDimension): for NPUs `stride` apart, the first whose
+    // coordinate the stride moves (3 x 8 + 4 on 8 x 4 NPUs moves the inner one too).
     for (size_t d = 0; d < m_dims.size(); ++d)
-        if (stride < m_dims[d].below * m_dims[d].size)
+        if ((stride / m_dims[d].below) % m_dims[d].size != 0)
             return static_cast<int>(d);
     return static_cast<int>(m_dims.size()) - 1;
 }

@@ -31,7 +31,8 @@ public:
     /// form here.
     NetworkCosts(const PlatformSpec& platform, const SystemConfig& system);
 
-    /// The dimension that carries a group whose members are `stride` ranks apart; the last
+    /// The dimension that carries a group whose members are `stride` ranks apart: the lowest
+    /// whose coordinate the stride changes (the simulator's rule for a message); the last
     /// dimension when the stride is past the platform.
     int dimensionOfStride(long stride) const;
 

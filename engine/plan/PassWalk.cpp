@@ -219,4 +219,15 @@ BucketWalk walkLastBackward(const WalkChunks& chunks, const WalkOptions& options
     return out;
 }
 
+BucketWalk walkChunkLastBackward(const std::vector<WalkLayer>& chunk, const WalkOptions& options,
+                                 const PhaseSlots& table, const PhasesOf& phases) {
+    BucketWalk out;
+    Walker walker(options, table, phases);
+    out.withBuckets = walker.pass(chunk, false, 0, true);
+    out.without = walker.plain();
+    out.gathers = walker.gathered();
+    out.after = std::max(0.0, walker.drained() - out.withBuckets);
+    return out;
+}
+
 } // namespace astrolabe::plan

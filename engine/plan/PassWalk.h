@@ -102,5 +102,8 @@ struct BucketWalk {
 };
 BucketWalk walkLastBackward(const WalkChunks& chunks, const WalkOptions& options,
                             const PhaseSlots& table, const PhasesOf& phases);
+/// The same for one chunk (its layers in forward order).
+BucketWalk walkChunkLastBackward(const std::vector<WalkLayer>& chunk, const WalkOptions& options,
+                                 const PhaseSlots& table, const PhasesOf& phases);
 
 } // namespace astrolabe::plan

@@ -3,6 +3,7 @@
 #include "generate/ModelStates.h"
 #include "generate/RankLayout.h"
 #include "generate/StageMemory.h"
+#include "plan/PipelineWalk.h"
 
 #include <algorithm>
 #include <cmath>
@@ -185,10 +186,11 @@ PlacementKey placementKey(const generate::ParallelSpec& parallel, const NetworkC
 }
 
 Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfile& profile,
-                           const NetworkCosts& net, const OffloadCost& offload) {
+                           const NetworkCosts& net, const OffloadCost& offload,
+                           PipelineModel pipeline) {
     const generate::ParallelSpec& par = spec.parallel;
     const Strides strides = stridesOf(par);
-    const int p = par.pp, v = par.virtualStages;
+    const int p = par.pp;
     const double m = spec.microBatches();
     const double e = spec.training.bytesPerElement;
     const double stateBytes = e < 4 ? 24 : 16; // Adam: fp32 master, m, v read and written
@@ -232,7 +234,7 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     walk.groupSize = [&](GroupKind group) { return generate::groupSizeOf(group, par); };
 
     double tauMax = 0, tauSum = 0, computeOfMax = 0, tailMax = 0;
-    std::vector<double> delays, tails; // per stage
+    std::vector<double> delays, helds, exposeds, tails, taus; // per stage
     for (const StageProfile& s : profile.stages) {
         double comm = 0;
         for (const CollectiveUse& u : s.blocking)
@@ -255,7 +257,7 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
             if (group != GroupKind::None)
                 shardElements += s.elements[k] / (par.zeroStage >= 1 ? size : 1);
         }
-        double tau = s.computeSeconds + comm, exposed = 0, delay = 0;
+        double tau = s.computeSeconds + comm, exposed = 0, delay = 0, held = 0;
         if (par.zeroStage == 3) {
             // ZeRO-3's gathers and reduce-scatters beside the compute, and the blocking
             // collectives queued behind them, walked layer by layer; the last reduce-scatters
@@ -270,6 +272,13 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
             delay = std::max(0.0, last.withBuckets - last.without);
             exposed = last.after;
             gather = last.gathers; // ZeRO 1-2: the updated weights, bucket by bucket
+            // The gradient this stage sends down with its last pass (the last backward of its
+            // first chunk) waits for the slot behind the buckets still queued then: the pass
+            // flushed them before it sent (lower node ids go first). Interleaved, the other
+            // chunks' buckets were flushed passes earlier: only that chunk's are walked.
+            held = s.walk.size() == 1
+                       ? last.after
+                       : walkChunkLastBackward(s.walk.front(), walk, table, phases).after;
         }
         double optimizer = shardElements * (2 * e + stateBytes) / hbm;
         if (offloaded) {
@@ -280,49 +289,106 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
                                    2 * s.layers * offload.latencySeconds;
             optimizer = std::max(optimizer, traffic);
         }
-        double tail = exposed + optimizer + gather;
-        if (p > 1 && profile.tiedEmbeddingBytes > 0)
-            tail +=
-                coll(CollectiveType::AllReduce, GroupKind::Embedding, profile.tiedEmbeddingBytes);
+        double tail = optimizer + gather;
         delays.push_back(delay);
+        helds.push_back(held);
+        exposeds.push_back(exposed);
         tails.push_back(tail);
+        taus.push_back(tau);
         tauSum += tau;
         if (tau > tauMax) {
             tauMax = tau;
             computeOfMax = s.computeSeconds;
         }
     }
-    // The last backward pass goes down the pipeline from the last stage to the first, each
-    // stage's made longer by its buckets (the delay above): stage s ends its pass after the
-    // delays of the stages after it, then its own tail runs.
-    double chain = 0;
-    for (size_t s = profile.stages.size(); s-- > 0;) {
-        chain += delays[s];
-        tailMax = std::max(tailMax, chain + tails[s]);
-    }
-    const double delta = p > 1 ? net.messageSeconds(profile.boundaryBytes, strides.pp) : 0;
+    // The tied embedding's gradient all-reduce between the first and the last stage, queued
+    // behind their buckets: it ends once both have joined.
+    const double embedding =
+        p > 1 && profile.tiedEmbeddingBytes > 0
+            ? coll(CollectiveType::AllReduce, GroupKind::Embedding, profile.tiedEmbeddingBytes)
+            : 0;
+    auto holdsEmbedding = [&](size_t s) { return s == 0 || s + 1 == size_t(p); };
     Estimate est;
     est.compute = m * computeOfMax;
-    est.tail = tailMax;
-    if (v == 1) {
-        // 1F1B: the first stage holds p micro-batches in flight, so its steady state is a
-        // micro-batch every `period`: the larger of the slowest stage's tau and the loop through
-        // the whole pipeline and back (every stage's tau and 2 (p - 1) boundary messages) over
-        // those p micro-batches. A stage faster than the slowest hides the messages in its
-        // slack. Fill and drain: the first micro-batch through the other stages, and its
-        // messages.
-        const double period = std::max(tauMax, (tauSum + 2.0 * (p - 1) * delta) / p);
-        est.communication = m * (period - computeOfMax);
-        est.bubble = tauSum - tauMax + 2.0 * (p - 1) * delta;
+    est.communication = m * (tauMax - computeOfMax);
+    if (p == 1 || pipeline == PipelineModel::ClosedForm) {
+        // The last backward pass goes down the pipeline from the last stage to the first, each
+        // stage's made longer by its buckets (the delay above), its send to the next stage
+        // down held behind the buckets still queued: stage s ends its pass after the delays
+        // and holds of the stages after it, then its own tail runs.
+        double chain = 0;
+        for (size_t s = profile.stages.size(); s-- > 0;) {
+            chain += delays[s];
+            tailMax = std::max(tailMax, chain + exposeds[s] + tails[s] +
+                                            (holdsEmbedding(s) ? embedding : 0));
+            chain += helds[s];
+        }
+        est.tail = tailMax;
+    }
+    if (p == 1)
+        return est;
+    if (pipeline == PipelineModel::ClosedForm) {
+        const double delta = net.messageSeconds(profile.boundaryBytes, strides.pp);
+        const int v = par.virtualStages;
+        if (v == 1) {
+            // 1F1B: the first stage's p micro-batches in flight share the loop through the
+            // pipeline and back; the faster stages hide the messages in their slack.
+            const double period = std::max(tauMax, (tauSum + 2.0 * (p - 1) * delta) / p);
+            est.communication = m * (period - computeOfMax);
+            est.bubble = tauSum - tauMax + 2.0 * (p - 1) * delta;
+        } else {
+            // Interleaved: both messages of each chunk on the cycle between neighbours.
+            const double p2p = 2.0 * v * delta;
+            est.communication = m * (tauMax - computeOfMax + p2p);
+            est.bubble = double(p - 1) / v * (tauMax + p2p);
+        }
         return est;
     }
-    // Interleaved: Megatron runs each chunk for a group of p micro-batches before the next, so
-    // a chunk's input from the previous stage arrives after the group's other p - 1 chunks and
-    // both messages of each of the v chunks stay on the cycle between neighbouring stages
-    // (a stage's backward waits for the next stage's, whose forward waited for this one's).
-    const double p2p = 2.0 * v * delta;
-    est.communication = m * (tauMax - computeOfMax + p2p);
-    est.bubble = double(p - 1) / v * (tauMax + p2p);
+    // The pipeline: the generator's schedule walked pass by pass (PipelineWalk.h), each stage's
+    // chunk passes scaled to its tau (which holds what the walk of its steps does not: context
+    // parallelism's exchange, ZeRO-3's waits), the boundary messages on the links between the
+    // stages, each chunk's last backward pass made longer by its gradient buckets and its send
+    // held behind them. Each stage's tail runs after its last pass.
+    std::vector<ChunkPasses> passes; // stage s's chunk c at s v + c
+    passes.reserve(size_t(p) * size_t(par.virtualStages));
+    for (size_t s = 0; s < profile.stages.size(); ++s) {
+        const size_t first = passes.size();
+        appendChunkPasses(passes, profile.stages[s].walk, walk, table, phases);
+        double plain = 0;
+        for (size_t i = first; i < passes.size(); ++i)
+            plain += passes[i].forward + passes[i].backward;
+        const double scale = plain > 0 ? taus[s] / plain : 1;
+        for (size_t i = first; i < passes.size(); ++i) {
+            ChunkPasses& c = passes[i];
+            c.forward *= scale;
+            c.backward *= scale;
+            c.forwardLead = std::min(c.forwardLead, c.forward);
+            c.backwardLead = std::min(c.backwardLead, c.backward);
+        }
+    }
+    const double delta = net.messageSeconds(profile.boundaryBytes, strides.pp);
+    const double wrapDelta = net.messageSeconds(profile.boundaryBytes, strides.pp * (p - 1));
+    const int microBatches = spec.microBatches();
+    // Built on first use (the ranking's closed-form pass never walks), kept for the shape's
+    // other candidates.
+    if (!profile.pipeline.walks(par.schedule, p, par.virtualStages, microBatches))
+        profile.pipeline = PipelineWalk(par.schedule, p, par.virtualStages, microBatches);
+    const std::vector<double>& ends = profile.pipeline.stageEnds(passes, delta, wrapDelta);
+    // After its last pass (its first chunk's last backward), the buckets still queued then
+    // (ZeRO-3: the last reduce-scatters), then the stage's own tail.
+    auto drained = [&](size_t s) {
+        return ends[s] + (par.zeroStage == 3
+                              ? exposeds[s]
+                              : passes[s * size_t(par.virtualStages)].lastBackwardHeld);
+    };
+    const double joined = std::max(drained(0), drained(ends.size() - 1)) + embedding;
+    double makespan = 0, iteration = 0;
+    for (size_t s = 0; s < ends.size(); ++s) {
+        makespan = std::max(makespan, ends[s]);
+        iteration = std::max(iteration, (holdsEmbedding(s) ? joined : drained(s)) + tails[s]);
+    }
+    est.bubble = std::max(0.0, makespan - m * tauMax);
+    est.tail = iteration - makespan;
     return est;
 }
 

@@ -9,22 +9,21 @@
 //       ZeRO-3: the passes walked layer by layer against the collective queues (PassWalk.h):
 //       the weight gathers and reduce-scatters as the generator issues them, the blocking
 //       collectives queued behind them, the first layer's gathers of each pass exposed;
-//   pipeline, 1F1B: m x max(tau_max, (sum_s tau_s + 2 (p - 1) delta) / p) + the bubble
-//       sum_s tau_s - tau_max + 2 (p - 1) delta, delta one boundary message: the first stage
-//       holds p micro-batches in flight, so the messages of the loop through the pipeline and
-//       back hide in the slack of the stages faster than the slowest;
-//   interleaved with v chunks: (m + (p - 1) / v) (tau_max + 2 v delta): Megatron runs each chunk
-//       for a group of p micro-batches, so both messages of each of the v chunks are on the cycle
-//       between neighbouring stages; the (p - 1) / v part is the bubble;
-//   tail: the last backward pass walked with the data-parallel gradient buckets (ZeRO 0
-//       all-reduce, 1-2 reduce-scatter) issued as the generator does: the blocking collectives
-//       queued behind them make stage s's last backward longer by d_s, and that pass goes down
-//       the pipeline from the last stage to the first, so the tail is
-//       max_s (d_s + ... + d_{p-1} + what of the buckets runs on after the pass + the
-//       tied-embedding all-reduce + the optimizer step (Adam over the rank's shard at HBM speed;
-//       with its states offloaded, the larger of that and their traffic through the tier)
-//       + for ZeRO 1-2 the weight all-gathers after it, one per bucket); ZeRO-3: the last
-//       reduce-scatters after the last pass;
+//   pipeline: the generator's schedule (1F1B, interleaved) walked pass by pass
+//       (PipelineWalk.h): each chunk pass its share of tau_s, a pass needing a boundary
+//       message starting once it has arrived (delta after the sender's pass), a send holding
+//       the NPU's communication slot until delivered (the next pass's first collective waits
+//       for it), each chunk's last backward with its gradient buckets (the pass longer by the
+//       collectives queued behind them, its send held behind those still queued); the bubble
+//       is what the makespan adds to m tau_max. PipelineModel::ClosedForm, the ranking's
+//       first pass: 1F1B m max(tau_max, (sum_s tau_s + 2 (p - 1) delta) / p) + sum_s tau_s -
+//       tau_max + 2 (p - 1) delta, interleaved (m + (p - 1) / v) (tau_max + 2 v delta);
+//   tail: per stage, after its last pass: the buckets still queued then (ZeRO-3: the last
+//       reduce-scatters), the optimizer step (Adam over the rank's shard at HBM speed; with
+//       its states offloaded, the larger of that and their traffic through the tier), for
+//       ZeRO 1-2 the weight all-gathers after it, one per bucket; the first and last stages
+//       also all-reduce the tied embedding once both have drained; the closed-form pass keeps
+//       the chain of the last backward's delays down the pipeline instead;
 //   iteration = pipeline + tail.
 //
 // Each term is kept apart so that the planner can refit their weights to simulations
@@ -34,6 +33,7 @@
 #include "generate/LayerProgram.h"
 #include "plan/NetworkCosts.h"
 #include "plan/PassWalk.h"
+#include "plan/PipelineWalk.h"
 
 #include <array>
 #include <vector>
@@ -79,6 +79,10 @@ struct ShapeProfile {
     std::vector<SlotKey> slotKeys; ///< the walks' distinct collectives (PassWalk.h)
     double boundaryBytes = 0;
     double tiedEmbeddingBytes = 0;
+    /// The shape's pipeline schedule (pp > 1), walked for each candidate's stage times: built
+    /// by the first walk; it remembers its last answers (one profile per thread, as the
+    /// planner uses it).
+    mutable PipelineWalk pipeline;
 };
 
 /// spec: a valid candidate spec; program: buildProgram(spec).
@@ -87,9 +91,9 @@ ShapeProfile profileShape(const generate::GeneratorSpec& spec,
 
 struct Estimate {
     double compute = 0;       ///< m x compute of the slowest stage
-    double communication = 0; ///< m x (its blocking collectives + 2 v delta)
-    double bubble = 0;        ///< (p - 1) / v x (tau_max + 2 v delta)
-    double tail = 0;          ///< exposed gradient reduction, embedding, optimizer, gathers
+    double communication = 0; ///< m x its blocking collectives (closed form: + the messages)
+    double bubble = 0;        ///< what the pipeline adds to m tau_max
+    double tail = 0;          ///< after the pipeline: exposed reductions, optimizer, gathers
     double total() const { return compute + communication + bubble + tail; }
 };
 
@@ -106,12 +110,22 @@ struct OffloadCost {
     double latencySeconds = 0;
 };
 
+/// How the estimate times the pipeline (pp > 1).
+///   Walk: the generator's schedule walked pass by pass (PipelineWalk.h): the model.
+///   ClosedForm: the ranking's first pass over the whole space (Planner.h), O(p) instead of
+///     O(p v m): 1F1B m max(tau_max, (sum_s tau_s + 2 (p - 1) delta) / p) + a bubble of
+///     sum_s tau_s - tau_max + 2 (p - 1) delta; interleaved (m + (p - 1) / v) (tau_max +
+///     2 v delta). It charges the messages the walk finds hidden (up to 4 % over on GPT-3's
+///     best, docs/planner.md), so it only chooses which candidates the walk re-estimates.
+enum class PipelineModel : uint8_t { Walk, ClosedForm };
+
 /// The estimate of spec (its ZeRO stage and placement) from its shape's profile. With the
 /// optimizer states offloaded (spec.offload.optimizer) to `offload`, the optimizer step of the
 /// tail becomes max(the step at HBM speed, the states' load and store through the tier, one
 /// access each per layer): the generator loads, steps and stores layer by layer, so the steps
 /// run beside the next layers' loads.
 Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfile& profile,
-                           const NetworkCosts& network, const OffloadCost& offload = {});
+                           const NetworkCosts& network, const OffloadCost& offload = {},
+                           PipelineModel pipeline = PipelineModel::Walk);
 
 } // namespace astrolabe::plan

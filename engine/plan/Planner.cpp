@@ -12,6 +12,7 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <tuple>
 
 namespace astrolabe::plan {
 namespace {
@@ -45,16 +46,17 @@ double PlanResult::mfu(double seconds) const {
 }
 
 RankedCandidate evaluateCandidate(const PlanRequest& request, const NetworkCosts& network,
-                                  const Candidate& candidate) {
+                                  const Candidate& candidate, PipelineModel pipeline) {
     const generate::GeneratorSpec spec = candidateSpec(request, candidate);
     generate::validate(spec);
     const generate::ModelProgram program = generate::buildProgram(spec);
     RankedCandidate out;
     out.candidate = candidate;
     out.candidate.microBatches = spec.microBatches();
+    out.pipeline = pipeline;
     out.estimate =
         estimateIteration(spec, profileShape(spec, program), network,
-                          {request.offloadBytesPerSecond, request.offloadLatencySeconds});
+                          {request.offloadBytesPerSecond, request.offloadLatencySeconds}, pipeline);
     const generate::MemoryBreakdown memory = generate::worstStageMemory(spec, program).memory;
     out.memoryBytes = memory.total();
     return out;
@@ -186,12 +188,14 @@ ShapeOutcome rankShape(const PlanRequest& request, const NetworkCosts& network,
                     profiled = true;
                 }
                 known.push_back({zero, keys[i],
-                                 estimateIteration(spec, profile, network,
-                                                   {request.offloadBytesPerSecond,
-                                                    request.offloadLatencySeconds})});
+                                 estimateIteration(
+                                     spec, profile, network,
+                                     {request.offloadBytesPerSecond, request.offloadLatencySeconds},
+                                     PipelineModel::ClosedForm)});
                 twin = known.end() - 1;
             }
             ranked.estimate = twin->estimate;
+            ranked.pipeline = PipelineModel::ClosedForm;
             ranked.memoryBytes = bytes;
             out.ranked.push_back(ranked);
         }
@@ -228,6 +232,67 @@ std::vector<ShapeOutcome> rankShapes(const PlanRequest& request, const NetworkCo
     if (failure)
         std::rethrow_exception(failure);
     return outcomes;
+}
+
+/// What a shape's profile depends on (rankShape: ZeRO stage, placement and offload apart).
+auto shapeKeyOf(const Candidate& c) {
+    return std::make_tuple(c.tp, c.cp, c.pp, c.dp, c.ep, c.virtualStages, c.microBatch,
+                           c.sequenceParallel, c.recompute, c.selectiveRecompute);
+}
+
+/// The first `count` candidates of `ranked` with a pipeline re-estimated with the walk
+/// (PipelineModel::Walk), shape by shape on `threads` threads; each estimate is the one
+/// evaluateCandidate gives, whatever the threads.
+void walkTheBest(const PlanRequest& request, const NetworkCosts& network,
+                 std::vector<RankedCandidate>& ranked, size_t count, int threads) {
+    std::vector<size_t> order;
+    for (size_t i = 0; i < std::min(count, ranked.size()); ++i)
+        if (ranked[i].candidate.pp > 1)
+            order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return shapeKeyOf(ranked[a].candidate) < shapeKeyOf(ranked[b].candidate);
+    });
+    std::vector<size_t> groups; // where each shape's run in `order` begins
+    for (size_t k = 0; k < order.size(); ++k)
+        if (k == 0 ||
+            shapeKeyOf(ranked[order[k]].candidate) != shapeKeyOf(ranked[order[k - 1]].candidate))
+            groups.push_back(k);
+    groups.push_back(order.size());
+    std::atomic<size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failureMutex;
+    auto work = [&] {
+        try {
+            for (size_t g = next++; g + 1 < groups.size(); g = next++) {
+                Candidate first = ranked[order[groups[g]]].candidate;
+                first.zero = 0; // the profile rankShape builds: ZeRO 0, no offload
+                first.offloadOptimizer = false;
+                const generate::GeneratorSpec shapeSpec = candidateSpec(request, first);
+                const generate::ModelProgram program = generate::buildProgram(shapeSpec);
+                const ShapeProfile profile = profileShape(shapeSpec, program);
+                for (size_t k = groups[g]; k < groups[g + 1]; ++k) {
+                    RankedCandidate& r = ranked[order[k]];
+                    r.pipeline = PipelineModel::Walk;
+                    r.estimate = estimateIteration(
+                        candidateSpec(request, r.candidate), profile, network,
+                        {request.offloadBytesPerSecond, request.offloadLatencySeconds});
+                }
+            }
+        } catch (...) {
+            const std::lock_guard<std::mutex> lock(failureMutex);
+            if (!failure)
+                failure = std::current_exception();
+            next = groups.size();
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread& thread : pool)
+        thread.join();
+    if (failure)
+        std::rethrow_exception(failure);
 }
 
 } // namespace
@@ -270,10 +335,13 @@ PlanResult rankConfigurations(const PlanRequest& request, const NetworkCosts& ne
         result.ranked.insert(result.ranked.end(), o.ranked.begin(), o.ranked.end());
         o.ranked = {};
     }
-    std::stable_sort(result.ranked.begin(), result.ranked.end(),
-                     [](const RankedCandidate& a, const RankedCandidate& b) {
-                         return a.seconds() < b.seconds();
-                     });
+    auto fastestFirst = [](const RankedCandidate& a, const RankedCandidate& b) {
+        return a.seconds() < b.seconds();
+    };
+    std::stable_sort(result.ranked.begin(), result.ranked.end(), fastestFirst);
+    // The closed forms chose the best; the pipeline walk times them (PlanEstimate.h).
+    walkTheBest(request, network, result.ranked, kWalkedCandidates, threads);
+    std::stable_sort(result.ranked.begin(), result.ranked.end(), fastestFirst);
     if (result.ranked.empty()) {
         const size_t term = largestTerm(result.leastMemoryTerms);
         result.unsatisfiable =

@@ -29,6 +29,9 @@ struct RankedCandidate {
     Candidate candidate;
     Estimate estimate;
     double memoryBytes = 0; ///< the worst stage's, per NPU
+    /// How its estimate timed the pipeline (rankConfigurations: the best kWalkedCandidates by
+    /// the closed forms are walked).
+    PipelineModel pipeline = PipelineModel::Walk;
     double seconds() const { return estimate.total(); }
 };
 
@@ -58,7 +61,8 @@ struct PlanResult {
 /// used): its estimate and worst-stage memory by the same code as the ranking. Throws
 /// astrolabe::Error when its spec does not validate.
 RankedCandidate evaluateCandidate(const PlanRequest& request, const NetworkCosts& network,
-                                  const Candidate& candidate);
+                                  const Candidate& candidate,
+                                  PipelineModel pipeline = PipelineModel::Walk);
 
 /// The candidate a spec's parallel section describes (its placement must be one of
 /// placementNames(); the micro-batches follow the global batch).
@@ -70,9 +74,15 @@ Candidate candidateFromSpec(const generate::GeneratorSpec& spec);
 /// Call after setting request.npus.
 void offloadTierOf(PlanRequest& request, const RemoteMemoryConfig& memory);
 
-/// Ranks the whole space (on request.threads threads). Never throws for an unsatisfiable request:
-/// `unsatisfiable` names the constraint (including "fits no configuration" when every candidate is
-/// out of memory).
+/// How many of the best candidates by the closed-form pipeline (PipelineModel::ClosedForm) the
+/// ranking re-estimates with the pipeline walk before it sorts them again (docs/planner.md:
+/// the closed forms are within 4 % of the walk on GPT-3's best, which spans more than that).
+inline constexpr size_t kWalkedCandidates = 4096;
+
+/// Ranks the whole space (on request.threads threads): every candidate estimated with the
+/// closed-form pipeline, the best kWalkedCandidates of them again with the walk, then sorted. Never
+/// throws for an unsatisfiable request: `unsatisfiable` names the constraint (including "fits no
+/// configuration" when every candidate is out of memory).
 PlanResult rankConfigurations(const PlanRequest& request, const NetworkCosts& network);
 
 } // namespace astrolabe::plan

@@ -68,6 +68,8 @@ TEST(NetworkCosts, AGroupRunsOnTheDimensionOfItsStride) {
     EXPECT_EQ(net.dimensionOfStride(1), 0);
     EXPECT_EQ(net.dimensionOfStride(2), 0);
     EXPECT_EQ(net.dimensionOfStride(4), 1);
+    // NPUs 0 and 6 ((0, 0) and (2, 1)) differ on both: the simulator takes the lower.
+    EXPECT_EQ(net.dimensionOfStride(6), 0);
     // A 1 MiB message: 2 hops of 100 ns + 1 MiB at 400 or 40 GiB/s, + the 10 ns endpoint.
     const double mib = 1048576, gib = 1073741824;
     EXPECT_NEAR(net.messageSeconds(mib, 1), 200e-9 + mib / (400 * gib) + 10e-9, 1e-12);
@@ -160,13 +162,16 @@ TEST(PlanEstimate, OffloadedOptimizerStatesCostWhatTheSimulatorCharges) {
     }
 }
 
-TEST(PlanEstimate, OneFOneBPipelinesHideTheirMessagesInTheFasterStagesSlack) {
+TEST(PlanEstimate, ThePipelineWalkFollowsTheSimulatorsSchedule) {
     // GPT-3's shape with 8 layers (h 4,096) on 32 of Selene's GPUs, B 64, micro-batch 1, no
-    // recomputation, rank order tp,dp,pp (the stages talk over InfiniBand, 16.8 MB per message):
-    // with every stage charged the slowest one's tau plus both messages per micro-batch, these
-    // were 6-18 % over the simulator (mean 11 %); with the first stage's loop over its p
-    // micro-batches in flight and the bubble of the stages' own taus, within 6 % (measured
-    // -5.9 % to +0.9 %, mean |error| 2.4 %).
+    // recomputation, rank order tp,dp,pp (the stages talk over InfiniBand, 16.8 MB per message,
+    // 8.4 MB with sequence parallelism). The pipeline is the generator's schedule walked pass by
+    // pass (PipelineWalk.h), a send holding the slot the next pass's collectives need, each
+    // chunk's last backward with its gradient buckets. Five 1F1B candidates (the 1F1B closed
+    // form had them at -5.9 % to +0.9 %) and six interleaved ones with and without sequence
+    // parallelism (the cycle of 2 v delta per micro-batch had t4 p2 d4 v2 / v4 at +10.1 /
+    // +18.2 % without it, +1.2 / +0.9 % with it; t2 p4 d4 v2 +10.7 %, t8 p2 d2 v4 +23.5 %):
+    // within 0.5 % each, mean within 0.1 % (measured: all eleven within 0.014 %).
     SimulationSpec s = loadProject(ASTROLABE_SOURCE_DIR + "/projects/validation/selene-a100.yaml");
     resizePlatform(s.platform, 32);
     PlanRequest request{generate::generatorSpecFrom("gpt3-175b", {{"gpu", "a100-80gb"},
@@ -178,14 +183,18 @@ TEST(PlanEstimate, OneFOneBPipelinesHideTheirMessagesInTheFasterStagesSlack) {
     request.base.training.globalBatch = 64;
     const NetworkCosts network(s.platform, s.system);
     std::vector<RankedCandidate> sample;
-    for (const auto& [tp, pp, dp, zero] :
-         {std::array{8, 2, 2, 1}, std::array{2, 4, 4, 2}, std::array{4, 2, 4, 1},
-          std::array{8, 4, 1, 0}, std::array{1, 8, 4, 1}}) {
+    for (const auto& [tp, pp, dp, zero, v, sp] :
+         {std::array{8, 2, 2, 1, 1, 0}, std::array{2, 4, 4, 2, 1, 0}, std::array{4, 2, 4, 1, 1, 0},
+          std::array{8, 4, 1, 0, 1, 0}, std::array{1, 8, 4, 1, 1, 0}, std::array{4, 2, 4, 1, 2, 0},
+          std::array{4, 2, 4, 1, 4, 0}, std::array{4, 2, 4, 1, 2, 1}, std::array{4, 2, 4, 1, 4, 1},
+          std::array{2, 4, 4, 2, 2, 0}, std::array{8, 2, 2, 1, 4, 0}}) {
         Candidate c;
         c.tp = tp;
         c.pp = pp;
         c.dp = dp;
         c.zero = static_cast<int8_t>(zero);
+        c.virtualStages = v;
+        c.sequenceParallel = sp != 0;
         sample.push_back(evaluateCandidate(request, network, c));
     }
     const std::vector<SimulatedCandidate> simulated = simulateCandidates(s, request, sample, 2);
@@ -196,10 +205,10 @@ TEST(PlanEstimate, OneFOneBPipelinesHideTheirMessagesInTheFasterStagesSlack) {
         std::cout << candidateLabel(c.ranked.candidate) << ": estimate " << c.ranked.seconds() * 1e3
                   << " ms, simulated " << c.simulatedSeconds * 1e3 << " ms (" << 100 * error
                   << " %)\n";
-        EXPECT_LE(std::abs(error), 0.07) << candidateLabel(c.ranked.candidate);
+        EXPECT_LE(std::abs(error), 0.005) << candidateLabel(c.ranked.candidate);
         sum += std::abs(error);
     }
-    EXPECT_LE(sum / double(simulated.size()), 0.04);
+    EXPECT_LE(sum / double(simulated.size()), 0.001);
 }
 
 TEST(PlanEstimate, FollowsTheSimulatorOnAReducedMixtral) {
@@ -265,4 +274,42 @@ TEST(PlanStatistics, CalibrationRecoversTermWeights) {
     EXPECT_NEAR(c.bubble, 0.9763, 1e-3);
     EXPECT_NEAR(c.tail, 1.0067, 1e-3);
     EXPECT_LT(meanAbsErrorPercent(points, c), 0.3 * meanAbsErrorPercent(points));
+}
+
+TEST(PlanEstimate, ALastStageSendsItsGradientBehindItsBuckets) {
+    // A 4-layer GPT (h 1024) on 8 NPUs (4 x 2 switches: 200 GB/s inside, 20 GB/s between), rank
+    // order tp,dp,pp: t1 p2 d4 reduces each stage's gradients over the slow dimension once its
+    // last backward pass is done. The last stage's final gradient for the first stage is sent
+    // after its buckets (lower node ids take the communication slot first), so the first
+    // stage's last backward waits for them: the two stages' reductions run one after the other,
+    // not side by side (the estimate was 3.18 ms against 5.63 ms simulated for ZeRO-2, -44 %;
+    // 3.44 against 6.07 ms for ZeRO 0). Within 1 %
+    // (measured +0.11 to +0.13 %); the same split without a pipeline, t1 p1 d8, as before.
+    PlanRequest request{test::smallGpt(), 8};
+    generate::ModelSpec& m = request.base.model;
+    m.layers = 4;
+    m.hidden = 1024;
+    m.heads = 16;
+    m.ffn = 4096;
+    request.base.training.globalBatch = 16;
+    SimulationSpec s = golden::spec(
+        {golden::dim(BlockKind::Switch, 4, 200, 500), golden::dim(BlockKind::Switch, 2, 20, 2000)});
+    const NetworkCosts network(s.platform, s.system);
+    std::vector<RankedCandidate> sample;
+    for (const auto& [pp, dp, zero] :
+         {std::array{2, 4, 0}, std::array{2, 4, 1}, std::array{2, 4, 2}, std::array{1, 8, 2}}) {
+        Candidate c;
+        c.pp = pp;
+        c.dp = dp;
+        c.zero = static_cast<int8_t>(zero);
+        sample.push_back(evaluateCandidate(request, network, c));
+    }
+    for (const SimulatedCandidate& c : simulateCandidates(s, request, sample, 2)) {
+        ASSERT_TRUE(c.ran) << c.error;
+        const double error = c.ranked.seconds() / c.simulatedSeconds - 1;
+        std::cout << candidateLabel(c.ranked.candidate) << ": estimate " << c.ranked.seconds() * 1e3
+                  << " ms, simulated " << c.simulatedSeconds * 1e3 << " ms (" << 100 * error
+                  << " %)\n";
+        EXPECT_LE(std::abs(error), 0.01) << candidateLabel(c.ranked.candidate);
+    }
 }

@@ -50,7 +50,7 @@ TEST(PlanRanking, EveryEstimateIsTheCandidatesOwnOnAnyNumberOfThreads) {
     EXPECT_EQ(one.rejectedForMemory, three.rejectedForMemory);
     EXPECT_EQ(candidateLabel(one.leastMemory.candidate),
               candidateLabel(three.leastMemory.candidate));
-    int withCp = 0, offloaded = 0;
+    int withCp = 0, offloaded = 0, walked = 0, closed = 0;
     // Per (shape, ZeRO, offload): the distinct estimates of its placements.
     std::map<std::string, std::set<double>> placed;
     std::map<std::string, int> placements;
@@ -59,19 +59,25 @@ TEST(PlanRanking, EveryEstimateIsTheCandidatesOwnOnAnyNumberOfThreads) {
         const std::string label = candidateLabel(r.candidate);
         EXPECT_EQ(label, candidateLabel(three.ranked[i].candidate)) << "rank " << i;
         EXPECT_EQ(r.seconds(), three.ranked[i].seconds()) << label;
-        const RankedCandidate alone = evaluateCandidate(request, network, r.candidate);
+        // The best kWalkedCandidates by the closed forms are walked, the rest not.
+        EXPECT_EQ(r.pipeline, three.ranked[i].pipeline) << label;
+        const RankedCandidate alone = evaluateCandidate(request, network, r.candidate, r.pipeline);
         EXPECT_EQ(alone.estimate.compute, r.estimate.compute) << label;
         EXPECT_EQ(alone.estimate.communication, r.estimate.communication) << label;
         EXPECT_EQ(alone.estimate.bubble, r.estimate.bubble) << label;
         EXPECT_EQ(alone.estimate.tail, r.estimate.tail) << label;
         EXPECT_EQ(alone.memoryBytes, r.memoryBytes) << label;
         withCp += r.candidate.cp > 1;
+        walked += r.candidate.pp > 1 && r.pipeline == PipelineModel::Walk;
+        closed += r.candidate.pp > 1 && r.pipeline == PipelineModel::ClosedForm;
         offloaded += r.candidate.offloadOptimizer;
         placed[withoutPlacement(r.candidate)].insert(r.seconds());
         ++placements[withoutPlacement(r.candidate)];
     }
     EXPECT_GT(withCp, 100);
     EXPECT_GT(offloaded, 100);
+    EXPECT_GT(walked, 100); // pipelines among the best kWalkedCandidates
+    EXPECT_GT(closed, 100); // and beyond them
     // Both kinds occur: placements sharing an estimate (twins) and placements that differ.
     int shared = 0, differing = 0;
     for (const auto& [label, estimates] : placed) {
