@@ -204,23 +204,21 @@ ShapeOutcome rankShape(const PlanRequest& request, const NetworkCosts& network,
     return out;
 }
 
-/// rankShape over every shape on `threads` threads, each taking the next shape not yet taken;
-/// the outcomes kept in the shapes' order, so the result does not depend on the threads.
-std::vector<ShapeOutcome> rankShapes(const PlanRequest& request, const NetworkCosts& network,
-                                     const std::vector<Shape>& shapes, int threads) {
-    std::vector<ShapeOutcome> outcomes(shapes.size());
+/// body(i) for every i < count on `threads` threads, each taking the next index not yet taken;
+/// the first exception stops the others from taking more and is rethrown once all have joined.
+template <class Body> void forEachOnThreads(size_t count, int threads, const Body& body) {
     std::atomic<size_t> next{0};
     std::exception_ptr failure;
     std::mutex failureMutex;
     auto work = [&] {
         try {
-            for (size_t i = next++; i < shapes.size(); i = next++)
-                outcomes[i] = rankShape(request, network, shapes[i]);
+            for (size_t i = next++; i < count; i = next++)
+                body(i);
         } catch (...) {
             const std::lock_guard<std::mutex> lock(failureMutex);
             if (!failure)
                 failure = std::current_exception();
-            next = shapes.size();
+            next = count;
         }
     };
     std::vector<std::thread> pool;
@@ -231,6 +229,15 @@ std::vector<ShapeOutcome> rankShapes(const PlanRequest& request, const NetworkCo
         thread.join();
     if (failure)
         std::rethrow_exception(failure);
+}
+
+/// rankShape over every shape on `threads` threads; the outcomes kept in the shapes' order, so
+/// the result does not depend on the threads.
+std::vector<ShapeOutcome> rankShapes(const PlanRequest& request, const NetworkCosts& network,
+                                     const std::vector<Shape>& shapes, int threads) {
+    std::vector<ShapeOutcome> outcomes(shapes.size());
+    forEachOnThreads(shapes.size(), threads,
+                     [&](size_t i) { outcomes[i] = rankShape(request, network, shapes[i]); });
     return outcomes;
 }
 
@@ -258,41 +265,21 @@ void walkTheBest(const PlanRequest& request, const NetworkCosts& network,
             shapeKeyOf(ranked[order[k]].candidate) != shapeKeyOf(ranked[order[k - 1]].candidate))
             groups.push_back(k);
     groups.push_back(order.size());
-    std::atomic<size_t> next{0};
-    std::exception_ptr failure;
-    std::mutex failureMutex;
-    auto work = [&] {
-        try {
-            for (size_t g = next++; g + 1 < groups.size(); g = next++) {
-                Candidate first = ranked[order[groups[g]]].candidate;
-                first.zero = 0; // the profile rankShape builds: ZeRO 0, no offload
-                first.offloadOptimizer = false;
-                const generate::GeneratorSpec shapeSpec = candidateSpec(request, first);
-                const generate::ModelProgram program = generate::buildProgram(shapeSpec);
-                const ShapeProfile profile = profileShape(shapeSpec, program);
-                for (size_t k = groups[g]; k < groups[g + 1]; ++k) {
-                    RankedCandidate& r = ranked[order[k]];
-                    r.pipeline = PipelineModel::Walk;
-                    r.estimate = estimateIteration(
-                        candidateSpec(request, r.candidate), profile, network,
-                        {request.offloadBytesPerSecond, request.offloadLatencySeconds});
-                }
-            }
-        } catch (...) {
-            const std::lock_guard<std::mutex> lock(failureMutex);
-            if (!failure)
-                failure = std::current_exception();
-            next = groups.size();
+    forEachOnThreads(groups.size() - 1, threads, [&](size_t g) {
+        Candidate first = ranked[order[groups[g]]].candidate;
+        first.zero = 0; // the profile rankShape builds: ZeRO 0, no offload
+        first.offloadOptimizer = false;
+        const generate::GeneratorSpec shapeSpec = candidateSpec(request, first);
+        const generate::ModelProgram program = generate::buildProgram(shapeSpec);
+        const ShapeProfile profile = profileShape(shapeSpec, program);
+        for (size_t k = groups[g]; k < groups[g + 1]; ++k) {
+            RankedCandidate& r = ranked[order[k]];
+            r.pipeline = PipelineModel::Walk;
+            r.estimate =
+                estimateIteration(candidateSpec(request, r.candidate), profile, network,
+                                  {request.offloadBytesPerSecond, request.offloadLatencySeconds});
         }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (std::thread& thread : pool)
-        thread.join();
-    if (failure)
-        std::rethrow_exception(failure);
+    });
 }
 
 } // namespace
