@@ -18,6 +18,29 @@
 using namespace astrolabe;
 using namespace astrolabe::plan;
 
+namespace {
+
+/// A 4-layer GPT (h 1,024, 16 heads, FFN 4,096, B 16) on 8 NPUs: 4 x 2 switches, 200 GB/s
+/// inside a switch and 20 GB/s between.
+struct SmallCase {
+    PlanRequest request;
+    SimulationSpec spec;
+};
+
+SmallCase fourLayerGptOnEightNpus() {
+    PlanRequest request{test::smallGpt(), 8};
+    generate::ModelSpec& m = request.base.model;
+    m.layers = 4;
+    m.hidden = 1024;
+    m.heads = 16;
+    m.ffn = 4096;
+    request.base.training.globalBatch = 16;
+    return {request, golden::spec({golden::dim(BlockKind::Switch, 4, 200, 500),
+                                   golden::dim(BlockKind::Switch, 2, 20, 2000)})};
+}
+
+} // namespace
+
 TEST(NetworkCosts, RingCollectivesMatchTheSimulatorOnOneDimension) {
     // One dimension of n NPUs, ring: all-reduce of S = 2(n-1) steps of (hops L + S/n / B + E)
     // plus n-1 reductions of 3 S/n at the local memory bandwidth; reduce-scatter n-1 of each;
@@ -114,15 +137,7 @@ TEST(PlanEstimate, OffloadedOptimizerStatesCostWhatTheSimulatorCharges) {
     // offloading adds to each candidate's simulated iteration is the traffic less the step (the
     // generator loads, steps and stores layer by layer, so the steps run beside the next loads),
     // not the whole traffic on top of the step.
-    PlanRequest request{test::smallGpt(), 8};
-    generate::ModelSpec& m = request.base.model;
-    m.layers = 4;
-    m.hidden = 1024;
-    m.heads = 16;
-    m.ffn = 4096;
-    request.base.training.globalBatch = 16;
-    SimulationSpec s = golden::spec(
-        {golden::dim(BlockKind::Switch, 4, 200, 500), golden::dim(BlockKind::Switch, 2, 20, 2000)});
+    auto [request, s] = fourLayerGptOnEightNpus();
     s.memory.type = RemoteMemoryType::PerNpuMemoryExpansion;
     s.memory.bandwidthBytesPerNs = 500;
     s.memory.latencyNs = 1000;
@@ -285,15 +300,7 @@ TEST(PlanEstimate, ALastStageSendsItsGradientBehindItsBuckets) {
     // not side by side (the estimate was 3.18 ms against 5.63 ms simulated for ZeRO-2, -44 %;
     // 3.44 against 6.07 ms for ZeRO 0). Within 1 %
     // (measured +0.11 to +0.13 %); the same split without a pipeline, t1 p1 d8, as before.
-    PlanRequest request{test::smallGpt(), 8};
-    generate::ModelSpec& m = request.base.model;
-    m.layers = 4;
-    m.hidden = 1024;
-    m.heads = 16;
-    m.ffn = 4096;
-    request.base.training.globalBatch = 16;
-    SimulationSpec s = golden::spec(
-        {golden::dim(BlockKind::Switch, 4, 200, 500), golden::dim(BlockKind::Switch, 2, 20, 2000)});
+    auto [request, s] = fourLayerGptOnEightNpus();
     const NetworkCosts network(s.platform, s.system);
     std::vector<RankedCandidate> sample;
     for (const auto& [pp, dp, zero] :
