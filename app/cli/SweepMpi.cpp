@@ -6,10 +6,26 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <sys/types.h>
 
 namespace astrolabe::cli {
+namespace {
+
+/// No such process, or a dead one its parent has not reaped yet (a zombie still answers
+/// kill(pid, 0); a rank that mpirun ended can stay one for a moment under load).
+bool processIsGone(pid_t pid) {
+    if (::kill(pid, 0) != 0)
+        return errno == ESRCH;
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    const size_t close = line.rfind(')'); // "pid (name) S ...": the name may hold spaces
+    return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z';
+}
+
+} // namespace
 
 // Scratch databases of sweeps whose process is gone (a rank killed while it packed a result)
 // on this machine: removed, so a killed sweep leaves nothing behind once any sweep runs again.
@@ -23,7 +39,7 @@ void removeOrphanedSweepScratch() {
         if (name.rfind(prefix, 0) != 0)
             continue;
         const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
-        if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+        if (pid > 0 && processIsGone(static_cast<pid_t>(pid)))
             fs::remove(entry.path(), failed);
     }
 }
@@ -96,6 +112,37 @@ std::string scratchDatabase(int rank) {
     return (fs::temp_directory_path() /
             ("astrolabe-sweep-" + std::to_string(::getpid()) + "-" + std::to_string(rank) + ".db"))
         .string();
+}
+
+/// This process's scratch database and its SQLite companions as plain strings, filled before
+/// the handler below is installed, so that the handler needs nothing but unlink.
+char g_scratchFiles[4][4096];
+
+/// mpirun ends the other ranks with SIGTERM when one dies: a rank in the middle of packing or
+/// unpacking a result removes its scratch files before it goes (SIGKILL cannot be caught; what
+/// it leaves, the next sweep's removeOrphanedSweepScratch removes).
+extern "C" void removeScratchAndEnd(int signal) {
+    for (const char* file : g_scratchFiles)
+        if (file[0] != '\0')
+            ::unlink(file);
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
+
+void removeScratchOnTermination(int rank) {
+    const std::string path = scratchDatabase(rank);
+    const char* suffixes[] = {"", "-wal", "-shm", "-journal"};
+    for (size_t i = 0; i < 4; ++i) {
+        const std::string file = path + suffixes[i];
+        if (file.size() >= sizeof g_scratchFiles[i])
+            return; // a temporary folder this deep: left to the next sweep's clean-up
+        std::memcpy(g_scratchFiles[i], file.c_str(), file.size() + 1);
+    }
+    struct sigaction action {};
+    action.sa_handler = removeScratchAndEnd;
+    sigemptyset(&action.sa_mask);
+    for (const int signal : {SIGTERM, SIGINT, SIGHUP})
+        sigaction(signal, &action, nullptr);
 }
 
 void removeDatabase(const std::string& path) {
@@ -180,6 +227,7 @@ MpiSweep::MpiSweep()
     MPI_Comm_rank(MPI_COMM_WORLD, &m_impl->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &m_impl->size);
     removeOrphanedSweepScratch();
+    removeScratchOnTermination(m_impl->rank);
     if (m_impl->size < 2) {
         MPI_Finalize();
         throw UsageError("--mpi needs at least 2 ranks: rank 0 stores the points and the others "

@@ -1,6 +1,7 @@
 // `astrolabe-cli sweep`: the torus example's 64 points, any worker count, and kill -9 halfway.
 #include "CliRunner.h"
 #include "TestPaths.h"
+#include "cli/SweepMpi.h"
 #include "core/Units.h"
 #include "project/ProjectFile.h"
 #include "simulation/Simulation.h"
@@ -367,4 +368,34 @@ TEST(SweepCommand, AServingSweepRanksItsPointsByGoodputPerGpu) {
     // prompts: the best point is one of the two with max-batch 256 (points 2 and 3).
     EXPECT_TRUE(bestPoint == "2" || bestPoint == "3") << r.out;
     fs::remove_all(dir);
+}
+
+TEST(SweepScratch, ARankThatDiedButIsNotReapedYetLeavesNothingBehind) {
+    // A rank that mpirun ended is a zombie until its parent reaps it, and a zombie still answers
+    // kill(pid, 0): its scratch database was kept as if the rank were alive, and left behind
+    // (seen under load in cli_sweep_mpi_lost_rank). A running process's file stays.
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0)
+        ::_exit(0); // dead at once, not reaped until waitpid below
+    const auto scratch = [](pid_t pid) {
+        return fs::temp_directory_path() / ("astrolabe-sweep-" + std::to_string(pid) + "-2.db");
+    };
+    for (int i = 0; i < 500; ++i) { // until the child is a zombie
+        std::ifstream stat("/proc/" + std::to_string(child) + "/stat");
+        std::string line;
+        std::getline(stat, line);
+        if (const size_t close = line.rfind(')');
+            close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z')
+            break;
+        ::usleep(2000);
+    }
+    std::ofstream(scratch(child)) << "scratch";
+    std::ofstream(scratch(::getpid())) << "scratch";
+    astrolabe::cli::removeOrphanedSweepScratch();
+    EXPECT_FALSE(fs::exists(scratch(child)));
+    EXPECT_TRUE(fs::exists(scratch(::getpid())));
+    fs::remove(scratch(::getpid()));
+    int status = 0;
+    ::waitpid(child, &status, 0);
 }
