@@ -115,8 +115,8 @@ struct OffloadCost {
 ///   ClosedForm: the ranking's first pass over the whole space (Planner.h), O(p) instead of
 ///     O(p v m): 1F1B m max(tau_max, (sum_s tau_s + 2 (p - 1) delta) / p) + a bubble of
 ///     sum_s tau_s - tau_max + 2 (p - 1) delta; interleaved (m + (p - 1) / v) (tau_max +
-///     2 v delta). It charges the messages the walk finds hidden (up to 4 % over on GPT-3's
-///     best, docs/planner.md), so it only chooses which candidates the walk re-estimates.
+///     2 v delta). It charges messages the walk finds hidden (docs/planner.md), so it only
+///     chooses which candidates the walk re-estimates.
 enum class PipelineModel : uint8_t { Walk, ClosedForm };
 
 /// The estimate of spec (its ZeRO stage and placement) from its shape's profile. With the

@@ -75,8 +75,9 @@ Candidate candidateFromSpec(const generate::GeneratorSpec& spec);
 void offloadTierOf(PlanRequest& request, const RemoteMemoryConfig& memory);
 
 /// How many of the best candidates by the closed-form pipeline (PipelineModel::ClosedForm) the
-/// ranking re-estimates with the pipeline walk before it sorts them again (docs/planner.md:
-/// the closed forms are within 4 % of the walk on GPT-3's best, which spans more than that).
+/// ranking re-estimates with the pipeline walk before it sorts them again (docs/planner.md,
+/// "pipeline: the schedule walked", says how far down the closed forms' order the walk's best
+/// lie).
 inline constexpr size_t kWalkedCandidates = 4096;
 
 /// Ranks the whole space (on request.threads threads): every candidate estimated with the

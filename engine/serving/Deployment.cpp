@@ -11,6 +11,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <tuple>
 
 namespace astrolabe::serving {
 namespace {
@@ -33,28 +34,28 @@ struct Builder {
     generate::ModelSpec model;
     ModelFigures figures;
     hardware::Accelerator gpu;
-    std::map<std::pair<int, int>, LinearTime> fits;
+    std::map<std::tuple<int, int, double>, LinearTime> fits;
 
-    LinearTime fit(int collective, int gpus, const std::string& key) {
-        const auto k = std::make_pair(collective, gpus);
+    /// The platform's collective over `gpus` GPUs, fitted once per (collective, GPUs, factor);
+    /// `allToAllFactor` scales the all-to-all's bandwidth on top of the system's own factor.
+    LinearTime fit(int collective, int gpus, const std::string& key, double allToAllFactor = 1) {
+        const auto k = std::make_tuple(collective, gpus, allToAllFactor);
         if (const auto it = fits.find(k); it != fits.end())
             return it->second;
-        return fits[k] = fitCollective(spec, collective, gpus, key, s.computeModel == "operations");
+        SimulationSpec scaled = spec;
+        scaled.system.bandwidthFactor[static_cast<size_t>(CollectiveKind::AllToAll)] *=
+            allToAllFactor;
+        return fits[k] =
+                   fitCollective(scaled, collective, gpus, key, s.computeModel == "operations");
     }
 
     /// The all-to-all of iterations that only decode (DeepEP's low-latency kernels): the
-    /// platform's, its links at low-latency-bandwidth-factor of their bandwidth for it (on top
-    /// of system.all-to-all-bandwidth-factor). None when the factor is 1.
+    /// platform's at low-latency-bandwidth-factor of its links' bandwidth. None when the factor
+    /// is 1 (the platform's own all-to-all serves both).
     std::optional<LinearTime> lowLatencyFit(int gpus, const std::string& key) {
         if (!model.isMoe() || s.lowLatencyBandwidthFactor == 1)
             return std::nullopt;
-        const auto k = std::make_pair(-6, gpus);
-        if (const auto it = fits.find(k); it != fits.end())
-            return it->second;
-        SimulationSpec slower = spec;
-        slower.system.bandwidthFactor[static_cast<size_t>(CollectiveKind::AllToAll)] *=
-            s.lowLatencyBandwidthFactor;
-        return fits[k] = fitCollective(slower, 6, gpus, key, s.computeModel == "operations");
+        return fit(6, gpus, key, s.lowLatencyBandwidthFactor);
     }
 
     ReplicaHardware hardwareFor(int gpus, int tp) const {

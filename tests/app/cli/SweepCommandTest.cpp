@@ -372,8 +372,8 @@ TEST(SweepCommand, AServingSweepRanksItsPointsByGoodputPerGpu) {
 
 TEST(SweepScratch, ARankThatDiedButIsNotReapedYetLeavesNothingBehind) {
     // A rank that mpirun ended is a zombie until its parent reaps it, and a zombie still answers
-    // kill(pid, 0): its scratch database was kept as if the rank were alive, and left behind
-    // (seen under load in cli_sweep_mpi_lost_rank). A running process's file stays.
+    // kill(pid, 0): the clean-up must take it for gone, or its scratch database stays behind
+    // (cli_sweep_mpi_lost_rank under load). A running process's file stays.
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0)

@@ -297,9 +297,8 @@ TEST(PlanEstimate, ALastStageSendsItsGradientBehindItsBuckets) {
     // last backward pass is done. The last stage's final gradient for the first stage is sent
     // after its buckets (lower node ids take the communication slot first), so the first
     // stage's last backward waits for them: the two stages' reductions run one after the other,
-    // not side by side (the estimate was 3.18 ms against 5.63 ms simulated for ZeRO-2, -44 %;
-    // 3.44 against 6.07 ms for ZeRO 0). Within 1 %
-    // (measured +0.11 to +0.13 %); the same split without a pipeline, t1 p1 d8, as before.
+    // not side by side. Within 1 % for ZeRO 0-2, and for the same split without a pipeline,
+    // t1 p1 d8.
     auto [request, s] = fourLayerGptOnEightNpus();
     const NetworkCosts network(s.platform, s.system);
     std::vector<RankedCandidate> sample;

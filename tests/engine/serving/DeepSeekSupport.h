@@ -1,7 +1,7 @@
 #pragma once
 // DeepSeek-V3 on H800 nodes: 8 GPUs on NVLink (200 GB/s each way), nodes on 400 Gb/s NICs.
 // Decode's all-to-all (DeepEP's low-latency kernels) moves at 0.85 of the links' bandwidth, set
-// from DeepEP's published EP128 row (DeepSeekProfile.DeepEpsTablesSetTheAllToAll).
+// from DeepEP's published EP128 row (DeepSeekProfile.DeepEpsLowLatencyRowSetsTheDecodeAllToAll).
 #include "project/ProjectFile.h"
 #include "serving/StepCost.h"
 
