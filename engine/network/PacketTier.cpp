@@ -1,20 +1,11 @@
 #include "network/PacketTier.h"
 
 #include "core/Error.h"
+#include "core/Modules.h"
 
-#include <cstdlib>
 #include <dlfcn.h>
 #include <filesystem>
 #include <system_error>
-
-// Set by engine/network/CMakeLists.txt: the module's folder in the build tree, and the installed
-// module's folder relative to the installed executables' (e.g. "../lib/astrolabe").
-#ifndef ASTROLABE_PACKET_MODULE_BUILD_DIR
-#define ASTROLABE_PACKET_MODULE_BUILD_DIR ""
-#endif
-#ifndef ASTROLABE_PACKET_MODULE_INSTALL_DIR
-#define ASTROLABE_PACKET_MODULE_INSTALL_DIR "../lib/astrolabe"
-#endif
 
 namespace astrolabe {
 
@@ -24,17 +15,6 @@ using AbiFn = int (*)();
 using CreateFn = PacketTierNetwork* (*)(const PacketTierArgs*);
 
 namespace fs = std::filesystem;
-
-fs::path executableDir() {
-    std::error_code error;
-    const fs::path self = fs::read_symlink("/proc/self/exe", error);
-    return error ? fs::path() : self.parent_path();
-}
-
-std::string dlError() {
-    const char* text = dlerror();
-    return text != nullptr ? text : "unknown dlopen error";
-}
 
 /// Opens one candidate; empty on success (entry point in `create`), else why it failed.
 std::string tryOpen(const std::string& path, CreateFn& create) {
@@ -46,7 +26,7 @@ std::string tryOpen(const std::string& path, CreateFn& create) {
     // already open returns the same handle, so a second run opens nothing new.
     void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr)
-        return dlError();
+        return dlErrorText();
     const auto abi = reinterpret_cast<AbiFn>(dlsym(handle, kPacketAbiSymbol));
     const auto entry = reinterpret_cast<CreateFn>(dlsym(handle, kPacketCreateSymbol));
     if (abi == nullptr || entry == nullptr)
@@ -62,24 +42,7 @@ std::string tryOpen(const std::string& path, CreateFn& create) {
 } // namespace
 
 std::vector<std::string> packetModuleCandidates() {
-    if (const char* forced = std::getenv("ASTROLABE_PACKET_MODULE"); forced != nullptr && *forced)
-        return {forced};
-    std::vector<std::string> paths;
-    const auto add = [&paths](const fs::path& path) {
-        const std::string text = path.lexically_normal().string();
-        for (const std::string& seen : paths)
-            if (seen == text)
-                return;
-        paths.push_back(text);
-    };
-    const fs::path here = executableDir();
-    if (!here.empty()) {
-        add(here / kPacketModuleName);
-        add(here / ASTROLABE_PACKET_MODULE_INSTALL_DIR / kPacketModuleName);
-    }
-    if (*ASTROLABE_PACKET_MODULE_BUILD_DIR)
-        add(fs::path(ASTROLABE_PACKET_MODULE_BUILD_DIR) / kPacketModuleName);
-    return paths;
+    return moduleCandidates(kPacketModuleName, "ASTROLABE_PACKET_MODULE");
 }
 
 std::unique_ptr<PacketTierNetwork> openPacketTier(const PacketTierArgs& args,
