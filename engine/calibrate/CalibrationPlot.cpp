@@ -11,6 +11,11 @@ namespace {
 
 constexpr double kWidth = 760, kHeight = 480, kLeft = 70, kRight = 180, kTop = 40, kBottom = 50;
 const char* const kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"};
+/// Bus bandwidths below this are drawn at the chart's floor (nothing measured is this slow).
+constexpr double kMinShownGBps = 1e-6;
+/// The most message-size labels on the x axis: the plot is 510 units wide and a label such as
+/// "128 KiB" takes about 45.
+constexpr double kMaxSizeLabels = 8;
 
 std::string num(double v) {
     char buffer[32];
@@ -56,13 +61,13 @@ std::string calibrationSvg(const std::vector<CalibrationPoint>& points, const Co
         for (const double us : {points[i].timeUs, i < heldOutUs.size() ? heldOutUs[i] : NAN})
             if (us > 0) {
                 const double bw = measuredBusGBps(points[i], us);
-                minBw = std::min(minBw, std::max(bw, 1e-3));
+                minBw = std::min(minBw, std::max(bw, kMinShownGBps));
                 maxBw = std::max(maxBw, bw);
             }
     }
     maxSize = std::max(maxSize, minSize * 2);
-    const double y0 = std::floor(std::log10(std::max(minBw, 1e-3)));
-    const double y1 = std::max(std::ceil(std::log10(std::max(maxBw, 1e-3))), y0 + 1);
+    const double y0 = std::floor(std::log10(std::max(minBw, kMinShownGBps)));
+    const double y1 = std::max(std::ceil(std::log10(std::max(maxBw, kMinShownGBps))), y0 + 1);
     const double plotW = kWidth - kLeft - kRight, plotH = kHeight - kTop - kBottom;
     const auto x = [&](double size) {
         return kLeft + plotW * std::log2(size / minSize) / std::log2(maxSize / minSize);
@@ -78,8 +83,6 @@ std::string calibrationSvg(const std::vector<CalibrationPoint>& points, const Co
     svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     svg +=
         "<text x=\"" + num(kLeft) + "\" y=\"22\" font-size=\"14\">" + escaped(title) + "</text>\n";
-    svg += "<rect x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" + num(plotW) +
-           "\" height=\"" + num(plotH) + "\" fill=\"none\" stroke=\"#444\"/>\n";
     for (double e = y0; e <= y1; ++e) {
         const double gy = y(std::pow(10.0, e));
         svg += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(kLeft + plotW) + "\" y1=\"" + num(gy) +
@@ -87,14 +90,26 @@ std::string calibrationSvg(const std::vector<CalibrationPoint>& points, const Co
         svg += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(gy + 4) + "\" text-anchor=\"end\">" +
                units::formatPlain(std::pow(10.0, e), 3) + "</text>\n";
     }
-    for (double s = std::exp2(std::ceil(std::log2(minSize))); s <= maxSize; s *= 4) {
+    // A grid line every factor of 4; a label on every one of them while at most kMaxSizeLabels
+    // fit, else on every 16th, 64th, ... size, so that labels like "128 KiB" never overlap.
+    const double doublings = std::log2(maxSize / minSize);
+    int labelEvery = 1; // grid lines
+    while (doublings / (2.0 * labelEvery) > kMaxSizeLabels)
+        labelEvery *= 2;
+    const double firstLine = std::exp2(std::ceil(std::log2(minSize)));
+    int gridLine = 0;
+    for (double s = firstLine; s <= maxSize; s *= 4, ++gridLine) {
         const double gx = x(s);
         svg += "<line x1=\"" + num(gx) + "\" x2=\"" + num(gx) + "\" y1=\"" + num(kTop) +
                "\" y2=\"" + num(kTop + plotH) + "\" stroke=\"#eee\"/>\n";
-        svg += "<text x=\"" + num(gx) + "\" y=\"" + num(kTop + plotH + 16) +
-               "\" text-anchor=\"middle\">" + escaped(units::formatSize(static_cast<uint64_t>(s))) +
-               "</text>\n";
+        if (gridLine % labelEvery == 0)
+            svg += "<text x=\"" + num(gx) + "\" y=\"" + num(kTop + plotH + 16) +
+                   "\" text-anchor=\"middle\">" +
+                   escaped(units::formatSize(static_cast<uint64_t>(s))) + "</text>\n";
     }
+    // The frame over the grid lines that end on it.
+    svg += "<rect x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" + num(plotW) +
+           "\" height=\"" + num(plotH) + "\" fill=\"none\" stroke=\"#444\"/>\n";
     svg += "<text x=\"" + num(kLeft + plotW / 2) + "\" y=\"" + num(kHeight - 10) +
            "\" text-anchor=\"middle\">message size (nccl-tests size)</text>\n";
     svg += "<text transform=\"translate(16," + num(kTop + plotH / 2) +
