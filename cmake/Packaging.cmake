@@ -4,11 +4,13 @@
 include(GNUInstallDirs)
 
 install(TARGETS astrolabe-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-# The packet tier (ns-3), opened by the executables only for a packet run: where PacketTier.cpp
-# looks for it relative to them (engine/network/CMakeLists.txt). dpkg-shlibdeps reads its ns-3
-# dependencies from it.
+# The modules the executables open only when needed, where core/Modules.cpp looks for them
+# relative to the executables (engine/core/CMakeLists.txt): the packet tier (ns-3) for a packet
+# run, the PNG renderer (Qt) for a chart asked for as PNG. dpkg-shlibdeps reads their
+# dependencies from them.
 install(TARGETS astrolabe-packet LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/astrolabe)
 if(ASTROLABE_BUILD_GUI)
+    install(TARGETS astrolabe-svg-png LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/astrolabe)
     install(TARGETS astrolabe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
     install(FILES packaging/debian/astrolabe.desktop
             DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)

@@ -154,6 +154,7 @@ say "built $(basename "$deb") ($(du -h "$deb" | cut -f1))"
 new_root install-root
 r2=$new_dir
 cp "$deb" "$r2/tmp/"
+cp "$r1/home/astrolabe/tests/data/nccl-tests/a100-oci-1node-all_reduce.txt" "$r2/tmp/"
 say "fresh root 2: apt-get install ./$(basename "$deb")"
 in_root "$r2" bash -c "cd /tmp && export DEBIAN_FRONTEND=noninteractive && apt-get update -qq \
     && apt-get install -y -qq ./$(basename "$deb")" >"$work/install.log" 2>&1 \
@@ -162,6 +163,9 @@ in_root "$r2" bash -c 'cp -r /usr/share/astrolabe/projects/quickstart /root/quic
     && astrolabe-cli run /root/quickstart/project.yaml \
     && astrolabe-cli run /root/quickstart/project.yaml --backend packet \
     && QT_QPA_PLATFORM=offscreen astrolabe --version \
+    && astrolabe-cli calibrate nccl-tests /tmp/a100-oci-1node-all_reduce.txt --dry-run \
+           --project /usr/share/astrolabe/projects/hgx-h100/project.yaml --plot /root/fit.png \
+    && head -c 4 /root/fit.png | grep -q PNG && echo "PNG chart drawn" \
     && test -s /usr/share/man/man1/astrolabe-cli.1.gz \
     && test -s /usr/share/applications/astrolabe.desktop' 2>&1 | tee "$work/installed.log" || true
 grep -q '^Quick start: ' "$work/installed.log" && grep -q 'finished at' "$work/installed.log" \
@@ -169,5 +173,7 @@ grep -q '^Quick start: ' "$work/installed.log" && grep -q 'finished at' "$work/i
 grep -qi '^astrolabe ' "$work/installed.log" || fail "the installed GUI did not start (log above)"
 grep -q '^Quick start: .*, ns3$' "$work/installed.log" \
     || fail "the installed package did not open its packet module (astrolabe-packet.so) for a packet run"
-say "the installed package runs the quick start"
+grep -q '^PNG chart drawn$' "$work/installed.log" \
+    || fail "the installed astrolabe-cli did not draw a calibration chart as PNG (astrolabe-svg-png.so)"
+say "the installed package runs the quick start and draws a PNG chart"
 say "PASSED"

@@ -5,6 +5,7 @@
 #include "calibrate/CalibrationPlot.h"
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
+#include "cli/PngChart.h"
 #include "core/Error.h"
 #include "core/OutputFile.h"
 #include "core/Units.h"
@@ -28,7 +29,9 @@ ArgParser calibrateParser() {
           "the test program of every file (all_reduce, all_gather, reduce_scatter, alltoall, "
           "sendrecv), when the files do not say",
           ""},
-         {"plot", "FILE", "also write the measured-against-predicted chart as SVG", ""},
+         {"plot", "FILE",
+          "also write the measured-against-predicted chart: SVG, or PNG when FILE ends in .png",
+          ""},
          {"dry-run", "", "report the fit and the settings, write no project", ""}},
         {"SOURCE", "FILE..."});
 }
@@ -69,19 +72,27 @@ int calibrateCommand(const ParsedArgs& args, std::ostream& out, std::ostream& er
     out << applied.settings << "\n";
     for (const std::string& w : applied.warnings)
         err << "astrolabe-cli: warning: " << w << "\n";
+    // The chart is drawn before anything is written: a PNG that cannot be drawn (no module)
+    // leaves no calibrated project behind either.
+    const std::string plot = args.value("plot");
+    std::string chart;
+    if (!plot.empty()) {
+        const std::string title = "Calibration of " +
+                                  std::filesystem::path(project).filename().string() +
+                                  ", dimension " + std::to_string(dimension);
+        chart = calibrationSvg(calibration.points, calibration.fit.model,
+                               calibration.heldOut.predictedUs, title);
+        if (wantsPng(plot))
+            chart = renderPngChart(chart);
+    }
     if (!args.has("dry-run")) {
         const std::string target = args.value("out", project);
         const std::string text = calibratedProjectText(spec, applied, target);
         writeOutputFile(target, "the calibrated project", [&](std::ostream& o) { o << text; });
         out << "wrote " << target << "\n";
     }
-    if (const std::string plot = args.value("plot"); !plot.empty()) {
-        const std::string title = "Calibration of " +
-                                  std::filesystem::path(project).filename().string() +
-                                  ", dimension " + std::to_string(dimension);
-        const std::string svg = calibrationSvg(calibration.points, calibration.fit.model,
-                                               calibration.heldOut.predictedUs, title);
-        writeOutputFile(plot, "the calibration chart", [&](std::ostream& o) { o << svg; });
+    if (!plot.empty()) {
+        writeOutputFile(plot, "the calibration chart", [&](std::ostream& o) { o << chart; });
         out << "wrote " << plot << "\n";
     }
     out << "fit and checks took " << units::formatFixed(calibration.seconds, 3) << " s\n";

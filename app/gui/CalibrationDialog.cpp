@@ -1,8 +1,10 @@
 #include "gui/CalibrationDialog.h"
 
 #include "calibrate/CalibratedProject.h"
+#include "calibrate/CalibrationPlot.h"
 #include "core/Error.h"
 #include "gui/ProjectDocument.h"
+#include "png/SvgRender.h"
 #include "spec/PlatformSpec.h"
 
 #include <QChart>
@@ -16,8 +18,10 @@
 #include <QLineSeries>
 #include <QListWidget>
 #include <QLogValueAxis>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QScatterSeries>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -50,6 +54,7 @@ CalibrationDialog::CalibrationDialog(ProjectDocument* document, QWidget* parent)
     , m_dimension(new QComboBox(this))
     , m_fit(new QPushButton(tr("&Fit"), this))
     , m_apply(new QPushButton(tr("&Apply to Project"), this))
+    , m_saveChart(new QPushButton(tr("&Save Chart\u2026"), this))
     , m_report(new QPlainTextEdit(this))
     , m_chart(new QChartView(this)) {
     setWindowTitle(tr("Calibrate from nccl-tests"));
@@ -88,9 +93,13 @@ CalibrationDialog::CalibrationDialog(ProjectDocument* document, QWidget* parent)
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     buttons->addButton(m_fit, QDialogButtonBox::ActionRole);
     buttons->addButton(m_apply, QDialogButtonBox::ApplyRole);
+    buttons->addButton(m_saveChart, QDialogButtonBox::ActionRole);
+    m_saveChart->setToolTip(tr("The chart as SVG or PNG, as 'astrolabe-cli calibrate --plot' "
+                               "draws it"));
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_fit, &QPushButton::clicked, this, &CalibrationDialog::fit);
     connect(m_apply, &QPushButton::clicked, this, &CalibrationDialog::applyToProject);
+    connect(m_saveChart, &QPushButton::clicked, this, &CalibrationDialog::chooseChartFile);
     auto* results = new QHBoxLayout;
     results->addWidget(m_report, 1);
     results->addWidget(m_chart, 1);
@@ -262,6 +271,42 @@ bool CalibrationDialog::applyToProject() {
     return true;
 }
 
+void CalibrationDialog::chooseChartFile() {
+    QString filter;
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save Chart"), QStringLiteral("calibration.svg"),
+                                     tr("SVG image (*.svg);;PNG image (*.png)"), &filter);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!saveChart(path, &error))
+        QMessageBox::warning(this, tr("Save Chart"), error);
+}
+
+bool CalibrationDialog::saveChart(const QString& path, QString* error) {
+    const auto fail = [error](const QString& why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    if (!m_result || m_fitting)
+        return fail(tr("There is no fit to draw: choose files and Fit first."));
+    const std::string title = "Calibration of " + m_document->displayName().toStdString() +
+                              ", dimension " + std::to_string(m_dimension->currentIndex());
+    QByteArray bytes = QByteArray::fromStdString(calibrationSvg(
+        m_result->points, m_result->fit.model, m_result->heldOut.predictedUs, title));
+    if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
+        QString why;
+        bytes = pngFromSvg(bytes, 2, &why);
+        if (bytes.isEmpty())
+            return fail(tr("%1: %2").arg(path, why));
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        return fail(tr("%1: cannot write the chart: %2").arg(path, file.errorString()));
+    return true;
+}
+
 QString CalibrationDialog::reportText() const {
     return m_report->toPlainText();
 }
@@ -269,6 +314,7 @@ QString CalibrationDialog::reportText() const {
 void CalibrationDialog::updateButtons() {
     m_fit->setEnabled(!m_fitting && m_files->count() > 0);
     m_apply->setEnabled(!m_fitting && m_result != nullptr);
+    m_saveChart->setEnabled(!m_fitting && m_result != nullptr);
 }
 
 } // namespace astrolabe::gui

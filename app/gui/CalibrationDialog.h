@@ -3,7 +3,7 @@
 // the dimension they exercised, fit (engine/calibrate, the same calibrate() the CLI runs, off the
 // GUI thread: a worker thread whose result arrives by queued call), read the fit and its held-out
 // errors with the chart of measured and predicted bus bandwidth, and apply the fitted settings
-// to the project as one undoable step.
+// to the project as one undoable step; save the chart as SVG or PNG.
 
 #include "calibrate/Calibration.h"
 
@@ -36,6 +36,10 @@ public:
     bool fit();
     /// Writes the fitted settings into the project as one undoable step; false without a fit.
     bool applyToProject();
+    /// Writes the chart of the fit shown, the same chart as `calibrate --plot` draws: PNG when
+    /// `path` ends in .png (twice the SVG's size), else SVG. False, with the reason in `error`,
+    /// without a fit or when the file cannot be written.
+    bool saveChart(const QString& path, QString* error = nullptr);
     QString reportText() const;
     bool isFitting() const { return m_fitting; }
 
@@ -45,6 +49,7 @@ signals:
 
 private:
     void chooseFiles();
+    void chooseChartFile();
     void showResult(std::shared_ptr<const Calibration> calibration, const QString& error);
     void showChart(const Calibration& calibration);
     void updateButtons();
@@ -54,6 +59,7 @@ private:
     QComboBox* m_dimension;
     QPushButton* m_fit;
     QPushButton* m_apply;
+    QPushButton* m_saveChart;
     QPlainTextEdit* m_report;
     QChartView* m_chart;
     std::thread m_worker;

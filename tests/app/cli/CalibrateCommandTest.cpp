@@ -4,11 +4,13 @@
 #include "CliRunner.h"
 #include "TestPaths.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sstream>
+#include <utility>
 
 namespace fs = std::filesystem;
 using clitest::cli;
@@ -25,7 +27,7 @@ std::string hgx() {
 }
 
 std::string slurp(const fs::path& path) {
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
@@ -57,6 +59,51 @@ TEST(CalibrateCommand, FitsWritesTheProjectAndThePlot) {
     EXPECT_EQ(cli({"run", out, "--no-store"}).code, 0);
     r = cli({"run", out, "--no-store", "--backend", "congestion-aware"});
     EXPECT_EQ(r.code, 0) << r.err;
+    fs::remove_all(dir);
+}
+
+/// A PNG file's width and height, from its IHDR chunk (big-endian, bytes 16 - 23).
+std::pair<uint32_t, uint32_t> pngSize(const std::string& png) {
+    const auto be32 = [&png](size_t at) {
+        uint32_t v = 0;
+        for (size_t i = 0; i < 4; ++i)
+            v = (v << 8) | static_cast<unsigned char>(png[at + i]);
+        return v;
+    };
+    return {be32(16), be32(20)};
+}
+
+#ifdef ASTROLABE_HAS_PNG_MODULE
+TEST(CalibrateCommand, WritesThePlotAsPngWhenItsNameEndsInPng) {
+    const fs::path dir = clitest::scratchDir("calibrate-cli-png");
+    const fs::path png = dir / "fit.PNG";
+    const auto r = cli({"calibrate", "nccl-tests", dataset("a100-oci-1node-all_reduce.txt"),
+                        "--project", hgx(), "--dry-run", "--plot", png.string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("wrote " + png.string()));
+    const std::string bytes = slurp(png);
+    ASSERT_GE(bytes.size(), 24u);
+    EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    EXPECT_EQ(bytes.substr(12, 4), "IHDR");
+    // The SVG's 760 x 480 at twice its size (engine/calibrate/CalibrationPlot.cpp).
+    EXPECT_EQ(pngSize(bytes), std::make_pair(1520u, 960u));
+    fs::remove_all(dir);
+}
+#endif
+
+TEST(CalibrateCommand, APngPlotWithoutItsModuleWritesNothingAndSaysWhatToDo) {
+    const fs::path dir = clitest::scratchDir("calibrate-cli-no-png");
+    const fs::path missing = dir / "missing-module.so";
+    const clitest::ScopedEnv env("ASTROLABE_PNG_MODULE", missing.string());
+    const fs::path out = dir / "calibrated.yaml", png = dir / "fit.png";
+    const auto r = cli({"calibrate", "nccl-tests", dataset("a100-oci-1node-all_reduce.txt"),
+                        "--project", hgx(), "--out", out.string(), "--plot", png.string()});
+    EXPECT_NE(r.code, 0);
+    EXPECT_THAT(r.err, HasSubstr("astrolabe-svg-png.so"));
+    EXPECT_THAT(r.err, HasSubstr(missing.string() + ": no such file"));
+    EXPECT_THAT(r.err, HasSubstr("name the chart '.svg'"));
+    EXPECT_FALSE(fs::exists(out)) << "the project was written although the chart failed";
+    EXPECT_FALSE(fs::exists(png));
     fs::remove_all(dir);
 }
 

@@ -3,6 +3,7 @@
 
 #include "cli/Commands.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -15,6 +16,18 @@ struct Result {
     int code;
     std::string out;
     std::string err;
+};
+
+/// Sets an environment variable for one scope.
+struct ScopedEnv {
+    ScopedEnv(const char* name, const std::string& value)
+        : m_name(name) {
+        setenv(name, value.c_str(), 1);
+    }
+    ~ScopedEnv() { unsetenv(m_name); }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+    const char* m_name;
 };
 
 inline Result cli(const std::vector<std::string>& args) {

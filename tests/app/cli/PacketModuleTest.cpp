@@ -29,18 +29,6 @@ fs::path ringProject(const fs::path& dir, const std::string& backend) {
     return project;
 }
 
-/// Sets an environment variable for one scope.
-struct ScopedEnv {
-    ScopedEnv(const char* name, const std::string& value)
-        : m_name(name) {
-        setenv(name, value.c_str(), 1);
-    }
-    ~ScopedEnv() { unsetenv(m_name); }
-    ScopedEnv(const ScopedEnv&) = delete;
-    ScopedEnv& operator=(const ScopedEnv&) = delete;
-    const char* m_name;
-};
-
 } // namespace
 
 TEST(PacketModule, AnalyticalRunsNeverMapNs3AndAPacketRunOpensTheModule) {
@@ -64,7 +52,7 @@ TEST(PacketModule, AnalyticalRunsNeverMapNs3AndAPacketRunOpensTheModule) {
 TEST(PacketModule, AMissingModuleNamesThePathTriedAndTheSetting) {
     const fs::path dir = clitest::scratchDir("packet-module-missing");
     const std::string missing = (dir / "no-such-module.so").string();
-    const ScopedEnv env("ASTROLABE_PACKET_MODULE", missing);
+    const clitest::ScopedEnv env("ASTROLABE_PACKET_MODULE", missing);
     const clitest::Result r =
         clitest::cli({"run", "--no-store", ringProject(dir, "packet").string()});
     EXPECT_NE(r.code, 0);
@@ -87,7 +75,7 @@ TEST(PacketModule, ALibraryThatIsNotTheModuleIsRefusedByName) {
     const std::string libc =
         maps.substr(maps.rfind(' ', at) + 1, at + 10 - maps.rfind(' ', at) - 1);
     const fs::path dir = clitest::scratchDir("packet-module-wrong");
-    const ScopedEnv env("ASTROLABE_PACKET_MODULE", libc);
+    const clitest::ScopedEnv env("ASTROLABE_PACKET_MODULE", libc);
     const clitest::Result r =
         clitest::cli({"run", "--no-store", ringProject(dir, "packet").string()});
     EXPECT_NE(r.code, 0);

@@ -5,13 +5,17 @@
 
 #include "GuiTestSupport.h"
 #include "TestPaths.h"
+#include "cli/Commands.h"
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
 
 #include <QChartView>
+#include <QImage>
 #include <QSignalSpy>
 #include <QUndoStack>
+#include <cstdlib>
 #include <gtest/gtest.h>
+#include <sstream>
 
 using namespace astrolabe;
 using namespace astrolabe::gui;
@@ -30,6 +34,39 @@ struct Window {
 
 QString dataset(const char* name) {
     return QString::fromStdString(ASTROLABE_TEST_DATA_DIR + "/nccl-tests/" + name);
+}
+
+/// The calibration chart drawn as PNG (app/png), looked at as an image: the size the SVG gives
+/// at twice its scale, a white page, the first collective's colour where its dots and line are,
+/// and dark title text at the top (the fonts were found).
+void expectChartImage(const QString& path) {
+    const QImage image(path);
+    ASSERT_FALSE(image.isNull()) << path.toStdString();
+    EXPECT_EQ(image.size(), QSize(1520, 960));
+    EXPECT_EQ(image.pixelColor(2, 2), QColor(Qt::white));
+    // #1f77b4, the first series' colour (engine/calibrate/CalibrationPlot.cpp), within a margin
+    // for antialiasing; text: every channel below 100, in the title band above the plot.
+    int series = 0, title = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            if (std::abs(c.red() - 0x1f) < 24 && std::abs(c.green() - 0x77) < 24 &&
+                std::abs(c.blue() - 0xb4) < 24)
+                ++series;
+            if (y < 80 && c.red() < 100 && c.green() < 100 && c.blue() < 100)
+                ++title;
+        }
+    EXPECT_GT(series, 2000) << "the series' dots and line are missing";
+    EXPECT_GT(title, 200) << "the title's text is missing (no font?)";
+}
+
+/// The A100 node's sweep fitted in the dialog.
+void fitA100(CalibrationDialog& dialog) {
+    QSignalSpy fitted(&dialog, &CalibrationDialog::fitted);
+    dialog.addFiles({dataset("a100-oci-1node-all_reduce.txt")});
+    ASSERT_TRUE(dialog.fit());
+    ASSERT_TRUE(fitted.wait(30000));
+    ASSERT_TRUE(fitted.at(0).at(0).toBool()) << dialog.reportText().toStdString();
 }
 
 } // namespace
@@ -85,4 +122,49 @@ TEST(CalibrationDialog, UnfittableDataShowsTheMessageAndCannotBeApplied) {
     EXPECT_TRUE(dialog.reportText().contains(QStringLiteral("a fit needs at least 3")))
         << dialog.reportText().toStdString();
     EXPECT_FALSE(dialog.applyToProject());
+}
+
+// `calibrate --plot fit.png`: the command-line program opens astrolabe-svg-png.so for it.
+TEST(CalibrationDialog, TheCommandLinesPngChartShowsTheSeriesAndItsText) {
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("fit.png"));
+    std::ostringstream out, err;
+    ASSERT_EQ(cli::runCli({"calibrate", "nccl-tests",
+                           dataset("a100-oci-1node-all_reduce.txt").toStdString(), "--project",
+                           ASTROLABE_SOURCE_DIR + "/projects/hgx-h100/project.yaml", "--dry-run",
+                           "--plot", png.toStdString()},
+                          out, err),
+              0)
+        << err.str();
+    expectChartImage(png);
+}
+
+TEST(CalibrationDialog, SavesTheChartOfTheFitAsSvgOrPng) {
+    Window w;
+    ProjectDocument* document = w.window.document();
+    SimulationSpec a100 = document->spec();
+    a100.system.localMemBandwidthGBps = 1555;
+    document->reset(a100);
+    CalibrationDialog dialog(document);
+    QTemporaryDir dir;
+    QString error;
+    EXPECT_FALSE(dialog.saveChart(dir.filePath(QStringLiteral("early.svg")), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("Fit first"))) << error.toStdString();
+    EXPECT_FALSE(QFile::exists(dir.filePath(QStringLiteral("early.svg"))));
+
+    fitA100(dialog);
+    ASSERT_FALSE(HasFatalFailure());
+    const QString svg = dir.filePath(QStringLiteral("chart.svg"));
+    ASSERT_TRUE(dialog.saveChart(svg, &error)) << error.toStdString();
+    QFile text(svg);
+    ASSERT_TRUE(text.open(QIODevice::ReadOnly));
+    const QByteArray chart = text.readAll();
+    EXPECT_TRUE(chart.startsWith("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    EXPECT_TRUE(chart.contains("all_reduce (8 ranks)"));
+    const QString png = dir.filePath(QStringLiteral("chart.png"));
+    ASSERT_TRUE(dialog.saveChart(png, &error)) << error.toStdString();
+    expectChartImage(png);
+    EXPECT_FALSE(
+        dialog.saveChart(dir.filePath(QStringLiteral("no/such/folder/chart.svg")), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("cannot write the chart"))) << error.toStdString();
 }
