@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <set>
 
@@ -86,6 +87,33 @@ Calibration calibrate(std::vector<NcclRun> runs, const FitOptions& options) {
     c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return c;
 }
+
+namespace {
+
+/// The held-out points off by more than 15 %, each with the interpolation baseline beside it:
+/// which misses are the data's steps and which are the model's.
+std::string missesText(const Calibration& c) {
+    const std::vector<HeldOutMiss> misses = heldOutMisses(c.points, c.heldOut);
+    if (misses.empty())
+        return "  no held-out point is predicted more than 15 % off\n";
+    std::string out = "  held-out points predicted more than 15 % off (time predicted / measured; "
+                      "step: interpolating between its measured neighbours misses too, so they "
+                      "do not show it):\n";
+    for (const HeldOutMiss& m : misses) {
+        const CalibrationPoint& p = c.points[m.point];
+        out += "    " + padded(ncclCollectiveName(p.collective), 15) +
+               padded(units::formatSize(p.sizeBytes), 11) +
+               padded(units::formatPlain(p.timeUs, 4) + " us", 13) + "predicted " +
+               units::formatFixed(m.predicted, 2) + " x, " +
+               (std::isnan(m.interpolated)
+                    ? std::string("no neighbour on both sides to interpolate")
+                    : "interpolated " + units::formatFixed(m.interpolated, 2) + " x") +
+               (m.step ? "  step" : "") + "\n";
+    }
+    return out;
+}
+
+} // namespace
 
 std::string calibrationReportText(const Calibration& c) {
     std::set<std::string> groups;
@@ -178,6 +206,7 @@ std::string calibrationReportText(const Calibration& c) {
            "\n";
     out += "  noise floor of that (every measurement against its median): all sizes " +
            statsText(c.noiseFloorAll) + "; >= 1 MiB " + statsText(c.noiseFloorLarge) + "\n";
+    out += missesText(c);
     out += "held out, each of the ranges above whole:\n";
     out += "  all sizes: " + statsText(c.heldOut.wideRangeAll) + "\n";
     out += "  >= 1 MiB:  " + statsText(c.heldOut.wideRangeLarge) + "\n";

@@ -51,12 +51,14 @@ double measuredUs(const std::vector<CalibrationPoint>& points, const Calibration
     return n ? std::exp(sum / n) : 0;
 }
 
-/// The interpolation baseline of HeldOutReport for the fold [from, to] of `sizes`.
+/// The interpolation baseline of HeldOutReport for the fold [from, to] of `sizes`: each of its
+/// points' entry of `interpolatedUs`.
 void interpolate(const std::vector<CalibrationPoint>& points, const std::vector<uint64_t>& sizes,
-                 size_t from, size_t to, std::vector<double>& all, std::vector<double>& large) {
+                 size_t from, size_t to, std::vector<double>& interpolatedUs) {
     if (from == 0 || to + 1 >= sizes.size())
         return;
-    for (const CalibrationPoint& p : points) {
+    for (size_t i = 0; i < points.size(); ++i) {
+        const CalibrationPoint& p = points[i];
         if (p.sizeBytes < sizes[from] || p.sizeBytes > sizes[to])
             continue;
         const uint64_t below = sizes[from - 1], above = sizes[to + 1];
@@ -65,10 +67,7 @@ void interpolate(const std::vector<CalibrationPoint>& points, const std::vector<
             continue;
         const double f = std::log(static_cast<double>(p.sizeBytes) / static_cast<double>(below)) /
                          std::log(static_cast<double>(above) / static_cast<double>(below));
-        const double predicted = std::exp(std::log(tb) + f * (std::log(ta) - std::log(tb)));
-        all.push_back(p.timeUs / predicted);
-        if (p.sizeBytes >= kLargeMessageBytes)
-            large.push_back(all.back());
+        interpolatedUs[i] = std::exp(std::log(tb) + f * (std::log(ta) - std::log(tb)));
     }
 }
 
@@ -124,13 +123,13 @@ HeldOutReport checkHeldOut(const std::vector<CalibrationPoint>& points, const Fi
     std::sort(sizes.begin(), sizes.end());
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
 
-    std::vector<double> interpolatedAll, interpolatedLarge;
+    report.interpolatedUs.assign(points.size(), nan);
     // Two sizes a range, wider beyond 2 x kMaxHeldOutRanges sizes: the refits stay bounded.
     const size_t width = std::max<size_t>(
         kSizesPerHeldOutRange, (sizes.size() + kMaxHeldOutRanges - 1) / kMaxHeldOutRanges);
     for (size_t first = 0; first < sizes.size(); first += width) {
         const size_t last = std::min(first + width, sizes.size()) - 1;
-        interpolate(points, sizes, first, last, interpolatedAll, interpolatedLarge);
+        interpolate(points, sizes, first, last, report.interpolatedUs);
         const uint64_t from = sizes[first];
         const uint64_t to = sizes[last];
         const auto inRange = [from, to](const CalibrationPoint& p) {
@@ -141,6 +140,13 @@ HeldOutReport checkHeldOut(const std::vector<CalibrationPoint>& points, const Fi
             report.notes.push_back("without " + units::formatSize(from) + " to " +
                                    units::formatSize(to) + ": " + why);
     }
+    std::vector<double> interpolatedAll, interpolatedLarge;
+    for (size_t i = 0; i < points.size(); ++i)
+        if (!std::isnan(report.interpolatedUs[i])) {
+            interpolatedAll.push_back(ratio(points[i], report.interpolatedUs[i]));
+            if (points[i].sizeBytes >= kLargeMessageBytes)
+                interpolatedLarge.push_back(interpolatedAll.back());
+        }
     report.interpolationAll = errorStats(interpolatedAll);
     report.interpolationLarge = errorStats(interpolatedLarge);
     std::vector<double> wide(points.size(), nan);
@@ -209,6 +215,22 @@ HeldOutReport checkHeldOut(const std::vector<CalibrationPoint>& points, const Fi
         report.byCollective.push_back(out);
     }
     return report;
+}
+
+std::vector<HeldOutMiss> heldOutMisses(const std::vector<CalibrationPoint>& points,
+                                       const HeldOutReport& report, double bound) {
+    std::vector<HeldOutMiss> misses;
+    const double limit = std::log1p(bound);
+    for (size_t i = 0; i < points.size() && i < report.predictedUs.size(); ++i) {
+        const double predicted = report.predictedUs[i] / points[i].timeUs;
+        if (!(std::abs(std::log(predicted)) > limit)) // NaN: not predicted
+            continue;
+        const double interpolated = i < report.interpolatedUs.size()
+                                        ? report.interpolatedUs[i] / points[i].timeUs
+                                        : std::numeric_limits<double>::quiet_NaN();
+        misses.push_back({i, predicted, interpolated, std::abs(std::log(interpolated)) > limit});
+    }
+    return misses;
 }
 
 } // namespace astrolabe

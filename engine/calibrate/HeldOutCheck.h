@@ -64,8 +64,29 @@ struct HeldOutReport {
     std::vector<CollectiveHoldOut> byCollective; ///< leave-one-collective-out
     /// Per point, its leave-one-size-range-out prediction in us; NaN when its fold had no fit.
     std::vector<double> predictedUs;
+    /// Per point, the interpolation baseline's time in us; NaN without a measured neighbour on
+    /// both sides of its fold.
+    std::vector<double> interpolatedUs;
     std::vector<std::string> notes; ///< folds that could not be fitted, and why
 };
+
+/// A held-out point predicted off by more than a bound, in time (predicted / measured; the
+/// bus bandwidth's ratio is the inverse).
+struct HeldOutMiss {
+    size_t point = 0; ///< index into the points
+    double predicted = 0;
+    double interpolated = 0; ///< the interpolation baseline's; NaN when it has none
+    /// The baseline misses by more than the bound too: the measured curve steps where its
+    /// neighbours do not announce it (a protocol, algorithm or channel switch, or noise), and
+    /// no predictor that sees only the neighbours would do better.
+    bool step = false;
+};
+
+/// The points of `report` (checkHeldOut over `points`) whose leave-one-size-range-out
+/// prediction is off by more than `bound` (0.15: predicted above 1.15 x or below 1 / 1.15 x the
+/// measured time), in the points' order.
+std::vector<HeldOutMiss> heldOutMisses(const std::vector<CalibrationPoint>& points,
+                                       const HeldOutReport& report, double bound = 0.15);
 
 /// Cost: one fit per size range and per collective present.
 HeldOutReport checkHeldOut(const std::vector<CalibrationPoint>& points,

@@ -96,6 +96,12 @@ TEST(CalibrationDatasets, HeldOutErrorsPerDataset) {
             // The model still predicts no worse than the model-free baseline that interpolates
             // between the measured neighbours.
             EXPECT_LE(large.geomean, c.heldOut.interpolationLarge.geomean) << d.files.front();
+            // And the report names the steps: sizes of 1 MiB and up that the fit misses by more
+            // than 15 % held out and interpolating between their neighbours misses too.
+            int steps = 0;
+            for (const HeldOutMiss& m : heldOutMisses(c.points, c.heldOut))
+                steps += m.step && c.points[m.point].sizeBytes >= kLargeMessageBytes;
+            EXPECT_GE(steps, 2) << d.files.front();
         }
         if (d.files.size() > 1) // several collectives: each alone, as a reference
             for (const NcclRun& run : runs) {
