@@ -103,8 +103,10 @@ bool SweepController::start(const QString& sweepPath, int jobs) {
             // Points that failed are run again, as the CLI does.
             const std::vector<size_t> todo =
                 pendingSweepPoints(*plan, storedSweepPoints(db, plan->identity));
-            post([this, plan, stored, todo, db = QString::fromStdString(dbPath)] {
-                onPlanned(plan, stored, todo, db);
+            // The table reads every point's project: here, not on the GUI thread.
+            auto table = std::make_shared<widgets::SweepTable>(widgets::sweepTableOf(*plan));
+            post([this, plan, table, stored, todo, db = QString::fromStdString(dbPath)] {
+                onPlanned(plan, std::move(*table), stored, todo, db);
             });
             runSweepOnThreads(
                 *plan, todo, jobs,
@@ -132,13 +134,13 @@ void SweepController::cancel() {
         m_cancel->cancel();
 }
 
-void SweepController::onPlanned(std::shared_ptr<const SweepPlan> plan,
+void SweepController::onPlanned(std::shared_ptr<const SweepPlan> plan, widgets::SweepTable table,
                                 const std::vector<SweepPointSummary>& stored,
                                 const std::vector<size_t>& todo, const QString& databasePath) {
     m_databasePath = databasePath;
     m_plan = plan;
     widgets::SweepResultsModel* model = m_view->model();
-    model->setPlan(*plan);
+    model->setTable(std::move(table));
     for (const SweepPointSummary& s : stored)
         model->updatePoint(s);
     m_todo = todo;

@@ -8,6 +8,7 @@
 // reported and nothing is stored.
 
 #include "sweep/SweepPointSummary.h"
+#include "sweep/SweepResultsModel.h"
 
 #include <QObject>
 #include <QString>
@@ -56,7 +57,7 @@ signals:
     void errorOccurred(const QString& title, const QString& message, const QString& keyPath);
 
 private:
-    void onPlanned(std::shared_ptr<const SweepPlan> plan,
+    void onPlanned(std::shared_ptr<const SweepPlan> plan, widgets::SweepTable table,
                    const std::vector<widgets::SweepPointSummary>& stored,
                    const std::vector<size_t>& todo, const QString& databasePath);
     void onPoint(const widgets::SweepPointSummary& summary);

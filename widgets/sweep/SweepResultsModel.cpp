@@ -30,26 +30,24 @@ const char* sweepPointStatusName(SweepPointStatus status) {
 SweepResultsModel::SweepResultsModel(QObject* parent)
     : QAbstractTableModel(parent) {}
 
-void SweepResultsModel::setPlan(const SweepPlan& plan) {
-    std::vector<std::string> names;
+SweepTable sweepTableOf(const SweepPlan& plan) {
+    SweepTable table;
     for (const SweepGroup& g : plan.file.groups)
         for (const SweepAxis& a : g.axes)
-            names.push_back(a.name);
+            table.axisNames.push_back(a.name);
     // The alpha-beta curve is for size sweeps of a microbenchmark; its terms need each point's
     // project (a fraction of a millisecond to read), so a sweep too long to chart one gets none.
     constexpr size_t kMaxCurvePoints = 256;
     const bool curve = plan.file.generator.empty() && plan.points.size() <= kMaxCurvePoints;
-    bool serving = false;
     for (const PlannedPoint& p : plan.points)
         if (p.runnable() && plan.file.generator.empty()) {
             try { // the first point's project says whether the sweep is over a serving project
-                serving = serving::isServingProject(plan.work(p.index).spec);
+                table.serving = serving::isServingProject(plan.work(p.index).spec);
             } catch (const Error&) {
             }
             break;
         }
-    std::vector<SweepRow> rows;
-    rows.reserve(plan.points.size());
+    table.rows.reserve(plan.points.size());
     for (const PlannedPoint& p : plan.points) {
         SweepRow row;
         for (const SweepCoordinate& c : plan.point(p.index).coordinates)
@@ -66,11 +64,20 @@ void SweepResultsModel::setPlan(const SweepPlan& plan) {
             row.summary.status = SweepPointStatus::Skipped;
             row.summary.message = p.skipReason;
         }
-        rows.push_back(std::move(row));
+        table.rows.push_back(std::move(row));
     }
-    m_serving = serving;
-    m_objective = plan.file.serving.objective;
-    setRows(std::move(names), std::move(rows));
+    table.objective = plan.file.serving.objective;
+    return table;
+}
+
+void SweepResultsModel::setPlan(const SweepPlan& plan) {
+    setTable(sweepTableOf(plan));
+}
+
+void SweepResultsModel::setTable(SweepTable table) {
+    m_serving = table.serving;
+    m_objective = std::move(table.objective);
+    setRows(std::move(table.axisNames), std::move(table.rows));
 }
 
 std::optional<size_t> SweepResultsModel::bestPoint() const {
