@@ -6,36 +6,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <dlfcn.h>
 #include <filesystem>
-#include <system_error>
 
 namespace astrolabe::cli {
 namespace {
 
 void append(void* context, const char* data, size_t size) {
     static_cast<std::string*>(context)->append(data, size);
-}
-
-/// Opens one candidate; empty on success (entry point in `render`), else why it failed.
-std::string tryOpen(const std::string& path, SvgPngRenderFn& render) {
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(path, error))
-        return "no such file";
-    // Never closed: Qt keeps process-wide state (the application object the module makes).
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr)
-        return dlErrorText();
-    const auto abi = reinterpret_cast<SvgPngAbiFn>(dlsym(handle, kSvgPngAbiSymbol));
-    const auto entry = reinterpret_cast<SvgPngRenderFn>(dlsym(handle, kSvgPngRenderSymbol));
-    if (abi == nullptr || entry == nullptr)
-        return std::string("not the PNG module: no ") + kSvgPngAbiSymbol + " or " +
-               kSvgPngRenderSymbol;
-    if (abi() != kSvgPngAbi)
-        return "built for another version of Astrolabe (interface " + std::to_string(abi()) +
-               ", this program expects " + std::to_string(kSvgPngAbi) + ")";
-    render = entry;
-    return {};
 }
 
 } // namespace
@@ -49,14 +26,10 @@ bool wantsPng(const std::string& path) {
 }
 
 std::string renderPngChart(const std::string& svg, double scale) {
-    SvgPngRenderFn render = nullptr;
     std::string tried;
-    for (const std::string& path : moduleCandidates(kSvgPngModuleName, "ASTROLABE_PNG_MODULE")) {
-        const std::string why = tryOpen(path, render);
-        if (render != nullptr)
-            break;
-        tried += "\n  " + path + ": " + why;
-    }
+    const auto render = reinterpret_cast<SvgPngRenderFn>(
+        openModuleEntry(moduleCandidates(kSvgPngModuleName, "ASTROLABE_PNG_MODULE"),
+                        {kSvgPngAbiSymbol, kSvgPngAbi, kSvgPngRenderSymbol, "PNG module"}, tried));
     if (render == nullptr)
         throw Error(ErrorKind::Unsupported,
                     std::string("a PNG chart is drawn by the module ") + kSvgPngModuleName +

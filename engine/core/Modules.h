@@ -16,7 +16,21 @@ namespace astrolabe {
 std::vector<std::string> moduleCandidates(const std::string& fileName,
                                           const char* overrideVariable);
 
-/// dlerror()'s text, or a placeholder when it has none.
-std::string dlErrorText();
+/// What a module exports: a function returning its interface version, and one entry point.
+struct ModuleSymbols {
+    const char* abiSymbol;
+    int abi; ///< the interface version this executable was built with
+    const char* entrySymbol;
+    const char* kind; ///< "packet module": for the reasons a candidate is refused
+};
+
+/// The entry point of the first of `candidates` that opens and is the module `symbols` describes
+/// (same interface version); nullptr when none is, with each path and why it was refused
+/// appended to `tried` ("\n  PATH: no such file"). A module opened is never closed: both keep
+/// process-wide state (ns-3's simulator singleton and type registry, Qt's application object)
+/// that must not be unloaded while this process may use them again, and dlopen() of a path
+/// already open returns the same handle, so a second use opens nothing new.
+void* openModuleEntry(const std::vector<std::string>& candidates, const ModuleSymbols& symbols,
+                      std::string& tried);
 
 } // namespace astrolabe

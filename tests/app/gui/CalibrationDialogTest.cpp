@@ -30,6 +30,16 @@ struct Window {
         window.setAskBeforeDiscarding(false);
         window.newProjectFromPreset(QStringLiteral("torus-2d"));
     }
+    /// The project with an A100's HBM2 bandwidth: the preset's 50 GB/s local memory would make
+    /// the reductions of an A100's 8 GiB all-reduce alone slower than measured (the dialog
+    /// would say so).
+    ProjectDocument* withA100Memory() {
+        ProjectDocument* document = window.document();
+        SimulationSpec a100 = document->spec();
+        a100.system.localMemBandwidthGBps = 1555;
+        document->reset(a100);
+        return document;
+    }
 };
 
 QString dataset(const char* name) {
@@ -73,12 +83,7 @@ void fitA100(CalibrationDialog& dialog) {
 
 TEST(CalibrationDialog, FitsOffTheGuiThreadAndAppliesAsOneUndoStep) {
     Window w;
-    ProjectDocument* document = w.window.document();
-    // The preset's 50 GB/s local memory would make the reductions of an A100's 8 GiB all-reduce
-    // alone slower than measured (the dialog would say so): an A100's HBM2 bandwidth instead.
-    SimulationSpec a100 = document->spec();
-    a100.system.localMemBandwidthGBps = 1555;
-    document->reset(a100);
+    ProjectDocument* document = w.withA100Memory();
     CalibrationDialog dialog(document);
     EXPECT_FALSE(dialog.fit()) << "no files yet";
     dialog.addFiles({dataset("a100-oci-1node-all_reduce.txt")});
@@ -141,10 +146,7 @@ TEST(CalibrationDialog, TheCommandLinesPngChartShowsTheSeriesAndItsText) {
 
 TEST(CalibrationDialog, SavesTheChartOfTheFitAsSvgOrPng) {
     Window w;
-    ProjectDocument* document = w.window.document();
-    SimulationSpec a100 = document->spec();
-    a100.system.localMemBandwidthGBps = 1555;
-    document->reset(a100);
+    ProjectDocument* document = w.withA100Memory();
     CalibrationDialog dialog(document);
     QTemporaryDir dir;
     QString error;

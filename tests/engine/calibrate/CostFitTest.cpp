@@ -46,6 +46,15 @@ CostModel twoRegimes() {
     return m;
 }
 
+/// One regime (12 us + 0.8 us a step, 90 GB/s links), all-reduce over 8 ranks at 1 KiB - 1 GiB,
+/// exact but for 1 MiB measured `stray` x.
+std::vector<CalibrationPoint> oneRegimeWithOneStraySize(CostModel& truth, double stray) {
+    truth.regimes = {{12.0, 0.8, 1e-3 / 90}};
+    std::vector<CalibrationPoint> points = sample(truth, NcclCollective::AllReduce, 8, 10, 30);
+    points[10].timeUs *= stray;
+    return points;
+}
+
 } // namespace
 
 TEST(CostFit, RecoversOneRegimeWithAlphaAndStepFromTwoCollectives) {
@@ -232,16 +241,13 @@ TEST(HeldOut, ModelDataIsPredictedExactlyFromEveryFold) {
 }
 
 TEST(HeldOut, AStepNoNeighbourShowsIsNamedAsTheDatas) {
-    // One regime, all-reduce over 8 ranks at 1 KiB - 1 GiB, exact but for 1 MiB measured 1.5 x
-    // (a protocol that stays on one size longer). Held out with 2 MiB, 1 MiB is predicted from
-    // neighbours that do not show it: the model and the interpolation baseline both miss by
-    // 1 / 1.5, a step. 512 KiB, held out with 256 KiB, has the stray 1 MiB for a neighbour:
-    // interpolating from it misses too (1.4 x), and so does the fit that has it among its
-    // training points. No other size is more than 15 % off.
+    // One regime, exact but for 1 MiB measured 1.5 x (a protocol that stays on one size longer).
+    // Held out with 2 MiB, 1 MiB is predicted from neighbours that do not show it: the model and
+    // the interpolation baseline both miss by 1 / 1.5, a step. 512 KiB, held out with 256 KiB, has
+    // the stray 1 MiB for a neighbour: interpolating from it misses too (1.4 x), and so does the
+    // fit that has it among its training points. No other size is more than 15 % off.
     CostModel truth;
-    truth.regimes = {{12.0, 0.8, 1e-3 / 90}};
-    std::vector<CalibrationPoint> points = sample(truth, NcclCollective::AllReduce, 8, 10, 30);
-    points[10].timeUs *= 1.5;
+    const std::vector<CalibrationPoint> points = oneRegimeWithOneStraySize(truth, 1.5);
     const HeldOutReport r = checkHeldOut(points);
     ASSERT_EQ(r.interpolatedUs.size(), points.size());
     EXPECT_TRUE(std::isnan(r.interpolatedUs.front())) << "1 KiB has no neighbour below";
@@ -324,14 +330,12 @@ TEST(CostFit, CrossValidationAddsNoRegimeForNoise) {
 }
 
 TEST(CostFit, OneStrayMeasurementDoesNotPullTheLine) {
-    // One regime, all-reduce over 8 ranks at 1 KiB - 1 GiB, exact but for 1 MiB measured 1.3 x
-    // (a stray run). The refinement's loss is linear in |ln r| beyond 1 % (CostRefine.h), so
-    // the stray point weighs like a point 1 % off, not 26 x more: every other size stays within
-    // 0.5 % of the truth. A squared log loss leaves 2 - 64 KiB 0.9 - 1.1 % off.
+    // One regime, exact but for 1 MiB measured 1.3 x (a stray run). The refinement's loss is linear
+    // in |ln r| beyond 1 % (CostRefine.h), so the stray point weighs like a point 1 % off, not 26 x
+    // more: every other size stays within 0.5 % of the truth. A squared log loss leaves 2 - 64 KiB
+    // 0.9 - 1.1 % off.
     CostModel truth;
-    truth.regimes = {{12.0, 0.8, 1e-3 / 90}};
-    std::vector<CalibrationPoint> points = sample(truth, NcclCollective::AllReduce, 8, 10, 30);
-    points[10].timeUs *= 1.3;
+    const std::vector<CalibrationPoint> points = oneRegimeWithOneStraySize(truth, 1.3);
     const FitResult fit = fitCostModel(points);
     ASSERT_EQ(fit.model.regimes.size(), 1u);
     for (const CalibrationPoint& p : points) {
