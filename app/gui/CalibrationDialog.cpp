@@ -4,6 +4,7 @@
 #include "calibrate/CalibrationPlot.h"
 #include "core/Error.h"
 #include "gui/ProjectDocument.h"
+#include "png/SvgPngModule.h"
 #include "png/SvgRender.h"
 #include "spec/PlatformSpec.h"
 
@@ -297,7 +298,7 @@ bool CalibrationDialog::saveChart(const QString& path, QString* error) {
         m_result->points, m_result->fit.model, m_result->heldOut.predictedUs, title));
     if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
         QString why;
-        bytes = pngFromSvg(bytes, 2, &why);
+        bytes = pngFromSvg(bytes, kChartPngScale, &why);
         if (bytes.isEmpty())
             return fail(tr("%1: %2").arg(path, why));
     }

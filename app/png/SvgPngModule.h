@@ -13,6 +13,9 @@ inline constexpr const char* kSvgPngModuleName = "astrolabe-svg-png.so";
 inline constexpr const char* kSvgPngAbiSymbol = "astrolabe_svg_png_abi";
 inline constexpr const char* kSvgPngRenderSymbol = "astrolabe_svg_png_render";
 
+/// A chart as PNG is drawn at this many times the SVG's size (the CLI's and the window's alike).
+inline constexpr double kChartPngScale = 2;
+
 /// Receives the encoded PNG (or an error's text) in one call.
 using SvgPngSink = void (*)(void* context, const char* data, size_t size);
 

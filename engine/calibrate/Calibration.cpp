@@ -94,9 +94,11 @@ namespace {
 /// which misses are the data's steps and which are the model's.
 std::string missesText(const Calibration& c) {
     const std::vector<HeldOutMiss> misses = heldOutMisses(c.points, c.heldOut);
+    const std::string bound = units::formatPlain(100 * kHeldOutMissBound, 3) + " %";
     if (misses.empty())
-        return "  no held-out point is predicted more than 15 % off\n";
-    std::string out = "  held-out points predicted more than 15 % off (time predicted / measured; "
+        return "  no held-out point is predicted more than " + bound + " off\n";
+    std::string out = "  held-out points predicted more than " + bound +
+                      " off (time predicted / measured; "
                       "step: interpolating between its measured neighbours misses too, so they "
                       "do not show it):\n";
     for (const HeldOutMiss& m : misses) {

@@ -93,7 +93,7 @@ std::string calibrationSvg(const std::vector<CalibrationPoint>& points, const Co
     // A grid line every factor of 4; a label on every one of them while at most kMaxSizeLabels
     // fit, else on every 16th, 64th, ... size, so that labels like "128 KiB" never overlap.
     const double doublings = std::log2(maxSize / minSize);
-    int labelEvery = 1; // grid lines
+    int labelEvery = 1; // a label on every labelEvery-th grid line
     while (doublings / (2.0 * labelEvery) > kMaxSizeLabels)
         labelEvery *= 2;
     const double firstLine = std::exp2(std::ceil(std::log2(minSize)));

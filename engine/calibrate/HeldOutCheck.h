@@ -85,8 +85,10 @@ struct HeldOutMiss {
 /// The points of `report` (checkHeldOut over `points`) whose leave-one-size-range-out
 /// prediction is off by more than `bound` (0.15: predicted above 1.15 x or below 1 / 1.15 x the
 /// measured time), in the points' order.
+inline constexpr double kHeldOutMissBound = 0.15;
 std::vector<HeldOutMiss> heldOutMisses(const std::vector<CalibrationPoint>& points,
-                                       const HeldOutReport& report, double bound = 0.15);
+                                       const HeldOutReport& report,
+                                       double bound = kHeldOutMissBound);
 
 /// Cost: one fit per size range and per collective present.
 HeldOutReport checkHeldOut(const std::vector<CalibrationPoint>& points,

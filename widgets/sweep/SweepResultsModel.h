@@ -27,8 +27,8 @@ struct SweepRow {
 };
 
 /// What the table shows of a plan before any point has run. Each point's project is read for its
-/// alpha-beta term (most of a millisecond each: 45 ms for 64 points), so a front end computes this
-/// off the GUI thread (sweepTableOf) and hands it to the model (setTable).
+/// alpha-beta term, so a front end computes this off the GUI thread (sweepTableOf) and hands it
+/// to the model (setTable).
 struct SweepTable {
     std::vector<std::string> axisNames;
     std::vector<SweepRow> rows; ///< skipped points with their reason, the others pending
