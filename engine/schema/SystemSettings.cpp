@@ -156,10 +156,16 @@ std::vector<Setting> scalars() {
 
     s = make("intra-dimension-scheduling", Type::Enum, "intra-dimension-scheduling", 30,
              "Order inside a dimension", "intra-dimension scheduling",
-             "How chunks waiting for the same dimension are ordered. FIFO keeps arrival order; "
-             "RG avoids a reduce-scatter right after an all-gather; smallestFirst serves the "
-             "smallest chunk first; lessRemainingPhaseFirst the chunk closest to done. (ASTRA-sim "
-             "2.x ignores this setting; Astrolabe honours it.)");
+             "How a chunk joining a dimension's queue for a reduce-scatter or all-gather after "
+             "its first phase is placed among the chunks waiting there. FIFO: behind them; RG: "
+             "behind the last waiting chunk of the same kind, keeping reduce-scatters and "
+             "all-gathers in runs; smallestFirst: ahead of larger ones (chunks on their last "
+             "phase go to the back); lessRemainingPhaseFirst: ahead of chunks with more phases "
+             "left. When every chunk visits the dimensions in the same order (ascending) there "
+             "is nothing for RG and smallestFirst to reorder and they run as FIFO; with "
+             "roundRobin or a Themis order they change the schedule. A baseline all-reduce's "
+             "phases are all-reduces, which no policy reorders. (ASTRA-sim 2.x ignores this "
+             "setting; Astrolabe honours it.)");
     bindEnum(s, sys, &SystemConfig::intraDimensionScheduling, intraDimensionSchedulingName,
              parseIntraDimensionScheduling, 4);
     s.compat = Compat::AstrolabeOnly;
@@ -315,8 +321,13 @@ std::vector<Setting> scalars() {
 
     s = make("num-queues-per-dim", Type::Int, "--num-queues-per-dim", 0, "Queues per dimension",
              "queues per dimension",
-             "Independent lanes per network dimension. With more than one, half of the lanes "
-             "send the other way round the ring, using both directions of the links.");
+             "Queues per network dimension. Each runs ceil(active-chunks-per-dimension / queues) "
+             "chunks at once, and a collective's phases take the queues in turn. With more than "
+             "one, the upper half send the other way round the ring, so the chunks in flight use "
+             "both directions of the links (the congestion-aware model shows it). A localBWAware "
+             "all-reduce keeps its reduce-scatters and all-reduce on the lower half and its "
+             "all-gathers on the upper half: on one dimension it runs half as many chunks at "
+             "once. ASTRA-sim's semantics.");
     bindField(s, opt, &RunOptions::numQueuesPerDim);
     s.compat = Compat::CommandLine;
     s.minimum = 1;

@@ -52,16 +52,59 @@ TEST(Scheduling, OfflineGreedyBeatsTheFixedOrderOnAnUnbalancedPlatform) {
         << "roundRobin must change the schedule, not be silently ignored";
 }
 
-TEST(Scheduling, IntraDimensionPoliciesChangeMultiPhaseSchedules) {
-    auto s = spec({dim(BK::Ring, 4, 100, 500), dim(BK::Ring, 4, 100, 500)});
+namespace {
+
+/// Two all-reduces (8 MiB and 1 MiB) issued together on every NPU of a 4 x 4 x 2 ring stack, 8
+/// chunks with 2 in flight per dimension: the phases' start times, in record order (the
+/// schedule), under the given orders.
+std::vector<int64_t> twoAllReduceSchedule(CollectiveOptimization optimization,
+                                          InterDimensionScheduling inter,
+                                          IntraDimensionScheduling intra) {
+    auto s = spec({dim(BK::Ring, 4, 100, 500), dim(BK::Ring, 4, 100, 500),
+                   dim(BK::Ring, 2, 100, 500)});
     s.system.preferredDatasetSplits = 8;
-    s.system.activeChunksPerDimension = 1;
-    const int64_t fifo = maxCycles(*runCollective(s, CT::AllReduce, 8 * kMiB));
-    s.system.intraDimensionScheduling = IntraDimensionScheduling::SmallestFirst;
-    const int64_t scf = maxCycles(*runCollective(s, CT::AllReduce, 8 * kMiB));
-    // Smallest-first lets the small all-gathers overtake waiting reduce-scatters: the last
-    // chunk's result comes no later, and the schedule is not the FIFO one.
-    EXPECT_LE(scf, fifo);
-    const auto r = runCollective(s, CT::AllReduce, 8 * kMiB);
-    EXPECT_EQ(r->phases.size(), size_t(16) * 8 * 3) << "3 phases per chunk per NPU, recorded";
+    s.system.activeChunksPerDimension = 2;
+    s.system.collectiveOptimization = optimization;
+    s.system.interDimensionScheduling = inter;
+    s.system.intraDimensionScheduling = intra;
+    std::vector<WorkloadTrace> traces(32);
+    for (auto& trace : traces) {
+        trace.nodes.push_back(coll(1, CT::AllReduce, 8 * kMiB));
+        trace.nodes.push_back(coll(2, CT::AllReduce, kMiB));
+    }
+    const auto r = runTraces(s, std::move(traces));
+    std::vector<int64_t> starts;
+    for (const auto& span : r->phases)
+        starts.push_back(span.start.ps());
+    return starts;
+}
+
+} // namespace
+
+TEST(Scheduling, IntraDimensionPoliciesReorderChunksThatVisitTheDimensionsInDifferentOrders) {
+    using ID = IntraDimensionScheduling;
+    const auto themis = [](ID intra) {
+        return twoAllReduceSchedule(CollectiveOptimization::LocalBWAware,
+                                    InterDimensionScheduling::OfflineGreedy, intra);
+    };
+    // Themis gives chunks different dimension orders, so a queue holds reduce-scatters and
+    // all-gathers of different sizes and phases: every policy reorders them.
+    const auto fifo = themis(ID::FIFO);
+    EXPECT_NE(themis(ID::RG), fifo) << "RG must change the schedule";
+    EXPECT_NE(themis(ID::SmallestFirst), fifo) << "smallestFirst must change the schedule";
+    EXPECT_NE(themis(ID::LessRemainingPhaseFirst), fifo);
+
+    // In the ascending order every chunk of a collective visits the dimensions in the same
+    // order with the same sizes: RG and smallestFirst find nothing to reorder (docs/
+    // network-models.md says so), lessRemainingPhaseFirst still lets returning all-gathers pass.
+    const auto ascending = [](CollectiveOptimization optimization, ID intra) {
+        return twoAllReduceSchedule(optimization, InterDimensionScheduling::Ascending, intra);
+    };
+    const auto local = ascending(CollectiveOptimization::LocalBWAware, ID::FIFO);
+    EXPECT_EQ(ascending(CollectiveOptimization::LocalBWAware, ID::RG), local);
+    EXPECT_EQ(ascending(CollectiveOptimization::LocalBWAware, ID::SmallestFirst), local);
+    EXPECT_NE(ascending(CollectiveOptimization::LocalBWAware, ID::LessRemainingPhaseFirst), local);
+    // A baseline all-reduce is all-reduce phases only, which the policies leave alone.
+    const auto baseline = ascending(CollectiveOptimization::Baseline, ID::FIFO);
+    EXPECT_EQ(ascending(CollectiveOptimization::Baseline, ID::LessRemainingPhaseFirst), baseline);
 }
