@@ -1,5 +1,7 @@
 #include "store/Schema.h"
 
+#include "TestPaths.h"
+
 #include "core/Error.h"
 #include "engine/store/TempDir.h"
 #include "store/ProjectDatabase.h"
@@ -8,11 +10,25 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 using namespace astrolabe;
 using astrolabe::test::TempDir;
 
 TEST(Schema, OneMigrationStepPerVersion) {
     EXPECT_EQ(migrationSteps().size(), static_cast<size_t>(kSchemaVersion));
+}
+
+TEST(Schema, TheResultFormatDocStatesTheCurrentVersion) {
+    std::ifstream in(ASTROLABE_SOURCE_DIR + "/docs/result-format.md");
+    ASSERT_TRUE(in) << "docs/result-format.md";
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string stated =
+        "`PRAGMA user_version` (currently " + std::to_string(kSchemaVersion) + ")";
+    EXPECT_NE(text.str().find(stated), std::string::npos)
+        << "docs/result-format.md should say " << stated;
 }
 
 TEST(Schema, VersionOneDatabaseIsMigratedInPlaceKeepingItsRuns) {
