@@ -1,14 +1,17 @@
 // Sweep files, their points and constraints (docs/sweeps.md).
 #include "sweep/SweepPlan.h"
 
+#include "TestPaths.h"
 #include "engine/store/TempDir.h"
 #include "engine/sweep/RingProject.h"
 #include "project/SweepFile.h"
 #include "sweep/SweepExpression.h"
 
+#include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <set>
+#include <sstream>
 
 using namespace astrolabe;
 
@@ -202,6 +205,36 @@ TEST(SweepPlan, PointsAreTheBaseProjectWithTheAxesValues) {
     EXPECT_EQ(storedPointIndex(tags, plan.identity), 3u);
     EXPECT_EQ(storedPointIndex(tags, "0123456789abcdef"), std::nullopt);
     EXPECT_NE(std::find(tags.begin(), tags.end(), "n=8"), tags.end());
+}
+
+// The example file docs/sweeps.md opens with ("The file") plans as printed, on the 2-D torus
+// project: a reader pastes it, so it must be valid YAML with unique axis names.
+TEST(SweepPlan, TheDocsExampleFilePlansAsPrinted) {
+    std::ifstream in(ASTROLABE_SOURCE_DIR + "/docs/sweeps.md");
+    ASSERT_TRUE(in);
+    std::stringstream doc;
+    doc << in.rdbuf();
+    const std::string text = doc.str();
+    const size_t heading = text.find("## The file");
+    ASSERT_NE(heading, std::string::npos);
+    const size_t open = text.find("```yaml\n", heading);
+    ASSERT_NE(open, std::string::npos);
+    const size_t begin = open + 8;
+    const std::string example = text.substr(begin, text.find("```", begin) - begin);
+    test::TempDir dir("sweep_doc");
+    std::filesystem::copy_file(ASTROLABE_SOURCE_DIR + "/projects/torus-2d/project.yaml",
+                               dir.file("project.yaml"));
+    test::writeText(dir.file("sweep.yaml"), example);
+    const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
+    // 40 draws; a point drawn twice runs once.
+    EXPECT_LE(plan.points.size(), 40u);
+    EXPECT_GE(plan.points.size(), 30u);
+    ASSERT_GT(plan.runnable(), 0u);
+    for (size_t i = 0; i < plan.points.size(); ++i)
+        if (plan.points[i].runnable()) {
+            EXPECT_EQ(plan.work(i).spec.platform.npuCount(), 16) << "the zip keeps x * y = 16";
+            break;
+        }
 }
 
 TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
