@@ -144,7 +144,8 @@ std::vector<Setting> servingSettings() {
     std::vector<Setting> out;
     Setting s = make("model", Type::String, "Model",
                      "A model preset: llama3-8b, llama3-70b, qwen3-8b, qwen3-30b-a3b, "
-                     "deepseek-v3, ... (astrolabe-cli generate llm --list-presets).");
+                     "deepseek-v3, ...: the language models among the presets "
+                     "'astrolabe-cli generate llm --help' lists under --preset.");
     bindField(s, kServing, &ServingSpec::model);
     // The first setting read back from a stored configuration marks the section present.
     s.hooks.fromSpecJson = [](const nlohmann::json& group, SimulationSpec& spec) {
