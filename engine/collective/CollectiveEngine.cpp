@@ -262,6 +262,7 @@ void CollectiveEngine::startPhase(Stream& stream) {
     ctx.endpointDelay = endpointDelayFor(phase);
     ctx.bandwidthFactor = m_spec.system.bandwidthFactor[static_cast<size_t>(owner.request.kind)];
     ctx.localMemBandwidthGBps = m_spec.system.localMemBandwidthGBps;
+    ctx.systemFile = &m_spec.system.sourceFile;
     ctx.symmetric = m_symmetric;
     ctx.switches = &m_switches;
     ctx.onDone = [this, &stream] { phaseDone(stream); };

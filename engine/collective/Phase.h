@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace astrolabe {
 
@@ -29,6 +30,9 @@ struct PhaseContext {
     uint64_t wireBytes(uint64_t bytes) const;
     /// local-mem-bw in decimal GB/s (= bytes/ns); reductions cost 3 passes over the buffer.
     double localMemBandwidthGBps = 0;
+    /// The file the system settings came from (a project YAML or an ASTRA-sim system JSON),
+    /// for the message when a reduction finds no local memory bandwidth; may be null.
+    const std::string* systemFile = nullptr;
     /// Symmetric run (only one representative NPU is simulated): each send also stands for the
     /// mirror-image message the peer sends to us, see Simulation's symmetry rule.
     bool symmetric = false;

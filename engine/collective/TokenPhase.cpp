@@ -10,10 +10,20 @@
 namespace astrolabe {
 
 SimTime PhaseContext::reduction(uint64_t bytes) const {
-    if (!(localMemBandwidthGBps > 0))
+    if (!(localMemBandwidthGBps > 0)) {
+        // Named as the file that set it names it: ASTRA-sim's system JSON or the project.
+        SourceLocation where;
+        where.file = systemFile ? *systemFile : std::string();
+        const bool json = where.file.size() >= 5 && where.file.ends_with(".json");
+        where.keyPath = json ? "local-mem-bw" : "system.local-memory-bandwidth";
         throw Error(ErrorKind::Validation,
-                    "a reduction needs the local memory bandwidth, but local-mem-bw is 0", {},
-                    "set local-mem-bw (GB/s) in the system configuration");
+                    "an all-reduce or reduce-scatter reduces in the NPU's local memory, but the "
+                    "local memory bandwidth is 0 (not set)",
+                    where,
+                    json ? "set local-mem-bw to the NPU's memory bandwidth in GB/s"
+                         : "set system.local-memory-bandwidth to the NPU's memory bandwidth, "
+                           "e.g. 2039 GB/s for an A100 80GB");
+    }
     const double ns = static_cast<double>(bytes) / (localMemBandwidthGBps * 1e9) * 1e9;
     return timing.fromNs(ns) * 3;
 }

@@ -289,3 +289,21 @@ TEST(Cli, RunSummarySaysWhatBoundsTheRun) {
     EXPECT_NE(r.out.find("would save ", bound), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("critical path on NPU", bound), std::string::npos) << r.out;
 }
+
+// A project that leaves local-memory-bandwidth at its default (0) cannot reduce: the run stops
+// with the project file and its key named, and a failed run is stored, not a half-written one.
+TEST(Cli, AReductionWithoutLocalMemoryBandwidthNamesTheProjectAndItsKey) {
+    const auto dir = clitest::scratchDir("no-local-mem");
+    std::ifstream in(ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml");
+    std::ofstream project(dir / "project.yaml");
+    for (std::string line; std::getline(in, line);)
+        if (line.find("local-memory-bandwidth") == std::string::npos)
+            project << line << "\n";
+    project.close();
+    const Result r = cli({"run", (dir / "project.yaml").string(), "--no-store"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find((dir / "project.yaml").string()), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("system.local-memory-bandwidth"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("local-mem-bw"), std::string::npos) << "ASTRA-sim's name, not ours";
+    std::filesystem::remove_all(dir);
+}
