@@ -28,9 +28,9 @@ std::string percent(double fraction) {
 }
 
 std::string regimeRange(const CostModel& m, size_t k) {
-    const std::string from = k == 0 ? "" : units::formatSize(m.thresholdBytes[k - 1]);
+    const std::string from = k == 0 ? "" : thresholdText(m.thresholdBytes[k - 1]);
     const std::string to =
-        k < m.thresholdBytes.size() ? units::formatSize(m.thresholdBytes[k]) : "";
+        k < m.thresholdBytes.size() ? thresholdText(m.thresholdBytes[k]) : "";
     if (from.empty() && to.empty())
         return "all sizes";
     if (from.empty())
@@ -165,13 +165,13 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
         if (!o.fitted || o.lastFrom == 0)
             continue;
         c.push_back(std::string("  ") + ncclCollectiveName(static_cast<NcclCollective>(k)) +
-                    "'s own regimes below " + units::formatSize(o.lastFrom) +
+                    "'s own regimes below " + thresholdText(o.lastFrom) +
                     " (fitted from it alone)  [not a setting]:");
         for (size_t r = 0; r < o.regimes.size(); ++r)
             if (r == 0 || o.thresholdBytes[r - 1] < o.lastFrom)
                 c.push_back(
                     "    from " +
-                    (r == 0 ? std::string("0") : units::formatSize(o.thresholdBytes[r - 1])) +
+                    (r == 0 ? std::string("0") : thresholdText(o.thresholdBytes[r - 1])) +
                     ": " + regimeText(o.regimes[r]));
     }
     out.settings =

@@ -138,7 +138,7 @@ std::string calibrationReportText(const Calibration& c) {
         const RegimeCost& r = m.regimes[k];
         out += "  regime " + std::to_string(k + 1) + " sizes " +
                (k == 0 ? std::string("from 0")
-                       : "from " + units::formatSize(m.thresholdBytes[k - 1])) +
+                       : "from " + thresholdText(m.thresholdBytes[k - 1])) +
                ": " + regimeText(r) + "\n";
     }
     std::string factors;
@@ -155,12 +155,12 @@ std::string calibrationReportText(const Calibration& c) {
         if (!o.fitted || o.lastFrom == 0)
             continue; // the last regime at every size
         out += std::string("  ") + ncclCollectiveName(static_cast<NcclCollective>(k)) +
-               "'s own regimes, fitted from it alone, below " + units::formatSize(o.lastFrom) +
+               "'s own regimes, fitted from it alone, below " + thresholdText(o.lastFrom) +
                " (from there the last one above):\n";
         for (size_t r = 0; r < o.regimes.size(); ++r)
             if (r == 0 || o.thresholdBytes[r - 1] < o.lastFrom)
                 out += "    sizes from " +
-                       (r == 0 ? std::string("0") : units::formatSize(o.thresholdBytes[r - 1])) +
+                       (r == 0 ? std::string("0") : thresholdText(o.thresholdBytes[r - 1])) +
                        ": " + regimeText(o.regimes[r]) + "\n";
     }
     // "all_reduce 1.7 us, alltoall 3.05 us": the collectives whose value is not zero.

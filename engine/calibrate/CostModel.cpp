@@ -25,11 +25,12 @@ double reducedFraction(NcclCollective collective, int ranks) {
 }
 
 std::string regimeText(const RegimeCost& r) {
-    // A term that adds under 1 ps to a 1 TiB message is stated as absent: NLopt may leave a
-    // bandwidth or fill term a hair above 0 in a regime that is a latency floor.
-    constexpr double kTiB = 1099511627776.0;
-    const bool bandwidth = r.usPerBusByte * kTiB >= 1e-6;
-    const bool fill = r.usPerRootBusByte * std::sqrt(kTiB) >= 1e-6;
+    // A term that adds under 1 ps to a 1 MiB message (a link above 1,000 TB/s) is stated as
+    // absent: NLopt or the least squares may leave a bandwidth or fill term a hair above 0 in a
+    // regime that is a latency floor, and "ring link 28625747537167 GB/s" says nothing true.
+    constexpr double kMiB = 1048576.0;
+    const bool bandwidth = r.usPerBusByte * kMiB >= 1e-6;
+    const bool fill = r.usPerRootBusByte * std::sqrt(kMiB) >= 1e-6;
     std::string out = "alpha " + units::formatPlain(r.alphaUs, 4) + " us, per step " +
                       units::formatPlain(r.stepUs, 4) + " us, ";
     if (bandwidth)
@@ -39,6 +40,11 @@ std::string regimeText(const RegimeCost& r) {
     if (fill)
         out += ", fill " + units::formatPlain(r.usPerRootBusByte * 1e3, 4) + " ns x sqrt(bytes)";
     return out;
+}
+
+std::string thresholdText(uint64_t bytes) {
+    const double b = static_cast<double>(bytes);
+    return units::formatScaled(b, units::sizeScale(b), 3);
 }
 
 size_t CostModel::regimeOf(uint64_t sizeBytes) const {

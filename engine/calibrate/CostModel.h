@@ -55,6 +55,9 @@ struct RegimeCost {
 
 /// "alpha 12.3 us, per step 0.45 us, ring link 180.2 GB/s[, fill 3.1 ns x sqrt(bytes)]"
 std::string regimeText(const RegimeCost& regime);
+/// A regime's threshold or first size in the report, to 3 significant digits ("2.83 MiB"): a
+/// threshold inside a gap between measured sizes is a fitted guess, not a byte count.
+std::string thresholdText(uint64_t bytes);
 
 /// A collective's own regimes (docs/calibration.md, "Per-collective regimes"): with several
 /// collectives in the data, each one is also fitted alone (f = 1, l = 0), and below `lastFrom`

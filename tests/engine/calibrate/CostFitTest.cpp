@@ -423,3 +423,19 @@ TEST(CostFit, EachCollectiveKeepsItsOwnRegimesBelowTheSharedLastOne) {
     // Held out, every size of either collective is predicted from its own neighbours' regime.
     EXPECT_LT(checkHeldOut(points).sizeRangeAll.worst, 0.01);
 }
+
+// The report states a regime's bandwidth only when it moves a MiB measurably (a picosecond or
+// more): a fitted term a hair above 0 (a link of 28,625,747,537,167 GB/s, seen in the window's
+// report of a latency floor) is "no bandwidth term".
+TEST(CostFit, ARegimeTextStatesOnlyBandwidthsALinkCanHave) {
+    RegimeCost r;
+    r.alphaUs = 10;
+    r.usPerBusByte = 1e-3 / 400; // 400 GB/s
+    EXPECT_NE(regimeText(r).find("ring link 400 GB/s"), std::string::npos) << regimeText(r);
+    r.usPerBusByte = 1e-3 / 28625747537167.0;
+    EXPECT_NE(regimeText(r).find("no bandwidth term (a latency floor)"), std::string::npos)
+        << regimeText(r);
+    r.usPerRootBusByte = 20.52e-3; // 20.52 ns x sqrt(bytes)
+    EXPECT_EQ(regimeText(r), "alpha 10 us, per step 0 us, no bandwidth term, fill 20.52 ns x "
+                             "sqrt(bytes)");
+}
