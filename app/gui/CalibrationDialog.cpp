@@ -16,6 +16,7 @@
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QLogValueAxis>
@@ -23,6 +24,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSplitter>
 #include <QScatterSeries>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -57,6 +59,7 @@ CalibrationDialog::CalibrationDialog(ProjectDocument* document, QWidget* parent)
     , m_apply(new QPushButton(tr("&Apply to Project"), this))
     , m_saveChart(new QPushButton(tr("&Save Chart\u2026"), this))
     , m_report(new QPlainTextEdit(this))
+    , m_status(new QLabel(this))
     , m_chart(new QChartView(this)) {
     setWindowTitle(tr("Calibrate from nccl-tests"));
     auto* add = new QPushButton(tr("Add &Files\u2026"), this);
@@ -80,6 +83,9 @@ CalibrationDialog::CalibrationDialog(ProjectDocument* document, QWidget* parent)
     m_report->setPlaceholderText(tr("The fit and its held-out errors appear here."));
     m_chart->setMinimumSize(480, 300);
     m_chart->setRenderHint(QPainter::Antialiasing);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->hide();
 
     auto* fileButtons = new QVBoxLayout;
     fileButtons->addWidget(add);
@@ -101,14 +107,29 @@ CalibrationDialog::CalibrationDialog(ProjectDocument* document, QWidget* parent)
     connect(m_fit, &QPushButton::clicked, this, &CalibrationDialog::fit);
     connect(m_apply, &QPushButton::clicked, this, &CalibrationDialog::applyToProject);
     connect(m_saveChart, &QPushButton::clicked, this, &CalibrationDialog::chooseChartFile);
-    auto* results = new QHBoxLayout;
-    results->addWidget(m_report, 1);
-    results->addWidget(m_chart, 1);
+    // The report's tables want the width more than the chart does; the handle moves it.
+    auto* results = new QSplitter(Qt::Horizontal, this);
+    results->addWidget(m_report);
+    results->addWidget(m_chart);
+    results->setStretchFactor(0, 3);
+    results->setStretchFactor(1, 2);
+    results->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
-    layout->addLayout(results, 1);
+    layout->addWidget(results, 1);
+    layout->addWidget(m_status);
     layout->addWidget(buttons);
     updateButtons();
+    // The report's lines run to about 110 characters and the chart wants as much: open wide
+    // enough for both side by side (the report scrolls sideways below that).
+    const QSize wanted(m_report->fontMetrics().horizontalAdvance(QString(112, QLatin1Char('M'))) +
+                           560,
+                       720);
+    const QSize room = parent ? parent->size() * 0.95 : wanted;
+    resize(std::min(wanted.width(), std::max(room.width(), 900)),
+           std::min(wanted.height(), std::max(room.height(), 600)));
+    const int shared = width() - 40;
+    results->setSizes({shared * 3 / 5, shared * 2 / 5});
 }
 
 CalibrationDialog::~CalibrationDialog() {
@@ -146,6 +167,7 @@ bool CalibrationDialog::fit() {
     m_fitting = true;
     m_result.reset();
     m_report->setPlainText(tr("Fitting\u2026"));
+    setStatus(QString(), false);
     updateButtons();
     m_worker = std::thread([this, paths, options] {
         std::shared_ptr<const Calibration> result;
@@ -170,9 +192,7 @@ void CalibrationDialog::showResult(std::shared_ptr<const Calibration> calibratio
     m_fitting = false;
     m_result = std::move(calibration);
     if (!m_result) {
-        m_report->setPlainText(error);
-        updateButtons();
-        emit fitted(false);
+        fail(error);
         return;
     }
     SimulationSpec preview = m_document->spec();
@@ -184,14 +204,46 @@ void CalibrationDialog::showResult(std::shared_ptr<const Calibration> calibratio
         for (const std::string& w : applied.warnings)
             text += tr("Note: %1\n").arg(QString::fromStdString(w));
     } catch (const Error& e) {
-        text += QString::fromStdString(e.what());
         m_result.reset();
+        fail(QString::fromStdString(e.what()));
+        return;
     }
+    m_report->setLineWrapMode(QPlainTextEdit::NoWrap); // its tables stay tables
     m_report->setPlainText(text);
-    if (m_result)
-        showChart(*m_result);
+    showChart(*m_result);
+    setStatus(tr("Fitted. Apply to Project writes the settings of the last regime into "
+                 "dimension %1; Edit > Undo takes them back.")
+                  .arg(m_dimension->currentIndex()),
+              false);
     updateButtons();
-    emit fitted(m_result != nullptr);
+    emit fitted(true);
+}
+
+void CalibrationDialog::fail(const QString& error) {
+    // The message as the command line prints it (file:line: what was expected, found, hint),
+    // wrapped, under a report that says nothing was fitted, and no chart of an earlier fit.
+    m_report->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_report->setPlainText(tr("No fit: the files could not be fitted.\n\n%1").arg(error));
+    clearChart();
+    setStatus(tr("The fit failed: %1").arg(error), true);
+    updateButtons();
+    emit fitted(false);
+}
+
+void CalibrationDialog::setStatus(const QString& text, bool problem) {
+    m_status->setText(text);
+    m_status->setStyleSheet(problem ? QStringLiteral("color: #b00020;") : QString());
+    m_status->setVisible(!text.isEmpty());
+}
+
+QString CalibrationDialog::statusText() const {
+    return m_status->text();
+}
+
+void CalibrationDialog::clearChart() {
+    QChart* old = m_chart->chart();
+    m_chart->setChart(new QChart);
+    delete old;
 }
 
 void CalibrationDialog::showChart(const Calibration& c) {
@@ -210,20 +262,36 @@ void CalibrationDialog::showChart(const Calibration& c) {
     for (const CalibrationPoint& p : c.points)
         if (std::find(seen.begin(), seen.end(), p.collective) == seen.end())
             seen.push_back(p.collective);
+    double minSize = HUGE_VAL, maxSize = 0, minBus = HUGE_VAL, maxBus = 0;
+    const auto cover = [&](double size, double bus) {
+        minSize = std::min(minSize, size);
+        maxSize = std::max(maxSize, size);
+        minBus = std::min(minBus, bus);
+        maxBus = std::max(maxBus, bus);
+    };
     const auto busGBps = [](const CalibrationPoint& p, double us) {
         return ncclBusFactor(p.collective, p.ranks) * static_cast<double>(p.sizeBytes) / (us * 1e3);
     };
     for (const NcclCollective collective : seen) {
         const QString name = QString::fromUtf8(ncclCollectiveName(collective));
+        // The collective's colour of the command line's chart, for its dots, line and squares.
+        const QColor colour(QString::fromLatin1(calibrationColour(collective)));
         auto* measured = new QScatterSeries;
         measured->setName(name);
         measured->setMarkerSize(6);
+        measured->setColor(colour);
+        measured->setBorderColor(colour);
         auto* heldOut = new QScatterSeries;
         heldOut->setName(tr("%1 held out").arg(name));
+        // Hollow and larger than the dots, drawn over them: a prediction within a few per cent
+        // of its measurement sits on the dot and would hide under it.
         heldOut->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-        heldOut->setMarkerSize(5);
+        heldOut->setMarkerSize(11);
+        heldOut->setBrush(Qt::NoBrush);
+        heldOut->setPen(QPen(colour.darker(150), 1.5));
         auto* line = new QLineSeries;
         line->setName(tr("%1 fitted").arg(name));
+        line->setPen(QPen(colour, 2));
         uint64_t lo = UINT64_MAX, hi = 0;
         int ranks = 0;
         for (size_t i = 0; i < c.points.size(); ++i) {
@@ -235,8 +303,11 @@ void CalibrationDialog::showChart(const Calibration& c) {
             hi = std::max(hi, p.sizeBytes);
             const double s = static_cast<double>(p.sizeBytes);
             measured->append(s, std::max(busGBps(p, p.timeUs), 1e-4));
-            if (i < c.heldOut.predictedUs.size() && c.heldOut.predictedUs[i] > 0)
+            cover(s, measured->points().back().y());
+            if (i < c.heldOut.predictedUs.size() && c.heldOut.predictedUs[i] > 0) {
                 heldOut->append(s, std::max(busGBps(p, c.heldOut.predictedUs[i]), 1e-4));
+                cover(s, heldOut->points().back().y());
+            }
         }
         for (int k = 0; k <= 100 && hi > 0; ++k) {
             const double s = static_cast<double>(lo) *
@@ -246,11 +317,22 @@ void CalibrationDialog::showChart(const Calibration& c) {
                                      1e-4));
         }
         for (QAbstractSeries* series :
-             std::initializer_list<QAbstractSeries*>{line, heldOut, measured}) {
+             std::initializer_list<QAbstractSeries*>{line, measured, heldOut}) {
             chart->addSeries(series);
             series->attachAxis(x);
             series->attachAxis(y);
         }
+    }
+    // Every dot and square inside the frame, with a margin (the axes do not range themselves
+    // on series attached after they were added).
+    if (maxSize > 0) {
+        // Whole decades, so the labels fall on them ("1e+06"); over more than eight, every
+        // other decade, so that they do not run into each other.
+        const double low = std::floor(std::log10(minSize / 1.5));
+        const double high = std::ceil(std::log10(maxSize * 1.5));
+        x->setBase(high - low > 8 ? 100 : 10);
+        x->setRange(std::pow(10.0, low), std::pow(10.0, high));
+        y->setRange(minBus / 1.5, maxBus * 1.5);
     }
     QChart* old = m_chart->chart();
     m_chart->setChart(chart);
@@ -268,7 +350,25 @@ bool CalibrationDialog::applyToProject() {
     edit.apply = [result, dimension](SimulationSpec& spec) {
         applyCalibration(spec, dimension, result->fit, result->runs);
     };
+    SimulationSpec preview = m_document->spec();
+    QString settings;
+    try { // what the edit will set, for the status line and the log
+        settings = QString::fromStdString(
+            applyCalibration(preview, dimension, result->fit, result->runs).settings);
+    } catch (const Error& e) {
+        setStatus(tr("Not applied: %1").arg(QString::fromStdString(e.what())), true);
+        return false;
+    }
     m_document->applyEdit(edit);
+    const QString summary = tr("Calibrated dimension %1 from %2: %3")
+                          .arg(dimension)
+                          .arg(tr("%n nccl-tests file(s)", nullptr,
+                                  static_cast<int>(result->runs.size())))
+                          .arg(settings);
+    setStatus(tr("Applied to the project as one step (Edit > Undo takes it back). %1")
+                  .arg(settings),
+              false);
+    emit applied(summary);
     return true;
 }
 

@@ -13,6 +13,7 @@
 #include <thread>
 
 class QComboBox;
+class QLabel;
 class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
@@ -41,17 +42,26 @@ public:
     /// without a fit or when the file cannot be written.
     bool saveChart(const QString& path, QString* error = nullptr);
     QString reportText() const;
+    /// The line under the report: what the last Fit or Apply did ("Applied ...", "The fit
+    /// failed ..."), empty before.
+    QString statusText() const;
     bool isFitting() const { return m_fitting; }
 
 signals:
     /// The fit is shown (`ok`), or its error is (`ok` false).
     void fitted(bool ok);
+    /// The fit was written into the project (one undo step); `summary` says what changed.
+    void applied(const QString& summary);
 
 private:
     void chooseFiles();
     void chooseChartFile();
     void showResult(std::shared_ptr<const Calibration> calibration, const QString& error);
     void showChart(const Calibration& calibration);
+    void clearChart();
+    /// Shows a failed fit: its message in the report and the status line, no chart.
+    void fail(const QString& error);
+    void setStatus(const QString& text, bool problem);
     void updateButtons();
 
     ProjectDocument* m_document;
@@ -61,6 +71,7 @@ private:
     QPushButton* m_apply;
     QPushButton* m_saveChart;
     QPlainTextEdit* m_report;
+    QLabel* m_status;
     QChartView* m_chart;
     std::thread m_worker;
     bool m_fitting = false;

@@ -126,6 +126,10 @@ void MainWindow::createMenus() {
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(tr("&Calibrate from nccl-tests\u2026"), this, [this] {
         CalibrationDialog dialog(m_document, this);
+        connect(&dialog, &CalibrationDialog::applied, this, [this](const QString& summary) {
+            m_log->append(widgets::LogModel::Severity::Info, summary);
+            statusBar()->showMessage(tr("Calibration applied; Edit > Undo takes it back"), 8000);
+        });
         dialog.exec();
     });
     QMenu* view = menuBar()->addMenu(tr("&View"));

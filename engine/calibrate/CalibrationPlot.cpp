@@ -46,6 +46,10 @@ double measuredBusGBps(const CalibrationPoint& p, double us) {
 
 } // namespace
 
+const char* calibrationColour(NcclCollective collective) {
+    return kColours[static_cast<size_t>(collective) % std::size(kColours)];
+}
+
 std::string calibrationSvg(const std::vector<CalibrationPoint>& points, const CostModel& model,
                            const std::vector<double>& heldOutUs, const std::string& title) {
     double minSize = 1, maxSize = 2, minBw = 1e-3, maxBw = 1;
@@ -120,7 +124,7 @@ std::string calibrationSvg(const std::vector<CalibrationPoint>& points, const Co
         if (std::find(seen.begin(), seen.end(), p.collective) == seen.end())
             seen.push_back(p.collective);
     for (size_t c = 0; c < seen.size(); ++c) {
-        const char* colour = kColours[static_cast<size_t>(seen[c]) % std::size(kColours)];
+        const char* colour = calibrationColour(seen[c]);
         int ranks = 0;
         for (size_t i = 0; i < points.size(); ++i) {
             const CalibrationPoint& p = points[i];

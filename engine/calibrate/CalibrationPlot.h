@@ -10,6 +10,10 @@
 
 namespace astrolabe {
 
+/// A collective's colour in the chart ("#1f77b4" for all_reduce): the window's chart uses the
+/// same ones.
+const char* calibrationColour(NcclCollective collective);
+
 /// heldOutUs: per point, its held-out prediction in us, or NaN for none (HeldOutReport).
 std::string calibrationSvg(const std::vector<CalibrationPoint>& points, const CostModel& model,
                            const std::vector<double>& heldOutUs, const std::string& title);

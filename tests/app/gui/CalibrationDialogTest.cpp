@@ -100,8 +100,15 @@ TEST(CalibrationDialog, FitsOffTheGuiThreadAndAppliesAsOneUndoStep) {
 
     const SimulationSpec before = document->spec();
     const int steps = document->undoStack()->count();
+    QSignalSpy applied(&dialog, &CalibrationDialog::applied);
     ASSERT_TRUE(dialog.applyToProject());
     EXPECT_EQ(document->undoStack()->count(), steps + 1);
+    // The window says what it did (the status line, and the log through `applied`).
+    ASSERT_EQ(applied.count(), 1);
+    EXPECT_TRUE(applied.at(0).at(0).toString().contains(QStringLiteral("platform.dimensions[0]")))
+        << applied.at(0).at(0).toString().toStdString();
+    EXPECT_TRUE(dialog.statusText().contains(QStringLiteral("Edit > Undo")))
+        << dialog.statusText().toStdString();
     EXPECT_NE(document->spec().platform.dimensions[0].bandwidthBytesPerSecond,
               before.platform.dimensions[0].bandwidthBytesPerSecond);
     EXPECT_EQ(document->spec().platform.dimensions[1], before.platform.dimensions[1]);
@@ -126,6 +133,12 @@ TEST(CalibrationDialog, UnfittableDataShowsTheMessageAndCannotBeApplied) {
     EXPECT_FALSE(fitted.at(0).at(0).toBool());
     EXPECT_TRUE(dialog.reportText().contains(QStringLiteral("a fit needs at least 3")))
         << dialog.reportText().toStdString();
+    // Said where it is seen, as a failure, and no chart of anything stands beside it.
+    EXPECT_TRUE(dialog.statusText().startsWith(QStringLiteral("The fit failed: ")))
+        << dialog.statusText().toStdString();
+    EXPECT_TRUE(dialog.statusText().contains(QStringLiteral("two.csv")))
+        << dialog.statusText().toStdString();
+    EXPECT_TRUE(dialog.findChild<QChartView*>()->chart()->series().isEmpty());
     EXPECT_FALSE(dialog.applyToProject());
 }
 
