@@ -15,14 +15,38 @@ std::optional<AlphaBetaTerm> alphaBetaTerm(const SimulationSpec& spec) {
     // Chakra CollectiveCommType: 0 all-reduce, 2 all-gather, 6 all-to-all, 7 reduce-scatter.
     const int collective = spec.workload.microbenchmark.collective;
     double passes = 0;
-    if (collective == 0)
+    bool reduces = false;
+    CollectiveKind kind = CollectiveKind::AllReduce;
+    switch (collective) {
+    case 0:
         passes = 2;
-    else if (collective == 2 || collective == 6 || collective == 7)
+        reduces = true;
+        break;
+    case 2:
         passes = 1;
-    else
+        kind = CollectiveKind::AllGather;
+        break;
+    case 6:
+        passes = 1;
+        kind = CollectiveKind::AllToAll;
+        break;
+    case 7:
+        passes = 1;
+        reduces = true;
+        kind = CollectiveKind::ReduceScatter;
+        break;
+    default:
         return std::nullopt;
-    return AlphaBetaTerm{static_cast<double>(spec.workload.microbenchmark.sizeBytes),
-                         passes * (n - 1) / n / dim.bandwidthBytesPerSecond};
+    }
+    AlphaBetaTerm term;
+    term.sizeBytes = static_cast<double>(spec.workload.microbenchmark.sizeBytes);
+    const double factor = spec.system.bandwidthFactor[static_cast<size_t>(kind)];
+    term.linkSecondsPerByte = passes * (n - 1) / n / (factor * dim.bandwidthBytesPerSecond);
+    const double memory = spec.system.localMemBandwidthGBps * 1e9; // bytes per second
+    if (reduces && memory > 0)
+        term.reductionSecondsPerByte = 3 * (n - 1) / n / memory;
+    term.secondsPerByte = term.linkSecondsPerByte + term.reductionSecondsPerByte;
+    return term;
 }
 
 std::vector<double> logSpacedSizes(double from, double to, int count) {

@@ -90,7 +90,7 @@ std::optional<AlphaBetaCurve> alphaBetaCurve(const std::vector<SweepRow>& rows, 
     AlphaBetaCurve curve;
     curve.model = AlphaBetaModel::fittedAt(smallest->alphaBeta->sizeBytes,
                                            smallest->summary.endTime.seconds(),
-                                           smallest->alphaBeta->secondsPerByte);
+                                           *smallest->alphaBeta);
     for (const double bytes : logSpacedSizes(smallest->alphaBeta->sizeBytes, largest, samples))
         curve.points.emplace_back(bytes, curve.model.seconds(bytes));
     return curve;

@@ -144,7 +144,9 @@ void SweepLineChart::setRows(const std::vector<std::string>& axisNames,
     c->addSeries(dots);
     if (curve) {
         addModel(*curve);
-        c->setTitle(tr("End time against %1, and the α–β model").arg(name));
+        c->setTitle(curve->model.reductionSecondsPerByte > 0
+                        ? tr("End time against %1, and the α–β–γ model").arg(name)
+                        : tr("End time against %1, and the α–β model").arg(name));
     }
     QAbstractAxis* x = nullptr;
     QAbstractAxis* y = nullptr;
@@ -206,10 +208,18 @@ void SweepLineChart::addModel(const AlphaBetaCurve& curve) {
     const double alphaPs = curve.model.alphaSeconds * 1e12;
     const QString alpha = QString::fromStdString(
         units::formatScaled(alphaPs, units::timeScale(alphaPs, units::TimeSpelling::MicroSign), 3));
-    const QString rate =
-        QString::fromStdString(units::formatBandwidth(1 / curve.model.secondsPerByte, 0, 4));
-    m_model->setName(
-        tr("α–β model: %1 + size ÷ %2 (α fitted at the smallest size)").arg(alpha, rate));
+    const auto rate = [](double secondsPerByte) {
+        return QString::fromStdString(units::formatBandwidth(1 / secondsPerByte, 0, 4));
+    };
+    const double gamma = curve.model.reductionSecondsPerByte;
+    if (gamma > 0) // the reductions in local memory: their own term, named
+        m_model->setName(tr("α–β–γ model: %1 + size ÷ %2 (links) + size ÷ %3 (reductions in "
+                            "memory)")
+                             .arg(alpha, rate(curve.model.secondsPerByte - gamma), rate(gamma)));
+    else
+        m_model->setName(
+            tr("α–β model: %1 + size ÷ %2 (α fitted at the smallest size)")
+                .arg(alpha, rate(curve.model.secondsPerByte)));
     c->addSeries(m_model);
     c->legend()->setVisible(true);
     c->legend()->setAlignment(Qt::AlignBottom);
