@@ -94,8 +94,8 @@ TEST(PlannerSession, PlanFillsTheTableWithTheEnginesRankingOffTheGuiThread) {
         << panel->statusText().toStdString();
 }
 
-// GPT-3 175B on 1,024 GPUs: ~88,000 candidates ranked on the worker thread (about a second),
-// ~43,000 rows shown. The event loop keeps turning throughout: the longest stall is the table
+// GPT-3 175B on 1,024 GPUs: ~132,000 candidates planned on the worker thread (a few seconds),
+// ~60,000 rows shown. The event loop keeps turning throughout: the longest stall is the table
 // taking the result (a model reset, no per-row items) and the selected candidate's figures.
 TEST(PlannerSession, PlanningGpt3On1024GpusKeepsTheEventLoopTurning) {
     PlannerWindow w;
@@ -113,7 +113,7 @@ TEST(PlannerSession, PlanningGpt3On1024GpusKeepsTheEventLoopTurning) {
         EXPECT_LT(meter.maxGapMs(), 100) << "ranking and showing it stalls the event loop";
     else
         std::cout << meter.unsteadyNote();
-    // Sorting 43,000 rows by memory is one permutation, not a rebuild.
+    // Sorting 60,000 rows by memory is one permutation, not a rebuild.
     gui::test::GapMeter sorting;
     w.panel()->table()->sortByColumn(widgets::PlanCandidatesModel::Memory, Qt::AscendingOrder);
     QTest::qWait(20);
