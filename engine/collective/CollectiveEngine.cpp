@@ -32,8 +32,8 @@ CollectiveEngine::CollectiveEngine(Simulator& sim, Transport& transport, const T
     for (int d = 0; d < topology.dimensionCount(); ++d)
         dimensions.push_back(topology.dimension(d));
     auto themisPlans = std::make_shared<DimensionScheduler::Plans>(); // one per run, all NPUs
+    m_queueCount = static_cast<size_t>(topology.dimensionCount() * m_queuesPerDim);
     for (NpuState& npu : m_npus) {
-        npu.queues.resize(static_cast<size_t>(topology.dimensionCount() * m_queuesPerDim));
         if (spec.system.interDimensionScheduling != InterDimensionScheduling::Ascending)
             npu.scheduler = std::make_unique<DimensionScheduler>(
                 spec.system.interDimensionScheduling, dimensions, spec.system, themisPlans,
@@ -189,6 +189,8 @@ void CollectiveEngine::startCustom(std::unique_ptr<Collective> collective,
 void CollectiveEngine::enqueue(Stream& stream) {
     const PhaseSpec& phase = stream.phases[stream.current];
     NpuState& npu = m_npus[static_cast<size_t>(stream.owner->request.npu)];
+    if (npu.queues.empty())
+        npu.queues.resize(m_queueCount);
     Queue& queue = npu.queues[static_cast<size_t>(phase.queue)];
     if (queue.running < m_queueThreshold) {
         ++queue.running;

@@ -88,12 +88,15 @@ void LinkRecorder::expandSymmetric(const std::vector<int>& classOfLink, int clas
         m_stats[l].bytes = static_cast<uint64_t>(static_cast<double>(sum[c].bytes) * factor);
         m_stats[l].messages = static_cast<uint64_t>(static_cast<double>(sum[c].messages) * factor);
         m_stats[l].busy = SimTime::fromPsRounded(static_cast<double>(sum[c].busy.ps()) * factor);
-        if (series[c].empty())
-            continue;
-        m_busyPs[l] = series[c];
-        for (float& v : m_busyPs[l])
+    }
+    // Every link of a class carries the class's series: kept once, scaled as its links.
+    for (size_t c = 0; c < classes; ++c) {
+        const double factor = members[c] > 0 ? static_cast<double>(m_npus) / members[c] : 0.0;
+        for (float& v : series[c])
             v = static_cast<float>(v * factor);
     }
+    m_busyPs = std::move(series);
+    m_seriesOfLink = classOfLink;
     if (m_traffic.empty())
         return;
     const std::vector<uint64_t> row0(m_traffic.begin(), m_traffic.begin() + m_npus);
@@ -162,15 +165,16 @@ void LinkRecorder::finish(RunResult& result, int dimensionCount) {
     const int64_t endPs = result.endTime.ps();
     const int64_t used = std::max<int64_t>(1, endPs / m_bucketPs + (endPs % m_bucketPs != 0));
     const size_t buckets = static_cast<size_t>(std::min<int64_t>(used, kBuckets));
-    result.linkSeries.assign(m_busyPs.size(), {});
-    for (size_t l = 0; l < m_busyPs.size(); ++l) {
+    result.linkSeries.assign(m_stats.size(), {});
+    for (size_t l = 0; l < m_stats.size(); ++l) {
+        const std::vector<float>& busy =
+            m_busyPs[m_seriesOfLink.empty() ? l : static_cast<size_t>(m_seriesOfLink[l])];
         std::vector<float>& out = result.linkSeries[l];
         out.assign(buckets, 0.0f);
-        if (m_busyPs[l].empty())
+        if (busy.empty())
             continue;
         for (size_t b = 0; b < buckets; ++b)
-            out[b] =
-                static_cast<float>(std::min(1.0, m_busyPs[l][b] / static_cast<double>(m_bucketPs)));
+            out[b] = static_cast<float>(std::min(1.0, busy[b] / static_cast<double>(m_bucketPs)));
     }
     std::sort(m_intervals.begin(), m_intervals.end(),
               [](const LinkBusyInterval& a, const LinkBusyInterval& b) {
