@@ -2,6 +2,7 @@
 
 #include "cli/ArgParser.h"
 #include "core/Error.h"
+#include "core/OutputFile.h"
 #include "yaml/ProjectValues.h"
 
 #include <charconv>
@@ -11,16 +12,16 @@
 
 namespace astrolabe::cli {
 
-bool makeOutputFolder(const std::string& prefix, std::ostream& err) {
-    const std::filesystem::path folder = std::filesystem::path(prefix).parent_path();
-    if (prefix.empty() || folder.empty())
-        return true;
-    std::error_code failed;
-    std::filesystem::create_directories(folder, failed);
-    if (failed)
-        err << "astrolabe-cli: error: --out " << prefix << ": cannot create the folder "
-            << folder.string() << ": " << failed.message() << "\n";
-    return !failed;
+void makePrefixFolder(const std::string& prefix) {
+    if (prefix.empty())
+        return;
+    const std::filesystem::path path(prefix);
+    if (!path.has_filename() || std::filesystem::is_directory(path))
+        throw UsageError("--out " + prefix + ": a prefix names files (--out runs/gpt3/t writes "
+                         "runs/gpt3/t.0.et, ...), and this one names a folder: add a name after "
+                         "it, e.g. " + (path / "trace").string());
+    if (!path.parent_path().empty())
+        makeOutputFolder(path.parent_path().string(), "--out " + prefix);
 }
 
 void requireFile(const std::string& flag, const std::string& path) {

@@ -22,8 +22,9 @@ bool parseBool(const std::string& flag, const std::string& text);
 /// Sets `backend` from the --backend option when it is given; a name that is not a network
 /// model is a UsageError naming the option.
 void applyBackendOption(const std::string& text, NetworkBackend& backend);
-/// Makes the folder of an --out PREFIX ("runs/gpt3/t" writes into runs/gpt3/) if missing;
-/// false, with the message written to `err`, when it cannot be made.
-bool makeOutputFolder(const std::string& prefix, std::ostream& err);
+/// Makes the folder of an --out PREFIX ("runs/gpt3/t" writes into runs/gpt3/) if missing.
+/// Throws UsageError for a prefix that names a folder ("runs/", "runs/gpt3" when that is a
+/// folder: the files would be "runs/.0.et"), astrolabe::Error when the folder cannot be made.
+void makePrefixFolder(const std::string& prefix);
 
 } // namespace astrolabe::cli

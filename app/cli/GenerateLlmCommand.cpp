@@ -1,6 +1,7 @@
 #include "cli/GenerateLlmCommand.h"
 
 #include "cli/CliSupport.h"
+#include "core/OutputFile.h"
 #include "cli/Commands.h"
 #include "core/Error.h"
 #include "core/Units.h"
@@ -146,23 +147,27 @@ ArgParser generateLlmParser() {
                      flags);
 }
 
-int generateLlmCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+int generateLlmCommand(const ParsedArgs& args, std::ostream& out, std::ostream& /*err*/) {
     const GeneratorSpec spec = specFromArgs(args);
     const ModelFigures figures = computeFigures(spec);
     printHeader(spec, args, out);
     out << formatFigures(figures);
 
     const std::string prefix = args.value("out");
-    if (!makeOutputFolder(prefix, err))
-        return kExitFailure;
-    // Rank by rank: the largest presets (~25 M nodes) never sit in memory at once.
+    makePrefixFolder(prefix);
+    // Rank by rank: the largest presets (~25 M nodes) never sit in memory at once. A failure
+    // part way removes the ranks written (OutputSet).
+    OutputSet written;
     const auto start = std::chrono::steady_clock::now();
     size_t nodes = 0, traces = 0;
     const CommGroups groups = forEachRankTrace(spec, [&](int rank, WorkloadTrace&& trace) {
         nodes += trace.nodes.size();
         ++traces;
-        if (!prefix.empty())
-            writeWorkloadTrace(prefix + "." + std::to_string(rank) + ".et", trace);
+        if (prefix.empty())
+            return;
+        const std::string path = prefix + "." + std::to_string(rank) + ".et";
+        writeWorkloadTrace(path, trace);
+        written.add(path);
     });
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -175,6 +180,7 @@ int generateLlmCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
     if (prefix.empty())
         return kExitOk;
     writeCommGroups(prefix, groups);
+    written.commit();
     out << "wrote                 " << prefix << ".0.et .. " << prefix << "." << traces - 1
         << ".et, " << prefix << ".comm_groups.json\n";
     return kExitOk;

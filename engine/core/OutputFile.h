@@ -6,6 +6,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace astrolabe {
 
@@ -15,4 +16,29 @@ namespace astrolabe {
 void writeOutputFile(const std::string& path, const std::string& what,
                      const std::function<void(std::ostream&)>& write);
 
+/// Creates `folder` (and its parents) unless it is a folder already. Throws astrolabe::Error
+/// (kind Input) naming it and `what` it is for when it cannot be: a file stands there or on its
+/// path, or it is not writable.
+void makeOutputFolder(const std::string& folder, const std::string& what);
+
+/// A set of files written together (a trace per rank): a writer notes each file once it is
+/// written and commits when all are. When the set goes out of scope without commit() (an error
+/// part way: a full disk, an unwritable rank), the files noted are removed, so that a failed
+/// command leaves no half-written set that a later run would read as whole. (A file that failed
+/// part way is removed by writeOutputFile itself.)
+class OutputSet {
+public:
+    OutputSet() = default;
+    OutputSet(const OutputSet&) = delete;
+    OutputSet& operator=(const OutputSet&) = delete;
+    ~OutputSet();
+    /// Notes `path`, written, as part of the set.
+    void add(const std::string& path) { m_paths.push_back(path); }
+    void commit() { m_paths.clear(); }
+
+private:
+    std::vector<std::string> m_paths;
+};
+
 } // namespace astrolabe
+

@@ -64,7 +64,14 @@ AstraExportFiles exportAstraInputs(const SimulationSpec& spec, const std::string
                     {spec.sourceFile, 0, 0, "platform.graph"},
                     "export the graph as DOT or GraphML instead: astrolabe-cli graph export");
     const fs::path dir(folder);
-    fs::create_directories(dir);
+    // Everything that can fail on the input is done before anything is written: the traces of
+    // a microbenchmark, then the folders, so that a refusal leaves no half-written export.
+    std::vector<WorkloadTrace> traces;
+    if (spec.workload.kind != WorkloadSource::Kind::ChakraTrace)
+        traces = loadWorkloadTraces(spec, spec.platform.npuCount());
+    makeOutputFolder(dir.string(), "the ASTRA-sim inputs");
+    if (spec.workload.kind != WorkloadSource::Kind::ChakraTrace)
+        makeOutputFolder((dir / "workload").string(), "the microbenchmark's traces");
     AstraExportFiles f;
     f.network = (dir / "network.yml").string();
     f.system = (dir / "system.json").string();
@@ -85,10 +92,7 @@ AstraExportFiles exportAstraInputs(const SimulationSpec& spec, const std::string
         f.workloadPrefix = fs::absolute(spec.workload.tracePrefix).lexically_normal().string();
     } else {
         // The microbenchmark as the traces Astrolabe runs (with its communicator group).
-        fs::create_directories(dir / "workload");
         f.workloadPrefix = (dir / "workload" / "microbenchmark").string();
-        const std::vector<WorkloadTrace> traces =
-            loadWorkloadTraces(spec, spec.platform.npuCount());
         for (size_t i = 0; i < traces.size(); ++i)
             writeWorkloadTrace(f.workloadPrefix + "." + std::to_string(i) + ".et", traces[i]);
     }

@@ -1,6 +1,7 @@
 #include "tacos/Evaluate.h"
 
 #include "core/Error.h"
+#include "core/OutputFile.h"
 #include "simulation/Simulation.h"
 #include "tacos/ScheduleExport.h"
 #include "trace/TraceIo.h"
@@ -53,8 +54,13 @@ SimulationSpec microbenchmarkSpec(const SimulationSpec& base, SynthesisKind kind
 
 void writeScheduleEt(const Schedule& schedule, const std::string& prefix) {
     const std::vector<WorkloadTrace> traces = scheduleTraces(schedule);
-    for (size_t npu = 0; npu < traces.size(); ++npu)
-        writeWorkloadTrace(workloadFileName(prefix, static_cast<int>(npu)), traces[npu]);
+    OutputSet written; // all NPUs or none
+    for (size_t npu = 0; npu < traces.size(); ++npu) {
+        const std::string path = workloadFileName(prefix, static_cast<int>(npu));
+        writeWorkloadTrace(path, traces[npu]);
+        written.add(path);
+    }
+    written.commit();
 }
 
 void setCustomSource(SimulationSpec& spec, SynthesisKind kind, const std::string& source) {

@@ -1,6 +1,7 @@
 #include "trace/TraceImport.h"
 
 #include "core/Error.h"
+#include "core/OutputFile.h"
 #include "core/Units.h"
 #include "trace/TraceIo.h"
 #include "trace/TraceRepair.h"
@@ -229,9 +230,13 @@ ImportedTraces importLinkedTraces(const std::string& etPath, const std::string& 
 std::string writeImportedTraces(const ImportedTraces& imported, const std::string& prefix, int npus,
                                 bool rankZeroForAll) {
     const bool asRead = !rankZeroForAll && static_cast<int>(imported.ranks.size()) == npus;
-    for (int rank = 0; rank < npus; ++rank)
-        writeWorkloadTrace(workloadFileName(prefix, rank),
-                           imported.ranks[asRead ? static_cast<size_t>(rank) : 0]);
+    OutputSet written; // all ranks or none
+    for (int rank = 0; rank < npus; ++rank) {
+        const std::string path = workloadFileName(prefix, rank);
+        writeWorkloadTrace(path, imported.ranks[asRead ? static_cast<size_t>(rank) : 0]);
+        written.add(path);
+    }
+    written.commit();
     const std::string files =
         workloadFileName(prefix, 0) + (npus > 1 ? " .. " + workloadFileName(prefix, npus - 1) : "");
     if (asRead)

@@ -100,3 +100,24 @@ TEST(ExportAstra, AGraphPlatformIsRefusedWithTheKeyAndAnAlternative) {
     EXPECT_FALSE(fs::exists(dir / "astra" / "network.yml"));
     EXPECT_EQ(cli({"export-astra", kSource + "/projects/quickstart/project.yaml"}).code, 2);
 }
+
+// --out naming a file (or a folder whose "workload" is a file) is an error naming it, before
+// anything is written; it was an internal error after three files were written.
+TEST(ExportAstra, AnOutThatIsAFileIsRefusedBeforeAnythingIsWritten) {
+    const fs::path dir = scratch("out-is-file");
+    std::ofstream(dir / "exf") << "x\n";
+    const std::string project = kSource + "/projects/quickstart/project.yaml";
+    const Result file = cli({"export-astra", project, "--out=" + (dir / "exf").string()});
+    EXPECT_EQ(file.code, 1) << file.err;
+    EXPECT_NE(file.err.find("exf: cannot make the folder for the ASTRA-sim inputs: a file of "
+                            "that name is there"),
+              std::string::npos)
+        << file.err;
+    EXPECT_EQ(file.err.find("internal error"), std::string::npos) << file.err;
+    fs::create_directories(dir / "exw");
+    std::ofstream(dir / "exw" / "workload") << "x\n";
+    const Result inner = cli({"export-astra", project, "--out=" + (dir / "exw").string()});
+    EXPECT_EQ(inner.code, 1) << inner.err;
+    EXPECT_NE(inner.err.find("workload: cannot make the folder"), std::string::npos) << inner.err;
+    EXPECT_FALSE(fs::exists(dir / "exw" / "network.yml")) << "half-written";
+}

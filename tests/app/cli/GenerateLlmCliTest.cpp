@@ -174,3 +174,26 @@ TEST(GenerateLlmCli, AnIterationTooLargeToGenerateIsRefusedUpFront) {
         30, size_t{2} << 30);
     EXPECT_TRUE(outcome.ok) << outcome.message << " (" << outcome.seconds << " s)";
 }
+
+// A rank that cannot be written (here a folder stands at its file name) fails the command, and
+// the ranks written before it are removed: a later run must not read a part of an iteration
+// as the whole. The folder in the way is left alone. A prefix that names a folder is refused
+// before anything is generated (it would write the hidden files ".0.et", ...).
+TEST(GenerateLlmCli, AFailedRankLeavesNoPartOfTheIterationBehind) {
+    const std::filesystem::path dir = clitest::scratchDir("gen-partial");
+    std::filesystem::create_directories(dir / "gl.1.et");
+    const std::string prefix = (dir / "gl").string();
+    const Result r = cli({"generate-llm", "--preset=gpt2-124m", "--dp=4", "--out=" + prefix});
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("gl.1.et"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "gl.0.et")) << "rank 0 was left behind";
+    EXPECT_FALSE(std::filesystem::exists(dir / "gl.comm_groups.json"));
+    EXPECT_TRUE(std::filesystem::is_directory(dir / "gl.1.et")) << "not ours to remove";
+
+    const Result folder =
+        cli({"generate-llm", "--preset=gpt2-124m", "--dp=4", "--out=" + dir.string() + "/"});
+    EXPECT_EQ(folder.code, 2) << folder.err;
+    EXPECT_NE(folder.err.find("names a folder"), std::string::npos) << folder.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / ".0.et"));
+    std::filesystem::remove_all(dir);
+}
