@@ -85,16 +85,23 @@ int calibrateCommand(const ParsedArgs& args, std::ostream& out, std::ostream& er
         if (wantsPng(plot))
             chart = renderPngChart(chart);
     }
+    // The chart first: a chart that cannot be written leaves the project as it was (a re-run
+    // would otherwise calibrate the calibrated project); one written is removed when the
+    // project then cannot be.
+    OutputSet written;
+    if (!plot.empty()) {
+        writeOutputFile(plot, "the calibration chart", [&](std::ostream& o) { o << chart; });
+        written.add(plot);
+    }
     if (!args.has("dry-run")) {
         const std::string target = args.value("out", project);
         const std::string text = calibratedProjectText(spec, applied, target);
         writeOutputFile(target, "the calibrated project", [&](std::ostream& o) { o << text; });
         out << "wrote " << target << "\n";
     }
-    if (!plot.empty()) {
-        writeOutputFile(plot, "the calibration chart", [&](std::ostream& o) { o << chart; });
+    written.commit();
+    if (!plot.empty())
         out << "wrote " << plot << "\n";
-    }
     out << "fit and checks took " << units::formatFixed(calibration.seconds, 3) << " s\n";
     return kExitOk;
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 namespace astrolabe {
 
@@ -19,9 +20,23 @@ std::string reason(int error) {
 
 void writeOutputFile(const std::string& path, const std::string& what,
                      const std::function<void(std::ostream&)>& write) {
+    namespace fs = std::filesystem;
     const SourceLocation where{path, 0, 0, {}};
+    // A new or regular file is written beside it and renamed over it when whole, so that a
+    // failed write (a full disk) leaves the old file as it was, never a truncated one: a
+    // calibrated project rewritten in place must survive it. A device, a pipe or a link is
+    // written as it is (renaming over /dev/full would replace the device).
+    std::error_code ec;
+    const fs::file_status status = fs::symlink_status(path, ec);
+    const bool inPlace = fs::exists(status) && !fs::is_regular_file(status);
+    std::string target = inPlace ? path : path + ".astrolabe-" + std::to_string(::getpid());
     errno = 0;
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    std::ofstream out(target, std::ios::binary | std::ios::trunc);
+    if (!out && !inPlace) { // a folder we may not create files in, around a file we may write
+        target = path;
+        errno = 0;
+        out.open(target, std::ios::binary | std::ios::trunc);
+    }
     if (!out)
         throw Error(ErrorKind::Input, "cannot create " + what + ": " + reason(errno), where,
                     "check that the folder exists and is writable");
@@ -35,14 +50,20 @@ void writeOutputFile(const std::string& path, const std::string& what,
     error = error ? error : errno;
     out.close();
     error = error ? error : errno;
+    const bool beside = target != path;
     if (out.fail()) {
-        // What it holds is a truncated file, nothing anyone should read; only a regular file
-        // (the path may be a device: /dev/full).
-        std::error_code ignored;
-        if (std::filesystem::is_regular_file(path, ignored))
-            std::filesystem::remove(path, ignored);
+        if (beside)
+            fs::remove(target, ec);
         throw Error(ErrorKind::Input, "cannot write " + what + ": " + reason(error), where,
                     "check the free space and the permissions");
+    }
+    if (beside) {
+        fs::rename(target, path, ec);
+        if (ec) {
+            fs::remove(target, ec);
+            throw Error(ErrorKind::Input, "cannot replace " + what + ": " + ec.message(), where,
+                        "check that the path is not a folder and is writable");
+        }
     }
 }
 

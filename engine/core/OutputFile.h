@@ -10,9 +10,10 @@
 
 namespace astrolabe {
 
-/// Creates or truncates `path`, lets `write` fill it, then flushes and closes it. `what` names
-/// the file in messages ("the JSON result"). Throws astrolabe::Error (kind Input) when the file
-/// cannot be created or any byte cannot be written.
+/// Lets `write` fill `path`: a new or regular file is written beside it and renamed over it
+/// when whole (a failure leaves the old file as it was); a device, pipe or link is written in
+/// place. `what` names the file in messages ("the JSON result"). Throws astrolabe::Error (kind
+/// Input) when the file cannot be created or any byte cannot be written.
 void writeOutputFile(const std::string& path, const std::string& what,
                      const std::function<void(std::ostream&)>& write);
 
@@ -25,7 +26,7 @@ void makeOutputFolder(const std::string& folder, const std::string& what);
 /// written and commits when all are. When the set goes out of scope without commit() (an error
 /// part way: a full disk, an unwritable rank), the files noted are removed, so that a failed
 /// command leaves no half-written set that a later run would read as whole. (A file that failed
-/// part way is removed by writeOutputFile itself.)
+/// part way was never renamed into place: writeOutputFile.)
 class OutputSet {
 public:
     OutputSet() = default;

@@ -107,6 +107,36 @@ TEST(CalibrateCommand, APngPlotWithoutItsModuleWritesNothingAndSaysWhatToDo) {
     fs::remove_all(dir);
 }
 
+// A chart that cannot be written (its folder does not exist) leaves the project rewritten in
+// place as it was: a re-run would otherwise calibrate the calibrated project. A project that
+// cannot be written (--out into a folder that does not exist) takes the chart back.
+TEST(CalibrateCommand, AChartOrProjectThatCannotBeWrittenLeavesTheOtherAsItWas) {
+    const fs::path dir = clitest::scratchDir("calibrate-cli-unwritable");
+    const fs::path project = dir / "project.yaml";
+    fs::copy_file(hgx(), project, fs::copy_options::overwrite_existing);
+    const std::string before = slurp(project);
+    const auto r = cli({"calibrate", "nccl-tests", dataset("a100-oci-1node-all_reduce.txt"),
+                        "--project", project.string(), "--plot",
+                        (dir / "no-such-folder" / "fit.svg").string()});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_THAT(r.err, HasSubstr("fit.svg: cannot create the calibration chart"));
+    EXPECT_EQ(slurp(project), before) << "the project was rewritten although the chart failed";
+
+    const fs::path svg = dir / "fit.svg";
+    const auto p = cli({"calibrate", "nccl-tests", dataset("a100-oci-1node-all_reduce.txt"),
+                        "--project", project.string(), "--out",
+                        (dir / "no-such-folder" / "out.yaml").string(), "--plot", svg.string()});
+    EXPECT_EQ(p.code, 1);
+    EXPECT_THAT(p.err, HasSubstr("out.yaml: cannot create the calibrated project"));
+    EXPECT_FALSE(fs::exists(svg)) << "the chart of a calibration that wrote no project";
+    EXPECT_EQ(slurp(project), before);
+    // No temporary file is left beside either.
+    for (const auto& entry : fs::directory_iterator(dir))
+        EXPECT_EQ(entry.path().filename().string().find(".astrolabe-"), std::string::npos)
+            << entry.path();
+    fs::remove_all(dir);
+}
+
 TEST(CalibrateCommand, SameFilesSameProject) {
     const fs::path dir = clitest::scratchDir("calibrate-cli-twice");
     for (const char* name : {"a.yaml", "b.yaml"})
