@@ -16,6 +16,7 @@
 #include "calibrate/TableText.h"
 #include "core/Collectives.h"
 #include "core/InputFile.h"
+#include "core/Units.h"
 
 #include <algorithm>
 #include <array>
@@ -91,6 +92,7 @@ struct Columns {
     int line = 0;
     size_t fields = 0;
     size_t count = 1, type = 2, outOfPlace = 0, inPlace = 0; ///< indexes; inPlace 0 = none
+    std::vector<size_t> wrong;                                ///< the "#wrong" columns
 };
 
 Columns readColumns(const std::vector<std::string_view>& header, int line) {
@@ -106,6 +108,8 @@ Columns readColumns(const std::vector<std::string_view>& header, int line) {
             c.outOfPlace = i;
         else if (header[i] == "time")
             c.inPlace = i;
+        else if (header[i] == "#wrong" || header[i] == "wrong")
+            c.wrong.push_back(i);
     }
     return c;
 }
@@ -149,7 +153,68 @@ NcclRow readRow(const std::vector<std::string_view>& f, const Columns& c, const 
         row.inPlaceAlgGBps = number(f[c.inPlace + 1], "algbw (in-place)", file, line);
         row.inPlaceBusGBps = number(f[c.inPlace + 2], "busbw (in-place)", file, line);
     }
+    for (const size_t w : c.wrong) { // "N/A" when the test ran without checking (-c 0)
+        uint64_t wrong = 0;
+        if (w < f.size() && parseCount(f[w], wrong))
+            row.wrong = std::max(row.wrong, wrong);
+    }
     return row;
+}
+
+/// A line of the table: a number first ("8", and "-8" so that it is refused, not skipped).
+bool isTableRow(std::string_view line) {
+    const size_t digit = !line.empty() && line.front() == '-' ? 1 : 0;
+    return line.size() > digit && std::isdigit(static_cast<unsigned char>(line[digit]));
+}
+
+/// What the rows say of themselves: the test's own check found no wrong results, and algbw is
+/// size / time (nccl-tests prints both; a time column scaled or pasted from another run shows
+/// here), within the rounding of the two decimals it prints.
+void checkRows(const NcclRun& run) {
+    for (const NcclRow& r : run.rows) {
+        if (r.wrong > 0)
+            failAt(run.file, r.line,
+                   "the test found " + std::to_string(r.wrong) + " wrong result" +
+                       (r.wrong == 1 ? "" : "s") + " at this size (#wrong): its times are of "
+                       "a broken run",
+                   "fix the run (NCCL_DEBUG=WARN says more) and measure again, or remove the row");
+        const std::pair<double, double> columns[] = {{r.outOfPlaceUs, r.outOfPlaceAlgGBps},
+                                                     {r.inPlaceUs, r.inPlaceAlgGBps}};
+        for (const auto& [us, algbw] : columns) {
+            if (!(us > 0) || std::isnan(algbw))
+                continue;
+            const double expected = static_cast<double>(r.sizeBytes) / us / 1e3; // GB/s
+            if (std::abs(algbw - expected) <= 0.0051 + 0.02 * expected)
+                continue;
+            failAt(run.file, r.line,
+                   "algbw is " + units::formatPlain(algbw, 4) + " GB/s, but size / time is " +
+                       units::formatPlain(expected, 4) + " GB/s (" + std::to_string(r.sizeBytes) +
+                       " B in " + units::formatPlain(us, 4) + " us): the time and bandwidth columns "
+                       "disagree",
+                   "a time column scaled or taken from another run; give the output as the "
+                   "test printed it");
+        }
+    }
+}
+
+/// Every rank from 0 to the highest has its line: "Rank 0 .. 6 and 9" is a cut or merged
+/// listing, not a 10-GPU run.
+void checkRanks(const std::set<uint64_t>& ranks, const std::string& file, int line) {
+    if (ranks.empty() || ranks.size() == *ranks.rbegin() + 1)
+        return;
+    std::string missing;
+    int listed = 0;
+    for (uint64_t r = 0; r <= *ranks.rbegin() && listed < 8; ++r)
+        if (!ranks.count(r)) {
+            missing += (listed++ ? ", " : "") + std::to_string(r);
+        }
+    const bool several = ranks.size() + 1 < *ranks.rbegin() + 1;
+    failAt(file, line,
+           "the rank lines go up to rank " + std::to_string(*ranks.rbegin()) + " but rank" +
+               (several ? "s " : " ") + missing +
+               (ranks.size() + 8 < *ranks.rbegin() + 1 ? ", ..." : "") +
+               (several ? " have" : " has") + " no line: the GPU count is unclear",
+           "keep the whole \"# Using devices\" block of the output");
 }
 
 /// busbw / algbw of the row that shows it best must be the collective's bus factor.
@@ -214,20 +279,26 @@ double ncclBusFactor(NcclCollective collective, int ranks) {
 
 NcclRun parseNcclTests(std::string_view text, const std::string& fileName,
                        std::optional<NcclCollective> collective) {
+    if (text.starts_with("\xEF\xBB\xBF")) // a UTF-8 byte-order mark (spreadsheets write one)
+        text.remove_prefix(3);
     const std::vector<std::string_view> all = lines(text);
     for (std::string_view line : all) {
         line = trimmed(line);
         if (line.empty() || line.front() == '#')
             continue;
-        if (fileName.ends_with(".csv") || isCsvHeader(line))
-            return parseNcclTestsCsv(text, fileName, collective);
+        if (fileName.ends_with(".csv") || isCsvHeader(line)) {
+            NcclRun run = parseNcclTestsCsv(text, fileName, collective);
+            checkRows(run);
+            return run;
+        }
         break;
     }
     NcclRun run;
     run.file = fileName;
     std::optional<NcclCollective> named, mentioned;
     std::set<std::string> hosts;
-    int maxRank = -1, tableEnd = 0;
+    std::set<uint64_t> ranks;
+    int maxRank = -1, tableEnd = 0, firstRankLine = 0;
     Columns columns;
     for (size_t i = 0; i < all.size(); ++i) {
         const int lineNo = static_cast<int>(i) + 1;
@@ -243,6 +314,8 @@ NcclRun parseNcclTests(std::string_view text, const std::string& fileName,
             if (!parseCount(f[1], rank) || rank >= (uint64_t{1} << 20))
                 failAt(fileName, lineNo, "a rank line with a rank number that is not one");
             maxRank = std::max(maxRank, static_cast<int>(rank));
+            ranks.insert(rank);
+            firstRankLine = firstRankLine ? firstRankLine : lineNo;
             const auto on = std::find(f.begin(), f.end(), "on");
             if (on != f.end() && on + 1 != f.end())
                 hosts.insert(std::string(*(on + 1)));
@@ -255,8 +328,7 @@ NcclRun parseNcclTests(std::string_view text, const std::string& fileName,
                            std::to_string(tableEnd ? tableEnd : lineNo - 1) + ")",
                        "give the output of one test program per file");
             columns = readColumns(f, lineNo);
-        } else if (line.front() != '#' && columns.line != 0 &&
-                   std::isdigit(static_cast<unsigned char>(line.front()))) {
+        } else if (line.front() != '#' && columns.line != 0 && isTableRow(line)) {
             if (tableEnd != 0)
                 failAt(fileName, lineNo,
                        "a table row after the table ended on line " + std::to_string(tableEnd));
@@ -277,6 +349,7 @@ NcclRun parseNcclTests(std::string_view text, const std::string& fileName,
         failAt(fileName, 0,
                "no \"#  Rank N ... on HOST device ...\" lines: the GPU count is unknown",
                "keep the \"# Using devices\" block of the output");
+    checkRanks(ranks, fileName, firstRankLine);
     run.ranks = maxRank + 1;
     run.nodes = static_cast<int>(hosts.size());
     if (collective && named && *named != *collective)
@@ -297,6 +370,7 @@ NcclRun parseNcclTests(std::string_view text, const std::string& fileName,
                    joinAlternatives(ncclCollectiveNames()));
     run.collective = *chosen;
     checkBusFactor(run);
+    checkRows(run);
     return run;
 }
 

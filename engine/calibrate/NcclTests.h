@@ -39,7 +39,8 @@ struct NcclRow {
     std::string type;
     double outOfPlaceUs = 0, outOfPlaceAlgGBps = 0, outOfPlaceBusGBps = 0;
     double inPlaceUs = 0, inPlaceAlgGBps = 0, inPlaceBusGBps = 0;
-    int line = 0; ///< 1-based line in the file
+    uint64_t wrong = 0; ///< the #wrong columns' larger value: results the test found wrong
+    int line = 0;       ///< 1-based line in the file
 };
 
 struct NcclRun {
@@ -56,7 +57,8 @@ struct NcclRun {
 /// a command line) or its name must tell. CSV when `fileName` ends in ".csv" or the first line
 /// that is not a comment is a header with a "size" column. Throws astrolabe::Error (Input)
 /// naming the file and line: a row whose fields do not match the column header, a number that
-/// is not one, no rows, no rank lines, a busbw/algbw ratio that contradicts the collective.
+/// is not one, no rows, no rank lines or a gap in them, a busbw/algbw ratio that contradicts the
+/// collective, an algbw that is not size / time, a row whose results the test found wrong.
 NcclRun parseNcclTests(std::string_view text, const std::string& fileName,
                        std::optional<NcclCollective> collective = std::nullopt);
 /// The same from a file (a regular file of at most 64 MiB).

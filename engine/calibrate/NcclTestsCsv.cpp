@@ -183,6 +183,11 @@ NcclRun parseNcclTestsCsv(std::string_view text, const std::string& fileName,
         row.inPlaceUs = optionalNumber(f, at, "time_ip", fileName, lineNo);
         row.inPlaceAlgGBps = optionalNumber(f, at, "algbw_ip", fileName, lineNo);
         row.inPlaceBusGBps = optionalNumber(f, at, "busbw_ip", fileName, lineNo);
+        for (const char* name : {"wrong", "wrong_ip"}) {
+            const double wrong = optionalNumber(f, at, name, fileName, lineNo);
+            if (wrong > 0) // NaN (absent, "N/A") is not
+                row.wrong = std::max(row.wrong, static_cast<uint64_t>(wrong));
+        }
         run.rows.push_back(row);
     }
     if (headerLine == 0)

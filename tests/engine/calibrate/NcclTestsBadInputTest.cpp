@@ -134,3 +134,47 @@ TEST(NcclTestsBadInput, CsvProblemsNameLineAndColumn) {
                   .find("a.csv:3: collective: all_gather differs from line 2"),
               std::string::npos);
 }
+
+// What a bad-input audit found accepted (each ran through the fit before): a time column that
+// does not give the printed algbw (here scaled by 1e6, which fitted a 3.3 s latency), a row
+// whose results the test found wrong, a negative size (skipped as a non-row), and a gap in the
+// rank lines (read as the highest rank + 1 GPUs).
+TEST(NcclTestsBadInput, RowsThatContradictThemselvesAreRefused) {
+    std::string row = kRow;
+    row.replace(row.find("10.00"), 5, "10000000.00");
+    const std::string scaled = errorOf(kHeader + row);
+    EXPECT_NE(scaled.find("bad.txt:4: algbw is 0.1 GB/s, but size / time is"), std::string::npos)
+        << scaled;
+    EXPECT_NE(scaled.find("the time and bandwidth columns disagree"), std::string::npos);
+
+    row = kRow;
+    row.replace(row.find("      0 "), 8, "      5 ");
+    const std::string wrong = errorOf(kHeader + row);
+    EXPECT_NE(wrong.find("bad.txt:4: the test found 5 wrong results at this size"),
+              std::string::npos)
+        << wrong;
+
+    const std::string negative = errorOf(kHeader + kRow +
+                                         "          -8            -2     float     sum      -1"
+                                         "    10.00    0.00    0.00      0    10.00    0.00    0.00"
+                                         "      0\n");
+    EXPECT_NE(negative.find("bad.txt:5: size: expected a whole number of bytes, found \"-8\""),
+              std::string::npos)
+        << negative;
+
+    const std::string gap =
+        errorOf("#  Rank  0 Group  0 Pid 1 on node1 device  0 [0x0f] GPU\n"
+                "#  Rank  3 Group  0 Pid 2 on node1 device  1 [0x15] GPU\n" +
+                kHeader.substr(kHeader.find("#       size")) + kRow);
+    EXPECT_NE(gap.find("bad.txt:1: the rank lines go up to rank 3 but ranks 1, 2 have no line"),
+              std::string::npos)
+        << gap;
+}
+
+TEST(NcclTestsBadInput, AByteOrderMarkIsNotAColumnName) {
+    const NcclRun run = parseNcclTests("\xEF\xBB\xBF# collective: all_reduce\n# ranks: 2\n"
+                                       "size,time,algbw\n1024,10.0,0.10\n2048,11.0,0.19\n",
+                                       "bom.csv", std::nullopt);
+    EXPECT_EQ(run.rows.size(), 2u);
+    EXPECT_EQ(run.ranks, 2);
+}
