@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <new>
 #include <ostream>
 
 namespace astrolabe::cli {
@@ -188,6 +189,15 @@ int runCli(const std::vector<std::string>& givenArgs, std::ostream& out, std::os
         err << "astrolabe-cli: " << (e.kind() == ErrorKind::Deadlock ? "" : "error: ") << e.what()
             << "\n";
         return e.kind() == ErrorKind::Deadlock ? kExitDeadlock : kExitFailure;
+    } catch (const std::bad_alloc&) {
+        // Inputs inside the documented limits can still ask for more than the machine has (a
+        // 65,536-NPU ring cut into 16,384 chunks): say so, and what makes a run smaller.
+        err << "astrolabe-cli: error: " << args[0]
+            << ": out of memory: the input asks for more than this machine gave the process "
+               "(hint: fewer NPUs, chunks or requests; a run that can use symmetry "
+               "(run.exploit-symmetry) simulates one NPU; docs/limits.md says what grows with "
+               "what)\n";
+        return kExitFailure;
     }
 }
 

@@ -2,12 +2,14 @@
 #include "cli/CliRunner.h"
 #include "cli/Commands.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <sys/wait.h>
 
 using astrolabe::cli::runCli;
 
@@ -305,5 +307,26 @@ TEST(Cli, AReductionWithoutLocalMemoryBandwidthNamesTheProjectAndItsKey) {
     EXPECT_NE(r.err.find((dir / "project.yaml").string()), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("system.local-memory-bandwidth"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("local-mem-bw"), std::string::npos) << "ASTRA-sim's name, not ours";
+    std::filesystem::remove_all(dir);
+}
+
+// Out of memory is said as such, with what makes a run smaller, not "internal error:
+// std::bad_alloc". The address space is capped in a child so that the test process is not.
+TEST(Cli, OutOfMemoryIsSaidWithWhatMakesTheRunSmaller) {
+    const auto dir = clitest::scratchDir("out-of-memory");
+    std::ofstream(dir / "big.yaml")
+        << "name: big\nplatform:\n  dimensions: [{type: Ring, size: 256, bandwidth: 50 GB/s, "
+           "latency: 500 ns}, {type: Ring, size: 256, bandwidth: 50 GB/s, latency: 500 ns}]\n"
+           "system: {algorithms: [ring, ring], chunks: 16384, local-memory-bandwidth: 50 GB/s}\n"
+           "workload: {microbenchmark: {collective: all-gather, size: 1 MiB}}\n";
+    const std::string command = "ulimit -v 1500000; '" + ASTROLABE_CLI + "' run '" +
+                                (dir / "big.yaml").string() + "' --no-store > '" +
+                                (dir / "err.txt").string() + "' 2>&1";
+    const int status = std::system(command.c_str());
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status;
+    std::ifstream in(dir / "err.txt");
+    const std::string err((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_NE(err.find("run: out of memory"), std::string::npos) << err;
+    EXPECT_EQ(err.find("internal error"), std::string::npos) << err;
     std::filesystem::remove_all(dir);
 }
