@@ -17,9 +17,11 @@ void makePrefixFolder(const std::string& prefix) {
         return;
     const std::filesystem::path path(prefix);
     if (!path.has_filename() || std::filesystem::is_directory(path))
-        throw UsageError("--out " + prefix + ": a prefix names files (--out runs/gpt3/t writes "
+        throw UsageError("--out " + prefix +
+                         ": a prefix names files (--out runs/gpt3/t writes "
                          "runs/gpt3/t.0.et, ...), and this one names a folder: add a name after "
-                         "it, e.g. " + (path / "trace").string());
+                         "it, e.g. " +
+                         (path / "trace").string());
     if (!path.parent_path().empty())
         makeOutputFolder(path.parent_path().string(), "--out " + prefix);
 }

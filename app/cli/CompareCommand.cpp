@@ -71,10 +71,7 @@ ArgParser compareParser() {
 }
 
 int compareCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
-    const std::string path = databasePathFromArgs(args);
-    if (!std::filesystem::is_regular_file(path))
-        throw UsageError("compare: no project database at " + path + " (choose one with --db)");
-    ProjectDatabase db(path);
+    ProjectDatabase db(existingDatabaseFromArgs("compare", args));
     std::vector<int64_t> ids;
     for (const std::string& p : args.positional())
         ids.push_back(parseRunId(p));

@@ -1,9 +1,9 @@
 #include "cli/GenerateLlmCommand.h"
 
 #include "cli/CliSupport.h"
-#include "core/OutputFile.h"
 #include "cli/Commands.h"
 #include "core/Error.h"
+#include "core/OutputFile.h"
 #include "core/Units.h"
 #include "generate/GeneratorSettings.h"
 #include "generate/GeneratorValues.h"

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -183,6 +184,23 @@ std::string databasePathFromArgs(const ParsedArgs& args) {
     return defaultDatabasePath(args.value("project"));
 }
 
+std::string existingDatabaseFromArgs(const std::string& command, const ParsedArgs& args) {
+    const std::string path = databasePathFromArgs(args);
+    if (!fs::is_regular_file(path))
+        throw UsageError(command + ": no project database at " + path +
+                         " (runs are stored by 'astrolabe-cli run'; choose one with --db)");
+    // SQLite would take an empty file for an empty database and write its tables into it.
+    char magic[16] = {};
+    std::ifstream in(path, std::ios::binary);
+    in.read(magic, sizeof magic);
+    if (in.gcount() != sizeof magic ||
+        std::string(magic, sizeof magic) != std::string("SQLite format 3\0", 16))
+        throw UsageError(command + ": " + path +
+                         " is not a project database (an SQLite file, as 'astrolabe-cli run' "
+                         "writes): left as it is");
+    return path;
+}
+
 ArgParser runsParser() {
     return ArgParser(
         "runs",
@@ -211,11 +229,7 @@ int runsCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         throw UsageError("runs: unknown action \"" + action + "\"" +
                          (guess.empty() ? "" : " (did you mean \"" + guess + "\"?)"));
     }
-    const std::string path = databasePathFromArgs(args);
-    if (!fs::is_regular_file(path))
-        throw UsageError("runs: no project database at " + path +
-                         " (runs are stored by 'astrolabe-cli run'; choose one with --db)");
-    ProjectDatabase db(path);
+    ProjectDatabase db(existingDatabaseFromArgs("runs", args));
     if (action == "list") {
         listRuns(db, out);
         return kExitOk;

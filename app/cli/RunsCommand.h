@@ -14,6 +14,10 @@ int runsCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err);
 
 /// --db when given, else the --project file's folder + "/astrolabe.db", else "astrolabe.db".
 std::string databasePathFromArgs(const ParsedArgs& args);
+/// The database of databasePathFromArgs, which must exist and be an SQLite file: a command
+/// that reads runs never makes one (an empty or foreign file given as --db stays as it was).
+/// Throws UsageError naming `command` and the path otherwise.
+std::string existingDatabaseFromArgs(const std::string& command, const ParsedArgs& args);
 /// A run id argument; throws UsageError when it is not a positive integer.
 int64_t parseRunId(const std::string& text);
 

@@ -24,8 +24,8 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
-#include <QSplitter>
 #include <QScatterSeries>
+#include <QSplitter>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -122,9 +122,8 @@ CalibrationDialog::CalibrationDialog(ProjectDocument* document, QWidget* parent)
     updateButtons();
     // The report's lines run to about 110 characters and the chart wants as much: open wide
     // enough for both side by side (the report scrolls sideways below that).
-    const QSize wanted(m_report->fontMetrics().horizontalAdvance(QString(112, QLatin1Char('M'))) +
-                           560,
-                       720);
+    const QSize wanted(
+        m_report->fontMetrics().horizontalAdvance(QString(112, QLatin1Char('M'))) + 560, 720);
     const QSize room = parent ? parent->size() * 0.95 : wanted;
     resize(std::min(wanted.width(), std::max(room.width(), 900)),
            std::min(wanted.height(), std::max(room.height(), 600)));
@@ -360,14 +359,14 @@ bool CalibrationDialog::applyToProject() {
         return false;
     }
     m_document->applyEdit(edit);
-    const QString summary = tr("Calibrated dimension %1 from %2: %3")
-                          .arg(dimension)
-                          .arg(tr("%n nccl-tests file(s)", nullptr,
-                                  static_cast<int>(result->runs.size())))
-                          .arg(settings);
-    setStatus(tr("Applied to the project as one step (Edit > Undo takes it back). %1")
-                  .arg(settings),
-              false);
+    const QString summary =
+        tr("Calibrated dimension %1 from %2: %3")
+            .arg(dimension)
+            .arg(tr("%n nccl-tests file(s)", nullptr, static_cast<int>(result->runs.size())))
+            .arg(settings);
+    setStatus(
+        tr("Applied to the project as one step (Edit > Undo takes it back). %1").arg(settings),
+        false);
     emit applied(summary);
     return true;
 }

@@ -29,8 +29,7 @@ std::string percent(double fraction) {
 
 std::string regimeRange(const CostModel& m, size_t k) {
     const std::string from = k == 0 ? "" : thresholdText(m.thresholdBytes[k - 1]);
-    const std::string to =
-        k < m.thresholdBytes.size() ? thresholdText(m.thresholdBytes[k]) : "";
+    const std::string to = k < m.thresholdBytes.size() ? thresholdText(m.thresholdBytes[k]) : "";
     if (from.empty() && to.empty())
         return "all sizes";
     if (from.empty())
@@ -169,10 +168,9 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
                     " (fitted from it alone)  [not a setting]:");
         for (size_t r = 0; r < o.regimes.size(); ++r)
             if (r == 0 || o.thresholdBytes[r - 1] < o.lastFrom)
-                c.push_back(
-                    "    from " +
-                    (r == 0 ? std::string("0") : thresholdText(o.thresholdBytes[r - 1])) +
-                    ": " + regimeText(o.regimes[r]));
+                c.push_back("    from " +
+                            (r == 0 ? std::string("0") : thresholdText(o.thresholdBytes[r - 1])) +
+                            ": " + regimeText(o.regimes[r]));
     }
     out.settings =
         "Settings from the last regime: platform.dimensions[" + std::to_string(dimension) +

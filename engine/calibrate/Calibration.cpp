@@ -137,8 +137,7 @@ std::string calibrationReportText(const Calibration& c) {
     for (size_t k = 0; k < m.regimes.size(); ++k) {
         const RegimeCost& r = m.regimes[k];
         out += "  regime " + std::to_string(k + 1) + " sizes " +
-               (k == 0 ? std::string("from 0")
-                       : "from " + thresholdText(m.thresholdBytes[k - 1])) +
+               (k == 0 ? std::string("from 0") : "from " + thresholdText(m.thresholdBytes[k - 1])) +
                ": " + regimeText(r) + "\n";
     }
     std::string factors;
@@ -160,8 +159,8 @@ std::string calibrationReportText(const Calibration& c) {
         for (size_t r = 0; r < o.regimes.size(); ++r)
             if (r == 0 || o.thresholdBytes[r - 1] < o.lastFrom)
                 out += "    sizes from " +
-                       (r == 0 ? std::string("0") : thresholdText(o.thresholdBytes[r - 1])) +
-                       ": " + regimeText(o.regimes[r]) + "\n";
+                       (r == 0 ? std::string("0") : thresholdText(o.thresholdBytes[r - 1])) + ": " +
+                       regimeText(o.regimes[r]) + "\n";
     }
     // "all_reduce 1.7 us, alltoall 3.05 us": the collectives whose value is not zero.
     const auto perCollectiveUs = [](const auto& values) {

@@ -92,7 +92,7 @@ struct Columns {
     int line = 0;
     size_t fields = 0;
     size_t count = 1, type = 2, outOfPlace = 0, inPlace = 0; ///< indexes; inPlace 0 = none
-    std::vector<size_t> wrong;                                ///< the "#wrong" columns
+    std::vector<size_t> wrong;                               ///< the "#wrong" columns
 };
 
 Columns readColumns(const std::vector<std::string_view>& header, int line) {
@@ -175,7 +175,8 @@ void checkRows(const NcclRun& run) {
         if (r.wrong > 0)
             failAt(run.file, r.line,
                    "the test found " + std::to_string(r.wrong) + " wrong result" +
-                       (r.wrong == 1 ? "" : "s") + " at this size (#wrong): its times are of "
+                       (r.wrong == 1 ? "" : "s") +
+                       " at this size (#wrong): its times are of "
                        "a broken run",
                    "fix the run (NCCL_DEBUG=WARN says more) and measure again, or remove the row");
         const std::pair<double, double> columns[] = {{r.outOfPlaceUs, r.outOfPlaceAlgGBps},
@@ -189,7 +190,8 @@ void checkRows(const NcclRun& run) {
             failAt(run.file, r.line,
                    "algbw is " + units::formatPlain(algbw, 4) + " GB/s, but size / time is " +
                        units::formatPlain(expected, 4) + " GB/s (" + std::to_string(r.sizeBytes) +
-                       " B in " + units::formatPlain(us, 4) + " us): the time and bandwidth columns "
+                       " B in " + units::formatPlain(us, 4) +
+                       " us): the time and bandwidth columns "
                        "disagree",
                    "a time column scaled or taken from another run; give the output as the "
                    "test printed it");

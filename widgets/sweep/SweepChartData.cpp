@@ -88,9 +88,8 @@ std::optional<AlphaBetaCurve> alphaBetaCurve(const std::vector<SweepRow>& rows, 
         smallest->alphaBeta->sizeBytes <= 0)
         return std::nullopt;
     AlphaBetaCurve curve;
-    curve.model = AlphaBetaModel::fittedAt(smallest->alphaBeta->sizeBytes,
-                                           smallest->summary.endTime.seconds(),
-                                           *smallest->alphaBeta);
+    curve.model = AlphaBetaModel::fittedAt(
+        smallest->alphaBeta->sizeBytes, smallest->summary.endTime.seconds(), *smallest->alphaBeta);
     for (const double bytes : logSpacedSizes(smallest->alphaBeta->sizeBytes, largest, samples))
         curve.points.emplace_back(bytes, curve.model.seconds(bytes));
     return curve;

@@ -217,9 +217,8 @@ void SweepLineChart::addModel(const AlphaBetaCurve& curve) {
                             "memory)")
                              .arg(alpha, rate(curve.model.secondsPerByte - gamma), rate(gamma)));
     else
-        m_model->setName(
-            tr("α–β model: %1 + size ÷ %2 (α fitted at the smallest size)")
-                .arg(alpha, rate(curve.model.secondsPerByte)));
+        m_model->setName(tr("α–β model: %1 + size ÷ %2 (α fitted at the smallest size)")
+                             .arg(alpha, rate(curve.model.secondsPerByte)));
     c->addSeries(m_model);
     c->legend()->setVisible(true);
     c->legend()->setAlignment(Qt::AlignBottom);

@@ -115,9 +115,9 @@ TEST(CalibrateCommand, AChartOrProjectThatCannotBeWrittenLeavesTheOtherAsItWas) 
     const fs::path project = dir / "project.yaml";
     fs::copy_file(hgx(), project, fs::copy_options::overwrite_existing);
     const std::string before = slurp(project);
-    const auto r = cli({"calibrate", "nccl-tests", dataset("a100-oci-1node-all_reduce.txt"),
-                        "--project", project.string(), "--plot",
-                        (dir / "no-such-folder" / "fit.svg").string()});
+    const auto r =
+        cli({"calibrate", "nccl-tests", dataset("a100-oci-1node-all_reduce.txt"), "--project",
+             project.string(), "--plot", (dir / "no-such-folder" / "fit.svg").string()});
     EXPECT_EQ(r.code, 1);
     EXPECT_THAT(r.err, HasSubstr("fit.svg: cannot create the calibration chart"));
     EXPECT_EQ(slurp(project), before) << "the project was rewritten although the chart failed";

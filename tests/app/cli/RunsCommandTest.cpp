@@ -203,3 +203,24 @@ TEST_F(RunsCli, ManyCollectivesAreSummedPerTypeAndSize) {
         << r.out;
     EXPECT_NE(r.out.find("12000 (+9600, x5.000)"), std::string::npos) << r.out;
 }
+
+// Commands that read runs never make a database: an empty or foreign file given as --db is
+// refused and left as it was (an empty notes.txt became an 86 KB database and "no runs").
+TEST_F(RunsCli, AFileThatIsNotADatabaseIsRefusedAndLeftAsItWas) {
+    const std::filesystem::path empty = m_dir / "notes.txt", text = m_dir / "todo.txt";
+    std::ofstream{empty};
+    std::ofstream(text) << "buy milk\n";
+    for (const std::filesystem::path& file : {empty, text}) {
+        const auto size = std::filesystem::file_size(file);
+        const Result list = runCommand({"runs", "list", "--db", file.string()});
+        EXPECT_EQ(list.code, 2) << list.out;
+        EXPECT_NE(list.err.find("is not a project database"), std::string::npos) << list.err;
+        const Result compare = runCommand({"compare", "1", "2", "--db", file.string()});
+        EXPECT_EQ(compare.code, 2);
+        EXPECT_NE(compare.err.find("compare: " + file.string() + " is not a project database"),
+                  std::string::npos)
+            << compare.err;
+        EXPECT_EQ(std::filesystem::file_size(file), size) << file;
+    }
+    EXPECT_EQ(runCommand({"runs", "list", "--db", m_db}).code, 0) << "a real one still reads";
+}

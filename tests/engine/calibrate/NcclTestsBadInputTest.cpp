@@ -162,10 +162,9 @@ TEST(NcclTestsBadInput, RowsThatContradictThemselvesAreRefused) {
               std::string::npos)
         << negative;
 
-    const std::string gap =
-        errorOf("#  Rank  0 Group  0 Pid 1 on node1 device  0 [0x0f] GPU\n"
-                "#  Rank  3 Group  0 Pid 2 on node1 device  1 [0x15] GPU\n" +
-                kHeader.substr(kHeader.find("#       size")) + kRow);
+    const std::string gap = errorOf("#  Rank  0 Group  0 Pid 1 on node1 device  0 [0x0f] GPU\n"
+                                    "#  Rank  3 Group  0 Pid 2 on node1 device  1 [0x15] GPU\n" +
+                                    kHeader.substr(kHeader.find("#       size")) + kRow);
     EXPECT_NE(gap.find("bad.txt:1: the rank lines go up to rank 3 but ranks 1, 2 have no line"),
               std::string::npos)
         << gap;

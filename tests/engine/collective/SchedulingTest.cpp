@@ -60,8 +60,8 @@ namespace {
 std::vector<int64_t> twoAllReduceSchedule(CollectiveOptimization optimization,
                                           InterDimensionScheduling inter,
                                           IntraDimensionScheduling intra) {
-    auto s = spec({dim(BK::Ring, 4, 100, 500), dim(BK::Ring, 4, 100, 500),
-                   dim(BK::Ring, 2, 100, 500)});
+    auto s =
+        spec({dim(BK::Ring, 4, 100, 500), dim(BK::Ring, 4, 100, 500), dim(BK::Ring, 2, 100, 500)});
     s.system.preferredDatasetSplits = 8;
     s.system.activeChunksPerDimension = 2;
     s.system.collectiveOptimization = optimization;

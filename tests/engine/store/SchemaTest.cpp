@@ -1,16 +1,14 @@
 #include "store/Schema.h"
 
 #include "TestPaths.h"
-
 #include "core/Error.h"
 #include "engine/store/TempDir.h"
 #include "store/ProjectDatabase.h"
 #include "store/Sqlite.h"
 #include "support/SyntheticRun.h"
 
-#include <gtest/gtest.h>
-
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 
 using namespace astrolabe;

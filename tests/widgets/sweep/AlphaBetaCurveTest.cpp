@@ -163,7 +163,8 @@ TEST(AlphaBetaTerm, PerCollectiveBandwidthFactors) {
     ASSERT_TRUE(slow);
     EXPECT_DOUBLE_EQ(slow->linkSecondsPerByte, 1.5 / 1e9);
     EXPECT_DOUBLE_EQ(slow->reductionSecondsPerByte, 3 * 0.75 / 2e9);
-    EXPECT_DOUBLE_EQ(slow->secondsPerByte, slow->linkSecondsPerByte + slow->reductionSecondsPerByte);
+    EXPECT_DOUBLE_EQ(slow->secondsPerByte,
+                     slow->linkSecondsPerByte + slow->reductionSecondsPerByte);
     spec.platform.dimensions.push_back({BlockKind::Ring, 2, 1e9, 0});
     EXPECT_FALSE(alphaBetaTerm(spec)); // two dimensions: no single beta
 }
