@@ -3,6 +3,7 @@
 #include "cli/ArgParser.h"
 #include "core/Error.h"
 #include "core/OutputFile.h"
+#include "serving/ServingRun.h"
 #include "yaml/ProjectValues.h"
 
 #include <charconv>
@@ -11,6 +12,14 @@
 #include <ostream>
 
 namespace astrolabe::cli {
+
+void refuseServingProject(const SimulationSpec& spec, const std::string& command,
+                          const std::string& project) {
+    if (serving::isServingProject(spec))
+        throw UsageError(command + ": the project describes serving (serving:) and no workload: "
+                                   "run it with 'astrolabe-cli serve " +
+                         project + "'");
+}
 
 void makePrefixFolder(const std::string& prefix) {
     if (prefix.empty())

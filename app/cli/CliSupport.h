@@ -22,6 +22,10 @@ bool parseBool(const std::string& flag, const std::string& text);
 /// Sets `backend` from the --backend option when it is given; a name that is not a network
 /// model is a UsageError naming the option.
 void applyBackendOption(const std::string& text, NetworkBackend& backend);
+/// A serving project (a serving: section and no workload) has nothing for `command` to run or
+/// write: throws UsageError pointing to 'astrolabe-cli serve PROJECT'.
+void refuseServingProject(const SimulationSpec& spec, const std::string& command,
+                          const std::string& project);
 /// Makes the folder of an --out PREFIX ("runs/gpt3/t" writes into runs/gpt3/) if missing.
 /// Throws UsageError for a prefix that names a folder ("runs/", "runs/gpt3" when that is a
 /// folder: the files would be "runs/.0.et"), astrolabe::Error when the folder cannot be made.

@@ -25,6 +25,7 @@ int exportAstraCommand(const ParsedArgs& args, std::ostream& out, std::ostream& 
     if (folder.empty())
         throw UsageError("export-astra: --out DIR is required");
     const SimulationSpec spec = loadProject(project);
+    refuseServingProject(spec, "export-astra", project);
     for (const std::string& difference : astraExportDifferences(spec))
         err << "warning: " << difference << "\n";
     const AstraExportFiles files = exportAstraInputs(spec, folder);

@@ -93,6 +93,7 @@ int fidelityCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
     requireFile("project", project);
     std::vector<std::string> warnings;
     const SimulationSpec base = loadProject(project, &warnings);
+    refuseServingProject(base, "fidelity", project);
     for (const std::string& w : warnings)
         err << "astrolabe-cli: warning: " << w << "\n";
     const auto top = static_cast<size_t>(parseCount("top", args.value("top", "3")));

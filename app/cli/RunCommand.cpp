@@ -7,7 +7,6 @@
 #include "core/Error.h"
 #include "export/AstraReport.h"
 #include "project/ProjectFile.h"
-#include "serving/ServingRun.h"
 #include "simulation/Simulation.h"
 #include "store/ProjectDatabase.h"
 #include "store/RunStorage.h"
@@ -38,10 +37,7 @@ int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     requireFile("project", project);
     std::vector<std::string> warnings;
     SimulationSpec spec = loadProject(project, &warnings);
-    if (serving::isServingProject(spec))
-        throw UsageError("the project describes serving (serving:) and no workload: run it with "
-                         "'astrolabe-cli serve " +
-                         project + "'");
+    refuseServingProject(spec, "run", project);
     applyBackendOption(args.value("backend"), spec.options.backend);
     for (const std::string& w : warnings)
         err << "astrolabe-cli: warning: " << w << "\n";

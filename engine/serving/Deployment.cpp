@@ -128,6 +128,25 @@ struct Builder {
             throw invalid(prefix + "pp", "expected 1 to " + std::to_string(model.layers) +
                                              " pipeline stages (the model's layers), found " +
                                              std::to_string(pp));
+        // What a serving engine accepts (vLLM, SGLang): tensor parallelism splits the attention
+        // heads evenly, and the key-value heads evenly or by replication; expert parallelism
+        // needs experts.
+        if (model.heads % tp != 0)
+            throw invalid(prefix + "tp",
+                          "expected a tp that divides " + s.model + "'s " +
+                              std::to_string(model.heads) + " attention heads, found " +
+                              std::to_string(tp));
+        if (const int kv = model.kvHeadCount(); kv % tp != 0 && tp % kv != 0)
+            throw invalid(prefix + "tp",
+                          "expected a tp that divides " + s.model + "'s " + std::to_string(kv) +
+                              " key-value heads or is a multiple of them, found " +
+                              std::to_string(tp));
+        if (!model.isMoe() && ep > 1)
+            throw invalid(prefix + "ep",
+                          s.model + " is dense (no experts): expert parallelism applies to "
+                                    "mixture-of-experts models, found ep " +
+                              std::to_string(ep),
+                          "set " + prefix + "ep: 1, or choose an MoE model");
         const int gpus = std::max(tp, model.isMoe() ? ep : 1);
         if (gpus % tp != 0)
             throw invalid(prefix + "ep", "expected ep (" + std::to_string(ep) +
@@ -211,7 +230,28 @@ const std::vector<std::string>& deploymentNames() {
     return names;
 }
 
+namespace {
+
+Deployment buildDeploymentOf(const SimulationSpec& spec, int typicalPrompt);
+
+} // namespace
+
 Deployment buildDeployment(const SimulationSpec& spec, int typicalPrompt) {
+    try {
+        return buildDeploymentOf(spec, typicalPrompt);
+    } catch (const Error& e) {
+        // The serving section's mistakes are the project file's: name it.
+        if (!e.where().file.empty() || spec.sourceFile.empty())
+            throw;
+        SourceLocation where = e.where();
+        where.file = spec.sourceFile;
+        throw Error(e.kind(), e.message(), where, e.hint());
+    }
+}
+
+namespace {
+
+Deployment buildDeploymentOf(const SimulationSpec& spec, int typicalPrompt) {
     const ServingSpec& s = spec.serving;
     const auto& names = deploymentNames();
     if (std::find(names.begin(), names.end(), s.deployment) == names.end())
@@ -260,5 +300,7 @@ Deployment buildDeployment(const SimulationSpec& spec, int typicalPrompt) {
     d.lonePrefillSeconds = d.pools.front().timing->stepSeconds(prefill);
     return d;
 }
+
+} // namespace
 
 } // namespace astrolabe::serving

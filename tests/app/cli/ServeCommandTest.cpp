@@ -67,10 +67,30 @@ TEST(ServeCommand, BadFlagsAndProjectsAreUsageErrors) {
     const auto dir = clitest::scratchDir("serve-bad");
     const std::string project = writeProject(dir, "  model: llama3-8b\n");
     EXPECT_EQ(clitest::cli({"serve", project, "--rate", "-1", "--no-store"}).code, 2);
-    // `run` of a serving project says which command runs it.
-    const clitest::Result run = clitest::cli({"run", project, "--no-store"});
-    EXPECT_EQ(run.code, 2);
-    EXPECT_THAT(run.err, HasSubstr("astrolabe-cli serve"));
+    // `run` of a serving project says which command runs it; so do `fidelity` and
+    // `export-astra`, which ran (and wrote) an invented 0-byte all-reduce.
+    for (const char* command : {"run", "fidelity", "export-astra"}) {
+        std::vector<std::string> args{command, project};
+        args.push_back(std::string(command) == "export-astra" ? "--out=" + (dir / "ex").string()
+                                                              : "--no-store");
+        const clitest::Result run = clitest::cli(args);
+        EXPECT_EQ(run.code, 2) << command;
+        EXPECT_THAT(run.err, HasSubstr(std::string(command) + ": the project describes serving"));
+        EXPECT_THAT(run.err, HasSubstr("astrolabe-cli serve"));
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir / "ex"));
+    // A tensor-parallel degree the heads do not divide, expert parallelism on a dense model:
+    // refused, with the file and key (they ran).
+    for (const auto& [setting, said] :
+         std::vector<std::pair<std::string, std::string>>{
+             {"  tp: 3\n", "serve.yaml: serving.tp: expected a tp that divides llama3-8b's 32 "
+                           "attention heads, found 3"},
+             {"  ep: 4\n", "serving.ep: llama3-8b is dense (no experts)"}}) {
+        const clitest::Result bad = clitest::cli(
+            {"serve", writeProject(dir, "  model: llama3-8b\n" + setting), "--no-store"});
+        EXPECT_EQ(bad.code, 1) << setting;
+        EXPECT_THAT(bad.err, HasSubstr(said));
+    }
     EXPECT_EQ(clitest::cli({"serve", project, "--rate", "1", "--trace", project}).code, 2);
     const clitest::Result r = clitest::cli({"serve", project, "--duration", "soon"});
     EXPECT_EQ(r.code, 2);
