@@ -5,6 +5,7 @@
 #include "cli/RunReport.h"
 #include "cli/TerminalProgress.h"
 #include "core/Error.h"
+#include "core/OutputFile.h"
 #include "export/AstraReport.h"
 #include "project/ProjectFile.h"
 #include "simulation/Simulation.h"
@@ -41,6 +42,8 @@ int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     applyBackendOption(args.value("backend"), spec.options.backend);
     for (const std::string& w : warnings)
         err << "astrolabe-cli: warning: " << w << "\n";
+    if (const std::string json = args.value("json"); !json.empty())
+        checkOutputPath(json, "the JSON result"); // before the run, not after it
     const bool store = !args.has("no-store");
     const std::string db =
         args.value("db").empty() ? defaultDatabasePath(project) : args.value("db");

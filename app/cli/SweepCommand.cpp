@@ -268,6 +268,9 @@ int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
                                        ? defaultDatabasePath(plan.file.projectPath)
                                        : args.value("db");
         const bool dryRun = args.has("dry-run");
+        // The table is written after every point ran: a path it cannot take is said now.
+        if (const std::string csv = args.value("csv"); !csv.empty() && !dryRun)
+            checkOutputPath(csv, "the sweep table");
         // A dry run writes nothing: it reads what an existing database holds, and makes none.
         std::optional<SweepLock> lock;
         if (!dryRun)

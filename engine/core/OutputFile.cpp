@@ -67,6 +67,24 @@ void writeOutputFile(const std::string& path, const std::string& what,
     }
 }
 
+void checkOutputPath(const std::string& path, const std::string& what) {
+    namespace fs = std::filesystem;
+    const SourceLocation where{path, 0, 0, {}};
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        throw Error(ErrorKind::Input, "cannot write " + what + ": the path is a folder", where,
+                    "name a file");
+    const fs::path parent = fs::path(path).parent_path();
+    const std::string folder = parent.empty() ? std::string(".") : parent.string();
+    if (!fs::is_directory(folder, ec))
+        throw Error(ErrorKind::Input,
+                    "cannot write " + what + ": its folder " + folder + " does not exist", where,
+                    "make the folder first, or name another file");
+    if (::access(folder.c_str(), W_OK) != 0 && ::access(path.c_str(), W_OK) != 0)
+        throw Error(ErrorKind::Input, "cannot write " + what + ": " + reason(errno), where,
+                    "check the permissions of " + folder);
+}
+
 void makeOutputFolder(const std::string& folder, const std::string& what) {
     const SourceLocation where{folder, 0, 0, {}};
     std::error_code failed;

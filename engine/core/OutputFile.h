@@ -17,6 +17,11 @@ namespace astrolabe {
 void writeOutputFile(const std::string& path, const std::string& what,
                      const std::function<void(std::ostream&)>& write);
 
+/// Checks, before the work that ends in writing `path`, that it can be written: its folder exists
+/// and is writable and the path is not a folder. Throws astrolabe::Error (kind Input) naming it
+/// and `what` it is for, so that a long run is not wasted on an output it cannot keep.
+void checkOutputPath(const std::string& path, const std::string& what);
+
 /// Creates `folder` (and its parents) unless it is a folder already. Throws astrolabe::Error
 /// (kind Input) naming it and `what` it is for when it cannot be: a file stands there or on its
 /// path, or it is not writable.

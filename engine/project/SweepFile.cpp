@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <utility>
 
 namespace astrolabe {
 namespace fs = std::filesystem;
@@ -125,7 +126,7 @@ void readRange(Diagnostics& d, const YAML::Node& node, const std::string& path, 
         double step = 0;
         if (!readDouble(d, node["step"], joinKey(path, "step"), step))
             return;
-        if (log || step == 0 || (to.value - from.value) / step < 0 ||
+        if (log || step == 0 || !std::isfinite(step) || (to.value - from.value) / step < 0 ||
             (to.value - from.value) / step > static_cast<double>(kMaxAxisValues)) {
             d.error(locate(d, node["step"], joinKey(path, "step")),
                     "expected an increment leading from 'from' to 'to' in at most " +

@@ -95,6 +95,24 @@ TEST(SweepCommand, DryRunListsThePointsAndRunsNothing) {
     EXPECT_FALSE(fs::exists(dir.file("x.db")));
 }
 
+// A --csv the sweep cannot write is said before any point runs (every point ran and was stored,
+// then the table failed); so is run's --json, before the run.
+TEST(SweepCommand, AnOutputThatCannotBeWrittenIsSaidBeforeAnythingRuns) {
+    SweepFolder dir("sweep_csv");
+    const std::string csv = dir.file("no-such-folder/points.csv");
+    const auto r = cli({"sweep", dir.file("sweep.yaml"), "--csv", csv});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find(csv + ": cannot write the sweep table: its folder"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out.find("point 0"), std::string::npos) << r.out;
+    EXPECT_FALSE(fs::exists(dir.file("astrolabe.db"))) << "points ran and were stored";
+    const std::string json = dir.file("no-such-folder/run.json");
+    const auto run = cli({"run", dir.file("project.yaml"), "--json", json});
+    EXPECT_EQ(run.code, 1);
+    EXPECT_NE(run.err.find(json + ": cannot write the JSON result"), std::string::npos) << run.err;
+    EXPECT_FALSE(fs::exists(dir.file("astrolabe.db"))) << "the run was stored";
+}
+
 // Two sweeps of the same file into the same database at once each stored every point (128 runs
 // for 64). While one holds the sweep, another is refused, naming the database, and stores nothing.
 TEST(SweepCommand, TheSameSweepRunningIntoTheSameDatabaseIsRefused) {

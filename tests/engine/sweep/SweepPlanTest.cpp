@@ -46,6 +46,18 @@ TEST(SweepFile, RangesExpandToTheirValues) {
               (Strings{"ring", "[ring, direct]", "4"}));
 }
 
+TEST(SweepFile, ARangeOfNotANumberIsRefusedNotEmpty) {
+    // step: .nan planned 0 points and made the database; an infinite end is no number either.
+    EXPECT_NE(errorOf("project: p.yaml\naxes:\n  - {path: a, range: {from: 1, to: 4, step: "
+                      ".nan}}\n")
+                  .find("axes[0].range.step: expected an increment"),
+              std::string::npos);
+    EXPECT_NE(errorOf("project: p.yaml\naxes:\n  - {path: a, range: {from: .inf, to: 4, steps: "
+                      "3}}\n")
+                  .find("axes[0].range.from: expected a number"),
+              std::string::npos);
+}
+
 TEST(SweepFile, MistakesAreNamedWithTheirPlace) {
     EXPECT_NE(
         errorOf(
