@@ -55,6 +55,25 @@ std::vector<Quote> quotesOf(const std::string& s) {
     return out;
 }
 
+/// Where a "[[metric=" starts that quoteAt does not take (not closed by "]]", or a space in its
+/// value): the author meant a quote, and it would pass unchecked as text. npos when none.
+size_t unclosedQuote(const std::string& s, const std::vector<Quote>& quotes) {
+    for (size_t at = s.find("[["); at != std::string::npos; at = s.find("[[", at + 2)) {
+        if (std::any_of(quotes.begin(), quotes.end(),
+                        [&](const Quote& q) { return q.begin <= at && at < q.end; }))
+            continue;
+        size_t i = at + 2;
+        if (i >= s.size() || s[i] < 'a' || s[i] > 'z')
+            continue;
+        while (i < s.size() &&
+               ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
+            ++i;
+        if (i < s.size() && s[i] == '=')
+            return at;
+    }
+    return std::string::npos;
+}
+
 /// `s` with each quote replaced by its value (`placeholder` null) or by `*placeholder`.
 std::string replaceQuotes(const std::string& s, const std::string* placeholder) {
     std::string out;
@@ -130,8 +149,17 @@ struct Parser {
     void quotesIn(const std::string& markdown, int firstLine, int step) {
         std::istringstream in(markdown);
         std::string line;
-        for (int n = firstLine; std::getline(in, line); ++n)
-            for (const Quote& quote : quotesOf(line)) {
+        for (int n = firstLine; std::getline(in, line); ++n) {
+            const std::vector<Quote> quotes = quotesOf(line);
+            if (const size_t at = unclosedQuote(line, quotes); at != std::string::npos) {
+                std::string shown(1, '"');
+                shown.append(line, at, 32);
+                if (line.size() - at > 32)
+                    shown.append("...");
+                shown.append("\": a quoted number that is not closed");
+                fail(n, shown, "write [[metric=value]], the value without spaces");
+            }
+            for (const Quote& quote : quotes) {
                 const std::string& metric = quote.metric;
                 const std::string& value = quote.value;
                 const auto& known = lessonMetrics();
@@ -149,6 +177,7 @@ struct Parser {
                 else
                     lesson.quotes.push_back({metric, value, step, n});
             }
+        }
     }
 };
 

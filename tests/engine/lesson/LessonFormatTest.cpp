@@ -108,6 +108,23 @@ TEST(LessonFormat, SyntaxErrorsNameFileAndLine) {
     }
 }
 
+// "[[time-us=999 us." never closes: it passed as text, "0 quoted numbers, 0 disagreeing".
+TEST(LessonFormat, AQuoteThatIsNotClosedIsAnError) {
+    try {
+        parseLesson("# T\n```try\nrun\n```\nIt takes [[time-us=999 us, and [[time-us=5]] "
+                    "more.\nA [[link]] in brackets is text.\n",
+                    "open.md");
+        FAIL() << "parsed";
+    } catch (const ErrorList& e) {
+        const std::string all = e.what();
+        EXPECT_NE(all.find("open.md:5: \"[[time-us=999 us, and [[time-us=...\": a quoted number "
+                           "that is not closed"),
+                  std::string::npos)
+            << all;
+        EXPECT_EQ(all.find("open.md:6"), std::string::npos) << all;
+    }
+}
+
 TEST(LessonFormat, UnknownSettingPathNamesTheLessonLine) {
     LessonFolder folder("# T\n\n```try\nset platform.dimensions[3].size = 8\nrun\n```\n");
     const Error e = firstError(folder.file());
