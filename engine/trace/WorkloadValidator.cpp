@@ -1,5 +1,6 @@
 #include "trace/WorkloadValidator.h"
 
+#include "core/Collectives.h"
 #include "trace/ErrorCollector.h"
 #include "trace/NodeIndex.h"
 
@@ -308,13 +309,83 @@ void validateSendRecvPairs(const std::vector<WorkloadTrace>& traces, ErrorCollec
     }
 }
 
+namespace {
+
+/// The collectives over all NPUs (no communicator group) are issued by every rank, each with
+/// the same type and size: a rank whose set differs (an all-reduce of 2 MiB where the others
+/// reduce 1 MiB) would wait for peers that never come. Compared as multisets of (type, size),
+/// so that ranks may list them in another order; each difference is named once, on the first
+/// rank that differs from rank 0, at its node.
+void validateCollectivesMatch(const std::vector<WorkloadTrace>& traces, ErrorCollector& errors) {
+    using Key = std::pair<CollectiveType, uint64_t>;
+    auto collectivesOf = [](const WorkloadTrace& trace) {
+        std::map<Key, std::vector<const WorkloadNode*>> out;
+        for (const WorkloadNode& node : trace.nodes)
+            if (node.type == NodeType::CommColl && node.pgName.empty())
+                out[{node.commType, node.commSize}].push_back(&node);
+        return out;
+    };
+    if (traces.size() < 2)
+        return;
+    const auto reference = collectivesOf(traces[0]);
+    const auto text = [](const Key& k) {
+        return std::string(namesOf(k.first).chakra) + " of " + std::to_string(k.second) + " B";
+    };
+    for (size_t rank = 1; rank < traces.size() && !errors.full(); ++rank) {
+        const auto mine = collectivesOf(traces[rank]);
+        if (mine.size() == reference.size() &&
+            std::equal(mine.begin(), mine.end(), reference.begin(),
+                       [](const auto& a, const auto& b) {
+                           return a.first == b.first && a.second.size() == b.second.size();
+                       }))
+            continue;
+        // The first kind of collective whose count differs, on this rank or on rank 0.
+        for (const auto& [key, nodes] : mine) {
+            const auto it = reference.find(key);
+            const size_t theirs = it == reference.end() ? 0 : it->second.size();
+            if (nodes.size() > theirs) {
+                nodeError(errors, ErrorKind::Validation, traces[rank], *nodes[theirs],
+                          "rank " + std::to_string(rank) + " issues " +
+                              std::to_string(nodes.size()) + " x " + text(key) +
+                              " over all NPUs; rank 0 (" + traces[0].file + ") issues " +
+                              std::to_string(theirs) +
+                              ": the other ranks would never join this collective",
+                          "every rank issues the same collectives over all NPUs; a collective "
+                          "of a subset needs its communicator group (pg_name)");
+                break;
+            }
+        }
+        if (errors.full())
+            break;
+        for (const auto& [key, nodes] : reference) {
+            const auto it = mine.find(key);
+            const size_t count = it == mine.end() ? 0 : it->second.size();
+            if (nodes.size() > count) {
+                nodeError(errors, ErrorKind::Validation, traces[0], *nodes[count],
+                          "rank 0 issues " + std::to_string(nodes.size()) + " x " + text(key) +
+                              " over all NPUs; rank " + std::to_string(rank) + " (" +
+                              traces[rank].file + ") issues " + std::to_string(count) +
+                              ": rank 0 would wait for it forever",
+                          "every rank issues the same collectives over all NPUs; a collective "
+                          "of a subset needs its communicator group (pg_name)");
+                break;
+            }
+        }
+        break; // one rank's difference says it; the rest would repeat it
+    }
+}
+
+} // namespace
+
 void validateWorkload(const std::vector<WorkloadTrace>& traces, const LoadOptions& options) {
     ErrorCollector errors(options.maxErrors);
     const int npus = static_cast<int>(traces.size());
     for (int rank = 0; rank < npus; ++rank)
         validateTrace(traces[rank], rank, npus, options, errors);
-    if (options.checkSendRecvPairs)
+    if (options.checkSendRecvPairs) {
         validateSendRecvPairs(traces, errors);
+        validateCollectivesMatch(traces, errors);
+    }
     errors.throwIfAny();
 }
 

@@ -59,6 +59,23 @@ TEST_F(ChakraBadInput, MoreFilesThanNpus) {
     EXPECT_EQ(loadPrefix(4), "");
 }
 
+// --- collectives across ranks -----------------------------------------------------------------
+
+// Rank 0 all-reduces 1 MiB, rank 1 2 MiB: the run ended in "the simulation cannot finish" that
+// blamed system.active-chunks-per-dimension, and `trace check` called the traces valid.
+TEST_F(ChakraBadInput, CollectivesThatDifferAcrossRanksAreNamed) {
+    const std::string differ = load({{coll(1, 1 << 20)}, {coll(1, 2 << 20)}});
+    EXPECT_ERROR(differ, "w.1.et: node 1 \"n1\": rank 1 issues 1 x ALL_REDUCE of 2097152 B over "
+                         "all NPUs; rank 0 (");
+    EXPECT_ERROR(differ, "w.0.et) issues 0: the other ranks would never join this collective");
+    EXPECT_ERROR(differ, "w.0.et: node 1 \"n1\": rank 0 issues 1 x ALL_REDUCE of 1048576 B");
+    // One rank with a collective more than the other.
+    const std::string extra = load({{coll(1), coll(2)}, {coll(1)}});
+    EXPECT_ERROR(extra, "w.0.et: node 2 \"n2\": rank 0 issues 2 x ALL_REDUCE of 1024 B over all "
+                        "NPUs; rank 1 (");
+    EXPECT_ERROR(extra, "w.1.et) issues 1: rank 0 would wait for it forever");
+}
+
 // --- send / receive ---------------------------------------------------------------------------
 
 TEST_F(ChakraBadInput, SendRecvSizeMismatch) {
