@@ -5,6 +5,7 @@
 #include "core/Units.h"
 #include "gui/Counted.h"
 #include "gui/RunStore.h"
+#include "serving/ServingRun.h"
 
 #include <QHeaderView>
 #include <QStandardItemModel>
@@ -122,7 +123,14 @@ void ProjectExplorer::showProject(const QString& name, const SimulationSpec& spe
     addDetail(memory, memoryDescription(spec.memory), QStringLiteral("memory.type"));
 
     auto* workload = addGroup(tr("Workload"), Part::Workload);
-    if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark)
+    if (serving::isServingProject(spec))
+        addDetail(workload,
+                  tr("Serving %1 on %2 (%3)")
+                      .arg(QString::fromStdString(spec.serving.model),
+                           QString::fromStdString(spec.serving.gpu),
+                           QString::fromStdString(spec.serving.deployment)),
+                  QStringLiteral("serving.model"));
+    else if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark)
         addDetail(workload,
                   tr("Microbenchmark, %1")
                       .arg(QString::fromStdString(

@@ -3,6 +3,7 @@
 #include "core/Collectives.h"
 #include "core/Units.h"
 #include "gui/Counted.h"
+#include "serving/ServingRun.h"
 
 #include <QObject>
 #include <algorithm>
@@ -41,6 +42,15 @@ QString keySettings(const SimulationSpec& spec) {
                         .arg(d.size);
         if (!dims.isEmpty())
             parts << dims.join(QStringLiteral(" x "));
+    }
+    if (serving::isServingProject(spec)) {
+        // A serving run has no collective workload of its own (its microbenchmark is the
+        // default of 0 bytes): say what it serves.
+        parts << QObject::tr("serving %1 on %2 (%3)")
+                     .arg(QString::fromStdString(spec.serving.model),
+                          QString::fromStdString(spec.serving.gpu),
+                          QString::fromStdString(spec.serving.deployment));
+        return parts.join(QStringLiteral(" \u00B7 "));
     }
     if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark) {
         const int type = spec.workload.microbenchmark.collective;

@@ -1,6 +1,7 @@
 #include "gui/TimelinePage.h"
 
 #include "gui/ScheduleFiles.h"
+#include "serving/ServingRun.h"
 #include "tacos/Evaluate.h"
 #include "tacos/SchedulePanel.h"
 #include "timeline/DatabaseTimelineSource.h"
@@ -123,7 +124,9 @@ bool TimelinePage::saveSchedule(const QString& path) {
 }
 
 void TimelinePage::showRun(const RunRecord* run) {
-    const bool show = run && run->result;
+    // A serving run's GPUs run no trace of their own: its timeline would be rows of idle time
+    // and "no critical path". The placeholder says where its figures are instead.
+    const bool show = run && run->result && !serving::isServingProject(run->spec);
     if (show && run->result != m_result) {
         m_result = run->result;
         ++m_request;

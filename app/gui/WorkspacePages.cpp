@@ -7,6 +7,7 @@
 #include "gui/TimelinePage.h"
 #include "serving/ServingCodec.h"
 #include "serving/ServingCompare.h"
+#include "serving/ServingRun.h"
 #include "spec/AlgorithmLists.h"
 #include "topology/TopologyEditor.h"
 #include "utilization/UtilizationView.h"
@@ -295,7 +296,12 @@ void PlaceholderPage::showRun(const RunRecord* run) {
     }
     QString text =
         tr("<b>%1</b> \u2014 %2").arg(run->name.toHtmlEscaped(), runStatusName(run->status));
-    if (run->result) {
+    if (m_content == Content::Timeline && serving::isServingProject(run->spec)) {
+        text += tr("<br>A serving run: its requests, iterations, time to first token and time "
+                   "per output token are in the <b>Serving</b> tab, and the traffic between its "
+                   "GPUs (KV-cache transfers, activations) in <b>Utilization</b>. Its GPUs run "
+                   "no trace of their own, so there is no per-NPU timeline to show.");
+    } else if (run->result) {
         const RunResult& r = *run->result;
         text += tr("<br>Simulated time: %1 on %4; %2 events in %3 s of wall time.")
                     .arg(QString::fromStdString(

@@ -25,6 +25,7 @@
 #include <QDir>
 #include <QFile>
 #include <QGuiApplication>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -130,6 +131,16 @@ TEST(GuiScenario, ServingRunInARealWindow) {
     timeline->setWindow(widgets::secondsToPs(q.arrival - 0.02),
                         widgets::secondsToPs(q.transferEnd + 0.05));
     screenshot("request-phases");
+    // The Timeline tab has no per-NPU timeline of a serving run (its GPUs run no trace of their
+    // own: it showed 160 idle rows and "no critical path"); it says where the figures are.
+    window.tabs()->setCurrentIndex(WorkspaceTabs::TimelineTab);
+    QTest::qWait(50);
+    bool said = false;
+    for (const QLabel* label : window.tabs()->currentWidget()->findChildren<QLabel*>())
+        said = said || (label->isVisible() &&
+                        label->text().contains(QStringLiteral("A serving run: its requests")));
+    EXPECT_TRUE(said) << "the Timeline tab does not say where a serving run's figures are";
+    screenshot("timeline-tab");
     // The KV transfers on the links between the nodes: the Utilization tab of the same run.
     window.tabs()->setCurrentIndex(WorkspaceTabs::UtilizationTab);
     QTest::qWait(50);
