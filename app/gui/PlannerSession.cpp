@@ -36,9 +36,18 @@ PlannerSession::PlannerSession(widgets::PlannerPanel* panel, widgets::ModelBuild
             m_gpus = npus;
             m_panel->setRequestDefaults(npus, m_panel->globalBatch());
         }
+        // A ranking of another platform (another project opened, the topology edited) is not
+        // this one's: its rows and simulations would be read as the project's.
+        if (m_result && !m_running && !(m_document->spec().platform == m_plannedOn)) {
+            m_result.reset();
+            m_panel->setResult({}, nullptr);
+            m_panel->setStatus(tr("The project's platform changed: Plan ranks the candidates "
+                                  "on the new one."));
+        }
     });
     m_gpus = m_document->spec().platform.npuCount();
-    m_panel->setRequestDefaults(m_gpus, int(m_builder->spec().training.globalBatch));
+    m_batch = m_builder->spec().training.globalBatch;
+    m_panel->setRequestDefaults(m_gpus, int(m_batch));
     showModel();
 }
 
@@ -55,6 +64,12 @@ void PlannerSession::join() {
 
 void PlannerSession::showModel() {
     const generate::GeneratorSpec spec = m_builder->spec();
+    // The builder's global batch is the planner's to start from: a preset chosen there (Llama-3
+    // 8B's 64) replaces the one shown, so Apply does not silently set the builder to another.
+    if (spec.training.globalBatch != m_batch) {
+        m_batch = spec.training.globalBatch;
+        m_panel->setRequestDefaults(m_panel->gpus(), int(m_batch));
+    }
     m_panel->setModelName(spec.model.name.empty() ? tr("the model builder's")
                                                   : QString::fromStdString(spec.model.name));
 }
@@ -65,6 +80,7 @@ bool PlannerSession::plan(int gpus, int globalBatch) {
     join(); // the previous run's thread, already past its last queued call
     // The request is read here, on the GUI thread: the builder's model, the project's platform.
     SimulationSpec spec = m_document->spec();
+    m_plannedOn = spec.platform;
     plan::PlanRequest request{m_builder->spec(), gpus, {}};
     request.base.training.globalBatch = globalBatch;
     plan::offloadTierOf(request, spec.memory); // the project's memory tier, if any

@@ -73,6 +73,8 @@ private:
     plan::PlanRequest m_request;
     std::shared_ptr<const plan::PlanResult> m_result;
     int m_gpus = 0;
+    int64_t m_batch = 0;      ///< the builder's global batch the planner last took
+    PlatformSpec m_plannedOn; ///< the project's platform when the shown ranking was planned
 };
 
 } // namespace astrolabe::gui

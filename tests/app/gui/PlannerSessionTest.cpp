@@ -267,3 +267,25 @@ TEST(PlannerSession, AnUnsatisfiableRequestSaysWhichConstraint) {
     EXPECT_TRUE(w.panel()->statusText().contains(QStringLiteral("GPUs not divisible")))
         << w.panel()->statusText().toStdString();
 }
+
+// The planner follows the model builder's global batch (a preset chosen there brought 64 while
+// the planner kept 16, and Apply then set the builder to 16 without a word), and a ranking of
+// another platform is cleared when the project's platform changes (it stayed, simulated on the
+// quick start's ring, after another project was opened).
+TEST(PlannerSession, FollowsTheBuildersBatchAndDropsARankingOfAnotherPlatform) {
+    PlannerWindow w;
+    generate::GeneratorSpec spec = w.window.modelBuilder()->spec();
+    spec.training.globalBatch = 64;
+    w.window.modelBuilder()->setSpec(spec);
+    EXPECT_EQ(w.panel()->globalBatch(), 64);
+
+    ASSERT_TRUE(w.plan());
+    ASSERT_GT(w.panel()->model()->rowCount(), 0);
+    SimulationSpec wider = w.window.document()->spec();
+    wider.platform.dimensions[0].bandwidthBytesPerSecond *= 2; // same NPUs, another platform
+    w.window.document()->reset(wider);
+    EXPECT_EQ(w.panel()->model()->rowCount(), 0) << "the old platform's ranking is still shown";
+    EXPECT_EQ(w.session()->result(), nullptr);
+    EXPECT_TRUE(w.panel()->statusText().contains(QStringLiteral("platform changed")))
+        << w.panel()->statusText().toStdString();
+}
