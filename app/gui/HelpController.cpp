@@ -12,6 +12,8 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
+#include <QScreen>
+#include <algorithm>
 
 namespace astrolabe::gui {
 
@@ -38,6 +40,8 @@ QString tabSection(int tab) {
         return QStringLiteral("the-bandwidth-tab");
     case WorkspaceTabs::WatchTab:
         return QStringLiteral("watch-a-collective");
+    case WorkspaceTabs::ServingTab:
+        return QStringLiteral("the-serving-tab");
     default:
         return QStringLiteral("getting-started");
     }
@@ -106,7 +110,19 @@ HelpWindow* HelpController::showGuide(const QString& section) {
     if (!m_help) {
         m_help = new HelpWindow(m_window);
         m_help->setAttribute(Qt::WA_DeleteOnClose);
+        // Over the main window, and whole on its screen (it opened with its bottom off a
+        // 1000-pixel screen, placed by the window manager below the main window's top).
+        const QRect screen = m_window->screen()->availableGeometry();
+        QRect frame(QPoint(), m_help->size());
+        frame.moveCenter(m_window->frameGeometry().center());
+        frame.moveTop(std::max(frame.top(), screen.top()));
+        frame.moveLeft(std::max(frame.left(), screen.left()));
+        frame.moveBottom(std::min(frame.bottom(), screen.bottom()));
+        frame.moveRight(std::min(frame.right(), screen.right()));
+        m_help->move(frame.topLeft());
     }
+    // F1 and Help > User Guide show the guide, also after a link opened another document.
+    m_help->showDocument(QStringLiteral("user-guide.md"));
     m_help->show();
     m_help->raise();
     m_help->activateWindow();

@@ -132,11 +132,42 @@ bool HelpWindow::showSection(const QString& name) {
     return false;
 }
 
+bool HelpWindow::showDocument(const QString& name) {
+    if (name == m_document)
+        return true;
+    QFile file(QStringLiteral(":/help/") + name);
+    if (name.contains(QLatin1Char('/')) || !file.open(QIODevice::ReadOnly))
+        return false;
+    QString markdown = QString::fromUtf8(file.readAll());
+    // The way back, on every document but the guide.
+    if (name != QLatin1String("user-guide.md"))
+        markdown.prepend(tr("[\u2190 User guide](user-guide.md)\n\n"));
+    m_document = name;
+    m_browser->setMarkdown(markdown);
+    buildContents();
+    setWindowTitle(name == QLatin1String("user-guide.md") ? tr("Astrolabe User Guide")
+                                                          : tr("Astrolabe \u2014 %1").arg(name));
+    return true;
+}
+
 void HelpWindow::followLink(const QUrl& url) {
-    if (url.scheme().isEmpty() && url.path().isEmpty() && url.hasFragment())
+    if (url.scheme().isEmpty() && url.path().isEmpty() && url.hasFragment()) {
         showSection(url.fragment());
-    else
-        QDesktopServices::openUrl(url);
+        return;
+    }
+    // A link to another document of docs/ ("planner.md#...", "docs/planner.md") opens here;
+    // a browser would be handed a relative path it cannot open.
+    if (url.scheme().isEmpty() && url.path().endsWith(QLatin1String(".md"))) {
+        const QString name = url.path().section(QLatin1Char('/'), -1);
+        if (showDocument(name)) {
+            if (url.hasFragment())
+                showSection(url.fragment());
+            else
+                showSection(sections().value(0));
+            return;
+        }
+    }
+    QDesktopServices::openUrl(url);
 }
 
 } // namespace astrolabe::gui

@@ -19,6 +19,11 @@ public:
 
     /// The guide's Markdown as bundled.
     static QString guideMarkdown();
+    /// Shows a bundled document of docs/ ("user-guide.md", "planner.md"): the guide's links
+    /// to the other documents open here. False (nothing changes) when none has that name.
+    bool showDocument(const QString& name);
+    /// The document shown ("user-guide.md" at first).
+    QString currentDocument() const { return m_document; }
     /// GitHub's anchor for a heading: lower case, spaces to '-', punctuation dropped.
     static QString slug(const QString& heading);
 
@@ -40,6 +45,7 @@ private:
     QTreeWidget* m_contents;
     QTextBrowser* m_browser;
     QString m_current;
+    QString m_document = QStringLiteral("user-guide.md");
 };
 
 } // namespace astrolabe::gui

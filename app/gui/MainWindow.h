@@ -72,7 +72,8 @@ public:
         WorkloadTab = WorkspaceTabs::WorkloadTab,
         SweepTab = WorkspaceTabs::SweepTab,
         BandwidthTab = WorkspaceTabs::BandwidthTab,
-        WatchTab = WorkspaceTabs::WatchTab
+        WatchTab = WorkspaceTabs::WatchTab,
+        ServingTab = WorkspaceTabs::ServingTab
     };
 
     explicit MainWindow(QWidget* parent = nullptr);

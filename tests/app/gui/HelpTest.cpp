@@ -27,6 +27,7 @@
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QTreeWidget>
+#include <QUrl>
 #include <gtest/gtest.h>
 
 using namespace astrolabe;
@@ -77,6 +78,26 @@ TEST(Help, GuideIsTheBundledDocsFileAndEveryLinkFindsASection) {
     EXPECT_GE(links, 8);
     EXPECT_EQ(HelpWindow::slug(QStringLiteral("The Runs and Log panels")),
               QStringLiteral("the-runs-and-log-panels"));
+
+    // Links to the other documents ("[planner.md](planner.md)", "real-traces.md#...") open in
+    // the help window, at their section (a browser was handed the relative path and showed
+    // nothing), and a link at the top leads back.
+    static const QRegularExpression other(
+        QStringLiteral("\\]\\(([a-z0-9-]+\\.md)(#[a-z0-9-]+)?\\)"));
+    int documents = 0;
+    for (auto it = other.globalMatch(guide); it.hasNext(); ++documents) {
+        const QRegularExpressionMatch m = it.next();
+        emit help.browser()->anchorClicked(QUrl(m.captured(1) + m.captured(2)));
+        EXPECT_EQ(help.currentDocument(), m.captured(1));
+        if (!m.captured(2).isEmpty()) {
+            EXPECT_EQ(help.currentSection(), m.captured(2).mid(1)) << m.captured(0).toStdString();
+        }
+        EXPECT_TRUE(help.browser()->toPlainText().startsWith(QStringLiteral("\u2190 User guide")));
+        emit help.browser()->anchorClicked(QUrl(QStringLiteral("user-guide.md")));
+        EXPECT_EQ(help.currentDocument(), QStringLiteral("user-guide.md"));
+        EXPECT_EQ(help.sections(), sections);
+    }
+    EXPECT_GE(documents, 5);
 }
 
 TEST(Help, F1OnEachPanelOpensTheGuideAtThatPanelsSection) {
@@ -125,6 +146,7 @@ TEST(Help, F1OnEachPanelOpensTheGuideAtThatPanelsSection) {
         {MainWindow::SweepTab, "the-sweep-tab"},
         {MainWindow::BandwidthTab, "the-bandwidth-tab"},
         {MainWindow::WatchTab, "watch-a-collective"},
+        {MainWindow::ServingTab, "the-serving-tab"},
     };
     for (const auto& [tab, section] : tabs) {
         window.tabs()->setCurrentIndex(tab);
