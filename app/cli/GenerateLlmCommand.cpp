@@ -89,7 +89,10 @@ std::vector<int> platformDims(const ParsedArgs& args) {
 void printHeader(const GeneratorSpec& s, const ParsedArgs& args, std::ostream& out) {
     const ParallelSpec& p = s.parallel;
     out << "model                 " << s.model.name << "\n";
-    out << "parallelism           tp " << p.tp << " x pp " << p.pp << " x dp " << p.dp;
+    out << "parallelism           tp " << p.tp;
+    if (p.cp > 1) // context parallelism multiplies the NPUs like the others
+        out << " x cp " << p.cp;
+    out << " x pp " << p.pp << " x dp " << p.dp;
     if (p.ep > 1)
         out << " (ep " << p.ep << ")";
     out << ", " << pipelineScheduleName(p.schedule);
