@@ -154,8 +154,9 @@ Setting bandwidth() {
     Setting s = make("bandwidth", Type::Quantity, "remote-mem-bw", 2, "Bandwidth",
                      "How fast one remote memory moves data: an access of x bytes takes latency + "
                      "x / bandwidth. For the pooled type, the bandwidth of each memory group. "
-                     "ASTRA-sim stores it as whole bytes per nanosecond (= GB/s). Required unless "
-                     "the type is none.");
+                     "ASTRA-sim stores it as whole bytes per nanosecond, so it is a whole number "
+                     "of GB/s of at least 1: 100 GB/s, not 12.5 GB/s or 100 GiB/s (107.37 GB/s). "
+                     "Required unless the type is none (0: none).");
     s.unit = Unit::DecimalGBps;
     s.minimum = 0;
     s.whole = true;

@@ -135,7 +135,8 @@ void appendPacketSettings(std::vector<Setting>& out) {
     s = make("packet-mtu", Type::Int, "Packet tier: MTU (bytes)", "packet MTU",
              "IP MTU of every link in bytes; TCP segments carry the MTU less 40 bytes of IP and "
              "TCP headers (no TCP timestamps, as RoCE carries none). 9000 is a jumbo frame; "
-             "RoCE fabrics often run 4096, which doubles the packets and the run time.");
+             "RoCE fabrics often run 4096, which doubles the packets and so the simulation's "
+             "wall time (the simulated times differ by a few per cent).");
     bindPacket(s, &PacketOptions::mtuBytes, "packetMtu");
     s.minimum = 576;
     s.maximum = 65000;
