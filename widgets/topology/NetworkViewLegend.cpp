@@ -36,9 +36,13 @@ void NetworkView::paintLegend(QPainter& p) {
         lines << QStringLiteral("mem  %1").arg(
             memoryTierSummary(m_tier.memory(), m_layout.npuCount()));
     const QFontMetrics fm(p.font());
+    // A selected row is drawn bold: measured bold, so that its end ("936.25 ns") is not cut.
+    QFont boldFont = p.font();
+    boldFont.setBold(true);
+    const QFontMetrics bold(boldFont);
     int w = 0;
     for (const QString& l : lines)
-        w = std::max(w, fm.horizontalAdvance(l));
+        w = std::max(w, bold.horizontalAdvance(l));
     const int lineH = fm.height() + 2;
     QString footer = tr("%1 NPUs").arg(m_layout.npuCount());
     if (!m_graph.empty())
