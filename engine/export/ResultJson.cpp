@@ -112,6 +112,14 @@ static json smallPartsJson(const RunResult& r) {
         link["utilization"] = i < r.linkSeries.size() ? json(r.linkSeries[i]) : json::array();
         links.push_back(std::move(link));
     }
+    // Past the link detail limit the series are per group of links (record/LinkGroups.h).
+    json linkGroups = json::array();
+    for (const LinkGroupSeries& g : r.linkGroupSeries)
+        linkGroups.push_back({{"dimension", g.dimension},
+                              {"firstRank", g.firstRank},
+                              {"linkCount", g.linkCount},
+                              {"mean", g.mean},
+                              {"max", g.max}});
     json linkIntervals = json::array();
     for (const LinkBusyInterval& b : r.linkIntervals)
         linkIntervals.push_back(
@@ -144,6 +152,7 @@ static json smallPartsJson(const RunResult& r) {
             {"names", r.names},
             {"links", links},
             {"seriesBucketNs", jsonNs(r.seriesBucket)},
+            {"linkGroups", linkGroups},
             {"linkIntervals", linkIntervals},
             {"dimensions", dims},
             {"trafficBytes", r.trafficBytes},

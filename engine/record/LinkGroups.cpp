@@ -6,10 +6,10 @@ namespace astrolabe {
 namespace {
 
 /// Link indices per dimension, in link index order.
-std::vector<std::vector<int>> linksByDimension(const RunResult& result) {
+std::vector<std::vector<int>> linksByDimension(const std::vector<LinkInfo>& links) {
     std::vector<std::vector<int>> byDimension;
-    for (size_t l = 0; l < result.links.size(); ++l) {
-        const int d = std::max<int>(0, result.links[l].dimension);
+    for (size_t l = 0; l < links.size(); ++l) {
+        const int d = std::max<int>(0, links[l].dimension);
         if (byDimension.size() <= static_cast<size_t>(d))
             byDimension.resize(static_cast<size_t>(d) + 1);
         byDimension[static_cast<size_t>(d)].push_back(static_cast<int>(l));
@@ -19,20 +19,22 @@ std::vector<std::vector<int>> linksByDimension(const RunResult& result) {
 
 } // namespace
 
-std::vector<LinkGroupSeries> groupLinkSeries(const RunResult& result, int groupsPerDimension) {
+std::vector<LinkGroupSeries>
+groupLinkSeries(const std::vector<LinkInfo>& links, size_t buckets, int groupsPerDimension,
+                const std::function<const std::vector<float>*(size_t link)>& seriesOf,
+                double scale) {
     std::vector<LinkGroupSeries> groups;
-    const size_t buckets = result.linkSeries.empty() ? 0 : result.linkSeries.front().size();
-    const std::vector<std::vector<int>> byDimension = linksByDimension(result);
+    const std::vector<std::vector<int>> byDimension = linksByDimension(links);
     std::vector<double> sum(buckets);
     for (size_t d = 0; d < byDimension.size(); ++d) {
-        const std::vector<int>& links = byDimension[d];
-        if (links.empty())
+        const std::vector<int>& members = byDimension[d];
+        if (members.empty())
             continue;
         const size_t perGroup =
-            (links.size() + static_cast<size_t>(std::max(1, groupsPerDimension)) - 1) /
+            (members.size() + static_cast<size_t>(std::max(1, groupsPerDimension)) - 1) /
             static_cast<size_t>(std::max(1, groupsPerDimension));
-        for (size_t first = 0; first < links.size(); first += perGroup) {
-            const size_t last = std::min(links.size(), first + perGroup);
+        for (size_t first = 0; first < members.size(); first += perGroup) {
+            const size_t last = std::min(members.size(), first + perGroup);
             LinkGroupSeries g;
             g.dimension = static_cast<int16_t>(d);
             g.firstRank = static_cast<int32_t>(first);
@@ -40,13 +42,14 @@ std::vector<LinkGroupSeries> groupLinkSeries(const RunResult& result, int groups
             g.max.assign(buckets, 0.0f);
             std::fill(sum.begin(), sum.end(), 0.0);
             for (size_t rank = first; rank < last; ++rank) {
-                const auto link = static_cast<size_t>(links[rank]);
-                if (link >= result.linkSeries.size())
+                const std::vector<float>* series = seriesOf(static_cast<size_t>(members[rank]));
+                if (!series)
                     continue;
-                const std::vector<float>& series = result.linkSeries[link];
-                for (size_t b = 0; b < buckets && b < series.size(); ++b) {
-                    sum[b] += series[b];
-                    g.max[b] = std::max(g.max[b], series[b]);
+                for (size_t b = 0; b < buckets && b < series->size(); ++b) {
+                    const float u = static_cast<float>(
+                        std::min(1.0, static_cast<double>((*series)[b]) * scale));
+                    sum[b] += u;
+                    g.max[b] = std::max(g.max[b], u);
                 }
             }
             g.mean.resize(buckets);
@@ -58,9 +61,17 @@ std::vector<LinkGroupSeries> groupLinkSeries(const RunResult& result, int groups
     return groups;
 }
 
+std::vector<LinkGroupSeries> groupLinkSeries(const RunResult& result, int groupsPerDimension) {
+    const size_t buckets = result.linkSeries.empty() ? 0 : result.linkSeries.front().size();
+    return groupLinkSeries(
+        result.links, buckets, groupsPerDimension, [&](size_t link) -> const std::vector<float>* {
+            return link < result.linkSeries.size() ? &result.linkSeries[link] : nullptr;
+        });
+}
+
 std::vector<int> linkGroupIndex(const RunResult& result) {
     std::vector<int> out(result.links.size(), -1);
-    const std::vector<std::vector<int>> byDimension = linksByDimension(result);
+    const std::vector<std::vector<int>> byDimension = linksByDimension(result.links);
     for (size_t g = 0; g < result.linkGroupSeries.size(); ++g) {
         const LinkGroupSeries& group = result.linkGroupSeries[g];
         if (group.dimension < 0 || static_cast<size_t>(group.dimension) >= byDimension.size())

@@ -12,9 +12,26 @@
 
 #include "record/RunResult.h"
 
+#include <cstddef>
+#include <functional>
 #include <vector>
 
 namespace astrolabe {
+
+/// Runs with more links than this keep their utilization per group of links, not per link: the
+/// simulation makes only the groups (a 16 x 16 x 16 torus's 24,576 links of 512 buckets would be
+/// 50 MB of per-link series, a 256 x 256 ring stack's 262,144 links 0.5 GB), and the project
+/// database keeps them (its LinkDetailPolicy starts from these).
+inline constexpr size_t kLinkDetailLimit = 8192;
+/// Groups per dimension then: the rows of the utilization heatmap.
+inline constexpr int kLinkGroupsPerDimension = 256;
+
+/// The groups of `links` from per-link series: seriesOf(link) gives link's series (or null for
+/// none), each value times `scale`, at most 1, is its utilization. `buckets` values per group.
+std::vector<LinkGroupSeries>
+groupLinkSeries(const std::vector<LinkInfo>& links, size_t buckets, int groupsPerDimension,
+                const std::function<const std::vector<float>*(size_t link)>& seriesOf,
+                double scale = 1.0);
 
 /// Groups result.linkSeries (which must be parallel to result.links). Groups come in dimension
 /// order, then rank order. O(links x buckets) time, O(groups x buckets) memory.

@@ -1,5 +1,7 @@
 #include "record/LinkRecorder.h"
 
+#include "record/LinkGroups.h"
+
 #include <algorithm>
 
 namespace astrolabe {
@@ -165,16 +167,32 @@ void LinkRecorder::finish(RunResult& result, int dimensionCount) {
     const int64_t endPs = result.endTime.ps();
     const int64_t used = std::max<int64_t>(1, endPs / m_bucketPs + (endPs % m_bucketPs != 0));
     const size_t buckets = static_cast<size_t>(std::min<int64_t>(used, kBuckets));
-    result.linkSeries.assign(m_stats.size(), {});
-    for (size_t l = 0; l < m_stats.size(); ++l) {
-        const std::vector<float>& busy =
-            m_busyPs[m_seriesOfLink.empty() ? l : static_cast<size_t>(m_seriesOfLink[l])];
-        std::vector<float>& out = result.linkSeries[l];
-        out.assign(buckets, 0.0f);
-        if (busy.empty())
-            continue;
-        for (size_t b = 0; b < buckets; ++b)
-            out[b] = static_cast<float>(std::min(1.0, busy[b] / static_cast<double>(m_bucketPs)));
+    const auto busyOf = [&](size_t l) -> const std::vector<float>& {
+        return m_busyPs[m_seriesOfLink.empty() ? l : static_cast<size_t>(m_seriesOfLink[l])];
+    };
+    if (m_stats.size() > kLinkDetailLimit && result.links.size() == m_stats.size()) {
+        // Past the detail limit only the groups are made (record/LinkGroups.h): never the
+        // per-link series of hundreds of thousands of links.
+        result.linkSeries.clear();
+        result.linkGroupSeries = groupLinkSeries(
+            result.links, buckets, kLinkGroupsPerDimension,
+            [&](size_t l) -> const std::vector<float>* {
+                const std::vector<float>& busy = busyOf(l);
+                return busy.empty() ? nullptr : &busy;
+            },
+            1.0 / static_cast<double>(m_bucketPs));
+    } else {
+        result.linkSeries.assign(m_stats.size(), {});
+        for (size_t l = 0; l < m_stats.size(); ++l) {
+            const std::vector<float>& busy = busyOf(l);
+            std::vector<float>& out = result.linkSeries[l];
+            out.assign(buckets, 0.0f);
+            if (busy.empty())
+                continue;
+            for (size_t b = 0; b < buckets; ++b)
+                out[b] =
+                    static_cast<float>(std::min(1.0, busy[b] / static_cast<double>(m_bucketPs)));
+        }
     }
     std::sort(m_intervals.begin(), m_intervals.end(),
               [](const LinkBusyInterval& a, const LinkBusyInterval& b) {

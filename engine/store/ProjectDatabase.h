@@ -17,6 +17,7 @@
 //
 // Not thread-safe: one ProjectDatabase per thread (SQLite serializes writers between processes).
 
+#include "record/LinkGroups.h"
 #include "record/RunResult.h"
 
 #include <cstdint>
@@ -83,10 +84,11 @@ struct CollectiveStats {
 /// When saveRun keeps link utilization per group of links rather than per link.
 struct LinkDetailPolicy {
     /// Runs with more links than this keep grouped series. 8192 links of 512 buckets are
-    /// 16 MiB of per-link series; a 16^4 torus has 524,288 links (1 GB).
-    size_t maxLinks = 8192;
+    /// 16 MiB of per-link series; a 16^4 torus has 524,288 links (1 GB). A fresh run past
+    /// kLinkDetailLimit comes grouped already (record/LinkGroups.h) and is stored as it is.
+    size_t maxLinks = kLinkDetailLimit;
     /// Groups per dimension when grouped: rows of the utilization heatmap.
-    int groupsPerDimension = 256;
+    int groupsPerDimension = kLinkGroupsPerDimension;
 };
 
 /// The run_blobs kind of a RunResult attachment: "attachment:" + name.

@@ -96,6 +96,18 @@ std::string runDifference(const RunResult& folded, const RunResult& full) {
             if (std::abs(folded.linkSeries[l][b] - full.linkSeries[l][b]) > 1e-4)
                 return "link " + std::to_string(l) + ": series differs";
     }
+    // Past the link detail limit the series are per group of links (record/LinkGroups.h).
+    if (folded.linkGroupSeries.size() != full.linkGroupSeries.size())
+        return "link group count differs";
+    for (size_t g = 0; g < full.linkGroupSeries.size(); ++g) {
+        const LinkGroupSeries &a = folded.linkGroupSeries[g], &b = full.linkGroupSeries[g];
+        if (a.dimension != b.dimension || a.firstRank != b.firstRank ||
+            a.linkCount != b.linkCount || a.mean.size() != b.mean.size())
+            return "link group " + std::to_string(g) + ": shape differs";
+        for (size_t k = 0; k < b.mean.size(); ++k)
+            if (std::abs(a.mean[k] - b.mean[k]) > 1e-4 || std::abs(a.max[k] - b.max[k]) > 1e-4)
+                return "link group " + std::to_string(g) + ": series differs";
+    }
     if (folded.trafficBytes != full.trafficBytes)
         return "NPU-to-NPU traffic differs";
     if (folded.dimensions.size() != full.dimensions.size())

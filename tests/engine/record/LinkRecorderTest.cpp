@@ -3,6 +3,8 @@
 // |[s, e) ∩ [b w, (b+1) w)| / w for each busy interval [s, e), capped at 1.
 #include "record/LinkRecorder.h"
 
+#include "record/LinkGroups.h"
+
 #include <algorithm>
 #include <gtest/gtest.h>
 #include <utility>
@@ -297,4 +299,29 @@ TEST(LinkRecorder, SymmetricExpansionSpreadsEachClassOverItsLinks) {
         EXPECT_EQ(result.linkStats[size_t(l)].bytes, uint64_t((8 + 2) * factor));
     for (int row = 0; row < n; ++row)
         EXPECT_EQ(result.trafficBytes[size_t(row * n + (row + 1) % n)], 7u) << "row " << row;
+}
+
+// Past the link detail limit the recorder makes only the groups of links (record/LinkGroups.h),
+// never the per-link series: each group's mean and maximum are those of its links' series.
+TEST(LinkRecorder, PastTheDetailLimitOnlyTheGroupsAreMade) {
+    const int links = static_cast<int>(kLinkDetailLimit) * 2; // 64 links a group
+    LinkRecorder r(links, 4, true, false);
+    r.add(0, ps(0), ps(500), 1);  // link 0: half of bucket 0
+    r.add(1, ps(0), ps(1000), 1); // link 1: all of it
+    r.add(links - 1, ps(1000), ps(2000), 1);
+    const RunResult result = finished(r, links, ps(2000));
+    EXPECT_TRUE(result.linkSeries.empty());
+    ASSERT_EQ(result.linkGroupSeries.size(), static_cast<size_t>(kLinkGroupsPerDimension));
+    const LinkGroupSeries& first = result.linkGroupSeries.front();
+    EXPECT_EQ(first.firstRank, 0);
+    EXPECT_EQ(first.linkCount, links / kLinkGroupsPerDimension);
+    ASSERT_EQ(first.mean.size(), 2u);
+    EXPECT_FLOAT_EQ(first.mean[0], (0.5f + 1.0f) / static_cast<float>(first.linkCount));
+    EXPECT_FLOAT_EQ(first.max[0], 1.0f);
+    EXPECT_FLOAT_EQ(first.max[1], 0.0f);
+    const LinkGroupSeries& last = result.linkGroupSeries.back();
+    EXPECT_FLOAT_EQ(last.max[1], 1.0f);
+    EXPECT_FLOAT_EQ(last.max[0], 0.0f);
+    // Totals stay per link.
+    EXPECT_EQ(result.linkStats[1].busy, ps(1000));
 }
