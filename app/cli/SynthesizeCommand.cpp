@@ -3,6 +3,7 @@
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
 #include "core/Error.h"
+#include "core/Limits.h"
 #include "core/OutputFile.h"
 #include "core/SimTime.h"
 #include "core/Units.h"
@@ -35,7 +36,8 @@ SynthesisOptions options(const ParsedArgs& args) {
     const std::string chunks = args.value("chunks", "1");
     o.automaticChunks = chunks == "auto";
     if (!o.automaticChunks)
-        o.chunksPerNpu = parseCount("chunks", chunks, 1);
+        // The project's chunks limit (docs/limits.md): 100,000 ran past a minute.
+        o.chunksPerNpu = parseCount("chunks", chunks, 1, kMaxChunksPerCollective);
     o.seed = static_cast<uint64_t>(parseCount("seed", args.value("seed", "1"), 0));
     return o;
 }

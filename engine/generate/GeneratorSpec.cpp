@@ -280,6 +280,15 @@ void validate(const GeneratorSpec& spec) {
         c.require(p.pp >= 2, "parallel.pp", "the interleaved schedule needs pp >= 2");
         c.require(p.virtualStages >= 2, "parallel.virtualStages",
                   "the interleaved schedule needs at least 2 virtual stages");
+        // Megatron-LM's rule: every virtual stage holds the same number of layers.
+        c.require(p.pp < 1 || p.virtualStages < 1 ||
+                      spec.model.layers % (int64_t{p.pp} * p.virtualStages) == 0,
+                  "parallel.virtualStages",
+                  "the interleaved schedule splits the " + std::to_string(spec.model.layers) +
+                      " layers into pp x virtual stages = " +
+                      std::to_string(int64_t{p.pp} * p.virtualStages) +
+                      " equal chunks: expected a count that divides them",
+                  "choose virtual stages so that pp x virtual stages divides the layers");
         const int m = spec.microBatches();
         c.require(p.pp > 0 && m % p.pp == 0, "parallel.microBatches",
                   "the interleaved schedule needs micro-batches (" + std::to_string(m) +

@@ -96,6 +96,18 @@ TEST(GenerateLlmCli, BadInputIsReported) {
     r = cli({"generate-llm", "--schedule", "zigzag"});
     EXPECT_EQ(r.code, 1);
     EXPECT_TRUE(contains(r.err, "interleaved")) << r.err;
+    // A rate out of the table's range, infinite or not a number (inf timed a GPT-2 iteration's
+    // compute at 417 ns), and an interleaving whose chunks do not divide the layers.
+    for (const char* value : {"inf", "nan", "1e300"}) {
+        r = cli({"model-info", "--preset=gpt2-124m", std::string("--peak-tflops=") + value});
+        EXPECT_NE(r.code, 0) << value;
+        EXPECT_TRUE(contains(r.err, "--peak-tflops: expected a number from 0.1 to 1000000"))
+            << r.err;
+    }
+    r = cli({"model-info", "--preset=gpt2-124m", "--schedule=interleaved", "--pp=2",
+             "--virtual-stages=5"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_TRUE(contains(r.err, "splits the 12 layers into pp x virtual stages = 10")) << r.err;
 }
 
 // Offload (ZeRO-Infinity): the figures list the offloaded states per tier; the traces written

@@ -78,6 +78,10 @@ TEST(SynthesizeCommand, BadFlagsAreUsageErrors) {
     auto r = cli({"synthesize", kDgx1, "--chunks", "0"});
     EXPECT_EQ(r.code, 2);
     EXPECT_THAT(r.err, HasSubstr("--chunks"));
+    // The project's chunks limit: 100,000 chunks ran past a minute.
+    r = cli({"synthesize", kDgx1, "--chunks", "100000"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_THAT(r.err, HasSubstr("--chunks: expected a whole number from 1 to 16384"));
     r = cli({"synthesize", kDgx1, "--collective", "all-to-all"});
     EXPECT_EQ(r.code, 2);
     EXPECT_THAT(r.err, HasSubstr("expected all-gather, reduce-scatter or all-reduce"));
