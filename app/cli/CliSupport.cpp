@@ -16,8 +16,9 @@ namespace astrolabe::cli {
 void refuseServingProject(const SimulationSpec& spec, const std::string& command,
                           const std::string& project) {
     if (serving::isServingProject(spec))
-        throw UsageError(command + ": the project describes serving (serving:) and no workload: "
-                                   "run it with 'astrolabe-cli serve " +
+        throw UsageError(command +
+                         ": the project describes serving (serving:) and no workload: "
+                         "run it with 'astrolabe-cli serve " +
                          project + "'");
 }
 

@@ -132,19 +132,19 @@ struct Builder {
         // heads evenly, and the key-value heads evenly or by replication; expert parallelism
         // needs experts.
         if (model.heads % tp != 0)
-            throw invalid(prefix + "tp",
-                          "expected a tp that divides " + s.model + "'s " +
-                              std::to_string(model.heads) + " attention heads, found " +
-                              std::to_string(tp));
+            throw invalid(prefix + "tp", "expected a tp that divides " + s.model + "'s " +
+                                             std::to_string(model.heads) +
+                                             " attention heads, found " + std::to_string(tp));
         if (const int kv = model.kvHeadCount(); kv % tp != 0 && tp % kv != 0)
-            throw invalid(prefix + "tp",
-                          "expected a tp that divides " + s.model + "'s " + std::to_string(kv) +
-                              " key-value heads or is a multiple of them, found " +
-                              std::to_string(tp));
+            throw invalid(prefix + "tp", "expected a tp that divides " + s.model + "'s " +
+                                             std::to_string(kv) +
+                                             " key-value heads or is a multiple of them, found " +
+                                             std::to_string(tp));
         if (!model.isMoe() && ep > 1)
             throw invalid(prefix + "ep",
-                          s.model + " is dense (no experts): expert parallelism applies to "
-                                    "mixture-of-experts models, found ep " +
+                          s.model +
+                              " is dense (no experts): expert parallelism applies to "
+                              "mixture-of-experts models, found ep " +
                               std::to_string(ep),
                           "set " + prefix + "ep: 1, or choose an MoE model");
         const int gpus = std::max(tp, model.isMoe() ? ep : 1);

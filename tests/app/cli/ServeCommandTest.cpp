@@ -81,8 +81,7 @@ TEST(ServeCommand, BadFlagsAndProjectsAreUsageErrors) {
     EXPECT_FALSE(std::filesystem::exists(dir / "ex"));
     // A tensor-parallel degree the heads do not divide, expert parallelism on a dense model:
     // refused, with the file and key (they ran).
-    for (const auto& [setting, said] :
-         std::vector<std::pair<std::string, std::string>>{
+    for (const auto& [setting, said] : std::vector<std::pair<std::string, std::string>>{
              {"  tp: 3\n", "serve.yaml: serving.tp: expected a tp that divides llama3-8b's 32 "
                            "attention heads, found 3"},
              {"  ep: 4\n", "serving.ep: llama3-8b is dense (no experts)"}}) {
