@@ -14,6 +14,7 @@
 #include "gui/RunsPanel.h"
 #include "gui/RunsTableModel.h"
 #include "gui/SidePanels.h"
+#include "gui/SweepController.h"
 #include "gui/SweepSession.h"
 #include "gui/WelcomePage.h"
 
@@ -63,6 +64,25 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
          [this](const QList<int>& ids) { compareRuns(ids); }, [this] { return m_project->save(); }},
         m_tabs, m_document, m_store, m_errors, this);
     m_bandwidth = new BandwidthOptimizerSession(m_tabs, m_document, m_errors, this);
+    // What the Log says of the sessions that run many things at once (a walk-through found
+    // sweeps and planner applies missing from it).
+    connect(m_sweeps->controller(), &SweepController::planned, this,
+            [this](int points, int stored, int toRun) {
+                m_log->append(widgets::LogModel::Severity::Info,
+                              tr("Sweep of %1 points started: %2 to run, %3 already stored")
+                                  .arg(points)
+                                  .arg(toRun)
+                                  .arg(stored));
+            });
+    connect(m_sweeps->controller(), &SweepController::finished, this, [this](bool cancelled) {
+        m_log->append(cancelled ? widgets::LogModel::Severity::Warning
+                                : widgets::LogModel::Severity::Info,
+                      cancelled ? tr("Sweep cancelled") : tr("Sweep finished"));
+    });
+    connect(m_planner, &PlannerSession::applied, this, [this](const QString& description) {
+        m_log->append(widgets::LogModel::Severity::Info,
+                      tr("%1 (model builder; Edit > Undo takes it back)").arg(description));
+    });
     m_tabs->addWatchTab();
     m_tabs->addServingTab();
     m_runBar = new RunToolBar(m_session, this);

@@ -219,8 +219,10 @@ void PlannerSession::apply(int ranked) {
         return;
     const plan::Candidate& c = m_result->ranked[size_t(ranked)].candidate;
     const generate::GeneratorSpec spec = plan::candidateSpec(m_request, c);
-    m_workload->applySpec(spec,
-                          tr("Apply plan %1").arg(QString::fromStdString(plan::candidateLabel(c))));
+    const QString description =
+        tr("Apply plan %1").arg(QString::fromStdString(plan::candidateLabel(c)));
+    m_workload->applySpec(spec, description);
+    emit applied(description);
     if (m_request.npus != m_document->spec().platform.npuCount())
         m_panel->setStatus(tr("Applied %1 for %2 GPUs; the project's platform has %3: change "
                               "it in the Topology tab before Generate and Run.")

@@ -55,6 +55,8 @@ signals:
     void planned(bool ok);
     /// The simulations ended: all ran, or some were cancelled (`cancelled`).
     void simulated(bool cancelled);
+    /// A candidate was applied to the model builder (one undo step): "Apply plan t1 p4 d2 ...".
+    void applied(const QString& description);
 
 private:
     void join();

@@ -234,6 +234,8 @@ TEST(PlannerSession, ApplyIsOneUndoableStepAndUndoRestoresTheBuilder) {
     panel->applyButton()->click();
     EXPECT_EQ(undo->count(), steps + 1);
     EXPECT_TRUE(undo->undoText().startsWith(QStringLiteral("Apply plan")));
+    EXPECT_TRUE(gui::test::logContains(w.window.logModel(), undo->undoText()))
+        << "the Log says what Apply did";
     const generate::GeneratorSpec applied = w.window.modelBuilder()->spec();
     EXPECT_EQ(applied.parallel.tp, c.tp);
     EXPECT_EQ(applied.parallel.pp, c.pp);
