@@ -36,7 +36,7 @@ SynthesisOptions options(const ParsedArgs& args) {
     const std::string chunks = args.value("chunks", "1");
     o.automaticChunks = chunks == "auto";
     if (!o.automaticChunks)
-        // The project's chunks limit (docs/limits.md): 100,000 ran past a minute.
+        // The project's chunks limit (docs/limits.md).
         o.chunksPerNpu = parseCount("chunks", chunks, 1, kMaxChunksPerCollective);
     o.seed = static_cast<uint64_t>(parseCount("seed", args.value("seed", "1"), 0));
     return o;

@@ -301,11 +301,13 @@ void CalibrationDialog::showChart(const Calibration& c) {
             lo = std::min(lo, p.sizeBytes);
             hi = std::max(hi, p.sizeBytes);
             const double s = static_cast<double>(p.sizeBytes);
-            measured->append(s, std::max(busGBps(p, p.timeUs), 1e-4));
-            cover(s, measured->points().back().y());
+            const double bus = std::max(busGBps(p, p.timeUs), 1e-4);
+            measured->append(s, bus);
+            cover(s, bus);
             if (i < c.heldOut.predictedUs.size() && c.heldOut.predictedUs[i] > 0) {
-                heldOut->append(s, std::max(busGBps(p, c.heldOut.predictedUs[i]), 1e-4));
-                cover(s, heldOut->points().back().y());
+                const double predicted = std::max(busGBps(p, c.heldOut.predictedUs[i]), 1e-4);
+                heldOut->append(s, predicted);
+                cover(s, predicted);
             }
         }
         for (int k = 0; k <= 100 && hi > 0; ++k) {
@@ -346,19 +348,18 @@ bool CalibrationDialog::applyToProject() {
     widgets::SpecEdit edit;
     edit.keyPath = QStringLiteral("platform.dimensions");
     edit.description = tr("Calibrate dimension %1 from nccl-tests").arg(dimension);
-    edit.apply = [result, dimension](SimulationSpec& spec) {
-        applyCalibration(spec, dimension, result->fit, result->runs);
+    // What the edit set, for the status line and the log (applyEdit applies it once, now).
+    const auto set = std::make_shared<std::string>();
+    edit.apply = [result, dimension, set](SimulationSpec& spec) {
+        *set = applyCalibration(spec, dimension, result->fit, result->runs).settings;
     };
-    SimulationSpec preview = m_document->spec();
-    QString settings;
-    try { // what the edit will set, for the status line and the log
-        settings = QString::fromStdString(
-            applyCalibration(preview, dimension, result->fit, result->runs).settings);
+    try {
+        m_document->applyEdit(edit);
     } catch (const Error& e) {
         setStatus(tr("Not applied: %1").arg(QString::fromStdString(e.what())), true);
         return false;
     }
-    m_document->applyEdit(edit);
+    const QString settings = QString::fromStdString(*set);
     const QString summary =
         tr("Calibrated dimension %1 from %2: %3")
             .arg(dimension)

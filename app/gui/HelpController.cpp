@@ -110,8 +110,8 @@ HelpWindow* HelpController::showGuide(const QString& section) {
     if (!m_help) {
         m_help = new HelpWindow(m_window);
         m_help->setAttribute(Qt::WA_DeleteOnClose);
-        // Over the main window, and whole on its screen (it opened with its bottom off a
-        // 1000-pixel screen, placed by the window manager below the main window's top).
+        // Over the main window, and whole on its screen, wherever the window manager would
+        // have put it.
         const QRect screen = m_window->screen()->availableGeometry();
         QRect frame(QPoint(), m_help->size());
         frame.moveCenter(m_window->frameGeometry().center());

@@ -64,8 +64,7 @@ MainWindow::MainWindow(GuiServices services, QWidget* parent)
          [this](const QList<int>& ids) { compareRuns(ids); }, [this] { return m_project->save(); }},
         m_tabs, m_document, m_store, m_errors, this);
     m_bandwidth = new BandwidthOptimizerSession(m_tabs, m_document, m_errors, this);
-    // What the Log says of the sessions that run many things at once (a walk-through found
-    // sweeps and planner applies missing from it).
+    // What the Log says of the sessions that run many things at once.
     connect(m_sweeps->controller(), &SweepController::planned, this,
             [this](int points, int stored, int toRun) {
                 m_log->append(widgets::LogModel::Severity::Info,

@@ -124,11 +124,7 @@ void ProjectExplorer::showProject(const QString& name, const SimulationSpec& spe
 
     auto* workload = addGroup(tr("Workload"), Part::Workload);
     if (serving::isServingProject(spec))
-        addDetail(workload,
-                  tr("Serving %1 on %2 (%3)")
-                      .arg(QString::fromStdString(spec.serving.model),
-                           QString::fromStdString(spec.serving.gpu),
-                           QString::fromStdString(spec.serving.deployment)),
+        addDetail(workload, tr("Serving %1").arg(servedModel(spec.serving)),
                   QStringLiteral("serving.model"));
     else if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark)
         addDetail(workload,

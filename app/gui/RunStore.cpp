@@ -22,6 +22,12 @@ QString runStatusName(RunStatus status) {
     return QObject::tr("Cancelled");
 }
 
+QString servedModel(const ServingSpec& serving) {
+    return QObject::tr("%1 on %2 (%3)")
+        .arg(QString::fromStdString(serving.model), QString::fromStdString(serving.gpu),
+             QString::fromStdString(serving.deployment));
+}
+
 QString keySettings(const SimulationSpec& spec) {
     QStringList parts;
     parts << counted(spec.platform.npuCount(), QObject::tr("NPU"), QObject::tr("NPUs"));
@@ -46,10 +52,7 @@ QString keySettings(const SimulationSpec& spec) {
     if (serving::isServingProject(spec)) {
         // A serving run has no collective workload of its own (its microbenchmark is the
         // default of 0 bytes): say what it serves.
-        parts << QObject::tr("serving %1 on %2 (%3)")
-                     .arg(QString::fromStdString(spec.serving.model),
-                          QString::fromStdString(spec.serving.gpu),
-                          QString::fromStdString(spec.serving.deployment));
+        parts << QObject::tr("serving %1").arg(servedModel(spec.serving));
         return parts.join(QStringLiteral(" \u00B7 "));
     }
     if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark) {

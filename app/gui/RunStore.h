@@ -43,6 +43,8 @@ struct RunRecord {
 
 /// "8 NPUs · Ring 8 · all-reduce 1 MiB · 4 chunks · congestion-unaware"
 QString keySettings(const SimulationSpec& spec);
+/// What a serving project serves: "deepseek-v3 on h800 (pd)".
+QString servedModel(const ServingSpec& serving);
 
 class RunStore {
 public:

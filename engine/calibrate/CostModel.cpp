@@ -27,7 +27,7 @@ double reducedFraction(NcclCollective collective, int ranks) {
 std::string regimeText(const RegimeCost& r) {
     // A term that adds under 1 ps to a 1 MiB message (a link above 1,000 TB/s) is stated as
     // absent: NLopt or the least squares may leave a bandwidth or fill term a hair above 0 in a
-    // regime that is a latency floor, and "ring link 28625747537167 GB/s" says nothing true.
+    // regime that is a latency floor, and no link has such a bandwidth.
     constexpr double kMiB = 1048576.0;
     const bool bandwidth = r.usPerBusByte * kMiB >= 1e-6;
     const bool fill = r.usPerRootBusByte * std::sqrt(kMiB) >= 1e-6;

@@ -82,10 +82,11 @@ struct HeldOutMiss {
     bool step = false;
 };
 
-/// The points of `report` (checkHeldOut over `points`) whose leave-one-size-range-out
-/// prediction is off by more than `bound` (0.15: predicted above 1.15 x or below 1 / 1.15 x the
-/// measured time), in the points' order.
+/// How far off a held-out prediction is a miss: above 1.15 x or below 1 / 1.15 x the measured
+/// time.
 inline constexpr double kHeldOutMissBound = 0.15;
+/// The points of `report` (checkHeldOut over `points`) whose leave-one-size-range-out
+/// prediction is off by more than `bound`, in the points' order.
 std::vector<HeldOutMiss> heldOutMisses(const std::vector<CalibrationPoint>& points,
                                        const HeldOutReport& report,
                                        double bound = kHeldOutMissBound);

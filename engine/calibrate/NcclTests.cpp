@@ -176,8 +176,8 @@ void checkRows(const NcclRun& run) {
             failAt(run.file, r.line,
                    "the test found " + std::to_string(r.wrong) + " wrong result" +
                        (r.wrong == 1 ? "" : "s") +
-                       " at this size (#wrong): its times are of "
-                       "a broken run",
+                       " at this size (#wrong): its times are of a "
+                       "broken run",
                    "fix the run (NCCL_DEBUG=WARN says more) and measure again, or remove the row");
         const std::pair<double, double> columns[] = {{r.outOfPlaceUs, r.outOfPlaceAlgGBps},
                                                      {r.inPlaceUs, r.inPlaceAlgGBps}};
@@ -191,8 +191,7 @@ void checkRows(const NcclRun& run) {
                    "algbw is " + units::formatPlain(algbw, 4) + " GB/s, but size / time is " +
                        units::formatPlain(expected, 4) + " GB/s (" + std::to_string(r.sizeBytes) +
                        " B in " + units::formatPlain(us, 4) +
-                       " us): the time and bandwidth columns "
-                       "disagree",
+                       " us): the time and bandwidth columns disagree",
                    "a time column scaled or taken from another run; give the output as the "
                    "test printed it");
         }
@@ -202,20 +201,19 @@ void checkRows(const NcclRun& run) {
 /// Every rank from 0 to the highest has its line: "Rank 0 .. 6 and 9" is a cut or merged
 /// listing, not a 10-GPU run.
 void checkRanks(const std::set<uint64_t>& ranks, const std::string& file, int line) {
-    if (ranks.empty() || ranks.size() == *ranks.rbegin() + 1)
+    const uint64_t highest = ranks.empty() ? 0 : *ranks.rbegin();
+    const uint64_t absent = ranks.empty() ? 0 : highest + 1 - ranks.size();
+    if (absent == 0)
         return;
+    constexpr uint64_t kNamed = 8; // the first ones; "..." for more
     std::string missing;
-    int listed = 0;
-    for (uint64_t r = 0; r <= *ranks.rbegin() && listed < 8; ++r)
-        if (!ranks.count(r)) {
-            missing += (listed++ ? ", " : "") + std::to_string(r);
-        }
-    const bool several = ranks.size() + 1 < *ranks.rbegin() + 1;
+    for (uint64_t r = 0, named = 0; r <= highest && named < kNamed; ++r)
+        if (!ranks.count(r))
+            missing += (named++ ? ", " : "") + std::to_string(r);
     failAt(file, line,
-           "the rank lines go up to rank " + std::to_string(*ranks.rbegin()) + " but rank" +
-               (several ? "s " : " ") + missing +
-               (ranks.size() + 8 < *ranks.rbegin() + 1 ? ", ..." : "") +
-               (several ? " have" : " has") + " no line: the GPU count is unclear",
+           "the rank lines go up to rank " + std::to_string(highest) + " but rank" +
+               (absent > 1 ? "s " : " ") + missing + (absent > kNamed ? ", ..." : "") +
+               (absent > 1 ? " have" : " has") + " no line: the GPU count is unclear",
            "keep the whole \"# Using devices\" block of the output");
 }
 
@@ -300,7 +298,7 @@ NcclRun parseNcclTests(std::string_view text, const std::string& fileName,
     std::optional<NcclCollective> named, mentioned;
     std::set<std::string> hosts;
     std::set<uint64_t> ranks;
-    int maxRank = -1, tableEnd = 0, firstRankLine = 0;
+    int tableEnd = 0, firstRankLine = 0;
     Columns columns;
     for (size_t i = 0; i < all.size(); ++i) {
         const int lineNo = static_cast<int>(i) + 1;
@@ -315,7 +313,6 @@ NcclRun parseNcclTests(std::string_view text, const std::string& fileName,
             uint64_t rank = 0;
             if (!parseCount(f[1], rank) || rank >= (uint64_t{1} << 20))
                 failAt(fileName, lineNo, "a rank line with a rank number that is not one");
-            maxRank = std::max(maxRank, static_cast<int>(rank));
             ranks.insert(rank);
             firstRankLine = firstRankLine ? firstRankLine : lineNo;
             const auto on = std::find(f.begin(), f.end(), "on");
@@ -347,12 +344,12 @@ NcclRun parseNcclTests(std::string_view text, const std::string& fileName,
                "not nccl-tests output");
     if (run.rows.empty())
         failAt(fileName, columns.line, "the column header is followed by no table rows");
-    if (maxRank < 0)
+    if (ranks.empty())
         failAt(fileName, 0,
                "no \"#  Rank N ... on HOST device ...\" lines: the GPU count is unknown",
                "keep the \"# Using devices\" block of the output");
     checkRanks(ranks, fileName, firstRankLine);
-    run.ranks = maxRank + 1;
+    run.ranks = static_cast<int>(ranks.size()); // 0 .. highest, each with its line (checkRanks)
     run.nodes = static_cast<int>(hosts.size());
     if (collective && named && *named != *collective)
         failAt(fileName, 0,

@@ -120,7 +120,7 @@ private:
     int m_queuesPerDim;
     int m_queueThreshold;
     /// Queues per NPU (dimensions x queues per dimension), made when the NPU first enqueues: a
-    /// symmetric run of 4,096 NPUs simulates one, and the others' empty queues cost 10 % of it.
+    /// symmetric run simulates one NPU of thousands, whose queues alone would be made.
     size_t m_queueCount = 0;
     SimTime m_endpointDelay;
     bool m_symmetric = false;

@@ -14,7 +14,7 @@ SimTime PhaseContext::reduction(uint64_t bytes) const {
         // Named as the file that set it names it: ASTRA-sim's system JSON or the project.
         SourceLocation where;
         where.file = systemFile ? *systemFile : std::string();
-        const bool json = where.file.size() >= 5 && where.file.ends_with(".json");
+        const bool json = where.file.ends_with(".json");
         where.keyPath = json ? "local-mem-bw" : "system.local-memory-bandwidth";
         throw Error(ErrorKind::Validation,
                     "an all-reduce or reduce-scatter reduces in the NPU's local memory, but the "

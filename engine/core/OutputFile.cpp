@@ -92,10 +92,8 @@ void makeOutputFolder(const std::string& folder, const std::string& what) {
         return;
     if (std::filesystem::exists(folder, failed))
         throw Error(ErrorKind::Input,
-                    "cannot make the folder for " + what +
-                        ": a file of that "
-                        "name is there",
-                    where, "name a folder, or remove the file");
+                    "cannot make the folder for " + what + ": a file of that name is there", where,
+                    "name a folder, or remove the file");
     failed.clear();
     std::filesystem::create_directories(folder, failed);
     if (failed)

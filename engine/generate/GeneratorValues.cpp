@@ -65,13 +65,11 @@ settings::Value parse(const GeneratorSetting& s, const std::string& text) {
             value = std::stod(text, &used);
             if (used != text.size())
                 fail(s.flag, "a number", text);
-        } catch (const std::out_of_range&) {
-            fail(s.flag, "a number", text);
-        } catch (const std::invalid_argument&) {
+        } catch (const std::logic_error&) { // std::stod's invalid_argument and out_of_range
             fail(s.flag, "a number", text);
         }
-        // The table's range, as for whole numbers (--peak-tflops=inf timed a GPT-2 iteration's
-        // compute at 417 ns; nan compares false to both ends, so it is named here too).
+        // The table's range, as for whole numbers; inf is out of it, and nan, which compares
+        // false to both ends, is named here too.
         if (!std::isfinite(value) ||
             (s.maximum > s.minimum && (value < s.minimum || value > s.maximum)))
             fail(s.flag,

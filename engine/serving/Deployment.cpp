@@ -232,25 +232,6 @@ const std::vector<std::string>& deploymentNames() {
 
 namespace {
 
-Deployment buildDeploymentOf(const SimulationSpec& spec, int typicalPrompt);
-
-} // namespace
-
-Deployment buildDeployment(const SimulationSpec& spec, int typicalPrompt) {
-    try {
-        return buildDeploymentOf(spec, typicalPrompt);
-    } catch (const Error& e) {
-        // The serving section's mistakes are the project file's: name it.
-        if (!e.where().file.empty() || spec.sourceFile.empty())
-            throw;
-        SourceLocation where = e.where();
-        where.file = spec.sourceFile;
-        throw Error(e.kind(), e.message(), where, e.hint());
-    }
-}
-
-namespace {
-
 Deployment buildDeploymentOf(const SimulationSpec& spec, int typicalPrompt) {
     const ServingSpec& s = spec.serving;
     const auto& names = deploymentNames();
@@ -302,5 +283,18 @@ Deployment buildDeploymentOf(const SimulationSpec& spec, int typicalPrompt) {
 }
 
 } // namespace
+
+Deployment buildDeployment(const SimulationSpec& spec, int typicalPrompt) {
+    try {
+        return buildDeploymentOf(spec, typicalPrompt);
+    } catch (const Error& e) {
+        // The serving section's mistakes are the project file's: name it.
+        if (!e.where().file.empty() || spec.sourceFile.empty())
+            throw;
+        SourceLocation where = e.where();
+        where.file = spec.sourceFile;
+        throw Error(e.kind(), e.message(), where, e.hint());
+    }
+}
 
 } // namespace astrolabe::serving

@@ -318,60 +318,50 @@ namespace {
 /// rank that differs from rank 0, at its node.
 void validateCollectivesMatch(const std::vector<WorkloadTrace>& traces, ErrorCollector& errors) {
     using Key = std::pair<CollectiveType, uint64_t>;
+    using Collectives = std::map<Key, std::vector<const WorkloadNode*>>;
     auto collectivesOf = [](const WorkloadTrace& trace) {
-        std::map<Key, std::vector<const WorkloadNode*>> out;
+        Collectives out;
         for (const WorkloadNode& node : trace.nodes)
             if (node.type == NodeType::CommColl && node.pgName.empty())
                 out[{node.commType, node.commSize}].push_back(&node);
         return out;
     };
+    auto sameCounts = [](const Collectives& a, const Collectives& b) {
+        return a.size() == b.size() &&
+               std::equal(a.begin(), a.end(), b.begin(), [](const auto& x, const auto& y) {
+                   return x.first == y.first && x.second.size() == y.second.size();
+               });
+    };
+    // The first collective rank `more` issues more often than rank `fewer`, named at its node.
+    auto reportSurplus = [&](const Collectives& mine, size_t more, const Collectives& theirs,
+                             size_t fewer, const std::string& consequence) {
+        for (const auto& [key, nodes] : mine) {
+            const auto it = theirs.find(key);
+            const size_t count = it == theirs.end() ? 0 : it->second.size();
+            if (nodes.size() <= count)
+                continue;
+            nodeError(errors, ErrorKind::Validation, traces[more], *nodes[count],
+                      "rank " + std::to_string(more) + " issues " + std::to_string(nodes.size()) +
+                          " x " + namesOf(key.first).chakra + " of " + std::to_string(key.second) +
+                          " B over all NPUs; rank " + std::to_string(fewer) + " (" +
+                          traces[fewer].file + ") issues " + std::to_string(count) + ": " +
+                          consequence,
+                      "every rank issues the same collectives over all NPUs; a collective of a "
+                      "subset needs its communicator group (pg_name)");
+            return;
+        }
+    };
     if (traces.size() < 2)
         return;
-    const auto reference = collectivesOf(traces[0]);
-    const auto text = [](const Key& k) {
-        return std::string(namesOf(k.first).chakra) + " of " + std::to_string(k.second) + " B";
-    };
-    for (size_t rank = 1; rank < traces.size() && !errors.full(); ++rank) {
-        const auto mine = collectivesOf(traces[rank]);
-        if (mine.size() == reference.size() &&
-            std::equal(mine.begin(), mine.end(), reference.begin(),
-                       [](const auto& a, const auto& b) {
-                           return a.first == b.first && a.second.size() == b.second.size();
-                       }))
+    const Collectives reference = collectivesOf(traces[0]);
+    // The first rank that differs from rank 0 says it; the others would repeat it.
+    for (size_t rank = 1; rank < traces.size(); ++rank) {
+        const Collectives mine = collectivesOf(traces[rank]);
+        if (sameCounts(mine, reference))
             continue;
-        // The first kind of collective whose count differs, on this rank or on rank 0.
-        for (const auto& [key, nodes] : mine) {
-            const auto it = reference.find(key);
-            const size_t theirs = it == reference.end() ? 0 : it->second.size();
-            if (nodes.size() > theirs) {
-                nodeError(errors, ErrorKind::Validation, traces[rank], *nodes[theirs],
-                          "rank " + std::to_string(rank) + " issues " +
-                              std::to_string(nodes.size()) + " x " + text(key) +
-                              " over all NPUs; rank 0 (" + traces[0].file + ") issues " +
-                              std::to_string(theirs) +
-                              ": the other ranks would never join this collective",
-                          "every rank issues the same collectives over all NPUs; a collective "
-                          "of a subset needs its communicator group (pg_name)");
-                break;
-            }
-        }
-        if (errors.full())
-            break;
-        for (const auto& [key, nodes] : reference) {
-            const auto it = mine.find(key);
-            const size_t count = it == mine.end() ? 0 : it->second.size();
-            if (nodes.size() > count) {
-                nodeError(errors, ErrorKind::Validation, traces[0], *nodes[count],
-                          "rank 0 issues " + std::to_string(nodes.size()) + " x " + text(key) +
-                              " over all NPUs; rank " + std::to_string(rank) + " (" +
-                              traces[rank].file + ") issues " + std::to_string(count) +
-                              ": rank 0 would wait for it forever",
-                          "every rank issues the same collectives over all NPUs; a collective "
-                          "of a subset needs its communicator group (pg_name)");
-                break;
-            }
-        }
-        break; // one rank's difference says it; the rest would repeat it
+        reportSurplus(mine, rank, reference, 0, "the other ranks would never join this collective");
+        reportSurplus(reference, 0, mine, rank, "rank 0 would wait for it forever");
+        return;
     }
 }
 

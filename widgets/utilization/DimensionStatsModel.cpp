@@ -106,8 +106,7 @@ QVariant DimensionStatsModel::data(const QModelIndex& index, int role) const {
 QVariant DimensionStatsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
         // What the totals are over: every link of the dimension, each direction its own link,
-        // so a collective that uses one direction reaches half (a walk-through read 14.5 % here
-        // against the 29 % of the links it used).
+        // so a collective that uses one direction reaches half.
         switch (section) {
         case Utilization:
         case PercentOfPeak:

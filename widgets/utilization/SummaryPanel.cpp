@@ -206,8 +206,8 @@ void SummaryPanel::fillCollectiveChart() {
     InterfaceScale::styleChart(chart);
     series->attachAxis(axisY);
     series->attachAxis(axisX);
-    // Room on the right for the value printed after the longest bar ("31.8 ms" was cut to
-    // "31.8 m" in a chart a third of the window wide with 15 %).
+    // Room on the right for the value printed after the longest bar, whole ("31.8 ms") in a
+    // chart a third of the window wide.
     keepTicksReadable(chart, axisX, top * 1.3, Qt::Horizontal);
 }
 

@@ -102,7 +102,7 @@ TEST(ExportAstra, AGraphPlatformIsRefusedWithTheKeyAndAnAlternative) {
 }
 
 // --out naming a file (or a folder whose "workload" is a file) is an error naming it, before
-// anything is written; it was an internal error after three files were written.
+// anything is written.
 TEST(ExportAstra, AnOutThatIsAFileIsRefusedBeforeAnythingIsWritten) {
     const fs::path dir = scratch("out-is-file");
     std::ofstream(dir / "exf") << "x\n";

@@ -96,8 +96,8 @@ TEST(GenerateLlmCli, BadInputIsReported) {
     r = cli({"generate-llm", "--schedule", "zigzag"});
     EXPECT_EQ(r.code, 1);
     EXPECT_TRUE(contains(r.err, "interleaved")) << r.err;
-    // A rate out of the table's range, infinite or not a number (inf timed a GPT-2 iteration's
-    // compute at 417 ns), and an interleaving whose chunks do not divide the layers.
+    // A rate out of the table's range, infinite or not a number, and an interleaving whose
+    // chunks do not divide the layers.
     for (const char* value : {"inf", "nan", "1e300"}) {
         r = cli({"model-info", "--preset=gpt2-124m", std::string("--peak-tflops=") + value});
         EXPECT_NE(r.code, 0) << value;

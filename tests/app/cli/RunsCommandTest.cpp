@@ -205,7 +205,7 @@ TEST_F(RunsCli, ManyCollectivesAreSummedPerTypeAndSize) {
 }
 
 // Commands that read runs never make a database: an empty or foreign file given as --db is
-// refused and left as it was (an empty notes.txt became an 86 KB database and "no runs").
+// refused and left as it was.
 TEST_F(RunsCli, AFileThatIsNotADatabaseIsRefusedAndLeftAsItWas) {
     const std::filesystem::path empty = m_dir / "notes.txt", text = m_dir / "todo.txt";
     std::ofstream{empty};

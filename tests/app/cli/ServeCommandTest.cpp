@@ -68,7 +68,7 @@ TEST(ServeCommand, BadFlagsAndProjectsAreUsageErrors) {
     const std::string project = writeProject(dir, "  model: llama3-8b\n");
     EXPECT_EQ(clitest::cli({"serve", project, "--rate", "-1", "--no-store"}).code, 2);
     // `run` of a serving project says which command runs it; so do `fidelity` and
-    // `export-astra`, which ran (and wrote) an invented 0-byte all-reduce.
+    // `export-astra`, which have no workload to run or write either.
     for (const char* command : {"run", "fidelity", "export-astra"}) {
         std::vector<std::string> args{command, project};
         args.push_back(std::string(command) == "export-astra" ? "--out=" + (dir / "ex").string()
@@ -80,7 +80,7 @@ TEST(ServeCommand, BadFlagsAndProjectsAreUsageErrors) {
     }
     EXPECT_FALSE(std::filesystem::exists(dir / "ex"));
     // A tensor-parallel degree the heads do not divide, expert parallelism on a dense model:
-    // refused, with the file and key (they ran).
+    // refused, with the file and key.
     for (const auto& [setting, said] : std::vector<std::pair<std::string, std::string>>{
              {"  tp: 3\n", "serve.yaml: serving.tp: expected a tp that divides llama3-8b's 32 "
                            "attention heads, found 3"},

@@ -95,8 +95,8 @@ TEST(SweepCommand, DryRunListsThePointsAndRunsNothing) {
     EXPECT_FALSE(fs::exists(dir.file("x.db")));
 }
 
-// A --csv the sweep cannot write is said before any point runs (every point ran and was stored,
-// then the table failed); so is run's --json, before the run.
+// A --csv the sweep cannot write is said before any point runs and is stored; so is run's
+// --json, before the run.
 TEST(SweepCommand, AnOutputThatCannotBeWrittenIsSaidBeforeAnythingRuns) {
     SweepFolder dir("sweep_csv");
     const std::string csv = dir.file("no-such-folder/points.csv");

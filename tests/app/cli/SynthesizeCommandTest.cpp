@@ -78,7 +78,7 @@ TEST(SynthesizeCommand, BadFlagsAreUsageErrors) {
     auto r = cli({"synthesize", kDgx1, "--chunks", "0"});
     EXPECT_EQ(r.code, 2);
     EXPECT_THAT(r.err, HasSubstr("--chunks"));
-    // The project's chunks limit: 100,000 chunks ran past a minute.
+    // The project's chunks limit.
     r = cli({"synthesize", kDgx1, "--chunks", "100000"});
     EXPECT_EQ(r.code, 2);
     EXPECT_THAT(r.err, HasSubstr("--chunks: expected a whole number from 1 to 16384"));

@@ -80,8 +80,8 @@ TEST(Help, GuideIsTheBundledDocsFileAndEveryLinkFindsASection) {
               QStringLiteral("the-runs-and-log-panels"));
 
     // Links to the other documents ("[planner.md](planner.md)", "real-traces.md#...") open in
-    // the help window, at their section (a browser was handed the relative path and showed
-    // nothing), and a link at the top leads back.
+    // the help window, at their section (a browser cannot open a relative path), and a link at
+    // the top leads back.
     static const QRegularExpression other(
         QStringLiteral("\\]\\(([a-z0-9-]+\\.md)(#[a-z0-9-]+)?\\)"));
     int documents = 0;

@@ -270,10 +270,9 @@ TEST(PlannerSession, AnUnsatisfiableRequestSaysWhichConstraint) {
         << w.panel()->statusText().toStdString();
 }
 
-// The planner follows the model builder's global batch (a preset chosen there brought 64 while
-// the planner kept 16, and Apply then set the builder to 16 without a word), and a ranking of
-// another platform is cleared when the project's platform changes (it stayed, simulated on the
-// quick start's ring, after another project was opened).
+// The planner follows the model builder's global batch (so that Apply does not set the builder
+// to another one unasked), and a ranking of another platform is cleared when the project's
+// platform changes (its rows would be read as this platform's).
 TEST(PlannerSession, FollowsTheBuildersBatchAndDropsARankingOfAnotherPlatform) {
     PlannerWindow w;
     generate::GeneratorSpec spec = w.window.modelBuilder()->spec();

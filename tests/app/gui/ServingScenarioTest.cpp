@@ -132,7 +132,7 @@ TEST(GuiScenario, ServingRunInARealWindow) {
                         widgets::secondsToPs(q.transferEnd + 0.05));
     screenshot("request-phases");
     // The Timeline tab has no per-NPU timeline of a serving run (its GPUs run no trace of their
-    // own: it showed 160 idle rows and "no critical path"); it says where the figures are.
+    // own); it says where the figures are.
     window.tabs()->setCurrentIndex(WorkspaceTabs::TimelineTab);
     QTest::qWait(50);
     bool said = false;

@@ -64,7 +64,7 @@ TEST(SweepController, RunsTheTorusSweepOffTheGuiThreadAndStoresEveryPoint) {
     ASSERT_TRUE(test::waitUntil([&] { return !finished.isEmpty(); }, 240000));
     meter.stop();
     EXPECT_FALSE(finished.at(0).at(0).toBool()); // not cancelled
-    // The Log says a sweep ran (it said nothing of sweeps).
+    // The Log says a sweep ran.
     EXPECT_TRUE(test::logContains(window.logModel(),
                                   QStringLiteral("Sweep of 64 points started: 64 to run")));
     EXPECT_TRUE(test::logContains(window.logModel(), QStringLiteral("Sweep finished")));

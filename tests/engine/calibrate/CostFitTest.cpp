@@ -425,8 +425,8 @@ TEST(CostFit, EachCollectiveKeepsItsOwnRegimesBelowTheSharedLastOne) {
 }
 
 // The report states a regime's bandwidth only when it moves a MiB measurably (a picosecond or
-// more): a fitted term a hair above 0 (a link of 28,625,747,537,167 GB/s, seen in the window's
-// report of a latency floor) is "no bandwidth term".
+// more): a fitted term a hair above 0 (a link of 28,625,747,537,167 GB/s in a latency floor)
+// is "no bandwidth term".
 TEST(CostFit, ARegimeTextStatesOnlyBandwidthsALinkCanHave) {
     RegimeCost r;
     r.alphaUs = 10;

@@ -135,10 +135,9 @@ TEST(NcclTestsBadInput, CsvProblemsNameLineAndColumn) {
               std::string::npos);
 }
 
-// What a bad-input audit found accepted (each ran through the fit before): a time column that
-// does not give the printed algbw (here scaled by 1e6, which fitted a 3.3 s latency), a row
-// whose results the test found wrong, a negative size (skipped as a non-row), and a gap in the
-// rank lines (read as the highest rank + 1 GPUs).
+// Tables that contradict themselves are refused before any fit: a time column that does not
+// give the printed algbw (here scaled by 1e6), a row whose results the test found wrong, a
+// negative size, and a gap in the rank lines.
 TEST(NcclTestsBadInput, RowsThatContradictThemselvesAreRefused) {
     std::string row = kRow;
     row.replace(row.find("10.00"), 5, "10000000.00");

@@ -108,7 +108,7 @@ TEST(LessonFormat, SyntaxErrorsNameFileAndLine) {
     }
 }
 
-// "[[time-us=999 us." never closes: it passed as text, "0 quoted numbers, 0 disagreeing".
+// "[[time-us=999 us." never closes: an error, not text that no check reads.
 TEST(LessonFormat, AQuoteThatIsNotClosedIsAnError) {
     try {
         parseLesson("# T\n```try\nrun\n```\nIt takes [[time-us=999 us, and [[time-us=5]] "

@@ -47,7 +47,7 @@ TEST(SweepFile, RangesExpandToTheirValues) {
 }
 
 TEST(SweepFile, ARangeOfNotANumberIsRefusedNotEmpty) {
-    // step: .nan planned 0 points and made the database; an infinite end is no number either.
+    // A step of .nan plans no points; an infinite end is no number either.
     EXPECT_NE(errorOf("project: p.yaml\naxes:\n  - {path: a, range: {from: 1, to: 4, step: "
                       ".nan}}\n")
                   .find("axes[0].range.step: expected an increment"),

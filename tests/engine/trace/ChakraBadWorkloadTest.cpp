@@ -61,8 +61,8 @@ TEST_F(ChakraBadInput, MoreFilesThanNpus) {
 
 // --- collectives across ranks -----------------------------------------------------------------
 
-// Rank 0 all-reduces 1 MiB, rank 1 2 MiB: the run ended in "the simulation cannot finish" that
-// blamed system.active-chunks-per-dimension, and `trace check` called the traces valid.
+// Rank 0 all-reduces 1 MiB, rank 1 2 MiB: refused at load, naming both, rather than left to
+// a run that cannot finish.
 TEST_F(ChakraBadInput, CollectivesThatDifferAcrossRanksAreNamed) {
     const std::string differ = load({{coll(1, 1 << 20)}, {coll(1, 2 << 20)}});
     EXPECT_ERROR(differ, "w.1.et: node 1 \"n1\": rank 1 issues 1 x ALL_REDUCE of 2097152 B over "

@@ -158,8 +158,7 @@ TEST(DimensionStatsModel, InSwitchDimensionIsMarked) {
     EXPECT_FALSE(model.reducedInNetwork(1));
 }
 
-// The totals are over both directions of every link: the headers say so (a walk-through read
-// the summary's 14.5 % against the 29 % of the links the ring used).
+// The totals are over both directions of every link: the headers say so.
 TEST(DimensionStatsModel, TheHeadersSayTheTotalsAreOverBothDirections) {
     DimensionStatsModel model;
     for (const int column : {int(DimensionStatsModel::Peak), int(DimensionStatsModel::Utilization),
