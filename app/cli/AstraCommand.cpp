@@ -48,13 +48,13 @@ int astraCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         throw UsageError("--network-backend: unknown backend \"" + backend +
                          "\"; expected analytical-congestion-unaware, "
                          "analytical-congestion-aware or ns3");
-    requireFile("system-configuration", args.value("system-configuration"));
-    requireFile("network-configuration", args.value("network-configuration"));
-    requireFile("remote-memory-configuration", args.value("remote-memory-configuration"));
+    requireFile("--system-configuration", args.value("system-configuration"));
+    requireFile("--network-configuration", args.value("network-configuration"));
+    requireFile("--remote-memory-configuration", args.value("remote-memory-configuration"));
     const std::string prefix = args.value("workload-configuration");
     if (prefix.empty())
         throw UsageError("missing required option --workload-configuration");
-    requireFile("workload-configuration", prefix + ".0.et");
+    requireFile("--workload-configuration", prefix + ".0.et");
 
     AstraInputs inputs;
     inputs.workloadPrefix = prefix;

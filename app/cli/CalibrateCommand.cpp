@@ -45,7 +45,7 @@ int calibrateCommand(const ParsedArgs& args, std::ostream& out, std::ostream& er
     if (positional.size() < 2)
         throw UsageError("calibrate nccl-tests: no files given");
     const std::string project = args.value("project");
-    requireFile("project", project);
+    requireFile("--project", project);
     std::optional<NcclCollective> collective;
     if (const std::string name = args.value("collective"); !name.empty()) {
         collective = ncclCollectiveFromName(name);

@@ -36,11 +36,21 @@ void makePrefixFolder(const std::string& prefix) {
         makeOutputFolder(path.parent_path().string(), "--out " + prefix);
 }
 
-void requireFile(const std::string& flag, const std::string& path) {
+void requireFile(const std::string& label, const std::string& path) {
+    const bool option = label.starts_with("--");
     if (path.empty())
-        throw UsageError("missing required option --" + flag);
-    if (!std::filesystem::is_regular_file(path))
-        throw UsageError("--" + flag + ": file not found: " + path);
+        throw UsageError(option ? "missing required option " + label
+                                : "missing the " + label + " argument");
+    std::error_code error;
+    const std::filesystem::file_status status = std::filesystem::status(path, error);
+    if (std::filesystem::is_directory(status))
+        throw UsageError(label + ": " + path + " is a folder; expected a file");
+    if (!std::filesystem::exists(status))
+        throw UsageError((option ? label + ": file" : label + " file") + " not found: " + path);
+    if (!std::filesystem::is_regular_file(status))
+        throw UsageError(label + ": " + path +
+                         " is not a regular file (a pipe or a device cannot be "
+                         "read twice); copy it to a file first");
 }
 
 int parseCount(const std::string& flag, const std::string& text, int minimum, int maximum) {

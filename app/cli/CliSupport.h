@@ -9,8 +9,9 @@
 
 namespace astrolabe::cli {
 
-/// Throws UsageError (exit 2) when the flag is empty or the file does not exist.
-void requireFile(const std::string& flag, const std::string& path);
+/// Throws UsageError (exit 2) unless `path` names a regular file. `label` is what the user
+/// typed: "--flag" for an option, a plain word ("project") for a positional argument.
+void requireFile(const std::string& label, const std::string& path);
 /// The whole of `text` as an integer from `minimum` to `maximum`; UsageError naming --flag
 /// (and the range) otherwise.
 int parseCount(const std::string& flag, const std::string& text, int minimum = INT_MIN,

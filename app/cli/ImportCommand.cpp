@@ -100,7 +100,7 @@ int importCommand(const ParsedArgs& args, std::ostream& out, std::ostream& /*err
             throw UsageError("import pytorch: missing TRACE, the profiler trace to import (or "
                              "--et ET.json --kineto TRACE.json)");
         const std::string path = args.positional().at(1);
-        requireFile("TRACE", path);
+        requireFile("trace", path);
         if (detectTraceFormat(path) != TraceFormat::PyTorchProfiler)
             throw UsageError("import pytorch: " + path +
                              " is not a PyTorch profiler trace (a JSON object with traceEvents); "

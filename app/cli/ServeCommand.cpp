@@ -145,7 +145,7 @@ int serveCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         s.trace.clear();
     }
     if (args.has("trace")) {
-        requireFile("trace", args.value("trace"));
+        requireFile("--trace", args.value("trace"));
         s.trace = std::filesystem::absolute(args.value("trace")).string();
     }
     if (args.has("trace-format"))

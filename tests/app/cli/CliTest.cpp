@@ -97,6 +97,26 @@ TEST(Cli, MissingFileIsExitCode2) {
     EXPECT_EQ(cli({"run", "/nonexistent/project.yaml"}).code, 2);
 }
 
+TEST(Cli, AFileArgumentIsNamedAsTypedAndAFolderIsCalledOne) {
+    const std::string folder = ::testing::TempDir();
+    // A positional argument is named by its role, not as an option nobody typed.
+    Result r = cli({"run", "/nonexistent/project.yaml"});
+    EXPECT_NE(r.err.find("project file not found: /nonexistent/project.yaml"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("--project"), std::string::npos) << r.err;
+    r = cli({"calibrate", "nccl-tests", "/nonexistent/a100.txt", "--project", "/nonexistent/p"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--project: file not found"), std::string::npos) << r.err;
+    // A folder exists: "not found" would send the user looking for it.
+    r = cli({"run", folder});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("is a folder; expected a file"), std::string::npos) << r.err;
+    r = cli({"import", "pytorch", "--et", folder, "--kineto", folder, "--out", folder + "/t"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--et: " + folder), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("----"), std::string::npos) << r.err;
+}
+
 TEST(Cli, UnknownCommandSuggestsTheClosestOne) {
     const Result r = cli({"verison"});
     EXPECT_EQ(r.code, 2);
