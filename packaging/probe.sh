@@ -226,6 +226,8 @@ sed 's/"endpoint-delay": 10/"endpoint-delay": 1e30/' sys.json > sysd.json
 astra_refuses "astra: endpoint-delay 1e30 in JSON" sysd.json net.yml
 sed 's/"preferred-dataset-splits": 4/"preferred-dataset-splits": 4.5/' sys.json > sysf.json
 astra_refuses "astra: preferred-dataset-splits 4.5" sysf.json net.yml
+sed 's/"preferred-dataset-splits": 4,/"preferred-dataset-splits": 4, "preferred-dataset-splits": 16,/' sys.json > sysk.json
+astra_refuses "astra: a JSON key given twice" sysk.json net.yml
 printf 'topology: [ Ring ]\nnpus_count: [ 2 ]\nbandwidth: [ 50.0 ]\nlatency: [ -5 ]\n' > netneg.yml
 astra_refuses "astra: latency -5" sys.json netneg.yml
 printf 'topology: [ Ring, Ring ]\nnpus_count: [ 2 ]\nbandwidth: [ 50.0, 1 ]\nlatency: [ 5 , 5]\n' > netmis.yml

@@ -3,7 +3,81 @@
 #include "core/InputFile.h"
 #include "core/Units.h"
 
+#include <functional>
+#include <map>
+#include <vector>
+
 namespace astrolabe::config {
+
+namespace {
+
+/// Byte offset of the `occurrence`-th (1-based) `"key":` in the text; npos when not found (a
+/// key spelled with escapes).
+size_t nthKeyOffset(const std::string& text, const std::string& key, int occurrence) {
+    const std::string quoted = "\"" + key + "\"";
+    for (size_t at = text.find(quoted); at != std::string::npos; at = text.find(quoted, at + 1)) {
+        size_t next = at + quoted.size();
+        while (next < text.size() && (text[next] == ' ' || text[next] == '\t' ||
+                                      text[next] == '\n' || text[next] == '\r'))
+            ++next;
+        if (next < text.size() && text[next] == ':' && --occurrence == 0)
+            return at;
+    }
+    return std::string::npos;
+}
+
+/// nlohmann keeps the last of two equal keys in one object without a word; ASTRA-sim's reader
+/// does the same, so a setting edited in one place and left in another silently does nothing.
+/// The parser's callback sees every key in order: each is counted by name across the document,
+/// which is what finds its place in the text afterwards.
+class RepeatedKeys {
+public:
+    bool operator()(int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+        using Event = nlohmann::json::parse_event_t;
+        if (event == Event::object_start) {
+            m_open.emplace_back();
+        } else if (event == Event::object_end) {
+            if (!m_open.empty())
+                m_open.pop_back();
+        } else if (event == Event::key && !m_open.empty()) {
+            const std::string& key = parsed.get_ref<const std::string&>();
+            const int occurrence = ++m_occurrences[key];
+            const auto [first, fresh] = m_open.back().emplace(key, occurrence);
+            if (!fresh && m_repeats.size() < Diagnostics::kErrorsListed)
+                m_repeats.push_back({key, first->second, occurrence});
+        }
+        return true;
+    }
+
+    void report(const std::string& text, const std::string& fileName) const {
+        Diagnostics d(fileName);
+        for (const Repeat& repeat : m_repeats) {
+            const size_t firstAt = nthKeyOffset(text, repeat.key, repeat.first);
+            const size_t againAt = nthKeyOffset(text, repeat.key, repeat.again);
+            const auto [line, column] =
+                againAt == std::string::npos ? std::pair{0, 0} : lineColumnAt(text, againAt);
+            std::string message = "the key \"" + repeat.key + "\" is given twice in one object";
+            if (firstAt != std::string::npos && againAt != std::string::npos)
+                message += ", on lines " + std::to_string(lineColumnAt(text, firstAt).first) +
+                           " and " + std::to_string(line);
+            d.error(d.at(line, column, repeat.key), message,
+                    "keep one of them: only the last would be read");
+        }
+        d.throwIfErrors();
+    }
+
+private:
+    struct Repeat {
+        std::string key;
+        int first = 0; // occurrences of the name in the document, 1-based
+        int again = 0;
+    };
+    std::vector<std::map<std::string, int>> m_open; // per open object: key -> its occurrence
+    std::map<std::string, int> m_occurrences;
+    std::vector<Repeat> m_repeats;
+};
+
+} // namespace
 
 std::pair<int, int> lineColumnAt(const std::string& text, size_t offset) {
     offset = std::min(offset, text.size());
@@ -20,8 +94,9 @@ std::pair<int, int> lineColumnAt(const std::string& text, size_t offset) {
 JsonDocument parseJsonText(std::string text, const std::string& fileName) {
     JsonDocument doc;
     doc.file = fileName;
+    RepeatedKeys repeated;
     try {
-        doc.value = nlohmann::json::parse(text);
+        doc.value = nlohmann::json::parse(text, std::ref(repeated));
     } catch (const nlohmann::json::parse_error& e) {
         // e.byte counts the bytes read, so the offending byte sits at offset byte - 1.
         const auto [line, column] = lineColumnAt(text, e.byte > 0 ? e.byte - 1 : 0);
@@ -54,6 +129,7 @@ JsonDocument parseJsonText(std::string text, const std::string& fileName) {
                         " is too large for a double (about 1.8e308 at most)",
                     SourceLocation{fileName, line, column, {}});
     }
+    repeated.report(text, fileName);
     doc.text = std::move(text);
     return doc;
 }

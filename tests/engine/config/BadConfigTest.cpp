@@ -114,6 +114,20 @@ const std::vector<BadCase>& badCases() {
          // nlohmann reports the end of the token it could not place.
          {"s.json:3:28: JSON syntax error: syntax error while parsing object - unexpected string "
           "literal; expected '}' (hint: is a comma missing before this value?)"}},
+        // The parser keeps the last of two equal keys; a setting edited in one place and left
+        // in another would silently do nothing.
+        {"SystemKeyGivenTwice",
+         Loader::System,
+         "{\n  \"preferred-dataset-splits\": 4,\n  \"scheduling-policy\": \"LIFO\",\n"
+         "  \"preferred-dataset-splits\": 16\n}",
+         {"s.json:4:3: preferred-dataset-splits: the key \"preferred-dataset-splits\" is given "
+          "twice in one object, on lines 2 and 4 (hint: keep one of them: only the last would be "
+          "read)"}},
+        // Equal keys in different objects are two settings, not a repeat: only "2" is one.
+        {"CommGroupKeyGivenTwiceInTheSecondObjectOnly",
+         Loader::CommGroups,
+         "{\"1\": [0, 1], \"x\": {\"1\": 2},\n \"2\": [2, 3],\n \"2\": [4, 5]}",
+         {"g.json:3:2: 2: the key \"2\" is given twice in one object, on lines 2 and 3"}},
         {"SystemAstraSim1AlgorithmString",
          Loader::System,
          "{\"preferred-dataset-splits\": 1,\n"
