@@ -52,6 +52,10 @@ std::map<std::string, std::string> readModelFile(const std::string& path) {
                              line + "\"");
         values[trim(line.substr(0, at))] = trim(line.substr(at + 1));
     }
+    if (values.empty())
+        throw UsageError("--model " + path +
+                         ": the file sets nothing (only blank lines and comments); expected "
+                         "\"preset: NAME\" and settings such as \"layers: 60\", one per line");
     return values;
 }
 
@@ -170,6 +174,14 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
     generate::GeneratorSpec base;
     try {
         base = generate::generatorSpecFrom(preset, values);
+        // The model's own shape (hidden over heads, the parameter bound) holds whatever the
+        // planner chooses; checked on one NPU, or every configuration would be refused and the
+        // report would quote the least memory of none.
+        generate::GeneratorSpec single = base;
+        single.parallel.tp = single.parallel.pp = single.parallel.dp = single.parallel.cp = 1;
+        single.parallel.ep = single.parallel.virtualStages = 1;
+        single.training.globalBatch = single.training.microBatch;
+        generate::validate(single);
     } catch (const Error& e) {
         throw UsageError("--model: " + std::string(e.what()));
     }

@@ -329,7 +329,11 @@ PlanResult rankConfigurations(const PlanRequest& request, const NetworkCosts& ne
     // The closed forms chose the best; the pipeline walk times them (PlanEstimate.h).
     walkTheBest(request, network, result.ranked, kWalkedCandidates, threads);
     std::stable_sort(result.ranked.begin(), result.ranked.end(), fastestFirst);
-    if (result.ranked.empty()) {
+    if (result.ranked.empty() && leastBytes < 0) {
+        result.unsatisfiable = "no configuration of " + std::to_string(request.npus) +
+                               " GPUs can hold " + base.model.name +
+                               ": its heads, layers or batch split over none of them";
+    } else if (result.ranked.empty()) {
         const size_t term = largestTerm(result.leastMemoryTerms);
         result.unsatisfiable =
             base.model.name + " fits no configuration of " + std::to_string(request.npus) +

@@ -4,6 +4,7 @@
 #include "CliRunner.h"
 #include "TestPaths.h"
 
+#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -83,6 +84,18 @@ TEST(ParallelismCommand, UnsatisfiableRequestsNameTheConstraint) {
              "--top", "0"});
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.err.find("fits no configuration of 32 GPUs"), std::string::npos) << r.err;
+    // A model no split can repair is refused as a model, not as "least memory -1 B".
+    r = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--set", "hidden=999",
+             "--top", "0"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("999 is not a multiple of 12"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("-1 B"), std::string::npos) << r.err;
+    // An empty model file would have planned the default preset, GPT-3 175B.
+    const std::string empty = ::testing::TempDir() + "/empty-model.txt";
+    std::ofstream(empty) << "# nothing yet\n\n";
+    r = cli({"optimize", "parallelism", kSelene, "--model", empty, "--top", "0"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("the file sets nothing"), std::string::npos) << r.err;
     r = cli({"optimize", "parallelism", kSelene});
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("--model"), std::string::npos) << r.err;
