@@ -3,6 +3,7 @@
 #include "project/SweepFile.h"
 #include "yaml/YamlSupport.h"
 
+#include <algorithm>
 #include <mutex>
 #include <optional>
 #include <variant>
@@ -167,7 +168,67 @@ ProjectTemplate::instantiate(const std::vector<std::pair<std::string, std::strin
     out << root;
     const std::string text = out.c_str();
     lock.unlock();
-    return parseProject(text, m_impl->path);
+    try {
+        return parseProject(text, m_impl->path);
+    } catch (const ErrorList& errors) {
+        throw ErrorList(relocate(errors.errors(), values));
+    } catch (const Error& error) {
+        throw ErrorList(relocate({error}, values));
+    }
+}
+
+std::vector<Error>
+ProjectTemplate::relocate(const std::vector<Error>& errors,
+                          const std::vector<std::pair<std::string, std::string>>& values) const {
+    // The errors' lines are the re-emitted text's (no comments, another layout). A key of the
+    // base file is pointed at in the base file; a value that was set is not in the file at all,
+    // so only its key path is said (the message quotes the value found).
+    std::vector<std::string> setKeys;
+    for (const auto& value : values) {
+        std::string problem, key;
+        for (const PathStep& step : splitPath(value.first, problem)) {
+            if (!key.empty() && step.index() == 0)
+                key.push_back('.');
+            key.append(stepText(step));
+        }
+        setKeys.push_back(std::move(key));
+    }
+    auto wasSet = [&](const std::string& keyPath) {
+        return std::any_of(setKeys.begin(), setKeys.end(), [&](const std::string& set) {
+            return keyPath.starts_with(set) &&
+                   (keyPath.size() == set.size() || keyPath[set.size()] == '.' ||
+                    keyPath[set.size()] == '[');
+        });
+    };
+    std::lock_guard lock(m_impl->mutex);
+    std::vector<Error> placed;
+    for (const Error& error : errors) {
+        SourceLocation where = error.where();
+        if (where.file == m_impl->path) {
+            where.line = where.column = 0;
+            std::string problem;
+            const std::vector<PathStep> steps = where.keyPath.empty() || wasSet(where.keyPath)
+                                                    ? std::vector<PathStep>{}
+                                                    : splitPath(where.keyPath, problem);
+            YAML::Node node;
+            node.reset(m_impl->root);
+            for (size_t i = 0; i < steps.size() && node.IsDefined(); ++i) {
+                const std::optional<std::string> key = keyOf(node, steps[i]);
+                if (key && node.IsMap())
+                    node.reset(node[*key]);
+                else if (!key && node.IsSequence() && std::get<size_t>(steps[i]) < node.size())
+                    node.reset(node[std::get<size_t>(steps[i])]);
+                else
+                    node.reset(YAML::Node(YAML::NodeType::Undefined));
+            }
+            if (!steps.empty() && node.IsDefined() && !node.Mark().is_null()) {
+                where.line = node.Mark().line + 1;
+                where.column = node.Mark().column + 1;
+            }
+        }
+        placed.emplace_back(error.kind(), error.message(), std::move(where), error.hint());
+    }
+    return placed;
 }
 
 } // namespace astrolabe

@@ -95,11 +95,16 @@ public:
     /// in range. The last key may be absent (a setting left at its default).
     void checkPath(const SweepAxis& axis, const std::string& sweepFile) const;
     /// The project with each (path, value) replaced, read and validated as loadProject does.
-    /// Throws ErrorList with the project reader's messages.
+    /// Throws ErrorList with the project reader's messages, located in the base file: a key of
+    /// it at its line, a value that was set by its key path alone.
     SimulationSpec
     instantiate(const std::vector<std::pair<std::string, std::string>>& values) const;
 
 private:
+    std::vector<Error>
+    relocate(const std::vector<Error>& errors,
+             const std::vector<std::pair<std::string, std::string>>& values) const;
+
     struct Impl;
     std::unique_ptr<Impl> m_impl;
 };

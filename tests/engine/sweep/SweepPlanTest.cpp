@@ -373,3 +373,35 @@ TEST(SweepPlan, TheProjectsAcceleratorIsTheGeneratorsGpu) {
         EXPECT_NE(std::string(e.what()).find("h100"), std::string::npos) << e.what();
     }
 }
+
+// A point's project is the base re-emitted with the point's values (no comments, another
+// layout), so the reader's lines are not the file's: an error is placed in the base file, and
+// one in a value the point set is named by its key path alone (that value is in no file).
+TEST(ProjectTemplate, ErrorsArePlacedInTheBaseFileNotInTheReEmittedText) {
+    const std::string base = "# three lines of comments\n#\n#\n" + std::string(test::kRingProject) +
+                             "comm-groups:\n  1: [0, 7]\n";
+    const ProjectTemplate project("p.yaml", base);
+    auto errorOf = [&](const std::vector<std::pair<std::string, std::string>>& values) {
+        try {
+            project.instantiate(values);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    // Four NPUs: line 22 of the base, "  1: [0, 7]", names rank 7, no longer an NPU.
+    std::string what = errorOf({{"platform.dimensions[0].size", "4"}});
+    EXPECT_NE(what.find("p.yaml:22:10: comm-groups.1[1]: expected a rank below 4"),
+              std::string::npos)
+        << what;
+    // The set value's error has no line: line 7 of the re-emitted text is not it.
+    what = errorOf({{"system.chunks", "0"}});
+    EXPECT_NE(what.find("p.yaml: system.chunks: expected 1 or more chunks, found 0"),
+              std::string::npos)
+        << what;
+    what = errorOf({{"platform.dimensions.0", "{type: Ring, size: 8, bandwidth: 50 ns, "
+                                              "latency: 1 ns}"}});
+    EXPECT_NE(what.find("p.yaml: platform.dimensions[0].bandwidth: expected a bandwidth"),
+              std::string::npos)
+        << what;
+}
