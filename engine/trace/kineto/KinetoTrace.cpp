@@ -5,6 +5,7 @@
 #include "trace/ErrorCollector.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,8 @@ using json = nlohmann::json;
 // The phases of the Chrome trace-event format. Only X, s and f are imported; the others are
 // read past.
 constexpr std::string_view kPhases = "BEXiICbneOsftPNDMVvRc";
+constexpr double kLongestSliceUs = 86'400e6;
+constexpr double kLatestTimestampUs = 1e16;
 
 bool isGpuCategory(const std::string& category) {
     return category == "kernel" || category == "gpu_memcpy" || category == "gpu_memset";
@@ -34,17 +37,6 @@ int64_t integerArg(const json& args, const char* key) {
 std::string stringArg(const json& args, const char* key) {
     const auto it = args.find(key);
     return it != args.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-CommArgs commArgs(const json& args) {
-    CommArgs c;
-    c.collective = stringArg(args, "Collective name");
-    c.dtype = stringArg(args, "dtype");
-    c.groupName = stringArg(args, "Process Group Name");
-    c.inElements = integerArg(args, "In msg nelems");
-    c.outElements = integerArg(args, "Out msg nelems");
-    c.groupSize = integerArg(args, "Group size");
-    return c;
 }
 
 struct FlowEnd {
@@ -124,6 +116,15 @@ private:
         const double dur = number(e, "dur");
         if (dur < 0)
             problem("negative duration " + json(dur).dump() + " us");
+        // A profiler's ts counts microseconds since 1970 (about 1.8e15 today); a slice longer
+        // than a day is a broken clock, and past these bounds the times do not fit the
+        // simulator's picoseconds.
+        if (dur > kLongestSliceUs)
+            problem("a duration of " + json(dur).dump() +
+                    " us is longer than a day (86,400,000,000 us): is the clock broken?");
+        if (std::abs(ts) > kLatestTimestampUs)
+            problem("the timestamp " + json(ts).dump() +
+                    " us is past the year 2286 (1e16 us after 1970): is the clock broken?");
         const std::string category =
             e.contains("cat") && e["cat"].is_string() ? e["cat"].get<std::string>() : "";
         static const json kNoArgs = json::object();
@@ -200,6 +201,29 @@ private:
                            " twice: here and at traceEvents[" + std::to_string(slot.event) +
                            "] (flow ids may not be reused)");
         slot = end;
+    }
+
+    CommArgs commArgs(const json& args) {
+        CommArgs c;
+        c.collective = stringArg(args, "Collective name");
+        c.dtype = stringArg(args, "dtype");
+        c.groupName = stringArg(args, "Process Group Name");
+        c.inElements = count(args, "In msg nelems");
+        c.outElements = count(args, "Out msg nelems");
+        c.groupSize = count(args, "Group size");
+        return c;
+    }
+    /// A count an event may leave out (-1), but not give as anything but a whole number >= 0:
+    /// -5 elements read as "no size" would time the collective as 0 bytes without a word.
+    int64_t count(const json& args, const char* key) {
+        const auto it = args.find(key);
+        if (it == args.end())
+            return -1;
+        if (it->is_number_unsigned() && it->get<uint64_t>() <= uint64_t(INT64_MAX))
+            return it->get<int64_t>();
+        problem(std::string("args.\"") + key + "\" must be a whole number of 0 or more, found " +
+                quotedExcerpt(it->dump()));
+        return -1;
     }
 
     double number(const json& e, const char* key) {

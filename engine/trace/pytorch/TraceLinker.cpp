@@ -51,6 +51,8 @@ LinkedTrace linkTraces(const ExecutionTrace& et, const kineto::KinetoTrace& kine
     // it too).
     std::map<int64_t, size_t> etByRf;
     std::vector<HostOp> ops;
+    size_t renamed = 0; // linked operators whose names differ
+    std::string firstRenamed;
     for (const EtOperator& op : et.nodes) {
         const auto k = byRf.find(op.rfId);
         if (op.rfId <= 0 || k == byRf.end())
@@ -77,7 +79,24 @@ LinkedTrace linkTraces(const ExecutionTrace& et, const kineto::KinetoTrace& kine
             continue;
         }
         ops.push_back({k->second});
+        if (kineto.hostEvents[k->second].name != op.name && ++renamed == 1)
+            firstRenamed = "node " + std::to_string(op.id) + " \"" + op.name.substr(0, 60) +
+                           "\" is traceEvents[" +
+                           std::to_string(kineto.hostEvents[k->second].eventIndex) + "] \"" +
+                           kineto.hostEvents[k->second].name.substr(0, 60) + "\"";
     }
+    // Ids are small counters that restart with every run, so an execution trace of another run
+    // links all the same; the names tell (in a pair of one run every linked name agrees; half
+    // or more disagreeing is refused).
+    if (renamed > 0 && renamed * 2 >= ops.size())
+        errors.add(ErrorKind::Input, et.file, "nodes",
+                   "the two traces are not of one run: of " + std::to_string(ops.size()) +
+                       " operators linked by " +
+                       (out.byExternalId ? "External id" : "record function id") + ", " +
+                       std::to_string(renamed) + (renamed == 1 ? " has" : " have") +
+                       " another name in " + kineto.file + " (" + firstRenamed +
+                       "); record both in one profiling session (the execution trace observer "
+                       "and the profiler started together)");
     out.hostOps = ops.size();
     out.unmatched = et.nodes.size() - ops.size();
 

@@ -127,6 +127,20 @@ TEST(KinetoImport, BadTracesAreRefusedNamingTheEvent) {
                    "p.json: traceEvents[1] (\"odd\"): unknown event phase \"Q\"");
     EXPECT_REFUSED(events({kernel("a", 0, -5)}),
                    "p.json: traceEvents[0] (\"a\"): negative duration -5");
+    // Past a day a slice is a broken clock, and past 1e16 us a timestamp does not fit the
+    // simulator's picoseconds (1e300 us was written as a duration of 2^63 us).
+    EXPECT_REFUSED(events({kernel("a", 0, 1e300)}),
+                   "p.json: traceEvents[0] (\"a\"): a duration of 1e+300 us is longer than a day");
+    EXPECT_REFUSED(events({kernel("a", 1e17, 1)}),
+                   "p.json: traceEvents[0] (\"a\"): the timestamp 1e+17 us is past the year 2286");
+    // A size given as anything but a count is no missing size (that would time it as 0 B).
+    EXPECT_REFUSED(events({R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7,
+                              "ts": 0, "dur": 1, "args": {"In msg nelems": -5}})"}),
+                   "p.json: traceEvents[0] (\"k\"): args.\"In msg nelems\" must be a whole "
+                   "number of 0 or more, found \"-5\"");
+    EXPECT_REFUSED(events({R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7,
+                              "ts": 0, "dur": 1, "args": {"Out msg nelems": 1e30}})"}),
+                   "args.\"Out msg nelems\" must be a whole number of 0 or more, found \"1e+30\"");
     EXPECT_REFUSED(events({R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7,
                               "ts": "soon", "dur": 1})"}),
                    "traceEvents[0] (\"k\"): \"ts\" must be a number (microseconds), found string");

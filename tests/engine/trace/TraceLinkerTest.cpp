@@ -195,6 +195,14 @@ TEST(TraceLinker, BadInputsAreRefusedNamingTheEventOrNode) {
     EXPECT_REFUSED(kEt, profile({op("aten::linear", 0, 100, 10), kernel("orphan", 110, 3, 77)}),
                    "k.json: traceEvents[1] (\"orphan\"): no runtime call launched this GPU "
                    "activity (correlation 77 is not in the trace)");
+    // Ids restart with every run: an execution trace of another run links by id all the same,
+    // and only the names disagree (the bundled 1.0.2 trace against the simple-add profile
+    // linked 36 operators, 35 of them under another name).
+    EXPECT_REFUSED(et({etNode(2, "aten::linear", 1, 10), etNode(3, "aten::relu", 1, 11)}),
+                   profile({op("aten::empty", 0, 100, 10), op("aten::relu", 200, 5, 11)}),
+                   "et.json: nodes: the two traces are not of one run: of 2 operators linked by "
+                   "record function id, 1 has another name in k.json (node 2 \"aten::linear\" "
+                   "is traceEvents[0] \"aten::empty\")");
     EXPECT_REFUSED(R"({"schema": "1.0.1"})", kKineto, "et.json: nodes: no \"nodes\" array");
     EXPECT_REFUSED(et({R"({"id": 4})"}), kKineto, "et.json: nodes[0]: node 4 has no \"name\"");
     EXPECT_REFUSED(et({R"({"id": -4, "name": "x"})"}), kKineto,
