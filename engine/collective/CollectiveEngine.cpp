@@ -129,6 +129,16 @@ void CollectiveEngine::start(const CollectiveRequest& request, std::function<voi
             if (p.algorithm.kind == AlgorithmKind::DoubleBinaryTree)
                 p.rootMax =
                     npu.treeCounter[static_cast<int>(p.kind) * 64 + p.dimension + 1]++ % 2 == 0;
+        if (stream->phases.empty() && members && members->size() < 2)
+            throw Error(ErrorKind::Validation,
+                        "NPU " + std::to_string(request.npu) + " node " +
+                            std::to_string(request.nodeId) + ": the " +
+                            collectiveTypeName(request.chakraType) +
+                            " runs over communicator "
+                            "group " +
+                            std::to_string(request.group) +
+                            ", which has one NPU: it moves nothing and could never complete",
+                        {}, "give the group two or more NPUs, or take the collective out");
         if (stream->phases.empty())
             throw Error(ErrorKind::Validation,
                         "NPU " + std::to_string(request.npu) + " node " +

@@ -53,11 +53,20 @@ void checkCommGroups(const SimulationSpec& spec, SpecKeyStyle style, std::vector
                           prefix + std::to_string(id) + "[" + std::to_string(i) + "]"));
     if (spec.workload.kind == WorkloadSource::Kind::Microbenchmark) {
         const int group = spec.workload.microbenchmark.commGroup;
-        if (group != 0 && spec.commGroups.count(group) == 0)
+        const auto defined = spec.commGroups.find(group);
+        if (group != 0 && defined == spec.commGroups.end())
             out.emplace_back(ErrorKind::Validation,
                              "communicator group " + std::to_string(group) + " is not defined",
                              where(spec.sourceFile, "workload.microbenchmark.comm-group"),
                              "define it under comm-groups, or use 0 for all NPUs");
+        else if (group != 0 && defined->second.size() < 2)
+            out.emplace_back(ErrorKind::Validation,
+                             "communicator group " + std::to_string(group) +
+                                 " has one NPU: a collective over it moves nothing and could "
+                                 "never complete",
+                             where(spec.sourceFile, "workload.microbenchmark.comm-group"),
+                             "give comm-groups." + std::to_string(group) +
+                                 " two or more NPUs, or use 0 for all NPUs");
     }
 }
 

@@ -128,6 +128,22 @@ const std::vector<BadCase>& badCases() {
          Loader::CommGroups,
          "{\"1\": [0, 1], \"x\": {\"1\": 2},\n \"2\": [2, 3],\n \"2\": [4, 5]}",
          {"g.json:3:2: 2: the key \"2\" is given twice in one object, on lines 2 and 3"}},
+        {"ProjectCommGroupNotDefined",
+         Loader::Project,
+         kProjectHead + kProjectSystem +
+             "workload:\n  microbenchmark: {collective: all-reduce, size: 1 MiB, comm-group: 2}\n"
+             "comm-groups: {1: [0, 3]}\n",
+         {"p.yaml:9:69: workload.microbenchmark.comm-group: communicator group 2 is not defined"}},
+        // A collective over one NPU has no dimension to run on: the run stopped with a message
+        // naming neither file nor key.
+        {"ProjectCommGroupOfOneNpu",
+         Loader::Project,
+         kProjectHead + kProjectSystem +
+             "workload:\n  microbenchmark: {collective: all-reduce, size: 1 MiB, comm-group: 1}\n"
+             "comm-groups: {1: [3]}\n",
+         {"p.yaml:9:69: workload.microbenchmark.comm-group: communicator group 1 has one NPU: a "
+          "collective over it moves nothing and could never complete (hint: give comm-groups.1 "
+          "two or more NPUs, or use 0 for all NPUs)"}},
         {"SystemAstraSim1AlgorithmString",
          Loader::System,
          "{\"preferred-dataset-splits\": 1,\n"

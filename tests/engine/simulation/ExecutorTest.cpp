@@ -160,6 +160,22 @@ TEST(Executor, CollectiveOverNoDimensionIsRefused) {
     }
 }
 
+TEST(Executor, CollectiveOverAGroupOfOneNpuNamesTheGroup) {
+    auto s = ring2();
+    s.commGroups[1] = {1};
+    std::vector<WorkloadTrace> t(2);
+    t[1].nodes.push_back(coll(1, CT::AllReduce, kMiB));
+    t[1].nodes.back().pgName = "1";
+    try {
+        runTraces(s, t);
+        FAIL() << "ran";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("runs over communicator group 1, which has one NPU"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(Executor, RemoteMemoryWithoutExpansionIsRefused) {
     WorkloadNode load = node(1, NodeType::MemLoad);
     load.hasTensorSize = true;
