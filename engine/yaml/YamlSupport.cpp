@@ -6,6 +6,7 @@
 #include <map>
 #include <utility>
 #include <vector>
+#include <yaml-cpp/depthguard.h>
 
 namespace astrolabe::config {
 
@@ -56,6 +57,13 @@ YAML::Node parseYamlText(const std::string& text, const std::string& fileName) {
     YAML::Node root;
     try {
         root = YAML::Load(text);
+    } catch (const YAML::DeepRecursion& e) {
+        // yaml-cpp's own message for this is "bad file".
+        throw Error(ErrorKind::Input,
+                    "YAML nested too deeply: the reader stops at " + std::to_string(e.depth()) +
+                        " levels of lists and maps",
+                    SourceLocation{fileName, e.mark.line + 1, e.mark.column + 1, {}},
+                    "these files nest a few levels; is a bracket left open?");
     } catch (const YAML::ParserException& e) {
         throw Error(ErrorKind::Input, "YAML syntax error: " + e.msg,
                     SourceLocation{fileName, e.mark.line + 1, e.mark.column + 1, {}},

@@ -29,6 +29,18 @@ TEST(HostileText, AnExcerptIsShortEscapedAndOneLine) {
     EXPECT_EQ(quotedExcerpt(huge), "\"" + std::string(60, 'x') + "\"... (10000000 bytes)");
 }
 
+// yaml-cpp stops deep nesting with the message "bad file".
+TEST(HostileText, DeepNestingIsCalledSoNotABadFile) {
+    std::string deep = "a: ";
+    for (int i = 0; i < 100'000; ++i)
+        deep += "{a: ";
+    deep += "1" + std::string(100'000, '}') + "\n";
+    const std::string what = errorText([&] { parseProject(deep, "deep.yaml"); });
+    EXPECT_THAT(what, HasSubstr("deep.yaml:1:"));
+    EXPECT_THAT(what, HasSubstr("YAML nested too deeply: the reader stops at"));
+    EXPECT_THAT(what, Not(HasSubstr("bad file")));
+}
+
 // A project path naming a file that is not YAML (/etc/passwd) echoed its contents whole.
 TEST(HostileText, AFileThatIsNotAProjectIsNotEchoed) {
     std::string passwd;
