@@ -2,6 +2,8 @@
 // limits; validate() still checks the spec as a whole (heads divide hidden, tp divides heads...).
 #include "generate/GeneratorSettings.h"
 
+#include "core/Error.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -115,12 +117,20 @@ std::vector<GeneratorSetting> trainingSettings() {
         return static_cast<int64_t>(std::max(1, spec.microBatches()));
     };
     s.set = [](GeneratorSpec& spec, const Value& v) {
-        // In 64 bits, held at the int's maximum: the spec's validation then says the global
-        // batch is no multiple of micro-batch x dp (an int product would wrap).
+        // In 64 bits: an int product would wrap.
         const int64_t batch =
             std::get<int64_t>(v) * spec.training.microBatch * int64_t{spec.parallel.dp};
-        spec.training.globalBatch =
-            static_cast<int>(std::min<int64_t>(batch, std::numeric_limits<int>::max()));
+        if (batch > std::numeric_limits<int>::max())
+            throw Error(
+                ErrorKind::Validation,
+                "micro-batches x micro-batch x dp = " + std::to_string(std::get<int64_t>(v)) +
+                    " x " + std::to_string(spec.training.microBatch) + " x " +
+                    std::to_string(spec.parallel.dp) + " = " + std::to_string(batch) +
+                    " sequences, more than the largest global batch (" +
+                    std::to_string(std::numeric_limits<int>::max()) + ")",
+                {{}, 0, 0, "training.microBatches"},
+                "fewer micro-batches or a smaller micro-batch");
+        spec.training.globalBatch = static_cast<int>(batch);
     };
     out.push_back(s);
 

@@ -100,6 +100,26 @@ TEST(GeneratorSettings, CountsOutsideTheTableRangeAreRefusedNotTruncated) {
     EXPECT_EQ(generatorSpecFrom("gpt2-124m", {{"layers", "100000"}}).model.layers, 100000);
 }
 
+// Micro-batches set the global batch; one past what it holds is said in the numbers typed, not
+// as "2147483647 is not a multiple of 8388608" (the product held at the int's maximum).
+TEST(GeneratorSettings, MicroBatchesPastTheLargestGlobalBatchNameTheProduct) {
+    try {
+        generatorSpecFrom("gpt2-124m",
+                          {{"micro-batch", "1048576"}, {"micro-batches", "1000000"}, {"dp", "8"}});
+        ADD_FAILURE() << "accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.where().keyPath, "training.microBatches");
+        EXPECT_NE(e.message().find("1000000 x 1048576 x 8 = 8388608000000 sequences"),
+                  std::string::npos)
+            << e.what();
+    }
+    // A product that fits is taken whole: 2^20 x 1 x 2047 = 2,146,435,072.
+    EXPECT_EQ(generatorSpecFrom(
+                  "gpt2-124m", {{"micro-batch", "1"}, {"micro-batches", "1048576"}, {"dp", "2047"}})
+                  .training.globalBatch,
+              2'146'435'072);
+}
+
 // Work per NPU is bounded by layer passes (layers per stage x micro-batches): a global batch of
 // 2^31 - 1 single-sequence micro-batches used to end in std::bad_alloc, 2^31 layers in a hang.
 TEST(GeneratorSettings, LayerPassesPerNpuAreBounded) {
