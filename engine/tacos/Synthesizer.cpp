@@ -2,6 +2,7 @@
 
 #include "core/Collectives.h"
 #include "core/Error.h"
+#include "core/Units.h"
 #include "topology/Topology.h"
 
 #include <algorithm>
@@ -52,13 +53,26 @@ constexpr uint64_t kMaxScheduledSends = 50'000'000;
 constexpr uint64_t kMaxSwitchedLinks = 2048ull * 2047ull;
 
 /// A link's occupancy per chunk in integer picoseconds, so that event times compare exactly.
-std::vector<int64_t> linkCostsPs(const std::vector<SynthLink>& links, uint64_t chunkBytes) {
+/// A schedule takes at most `sends` occupancies one after another: when that could pass what
+/// a picosecond count holds (about 106 days), the size is refused before any time is added.
+std::vector<int64_t> linkCostsPs(const std::vector<SynthLink>& links, uint64_t chunkBytes,
+                                 uint64_t sends) {
     std::vector<int64_t> cost(links.size());
-    for (size_t i = 0; i < links.size(); ++i)
-        cost[i] = std::max<int64_t>(
-            1, std::llround(
-                   (links[i].latencyNs + static_cast<double>(chunkBytes) / links[i].bytesPerNs) *
-                   1000.0));
+    const double limitPs = static_cast<double>(std::numeric_limits<int64_t>::max()) /
+                           static_cast<double>(std::max<uint64_t>(sends, 1));
+    for (size_t i = 0; i < links.size(); ++i) {
+        const double ps =
+            (links[i].latencyNs + static_cast<double>(chunkBytes) / links[i].bytesPerNs) * 1000.0;
+        if (!(ps < limitPs))
+            throw Error(ErrorKind::Validation,
+                        "a chunk of " + units::formatSize(chunkBytes) + " takes " +
+                            units::formatPlain(ps / 1e12, 3) + " s on link " +
+                            std::to_string(links[i].src) + " -> " + std::to_string(links[i].dst) +
+                            ": " + std::to_string(sends) +
+                            " such sends could pass the longest simulated time (about 106 days)",
+                        {{}, 0, 0, "size"}, "synthesize a smaller collective");
+        cost[i] = std::max<int64_t>(1, std::llround(ps));
+    }
     return cost;
 }
 
@@ -289,7 +303,8 @@ int renumberSteps(std::vector<ChunkSend>& sends, size_t from) {
 
 /// Refuses, before any memory is taken, a schedule of more than kMaxScheduledSends sends or a
 /// graph with switches whose links through them would exceed kMaxSwitchedLinks.
-void checkSize(const GraphSpec& graph, SynthesisKind kind, int chunksPerNpu) {
+/// The number of chunk sends the schedule will have; throws past the limits.
+uint64_t checkSize(const GraphSpec& graph, SynthesisKind kind, int chunksPerNpu) {
     // Every NPU receives every chunk it lacks once per phase: the schedule's size is known.
     const uint64_t perPhase =
         uint64_t(graph.npus) * uint64_t(graph.npus - 1) * uint64_t(chunksPerNpu);
@@ -314,6 +329,7 @@ void checkSize(const GraphSpec& graph, SynthesisKind kind, int chunksPerNpu) {
         throw Error(ErrorKind::Validation, what, {{}, 0, 0, "graph.npus"},
                     "synthesize on a smaller graph");
     }
+    return sends;
 }
 
 Schedule synthesizeWith(const GraphSpec& graph, const SynthNetwork& net,
@@ -331,11 +347,11 @@ Schedule synthesizeWith(const GraphSpec& graph, const SynthNetwork& net,
                     "a " + std::to_string(options.bytes) + " B " + synthesisKindName(options.kind) +
                         " cut into " + std::to_string(pieces) + " chunks leaves chunks of 0 B",
                     {{}, 0, 0, "chunks"}, "use fewer chunks per NPU or a larger size");
-    checkSize(graph, options.kind, chunksPerNpu);
+    const uint64_t sends = checkSize(graph, options.kind, chunksPerNpu);
     s.links = net.links;
     s.egressBytesPerNs = net.egress;
     s.ingressBytesPerNs = net.ingress;
-    const std::vector<int64_t> cost = linkCostsPs(s.links, s.chunkBytes);
+    const std::vector<int64_t> cost = linkCostsPs(s.links, s.chunkBytes, sends);
     int64_t rsFinish = 0;
     if (options.kind != SynthesisKind::AllGather) {
         // Reduce-scatter: the all-gather of the transposed graph, backwards in time (a

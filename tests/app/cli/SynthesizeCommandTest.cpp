@@ -12,6 +12,7 @@
 namespace fs = std::filesystem;
 using clitest::cli;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -88,4 +89,10 @@ TEST(SynthesizeCommand, BadFlagsAreUsageErrors) {
     r = cli({"synthesize", kDgx1, "--size", "4B", "--chunks", "1"});
     EXPECT_EQ(r.code, 1);
     EXPECT_THAT(r.err, HasSubstr("chunks of 0 B"));
+    // 10^18 B: 5e6 s per chunk send; the schedule printed "-3446744 s", then an overflow.
+    r = cli({"synthesize", kDgx1, "--size", "1000000TB"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_THAT(r.err, HasSubstr("project.yaml: size: a chunk of 125000 TB takes 5000000 s"));
+    EXPECT_THAT(r.err, HasSubstr("could pass the longest simulated time"));
+    EXPECT_THAT(r.out, Not(HasSubstr("-")));
 }
