@@ -32,15 +32,23 @@ double positiveNumber(const std::string& flag, const std::string& text) {
 /// "3600" (seconds) or a time with its unit ("3600 s", "500 ms"), in nanoseconds.
 double durationNs(const std::string& flag, const std::string& text) {
     double seconds = 0;
+    double ns = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
-    if (ec == std::errc() && end == text.data() + text.size() && seconds > 0)
-        return seconds * 1e9;
-    try {
-        const SimTime t = units::parseTime(text);
-        if (t > SimTime::zero())
-            return t.ns();
-    } catch (const Error&) {
+    if (ec == std::errc() && end == text.data() + text.size() && seconds > 0) {
+        ns = seconds * 1e9;
+    } else {
+        try {
+            const SimTime t = units::parseTime(text);
+            if (t > SimTime::zero())
+                ns = t.ns();
+        } catch (const Error&) {
+        }
     }
+    if (ns > kMaxServingDurationNs)
+        throw UsageError("--" + flag + ": expected at most 1e6 s (about 11.6 days), found \"" +
+                         text + "\"");
+    if (ns > 0)
+        return ns;
     throw UsageError("--" + flag + ": expected seconds or a time (\"60 s\", \"500 ms\"), found \"" +
                      text + "\"");
 }

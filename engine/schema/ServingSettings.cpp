@@ -284,7 +284,7 @@ std::vector<Setting> servingSettings() {
                         "Closed loop: requests kept in flight."));
     out.push_back(number("duration", &ServingSpec::durationNs, Unit::Nanoseconds, "Duration",
                          "Arrivals stop after this much simulated time (also cuts a trace).", 1e6,
-                         1e17));
+                         kMaxServingDurationNs));
     s = make("seed", Type::Int, "Seed", "Random seed of the synthetic requests.");
     s.minimum = 0;
     bindField(s, kServing, &ServingSpec::seed);

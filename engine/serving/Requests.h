@@ -23,6 +23,7 @@ struct Request {
 
 /// Requests of a trace or file past this are refused (docs/limits.md).
 inline constexpr int64_t kMaxServingRequests = 20'000'000;
+
 /// A prompt or output longer than this is refused: no model serves 10 M tokens of context.
 inline constexpr int64_t kMaxRequestTokens = 10'000'000;
 

@@ -23,6 +23,10 @@ struct LengthSpec {
     bool operator==(const LengthSpec&) const = default;
 };
 
+/// The longest arrival window, 10^15 ns (about 11.6 days; the Azure week is 6e14 ns): the run
+/// drains its requests after it, and every time stays within the simulated clock's 106 days.
+inline constexpr double kMaxServingDurationNs = 1e15;
+
 struct ServingSpec {
     bool enabled = false; ///< the project has a serving: section
 

@@ -94,6 +94,19 @@ TEST(ServeCommand, BadFlagsAndProjectsAreUsageErrors) {
     const clitest::Result r = clitest::cli({"serve", project, "--duration", "soon"});
     EXPECT_EQ(r.code, 2);
     EXPECT_THAT(r.err, HasSubstr("--duration"));
+    // 10^7 s of arrivals at a low rate passed every check and ended in "simulated time
+    // overflow": the window is bounded where it is read, in the flag and in the file.
+    const clitest::Result longer =
+        clitest::cli({"serve", project, "--duration", "1e7", "--rate", "0.00001", "--no-store"});
+    EXPECT_EQ(longer.code, 2);
+    EXPECT_THAT(longer.err, HasSubstr("--duration: expected at most 1e6 s (about 11.6 days)"));
+    const clitest::Result inFile =
+        clitest::cli({"serve",
+                      writeProject(clitest::scratchDir("serve-long"),
+                                   "  model: llama3-8b\n  duration: 2e15 ns\n"),
+                      "--no-store"});
+    EXPECT_EQ(inFile.code, 1);
+    EXPECT_THAT(inFile.err, HasSubstr("serving.duration: expected at most 1e+15 ns"));
     // A trace whose timestamps go backwards: the row is named, exit code 1.
     const auto trace = dir / "trace.csv";
     std::ofstream(trace) << "TIMESTAMP,ContextTokens,GeneratedTokens\n5,100,10\n4,100,10\n";
