@@ -1,5 +1,6 @@
 #include "graph/GraphCsv.h"
 
+#include "core/CsvLine.h"
 #include "core/InputFile.h"
 #include "core/Units.h"
 #include "graph/GraphDeviceName.h"
@@ -17,25 +18,6 @@ std::string trim(const std::string& s) {
     const size_t a = s.find_first_not_of(" \t\r");
     const size_t b = s.find_last_not_of(" \t\r");
     return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
-}
-
-struct Field {
-    std::string text;
-    int column = 1;
-};
-
-std::vector<Field> split(const std::string& line) {
-    std::vector<Field> out;
-    size_t start = 0;
-    while (true) {
-        const size_t comma = line.find(',', start);
-        const size_t end = comma == std::string::npos ? line.size() : comma;
-        out.push_back({trim(line.substr(start, end - start)), static_cast<int>(start) + 1});
-        if (comma == std::string::npos)
-            break;
-        start = comma + 1;
-    }
-    return out;
 }
 
 } // namespace
@@ -61,7 +43,15 @@ GraphSpec parseGraphEdgeCsv(const std::string& text, const std::string& fileName
         const std::string t = trim(line);
         if (t.empty() || t[0] == '#')
             continue;
-        const std::vector<Field> f = split(line);
+        const CsvLine csv = splitCsvLine(line);
+        if (!csv.problem.empty()) {
+            d.error(d.at(lineNo, csv.problemColumn, header ? "link" : "header"), csv.problem,
+                    "a field with a comma or a quote is written in quotes, a quote in it "
+                    "doubled: \"say \"\"hi\"\"\"");
+            header = true;
+            continue;
+        }
+        const std::vector<CsvField>& f = csv.fields;
         if (!header) {
             header = true;
             if (f.size() < 4 || f[0].text != "from" || f[1].text != "to" ||

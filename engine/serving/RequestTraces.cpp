@@ -1,4 +1,5 @@
 // Public request traces: the Azure LLM inference trace (2023 and 2024 releases) and BurstGPT.
+#include "core/CsvLine.h"
 #include "core/Error.h"
 #include "core/InputFile.h"
 #include "serving/Requests.h"
@@ -25,17 +26,6 @@ std::string trim(const std::string& s) {
     while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
         --e;
     return s.substr(b, e - b);
-}
-
-std::vector<std::string> splitCsv(const std::string& line) {
-    std::vector<std::string> out;
-    std::string field;
-    std::istringstream in(line);
-    while (std::getline(in, field, ','))
-        out.push_back(trim(field));
-    if (!line.empty() && line.back() == ',')
-        out.emplace_back();
-    return out;
 }
 
 bool parseNumber(const std::string& text, double& out) {
@@ -121,7 +111,13 @@ std::vector<Request> parseRequestTrace(const std::string& text, const std::strin
             line.pop_back();
         if (trim(line).empty())
             continue;
-        const std::vector<std::string> fields = splitCsv(line);
+        CsvLine csv = splitCsvLine(line);
+        if (!csv.problem.empty())
+            throw Error(ErrorKind::Input, "row " + std::to_string(row) + ": " + csv.problem,
+                        SourceLocation{file, row, csv.problemColumn, {}});
+        std::vector<std::string> fields;
+        for (CsvField& field : csv.fields)
+            fields.push_back(std::move(field.text));
         if (width == 0) {
             columns = findColumns(fields, format);
             if (columns.time < 0 || columns.prompt < 0 || columns.output < 0)

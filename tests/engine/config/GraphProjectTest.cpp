@@ -224,6 +224,16 @@ TEST(GraphProject, EdgeListCsv) {
     EXPECT_THAT(e, HasSubstr("to itself"));
     e = errorText([] { parseGraphEdgeCsv("a,b\n", "e.csv"); });
     EXPECT_THAT(e, HasSubstr("e.csv:1:1: header: expected the header"));
+    // A spreadsheet quotes its fields (header included); "npu0" was not a device.
+    const GraphSpec quoted = parseGraphEdgeCsv("\"from\",\"to\",\"bandwidth\",\"latency\"\n"
+                                               "\"npu0\",\"npu1\",\"50 GB/s\",\"1 us\"\n",
+                                               "q.csv");
+    ASSERT_EQ(quoted.links.size(), 1u);
+    EXPECT_EQ(quoted.links[0].bandwidthBytesPerSecond, 50e9);
+    e = errorText([] {
+        parseGraphEdgeCsv("from,to,bandwidth,latency\nnpu0,\"npu1,50 GB/s,1 us\n", "q.csv");
+    });
+    EXPECT_THAT(e, HasSubstr("q.csv:2:6: link: a quote opened here is not closed on this line"));
 }
 
 TEST(GraphProject, DotAndGraphMl) {
