@@ -105,7 +105,7 @@ ComputeSpec acceleratorCompute(const hardware::Accelerator& gpu, ComputeSpec bas
                                const std::string& precision) {
     base.peakTflops = hardware::peakTflops(gpu, precision);
     base.hbmGBps = gpu.hbmGBps;
-    base.hbmCapacityGiB = gpu.hbmGiB();
+    base.hbmCapacityGiB = gpu.hbmGiB;
     // The operation model's measured rates (resources/compute); none: its nodes use the roofline.
     // A training step computes for seconds on end, so each short-benchmark rate is taken at the
     // share the GPU keeps under its power limit (sustained_fraction).

@@ -14,7 +14,7 @@ extern const char* const kAcceleratorCsv;
 namespace {
 
 const std::vector<std::string> kColumns{"name",         "label",      "fp32_tflops", "tf32_tflops",
-                                        "bf16_tflops",  "fp8_tflops", "hbm_gb",      "hbm_gbps",
+                                        "bf16_tflops",  "fp8_tflops", "hbm_gib",     "hbm_gbps",
                                         "scaleup_gbps", "nic_gbps",   "source"};
 
 std::string lower(std::string text) {
@@ -41,7 +41,7 @@ std::vector<Accelerator> parseAcceleratorTable(const std::string& text, const st
         a.tf32Tflops = number(3, false);
         a.bf16Tflops = number(4, true);
         a.fp8Tflops = number(5, false);
-        a.hbmGB = number(6, true);
+        a.hbmGiB = number(6, true);
         a.hbmGBps = number(7, true);
         a.scaleUpGBps = number(8, false);
         a.nicGbps = number(9, false);

@@ -3,7 +3,7 @@
 // resources/hardware/accelerators.csv (compiled in; its README names the datasheet behind every
 // number). Rates are dense (no structured sparsity).
 //
-// Units: *Tflops 10^12 FLOP/s; hbmGB 10^9 B; hbmGBps and scaleUpGBps 10^9 B/s (scale-up is the
+// Units: *Tflops 10^12 FLOP/s; hbmGiB 2^30 B; hbmGBps and scaleUpGBps 10^9 B/s (scale-up is the
 // vendor's NVLink / xGMI total per GPU, both directions together); nicGbps 10^9 bit/s per GPU.
 
 #include <string>
@@ -18,13 +18,13 @@ struct Accelerator {
     double tf32Tflops = 0;
     double bf16Tflops = 0; ///< also FP16
     double fp8Tflops = 0;  ///< 0: no FP8 tensor cores
-    double hbmGB = 0;
+    double hbmGiB = 0;     ///< what the driver reports (the datasheet's "GB" of HBM is GiB)
     double hbmGBps = 0;
     double scaleUpGBps = 0;
     double nicGbps = 0;
     std::string source; ///< keys into resources/hardware/README.md
 
-    double hbmGiB() const { return hbmGB * 1e9 / (1024.0 * 1024.0 * 1024.0); }
+    double hbmBytes() const { return hbmGiB * 1024.0 * 1024.0 * 1024.0; }
 };
 
 /// Every entry, in the file's order. Parsed once; the file is part of the build, so a malformed

@@ -90,7 +90,7 @@ struct Builder {
         return hw;
     }
 
-    double usableBytes() const { return gpu.hbmGB * 1e9 * s.kvMemoryFraction; }
+    double usableBytes() const { return gpu.hbmBytes() * s.kvMemoryFraction; }
 
     /// KV blocks of a replica whose `groups` attention groups each keep `cost`'s cache, its
     /// layers split over `stages` pipeline stages.

@@ -1,10 +1,13 @@
 // generate-llm and model-info: figures printed, generation in memory and to files, usage errors.
+#include "TestPaths.h"
 #include "cli/CliRunner.h"
 #include "cli/Commands.h"
 #include "support/Bounded.h"
 
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -208,4 +211,34 @@ TEST(GenerateLlmCli, AFailedRankLeavesNoPartOfTheIterationBehind) {
     EXPECT_NE(folder.err.find("names a folder"), std::string::npos) << folder.err;
     EXPECT_FALSE(std::filesystem::exists(dir / ".0.et"));
     std::filesystem::remove_all(dir);
+}
+
+// docs/generator.md's context-parallel example, as printed there (model-info in place of
+// generate-llm, which would write 288 traces): it broke once when the interleaved schedule
+// began to require pp x virtual stages to divide the layers.
+TEST(GenerateLlmCli, TheContextParallelExampleOfTheDocsFitsWithZero2) {
+    std::ifstream doc(std::string(ASTROLABE_SOURCE_DIR) + "/docs/generator.md");
+    const std::string text((std::istreambuf_iterator<char>(doc)), {});
+    const size_t at = text.find("astrolabe-cli generate-llm --preset llama3-405b");
+    ASSERT_NE(at, std::string::npos);
+    std::string command = text.substr(at, text.find("```", at) - at);
+    for (char& c : command)
+        if (c == '\\' || c == '\n')
+            c = ' ';
+    std::vector<std::string> args{"model-info"};
+    std::istringstream words(command.substr(command.find("--preset")));
+    for (std::string word; words >> word;)
+        if (word != "--out" && word.rfind("runs/", 0) != 0)
+            args.push_back(word);
+    Result r = cli(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "NPUs                  288")) << r.out;
+    EXPECT_TRUE(contains(r.out, "78.27 GiB (stage 0) of 79.65 GiB HBM")) << r.out;
+    EXPECT_FALSE(contains(r.out + r.err, "out of memory"));
+    for (size_t i = 1; i < args.size(); ++i)
+        if (args[i - 1] == "--zero")
+            args[i] = "1";
+    r = cli(args);
+    EXPECT_TRUE(contains(r.out, "86.43 GiB (stage 0)")) << r.out;
+    EXPECT_TRUE(contains(r.out + r.err, "out of memory")) << r.out << r.err;
 }

@@ -13,7 +13,7 @@ namespace astrolabe::hardware {
 namespace {
 
 struct Datasheet {
-    double fp32, tf32, bf16, fp8, hbmGB, hbmGBps, scaleUpGBps, nicGbps;
+    double fp32, tf32, bf16, fp8, hbmGiB, hbmGBps, scaleUpGBps, nicGbps;
 };
 
 // name -> figures as printed (sparse tensor rates marked "/ 2").
@@ -22,9 +22,10 @@ const std::map<std::string, Datasheet>& datasheets() {
         // A100 datasheet: dense TF32 156, BF16 312; NVLink 600 GB/s; DGX A100: 8 x 200 Gb/s.
         {"a100-40gb", {19.5, 156, 312, 0, 40, 1555, 600, 200}},
         {"a100-80gb", {19.5, 156, 312, 0, 80, 2039, 600, 200}},
-        // H100 SXM datasheet: TF32 989, BF16 1,979, FP8 3,958 with sparsity.
-        {"h100", {67, 989.0 / 2, 1979.0 / 2, 3958.0 / 2, 80, 3350, 900, 400}},
-        {"h800", {67, 989.0 / 2, 1979.0 / 2, 3958.0 / 2, 80, 3350, 400, 400}},
+        // H100 SXM datasheet: TF32 989, BF16 1,979, FP8 3,958 with sparsity; HBM as nvidia-smi
+        // reports it, 81,559 MiB (the datasheets' "GB" of HBM is GiB, rounded).
+        {"h100", {67, 989.0 / 2, 1979.0 / 2, 3958.0 / 2, 81559.0 / 1024, 3350, 900, 400}},
+        {"h800", {67, 989.0 / 2, 1979.0 / 2, 3958.0 / 2, 81559.0 / 1024, 3350, 400, 400}},
         {"h200", {67, 989.0 / 2, 1979.0 / 2, 3958.0 / 2, 141, 4800, 900, 400}},
         // HGX B200 (8 GPUs): FP32 600 TF, TF32 18 PF, BF16 36 PF, FP8 72 PF (sparse), 1,440 GB,
         // 64 TB/s; NVLink 1.8 TB/s per GPU.
@@ -46,7 +47,7 @@ TEST(AcceleratorLibrary, EveryEntryMatchesItsDatasheet) {
         EXPECT_NEAR(a.tf32Tflops, sheet.tf32, 0.06);
         EXPECT_NEAR(a.bf16Tflops, sheet.bf16, 0.06);
         EXPECT_NEAR(a.fp8Tflops, sheet.fp8, 0.06);
-        EXPECT_DOUBLE_EQ(a.hbmGB, sheet.hbmGB);
+        EXPECT_NEAR(a.hbmGiB, sheet.hbmGiB, 0.001);
         EXPECT_DOUBLE_EQ(a.hbmGBps, sheet.hbmGBps);
         EXPECT_DOUBLE_EQ(a.scaleUpGBps, sheet.scaleUpGBps);
         EXPECT_DOUBLE_EQ(a.nicGbps, sheet.nicGbps);
@@ -81,7 +82,7 @@ TEST(AcceleratorLibrary, UnknownNameListsTheValidOnesAndSuggests) {
 }
 
 TEST(AcceleratorLibrary, MalformedTableNamesFileLineAndColumn) {
-    const std::string header = "name,label,fp32_tflops,tf32_tflops,bf16_tflops,fp8_tflops,hbm_gb,"
+    const std::string header = "name,label,fp32_tflops,tf32_tflops,bf16_tflops,fp8_tflops,hbm_gib,"
                                "hbm_gbps,scaleup_gbps,nic_gbps,source\n";
     try {
         parseAcceleratorTable("# comment\n" + header + "x,X,1,2,fast,0,1,1,1,1,src\n", "t.csv");
@@ -102,7 +103,7 @@ TEST(AcceleratorLibrary, GeneratorTakesTheGpuAndLetsFlagsOverrideIt) {
     const generate::GeneratorSpec a100 = generatorSpecFrom("gpt3-175b", {{"gpu", "a100-80gb"}});
     EXPECT_DOUBLE_EQ(a100.compute.peakTflops, 312);
     EXPECT_DOUBLE_EQ(a100.compute.hbmGBps, 2039);
-    EXPECT_NEAR(a100.compute.hbmCapacityGiB, 80e9 / (1 << 30), 1e-9);
+    EXPECT_DOUBLE_EQ(a100.compute.hbmCapacityGiB, 80); // 81,920 MiB, as nvidia-smi reports
     const generate::GeneratorSpec own =
         generatorSpecFrom("gpt3-175b", {{"gpu", "a100-80gb"}, {"peak-tflops", "300"}});
     EXPECT_DOUBLE_EQ(own.compute.peakTflops, 300);

@@ -161,7 +161,7 @@ TEST(ServingClosedForm, TwoPipelineStagesAddTheirHalvesAndTheTransferBetweenThem
     // Each GPU holds half the weights and caches half the layers: the cache holds
     // 2 (HBM x 0.9 - weights / 2) / KV bytes per token tokens instead of (HBM x 0.9 - weights)
     // / KV bytes.
-    const double usable = 80e9 * 0.9, weights = 2 * kParams;
+    const double usable = 81559.0 * (1 << 20) * 0.9, weights = 2 * kParams; // H100: 81,559 MiB
     const double ratio = double(d2.pools[0].limits.kvBlocks) / double(d1.pools[0].limits.kvBlocks);
     EXPECT_NEAR(ratio, 2 * (usable - weights / 2) / (usable - weights), 1e-3);
 }

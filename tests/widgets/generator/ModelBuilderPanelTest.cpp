@@ -280,7 +280,7 @@ TEST(ModelBuilderPanel, AcceleratorByNameFillsTheComputeFields) {
     EXPECT_EQ(panel.accelerator(), QStringLiteral("h100"));
     EXPECT_NEAR(panel.spec().compute.peakTflops, 989.5, 0.05);
     EXPECT_NEAR(panel.spec().compute.hbmGBps, 3350, 0.5);
-    EXPECT_NEAR(panel.spec().compute.hbmCapacityGiB, 80e9 / (1 << 30), 1.0); // whole GiB shown
+    EXPECT_NEAR(panel.spec().compute.hbmCapacityGiB, 81559.0 / 1024, 1.0); // whole GiB shown
     ASSERT_TRUE(panel.applyPreset(QStringLiteral("llama2-70b")));
     EXPECT_NEAR(panel.spec().compute.peakTflops, 989.5, 0.05);
     ASSERT_TRUE(panel.setAccelerator(QStringLiteral("mi300x")));
