@@ -166,13 +166,14 @@ bool ImportTraceDialog::useAsWorkload() {
     const QDir folder = QFileInfo(m_document->path()).absoluteDir();
     const QString traces = folder.filePath(QStringLiteral("traces"));
     const QString prefix = QDir(traces).filePath(traceStem(m_source));
+    QString wrote;
     try {
         if (!QDir().mkpath(traces))
             throw Error(ErrorKind::Input, "cannot make the folder",
                         SourceLocation{traces.toStdString(), 0, 0, {}});
-        const std::string wrote = writeImportedTraces(*m_imported, prefix.toStdString(),
-                                                      m_document->spec().platform.npuCount());
-        m_report->appendPlainText(QString::fromStdString(wrote));
+        wrote = QString::fromStdString(writeImportedTraces(*m_imported, prefix.toStdString(),
+                                                           m_document->spec().platform.npuCount()));
+        m_report->appendPlainText(wrote);
     } catch (const std::exception& e) {
         m_report->appendPlainText(QString::fromStdString(e.what()));
         return false;
@@ -187,6 +188,10 @@ bool ImportTraceDialog::useAsWorkload() {
                                    spec.system.replayOnly = true;
                            }});
     m_written = prefix;
+    emit imported(tr("Imported %1 as the workload%2 (%3); Edit > Undo takes it back")
+                      .arg(QFileInfo(m_source).fileName(),
+                           replay ? tr(", replaying its measured durations") : QString(),
+                           wrote.trimmed()));
     emit runRequested();
     return true;
 }

@@ -46,6 +46,8 @@ signals:
     void readFinished(bool ok);
     /// The project's workload is the imported trace: run it.
     void runRequested();
+    /// What useAsWorkload did, one line for the Log: the file, what was written, the undo.
+    void imported(const QString& summary);
 
 private:
     void chooseFile();

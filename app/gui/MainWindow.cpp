@@ -127,6 +127,9 @@ void MainWindow::createMenus() {
         if (!hasProject())
             return;
         ImportTraceDialog dialog(m_document, this);
+        connect(&dialog, &ImportTraceDialog::imported, this, [this](const QString& summary) {
+            m_log->append(widgets::LogModel::Severity::Info, summary);
+        });
         connect(&dialog, &ImportTraceDialog::runRequested, this, [this] {
             if (startRun() > 0) // the per-NPU timeline of the measured durations
                 m_tabs->setCurrentIndex(TimelineTab);

@@ -62,7 +62,14 @@ TEST(ImportTraceDialog, DeepSeekProfileBecomesTheWorkloadAndReplaysItsMeasuredSp
 
     const int steps = document->undoStack()->count();
     QSignalSpy stored(&window, &MainWindow::runStored);
+    QSignalSpy imported(&dialog, &ImportTraceDialog::imported);
     ASSERT_TRUE(dialog.useAsWorkload()) << dialog.reportText().toStdString();
+    ASSERT_EQ(imported.count(), 1);
+    const QString logged = imported.at(0).at(0).toString();
+    EXPECT_TRUE(logged.startsWith(QStringLiteral("Imported deepseek-v3-train-gpu0.json as the "
+                                                 "workload, replaying its measured durations")))
+        << logged.toStdString();
+    EXPECT_TRUE(logged.contains(QStringLiteral("Edit > Undo"))) << logged.toStdString();
     EXPECT_EQ(document->undoStack()->count(), steps + 1);
     for (int rank = 0; rank < 8; ++rank)
         EXPECT_TRUE(std::filesystem::exists(dialog.writtenPrefix().toStdString() + "." +
