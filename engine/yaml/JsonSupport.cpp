@@ -57,9 +57,12 @@ public:
             const auto [line, column] =
                 againAt == std::string::npos ? std::pair{0, 0} : lineColumnAt(text, againAt);
             std::string message = "the key \"" + repeat.key + "\" is given twice in one object";
-            if (firstAt != std::string::npos && againAt != std::string::npos)
-                message += ", on lines " + std::to_string(lineColumnAt(text, firstAt).first) +
-                           " and " + std::to_string(line);
+            const int firstLine =
+                firstAt == std::string::npos ? 0 : lineColumnAt(text, firstAt).first;
+            if (firstLine > 0 && line > 0)
+                message += firstLine == line ? ", both on line " + std::to_string(line)
+                                             : ", on lines " + std::to_string(firstLine) + " and " +
+                                                   std::to_string(line);
             d.error(d.at(line, column, repeat.key), message,
                     "keep one of them: only the last would be read");
         }

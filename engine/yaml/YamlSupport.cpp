@@ -41,9 +41,11 @@ void checkRepeatedKeys(const YAML::Node& root, const std::string& fileName, size
             const auto [it, fresh] = seen.emplace(entry.first.Scalar(), entry.first.Mark());
             if (!fresh)
                 d.error(locate(d, entry.first, key),
-                        "the key " + quotedExcerpt(entry.first.Scalar()) +
-                            " is given twice, on lines " + std::to_string(it->second.line + 1) +
-                            " and " + std::to_string(entry.first.Mark().line + 1),
+                        "the key " + quotedExcerpt(entry.first.Scalar()) + " is given twice, " +
+                            (it->second.line == entry.first.Mark().line
+                                 ? "both on line " + std::to_string(it->second.line + 1)
+                                 : "on lines " + std::to_string(it->second.line + 1) + " and " +
+                                       std::to_string(entry.first.Mark().line + 1)),
                         "keep one of them: only the first would be read");
             pending.emplace_back(entry.second, key);
         }

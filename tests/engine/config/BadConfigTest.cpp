@@ -123,6 +123,11 @@ const std::vector<BadCase>& badCases() {
          {"s.json:4:3: preferred-dataset-splits: the key \"preferred-dataset-splits\" is given "
           "twice in one object, on lines 2 and 4 (hint: keep one of them: only the last would be "
           "read)"}},
+        {"SystemKeyGivenTwiceOnOneLine",
+         Loader::System,
+         "{\"preferred-dataset-splits\": 4, \"preferred-dataset-splits\": 16}",
+         {"s.json:1:33: preferred-dataset-splits: the key \"preferred-dataset-splits\" is given "
+          "twice in one object, both on line 1"}},
         // Equal keys in different objects are two settings, not a repeat: only "2" is one.
         {"CommGroupKeyGivenTwiceInTheSecondObjectOnly",
          Loader::CommGroups,

@@ -91,7 +91,8 @@ TEST(HostileText, AKeyGivenTwiceIsRefusedNamingBothLines) {
                                    "system.chunks, values: [1]}\n",
                                    "s.yaml");
                 }),
-                HasSubstr("s.yaml:3:27: axes[0].path: the key \"path\" is given twice"));
+                HasSubstr("s.yaml:3:27: axes[0].path: the key \"path\" is given twice, both "
+                          "on line 3"));
 }
 
 // A sweep whose project is the sweep file itself said "the base project has no system".
