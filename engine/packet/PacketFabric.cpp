@@ -17,6 +17,7 @@
 #include <ns3/point-to-point-helper.h>
 #include <ns3/point-to-point-net-device.h>
 #include <ns3/queue-size.h>
+#include <ns3/red-queue-disc.h>
 #include <ns3/rng-seed-manager.h>
 #include <ns3/simulator.h>
 #include <ns3/string.h>
@@ -239,6 +240,8 @@ void PacketFabric::addQueue(ns3::Ptr<ns3::NetDevice> device, int32_t link) {
         tc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", ns3::QueueSizeValue(size));
     }
     ns3::QueueDiscContainer discs = tc.Install(device);
+    if (const auto red = ns3::DynamicCast<ns3::RedQueueDisc>(discs.Get(0)))
+        m_nextStream += red->AssignStreams(m_nextStream);
     if (link < 0)
         return;
     ns3::Ptr<ns3::QueueDisc> disc = discs.Get(0);

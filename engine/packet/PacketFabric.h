@@ -65,6 +65,10 @@ private:
     ns3::NodeContainer m_nodes;
     std::shared_ptr<RoutingTables> m_tables;
     std::vector<LinkCounters> m_counters; ///< per platform link
+    /// The next random stream a queue takes (addQueue): numbered in construction order, so a
+    /// run draws the same numbers whatever ran before it in the process (ns-3 otherwise hands
+    /// out streams from one process-wide counter).
+    int64_t m_nextStream = 0;
     std::vector<std::pair<ns3::Ptr<ns3::NetDevice>, ns3::Ptr<ns3::NetDevice>>> m_channels;
     std::vector<std::pair<int32_t, int32_t>> m_channelLinks; ///< (a -> b, b -> a or -1)
 };
