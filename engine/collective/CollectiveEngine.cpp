@@ -134,9 +134,7 @@ void CollectiveEngine::start(const CollectiveRequest& request, std::function<voi
                         "NPU " + std::to_string(request.npu) + " node " +
                             std::to_string(request.nodeId) + ": the " +
                             collectiveTypeName(request.chakraType) +
-                            " runs over communicator "
-                            "group " +
-                            std::to_string(request.group) +
+                            " runs over communicator group " + std::to_string(request.group) +
                             ", which has one NPU: it moves nothing and could never complete",
                         {}, "give the group two or more NPUs, or take the collective out");
         if (stream->phases.empty())

@@ -56,14 +56,18 @@ public:
             const size_t againAt = nthKeyOffset(text, repeat.key, repeat.again);
             const auto [line, column] =
                 againAt == std::string::npos ? std::pair{0, 0} : lineColumnAt(text, againAt);
-            std::string message = "the key \"" + repeat.key + "\" is given twice in one object";
+            std::string message =
+                "the key " + quotedExcerpt(repeat.key) + " is given twice in one object";
             const int firstLine =
                 firstAt == std::string::npos ? 0 : lineColumnAt(text, firstAt).first;
             if (firstLine > 0 && line > 0)
                 message += firstLine == line ? ", both on line " + std::to_string(line)
                                              : ", on lines " + std::to_string(firstLine) + " and " +
                                                    std::to_string(line);
-            d.error(d.at(line, column, repeat.key), message,
+            // A hostile key is quoted short in the message and stands as its excerpt in the path.
+            const std::string path =
+                repeat.key.size() <= 60 ? repeat.key : quotedExcerpt(repeat.key);
+            d.error(d.at(line, column, path), message,
                     "keep one of them: only the last would be read");
         }
         d.throwIfErrors();
