@@ -1,6 +1,7 @@
 // What a hostile file's bytes do to messages (issue #54): never more than a short, escaped
 // excerpt of them; a byte-order mark accepted; a key given twice refused, naming both lines.
 #include "ConfigTestSupport.h"
+#include "astra/AstraSystemConfig.h"
 #include "core/Error.h"
 #include "engine/store/TempDir.h"
 #include "engine/sweep/RingProject.h"
@@ -93,6 +94,16 @@ TEST(HostileText, AKeyGivenTwiceIsRefusedNamingBothLines) {
                 }),
                 HasSubstr("s.yaml:3:27: axes[0].path: the key \"path\" is given twice, both "
                           "on line 3"));
+}
+
+// A JSON key of 10 MB given twice: the message quotes it short, as every other excerpt.
+TEST(HostileText, ARepeatedHugeJsonKeyIsQuotedShort) {
+    const std::string key(10'000'000, 'k');
+    const std::string json = "{\"" + key + "\": 1, \"" + key + "\": 2}";
+    const std::string what = errorText([&] { parseAstraSystemJson(json, "s.json"); });
+    EXPECT_THAT(what, HasSubstr("is given twice in one object"));
+    EXPECT_THAT(what, HasSubstr("... (10000000 bytes)"));
+    EXPECT_LT(what.size(), 1000u);
 }
 
 // A sweep whose project is the sweep file itself said "the base project has no system".
