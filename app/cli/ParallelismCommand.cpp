@@ -2,6 +2,7 @@
 
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
+#include "cli/ModelFile.h"
 #include "cli/PlanMpi.h"
 #include "core/Error.h"
 #include "core/Units.h"
@@ -15,7 +16,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -25,53 +25,6 @@ namespace astrolabe::cli {
 namespace {
 
 using namespace plan;
-
-std::string trim(const std::string& text) {
-    const size_t a = text.find_first_not_of(" \t\r");
-    const size_t b = text.find_last_not_of(" \t\r");
-    return a == std::string::npos ? std::string() : text.substr(a, b - a + 1);
-}
-
-/// A model file: generate-llm's settings, one "name: value" (or name=value) per line, '#'
-/// starting a comment; "preset" names the starting point.
-std::map<std::string, std::string> readModelFile(const std::string& path) {
-    if (std::filesystem::file_size(path) > (1u << 20))
-        throw UsageError("--model " + path + ": expected a settings file under 1 MiB");
-    std::ifstream in(path);
-    std::map<std::string, std::string> values;
-    int number = 0;
-    for (std::string line; std::getline(in, line);) {
-        ++number;
-        line = trim(line.substr(0, line.find('#')));
-        if (line.empty())
-            continue;
-        const size_t at = std::min(line.find(':'), line.find('='));
-        if (at == std::string::npos || at == 0)
-            throw UsageError(path + ":" + std::to_string(number) +
-                             ": expected \"setting: value\" (generate-llm's flags), found \"" +
-                             line + "\"");
-        values[trim(line.substr(0, at))] = trim(line.substr(at + 1));
-    }
-    if (values.empty())
-        throw UsageError("--model " + path +
-                         ": the file sets nothing (only blank lines and comments); expected "
-                         "\"preset: NAME\" and settings such as \"layers: 60\", one per line");
-    return values;
-}
-
-void addPairs(std::map<std::string, std::string>& values, const std::string& text) {
-    size_t start = 0;
-    while (start < text.size()) {
-        const size_t comma = std::min(text.find(',', start), text.size());
-        const std::string part = text.substr(start, comma - start);
-        const size_t eq = part.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw UsageError("--set: expected KEY=VALUE pairs separated by commas, found \"" +
-                             part + "\"");
-        values[part.substr(0, eq)] = part.substr(eq + 1);
-        start = comma + 1;
-    }
-}
 
 std::string seconds(double s) {
     return s >= 1 ? units::formatFixed(s, 3) + " s" : units::formatFixed(s * 1e3, 2) + " ms";
@@ -174,14 +127,7 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
     generate::GeneratorSpec base;
     try {
         base = generate::generatorSpecFrom(preset, values);
-        // The model's own shape (hidden over heads, the parameter bound) holds whatever the
-        // planner chooses; checked on one NPU, or every configuration would be refused and the
-        // report would quote the least memory of none.
-        generate::GeneratorSpec single = base;
-        single.parallel.tp = single.parallel.pp = single.parallel.dp = single.parallel.cp = 1;
-        single.parallel.ep = single.parallel.virtualStages = 1;
-        single.training.globalBatch = single.training.microBatch;
-        generate::validate(single);
+        generate::validateModel(base); // else every configuration would be refused
     } catch (const Error& e) {
         throw UsageError("--model: " + std::string(e.what()));
     }

@@ -319,4 +319,12 @@ void validate(const GeneratorSpec& spec) {
     c.finish();
 }
 
+void validateModel(const GeneratorSpec& spec) {
+    GeneratorSpec single = spec;
+    single.parallel.tp = single.parallel.pp = single.parallel.dp = single.parallel.cp = 1;
+    single.parallel.ep = single.parallel.virtualStages = 1;
+    single.training.globalBatch = single.training.microBatch;
+    validate(single);
+}
+
 } // namespace astrolabe::generate

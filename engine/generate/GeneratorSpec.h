@@ -194,5 +194,8 @@ std::vector<std::string> contextParallelProblems(const GeneratorSpec& spec, int 
 
 /// All problems at once (astrolabe::ErrorList) with key paths such as "parallel.tp".
 void validate(const GeneratorSpec& spec);
+/// validate() of the model alone (hidden over heads, the parameter bound...), as on one NPU
+/// with one micro-batch: what no choice of parallelism can repair. The planner's entry check.
+void validateModel(const GeneratorSpec& spec);
 
 } // namespace astrolabe::generate

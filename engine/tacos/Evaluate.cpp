@@ -104,4 +104,29 @@ std::vector<AlgorithmTime> runBuiltinAlgorithms(const SimulationSpec& base, Synt
     return out;
 }
 
+double bandwidthLowerBoundNs(const Schedule& s) {
+    std::vector<double> in = s.ingressBytesPerNs, out = s.egressBytesPerNs;
+    if (in.size() != static_cast<size_t>(s.npus) || out.size() != in.size()) {
+        in.assign(static_cast<size_t>(s.npus), 0);
+        out = in;
+        for (const SynthLink& l : s.links) {
+            out[static_cast<size_t>(l.src)] += l.bytesPerNs;
+            in[static_cast<size_t>(l.dst)] += l.bytesPerNs;
+        }
+    }
+    const double minIn = *std::min_element(in.begin(), in.end());
+    const double minOut = *std::min_element(out.begin(), out.end());
+    const double n = s.npus;
+    const double b = static_cast<double>(s.bytes);
+    switch (s.kind) {
+    case SynthesisKind::AllGather:
+        return (n - 1) * b / minIn;
+    case SynthesisKind::ReduceScatter:
+        return (n - 1) / n * b / minOut;
+    case SynthesisKind::AllReduce:
+        break;
+    }
+    return (n - 1) / n * b / minOut + (n - 1) / n * b / minIn;
+}
+
 } // namespace astrolabe

@@ -301,14 +301,14 @@ int renumberSteps(std::vector<ChunkSend>& sends, size_t from) {
     return step + 1;
 }
 
-/// Refuses, before any memory is taken, a schedule of more than kMaxScheduledSends sends or a
-/// graph with switches whose links through them would exceed kMaxSwitchedLinks.
-/// The number of chunk sends the schedule will have; throws past the limits.
+/// The number of chunk sends the schedule will have. Refuses, before any memory is taken, more
+/// than kMaxScheduledSends of them, or a graph with switches whose links through them would
+/// exceed kMaxSwitchedLinks.
 uint64_t checkSize(const GraphSpec& graph, SynthesisKind kind, int chunksPerNpu) {
     // Every NPU receives every chunk it lacks once per phase: the schedule's size is known.
-    const uint64_t perPhase =
-        uint64_t(graph.npus) * uint64_t(graph.npus - 1) * uint64_t(chunksPerNpu);
-    const uint64_t sends = perPhase * (kind == SynthesisKind::AllReduce ? 2 : 1);
+    const uint64_t pairs = uint64_t(graph.npus) * uint64_t(graph.npus - 1);
+    const uint64_t sends =
+        pairs * uint64_t(chunksPerNpu) * (kind == SynthesisKind::AllReduce ? 2 : 1);
     if (sends > kMaxScheduledSends)
         throw Error(ErrorKind::Validation,
                     "a " + std::string(synthesisKindName(kind)) + " on " +
@@ -316,18 +316,14 @@ uint64_t checkSize(const GraphSpec& graph, SynthesisKind kind, int chunksPerNpu)
                         " chunks per NPU needs " + std::to_string(sends) +
                         " chunk sends; the limit is " + std::to_string(kMaxScheduledSends),
                     {{}, 0, 0, "chunks"}, "about 40 bytes per send; use fewer chunks per NPU");
-    const uint64_t pairs = uint64_t(graph.npus) * uint64_t(graph.npus - 1);
     if (graph.switches > 0 && pairs > kMaxSwitchedLinks) {
-        std::string what = "TACOS on a graph with switches gives up to one link per ordered pair "
-                           "of NPUs: ";
-        what += std::to_string(pairs);
-        what += " for ";
-        what += std::to_string(graph.npus);
-        what += " NPUs; the limit is ";
-        what += std::to_string(kMaxSwitchedLinks);
-        what += " (2,048 NPUs)";
-        throw Error(ErrorKind::Validation, what, {{}, 0, 0, "graph.npus"},
-                    "synthesize on a smaller graph");
+        throw Error(ErrorKind::Validation,
+                    std::string("TACOS on a graph with switches gives up to one link per ordered "
+                                "pair of NPUs: ") +
+                        std::to_string(pairs) + " for " + std::to_string(graph.npus) +
+                        " NPUs; the limit is " + std::to_string(kMaxSwitchedLinks) +
+                        " (2,048 NPUs)",
+                    {{}, 0, 0, "graph.npus"}, "synthesize on a smaller graph");
     }
     return sends;
 }
@@ -428,31 +424,6 @@ Schedule synthesize(const GraphSpec& graph, const SynthesisOptions& options) {
             best = std::move(s);
     }
     return best;
-}
-
-double bandwidthLowerBoundNs(const Schedule& s) {
-    std::vector<double> in = s.ingressBytesPerNs, out = s.egressBytesPerNs;
-    if (in.size() != static_cast<size_t>(s.npus) || out.size() != in.size()) {
-        in.assign(static_cast<size_t>(s.npus), 0);
-        out = in;
-        for (const SynthLink& l : s.links) {
-            out[static_cast<size_t>(l.src)] += l.bytesPerNs;
-            in[static_cast<size_t>(l.dst)] += l.bytesPerNs;
-        }
-    }
-    const double minIn = *std::min_element(in.begin(), in.end());
-    const double minOut = *std::min_element(out.begin(), out.end());
-    const double n = s.npus;
-    const double b = static_cast<double>(s.bytes);
-    switch (s.kind) {
-    case SynthesisKind::AllGather:
-        return (n - 1) * b / minIn;
-    case SynthesisKind::ReduceScatter:
-        return (n - 1) / n * b / minOut;
-    case SynthesisKind::AllReduce:
-        break;
-    }
-    return (n - 1) / n * b / minOut + (n - 1) / n * b / minIn;
 }
 
 } // namespace astrolabe

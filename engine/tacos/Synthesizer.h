@@ -97,13 +97,4 @@ struct Schedule {
 /// with switches of more than 2,048 NPUs: N(N-1) links through switches).
 Schedule synthesize(const GraphSpec& graph, const SynthesisOptions& options);
 
-/// The bandwidth lower bound in ns (docs/tacos.md): every NPU must send (N-1)/N of the buffer
-/// out in a reduce-scatter and receive (N-1)/N of it in an all-gather, so
-/// (N-1)/N x bytes / min egress bandwidth (reduce-scatter) + (N-1)/N x bytes / min ingress
-/// bandwidth (all-gather); 2(N-1)/N x bytes / injection bandwidth for all-reduce on a graph
-/// whose NPUs inject and receive alike. For all-gather, bytes is per NPU: (N-1) x bytes / B.
-/// The bandwidths are of the NPUs' physical links (an NPU's one uplink into a switch, not its
-/// N-1 links through it).
-double bandwidthLowerBoundNs(const Schedule& schedule);
-
 } // namespace astrolabe

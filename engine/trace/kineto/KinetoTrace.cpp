@@ -116,7 +116,7 @@ private:
         const double dur = number(e, "dur");
         if (dur < 0)
             problem("negative duration " + json(dur).dump() + " us");
-        // A profiler's ts counts microseconds since 1970 (about 1.8e15 today); a slice longer
+        // A profiler's ts counts microseconds since 1970 (1.7e15 in 2024); a slice longer
         // than a day is a broken clock, and past these bounds the times do not fit the
         // simulator's picoseconds.
         if (dur > kLongestSliceUs)

@@ -139,8 +139,8 @@ const std::vector<BadCase>& badCases() {
              "workload:\n  microbenchmark: {collective: all-reduce, size: 1 MiB, comm-group: 2}\n"
              "comm-groups: {1: [0, 3]}\n",
          {"p.yaml:9:69: workload.microbenchmark.comm-group: communicator group 2 is not defined"}},
-        // A collective over one NPU has no dimension to run on: the run stopped with a message
-        // naming neither file nor key.
+        // A collective over one NPU has no dimension to run on: refused at load, with the file,
+        // line and key.
         {"ProjectCommGroupOfOneNpu",
          Loader::Project,
          kProjectHead + kProjectSystem +

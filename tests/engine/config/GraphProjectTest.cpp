@@ -224,7 +224,7 @@ TEST(GraphProject, EdgeListCsv) {
     EXPECT_THAT(e, HasSubstr("to itself"));
     e = errorText([] { parseGraphEdgeCsv("a,b\n", "e.csv"); });
     EXPECT_THAT(e, HasSubstr("e.csv:1:1: header: expected the header"));
-    // A spreadsheet quotes its fields (header included); "npu0" was not a device.
+    // A spreadsheet quotes its fields (header included): "npu0" is the device npu0.
     const GraphSpec quoted = parseGraphEdgeCsv("\"from\",\"to\",\"bandwidth\",\"latency\"\n"
                                                "\"npu0\",\"npu1\",\"50 GB/s\",\"1 us\"\n",
                                                "q.csv");

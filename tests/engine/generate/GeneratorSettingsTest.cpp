@@ -100,8 +100,8 @@ TEST(GeneratorSettings, CountsOutsideTheTableRangeAreRefusedNotTruncated) {
     EXPECT_EQ(generatorSpecFrom("gpt2-124m", {{"layers", "100000"}}).model.layers, 100000);
 }
 
-// Micro-batches set the global batch; one past what it holds is said in the numbers typed, not
-// as "2147483647 is not a multiple of 8388608" (the product held at the int's maximum).
+// Micro-batches set the global batch; a product past what it holds is said in the numbers
+// the user typed.
 TEST(GeneratorSettings, MicroBatchesPastTheLargestGlobalBatchNameTheProduct) {
     try {
         generatorSpecFrom("gpt2-124m",

@@ -183,10 +183,9 @@ TEST(PacketTier, TheCaseStudyProjectsLoad) {
     }
 }
 
-// ns-3 numbers its random streams from one counter for the whole process, so a queue's RED
-// draws depended on how many runs came before: a sweep's point and the same project run alone
-// ended 1 % apart (5.551 against 5.609 ms on the 16-NPU leaf-spine). Each fabric numbers its
-// queues' streams itself, and a run gives the same times whatever ran before it.
+// ns-3 numbers its random streams from one counter for the whole process, and the RED queues
+// draw from them: each fabric numbers its queues' streams itself, so a run gives the same
+// times whatever ran before it in the process.
 TEST(PacketTier, ARunGivesTheSameTimesWhateverRanBeforeItInTheProcess) {
     auto incast = [] {
         // Eight senders into one port: the queue passes DCTCP's marking threshold.

@@ -1,5 +1,7 @@
 #include "engine/tacos/ScheduleCheck.h"
 
+#include "tacos/Evaluate.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

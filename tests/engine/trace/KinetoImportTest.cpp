@@ -128,7 +128,7 @@ TEST(KinetoImport, BadTracesAreRefusedNamingTheEvent) {
     EXPECT_REFUSED(events({kernel("a", 0, -5)}),
                    "p.json: traceEvents[0] (\"a\"): negative duration -5");
     // Past a day a slice is a broken clock, and past 1e16 us a timestamp does not fit the
-    // simulator's picoseconds (1e300 us was written as a duration of 2^63 us).
+    // simulator's picoseconds.
     EXPECT_REFUSED(events({kernel("a", 0, 1e300)}),
                    "p.json: traceEvents[0] (\"a\"): a duration of 1e+300 us is longer than a day");
     EXPECT_REFUSED(events({kernel("a", 1e17, 1)}),

@@ -1,0 +1,59 @@
+#include "cli/ModelFile.h"
+
+#include "cli/ArgParser.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+namespace astrolabe::cli {
+namespace {
+
+std::string trim(const std::string& text) {
+    const size_t a = text.find_first_not_of(" \t\r");
+    const size_t b = text.find_last_not_of(" \t\r");
+    return a == std::string::npos ? std::string() : text.substr(a, b - a + 1);
+}
+
+} // namespace
+
+std::map<std::string, std::string> readModelFile(const std::string& path) {
+    if (std::filesystem::file_size(path) > (1u << 20))
+        throw UsageError("--model " + path + ": expected a settings file under 1 MiB");
+    std::ifstream in(path);
+    std::map<std::string, std::string> values;
+    int number = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++number;
+        line = trim(line.substr(0, line.find('#')));
+        if (line.empty())
+            continue;
+        const size_t at = std::min(line.find(':'), line.find('='));
+        if (at == std::string::npos || at == 0)
+            throw UsageError(path + ":" + std::to_string(number) +
+                             ": expected \"setting: value\" (generate-llm's flags), found \"" +
+                             line + "\"");
+        values[trim(line.substr(0, at))] = trim(line.substr(at + 1));
+    }
+    if (values.empty())
+        throw UsageError("--model " + path +
+                         ": the file sets nothing (only blank lines and comments); expected "
+                         "\"preset: NAME\" and settings such as \"layers: 60\", one per line");
+    return values;
+}
+
+void addPairs(std::map<std::string, std::string>& values, const std::string& text) {
+    size_t start = 0;
+    while (start < text.size()) {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        const std::string part = text.substr(start, comma - start);
+        const size_t eq = part.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError("--set: expected KEY=VALUE pairs separated by commas, found \"" +
+                             part + "\"");
+        values[part.substr(0, eq)] = part.substr(eq + 1);
+        start = comma + 1;
+    }
+}
+
+} // namespace astrolabe::cli
