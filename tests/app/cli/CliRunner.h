@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -36,11 +37,24 @@ inline Result cli(const std::vector<std::string>& args) {
     return {code, out.str(), err.str()};
 }
 
-/// A folder for one test file's outputs, created: <temp>/astrolabe-<name>-<pid>.
+/// A folder for one test's outputs, created: <temp>/astrolabe-<name>-<pid>. Every such folder is
+/// removed when the test process ends (ctest runs each test in a process of its own, so folders
+/// left behind would pile up in the temp folder, one per test per run).
 inline std::filesystem::path scratchDir(const std::string& name) {
+    struct Folders {
+        std::set<std::filesystem::path> paths;
+        ~Folders() {
+            for (const std::filesystem::path& p : paths) {
+                std::error_code ignored;
+                std::filesystem::remove_all(p, ignored);
+            }
+        }
+    };
+    static Folders folders;
     const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                       ("astrolabe-" + name + "-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
+    folders.paths.insert(dir);
     return dir;
 }
 

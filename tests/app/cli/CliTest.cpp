@@ -165,8 +165,7 @@ TEST(Cli, AstraLoadsAndValidatesTheRegressionInputs) {
 TEST(Cli, AstraReportsEveryConfigurationErrorWithExitCode1) {
     if (!haveReference())
         GTEST_SKIP() << "ASTRA-sim reference inputs not found under " << ASTROLABE_SHARED_DIR;
-    const std::string dir = ::testing::TempDir();
-    const std::string system = dir + "/astrolabe-cli-bad-system.json";
+    const std::string system = (clitest::scratchDir("cli-bad-system") / "system.json").string();
     std::ofstream(system) << "{\n  \"scheduling-policy\": \"LIFO\",\n  \"boost-mode\": 1\n}\n";
     std::vector<std::string> args = regressionFlags();
     args[2] = "--system-configuration=" + system;

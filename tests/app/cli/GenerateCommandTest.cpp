@@ -1,6 +1,7 @@
 #include "TestPaths.h"
 #include "cli/CliRunner.h"
 #include "cli/Commands.h"
+#include "support/TempDir.h"
 
 #include <filesystem>
 #include <fstream>
@@ -23,17 +24,13 @@ std::string slurp(const fs::path& path) {
     return s.str();
 }
 
-struct TempDir {
-    fs::path dir = fs::temp_directory_path() / ("astrolabe-cli-gen-" + std::to_string(getpid()));
-    TempDir() { fs::create_directories(dir); }
-    ~TempDir() { fs::remove_all(dir); }
-};
+using astrolabe::test::TempDir;
 
 } // namespace
 
 TEST(CliGenerate, MicrobenchmarkMatchesAstraSimExample) {
     TempDir tmp;
-    const std::string prefix = (tmp.dir / "ag").string();
+    const std::string prefix = (tmp.dir() / "ag").string();
     const Result r = cli({"generate", "microbenchmark", "--collective", "all_gather", "--npus", "8",
                           "--size", "1MiB", "--out", prefix});
     ASSERT_EQ(r.code, 0) << r.err;
@@ -48,10 +45,10 @@ TEST(CliGenerate, MicrobenchmarkMatchesAstraSimExample) {
 
 TEST(CliGenerate, CommGroupFileAndTraceDump) {
     TempDir tmp;
-    std::ofstream(tmp.dir / "groups.json") << R"({"1": [0, 1], "2": [2, 3]})";
-    const std::string prefix = (tmp.dir / "rs").string();
+    std::ofstream(tmp.dir() / "groups.json") << R"({"1": [0, 1], "2": [2, 3]})";
+    const std::string prefix = (tmp.dir() / "rs").string();
     const Result r = cli({"generate", "microbenchmark", "--collective=reduce_scatter", "--npus=4",
-                          "--size=64 KiB", "--comm-group=" + (tmp.dir / "groups.json").string(),
+                          "--size=64 KiB", "--comm-group=" + (tmp.dir() / "groups.json").string(),
                           "--out", prefix});
     ASSERT_EQ(r.code, 0) << r.err;
     const Result dump = cli({"trace", "dump", prefix + ".3.et"});
@@ -68,7 +65,7 @@ TEST(CliGenerate, CommGroupFileAndTraceDump) {
 
 TEST(CliGenerate, UsageAndInputErrors) {
     TempDir tmp;
-    const std::string prefix = (tmp.dir / "x").string();
+    const std::string prefix = (tmp.dir() / "x").string();
     EXPECT_EQ(cli({"generate", "microbenchmark", "--collective", "all_reduse", "--npus", "4",
                    "--out", prefix})
                   .code,

@@ -138,7 +138,7 @@ TEST(GenerateLlmCli, OffloadFlags) {
     EXPECT_NE(r.code, 0) << r.out;
     EXPECT_TRUE(contains(r.err, "offload.step")) << r.err;
 
-    const std::string prefix = ::testing::TempDir() + "/astrolabe-generate-llm-offload";
+    const std::string prefix = (clitest::scratchDir("generate-llm-offload") / "gen").string();
     r = cli({"generate-llm", "--preset", "llama2-70b", "--layers", "4", "--tp", "2", "--pp", "2",
              "--dp", "2", "--micro-batches", "4", "--offload-parameters=nvme",
              "--offload-gradients=pool", "--offload-optimizer=nvme", "--offload-prefetch=2",
@@ -155,7 +155,7 @@ TEST(GenerateLlmCli, OffloadFlags) {
 
 // --tensors: the header says so and the traces (with their tensor lists) check as a workload.
 TEST(GenerateLlmCli, TensorsFlag) {
-    const std::string prefix = ::testing::TempDir() + "/astrolabe-generate-llm-tensors";
+    const std::string prefix = (clitest::scratchDir("generate-llm-tensors") / "gen").string();
     const Result r = cli({"generate-llm", "--preset", "gpt2-350m", "--tensors", "--out=" + prefix});
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(contains(r.out, "tensor lists          on")) << r.out;

@@ -9,11 +9,11 @@
 #include <gtest/gtest.h>
 
 using namespace astrolabe;
-using astrolabe::configtest::ScratchDir;
+using astrolabe::test::TempDir;
 
 // Export to ASTRA-sim's files, then read them back with the ASTRA-sim loaders: same spec.
 TEST(AstraExport, ProjectExportsToAstraSimFilesAndReadsBack) {
-    ScratchDir dir;
+    TempDir dir;
     const std::string project = dir.write("p/project.yaml", R"(
 platform:
   dimensions:

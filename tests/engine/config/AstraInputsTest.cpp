@@ -7,7 +7,7 @@
 
 using namespace astrolabe;
 using astrolabe::configtest::errorText;
-using astrolabe::configtest::ScratchDir;
+using astrolabe::test::TempDir;
 using ::testing::HasSubstr;
 
 namespace {
@@ -54,7 +54,7 @@ TEST(AstraInputs, RegressionCaseBecomesOneSpec) {
 
 TEST(AstraInputs, ErrorsOfEveryFileAndAcrossFilesComeTogether) {
     ASTROLABE_REQUIRE_SHARED();
-    ScratchDir dir;
+    TempDir dir;
     AstraInputs in = regressionInputs();
     // 16 NPUs but the trace set has 8; system lists 3 algorithms for a 2-D network; a bad group.
     in.networkFile = dir.write("net.yml", "topology: [Ring, Ring]\nnpus_count: [4, 4]\n"
@@ -83,7 +83,7 @@ TEST(AstraInputs, ErrorsOfEveryFileAndAcrossFilesComeTogether) {
 
 TEST(AstraInputs, SizesBeyondTheLimitsAreRefusedNamingFileAndKey) {
     ASTROLABE_REQUIRE_SHARED();
-    ScratchDir dir;
+    TempDir dir;
     AstraInputs in = regressionInputs();
     in.networkFile = dir.write("net.yml", "topology: [Switch, Switch, Switch, Switch]\n"
                                           "npus_count: [65536, 65536, 65536, 65536]\n"

@@ -7,7 +7,7 @@
 
 using namespace astrolabe;
 using astrolabe::configtest::errorText;
-using astrolabe::configtest::ScratchDir;
+using astrolabe::test::TempDir;
 using ::testing::HasSubstr;
 
 TEST(AstraRemoteMemoryJson, ReadsEveryType) {
@@ -69,7 +69,7 @@ TEST(CommGroupsJson, TheEmptyDefaultMeansNoFile) {
     EXPECT_TRUE(loadCommGroupsJson("empty").empty());
     EXPECT_TRUE(loadCommGroupsJson("").empty());
     EXPECT_TRUE(loadCommGroupsJson("/no/such/empty_groups.json").empty());
-    ScratchDir dir;
+    TempDir dir;
     const std::string file = dir.write("groups.json", R"({"7": [0, 1]})");
     EXPECT_EQ(loadCommGroupsJson(file).at(7), (std::vector<int>{0, 1}));
     EXPECT_THAT(errorText([] { loadCommGroupsJson("/no/such/groups.json"); }),

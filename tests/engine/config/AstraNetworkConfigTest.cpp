@@ -10,7 +10,7 @@
 
 using namespace astrolabe;
 using astrolabe::configtest::errorText;
-using astrolabe::configtest::ScratchDir;
+using astrolabe::test::TempDir;
 using ::testing::HasSubstr;
 
 namespace fs = std::filesystem;
@@ -136,7 +136,7 @@ TEST(AstraNetworkYaml, EveryNetworkOfTheMeasuredCasesParses) {
     ASTROLABE_REQUIRE_SHARED();
     std::ifstream in(configtest::sharedReference() / "results/astra-sim-analytical.jsonl");
     ASSERT_TRUE(in) << "results/astra-sim-analytical.jsonl missing";
-    ScratchDir dir;
+    TempDir dir;
     std::string line;
     int cases = 0;
     std::set<std::string> distinct;

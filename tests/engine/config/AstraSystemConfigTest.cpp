@@ -10,7 +10,7 @@
 
 using namespace astrolabe;
 using astrolabe::configtest::errorText;
-using astrolabe::configtest::ScratchDir;
+using astrolabe::test::TempDir;
 using ::testing::HasSubstr;
 
 namespace fs = std::filesystem;
@@ -104,7 +104,7 @@ TEST(AstraSystemJson, IgnoredKeysAreWarnings) {
 }
 
 TEST(AstraSystemJson, CustomCollectivesAndPerNodeYaml) {
-    ScratchDir dir;
+    TempDir dir;
     dir.write("per_node.yaml", "7: custom/a\n3: custom/b\n");
     const std::string json =
         dir.write("sys.json", R"({"scheduling-policy": "FIFO", "preferred-dataset-splits": 1,
@@ -151,7 +151,7 @@ TEST(AstraSystemJson, EverySystemOfTheMeasuredCasesParses) {
     ASTROLABE_REQUIRE_SHARED();
     std::ifstream in(configtest::sharedReference() / "results/astra-sim-analytical.jsonl");
     ASSERT_TRUE(in);
-    ScratchDir dir;
+    TempDir dir;
     std::string line;
     std::set<std::string> distinct;
     int cases = 0;

@@ -3,10 +3,10 @@
 // project names, read at the CSV reader's cost per link.
 #include "ConfigTestSupport.h"
 #include "core/InputFile.h"
-#include "engine/store/TempDir.h"
 #include "graph/GraphCsv.h"
 #include "project/ProjectFile.h"
 #include "support/Bounded.h"
+#include "support/TempDir.h"
 
 #include <fstream>
 #include <gmock/gmock.h>
@@ -68,19 +68,19 @@ TEST(GraphLimits, AMillionLinksInTheYamlAreRefusedAtOnce) {
 TEST(GraphLimits, AMillionLinksFromTheProjectsCsvFileAreRead) {
     test::TempDir dir("graph_csv_links");
     {
-        std::ofstream csv(dir.file("edges.csv"));
+        std::ofstream csv(dir.path("edges.csv"));
         csv << "from,to,bandwidth,latency\n"
             << ringLinks(1024, 1'000'001, [](int a, int b) {
                    return "npu" + std::to_string(a) + ",npu" + std::to_string(b) +
                           ",50 GB/s,500 ns\n";
                });
     }
-    std::ofstream(dir.file("p.yaml")) << "name: big\nplatform:\n  graph:\n    npus: 1024\n"
+    std::ofstream(dir.path("p.yaml")) << "name: big\nplatform:\n  graph:\n    npus: 1024\n"
                                          "    links: edges.csv\n"
                                       << kTail;
     const test::BoundedOutcome outcome = test::runBounded(
         [&] {
-            const SimulationSpec spec = loadProject(dir.file("p.yaml"));
+            const SimulationSpec spec = loadProject(dir.path("p.yaml"));
             if (!spec.platform.graph || spec.platform.graph->links.size() != 1'000'001)
                 throw std::runtime_error("wrong link count");
         },
@@ -92,20 +92,20 @@ TEST(GraphLimits, AMillionLinksFromTheProjectsCsvFileAreRead) {
 // back to the same graph; a CSV file the project names is checked like `graph import`'s.
 TEST(GraphLimits, ALargeGraphIsSavedWithItsLinksInACsvFile) {
     test::TempDir dir("graph_save_csv");
-    std::ofstream(dir.file("edges.csv"))
+    std::ofstream(dir.path("edges.csv"))
         << "from,to,bandwidth,latency\n"
         << ringLinks(64, kMaxInlineGraphLinks + 1, [](int a, int b) {
                return "npu" + std::to_string(a) + ",npu" + std::to_string(b) + ",50 GB/s,1 us\n";
            });
-    std::ofstream(dir.file("p.yaml")) << "name: big\nplatform:\n  graph:\n    npus: 64\n"
+    std::ofstream(dir.path("p.yaml")) << "name: big\nplatform:\n  graph:\n    npus: 64\n"
                                          "    links: edges.csv\n"
                                       << kTail;
-    const SimulationSpec spec = loadProject(dir.file("p.yaml"));
-    saveProject(spec, dir.file("saved.yaml"));
-    const std::string saved = readInputFile(dir.file("saved.yaml"), "saved");
+    const SimulationSpec spec = loadProject(dir.path("p.yaml"));
+    saveProject(spec, dir.path("saved.yaml"));
+    const std::string saved = readInputFile(dir.path("saved.yaml"), "saved");
     EXPECT_THAT(saved, HasSubstr("links: \"saved.links.csv\""));
     EXPECT_LT(saved.size(), 4096u);
-    const SimulationSpec back = loadProject(dir.file("saved.yaml"));
+    const SimulationSpec back = loadProject(dir.path("saved.yaml"));
     ASSERT_TRUE(back.platform.graph);
     ASSERT_EQ(back.platform.graph->links.size(), spec.platform.graph->links.size());
     for (size_t i = 0; i < back.platform.graph->links.size(); ++i) {
@@ -116,16 +116,16 @@ TEST(GraphLimits, ALargeGraphIsSavedWithItsLinksInACsvFile) {
                     a.bidirectional == b.bidirectional)
             << i;
     }
-    std::ofstream(dir.file("bad.csv")) << "from,to,bandwidth,latency\nnpu0,npu99,50 GB/s,1 us\n";
-    std::ofstream(dir.file("bad.yaml")) << "name: bad\nplatform:\n  graph:\n    npus: 2\n"
+    std::ofstream(dir.path("bad.csv")) << "from,to,bandwidth,latency\nnpu0,npu99,50 GB/s,1 us\n";
+    std::ofstream(dir.path("bad.yaml")) << "name: bad\nplatform:\n  graph:\n    npus: 2\n"
                                            "    links: bad.csv\n"
                                         << kTail;
-    const std::string what = configtest::errorText([&] { loadProject(dir.file("bad.yaml")); });
+    const std::string what = configtest::errorText([&] { loadProject(dir.path("bad.yaml")); });
     EXPECT_THAT(what, HasSubstr("bad.csv:2"));
     EXPECT_THAT(what, HasSubstr("npu99"));
     const std::string missing = configtest::errorText([&] {
         parseProject("name: m\nplatform:\n  graph:\n    npus: 2\n    links: nowhere.csv\n" + kTail,
-                     dir.file("m.yaml"));
+                     dir.path("m.yaml"));
     });
     EXPECT_THAT(missing, HasSubstr("m.yaml:5"));
     EXPECT_THAT(missing, HasSubstr("nowhere.csv"));

@@ -12,7 +12,7 @@
 
 using namespace astrolabe;
 using astrolabe::configtest::errorText;
-using astrolabe::configtest::ScratchDir;
+using astrolabe::test::TempDir;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -59,7 +59,7 @@ TEST(GraphProject, ReadsLinksAndRoundTrips) {
     ASSERT_EQ(s.platform.dimensions.size(), 1u);
     EXPECT_EQ(s.platform.dimensions[0].bandwidthBytesPerSecond, 25e9) << "nominal: the lowest";
 
-    ScratchDir dir;
+    TempDir dir;
     const std::string path = dir.path("saved.yaml");
     saveProject(s, path);
     const SimulationSpec again = loadProject(path);
@@ -265,7 +265,7 @@ TEST(GraphProject, RoutingRoundTripsAndBadValuesAreRefused) {
                                    "GB/s, latency: 100 ns, routing: ecmp}\n");
     ASSERT_TRUE(s.platform.graph);
     EXPECT_EQ(s.platform.graph->routing, GraphRouting::Ecmp);
-    ScratchDir dir;
+    TempDir dir;
     saveProject(s, dir.path("ecmp.yaml"));
     EXPECT_THAT(readInputFile(dir.path("ecmp.yaml"), "the project"),
                 HasSubstr("\n    routing: ecmp\n"));
@@ -287,7 +287,7 @@ TEST(GraphProject, PositionsRoundTripAndBadOnesAreRefused) {
     ASSERT_TRUE(s.platform.graph->hasPositions());
     EXPECT_EQ(s.platform.graph->positions[2], (GraphPoint{-40, 1000}));
     EXPECT_EQ(s.platform.graph->positions[3], (GraphPoint{40, 60}));
-    ScratchDir dir;
+    TempDir dir;
     saveProject(s, dir.path("placed.yaml"));
     const std::string text = readInputFile(dir.path("placed.yaml"), "the project");
     EXPECT_THAT(text, HasSubstr("    positions:\n      npu0: [0, 0]\n      npu1: [80.5, 0]\n"

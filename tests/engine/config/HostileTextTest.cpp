@@ -3,11 +3,11 @@
 #include "ConfigTestSupport.h"
 #include "astra/AstraSystemConfig.h"
 #include "core/Error.h"
-#include "engine/store/TempDir.h"
 #include "engine/sweep/RingProject.h"
 #include "graph/GraphCsv.h"
 #include "project/ProjectFile.h"
 #include "project/SweepFile.h"
+#include "support/TempDir.h"
 #include "sweep/SweepPlan.h"
 
 #include <gmock/gmock.h>
@@ -113,7 +113,7 @@ TEST(HostileText, ARepeatedHugeJsonKeyIsQuotedShort) {
 // A sweep whose project is the sweep file itself said "the base project has no system".
 TEST(HostileText, ASweepThatIsItsOwnProjectIsNamed) {
     test::TempDir dir("sweep_self");
-    const std::string sweep = dir.file("s.yaml");
+    const std::string sweep = dir.path("s.yaml");
     test::writeText(sweep, "project: s.yaml\naxes: [{path: system.chunks, values: [1]}]\n");
     const std::string what = errorText([&] { planSweep(sweep); });
     EXPECT_THAT(what, HasSubstr("s.yaml:1:10: project: names this sweep file itself"));
@@ -123,12 +123,12 @@ TEST(HostileText, ASweepThatIsItsOwnProjectIsNamed) {
 // A constraint that cannot be evaluated was reported once per point (twice for two points).
 TEST(HostileText, AConstraintErrorIsReportedOnce) {
     test::TempDir dir("sweep_constraint_once");
-    test::writeText(dir.file("project.yaml"), test::kRingProject);
-    test::writeText(dir.file("s.yaml"), "project: project.yaml\n"
+    test::writeText(dir.path("project.yaml"), test::kRingProject);
+    test::writeText(dir.path("s.yaml"), "project: project.yaml\n"
                                         "axes: [{path: system.chunks, values: [1, 2, 4]}]\n"
                                         "constraints: [chunk <= 2]\n");
     try {
-        planSweep(dir.file("s.yaml"));
+        planSweep(dir.path("s.yaml"));
         ADD_FAILURE() << "planned";
     } catch (const ErrorList& e) {
         ASSERT_EQ(e.errors().size(), 1u) << e.what();

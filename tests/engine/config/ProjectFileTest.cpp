@@ -10,7 +10,7 @@
 
 using namespace astrolabe;
 using astrolabe::configtest::errorText;
-using astrolabe::configtest::ScratchDir;
+using astrolabe::test::TempDir;
 using ::testing::HasSubstr;
 
 namespace fs = std::filesystem;
@@ -32,7 +32,7 @@ SimulationSpec withoutProvenance(SimulationSpec spec) {
     return spec;
 }
 
-SimulationSpec roundTrip(const SimulationSpec& spec, const ScratchDir& dir) {
+SimulationSpec roundTrip(const SimulationSpec& spec, const TempDir& dir) {
     const std::string path = dir.path("saved/again.yaml");
     fs::create_directories(fs::path(path).parent_path());
     saveProject(spec, path);
@@ -40,7 +40,7 @@ SimulationSpec roundTrip(const SimulationSpec& spec, const ScratchDir& dir) {
 }
 
 // A project that sets every key to a non-default value.
-std::string everyKeyProject(const ScratchDir& dir) {
+std::string everyKeyProject(const TempDir& dir) {
     for (int i = 0; i < 16; ++i)
         dir.write("traces/llm." + std::to_string(i) + ".et", "");
     return dir.write("every/project.yaml", R"(
@@ -156,7 +156,7 @@ TEST(ProjectFile, BundledProjectsLoad) {
 }
 
 TEST(ProjectFile, EveryKeyIsReadWithItsUnit) {
-    ScratchDir dir;
+    TempDir dir;
     const SimulationSpec s = loadProject(everyKeyProject(dir));
     EXPECT_EQ(s.name, "Every key: set");
     EXPECT_EQ(s.platform.dimensions[0].bandwidthBytesPerSecond, 741.34 * 1073741824.0);
@@ -188,7 +188,7 @@ TEST(ProjectFile, EveryKeyIsReadWithItsUnit) {
 }
 
 TEST(ProjectFile, SaveThenLoadGivesBackEveryField) {
-    ScratchDir dir;
+    TempDir dir;
     for (const std::string& source :
          {everyKeyProject(dir), bundledProject("quickstart").string(),
           bundledProject("hgx-h100").string(), bundledProject("torus-2d").string()}) {
@@ -203,7 +203,7 @@ TEST(ProjectFile, SaveThenLoadGivesBackEveryField) {
 // The memory section, derived from the schema, writes what the hand-written writer wrote (whole
 // ns and GB/s, node counts only when set) and reads it back, for each memory type.
 TEST(ProjectFile, EachMemoryTypeSavesAndLoadsBack) {
-    ScratchDir dir;
+    TempDir dir;
     SimulationSpec spec = loadProject(bundledProject("quickstart").string());
     for (int t = 0; t <= static_cast<int>(RemoteMemoryType::Pooled); ++t) {
         spec.memory.type = static_cast<RemoteMemoryType>(t);
@@ -228,7 +228,7 @@ TEST(ProjectFile, EachMemoryTypeSavesAndLoadsBack) {
 
 // platform.accelerator: written only when named, read back, beside dimensions or a graph.
 TEST(ProjectFile, TheAcceleratorSavesAndLoadsBack) {
-    ScratchDir dir;
+    TempDir dir;
     SimulationSpec spec = loadProject(bundledProject("quickstart").string());
     EXPECT_EQ(spec.platform.accelerator, "");
     EXPECT_EQ(projectYamlText(spec, dir.path("p.yaml")).find("accelerator"), std::string::npos);
@@ -239,7 +239,7 @@ TEST(ProjectFile, TheAcceleratorSavesAndLoadsBack) {
 }
 
 TEST(ProjectFile, SavedTextIsReadable) {
-    ScratchDir dir;
+    TempDir dir;
     const std::string text =
         projectYamlText(loadProject(bundledProject("quickstart").string()), dir.path("p.yaml"));
     EXPECT_THAT(text, HasSubstr("- {type: Ring, size: 8, bandwidth: 50 GiB/s, latency: 500 ns}"));
@@ -252,7 +252,7 @@ TEST(ProjectFile, SavedTextIsReadable) {
 // YAML's special characters, quotes, backslashes, every control character and UTF-8 reads back
 // byte for byte.
 TEST(ProjectFile, AnyNameReadsBackExactly) {
-    ScratchDir dir;
+    TempDir dir;
     SimulationSpec spec = loadProject(bundledProject("quickstart").string());
     std::string awkward = "#: - {a: [b]} 'q' \"dq\" \\back\\ ~ null true 0x1F & * ! | > % @ `";
     for (int c = 1; c < 0x20; ++c)
@@ -276,12 +276,12 @@ TEST(ProjectFile, AstraInputsSaveAsAProject) {
     in.networkFile = (ref / "examples/network/analytical/HGX-H100-validated.yml").string();
     in.injectionScale = 3;
     const SimulationSpec imported = importAstraConfiguration(in);
-    ScratchDir dir;
+    TempDir dir;
     EXPECT_EQ(withoutProvenance(roundTrip(imported, dir)), withoutProvenance(imported));
 }
 
 TEST(ProjectFile, ReferencesToAstraSimFilesResolveAgainstTheProjectFolder) {
-    ScratchDir dir;
+    TempDir dir;
     dir.write("astra/net.yml",
               "topology: [Ring]\nnpus_count: [4]\nbandwidth: [50]\nlatency: [5]\n");
     dir.write("astra/sys.json", R"({"scheduling-policy": "FIFO", "endpoint-delay": 4,
@@ -323,7 +323,7 @@ workload: {microbenchmark: {collective: all-reduce, size: 1 MiB}}
 }
 
 TEST(ProjectFile, QuantitiesNeedExplicitUnits) {
-    ScratchDir dir;
+    TempDir dir;
     const auto projectWith = [&](const std::string& systemExtra, const std::string& memory) {
         return dir.write("u.yaml", "platform:\n  dimensions:\n"
                                    "    - {type: Ring, size: 4, bandwidth: 5 GB/s, latency: 1 ns}\n"

@@ -1,11 +1,11 @@
 // What a serving run records per request and per replica, and how the project database keeps
 // it: the records' phases in order, replica stats that add up, and a byte-exact round trip.
-#include "../store/TempDir.h"
 #include "ServingTestSupport.h"
 #include "core/Error.h"
 #include "serving/ServingCodec.h"
 #include "serving/ServingRun.h"
 #include "store/ProjectDatabase.h"
+#include "support/TempDir.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -131,7 +131,7 @@ TEST(ServingRecords, ProjectDatabaseKeepsTheRecordsWithTheRun) {
     run.name = "serving";
     run.npuCount = r.summary.gpus;
     run.attachments.emplace_back(kServingAttachment, encodeServingResult(r));
-    ProjectDatabase db(dir.file("astrolabe.db"));
+    ProjectDatabase db(dir.path("astrolabe.db"));
     const int64_t id = db.saveRun(run, RunProvenance{});
     const std::optional<std::string> bytes = db.loadAttachment(id, kServingAttachment);
     ASSERT_TRUE(bytes.has_value());
@@ -169,7 +169,7 @@ TEST(ServingRecords, AStoredRunReadsBackItsKvOccupancyAndPreemptionsOverTime) {
     run.name = "serving";
     run.npuCount = r.summary.gpus;
     run.attachments.emplace_back(kServingAttachment, encodeServingResult(r));
-    ProjectDatabase db(dir.file("astrolabe.db"));
+    ProjectDatabase db(dir.path("astrolabe.db"));
     const int64_t id = db.saveRun(run, RunProvenance{});
     const std::optional<std::string> bytes = db.loadAttachment(id, kServingAttachment);
     ASSERT_TRUE(bytes.has_value());

@@ -1,9 +1,9 @@
 // kill -9 while a run is being written: the run must be wholly present or absent, and the file
 // must pass PRAGMA integrity_check. POSIX only (fork/kill).
-#include "engine/store/TempDir.h"
 #include "store/ProjectDatabase.h"
 #include "store/Sqlite.h"
 #include "support/SyntheticRun.h"
+#include "support/TempDir.h"
 
 #include <algorithm>
 #include <chrono>
@@ -19,7 +19,7 @@ using namespace astrolabe;
 
 TEST(CrashSafety, KillNineDuringSaveNeverLeavesAPartialRun) {
     test::TempDir dir("crash");
-    const std::string path = dir.file("crash.db");
+    const std::string path = dir.path("crash.db");
     test::SyntheticRunShape shape;
     shape.npus = 256;
     shape.steps = 150; // ~80k intervals, 40k collectives, 80k phases: a save takes tens of ms
@@ -31,7 +31,7 @@ TEST(CrashSafety, KillNineDuringSaveNeverLeavesAPartialRun) {
     // after committed ones.
     int64_t saveUs = 0;
     {
-        ProjectDatabase timing(dir.file("timing.db"));
+        ProjectDatabase timing(dir.path("timing.db"));
         const auto start = std::chrono::steady_clock::now();
         timing.saveRun(big, {});
         saveUs = std::chrono::duration_cast<std::chrono::microseconds>(

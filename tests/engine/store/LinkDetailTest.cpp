@@ -1,11 +1,11 @@
 // Link detail beyond the limit: a run with more links than LinkDetailPolicy::maxLinks keeps its
 // per-link totals exactly and its utilization series per group of links (record/LinkGroups.h);
 // a run within the limit is stored per link, as before.
-#include "engine/store/TempDir.h"
 #include "record/LinkGroups.h"
 #include "store/ProjectDatabase.h"
 #include "store/Sqlite.h"
 #include "support/SyntheticRun.h"
+#include "support/TempDir.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -83,7 +83,7 @@ TEST(LinkGroups, GroupsAreConsecutiveRanksOfOneDimensionWithMeanAndMax) {
 
 TEST(LinkDetail, SmallRunIsStoredPerLinkExactlyAsBefore) {
     TempDir dir("link_detail_small");
-    const std::string path = dir.file("p.db");
+    const std::string path = dir.path("p.db");
     const RunResult r = test::makeSyntheticRun(); // 8 NPUs x 2 dimensions: 16 links
     int64_t id = 0;
     std::shared_ptr<const RunResult> back;
@@ -102,7 +102,7 @@ TEST(LinkDetail, SmallRunIsStoredPerLinkExactlyAsBefore) {
 
 TEST(LinkDetail, ThresholdIsMoreLinksThanTheLimit) {
     TempDir dir("link_detail_threshold");
-    const std::string path = dir.file("p.db");
+    const std::string path = dir.path("p.db");
     const RunResult r = test::makeSyntheticRun(); // 16 links
     ProjectDatabase db(path);
     LinkDetailPolicy policy;
@@ -123,7 +123,7 @@ TEST(LinkDetail, ThresholdIsMoreLinksThanTheLimit) {
 
 TEST(LinkDetail, GroupedRunKeepsWhatTheViewsNeedAndExactTotals) {
     TempDir dir("link_detail_grouped");
-    const std::string path = dir.file("p.db");
+    const std::string path = dir.path("p.db");
     test::SyntheticRunShape shape;
     shape.npus = 64;
     shape.dims = 3;

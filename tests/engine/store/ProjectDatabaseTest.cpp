@@ -1,12 +1,12 @@
 #include "store/ProjectDatabase.h"
 
 #include "core/Error.h"
-#include "engine/store/TempDir.h"
 #include "store/RunStorage.h"
 #include "store/Schema.h"
 #include "store/Sha256.h"
 #include "store/Sqlite.h"
 #include "support/SyntheticRun.h"
+#include "support/TempDir.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -58,7 +58,7 @@ void expectSameIntervals(const std::vector<ActivityInterval>& a,
 
 TEST(ProjectDatabase, SavedRunReloadsWithEveryTable) {
     TempDir dir("db_roundtrip");
-    ProjectDatabase db(dir.file("p.db"));
+    ProjectDatabase db(dir.path("p.db"));
     EXPECT_EQ(db.schemaVersion(), kSchemaVersion);
     const RunResult r = makeSyntheticRun();
     const int64_t id = db.saveRun(r, provenance());
@@ -111,7 +111,7 @@ TEST(ProjectDatabase, SavedRunReloadsWithEveryTable) {
 // run draws its memory line; a run without it stores no such record.
 TEST(ProjectDatabase, MemoryUsageOverTimeReloads) {
     TempDir dir("db_memory");
-    ProjectDatabase db(dir.file("p.db"));
+    ProjectDatabase db(dir.path("p.db"));
     RunResult r = makeSyntheticRun();
     const int64_t plain = db.saveRun(r, provenance());
     EXPECT_TRUE(db.loadResult(plain)->memoryUsage.empty());
@@ -134,7 +134,7 @@ TEST(ProjectDatabase, MemoryUsageOverTimeReloads) {
 
 TEST(ProjectDatabase, WindowQueriesMatchBruteForce) {
     TempDir dir("db_window");
-    ProjectDatabase db(dir.file("p.db"));
+    ProjectDatabase db(dir.path("p.db"));
     SyntheticRunShape shape;
     shape.npus = 64;
     shape.steps = 40;
@@ -170,7 +170,7 @@ TEST(ProjectDatabase, WindowQueriesMatchBruteForce) {
 
 TEST(ProjectDatabase, RenameTagNotesDelete) {
     TempDir dir("db_ops");
-    ProjectDatabase db(dir.file("p.db"));
+    ProjectDatabase db(dir.path("p.db"));
     const int64_t a = db.saveRun(makeSyntheticRun(), provenance());
     const int64_t b = db.saveRun(makeSyntheticRun(), provenance());
     db.renameRun(a, "first");
@@ -187,7 +187,7 @@ TEST(ProjectDatabase, RenameTagNotesDelete) {
     EXPECT_FALSE(db.findRun(a));
     EXPECT_EQ(db.listRuns().size(), 1u);
     EXPECT_THROW(db.loadActivities(a, SimTime::zero(), SimTime::max()), Error);
-    SqliteConnection raw(dir.file("p.db"));
+    SqliteConnection raw(dir.path("p.db"));
     for (const char* table : {"timeline_chunks", "npu_summaries", "links", "run_blobs", "run_tags"})
         EXPECT_EQ(raw.queryInt(std::string("SELECT count(*) FROM ") + table +
                                " WHERE run_id = " + std::to_string(a)),
@@ -205,7 +205,7 @@ TEST(ProjectDatabase, ConcurrentFirstRunsOnANewDatabaseAreAllStored) {
     TempDir dir("db_concurrent");
     const RunResult run = makeSyntheticRun();
     for (int round = 0; round < 5; ++round) {
-        const std::string path = dir.file("round" + std::to_string(round) + ".db");
+        const std::string path = dir.path("round" + std::to_string(round) + ".db");
         int go[2];
         ASSERT_EQ(::pipe(go), 0);
         std::vector<pid_t> children;
@@ -252,7 +252,7 @@ TEST(ProjectDatabase, ConcurrentFirstRunsOnANewDatabaseAreAllStored) {
 
 TEST(ProjectDatabase, FailedRunIsStoredWithItsMessage) {
     TempDir dir("db_failed");
-    ProjectDatabase db(dir.file("p.db"));
+    ProjectDatabase db(dir.path("p.db"));
     SimulationSpec spec;
     spec.name = "broken";
     const int64_t id =
@@ -267,16 +267,16 @@ TEST(ProjectDatabase, FailedRunIsStoredWithItsMessage) {
 
 TEST(RunStorage, ProvenanceHashesTheInputFilesAndTheConfiguration) {
     TempDir dir("db_provenance");
-    const std::string project = dir.file("project.yaml");
+    const std::string project = dir.path("project.yaml");
     std::ofstream(project) << "name: demo\n";
     SimulationSpec spec;
     spec.name = "demo";
     spec.sourceFile = project;
     spec.platform.dimensions = {{BlockKind::Ring, 8, 50e9, 500}};
-    EXPECT_EQ(defaultDatabasePath(project), dir.file("astrolabe.db"));
+    EXPECT_EQ(defaultDatabasePath(project), dir.path("astrolabe.db"));
     EXPECT_EQ(defaultDatabasePath(""), "astrolabe.db");
     const int64_t id = saveRunToProjectDb("", spec, makeSyntheticRun(), 2.0);
-    ProjectDatabase db(dir.file("astrolabe.db"));
+    ProjectDatabase db(dir.path("astrolabe.db"));
     const RunRecord r = db.run(id);
     EXPECT_DOUBLE_EQ(r.wallSeconds, 2.0);
     EXPECT_NE(r.configJson.find("\"npuCount\":8"), std::string::npos);

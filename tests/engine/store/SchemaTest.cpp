@@ -2,10 +2,10 @@
 
 #include "TestPaths.h"
 #include "core/Error.h"
-#include "engine/store/TempDir.h"
 #include "store/ProjectDatabase.h"
 #include "store/Sqlite.h"
 #include "support/SyntheticRun.h"
+#include "support/TempDir.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -31,7 +31,7 @@ TEST(Schema, TheResultFormatDocStatesTheCurrentVersion) {
 
 TEST(Schema, VersionOneDatabaseIsMigratedInPlaceKeepingItsRuns) {
     TempDir dir("schema_v1");
-    const std::string path = dir.file("old.db");
+    const std::string path = dir.path("old.db");
     {
         // What Astrolabe with schema 1 wrote: its tables and a run, and no notes/tags.
         SqliteConnection old(path);
@@ -61,7 +61,7 @@ TEST(Schema, VersionOneDatabaseIsMigratedInPlaceKeepingItsRuns) {
 
 TEST(Schema, VersionTwoRunsGetNumbersInInsertionOrder) {
     TempDir dir("schema_v2");
-    const std::string path = dir.file("old.db");
+    const std::string path = dir.path("old.db");
     {
         // Schema 2 had no per-project run numbers; ids 1, 2, 5 (3 and 4 were deleted).
         SqliteConnection old(path);
@@ -90,7 +90,7 @@ TEST(Schema, VersionTwoRunsGetNumbersInInsertionOrder) {
 
 TEST(Schema, VersionThreeRunsKeepTheirPerLinkSeries) {
     TempDir dir("schema_v3");
-    const std::string path = dir.file("old.db");
+    const std::string path = dir.path("old.db");
     {
         // Schema 3 had no link_group_series: every run kept one series per link.
         SqliteConnection old(path);
@@ -113,7 +113,7 @@ TEST(Schema, VersionThreeRunsKeepTheirPerLinkSeries) {
 
 TEST(Schema, VersionFourDimensionBusyTimesBecomeTheirLinksMean) {
     TempDir dir("schema_v4");
-    const std::string path = dir.file("old.db");
+    const std::string path = dir.path("old.db");
     {
         // Schema 4 stored a dimension's busy time as the sum over its links: here 2 links busy
         // 600 ps in all of a 1000 ps run (utilization 600 / (2 x 1000) = 0.3).
@@ -134,7 +134,7 @@ TEST(Schema, VersionFourDimensionBusyTimesBecomeTheirLinksMean) {
 
 TEST(Schema, NewerDatabaseIsRefusedNamingBothVersions) {
     TempDir dir("schema_newer");
-    const std::string path = dir.file("future.db");
+    const std::string path = dir.path("future.db");
     {
         SqliteConnection future(path);
         future.exec("CREATE TABLE runs(id INTEGER PRIMARY KEY, mystery BLOB)");
@@ -155,7 +155,7 @@ TEST(Schema, NewerDatabaseIsRefusedNamingBothVersions) {
 
 TEST(Schema, NotADatabaseIsAClearError) {
     TempDir dir("schema_garbage");
-    const std::string path = dir.file("garbage.db");
+    const std::string path = dir.path("garbage.db");
     {
         std::FILE* f = std::fopen(path.c_str(), "wb");
         std::fputs("this is not an SQLite database, just some text long enough to have a header",

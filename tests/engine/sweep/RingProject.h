@@ -3,8 +3,8 @@
 // all-reduce, 117,780 ns), written where a test needs it; and the error a sweep file gives.
 
 #include "core/Error.h"
-#include "engine/store/TempDir.h"
 #include "project/SweepFile.h"
+#include "support/TempDir.h"
 
 #include <fstream>
 #include <string>
@@ -36,9 +36,9 @@ inline void writeText(const std::string& path, const std::string& text) {
 
 /// The ring project as project.yaml and `sweep` as sweep.yaml in `dir`; the sweep file's path.
 inline std::string writeRingSweep(const TempDir& dir, const std::string& sweep) {
-    writeText(dir.file("project.yaml"), kRingProject);
-    writeText(dir.file("sweep.yaml"), sweep);
-    return dir.file("sweep.yaml");
+    writeText(dir.path("project.yaml"), kRingProject);
+    writeText(dir.path("sweep.yaml"), sweep);
+    return dir.path("sweep.yaml");
 }
 
 /// What reading `text` as a sweep file "s.yaml" throws, or "no error".

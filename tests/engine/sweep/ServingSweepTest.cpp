@@ -4,12 +4,12 @@
 // a project changes the settings the sweep names and nothing else.
 #include "sweep/ServingSweep.h"
 
-#include "engine/store/TempDir.h"
 #include "engine/sweep/RingProject.h"
 #include "project/ProjectFile.h"
 #include "serving/RateSearch.h"
 #include "serving/ServingRun.h"
 #include "store/RunStorage.h"
+#include "support/TempDir.h"
 #include "sweep/SweepRun.h"
 
 #include <gtest/gtest.h>
@@ -43,12 +43,12 @@ serving:
 )";
 
 std::string writeSweep(const test::TempDir& dir, const std::string& serving) {
-    test::writeText(dir.file("project.yaml"), kProject);
-    test::writeText(dir.file("sweep.yaml"), "project: project.yaml\n" + serving +
+    test::writeText(dir.path("project.yaml"), kProject);
+    test::writeText(dir.path("sweep.yaml"), "project: project.yaml\n" + serving +
                                                 "axes:\n"
                                                 "  - {path: serving.replicas, values: [1, 2]}\n"
                                                 "  - {path: serving.max-batch, values: [2, 64]}\n");
-    return dir.file("sweep.yaml");
+    return dir.path("sweep.yaml");
 }
 
 } // namespace
@@ -76,7 +76,7 @@ TEST(ServingSweep, EachPointIsTheServeRunOfItsProjectRankedByGoodputPerGpu) {
     const SweepPlan plan = planSweep(writeSweep(dir, ""));
     ASSERT_EQ(plan.points.size(), 4u);
     EXPECT_EQ(plan.file.serving.objective, "goodput-per-gpu");
-    ProjectDatabase db(dir.file("sweep.db"));
+    ProjectDatabase db(dir.path("sweep.db"));
     std::map<size_t, double> goodput;
     runSweepOnThreads(plan, {0, 1, 2, 3}, 2, [&](PointOutcome&& o) {
         ASSERT_EQ(o.status, RunStatus::Ok) << o.error;
@@ -129,10 +129,10 @@ TEST(ServingSweep, ApplyingAPointChangesTheSettingsTheSweepNamesAndKeepsTheOther
     test::TempDir dir("serving_sweep_apply");
     const std::string sweep = writeSweep(dir, "set:\n  serving.tpot-slo: 40 ms\n");
     const SweepPlan plan = planSweep(sweep);
-    SimulationSpec edited = loadProject(dir.file("project.yaml"));
+    SimulationSpec edited = loadProject(dir.path("project.yaml"));
     edited.serving.seed = 7;     // changed in the window, not named by the sweep
     edited.serving.gpu = "h200"; // likewise
-    const SimulationSpec applied = applySweepPoint(edited, dir.file("project.yaml"), plan, 2);
+    const SimulationSpec applied = applySweepPoint(edited, dir.path("project.yaml"), plan, 2);
     EXPECT_EQ(applied.serving.replicas, 2);
     EXPECT_EQ(applied.serving.maxBatch, 2);
     EXPECT_EQ(applied.serving.tpotSloNs, 40e6);

@@ -1,9 +1,9 @@
 // Sweeps under hostile input (issue #54): planning and constraints in bounded time and memory,
 // and sweep files that would silently do something else than they say.
-#include "engine/store/TempDir.h"
 #include "engine/sweep/RingProject.h"
 #include "project/SweepFile.h"
 #include "support/Bounded.h"
+#include "support/TempDir.h"
 #include "sweep/SweepExpression.h"
 #include "sweep/SweepLock.h"
 #include "sweep/SweepPlan.h"
@@ -115,7 +115,7 @@ TEST(SweepFile, TwoAxesOnOneSettingAreRefusedNamingBoth) {
 // or another database, is not held up; letting go removes the lock file.
 TEST(SweepLock, TheSameSweepIntoTheSameDatabaseIsClaimedOnce) {
     test::TempDir dir("sweep_lock");
-    const std::string db = dir.file("astrolabe.db");
+    const std::string db = dir.path("astrolabe.db");
     {
         const SweepLock first(db, "0123456789abcdef");
         EXPECT_TRUE(std::filesystem::exists(SweepLock::lockPath(db, "0123456789abcdef")));
@@ -130,7 +130,7 @@ TEST(SweepLock, TheSameSweepIntoTheSameDatabaseIsClaimedOnce) {
                 << what;
         }
         EXPECT_NO_THROW(SweepLock(db, "fedcba9876543210"));
-        EXPECT_NO_THROW(SweepLock(dir.file("other.db"), "0123456789abcdef"));
+        EXPECT_NO_THROW(SweepLock(dir.path("other.db"), "0123456789abcdef"));
     }
     EXPECT_FALSE(std::filesystem::exists(SweepLock::lockPath(db, "0123456789abcdef")));
     EXPECT_NO_THROW(SweepLock(db, "0123456789abcdef"));

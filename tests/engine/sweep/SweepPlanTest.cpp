@@ -2,9 +2,9 @@
 #include "sweep/SweepPlan.h"
 
 #include "TestPaths.h"
-#include "engine/store/TempDir.h"
 #include "engine/sweep/RingProject.h"
 #include "project/SweepFile.h"
+#include "support/TempDir.h"
 #include "sweep/SweepExpression.h"
 
 #include <filesystem>
@@ -201,7 +201,7 @@ TEST(SweepPlan, PointsAreTheBaseProjectWithTheAxesValues) {
                          "  - {path: run.record-timeline, values: [false]}\n"
                          "constraints:\n"
                          "  - {require: npus * chunks <= 32, reason: too many messages}\n");
-    const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
+    const SweepPlan plan = planSweep(dir.path("sweep.yaml"));
     ASSERT_EQ(plan.points.size(), 6u);
     EXPECT_EQ(plan.runnable(), 5u);
     EXPECT_EQ(plan.identity.size(), 16u);
@@ -235,9 +235,9 @@ TEST(SweepPlan, TheDocsExampleFilePlansAsPrinted) {
     const std::string example = text.substr(begin, text.find("```", begin) - begin);
     test::TempDir dir("sweep_doc");
     std::filesystem::copy_file(ASTROLABE_SOURCE_DIR + "/projects/torus-2d/project.yaml",
-                               dir.file("project.yaml"));
-    test::writeText(dir.file("sweep.yaml"), example);
-    const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
+                               dir.path("project.yaml"));
+    test::writeText(dir.path("sweep.yaml"), example);
+    const SweepPlan plan = planSweep(dir.path("sweep.yaml"));
     // 40 draws; a point drawn twice runs once.
     EXPECT_LE(plan.points.size(), 40u);
     EXPECT_GE(plan.points.size(), 30u);
@@ -251,13 +251,13 @@ TEST(SweepPlan, TheDocsExampleFilePlansAsPrinted) {
 
 TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
     test::TempDir dir("sweep_bad");
-    test::writeText(dir.file("project.yaml"), test::kRingProject);
-    test::writeText(dir.file("bad-path.yaml"),
+    test::writeText(dir.path("project.yaml"), test::kRingProject);
+    test::writeText(dir.path("bad-path.yaml"),
                     "project: project.yaml\naxes:\n"
                     "  - {path: \"platform.dimensions[1].size\", values: [2]}\n"
                     "  - {path: sytem.chunks, values: [2]}\n");
     try {
-        planSweep(dir.file("bad-path.yaml"));
+        planSweep(dir.path("bad-path.yaml"));
         ADD_FAILURE();
     } catch (const ErrorList& e) {
         const std::string what = e.what();
@@ -267,10 +267,10 @@ TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
         EXPECT_NE(what.find("bad-path.yaml:4:5"), std::string::npos) << what;
         EXPECT_NE(what.find("the base project has no sytem"), std::string::npos) << what;
     }
-    test::writeText(dir.file("bad-value.yaml"), "project: project.yaml\naxes:\n"
+    test::writeText(dir.path("bad-value.yaml"), "project: project.yaml\naxes:\n"
                                                 "  - {path: system.chunks, values: [2, 0]}\n");
     try {
-        planSweep(dir.file("bad-value.yaml"));
+        planSweep(dir.path("bad-value.yaml"));
         ADD_FAILURE();
     } catch (const ErrorList& e) {
         const std::string what = e.what();
@@ -282,12 +282,12 @@ TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
     // A base project no point can fix is reported once, with the points it spoils.
     std::string broken = test::kRingProject;
     broken.erase(broken.find("  chunks: 4\n"), 12);
-    test::writeText(dir.file("project.yaml"), broken);
-    test::writeText(dir.file("all-bad.yaml"),
+    test::writeText(dir.path("project.yaml"), broken);
+    test::writeText(dir.path("all-bad.yaml"),
                     "project: project.yaml\naxes:\n"
                     "  - {path: system.endpoint-delay, values: [1 ns, 2 ns, 3 ns, 4 ns]}\n");
     try {
-        planSweep(dir.file("all-bad.yaml"));
+        planSweep(dir.path("all-bad.yaml"));
         ADD_FAILURE();
     } catch (const ErrorList& e) {
         const std::string what = e.what();
@@ -298,12 +298,12 @@ TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
             << what;
         EXPECT_NE(what.find("system.chunks: required key is missing"), std::string::npos) << what;
     }
-    test::writeText(dir.file("project.yaml"), test::kRingProject);
+    test::writeText(dir.path("project.yaml"), test::kRingProject);
     // The same point skipped by a constraint is no error.
-    test::writeText(dir.file("skipped.yaml"), "project: project.yaml\naxes:\n"
+    test::writeText(dir.path("skipped.yaml"), "project: project.yaml\naxes:\n"
                                               "  - {path: system.chunks, values: [2, 0]}\n"
                                               "constraints: [chunks >= 1]\n");
-    const SweepPlan plan = planSweep(dir.file("skipped.yaml"));
+    const SweepPlan plan = planSweep(dir.path("skipped.yaml"));
     EXPECT_EQ(plan.runnable(), 1u);
     EXPECT_EQ(plan.points[1].skipReason, "\"chunks >= 1\" does not hold (chunks = 0)");
 }
@@ -342,13 +342,13 @@ TEST(SweepPlan, TheProjectsAcceleratorIsTheGeneratorsGpu) {
     std::string project = test::kRingProject;
     const std::string platform = "platform:\n";
     project.replace(project.find(platform), platform.size(), platform + "  accelerator: h100\n");
-    test::writeText(dir.file("project.yaml"), project);
+    test::writeText(dir.path("project.yaml"), project);
     auto generated = [&](const std::string& generate) {
         test::writeText(
-            dir.file("sweep.yaml"),
+            dir.path("sweep.yaml"),
             "project: project.yaml\ngenerate: {preset: llama3.2-1b, layers: 2, dp: 8, " + generate +
                 "}\naxes:\n  - {path: system.chunks, values: [1]}\n");
-        const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
+        const SweepPlan plan = planSweep(dir.path("sweep.yaml"));
         EXPECT_EQ(plan.work(0).spec.platform.accelerator, "h100");
         return *plan.work(0).generator;
     };
@@ -360,12 +360,12 @@ TEST(SweepPlan, TheProjectsAcceleratorIsTheGeneratorsGpu) {
     EXPECT_DOUBLE_EQ(generated("gpu: a100-80gb").compute.peakTflops, 312);    // the row's gpu
     // A name outside the library is an error naming the key.
     project.replace(project.find("h100"), 4, "h1000");
-    test::writeText(dir.file("project.yaml"), project);
-    test::writeText(dir.file("sweep.yaml"),
+    test::writeText(dir.path("project.yaml"), project);
+    test::writeText(dir.path("sweep.yaml"),
                     "project: project.yaml\ngenerate: {preset: llama3.2-1b, layers: 2, dp: 8}\n"
                     "axes:\n  - {path: system.chunks, values: [1]}\n");
     try {
-        (void)planSweep(dir.file("sweep.yaml")).work(0);
+        (void)planSweep(dir.path("sweep.yaml")).work(0);
         FAIL() << "h1000 is not in the accelerator library";
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("platform.accelerator"), std::string::npos)

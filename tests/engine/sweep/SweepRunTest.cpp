@@ -1,10 +1,10 @@
 // Running sweep points on threads into the project database, and resuming.
 #include "sweep/SweepRun.h"
 
-#include "engine/store/TempDir.h"
 #include "engine/sweep/RingProject.h"
 #include "project/ProjectFile.h"
 #include "simulation/Simulation.h"
+#include "support/TempDir.h"
 
 #include <filesystem>
 #include <fstream>
@@ -36,9 +36,9 @@ std::map<size_t, int64_t> endTimes(const SweepPlan& plan, int jobs) {
 
 TEST(SweepRun, AnyNumberOfWorkersGivesTheSameResultsAsRunningEachProject) {
     test::TempDir dir("sweep_run");
-    test::writeText(dir.file("project.yaml"), test::kRingProject);
-    test::writeText(dir.file("sweep.yaml"), kSweep);
-    const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
+    test::writeText(dir.path("project.yaml"), test::kRingProject);
+    test::writeText(dir.path("sweep.yaml"), kSweep);
+    const SweepPlan plan = planSweep(dir.path("sweep.yaml"));
     const auto one = endTimes(plan, 1);
     ASSERT_EQ(one.size(), 9u);
     EXPECT_EQ(endTimes(plan, 2), one);
@@ -49,8 +49,8 @@ TEST(SweepRun, AnyNumberOfWorkersGivesTheSameResultsAsRunningEachProject) {
     std::string edited = test::kRingProject;
     edited.replace(edited.find("50 GiB/s"), 8, "100 GiB/s");
     edited.replace(edited.find("chunks: 4"), 9, "chunks: 2");
-    test::writeText(dir.file("edited.yaml"), edited);
-    EXPECT_EQ(runSimulation(loadProject(dir.file("edited.yaml")))->endTime.ps(), one.at(7));
+    test::writeText(dir.path("edited.yaml"), edited);
+    EXPECT_EQ(runSimulation(loadProject(dir.path("edited.yaml")))->endTime.ps(), one.at(7));
     // More bandwidth never makes the all-reduce slower.
     EXPECT_GT(one.at(2), one.at(5));
     EXPECT_GT(one.at(5), one.at(8));
@@ -58,10 +58,10 @@ TEST(SweepRun, AnyNumberOfWorkersGivesTheSameResultsAsRunningEachProject) {
 
 TEST(SweepRun, StoredPointsCarryTheirTagsAndAreNotRunAgain) {
     test::TempDir dir("sweep_store");
-    test::writeText(dir.file("project.yaml"), test::kRingProject);
-    test::writeText(dir.file("sweep.yaml"), kSweep);
-    const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
-    ProjectDatabase db(dir.file("astrolabe.db"));
+    test::writeText(dir.path("project.yaml"), test::kRingProject);
+    test::writeText(dir.path("sweep.yaml"), kSweep);
+    const SweepPlan plan = planSweep(dir.path("sweep.yaml"));
+    ProjectDatabase db(dir.path("astrolabe.db"));
     // The first run stores points 0..3 and is "interrupted".
     runSweepOnThreads(plan, {0, 1, 2, 3}, 2,
                       [&](PointOutcome&& o) { storeSweepPoint(db, plan, o); });
@@ -79,28 +79,28 @@ TEST(SweepRun, StoredPointsCarryTheirTagsAndAreNotRunAgain) {
         EXPECT_NE(r.notes.find("system.chunks"), std::string::npos);
     }
     // Editing the base project makes it another sweep: nothing of it is stored yet.
-    test::writeText(dir.file("project.yaml"), std::string(test::kRingProject) + "# edited\n");
-    const SweepPlan edited = planSweep(dir.file("sweep.yaml"));
+    test::writeText(dir.path("project.yaml"), std::string(test::kRingProject) + "# edited\n");
+    const SweepPlan edited = planSweep(dir.path("sweep.yaml"));
     EXPECT_NE(edited.identity, plan.identity);
     EXPECT_EQ(pendingSweepPoints(edited, storedSweepPoints(db, edited.identity)).size(), 9u);
 }
 
 TEST(SweepRun, AFailingPointIsStoredWithItsErrorAndTheOthersGoOn) {
     test::TempDir dir("sweep_fail");
-    test::writeText(dir.file("project.yaml"), test::kRingProject);
+    test::writeText(dir.path("project.yaml"), test::kRingProject);
     // Traces that are there (so the plan accepts them) but are not Chakra: the points that read
     // them fail when they run, not when they are planned.
-    std::filesystem::create_directories(dir.file("bad"));
+    std::filesystem::create_directories(dir.path("bad"));
     for (int npu = 0; npu < 8; ++npu)
-        test::writeText(dir.file("bad/trace." + std::to_string(npu) + ".et"), "not a trace");
-    test::writeText(dir.file("sweep.yaml"),
+        test::writeText(dir.path("bad/trace." + std::to_string(npu) + ".et"), "not a trace");
+    test::writeText(dir.path("sweep.yaml"),
                     "project: project.yaml\naxes:\n"
                     "  - {path: system.chunks, values: [1, 2]}\n"
                     "  - {path: workload, values: [{microbenchmark: {collective: all-reduce, "
                     "size: 1 MiB}}, {trace: bad/trace}]}\n");
-    const SweepPlan plan = planSweep(dir.file("sweep.yaml"));
+    const SweepPlan plan = planSweep(dir.path("sweep.yaml"));
     ASSERT_EQ(plan.runnable(), 4u);
-    ProjectDatabase db(dir.file("astrolabe.db"));
+    ProjectDatabase db(dir.path("astrolabe.db"));
     size_t failed = 0;
     runSweepOnThreads(plan, {0, 1, 2, 3}, 2, [&](PointOutcome&& o) {
         failed += o.status == RunStatus::Failed;

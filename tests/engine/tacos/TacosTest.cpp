@@ -8,6 +8,7 @@
 #include "engine/golden/GoldenSpec.h"
 #include "engine/tacos/ScheduleCheck.h"
 #include "graph/GraphGenerators.h"
+#include "support/TempDir.h"
 #include "tacos/Evaluate.h"
 #include "tacos/ScheduleExport.h"
 #include "tacos/Synthesizer.h"
@@ -74,14 +75,7 @@ std::vector<Named> platforms() {
             {"asymmetric", asymmetric()}};
 }
 
-/// A temporary folder, removed at the end of the test.
-struct TempDir {
-    fs::path path = fs::temp_directory_path() /
-                    ("astrolabe_tacos_" + std::to_string(::getpid()) + "_" +
-                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    TempDir() { fs::create_directories(path); }
-    ~TempDir() { fs::remove_all(path); }
-};
+using test::TempDir;
 
 SimulationSpec graphSpec(const GraphSpec& g) {
     SimulationSpec s =
@@ -126,7 +120,7 @@ TEST(Tacos, RingAllReduceMatchesTheRingAlgorithmInTheEngine) {
         o.bytes = 64ull << 20;
         const Schedule s = synthesize(g, o);
         EXPECT_EQ(s.steps, 2 * (n - 1)) << n;
-        const std::string prefix = (dir.path / "ring").string();
+        const std::string prefix = (dir.dir() / "ring").string();
         writeScheduleEt(s, prefix);
         const SimulationSpec base = graphSpec(g);
         const double tacos = runCustomCollective(base, o.kind, o.bytes, prefix);
@@ -148,7 +142,7 @@ TEST(Tacos, MscclXmlReadsBackToTheSameProgramAndEndTime) {
             o.chunksPerNpu = kind == SynthesisKind::AllGather ? 1 : 2;
             const Schedule s = synthesize(p.graph, o);
             const std::string what = std::string(p.name) + " " + synthesisKindName(kind);
-            const std::string xml = (dir.path / "tacos.xml").string();
+            const std::string xml = (dir.dir() / "tacos.xml").string();
             std::ofstream(xml) << scheduleMscclXml(s, "tacos");
             const MscclAlgorithm back = loadMscclXml(xml, o.bytes);
             const std::vector<WorkloadTrace> traces = scheduleTraces(s);
@@ -166,7 +160,7 @@ TEST(Tacos, MscclXmlReadsBackToTheSameProgramAndEndTime) {
                 }
             }
             // Both forms run through the engine's custom-collective path to the same end.
-            const std::string prefix = (dir.path / "tacos").string();
+            const std::string prefix = (dir.dir() / "tacos").string();
             writeScheduleEt(s, prefix);
             const SimulationSpec base = graphSpec(p.graph);
             const double fromXml = runCustomCollective(base, kind, o.bytes, xml);
@@ -394,10 +388,10 @@ TEST(TacosSwitches, ExportedScheduleRunsInTheEngineOnTheSwitchedGraph) {
             o.bytes = 4 << 20;
             const Schedule s = synthesize(p.graph, o);
             const std::string what = std::string(p.name) + " " + synthesisKindName(kind);
-            const std::string prefix = (dir.path / "tacos").string();
+            const std::string prefix = (dir.dir() / "tacos").string();
             writeScheduleEt(s, prefix);
             EXPECT_NO_THROW(loadWorkload(prefix, s.npus)) << what;
-            const std::string xml = (dir.path / "tacos.xml").string();
+            const std::string xml = (dir.dir() / "tacos.xml").string();
             std::ofstream(xml) << scheduleMscclXml(s, "tacos");
             const SimulationSpec base = graphSpec(p.graph);
             const double fromEt = runCustomCollective(base, kind, o.bytes, prefix);

@@ -2,26 +2,11 @@
 
 #include "trace/chakra/ChakraRecords.h"
 
-#include <atomic>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 #include <zlib.h>
 
 namespace astrolabe::test {
-
-TempDir::TempDir() {
-    static std::atomic<int> counter{0};
-    m_dir = std::filesystem::temp_directory_path() /
-            ("astrolabe-chakra-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::remove_all(m_dir);
-    std::filesystem::create_directories(m_dir);
-}
-
-TempDir::~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(m_dir, ignored);
-}
 
 void writeText(const std::string& path, const std::string& bytes) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);

@@ -1,6 +1,7 @@
 #pragma once
-// Helpers for Chakra tests: a private temp folder per test, and traces built message by message.
+// Helpers for Chakra tests: traces built message by message, in a private temp folder per test.
 
+#include "support/TempDir.h"
 #include "trace/chakra/ChakraFile.h"
 
 #include <filesystem>
@@ -8,19 +9,6 @@
 #include <vector>
 
 namespace astrolabe::test {
-
-/// A fresh folder under the system temp dir, removed when the object goes away.
-class TempDir {
-public:
-    TempDir();
-    ~TempDir();
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    std::string path(const std::string& name) const { return (m_dir / name).string(); }
-
-private:
-    std::filesystem::path m_dir;
-};
 
 void writeText(const std::string& path, const std::string& bytes);
 std::string readText(const std::string& path);
