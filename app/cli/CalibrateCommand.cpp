@@ -30,7 +30,7 @@ ArgParser calibrateParser() {
           "sendrecv), when the files do not say",
           ""},
          {"plot", "FILE",
-          "also write the measured-against-predicted chart: SVG, or PNG when FILE ends in .png",
+          "also write the measured-against-predicted chart: FILE.svg, or FILE.png (drawn by Qt)",
           ""},
          {"dry-run", "", "report the fit and the settings, write no project", ""}},
         {"SOURCE", "FILE..."});
@@ -58,6 +58,24 @@ int calibrateCommand(const ParsedArgs& args, std::ostream& out, std::ostream& er
     SimulationSpec spec = loadProject(project, &warnings);
     for (const std::string& w : warnings)
         err << "astrolabe-cli: warning: " << w << "\n";
+    // Every output is checked before the fit: none may be a file this command reads.
+    std::vector<NamedInput> measurements;
+    for (size_t i = 1; i < positional.size(); ++i)
+        measurements.push_back({positional[i], "a measurement file"});
+    const std::string target = args.value("out", project);
+    if (!args.has("dry-run") && target != project)
+        checkOutputPath(target, "the calibrated project", measurements);
+    const std::string plot = args.value("plot");
+    if (!plot.empty()) {
+        if (!wantsPng(plot) && !wantsSvg(plot))
+            throw UsageError("--plot: expected a file ending in .svg or .png, found \"" + plot +
+                             "\"");
+        std::vector<NamedInput> inputs = measurements;
+        inputs.push_back({project, "the project"});
+        if (!args.has("dry-run"))
+            inputs.push_back({target, "the calibrated project"});
+        checkOutputPath(plot, "the calibration chart", inputs);
+    }
     std::vector<NcclRun> runs;
     for (size_t i = 1; i < positional.size(); ++i) {
         requireFile("nccl-tests", positional[i]);
@@ -74,7 +92,6 @@ int calibrateCommand(const ParsedArgs& args, std::ostream& out, std::ostream& er
         err << "astrolabe-cli: warning: " << w << "\n";
     // The chart is drawn before anything is written: a PNG that cannot be drawn (no module)
     // leaves no calibrated project behind either.
-    const std::string plot = args.value("plot");
     std::string chart;
     if (!plot.empty()) {
         const std::string title = "Calibration of " +
@@ -94,7 +111,6 @@ int calibrateCommand(const ParsedArgs& args, std::ostream& out, std::ostream& er
         written.add(plot);
     }
     if (!args.has("dry-run")) {
-        const std::string target = args.value("out", project);
         const std::string text = calibratedProjectText(spec, applied, target);
         writeOutputFile(target, "the calibrated project", [&](std::ostream& o) { o << text; });
         out << "wrote " << target << "\n";

@@ -36,6 +36,7 @@ int exportGraph(const ParsedArgs& args, const std::string& project, std::ostream
         out << text;
         return kExitOk;
     }
+    checkOutputPath(args.value("out"), "the " + format + " export", {{project, "the project"}});
     writeOutputFile(args.value("out"), "the " + format + " export",
                     [&](std::ostream& file) { file << text; });
     out << "wrote " << args.value("out") << " (" << graph.deviceCount() << " devices, "
@@ -47,6 +48,7 @@ int importGraph(const ParsedArgs& args, const std::string& csv, std::ostream& ou
     const std::string target = args.value("out");
     if (target.empty())
         throw UsageError("graph import: --out PROJECT.yaml is required");
+    checkOutputPath(target, "the project", {{csv, "the edge list"}});
     GraphSpec graph = loadGraphEdgeCsv(csv, count(args, "npus"), count(args, "switches"));
     SimulationSpec spec;
     spec.name = std::filesystem::path(target).stem().string();

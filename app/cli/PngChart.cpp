@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <string_view>
 
 namespace astrolabe::cli {
 namespace {
@@ -17,12 +18,24 @@ void append(void* context, const char* data, size_t size) {
 
 } // namespace
 
-bool wantsPng(const std::string& path) {
+namespace {
+
+bool hasExtension(const std::string& path, std::string_view wanted) {
     const std::string extension = std::filesystem::path(path).extension().string();
-    return extension.size() == 4 &&
-           std::equal(extension.begin(), extension.end(), ".png", [](char a, char b) {
+    return extension.size() == wanted.size() &&
+           std::equal(extension.begin(), extension.end(), wanted.begin(), [](char a, char b) {
                return std::tolower(static_cast<unsigned char>(a)) == b;
            });
+}
+
+} // namespace
+
+bool wantsPng(const std::string& path) {
+    return hasExtension(path, ".png");
+}
+
+bool wantsSvg(const std::string& path) {
+    return hasExtension(path, ".svg");
 }
 
 std::string renderPngChart(const std::string& svg, double scale) {

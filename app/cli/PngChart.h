@@ -10,6 +10,8 @@ namespace astrolabe::cli {
 
 /// True when `path` ends in ".png" (any case): the chart is wanted as PNG.
 bool wantsPng(const std::string& path);
+/// Whether `path` ends in ".svg" (any case).
+bool wantsSvg(const std::string& path);
 
 /// The PNG file's bytes of the SVG document `svg`, drawn at `scale` times its size. Throws
 /// Error(Unsupported) naming every path tried and why each failed when the module cannot be

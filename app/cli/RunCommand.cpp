@@ -42,11 +42,12 @@ int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     applyBackendOption(args.value("backend"), spec.options.backend);
     for (const std::string& w : warnings)
         err << "astrolabe-cli: warning: " << w << "\n";
-    if (const std::string json = args.value("json"); !json.empty())
-        checkOutputPath(json, "the JSON result"); // before the run, not after it
     const bool store = !args.has("no-store");
     const std::string db =
         args.value("db").empty() ? defaultDatabasePath(project) : args.value("db");
+    if (const std::string json = args.value("json"); !json.empty()) // before the run, not after
+        checkOutputPath(json, "the JSON result",
+                        {{project, "the project"}, {store ? db : "", "the project database"}});
     std::shared_ptr<const RunResult> result;
     const auto started = std::chrono::steady_clock::now();
     auto elapsed = [&] {

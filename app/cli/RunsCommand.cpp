@@ -134,6 +134,8 @@ void exportRun(const ProjectDatabase& db, int64_t id, const ParsedArgs& args, st
                std::ostream& err) {
     const std::string format = args.value("format", "json");
     const std::string file = args.value("out");
+    if (!file.empty())
+        checkOutputPath(file, "the export", {{db.path(), "the project database"}});
     const RunRecord record = db.run(id);
     const bool needsTimeline = format == "json" || format == "perfetto";
     const auto result = db.loadResult(id, needsTimeline);

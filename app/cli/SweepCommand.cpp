@@ -270,7 +270,10 @@ int sweepCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         const bool dryRun = args.has("dry-run");
         // The table is written after every point ran: a path it cannot take is said now.
         if (const std::string csv = args.value("csv"); !csv.empty() && !dryRun)
-            checkOutputPath(csv, "the sweep table");
+            checkOutputPath(csv, "the sweep table",
+                            {{sweepPath, "the sweep file"},
+                             {plan.file.projectPath, "the base project"},
+                             {dbPath, "the project database"}});
         // A dry run writes nothing: it reads what an existing database holds, and makes none.
         std::optional<SweepLock> lock;
         if (!dryRun)

@@ -16,6 +16,20 @@ std::string reason(int error) {
     return error != 0 ? std::strerror(error) : "the write failed";
 }
 
+/// Whether two paths name one file: the same file on disk when both exist, else the same path
+/// once made absolute and normal (an input that does not exist yet, such as a new database).
+bool sameFile(const std::string& a, const std::string& b) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(a, ec) && fs::exists(b, ec)) {
+        const bool same = fs::equivalent(a, b, ec);
+        return !ec && same;
+    }
+    const fs::path x = fs::weakly_canonical(fs::absolute(a, ec), ec);
+    const fs::path y = fs::weakly_canonical(fs::absolute(b, ec), ec);
+    return !ec && x == y;
+}
+
 } // namespace
 
 void writeOutputFile(const std::string& path, const std::string& what,
@@ -67,9 +81,16 @@ void writeOutputFile(const std::string& path, const std::string& what,
     }
 }
 
-void checkOutputPath(const std::string& path, const std::string& what) {
+void checkOutputPath(const std::string& path, const std::string& what,
+                     const std::vector<NamedInput>& inputs) {
     namespace fs = std::filesystem;
     const SourceLocation where{path, 0, 0, {}};
+    for (const NamedInput& input : inputs)
+        if (!input.path.empty() && sameFile(path, input.path))
+            throw Error(ErrorKind::Input,
+                        "cannot write " + what + " there: it is " + input.what + " (" + input.path +
+                            "), which this command reads and writing would destroy",
+                        where, "name another file for " + what);
     std::error_code ec;
     if (fs::is_directory(path, ec))
         throw Error(ErrorKind::Input, "cannot write " + what + ": the path is a folder", where,

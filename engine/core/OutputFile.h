@@ -17,10 +17,19 @@ namespace astrolabe {
 void writeOutputFile(const std::string& path, const std::string& what,
                      const std::function<void(std::ostream&)>& write);
 
+/// A file a command reads, and what the user knows it as ("the project database").
+struct NamedInput {
+    std::string path;
+    std::string what;
+};
+
 /// Checks, before the work that ends in writing `path`, that it can be written: its folder exists
-/// and is writable and the path is not a folder. Throws astrolabe::Error (kind Input) naming it
-/// and `what` it is for, so that a long run is not wasted on an output it cannot keep.
-void checkOutputPath(const std::string& path, const std::string& what);
+/// and is writable, the path is not a folder, and it is none of the `inputs` the command reads
+/// (the same file however it is named: another relative path, a link), which writing would
+/// destroy. Throws astrolabe::Error (kind Input) naming it and `what` it is for, so that a long
+/// run is not wasted on an output it cannot keep.
+void checkOutputPath(const std::string& path, const std::string& what,
+                     const std::vector<NamedInput>& inputs = {});
 
 /// Creates `folder` (and its parents) unless it is a folder already. Throws astrolabe::Error
 /// (kind Input) naming it and `what` it is for when it cannot be: a file stands there or on its

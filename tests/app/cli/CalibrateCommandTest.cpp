@@ -107,34 +107,69 @@ TEST(CalibrateCommand, APngPlotWithoutItsModuleWritesNothingAndSaysWhatToDo) {
     fs::remove_all(dir);
 }
 
-// A chart that cannot be written (its folder does not exist) leaves the project rewritten in
-// place as it was: a re-run would otherwise calibrate the calibrated project. A project that
-// cannot be written (--out into a folder that does not exist) takes the chart back.
+// A chart that cannot be written leaves the project rewritten in place as it was: a re-run would
+// otherwise calibrate the calibrated project. A project that cannot be written takes the chart
+// back. Both are found before the fit when the path cannot be taken at all (a missing folder),
+// and otherwise when the write fails (a full disk: a link to /dev/full).
 TEST(CalibrateCommand, AChartOrProjectThatCannotBeWrittenLeavesTheOtherAsItWas) {
     const fs::path dir = clitest::scratchDir("calibrate-cli-unwritable");
     const fs::path project = dir / "project.yaml";
     fs::copy_file(hgx(), project, fs::copy_options::overwrite_existing);
     const std::string before = slurp(project);
-    const auto r =
-        cli({"calibrate", "nccl-tests", dataset("a100-oci-1node-all_reduce.txt"), "--project",
-             project.string(), "--plot", (dir / "no-such-folder" / "fit.svg").string()});
+    auto r = cli({"calibrate", "nccl-tests", dataset("a100-oci-1node-all_reduce.txt"), "--project",
+                  project.string(), "--plot", (dir / "no-such-folder" / "fit.svg").string()});
     EXPECT_EQ(r.code, 1);
-    EXPECT_THAT(r.err, HasSubstr("fit.svg: cannot create the calibration chart"));
+    EXPECT_THAT(r.err, HasSubstr("fit.svg: cannot write the calibration chart: its folder"));
+    EXPECT_EQ(r.out, "") << "the paths are checked before the fit";
+    EXPECT_EQ(slurp(project), before);
+
+    const fs::path full = dir / "full.svg";
+    fs::create_symlink("/dev/full", full);
+    r = cli({"calibrate", "nccl-tests", dataset("a100-oci-1node-all_reduce.txt"), "--project",
+             project.string(), "--plot", full.string()});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_THAT(r.err, HasSubstr("full.svg: cannot write the calibration chart"));
     EXPECT_EQ(slurp(project), before) << "the project was rewritten although the chart failed";
 
     const fs::path svg = dir / "fit.svg";
-    const auto p = cli({"calibrate", "nccl-tests", dataset("a100-oci-1node-all_reduce.txt"),
-                        "--project", project.string(), "--out",
-                        (dir / "no-such-folder" / "out.yaml").string(), "--plot", svg.string()});
-    EXPECT_EQ(p.code, 1);
-    EXPECT_THAT(p.err, HasSubstr("out.yaml: cannot create the calibrated project"));
+    const fs::path fullYaml = dir / "full.yaml";
+    fs::create_symlink("/dev/full", fullYaml);
+    r = cli({"calibrate", "nccl-tests", dataset("a100-oci-1node-all_reduce.txt"), "--project",
+             project.string(), "--out", fullYaml.string(), "--plot", svg.string()});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_THAT(r.err, HasSubstr("full.yaml: cannot write the calibrated project"));
     EXPECT_FALSE(fs::exists(svg)) << "the chart of a calibration that wrote no project";
     EXPECT_EQ(slurp(project), before);
     // No temporary file is left beside either.
     for (const auto& entry : fs::directory_iterator(dir))
         EXPECT_EQ(entry.path().filename().string().find(".astrolabe-"), std::string::npos)
             << entry.path();
-    fs::remove_all(dir);
+}
+
+// No output may be a file the command reads (the measurements), or the other output.
+TEST(CalibrateCommand, AnOutputThatIsAnInputIsRefusedBeforeAnythingIsWritten) {
+    const fs::path dir = clitest::scratchDir("calibrate-cli-self");
+    const fs::path project = dir / "project.yaml";
+    const fs::path measured = dir / "measured.txt";
+    fs::copy_file(hgx(), project, fs::copy_options::overwrite_existing);
+    fs::copy_file(dataset("a100-oci-1node-all_reduce.txt"), measured);
+    const std::string before = slurp(measured);
+    auto r = cli({"calibrate", "nccl-tests", measured.string(), "--project", project.string(),
+                  "--out", measured.string()});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_THAT(r.err, HasSubstr("cannot write the calibrated project there: it is a "
+                                 "measurement file"));
+    EXPECT_EQ(slurp(measured), before);
+    r = cli({"calibrate", "nccl-tests", measured.string(), "--project", project.string(), "--out",
+             (dir / "both.svg").string(), "--plot", (dir / "." / "both.svg").string()});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_THAT(r.err, HasSubstr("cannot write the calibration chart there: it is the "
+                                 "calibrated project"));
+    EXPECT_FALSE(fs::exists(dir / "both.svg"));
+    r = cli({"calibrate", "nccl-tests", measured.string(), "--project", project.string(),
+             "--dry-run", "--plot", (dir / "fit.jpg").string()});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_THAT(r.err, HasSubstr("--plot: expected a file ending in .svg or .png"));
 }
 
 TEST(CalibrateCommand, SameFilesSameProject) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <iterator>
 
 namespace fs = std::filesystem;
 using clitest::cli;
@@ -45,6 +46,26 @@ TEST(GraphCommand, ImportRunAndExport) {
     EXPECT_EQ(r.code, 2);
     EXPECT_THAT(r.err, HasSubstr("expected dot or graphml"));
     fs::remove_all(dir);
+}
+
+// `--out` naming the edge list being imported (or, for an export, the project exported) is
+// refused, and the file is kept: writing would destroy what the command reads.
+TEST(GraphCommand, AnOutputOverItsInputIsRefused) {
+    const fs::path dir = scratch();
+    const std::string csv = (dir / "self.csv").string();
+    const std::string edges = "from,to,bandwidth,latency\nnpu0,npu1,50 GB/s,500 ns\n";
+    std::ofstream(csv) << edges;
+    auto r = cli({"graph", "import", csv, "--out", csv});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_THAT(r.err, HasSubstr("cannot write the project there: it is the edge list"));
+    std::ifstream in(csv);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), edges);
+    const std::string project = (dir / "self.yaml").string();
+    ASSERT_EQ(cli({"graph", "import", csv, "--out", project}).code, 0);
+    r = cli({"graph", "export", project, "--out", project});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_THAT(r.err, HasSubstr("cannot write the dot export there: it is the project"));
+    EXPECT_EQ(cli({"run", project, "--no-store"}).code, 0) << "the project still reads";
 }
 
 TEST(GraphCommand, BadEdgeListNamesLineAndField) {

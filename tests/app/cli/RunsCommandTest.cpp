@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <unistd.h>
@@ -139,7 +140,48 @@ TEST_F(RunsCli, FailedWritesAreErrorsNamingTheFile) {
     const Result folder =
         runCommand({"runs", "export", id(m_first), "--out", missing, "--db", m_db});
     EXPECT_EQ(folder.code, 1);
-    EXPECT_NE(folder.err.find("cannot create the export"), std::string::npos) << folder.err;
+    EXPECT_NE(folder.err.find("cannot write the export: its folder"), std::string::npos)
+        << folder.err;
+}
+
+// An output that names a file the command reads is refused before anything is written: an export
+// over its own database (however the path is spelled), a run's JSON over its project or its
+// database. Each input is left byte for byte.
+TEST_F(RunsCli, AnOutputOverAnInputIsRefusedAndTheInputKept) {
+    const auto slurp = [](const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string db = slurp(m_db);
+    const std::string sameDb = (m_dir / "." / "astrolabe.db").string();
+    for (const char* format : {"json", "csv", "astra", "perfetto"}) {
+        SCOPED_TRACE(format);
+        const Result r = runCommand(
+            {"runs", "export", id(m_first), "--format", format, "--out", sameDb, "--db", m_db});
+        EXPECT_EQ(r.code, 1) << r.err;
+        EXPECT_NE(r.err.find("cannot write the export there: it is the project database"),
+                  std::string::npos)
+            << r.err;
+        EXPECT_EQ(slurp(m_db), db);
+    }
+    const std::string project = (m_dir / "project.yaml").string();
+    std::filesystem::copy_file(ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml", project);
+    const std::string text = slurp(project);
+    Result r = runCommand({"run", project, "--db", m_db, "--json", m_db});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("cannot write the JSON result there: it is the project database"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out, "") << "refused before the run";
+    EXPECT_EQ(slurp(m_db), db);
+    r = runCommand({"run", project, "--no-store", "--json", project});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("it is the project ("), std::string::npos) << r.err;
+    EXPECT_EQ(slurp(project), text);
+    // Without storing, the database is not an input: a JSON file may take its name.
+    const std::string json = (m_dir / "result.json").string();
+    r = runCommand({"run", project, "--no-store", "--db", json, "--json", json});
+    EXPECT_EQ(r.code, 0) << r.err;
 }
 
 TEST_F(RunsCli, PerfettoBudgetMustBeAPositiveSize) {

@@ -113,6 +113,23 @@ TEST(SweepCommand, AnOutputThatCannotBeWrittenIsSaidBeforeAnythingRuns) {
     EXPECT_FALSE(fs::exists(dir.file("astrolabe.db"))) << "the run was stored";
 }
 
+// The table may not take the name of the sweep file, its base project or its database: each is
+// read, and writing the table over it would destroy it. Refused before any point runs.
+TEST(SweepCommand, ATableOverAFileTheSweepReadsIsRefusedBeforeAnythingRuns) {
+    SweepFolder dir("sweep_csv_self");
+    for (const char* input : {"sweep.yaml", "project.yaml", "astrolabe.db"}) {
+        SCOPED_TRACE(input);
+        const auto r = cli({"sweep", dir.file("sweep.yaml"), "--csv", dir.file(input)});
+        EXPECT_EQ(r.code, 1);
+        EXPECT_NE(r.err.find("cannot write the sweep table there: it is the"), std::string::npos)
+            << r.err;
+        EXPECT_EQ(r.out.find("point 0"), std::string::npos) << r.out;
+        EXPECT_FALSE(fs::exists(dir.file("astrolabe.db")));
+    }
+    EXPECT_TRUE(astrolabe::planSweep(dir.file("sweep.yaml")).points.size() > 0)
+        << "the sweep file still reads";
+}
+
 // Two sweeps of the same file into the same database at once each stored every point (128 runs
 // for 64). While one holds the sweep, another is refused, naming the database, and stores nothing.
 TEST(SweepCommand, TheSameSweepRunningIntoTheSameDatabaseIsRefused) {
