@@ -2,6 +2,7 @@
 
 #include "collective/CollectiveEngine.h"
 #include "core/Error.h"
+#include "core/Limits.h"
 #include "core/Units.h"
 #include "execution/NpuExecutor.h"
 #include "memory/RemoteMemory.h"
@@ -101,6 +102,15 @@ std::unique_ptr<NetworkModel> makeNetwork(const SimulationSpec& spec, Simulator&
         return std::make_unique<CongestionAwareNetwork>(sim, topology, timing, transport,
                                                         &recorder);
     case NetworkBackend::Packet:
+        if (static_cast<uint64_t>(topology.npuCount()) > kMaxPacketNpus)
+            throw Error(ErrorKind::Validation,
+                        "the packet tier simulates every packet in ns-3 and takes at "
+                        "most " +
+                            std::to_string(kMaxPacketNpus) + " NPUs, found " +
+                            std::to_string(topology.npuCount()),
+                        SourceLocation{spec.sourceFile, 0, 0, "run.backend"},
+                        "use congestion-aware, which models how flows share the links at any "
+                        "size, or run the packet tier on a slice of the platform (docs/limits.md)");
         return openPacketTier({&sim, &topology, &spec.options.packet, &transport, &recorder},
                               "run.backend: packet (ASTRA-sim's --network-backend=ns3)");
     }

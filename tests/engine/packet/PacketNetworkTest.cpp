@@ -9,6 +9,7 @@
 #include "../network/NetworkTestSupport.h"
 #include "TestPaths.h"
 #include "core/Error.h"
+#include "core/Limits.h"
 #include "engine/golden/GoldenSpec.h"
 #include "project/ProjectFile.h"
 #include "record/LinkRecorder.h"
@@ -206,4 +207,27 @@ TEST(PacketTier, ARunGivesTheSameTimesWhateverRanBeforeItInTheProcess) {
         other.sim.run();
     }
     EXPECT_EQ(incast(), first);
+}
+
+// A platform past the packet tier's size is refused before ns-3 builds anything (a Switch of a
+// million NPUs used to grow for minutes without a word, past 5 GB), naming the key to change.
+TEST(PacketTier, APlatformPastItsSizeIsRefusedBeforeTheFabricIsBuilt) {
+    for (const int npus : {static_cast<int>(kMaxPacketNpus) + 1, 1 << 16}) {
+        SCOPED_TRACE(npus);
+        auto spec =
+            golden::spec({golden::dim(BlockKind::Switch, npus)}, "ring", NetworkBackend::Packet);
+        spec.sourceFile = "big.yaml";
+        try {
+            golden::runCollective(spec, CollectiveType::AllReduce, golden::kMiB);
+            ADD_FAILURE() << "the packet tier ran " << npus << " NPUs";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.kind(), ErrorKind::Validation);
+            EXPECT_EQ(e.where().file, "big.yaml");
+            EXPECT_EQ(e.where().keyPath, "run.backend");
+            EXPECT_NE(
+                std::string(e.what()).find("at most 4096 NPUs, found " + std::to_string(npus)),
+                std::string::npos)
+                << e.what();
+        }
+    }
 }
