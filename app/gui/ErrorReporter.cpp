@@ -20,8 +20,12 @@ ErrorReporter::ErrorReporter(QWidget* window, widgets::LogModel* log, QStatusBar
 
 void ErrorReporter::report(const QString& title, const QString& message, const QString& keyPath) {
     m_log->append(widgets::LogModel::Severity::Error, message);
-    // The first line only: the box has the rest.
-    m_status->showMessage(widgets::elideErrorLine(message.section(u'\n', 0, 0)), 10000);
+    // The first line only, the box has the rest; a line that only leads in ("#2 failed:") takes
+    // the next one with it.
+    QString line = message.section(u'\n', 0, 0);
+    if (line.endsWith(u':'))
+        line += u' ' + message.section(u'\n', 1, 1).trimmed();
+    m_status->showMessage(widgets::elideErrorLine(line), 10000);
     const bool jumped = !keyPath.isEmpty() && m_canJump() && m_tabs->focusSetting(keyPath);
     // Not modal: a long message must not stop runs or the event loop.
     QMessageBox* box = widgets::createErrorBox(m_window, title, message);

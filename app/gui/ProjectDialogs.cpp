@@ -6,12 +6,54 @@
 #include "gui/ProjectController.h"
 #include "gui/ProjectDocument.h"
 
+#include <QAbstractSpinBox>
+#include <QApplication>
 #include <QFileDialog>
+#include <QKeyEvent>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QUndoStack>
 
 namespace astrolabe::gui {
+namespace {
+
+/// A text field claims Ctrl+Z and Ctrl+Shift+Z / Ctrl+Y for its own history even when that
+/// history is empty: right after a number is committed (a spin box rewrites its text, which
+/// clears the history) the keys did nothing at all. This lets the keys through to the project's
+/// Undo and Redo whenever the field has nothing of its own to undo or redo, so that a half-typed
+/// value is still taken back in the field first.
+class FieldUndoFilter : public QObject {
+public:
+    explicit FieldUndoFilter(QWidget* window)
+        : QObject(window)
+        , m_window(window) {}
+
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() != QEvent::ShortcutOverride)
+            return false;
+        auto* widget = qobject_cast<QWidget*>(watched);
+        if (widget == nullptr || widget->window() != m_window)
+            return false;
+        auto* line = qobject_cast<QLineEdit*>(widget);
+        if (auto* spin = qobject_cast<QAbstractSpinBox*>(widget))
+            line = spin->findChild<QLineEdit*>();
+        if (line == nullptr)
+            return false;
+        auto* key = static_cast<QKeyEvent*>(event);
+        if (key->matches(QKeySequence::Undo))
+            return !line->isUndoAvailable(); // filtered: not overridden, the window's Undo runs
+        if (key->matches(QKeySequence::Redo) ||
+            key->keyCombination() == QKeyCombination(Qt::ControlModifier, Qt::Key_Y))
+            return !line->isRedoAvailable();
+        return false;
+    }
+
+private:
+    QWidget* m_window;
+};
+
+} // namespace
 
 ProjectDialogs::ProjectDialogs(QWidget* window, ProjectController* project)
     : QObject(window)
@@ -60,6 +102,7 @@ void ProjectDialogs::addEditActions(QMenu* edit) {
         action->setShortcutContext(Qt::WindowShortcut);
         edit->addAction(action);
     }
+    qApp->installEventFilter(new FieldUndoFilter(m_window));
 }
 
 void ProjectDialogs::newProject() {

@@ -52,10 +52,11 @@ RunsPanel::RunsPanel(RunsTableModel* model, QWidget* parent)
     connect(m_view, &QWidget::customContextMenuRequested, this, &RunsPanel::showContextMenu);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { emit runSelected(m_model->idAt(current.row())); });
-    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        const auto n = selectedRunIds().size();
-        m_compare->setEnabled(n >= 2 && n <= 6);
-    });
+    // A reset (another project, runs reloaded) clears the selection without a selectionChanged.
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &RunsPanel::updateCompare);
+    connect(model, &QAbstractItemModel::modelReset, this, &RunsPanel::updateCompare);
+    connect(model, &QAbstractItemModel::rowsRemoved, this, &RunsPanel::updateCompare);
     auto* del = new QAction(tr("Delete Run"), this);
     del->setShortcut(QKeySequence::Delete);
     del->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -76,6 +77,11 @@ QList<int> RunsPanel::selectedRunIds() const {
         return m_model->store()->rowOf(a) < m_model->store()->rowOf(b);
     });
     return ids;
+}
+
+void RunsPanel::updateCompare() {
+    const auto n = selectedRunIds().size();
+    m_compare->setEnabled(n >= 2 && n <= 6);
 }
 
 void RunsPanel::compareSelected() {

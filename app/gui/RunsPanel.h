@@ -34,6 +34,8 @@ signals:
 
 private:
     void showContextMenu(const QPoint& pos);
+    /// "Compare selected" is enabled for 2 to 6 selected runs.
+    void updateCompare();
     void editColumn(int column);
 
     RunsTableModel* m_model;

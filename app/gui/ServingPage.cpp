@@ -18,12 +18,20 @@ ServingPage::ServingPage(QWidget* parent)
     , m_empty(new QLabel(this)) {
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
-    m_empty->setText(tr("Select a serving run to see its requests. A project with a serving: "
-                        "section runs as serving (Run, or astrolabe-cli serve)."));
+    m_empty->setText(hint());
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_empty);
     layout->addWidget(m_view, 1);
     m_view->hide();
+}
+
+QString ServingPage::hint() {
+    return tr("Select a serving run to see its requests. A project with a serving: section runs "
+              "as serving (Run, or astrolabe-cli serve).");
+}
+
+QString ServingPage::message() const {
+    return m_empty->isVisibleTo(this) ? m_empty->text() : QString();
 }
 
 void ServingPage::showRun(const RunRecord* run) {
@@ -39,6 +47,7 @@ void ServingPage::showRun(const RunRecord* run) {
         m_pending = false;
         m_view->setResult(nullptr);
         m_view->hide();
+        m_empty->setText(hint()); // not the last serving run's "Reading…" or error
         m_empty->show();
         return;
     }

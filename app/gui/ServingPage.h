@@ -23,6 +23,10 @@ public:
     widgets::ServingView* view() const { return m_view; }
     /// False while the shown run's records are being decoded.
     bool isReady() const { return !m_pending; }
+    /// The line shown instead of a serving run ("" while one is shown).
+    QString message() const;
+    /// What the tab says when the run shown is not a serving run.
+    static QString hint();
 
 signals:
     /// The shown run's records were decoded and are shown.

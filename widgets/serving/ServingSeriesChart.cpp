@@ -1,5 +1,6 @@
 #include "serving/ServingSeriesChart.h"
 
+#include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
 #include <algorithm>
@@ -45,8 +46,13 @@ void ServingSeriesChart::paintEvent(QPaintEvent*) {
     const double t0 = 0, t1 = std::max(m_series.seconds.back(), 1e-9);
     const double peak = std::max(
         1.0, *std::max_element(m_series.tokensPerSecond.begin(), m_series.tokensPerSecond.end()));
+    // The peak in tokens/s, short enough for the margin: 950, 9,500, 30.0 k, 120 k.
+    const QLocale locale;
+    const QString peakText = peak < 1e4 ? locale.toString(peak, 'f', 0)
+                                        : locale.toString(peak / 1000, 'f', peak < 1e5 ? 1 : 0) +
+                                              QStringLiteral(" k");
     painter.drawText(QRect(0, plot.top() - line / 2, plot.left() - 4, line), Qt::AlignRight,
-                     QString::number(peak, 'g', 3));
+                     peakText);
     painter.drawText(QRect(plot.right() + 4, plot.top() - line / 2, line * 3, line), Qt::AlignLeft,
                      QStringLiteral("100%"));
     painter.drawText(QRect(plot.right() - 80, plot.bottom() + 3, 80, line), Qt::AlignRight,

@@ -28,6 +28,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -60,6 +61,11 @@ TEST(MainWindow, EngineErrorShowsTheMessageAndJumpsToTheField) {
     ASSERT_EQ(boxes.size(), 1);
     EXPECT_TRUE(
         boxes[0]->text().contains(QStringLiteral("endpoint delay must be at most 1000 ns")));
+    // The status line says what failed, not only "Quick start #1 failed:".
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("failed: ")))
+        << window.statusBar()->currentMessage().toStdString();
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("endpoint")))
+        << window.statusBar()->currentMessage().toStdString();
     EXPECT_TRUE(logContains(window.logModel(), QStringLiteral("project.yaml:12:3")));
     const QModelIndex status = window.runsModel()->index(0, RunsTableModel::Status);
     EXPECT_EQ(status.data().toString(), QStringLiteral("Failed"));

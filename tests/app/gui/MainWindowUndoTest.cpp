@@ -7,6 +7,7 @@
 #include "generator/ModelBuilderPanel.h"
 #include "gui/MainWindow.h"
 #include "gui/ProjectDocument.h"
+#include "topology/DimensionRow.h"
 #include "topology/GraphEditor.h"
 #include "topology/GraphView.h"
 #include "topology/NetworkView.h"
@@ -16,6 +17,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QShortcut>
@@ -171,6 +173,51 @@ TEST(MainWindowUndo, CtrlZUndoesTopologyStepsOneByOneWithNamedActions) {
     EXPECT_EQ(editor->platform(), edited);
     for (const QString& w : g_warnings)
         EXPECT_FALSE(w.contains(QStringLiteral("Ambiguous"))) << w.toStdString();
+    window.close();
+}
+
+// A spin box rewrites its text when Enter commits it, which empties the field's own history; the
+// field used to claim Ctrl+Z anyway, so the key did nothing until the user clicked elsewhere.
+// Committed, Ctrl+Z undoes the project step; half-typed, it first takes the typing back.
+TEST(MainWindowUndo, CtrlZInANumberFieldUndoesTheCommittedValue) {
+    QTemporaryDir dir;
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    window.show();
+    window.activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+    window.newProjectFromPreset(QStringLiteral("quickstart"));
+    window.tabs()->setCurrentIndex(MainWindow::TopologyTab);
+    const auto rows = window.findChildren<widgets::DimensionRow*>();
+    ASSERT_FALSE(rows.empty());
+    QDoubleSpinBox* field = rows.front()->bandwidthSpin();
+    const auto bandwidth = [&] {
+        return window.document()->spec().platform.dimensions.at(0).bandwidthBytesPerSecond;
+    };
+    const double before = bandwidth();
+    const QString shown = field->text();
+    field->setFocus();
+    ASSERT_TRUE(test::waitUntil([&] { return field->hasFocus(); }));
+    field->selectAll();
+    QTest::keyClicks(field, QStringLiteral("80"));
+    QTest::keyClick(field, Qt::Key_Return);
+    ASSERT_NE(bandwidth(), before) << "Enter committed the value";
+    ASSERT_TRUE(field->hasFocus());
+
+    press(Qt::Key_Z, Qt::ControlModifier);
+    EXPECT_EQ(bandwidth(), before) << "Ctrl+Z in the field undid the project step";
+    EXPECT_EQ(field->text(), shown);
+    press(Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    EXPECT_NE(bandwidth(), before) << "and Ctrl+Shift+Z redoes it";
+
+    const int steps = window.document()->undoStack()->index();
+    const QString committed = field->text();
+    field->selectAll();
+    QTest::keyClicks(field, QStringLiteral("7"));
+    ASSERT_NE(field->text(), committed);
+    press(Qt::Key_Z, Qt::ControlModifier);
+    EXPECT_EQ(field->text(), committed) << "the typing is taken back in the field first";
+    EXPECT_EQ(window.document()->undoStack()->index(), steps) << "and the project is untouched";
     window.close();
 }
 
