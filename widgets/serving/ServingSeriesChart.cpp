@@ -48,9 +48,9 @@ void ServingSeriesChart::paintEvent(QPaintEvent*) {
         1.0, *std::max_element(m_series.tokensPerSecond.begin(), m_series.tokensPerSecond.end()));
     // The peak in tokens/s, short enough for the margin: 950, 9,500, 30.0 k, 120 k.
     const QLocale locale;
-    const QString peakText = peak < 1e4 ? locale.toString(peak, 'f', 0)
-                                        : locale.toString(peak / 1000, 'f', peak < 1e5 ? 1 : 0) +
-                                              QStringLiteral(" k");
+    const QString peakText =
+        peak < 1e4 ? locale.toString(peak, 'f', 0)
+                   : locale.toString(peak / 1000, 'f', peak < 1e5 ? 1 : 0) + QStringLiteral(" k");
     painter.drawText(QRect(0, plot.top() - line / 2, plot.left() - 4, line), Qt::AlignRight,
                      peakText);
     painter.drawText(QRect(plot.right() + 4, plot.top() - line / 2, line * 3, line), Qt::AlignLeft,

@@ -56,10 +56,10 @@ void TimelineDetailsPanel::showSummary() {
                        .arg(m_source->rowCount())
                        .arg(timeText(m_source->endPs()));
     const auto& path = m_source->criticalPath();
-    html += path.empty() ? QStringLiteral("<p>No critical path recorded.</p>")
-                         : QStringLiteral("<p>Critical path: %1 (outlined in black).</p>")
-                               .arg(path.size() == 1 ? tr("1 node")
-                                                     : tr("%1 nodes").arg(path.size()));
+    html += path.empty()
+                ? QStringLiteral("<p>No critical path recorded.</p>")
+                : QStringLiteral("<p>Critical path: %1 (outlined in black).</p>")
+                      .arg(path.size() == 1 ? tr("1 node") : tr("%1 nodes").arg(path.size()));
     html += QStringLiteral("<p>Click a bar for details. Wheel: zoom; drag: pan; Ctrl+drag: zoom "
                            "to a range; Alt+Left/Right: zoom history; Home: show all.</p>");
     setHtml(html);
