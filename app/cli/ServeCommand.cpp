@@ -149,6 +149,9 @@ int serveCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     ServingSpec& s = spec.serving;
     if (args.has("rate")) {
         s.rate = positiveNumber("rate", args.value("rate"));
+        if (!(s.rate >= kMinServingRate && s.rate <= kMaxServingRate))
+            throw UsageError("--rate: expected requests per second from 1e-6 to 1e7, found \"" +
+                             args.value("rate") + "\"");
         s.arrival = "poisson";
         s.trace.clear();
     }

@@ -277,7 +277,8 @@ std::vector<Setting> servingSettings() {
     choices(s, &ServingSpec::arrival, {"poisson", "gamma", "concurrency"});
     out.push_back(s);
     out.push_back(number("rate", &ServingSpec::rate, Unit::None, "Request rate",
-                         "Requests per second (poisson, gamma).", 1e-6, 1e7));
+                         "Requests per second (poisson, gamma).", kMinServingRate,
+                         kMaxServingRate));
     out.push_back(number("burstiness", &ServingSpec::burstiness, Unit::None, "Burstiness",
                          "Gamma: coefficient of variation of the gaps (1: Poisson).", 0.01, 100));
     out.push_back(count("concurrency", &ServingSpec::concurrency, "Concurrency",

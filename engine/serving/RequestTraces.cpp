@@ -2,6 +2,7 @@
 #include "core/CsvLine.h"
 #include "core/Error.h"
 #include "core/InputFile.h"
+#include "core/Units.h"
 #include "serving/Requests.h"
 
 #include <algorithm>
@@ -61,7 +62,11 @@ bool parseTimestamp(const std::string& text, double& seconds) {
         return false;
     if (!(in >> h >> colon1 >> mi >> colon2 >> s) || colon1 != ':' || colon2 != ':')
         return false;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s < 0 || s >= 61)
+    if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s < 0 || s >= 61)
+        return false;
+    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    const int days[] = {31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (d > days[mo - 1]) // 2023-02-31 is no day
         return false;
     seconds = double(daysFromCivil(y, mo, d)) * 86400.0 + h * 3600.0 + mi * 60.0 + s;
     return true;
@@ -71,16 +76,27 @@ struct Columns {
     int time = -1, prompt = -1, output = -1;
 };
 
-Columns findColumns(const std::vector<std::string>& header, const std::string& format) {
+/// The columns the trace is read from; a column named twice is refused (which one holds the
+/// lengths could only be guessed), with both positions.
+Columns findColumns(const std::vector<std::string>& header, const std::string& format,
+                    const SourceLocation& where) {
     Columns c;
+    auto take = [&](int& column, size_t i) {
+        if (column >= 0)
+            throw Error(ErrorKind::Input,
+                        "the header names " + quotedExcerpt(header[i]) + " twice (columns " +
+                            std::to_string(column + 1) + " and " + std::to_string(i + 1) + ")",
+                        where, "keep one of them");
+        column = int(i);
+    };
     for (size_t i = 0; i < header.size(); ++i) {
         const std::string name = lower(header[i]);
         if (name == "timestamp")
-            c.time = int(i);
+            take(c.time, i);
         if (format == "azure" ? name == "contexttokens" : name == "request tokens")
-            c.prompt = int(i);
+            take(c.prompt, i);
         if (format == "azure" ? name == "generatedtokens" : name == "response tokens")
-            c.output = int(i);
+            take(c.output, i);
     }
     return c;
 }
@@ -105,10 +121,13 @@ std::vector<Request> parseRequestTrace(const std::string& text, const std::strin
     double first = 0, previous = 0;
     bool started = false;
     int64_t skipped = 0;
+    bool datesFirst = false; // the first row's timestamp is a date, not seconds
     while (std::getline(in, line)) {
         ++row;
         if (!line.empty() && line.back() == '\r')
             line.pop_back();
+        if (row == 1 && line.starts_with("\xEF\xBB\xBF")) // a spreadsheet's byte-order mark
+            line.erase(0, 3);
         if (trim(line).empty())
             continue;
         CsvLine csv = splitCsvLine(line);
@@ -119,11 +138,11 @@ std::vector<Request> parseRequestTrace(const std::string& text, const std::strin
         for (CsvField& field : csv.fields)
             fields.push_back(std::move(field.text));
         if (width == 0) {
-            columns = findColumns(fields, format);
+            columns = findColumns(fields, format, SourceLocation{file, row, 0, {}});
             if (columns.time < 0 || columns.prompt < 0 || columns.output < 0)
                 throw Error(ErrorKind::Input,
-                            "expected the " + format + " trace's header " + expected +
-                                ", found \"" + quotedExcerpt(line) + "\"",
+                            "expected the " + format + " trace's header " + expected + ", found " +
+                                quotedExcerpt(line),
                             SourceLocation{file, row, 0, {}});
             width = fields.size();
             continue;
@@ -137,21 +156,29 @@ std::vector<Request> parseRequestTrace(const std::string& text, const std::strin
                        std::to_string(fields.size()));
         double t = 0, prompt = 0, output = 0;
         if (!parseTimestamp(fields[size_t(columns.time)], t))
-            throw fail("expected a timestamp (seconds or YYYY-MM-DD HH:MM:SS.fff), found \"" +
-                       quotedExcerpt(fields[size_t(columns.time)]) + "\"");
+            throw fail("expected a timestamp (seconds or YYYY-MM-DD HH:MM:SS.fff), found " +
+                       quotedExcerpt(fields[size_t(columns.time)]));
+        // Seconds on one row and a date on another are 1.7e9 s apart: no trace means that.
+        double plain = 0;
+        const bool date = !parseNumber(fields[size_t(columns.time)], plain);
+        if (started && date != datesFirst)
+            throw fail(std::string("the timestamps mix seconds and dates: this row has ") +
+                       (date ? "a date" : "seconds") + ", the first request " +
+                       (datesFirst ? "a date" : "seconds"));
         const std::string& promptText = fields[size_t(columns.prompt)];
         const std::string& outputText = fields[size_t(columns.output)];
         if (!parseNumber(promptText, prompt) || prompt != std::floor(prompt) || prompt < 0 ||
             prompt > double(kMaxRequestTokens))
             throw fail("expected a prompt length of 1 to " + std::to_string(kMaxRequestTokens) +
-                       " tokens, found \"" + quotedExcerpt(promptText) + "\"");
+                       " tokens, found " + quotedExcerpt(promptText));
         if (!parseNumber(outputText, output) || output != std::floor(output) || output < 0 ||
             output > double(kMaxRequestTokens))
             throw fail("expected an output length of 0 to " + std::to_string(kMaxRequestTokens) +
-                       " tokens, found \"" + quotedExcerpt(outputText) + "\"");
+                       " tokens, found " + quotedExcerpt(outputText));
         if (!started) {
             first = previous = t;
             started = true;
+            datesFirst = date;
         }
         if (t < previous)
             throw fail("the timestamp goes backwards (" + std::to_string(t - first) +
@@ -167,8 +194,15 @@ std::vector<Request> parseRequestTrace(const std::string& text, const std::strin
             }
             throw fail("a request that generates no token cannot be served");
         }
-        if (durationSeconds > 0 && t - first >= durationSeconds)
+        if (durationSeconds > 0 && t - first >= durationSeconds) {
+            if (warnings)
+                warnings->push_back(file + ": read up to row " + std::to_string(row - 1) +
+                                    ": the rows from " + std::to_string(row) + " on arrive " +
+                                    units::formatNumber(std::round((t - first) * 1000) / 1000) +
+                                    " s or more after the first, past serving.duration (" +
+                                    units::formatNumber(durationSeconds) + " s)");
             break;
+        }
         if (int64_t(out.size()) >= kMaxServingRequests)
             throw fail("more requests than the limit of " + std::to_string(kMaxServingRequests) +
                        " (" + kLimitsHint + ")");

@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 #include "core/InputFile.h"
+#include "core/Units.h"
 
 #include <algorithm>
 #include <charconv>
@@ -102,7 +103,7 @@ LengthDistribution::LengthDistribution(const LengthSpec& spec, const std::string
             (end != line.data() + line.size() && *end != '\r'))
             throw Error(ErrorKind::Input,
                         "expected a length of 1 to " + std::to_string(kMaxRequestTokens) +
-                            " tokens, found \"" + quotedExcerpt(line) + "\"",
+                            " tokens, found " + quotedExcerpt(line),
                         SourceLocation{spec.file, number, 0, key + "-file"});
         if (int64_t(m_values.size()) >= kMaxServingRequests)
             throw Error(ErrorKind::Input, "more lengths than the limit", {spec.file, number, 0, {}},
@@ -180,7 +181,9 @@ std::vector<Request> syntheticRequests(const ServingSpec& spec) {
     const double duration = spec.durationNs / 1e9;
     if (spec.rate * duration > double(kMaxServingRequests))
         throw invalid("serving.duration",
-                      "rate x duration asks for more than " + std::to_string(kMaxServingRequests) +
+                      "the rate (" + units::formatNumber(spec.rate) +
+                          " requests/s) x the duration (" + units::formatNumber(duration) +
+                          " s) asks for more than " + std::to_string(kMaxServingRequests) +
                           " requests",
                       kLimitsHint);
     // Gamma gaps with coefficient of variation cv: shape 1 / cv^2, mean 1 / rate.
@@ -199,6 +202,13 @@ std::vector<Request> syntheticRequests(const ServingSpec& spec) {
             break;
         out.push_back(closedLoopRequest(spec, id, t, random, input, output));
     }
+    // A run of no request would report zero latencies as if they were measured.
+    if (out.empty())
+        throw invalid("serving.rate",
+                      "no request arrived in the window: " + units::formatNumber(spec.rate) +
+                          " requests/s over " + units::formatNumber(duration) + " s expects " +
+                          units::formatNumber(spec.rate * duration),
+                      "raise serving.rate or serving.duration");
     return out;
 }
 

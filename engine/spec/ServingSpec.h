@@ -26,6 +26,9 @@ struct LengthSpec {
 /// The longest arrival window, 10^15 ns (about 11.6 days; the Azure week is 6e14 ns): the run
 /// drains its requests after it, and every time stays within the simulated clock's 106 days.
 inline constexpr double kMaxServingDurationNs = 1e15;
+/// Synthetic arrival rates, requests per second: from one in 11.6 days to ten million a second.
+inline constexpr double kMinServingRate = 1e-6;
+inline constexpr double kMaxServingRate = 1e7;
 
 struct ServingSpec {
     bool enabled = false; ///< the project has a serving: section

@@ -95,8 +95,8 @@ std::string describe(const YAML::Node& node) {
     if (node.IsScalar())
         return quotedExcerpt(node.Scalar());
     if (node.IsSequence())
-        return "a list";
-    return "a map";
+        return node.size() == 0 ? "an empty list" : "a list";
+    return node.size() == 0 ? "an empty map" : "a map";
 }
 
 std::string joinKey(const std::string& prefix, const std::string& key) {

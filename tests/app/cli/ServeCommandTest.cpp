@@ -114,6 +114,21 @@ TEST(ServeCommand, BadFlagsAndProjectsAreUsageErrors) {
         clitest::cli({"serve", project, "--trace", trace.string(), "--no-store"});
     EXPECT_EQ(t.code, 1);
     EXPECT_THAT(t.err, HasSubstr("row 3"));
+    // --rate takes the file's range; a window in which no request arrives is refused rather than
+    // reported as zero latencies; a rate too high names both factors.
+    for (const char* rate : {"1e-300", "1e-7", "2e7", "inf"}) {
+        const clitest::Result bad = clitest::cli({"serve", project, "--rate", rate, "--no-store"});
+        EXPECT_EQ(bad.code, 2) << rate;
+        EXPECT_THAT(bad.err, HasSubstr("--rate: expected requests per second from 1e-6 to 1e7"));
+    }
+    const clitest::Result none =
+        clitest::cli({"serve", project, "--rate", "1e-6", "--duration", "5", "--no-store"});
+    EXPECT_EQ(none.code, 1);
+    EXPECT_THAT(none.err, HasSubstr("serving.rate: no request arrived in the window"));
+    const clitest::Result many =
+        clitest::cli({"serve", project, "--rate", "1e7", "--duration", "60", "--no-store"});
+    EXPECT_EQ(many.code, 1);
+    EXPECT_THAT(many.err, HasSubstr("the rate (1e+07 requests/s) x the duration (60 s)"));
 }
 
 TEST(ServeCommand, StoresTheRequestsAndSearchesTheRate) {

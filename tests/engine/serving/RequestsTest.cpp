@@ -115,8 +115,46 @@ TEST(ServingRequests, AzureTraceTimesBecomeRelativeToTheFirstRequest) {
     EXPECT_NEAR(r[2].arrivalSeconds, 14.31941, 1e-6);
     EXPECT_EQ(r[1].promptTokens, 396);
     EXPECT_EQ(r[1].outputTokens, 109);
-    // --duration 10 s keeps the first two.
-    EXPECT_EQ(parseRequestTrace(text, "azure.csv", "azure", 10, 0).size(), 2u);
+    // --duration 10 s keeps the first two, and says where it stopped reading.
+    std::vector<std::string> warnings;
+    EXPECT_EQ(parseRequestTrace(text, "azure.csv", "azure", 10, 0, &warnings).size(), 2u);
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_THAT(warnings[0], HasSubstr("azure.csv: read up to row 3: the rows from 4 on arrive "
+                                       "14.319 s or more after the first, past "
+                                       "serving.duration (10 s)"));
+    // A spreadsheet's byte-order mark before the header is not part of its first name.
+    EXPECT_EQ(parseRequestTrace("\xEF\xBB\xBF" + text, "azure.csv", "azure", 0, 0).size(), 3u);
+}
+
+// What no trace means is refused, with the row: a column named twice (which holds the lengths
+// could only be guessed), seconds on one row and a date on the next (1.7e9 s apart), a day the
+// month does not have.
+TEST(ServingRequests, TracesThatCanOnlyBeGuessedAreRefused) {
+    EXPECT_THAT(errorOf([] {
+                    parseRequestTrace("TIMESTAMP,ContextTokens,ContextTokens,GeneratedTokens\n"
+                                      "1,100,999999,10\n",
+                                      "t.csv", "azure", 0, 0);
+                }),
+                AllOf(HasSubstr("t.csv:1"),
+                      HasSubstr("the header names \"ContextTokens\" twice (columns 2 and 3)")));
+    const std::string header = "TIMESTAMP,ContextTokens,GeneratedTokens\n";
+    EXPECT_THAT(errorOf([&] {
+                    parseRequestTrace(header + "1,100,10\n2023-11-16 18:15:46,100,10\n", "t.csv",
+                                      "azure", 0, 0);
+                }),
+                AllOf(HasSubstr("t.csv:3"),
+                      HasSubstr("the timestamps mix seconds and dates: this row has a date")));
+    EXPECT_THAT(errorOf([&] {
+                    parseRequestTrace(header + "2023-02-31 10:00:00,100,10\n", "t.csv", "azure", 0,
+                                      0);
+                }),
+                AllOf(HasSubstr("t.csv:2"), HasSubstr("expected a timestamp")));
+    EXPECT_NO_THROW(
+        parseRequestTrace(header + "2024-02-29 10:00:00,100,10\n", "t.csv", "azure", 0, 0))
+        << "2024 is a leap year";
+    // A value is quoted once.
+    EXPECT_THAT(errorOf([&] { parseRequestTrace(header + "1,-100,10\n", "t.csv", "azure", 0, 0); }),
+                AllOf(HasSubstr("found \"-100\""), Not(HasSubstr("\"\"-100"))));
 }
 
 TEST(ServingRequests, BurstGptSkipsFailedRequestsAndSaysHowMany) {

@@ -267,6 +267,18 @@ TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
         EXPECT_NE(what.find("bad-path.yaml:4:5"), std::string::npos) << what;
         EXPECT_NE(what.find("the base project has no sytem"), std::string::npos) << what;
     }
+    // An empty list is called that, not "a list" where a list was expected.
+    for (const char* empty :
+         {"axes: []\n", "axes:\n  - {path: system.chunks, values: []}\n", "axes:\n  - zip: []\n"}) {
+        test::writeText(dir.path("empty.yaml"), std::string("project: project.yaml\n") + empty);
+        try {
+            planSweep(dir.path("empty.yaml"));
+            ADD_FAILURE() << empty;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("found an empty list"), std::string::npos)
+                << e.what();
+        }
+    }
     test::writeText(dir.path("bad-value.yaml"), "project: project.yaml\naxes:\n"
                                                 "  - {path: system.chunks, values: [2, 0]}\n");
     try {
