@@ -1,6 +1,7 @@
 #include "simulation/ProcessGroups.h"
 
 #include "core/Error.h"
+#include "core/JsonKeys.h"
 
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -27,6 +28,9 @@ CommGroups withProcessGroups(const CommGroups& base, const std::vector<WorkloadT
             const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
             if (doc.is_discarded() || !doc.is_array())
                 throw fail("are not a JSON array");
+            if (const auto repeats = repeatedJsonKeys(text, 1); !repeats.empty())
+                throw fail("give the key " + quotedExcerpt(repeats.front().key) +
+                           " twice in one entry");
             for (const nlohmann::json& pg : doc) {
                 if (!pg.is_object() || !pg.contains("pg_name") || !pg.contains("ranks") ||
                     !pg["ranks"].is_array())

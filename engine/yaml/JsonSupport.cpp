@@ -1,88 +1,29 @@
 #include "yaml/JsonSupport.h"
 
 #include "core/InputFile.h"
+#include "core/JsonKeys.h"
 #include "core/Units.h"
 
-#include <functional>
-#include <map>
 #include <vector>
 
 namespace astrolabe::config {
 
 namespace {
 
-/// Byte offset of the `occurrence`-th (1-based) `"key":` in the text; npos when not found (a
-/// key spelled with escapes).
-size_t nthKeyOffset(const std::string& text, const std::string& key, int occurrence) {
-    const std::string quoted = "\"" + key + "\"";
-    for (size_t at = text.find(quoted); at != std::string::npos; at = text.find(quoted, at + 1)) {
-        size_t next = at + quoted.size();
-        while (next < text.size() && (text[next] == ' ' || text[next] == '\t' ||
-                                      text[next] == '\n' || text[next] == '\r'))
-            ++next;
-        if (next < text.size() && text[next] == ':' && --occurrence == 0)
-            return at;
+/// Every key given twice in one object, listed with its lines (core/JsonKeys.h).
+void refuseRepeatedKeys(const std::string& text, const std::string& fileName) {
+    const std::vector<RepeatedJsonKey> repeats = repeatedJsonKeys(text, Diagnostics::kErrorsListed);
+    if (repeats.empty())
+        return;
+    Diagnostics d(fileName);
+    for (const RepeatedJsonKey& r : repeats) {
+        // A hostile key is quoted short in the message and stands as its excerpt in the path.
+        const std::string path = r.key.size() <= 60 ? r.key : quotedExcerpt(r.key);
+        d.error(d.at(r.line, r.column, path), repeatedJsonKeyMessage(r),
+                "keep one of them: only the last would be read");
     }
-    return std::string::npos;
+    d.throwIfErrors();
 }
-
-/// nlohmann keeps the last of two equal keys in one object without a word; ASTRA-sim's reader
-/// does the same, so a setting edited in one place and left in another silently does nothing.
-/// The parser's callback sees every key in order: each is counted by name across the document,
-/// which is what finds its place in the text afterwards.
-class RepeatedKeys {
-public:
-    bool operator()(int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-        using Event = nlohmann::json::parse_event_t;
-        if (event == Event::object_start) {
-            m_open.emplace_back();
-        } else if (event == Event::object_end) {
-            if (!m_open.empty())
-                m_open.pop_back();
-        } else if (event == Event::key && !m_open.empty()) {
-            const std::string& key = parsed.get_ref<const std::string&>();
-            const int occurrence = ++m_occurrences[key];
-            const auto [first, fresh] = m_open.back().emplace(key, occurrence);
-            if (!fresh && m_repeats.size() < Diagnostics::kErrorsListed)
-                m_repeats.push_back({key, first->second, occurrence});
-        }
-        return true;
-    }
-
-    void report(const std::string& text, const std::string& fileName) const {
-        Diagnostics d(fileName);
-        for (const Repeat& repeat : m_repeats) {
-            const size_t firstAt = nthKeyOffset(text, repeat.key, repeat.first);
-            const size_t againAt = nthKeyOffset(text, repeat.key, repeat.again);
-            const auto [line, column] =
-                againAt == std::string::npos ? std::pair{0, 0} : lineColumnAt(text, againAt);
-            std::string message =
-                "the key " + quotedExcerpt(repeat.key) + " is given twice in one object";
-            const int firstLine =
-                firstAt == std::string::npos ? 0 : lineColumnAt(text, firstAt).first;
-            if (firstLine > 0 && line > 0)
-                message += firstLine == line ? ", both on line " + std::to_string(line)
-                                             : ", on lines " + std::to_string(firstLine) + " and " +
-                                                   std::to_string(line);
-            // A hostile key is quoted short in the message and stands as its excerpt in the path.
-            const std::string path =
-                repeat.key.size() <= 60 ? repeat.key : quotedExcerpt(repeat.key);
-            d.error(d.at(line, column, path), message,
-                    "keep one of them: only the last would be read");
-        }
-        d.throwIfErrors();
-    }
-
-private:
-    struct Repeat {
-        std::string key;
-        int first = 0; // occurrences of the name in the document, 1-based
-        int again = 0;
-    };
-    std::vector<std::map<std::string, int>> m_open; // per open object: key -> its occurrence
-    std::map<std::string, int> m_occurrences;
-    std::vector<Repeat> m_repeats;
-};
 
 } // namespace
 
@@ -101,9 +42,8 @@ std::pair<int, int> lineColumnAt(const std::string& text, size_t offset) {
 JsonDocument parseJsonText(std::string text, const std::string& fileName) {
     JsonDocument doc;
     doc.file = fileName;
-    RepeatedKeys repeated;
     try {
-        doc.value = nlohmann::json::parse(text, std::ref(repeated));
+        doc.value = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         // e.byte counts the bytes read, so the offending byte sits at offset byte - 1.
         const auto [line, column] = lineColumnAt(text, e.byte > 0 ? e.byte - 1 : 0);
@@ -136,7 +76,7 @@ JsonDocument parseJsonText(std::string text, const std::string& fileName) {
                         " is too large for a double (about 1.8e308 at most)",
                     SourceLocation{fileName, line, column, {}});
     }
-    repeated.report(text, fileName);
+    refuseRepeatedKeys(text, fileName);
     doc.text = std::move(text);
     return doc;
 }

@@ -1,6 +1,7 @@
 #include "trace/chakra/ChakraJson.h"
 
 #include "core/Error.h"
+#include "core/JsonKeys.h"
 #include "trace/chakra/WorkloadGraphJson.h"
 
 #include <google/protobuf/util/json_util.h>
@@ -107,6 +108,7 @@ std::vector<std::string> elementsOf(const nlohmann::json& array) {
 } // namespace
 
 void visitChakraJson(std::string_view text, const std::string& file, const ChakraVisitor& visitor) {
+    refuseRepeatedJsonKeys(text, file); // protobuf's and nlohmann's parsers keep the last one
     const std::vector<JsonValue> top = splitTopLevel(text, file);
     if (top.size() != 1 || top[0].text.front() == '{') {
         // Shape 1, unless the single object is the {"globalMetadata", "nodes"} wrapper.

@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 #include "core/InputFile.h"
+#include "core/JsonKeys.h"
 #include "trace/ErrorCollector.h"
 
 #include <algorithm>
@@ -260,8 +261,9 @@ private:
 
 nlohmann::json parseTraceJson(std::string_view text, const std::string& file,
                               const std::string& hint) {
+    json document;
     try {
-        return json::parse(text);
+        document = json::parse(text);
     } catch (const json::parse_error& e) {
         throw Error(ErrorKind::Input,
                     "not JSON at byte offset " + std::to_string(e.byte) + ": " + e.what(),
@@ -270,6 +272,8 @@ nlohmann::json parseTraceJson(std::string_view text, const std::string& file,
         throw Error(ErrorKind::Input, std::string("not readable JSON: ") + e.what(),
                     SourceLocation{file, 0, 0, {}});
     }
+    refuseRepeatedJsonKeys(text, file); // the parser keeps the last one
+    return document;
 }
 
 KinetoTrace parseKinetoTrace(std::string_view text, const std::string& file) {

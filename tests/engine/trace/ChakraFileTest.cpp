@@ -79,6 +79,28 @@ TEST(ChakraFile, JsonArrayAndWrapperShapes) {
     EXPECT_EQ(file.nodes[0].type(), ChakraProtoMsg::MEM_LOAD_NODE);
 }
 
+// protobuf's JSON parser keeps the last of two equal keys, so a node given "runtime" twice ran
+// with the second; in every shape (objects back to back, an array, the wrapper) it is refused
+// with the line.
+TEST(ChakraFile, AJsonKeyGivenTwiceIsRefusedInEveryShape) {
+    for (const std::string& json :
+         {std::string("{\"version\": \"0.0.4\"}\n{\"id\": \"1\", \"type\": \"COMP_NODE\",\n"
+                      " \"durationMicros\": \"5\", \"durationMicros\": \"999\"}"),
+          std::string(R"([{"version":"0.0.4"},{"id":"1","id":"2","type":"COMP_NODE"}])"),
+          std::string(R"({"globalMetadata":{"version":"1.0.0"},"nodes":[],"nodes":[]})")}) {
+        SCOPED_TRACE(json);
+        try {
+            parseChakraBytes(json, "d.json");
+            ADD_FAILURE() << "accepted";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.where().file, "d.json");
+            EXPECT_GT(e.where().line, 0);
+            EXPECT_NE(std::string(e.what()).find("is given twice in one object"), std::string::npos)
+                << e.what();
+        }
+    }
+}
+
 TEST(ChakraFile, BinaryStartingWithABraceIsNotJson) {
     // A 123-byte first record starts with the byte '{'; the next byte is a protobuf tag, not '"'.
     ChakraProtoMsg::GlobalMetadata metadata;

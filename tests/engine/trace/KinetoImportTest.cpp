@@ -51,6 +51,16 @@ std::string refusal(const std::string& text) {
 
 } // namespace
 
+// A key given twice (the parser would keep the last: a second traceEvents replaces the first,
+// a second dur the first) is refused with its line.
+TEST(KinetoImport, AKeyGivenTwiceIsRefused) {
+    EXPECT_REFUSED(R"({"traceEvents": [], "traceEvents": []})",
+                   "p.json:1:21: traceEvents: the key \"traceEvents\" is given twice");
+    EXPECT_REFUSED(events({R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7,
+                              "ts": 1, "dur": 5, "dur": 9})"}),
+                   "the key \"dur\" is given twice in one object, both on line 2");
+}
+
 TEST(KinetoImport, KernelsBecomeNodesInStartOrderWithStreamDependencies) {
     const KinetoTrace trace = parseKinetoTrace(
         events({kernel("gemm", 100, 30),
