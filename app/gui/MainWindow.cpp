@@ -17,6 +17,7 @@
 #include "gui/SweepController.h"
 #include "gui/SweepSession.h"
 #include "gui/WelcomePage.h"
+#include "topology/TopologyMath.h"
 
 #include <QAbstractItemView>
 #include <QCloseEvent>
@@ -269,6 +270,21 @@ void MainWindow::showRun(int id) {
 int MainWindow::startRun() {
     if (!hasProject())
         return 0;
+    // The topology editor marks a bad value (a bandwidth of 0) but keeps it in the project, so a
+    // run would only fail with the engine's wording of the same problem and be stored as Failed.
+    if (const PlatformSpec& platform = m_document->spec().platform; !platform.graph) {
+        QStringList problems;
+        for (const widgets::PlatformProblem& p : widgets::platformProblems(platform))
+            problems << QString::fromStdString(p.message);
+        if (!problems.isEmpty()) {
+            m_errors->report(tr("Cannot Run"),
+                             tr("The platform is not valid yet: %1. Fix it in the Topology tab, "
+                                "then run again.")
+                                 .arg(problems.join(QStringLiteral("; "))));
+            m_tabs->setCurrentIndex(TopologyTab);
+            return 0;
+        }
+    }
     const QStringList invalid = m_tabs->invalidSettings(m_document->spec());
     if (invalid.isEmpty())
         return startRunOf(m_document->spec(), QString());

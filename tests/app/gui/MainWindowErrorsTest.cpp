@@ -12,6 +12,8 @@
 #include "gui/ProjectExplorer.h"
 #include "gui/RunsPanel.h"
 #include "gui/RunsTableModel.h"
+#include "topology/TopologyDocument.h"
+#include "topology/TopologyEditor.h"
 #include "utilization/DimensionStatsModel.h"
 
 #include <QDialogButtonBox>
@@ -142,6 +144,37 @@ TEST(MainWindow, ATraceSetForAnotherNpuCountIsFlaggedBeforeTheRun) {
     EXPECT_GT(window.startRun(), 0);
     EXPECT_TRUE(message->text().isEmpty());
     window.stopRuns();
+    window.close();
+}
+
+// A bandwidth of 0 typed in the topology editor is marked there and kept in the project; Run
+// is refused before anything starts, in the editor's words, and no Failed run is stored.
+TEST(MainWindow, AnInvalidPlatformIsRefusedBeforeTheRun) {
+    QTemporaryDir dir;
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    window.newProjectFromPreset(QStringLiteral("quickstart"));
+    auto* editor =
+        window.tabs()->widget(MainWindow::TopologyTab)->findChild<widgets::TopologyEditor*>();
+    ASSERT_NE(editor, nullptr);
+    DimensionSpec zero = editor->platform().dimensions.at(0);
+    zero.bandwidthBytesPerSecond = 0;
+    editor->document()->editDimension(0, zero, widgets::DimensionField::Bandwidth);
+    ASSERT_EQ(window.document()->spec().platform.dimensions.at(0).bandwidthBytesPerSecond, 0);
+    window.tabs()->setCurrentIndex(MainWindow::ConfigurationTab);
+
+    EXPECT_EQ(window.startRun(), 0);
+    const auto boxes = window.findChildren<QMessageBox*>(QStringLiteral("errorBox"));
+    ASSERT_EQ(boxes.size(), 1);
+    EXPECT_TRUE(boxes[0]->text().contains(QStringLiteral("The platform is not valid yet")))
+        << boxes[0]->text().toStdString();
+    EXPECT_TRUE(boxes[0]->text().contains(QStringLiteral("bandwidth")))
+        << boxes[0]->text().toStdString();
+    EXPECT_EQ(window.tabs()->currentIndex(), MainWindow::TopologyTab);
+    EXPECT_EQ(window.runsModel()->rowCount(), 0) << "no Failed run was stored";
+    closeErrorBoxes(window);
     window.close();
 }
 

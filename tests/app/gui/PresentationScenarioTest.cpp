@@ -13,6 +13,7 @@
 #include "common/InterfaceScale.h"
 #include "gui/HelpController.h"
 #include "gui/HelpWindow.h"
+#include "gui/LessonsController.h"
 #include "gui/MainWindow.h"
 #include "gui/PresentationController.h"
 #include "gui/RunsPanel.h"
@@ -150,4 +151,37 @@ TEST(GuiScenario, EveryTabAt200PercentInARealWindow) {
 
     presentation->resetZoom();
     EXPECT_EQ(widgets::InterfaceScale::factor(), 1.0);
+}
+
+// A teacher's setting: a lesson open beside the project, then 250 %. The side docks give way and
+// the window stays within the screen (it grew to 1931 x 1149 on a 1600 x 1000 screen, the Log
+// and the status bar below its edge); back at 100 % it is where it was.
+TEST(GuiScenario, ALessonAt250PercentKeepsTheWindowOnTheScreen) {
+    ASTROLABE_SKIP_UNLESS_REAL_WINDOW();
+    QTemporaryDir dir;
+    MainWindow window(test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    window.lessons()->setCopyDirectory(dir.filePath(QStringLiteral("lessons")));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    window.setWindowState(Qt::WindowNoState);
+    const QRect screen = window.screen()->availableGeometry();
+    window.setGeometry(screen.adjusted(0, 30, 0, 0));
+    ASSERT_TRUE(window.lessons()->openLesson(QString::fromStdString(
+        ASTROLABE_SOURCE_DIR + "/resources/lessons/01-ring-all-reduce/lesson.md")));
+    QTest::qWait(200);
+    const QRect before = window.frameGeometry();
+    for (const double scale : {1.5, 2.0, 2.5}) {
+        window.presentation()->setScale(scale);
+        QTest::qWait(200);
+        EXPECT_LE(window.minimumSizeHint().width(), screen.width()) << scale;
+        EXPECT_LE(window.minimumSizeHint().height(), screen.height()) << scale;
+        EXPECT_LE(window.frameGeometry().width(), screen.width()) << scale;
+        EXPECT_LE(window.frameGeometry().height(), screen.height()) << scale;
+    }
+    test::saveScreenshot(window, QStringLiteral("present-250-lesson.png"));
+    window.presentation()->setScale(1.0);
+    QTest::qWait(200);
+    EXPECT_EQ(window.frameGeometry().size(), before.size());
+    window.close();
 }
