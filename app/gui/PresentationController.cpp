@@ -252,6 +252,39 @@ void PresentationController::apply() {
     fitTabBar();
     if (ratio != 1.0)
         fitDocks(ratio);
+    fitToScreen();
+}
+
+void PresentationController::fitToScreen() {
+    // Scaled up with a lesson beside the project, the tabs' and the docks' minimums added up to
+    // more than the screen (1931 x 1149 on a 1600 x 1000 screen at 250 %): the window grew past
+    // its edges, with the Log and the status bar below them. The tabs give up what is missing
+    // (their bar scrolls, their pages are laid out tighter), so the window stays on the screen.
+    const QScreen* screen = m_window->screen();
+    if (screen == nullptr || m_window->isFullScreen() || scale() == 1.0)
+        return;
+    // The docks' and pages' minimums at the new font reach the window's layout by posted
+    // events; what the window needs is known once they are delivered.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    const QSize frame = m_window->frameGeometry().size() - m_window->size();
+    // A window the user made larger than the screen at 100 % (across two screens) stays as large.
+    const QSize room = (screen->availableGeometry().size() - frame).expandedTo(m_size100);
+    const QSize needed = m_window->minimumSizeHint();
+    constexpr int kLeast = 240; // the tabs keep room for a page
+    if (needed.width() > room.width())
+        m_tabs->setMinimumWidth(
+            std::max(kLeast, m_tabs->minimumWidth() - (needed.width() - room.width())));
+    if (needed.height() > room.height())
+        m_tabs->setMinimumHeight(std::max(kLeast, m_tabs->minimumSizeHint().height() -
+                                                      (needed.height() - room.height())));
+    // The smaller minimums reach the window's own, through the layouts between, before it is
+    // resized (a window is never made smaller than its minimum).
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    m_window->layout()->activate();
+    if (!m_window->isMaximized() &&
+        (m_window->width() > room.width() || m_window->height() > room.height()))
+        m_window->resize(std::min(m_window->width(), room.width()),
+                         std::min(m_window->height(), room.height()));
 }
 
 void PresentationController::refreshLayouts() {
@@ -344,6 +377,7 @@ void PresentationController::fitTabBar() {
             m_fullTexts << bar->tabText(i);
         bar->setTabText(i, m_fullTexts.at(i));
     }
+    m_tabs->setMinimumHeight(0); // fitToScreen's, at a larger scale
     if (scale() == 1.0) {
         m_tabs->setMinimumWidth(0);
         return;

@@ -69,6 +69,8 @@ private:
     /// At a scale above 100 %, the tab widget at least as wide as all its tabs (their short
     /// names, a tab's data, where the full ones leave too little room for the side docks).
     void fitTabBar();
+    /// Past what the screen holds (a lesson beside the project at 250 %), the tabs give way.
+    void fitToScreen();
     /// Docks grown by `ratio`, the side ones within what the central tabs leave.
     void fitDocks(double ratio);
     /// Every layout of the window worked out again from its widgets' present sizes.
