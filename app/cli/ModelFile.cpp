@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace astrolabe::cli {
 namespace {
@@ -22,6 +23,7 @@ std::map<std::string, std::string> readModelFile(const std::string& path) {
         throw UsageError("--model " + path + ": expected a settings file under 1 MiB");
     std::ifstream in(path);
     std::map<std::string, std::string> values;
+    std::map<std::string, int> lines; // where each setting was given
     int number = 0;
     for (std::string line; std::getline(in, line);) {
         ++number;
@@ -33,16 +35,26 @@ std::map<std::string, std::string> readModelFile(const std::string& path) {
             throw UsageError(path + ":" + std::to_string(number) +
                              ": expected \"setting: value\" (generate-llm's flags), found \"" +
                              line + "\"");
-        values[trim(line.substr(0, at))] = trim(line.substr(at + 1));
+        const std::string key = trim(line.substr(0, at));
+        if (const auto [first, fresh] = lines.emplace(key, number); !fresh)
+            throw UsageError(path + ":" + std::to_string(number) + ": \"" + key +
+                             "\" is set again (first on line " + std::to_string(first->second) +
+                             "); keep one of them");
+        values[key] = trim(line.substr(at + 1));
     }
     if (values.empty())
         throw UsageError("--model " + path +
                          ": the file sets nothing (only blank lines and comments); expected "
                          "\"preset: NAME\" and settings such as \"layers: 60\", one per line");
+    if (!values.count("preset"))
+        throw UsageError("--model " + path +
+                         ": expected a line \"preset: NAME\" naming the model the settings "
+                         "change (e.g. preset: llama3-70b)");
     return values;
 }
 
 void addPairs(std::map<std::string, std::string>& values, const std::string& text) {
+    std::set<std::string> given;
     size_t start = 0;
     while (start < text.size()) {
         const size_t comma = std::min(text.find(',', start), text.size());
@@ -51,7 +63,11 @@ void addPairs(std::map<std::string, std::string>& values, const std::string& tex
         if (eq == std::string::npos || eq == 0)
             throw UsageError("--set: expected KEY=VALUE pairs separated by commas, found \"" +
                              part + "\"");
-        values[part.substr(0, eq)] = part.substr(eq + 1);
+        const std::string key = part.substr(0, eq);
+        if (given.count(key))
+            throw UsageError("--set: \"" + key + "\" is given twice; keep one of them");
+        given.insert(key);
+        values[key] = part.substr(eq + 1);
         start = comma + 1;
     }
 }

@@ -7,11 +7,12 @@
 namespace astrolabe::cli {
 
 /// A model file: generate-llm's settings, one "name: value" (or name=value) per line, '#'
-/// starting a comment; "preset" names the starting point. UsageError naming the line otherwise,
-/// and for a file that sets nothing.
+/// starting a comment; "preset" names the starting point and is required. UsageError naming the
+/// line otherwise (a setting given twice: both lines), and for a file that sets nothing.
 std::map<std::string, std::string> readModelFile(const std::string& path);
 
-/// "KEY=VALUE,KEY=VALUE" into `values` (later keys win); UsageError for a part without '='.
+/// "KEY=VALUE,KEY=VALUE" into `values`, over what they hold (--set over the model file);
+/// UsageError for a part without '=' and for a key given twice in `text`.
 void addPairs(std::map<std::string, std::string>& values, const std::string& text);
 
 } // namespace astrolabe::cli

@@ -115,15 +115,22 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
     std::string preset = args.value("model");
     if (std::filesystem::is_regular_file(preset)) {
         values = readModelFile(preset);
-        preset = values.count("preset") ? values["preset"] : "gpt3-175b";
+        preset = values["preset"];
         values.erase("preset");
     }
     if (args.has("set"))
         addPairs(values, args.value("set"));
     if (args.has("gpu"))
         values["gpu"] = args.value("gpu");
+    // The split is what the planner chooses: a model that sets one would be silently overruled.
     for (const char* parallel : {"tp", "pp", "dp", "cp", "ep", "npus"})
-        values.erase(parallel); // the planner chooses them
+        if (values.count(parallel))
+            throw UsageError(std::string("--model/--set: \"") + parallel +
+                             "\" is what the planner chooses; drop it (--baseline " + parallel +
+                             "=... compares a split of your own with the planner's)");
+    // Checked before the plan, not after it.
+    if (args.has("show"))
+        parseCount("show", args.value("show"), 1);
     generate::GeneratorSpec base;
     try {
         base = generate::generatorSpecFrom(preset, values);

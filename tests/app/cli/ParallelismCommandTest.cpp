@@ -91,11 +91,39 @@ TEST(ParallelismCommand, UnsatisfiableRequestsNameTheConstraint) {
     EXPECT_NE(r.err.find("999 is not a multiple of 12"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("-1 B"), std::string::npos) << r.err;
     // An empty model file would have planned the default preset, GPT-3 175B.
-    const std::string empty = ::testing::TempDir() + "/empty-model.txt";
+    const auto dir = clitest::scratchDir("parallelism-model");
+    const std::string empty = (dir / "empty-model.txt").string();
     std::ofstream(empty) << "# nothing yet\n\n";
     r = cli({"optimize", "parallelism", kSelene, "--model", empty, "--top", "0"});
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("the file sets nothing"), std::string::npos) << r.err;
+    // What the planner would have overruled or guessed is refused, before the plan: a setting
+    // given twice (the last won), a split of the planner's own (silently dropped), a file without
+    // its preset (GPT-3 175B was planned), a bad --show (checked after the whole plan).
+    const std::string twice = (dir / "twice.txt").string();
+    std::ofstream(twice) << "preset: gpt2-124m\nlayers: 4\n# more\nlayers: 400\n";
+    r = cli({"optimize", "parallelism", kSelene, "--model", twice, "--top", "0"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("twice.txt:4: \"layers\" is set again (first on line 2)"),
+              std::string::npos)
+        << r.err;
+    const std::string split = (dir / "split.txt").string();
+    std::ofstream(split) << "preset: gpt2-124m\ntp: 4\n";
+    r = cli({"optimize", "parallelism", kSelene, "--model", split, "--top", "0"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("\"tp\" is what the planner chooses"), std::string::npos) << r.err;
+    const std::string noPreset = (dir / "no-preset.txt").string();
+    std::ofstream(noPreset) << "layers: 4\n";
+    r = cli({"optimize", "parallelism", kSelene, "--model", noPreset, "--top", "0"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("expected a line \"preset: NAME\""), std::string::npos) << r.err;
+    r = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--set",
+             "layers=2,layers=3", "--top", "0"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--set: \"layers\" is given twice"), std::string::npos) << r.err;
+    r = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--show", "-5"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.out, "") << "refused before the plan";
     r = cli({"optimize", "parallelism", kSelene});
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("--model"), std::string::npos) << r.err;
