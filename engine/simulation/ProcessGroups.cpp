@@ -59,4 +59,22 @@ CommGroups withProcessGroups(const CommGroups& base, const std::vector<WorkloadT
     return groups;
 }
 
+void checkGroupsDefined(const CommGroups& groups, const std::vector<WorkloadTrace>& traces) {
+    for (const WorkloadTrace& trace : traces)
+        for (const WorkloadNode& node : trace.nodes) {
+            if (node.type != NodeType::CommColl || node.pgName.empty())
+                continue;
+            const int id = communicatorGroupId(node.pgName);
+            if (id > 0 && !groups.count(id)) // a name that is no id is reported where it runs
+                throw Error(ErrorKind::Validation,
+                            "node " + std::to_string(node.id) + " (" + std::string(node.name) +
+                                "): its collective names communicator group " + std::to_string(id) +
+                                ", which no comm-group file or METADATA "
+                                "node defines",
+                            SourceLocation{trace.file, 0, 0, "pg_name"},
+                            "define the group in the system's comm-group file, or in the "
+                            "trace's METADATA process groups");
+        }
+}
+
 } // namespace astrolabe

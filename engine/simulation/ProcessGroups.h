@@ -17,4 +17,8 @@ namespace astrolabe {
 CommGroups withProcessGroups(const CommGroups& base, const std::vector<WorkloadTrace>& traces,
                              int npuCount);
 
+/// Throws astrolabe::Error naming the trace file, the node and the group when a collective names
+/// a communicator group (pg_name) that `groups` does not define, before anything runs.
+void checkGroupsDefined(const CommGroups& groups, const std::vector<WorkloadTrace>& traces);
+
 } // namespace astrolabe

@@ -231,6 +231,7 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
     const auto wallStart = std::chrono::steady_clock::now();
     SimulationSpec spec = givenSpec;
     spec.commGroups = withProcessGroups(givenSpec.commGroups, traces, spec.platform.npuCount());
+    checkGroupsDefined(spec.commGroups, traces);
     const Topology topology(spec.platform);
     if (traces.size() != static_cast<size_t>(topology.npuCount()))
         throw Error(ErrorKind::Validation,

@@ -176,6 +176,27 @@ TEST(Executor, CollectiveOverAGroupOfOneNpuNamesTheGroup) {
     }
 }
 
+// A collective naming a group nothing defines is refused before anything runs, naming the trace
+// file, the node and the key (the run used to fail part way with no file named).
+TEST(Executor, ACollectiveOverAnUndefinedGroupNamesTheFileAndNode) {
+    std::vector<WorkloadTrace> t = both({coll(1, CT::AllReduce, kMiB)});
+    t[0].file = "w.0.et";
+    t[1].file = "w.1.et";
+    for (auto& trace : t)
+        trace.nodes[0].pgName = "7";
+    try {
+        runTraces(ring2(), t);
+        FAIL() << "ran";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.where().file, "w.0.et");
+        EXPECT_EQ(e.where().keyPath, "pg_name");
+        EXPECT_NE(std::string(e.what()).find("node 1 (coll1): its collective names communicator "
+                                             "group 7, which no comm-group file"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(Executor, RemoteMemoryWithoutExpansionIsRefused) {
     WorkloadNode load = node(1, NodeType::MemLoad);
     load.hasTensorSize = true;
