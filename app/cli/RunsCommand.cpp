@@ -134,6 +134,11 @@ void exportRun(const ProjectDatabase& db, int64_t id, const ParsedArgs& args, st
                std::ostream& err) {
     const std::string format = args.value("format", "json");
     const std::string file = args.value("out");
+    // Options of another format would be ignored without a word.
+    if (args.has("table") && format != "csv")
+        throw UsageError("--table applies to --format csv, not " + format);
+    if (args.has("budget-mb") && format != "perfetto")
+        throw UsageError("--budget-mb applies to --format perfetto, not " + format);
     if (!file.empty())
         checkOutputPath(file, "the export", {{db.path(), "the project database"}});
     const RunRecord record = db.run(id);
@@ -143,8 +148,8 @@ void exportRun(const ProjectDatabase& db, int64_t id, const ParsedArgs& args, st
         PerfettoOptions options;
         if (args.has("budget-mb")) {
             const double mb = parseReal("budget-mb", args.value("budget-mb"));
-            if (!(mb > 0 && mb < 1e9))
-                throw UsageError("--budget-mb: expected a size in MB between 0 and 10^9, found \"" +
+            if (!(mb >= 1 && mb <= 1e9))
+                throw UsageError("--budget-mb: expected a size in MB from 1 to 10^9, found \"" +
                                  args.value("budget-mb") + "\"");
             options.sizeBudgetBytes = static_cast<uint64_t>(mb * 1000 * 1000);
         }

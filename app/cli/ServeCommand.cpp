@@ -159,8 +159,13 @@ int serveCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         requireFile("--trace", args.value("trace"));
         s.trace = std::filesystem::absolute(args.value("trace")).string();
     }
-    if (args.has("trace-format"))
+    if (args.has("trace-format")) {
+        if (s.trace.empty())
+            throw UsageError(
+                "--trace-format: this run's requests are synthetic (the project has no "
+                "serving.trace); give the trace with --trace FILE");
         s.traceFormat = args.value("trace-format");
+    }
     if (args.has("duration"))
         s.durationNs = durationNs("duration", args.value("duration"));
     if (args.has("ttft-slo"))

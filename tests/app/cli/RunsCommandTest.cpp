@@ -185,7 +185,7 @@ TEST_F(RunsCli, AnOutputOverAnInputIsRefusedAndTheInputKept) {
 }
 
 TEST_F(RunsCli, PerfettoBudgetMustBeAPositiveSize) {
-    for (const char* budget : {"nan", "-1", "0", "abc", "1e400"}) {
+    for (const char* budget : {"nan", "-1", "0", "0.001", "abc", "1e400"}) {
         SCOPED_TRACE(budget);
         const Result r = runCommand({"runs", "export", id(m_first), "--format", "perfetto",
                                      "--budget-mb", budget, "--db", m_db});
@@ -193,6 +193,17 @@ TEST_F(RunsCli, PerfettoBudgetMustBeAPositiveSize) {
         EXPECT_NE(r.err.find("--budget-mb"), std::string::npos) << r.err;
         EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
     }
+}
+
+// An option of another format is refused, not ignored.
+TEST_F(RunsCli, OptionsOfAnotherFormatAreRefused) {
+    Result r = runCommand(
+        {"runs", "export", id(m_first), "--format", "json", "--table", "links", "--db", m_db});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--table applies to --format csv, not json"), std::string::npos) << r.err;
+    r = runCommand({"runs", "export", id(m_first), "--budget-mb", "50", "--db", m_db});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--budget-mb applies to --format perfetto"), std::string::npos) << r.err;
 }
 
 TEST_F(RunsCli, CompareShowsDifferencesAndRatiosAgainstTheFirst) {

@@ -114,6 +114,11 @@ TEST(ServeCommand, BadFlagsAndProjectsAreUsageErrors) {
         clitest::cli({"serve", project, "--trace", trace.string(), "--no-store"});
     EXPECT_EQ(t.code, 1);
     EXPECT_THAT(t.err, HasSubstr("row 3"));
+    // A trace format without a trace would be ignored.
+    const clitest::Result format =
+        clitest::cli({"serve", project, "--trace-format", "azure", "--no-store"});
+    EXPECT_EQ(format.code, 2);
+    EXPECT_THAT(format.err, HasSubstr("--trace-format: this run's requests are synthetic"));
     // --rate takes the file's range; a window in which no request arrives is refused rather than
     // reported as zero latencies; a rate too high names both factors.
     for (const char* rate : {"1e-300", "1e-7", "2e7", "inf"}) {
