@@ -6,6 +6,7 @@
 #include "export/Comparison.h"
 #include "export/NumberFormat.h"
 #include "store/ProjectDatabase.h"
+#include "sweep/ServingSweep.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -130,6 +131,18 @@ int compareCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
         if (r.status != RunStatus::Ok)
             out << "note: run " << r.id << " is " << runStatusName(r.status) << ": "
                 << r.errorMessage << "\n";
+    // A serving run's end time is when its last request finished, not an iteration's: beside a
+    // training run the ratio means nothing, and says so.
+    std::string serving, training;
+    for (const RunRecord& r : records) {
+        std::string& list = storedServingSummary(db, r.id) ? serving : training;
+        list += (list.empty() ? "" : ", ") + std::to_string(r.id);
+    }
+    if (!serving.empty() && !training.empty())
+        out << "note: runs " << serving << " serve requests and runs " << training
+            << " train: a serving run ends when its last request finishes, so its end time "
+               "and ratios are not comparable with an iteration's ('runs show ID' gives its "
+               "latencies)\n";
     return kExitOk;
 }
 

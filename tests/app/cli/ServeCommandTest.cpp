@@ -1,5 +1,6 @@
 // astrolabe-cli serve: runs a project's serving: section, prints the metrics and stores the run.
 #include "CliRunner.h"
+#include "TestPaths.h"
 #include "store/ProjectDatabase.h"
 
 #include <fstream>
@@ -61,6 +62,20 @@ TEST(ServeCommand, PrintsTheMetricsAndStoresTheRun) {
     ASSERT_EQ(show.code, 0) << show.err;
     EXPECT_THAT(show.out, HasSubstr("  serving:\n    requests"));
     EXPECT_THAT(show.out, HasSubstr("goodput"));
+    // Beside a training run, compare says the end times measure different things.
+    ASSERT_EQ(clitest::cli(
+                  {"run", ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml", "--db", db})
+                  .code,
+              0);
+    const auto both = database.listRuns();
+    ASSERT_EQ(both.size(), 2u);
+    const clitest::Result compare = clitest::cli(
+        {"compare", std::to_string(runs[0].id),
+         std::to_string(both[0].id == runs[0].id ? both[1].id : both[0].id), "--db", db});
+    ASSERT_EQ(compare.code, 0) << compare.err;
+    EXPECT_THAT(compare.out,
+                HasSubstr("note: runs " + std::to_string(runs[0].id) + " serve requests and runs"));
+    EXPECT_THAT(compare.out, HasSubstr("not comparable with an iteration's"));
 }
 
 TEST(ServeCommand, BadFlagsAndProjectsAreUsageErrors) {
