@@ -334,6 +334,17 @@ void SweepParetoChart::redraw() {
     for (const SweepRow& r : m_rows)
         if (const std::optional<double> y = metricValue(metric, r))
             costs.push_back({static_cast<double>(r.summary.endTime.ps()), *y});
+    if (costs.empty()) { // not "0 to 1.5 ps" on both axes
+        m_all->clear();
+        m_front->clear();
+        m_best->clear();
+        m_view->chart()->setTitle(tr("No sweep points yet: Run > Run sweep\u2026 draws the front"));
+        m_x->setTitleText(tr("end time"));
+        m_y->setTitleText(QString());
+        m_x->setRange(0, 1);
+        m_y->setRange(0, 1);
+        return;
+    }
     double minX = 0, maxX = 1, minY = 0, maxY = 1;
     for (size_t i = 0; i < costs.size(); ++i) {
         minX = i == 0 ? costs[i].x : std::min(minX, costs[i].x);

@@ -6,7 +6,10 @@
 #include "sweep/SweepResultsModel.h"
 #include "sweep/SweepView.h"
 
+#include <QAbstractAxis>
 #include <QAbstractItemModelTester>
+#include <QChart>
+#include <QChartView>
 #include <QComboBox>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -197,6 +200,25 @@ TEST(SweepCharts, ParetoScatterJoinsTheFrontInChartUnits) {
     // Against bw: 2 (20 µs, 100) is best in both among bw=100; 5 (25 µs, 200) is slower and
     // costlier: the front is point 2 alone.
     EXPECT_EQ(chart.frontPoints(), (QList<QPointF>{{20, 100}}));
+}
+
+// Before any point has finished the chart says so, with no unit on an empty axis (it drew
+// "0 to 1.5 ps" on both); the points' units come with the points.
+TEST(SweepCharts, AnEmptyParetoChartSaysHowToFillIt) {
+    std::vector<SweepRow> rows = sixPoints(); // every point pending
+    SweepParetoChart chart;
+    chart.setRows({"bw", "chunks"}, rows);
+    ASSERT_GT(chart.metricBox()->count(), 0);
+    EXPECT_TRUE(chart.view()->chart()->title().startsWith(QStringLiteral("No sweep points yet")))
+        << chart.view()->chart()->title().toStdString();
+    for (QAbstractAxis* axis : chart.view()->chart()->axes())
+        EXPECT_FALSE(axis->titleText().contains(QStringLiteral("ps")))
+            << axis->titleText().toStdString();
+    EXPECT_TRUE(chart.frontPoints().isEmpty());
+    rows[2].summary = okPoint(2, 20, 10, 3);
+    chart.setRows({"bw", "chunks"}, rows);
+    EXPECT_TRUE(chart.view()->chart()->title().startsWith(QStringLiteral("Pareto front: 1 of 1")))
+        << chart.view()->chart()->title().toStdString();
 }
 
 TEST(SweepView, ProgressSelectionAndCompare) {
