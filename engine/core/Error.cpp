@@ -48,7 +48,7 @@ ErrorList::ErrorList(std::vector<Error> errors)
     : Error(errors.empty() ? ErrorKind::Internal : errors.front().kind(), joinMessages(errors))
     , m_errors(std::move(errors)) {}
 
-static size_t editDistance(const std::string& a, const std::string& b) {
+size_t editDistance(const std::string& a, const std::string& b) {
     std::vector<size_t> row(b.size() + 1);
     for (size_t j = 0; j <= b.size(); ++j)
         row[j] = j;

@@ -69,6 +69,8 @@ inline constexpr const char* kLimitsHint = "limits and their reasons are listed 
 
 /// Closest candidate by edit distance, for "did you mean" hints; empty when none is close.
 std::string closestMatch(const std::string& word, const std::vector<std::string>& candidates);
+/// Levenshtein distance: the fewest single-letter insertions, deletions and substitutions.
+size_t editDistance(const std::string& a, const std::string& b);
 
 /// "a, b or c" — for messages that list the valid names.
 std::string joinAlternatives(const std::vector<std::string>& names);

@@ -231,6 +231,18 @@ Lesson parseLesson(const std::string& text, const std::string& fileName) {
                     current.step = steps++;
                 continue;
             }
+            // A misspelt block ("```tryy") would be shown as code and its step silently lost;
+            // other fences ("```yaml") are code on purpose.
+            if (text.size() > 3 && text.rfind("```", 0) == 0) {
+                const std::string tag = text.substr(3, text.find(' ') - 3);
+                for (const std::string kind : {"setup", "try", "question"})
+                    if (const size_t d = editDistance(tag, kind);
+                        d > 0 && d <= (kind.size() <= 3 ? 1u : 2u))
+                        p.fail(lineNumber,
+                               "unknown block \"```" + tag + "\": did you mean ```" + kind + "?",
+                               "a lesson's blocks are ```setup, ```try and ```question; other "
+                               "fences are shown as code");
+            }
             if (p.lesson.title.empty() && text.rfind("# ", 0) == 0)
                 p.lesson.title = trim(text.substr(2));
             if (current.kind != LessonBlock::Kind::Text) {

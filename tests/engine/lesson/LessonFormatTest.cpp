@@ -108,6 +108,22 @@ TEST(LessonFormat, SyntaxErrorsNameFileAndLine) {
     }
 }
 
+// A misspelt block would be shown as code and its step lost; other fences are code on purpose.
+TEST(LessonFormat, AMisspeltBlockIsAnErrorAndOtherFencesAreCode) {
+    try {
+        parseLesson("# T\n```tryy\nset system.chunks: 4\n```\n", "typo.md");
+        FAIL() << "parsed";
+    } catch (const ErrorList& e) {
+        EXPECT_NE(std::string(e.what()).find("typo.md:2: unknown block \"```tryy\": did you mean "
+                                             "```try?"),
+                  std::string::npos)
+            << e.what();
+    }
+    const Lesson lesson =
+        parseLesson("# T\n```yaml\nsystem: {chunks: 4}\n```\n```tsv\na\tb\n```\n", "code.md");
+    EXPECT_EQ(lesson.stepCount(), 0);
+}
+
 // "[[time-us=999 us." never closes: an error, not text that no check reads.
 TEST(LessonFormat, AQuoteThatIsNotClosedIsAnError) {
     try {
