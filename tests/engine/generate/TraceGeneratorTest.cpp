@@ -8,6 +8,7 @@
 #include "generate/ModelFigures.h"
 #include "generate/ModelPresets.h"
 #include "support/SmallGpt.h"
+#include "support/TempDir.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -231,7 +232,8 @@ TEST(TraceGenerator, DataParallelPresetsAreWellFormed) {
 // The writer callback sees PREFIX.<rank>.et for every rank, in order, with the same traces the
 // in-memory generation returns; the groups land in PREFIX.comm_groups.json.
 TEST(TraceGenerator, WritingGoesThroughTheWriterCallback) {
-    const std::string prefix = ::testing::TempDir() + "astrolabe-generator-test";
+    const astrolabe::test::TempDir dir("generator-test");
+    const std::string prefix = dir.path("workload");
     std::vector<std::string> paths;
     uint64_t written = 0;
     const uint64_t nodes = generateAndWriteWorkload(
