@@ -256,10 +256,9 @@ void PresentationController::apply() {
 }
 
 void PresentationController::fitToScreen() {
-    // Scaled up with a lesson beside the project, the tabs' and the docks' minimums added up to
-    // more than the screen (1931 x 1149 on a 1600 x 1000 screen at 250 %): the window grew past
-    // its edges, with the Log and the status bar below them. The tabs give up what is missing
-    // (their bar scrolls, their pages are laid out tighter), so the window stays on the screen.
+    // Scaled up with a lesson beside the project, the tabs' and the docks' minimums can add up to
+    // more than the screen. The tabs give up what is missing (their bar scrolls, their pages are
+    // laid out tighter), so the window, its Log and its status bar stay on the screen.
     const QScreen* screen = m_window->screen();
     if (screen == nullptr || m_window->isFullScreen() || scale() == 1.0)
         return;

@@ -19,10 +19,9 @@ namespace astrolabe::gui {
 namespace {
 
 /// A text field claims Ctrl+Z and Ctrl+Shift+Z / Ctrl+Y for its own history even when that
-/// history is empty: right after a number is committed (a spin box rewrites its text, which
-/// clears the history) the keys did nothing at all. This lets the keys through to the project's
-/// Undo and Redo whenever the field has nothing of its own to undo or redo, so that a half-typed
-/// value is still taken back in the field first.
+/// history is empty, as it is right after a spin box commits a number (rewriting its text clears
+/// the history). This lets the keys through to the project's Undo and Redo whenever the field has
+/// nothing of its own to undo or redo, so that a half-typed value is still taken back first.
 class FieldUndoFilter : public QObject {
 public:
     explicit FieldUndoFilter(QWidget* window)

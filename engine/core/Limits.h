@@ -12,9 +12,8 @@ inline constexpr size_t kMaxDimensions = 16;
 inline constexpr uint64_t kMaxNpus = uint64_t{1} << 20;
 inline constexpr int kMaxChunksPerCollective = 16384;
 inline constexpr int kMaxQueuesPerDimension = 1024;
-/// The packet-level tier models every NPU, port and packet in ns-3: building the fabric grows
-/// faster than the NPU count (one Switch of 2,048 / 4,096 / 8,192 NPUs: 2 / 9 / 31 s and 0.4 /
-/// 1.1 / 4.0 GB before the first event), and it then runs at tens of thousands of events a second.
+/// The packet-level tier models every NPU, port and packet in ns-3, and building its fabric grows
+/// faster than the NPU count (measured in docs/limits.md).
 inline constexpr uint64_t kMaxPacketNpus = 4096;
 
 } // namespace astrolabe

@@ -176,8 +176,7 @@ TEST(MainWindowUndo, CtrlZUndoesTopologyStepsOneByOneWithNamedActions) {
     window.close();
 }
 
-// A spin box rewrites its text when Enter commits it, which empties the field's own history; the
-// field used to claim Ctrl+Z anyway, so the key did nothing until the user clicked elsewhere.
+// A spin box rewrites its text when Enter commits it, which empties the field's own history.
 // Committed, Ctrl+Z undoes the project step; half-typed, it first takes the typing back.
 TEST(MainWindowUndo, CtrlZInANumberFieldUndoesTheCommittedValue) {
     QTemporaryDir dir;

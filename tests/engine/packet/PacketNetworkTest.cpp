@@ -209,8 +209,8 @@ TEST(PacketTier, ARunGivesTheSameTimesWhateverRanBeforeItInTheProcess) {
     EXPECT_EQ(incast(), first);
 }
 
-// A platform past the packet tier's size is refused before ns-3 builds anything (a Switch of a
-// million NPUs used to grow for minutes without a word, past 5 GB), naming the key to change.
+// A platform past the packet tier's size is refused before ns-3 builds anything, naming the key
+// to change.
 TEST(PacketTier, APlatformPastItsSizeIsRefusedBeforeTheFabricIsBuilt) {
     for (const int npus : {static_cast<int>(kMaxPacketNpus) + 1, 1 << 16}) {
         SCOPED_TRACE(npus);

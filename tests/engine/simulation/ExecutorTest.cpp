@@ -177,7 +177,7 @@ TEST(Executor, CollectiveOverAGroupOfOneNpuNamesTheGroup) {
 }
 
 // A collective naming a group nothing defines is refused before anything runs, naming the trace
-// file, the node and the key (the run used to fail part way with no file named).
+// file, the node and the key.
 TEST(Executor, ACollectiveOverAnUndefinedGroupNamesTheFileAndNode) {
     std::vector<WorkloadTrace> t = both({coll(1, CT::AllReduce, kMiB)});
     t[0].file = "w.0.et";

@@ -202,8 +202,8 @@ TEST(SweepCharts, ParetoScatterJoinsTheFrontInChartUnits) {
     EXPECT_EQ(chart.frontPoints(), (QList<QPointF>{{20, 100}}));
 }
 
-// Before any point has finished the chart says so, with no unit on an empty axis (it drew
-// "0 to 1.5 ps" on both); the points' units come with the points.
+// Before any point has finished the chart says so, with no unit on an empty axis; the points'
+// units come with the points.
 TEST(SweepCharts, AnEmptyParetoChartSaysHowToFillIt) {
     std::vector<SweepRow> rows = sixPoints(); // every point pending
     SweepParetoChart chart;
