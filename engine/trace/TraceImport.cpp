@@ -57,17 +57,31 @@ void kernelLines(const kineto::KinetoImport& imported, std::vector<std::string>&
 
 void commLines(const kineto::CommCounts& comm, std::vector<std::string>& out) {
     if (comm.sizeFromHost > 0)
-        out.push_back(std::to_string(comm.sizeFromHost) +
-                      " communication kernels sized from record_param_comms (In msg nelems x "
+        out.push_back(units::countOf(comm.sizeFromHost, "communication kernel") +
+                      " sized from record_param_comms (In msg nelems x "
                       "dtype size)");
     if (comm.otherGroup > 0)
-        out.push_back("assumed: " + std::to_string(comm.otherGroup) +
-                      " communication kernels of a process group other than \"0\" run over "
+        out.push_back("assumed: " + units::countOf(comm.otherGroup, "communication kernel") +
+                      " of a process group other than \"0\" run over "
                       "every NPU (the trace names the group, not its ranks)");
     if (comm.sizeUnknown > 0)
-        out.push_back("assumed: " + std::to_string(comm.sizeUnknown) +
-                      " communication kernels without a size in the trace run with size 0 (run "
+        out.push_back("assumed: " + units::countOf(comm.sizeUnknown, "communication kernel") +
+                      " without a size in the trace run with size 0 (run "
                       "with system.replay-only to take them as measured)");
+    for (const auto& [dtype, count] : comm.unknownDtypes) {
+        std::string line = "  " + std::to_string(count) + " of them give" +
+                           (count == 1 ? "s" : "") + " dtype \"" + dtype.substr(0, 60) +
+                           "\", whose element size is not known";
+        if (const std::string near = closestMatch(dtype, kineto::knownDtypes()); !near.empty())
+            line += " (did you mean \"" + near + "\"?)";
+        out.push_back(line);
+    }
+    if (!comm.unknownDtypes.empty()) {
+        std::string known;
+        for (const std::string& name : kineto::knownDtypes())
+            known += (known.empty() ? "" : ", ") + name;
+        out.push_back("  known dtypes: " + known);
+    }
 }
 
 ImportedTraces importProfiler(const std::string& path) {

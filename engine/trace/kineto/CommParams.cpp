@@ -20,6 +20,8 @@ CommParams paramsFrom(const CommArgs& args, const char* source) {
         uint64_t bytes = 0;
         if (!__builtin_mul_overflow(static_cast<uint64_t>(args.inElements), element, &bytes))
             p.bytes = bytes;
+    } else if (!args.dtype.empty() && element == 0) {
+        p.unknownDtype = args.dtype;
     }
     p.groupName = args.groupName;
     p.groupSize = args.groupSize;
@@ -29,31 +31,51 @@ CommParams paramsFrom(const CommArgs& args, const char* source) {
 
 } // namespace
 
+namespace {
+
+const std::vector<std::pair<std::string, uint64_t>>& dtypeTable() {
+    static const std::vector<std::pair<std::string, uint64_t>> kBytes = {{"Bool", 1},
+                                                                         {"Byte", 1},
+                                                                         {"Char", 1},
+                                                                         {"UInt8", 1},
+                                                                         {"Int8", 1},
+                                                                         {"Float8_e4m3fn", 1},
+                                                                         {"Float8_e5m2", 1},
+                                                                         {"Float8_e4m3fnuz", 1},
+                                                                         {"Float8_e5m2fnuz", 1},
+                                                                         {"Short", 2},
+                                                                         {"Half", 2},
+                                                                         {"BFloat16", 2},
+                                                                         {"UInt16", 2},
+                                                                         {"ComplexHalf", 4},
+                                                                         {"Int", 4},
+                                                                         {"Float", 4},
+                                                                         {"UInt32", 4},
+                                                                         {"Long", 8},
+                                                                         {"Double", 8},
+                                                                         {"UInt64", 8},
+                                                                         {"ComplexFloat", 8},
+                                                                         {"ComplexDouble", 16}};
+    return kBytes;
+}
+
+} // namespace
+
 uint64_t dtypeBytes(const std::string& dtype) {
-    static const std::map<std::string, uint64_t> kBytes = {{"Bool", 1},
-                                                           {"Byte", 1},
-                                                           {"Char", 1},
-                                                           {"UInt8", 1},
-                                                           {"Int8", 1},
-                                                           {"Float8_e4m3fn", 1},
-                                                           {"Float8_e5m2", 1},
-                                                           {"Float8_e4m3fnuz", 1},
-                                                           {"Float8_e5m2fnuz", 1},
-                                                           {"Short", 2},
-                                                           {"Half", 2},
-                                                           {"BFloat16", 2},
-                                                           {"UInt16", 2},
-                                                           {"Int", 4},
-                                                           {"Float", 4},
-                                                           {"UInt32", 4},
-                                                           {"Long", 8},
-                                                           {"Double", 8},
-                                                           {"UInt64", 8},
-                                                           {"ComplexHalf", 4},
-                                                           {"ComplexFloat", 8},
-                                                           {"ComplexDouble", 16}};
-    const auto it = kBytes.find(dtype);
-    return it == kBytes.end() ? 0 : it->second;
+    for (const auto& [name, bytes] : dtypeTable())
+        if (name == dtype)
+            return bytes;
+    return 0;
+}
+
+const std::vector<std::string>& knownDtypes() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        for (const auto& entry : dtypeTable())
+            out.push_back(entry.first);
+        return out;
+    }();
+    return names;
 }
 
 std::vector<std::optional<CommParams>> commParamsOf(const KinetoTrace& trace) {

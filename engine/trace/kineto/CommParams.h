@@ -16,11 +16,14 @@ namespace astrolabe::kineto {
 /// Bytes of one element of a PyTorch dtype as the profiler names it ("Float", "BFloat16",
 /// "Float8_e4m3fn", ...); 0 for a name not in the table.
 uint64_t dtypeBytes(const std::string& dtype);
+/// The dtype names dtypeBytes knows, in its table's order (smallest elements first).
+const std::vector<std::string>& knownDtypes();
 
 struct CommParams {
     std::optional<CollectiveType> collective; ///< empty: the name is no collective (send, recv)
     std::string collectiveName;               ///< as recorded
     std::optional<uint64_t> bytes; ///< In msg nelems x dtype size; empty when not computable
+    std::string unknownDtype;      ///< the dtype recorded when dtypeBytes does not know it
     std::string groupName;         ///< "Process Group Name"
     int64_t groupSize = -1;
     const char* source = ""; ///< "kernel args", "record_param_comms by External id", ...

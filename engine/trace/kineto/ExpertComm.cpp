@@ -34,6 +34,13 @@ ExpertSizes expertSizes(const MoeShape& shape, const std::string& what) {
                         std::string("the MoE shape's ") + name + " is 0; it must be at least 1",
                         SourceLocation{what, 0, 0, {}},
                         "e.g. DeepSeek-V3: tokens 4096, hidden 7168, top-k 8, experts 256");
+    if (shape.topK > shape.experts)
+        throw Error(ErrorKind::Input,
+                    "the MoE shape's top-k (" + std::to_string(shape.topK) +
+                        ") is more than its experts (" + std::to_string(shape.experts) +
+                        "): a token is routed to top-k distinct experts",
+                    SourceLocation{what, 0, 0, {}},
+                    "the order is tokens,hidden,top-k,experts (e.g. 4096,7168,8,256)");
     ExpertSizes s;
     // FP8 activations with one FP32 scale per 128 elements (DeepEP's dispatch of DeepSeek-V3).
     const uint64_t scales = (shape.hidden + 127) / 128 * 4;

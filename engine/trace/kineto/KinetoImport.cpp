@@ -74,6 +74,8 @@ WorkloadNode gpuNode(const GpuActivity& activity, const KernelClassification& ki
         ++counts.sizeFromHost;
     } else {
         ++counts.sizeUnknown;
+        if (params && !params->unknownDtype.empty())
+            ++counts.unknownDtypes[params->unknownDtype];
     }
     if (params && !params->groupName.empty() && params->groupName != "0")
         ++counts.otherGroup;

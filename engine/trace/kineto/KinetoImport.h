@@ -8,6 +8,7 @@
 #include "trace/kineto/CommParams.h"
 #include "trace/kineto/KinetoTrace.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,8 @@ struct CommCounts {
     /// Communication nodes of a process group other than the default ("0"), run over every NPU
     /// (the trace names the group, not its ranks).
     size_t otherGroup = 0;
+    /// Of sizeUnknown, those whose dtype the reader does not know: dtype -> count.
+    std::map<std::string, size_t> unknownDtypes;
 };
 
 /// The node of one GPU activity, without id or dependencies: a GPU COMP node, or a COMM_COLL

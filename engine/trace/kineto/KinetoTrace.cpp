@@ -140,6 +140,9 @@ private:
         a.category = category;
         a.device = integer(e, "pid");
         a.stream = integer(e, "tid");
+        if (a.device < 0)
+            problem("a GPU activity's \"pid\" is its device, a whole number of 0 or more; found " +
+                    std::to_string(a.device));
         a.startUs = ts;
         a.durationUs = std::max(dur, 0.0);
         a.eventIndex = m_index;
@@ -212,6 +215,8 @@ private:
         c.inElements = count(args, "In msg nelems");
         c.outElements = count(args, "Out msg nelems");
         c.groupSize = count(args, "Group size");
+        if (c.groupSize == 0)
+            problem("args.\"Group size\" is 0; a process group has at least one rank");
         return c;
     }
     /// A count an event may leave out (-1), but not give as anything but a whole number >= 0:

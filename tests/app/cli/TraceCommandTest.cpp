@@ -5,6 +5,7 @@
 #include "TestPaths.h"
 
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 
 using namespace clitest;
@@ -131,6 +132,27 @@ TEST(TraceCommand, ImportPytorchListsEveryKernelAndWritesStrictTraces) {
     EXPECT_NE(bad.err.find("import: unknown format \"chrome\"; expected pytorch"),
               std::string::npos)
         << bad.err;
+}
+
+// A communication kernel whose dtype has no known element size runs with size 0; the report
+// names the dtype, a near spelling and the known ones, not just "without a size".
+TEST(TraceCommand, ImportPytorchNamesADtypeItCannotSize) {
+    const fs::path dir = scratchDir("import-dtype");
+    const fs::path trace = dir / "t.json";
+    {
+        std::ofstream out(trace);
+        out << R"({"traceEvents": [{"ph": "X", "cat": "kernel", "pid": 0, "tid": 7, "ts": 0,
+            "dur": 5, "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL",
+            "args": {"In msg nelems": 256, "dtype": "Flaot"}}]})";
+    }
+    const Result r = cli({"import", "pytorch", trace.string(), "--out", (dir / "t").string()});
+    EXPECT_EQ(r.code, 0) << r.err;
+    for (const char* line :
+         {"assumed: 1 communication kernel without a size in the trace run with size 0",
+          "    1 of them gives dtype \"Flaot\", whose element size is not known (did you mean "
+          "\"Float\"?)",
+          "    known dtypes: Bool, Byte, Char,"})
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
 }
 
 // import pytorch --et --kineto on the public simple-add pair (tests/data): 36 of its 38 nodes

@@ -87,6 +87,26 @@ TEST(KinetoImport, KernelsBecomeNodesInStartOrderWithStreamDependencies) {
     EXPECT_EQ(imported.comm.sizeUnknown, 1u);
 }
 
+// A dtype the reader has no element size for leaves the kernel unsized, and the import counts
+// it under its name (the report names it, with the known ones), apart from kernels with no size.
+TEST(KinetoImport, AnUnknownDtypeIsCountedByName) {
+    const auto sized = [](const char* dtype) {
+        return R"({"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL",
+                   "pid": 0, "tid": 7, "ts": 0, "dur": 1, "args": {"In msg nelems": 256,
+                   "dtype": ")" +
+               std::string(dtype) + R"("}})";
+    };
+    const KinetoImport imported = importKineto(parseKinetoTrace(
+        events({sized("Float"), sized("Quaternion"), sized("Quaternion"), sized("BFloat16")}),
+        "p.json"));
+    EXPECT_EQ(imported.traces[0].nodes[0].commSize, 1024u) << "256 x 4 bytes";
+    EXPECT_EQ(imported.traces[0].nodes[3].commSize, 512u) << "256 x 2 bytes";
+    EXPECT_EQ(imported.comm.sizeUnknown, 2u);
+    EXPECT_EQ(imported.comm.unknownDtypes, (std::map<std::string, size_t>{{"Quaternion", 2}}));
+    EXPECT_EQ(dtypeBytes("Float8_e4m3fn"), 1u);
+    EXPECT_EQ(knownDtypes().size(), 22u);
+}
+
 TEST(KinetoImport, GpuToGpuFlowsBecomeDependencies) {
     const KinetoTrace trace = parseKinetoTrace(
         events({kernel("a", 0, 10, 7), kernel("b", 20, 10, 9),
@@ -172,6 +192,16 @@ TEST(KinetoImport, BadTracesAreRefusedNamingTheEvent) {
                               "tid": 1, "ts": 0, "dur": 1})"}),
                    "p.json: the profiler trace has no GPU activity");
     EXPECT_REFUSED(R"({"traceEvent": []})", "p.json: traceEvents: no \"traceEvents\" array");
+    // A GPU activity's pid is its device; a process group has a rank.
+    EXPECT_REFUSED(events({R"({"ph": "X", "cat": "kernel", "name": "k", "pid": -1, "tid": 7,
+                              "ts": 0, "dur": 1})"}),
+                   "traceEvents[0] (\"k\"): a GPU activity's \"pid\" is its device, a whole "
+                   "number of 0 or more; found -1");
+    EXPECT_REFUSED(events({kernel("a", 0, 1), R"({"ph": "X", "cat": "cpu_op", "name":
+                              "record_param_comms", "pid": 1, "tid": 1, "ts": 0, "dur": 1,
+                              "args": {"Group size": 0}})"}),
+                   "traceEvents[1] (\"record_param_comms\"): args.\"Group size\" is 0; a "
+                   "process group has at least one rank");
     // Found by the fuzzer: a number past the range of a double ended in a JSON library exception.
     EXPECT_REFUSED(R"({"traceEvents": [{"ph": "X", "ts": 7E700000}]})",
                    "p.json: not readable JSON: [json.exception.out_of_range.406] number overflow");
@@ -214,6 +244,15 @@ TEST(KinetoImport, ExpertCommunicationIsSizedFromTheModelShape) {
         ADD_FAILURE() << "a hidden size of 0 is refused";
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("--moe-shape: the MoE shape's hidden is 0"),
+                  std::string::npos)
+            << e.what();
+    }
+
+    try {
+        expertSizes({4096, 7168, 300, 256}, "--moe-shape");
+        ADD_FAILURE() << "a top-k past the expert count is refused (top-k picks distinct experts)";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("top-k (300) is more than its experts (256)"),
                   std::string::npos)
             << e.what();
     }
