@@ -22,6 +22,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 namespace astrolabe {
@@ -167,6 +168,9 @@ bool isTableRow(std::string_view line) {
     return line.size() > digit && std::isdigit(static_cast<unsigned char>(line[digit]));
 }
 
+/// A day, in microseconds: a collective's time past it is a damaged column, not a measurement.
+constexpr double kLongestCollectiveUs = 86'400e6;
+
 /// What the rows say of themselves: the test's own check found no wrong results, and algbw is
 /// size / time (nccl-tests prints both; a time column scaled or pasted from another run shows
 /// here), within the rounding of the two decimals it prints.
@@ -182,6 +186,14 @@ void checkRows(const NcclRun& run) {
         const std::pair<double, double> columns[] = {{r.outOfPlaceUs, r.outOfPlaceAlgGBps},
                                                      {r.inPlaceUs, r.inPlaceAlgGBps}};
         for (const auto& [us, algbw] : columns) {
+            if (us > kLongestCollectiveUs) {
+                char text[32];
+                std::snprintf(text, sizeof text, "%.4g", us);
+                failAt(run.file, r.line,
+                       std::string("a time of ") + text +
+                           " us is longer than a day: no measurement of one collective",
+                       "the time column (us) is damaged; give the output as the test printed it");
+            }
             if (!(us > 0) || std::isnan(algbw))
                 continue;
             const double expected = static_cast<double>(r.sizeBytes) / us / 1e3; // GB/s
@@ -349,6 +361,7 @@ NcclRun parseNcclTests(std::string_view text, const std::string& fileName,
                "no \"#  Rank N ... on HOST device ...\" lines: the GPU count is unknown",
                "keep the \"# Using devices\" block of the output");
     checkRanks(ranks, fileName, firstRankLine);
+    checkTwoRanksOrMore(static_cast<int>(ranks.size()), fileName, firstRankLine);
     run.ranks = static_cast<int>(ranks.size()); // 0 .. highest, each with its line (checkRanks)
     run.nodes = static_cast<int>(hosts.size());
     if (collective && named && *named != *collective)

@@ -51,7 +51,7 @@ std::vector<std::string_view> fields(std::string_view line) {
 struct Meta {
     std::optional<NcclCollective> collective;
     int ranks = 0, nodes = 0;
-    int collectiveLine = 0, ranksLine = 0;
+    int collectiveLine = 0, ranksLine = 0, nodesLine = 0;
 };
 
 int positiveInt(std::string_view token, const char* what, const std::string& file, int line) {
@@ -86,8 +86,7 @@ void setMeta(Meta& meta, const std::string& name, std::string_view value, const 
                    name + ": " + std::to_string(v) + " differs from an earlier " +
                        std::to_string(slot) + " (one run per file)");
         slot = v;
-        if (name == "ranks")
-            meta.ranksLine = line;
+        (name == "ranks" ? meta.ranksLine : meta.nodesLine) = line;
     }
 }
 
@@ -197,6 +196,12 @@ NcclRun parseNcclTestsCsv(std::string_view text, const std::string& fileName,
     if (meta.ranks == 0)
         failAt(fileName, 0, "the GPU count is missing",
                "add a line \"# ranks: N\" or a ranks column");
+    checkTwoRanksOrMore(meta.ranks, fileName, meta.ranksLine);
+    if (meta.nodes > meta.ranks)
+        failAt(fileName, meta.nodesLine,
+               "nodes: " + std::to_string(meta.nodes) + " is more than the " +
+                   std::to_string(meta.ranks) + " ranks (line " + std::to_string(meta.ranksLine) +
+                   "): every node holds at least one rank");
     if (collective && meta.collective && *collective != *meta.collective)
         failAt(fileName, meta.collectiveLine,
                std::string("the file says ") + ncclCollectiveName(*meta.collective) + ", not " +

@@ -82,4 +82,13 @@ void failAt(const std::string& file, int line, const std::string& message,
     throw Error(ErrorKind::Input, message, SourceLocation{file, line, 0, ""}, hint);
 }
 
+void checkTwoRanksOrMore(int ranks, const std::string& file, int line) {
+    if (ranks < 2)
+        failAt(file, line,
+               "a run over " + std::to_string(ranks) +
+                   " GPU: it moves no data between GPUs (nccl-tests' bus bandwidth is 0 there), "
+                   "so it says nothing of a network",
+               "calibrate from a run over 2 or more GPUs (-g 2, or mpirun -np 2)");
+}
+
 } // namespace astrolabe::calibrate

@@ -26,4 +26,8 @@ bool parseNonNegative(std::string_view token, double& out);
 [[noreturn]] void failAt(const std::string& file, int line, const std::string& message,
                          const std::string& hint = {});
 
+/// Refuses a run over fewer than two GPUs (`ranks` read at `line`): it moves nothing between
+/// GPUs, so it says nothing of a network.
+void checkTwoRanksOrMore(int ranks, const std::string& file, int line);
+
 } // namespace astrolabe::calibrate

@@ -29,10 +29,6 @@ CommParams paramsFrom(const CommArgs& args, const char* source) {
     return p;
 }
 
-} // namespace
-
-namespace {
-
 const std::vector<std::pair<std::string, uint64_t>>& dtypeTable() {
     static const std::vector<std::pair<std::string, uint64_t>> kBytes = {{"Bool", 1},
                                                                          {"Byte", 1},

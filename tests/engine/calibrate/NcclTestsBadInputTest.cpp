@@ -169,6 +169,30 @@ TEST(NcclTestsBadInput, RowsThatContradictThemselvesAreRefused) {
         << gap;
 }
 
+// A run's shape that no machine has: one GPU (nothing crosses a link; the fit used to fail with
+// "no fit with latency and bandwidth >= 0 exists"), more nodes than ranks, and a time of 1e308
+// us (the message used to print all 309 digits of it).
+TEST(NcclTestsBadInput, ARunNoMachineMakesIsRefused) {
+    const std::string one = errorOf("#  Rank  0 Group  0 Pid 1 on node1 device  0 [0x0f] GPU\n" +
+                                    kHeader.substr(kHeader.find("#       size")) + kRow);
+    EXPECT_NE(one.find("bad.txt:1: a run over 1 GPU: it moves no data between GPUs"),
+              std::string::npos)
+        << one;
+    EXPECT_NE(errorOf("# ranks: 1\nsize,time\n1,2\n", "a.csv").find("a.csv:1: a run over 1 GPU"),
+              std::string::npos);
+    const std::string nodes = errorOf("# ranks: 8\n# nodes: 16\nsize,time\n1,2\n", "a.csv");
+    EXPECT_NE(nodes.find("a.csv:2: nodes: 16 is more than the 8 ranks (line 1): every node holds "
+                         "at least one rank"),
+              std::string::npos)
+        << nodes;
+    std::string row = kRow;
+    row.replace(row.find("10.00"), 5, "1e308");
+    const std::string huge = errorOf(kHeader + row);
+    EXPECT_NE(huge.find("bad.txt:4: a time of 1e+308 us is longer than a day"), std::string::npos)
+        << huge;
+    EXPECT_LT(huge.size(), 300u) << huge;
+}
+
 TEST(NcclTestsBadInput, AByteOrderMarkIsNotAColumnName) {
     const NcclRun run = parseNcclTests("\xEF\xBB\xBF# collective: all_reduce\n# ranks: 2\n"
                                        "size,time,algbw\n1024,10.0,0.10\n2048,11.0,0.19\n",
