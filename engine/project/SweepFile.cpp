@@ -200,6 +200,34 @@ bool readAxis(Diagnostics& d, const YAML::Node& node, const std::string& key, Sw
     return !axis.values.empty();
 }
 
+/// A value (or, in a zip, a row of values) given twice would run the same point twice: a
+/// simulation gives the same answer every time, so the repeat is a slip (a pasted list).
+void checkDistinctPoints(Diagnostics& d, const SweepGroup& group) {
+    if (group.axes.empty())
+        return;
+    const size_t size = group.size();
+    for (const SweepAxis& axis : group.axes)
+        if (axis.values.size() != size)
+            return; // already an error
+    std::map<std::vector<std::string>, size_t> first;
+    for (size_t i = 0; i < size; ++i) {
+        std::vector<std::string> row;
+        for (const SweepAxis& axis : group.axes)
+            row.push_back(axis.values[i]);
+        const auto [it, added] = first.try_emplace(row, i);
+        if (added)
+            continue;
+        std::string shown;
+        for (size_t a = 0; a < group.axes.size(); ++a)
+            shown += (a ? ", " : "") + group.axes[a].name + " = " + row[a];
+        d.error(group.axes.front().where,
+                "values[" + std::to_string(i) + "] (" + shown + ") repeats values[" +
+                    std::to_string(it->second) + "]: the same point would run twice",
+                "give each value once");
+        return;
+    }
+}
+
 void readAxes(Diagnostics& d, const YAML::Node& root, SweepFile& sweep) {
     const YAML::Node axes = root["axes"];
     if (!axes.IsDefined()) {
@@ -243,6 +271,7 @@ void readAxes(Diagnostics& d, const YAML::Node& root, SweepFile& sweep) {
                 d.error(axis.where, "the axis name \"" + axis.name + "\" is used twice",
                         "give one of them a name: key");
         }
+        checkDistinctPoints(d, group);
         if (!group.axes.empty())
             sweep.groups.push_back(std::move(group));
     }

@@ -286,6 +286,29 @@ SweepValue evaluate(const Node& n, const SweepExpression::Lookup& lookup, const 
 
 } // namespace
 
+namespace {
+
+/// A comparison, and / or / not of conditions, or a bare name (an axis of 0 and 1): what can be
+/// true or false. Arithmetic, a number or a text is a value, and "chunks + 1" holding whenever
+/// it is not 0 is no rule anyone means.
+bool isCondition(const Node& n) {
+    switch (n.kind) {
+    case Node::Kind::Name:
+        return true;
+    case Node::Kind::Unary:
+        return n.op == "not" && isCondition(*n.left);
+    case Node::Kind::Binary:
+        if (n.op == "and" || n.op == "or")
+            return isCondition(*n.left) && isCondition(*n.right);
+        return n.op == "==" || n.op == "!=" || n.op == "<" || n.op == "<=" || n.op == ">" ||
+               n.op == ">=";
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
 SweepExpression::SweepExpression(const std::string& text)
     : m_text(text) {
     if (m_text.size() > kMaxSweepExpressionLength)
@@ -295,6 +318,12 @@ SweepExpression::SweepExpression(const std::string& text)
                 " characters, more than the limit of " + std::to_string(kMaxSweepExpressionLength),
             {}, "split it into several constraints (each must hold); " + std::string(kLimitsHint));
     m_root = Parser(m_text, m_names).parseAll();
+    if (!isCondition(*m_root))
+        throw Error(ErrorKind::Validation,
+                    "\"" + m_text +
+                        "\" is a value, not a condition: a constraint compares values (==, !=, <, "
+                        "<=, >, >=) or joins conditions (and, or, not)",
+                    {}, "e.g. tp * pp * dp == npus");
 }
 
 SweepExpression::~SweepExpression() = default;

@@ -188,6 +188,18 @@ TEST(SweepExpression, FollowsPrecedenceAndNamesItsMistakes) {
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("column 6"), std::string::npos) << e.what();
     }
+    // A value is no condition: "chunks + 1" held wherever it was not 0. A bare name (an axis of 0
+    // and 1) is one.
+    for (const char* value : {"tp + 1", "2", "\"ring\"", "-tp", "tp > 1 and pp * 2", "not tp % 2"})
+        try {
+            SweepExpression{value};
+            ADD_FAILURE() << value << " was taken as a condition";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("is a value, not a condition"), std::string::npos)
+                << e.what();
+        }
+    EXPECT_TRUE(holds("tp"));
+    EXPECT_TRUE(holds("(tp == 8) or not pp"));
     EXPECT_THROW(holds("algo * 2 == 4"), Error);
     EXPECT_THROW(holds("tp / 0 == 1"), Error);
 }
@@ -279,6 +291,32 @@ TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
                 << e.what();
         }
     }
+    // A point given twice (a value repeated, or a zip's row), and a serving: section on a sweep
+    // of training points (it would be read and do nothing).
+    const std::pair<const char*, const char*> refused[] = {
+        {"axes:\n  - {path: system.chunks, values: [4, 2, 4]}\n",
+         "values[2] (chunks = 4) repeats values[0]: the same point would run twice"},
+        {"axes:\n  - zip:\n    - {path: system.chunks, values: [1, 2, 1]}\n"
+         "    - {path: system.active-chunks-per-dimension, values: [1, 1, 1]}\n",
+         "values[2] (chunks = 1, active-chunks-per-dimension = 1) repeats values[0]"},
+        {"serving: {objective: goodput-per-gpu}\naxes:\n  - {path: system.chunks, values: [1]}\n",
+         "sweep.yaml:2:10: serving: the sweep's points train (their workload is the base "
+         "project's, which has no serving: section)"}};
+    for (const auto& [sweep, message] : refused) {
+        test::writeText(dir.path("sweep.yaml"), std::string("project: project.yaml\n") + sweep);
+        try {
+            planSweep(dir.path("sweep.yaml"));
+            ADD_FAILURE() << sweep;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+        }
+    }
+    // A zip may repeat a value in one axis when its rows differ.
+    test::writeText(dir.path("sweep.yaml"),
+                    "project: project.yaml\naxes:\n  - zip:\n"
+                    "    - {path: system.chunks, values: [2, 2]}\n"
+                    "    - {path: system.active-chunks-per-dimension, values: [1, 2]}\n");
+    EXPECT_EQ(planSweep(dir.path("sweep.yaml")).points.size(), 2u);
     test::writeText(dir.path("bad-value.yaml"), "project: project.yaml\naxes:\n"
                                                 "  - {path: system.chunks, values: [2, 0]}\n");
     try {
