@@ -280,14 +280,21 @@ void validate(const GeneratorSpec& spec) {
         c.require(p.pp >= 2, "parallel.pp", "the interleaved schedule needs pp >= 2");
         c.require(p.virtualStages >= 2, "parallel.virtualStages",
                   "the interleaved schedule needs at least 2 virtual stages");
-        // Megatron-LM's rule: every virtual stage holds the same number of layers.
-        c.require(p.pp < 1 || p.virtualStages < 1 ||
-                      spec.model.layers % (int64_t{p.pp} * p.virtualStages) == 0,
+        // Megatron-LM's rule: every virtual stage holds the same number of layers, where the
+        // embedding and the loss may each count as one (account_for_embedding_in_pipeline_split
+        // and account_for_loss_in_pipeline_split; NeMo's Llama 3.1 405B splits 126 + 2 layers
+        // into pp 8 x v 8 = 64 chunks of 2). The split in TransformerProgram gives the first
+        // chunk, which holds the embedding, the fewer layers.
+        const int64_t chunks = int64_t{p.pp} * p.virtualStages;
+        const int64_t layers = spec.model.layers;
+        c.require(chunks < 1 || layers % chunks == 0 || (layers + 1) % chunks == 0 ||
+                      (layers + 2) % chunks == 0,
                   "parallel.virtualStages",
-                  "the interleaved schedule splits the " + std::to_string(spec.model.layers) +
-                      " layers into pp x virtual stages = " +
-                      std::to_string(int64_t{p.pp} * p.virtualStages) +
-                      " equal chunks: expected a count that divides them",
+                  "the interleaved schedule splits the " + std::to_string(layers) +
+                      " layers into pp x virtual stages = " + std::to_string(chunks) +
+                      " equal chunks: expected a count that divides them, or them and the "
+                      "embedding or the loss counted as a layer (" +
+                      std::to_string(layers + 1) + " or " + std::to_string(layers + 2) + ")",
                   "choose virtual stages so that pp x virtual stages divides the layers");
         const int m = spec.microBatches();
         c.require(p.pp > 0 && m % p.pp == 0, "parallel.microBatches",

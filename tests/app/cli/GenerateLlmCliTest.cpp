@@ -111,6 +111,11 @@ TEST(GenerateLlmCli, BadInputIsReported) {
              "--virtual-stages=5"});
     EXPECT_EQ(r.code, 1);
     EXPECT_TRUE(contains(r.err, "splits the 12 layers into pp x virtual stages = 10")) << r.err;
+    // With the embedding and the loss counted as layers (Megatron's account_for_* options) 126
+    // layers split into 64 chunks of 2: NeMo's Llama 3.1 405B, t8 p8 v8.
+    r = cli({"model-info", "--preset=llama3-405b", "--schedule=interleaved", "--tp=8", "--pp=8",
+             "--virtual-stages=8", "--dp=2", "--global-batch=128", "--micro-batch=1"});
+    EXPECT_EQ(r.code, 0) << r.err;
 }
 
 // Offload (ZeRO-Infinity): the figures list the offloaded states per tier; the traces written

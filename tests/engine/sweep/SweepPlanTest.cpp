@@ -261,6 +261,34 @@ TEST(SweepPlan, TheDocsExampleFilePlansAsPrinted) {
         }
 }
 
+// Every sweep the repository ships (the validation pack's rows, the case studies, the lessons)
+// plans: a rule added to the readers or the generator that refuses one of them refuses a
+// documented result. (An interleaving rule once refused both Llama 3.1 405B rows, whose 126
+// layers NeMo splits with the embedding and the loss counted as layers.)
+TEST(SweepPlan, EveryBundledSweepPlans) {
+    namespace fs = std::filesystem;
+    size_t planned = 0;
+    for (const char* root : {"projects", "resources/lessons"})
+        for (const auto& entry :
+             fs::recursive_directory_iterator(ASTROLABE_SOURCE_DIR + "/" + root)) {
+            if (!entry.is_regular_file() || entry.path().extension() != ".yaml")
+                continue;
+            std::ifstream in(entry.path());
+            std::stringstream text;
+            text << in.rdbuf();
+            if (text.str().find("\naxes:") == std::string::npos)
+                continue;
+            try {
+                const SweepPlan plan = planSweep(entry.path().string());
+                EXPECT_GT(plan.runnable(), 0u) << entry.path();
+                ++planned;
+            } catch (const Error& e) {
+                ADD_FAILURE() << entry.path() << ": " << e.what();
+            }
+        }
+    EXPECT_GE(planned, 27u) << "the bundled sweeps were not found";
+}
+
 TEST(SweepPlan, BadPathsAndInvalidPointsFailBeforeAnythingRuns) {
     test::TempDir dir("sweep_bad");
     test::writeText(dir.path("project.yaml"), test::kRingProject);
