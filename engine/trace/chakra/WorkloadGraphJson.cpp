@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <climits>
 #include <nlohmann/json.hpp>
+#include <string_view>
 #include <vector>
 
 namespace astrolabe::chakra {
@@ -22,6 +23,11 @@ const std::vector<std::string> kNodeKeys = {
     "comm_src", "comm_dst", "comm_tag",    "involved_dim", "pg_name"};
 const char* const kIntegerAttributes[] = {"num_ops",   "tensor_size", "comm_type", "comm_priority",
                                           "comm_size", "comm_src",    "comm_dst",  "comm_tag"};
+
+/// Chakra's 32-bit attributes: a rank or a tag.
+bool is32Bit(std::string_view key) {
+    return key == "comm_src" || key == "comm_dst" || key == "comm_tag";
+}
 
 const char* typeOf(const json& value) {
     if (value.is_number_float())
@@ -91,8 +97,16 @@ public:
                         std::string("expected true or false, found ") + typeOf(*it));
         }
         for (const char* key : kIntegerAttributes)
-            if (const auto it = element.find(key); it != element.end())
-                attr(node, key)->set_uint64_val(count(*it, key));
+            if (const auto it = element.find(key); it != element.end()) {
+                const uint64_t value = count(*it, key);
+                // Chakra's comm_src, comm_dst and comm_tag are 32-bit: 2^64 - 1 would be read
+                // back as 4294967295.
+                if (value > UINT32_MAX && is32Bit(key))
+                    problem(m_where + "." + key, "expected a whole number below 2^32 (a 32-bit "
+                                                 "field in Chakra), found " +
+                                                     it->dump());
+                attr(node, key)->set_uint64_val(value);
+            }
         if (const auto it = element.find("involved_dim"); it != element.end()) {
             auto* list = attr(node, "involved_dim")->mutable_bool_list();
             if (!it->is_array())

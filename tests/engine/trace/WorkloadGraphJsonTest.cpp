@@ -79,6 +79,11 @@ TEST_F(WorkloadGraphJson, NegativeAndFractionalNumbersAreRefused) {
     EXPECT_ERROR(loadBytes(graph(R"({"Id": 1, "NodeType": 4, "data_deps": [-1]})")),
                  "workload_graph[0] (node 1).data_deps: expected a whole number of at least 0, "
                  "found a negative number (-1)");
+    // A rank or tag is 32 bits in Chakra: 2^64 - 1 was read back as NPU 4294967295.
+    EXPECT_ERROR(loadBytes(graph(R"({"Id": 1, "NodeType": 5, "comm_size": 8,
+                                     "comm_dst": 18446744073709551615})")),
+                 "workload_graph[0] (node 1).comm_dst: expected a whole number below 2^32 (a "
+                 "32-bit field in Chakra), found 18446744073709551615");
 }
 
 TEST_F(WorkloadGraphJson, MissingAndMistypedFieldsNameTheElement) {
