@@ -223,16 +223,26 @@ int optimizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
         if (!(*problem.budgetDollars > 0))
             throw UsageError("--budget: expected dollars above 0");
     }
-    for (const std::string& v : args.values("min")) {
-        const auto [d, text] = dimensionValue("min", v, dims);
+    // One value per dimension and flag: a second --min=1=... would silently replace the first.
+    std::map<std::pair<std::string, size_t>, std::string> given;
+    const auto perDimension = [&](const char* flag) {
+        std::vector<std::pair<size_t, std::string>> out;
+        for (const std::string& v : args.values(flag)) {
+            const auto [d, text] = dimensionValue(flag, v, dims);
+            const auto [it, added] = given.try_emplace({flag, d}, v);
+            if (!added)
+                throw UsageError("--" + std::string(flag) + " gives dimension " +
+                                 std::to_string(d) + " twice (" + it->second + " and " + v +
+                                 "): give each dimension once");
+            out.emplace_back(d, text);
+        }
+        return out;
+    };
+    for (const auto& [d, text] : perDimension("min"))
         problem.minGBps[d] = parseGBps("min", text);
-    }
-    for (const std::string& v : args.values("max")) {
-        const auto [d, text] = dimensionValue("max", v, dims);
+    for (const auto& [d, text] : perDimension("max"))
         problem.maxGBps[d] = parseGBps("max", text);
-    }
-    for (const std::string& v : args.values("price")) {
-        const auto [d, text] = dimensionValue("price", v, dims);
+    for (const auto& [d, text] : perDimension("price")) {
         const double price = parseReal("price", text);
         if (price < 0)
             throw UsageError("--price: expected dollars per GB/s of 0 or more, found \"" + text +

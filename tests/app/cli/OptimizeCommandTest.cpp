@@ -73,6 +73,12 @@ TEST(OptimizeCommand, ErrorsNameTheFlagAndWhatWasExpected) {
              "1=150"});
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("minimums add up to more than the total"), std::string::npos) << r.err;
+    // A dimension given twice in one flag: the second used to replace the first without a word.
+    r = cli({"optimize", "bandwidth", kTorus, "--total-bandwidth", "200", "--price", "1=3",
+             "--price", "1=5"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--price gives dimension 1 twice (1=3 and 1=5)"), std::string::npos)
+        << r.err;
     r = cli({"optimize", "bandwidth", kTorus, "--total-bandwidth", "200", "--objective", "speed"});
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("--objective: unknown objective \"speed\""), std::string::npos) << r.err;
