@@ -18,7 +18,8 @@ std::string trim(const std::string& text) {
 
 } // namespace
 
-std::map<std::string, std::string> readModelFile(const std::string& path) {
+std::map<std::string, std::string> readModelFile(const std::string& path,
+                                                 std::map<std::string, int>* linesOut) {
     if (std::filesystem::file_size(path) > (1u << 20))
         throw UsageError("--model " + path + ": expected a settings file under 1 MiB");
     std::ifstream in(path);
@@ -50,6 +51,8 @@ std::map<std::string, std::string> readModelFile(const std::string& path) {
         throw UsageError("--model " + path +
                          ": expected a line \"preset: NAME\" naming the model the settings "
                          "change (e.g. preset: llama3-70b)");
+    if (linesOut)
+        *linesOut = std::move(lines);
     return values;
 }
 

@@ -9,7 +9,10 @@ namespace astrolabe::cli {
 /// A model file: generate-llm's settings, one "name: value" (or name=value) per line, '#'
 /// starting a comment; "preset" names the starting point and is required. UsageError naming the
 /// line otherwise (a setting given twice: both lines), and for a file that sets nothing.
-std::map<std::string, std::string> readModelFile(const std::string& path);
+/// `lines`, when given, receives the line of each setting, so that a later complaint about one
+/// (the generator's) can name its line.
+std::map<std::string, std::string> readModelFile(const std::string& path,
+                                                 std::map<std::string, int>* lines = nullptr);
 
 /// "KEY=VALUE,KEY=VALUE" into `values`, over what they hold (--set over the model file);
 /// UsageError for a part without '=' and for a key given twice in `text`.

@@ -6,6 +6,7 @@
 #include "cli/PlanMpi.h"
 #include "core/Error.h"
 #include "core/Units.h"
+#include "generate/GeneratorSettings.h"
 #include "generate/GeneratorValues.h"
 #include "generate/ModelFigures.h"
 #include "plan/MegatronArgs.h"
@@ -113,13 +114,20 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
                              " belongs to 'optimize bandwidth'");
     std::map<std::string, std::string> values;
     std::string preset = args.value("model");
+    std::string modelFile;
+    std::map<std::string, int> modelLines; // setting -> its line in the model file
     if (std::filesystem::is_regular_file(preset)) {
-        values = readModelFile(preset);
+        modelFile = preset;
+        values = readModelFile(preset, &modelLines);
         preset = values["preset"];
         values.erase("preset");
     }
-    if (args.has("set"))
-        addPairs(values, args.value("set"));
+    std::map<std::string, std::string> setPairs; // --set, over the file's
+    if (args.has("set")) {
+        addPairs(setPairs, args.value("set"));
+        for (const auto& [key, value] : setPairs)
+            values[key] = value;
+    }
     if (args.has("gpu"))
         values["gpu"] = args.value("gpu");
     // The split is what the planner chooses: a model that sets one would be silently overruled.
@@ -136,7 +144,15 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
         base = generate::generatorSpecFrom(preset, values);
         generate::validateModel(base); // else every configuration would be refused
     } catch (const Error& e) {
-        throw UsageError("--model: " + std::string(e.what()));
+        // A setting the file gave is named at its line (unless --set gave it over the file).
+        std::string flag = e.where().keyPath;
+        for (const generate::GeneratorSetting& setting : generate::generatorSettings())
+            if (setting.path == flag && !setting.flag.empty())
+                flag = setting.flag;
+        if (const auto line = modelLines.find(flag);
+            line != modelLines.end() && !setPairs.count(flag))
+            throw UsageError(modelFile + ":" + std::to_string(line->second) + ": " + e.what());
+        throw UsageError((setPairs.count(flag) ? "--set: " : "--model: ") + std::string(e.what()));
     }
     if (args.has("global-batch"))
         base.training.globalBatch = parseCount("global-batch", args.value("global-batch"), 1);

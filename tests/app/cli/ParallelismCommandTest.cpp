@@ -107,6 +107,19 @@ TEST(ParallelismCommand, UnsatisfiableRequestsNameTheConstraint) {
     EXPECT_NE(r.err.find("twice.txt:4: \"layers\" is set again (first on line 2)"),
               std::string::npos)
         << r.err;
+    // The generator's complaint about a setting the file gave names the file's line; a value
+    // --set gave over it is named as --set's.
+    const std::string fraction = (dir / "fraction.txt").string();
+    std::ofstream(fraction) << "preset: gpt2-124m\n\nhidden: 768.5\n";
+    r = cli({"optimize", "parallelism", kSelene, "--model", fraction, "--top", "0"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("fraction.txt:3: hidden: expected an integer, found \"768.5\""),
+              std::string::npos)
+        << r.err;
+    r = cli({"optimize", "parallelism", kSelene, "--model", fraction, "--set", "hidden=7.5",
+             "--top", "0"});
+    EXPECT_NE(r.err.find("--set: hidden: expected an integer, found \"7.5\""), std::string::npos)
+        << r.err;
     const std::string split = (dir / "split.txt").string();
     std::ofstream(split) << "preset: gpt2-124m\ntp: 4\n";
     r = cli({"optimize", "parallelism", kSelene, "--model", split, "--top", "0"});
