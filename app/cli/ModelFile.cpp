@@ -1,6 +1,7 @@
 #include "cli/ModelFile.h"
 
 #include "cli/ArgParser.h"
+#include "core/Text.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -8,15 +9,6 @@
 #include <set>
 
 namespace astrolabe::cli {
-namespace {
-
-std::string trim(const std::string& text) {
-    const size_t a = text.find_first_not_of(" \t\r");
-    const size_t b = text.find_last_not_of(" \t\r");
-    return a == std::string::npos ? std::string() : text.substr(a, b - a + 1);
-}
-
-} // namespace
 
 std::map<std::string, std::string> readModelFile(const std::string& path,
                                                  std::map<std::string, int>* linesOut) {
@@ -28,7 +20,7 @@ std::map<std::string, std::string> readModelFile(const std::string& path,
     int number = 0;
     for (std::string line; std::getline(in, line);) {
         ++number;
-        line = trim(line.substr(0, line.find('#')));
+        line = std::string(trimmed(std::string_view(line).substr(0, line.find('#'))));
         if (line.empty())
             continue;
         const size_t at = std::min(line.find(':'), line.find('='));
@@ -36,12 +28,12 @@ std::map<std::string, std::string> readModelFile(const std::string& path,
             throw UsageError(path + ":" + std::to_string(number) +
                              ": expected \"setting: value\" (generate-llm's flags), found \"" +
                              line + "\"");
-        const std::string key = trim(line.substr(0, at));
+        const std::string key(trimmed(std::string_view(line).substr(0, at)));
         if (const auto [first, fresh] = lines.emplace(key, number); !fresh)
             throw UsageError(path + ":" + std::to_string(number) + ": \"" + key +
                              "\" is set again (first on line " + std::to_string(first->second) +
                              "); keep one of them");
-        values[key] = trim(line.substr(at + 1));
+        values[key] = trimmed(std::string_view(line).substr(at + 1));
     }
     if (values.empty())
         throw UsageError("--model " + path +

@@ -1,6 +1,7 @@
 #include "gui/SweepSettingDialog.h"
 
 #include "core/Error.h"
+#include "core/Text.h"
 #include "core/Units.h"
 
 #include <QCheckBox>
@@ -23,20 +24,13 @@
 namespace astrolabe::gui {
 namespace {
 
-std::string trimmed(const std::string& text) {
-    const size_t first = text.find_first_not_of(" \t");
-    if (first == std::string::npos)
-        return {};
-    return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
-
 struct Quantity {
     double number = 0;
     std::string unit; ///< the text after the number, trimmed ("GiB/s"; "" for a count)
 };
 
 Quantity quantityOf(const std::string& text, const char* which) {
-    const std::string t = trimmed(text);
+    const std::string t(trimmed(text));
     Quantity q;
     const auto [end, error] = std::from_chars(t.data(), t.data() + t.size(), q.number);
     if (error != std::errc() || t.empty()) {
@@ -128,7 +122,7 @@ std::vector<std::string> sweepListValues(const std::string& text) {
     std::stringstream in(text);
     std::string item;
     while (std::getline(in, item, ','))
-        if (std::string t = trimmed(item); !t.empty())
+        if (std::string t(trimmed(item)); !t.empty())
             values.push_back(std::move(t));
     return values;
 }

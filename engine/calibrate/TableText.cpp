@@ -6,14 +6,6 @@
 
 namespace astrolabe::calibrate {
 
-std::string_view trimmed(std::string_view text) {
-    const size_t first = text.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos)
-        return {};
-    const size_t last = text.find_last_not_of(" \t\r");
-    return text.substr(first, last - first + 1);
-}
-
 std::vector<std::string_view> words(std::string_view line) {
     std::vector<std::string_view> out;
     size_t at = 0;

@@ -3,6 +3,7 @@
 // and the one way both readers report a bad line. Internal to engine/calibrate.
 
 #include "core/Error.h"
+#include "core/Text.h" // trimmed
 
 #include <cstdint>
 #include <string>
@@ -11,7 +12,6 @@
 
 namespace astrolabe::calibrate {
 
-std::string_view trimmed(std::string_view text);
 /// Splits on runs of spaces and tabs.
 std::vector<std::string_view> words(std::string_view line);
 /// The text's lines without their line ends ("\n" or "\r\n").

@@ -1,6 +1,7 @@
 #include "core/Units.h"
 
 #include "core/Error.h"
+#include "core/Text.h"
 
 #include <algorithm>
 #include <array>
@@ -44,14 +45,6 @@ constexpr std::array kTimeUnits{
     UnitFactor{"µs", 1e6}, UnitFactor{"ms", 1e9}, UnitFactor{"s", 1e12},
 };
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
-
 [[noreturn]] void reject(std::string_view what, std::string_view text, std::string_view problem,
                          const char* forms) {
     throw Error(ErrorKind::Validation,
@@ -63,7 +56,7 @@ std::string_view trim(std::string_view s) {
 template <size_t N>
 double parseWithUnit(std::string_view text, const std::array<UnitFactor, N>& table,
                      std::string_view what, const char* forms) {
-    const std::string_view body = trim(text);
+    const std::string_view body = trimmed(text);
     double value = 0;
     const char* begin = body.data();
     const char* end = body.data() + body.size();
@@ -74,7 +67,7 @@ double parseWithUnit(std::string_view text, const std::array<UnitFactor, N>& tab
         reject(what, text, "the number is not finite", forms);
     if (value < 0)
         reject(what, text, "negative values are not allowed", forms);
-    const std::string_view unit = trim(std::string_view(ptr, static_cast<size_t>(end - ptr)));
+    const std::string_view unit = trimmed(std::string_view(ptr, static_cast<size_t>(end - ptr)));
     if (unit.empty())
         reject(what, text, "a bare number is ambiguous; write the unit", forms);
     for (const UnitFactor& u : table)
@@ -111,7 +104,7 @@ std::string bandwidthRangeProblem(double bytesPerSecond, std::string_view asWrit
         bytesPerSecond <= kMaxBandwidthBytesPerSecond)
         return {};
     std::string found =
-        asWritten.empty() ? formatNumber(bytesPerSecond) + " B/s" : std::string(trim(asWritten));
+        asWritten.empty() ? formatNumber(bytesPerSecond) + " B/s" : std::string(trimmed(asWritten));
     return "expected a bandwidth from 1 KB/s to 1000000 TB/s, found " + found;
 }
 
@@ -120,7 +113,7 @@ double parseBandwidthBytesPerSecond(std::string_view text) {
     if (bps <= 0)
         reject("bandwidth", text, "must be greater than zero", acceptedBandwidthForms());
     std::string quoted(1, '"');
-    quoted.append(trim(text)).push_back('"');
+    quoted.append(trimmed(text)).push_back('"');
     if (std::string problem = bandwidthRangeProblem(bps, quoted); !problem.empty())
         throw Error(ErrorKind::Validation, std::move(problem), {}, kLimitsHint);
     return bps;

@@ -2,6 +2,7 @@
 
 #include "core/CsvLine.h"
 #include "core/InputFile.h"
+#include "core/Text.h"
 #include "core/Units.h"
 #include "graph/GraphDeviceName.h"
 #include "spec/Diagnostics.h"
@@ -11,16 +12,6 @@
 #include <sstream>
 
 namespace astrolabe {
-
-namespace {
-
-std::string trim(const std::string& s) {
-    const size_t a = s.find_first_not_of(" \t\r");
-    const size_t b = s.find_last_not_of(" \t\r");
-    return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
-}
-
-} // namespace
 
 GraphSpec parseGraphEdgeCsv(const std::string& text, const std::string& fileName, int npus,
                             int switches) {
@@ -40,7 +31,7 @@ GraphSpec parseGraphEdgeCsv(const std::string& text, const std::string& fileName
     bool header = false;
     while (std::getline(in, line)) {
         ++lineNo;
-        const std::string t = trim(line);
+        const std::string t(trimmed(line));
         if (t.empty() || t[0] == '#')
             continue;
         const CsvLine csv = splitCsvLine(line);

@@ -1,6 +1,7 @@
 #include "lesson/Lesson.h"
 
 #include "core/Error.h"
+#include "core/Text.h"
 #include "lesson/LessonRun.h"
 
 #include <algorithm>
@@ -87,13 +88,6 @@ std::string replaceQuotes(const std::string& s, const std::string* placeholder) 
     return out;
 }
 
-std::string trim(const std::string& s) {
-    const size_t begin = s.find_first_not_of(" \t\r");
-    if (begin == std::string::npos)
-        return {};
-    return s.substr(begin, s.find_last_not_of(" \t\r") - begin + 1);
-}
-
 struct Parser {
     std::string file;
     Lesson lesson;
@@ -113,7 +107,9 @@ struct Parser {
             fail(lineNumber, "expected \"set <path> = <value>\", found \"" + line + "\"");
             return true;
         }
-        LessonSetting setting{trim(line.substr(4, eq - 4)), trim(line.substr(eq + 1)), lineNumber};
+        LessonSetting setting{std::string(trimmed(std::string_view(line).substr(4, eq - 4))),
+                              std::string(trimmed(std::string_view(line).substr(eq + 1))),
+                              lineNumber};
         if (setting.path.empty() || setting.value.empty())
             fail(lineNumber, "expected \"set <path> = <value>\", found \"" + line + "\"");
         else
@@ -123,7 +119,7 @@ struct Parser {
 
     void blockLine(const std::string& kind, const std::string& line, int lineNumber,
                    LessonBlock& block, bool& seenSeparator) {
-        const std::string text = trim(line);
+        const std::string text(trimmed(line));
         if (kind == "question") {
             if (text == "---")
                 seenSeparator = true;
@@ -134,7 +130,7 @@ struct Parser {
         if (text.empty() || text[0] == '#' || (kind == "try" && text == "run"))
             return;
         if (kind == "setup" && text.rfind("project:", 0) == 0) {
-            lesson.projectPath = trim(text.substr(8));
+            lesson.projectPath = trimmed(std::string_view(text).substr(8));
             lesson.projectLine = lineNumber;
             return;
         }
@@ -210,14 +206,14 @@ Lesson parseLesson(const std::string& text, const std::string& fileName) {
     bool separator = false;
     int steps = 0;
     auto flushText = [&] {
-        if (current.kind == LessonBlock::Kind::Text && !trim(current.markdown).empty()) {
+        if (current.kind == LessonBlock::Kind::Text && !trimmed(current.markdown).empty()) {
             p.quotesIn(current.markdown, current.line, steps - 1);
             p.lesson.blocks.push_back(current);
         }
     };
     while (std::getline(in, line)) {
         ++lineNumber;
-        const std::string text = trim(line);
+        const std::string text(trimmed(line));
         if (fence.empty()) {
             if (text == "```setup" || text == "```try" || text == "```question") {
                 flushText();
@@ -244,7 +240,7 @@ Lesson parseLesson(const std::string& text, const std::string& fileName) {
                                "fences are shown as code");
             }
             if (p.lesson.title.empty() && text.rfind("# ", 0) == 0)
-                p.lesson.title = trim(text.substr(2));
+                p.lesson.title = trimmed(std::string_view(text).substr(2));
             if (current.kind != LessonBlock::Kind::Text) {
                 current = LessonBlock{};
                 current.line = lineNumber;

@@ -2,6 +2,7 @@
 #include "core/CsvLine.h"
 #include "core/Error.h"
 #include "core/InputFile.h"
+#include "core/Text.h"
 #include "core/Units.h"
 #include "serving/Requests.h"
 
@@ -18,15 +19,6 @@ std::string lower(std::string s) {
     for (char& c : s)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
-}
-
-std::string trim(const std::string& s) {
-    size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
-        ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
-        --e;
-    return s.substr(b, e - b);
 }
 
 bool parseNumber(const std::string& text, double& out) {
@@ -128,7 +120,7 @@ std::vector<Request> parseRequestTrace(const std::string& text, const std::strin
             line.pop_back();
         if (row == 1 && line.starts_with("\xEF\xBB\xBF")) // a spreadsheet's byte-order mark
             line.erase(0, 3);
-        if (trim(line).empty())
+        if (trimmed(line).empty())
             continue;
         CsvLine csv = splitCsvLine(line);
         if (!csv.problem.empty())

@@ -1,0 +1,11 @@
+#pragma once
+// Small text helpers the line-oriented readers share.
+
+#include <string_view>
+
+namespace astrolabe {
+
+/// `text` without the spaces, tabs and line ends (" \t\r\n\v\f") at either end; a view into it.
+std::string_view trimmed(std::string_view text);
+
+} // namespace astrolabe
