@@ -78,7 +78,20 @@ int64_t storeSweepPoint(ProjectDatabase& db, const SweepPlan& plan, const PointO
         for (const auto& [name, value] : plan.file.generator)
             provenance.notes += " --" + name + " " + value;
     }
-    const std::string name = plan.file.name + " · point " + std::to_string(outcome.index);
+    // The point's values in its name, so that the runs list and a comparison tell the points
+    // apart without opening their notes; a long label is cut (the notes keep every value).
+    constexpr size_t kLongestLabel = 80;
+    std::string label = point.label();
+    if (label.size() > kLongestLabel) {
+        label.resize(kLongestLabel);
+        while (!label.empty() && (static_cast<unsigned char>(label.back()) & 0xC0) == 0x80)
+            label.pop_back(); // not inside a UTF-8 character
+        if (!label.empty())
+            label.pop_back();
+        label += "…";
+    }
+    const std::string name = plan.file.name + " · point " + std::to_string(outcome.index) +
+                             (label.empty() ? "" : " (" + label + ")");
     if (!outcome.result)
         return db.saveFailedRun(name, outcome.status, outcome.error, outcome.wallSeconds,
                                 provenance);

@@ -39,8 +39,8 @@ struct PointOutcome {
 PointOutcome runSweepPoint(const SweepPlan& plan, size_t index,
                            const CancelToken* cancel = nullptr);
 
-/// Stores the outcome as a run named "<sweep> · point <i>" with the point's tags and a note
-/// listing its coordinates; one transaction. Returns the run id.
+/// Stores the outcome as a run named "<sweep> · point <i> (<axis>=<value>, ...)" with the point's
+/// tags and a note listing its coordinates; one transaction. Returns the run id.
 int64_t storeSweepPoint(ProjectDatabase& db, const SweepPlan& plan, const PointOutcome& outcome);
 
 /// The newest stored run of each of this sweep's points (ok or failed; a cancelled point

@@ -75,9 +75,16 @@ TEST(SweepRun, StoredPointsCarryTheirTagsAndAreNotRunAgain) {
     for (const RunRecord& r : runs) {
         const auto index = storedPointIndex(r.tags, plan.identity);
         ASSERT_TRUE(index);
-        EXPECT_EQ(r.name, plan.file.name + " · point " + std::to_string(*index));
+        // The point's values are in its name: the runs list tells the points apart.
+        EXPECT_EQ(r.name, plan.file.name + " · point " + std::to_string(*index) + " (" +
+                              plan.point(*index).label() + ")");
         EXPECT_NE(r.notes.find("system.chunks"), std::string::npos);
     }
+    const auto named = std::find_if(runs.begin(), runs.end(), [&](const RunRecord& r) {
+        return storedPointIndex(r.tags, plan.identity) == 5u;
+    });
+    ASSERT_NE(named, runs.end());
+    EXPECT_EQ(named->name, plan.file.name + " · point 5 (bandwidth=50 GiB/s, chunks=4)");
     // Editing the base project makes it another sweep: nothing of it is stored yet.
     test::writeText(dir.path("project.yaml"), std::string(test::kRingProject) + "# edited\n");
     const SweepPlan edited = planSweep(dir.path("sweep.yaml"));
