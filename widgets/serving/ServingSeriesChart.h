@@ -19,6 +19,11 @@ struct ServingSeries {
 /// The series of the samples: one point per sample after the first.
 ServingSeries servingSeries(const std::vector<serving::OccupancySample>& samples);
 
+/// The throughput scale's ticks under `peak` (the scale's top): 0 and multiples of the largest
+/// step in {1, 2, 5} x 10^k at most half the peak, 3 to 5 ticks (2,798 tokens/s: 0, 1,000,
+/// 2,000).
+std::vector<double> throughputTicks(double peak);
+
 class ServingSeriesChart : public QWidget {
     Q_OBJECT
 public:

@@ -10,9 +10,11 @@
 namespace astrolabe::widgets {
 
 namespace {
-// "1600 GiB/s" must not wrap between the number and its unit.
+// "1600 GiB/s" must not wrap between the number and its unit, nor after the unit's slash
+// (a word joiner there: "1.8 TB/" and "s" were shown on two lines).
 QString nonBreaking(QString text) {
-    return text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
+    return text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"))
+        .replace(QLatin1Char('/'), QStringLiteral("/&#8288;"));
 }
 } // namespace
 

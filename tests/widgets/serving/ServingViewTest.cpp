@@ -57,6 +57,24 @@ TEST(ServingView, ShowsEveryPartOfARun) {
     EXPECT_NEAR(busy, r.replicas[0].busySeconds / r.summary.durationSeconds, 1e-12);
 }
 
+// The throughput scale is labelled at round values under the peak, three to five of them (it
+// was labelled at the peak and its half: 2,798 and 1,399).
+TEST(ServingSeriesChart, ThroughputTicksAreRoundValuesUnderThePeak) {
+    using Ticks = std::vector<double>;
+    EXPECT_EQ(throughputTicks(2798), (Ticks{0, 1000, 2000}));
+    EXPECT_EQ(throughputTicks(1200), (Ticks{0, 500, 1000}));
+    EXPECT_EQ(throughputTicks(30), (Ticks{0, 10, 20, 30}));
+    EXPECT_EQ(throughputTicks(30000), (Ticks{0, 10000, 20000, 30000}));
+    EXPECT_EQ(throughputTicks(1), (Ticks{0, 0.5, 1}));
+    EXPECT_EQ(throughputTicks(0), Ticks{0});
+    for (double peak = 0.7; peak < 1e7; peak *= 1.37) {
+        const Ticks ticks = throughputTicks(peak);
+        EXPECT_GE(ticks.size(), 3u) << peak;
+        EXPECT_LE(ticks.size(), 5u) << peak;
+        EXPECT_LE(ticks.back(), peak * (1 + 1e-9)) << peak;
+    }
+}
+
 TEST(ServingView, ClickingARequestShowsItsPath) {
     ServingView view;
     view.resize(1200, 800);

@@ -29,6 +29,9 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
 #include <QTimer>
 #include <QUndoStack>
 #include <gtest/gtest.h>
@@ -352,4 +355,43 @@ TEST_F(EditorFixture, SteppingASpinBoxIsOneUndoStep) {
     EXPECT_EQ(editor->undoStack()->count(), before + 1);
     editor->undoStack()->undo();
     EXPECT_EQ(editor->platform().dimensions[0].size, 8);
+}
+
+// The figures line wraps between figures, never inside one: at every width from 120 to 600
+// pixels no line of it ends in a number or a unit's slash ("1.8 TB/" above "s" was seen at the
+// default window size).
+TEST(TopologyFiguresLayout, AFigureIsNeverSplitAcrossLines) {
+    PlatformSpec platform;
+    DimensionSpec d;
+    d.kind = BlockKind::Switch;
+    d.size = 8;
+    d.bandwidthBytesPerSecond = 450e9;
+    d.latencyNs = 1000;
+    platform.dimensions.push_back(d);
+    TopologyFigures figures;
+    figures.setPlatform(platform, RemoteMemoryConfig{});
+    QTextDocument document; // laid out as a word-wrapping QLabel lays out rich text
+    document.setDefaultFont(figures.font());
+    QTextOption option = document.defaultTextOption();
+    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    document.setDefaultTextOption(option);
+    document.setHtml(figures.text());
+    ASSERT_TRUE(document.toPlainText().contains(QStringLiteral("TB/")))
+        << document.toPlainText().toStdString();
+    for (int width = 120; width <= 600; width += 4) {
+        document.setTextWidth(width);
+        (void)document.size(); // lays the document out
+        for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
+            const QTextLayout* layout = block.layout();
+            for (int i = 0; i + 1 < layout->lineCount(); ++i) {
+                const QTextLine line = layout->lineAt(i);
+                const QString text =
+                    block.text().mid(line.textStart(), line.textLength()).trimmed();
+                ASSERT_FALSE(text.isEmpty());
+                const QChar last = text.back();
+                EXPECT_FALSE(last == QLatin1Char('/') || last.isDigit())
+                    << "width " << width << ": a line ends in \"" << text.toStdString() << "\"";
+            }
+        }
+    }
 }
