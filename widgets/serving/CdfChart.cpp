@@ -79,19 +79,31 @@ void CdfChart::paintEvent(QPaintEvent*) {
     painter.fillRect(rect(), palette().color(QPalette::Base));
     const QFontMetrics metrics(font());
     const int line = metrics.height();
-    const QRect plot = rect().adjusted(line * 2 + 6, line + 6, -10, -line - 8);
+    // Margins from the labels they hold: "100%" on the left, half the last time label on the
+    // right (it is centred on the plot's edge; "200 ms" was cut to "200 m").
+    const QString last = latencyText(m_xMax);
+    const int left = metrics.horizontalAdvance(QStringLiteral("100%")) + 8;
+    const int right = metrics.horizontalAdvance(last) / 2 + 6;
+    const QRect plot = rect().adjusted(left, line + 6, -right, -line - 8);
     if (plot.width() < 10 || plot.height() < 10)
         return;
     const QColor text = palette().color(QPalette::Text);
     painter.setPen(text);
     painter.drawText(QRect(0, 2, width(), line), Qt::AlignHCenter, m_title);
     painter.drawRect(plot);
+    // Time labels at the quarters, or at the halves when the quarters' labels would touch.
+    int widest = 0;
+    for (int i = 0; i <= 4; ++i)
+        widest = std::max(widest, metrics.horizontalAdvance(latencyText(m_xMax * i / 4)));
+    const int every = plot.width() / 4 >= widest + 8 ? 1 : 2;
     for (int i = 0; i <= 4; ++i) {
         const int y = plot.bottom() - plot.height() * i / 4;
         painter.drawText(QRect(0, y - line / 2, plot.left() - 4, line), Qt::AlignRight,
                          QString::number(i * 25) + QLatin1Char('%'));
+        if (i % every != 0)
+            continue;
         const int x = plot.left() + plot.width() * i / 4;
-        painter.drawText(QRect(x - 40, plot.bottom() + 3, 80, line), Qt::AlignHCenter,
+        painter.drawText(QRect(x - widest, plot.bottom() + 3, 2 * widest, line), Qt::AlignHCenter,
                          latencyText(m_xMax * i / 4));
     }
     painter.setRenderHint(QPainter::Antialiasing);

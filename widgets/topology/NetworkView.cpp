@@ -95,16 +95,27 @@ void NetworkView::setSelectedDimension(int dimension) {
 }
 
 QRectF NetworkView::fitArea() const {
-    // The legend sits top-left; the drawing is fitted below it so it covers nothing at fit.
+    // The legend sits top-left; the drawing is fitted below it, or right of it when that gives
+    // the larger drawing (a wide, low view: the serving tab's), so that it covers nothing at
+    // fit. Only a view too small for either takes the whole rectangle.
     const QFontMetrics fm(font());
-    const int rows = m_layout.dimensionCount() + 1 + (m_tier.present() ? 1 : 0);
-    const int legend = rows * (fm.height() + 2) + 18;
+    const QRect legend = legendBox(legendText(), font());
     // Room under the drawing for the memory tier's labels (two lines for pooled).
     const int labels = m_tier.present() ? 2 * (fm.height() + 2) : 0;
-    QRectF area = QRectF(rect()).adjusted(kMargin, kMargin + legend, -kMargin, -kMargin - labels);
-    if (area.height() < height() / 2.0)
-        area = QRectF(rect()).adjusted(kMargin, kMargin, -kMargin, -kMargin);
-    return area;
+    const QRectF below =
+        QRectF(rect()).adjusted(kMargin, legend.bottom() + kMargin, -kMargin, -kMargin - labels);
+    const QRectF beside =
+        QRectF(rect()).adjusted(legend.right() + kMargin, kMargin, -kMargin, -kMargin - labels);
+    const QRectF b = drawingBounds();
+    const auto scaleIn = [&](const QRectF& area) {
+        if (area.width() < 40 || area.height() < 40 || b.width() <= 0 || b.height() <= 0)
+            return 0.0;
+        return std::min(area.width() / b.width(), area.height() / b.height());
+    };
+    const double underScale = scaleIn(below), besideScale = scaleIn(beside);
+    if (underScale <= 0 && besideScale <= 0)
+        return QRectF(rect()).adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    return besideScale > underScale ? beside : below;
 }
 
 double NetworkView::fitScale() const {

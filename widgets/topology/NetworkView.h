@@ -21,6 +21,7 @@
 #include "topology/NetworkPainter.h"
 
 #include <QRect>
+#include <QStringList>
 #include <QWidget>
 #include <vector>
 
@@ -62,6 +63,8 @@ public:
     /// Graph platforms: the device under the mouse (-1: none).
     int hoveredDevice() const { return m_hoveredDevice; }
 
+    /// Where the legend's box is (top-left, in widget coordinates).
+    QRect legendRect() const { return legendBox(legendText(), font()); }
     double scale() const { return m_state.scale; }
     QPointF offset() const { return m_state.offset; }
     int collapseLevel() const { return m_state.collapseLevel; }
@@ -108,6 +111,16 @@ private:
     void selectAt(QPointF widgetPos);
     double fitScale() const;
     QRectF fitArea() const;
+    /// The legend's lines (dimensions first, then the memory tier) and its footer.
+    struct LegendText {
+        QStringList lines;
+        int dimensionLines = 0;
+        QString footer;
+    };
+    LegendText legendText() const;
+    static int legendTextWidth(const LegendText& text, const QFont& font);
+    /// Where the legend's box is drawn (top-left) in `font`.
+    static QRect legendBox(const LegendText& text, const QFont& font);
     void paintLegend(QPainter& painter);
     void paintInfo(QPainter& painter, const QString& text) const;
 

@@ -19,42 +19,62 @@ bool isInvalid(const DimensionSpec& d) {
 }
 } // namespace
 
-void NetworkView::paintLegend(QPainter& p) {
-    QStringList lines;
+NetworkView::LegendText NetworkView::legendText() const {
+    LegendText t;
     for (int d = 0; d < m_layout.dimensionCount(); ++d) {
         const DimensionSpec& dim = m_platform.dimensions[static_cast<size_t>(d)];
-        lines << QStringLiteral("d%1  %2 \u00d7%3  %4, %5 ns")
-                         .arg(d)
-                         .arg(QLatin1String(blockKindName(dim.kind)))
-                         .arg(dim.size)
-                         .arg(describeBandwidth(dim.bandwidthBytesPerSecond))
-                         .arg(dim.latencyNs) +
-                     (isInvalid(dim) ? QStringLiteral("  \u26a0") : QString());
+        t.lines << QStringLiteral("d%1  %2 \u00d7%3  %4, %5 ns")
+                           .arg(d)
+                           .arg(QLatin1String(blockKindName(dim.kind)))
+                           .arg(dim.size)
+                           .arg(describeBandwidth(dim.bandwidthBytesPerSecond))
+                           .arg(dim.latencyNs) +
+                       (isInvalid(dim) ? QStringLiteral("  \u26a0") : QString());
     }
-    const int dimensionLines = static_cast<int>(lines.size());
+    t.dimensionLines = static_cast<int>(t.lines.size());
     if (m_tier.present())
-        lines << QStringLiteral("mem  %1").arg(
+        t.lines << QStringLiteral("mem  %1").arg(
             memoryTierSummary(m_tier.memory(), m_layout.npuCount()));
-    const QFontMetrics fm(p.font());
+    t.footer = tr("%1 NPUs").arg(m_layout.npuCount());
+    if (!m_graph.empty())
+        t.footer = tr("graph: %1 NPUs, %2 switches, %3 links")
+                       .arg(m_graph.npuCount())
+                       .arg(m_graph.deviceCount() - m_graph.npuCount())
+                       .arg(m_graph.segments().size());
+    // The fit asks for the legend before the collapse level follows a new platform: a level
+    // the layout no longer has is no tiling.
+    if (m_state.collapseLevel >= 1 && m_state.collapseLevel <= m_layout.dimensionCount())
+        t.footer += tr(" \u2014 tiles of %1 NPUs, zoom in for detail")
+                        .arg(m_layout.level(m_state.collapseLevel).npusPerGroup);
+    return t;
+}
+
+int NetworkView::legendTextWidth(const LegendText& t, const QFont& font) {
     // A selected row is drawn bold: measured bold, so that its end ("936.25 ns") is not cut.
-    QFont boldFont = p.font();
+    QFont boldFont = font;
     boldFont.setBold(true);
     const QFontMetrics bold(boldFont);
     int w = 0;
-    for (const QString& l : lines)
+    for (const QString& l : t.lines)
         w = std::max(w, bold.horizontalAdvance(l));
+    return std::max(w + 20, QFontMetrics(font).horizontalAdvance(t.footer));
+}
+
+QRect NetworkView::legendBox(const LegendText& t, const QFont& font) {
+    const int lineH = QFontMetrics(font).height() + 2;
+    return QRect(8, 8, legendTextWidth(t, font) + 16,
+                 lineH * (static_cast<int>(t.lines.size()) + 1) + 10);
+}
+
+void NetworkView::paintLegend(QPainter& p) {
+    const LegendText text = legendText();
+    const QStringList& lines = text.lines;
+    const int dimensionLines = text.dimensionLines;
+    const QString& footer = text.footer;
+    const QFontMetrics fm(p.font());
+    const int w = legendTextWidth(text, p.font());
     const int lineH = fm.height() + 2;
-    QString footer = tr("%1 NPUs").arg(m_layout.npuCount());
-    if (!m_graph.empty())
-        footer = tr("graph: %1 NPUs, %2 switches, %3 links")
-                     .arg(m_graph.npuCount())
-                     .arg(m_graph.deviceCount() - m_graph.npuCount())
-                     .arg(m_graph.segments().size());
-    if (m_state.collapseLevel >= 1)
-        footer += tr(" \u2014 tiles of %1 NPUs, zoom in for detail")
-                      .arg(m_layout.level(m_state.collapseLevel).npusPerGroup);
-    w = std::max(w + 20, fm.horizontalAdvance(footer));
-    const QRect box(8, 8, w + 16, lineH * (static_cast<int>(lines.size()) + 1) + 10);
+    const QRect box = legendBox(text, p.font());
     p.setPen(InterfaceScale::pick(QColor(0xd0, 0xd4, 0xd8), Qt::black));
     p.setBrush(QColor(255, 255, 255, 225));
     p.drawRoundedRect(box, 6, 6);

@@ -145,3 +145,27 @@ TEST(NetworkView, SwitchPeersAreNamedAndLongListsShortened) {
         text.contains(QStringLiteral("(with 5, 13, 21, 29, 37, 45, 53, 61, \u2026 (15 in all))")))
         << text.toStdString();
 }
+
+// At fit the drawing covers none of the legend, in a tall view (drawn under it) and in a wide,
+// low one, the Serving tab's (drawn beside it; it used to take the whole view there, so the
+// legend hid the top NPUs of a switch).
+TEST(NetworkView, TheFittedDrawingLeavesTheLegendClear) {
+    PlatformSpec platform;
+    platform.dimensions = {astraDimension(BlockKind::Switch, 8, 450, 1000)};
+    for (const QSize size : {QSize(640, 480), QSize(410, 150), QSize(300, 300)}) {
+        NetworkView view;
+        view.resize(size);
+        view.setPlatform(platform);
+        view.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+        view.fitToView();
+        const QRectF bounds = view.drawingBounds();
+        const QRectF drawn(view.sceneToWidget(bounds.topLeft()),
+                           view.sceneToWidget(bounds.bottomRight()));
+        EXPECT_FALSE(drawn.intersects(QRectF(view.legendRect())))
+            << size.width() << " x " << size.height() << ": the drawing at (" << drawn.left()
+            << ", " << drawn.top() << ") under the legend to (" << view.legendRect().right() << ", "
+            << view.legendRect().bottom() << ")";
+        EXPECT_GE(drawn.height(), size.height() * 0.5) << size.width() << " x " << size.height();
+    }
+}
