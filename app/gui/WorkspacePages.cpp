@@ -164,9 +164,14 @@ public:
         widgets::CompareRuns list;
         std::vector<std::pair<QString, std::shared_ptr<const RunResult>>> served;
         for (const RunRecord* r : runs)
-            if (r) { // "#3 Quick start": names repeat when one project is run again and again
-                const QString name =
-                    QStringLiteral("#%1 %2").arg(r->number > 0 ? r->number : r->id).arg(r->name);
+            if (r) {
+                // Names repeat when one project is run again and again: "#3 Quick start", unless
+                // the name already ends in its number ("2-D torus #3", the window's own runs).
+                const QString number = QStringLiteral("#%1").arg(r->number > 0 ? r->number : r->id);
+                const QString& stored = r->name;
+                const QString name = stored.endsWith(QLatin1Char(' ') + number)
+                                         ? stored
+                                         : number + QLatin1Char(' ') + stored;
                 list.push_back({name, r->spec, r->result});
                 if (r->result)
                     served.emplace_back(name, r->result);

@@ -102,11 +102,9 @@ void BreakdownChart::setMetrics(const MetricsTableModel& model) {
     }
     c->addSeries(m_series);
     auto* x = new QBarCategoryAxis;
-    // Each bar under its run's number ("#2"), as the table's columns begin: a whole name
-    // ("#2 Quick start") is elided to "#2 Qui..." when the runs are many or the fonts large.
-    QStringList numbers;
-    for (const QString& name : model.runNames())
-        numbers << name.section(QLatin1Char(' '), 0, 0);
+    // Each bar under its run's number (runNumberLabels): a whole name is elided to "#2 Qui..."
+    // when the runs are many or the fonts large.
+    const QStringList numbers = runNumberLabels(model.runNames());
     x->append(numbers);
     auto* y = new QValueAxis;
     y->setTitleText(tr("time (%1)").arg(unit.name));
@@ -118,6 +116,23 @@ void BreakdownChart::setMetrics(const MetricsTableModel& model) {
     InterfaceScale::styleChart(c);
     m_series->attachAxis(x);
     m_series->attachAxis(y);
+}
+
+QStringList runNumberLabels(const QStringList& names) {
+    QStringList labels;
+    for (const QString& name : names) {
+        QString label = name.section(QLatin1Char(' '), 0, 0);
+        for (const QString& word : name.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            if (word.size() > 1 && word.front() == QLatin1Char('#') &&
+                std::all_of(word.begin() + 1, word.end(), [](QChar c) { return c.isDigit(); })) {
+                label = word;
+                break;
+            }
+        while (labels.contains(label))
+            label += QLatin1Char('\'');
+        labels << label;
+    }
+    return labels;
 }
 
 std::vector<SweepLine> sweepLines(const SettingRow& axis, const MetricsTableModel& model,

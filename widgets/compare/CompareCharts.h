@@ -5,6 +5,7 @@
 #include "compare/MetricsTableModel.h"
 
 #include <QChartView>
+#include <QStringList>
 
 class QBarSeries;
 class QLineSeries;
@@ -31,6 +32,11 @@ struct SweepLine {
 
 /// The metric rows of a sweep: for each metric key, the runs' values against the axis, sorted
 /// by x. Runs without a value are skipped.
+/// A bar's label under each compared run: its number, the first word "#N" of its name ("#2
+/// Quick start", "Quick start #2"), else the name's first word; a label already given gets a
+/// prime (two bars in one category are drawn as one).
+QStringList runNumberLabels(const QStringList& names);
+
 std::vector<SweepLine> sweepLines(const SettingRow& axis, const MetricsTableModel& model,
                                   const std::vector<std::string>& metricKeys);
 

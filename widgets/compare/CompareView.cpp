@@ -156,10 +156,23 @@ void CompareView::fitColumns() {
     for (int c = 1; c < m_settings->columnCount(); ++c)
         m_settingsView->setColumnWidth(c,
                                        std::min(maxSettingColumn, m_settingsView->columnWidth(c)));
-    // The names too ("active chunks per dimension", "exposed communication (max)"): whole,
-    // they pushed the first run's column out of sight at 200 %; the tooltip has them.
-    for (QTableView* view : {m_settingsView, m_metricsView})
-        view->setColumnWidth(0, std::min(InterfaceScale::px(150), view->columnWidth(0)));
+    // The names too ("active chunks per dimension", "exposed communication (max)"): whole when
+    // the table has the room, else cut to what the runs' columns leave (at least 150 px) with
+    // the tooltip holding them; whole at any width, they pushed the first run's column out of
+    // sight at 200 %.
+    for (QTableView* view : {m_settingsView, m_metricsView}) {
+        int runs = 0;
+        for (int c = 1; c < view->model()->columnCount(); ++c)
+            runs += view->columnWidth(c);
+        const int room = view->viewport()->width() - runs - 2;
+        view->setColumnWidth(
+            0, std::min(view->columnWidth(0), std::max(InterfaceScale::px(150), room)));
+    }
+}
+
+void CompareView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitColumns();
 }
 
 void CompareView::setRuns(CompareRuns runs) {

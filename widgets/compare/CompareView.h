@@ -54,6 +54,9 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     QComboBox* baselineCombo() const { return m_baseline; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     /// Sizes the tables' rows and columns to their contents at the current scale.
     void fitColumns();

@@ -328,7 +328,21 @@ TEST(CompareTab, CompareSelectedInTheRunsListFillsTheCompareTab) {
     auto* compare = window.findChild<CompareView*>();
     ASSERT_NE(compare, nullptr);
     ASSERT_EQ(compare->runs().size(), 2u);
-    EXPECT_TRUE(compare->runs()[0].name.startsWith(QStringLiteral("#%1 ").arg(ids[0])));
+    // The run's number once: the window names its runs "Quick start #3" already, so the
+    // comparison does not prefix it again ("#3 Quick start #3").
+    const gui::RunRecord* first = window.runsModel()->run(ids[0]);
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(compare->runs()[0].name, first->name);
+    EXPECT_TRUE(first->name.endsWith(QStringLiteral(" #%1").arg(first->number)))
+        << first->name.toStdString();
+    EXPECT_EQ(compare->runs()[0].name.count(QLatin1Char('#')), 1);
+    // The breakdown's bars stand under the runs' numbers, wherever the name holds them (two
+    // bars labelled by the first word, "Quick", were drawn as one).
+    EXPECT_EQ(runNumberLabels({QStringLiteral("#3 Quick start"), QStringLiteral("Quick start #4"),
+                               QStringLiteral("sweep · point 2 (chunks=4)"),
+                               QStringLiteral("sweep · point 3 (chunks=8)")}),
+              (QStringList{QStringLiteral("#3"), QStringLiteral("#4"), QStringLiteral("sweep"),
+                           QStringLiteral("sweep'")}));
     EXPECT_EQ(compare->runs()[1].result, window.runsModel()->run(ids[1])->result);
     window.close();
 }
