@@ -24,6 +24,8 @@
 #include <QScrollArea>
 #include <QTableView>
 #include <QValueAxis>
+#include <algorithm>
+#include <optional>
 
 namespace astrolabe::widgets {
 
@@ -134,19 +136,35 @@ void SummaryPanel::setResult(std::shared_ptr<const RunResult> result, const Plat
         return;
     }
     const RunSummaryFigures f = summarize(*m_result);
-    const auto row = [](const QString& name, const QString& mean, const QString& max) {
-        return QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td></tr>")
-            .arg(name, mean, max);
+    // The table's times side by side in one unit, the largest's, named in the header: the
+    // cells stay short enough not to wrap at 250 % ("1." over "00164 ms" was shown), and a
+    // number never breaks.
+    const int64_t largest = std::max({f.maxComputePs, f.maxExposedCommPs, f.maxOverlapPs,
+                                      f.meanIdlePs, f.meanComputePs, f.meanExposedCommPs});
+    const units::Scale scale =
+        units::timeScale(static_cast<double>(largest), units::TimeSpelling::MicroSign);
+    const auto number = [&](int64_t ps) {
+        return QString::fromStdString(units::formatScaled(static_cast<double>(ps), scale))
+            .section(QLatin1Char(' '), 0, 0);
     };
-    QString html = QStringLiteral("<h3>%1</h3><p><b>End-to-end time: %2</b> (%3 NPUs)</p>")
+    const auto row = [&](const QString& name, int64_t mean, std::optional<int64_t> max) {
+        return QStringLiteral("<tr><td>%1</td><td align=right style=\"white-space:nowrap\">%2</td>"
+                              "<td align=right style=\"white-space:nowrap\">%3</td></tr>")
+            .arg(name, number(mean), max ? number(*max) : QString());
+    };
+    QString html = QStringLiteral("<h3>%1</h3><p><b>End-to-end time: <span "
+                                  "style=\"white-space:nowrap\">%2</span></b> (%3 NPUs)</p>")
                        .arg(QString::fromStdString(m_result->name).toHtmlEscaped())
                        .arg(time(f.endPs))
                        .arg(m_result->npuCount);
-    html += QStringLiteral("<table cellspacing=4><tr><th></th><th>mean</th><th>max</th></tr>");
-    html += row(tr("compute"), time(f.meanComputePs), time(f.maxComputePs));
-    html += row(tr("exposed communication"), time(f.meanExposedCommPs), time(f.maxExposedCommPs));
-    html += row(tr("overlap"), time(f.meanOverlapPs), time(f.maxOverlapPs));
-    html += row(tr("idle"), time(f.meanIdlePs), QString());
+    const QString unit = QString::fromUtf8(scale.symbol.data(), qsizetype(scale.symbol.size()));
+    html += QStringLiteral("<table cellspacing=4><tr><th></th><th>mean, %1</th><th>max, %1</th>"
+                           "</tr>")
+                .arg(unit);
+    html += row(tr("compute"), f.meanComputePs, f.maxComputePs);
+    html += row(tr("exposed communication"), f.meanExposedCommPs, f.maxExposedCommPs);
+    html += row(tr("overlap"), f.meanOverlapPs, f.maxOverlapPs);
+    html += row(tr("idle"), f.meanIdlePs, std::nullopt);
     html += QStringLiteral("</table><p>Overlap hides %1 % of communication time.<br>"
                            "<small>Exposed communication follows ASTRA-sim: finish − compute."
                            "</small></p>")

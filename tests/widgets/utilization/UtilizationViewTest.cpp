@@ -200,6 +200,17 @@ TEST(UtilizationView, ScreenshotsAndExport) {
     EXPECT_TRUE(why.contains(QStringLiteral("-bound")) && why.contains(QStringLiteral("NPU 7")))
         << why.toStdString();
     EXPECT_TRUE(view.summary()->figuresText().contains(QStringLiteral("Why this long")));
+    // The time table is in one unit, named in its header, and its cells do not wrap: at 250 % a
+    // time was shown as "1." over "00164 ms".
+    const QString figures = view.summary()->figuresText();
+    EXPECT_TRUE(figures.contains(QStringLiteral("<th>mean, ")) &&
+                figures.contains(QStringLiteral("<th>max, ")))
+        << figures.toStdString();
+    EXPECT_EQ(figures.count(QStringLiteral("white-space:nowrap\">")), 9)
+        << "the end-to-end time and the eight cells of the table";
+    EXPECT_FALSE(figures.contains(QStringLiteral(" ns</td>")) ||
+                 figures.contains(QStringLiteral(" ms</td>")))
+        << figures.toStdString();
     view.tabs()->setCurrentIndex(0);
     ASSERT_TRUE(view.exportImage(screenshotPath(QStringLiteral("utilization_export.png"))));
     if (!svgExportAvailable())
