@@ -42,9 +42,19 @@ ImportTraceDialog::ImportTraceDialog(ProjectDocument* document, QWidget* parent)
     , m_note(new QLabel(this))
     , m_use(new QPushButton(tr("&Use as Workload and Run"), this)) {
     setWindowTitle(tr("Import Trace"));
-    m_path->setReadOnly(true);
+    // The box takes a typed or pasted path too (Enter reads it; "A + B" reads a pair): it looks
+    // like a field, so it is one.
     m_path->setPlaceholderText(tr("a Chakra ET (.et, .json), a PyTorch profiler trace (.json), or "
-                                  "an execution trace and its profiler trace"));
+                                  "an execution trace + its profiler trace; Enter reads it"));
+    m_path->setClearButtonEnabled(true);
+    connect(m_path, &QLineEdit::returnPressed, this, [this] {
+        const QString text = m_path->text().trimmed();
+        const QStringList pair = text.split(QStringLiteral(" + "));
+        if (pair.size() == 2)
+            readPair(pair[0].trimmed(), pair[1].trimmed());
+        else if (!text.isEmpty())
+            read(text);
+    });
     auto* browse = new QPushButton(tr("&Choose\u2026"), this);
     connect(browse, &QPushButton::clicked, this, &ImportTraceDialog::chooseFile);
     m_report->setReadOnly(true);

@@ -13,8 +13,10 @@
 
 #include <QDir>
 #include <QFile>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QUndoStack>
 #include <cstdio>
 #include <filesystem>
@@ -179,5 +181,28 @@ TEST(ImportTraceDialog, ExecutionTraceWithItsProfilerTraceIsLinkedAndRuns) {
     EXPECT_FALSE(finished.at(0).at(0).toBool());
     EXPECT_TRUE(
         dialog.reportText().contains(QStringLiteral("neither file is a PyTorch execution trace")))
+        << dialog.reportText().toStdString();
+}
+
+// The path box is a field: a path typed or pasted there is read on Enter (the box was
+// read-only, yet looked editable and took no input).
+TEST(ImportTraceDialog, APathTypedInTheBoxIsReadOnEnter) {
+    QTemporaryDir dir;
+    const QString project = gui::test::copyBundledProject(dir, QStringLiteral("quickstart"),
+                                                          QStringLiteral("quickstart"));
+    ASSERT_FALSE(project.isEmpty());
+    MainWindow window(gui::test::testServices(dir));
+    window.setAskBeforeDiscarding(false);
+    ASSERT_TRUE(window.openProject(project));
+    ImportTraceDialog dialog(window.document());
+    auto* box = dialog.findChild<QLineEdit*>();
+    ASSERT_NE(box, nullptr);
+    EXPECT_FALSE(box->isReadOnly());
+    QSignalSpy finished(&dialog, &ImportTraceDialog::readFinished);
+    box->setText(QString::fromStdString(ASTROLABE_TEST_DATA_DIR + "/pytorch-nccl-comms.json"));
+    QTest::keyClick(box, Qt::Key_Return);
+    ASSERT_TRUE(finished.count() == 1 || finished.wait(60000));
+    EXPECT_TRUE(finished.at(0).at(0).toBool()) << dialog.reportText().toStdString();
+    EXPECT_TRUE(dialog.reportText().contains(QStringLiteral("sized from record_param_comms")))
         << dialog.reportText().toStdString();
 }
