@@ -43,7 +43,7 @@ QFormLayout* group(QVBoxLayout* column, const QString& title) {
 }
 
 QString npusText(qint64 n) {
-    return n == 1 ? ModelBuilderPanel::tr("1 NPU") : ModelBuilderPanel::tr("%1 NPUs").arg(n);
+    return n == 1 ? ModelBuilderPanel::tr("1 NPU") : ModelBuilderPanel::tr("%L1 NPUs").arg(n);
 }
 
 } // namespace

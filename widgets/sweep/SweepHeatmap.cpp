@@ -204,7 +204,8 @@ bool SweepHeatmap::event(QEvent* event) {
         QStringLiteral("%1 = %2, %3 = %4: ")
             .arg(QString::fromStdString(m_data.xName), QString::fromStdString(m_data.xValues[c]),
                  QString::fromStdString(m_data.yName), QString::fromStdString(m_data.yValues[r]));
-    text += ps ? QString::fromStdString(units::formatTime(SimTime::fromPsRounded(*ps)))
+    text += ps ? QString::fromStdString(
+                     units::formatTime(SimTime::fromPsRounded(*ps), units::TimeSpelling::MicroSign))
                : tr("not finished");
     QToolTip::showText(help->globalPos(), text, this);
     return true;

@@ -52,7 +52,7 @@ void TimelineDetailsPanel::showSummary() {
         setHtml(QStringLiteral("<p>No run loaded.</p>"));
         return;
     }
-    QString html = QStringLiteral("<h3>Timeline</h3><p>%1 NPUs, end %2.</p>")
+    QString html = QStringLiteral("<h3>Timeline</h3><p>%L1 NPUs, end %2.</p>")
                        .arg(m_source->rowCount())
                        .arg(timeText(m_source->endPs()));
     const auto& path = m_source->criticalPath();

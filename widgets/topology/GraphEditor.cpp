@@ -378,8 +378,8 @@ void GraphEditor::showSelectedLink() {
                              .arg(QString::fromStdString(platform.graph->deviceName(l.from)),
                                   QString::fromStdString(platform.graph->deviceName(l.to))));
     m_bandwidth->setText(QString::fromStdString(units::formatBandwidth(l.bandwidthBytesPerSecond)));
-    m_latency->setText(
-        QString::fromStdString(units::formatTime(SimTime::fromNsRounded(l.latencyNs))));
+    m_latency->setText(QString::fromStdString(
+        units::formatTime(SimTime::fromNsRounded(l.latencyNs), units::TimeSpelling::MicroSign)));
     m_bidirectional->setChecked(l.bidirectional);
 }
 

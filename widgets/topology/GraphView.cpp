@@ -35,7 +35,8 @@ QString linkTip(const GraphSpec& g, const GraphLinkSpec& l, int index) {
         .arg(l.bidirectional ? QStringLiteral("\u2194") : QStringLiteral("\u2192"))
         .arg(QString::fromStdString(g.deviceName(l.to)))
         .arg(QString::fromStdString(units::formatBandwidth(l.bandwidthBytesPerSecond)))
-        .arg(QString::fromStdString(units::formatTime(SimTime::fromNsRounded(l.latencyNs))));
+        .arg(QString::fromStdString(units::formatTime(SimTime::fromNsRounded(l.latencyNs),
+                                                      units::TimeSpelling::MicroSign)));
 }
 } // namespace
 

@@ -60,7 +60,7 @@ QStringList bandLabels(const RemoteMemoryConfig& m, int64_t npus) {
                     .arg(m.numNpusPerNode)
                     .arg(bw, lat)};
     case RemoteMemoryType::MemoryPool:
-        return {QObject::tr("one memory pool for %1 NPUs: %2, %3").arg(npus).arg(bw, lat)};
+        return {QObject::tr("one memory pool for %L1 NPUs: %2, %3").arg(npus).arg(bw, lat)};
     case RemoteMemoryType::Pooled:
         return {QObject::tr("in-node pooled fabric: %1 NPU ports \u00d7 %2")
                     .arg(npus)

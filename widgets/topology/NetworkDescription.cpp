@@ -60,7 +60,7 @@ QString describeNetworkGroup(const NetworkLayout& layout, const PlatformSpec& pl
         coords << (static_cast<int>(d) < group.level ? QStringLiteral("*") : QString::number(c[d]));
     const int d = group.level - 1;
     const DimensionSpec& dim = platform.dimensions[static_cast<size_t>(d)];
-    return QObject::tr("Group of %1 NPUs (ids %2\u2013%3) at (%4)\nbuilt by d%5: %6 %7")
+    return QObject::tr("Group of %L1 NPUs (ids %2\u2013%3) at (%4)\nbuilt by d%5: %6 %7")
         .arg(per)
         .arg(group.firstId)
         .arg(group.firstId + per - 1)

@@ -35,16 +35,16 @@ NetworkView::LegendText NetworkView::legendText() const {
     if (m_tier.present())
         t.lines << QStringLiteral("mem  %1").arg(
             memoryTierSummary(m_tier.memory(), m_layout.npuCount()));
-    t.footer = tr("%1 NPUs").arg(m_layout.npuCount());
+    t.footer = tr("%L1 NPUs").arg(m_layout.npuCount());
     if (!m_graph.empty())
-        t.footer = tr("graph: %1 NPUs, %2 switches, %3 links")
+        t.footer = tr("graph: %L1 NPUs, %L2 switches, %L3 links")
                        .arg(m_graph.npuCount())
                        .arg(m_graph.deviceCount() - m_graph.npuCount())
                        .arg(m_graph.segments().size());
     // The fit asks for the legend before the collapse level follows a new platform: a level
     // the layout no longer has is no tiling.
     if (m_state.collapseLevel >= 1 && m_state.collapseLevel <= m_layout.dimensionCount())
-        t.footer += tr(" \u2014 tiles of %1 NPUs, zoom in for detail")
+        t.footer += tr(" \u2014 tiles of %L1 NPUs, zoom in for detail")
                         .arg(m_layout.level(m_state.collapseLevel).npusPerGroup);
     return t;
 }
