@@ -8,18 +8,25 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QtMath>
+#include <cmath>
+#include <iterator>
 
 namespace astrolabe::widgets {
 
 namespace {
 constexpr int kDimsRole = Qt::UserRole + 1;
 
-// Small drawings of each block so the palette reads without its labels.
+// Small drawings of each block so the palette reads without its labels. Drawn in a 40-unit
+// square at the largest interface scale: a QIcon shrinks a pixmap but never enlarges it, so a
+// 40-pixel drawing stayed 40 pixels in a 100-pixel slot at 250 %.
 QIcon blockIcon(const std::vector<DimensionSpec>& dims, bool torus) {
-    QPixmap pm(40, 40);
+    constexpr double kScale = InterfaceScale::kSteps[std::size(InterfaceScale::kSteps) - 1];
+    const int side = static_cast<int>(std::ceil(40 * kScale));
+    QPixmap pm(side, side);
     pm.fill(Qt::transparent);
     QPainter p(&pm);
     p.setRenderHint(QPainter::Antialiasing);
+    p.scale(kScale, kScale);
     const QColor c0 = dimensionColor(0);
     if (dims.size() == 1) {
         const int n = 6;

@@ -395,3 +395,15 @@ TEST(TopologyFiguresLayout, AFigureIsNeverSplitAcrossLines) {
         }
     }
 }
+
+// The palette's drawings fill their slot at every interface scale: a QIcon never enlarges its
+// pixmap, and a 40-pixel drawing stayed 40 pixels in the 100-pixel slot of 250 %.
+TEST(BlockPaletteIcons, AreLargeEnoughForTheLargestScale) {
+    BlockPalette palette;
+    ASSERT_GT(palette.count(), 0);
+    for (int i = 0; i < palette.count(); ++i) {
+        const QIcon icon = palette.item(i)->icon();
+        EXPECT_EQ(icon.actualSize(QSize(100, 100)), QSize(100, 100)) << i;
+        EXPECT_EQ(icon.actualSize(QSize(40, 40)), QSize(40, 40)) << i;
+    }
+}
