@@ -5,6 +5,7 @@
 #include "common/LogModel.h"
 #include "core/Error.h"
 #include "gui/GuiServices.h"
+#include "gui/MainWindow.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -102,8 +103,6 @@ inline GuiServices testServices(const QTemporaryDir& dir, RunController::RunFunc
     return s;
 }
 
-/// Processes events until `condition` holds or `timeoutMs` passes; returns the condition.
-/// (QTRY_* macros must not be used under GoogleTest: on failure they return silently.)
 /// Copies the bundled projects/<project>/project.yaml into dir/<folder>/ (so its database is
 /// made there); returns the copy's path, or an empty string when the copy failed.
 inline QString copyBundledProject(const QTemporaryDir& dir, const QString& project,
@@ -115,6 +114,21 @@ inline QString copyBundledProject(const QTemporaryDir& dir, const QString& proje
     return QFile::copy(from, to) ? to : QString();
 }
 
+/// The set-up many window tests share: a main window over a copy of the bundled quick-start
+/// project in `dir` (settings there too), asking nothing before it closes. Null when the copy
+/// or the open failed.
+inline std::unique_ptr<MainWindow> openQuickStartWindow(const QTemporaryDir& dir) {
+    const QString project =
+        copyBundledProject(dir, QStringLiteral("quickstart"), QStringLiteral("quickstart"));
+    if (project.isEmpty())
+        return nullptr;
+    auto window = std::make_unique<MainWindow>(testServices(dir));
+    window->setAskBeforeDiscarding(false);
+    return window->openProject(project) ? std::move(window) : nullptr;
+}
+
+/// Processes events until `condition` holds or `timeoutMs` passes; returns the condition.
+/// (QTRY_* macros must not be used under GoogleTest: on failure they return silently.)
 inline bool waitUntil(const std::function<bool()>& condition, int timeoutMs = 5000) {
     QElapsedTimer clock;
     clock.start();

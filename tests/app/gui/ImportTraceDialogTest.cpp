@@ -38,12 +38,9 @@ bool readAndWait(ImportTraceDialog& dialog, const QString& path) {
 
 TEST(ImportTraceDialog, DeepSeekProfileBecomesTheWorkloadAndReplaysItsMeasuredSpan) {
     QTemporaryDir dir;
-    const QString project = gui::test::copyBundledProject(dir, QStringLiteral("quickstart"),
-                                                          QStringLiteral("quickstart"));
-    ASSERT_FALSE(project.isEmpty());
-    MainWindow window(gui::test::testServices(dir));
-    window.setAskBeforeDiscarding(false);
-    ASSERT_TRUE(window.openProject(project));
+    const auto opened = gui::test::openQuickStartWindow(dir);
+    ASSERT_NE(opened, nullptr);
+    MainWindow& window = *opened;
     ProjectDocument* document = window.document();
 
     ImportTraceDialog dialog(document);
@@ -143,12 +140,9 @@ TEST(ImportTraceDialog, PyTorchExecutionTraceIsRefusedWithTheConverterNamed) {
 // the last kernel (3 us) follows the last operator: 19,814,160 us on every NPU.
 TEST(ImportTraceDialog, ExecutionTraceWithItsProfilerTraceIsLinkedAndRuns) {
     QTemporaryDir dir;
-    const QString project = gui::test::copyBundledProject(dir, QStringLiteral("quickstart"),
-                                                          QStringLiteral("quickstart"));
-    ASSERT_FALSE(project.isEmpty());
-    MainWindow window(gui::test::testServices(dir));
-    window.setAskBeforeDiscarding(false);
-    ASSERT_TRUE(window.openProject(project));
+    const auto opened = gui::test::openQuickStartWindow(dir);
+    ASSERT_NE(opened, nullptr);
+    MainWindow& window = *opened;
     ImportTraceDialog dialog(window.document());
     QObject::connect(&dialog, &ImportTraceDialog::runRequested, &window,
                      [&window] { window.startRun(); });
@@ -188,12 +182,9 @@ TEST(ImportTraceDialog, ExecutionTraceWithItsProfilerTraceIsLinkedAndRuns) {
 // read-only, yet looked editable and took no input).
 TEST(ImportTraceDialog, APathTypedInTheBoxIsReadOnEnter) {
     QTemporaryDir dir;
-    const QString project = gui::test::copyBundledProject(dir, QStringLiteral("quickstart"),
-                                                          QStringLiteral("quickstart"));
-    ASSERT_FALSE(project.isEmpty());
-    MainWindow window(gui::test::testServices(dir));
-    window.setAskBeforeDiscarding(false);
-    ASSERT_TRUE(window.openProject(project));
+    const auto opened = gui::test::openQuickStartWindow(dir);
+    ASSERT_NE(opened, nullptr);
+    MainWindow& window = *opened;
     ImportTraceDialog dialog(window.document());
     auto* box = dialog.findChild<QLineEdit*>();
     ASSERT_NE(box, nullptr);
