@@ -140,7 +140,9 @@ void exportRun(const ProjectDatabase& db, int64_t id, const ParsedArgs& args, st
     if (args.has("budget-mb") && format != "perfetto")
         throw UsageError("--budget-mb applies to --format perfetto, not " + format);
     if (!file.empty())
-        checkOutputPath(file, "the export", {{db.path(), "the project database"}});
+        checkOutputPath(
+            file, "the export",
+            {{db.path(), "the project database"}, {args.value("project"), "the project"}});
     const RunRecord record = db.run(id);
     const bool needsTimeline = format == "json" || format == "perfetto";
     const auto result = db.loadResult(id, needsTimeline);

@@ -129,6 +129,19 @@ int synthesizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) 
     const std::string project = args.positional().at(0);
     const SynthesisOptions o = options(args);
     const SimulationSpec spec = loadProject(project);
+    // The outputs are checked before the synthesis (which may take a while): none may be the
+    // project, and no two one file.
+    const std::vector<NamedInput> inputs{{project, "the project"}};
+    std::vector<NamedInput> outputs;
+    for (const auto& [flag, what] :
+         {std::pair{"xml", "the MSCCL-IR XML"}, std::pair{"schedule", "the schedule CSV"}})
+        if (!args.value(flag).empty()) {
+            checkOutputPath(args.value(flag), what, inputs);
+            outputs.push_back({args.value(flag), what});
+        }
+    if (!args.value("et").empty()) // its folder, before the XML is written beside it
+        checkOutputPath(args.value("et") + ".0.et", "the Chakra ET traces", inputs);
+    checkDistinctOutputs(outputs);
     // A dimension stack is synthesized on the graph of its devices and links.
     const GraphSpec graph =
         spec.platform.graph ? *spec.platform.graph : graphOfStack(spec.platform);

@@ -8,6 +8,7 @@
 #include "validate/ValidationRun.h"
 #include "validate/ValidationTable.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <ostream>
@@ -74,12 +75,44 @@ int validateCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
         }
         rows = std::move(chosen);
     }
+    if (rows.empty())
+        throw Error(ErrorKind::Validation, "the table has no rows: nothing to validate",
+                    SourceLocation{index.string(), 0, 0, {}},
+                    "one row per published measurement (docs/validation.md)");
+    // What the document needs is checked before the rows run (the pack takes minutes): its
+    // preamble, and a place to write that is no file of the pack.
+    const bool writing = !only && !args.has("dry-run");
+    const std::string path = args.value("out", "docs/validation.md");
+    std::string preamble;
+    if (writing) {
+        const std::string preambleFile = (std::filesystem::path(dir) / "preamble.md").string();
+        preamble = readInputFile(preambleFile, "validation preamble", 1 << 20);
+        checkOutputPath(
+            path, "the validation document",
+            {{index.string(), "the validation table"}, {preambleFile, "the validation preamble"}});
+        std::error_code ec;
+        const auto pack = std::filesystem::weakly_canonical(dir, ec);
+        const auto target = std::filesystem::weakly_canonical(path, ec);
+        if (std::filesystem::exists(target, ec) && !pack.empty() &&
+            std::mismatch(pack.begin(), pack.end(), target.begin(), target.end()).first ==
+                pack.end())
+            throw Error(ErrorKind::Input,
+                        "cannot write the validation document there: " + path +
+                            " is a file of the validation pack (" + dir +
+                            "), which this command reads",
+                        SourceLocation{path, 0, 0, {}},
+                        "write it outside the pack (the default is docs/validation.md)");
+    }
     const int jobs = positiveInt(args, "jobs", 2);
     const std::vector<validate::RowOutcome> outcomes =
         validate::runValidation(rows, dir, jobs, [&](const validate::RowOutcome& o) {
             out << validate::validationLine(o) << "\n" << std::flush;
         });
     for (const validate::TableSummary& t : validate::summarizeTables(outcomes)) {
+        if (t.failed == t.rows) { // no mean of nothing
+            out << t.table << ": no row ran (" << t.failed << " not run)\n";
+            continue;
+        }
         char text[256];
         std::snprintf(text, sizeof text,
                       "%s: mean |error| %.1f %%, largest %.1f %%, %d of %d rows over their "
@@ -89,12 +122,15 @@ int validateCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
         out << text;
     }
     const bool passes = validate::validationPasses(outcomes, kMeanTolerancePercent);
-    if (!only && !args.has("dry-run")) {
-        const std::string preamble = readInputFile(
-            (std::filesystem::path(dir) / "preamble.md").string(), "validation preamble", 1 << 20);
+    const auto notRun = std::count_if(outcomes.begin(), outcomes.end(),
+                                      [](const validate::RowOutcome& o) { return !o.ran; });
+    if (writing && notRun > 0) {
+        // A document with rows missing would read as the pack's result.
+        err << "validate: " << path << " is not written: " << notRun
+            << (notRun == 1 ? " row" : " rows") << " did not run\n";
+    } else if (writing) {
         const std::string md =
             validate::validationMarkdown(outcomes, preamble, kMeanTolerancePercent);
-        const std::string path = args.value("out", "docs/validation.md");
         writeOutputFile(path, "the validation document", [&](std::ostream& o) { o << md; });
         out << "wrote " << path << "\n";
     }

@@ -81,6 +81,19 @@ void writeOutputFile(const std::string& path, const std::string& what,
     }
 }
 
+void checkDistinctOutputs(const std::vector<NamedInput>& outputs) {
+    for (size_t i = 0; i < outputs.size(); ++i)
+        for (size_t j = i + 1; j < outputs.size(); ++j)
+            if (!outputs[i].path.empty() && !outputs[j].path.empty() &&
+                sameFile(outputs[i].path, outputs[j].path))
+                throw Error(ErrorKind::Input,
+                            "cannot write " + outputs[i].what + " and " + outputs[j].what +
+                                " to one file (" + outputs[j].path +
+                                "): the second would replace the first",
+                            SourceLocation{outputs[j].path, 0, 0, {}},
+                            "name another file for " + outputs[j].what);
+}
+
 void checkOutputPath(const std::string& path, const std::string& what,
                      const std::vector<NamedInput>& inputs) {
     namespace fs = std::filesystem;

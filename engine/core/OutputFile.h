@@ -31,6 +31,10 @@ struct NamedInput {
 void checkOutputPath(const std::string& path, const std::string& what,
                      const std::vector<NamedInput>& inputs = {});
 
+/// Refuses two outputs of one command that name the same file (however spelled): the second
+/// would replace the first. Throws astrolabe::Error (kind Input) naming both.
+void checkDistinctOutputs(const std::vector<NamedInput>& outputs);
+
 /// Creates `folder` (and its parents) unless it is a folder already. Throws astrolabe::Error
 /// (kind Input) naming it and `what` it is for when it cannot be: a file stands there or on its
 /// path, or it is not writable.

@@ -69,25 +69,33 @@ AstraExportFiles exportAstraInputs(const SimulationSpec& spec, const std::string
     std::vector<WorkloadTrace> traces;
     if (spec.workload.kind != WorkloadSource::Kind::ChakraTrace)
         traces = loadWorkloadTraces(spec, spec.platform.npuCount());
-    makeOutputFolder(dir.string(), "the ASTRA-sim inputs");
-    if (spec.workload.kind != WorkloadSource::Kind::ChakraTrace)
-        makeOutputFolder((dir / "workload").string(), "the microbenchmark's traces");
     AstraExportFiles f;
     f.network = (dir / "network.yml").string();
     f.system = (dir / "system.json").string();
     f.memory = (dir / "remote_memory.json").string();
+    const std::string perNode =
+        spec.system.perNodeCustom.empty() ? "" : (dir / "per_node_custom.yml").string();
+    if (!spec.commGroups.empty())
+        f.commGroups = (dir / "comm_groups.json").string();
+    // No file written may be the project itself (exported into the folder it was read from,
+    // an ASTRA-sim network.yml opened as a project would be replaced).
+    for (const auto& [path, what] : {std::pair{f.network, "the ASTRA-sim network YAML"},
+                                     std::pair{f.system, "the ASTRA-sim system JSON"},
+                                     std::pair{f.memory, "the ASTRA-sim remote-memory JSON"},
+                                     std::pair{perNode, "the per-node custom collectives"},
+                                     std::pair{f.commGroups, "the communicator groups"}})
+        if (!path.empty() && fs::is_directory(dir)) // a new folder holds no project
+            checkOutputPath(path, what, {{spec.sourceFile, "the project"}});
+    makeOutputFolder(dir.string(), "the ASTRA-sim inputs");
+    if (spec.workload.kind != WorkloadSource::Kind::ChakraTrace)
+        makeOutputFolder((dir / "workload").string(), "the microbenchmark's traces");
     write(f.network, "the ASTRA-sim network YAML", writeAstraNetworkYaml(spec.platform));
-    std::string perNode;
-    if (!spec.system.perNodeCustom.empty()) {
-        perNode = (dir / "per_node_custom.yml").string();
+    if (!perNode.empty())
         write(perNode, "the per-node custom collectives", writePerNodeCustomYaml(spec.system));
-    }
     write(f.system, "the ASTRA-sim system JSON", writeAstraSystemJson(spec.system, perNode));
     write(f.memory, "the ASTRA-sim remote-memory JSON", writeAstraRemoteMemoryJson(spec.memory));
-    if (!spec.commGroups.empty()) {
-        f.commGroups = (dir / "comm_groups.json").string();
+    if (!f.commGroups.empty())
         write(f.commGroups, "the communicator groups", writeCommGroupsJson(spec.commGroups));
-    }
     if (spec.workload.kind == WorkloadSource::Kind::ChakraTrace) {
         f.workloadPrefix = fs::absolute(spec.workload.tracePrefix).lexically_normal().string();
     } else {

@@ -121,3 +121,22 @@ TEST(ExportAstra, AnOutThatIsAFileIsRefusedBeforeAnythingIsWritten) {
     EXPECT_NE(inner.err.find("workload: cannot make the folder"), std::string::npos) << inner.err;
     EXPECT_FALSE(fs::exists(dir / "exw" / "network.yml")) << "half-written";
 }
+
+// A project read from the folder it is exported into, under a name the export writes
+// (network.yml), is refused, not replaced by the network YAML.
+TEST(ExportAstra, AnExportOverItsOwnProjectIsRefused) {
+    const fs::path dir = scratch("over-project");
+    fs::create_directories(dir / "ea");
+    const fs::path project = dir / "ea" / "network.yml";
+    fs::copy_file(kSource + "/projects/quickstart/project.yaml", project);
+    const Result r = cli({"export-astra", project.string(), "--out=" + (dir / "ea").string()});
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("cannot write the ASTRA-sim network YAML there: it is the project"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(dir / "ea" / "system.json")) << "half-written";
+    std::ifstream in(project);
+    std::string first;
+    std::getline(in, first);
+    EXPECT_EQ(first.rfind("# Quick start", 0), 0u) << first;
+}

@@ -178,6 +178,13 @@ TEST_F(RunsCli, AnOutputOverAnInputIsRefusedAndTheInputKept) {
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.err.find("it is the project ("), std::string::npos) << r.err;
     EXPECT_EQ(slurp(project), text);
+    // runs export --project: the project is an input too.
+    r = runCommand(
+        {"runs", "export", id(m_first), "--project", project, "--db", m_db, "--out", project});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("cannot write the export there: it is the project ("), std::string::npos)
+        << r.err;
+    EXPECT_EQ(slurp(project), text);
     // Without storing, the database is not an input: a JSON file may take its name.
     const std::string json = (m_dir / "result.json").string();
     r = runCommand({"run", project, "--no-store", "--db", json, "--json", json});

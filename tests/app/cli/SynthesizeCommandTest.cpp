@@ -8,6 +8,7 @@
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <iterator>
 
 namespace fs = std::filesystem;
 using clitest::cli;
@@ -95,4 +96,29 @@ TEST(SynthesizeCommand, BadFlagsAreUsageErrors) {
     EXPECT_THAT(r.err, HasSubstr("project.yaml: size: a chunk of 125000 TB takes 5000000 s"));
     EXPECT_THAT(r.err, HasSubstr("could pass the longest simulated time"));
     EXPECT_THAT(r.out, Not(HasSubstr("-")));
+}
+
+// An output over the project, or two outputs over one file, is refused before the synthesis:
+// the XML replaced the project, and --xml X --schedule X kept only the CSV, each with exit 0.
+TEST(SynthesizeCommand, AnOutputOverTheProjectOrAnotherOutputIsRefused) {
+    const fs::path dir = clitest::scratchDir("synthesize-outputs");
+    const fs::path project = dir / "project.yaml";
+    fs::copy_file(kDgx1, project, fs::copy_options::overwrite_existing);
+    const auto text = [](const fs::path& path) {
+        std::ifstream in(path);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string before = text(project);
+    for (const char* flag : {"--xml", "--schedule"}) {
+        const auto r = cli({"synthesize", project.string(), flag, project.string()});
+        EXPECT_EQ(r.code, 1) << flag;
+        EXPECT_THAT(r.err, HasSubstr("it is the project (")) << flag;
+        EXPECT_EQ(r.out, "") << "refused before the synthesis";
+        EXPECT_EQ(text(project), before) << flag;
+    }
+    const std::string both = (dir / "out.txt").string();
+    const auto r = cli({"synthesize", project.string(), "--xml", both, "--schedule", both});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_THAT(r.err, HasSubstr("cannot write the MSCCL-IR XML and the schedule CSV to one file"));
+    EXPECT_FALSE(fs::exists(both));
 }

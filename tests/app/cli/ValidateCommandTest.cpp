@@ -78,3 +78,40 @@ TEST(ValidateCommand, OnlyRunsTheNamedRowAndWritesNoDocument) {
     EXPECT_THAT(unknown.err, HasSubstr("no row \"loos\""));
     EXPECT_THAT(unknown.err, HasSubstr("did you mean \"loose\""));
 }
+
+// What would spoil the pack or the document is refused before any row runs: a document over
+// one of the pack's files (rows.csv became markdown), a missing preamble (found after every
+// row had run), a table without rows. A row that does not run leaves the document unwritten:
+// it would read as the pack's result.
+TEST(ValidateCommand, ThePackAndTheDocumentAreCheckedBeforeAnyRowRuns) {
+    const fs::path dir = smallPack("50");
+    const std::string rows = slurp(dir / "rows.csv");
+    for (const fs::path& target : {dir / "rows.csv", dir / "megatron" / "small.yaml"}) {
+        const auto r = cli({"validate", "--dir", dir.string(), "--out", target.string()});
+        EXPECT_EQ(r.code, 1) << target;
+        EXPECT_EQ(r.out, "") << "refused before the rows ran";
+        EXPECT_THAT(r.err, HasSubstr("cannot write the validation document there"));
+    }
+    EXPECT_EQ(slurp(dir / "rows.csv"), rows);
+
+    fs::rename(dir / "preamble.md", dir / "preamble.txt");
+    auto r = cli({"validate", "--dir", dir.string(), "--out", (dir / "v.md").string()});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_THAT(r.err, HasSubstr("preamble.md"));
+    fs::rename(dir / "preamble.txt", dir / "preamble.md");
+
+    std::ofstream(dir / "rows.csv", std::ios::app)
+        << "gone,T,megatron/does-not-exist.yaml,tflops-per-gpu,137,50,test\n";
+    r = cli({"validate", "--dir", dir.string(), "--out", (dir / "v.md").string()});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_THAT(r.out, HasSubstr("did not run"));
+    EXPECT_THAT(r.err, HasSubstr("v.md is not written: 1 row did not run"));
+    EXPECT_FALSE(fs::exists(dir / "v.md"));
+
+    std::ofstream(dir / "rows.csv") << "name,table,setup,metric,measured,tolerance,source\n";
+    r = cli({"validate", "--dir", dir.string(), "--out", (dir / "v.md").string()});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_THAT(r.err, HasSubstr("rows.csv: the table has no rows"));
+    EXPECT_FALSE(fs::exists(dir / "v.md"));
+}
