@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 
 namespace astrolabe::cli {
@@ -48,6 +49,11 @@ int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (const std::string json = args.value("json"); !json.empty()) // before the run, not after
         checkOutputPath(json, "the JSON result",
                         {{project, "the project"}, {store ? db : "", "the project database"}});
+    // The database is opened before the run: one that cannot be opened (a folder, a text file,
+    // another program's SQLite file) is reported before minutes of simulation, not after.
+    std::optional<ProjectDatabase> database;
+    if (store)
+        database.emplace(db);
     std::shared_ptr<const RunResult> result;
     const auto started = std::chrono::steady_clock::now();
     auto elapsed = [&] {
@@ -58,9 +64,8 @@ int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         result = runSimulation(spec, &progress);
     } catch (const Error& e) {
         // A failed run is kept too, with its message: the database says what was tried.
-        if (store) {
-            ProjectDatabase database(db);
-            storeFailedRun(database, spec,
+        if (database) {
+            storeFailedRun(*database, spec,
                            e.kind() == ErrorKind::Cancelled ? RunStatus::Cancelled
                                                             : RunStatus::Failed,
                            e.what(), elapsed());
@@ -72,12 +77,13 @@ int runCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
                       std::filesystem::absolute(project).parent_path().string());
     if (args.has("astra-log"))
         writeAstraReport(out, *result);
-    if (const std::string json = args.value("json"); !json.empty())
-        writeResultJsonFile(*result, spec, json);
-    if (store) {
-        const int64_t id = saveRunToProjectDb(db, spec, *result, elapsed());
+    // Stored first: a JSON result is written only when the run was kept.
+    if (database) {
+        const int64_t id = storeRun(*database, spec, *result, elapsed());
         out << "  stored as run " << id << " in " << db << "\n";
     }
+    if (const std::string json = args.value("json"); !json.empty())
+        writeResultJsonFile(*result, spec, json);
     return kExitOk;
 }
 

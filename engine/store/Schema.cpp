@@ -154,6 +154,21 @@ void migrateSchema(SqliteConnection& db, int target) {
                         ") supports schema versions up to " + std::to_string(kSchemaVersion),
                     {db.path(), 0, 0, {}},
                     "open it with a newer Astrolabe, or choose another database with --db");
+    // Version 0 with tables is another program's SQLite file: creating ours in it would fail
+    // half-way ("table runs already exists") after switching the file to write-ahead logging.
+    // One statement reads both, from one snapshot: another process creating the database at
+    // this moment commits its tables and its version together.
+    if (found == 0)
+        if (const int64_t objects =
+                db.queryInt("SELECT count(*) FROM sqlite_master WHERE (SELECT user_version FROM "
+                            "pragma_user_version) = 0");
+            objects > 0)
+            throw Error(ErrorKind::Input,
+                        "an SQLite database, but not a project database: it holds another "
+                        "program's tables and indexes (" +
+                            std::to_string(objects) + ") and no Astrolabe schema version",
+                        {db.path(), 0, 0, {}},
+                        "choose another file with --db; Astrolabe creates its database itself");
     if (found >= target)
         return;
     // Each step re-reads the version under the write lock (BEGIN IMMEDIATE): another process

@@ -185,6 +185,16 @@ TEST_F(RunsCli, AnOutputOverAnInputIsRefusedAndTheInputKept) {
     EXPECT_NE(r.err.find("cannot write the export there: it is the project ("), std::string::npos)
         << r.err;
     EXPECT_EQ(slurp(project), text);
+    // A database that cannot be opened (here a folder) is found before the run, and no JSON
+    // result is left behind.
+    const std::filesystem::path folderDb = m_dir / "folder.db";
+    std::filesystem::create_directories(folderDb);
+    const std::string jsonAside = (m_dir / "aside.json").string();
+    r = runCommand({"run", project, "--db", folderDb.string(), "--json", jsonAside});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("cannot open project database"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("finished"), std::string::npos) << "refused before the run:\n" << r.out;
+    EXPECT_FALSE(std::filesystem::exists(jsonAside));
     // Without storing, the database is not an input: a JSON file may take its name.
     const std::string json = (m_dir / "result.json").string();
     r = runCommand({"run", project, "--no-store", "--db", json, "--json", json});

@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <sstream>
 
 using namespace astrolabe;
@@ -168,4 +169,32 @@ TEST(Schema, NotADatabaseIsAClearError) {
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
     }
+}
+
+// Another program's SQLite file given as the project database is refused and left as it was:
+// creating the tables in it failed half-way ("table runs already exists") after switching the
+// file to write-ahead logging.
+TEST(Schema, AnotherProgramsSqliteFileIsRefusedUntouched) {
+    TempDir dir("schema_foreign");
+    const std::string path = dir.path("foreign.db");
+    {
+        SqliteConnection other(path);
+        other.exec("CREATE TABLE runs (x INTEGER)");
+    }
+    const auto bytes = [&] {
+        std::ifstream in(path, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string before = bytes();
+    try {
+        ProjectDatabase db(path);
+        ADD_FAILURE() << "another program's database was opened as a project database";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Input);
+        EXPECT_NE(std::string(e.what()).find("foreign.db: an SQLite database, but not a project "
+                                             "database: it holds another program's tables"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(bytes(), before);
 }
