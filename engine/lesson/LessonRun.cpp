@@ -93,9 +93,17 @@ generate::ModelFigures figuresOf(const LessonStepSpec& step, const std::string& 
 
 /// A lesson reads files in its own folder only: a lesson is shared as a folder, and one that
 /// named ../../../../etc/passwd would read (and echo) whatever the reader's machine holds there.
+/// Links are followed first (weakly_canonical): a project.yaml that is a link to /etc/passwd
+/// lies outside, however it is named.
 bool insideFolder(const fs::path& folder, const fs::path& path) {
-    const fs::path relative = fs::absolute(path).lexically_normal().lexically_relative(
-        fs::absolute(folder).lexically_normal());
+    std::error_code ec;
+    fs::path real = fs::weakly_canonical(path, ec);
+    if (ec)
+        real = fs::absolute(path).lexically_normal();
+    fs::path root = fs::weakly_canonical(folder, ec);
+    if (ec)
+        root = fs::absolute(folder).lexically_normal();
+    const fs::path relative = real.lexically_relative(root);
     return !relative.empty() && *relative.begin() != "..";
 }
 
@@ -145,13 +153,17 @@ Lesson loadLesson(const std::string& lessonPath) {
         folder = ".";
     const std::string named = lesson.projectPath.empty() ? "project.yaml" : lesson.projectPath;
     lesson.projectPath = (folder / named).lexically_normal().string();
-    if (!insideFolder(folder, lesson.projectPath))
+    if (!insideFolder(folder, lesson.projectPath)) {
+        std::error_code linkError;
+        const bool link = fs::is_symlink(lesson.projectPath, linkError);
         throw ErrorList(
             {Error(ErrorKind::Validation,
-                   "the lesson's project \"" + named + "\" lies outside the lesson's folder",
+                   "the lesson's project \"" + named + "\" lies outside the lesson's folder" +
+                       (link ? " (it is a link there)" : ""),
                    SourceLocation{lessonPath, lesson.projectLine, 0, {}},
                    "a lesson reads only files in its own folder: project: <file "
                    "beside lesson.md>")});
+    }
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(lesson.projectPath, ec)))
         throw ErrorList({Error(ErrorKind::Input,

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 namespace astrolabe {
 namespace {
@@ -200,16 +201,25 @@ TEST(LessonFormat, ABrokenSetValueNamesTheLessonStepAndLine) {
 }
 
 // `project: /dev/zero` was reported as "does not exist": it exists, and is not a file to read.
-// Being outside the lesson's folder, it is refused for that first; a device inside the folder
-// (a symlink to /dev/zero) gets the reader's own message.
+// A link in the folder to it is followed, and so refused as outside the folder (a link to
+// /etc/passwd was read and its first line echoed); a FIFO inside the folder gets the reader's
+// own message.
 TEST(LessonFormat, AProjectThatIsNoFileIsNotCalledMissing) {
     LessonFolder folder("# T\n```setup\nproject: zero.yaml\n```\n```try\nrun\n```\n", nullptr);
     fs::create_symlink("/dev/zero", folder.dir / "zero.yaml");
-    const Error e = firstError(folder.file());
+    Error e = firstError(folder.file());
     EXPECT_EQ(e.where().line, 3);
-    const std::string what = e.what();
+    std::string what = e.what();
     EXPECT_EQ(what.find("does not exist"), std::string::npos) << what;
-    EXPECT_NE(what.find("character device"), std::string::npos) << what;
+    EXPECT_NE(what.find("lies outside the lesson's folder (it is a link there)"), std::string::npos)
+        << what;
+
+    LessonFolder fifo("# T\n```setup\nproject: pipe.yaml\n```\n```try\nrun\n```\n", nullptr);
+    ASSERT_EQ(::mkfifo((fifo.dir / "pipe.yaml").c_str(), 0600), 0);
+    e = firstError(fifo.file());
+    what = e.what();
+    EXPECT_EQ(what.find("does not exist"), std::string::npos) << what;
+    EXPECT_EQ(what.find("outside"), std::string::npos) << what;
 }
 
 // A lesson is shared as a folder: it reads files in that folder only. A project, a setting's
