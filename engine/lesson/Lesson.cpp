@@ -56,14 +56,17 @@ std::vector<Quote> quotesOf(const std::string& s) {
     return out;
 }
 
-/// Where a "[[metric=" starts that quoteAt does not take (not closed by "]]", or a space in its
-/// value): the author meant a quote, and it would pass unchecked as text. npos when none.
+/// Where a "[[" starts that the author meant as a quote but quoteAt does not take: "[[metric="
+/// not closed by "]]" or with a space in its value, "[[=value]]" without its metric, or
+/// "[[time-us]]", a metric without its value. It would pass unchecked as text. npos when none.
 size_t unclosedQuote(const std::string& s, const std::vector<Quote>& quotes) {
     for (size_t at = s.find("[["); at != std::string::npos; at = s.find("[[", at + 2)) {
         if (std::any_of(quotes.begin(), quotes.end(),
                         [&](const Quote& q) { return q.begin <= at && at < q.end; }))
             continue;
         size_t i = at + 2;
+        if (i < s.size() && s[i] == '=')
+            return at; // no metric
         if (i >= s.size() || s[i] < 'a' || s[i] > 'z')
             continue;
         while (i < s.size() &&
@@ -71,6 +74,14 @@ size_t unclosedQuote(const std::string& s, const std::vector<Quote>& quotes) {
             ++i;
         if (i < s.size() && s[i] == '=')
             return at;
+        // "[[time-us]]": a metric without its value ("[[link]]", a word no metric has, is text).
+        if (s.compare(i, 2, "]]") == 0) {
+            const std::string word = s.substr(at + 2, i - at - 2);
+            const auto& known = lessonMetrics();
+            if (std::any_of(known.begin(), known.end(),
+                            [&](const auto& metric) { return metric.first == word; }))
+                return at;
+        }
     }
     return std::string::npos;
 }
@@ -152,7 +163,7 @@ struct Parser {
                 shown.append(line, at, 32);
                 if (line.size() - at > 32)
                     shown.append("...");
-                shown.append("\": a quoted number that is not closed");
+                shown.append("\": a quoted number that is not [[metric=value]]");
                 fail(n, shown, "write [[metric=value]], the value without spaces");
             }
             for (const Quote& quote : quotes) {
@@ -197,9 +208,11 @@ Lesson parseLesson(const std::string& text, const std::string& fileName) {
     Parser p;
     p.file = fileName;
     p.lesson.file = fileName;
-    std::istringstream in(text);
+    // A byte-order mark (some editors write one) is no part of the title's line.
+    std::istringstream in(text.rfind("\xEF\xBB\xBF", 0) == 0 ? text.substr(3) : text);
     std::string line;
     int lineNumber = 0;
+    int setupLine = 0, firstTryLine = 0;
     LessonBlock current;
     current.line = 1;
     std::string fence; // the open block's kind; empty outside blocks
@@ -216,6 +229,22 @@ Lesson parseLesson(const std::string& text, const std::string& fileName) {
         const std::string text(trimmed(line));
         if (fence.empty()) {
             if (text == "```setup" || text == "```try" || text == "```question") {
+                // One setup, before the steps: it runs before every step, so a second one or
+                // one after a step would change what earlier steps showed.
+                if (text == "```setup" && setupLine > 0)
+                    p.fail(lineNumber,
+                           "a second setup block (the first is on line " +
+                               std::to_string(setupLine) + ")",
+                           "a lesson has one setup block: merge them");
+                else if (text == "```setup" && firstTryLine > 0)
+                    p.fail(lineNumber,
+                           "the setup block comes after the first step (line " +
+                               std::to_string(firstTryLine) + "): it runs before every step",
+                           "move it before the first ```try block");
+                if (text == "```setup")
+                    setupLine = lineNumber;
+                if (text == "```try" && firstTryLine == 0)
+                    firstTryLine = lineNumber;
                 flushText();
                 fence = text.substr(3);
                 separator = false;
@@ -239,6 +268,12 @@ Lesson parseLesson(const std::string& text, const std::string& fileName) {
                                "a lesson's blocks are ```setup, ```try and ```question; other "
                                "fences are shown as code");
             }
+            // A block fenced with tildes would be shown as code and its step lost.
+            if (text.rfind("~~~", 0) == 0)
+                for (const std::string kind : {"setup", "try", "question"})
+                    if (trimmed(std::string_view(text).substr(3)) == kind)
+                        p.fail(lineNumber, "\"~~~" + kind + "\" is fenced with tildes",
+                               "a lesson's blocks are fenced with backticks: ```" + kind);
             if (p.lesson.title.empty() && text.rfind("# ", 0) == 0)
                 p.lesson.title = trimmed(std::string_view(text).substr(2));
             if (current.kind != LessonBlock::Kind::Text) {

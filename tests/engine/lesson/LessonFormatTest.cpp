@@ -135,11 +135,51 @@ TEST(LessonFormat, AQuoteThatIsNotClosedIsAnError) {
     } catch (const ErrorList& e) {
         const std::string all = e.what();
         EXPECT_NE(all.find("open.md:5: \"[[time-us=999 us, and [[time-us=...\": a quoted number "
-                           "that is not closed"),
+                           "that is not [[metric=value]]"),
                   std::string::npos)
             << all;
         EXPECT_EQ(all.find("open.md:6"), std::string::npos) << all;
     }
+}
+
+// A quote without its metric or its value is an error too: it was skipped, and the lesson's
+// count of quoted numbers was one short without a word. A word in brackets stays text.
+TEST(LessonFormat, AQuoteWithoutItsMetricOrValueIsAnError) {
+    for (const auto& [text, shown] :
+         {std::pair{"It took [[=9687.9]] us.\n", "\"[[=9687.9]] us.\""},
+          std::pair{"It took [[time-us]] us.\n", "\"[[time-us]] us.\""}}) {
+        try {
+            parseLesson(std::string("# T\n```try\nrun\n```\n") + text, "q.md");
+            ADD_FAILURE() << text;
+        } catch (const ErrorList& e) {
+            EXPECT_NE(std::string(e.what()).find(std::string("q.md:5: ") + shown +
+                                                 ": a quoted number that is not [[metric=value]]"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+    EXPECT_NO_THROW(parseLesson("# T\n```try\nrun\n```\nSee [[notes]].\n", "q.md"));
+}
+
+// The blocks' order is checked: two setup blocks were merged, a setup after a step changed
+// what the earlier steps showed, and a block fenced with tildes was shown as code with its step
+// lost. A byte-order mark does not hide the title.
+TEST(LessonFormat, TheSetupComesOnceBeforeTheStepsAndBlocksUseBackticks) {
+    for (const auto& [text, message] :
+         {std::pair{"# T\n```setup\nset system.chunks = 2\n```\n```setup\nset system.chunks = "
+                    "4\n```\n",
+                    "b.md:5: a second setup block (the first is on line 2)"},
+          std::pair{"# T\n```try\nrun\n```\n```setup\nset system.chunks = 4\n```\n",
+                    "b.md:5: the setup block comes after the first step (line 2)"},
+          std::pair{"# T\n~~~try\nrun\n~~~\n", "b.md:2: \"~~~try\" is fenced with tildes"}}) {
+        try {
+            parseLesson(text, "b.md");
+            ADD_FAILURE() << text;
+        } catch (const ErrorList& e) {
+            EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_EQ(parseLesson("\xEF\xBB\xBF# Titled\n```try\nrun\n```\n", "b.md").title, "Titled");
 }
 
 TEST(LessonFormat, UnknownSettingPathNamesTheLessonLine) {
