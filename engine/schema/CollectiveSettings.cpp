@@ -92,6 +92,16 @@ void readProjectAlgorithms(config::ProjectContext& c, const YAML::Node& node,
     for (const Collective& k : collectives())
         if (node[k.name].IsDefined())
             readAlgorithmList(d, node[k.name], config::joinKey(path, k.name), system.*k.list);
+    // An all-to-all has nothing for a switch to combine: inSwitch there is refused when the
+    // project is read, not when (and only if) an all-to-all runs. (One list for every
+    // collective is ASTRA-sim's shorthand and keeps its run-time check.)
+    if (const YAML::Node list = node["all-to-all"]; list.IsSequence())
+        for (size_t i = 0; i < list.size() && i < system.allToAll.size(); ++i)
+            if (system.allToAll[i].kind == AlgorithmKind::InSwitch)
+                d.error(config::locate(d, list[i], path + ".all-to-all[" + std::to_string(i) + "]"),
+                        "inSwitch cannot run an all-to-all: a switch has nothing to combine in "
+                        "one (every NPU sends different data to every other)",
+                        "use direct or ring for all-to-all");
 }
 
 void readAstraAlgorithms(AstraReadContext& c, SystemConfig& system) {

@@ -4,6 +4,7 @@
 // values come from the formulas, computed here independently of the engine.
 #include "core/Error.h"
 #include "engine/golden/GoldenSpec.h"
+#include "project/ProjectFile.h"
 #include "topology/Topology.h"
 
 #include <algorithm>
@@ -131,6 +132,23 @@ TEST(InSwitch, RefusesWhatASwitchCannotCombine) {
     EXPECT_NE(message(sw, CT::AllToAll).find("inSwitch cannot run an all-to-all"),
               std::string::npos)
         << message(sw, CT::AllToAll);
+    // Named for all-to-all in a project, it is refused when the project is read, at its key:
+    // it used to pass until an all-to-all ran, and then the message named no file.
+    try {
+        parseProject(
+            "name: p\nplatform:\n  dimensions: [{type: Switch, size: 8, bandwidth: 50 "
+            "GB/s, latency: 1 us}]\nsystem:\n  algorithms: {all-reduce: [inSwitch], "
+            "all-to-all: [inSwitch]}\n  chunks: 1\nworkload:\n  microbenchmark: {collective: "
+            "all-reduce, size: 1 MiB}\n",
+            "p.yaml");
+        ADD_FAILURE() << "inSwitch for all-to-all was read";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("p.yaml:5:53:"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("system.algorithms.all-to-all[0]: inSwitch cannot run "
+                                             "an all-to-all"),
+                  std::string::npos)
+            << e.what();
+    }
 }
 
 // A communicator group on one line of the Switch dimension is combined by that line's switch
