@@ -4,6 +4,7 @@
 #include "cli/Commands.h"
 #include "core/Error.h"
 #include "core/OutputFile.h"
+#include "core/Text.h"
 #include "export/AstraReport.h"
 #include "export/CsvExport.h"
 #include "export/NumberFormat.h"
@@ -38,12 +39,31 @@ std::string joined(const std::vector<std::string>& items, const char* separator)
     return out;
 }
 
+/// Names, tags and notes are shown in tables and terminals: a newline broke the runs list and
+/// an escape sequence reached the terminal raw. Notes may have lines and tabs.
+std::string plainText(const std::string& flag, const std::string& text, bool lines) {
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if ((u < 0x20 && !(lines && (c == '\n' || c == '\t'))) || u == 0x7f)
+            throw UsageError("--" + flag + ": a control character (code " + std::to_string(u) +
+                             ") in \"" + text.substr(0, 40) + "\"; " +
+                             (lines ? "lines and tabs are allowed, " : "") +
+                             "other control characters are not");
+    }
+    return text;
+}
+
+/// "a, b,a" -> {a, b}: each tag trimmed, the empty ones and repeats dropped. A list that names
+/// no tag at all (",,,") is refused: --tags '' clears a run's tags.
 std::vector<std::string> splitTags(const std::string& text) {
     std::vector<std::string> tags;
-    std::istringstream in(text);
+    std::istringstream in(plainText("tags", text, false));
     for (std::string tag; std::getline(in, tag, ',');)
-        if (!tag.empty())
-            tags.push_back(tag);
+        if (const std::string t(trimmed(tag));
+            !t.empty() && std::find(tags.begin(), tags.end(), t) == tags.end())
+            tags.push_back(t);
+    if (tags.empty() && !trimmed(text).empty())
+        throw UsageError("--tags: no tag in \"" + text + "\"; give --tags '' to clear the tags");
     return tags;
 }
 
@@ -253,11 +273,14 @@ int runsCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     else if (action == "rename") {
         if (!args.has("name"))
             throw UsageError("runs rename: missing --name");
-        db.renameRun(id, args.value("name"));
+        const std::string name(trimmed(plainText("name", args.value("name"), false)));
+        if (name.empty())
+            throw UsageError("runs rename: --name is empty");
+        db.renameRun(id, name);
     } else if (action == "tag")
         db.setTags(id, splitTags(args.value("tags")));
     else if (action == "notes")
-        db.setNotes(id, args.value("notes"));
+        db.setNotes(id, plainText("notes", args.value("notes"), true));
     else if (action == "delete") {
         db.deleteRun(id);
         out << "deleted run " << id << "\n";

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
 using namespace astrolabe;
@@ -81,6 +82,20 @@ TEST_F(RunsCli, ShowRenameTagNotesDelete) {
     EXPECT_NE(show.out.find("a, b"), std::string::npos);
     EXPECT_NE(show.out.find("reference run"), std::string::npos);
     EXPECT_NE(show.out.find("ALL_REDUCE 1048576 B on 8 NPUs"), std::string::npos);
+    // Text that would break the list or reach the terminal raw is refused; tags are trimmed
+    // and given once, and a list without a tag does not clear them silently.
+    for (const auto& [action, flag, value] :
+         {std::tuple{"rename", "--name", "a\nb"}, std::tuple{"rename", "--name", "  "},
+          std::tuple{"tag", "--tags", ",,,"}, std::tuple{"notes", "--notes", "red \x1b[31m"}}) {
+        const Result bad = runCommand({"runs", action, id(m_first), flag, value, "--db", m_db});
+        EXPECT_EQ(bad.code, 2) << action << " " << value;
+    }
+    EXPECT_EQ(runCommand({"runs", "tag", id(m_first), "--tags", "a,, b ,a", "--db", m_db}).code, 0);
+    EXPECT_EQ(
+        runCommand({"runs", "notes", id(m_first), "--notes", "two\nlines", "--db", m_db}).code, 0);
+    const Result again = runCommand({"runs", "show", id(m_first), "--db", m_db});
+    EXPECT_NE(again.out.find("a, b\n"), std::string::npos) << again.out;
+    EXPECT_NE(again.out.find("baseline"), std::string::npos) << "the bad names were refused";
     const Result del = runCommand({"runs", "delete", id(m_first), "--db", m_db});
     EXPECT_EQ(del.code, 0);
     const Result gone = runCommand({"runs", "show", id(m_first), "--db", m_db});
