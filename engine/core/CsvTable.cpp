@@ -2,6 +2,8 @@
 
 #include "core/Error.h"
 
+#include <charconv>
+#include <cmath>
 #include <sstream>
 
 namespace astrolabe {
@@ -33,7 +35,8 @@ std::string joined(const std::vector<std::string>& columns) {
 void readCsvTable(const std::string& text, const std::string& file,
                   const std::vector<std::string>& columns,
                   const std::function<void(const std::vector<std::string>&, int)>& record) {
-    std::istringstream in(text);
+    // A byte-order mark (spreadsheets write one) is no part of the header.
+    std::istringstream in(text.rfind("\xEF\xBB\xBF", 0) == 0 ? text.substr(3) : text);
     std::string line;
     int lineNo = 0;
     bool header = false;
@@ -67,13 +70,14 @@ void readCsvTable(const std::string& text, const std::string& file,
 
 double csvNumber(const std::string& field, const std::string& column, const std::string& file,
                  int line, bool positive) {
-    try {
-        size_t used = 0;
-        const double value = std::stod(field, &used);
-        if (used == field.size() && (positive ? value > 0 : value >= 0))
-            return value;
-    } catch (const std::exception&) {
-    }
+    // A decimal number and nothing else: std::stod also took "0x89" (137), " 137" and "inf",
+    // and an infinite tolerance turned a row's check off.
+    double value = 0;
+    const char* end = field.data() + field.size();
+    const auto [stop, error] = std::from_chars(field.data(), end, value);
+    if (error == std::errc() && stop == end && std::isfinite(value) &&
+        (positive ? value > 0 : value >= 0))
+        return value;
     throw Error(ErrorKind::Input,
                 column + ": expected a number " + (positive ? "> 0" : ">= 0") + ", found \"" +
                     field + "\"",

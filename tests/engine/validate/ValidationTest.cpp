@@ -63,6 +63,19 @@ TEST(ValidationTable, BadRowsNameFileLineAndWhatWasFound) {
         message(kHeader + "a,T,a.yaml,tflops-per-gpu,1,2,P\na,T,b.yaml,tflops-per-gpu,1,2,P\n"),
         "3: name: \"a\" is also the name of line 2");
     EXPECT_NE(message("name,table\n").find("column header"), std::string::npos);
+    // A number is decimal and nothing else: "0x89" read as 137, " 137" and "inf" were taken,
+    // and an infinite tolerance turned the row's check off.
+    for (const char* number : {"0x89", " 137", "inf", "nan", "1e400", "137 "})
+        EXPECT_EQ(message(kHeader + "a,T,a.yaml,tflops-per-gpu," + number + ",20,P\n"),
+                  std::string("2: measured: expected a number > 0, found \"") + number + "\"");
+    EXPECT_EQ(message(kHeader + "a,T,a.yaml,tflops-per-gpu,137,inf,P\n"),
+              "2: tolerance: expected a number > 0, found \"inf\"");
+    // A byte-order mark before the header is dropped.
+    EXPECT_EQ(parseValidationTable(
+                  "\xEF\xBB\xBF" + kHeader + "a,T,a.yaml,tflops-per-gpu,1.5e2,20,P\n", "r.csv")
+                  .at(0)
+                  .measured,
+              150);
 }
 
 TEST(ValidationTable, TheBundledPackHasEveryMegatronRow) {
