@@ -32,7 +32,12 @@ SynthesisOptions options(const ParsedArgs& args) {
     } catch (const Error& e) {
         throw UsageError("--collective: " + e.message());
     }
-    o.bytes = units::parseSizeBytes(args.value("size", "64MiB"));
+    try {
+        o.bytes = units::parseSizeBytes(args.value("size", "64MiB"));
+    } catch (const Error& e) {
+        throw UsageError("--size: " + e.message() +
+                         (e.hint().empty() ? std::string() : " (" + e.hint() + ")"));
+    }
     const std::string chunks = args.value("chunks", "1");
     o.automaticChunks = chunks == "auto";
     if (!o.automaticChunks)

@@ -9,6 +9,7 @@
 #include "yaml/ProjectValues.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -35,10 +36,27 @@ bool pooled(const SimulationSpec& spec) {
 /// Reports the gaps of the memory section (memoryTierGaps) at `keys`, at their place in `group`.
 void reportGaps(config::ProjectContext& c, const YAML::Node& group, const SimulationSpec& spec,
                 std::initializer_list<std::string_view> keys) {
-    for (const Error& gap : memoryTierGaps(spec.memory))
-        if (std::find(keys.begin(), keys.end(), gap.where().keyPath) != keys.end())
-            c.diagnostics.error(config::locate(c.diagnostics, group, gap.where().keyPath),
-                                gap.message(), gap.hint());
+    for (const Error& gap : memoryTierGaps(spec.memory)) {
+        const std::string& path = gap.where().keyPath;
+        if (std::find(keys.begin(), keys.end(), path) == keys.end())
+            continue;
+        // A value given is named, at its place ("expected 1 or more nodes ..., found 0"); one
+        // its reader refused already ("2.5", "-2") is not reported twice.
+        const std::string key = path.substr(path.find('.') + 1);
+        const YAML::Node value = group.IsMap() ? group[key] : YAML::Node();
+        if (value.IsDefined() && value.IsScalar()) {
+            const std::string& text = value.Scalar();
+            int64_t whole = 0;
+            const auto [end, error] =
+                std::from_chars(text.data(), text.data() + text.size(), whole);
+            if (error != std::errc() || end != text.data() + text.size() || whole < 0)
+                continue;
+            c.diagnostics.error(config::locate(c.diagnostics, value, path),
+                                gap.message() + ", found " + text, gap.hint());
+            continue;
+        }
+        c.diagnostics.error(config::locate(c.diagnostics, group, path), gap.message(), gap.hint());
+    }
 }
 
 // A setting of the pooled memory alone (Astrolabe's; ASTRA-sim's JSON has no such key).
@@ -78,8 +96,12 @@ void bindCount(Setting& s, int RemoteMemoryConfig::*member) {
     s.hooks.readProject = [member, path = s.path](config::ProjectContext& c,
                                                   const YAML::Node& value, SimulationSpec& spec) {
         int64_t n = 0;
-        if (config::readInt(c.diagnostics, value, path, n))
-            spec.memory.*member = static_cast<int>(std::clamp<int64_t>(n, 0, 1 << 30));
+        if (!config::readInt(c.diagnostics, value, path, n))
+            return;
+        if (n < 0) // as every count of the group: named here, not as a missing value
+            c.diagnostics.error(config::locate(c.diagnostics, value, path),
+                                "expected 0 or more, found " + std::to_string(n));
+        spec.memory.*member = static_cast<int>(std::clamp<int64_t>(n, 0, 1 << 30));
     };
 }
 

@@ -350,4 +350,19 @@ TEST(ProjectFile, QuantitiesNeedExplicitUnits) {
                     HasSubstr("u.yaml:7:31: memory.latency: expected a whole number of "
                               "nanoseconds, found 1.5 ns"),
                     HasSubstr("u.yaml:7:50: memory.bandwidth: expected a whole number of GB/s")));
+    // A count of the memory group is named once, at its value, with what was found: 2.5 was
+    // reported twice, and -2 and 0 as "expected 1 or more nodes" with no value shown.
+    const auto perNode = [&](const std::string& nodes) {
+        return errorText([&] {
+            loadProject(projectWith("", "memory: {type: per-node, bandwidth: 100 GB/s, latency: "
+                                        "1 us, num-nodes: " +
+                                            nodes + ", npus-per-node: 4}\n"));
+        });
+    };
+    const std::string fraction = perNode("2.5");
+    EXPECT_THAT(fraction, HasSubstr("memory.num-nodes: expected a whole number, found \"2.5\""));
+    EXPECT_THAT(fraction, ::testing::Not(HasSubstr("expected 1 or more nodes")));
+    EXPECT_THAT(perNode("-2"), HasSubstr("memory.num-nodes: expected 0 or more, found -2"));
+    EXPECT_THAT(perNode("0"),
+                HasSubstr("memory.num-nodes: expected 1 or more nodes for per-node, found 0"));
 }
