@@ -9,6 +9,7 @@
 #include "yaml/ProjectValues.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 namespace astrolabe {
@@ -148,13 +149,42 @@ GraphSpec parseGraphEdgeCsv(const std::string& text, const std::string& fileName
         g.links.push_back(link);
     }
     d.throwIfErrors();
-    for (const GraphProblem& p : graphProblems(g)) {
+    std::vector<GraphProblem> problems = repeatedLinks(g);
+    if (problems.empty())
+        problems = graphProblems(g);
+    for (const GraphProblem& p : problems) {
         const int line = p.link >= 0 ? g.links[static_cast<size_t>(p.link)].line : 0;
         d.error(d.at(line, 0, p.link >= 0 ? "link" : "graph"), p.what);
     }
     d.throwIfErrors();
     g.generator = "edge list";
     return g;
+}
+
+std::vector<GraphProblem> repeatedLinks(const GraphSpec& g) {
+    std::vector<GraphProblem> out;
+    std::map<std::pair<int, int>, size_t> direction; // (from, to) -> the link that has it
+    for (size_t i = 0; i < g.links.size() && out.size() < 8; ++i) {
+        const GraphLinkSpec& l = g.links[i];
+        if (l.from == l.to) // a link to itself: graphProblems names it
+            continue;
+        for (const auto& [a, b] : {std::pair{l.from, l.to}, std::pair{l.to, l.from}}) {
+            if (a == l.to && !l.bidirectional)
+                break;
+            const auto [it, added] = direction.try_emplace({a, b}, i);
+            if (added)
+                continue;
+            const GraphLinkSpec& first = g.links[it->second];
+            out.push_back({static_cast<int>(i),
+                           g.deviceName(a) + " -> " + g.deviceName(b) + " is linked twice (also " +
+                               (first.line > 0 ? "on line " + std::to_string(first.line)
+                                               : "by link " + std::to_string(it->second)) +
+                               "): give one link with the bandwidths added (two 25 GB/s NVLinks: "
+                               "one link of 50 GB/s)"});
+            break;
+        }
+    }
+    return out;
 }
 
 GraphSpec loadGraphEdgeCsv(const std::string& path, int npus, int switches) {

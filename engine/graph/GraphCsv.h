@@ -11,6 +11,7 @@
 #include "spec/GraphSpec.h"
 
 #include <string>
+#include <vector>
 
 namespace astrolabe {
 
@@ -21,5 +22,12 @@ GraphSpec loadGraphEdgeCsv(const std::string& path, int npus = -1, int switches 
 /// The graph's links as such a file (header included), read back by parseGraphEdgeCsv to the
 /// same links.
 std::string graphEdgeCsvText(const GraphSpec& graph);
+
+/// Links of a graph as a user wrote it that join two devices a link already joins in the same
+/// direction: the routes take one link per direction between two devices, so the second one's
+/// bandwidth would go unused. Each names the link (index) and the first one (by its line when
+/// known). Graphs made from a dimension stack are not checked with this: their parallel links
+/// are the stack's.
+std::vector<GraphProblem> repeatedLinks(const GraphSpec& graph);
 
 } // namespace astrolabe

@@ -110,6 +110,10 @@ void readLinks(Diagnostics& d, const YAML::Node& links, const std::string& path,
         if (ok)
             g.links.push_back(link);
     }
+    for (const GraphProblem& p : repeatedLinks(g)) {
+        const GraphLinkSpec& link = g.links[static_cast<size_t>(p.link)];
+        d.error(d.at(link.line, 0, path), p.what);
+    }
 }
 
 /// `links: edges.csv`: the links from a CSV edge list (graph/GraphCsv.h) beside the project.

@@ -20,15 +20,22 @@ namespace {
 const std::string kTail = "system:\n  algorithms: [ring]\n  chunks: 1\n"
                           "workload:\n  microbenchmark: {collective: all-reduce, size: 1 MiB}\n";
 
-/// A ring of `npus` NPUs, then links back and forth between NPU 0 and 1 up to `links` links.
+/// A ring of `npus` NPUs (both ways), then one-way links between distinct pairs of NPUs not next
+/// to each other on the ring, up to `links` links: each direction between two NPUs is linked
+/// once (a repeated one is refused, its bandwidth would go unused). line(a, b, bidirectional).
 template <typename Line> std::string ringLinks(int npus, size_t links, Line line) {
     std::string text;
-    for (size_t i = 0; i < links; ++i) {
-        const int from =
-            i < static_cast<size_t>(npus) ? static_cast<int>(i) : static_cast<int>(i % 2);
-        const int to = i < static_cast<size_t>(npus) ? static_cast<int>((i + 1) % npus) : 1 - from;
-        text += line(from, to);
-    }
+    size_t made = 0;
+    for (int i = 0; i < npus && made < links; ++i, ++made)
+        text += line(i, (i + 1) % npus, true);
+    for (int a = 0; a < npus && made < links; ++a)
+        for (int b = 0; b < npus && made < links; ++b) {
+            const int gap = (b - a + npus) % npus;
+            if (gap == 0 || gap == 1 || gap == npus - 1)
+                continue;
+            text += line(a, b, false);
+            ++made;
+        }
     return text;
 }
 
@@ -42,7 +49,7 @@ TEST(GraphLimits, AMillionLinksInTheYamlAreRefusedAtOnce) {
             const std::string text =
                 "name: big\nplatform:\n  graph:\n    npus: 1024\n    links:\n" +
                 ringLinks(1024, 1'000'001,
-                          [](int a, int b) {
+                          [](int a, int b, bool) {
                               return "      - {from: npu" + std::to_string(a) + ", to: npu" +
                                      std::to_string(b) + ", bandwidth: 50 GB/s, latency: 500 ns}\n";
                           }) +
@@ -69,10 +76,10 @@ TEST(GraphLimits, AMillionLinksFromTheProjectsCsvFileAreRead) {
     test::TempDir dir("graph_csv_links");
     {
         std::ofstream csv(dir.path("edges.csv"));
-        csv << "from,to,bandwidth,latency\n"
-            << ringLinks(1024, 1'000'001, [](int a, int b) {
+        csv << "from,to,bandwidth,latency,bidirectional\n"
+            << ringLinks(1024, 1'000'001, [](int a, int b, bool both) {
                    return "npu" + std::to_string(a) + ",npu" + std::to_string(b) +
-                          ",50 GB/s,500 ns\n";
+                          ",50 GB/s,500 ns," + (both ? "true\n" : "false\n");
                });
     }
     std::ofstream(dir.path("p.yaml")) << "name: big\nplatform:\n  graph:\n    npus: 1024\n"
@@ -93,11 +100,12 @@ TEST(GraphLimits, AMillionLinksFromTheProjectsCsvFileAreRead) {
 TEST(GraphLimits, ALargeGraphIsSavedWithItsLinksInACsvFile) {
     test::TempDir dir("graph_save_csv");
     std::ofstream(dir.path("edges.csv"))
-        << "from,to,bandwidth,latency\n"
-        << ringLinks(64, kMaxInlineGraphLinks + 1, [](int a, int b) {
-               return "npu" + std::to_string(a) + ",npu" + std::to_string(b) + ",50 GB/s,1 us\n";
+        << "from,to,bandwidth,latency,bidirectional\n"
+        << ringLinks(512, kMaxInlineGraphLinks + 1, [](int a, int b, bool both) {
+               return "npu" + std::to_string(a) + ",npu" + std::to_string(b) + ",50 GB/s,1 us," +
+                      (both ? "true\n" : "false\n");
            });
-    std::ofstream(dir.path("p.yaml")) << "name: big\nplatform:\n  graph:\n    npus: 64\n"
+    std::ofstream(dir.path("p.yaml")) << "name: big\nplatform:\n  graph:\n    npus: 512\n"
                                          "    links: edges.csv\n"
                                       << kTail;
     const SimulationSpec spec = loadProject(dir.path("p.yaml"));

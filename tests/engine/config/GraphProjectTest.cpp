@@ -222,6 +222,22 @@ TEST(GraphProject, EdgeListCsv) {
     });
     EXPECT_THAT(e, HasSubstr("e.csv:2"));
     EXPECT_THAT(e, HasSubstr("to itself"));
+    // One link per direction between two devices: a second one's bandwidth went unused (the
+    // routes take one), so two NVLinks are one link of their summed bandwidth. A one-way link
+    // beside another one-way link the other way is fine.
+    e = errorText([] {
+        parseGraphEdgeCsv("from,to,bandwidth,latency\nnpu0,npu1,25 GB/s,1 ns\nnpu1,npu0,25 GB/s,"
+                          "1 ns\n",
+                          "e.csv", 2);
+    });
+    EXPECT_THAT(e, HasSubstr("e.csv:3"));
+    EXPECT_THAT(e, HasSubstr("npu1 -> npu0 is linked twice (also on line 2): give one link with "
+                             "the bandwidths added"));
+    EXPECT_EQ(parseGraphEdgeCsv("from,to,bandwidth,latency,bidirectional\nnpu0,npu1,25 GB/s,1 "
+                                "ns,false\nnpu1,npu0,25 GB/s,1 ns,false\n",
+                                "e.csv", 2)
+                  .links.size(),
+              2u);
     e = errorText([] { parseGraphEdgeCsv("a,b\n", "e.csv"); });
     EXPECT_THAT(e, HasSubstr("e.csv:1:1: header: expected the header"));
     // A spreadsheet quotes its fields (header included): "npu0" is the device npu0.
