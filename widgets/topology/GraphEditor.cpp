@@ -335,6 +335,16 @@ void GraphEditor::addDevice(bool isSwitch) {
 
 void GraphEditor::addLink(int from, int to) {
     GraphSpec graph = *m_document->platform().graph;
+    // Two devices are linked once per direction (a second link's bandwidth would go unused,
+    // and the project would not read back): dragging again selects the link there, whose
+    // bandwidth can then be raised.
+    for (size_t i = 0; i < graph.links.size(); ++i) {
+        const GraphLinkSpec& l = graph.links[i];
+        if ((l.from == from && l.to == to) || (l.bidirectional && l.from == to && l.to == from)) {
+            m_view->select({}, {static_cast<int>(i)});
+            return;
+        }
+    }
     addGraphLink(graph, from, to);
     remember(graph, m_positions);
     m_document->editGraph(graph, tr("Add link %1 \u2013 %2")
