@@ -95,7 +95,7 @@ void readProjectAlgorithms(config::ProjectContext& c, const YAML::Node& node,
     // An all-to-all has nothing for a switch to combine: inSwitch there is refused when the
     // project is read, not when (and only if) an all-to-all runs. (One list for every
     // collective is ASTRA-sim's shorthand and keeps its run-time check.)
-    if (const YAML::Node list = node["all-to-all"]; list.IsSequence())
+    if (const YAML::Node list = node["all-to-all"]; list.IsDefined() && list.IsSequence())
         for (size_t i = 0; i < list.size() && i < system.allToAll.size(); ++i)
             if (system.allToAll[i].kind == AlgorithmKind::InSwitch)
                 d.error(config::locate(d, list[i], path + ".all-to-all[" + std::to_string(i) + "]"),
