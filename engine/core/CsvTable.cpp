@@ -49,8 +49,8 @@ void readCsvTable(const std::string& text, const std::string& file,
         if (!header) {
             if (line != joined(columns))
                 throw Error(ErrorKind::Input,
-                            "expected the column header \"" + joined(columns) + "\", found \"" +
-                                line + "\"",
+                            "expected the column header \"" + joined(columns) + "\", found " +
+                                quotedExcerpt(line, 120),
                             SourceLocation{file, lineNo, 0, {}});
             header = true;
             continue;
@@ -79,8 +79,8 @@ double csvNumber(const std::string& field, const std::string& column, const std:
         (positive ? value > 0 : value >= 0))
         return value;
     throw Error(ErrorKind::Input,
-                column + ": expected a number " + (positive ? "> 0" : ">= 0") + ", found \"" +
-                    field + "\"",
+                column + ": expected a number " + (positive ? "> 0" : ">= 0") + ", found " +
+                    quotedExcerpt(field),
                 SourceLocation{file, line, 0, {}});
 }
 

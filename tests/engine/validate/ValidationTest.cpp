@@ -70,6 +70,11 @@ TEST(ValidationTable, BadRowsNameFileLineAndWhatWasFound) {
                   std::string("2: measured: expected a number > 0, found \"") + number + "\"");
     EXPECT_EQ(message(kHeader + "a,T,a.yaml,tflops-per-gpu,137,inf,P\n"),
               "2: tolerance: expected a number > 0, found \"inf\"");
+    // What was found is shown escaped: a binary file's bytes cut the message at its NUL.
+    EXPECT_EQ(
+        message(std::string("\0\x01\x02,x\n", 6)),
+        "1: expected the column header \"name,table,setup,metric,measured,tolerance,source\", "
+        "found \"\\x00\\x01\\x02,x\"");
     // A byte-order mark before the header is dropped.
     EXPECT_EQ(parseValidationTable(
                   "\xEF\xBB\xBF" + kHeader + "a,T,a.yaml,tflops-per-gpu,1.5e2,20,P\n", "r.csv")
