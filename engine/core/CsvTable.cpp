@@ -70,8 +70,8 @@ void readCsvTable(const std::string& text, const std::string& file,
 
 double csvNumber(const std::string& field, const std::string& column, const std::string& file,
                  int line, bool positive) {
-    // A decimal number and nothing else: std::stod also took "0x89" (137), " 137" and "inf",
-    // and an infinite tolerance turned a row's check off.
+    // A decimal number and nothing else (std::stod would take "0x89" as 137, " 137" and "inf";
+    // an infinite tolerance would turn a validation row's check off).
     double value = 0;
     const char* end = field.data() + field.size();
     const auto [stop, error] = std::from_chars(field.data(), end, value);

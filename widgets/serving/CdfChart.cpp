@@ -80,7 +80,7 @@ void CdfChart::paintEvent(QPaintEvent*) {
     const QFontMetrics metrics(font());
     const int line = metrics.height();
     // Margins from the labels they hold: "100%" on the left, half the last time label on the
-    // right (it is centred on the plot's edge; "200 ms" was cut to "200 m").
+    // right (it is centred on the plot's edge, so half of "200 ms" lies past it).
     const QString last = latencyText(m_xMax);
     const int left = metrics.horizontalAdvance(QStringLiteral("100%")) + 8;
     const int right = metrics.horizontalAdvance(last) / 2 + 6;

@@ -143,8 +143,7 @@ void RequestTimeline::paintEvent(QPaintEvent*) {
     // The axis: the training timeline's ticks and labels.
     painter.setPen(palette().color(QPalette::WindowText));
     // A label that would run off the right edge goes on the left of its tick, as on the
-    // training timeline ("3500 s" was cut to "350"), or is left out when that would cover the
-    // label before it.
+    // training timeline, or is left out when that would cover the label before it.
     const QFontMetrics metrics = painter.fontMetrics();
     int lastRight = std::numeric_limits<int>::min() / 2;
     for (const TimeTick& tick : timeTicks(m_mapper, 90)) {

@@ -11,7 +11,7 @@ namespace astrolabe::widgets {
 
 namespace {
 // "1600 GiB/s" must not wrap between the number and its unit, nor after the unit's slash
-// (a word joiner there: "1.8 TB/" and "s" were shown on two lines).
+// (a word joiner there: the text layout may break a line after a slash).
 QString nonBreaking(QString text) {
     return text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"))
         .replace(QLatin1Char('/'), QStringLiteral("/&#8288;"));

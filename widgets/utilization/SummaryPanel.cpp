@@ -137,8 +137,7 @@ void SummaryPanel::setResult(std::shared_ptr<const RunResult> result, const Plat
     }
     const RunSummaryFigures f = summarize(*m_result);
     // The table's times side by side in one unit, the largest's, named in the header: the
-    // cells stay short enough not to wrap at 250 % ("1." over "00164 ms" was shown), and a
-    // number never breaks.
+    // cells stay short at 250 %, and a number never breaks across lines.
     const int64_t largest = std::max({f.maxComputePs, f.maxExposedCommPs, f.maxOverlapPs,
                                       f.meanIdlePs, f.meanComputePs, f.meanExposedCommPs});
     const units::Scale scale =

@@ -263,8 +263,8 @@ TEST(SweepPlan, TheDocsExampleFilePlansAsPrinted) {
 
 // Every sweep the repository ships (the validation pack's rows, the case studies, the lessons)
 // plans: a rule added to the readers or the generator that refuses one of them refuses a
-// documented result. (An interleaving rule once refused both Llama 3.1 405B rows, whose 126
-// layers NeMo splits with the embedding and the loss counted as layers.)
+// documented result. The Llama 3.1 405B rows are among them: NeMo splits their 126 layers into
+// 64 chunks with the embedding and the loss counted as layers.
 TEST(SweepPlan, EveryBundledSweepPlans) {
     namespace fs = std::filesystem;
     size_t planned = 0;
