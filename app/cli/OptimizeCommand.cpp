@@ -224,12 +224,12 @@ int optimizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
             throw UsageError("--budget: expected dollars above 0");
     }
     // One value per dimension and flag: a second --min=1=... would silently replace the first.
-    std::map<std::pair<std::string, size_t>, std::string> given;
     const auto perDimension = [&](const char* flag) {
         std::vector<std::pair<size_t, std::string>> out;
+        std::map<size_t, std::string> given; // dimension -> the value that named it
         for (const std::string& v : args.values(flag)) {
             const auto [d, text] = dimensionValue(flag, v, dims);
-            const auto [it, added] = given.try_emplace({flag, d}, v);
+            const auto [it, added] = given.try_emplace(d, v);
             if (!added)
                 throw UsageError("--" + std::string(flag) + " gives dimension " +
                                  std::to_string(d) + " twice (" + it->second + " and " + v +

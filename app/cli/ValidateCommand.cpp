@@ -91,11 +91,7 @@ int validateCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
             path, "the validation document",
             {{index.string(), "the validation table"}, {preambleFile, "the validation preamble"}});
         std::error_code ec;
-        const auto pack = std::filesystem::weakly_canonical(dir, ec);
-        const auto target = std::filesystem::weakly_canonical(path, ec);
-        if (std::filesystem::exists(target, ec) && !pack.empty() &&
-            std::mismatch(pack.begin(), pack.end(), target.begin(), target.end()).first ==
-                pack.end())
+        if (std::filesystem::exists(path, ec) && isInsideFolder(dir, path))
             throw Error(ErrorKind::Input,
                         "cannot write the validation document there: " + path +
                             " is a file of the validation pack (" + dir +

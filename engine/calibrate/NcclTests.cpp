@@ -291,8 +291,7 @@ double ncclBusFactor(NcclCollective collective, int ranks) {
 
 NcclRun parseNcclTests(std::string_view text, const std::string& fileName,
                        std::optional<NcclCollective> collective) {
-    if (text.starts_with("\xEF\xBB\xBF")) // a UTF-8 byte-order mark (spreadsheets write one)
-        text.remove_prefix(3);
+    text = withoutByteOrderMark(text);
     const std::vector<std::string_view> all = lines(text);
     for (std::string_view line : all) {
         line = trimmed(line);

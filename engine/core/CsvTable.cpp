@@ -1,6 +1,7 @@
 #include "core/CsvTable.h"
 
 #include "core/Error.h"
+#include "core/Text.h"
 
 #include <charconv>
 #include <cmath>
@@ -35,8 +36,7 @@ std::string joined(const std::vector<std::string>& columns) {
 void readCsvTable(const std::string& text, const std::string& file,
                   const std::vector<std::string>& columns,
                   const std::function<void(const std::vector<std::string>&, int)>& record) {
-    // A byte-order mark (spreadsheets write one) is no part of the header.
-    std::istringstream in(text.rfind("\xEF\xBB\xBF", 0) == 0 ? text.substr(3) : text);
+    std::istringstream in{std::string(withoutByteOrderMark(text))};
     std::string line;
     int lineNo = 0;
     bool header = false;

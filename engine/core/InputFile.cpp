@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -104,6 +105,19 @@ std::string InputFile::readAll() {
 
 std::string readInputFile(const std::string& path, const std::string& what, uint64_t maxBytes) {
     return InputFile(path, what, maxBytes).readAll();
+}
+
+bool isInsideFolder(const std::string& folder, const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path real = fs::weakly_canonical(path, ec);
+    if (ec)
+        real = fs::absolute(path).lexically_normal();
+    fs::path root = fs::weakly_canonical(folder, ec);
+    if (ec)
+        root = fs::absolute(folder).lexically_normal();
+    const fs::path relative = real.lexically_relative(root);
+    return !relative.empty() && *relative.begin() != "..";
 }
 
 } // namespace astrolabe

@@ -52,4 +52,8 @@ private:
 std::string readInputFile(const std::string& path, const std::string& what,
                           uint64_t maxBytes = kMaxTextInputBytes);
 
+/// Whether `path` lies in `folder` or below it, links followed first (a link in the folder to a
+/// file elsewhere lies elsewhere); a path that does not exist yet is judged by its name.
+bool isInsideFolder(const std::string& folder, const std::string& path);
+
 } // namespace astrolabe

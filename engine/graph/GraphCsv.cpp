@@ -22,10 +22,7 @@ GraphSpec parseGraphEdgeCsv(const std::string& text, const std::string& fileName
         GraphLinkSpec link;
     };
     std::vector<Row> rows;
-    // A byte-order mark (spreadsheets write one) is not part of the header.
-    constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
-    std::istringstream in(std::string_view(text).substr(0, 3) == kByteOrderMark ? text.substr(3)
-                                                                                : text);
+    std::istringstream in{std::string(withoutByteOrderMark(text))};
     std::string line;
     int lineNo = 0;
     int highestNpu = -1, highestSwitch = -1;

@@ -208,8 +208,7 @@ Lesson parseLesson(const std::string& text, const std::string& fileName) {
     Parser p;
     p.file = fileName;
     p.lesson.file = fileName;
-    // A byte-order mark (some editors write one) is no part of the title's line.
-    std::istringstream in(text.rfind("\xEF\xBB\xBF", 0) == 0 ? text.substr(3) : text);
+    std::istringstream in{std::string(withoutByteOrderMark(text))};
     std::string line;
     int lineNumber = 0;
     int setupLine = 0, firstTryLine = 0;

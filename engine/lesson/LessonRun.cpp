@@ -91,20 +91,11 @@ generate::ModelFigures figuresOf(const LessonStepSpec& step, const std::string& 
     return generate::computeFigures(*step.generator);
 }
 
-/// A lesson reads files in its own folder only: a lesson is shared as a folder, and one that
-/// named ../../../../etc/passwd would read (and echo) whatever the reader's machine holds there.
-/// Links are followed first (weakly_canonical): a project.yaml that is a link to /etc/passwd
-/// lies outside, however it is named.
+/// A lesson reads files in its own folder only (isInsideFolder, links followed): a lesson is
+/// shared as a folder, and one that named ../../../../etc/passwd, or held a link to it, would
+/// read (and echo) whatever the reader's machine holds there.
 bool insideFolder(const fs::path& folder, const fs::path& path) {
-    std::error_code ec;
-    fs::path real = fs::weakly_canonical(path, ec);
-    if (ec)
-        real = fs::absolute(path).lexically_normal();
-    fs::path root = fs::weakly_canonical(folder, ec);
-    if (ec)
-        root = fs::absolute(folder).lexically_normal();
-    const fs::path relative = real.lexically_relative(root);
-    return !relative.empty() && *relative.begin() != "..";
+    return isInsideFolder(folder.string(), path.string());
 }
 
 /// A setting value that reads as a path out of the folder: absolute, or climbing out with "..".

@@ -118,8 +118,8 @@ std::vector<Request> parseRequestTrace(const std::string& text, const std::strin
         ++row;
         if (!line.empty() && line.back() == '\r')
             line.pop_back();
-        if (row == 1 && line.starts_with("\xEF\xBB\xBF")) // a spreadsheet's byte-order mark
-            line.erase(0, 3);
+        if (row == 1)
+            line = std::string(withoutByteOrderMark(line));
         if (trimmed(line).empty())
             continue;
         CsvLine csv = splitCsvLine(line);

@@ -7,7 +7,6 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace astrolabe::widgets {
 namespace {
@@ -142,21 +141,14 @@ void RequestTimeline::paintEvent(QPaintEvent*) {
     painter.drawImage(plot.topLeft(), m_picture);
     // The axis: the training timeline's ticks and labels.
     painter.setPen(palette().color(QPalette::WindowText));
-    // A label that would run off the right edge goes on the left of its tick, as on the
-    // training timeline, or is left out when that would cover the label before it.
     const QFontMetrics metrics = painter.fontMetrics();
-    int lastRight = std::numeric_limits<int>::min() / 2;
+    TickLabelPlacer labels(plot.right());
     for (const TimeTick& tick : timeTicks(m_mapper, 90)) {
         const int x = plot.left() + int(std::lround(tick.x));
         painter.drawLine(x, kAxisHeight - 5, x, kAxisHeight);
         const QString label = QString::fromStdString(tick.label);
-        const int textWidth = metrics.horizontalAdvance(label);
-        const bool flip = x + 3 + textWidth > plot.right();
-        const int left = flip ? x - 3 - textWidth : x + 3;
-        if (left < lastRight + 6)
-            continue;
-        painter.drawText(left, kAxisHeight - 7, label);
-        lastRight = left + textWidth;
+        if (const auto left = labels.place(x, metrics.horizontalAdvance(label)))
+            painter.drawText(int(std::lround(*left)), kAxisHeight - 7, label);
     }
     painter.drawLine(plot.left(), kAxisHeight, plot.right(), kAxisHeight);
     if (m_result && m_selected >= 0 && m_selected < int(m_result->requests.size()) &&

@@ -78,4 +78,12 @@ std::string formatTime(int64_t ps) {
     return units::formatTime(SimTime::fromPs(ps), units::TimeSpelling::MicroSign);
 }
 
+std::optional<double> TickLabelPlacer::place(double tickX, double textWidth) {
+    const double left = tickX + 3 + textWidth > m_right ? tickX - 3 - textWidth : tickX + 3;
+    if (left < m_lastRight + 6)
+        return std::nullopt;
+    m_lastRight = left + textWidth;
+    return left;
+}
+
 } // namespace astrolabe::widgets

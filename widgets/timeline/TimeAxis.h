@@ -5,6 +5,7 @@
 #include "timeline/TimeMapper.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,21 @@ std::vector<TimeTick> timeTicks(const TimeMapper& mapper, double minSpacingPx);
 /// "1.5 ms"-style text for a tick: the unit of ten steps or of the largest value shown
 /// (magnitudePs), whichever is larger, with enough decimals for the step.
 std::string formatTickLabel(int64_t ps, int64_t stepPs, int64_t magnitudePs = 0);
+/// Places the tick labels of an axis that ends at `right`, in tick order: a label goes right of
+/// its tick, or left of it when it would run past `right`, and is left out when it would come
+/// within 6 px of the label before it ("1.15 ms1.20 ms").
+class TickLabelPlacer {
+public:
+    explicit TickLabelPlacer(double right)
+        : m_right(right) {}
+    /// The label's left edge, or nothing when it is left out.
+    std::optional<double> place(double tickX, double textWidth);
+
+private:
+    double m_right;
+    double m_lastRight = -1e300; ///< where the previous label ends
+};
+
 /// A duration or time for humans: the engine's formatter (units::formatTime) with the micro sign.
 std::string formatTime(int64_t ps);
 

@@ -300,20 +300,17 @@ void TimelineRenderer::paintAxis(QPainter& painter, const TimelinePaintState& st
     painter.drawText(QRect(6, 0, state.labelWidth - 8, h), Qt::AlignVCenter | Qt::AlignLeft,
                      QStringLiteral("span ") + QString::fromStdString(formatTime(mapper.spanPs())));
     painter.setClipRect(QRect(state.labelWidth, 0, state.size.width() - state.labelWidth, h));
-    qreal lastRight = -1e9; // where the previous label ends: labels never overlap
+    TickLabelPlacer labels(state.size.width());
     for (const TimeTick& tick : timeTicks(mapper, InterfaceScale::px(90))) {
         painter.drawLine(QPointF(tick.x, h - 6), QPointF(tick.x, h - 1));
         const QString label = QString::fromStdString(tick.label);
         const qreal textWidth = painter.fontMetrics().horizontalAdvance(label);
-        // A label that would run off the right edge goes on the left of its tick, or is left
-        // out when that would cover the label before it ("1.15 ms1.20 ms").
-        const bool flip = tick.x + 3 + textWidth > state.size.width();
-        const qreal left = flip ? tick.x - 3 - textWidth : tick.x + 3;
-        if (left < lastRight + 6)
+        const std::optional<double> left = labels.place(tick.x, textWidth);
+        if (!left)
             continue;
-        painter.drawText(QRectF(left, 0, textWidth + 2, h - 4),
-                         Qt::AlignBottom | (flip ? Qt::AlignRight : Qt::AlignLeft), label);
-        lastRight = left + textWidth;
+        painter.drawText(QRectF(*left, 0, textWidth + 2, h - 4),
+                         Qt::AlignBottom | (*left < tick.x ? Qt::AlignRight : Qt::AlignLeft),
+                         label);
     }
     painter.setClipping(false);
 }

@@ -126,3 +126,13 @@ TEST(ZoomHistory, WalksBackAndForwardLikeABrowser) {
     EXPECT_FALSE(h.canGoForward());
     EXPECT_EQ(h.back({30, 40}), (ZoomHistory::Window{10, 20}));
 }
+
+// Tick labels go right of their tick, left of it at the axis's end, and are left out rather
+// than run into the label before (the training and the request timelines place them alike).
+TEST(TimeAxis, TickLabelsFlipAtTheEndAndNeverTouch) {
+    TickLabelPlacer labels(300);
+    EXPECT_EQ(labels.place(0, 40), 3.0);
+    EXPECT_EQ(labels.place(30, 40), std::nullopt) << "would start 6 px short of the last end";
+    EXPECT_EQ(labels.place(100, 40), 103.0);
+    EXPECT_EQ(labels.place(280, 40), 237.0) << "past 300: on the left of its tick";
+}
