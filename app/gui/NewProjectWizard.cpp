@@ -82,7 +82,7 @@ void NewProjectWizard::addExamples() {
     const ProjectIo io = defaultProjectIo();
     for (const QString& path : examples::projects(directory)) {
         try {
-            SimulationSpec spec = io.load(path.toStdString());
+            SimulationSpec spec = io.load(path.toStdString(), nullptr);
             QString id = QStringLiteral("example:");
             id += QDir(directory).relativeFilePath(path);
             QString title = examples::title(path);

@@ -46,8 +46,9 @@ bool ProjectController::newFromSpec(const SimulationSpec& spec, const QString& p
 bool ProjectController::open(const QString& path) {
     if (!maybeDiscard())
         return false;
+    QStringList warnings;
     try {
-        m_document->load(path);
+        warnings = m_document->load(path);
     } catch (const Error& e) {
         emit errorOccurred(tr("Open Project"), QString::fromStdString(e.what()),
                            QString::fromStdString(e.where().keyPath));
@@ -57,6 +58,16 @@ bool ProjectController::open(const QString& path) {
     emit projectOpened(path);
     emit fileUsed(path);
     m_log->append(widgets::LogModel::Severity::Info, tr("Opened %1").arg(path));
+    // A key that does nothing is said where it is seen: in the log, and in the status bar
+    // over the "press Run" hint.
+    for (const QString& w : warnings)
+        m_log->append(widgets::LogModel::Severity::Warning, w);
+    if (!warnings.isEmpty()) {
+        const QString count =
+            warnings.size() == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings.size());
+        emit statusMessage(tr("Opened with %1, in the Log: %2").arg(count, warnings.front()),
+                           15000);
+    }
     return true;
 }
 

@@ -82,10 +82,15 @@ void ProjectDocument::reset(const SimulationSpec& spec, const QString& path, boo
     emit modifiedChanged(isModified());
 }
 
-void ProjectDocument::load(const QString& path) {
-    SimulationSpec spec = m_io.load(path.toStdString());
+QStringList ProjectDocument::load(const QString& path) {
+    std::vector<std::string> warnings;
+    SimulationSpec spec = m_io.load(path.toStdString(), &warnings);
     spec.sourceFile = path.toStdString();
     reset(spec, path, false);
+    QStringList out;
+    for (const std::string& w : warnings)
+        out << QString::fromStdString(w);
+    return out;
 }
 
 void ProjectDocument::saveAs(const QString& path) {

@@ -7,6 +7,7 @@
 #include "gui/ProjectIo.h"
 
 #include <QObject>
+#include <QStringList>
 #include <optional>
 
 class QUndoStack;
@@ -29,8 +30,9 @@ public:
     /// Starts over with this spec (a preset or an import): clears the undo history. A spec
     /// that never was saved counts as modified when `modified` is true.
     void reset(const SimulationSpec& spec, const QString& path = {}, bool modified = false);
-    /// Reads a project. Throws astrolabe::Error (the document is unchanged then).
-    void load(const QString& path);
+    /// Reads a project and returns its warnings (keys that do nothing, and the like). Throws
+    /// astrolabe::Error (the document is unchanged then).
+    QStringList load(const QString& path);
     /// Writes the project to `path` and makes it the document's path. Throws astrolabe::Error.
     void saveAs(const QString& path);
     /// Imports ASTRA-sim files as a new, unsaved project. Throws astrolabe::Error.

@@ -9,7 +9,9 @@ namespace astrolabe::gui {
 // file that fails to load gives the same message in both.
 ProjectIo defaultProjectIo() {
     ProjectIo io;
-    io.load = [](const std::string& path) { return loadProjectForEditing(path); };
+    io.load = [](const std::string& path, std::vector<std::string>* warnings) {
+        return loadProjectForEditing(path, warnings);
+    };
     io.save = [](const SimulationSpec& spec, const std::string& path) { saveProject(spec, path); };
     io.importAstra = [](const AstraImportRequest& request) {
         AstraInputs inputs;

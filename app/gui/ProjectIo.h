@@ -9,6 +9,7 @@
 #include <QString>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace astrolabe::gui {
 
@@ -22,7 +23,9 @@ struct AstraImportRequest {
 };
 
 struct ProjectIo {
-    std::function<SimulationSpec(const std::string& path)> load;
+    /// Reads a project; its warnings (keys that do nothing, those of the files it names) are
+    /// appended to `warnings` when not null.
+    std::function<SimulationSpec(const std::string& path, std::vector<std::string>* warnings)> load;
     std::function<void(const SimulationSpec& spec, const std::string& path)> save;
     std::function<SimulationSpec(const AstraImportRequest& request)> importAstra;
 };

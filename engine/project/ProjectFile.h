@@ -12,7 +12,8 @@ namespace astrolabe {
 /// Reads and validates a project. Relative paths in it resolve against the project file's
 /// folder and come back absolute and normalised. Throws ErrorList with every problem found
 /// (file:line:col: key.path: ...), including those of referenced ASTRA-sim files. Warnings
-/// (from referenced ASTRA-sim files) are appended to `warnings` when not null.
+/// (a key that does nothing for the values chosen, and those of referenced ASTRA-sim files) are
+/// appended to `warnings` when not null.
 SimulationSpec loadProject(const std::string& path, std::vector<std::string>* warnings = nullptr);
 /// Same from text; `fileName` names the file in messages and anchors relative paths.
 SimulationSpec parseProject(const std::string& text, const std::string& fileName,
@@ -25,7 +26,8 @@ SimulationSpec loadProjectForEditing(const std::string& path,
 
 /// The spec as project YAML, fully explicit (no ASTRA-sim file references: the platform, system
 /// and memory are written inline), paths relative to `projectPath`'s folder. loadProject of the
-/// result gives back the same spec in every field except the sourceFile provenance fields.
+/// result gives back the same spec in every field except the sourceFile provenance fields and
+/// the memory values its type does not read (which are not written).
 std::string projectYamlText(const SimulationSpec& spec, const std::string& projectPath);
 /// Writes projectYamlText to `path`; throws Error (Input) when the file cannot be written.
 void saveProject(const SimulationSpec& spec, const std::string& path);

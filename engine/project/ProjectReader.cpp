@@ -323,6 +323,7 @@ SimulationSpec parseProjectChecked(const std::string& text, const std::string& f
             d.relocate(e, config::locate(d, config::nodeAtKeyPath(root, e.where().keyPath),
                                          e.where().keyPath));
     d.throwIfErrors();
+    d.moveWarningsTo(warnings); // the project's own, then those of the files it names
     if (warnings)
         warnings->insert(warnings->end(), fileWarnings.begin(), fileWarnings.end());
     return spec;

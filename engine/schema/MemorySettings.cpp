@@ -33,6 +33,40 @@ bool pooled(const SimulationSpec& spec) {
     return spec.memory.type == RemoteMemoryType::Pooled;
 }
 
+/// Whether the memory model of `type` reads the group's `key`; the others do nothing for it.
+bool appliesTo(RemoteMemoryType type, std::string_view key) {
+    using T = RemoteMemoryType;
+    if (key == "type" || key == "astra-memory")
+        return true;
+    if (type == T::NoMemoryExpansion)
+        return false;
+    if (key == "latency" || key == "bandwidth")
+        return true;
+    if (key == "num-nodes" || key == "npus-per-node")
+        return type == T::PerNodeMemoryExpansion;
+    return type == T::Pooled; // groups, fabric-bandwidth, switch-dimension
+}
+
+/// The types that read `key`, for the warning about a key the chosen type ignores.
+std::string typesReading(std::string_view key) {
+    std::vector<std::string> names;
+    for (const RemoteMemoryType t :
+         {RemoteMemoryType::PerNodeMemoryExpansion, RemoteMemoryType::PerNpuMemoryExpansion,
+          RemoteMemoryType::MemoryPool, RemoteMemoryType::Pooled})
+        if (appliesTo(t, key))
+            names.emplace_back(config::projectMemoryTypeName(t));
+    return joinAlternatives(names);
+}
+
+/// A written key is one the type reads (a type switched in the window keeps the old type's
+/// values in the spec; they are not written where they would do nothing).
+std::function<bool(const SimulationSpec&)>
+writtenFor(std::string key, std::function<bool(const SimulationSpec&)> also = {}) {
+    return [key, also = std::move(also)](const SimulationSpec& spec) {
+        return appliesTo(spec.memory.type, key) && (!also || also(spec));
+    };
+}
+
 /// Reports the gaps of the memory section (memoryTierGaps) at `keys`, at their place in `group`.
 void reportGaps(config::ProjectContext& c, const YAML::Node& group, const SimulationSpec& spec,
                 std::initializer_list<std::string_view> keys) {
@@ -91,8 +125,8 @@ void bindCount(Setting& s, int RemoteMemoryConfig::*member) {
     bindField(s, &SimulationSpec::memory, member);
     s.minimum = 0;
     s.maximum = 1 << 30;
-    s.writeProjectWhen =
-        s.writeAstraWhen = [member](const SimulationSpec& spec) { return spec.memory.*member > 0; };
+    s.writeAstraWhen = [member](const SimulationSpec& spec) { return spec.memory.*member > 0; };
+    s.writeProjectWhen = writtenFor(s.projectKey(), s.writeAstraWhen);
     s.hooks.readProject = [member, path = s.path](config::ProjectContext& c,
                                                   const YAML::Node& value, SimulationSpec& spec) {
         int64_t n = 0;
@@ -130,6 +164,26 @@ Setting type() {
                 if (names[i] == it->get<std::string>())
                     spec.memory.type = static_cast<RemoteMemoryType>(i);
     };
+    // A key the chosen type does not read is named: it would otherwise look like a setting that
+    // does nothing. (ASTRA-sim's own JSON files carry every key whatever the type; they are read
+    // by their own reader, which says nothing.)
+    s.hooks.afterProjectRead = [](config::ProjectContext& c, const YAML::Node& group,
+                                  SimulationSpec& spec) {
+        if (!group.IsMap() || !group["type"].IsDefined() || c.diagnostics.hasErrors())
+            return;
+        const char* typeName = config::projectMemoryTypeName(spec.memory.type);
+        for (auto it = group.begin(); it != group.end(); ++it) {
+            const std::string key = it->first.IsScalar() ? it->first.Scalar() : std::string();
+            if (key.empty() || appliesTo(spec.memory.type, key) || typesReading(key).empty())
+                continue;
+            c.diagnostics.warning(
+                config::locate(c.diagnostics, it->first, "memory." + key),
+                std::string("ignored: memory type ") + typeName + " does not read it",
+                spec.memory.type == RemoteMemoryType::NoMemoryExpansion
+                    ? "type none has no remote memory; remove the key, or choose a type"
+                    : "only " + typesReading(key) + " memory reads it");
+        }
+    };
     // One row for the whole memory: whether it differs from no remote memory at all.
     s.hooks.compare = [](const SimulationSpec& spec, std::vector<CompareRow>& rows) {
         rows.push_back({"memory", "remote memory",
@@ -166,6 +220,7 @@ Setting latency() {
         else
             spec.memory.latencyNs = static_cast<uint64_t>(t.ps() / 1000);
     };
+    s.writeProjectWhen = writtenFor("latency");
     s.hooks.writeProject = [](std::ostream& out, const SimulationSpec& spec, const auto&) {
         out << "  latency: " << spec.memory.latencyNs << " ns\n";
     };
@@ -194,6 +249,7 @@ Setting bandwidth() {
                              SimulationSpec& spec) {
         readWholeGBps(c.diagnostics, value, "memory.bandwidth", spec.memory.bandwidthBytesPerNs);
     };
+    s.writeProjectWhen = writtenFor("bandwidth");
     s.hooks.writeProject = [](std::ostream& out, const SimulationSpec& spec, const auto&) {
         if (spec.memory.bandwidthBytesPerNs > 0)
             out << "  bandwidth: " << spec.memory.bandwidthBytesPerNs << " GB/s\n";

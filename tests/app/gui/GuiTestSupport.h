@@ -69,16 +69,19 @@ inline RunController::RunFunction failingRun(const std::string& keyPath) {
 /// Project files kept in memory: save stores the spec under the path, load returns it.
 struct MemoryFiles {
     std::map<std::string, SimulationSpec> files;
+    std::map<std::string, std::string> warnings; ///< what loading a file warns about
     int saves = 0;
 };
 
 inline ProjectIo memoryIo(std::shared_ptr<MemoryFiles> files) {
     ProjectIo io;
-    io.load = [files](const std::string& path) {
+    io.load = [files](const std::string& path, std::vector<std::string>* warnings) {
         const auto it = files->files.find(path);
         if (it == files->files.end())
             throw Error(ErrorKind::Input, "cannot open \"" + path + "\": no such file",
                         SourceLocation{path, 0, 0, {}});
+        if (const auto w = files->warnings.find(path); w != files->warnings.end() && warnings)
+            warnings->push_back(w->second);
         return it->second;
     };
     io.save = [files](const SimulationSpec& spec, const std::string& path) {

@@ -131,3 +131,30 @@ TEST(ProjectController, OpenReportsErrorsAndOpensThroughTheIo) {
     EXPECT_EQ(errors.last().at(0).toString(), QStringLiteral("Import ASTRA-sim Configuration"));
     EXPECT_EQ(f.document.path(), QStringLiteral("/p/a.yaml")) << "a failed import changes nothing";
 }
+
+// A project's warnings (a key that does nothing) are said where a window user sees them: a
+// warning row of the log each, and the first in the status bar.
+TEST(ProjectController, OpenShowsTheProjectsWarnings) {
+    Fixture f;
+    ASSERT_TRUE(f.project.newFromPreset(QStringLiteral("quickstart")));
+    ASSERT_TRUE(f.project.saveAs(QStringLiteral("/p/m.yaml")));
+    f.files->warnings["/p/m.yaml"] =
+        "/p/m.yaml:11:3: memory.groups: ignored: memory type per-npu does not read it";
+    QSignalSpy status(&f.project, &ProjectController::statusMessage);
+    const int rowsBefore = f.log.rowCount();
+    ASSERT_TRUE(f.project.open(QStringLiteral("/p/m.yaml")));
+    int warningRows = 0;
+    for (int row = rowsBefore; row < f.log.rowCount(); ++row)
+        if (f.log.data(f.log.index(row), widgets::LogModel::SeverityRole).toInt() ==
+            int(widgets::LogModel::Severity::Warning)) {
+            ++warningRows;
+            EXPECT_TRUE(f.log.data(f.log.index(row))
+                            .toString()
+                            .contains(QStringLiteral("memory.groups: ignored")));
+        }
+    EXPECT_EQ(warningRows, 1);
+    ASSERT_GE(status.count(), 1);
+    EXPECT_TRUE(status.last().at(0).toString().contains(
+        QStringLiteral("Opened with 1 warning, in the Log: /p/m.yaml:11:3: memory.groups")))
+        << status.last().at(0).toString().toStdString();
+}
