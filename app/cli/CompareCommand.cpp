@@ -71,7 +71,8 @@ ArgParser compareParser() {
 }
 
 int compareCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
-    ProjectDatabase db(existingDatabaseFromArgs("compare", args));
+    ProjectDatabase db(existingDatabaseFromArgs("compare", args),
+                       ProjectDatabase::Access::ReadOnly);
     std::vector<int64_t> ids;
     for (const std::string& p : args.positional())
         ids.push_back(parseRunId(p));

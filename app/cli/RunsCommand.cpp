@@ -258,7 +258,10 @@ int runsCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         throw UsageError("runs: unknown action \"" + action + "\"" +
                          (guess.empty() ? "" : " (did you mean \"" + guess + "\"?)"));
     }
-    ProjectDatabase db(existingDatabaseFromArgs("runs", args));
+    const bool reads = action == "list" || action == "show" || action == "export";
+    ProjectDatabase db(existingDatabaseFromArgs("runs", args),
+                       reads ? ProjectDatabase::Access::ReadOnly
+                             : ProjectDatabase::Access::ReadWrite);
     if (action == "list") {
         listRuns(db, out);
         return kExitOk;

@@ -158,7 +158,7 @@ void RunStoreController::loadResult(const RunRecord& run) {
         std::shared_ptr<const RunResult> result;
         QString error;
         try {
-            result = loadForViews(ProjectDatabase(path), id);
+            result = loadForViews(ProjectDatabase(path, ProjectDatabase::Access::ReadOnly), id);
         } catch (const std::exception& e) {
             error = errorText(e);
         }
@@ -213,8 +213,10 @@ std::vector<const RunRecord*> RunStoreController::loadForComparison(const QList<
             // A stored run not loaded yet: the comparison needs its summaries and spans (not its
             // timeline), a quick read.
             try {
-                m_model->setResult(
-                    id, loadForViews(ProjectDatabase(run->databasePath.toStdString()), id));
+                m_model->setResult(id,
+                                   loadForViews(ProjectDatabase(run->databasePath.toStdString(),
+                                                                ProjectDatabase::Access::ReadOnly),
+                                                id));
             } catch (const std::exception& e) {
                 emit errorOccurred(tr("Compare"),
                                    tr("Run %1 could not be loaded: %2").arg(id).arg(e.what()), {});

@@ -7,10 +7,14 @@
 #include "store/Sqlite.h"
 
 #include <chrono>
+#include <filesystem>
 #include <sqlite3.h>
 #include <thread>
+#include <unistd.h>
 
 namespace astrolabe {
+
+namespace fs = std::filesystem;
 
 const char* runStatusName(RunStatus status) {
     switch (status) {
@@ -73,12 +77,56 @@ void useWriteAheadLog(SqliteConnection& db) {
     }
 }
 
+// Whether this process may write the database and, for its write-ahead log, its folder.
+bool writableHere(const std::string& path) {
+    const fs::path file(path);
+    const fs::path folder = file.has_parent_path() ? file.parent_path() : fs::path(".");
+    return ::access(folder.c_str(), W_OK) == 0 &&
+           (::access(file.c_str(), W_OK) == 0 || !fs::exists(file));
+}
+
+std::unique_ptr<SqliteConnection> openConnection(const std::string& path,
+                                                 ProjectDatabase::Access access) {
+    if (writableHere(path))
+        return std::make_unique<SqliteConnection>(path);
+    if (access == ProjectDatabase::Access::ReadWrite)
+        throw Error(ErrorKind::Input,
+                    std::string("cannot write this project database: ") +
+                        (fs::exists(path) ? "the file or its folder is read-only"
+                                          : "its folder is read-only") +
+                        " for this user (SQLite also writes its log beside the file)",
+                    {path, 0, 0, {}},
+                    "choose a database in a folder you may write with --db; list, show, export "
+                    "and compare read this one as it is");
+    // Runs still in the log (a writer that did not close) are not in the file: reading the
+    // file alone would show an older database as if it were the whole one.
+    std::error_code ignored;
+    if (const auto log = fs::file_size(path + "-wal", ignored); !ignored && log > 0)
+        throw Error(ErrorKind::Input,
+                    "the project database has runs in its write-ahead log (" + path +
+                        "-wal), which a reader without write access cannot merge",
+                    {path, 0, 0, {}},
+                    "open it once as a user who may write its folder (any runs list does), or "
+                    "wait until the program writing it closes it");
+    return std::make_unique<SqliteConnection>(path, SqliteConnection::Mode::AsOnDisk);
+}
+
 } // namespace
 
-ProjectDatabase::ProjectDatabase(const std::string& path)
-    : m_db(std::make_unique<SqliteConnection>(path)) {
+ProjectDatabase::ProjectDatabase(const std::string& path, Access access)
+    : m_db(openConnection(path, access)) {
     // Check the version before anything that could write to a newer file.
     migrateSchema(*m_db, 0);
+    if (sqlite3_db_readonly(m_db->handle(), "main") == 1) {
+        if (schemaVersion() != kSchemaVersion)
+            throw Error(ErrorKind::Input,
+                        "the project database has schema version " +
+                            std::to_string(schemaVersion()) + " and this Astrolabe reads " +
+                            std::to_string(kSchemaVersion) +
+                            ": it would upgrade the file, which is read-only for this user",
+                        {path, 0, 0, {}}, "open it once as a user who may write its folder");
+        return;
+    }
     useWriteAheadLog(*m_db);
     m_db->exec("PRAGMA synchronous = NORMAL");
     m_db->exec("PRAGMA foreign_keys = ON");

@@ -96,9 +96,16 @@ std::string attachmentKind(const std::string& name);
 
 class ProjectDatabase {
 public:
+    /// What a command does with the database. ReadOnly (list, show, export, compare) works on a
+    /// database this process may not write, in a read-only file or folder: it is then read as
+    /// it is on disk, leaving no files behind. ReadWrite refuses such a database when opening,
+    /// before any work whose result could not be stored.
+    enum class Access { ReadWrite, ReadOnly };
+
     /// Opens or creates the database and migrates it to kSchemaVersion. Throws astrolabe::Error
-    /// when the file cannot be opened or has a newer schema (the message names both versions).
-    explicit ProjectDatabase(const std::string& path);
+    /// when the file cannot be opened or has a newer schema (the message names both versions),
+    /// and for the cases `access` describes.
+    explicit ProjectDatabase(const std::string& path, Access access = Access::ReadWrite);
     ~ProjectDatabase();
     ProjectDatabase(const ProjectDatabase&) = delete;
     ProjectDatabase& operator=(const ProjectDatabase&) = delete;

@@ -6,10 +6,35 @@
 
 namespace astrolabe {
 
-SqliteConnection::SqliteConnection(const std::string& path)
+namespace {
+
+// A file name as an SQLite URI path: the characters a URI gives a meaning are escaped.
+std::string uriPath(const std::string& path) {
+    std::string out;
+    for (const char c : path) {
+        if (c == '%' || c == '?' || c == '#') {
+            static const char digits[] = "0123456789ABCDEF";
+            const auto byte = static_cast<unsigned char>(c);
+            out += '%';
+            out += digits[byte >> 4];
+            out += digits[byte & 15];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+SqliteConnection::SqliteConnection(const std::string& path, Mode mode)
     : m_path(path) {
-    if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-        SQLITE_OK) {
+    const int rc = mode == Mode::ReadWrite
+                       ? sqlite3_open_v2(path.c_str(), &m_db,
+                                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr)
+                       : sqlite3_open_v2(("file:" + uriPath(path) + "?immutable=1").c_str(), &m_db,
+                                         SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+    if (rc != SQLITE_OK) {
         const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
         sqlite3_close(m_db);
         m_db = nullptr;

@@ -13,8 +13,12 @@ namespace astrolabe {
 
 class SqliteConnection {
 public:
-    /// Opens (creating if missing) the file; throws astrolabe::Error (Input) on failure.
-    explicit SqliteConnection(const std::string& path);
+    /// ReadWrite opens the file, creating it when missing. AsOnDisk reads it as it is on disk
+    /// and never writes anything, not even the write-ahead log's companion files (SQLite's
+    /// immutable mode): for a database in a place this process may not write.
+    enum class Mode { ReadWrite, AsOnDisk };
+    /// Throws astrolabe::Error (Input) on failure.
+    explicit SqliteConnection(const std::string& path, Mode mode = Mode::ReadWrite);
     ~SqliteConnection();
     SqliteConnection(const SqliteConnection&) = delete;
     SqliteConnection& operator=(const SqliteConnection&) = delete;

@@ -77,7 +77,7 @@ DatabaseTimelineSource::~DatabaseTimelineSource() = default;
 
 ProjectDatabase& DatabaseTimelineSource::database() const {
     if (!m_db)
-        m_db = std::make_unique<ProjectDatabase>(m_path);
+        m_db = std::make_unique<ProjectDatabase>(m_path, ProjectDatabase::Access::ReadOnly);
     return *m_db;
 }
 

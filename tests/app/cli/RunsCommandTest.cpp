@@ -10,6 +10,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <sys/wait.h>
 #include <tuple>
 #include <unistd.h>
 
@@ -308,4 +309,90 @@ TEST_F(RunsCli, AFileThatIsNotADatabaseIsRefusedAndLeftAsItWas) {
         EXPECT_EQ(std::filesystem::file_size(file), size) << file;
     }
     EXPECT_EQ(runCommand({"runs", "list", "--db", m_db}).code, 0) << "a real one still reads";
+}
+
+namespace {
+
+// Runs a command as a user who may not write the test's files: as user nobody in a child
+// process when the tests run as root (whom permissions do not bind), else in this process.
+// Code 77: the scratch folder is out of that user's reach (a private temp folder).
+Result asAnotherUser(const std::vector<std::string>& args, const std::string& mustRead) {
+    if (::geteuid() != 0)
+        return runCommand(args);
+    int fds[2];
+    if (::pipe(fds) != 0)
+        return {99, {}, "pipe failed"};
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::close(fds[0]);
+        Result r{77, {}, {}};
+        if (::setgid(65534) == 0 && ::setuid(65534) == 0 && ::access(mustRead.c_str(), R_OK) == 0)
+            r = runCommand(args);
+        const std::string message = std::to_string(r.code) + '\n' + r.out + '\x1f' + r.err;
+        for (size_t done = 0; done < message.size();) {
+            const ssize_t n = ::write(fds[1], message.data() + done, message.size() - done);
+            if (n <= 0)
+                break;
+            done += static_cast<size_t>(n);
+        }
+        ::_exit(0);
+    }
+    ::close(fds[1]);
+    std::string message;
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;)
+        message.append(buffer, static_cast<size_t>(n));
+    ::close(fds[0]);
+    ::waitpid(child, nullptr, 0);
+    const size_t line = message.find('\n'), split = message.find('\x1f');
+    if (line == std::string::npos || split == std::string::npos)
+        return {99, {}, "the child said nothing"};
+    return {std::stoi(message.substr(0, line)), message.substr(line + 1, split - line - 1),
+            message.substr(split + 1)};
+}
+
+} // namespace
+
+// A shared project's database, in a folder or a file this user may not write, is read as it is:
+// list, show, export and compare work and leave no log files behind; a change is refused when
+// the database is opened, saying why, and the file is left as it was.
+TEST_F(RunsCli, ADatabaseThisUserMayNotWriteIsReadAndLeftAsItWas) {
+    namespace fs = std::filesystem;
+    const auto readAll = [&] {
+        for (const std::vector<std::string>& args :
+             {std::vector<std::string>{"runs", "list", "--db", m_db},
+              {"runs", "show", id(m_second), "--db", m_db},
+              {"compare", id(m_first), id(m_second), "--db", m_db}}) {
+            const Result r = asAnotherUser(args, m_db);
+            if (r.code == 77)
+                return false;
+            EXPECT_EQ(r.code, 0) << args[0] << " " << args[1] << ": " << r.err;
+            EXPECT_NE(r.out.find("longer"), std::string::npos) << r.out;
+        }
+        EXPECT_FALSE(fs::exists(m_db + "-wal"));
+        EXPECT_FALSE(fs::exists(m_db + "-shm"));
+        const Result rename =
+            asAnotherUser({"runs", "rename", id(m_first), "--name", "x", "--db", m_db}, m_db);
+        EXPECT_EQ(rename.code, 1);
+        EXPECT_NE(rename.err.find(m_db +
+                                  ": cannot write this project database: the file or its folder is "
+                                  "read-only"),
+                  std::string::npos)
+            << rename.err;
+        return true;
+    };
+    const auto before = fs::file_size(m_db);
+    fs::permissions(m_dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                               fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(m_dir, fs::perms::owner_write, fs::perm_options::remove); // read-only folder
+    const bool reachable = readAll();
+    fs::permissions(m_dir, fs::perms::all); // a writable folder, a read-only file
+    fs::permissions(m_db, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    if (reachable)
+        readAll();
+    fs::permissions(m_db, fs::perms::owner_read | fs::perms::owner_write);
+    fs::permissions(m_dir, fs::perms::owner_all);
+    EXPECT_EQ(fs::file_size(m_db), before);
+    if (!reachable)
+        GTEST_SKIP() << "user nobody cannot reach " << m_db;
 }
