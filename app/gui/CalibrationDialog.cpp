@@ -77,6 +77,11 @@ CalibrationDialog::CalibrationDialog(ProjectDocument* document, QWidget* parent)
     for (size_t d = 0; d < platform.dimensions.size(); ++d)
         m_dimension->addItem(dimensionLabel(platform, d));
     m_files->setMaximumHeight(m_files->fontMetrics().height() * 6);
+    // Another dimension: its own notes (its NPU count against the runs' ranks), and Apply again.
+    connect(m_dimension, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_result && !m_fitting)
+            showPreview();
+    });
     m_report->setReadOnly(true);
     m_report->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_report->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -194,28 +199,49 @@ void CalibrationDialog::showResult(std::shared_ptr<const Calibration> calibratio
         fail(error);
         return;
     }
+    if (!showPreview())
+        return;
+    showChart(*m_result);
+    updateButtons();
+    emit fitted(true);
+}
+
+bool CalibrationDialog::showPreview() {
+    m_applied = false;
     SimulationSpec preview = m_document->spec();
-    QString text = QString::fromStdString(calibrationReportText(*m_result));
+    const int dimension = m_dimension->currentIndex();
+    AppliedCalibration applied;
     try {
-        const AppliedCalibration applied =
-            applyCalibration(preview, m_dimension->currentIndex(), m_result->fit, m_result->runs);
-        text += QString::fromStdString(applied.settings) + QLatin1Char('\n');
-        for (const std::string& w : applied.warnings)
-            text += tr("Note: %1\n").arg(QString::fromStdString(w));
+        applied = applyCalibration(preview, dimension, m_result->fit, m_result->runs);
     } catch (const Error& e) {
         m_result.reset();
         fail(QString::fromStdString(e.what()));
-        return;
+        return false;
     }
+    // What does not match the project (rank counts, mixed systems) comes first, where it is
+    // read before the numbers it puts in doubt.
+    QString notes;
+    for (const std::string& w : applied.warnings)
+        notes += tr("Note: %1\n").arg(QString::fromStdString(w));
     m_report->setLineWrapMode(QPlainTextEdit::NoWrap); // its tables stay tables
-    m_report->setPlainText(text);
-    showChart(*m_result);
-    setStatus(tr("Fitted. Apply to Project writes the settings of the last regime into "
-                 "dimension %1; Edit > Undo takes them back.")
-                  .arg(m_dimension->currentIndex()),
-              false);
+    m_report->setPlainText((notes.isEmpty() ? QString() : notes + QLatin1Char('\n')) +
+                           QString::fromStdString(calibrationReportText(*m_result)) +
+                           QString::fromStdString(applied.settings));
+    const QString apply = tr("Apply to Project writes the settings of the last regime into "
+                             "dimension %1; Edit > Undo takes them back.")
+                              .arg(dimension);
+    if (applied.warnings.empty())
+        setStatus(tr("Fitted. %1").arg(apply), false);
+    else
+        setStatus(
+            tr("Fitted, but check %1 first: %2. %3")
+                .arg(applied.warnings.size() == 1
+                         ? tr("the note at the top of the report")
+                         : tr("the %1 notes at the top of the report").arg(applied.warnings.size()),
+                     QString::fromStdString(applied.warnings.front()), apply),
+            true);
     updateButtons();
-    emit fitted(true);
+    return true;
 }
 
 void CalibrationDialog::fail(const QString& error) {
@@ -341,7 +367,7 @@ void CalibrationDialog::showChart(const Calibration& c) {
 }
 
 bool CalibrationDialog::applyToProject() {
-    if (!m_result || m_fitting)
+    if (!m_result || m_fitting || m_applied)
         return false;
     const int dimension = m_dimension->currentIndex();
     const std::shared_ptr<const Calibration> result = m_result;
@@ -368,6 +394,8 @@ bool CalibrationDialog::applyToProject() {
     setStatus(
         tr("Applied to the project as one step (Edit > Undo takes it back). %1").arg(settings),
         false);
+    m_applied = true; // once: a second press would stack the same step again
+    updateButtons();
     emit applied(summary);
     return true;
 }
@@ -414,7 +442,7 @@ QString CalibrationDialog::reportText() const {
 
 void CalibrationDialog::updateButtons() {
     m_fit->setEnabled(!m_fitting && m_files->count() > 0);
-    m_apply->setEnabled(!m_fitting && m_result != nullptr);
+    m_apply->setEnabled(!m_fitting && m_result != nullptr && !m_applied);
     m_saveChart->setEnabled(!m_fitting && m_result != nullptr);
 }
 

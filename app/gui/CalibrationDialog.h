@@ -61,6 +61,9 @@ private:
     void clearChart();
     /// Shows a failed fit: its message in the report and the status line, no chart.
     void fail(const QString& error);
+    /// The report, its notes and the status line for the fit and the chosen dimension; false
+    /// (after fail()) when the fit cannot be applied to it.
+    bool showPreview();
     void setStatus(const QString& text, bool problem);
     void updateButtons();
 
@@ -75,6 +78,7 @@ private:
     QChartView* m_chart;
     std::thread m_worker;
     bool m_fitting = false;
+    bool m_applied = false; ///< this fit is applied to this dimension already
     std::shared_ptr<const Calibration> m_result;
 };
 

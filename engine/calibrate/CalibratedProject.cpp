@@ -151,6 +151,26 @@ AppliedCalibration applyCalibration(SimulationSpec& spec, int dimension, const F
                                    " ranks; dimension " + std::to_string(dimension) + " has " +
                                    std::to_string(d.size) + " NPUs");
     }
+    // Runs on different GPUs, or with different NCCL or RCCL versions, are most likely runs of
+    // different machines: one fit over them describes neither.
+    for (const auto& [what, field] :
+         {std::pair{"GPUs", &NcclRun::device}, std::pair{"library versions", &NcclRun::version}}) {
+        std::vector<std::string> seen;
+        for (const NcclRun& run : runs)
+            if (!(run.*field).empty() &&
+                std::find(seen.begin(), seen.end(), run.*field) == seen.end())
+                seen.push_back(run.*field);
+        if (seen.size() < 2)
+            continue;
+        std::string list;
+        for (const std::string& s : seen)
+            list += (list.empty() ? "" : ", ") + s;
+        out.warnings.push_back(std::string("the files were measured on different ") + what + " (" +
+                               list +
+                               "), most likely on different machines: one fit "
+                               "describes neither");
+        break;
+    }
     c.push_back("Fit: " + std::to_string(fit.points) +
                 " points (a size's repeats as their median) at " + std::to_string(fit.sizes) +
                 " sizes, " + units::countOf(fit.model.regimes.size(), "protocol regime") +

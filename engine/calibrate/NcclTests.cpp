@@ -329,6 +329,10 @@ NcclRun parseNcclTests(std::string_view text, const std::string& fileName,
             const auto on = std::find(f.begin(), f.end(), "on");
             if (on != f.end() && on + 1 != f.end())
                 hosts.insert(std::string(*(on + 1)));
+            // "... device  0 [0x07] NVIDIA A100-SXM4-80GB": the name after the bus address.
+            if (const size_t bus = body.find(']', body.find(" device "));
+                run.device.empty() && bus != body.npos)
+                run.device = std::string(trimmed(body.substr(bus + 1)));
         } else if (body.starts_with("NCCL version") || body.starts_with("RCCL version")) {
             run.version = std::string(body);
         } else if (f[0] == "size" && std::find(f.begin(), f.end(), "time") != f.end()) {

@@ -49,6 +49,7 @@ struct NcclRun {
     int ranks = 0;       ///< GPUs in the communicator (the "Rank" lines)
     int nodes = 0;       ///< distinct host names among those lines; 0 when the file names none
     std::string version; ///< "NCCL version 2.27.5+cuda12.8", "RCCL version : 2.22.3", or empty
+    std::string device;  ///< the first rank line's GPU ("NVIDIA H100 80GB HBM3"), or empty
     std::vector<NcclRow> rows;
 };
 

@@ -117,6 +117,42 @@ TEST(CalibrationDialog, FitsOffTheGuiThreadAndAppliesAsOneUndoStep) {
     EXPECT_EQ(document->spec().system.endpointDelayNs, before.system.endpointDelayNs);
 }
 
+// Runs that do not match the project are said before the numbers: a 16-rank run on 8 NPUs, and
+// files of two different GPUs, at the top of the report and in the status line. The fit applies
+// once; another dimension has its own notes and can take it again.
+TEST(CalibrationDialog, RunsThatDoNotMatchTheProjectAreSaidFirstAndApplyOnce) {
+    Window w;
+    ProjectDocument* document = w.withA100Memory();
+    CalibrationDialog dialog(document);
+    dialog.addFiles({dataset("a100-oci-1node-all_reduce.txt"),
+                     dataset("h100-k8s-2node-all_reduce.txt")});
+    dialog.setDimension(0);
+    QSignalSpy fitted(&dialog, &CalibrationDialog::fitted);
+    ASSERT_TRUE(dialog.fit());
+    ASSERT_TRUE(fitted.wait(30000));
+    ASSERT_TRUE(fitted.at(0).at(0).toBool()) << dialog.reportText().toStdString();
+    const QString report = dialog.reportText();
+    EXPECT_TRUE(report.startsWith(QStringLiteral("Note: ")));
+    EXPECT_TRUE(report.contains(QStringLiteral("h100-k8s-2node-all_reduce.txt ran on 16 ranks; "
+                                               "dimension 0 has 4 NPUs")));
+    EXPECT_TRUE(report.contains(QStringLiteral("a100-oci-1node-all_reduce.txt ran on 8 ranks")));
+    EXPECT_TRUE(report.contains(QStringLiteral(
+        "measured on different GPUs (NVIDIA A100-SXM4-40GB, NVIDIA H100 80GB HBM3)")))
+        << report.toStdString();
+    EXPECT_TRUE(dialog.statusText().startsWith(
+        QStringLiteral("Fitted, but check the 3 notes at the top of the report first")))
+        << dialog.statusText().toStdString();
+
+    const int steps = document->undoStack()->count();
+    ASSERT_TRUE(dialog.applyToProject());
+    EXPECT_FALSE(dialog.applyToProject()) << "a second press would stack the same step";
+    EXPECT_EQ(document->undoStack()->count(), steps + 1);
+    dialog.setDimension(1);
+    EXPECT_TRUE(dialog.reportText().contains(QStringLiteral("dimension 1 has 4 NPUs")));
+    EXPECT_TRUE(dialog.applyToProject()) << "another dimension takes it";
+    EXPECT_EQ(document->undoStack()->count(), steps + 2);
+}
+
 TEST(CalibrationDialog, UnfittableDataShowsTheMessageAndCannotBeApplied) {
     Window w;
     QTemporaryDir dir;
