@@ -108,15 +108,20 @@ SweepView::SweepView(QWidget* parent)
         if (!m_redraw->isActive())
             m_redraw->start();
     });
-    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+    // A reset (another sweep, another project, none) drops the selection without a
+    // selectionChanged: the buttons that act on it follow both.
+    const auto selectionButtons = [this] {
+        m_compare->setEnabled(selectedRunIds().size() >= 1);
+        m_apply->setEnabled(selectedPoint().has_value());
+    };
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this, selectionButtons] {
         m_table->resizeColumnsToContents();
         updateProgress();
         refreshCharts();
+        selectionButtons();
     });
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        m_compare->setEnabled(selectedRunIds().size() >= 1);
-        m_apply->setEnabled(selectedPoint().has_value());
-    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            selectionButtons);
     connect(m_apply, &QPushButton::clicked, this, [this] {
         if (const std::optional<size_t> point = selectedPoint())
             emit applyRequested(*point);

@@ -243,6 +243,12 @@ TEST(SweepView, ProgressSelectionAndCompare) {
     view.compareButton()->click();
     ASSERT_EQ(compare.count(), 1);
     EXPECT_EQ(compare.at(0).at(0).value<QList<int>>(), (QList<int>{101, 103})); // stored only
+
+    // Another project opened: no sweep, so nothing to compare or apply (the selection went
+    // with the rows, without a selectionChanged).
+    view.clear();
+    EXPECT_FALSE(view.compareButton()->isEnabled());
+    EXPECT_FALSE(view.applyButton()->isEnabled());
 }
 
 TEST(SweepView, OneAxisDrawsALineOfEndTimeAgainstIt) {
