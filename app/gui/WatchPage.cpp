@@ -20,8 +20,8 @@ WatchPage::WatchPage(QWidget* parent)
     , m_timeline(new widgets::TimelineWidget(this)) {
     setObjectName(QStringLiteral("watchPage"));
     m_status->setWordWrap(true);
-    m_record->setToolTip(tr("Run the project again, recording every message of its collectives, "
-                            "and watch them here"));
+    m_record->setToolTip(tr("Run the shown run again (the project, when no run is shown), "
+                            "recording every message of its collectives, and watch them here"));
     auto* top = new QHBoxLayout;
     top->addWidget(m_status, 1);
     top->addWidget(m_record);
@@ -63,7 +63,11 @@ void WatchPage::resizeEvent(QResizeEvent* event) {
 
 void WatchPage::setSpec(const SimulationSpec& spec) {
     m_spec = spec;
-    const int64_t npus = spec.platform.npuCount();
+    updateRecordButton();
+}
+
+void WatchPage::updateRecordButton() {
+    const int64_t npus = recordedSpec().platform.npuCount();
     m_record->setEnabled(npus > 0 && npus <= kMaxRecordedNpus);
 }
 
@@ -72,18 +76,23 @@ void WatchPage::setTime(qint64 ps) {
 }
 
 void WatchPage::requestRecording() {
-    SimulationSpec spec = m_spec;
+    SimulationSpec spec = recordedSpec();
     spec.options.recordTransfers = true;
     emit runRequested(spec, tr("recorded"));
 }
 
 void WatchPage::showRun(const RunRecord* run) {
+    if (run && run->spec.platform.npuCount() > 0)
+        m_runSpec = run->spec;
+    else
+        m_runSpec.reset();
+    updateRecordButton();
     const bool recorded = run && run->result && !run->result->transfers.empty();
     if (!recorded) {
         m_shown.reset();
         m_status->setText(
-            run ? tr("This run did not record its messages. Press Record and watch to run the "
-                     "project again with the recorder on.")
+            run ? tr("This run did not record its messages. Press Record and watch to run it "
+                     "again with the recorder on.")
                 : tr("Press Record and watch to run the project with its collective messages "
                      "recorded, then watch them move over the network."));
         m_animation->setRun(m_spec.platform, nullptr);

@@ -2,11 +2,13 @@
 // The Watch tab ("Watch a collective", issue #21): the shown run's collective messages moving
 // over the network drawing, with a compact timeline whose cursor follows the replay (moving
 // either moves the other). A run records its messages only on request: "Record and watch" runs
-// the project again with RunOptions::recordTransfers on, and the new run shows here.
+// the shown run's setup again (the project's, when no run is shown) with
+// RunOptions::recordTransfers on, and the new run shows here.
 
 #include "gui/WorkspacePages.h"
 
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QPushButton;
@@ -45,8 +47,14 @@ protected:
 
 private:
     void requestRecording();
+    /// What Record and watch runs: the shown run's setup, else the project's.
+    const SimulationSpec& recordedSpec() const { return m_runSpec ? *m_runSpec : m_spec; }
+    void updateRecordButton();
 
     SimulationSpec m_spec;
+    /// The shown run's setup (a lesson's step or a generated workload may differ from the
+    /// project's); empty when no run is shown.
+    std::optional<SimulationSpec> m_runSpec;
     std::shared_ptr<const RunResult> m_shown;
     QLabel* m_status;
     QPushButton* m_record;

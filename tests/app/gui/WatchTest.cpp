@@ -9,6 +9,7 @@
 #include "gui/RunsTableModel.h"
 #include "gui/TimelinePage.h"
 #include "gui/WatchPage.h"
+#include "project/ProjectFile.h"
 #include "timeline/TimelineView.h"
 #include "timeline/TimelineWidget.h"
 #include "topology/CollectiveAnimationView.h"
@@ -81,4 +82,30 @@ TEST(Watch, RecordAndWatchTheQuickstartAllReduce) {
     EXPECT_TRUE(watch->animation()->animation().empty());
     EXPECT_EQ(watch->timeline()->source(), nullptr) << "the previous project's run";
     test::saveScreenshot(window, QStringLiteral("watch-after-other-project.png"));
+}
+
+// Record and watch runs what the tab shows: the shown run's setup (a lesson's step runs a
+// generated workload the project does not hold), and the project's when no run is shown.
+TEST(Watch, RecordAndWatchRunsTheShownRunsSetup) {
+    const SimulationSpec project =
+        loadProject(ASTROLABE_SOURCE_DIR + std::string("/projects/quickstart/project.yaml"));
+    WatchPage page;
+    page.setSpec(project);
+    RunRecord shown;
+    shown.name = QStringLiteral("Lesson step 1");
+    shown.spec = project;
+    shown.spec.workload.microbenchmark.sizeBytes = 64ull << 20;
+    page.showRun(&shown);
+    QSignalSpy requested(&page, &WorkspacePage::runRequested);
+    page.recordButton()->click();
+    ASSERT_EQ(requested.count(), 1);
+    auto spec = requested.at(0).at(0).value<SimulationSpec>();
+    EXPECT_EQ(spec.workload.microbenchmark.sizeBytes, 64ull << 20) << "the shown run's setup";
+    EXPECT_TRUE(spec.options.recordTransfers);
+
+    page.showRun(nullptr);
+    page.recordButton()->click();
+    ASSERT_EQ(requested.count(), 2);
+    spec = requested.at(1).at(0).value<SimulationSpec>();
+    EXPECT_EQ(spec.workload.microbenchmark.sizeBytes, 1ull << 20) << "no run shown: the project";
 }
