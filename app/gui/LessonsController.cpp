@@ -1,6 +1,7 @@
 #include "gui/LessonsController.h"
 
 #include "core/Error.h"
+#include "core/Units.h"
 #include "gui/ErrorReporter.h"
 #include "gui/Examples.h"
 #include "gui/LessonsPanel.h"
@@ -51,9 +52,11 @@ LessonsController::LessonsController(QMainWindow* window, ProjectController* pro
                 if (id != m_runId || !result)
                     return;
                 m_panel->markStepRun(m_runStep);
-                m_panel->setStatus(tr("Step %1 ran: %2 µs simulated.")
+                // In the unit the Runs list and the status bar use for the same run.
+                m_panel->setStatus(tr("Step %1 ran: %2 simulated.")
                                        .arg(m_runStep + 1)
-                                       .arg(result->endTime.us(), 0, 'f', 1));
+                                       .arg(QString::fromStdString(units::formatTime(
+                                           result->endTime, units::TimeSpelling::MicroSign))));
             });
     connect(runner, &RunController::runFailed, this,
             [this](int id, const QString& message, const QString&, bool cancelled, double) {

@@ -237,11 +237,11 @@ void chooseBound(RunExplanation& e) {
     }
 }
 
-std::string breakdownOf(const RunExplanation& e) {
+std::string breakdownOf(const RunExplanation& e, units::TimeSpelling spelling) {
     const double total = e.totalNs;
     std::string out = "critical path on NPU " + std::to_string(e.npu) + ", " +
                       units::countOf(e.nodes, "node") + " over " +
-                      units::formatTime(SimTime::fromNsRounded(total)) + ": compute " +
+                      units::formatTime(SimTime::fromNsRounded(total), spelling) + ": compute " +
                       percent(e.computeNs / total);
     for (const DimensionPart& d : e.dimensions) {
         if (d.latencyNs + d.bandwidthNs <= 0)
@@ -267,7 +267,7 @@ std::string breakdownOf(const RunExplanation& e) {
 } // namespace
 
 RunExplanation explainRun(const RunResult& r, const PlatformSpec& platform,
-                          const SystemConfig* system) {
+                          const SystemConfig* system, units::TimeSpelling spelling) {
     RunExplanation e;
     e.totalNs = r.endTime.ns();
     if (r.criticalPath.empty() || r.activities.empty() || !(e.totalNs > 0)) {
@@ -375,7 +375,7 @@ RunExplanation explainRun(const RunResult& r, const PlatformSpec& platform,
             perDimension[d] * (1 - split[d].latency - split[d].bandwidth - split[d].localMemory);
     }
     chooseBound(e);
-    e.breakdown = breakdownOf(e);
+    e.breakdown = breakdownOf(e, spelling);
     return e;
 }
 

@@ -30,6 +30,7 @@
 // another chunk), so that figure is an estimate ("would save about"), which the bundled torus
 // example misses by about one point (36.8 % quoted, 37.7 % measured).
 
+#include "core/Units.h"
 #include "record/RunResult.h"
 #include "spec/PlatformSpec.h"
 #include "spec/SystemConfig.h"
@@ -92,8 +93,10 @@ struct RunExplanation {
 /// and `system` (its endpoint delay and local-mem-bw; may be null, see above).
 /// Returns bound Unknown, with a sentence that says why, when the run recorded no timeline or
 /// critical path, or when the platform's dimension count differs from the run's.
-/// O(activities + phases + links) time.
+/// O(activities + phases + links) time. `spelling`: how the breakdown writes microseconds (the
+/// window writes µs, a terminal us).
 RunExplanation explainRun(const RunResult& result, const PlatformSpec& platform,
-                          const SystemConfig* system = nullptr);
+                          const SystemConfig* system = nullptr,
+                          units::TimeSpelling spelling = units::TimeSpelling::Ascii);
 
 } // namespace astrolabe

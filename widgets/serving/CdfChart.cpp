@@ -1,5 +1,7 @@
 #include "serving/CdfChart.h"
 
+#include "core/Units.h"
+
 #include <QPainter>
 #include <QPainterPath>
 #include <algorithm>
@@ -12,11 +14,12 @@ namespace {
 QString latencyText(double seconds) {
     if (seconds == 0)
         return QStringLiteral("0");
-    if (seconds >= 1)
-        return QString::number(seconds, 'g', 3) + QStringLiteral(" s");
+    const auto plain = [](double v) { return QString::fromStdString(units::formatPlain(v, 3)); };
+    if (seconds >= 1) // "1411 s", not "1.41e+03 s"
+        return plain(seconds) + QStringLiteral(" s");
     if (seconds >= 1e-3)
-        return QString::number(seconds * 1e3, 'g', 3) + QStringLiteral(" ms");
-    return QString::number(seconds * 1e6, 'g', 3) + QStringLiteral(" µs");
+        return plain(seconds * 1e3) + QStringLiteral(" ms");
+    return plain(seconds * 1e6) + QStringLiteral(" µs");
 }
 
 /// The smallest of 1, 2, 5 x 10^k at or above `value`.

@@ -1,5 +1,6 @@
 #include "serving/RequestPath.h"
 
+#include "core/Units.h"
 #include "serving/RequestRows.h"
 
 #include <algorithm>
@@ -32,10 +33,8 @@ bool overlaps(PhaseInterval a, PhaseInterval b) {
     return a.begin < b.end && b.begin < a.end;
 }
 
-std::string ms(double seconds) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.4g ms", seconds * 1e3);
-    return text;
+std::string ms(double seconds) { // "14110 ms", never "1.411e+04 ms"
+    return units::formatPlain(seconds * 1e3, 4) + " ms";
 }
 
 std::string firstFew(const std::vector<int>& requests) {

@@ -1,5 +1,6 @@
 #include "serving/ServingCompare.h"
 
+#include "core/Units.h"
 #include "serving/CdfChart.h"
 #include "serving/ServingView.h"
 
@@ -70,7 +71,7 @@ QVariant ServingCompareModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::DisplayRole)
-        return QString::number(v, 'g', 4);
+        return QString::fromStdString(units::formatPlain(v, 4)); // no e-notation
     return {};
 }
 

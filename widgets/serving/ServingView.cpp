@@ -1,5 +1,6 @@
 #include "serving/ServingView.h"
 
+#include "core/Units.h"
 #include "serving/CdfChart.h"
 #include "serving/ReplicaTableModel.h"
 #include "serving/RequestPath.h"
@@ -115,21 +116,22 @@ void ServingView::setResult(std::shared_ptr<const serving::ServingResult> result
         return;
     }
     const serving::ServingSummary& s = m_result->summary;
+    const auto plain = [](double v) { return QString::fromStdString(units::formatPlain(v, 4)); };
     m_summary->setText(
         tr("%1 of %2 requests in %3 s on %4 GPUs · %5 output tokens/s per GPU · goodput %6 "
            "requests/s (%7% meet TTFT ≤ %8 ms and TPOT ≤ %9 ms) · TTFT p99 %10 ms · TPOT p99 "
            "%11 ms")
             .arg(s.completed)
             .arg(s.requests)
-            .arg(s.durationSeconds, 0, 'g', 4)
+            .arg(plain(s.durationSeconds))
             .arg(s.gpus)
-            .arg(s.outputTokensPerGpuSecond, 0, 'g', 4)
-            .arg(s.goodputRequestsPerSecond, 0, 'g', 4)
+            .arg(plain(s.outputTokensPerGpuSecond))
+            .arg(plain(s.goodputRequestsPerSecond))
             .arg(s.sloAttainment * 100, 0, 'f', 1)
-            .arg(s.ttftSloSeconds * 1e3, 0, 'g', 4)
-            .arg(s.tpotSloSeconds * 1e3, 0, 'g', 4)
-            .arg(s.ttft.p99 * 1e3, 0, 'g', 4)
-            .arg(s.tpot.p99 * 1e3, 0, 'g', 4));
+            .arg(plain(s.ttftSloSeconds * 1e3))
+            .arg(plain(s.tpotSloSeconds * 1e3))
+            .arg(plain(s.ttft.p99 * 1e3))
+            .arg(plain(s.tpot.p99 * 1e3)));
     LatencySamples samples = latencySamples(*m_result);
     const QColor color(0x00, 0x72, 0xb2);
     m_ttft->setSeries({CdfSeries{QString(), color, std::move(samples.ttft)}}, s.ttftSloSeconds);

@@ -204,11 +204,11 @@ QVariant SweepResultsModel::data(const QModelIndex& index, int role) const {
     if (!ok || !s.serving)
         return {};
     if (col == column(Fixed::Goodput))
-        return QString::number(s.goodputPerGpu, 'g', 4);
+        return QString::fromStdString(units::formatPlain(s.goodputPerGpu, 4));
     if (col == column(Fixed::Tokens))
-        return QString::number(s.outputTokensPerGpuSecond, 'g', 4);
+        return QString::fromStdString(units::formatPlain(s.outputTokensPerGpuSecond, 4));
     if (col == column(Fixed::Tpot))
-        return QString::number(s.tpotP50Seconds * 1e3, 'g', 4);
+        return QString::fromStdString(units::formatPlain(s.tpotP50Seconds * 1e3, 4));
     return {};
 }
 

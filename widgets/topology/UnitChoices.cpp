@@ -20,7 +20,7 @@ const std::vector<UnitChoice>& bandwidthUnits() {
 
 const std::vector<UnitChoice>& latencyUnits() {
     static const std::vector<UnitChoice> units{{QStringLiteral("ns"), 1.0},
-                                               {QStringLiteral("us"), 1000.0}};
+                                               {QStringLiteral("µs"), 1000.0}};
     return units;
 }
 

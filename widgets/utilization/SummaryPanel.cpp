@@ -173,7 +173,8 @@ void SummaryPanel::setResult(std::shared_ptr<const RunResult> result, const Plat
             !idle.empty())
             html += QStringLiteral("<p style=\"color:#8a5a00\"><b>Idle dimension.</b> %1</p>")
                         .arg(QString::fromStdString(idle).toHtmlEscaped());
-    if (const RunExplanation why = explainRun(*m_result, platform, system);
+    if (const RunExplanation why =
+            explainRun(*m_result, platform, system, units::TimeSpelling::MicroSign);
         why.bound != BoundKind::Unknown) {
         m_explanation = QString::fromStdString(why.sentence + "\n" + why.breakdown);
         html += QStringLiteral("<p><b>Why this long:</b> %1<br><small>%2</small></p>")

@@ -114,7 +114,13 @@ TEST(RequestPath, CompanionsAreTheRequestsResidentTogether) {
     EXPECT_DOUBLE_EQ(p.queueing, 1);
     EXPECT_DOUBLE_EQ(p.prefill, 1);
     EXPECT_DOUBLE_EQ(p.decode, 2);
-    EXPECT_EQ(describePath(r, p).size(), 5u);
+    const std::vector<std::string> lines = describePath(r, p);
+    EXPECT_EQ(lines.size(), 5u);
+    // Phases of many seconds in ms without e-notation ("16420 ms", never "1.642e+04 ms").
+    r.requests[0].lastToken = r.requests[0].firstToken + 16.42;
+    const std::vector<std::string> longer = describePath(r, requestPath(r, 0));
+    ASSERT_GE(longer.size(), 2u);
+    EXPECT_NE(longer[1].find("decode 16420 ms"), std::string::npos) << longer[1];
 }
 
 TEST(CdfChart, CdfIsTheFractionAtOrBelow) {
