@@ -176,6 +176,20 @@ QPalette PresentationController::highContrastPalette(const QPalette& base) {
 }
 
 void PresentationController::apply() {
+    // The new font's minimums reach the window's layout before fitToScreen lowers the tabs' to
+    // what the screen holds. Passed on to the window manager in between, they would make it
+    // drop a maximized window's state and stretch the window past the screen's bottom: the
+    // window's minimum is held (explicitly, so its layout does not set it) until the end, and
+    // then left to the layout again.
+    m_window->setMinimumSize(1, 1);
+    struct Release {
+        QMainWindow* window;
+        ~Release() {
+            window->setMinimumSize(0, 0); // no explicit minimum: the layout's own
+            if (window->layout())
+                window->layout()->activate();
+        }
+    } release{m_window};
     const QFont font = scaledFont(m_baseFont, scale());
     const bool fontChanged = font != QApplication::font();
     QApplication::setFont(font);

@@ -142,6 +142,37 @@ TEST(Presentation, CtrlEqualsScalesFontsDrawingsAndChartsAndCtrl0RestoresThem) {
     EXPECT_EQ(InterfaceScale::factor(), 1.0) << "100 % is the smallest step";
 }
 
+// Each zoom step's larger minimums reach the window's layout before the tabs give way to fit the
+// screen; they never reach the window itself, whose minimum a window manager enforces (openbox
+// dropped a maximized window's state and stretched it past the screen's bottom at 250 %).
+TEST(Presentation, TheWindowNeverGrowsPastTheScreenWhileZooming) {
+    RunWindow w;
+    ASSERT_TRUE(w.start());
+    const QSize frame = w.window.frameGeometry().size() - w.window.size();
+    const QSize room =
+        (w.window.screen()->availableGeometry().size() - frame).expandedTo(w.window.size());
+    struct Watch : QObject {
+        int tallest = 0, tallestMinimum = 0;
+        bool eventFilter(QObject* object, QEvent* event) override {
+            auto* window = static_cast<QWidget*>(object);
+            if (event->type() == QEvent::Resize)
+                tallest = std::max(tallest, window->height());
+            tallestMinimum = std::max(tallestMinimum, window->minimumHeight());
+            return false;
+        }
+    } watch;
+    w.window.installEventFilter(&watch);
+    for (int i = 0; i < 6; ++i)
+        press(w.window, Qt::Key_Equal, Qt::ControlModifier);
+    ASSERT_DOUBLE_EQ(InterfaceScale::factor(), 2.5);
+    press(w.window, Qt::Key_0, Qt::ControlModifier);
+    w.window.removeEventFilter(&watch);
+    EXPECT_LE(watch.tallest, room.height());
+    EXPECT_LE(watch.tallestMinimum, room.height());
+    EXPECT_LE(w.window.minimumHeight(), room.height()) << "the layout's own minimum again";
+    EXPECT_GT(w.window.minimumHeight(), 1) << "not the minimum held while zooming";
+}
+
 TEST(Presentation, HighContrastSwapsThePaletteAndBack) {
     QTemporaryDir dir;
     MainWindow window(test::testServices(dir));
