@@ -29,7 +29,9 @@ SimulationSpec loadProjectForEditing(const std::string& path,
 /// result gives back the same spec in every field except the sourceFile provenance fields and
 /// the memory values its type does not read (which are not written).
 std::string projectYamlText(const SimulationSpec& spec, const std::string& projectPath);
-/// Writes projectYamlText to `path`; throws Error (Input) when the file cannot be written.
+/// Writes projectYamlText to `path`, with the comments of the project file the spec was read
+/// from (spec.sourceFile), or else of the one at `path`, carried over by key path
+/// (ProjectComments.h). Throws Error (Input) when the file cannot be written.
 void saveProject(const SimulationSpec& spec, const std::string& path);
 
 } // namespace astrolabe

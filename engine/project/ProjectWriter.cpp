@@ -8,9 +8,11 @@
 // quotedText(), tested against yaml-cpp's parser with every control character, YAML indicator
 // and UTF-8 (ProjectFile.AnyNameReadsBackExactly).
 #include "astra/AstraSystemConfig.h"
+#include "core/InputFile.h"
 #include "core/OutputFile.h"
 #include "core/Units.h"
 #include "graph/GraphCsv.h"
+#include "project/ProjectComments.h"
 #include "project/ProjectFile.h"
 #include "schema/SchemaProject.h"
 #include "yaml/ProjectValues.h"
@@ -18,6 +20,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace astrolabe {
@@ -174,8 +177,32 @@ std::string projectYamlText(const SimulationSpec& spec, const std::string& proje
     return out.str();
 }
 
+namespace {
+
+// The comments of the file the project was read from (or of the file it replaces): a project
+// a person wrote and commented keeps its comments when saved (ProjectComments.h). Only a
+// project file lends them (an ASTRA-sim input the spec came from does not).
+std::string withOriginalComments(const SimulationSpec& spec, const std::string& path,
+                                 const std::string& text) {
+    for (const std::string& source : {spec.sourceFile, path}) {
+        std::error_code error;
+        if (source.empty() || !fs::is_regular_file(source, error) ||
+            fs::file_size(source, error) > kMaxProjectFileBytes || error)
+            continue;
+        std::ifstream in(source, std::ios::binary);
+        const std::string original{std::istreambuf_iterator<char>(in),
+                                   std::istreambuf_iterator<char>()};
+        if (!in.bad() && (original.starts_with("platform:") ||
+                          original.find("\nplatform:") != std::string::npos))
+            return withCommentsOf(original, text);
+    }
+    return text;
+}
+
+} // namespace
+
 void saveProject(const SimulationSpec& spec, const std::string& path) {
-    const std::string text = projectYamlText(spec, path);
+    const std::string text = withOriginalComments(spec, path, projectYamlText(spec, path));
     if (const std::string linkFile = linkFileName(spec, path); !linkFile.empty()) {
         const std::string csv = graphEdgeCsvText(*spec.platform.graph);
         writeOutputFile((fs::path(path).parent_path() / linkFile).string(), "the graph's links",
