@@ -110,6 +110,9 @@ void ProjectDocument::importAstra(const AstraImportRequest& request) {
 void ProjectDocument::applyEdit(const widgets::SpecEdit& edit) {
     SimulationSpec after = m_spec;
     edit.apply(after);
+    // A value typed back as it was changes nothing: no step to undo, and nothing unsaved.
+    if (after == m_spec)
+        return;
     m_undo->push(new SpecEditCommand(this, edit, m_spec, std::move(after)));
 }
 

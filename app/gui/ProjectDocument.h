@@ -38,7 +38,7 @@ public:
     /// Imports ASTRA-sim files as a new, unsaved project. Throws astrolabe::Error.
     void importAstra(const AstraImportRequest& request);
 
-    /// Applies a panel's edit as one undoable step.
+    /// Applies a panel's edit as one undoable step; one that changes nothing is no step.
     void applyEdit(const widgets::SpecEdit& edit);
     /// Applies an edit whose step is already on undoStack() (the topology editor records its own
     /// named steps there): no second history entry.

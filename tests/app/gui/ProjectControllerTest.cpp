@@ -158,3 +158,17 @@ TEST(ProjectController, OpenShowsTheProjectsWarnings) {
         QStringLiteral("Opened with 1 warning, in the Log: /p/m.yaml:11:3: memory.groups")))
         << status.last().at(0).toString().toStdString();
 }
+
+// A value typed back as it was is no step: nothing to undo, nothing unsaved, no question when
+// another project is opened.
+TEST(ProjectController, AnEditThatChangesNothingIsNoStep) {
+    Fixture f;
+    ASSERT_TRUE(f.project.newFromPreset(QStringLiteral("quickstart")));
+    const int splits = f.document.spec().system.preferredDatasetSplits;
+    f.document.applyEdit(setSplits(splits));
+    EXPECT_EQ(f.document.undoStack()->count(), 0);
+    EXPECT_FALSE(f.document.isModified());
+    f.document.applyEdit(setSplits(splits + 1));
+    f.document.applyEdit(setSplits(splits));
+    EXPECT_EQ(f.document.undoStack()->count(), 2) << "a change, and its change back";
+}
