@@ -17,6 +17,7 @@
 #include "gui/SweepController.h"
 #include "gui/SweepSession.h"
 #include "gui/WelcomePage.h"
+#include "store/RunStorage.h"
 #include "topology/TopologyMath.h"
 
 #include <QAbstractItemView>
@@ -180,6 +181,7 @@ void MainWindow::connectProject() {
             [this] { m_tabs->setBaseline(m_document->lastRunSpec()); });
     connect(m_document, &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &ProjectDocument::pathChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ProjectDocument::pathChanged, this, &MainWindow::updateRunsTitle);
     connect(m_tabs, &WorkspaceTabs::editRequested, m_document, &ProjectDocument::applyEdit);
     connect(m_tabs, &WorkspaceTabs::editRecorded, m_document, &ProjectDocument::applyRecordedEdit);
     connect(m_welcome, &WelcomePage::quickStartRequested, this,
@@ -239,6 +241,7 @@ void MainWindow::newProjectFromPreset(const QString& presetId) {
 
 void MainWindow::projectOpened(const QString& path) {
     m_store->attach(path);
+    updateRunsTitle();
     m_session->reset();        // runs of the previous project still going are stopped
     m_tabs->clearComparison(); // views show the open project's runs only
     m_sweeps->projectOpened();
@@ -249,6 +252,19 @@ void MainWindow::projectOpened(const QString& path) {
     refreshExplorer();
     updateTitle();
     showRun(0);
+}
+
+void MainWindow::updateRunsTitle() {
+    // The runs are the folder database's: the title says when other projects share it.
+    auto* runsDock = findChild<QDockWidget*>(QStringLiteral("runsDock"));
+    if (!runsDock)
+        return;
+    const QString path = hasProject() ? m_document->path() : QString();
+    runsDock->setWindowTitle(runsDockTitle(path));
+    runsDock->setToolTip(
+        path.isEmpty() ? QString()
+                       : tr("Runs stored in %1")
+                             .arg(QString::fromStdString(defaultDatabasePath(path.toStdString()))));
 }
 
 void MainWindow::updateTitle() {

@@ -169,6 +169,7 @@ private:
     /// A project replaced the previous one: its store, the run state and the central tabs.
     void projectOpened(const QString& path);
     void updateTitle();
+    void updateRunsTitle(); ///< the Runs dock names a database other projects share
     void refreshExplorer();
     void showRun(int id);
     /// Reads the runs list again from the project database (after a sweep stored runs in it).

@@ -4,7 +4,10 @@
 #include "gui/ProjectExplorer.h"
 #include "gui/RunsPanel.h"
 
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
 #include <QListView>
 #include <QMainWindow>
 
@@ -40,6 +43,29 @@ SidePanels createSidePanels(QMainWindow& window, RunsTableModel* runs, widgets::
     window.resizeDocks({runsDock, logDock}, {900, 380}, Qt::Horizontal);
     window.resizeDocks({runsDock}, {190}, Qt::Vertical);
     return panels;
+}
+
+QString runsDockTitle(const QString& projectPath) {
+    if (projectPath.isEmpty())
+        return QObject::tr("Runs");
+    const QFileInfo project(projectPath);
+    const QDir folder = project.dir();
+    int projects = 0;
+    for (const QFileInfo& file :
+         folder.entryInfoList({QStringLiteral("*.yaml"), QStringLiteral("*.yml")}, QDir::Files)) {
+        // A project has a platform (a sweep file, a model description do not).
+        QFile in(file.filePath());
+        if (file.size() > (8 << 20) || !in.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray text = in.read(file.size());
+        if (text.startsWith("platform:") || text.contains("\nplatform:"))
+            ++projects;
+    }
+    if (projects < 2)
+        return QObject::tr("Runs");
+    return QObject::tr("Runs \u00b7 shared by the %1 projects in %2/")
+        .arg(projects)
+        .arg(folder.dirName());
 }
 
 } // namespace astrolabe::gui

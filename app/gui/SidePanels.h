@@ -3,6 +3,8 @@
 // list and the log side by side at the bottom, sized for a first start (restoreState then puts
 // them where the user left them).
 
+#include <QString>
+
 class QMainWindow;
 
 namespace astrolabe::widgets {
@@ -21,5 +23,10 @@ struct SidePanels {
 };
 
 SidePanels createSidePanels(QMainWindow& window, RunsTableModel* runs, widgets::LogModel* log);
+
+/// The Runs dock's title for the project at `projectPath`: the runs are those of the project
+/// database in its folder, which the other projects there share; the title says so when there
+/// are any ("Runs · shared by the 3 projects in serving/").
+QString runsDockTitle(const QString& projectPath);
 
 } // namespace astrolabe::gui
