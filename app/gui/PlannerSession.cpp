@@ -169,9 +169,10 @@ bool PlannerSession::simulateTop(int k) {
                 return plan::simulateCandidate(project, request, best[i], cancel.get());
             },
             [&](size_t i, plan::SimulatedCandidate&& outcome) {
-                const QString error = outcome.ran           ? QString()
-                                      : cancel->cancelled() ? tr("cancelled")
-                                                            : QString::fromStdString(outcome.error);
+                const QString error = outcome.ran ? QString()
+                                      : cancel->cancelled()
+                                          ? widgets::PlanCandidatesModel::kCancelled
+                                          : QString::fromStdString(outcome.error);
                 QMetaObject::invokeMethod(
                     this,
                     [this, id, i, seconds = outcome.simulatedSeconds, error] {

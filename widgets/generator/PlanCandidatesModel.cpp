@@ -115,7 +115,7 @@ QVariant PlanCandidatesModel::data(const QModelIndex& index, int role) const {
         return QString::number(value, 'f', 3);
     case Simulated:
         if (!m_errors[ranked].isEmpty())
-            return tr("failed");
+            return m_errors[ranked] == kCancelled ? tr("cancelled") : tr("failed");
         return std::isnan(value) ? QString() : QString::number(value, 'f', 3);
     case Memory:
         return QString::number(value / kGiB, 'f', 1);

@@ -41,7 +41,10 @@ public:
     const plan::PlanResult* result() const { return m_result.get(); }
     /// Candidate `ranked` (an index into result()->ranked) simulated in `seconds`, or not run
     /// (`error` says why).
+    /// `error`: why the candidate did not run; kCancelled when a cancel stopped it (its cell
+    /// then says "cancelled", not "failed").
     void setSimulated(size_t ranked, double seconds, const QString& error = {});
+    static inline const QString kCancelled = QStringLiteral("cancelled");
     /// Seconds simulated, or NaN when not (yet).
     double simulatedSeconds(size_t ranked) const;
     /// The candidate shown in `row` (an index into result()->ranked); -1 for none.

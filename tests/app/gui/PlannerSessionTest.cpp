@@ -209,6 +209,14 @@ TEST(PlannerSession, CancelStopsTheSimulations) {
     for (size_t i = 0; i < 16; ++i)
         done += std::isnan(panel->model()->simulatedSeconds(i)) ? 0 : 1;
     EXPECT_LT(done, 16) << "the cancelled candidates were not simulated";
+    // Each one the cancel stopped says so, not "failed".
+    for (int row = 0; row < panel->model()->rowCount(); ++row) {
+        const QString cell =
+            panel->model()
+                ->data(panel->model()->index(row, widgets::PlanCandidatesModel::Simulated))
+                .toString();
+        EXPECT_NE(cell, QStringLiteral("failed")) << "row " << row;
+    }
     std::cout << "[ planner ] " << done << " of 16 simulated before the cancel took effect\n";
     EXPECT_TRUE(panel->statusText().startsWith(QStringLiteral("Cancelled")))
         << panel->statusText().toStdString();
