@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QSpinBox>
@@ -259,13 +260,20 @@ void BandwidthOptimizerView::setFront(std::vector<optimize::EvaluatedAllocation>
     headers << tr("cost ($)") << tr("simulated (ms)") << tr("iter/s per M$");
     m_model->setHorizontalHeaderLabels(headers);
     QList<QPointF> points;
+    // Numbers right-aligned, so their digits line up; the cost grouped as the locale groups it.
+    const QLocale locale;
+    const auto number = [](const QString& text) {
+        auto* item = new QStandardItem(text);
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        return item;
+    };
     for (const optimize::EvaluatedAllocation& a : m_front) {
         QList<QStandardItem*> row;
         for (double b : a.gbps)
-            row << new QStandardItem(QString::number(b, 'f', 1));
-        row << new QStandardItem(QString::number(a.costDollars, 'f', 0))
-            << new QStandardItem(QString::number(a.simulatedSeconds * 1e3, 'f', 4))
-            << new QStandardItem(QString::number(a.perfPerCost() * 1e6, 'f', 4));
+            row << number(QString::number(b, 'f', 1));
+        row << number(locale.toString(a.costDollars, 'f', 0))
+            << number(QString::number(a.simulatedSeconds * 1e3, 'f', 4))
+            << number(locale.toString(a.perfPerCost() * 1e6, 'f', 1));
         m_model->appendRow(row);
         points << QPointF(a.costDollars / 1e6, a.simulatedSeconds * 1e3);
     }
