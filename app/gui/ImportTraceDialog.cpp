@@ -157,9 +157,12 @@ void ImportTraceDialog::showResult(std::shared_ptr<const ImportedTraces> importe
             text += QString::fromStdString(line) + QLatin1Char('\n');
         const int npus = m_document->spec().platform.npuCount();
         if (static_cast<int>(m_imported->ranks.size()) != npus)
-            text += tr("The trace has %1 ranks and the platform %2 NPUs: every NPU will run "
-                       "rank 0's trace.\n")
-                        .arg(m_imported->ranks.size())
+            text += (m_imported->ranks.size() == 1
+                         ? tr("The trace has one rank and the platform %2 NPUs: every NPU will "
+                              "run its trace.\n")
+                         : tr("The trace has %1 ranks and the platform %2 NPUs: every NPU will "
+                              "run rank 0's trace.\n")
+                               .arg(m_imported->ranks.size()))
                         .arg(npus);
         if (m_imported->needsReplay)
             text += tr("Communication sizes are not in the trace: the run replays every "

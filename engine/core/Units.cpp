@@ -65,8 +65,11 @@ double parseWithUnit(std::string_view text, const std::array<UnitFactor, N>& tab
         reject(what, text, "no number at the start", forms);
     if (!std::isfinite(value))
         reject(what, text, "the number is not finite", forms);
-    if (value < 0)
-        reject(what, text, "negative values are not allowed", forms);
+    if (value < 0) // the unit is there; what is wrong is the sign
+        throw Error(ErrorKind::Validation,
+                    "expected a " + std::string(what) + " of 0 or more, found " +
+                        quotedExcerpt(text),
+                    {}, std::string("accepted forms: ") + forms);
     const std::string_view unit = trimmed(std::string_view(ptr, static_cast<size_t>(end - ptr)));
     if (unit.empty())
         reject(what, text, "a bare number is ambiguous; write the unit", forms);

@@ -114,6 +114,15 @@ TEST(Units, RejectedStringsNameTheAcceptedForms) {
     const char* times[] = {"5", "5 cycles", "5 ns ns", "-2 us", "1 hour"};
     for (const char* s : times)
         EXPECT_THROW(units::parseTime(s), Error) << s;
+    // A negative value has its unit: the message says what is wrong, its sign.
+    try {
+        units::parseSizeBytes("-5 MiB");
+        ADD_FAILURE() << "accepted -5 MiB";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("expected a size of 0 or more, found \"-5 MiB\""),
+                  std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(Units, FormattingReadsBack) {
