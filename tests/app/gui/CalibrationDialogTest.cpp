@@ -124,8 +124,8 @@ TEST(CalibrationDialog, RunsThatDoNotMatchTheProjectAreSaidFirstAndApplyOnce) {
     Window w;
     ProjectDocument* document = w.withA100Memory();
     CalibrationDialog dialog(document);
-    dialog.addFiles({dataset("a100-oci-1node-all_reduce.txt"),
-                     dataset("h100-k8s-2node-all_reduce.txt")});
+    dialog.addFiles(
+        {dataset("a100-oci-1node-all_reduce.txt"), dataset("h100-k8s-2node-all_reduce.txt")});
     dialog.setDimension(0);
     QSignalSpy fitted(&dialog, &CalibrationDialog::fitted);
     ASSERT_TRUE(dialog.fit());

@@ -51,7 +51,7 @@ TEST(NcclTestsReader, RcclTestsWithoutGroupColumnAndVersionLines) {
     EXPECT_EQ(run.nodes, 2);
     EXPECT_EQ(run.version, "RCCL version : 2.22.3-HEAD:7d8d67c");
     EXPECT_EQ(run.device, "AMD Instinct MI300X"); // after "[0000:05:00.0]", without a group
-    ASSERT_EQ(run.rows.size(), 32u); // 8 B to 16 GiB
+    ASSERT_EQ(run.rows.size(), 32u);              // 8 B to 16 GiB
     EXPECT_EQ(run.rows.back().sizeBytes, 17179869184u);
     const NcclRun one = readNcclTests(data("mi300x-aac-1node-all_reduce.txt"));
     EXPECT_EQ(one.ranks, 8);
