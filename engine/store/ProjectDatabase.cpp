@@ -6,6 +6,7 @@
 #include "store/Schema.h"
 #include "store/Sqlite.h"
 
+#include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <sqlite3.h>
@@ -81,8 +82,9 @@ void useWriteAheadLog(SqliteConnection& db) {
 bool writableHere(const std::string& path) {
     const fs::path file(path);
     const fs::path folder = file.has_parent_path() ? file.parent_path() : fs::path(".");
+    // (One access call for the file: another process may create it at this moment.)
     return ::access(folder.c_str(), W_OK) == 0 &&
-           (::access(file.c_str(), W_OK) == 0 || !fs::exists(file));
+           (::access(file.c_str(), W_OK) == 0 || errno == ENOENT);
 }
 
 std::unique_ptr<SqliteConnection> openConnection(const std::string& path,
