@@ -265,6 +265,36 @@ TEST(ProjectDatabase, FailedRunIsStoredWithItsMessage) {
     EXPECT_TRUE(db.loadResult(id)->activities.empty());
 }
 
+// A run whose NPU rows are gone (deleted by hand, a damaged file) is refused when read, naming
+// the run and what is missing: it was shown and exported as a run of 8 NPUs with no figures.
+TEST(ProjectDatabase, ARunMissingItsNpuRowsIsRefusedWhenRead) {
+    TempDir dir("db_missing_rows");
+    const std::string path = dir.path("p.db");
+    int64_t id = 0;
+    {
+        ProjectDatabase db(path);
+        id = db.saveRun(test::makeSyntheticRun(), {});
+        ASSERT_NO_THROW(db.loadResult(id));
+    }
+    {
+        SqliteConnection raw(path);
+        raw.exec("DELETE FROM npu_summaries WHERE run_id = " + std::to_string(id));
+    }
+    ProjectDatabase db(path);
+    try {
+        db.loadResult(id);
+        ADD_FAILURE() << "a run without its NPU rows was read";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("run " + std::to_string(id) +
+                                             " is incomplete in project database " + path +
+                                             ": it ran on "),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("holds the figures of 0"), std::string::npos);
+    }
+    EXPECT_EQ(db.listRuns().size(), 1u) << "it is still listed, to be deleted";
+}
+
 TEST(RunStorage, ProvenanceHashesTheInputFilesAndTheConfiguration) {
     TempDir dir("db_provenance");
     const std::string project = dir.path("project.yaml");
