@@ -1,6 +1,7 @@
 #include "core/Error.h"
 
 #include "core/SimTime.h"
+#include "core/Text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -94,33 +95,13 @@ std::string joinAlternatives(const std::vector<std::string>& names) {
     return out;
 }
 
-namespace {
-
-/// The length of the valid UTF-8 sequence at `at` (2 to 4 bytes), 0 when there is none.
-size_t utf8Length(std::string_view text, size_t at) {
-    const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
-    const unsigned char lead = byte(at);
-    const size_t length = lead >= 0xF0 && lead <= 0xF4   ? 4
-                          : lead >= 0xE0 && lead <= 0xEF ? 3
-                          : lead >= 0xC2 && lead <= 0xDF ? 2
-                                                         : 0;
-    if (length == 0 || at + length > text.size())
-        return 0;
-    for (size_t i = 1; i < length; ++i)
-        if ((byte(at + i) & 0xC0) != 0x80)
-            return 0;
-    return length;
-}
-
-} // namespace
-
 std::string quotedExcerpt(std::string_view text, size_t maxBytes) {
     static const char* const hex = "0123456789ABCDEF";
     std::string out = "\"";
     size_t at = 0;
     while (at < text.size() && at < maxBytes) {
         const auto byte = static_cast<unsigned char>(text[at]);
-        const size_t sequence = byte >= 0x80 ? utf8Length(text, at) : 0;
+        const size_t sequence = byte >= 0x80 ? utf8SequenceLength(text, at) : 0;
         const bool bom = text.substr(at, 3) == "\xEF\xBB\xBF";
         if (sequence > 0 && !bom) {
             out.append(text.substr(at, sequence));

@@ -15,4 +15,36 @@ std::string_view withoutByteOrderMark(std::string_view text) {
     return text.starts_with(kMark) ? text.substr(kMark.size()) : text;
 }
 
+size_t utf8SequenceLength(std::string_view text, size_t at) {
+    const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+    const unsigned char lead = byte(at);
+    const size_t length = lead >= 0xF0 && lead <= 0xF4   ? 4
+                          : lead >= 0xE0 && lead <= 0xEF ? 3
+                          : lead >= 0xC2 && lead <= 0xDF ? 2
+                                                         : 0;
+    if (length == 0 || at + length > text.size())
+        return 0;
+    for (size_t i = 1; i < length; ++i)
+        if ((byte(at + i) & 0xC0) != 0x80)
+            return 0;
+    return length;
+}
+
+size_t firstNonTextByte(std::string_view text) {
+    for (size_t at = 0; at < text.size();) {
+        const auto byte = static_cast<unsigned char>(text[at]);
+        if (byte == 0)
+            return at;
+        if (byte < 0x80) {
+            ++at;
+            continue;
+        }
+        const size_t sequence = utf8SequenceLength(text, at);
+        if (sequence == 0)
+            return at;
+        at += sequence;
+    }
+    return std::string_view::npos;
+}
+
 } // namespace astrolabe

@@ -1,6 +1,7 @@
 #pragma once
 // Small text helpers the line-oriented readers share.
 
+#include <cstddef>
 #include <string_view>
 
 namespace astrolabe {
@@ -11,5 +12,14 @@ std::string_view trimmed(std::string_view text);
 /// `text` without a leading UTF-8 byte-order mark (spreadsheets and some editors write one),
 /// which is no part of a file's first line.
 std::string_view withoutByteOrderMark(std::string_view text);
+
+/// The length of the UTF-8 sequence of two to four bytes at `at`; 0 when there is none (an
+/// ASCII byte, a stray continuation byte, a sequence cut short).
+size_t utf8SequenceLength(std::string_view text, size_t at);
+
+/// Where `text` stops being text: the offset of its first NUL byte or of its first byte that
+/// is neither ASCII nor part of a UTF-8 sequence; npos when there is none (a binary file, or
+/// text in a legacy encoding, read as UTF-8 text).
+size_t firstNonTextByte(std::string_view text);
 
 } // namespace astrolabe

@@ -225,6 +225,16 @@ Lesson parseLesson(const std::string& text, const std::string& fileName) {
     };
     while (std::getline(in, line)) {
         ++lineNumber;
+        // A lesson is UTF-8 text: a NUL byte or a byte of another encoding would reach the
+        // window's page as a cut line or a replacement mark.
+        if (const size_t bad = firstNonTextByte(line); bad != std::string::npos) {
+            p.fail(lineNumber,
+                   (line[bad] == '\0' ? std::string("a NUL byte") : "a byte that is not UTF-8") +
+                       " at column " + std::to_string(bad + 1) + ": " +
+                       quotedExcerpt(std::string_view(line).substr(bad, 8)),
+                   "save the lesson as UTF-8 text");
+            continue;
+        }
         const std::string text(trimmed(line));
         if (fence.empty()) {
             if (text == "```setup" || text == "```try" || text == "```question") {

@@ -182,6 +182,26 @@ TEST(LessonFormat, TheSetupComesOnceBeforeTheStepsAndBlocksUseBackticks) {
     EXPECT_EQ(parseLesson("\xEF\xBB\xBF# Titled\n```try\nrun\n```\n", "b.md").title, "Titled");
 }
 
+// A lesson is UTF-8 text: a NUL byte, or a byte of a legacy encoding, is named with its line
+// and column (they reached the window's page as a cut line or a replacement mark).
+TEST(LessonFormat, ANulByteOrABrokenEncodingIsNamedWithItsLine) {
+    for (const auto& [text, message] :
+         {std::pair{std::string("# T\n\nSome text\0more\n", 20),
+                    "n.md:3: a NUL byte at column 10: \"\\x00more\""},
+          std::pair{std::string("# T\nCaf\xE9 au lait\n"),
+                    "n.md:2: a byte that is not UTF-8 at column 4: \"\\xE9 au lai\""}}) {
+        try {
+            parseLesson(text, "n.md");
+            ADD_FAILURE() << text;
+        } catch (const ErrorList& e) {
+            EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_EQ(parseLesson("# Caf\xC3\xA9 \xE2\x80\x94 \xF0\x9F\x93\x88\n", "n.md").title,
+              "Caf\xC3\xA9 \xE2\x80\x94 \xF0\x9F\x93\x88")
+        << "UTF-8 of two, three and four bytes is text";
+}
+
 TEST(LessonFormat, UnknownSettingPathNamesTheLessonLine) {
     LessonFolder folder("# T\n\n```try\nset platform.dimensions[3].size = 8\nrun\n```\n");
     const Error e = firstError(folder.file());
