@@ -2,6 +2,7 @@
 
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
+#include "cli/TerminalProgress.h"
 #include "core/Error.h"
 #include "core/Limits.h"
 #include "core/OutputFile.h"
@@ -126,13 +127,14 @@ ArgParser synthesizeParser() {
             {"table", "", "print the per-link schedule (links x steps, chunk ids)", ""},
             {"compare", "",
              "run it in the engine beside ring, direct and halving-doubling, with the bound", ""},
+            progressFlag(),
         },
         {"PROJECT"});
 }
 
-int synthesizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) {
+int synthesizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     const std::string project = args.positional().at(0);
-    const SynthesisOptions o = options(args);
+    SynthesisOptions o = options(args);
     const SimulationSpec spec = loadProject(project);
     // The outputs are checked before the synthesis (which may take a while): none may be the
     // project, and no two one file.
@@ -152,11 +154,28 @@ int synthesizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream&) 
         spec.platform.graph ? *spec.platform.graph : graphOfStack(spec.platform);
     const auto started = std::chrono::steady_clock::now();
     Schedule s;
-    try {
-        s = synthesize(graph, o);
-    } catch (const Error& e) {
-        // The synthesizer knows the graph, not the file it came from.
-        throw Error(e.kind(), e.message(), {project, 0, 0, e.where().keyPath}, e.hint());
+    {
+        // Thousands of chunks per NPU take minutes: their progress, as a run's (--progress);
+        // its line is gone before the report is printed.
+        TerminalProgress progress(err, args);
+        double lastReport = -1;
+        o.progress = [&](uint64_t scheduled, uint64_t total) {
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            if (seconds - lastReport < 0.1)
+                return;
+            lastReport = seconds;
+            progress.report(seconds, "synthesizing: " +
+                                         std::to_string(total > 0 ? 100 * scheduled / total : 0) +
+                                         " % of " + units::countOf(total, "chunk send"));
+        };
+        try {
+            s = synthesize(graph, o);
+        } catch (const Error& e) {
+            // The synthesizer knows the graph, not the file it came from.
+            throw Error(e.kind(), e.message(), {project, 0, 0, e.where().keyPath}, e.hint());
+        }
+        o.progress = nullptr;
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -61,15 +61,21 @@ TerminalProgress::~TerminalProgress() {
 void TerminalProgress::onProgress(const Progress& p) {
     if (!m_enabled || p.wallSeconds < m_quietSeconds)
         return;
-    // A log gets a line a second; a terminal line is rewritten at every report (10 a second).
-    if (!m_terminal && m_lastPrinted >= 0 && p.wallSeconds - m_lastPrinted < 1.0)
+    report(p.wallSeconds, "simulating: " + units::formatTime(p.now) + " simulated, " +
+                              millions(static_cast<double>(p.eventsProcessed)) + " events at " +
+                              millions(p.eventsPerSecond) + "/s");
+}
+
+void TerminalProgress::report(double wallSeconds, const std::string& what) {
+    if (!m_enabled || wallSeconds < m_quietSeconds)
         return;
-    m_lastPrinted = p.wallSeconds;
+    // A log gets a line a second; a terminal line is rewritten at every report (10 a second).
+    if (!m_terminal && m_lastPrinted >= 0 && wallSeconds - m_lastPrinted < 1.0)
+        return;
+    m_lastPrinted = wallSeconds;
     char wall[32];
-    std::snprintf(wall, sizeof wall, "%.1f s", p.wallSeconds);
-    const std::string line = "simulating: " + units::formatTime(p.now) + " simulated, " +
-                             millions(static_cast<double>(p.eventsProcessed)) + " events at " +
-                             millions(p.eventsPerSecond) + "/s, " + wall;
+    std::snprintf(wall, sizeof wall, ", %.1f s", wallSeconds);
+    const std::string line = what + wall;
     ++m_lines;
     if (m_terminal) {
         const size_t pad = m_width > line.size() ? m_width - line.size() : 0;

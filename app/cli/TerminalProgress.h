@@ -33,6 +33,9 @@ public:
     TerminalProgress(std::ostream& err, const ParsedArgs& args);
     ~TerminalProgress() override;
     void onProgress(const Progress& progress) override;
+    /// The same for work other than a simulation: `line` ("synthesizing: 40 % of ...") after
+    /// `wallSeconds` of it.
+    void report(double wallSeconds, const std::string& line);
     /// Lines printed so far (for tests).
     int lines() const { return m_lines; }
 

@@ -174,9 +174,12 @@ struct Arrival {
 
 /// The all-gather over `links` (TEN with greedy link-chunk matching, see the header). Appends
 /// its sends (phase 0) to `out` in start order and returns the finish time in ps.
+/// `progress` (may be empty) hears out.size() against `totalSends` every 64 time steps.
 int64_t synthesizeAllGather(int npus, int chunksPerNpu, const std::vector<SynthLink>& links,
                             const SynthNetwork& net, const std::vector<int64_t>& costPs,
-                            uint64_t seed, std::vector<ChunkSend>& out) {
+                            uint64_t seed, std::vector<ChunkSend>& out,
+                            const std::function<void(uint64_t, uint64_t)>& progress,
+                            uint64_t totalSends) {
     const int chunks = npus * chunksPerNpu;
     const size_t words = (static_cast<size_t>(chunks) + 63) / 64;
     // claimed: held or on its way (a destination never receives a chunk twice); has: arrived.
@@ -223,7 +226,9 @@ int64_t synthesizeAllGather(int npus, int chunksPerNpu, const std::vector<SynthL
     int64_t t = 0;
     int32_t step = 0;
     int64_t finish = 0;
-    while (remaining > 0) {
+    for (uint64_t rounds = 1; remaining > 0; ++rounds) {
+        if (progress && rounds % 64 == 0)
+            progress(out.size(), totalSends);
         while (!arrivals.empty() && arrivals.top().timePs <= t) {
             const Arrival a = arrivals.top();
             arrivals.pop();
@@ -355,8 +360,8 @@ Schedule synthesizeWith(const GraphSpec& graph, const SynthNetwork& net,
         std::vector<SynthLink> transposed = s.links;
         for (SynthLink& l : transposed)
             std::swap(l.src, l.dst);
-        rsFinish =
-            synthesizeAllGather(s.npus, chunksPerNpu, transposed, net, cost, options.seed, s.sends);
+        rsFinish = synthesizeAllGather(s.npus, chunksPerNpu, transposed, net, cost, options.seed,
+                                       s.sends, options.progress, sends);
         const double end = static_cast<double>(rsFinish) / 1000.0;
         for (ChunkSend& c : s.sends) {
             const double start = end - c.endNs;
@@ -370,8 +375,9 @@ Schedule synthesizeWith(const GraphSpec& graph, const SynthNetwork& net,
     }
     if (options.kind != SynthesisKind::ReduceScatter) {
         const size_t first = s.sends.size();
-        const int64_t agFinish = synthesizeAllGather(s.npus, chunksPerNpu, s.links, net, cost,
-                                                     options.seed + 1, s.sends);
+        const int64_t agFinish =
+            synthesizeAllGather(s.npus, chunksPerNpu, s.links, net, cost, options.seed + 1, s.sends,
+                                options.progress, sends);
         const double offset = static_cast<double>(rsFinish) / 1000.0;
         for (size_t i = first; i < s.sends.size(); ++i) {
             ChunkSend& c = s.sends[i];

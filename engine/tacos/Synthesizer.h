@@ -28,6 +28,7 @@
 #include "spec/GraphSpec.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,9 @@ struct SynthesisOptions {
     /// Automatic chunk size: the fastest schedule of 1, 2 and 4 chunks per NPU.
     bool automaticChunks = false;
     uint64_t seed = 1;
+    /// Called now and then from the synthesizing thread with the chunk sends scheduled so far
+    /// and the schedule's whole count (a large one takes minutes); may be empty.
+    std::function<void(uint64_t scheduled, uint64_t total)> progress;
 };
 
 /// One chunk on one link.

@@ -1,6 +1,6 @@
 // astrolabe-cli synthesize (docs/tacos.md): a schedule for the bundled DGX-1 graph, its three
 // exports, the run beside the built-in algorithms, the same on a star of NPUs under one switch
-// (links through the switch), and usage and input errors with exit codes.
+// (links through the switch), its progress, and usage and input errors with exit codes.
 #include "CliRunner.h"
 #include "TestPaths.h"
 
@@ -42,6 +42,27 @@ TEST(SynthesizeCommand, Dgx1ExportsAndCompare) {
     std::getline(csv, header);
     EXPECT_EQ(header, "phase,step,start_ns,end_ns,link,src,dst,chunk");
     fs::remove_all(dir);
+}
+
+// A synthesis of many chunks takes minutes: --progress shows how far it is, and the schedule is
+// the same with it as without.
+TEST(SynthesizeCommand, ProgressShowsHowFarALongSynthesisIsAndChangesNothing) {
+    const std::vector<std::string> args{"synthesize", kDgx1, "--size", "64MiB", "--chunks", "256"};
+    std::vector<std::string> shown = args;
+    shown.insert(shown.end(), {"--progress", "always"});
+    const auto quiet = cli(args);
+    const auto loud = cli(shown);
+    ASSERT_EQ(quiet.code, 0) << quiet.err;
+    ASSERT_EQ(loud.code, 0) << loud.err;
+    EXPECT_THAT(loud.err, HasSubstr("astrolabe-cli: synthesizing: "));
+    EXPECT_THAT(loud.err, HasSubstr(" % of 28672 chunk sends, ")); // 8 x 7 x 256, twice
+    EXPECT_EQ(quiet.err, "");
+    // The report, but for the time it took.
+    const auto withoutTime = [](std::string text) {
+        const size_t at = text.find("synthesized in ");
+        return text.erase(at, text.find(':', at) - at);
+    };
+    EXPECT_EQ(withoutTime(loud.out), withoutTime(quiet.out));
 }
 
 TEST(SynthesizeCommand, StarUnderOneSwitchExportsAndRunsInTheEngine) {
