@@ -5,9 +5,11 @@
 #include "topology/DimensionColors.h"
 #include "topology/TopologyPresets.h"
 
+#include <QEvent>
 #include <QMimeData>
 #include <QPainter>
 #include <QtMath>
+#include <algorithm>
 #include <cmath>
 #include <iterator>
 
@@ -87,12 +89,9 @@ BlockPalette::BlockPalette(QWidget* parent)
     setDragEnabled(true);
     setDragDropMode(QAbstractItemView::DragOnly);
     setDefaultDropAction(Qt::CopyAction);
-    const auto applyScale = [this] {
-        setIconSize(QSize(InterfaceScale::px(40), InterfaceScale::px(40)));
-        setGridSize(QSize(InterfaceScale::px(96), InterfaceScale::px(72)));
-    };
-    applyScale();
-    connect(&InterfaceScale::instance(), &InterfaceScale::changed, this, applyScale);
+    fitGrid();
+    connect(&InterfaceScale::instance(), &InterfaceScale::changed, this, &BlockPalette::fitGrid);
+    setSizePolicy(sizePolicy().horizontalPolicy(), QSizePolicy::Maximum);
     setWordWrap(true);
     setSpacing(2);
     setToolTip(tr("Drag a block onto the dimension stack (or double-click to append it)"));
@@ -124,6 +123,35 @@ void BlockPalette::addBlock(const QString& label, const QString& tip,
     item->setToolTip(tip);
     item->setData(kDimsRole, encodeDimensions(dims));
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled);
+}
+
+void BlockPalette::fitGrid() {
+    // A cell holds the drawing and two lines of its label ("Fully / connected") in the font of
+    // the moment: at 250 % a fixed cell cut the second line, drawn over the heading below.
+    const int icon = InterfaceScale::px(40);
+    setIconSize(QSize(icon, icon));
+    const int lines = 2 * fontMetrics().lineSpacing();
+    setGridSize(QSize(std::max(InterfaceScale::px(96),
+                               fontMetrics().horizontalAdvance(QStringLiteral("connected")) +
+                                   InterfaceScale::px(12)),
+                      icon + lines + InterfaceScale::px(10)));
+    updateGeometry();
+}
+
+QSize BlockPalette::sizeHint() const {
+    // Two rows of cells (the six blocks in three columns at the usual width); more scroll.
+    return {QListWidget::sizeHint().width(), 2 * gridSize().height() + 2 * frameWidth() + 4};
+}
+
+QSize BlockPalette::minimumSizeHint() const {
+    // One row where the window has no room for two (a large interface scale).
+    return {QListWidget::minimumSizeHint().width(), gridSize().height() + 2 * frameWidth() + 4};
+}
+
+void BlockPalette::changeEvent(QEvent* event) {
+    QListWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        fitGrid();
 }
 
 std::vector<DimensionSpec> BlockPalette::dimensionsOf(const QListWidgetItem* item) const {

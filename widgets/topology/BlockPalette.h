@@ -21,15 +21,21 @@ public:
     /// platform drag; it delivers this payload to the drop target itself).
     const QByteArray& lastDragPayload() const { return m_lastDragPayload; }
 
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
 signals:
     void blockActivated(const std::vector<astrolabe::DimensionSpec>& dimensions);
 
 protected:
+    void changeEvent(QEvent* event) override;
     QMimeData* mimeData(const QList<QListWidgetItem*>& items) const override;
     QStringList mimeTypes() const override;
     void startDrag(Qt::DropActions supportedActions) override;
 
 private:
+    /// Icon and cell sizes for the interface scale and font of the moment.
+    void fitGrid();
     void addBlock(const QString& label, const QString& tip, std::vector<DimensionSpec> dims,
                   bool torus = true);
     QByteArray m_lastDragPayload;

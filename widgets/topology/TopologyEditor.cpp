@@ -172,7 +172,6 @@ QWidget* TopologyEditor::createLeftPanel() {
     column->setContentsMargins(6, 6, 6, 6);
     auto* blocks = new QLabel(tr("<b>Building blocks</b> \u2014 drag onto the stack"), panel);
     column->addWidget(blocks);
-    m_palette->setFixedHeight(160);
     column->addWidget(m_palette);
     column->addWidget(
         new QLabel(tr("<b>Dimensions</b> \u2014 d0 first (varies fastest in NPU ids)"), panel));
