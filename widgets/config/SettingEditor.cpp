@@ -2,6 +2,7 @@
 
 #include "config/ConfigSection.h"
 
+#include <QDoubleSpinBox>
 #include <QObject>
 #include <algorithm>
 #include <climits>
@@ -109,12 +110,19 @@ QWidget* addEditor(ConfigSection* section, const Setting& s) {
                     return QObject::tr(problem.c_str());
                 });
         }
-        return section->addDouble(
-            label, keys, tip, clamped(s.minimum, 1e9), clamped(s.upperBound(), 1e9),
-            s.unit == Unit::TeraFlops ? 1 : 3,
-            s.unit == Unit::TeraFlops ? QStringLiteral("TFLOP/s") : QString(),
-            [shown](const SimulationSpec& sp) { return std::get<double>(shown(sp)); },
-            [apply](SimulationSpec& sp, double v) { apply(sp, v); });
+        {
+            QWidget* editor = section->addDouble(
+                label, keys, tip, clamped(s.minimum, 1e9), clamped(s.upperBound(), 1e9),
+                s.unit == Unit::TeraFlops ? 1 : 3,
+                s.unit == Unit::TeraFlops ? QStringLiteral("TFLOP/s") : QString(),
+                [shown](const SimulationSpec& sp) { return std::get<double>(shown(sp)); },
+                [apply](SimulationSpec& sp, double v) { apply(sp, v); });
+            // A peak of 0 is no peak given (the project leaves the key out), not a GPU of 0 FLOP/s.
+            if (auto* spin = qobject_cast<QDoubleSpinBox*>(editor);
+                spin && s.unit == Unit::TeraFlops && s.minimum == 0)
+                spin->setSpecialValueText(QObject::tr("not set"));
+            return editor;
+        }
     case settings::Type::Custom:
         break;
     }

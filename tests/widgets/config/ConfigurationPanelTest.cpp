@@ -8,6 +8,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -65,6 +66,11 @@ TEST(ConfigurationPanel, ShowsTheSpecAndFindsFieldsByKeyPath) {
     ASSERT_NE(size, nullptr);
     EXPECT_EQ(size->text(), QStringLiteral("1 MiB"));
     EXPECT_TRUE(size->isEnabled());
+    // The quick start gives no peak compute: "not set", not a GPU of 0.0 TFLOP/s.
+    auto* peak =
+        qobject_cast<QDoubleSpinBox*>(h.panel.editorForKey(QStringLiteral("system.peak-perf")));
+    ASSERT_NE(peak, nullptr);
+    EXPECT_EQ(peak->text(), QStringLiteral("not set"));
     EXPECT_FALSE(h.panel.editorForKey(QStringLiteral("workload.trace"))->isEnabled())
         << "the trace prefix does not apply to a microbenchmark";
     EXPECT_FALSE(h.panel.editorForKey(QStringLiteral("memory.latency"))->isEnabled())
