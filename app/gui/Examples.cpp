@@ -52,9 +52,39 @@ QString title(const QString& path) {
     static const QRegularExpression name(QStringLiteral("^name:\\s*(.+)$"),
                                          QRegularExpression::MultilineOption);
     if (file.open(QIODevice::ReadOnly))
-        if (const auto match = name.match(QString::fromUtf8(file.read(100'000))); match.hasMatch())
-            return match.captured(1).trimmed();
+        if (const auto match = name.match(QString::fromUtf8(file.read(100'000)));
+            match.hasMatch()) {
+            QString value = match.captured(1).trimmed();
+            const QChar quote = value.isEmpty() ? QChar() : value.front();
+            if ((quote == u'"' || quote == u'\'') && value.size() >= 2) {
+                const qsizetype close = value.indexOf(quote, 1);
+                value = value.mid(1, close < 0 ? -1 : close - 1);
+                if (quote == u'"')
+                    value.replace(QStringLiteral("\\\""), QStringLiteral("\""));
+            } else if (const qsizetype comment = value.indexOf(QStringLiteral(" #"));
+                       comment >= 0) {
+                value = value.left(comment).trimmed();
+            }
+            if (!value.isEmpty())
+                return value;
+        }
     return QFileInfo(path).completeBaseName();
+}
+
+QString groupTitle(const QString& directory, const QString& path) {
+    const QString relative = QDir(directory).relativeFilePath(path);
+    const QString folder = relative.section(u'/', 0, 0);
+    if (folder == QLatin1String("case-studies"))
+        return QApplication::translate("Examples", "Case studies");
+    if (folder == QLatin1String("libra"))
+        return QApplication::translate("Examples", "LIBRA bandwidth allocation");
+    if (folder == QLatin1String("serving"))
+        return QApplication::translate("Examples", "Serving");
+    if (folder == QLatin1String("validation"))
+        return QApplication::translate("Examples", "Validation against measurements");
+    QString words = folder;
+    words.replace(u'-', u' ');
+    return words.isEmpty() ? words : words.front().toUpper() + words.mid(1);
 }
 
 QString description(const QString& path) {

@@ -16,8 +16,12 @@ QString dataDirectory(const QString& name, const QString& sourceTree);
 QString directory();
 /// Every example project (a .yaml with a platform, not a sweep) under `directory`, sorted.
 QStringList projects(const QString& directory);
-/// The project's `name:`, or its file name.
+/// The project's `name:` as YAML reads it (without its quotes or a comment after it), or its
+/// file name.
 QString title(const QString& path);
+/// The heading of the examples in a folder of `directory`, for a menu that groups them:
+/// "Case studies" for case-studies/ (and whatever folders below it), "Serving", ...
+QString groupTitle(const QString& directory, const QString& path);
 /// The comment block at the top of the file, as one paragraph ("" when none).
 QString description(const QString& path);
 

@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QMainWindow>
+#include <QMap>
 #include <QMenu>
 #include <QMessageBox>
 #include <QScreen>
@@ -77,10 +78,40 @@ void HelpController::attachHelpMenu(QMenu* help, QAction* lessons) {
         help->addAction(lessons);
     QMenu* examples = help->addMenu(tr("&Examples"));
     examples->setObjectName(QStringLiteral("examplesMenu"));
-    const QStringList projects = examples::projects(examples::directory());
+    // A folder of several examples is a submenu under its heading; one alone is an item. The
+    // quick start comes first, where a class starts.
+    const QString directory = examples::directory();
+    const QStringList projects = examples::projects(directory);
+    QMap<QString, QStringList> groups;
     for (const QString& path : projects)
-        examples->addAction(examples::title(path), this, [this, path] { m_project->open(path); })
+        groups[examples::groupTitle(directory, path)] << path;
+    const auto addExample = [this](QMenu* menu, const QString& path) {
+        menu->addAction(examples::title(path), this, [this, path] { m_project->open(path); })
             ->setToolTip(path);
+    };
+    const auto quickstart = std::find_if(projects.begin(), projects.end(), [](const QString& p) {
+        return p.endsWith(QLatin1String("quickstart/project.yaml"));
+    });
+    if (quickstart != projects.end()) {
+        addExample(examples, *quickstart);
+        examples->addSeparator();
+    }
+    for (auto group = groups.begin(); group != groups.end(); ++group) {
+        QStringList paths = group.value();
+        paths.removeAll(quickstart != projects.end() ? *quickstart : QString());
+        std::sort(paths.begin(), paths.end(), [](const QString& a, const QString& b) {
+            return examples::title(a).localeAwareCompare(examples::title(b)) < 0;
+        });
+        if (paths.isEmpty())
+            continue;
+        if (paths.size() == 1) {
+            addExample(examples, paths.front());
+            continue;
+        }
+        QMenu* sub = examples->addMenu(group.key());
+        for (const QString& path : paths)
+            addExample(sub, path);
+    }
     examples->setEnabled(!projects.isEmpty());
     help->addSeparator();
     help->addAction(tr("&About Astrolabe"), this,
