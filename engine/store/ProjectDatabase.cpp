@@ -91,15 +91,24 @@ std::unique_ptr<SqliteConnection> openConnection(const std::string& path,
                                                  ProjectDatabase::Access access) {
     if (writableHere(path))
         return std::make_unique<SqliteConnection>(path);
-    if (access == ProjectDatabase::Access::ReadWrite)
+    if (access == ProjectDatabase::Access::ReadWrite) {
+        std::error_code error;
+        const fs::path folder =
+            fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+        if (!fs::is_directory(folder, error))
+            throw Error(ErrorKind::Input,
+                        "cannot create this project database: its folder " + folder.string() +
+                            " does not exist",
+                        {path, 0, 0, {}}, "create the folder, or choose another with --db");
         throw Error(ErrorKind::Input,
                     std::string("cannot write this project database: ") +
-                        (fs::exists(path) ? "the file or its folder is read-only"
-                                          : "its folder is read-only") +
+                        (fs::exists(path, error) ? "the file or its folder is read-only"
+                                                 : "its folder is read-only") +
                         " for this user (SQLite also writes its log beside the file)",
                     {path, 0, 0, {}},
                     "choose a database in a folder you may write with --db; list, show, export "
                     "and compare read this one as it is");
+    }
     // Runs still in the log (a writer that did not close) are not in the file: reading the
     // file alone would show an older database as if it were the whole one.
     std::error_code ignored;

@@ -396,3 +396,16 @@ TEST_F(RunsCli, ADatabaseThisUserMayNotWriteIsReadAndLeftAsItWas) {
     if (!reachable)
         GTEST_SKIP() << "user nobody cannot reach " << m_db;
 }
+
+// A database in a folder that does not exist is named as such, before the run.
+TEST_F(RunsCli, ADatabaseInAFolderThatDoesNotExistIsNamedBeforeTheRun) {
+    const std::string db = (m_dir / "no" / "such" / "astrolabe.db").string();
+    const Result r =
+        runCommand({"run", ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml", "--db", db});
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.err.find(db + ": cannot create this project database: its folder " +
+                         (m_dir / "no" / "such").string() + " does not exist"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out.find("finished at"), std::string::npos) << "refused before the run";
+}
