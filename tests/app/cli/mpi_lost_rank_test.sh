@@ -38,12 +38,17 @@ kill_rank_one() {
     done
     grep -qE '\[ *8/64\]' "$log" || { cat "$log"; fail "the sweep never stored 8 points"; }
     # The program itself, not the shell that records its status (its command line holds the
-    # same words).
-    for pid in $(pgrep -f "^$cli sweep $dir/sweep.yaml --mpi"); do
-        if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
-            kill -9 "$pid"
-            return 0
-        fi
+    # same words). Under load rank 1's shell may not have started the program yet when the
+    # other two ranks have stored 8 points (seen once in a CI run): it is looked for a while.
+    for _ in $(seq 100); do
+        for pid in $(pgrep -f "^$cli sweep $dir/sweep.yaml --mpi"); do
+            if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null |
+                grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
+                kill -9 "$pid"
+                return 0
+            fi
+        done
+        sleep 0.1
     done
     fail "no process of rank 1 to kill"
 }
