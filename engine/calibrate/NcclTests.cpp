@@ -292,7 +292,7 @@ double ncclBusFactor(NcclCollective collective, int ranks) {
 NcclRun parseNcclTests(std::string_view text, const std::string& fileName,
                        std::optional<NcclCollective> collective) {
     text = withoutByteOrderMark(text);
-    const std::vector<std::string_view> all = lines(text);
+    const std::vector<std::string_view> all = splitLines(text);
     for (std::string_view line : all) {
         line = trimmed(line);
         if (line.empty() || line.front() == '#')

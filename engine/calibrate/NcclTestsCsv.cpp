@@ -114,7 +114,7 @@ NcclRun parseNcclTestsCsv(std::string_view text, const std::string& fileName,
     std::map<std::string, size_t> at;
     size_t width = 0;
     int headerLine = 0;
-    const std::vector<std::string_view> all = lines(text);
+    const std::vector<std::string_view> all = splitLines(text);
     for (size_t i = 0; i < all.size(); ++i) {
         const int lineNo = static_cast<int>(i) + 1;
         const std::string_view line = trimmed(all[i]);

@@ -22,24 +22,6 @@ std::vector<std::string_view> words(std::string_view line) {
     return out;
 }
 
-std::vector<std::string_view> lines(std::string_view text) {
-    std::vector<std::string_view> out;
-    size_t start = 0;
-    while (start <= text.size()) {
-        size_t end = text.find('\n', start);
-        if (end == std::string_view::npos)
-            end = text.size();
-        std::string_view line = text.substr(start, end - start);
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        out.push_back(line);
-        if (end == text.size())
-            break;
-        start = end + 1;
-    }
-    return out;
-}
-
 bool parseCount(std::string_view token, uint64_t& out) {
     if (token.empty() || token.size() > 20)
         return false;

@@ -14,8 +14,6 @@ namespace astrolabe::calibrate {
 
 /// Splits on runs of spaces and tabs.
 std::vector<std::string_view> words(std::string_view line);
-/// The text's lines without their line ends ("\n" or "\r\n").
-std::vector<std::string_view> lines(std::string_view text);
 
 /// A whole token of decimal digits that fits in uint64_t; false otherwise.
 bool parseCount(std::string_view token, uint64_t& out);

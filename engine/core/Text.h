@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <string_view>
+#include <vector>
 
 namespace astrolabe {
 
@@ -12,6 +13,10 @@ std::string_view trimmed(std::string_view text);
 /// `text` without a leading UTF-8 byte-order mark (spreadsheets and some editors write one),
 /// which is no part of a file's first line.
 std::string_view withoutByteOrderMark(std::string_view text);
+
+/// The text's lines without their line ends ("\n" or "\r\n"), views into it; a final line end
+/// starts no further line.
+std::vector<std::string_view> splitLines(std::string_view text);
 
 /// The length of the UTF-8 sequence of two to four bytes at `at`; 0 when there is none (an
 /// ASCII byte, a stray continuation byte, a sequence cut short).

@@ -1,5 +1,7 @@
 #include "project/ProjectComments.h"
 
+#include "core/Text.h"
+
 #include <map>
 #include <string_view>
 #include <vector>
@@ -152,21 +154,6 @@ private:
     int m_blockIndent = -1;             ///< the key line of an open block scalar, or -1
 };
 
-std::vector<std::string_view> linesOf(std::string_view text) {
-    std::vector<std::string_view> lines;
-    while (!text.empty()) {
-        const size_t end = text.find('\n');
-        std::string_view line = text.substr(0, end);
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        lines.push_back(line);
-        if (end == std::string_view::npos)
-            break;
-        text.remove_prefix(end + 1);
-    }
-    return lines;
-}
-
 std::string_view withoutIndent(std::string_view line) {
     return line.substr(static_cast<size_t>(indentOf(line)));
 }
@@ -180,7 +167,7 @@ std::string withCommentsOf(const std::string& original, const std::string& writt
     std::vector<std::string> header, pending;
     bool keySeen = false;
     PathTracker reading;
-    for (const std::string_view line : linesOf(original)) {
+    for (const std::string_view line : splitLines(original)) {
         const std::string_view content = withoutIndent(line);
         if (content.empty() || reading.inBlockScalar(indentOf(line)))
             continue;
@@ -205,7 +192,7 @@ std::string withCommentsOf(const std::string& original, const std::string& writt
     std::string out;
     bool headerDone = header.empty(); // no comments of its own: the writer's header stays
     PathTracker writing;
-    for (const std::string_view line : linesOf(written)) {
+    for (const std::string_view line : splitLines(written)) {
         const std::string_view content = withoutIndent(line);
         if (!content.empty() && content.front() == '#' && !headerDone)
             continue; // the writer's header, replaced by the original's

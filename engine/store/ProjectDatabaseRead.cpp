@@ -131,15 +131,18 @@ std::shared_ptr<RunResult> ProjectDatabase::loadResult(int64_t id, bool withTime
     // A finished run keeps one summary per NPU (a serving run keeps its figures in its serving
     // attachment instead): fewer is a file changed outside Astrolabe or damaged, not a run
     // that did nothing, and is not shown or exported as one.
-    if (record.status == RunStatus::Ok && r->npus.size() != static_cast<size_t>(record.npuCount) &&
-        !loadBlob(id, attachmentKind("serving")))
-        throw Error(ErrorKind::Input,
-                    "run " + std::to_string(id) + " is incomplete in project database " + path() +
-                        ": it ran on " + std::to_string(record.npuCount) +
-                        " NPUs and the database holds the figures of " +
-                        std::to_string(r->npus.size()),
-                    {path(), 0, 0, {}},
-                    "its rows were deleted or the file is damaged; run the project again");
+    if (record.status == RunStatus::Ok && r->npus.size() != static_cast<size_t>(record.npuCount)) {
+        SqliteStatement serving(*m_db, "SELECT 1 FROM run_blobs WHERE run_id = ? AND kind = ?");
+        serving.bind(1, id).bind(2, attachmentKind("serving")); // whether it has one, unread
+        if (!serving.step())
+            throw Error(ErrorKind::Input,
+                        "run " + std::to_string(id) + " is incomplete in project database " +
+                            path() + ": it ran on " + std::to_string(record.npuCount) +
+                            " NPUs and the database holds the figures of " +
+                            std::to_string(r->npus.size()),
+                        {path(), 0, 0, {}},
+                        "its rows were deleted or the file is damaged; run the project again");
+    }
     if (withTimeline)
         r->activities = loadActivities(id, SimTime::fromPs(INT64_MIN), SimTime::max());
     if (auto blob = loadBlob(id, "names")) {

@@ -127,7 +127,7 @@ void BlockPalette::addBlock(const QString& label, const QString& tip,
 
 void BlockPalette::fitGrid() {
     // A cell holds the drawing and two lines of its label ("Fully / connected") in the font of
-    // the moment: at 250 % a fixed cell cut the second line, drawn over the heading below.
+    // the moment, so no label runs past its cell at any interface scale.
     const int icon = InterfaceScale::px(40);
     setIconSize(QSize(icon, icon));
     const int lines = 2 * fontMetrics().lineSpacing();

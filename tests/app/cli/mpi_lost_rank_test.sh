@@ -39,7 +39,7 @@ kill_rank_one() {
     grep -qE '\[ *8/64\]' "$log" || { cat "$log"; fail "the sweep never stored 8 points"; }
     # The program itself, not the shell that records its status (its command line holds the
     # same words). Under load rank 1's shell may not have started the program yet when the
-    # other two ranks have stored 8 points (seen once in a CI run): it is looked for a while.
+    # other two ranks have stored 8 points: it is looked for a while.
     for _ in $(seq 100); do
         for pid in $(pgrep -f "^$cli sweep $dir/sweep.yaml --mpi"); do
             if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null |

@@ -143,8 +143,8 @@ TEST(Presentation, CtrlEqualsScalesFontsDrawingsAndChartsAndCtrl0RestoresThem) {
 }
 
 // Each zoom step's larger minimums reach the window's layout before the tabs give way to fit the
-// screen; they never reach the window itself, whose minimum a window manager enforces (openbox
-// dropped a maximized window's state and stretched it past the screen's bottom at 250 %).
+// screen; they never reach the window itself, whose minimum a window manager enforces (one that
+// exceeds the screen makes a manager drop a maximized state and stretch the window past it).
 TEST(Presentation, TheWindowNeverGrowsPastTheScreenWhileZooming) {
     RunWindow w;
     ASSERT_TRUE(w.start());

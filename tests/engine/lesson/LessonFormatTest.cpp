@@ -183,7 +183,7 @@ TEST(LessonFormat, TheSetupComesOnceBeforeTheStepsAndBlocksUseBackticks) {
 }
 
 // A lesson is UTF-8 text: a NUL byte, or a byte of a legacy encoding, is named with its line
-// and column (they reached the window's page as a cut line or a replacement mark).
+// and column (in the window's page it would show as a cut line or a replacement mark).
 TEST(LessonFormat, ANulByteOrABrokenEncodingIsNamedWithItsLine) {
     for (const auto& [text, message] :
          {std::pair{std::string("# T\n\nSome text\0more\n", 20),

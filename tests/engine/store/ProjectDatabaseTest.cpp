@@ -266,7 +266,7 @@ TEST(ProjectDatabase, FailedRunIsStoredWithItsMessage) {
 }
 
 // A run whose NPU rows are gone (deleted by hand, a damaged file) is refused when read, naming
-// the run and what is missing: it was shown and exported as a run of 8 NPUs with no figures.
+// the run and what is missing, not shown or exported as a run of 8 NPUs with no figures.
 TEST(ProjectDatabase, ARunMissingItsNpuRowsIsRefusedWhenRead) {
     TempDir dir("db_missing_rows");
     const std::string path = dir.path("p.db");
