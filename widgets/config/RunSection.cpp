@@ -4,6 +4,7 @@
 #include "config/SettingEditor.h"
 #include "core/Collectives.h"
 #include "core/Error.h"
+#include "serving/ServingRun.h"
 #include "spec/SpecValidation.h"
 
 #include <array>
@@ -49,8 +50,20 @@ ConfigSection* createWorkloadSection(QWidget* parent) {
         {QObject::tr("Chakra execution traces"), QObject::tr("Collective microbenchmark")},
         [](const SimulationSpec& sp) { return static_cast<int>(sp.workload.kind); },
         [](SimulationSpec& sp, int v) { sp.workload.kind = static_cast<WorkloadSource::Kind>(v); });
+    // A serving project keeps the empty microbenchmark (0 bytes) as its mark: its requests are
+    // its workload, and the fields below are not used.
+    s->checkWhen([](const SimulationSpec& sp) {
+        if (!serving::isServingProject(sp))
+            return ConfigSection::SpecProblem{};
+        return ConfigSection::SpecProblem{
+            QObject::tr("Not used: this project serves LLM requests (its serving: section, on "
+                        "the Serving tab). A trace set or a collective size makes it a training "
+                        "project."),
+            false};
+    });
     const auto isMicro = [](const SimulationSpec& sp) {
-        return sp.workload.kind == WorkloadSource::Kind::Microbenchmark;
+        return sp.workload.kind == WorkloadSource::Kind::Microbenchmark &&
+               !serving::isServingProject(sp);
     };
     s->addChoice(
         QObject::tr("Collective"), {QStringLiteral("workload.microbenchmark.collective")},
@@ -87,7 +100,9 @@ ConfigSection* createWorkloadSection(QWidget* parent) {
         QObject::tr("Path prefix of the Chakra traces: NPU i reads <prefix>.i.et."),
         [](const SimulationSpec& sp) { return QString::fromStdString(sp.workload.tracePrefix); },
         [](SimulationSpec& sp, const QString& t) { sp.workload.tracePrefix = t.toStdString(); });
-    s->enableWhen([isMicro](const SimulationSpec& sp) { return !isMicro(sp); });
+    s->enableWhen([](const SimulationSpec& sp) {
+        return sp.workload.kind == WorkloadSource::Kind::ChakraTrace;
+    });
     // Flagged before a run: a trace set made for another NPU count (one directory read).
     s->checkWhen([](const SimulationSpec& sp) {
         const TraceCountProblem p = traceCountProblem(sp);

@@ -171,3 +171,28 @@ TEST(ConfigurationPanel, MarksSettingsChangedSinceTheLastRun) {
     h.panel.setBaseline(nullptr);
     EXPECT_TRUE(h.panel.changedFields().isEmpty());
 }
+
+TEST(ConfigurationPanel, AServingProjectSaysItsWorkloadIsNotUsed) {
+    Harness h;
+    h.spec.serving.enabled = true;
+    h.spec.workload.microbenchmark.sizeBytes = 0; // what a serving project reads as
+    h.panel.setSpec(h.spec);
+    QWidget* kind = h.panel.editorForKey(QStringLiteral("workload.kind"));
+    ASSERT_NE(kind, nullptr);
+    QLabel* note = h.panel.sections()[0]->messageLabel(kind);
+    ASSERT_NE(note, nullptr);
+    EXPECT_FALSE(note->isHidden());
+    EXPECT_TRUE(note->text().contains(QStringLiteral("serves LLM requests")))
+        << note->text().toStdString();
+    EXPECT_FALSE(h.panel.sections()[0]->isInvalid(kind)) << "a note, not an error";
+    for (const char* key :
+         {"workload.microbenchmark.collective", "workload.microbenchmark.size", "workload.trace"})
+        EXPECT_FALSE(h.panel.editorForKey(QString::fromLatin1(key))->isEnabled()) << key;
+
+    // A collective size makes it a training project again: the note goes, the fields return.
+    h.spec.workload.microbenchmark.sizeBytes = 1 << 20;
+    h.panel.setSpec(h.spec);
+    EXPECT_TRUE(note->isHidden() || note->text().isEmpty());
+    EXPECT_TRUE(h.panel.editorForKey(QStringLiteral("workload.microbenchmark.size"))->isEnabled());
+    EXPECT_FALSE(h.panel.editorForKey(QStringLiteral("workload.trace"))->isEnabled());
+}
