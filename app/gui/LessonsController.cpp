@@ -46,6 +46,12 @@ LessonsController::LessonsController(QMainWindow* window, ProjectController* pro
     connect(m_show, &QAction::triggered, this, &LessonsController::showPanel);
     connect(m_panel, &LessonsPanel::lessonChosen, this, &LessonsController::openLesson);
     connect(m_panel, &LessonsPanel::tryRequested, this, &LessonsController::tryStep);
+    // Another project in the window: the last step's outcome is no longer what it shows.
+    connect(project, &ProjectController::projectOpened, this, [this](const QString& path) {
+        if (m_lesson && path != m_projectCopy)
+            m_panel->setStatus(tr("Another project is open: \u201CTry it\u201D opens the "
+                                  "lesson\u2019s project again."));
+    });
     RunController* runner = session->runner();
     connect(runner, &RunController::runFinished, this,
             [this](int id, std::shared_ptr<const RunResult> result, double) {

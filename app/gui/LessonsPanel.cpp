@@ -94,6 +94,10 @@ void LessonsPanel::setStatus(const QString& text) {
     m_status->setVisible(!text.isEmpty());
 }
 
+QString LessonsPanel::status() const {
+    return m_status->text();
+}
+
 void LessonsPanel::revealAnswer(int index) {
     m_revealed.insert(index);
     render();

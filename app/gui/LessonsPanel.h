@@ -28,6 +28,7 @@ public:
     void showLesson(const Lesson& lesson);
     /// One line under the text: the last step's outcome, or an error.
     void setStatus(const QString& text);
+    QString status() const;
     /// Reveals question `index` (0-based, in the order of the text); its "Hide answer" link
     /// hides it again.
     void revealAnswer(int index);

@@ -311,3 +311,23 @@ TEST(Lessons, TheUserGuideListsEveryLessonAndLessonEightNamesTheRightTab) {
     EXPECT_TRUE(lessonText.contains(QStringLiteral("On the Timeline tab, **Synthesize**")));
     EXPECT_FALSE(lessonText.contains(QStringLiteral("Topology tab, **Synthesize**")));
 }
+
+// The last step's outcome stayed under the lesson after another project was opened, as if it
+// described that project.
+TEST(Lessons, OpeningAnotherProjectReplacesTheStepStatus) {
+    LessonWindow w;
+    MainWindow& window = w.window;
+    LessonsController* lessons = w.lessons;
+    ASSERT_TRUE(lessons->openLesson(lessonPath("01-ring-all-reduce")));
+    const QString lessonProject = window.document()->path();
+    lessons->panel()->setStatus(QStringLiteral("Step 1 ran: 25.4 \u00B5s simulated."));
+    ASSERT_TRUE(window.projectController()->open(
+        QString::fromStdString(ASTROLABE_SOURCE_DIR + "/projects/quickstart/project.yaml")));
+    EXPECT_TRUE(lessons->panel()->status().contains(QStringLiteral("Another project is open")))
+        << lessons->panel()->status().toStdString();
+    // Try it opens the lesson's project again, and says so.
+    EXPECT_GT(lessons->tryStep(0), 0);
+    EXPECT_EQ(window.document()->path(), lessonProject);
+    EXPECT_TRUE(lessons->panel()->status().startsWith(QStringLiteral("Step 1 running")))
+        << lessons->panel()->status().toStdString();
+}
