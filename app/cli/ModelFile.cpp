@@ -48,22 +48,29 @@ std::map<std::string, std::string> readModelFile(const std::string& path,
     return values;
 }
 
-void addPairs(std::map<std::string, std::string>& values, const std::string& text) {
+void addPairs(std::map<std::string, std::string>& values, const std::string& text,
+              const std::string& flag) {
     std::set<std::string> given;
+    std::string key; // the pair being read: a part without '=' continues its value
     size_t start = 0;
     while (start < text.size()) {
         const size_t comma = std::min(text.find(',', start), text.size());
         const std::string part = text.substr(start, comma - start);
+        start = comma + 1;
         const size_t eq = part.find('=');
+        if (eq == std::string::npos && !key.empty() && !part.empty()) {
+            values[key] += "," + part; // placement=dp,tp,pp
+            continue;
+        }
         if (eq == std::string::npos || eq == 0)
-            throw UsageError("--set: expected KEY=VALUE pairs separated by commas, found \"" +
-                             part + "\"");
-        const std::string key = part.substr(0, eq);
+            throw UsageError("--" + flag +
+                             ": expected KEY=VALUE pairs separated by commas, found \"" + part +
+                             "\"");
+        key = part.substr(0, eq);
         if (given.count(key))
-            throw UsageError("--set: \"" + key + "\" is given twice; keep one of them");
+            throw UsageError("--" + flag + ": \"" + key + "\" is given twice; keep one of them");
         given.insert(key);
         values[key] = part.substr(eq + 1);
-        start = comma + 1;
     }
 }
 

@@ -14,8 +14,10 @@ namespace astrolabe::cli {
 std::map<std::string, std::string> readModelFile(const std::string& path,
                                                  std::map<std::string, int>* lines = nullptr);
 
-/// "KEY=VALUE,KEY=VALUE" into `values`, over what they hold (--set over the model file);
-/// UsageError for a part without '=' and for a key given twice in `text`.
-void addPairs(std::map<std::string, std::string>& values, const std::string& text);
+/// "KEY=VALUE,KEY=VALUE" into `values`, over what they hold (--set over the model file). A part
+/// without '=' continues the value before it, so "placement=dp,tp,pp,zero=1" sets two keys.
+/// UsageError naming --`flag` for a first part without '=' and for a key given twice in `text`.
+void addPairs(std::map<std::string, std::string>& values, const std::string& text,
+              const std::string& flag);
 
 } // namespace astrolabe::cli

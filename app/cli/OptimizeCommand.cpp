@@ -2,6 +2,7 @@
 
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
+#include "cli/ModelFile.h"
 #include "cli/ParallelismCommand.h"
 #include "core/Error.h"
 #include "core/Units.h"
@@ -275,18 +276,7 @@ int optimizeCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err
     std::string workload = "the project's workload";
     if (const std::string generate = args.value("generate"); !generate.empty()) {
         std::map<std::string, std::string> values;
-        size_t start = 0;
-        while (start < generate.size()) {
-            const size_t comma = std::min(generate.find(',', start), generate.size());
-            const std::string part = generate.substr(start, comma - start);
-            const size_t eq = part.find('=');
-            if (eq == std::string::npos || eq == 0)
-                throw UsageError("--generate: expected KEY=VALUE pairs separated by commas, "
-                                 "found \"" +
-                                 part + "\"");
-            values[part.substr(0, eq)] = part.substr(eq + 1);
-            start = comma + 1;
-        }
+        addPairs(values, generate, "generate");
         std::string preset = "gpt3-175b";
         if (const auto it = values.find("preset"); it != values.end()) {
             preset = it->second;

@@ -124,7 +124,7 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
     }
     std::map<std::string, std::string> setPairs; // --set, over the file's
     if (args.has("set")) {
-        addPairs(setPairs, args.value("set"));
+        addPairs(setPairs, args.value("set"), "set");
         for (const auto& [key, value] : setPairs)
             values[key] = value;
     }
@@ -159,7 +159,7 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
     std::optional<generate::GeneratorSpec> baselineSpec;
     if (args.has("baseline")) {
         std::map<std::string, std::string> reference = values;
-        addPairs(reference, args.value("baseline"));
+        addPairs(reference, args.value("baseline"), "baseline");
         try {
             baselineSpec = generate::generatorSpecFrom(preset, reference);
         } catch (const Error& e) {

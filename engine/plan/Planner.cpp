@@ -82,7 +82,11 @@ Candidate candidateFromSpec(const generate::GeneratorSpec& spec) {
     c.placement =
         static_cast<uint8_t>(std::find(names.begin(), names.end(), p.placement) - names.begin());
     if (c.placement >= names.size())
-        c.placement = 0;
+        throw Error(ErrorKind::Validation,
+                    "expected one of tp,dp,pp, tp,pp,dp, dp,tp,pp, dp,pp,tp, "
+                    "pp,tp,dp or pp,dp,tp (innermost first), found \"" +
+                        p.placement + "\"",
+                    SourceLocation{{}, 0, 0, "parallel.placement"});
     return c;
 }
 

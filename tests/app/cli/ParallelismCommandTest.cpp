@@ -66,6 +66,28 @@ TEST(ParallelismCommand, PlacementAndBaseline) {
     EXPECT_NE(wrong.err.find("--baseline: tp x pp x dp = 16, expected the 32 GPUs"),
               std::string::npos)
         << wrong.err;
+    // A placement inside the pairs keeps its commas, and is the one estimated; one that is no
+    // rank order is refused (it was replaced by tp,dp,pp without a word), and a complaint about
+    // the pairs names --baseline, not --set.
+    const auto ordered = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--set",
+                              "layers=2", "--global-batch", "64", "--top", "0", "--baseline",
+                              "tp=4,pp=1,dp=8,micro-batch=1,placement=dp,tp,pp", "--json"});
+    ASSERT_EQ(ordered.code, 0) << ordered.err;
+    const std::string label =
+        nlohmann::json::parse(ordered.out)["baseline"]["label"].get<std::string>();
+    EXPECT_NE(label.find("[dp,tp,pp]"), std::string::npos) << label;
+    const auto dashed = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--top",
+                             "0", "--baseline", "tp=4,pp=1,dp=8,placement=dp-tp-pp"});
+    EXPECT_EQ(dashed.code, 2);
+    EXPECT_NE(dashed.err.find("--baseline: parallel.placement: expected one of tp,dp,pp"),
+              std::string::npos)
+        << dashed.err;
+    EXPECT_NE(dashed.err.find("found \"dp-tp-pp\""), std::string::npos) << dashed.err;
+    const auto loose = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--top",
+                            "0", "--baseline", "4,pp=1"});
+    EXPECT_EQ(loose.code, 2);
+    EXPECT_NE(loose.err.find("--baseline: expected KEY=VALUE pairs"), std::string::npos)
+        << loose.err;
 }
 
 TEST(ParallelismCommand, UnsatisfiableRequestsNameTheConstraint) {
