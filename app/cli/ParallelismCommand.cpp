@@ -42,6 +42,25 @@ std::string padLeft(std::string text, size_t width) {
     return text;
 }
 
+/// "rank 17 [tp,dp,pp] also stands for dp,tp,pp": the first shown row with twins.
+std::string twinPlacementsExample(const PlanResult& result, size_t shown) {
+    for (size_t i = 0; i < std::min(shown, result.ranked.size()); ++i)
+        if (result.ranked[i].twinPlacements)
+            return "rank " + std::to_string(i + 1) + " [" +
+                   placementNames()[result.ranked[i].candidate.placement] + "] also stands for " +
+                   twinPlacementsText(result.ranked[i]);
+    return {};
+}
+
+/// The placements ranked as this candidate's (Planner.h: twinPlacements).
+nlohmann::json twinPlacementsJson(const RankedCandidate& r) {
+    nlohmann::json out = nlohmann::json::array();
+    for (size_t p = 0; p < placementNames().size(); ++p)
+        if (r.twinPlacements & (1u << p))
+            out.push_back(placementNames()[p]);
+    return out;
+}
+
 nlohmann::json candidateJson(const RankedCandidate& r, const PlanResult& result) {
     const Candidate& c = r.candidate;
     return {{"label", candidateLabel(c)},
@@ -57,6 +76,7 @@ nlohmann::json candidateJson(const RankedCandidate& r, const PlanResult& result)
             {"recompute", c.recompute},
             {"selective_recompute", c.selectiveRecompute},
             {"placement", placementNames()[c.placement]},
+            {"twin_placements", twinPlacementsJson(r)},
             {"estimate_seconds", r.seconds()},
             {"estimate_terms",
              {{"compute", r.estimate.compute},
@@ -313,6 +333,7 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
         j["global_batch"] = base.training.globalBatch;
         j["enumerated"] = result.enumerated;
         j["rejected_for_memory"] = result.rejectedForMemory;
+        j["twins"] = result.twins;
         j["ranked"] = result.ranked.size();
         j["ranking_seconds"] = result.rankingSeconds;
         nlohmann::json rows = nlohmann::json::array();
@@ -364,7 +385,10 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
             terms += std::string(terms.empty() ? " (largest term: " : ", ") +
                      memoryTermName(static_cast<MemoryTerm>(t)) + " " +
                      std::to_string(result.rejectedBy[t]);
-    out << terms << (terms.empty() ? "" : ")") << "; " << result.ranked.size() << " ranked in "
+    out << terms << (terms.empty() ? "" : ")");
+    if (result.twins > 0)
+        out << "; " << result.twins << " rank orders share a row with a twin (+)";
+    out << "; " << result.ranked.size() << " rows ranked in "
         << units::formatFixed(result.rankingSeconds, 2) << " s ("
         << units::formatFixed(double(result.enumerated) / std::max(result.rankingSeconds, 1e-9), 0)
         << " per second)\n\n";
@@ -375,7 +399,8 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
     for (size_t i = 0; i < std::min(show, result.ranked.size()); ++i) {
         const RankedCandidate& r = result.ranked[i];
         out << "  " << padLeft(std::to_string(i + 1), 4) << "  "
-            << padRight(candidateLabel(r.candidate), 38) << padLeft(seconds(r.seconds()), 11)
+            << padRight(candidateLabel(r.candidate) + (r.twinPlacements ? " +" : ""), 38)
+            << padLeft(seconds(r.seconds()), 11)
             << padLeft(generate::formatBytes(r.memoryBytes), 12)
             << padLeft(units::formatFixed(100 * result.mfu(r.seconds()), 1) + " %", 8);
         if (i < simulated.size())
@@ -385,6 +410,13 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
                            11);
         out << "\n";
     }
+    bool twinShown = false;
+    for (size_t i = 0; i < std::min(show, result.ranked.size()); ++i)
+        twinShown = twinShown || result.ranked[i].twinPlacements;
+    if (twinShown)
+        out << "  + the row stands for other rank orders too, which put every group on the same "
+               "dimension with the same hops\n    (the estimate cannot tell them apart; "
+            << twinPlacementsExample(result, show) << ")\n";
     if (!estimated.empty()) {
         out << "\n  estimate vs simulation on the top " << estimated.size()
             << ": Spearman rank correlation "

@@ -129,13 +129,18 @@ bool PlannerSession::plan(int gpus, int globalBatch) {
                 m_panel->setResult(request, result);
                 const QLocale locale;
                 m_panel->setStatus(
-                    tr("%1 legal configurations, %2 refused for memory, %3 ranked in %4 s. "
-                       "Select one to see its memory and arguments; Simulate top K to "
+                    tr("%1 legal configurations, %2 refused for memory, %3 rows ranked in "
+                       "%4 s%5. Select one to see its memory and arguments; Simulate top K to "
                        "confirm the best by simulation.")
                         .arg(locale.toString(qulonglong(result->enumerated)),
                              locale.toString(qulonglong(result->rejectedForMemory)),
                              locale.toString(qulonglong(result->ranked.size())))
-                        .arg(result->rankingSeconds, 0, 'f', 2));
+                        .arg(result->rankingSeconds, 0, 'f', 2)
+                        .arg(result->twins == 0
+                                 ? QString()
+                                 : tr(" (a row marked + stands for %1 other rank orders in all, "
+                                      "which place every group alike)")
+                                       .arg(locale.toString(qulonglong(result->twins)))));
                 emit planned(true);
             },
             Qt::QueuedConnection);

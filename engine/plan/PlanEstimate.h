@@ -99,7 +99,8 @@ struct Estimate {
 
 /// What of a placement the estimate depends on: the stride class (NetworkCosts::strideClass) of
 /// every group kind's members (-1 for a group of one). Two placements of one shape and ZeRO stage
-/// with the same key have the same estimate, to the bit (the planner estimates such twins once).
+/// with the same key have the same estimate, to the bit (the planner ranks such twins once, as the
+/// first).
 using PlacementKey = std::array<long, 10>; // GroupKind values
 PlacementKey placementKey(const generate::ParallelSpec& parallel, const NetworkCosts& network);
 

@@ -62,6 +62,14 @@ RankedCandidate evaluateCandidate(const PlanRequest& request, const NetworkCosts
     return out;
 }
 
+std::string twinPlacementsText(const RankedCandidate& ranked) {
+    std::string text;
+    for (size_t p = 0; p < placementNames().size(); ++p)
+        if (ranked.twinPlacements & (1u << p))
+            text += (text.empty() ? "" : "; ") + placementNames()[p];
+    return text;
+}
+
 Candidate candidateFromSpec(const generate::GeneratorSpec& spec) {
     const generate::ParallelSpec& p = spec.parallel;
     Candidate c;
@@ -125,7 +133,7 @@ namespace {
 /// What one shape contributes to the result, in the order the sequential loop would add it.
 struct ShapeOutcome {
     std::vector<RankedCandidate> ranked;
-    uint64_t enumerated = 0, rejectedForMemory = 0;
+    uint64_t enumerated = 0, rejectedForMemory = 0, twins = 0;
     std::array<uint64_t, 4> rejectedBy{};
     bool any = false; ///< leastMemory below is set
     RankedCandidate leastMemory;
@@ -147,19 +155,22 @@ ShapeOutcome rankShape(const PlanRequest& request, const NetworkCosts& network,
     bool profiled = false;
     const std::vector<uint8_t> placements = placementsOf(shape, request.placements);
     // The estimate depends on the placement only through its groups' stride classes
-    // (placementKey): each (ZeRO stage, offload, key) is estimated once and shared by its twins,
-    // to the bit.
+    // (placementKey): placements of one key are twins, ranked once as the first of them.
     std::vector<PlacementKey> keys;
+    std::vector<uint8_t> distinct; // the first placement of each key, in placements' order
+    std::vector<uint8_t> twinBits; // per distinct placement: its twins
     for (uint8_t placement : placements) {
         spec.parallel.placement = placementNames()[placement];
-        keys.push_back(placementKey(spec.parallel, network));
+        const PlacementKey key = placementKey(spec.parallel, network);
+        const auto first = std::find(keys.begin(), keys.end(), key);
+        if (first != keys.end()) {
+            twinBits[size_t(first - keys.begin())] |= uint8_t(1u << placement);
+            continue;
+        }
+        keys.push_back(key);
+        distinct.push_back(placement);
+        twinBits.push_back(0);
     }
-    struct Known {
-        int zero; ///< the loop's: ZeRO stage, then offloaded
-        PlacementKey key;
-        Estimate estimate;
-    };
-    std::vector<Known> known;
     for (int zero = 0; zero < zeroStagesOf(shape) * offloadChoicesOf(request); ++zero) {
         const bool offload = zero >= zeroStagesOf(shape); // the same stages, offloaded
         spec.parallel.zeroStage = zero % zeroStagesOf(shape);
@@ -179,28 +190,22 @@ ShapeOutcome rankShape(const PlanRequest& request, const NetworkCosts& network,
             out.rejectedBy[largestTerm(termsOf(memory.memory))] += placements.size();
             continue;
         }
-        for (size_t i = 0; i < placements.size(); ++i) {
-            spec.parallel.placement = placementNames()[placements[i]];
+        out.twins += placements.size() - distinct.size();
+        if (!profiled) {
+            profile = profileShape(shapeSpec, program);
+            profiled = true;
+        }
+        for (size_t i = 0; i < distinct.size(); ++i) {
+            spec.parallel.placement = placementNames()[distinct[i]];
             RankedCandidate ranked;
-            ranked.candidate = candidateOf(shape, spec.parallel.zeroStage, placements[i], offload);
-            auto twin = std::find_if(known.begin(), known.end(), [&](const Known& k) {
-                return k.zero == zero && k.key == keys[i];
-            });
-            if (twin == known.end()) {
-                if (!profiled) {
-                    profile = profileShape(shapeSpec, program);
-                    profiled = true;
-                }
-                known.push_back({zero, keys[i],
-                                 estimateIteration(
-                                     spec, profile, network,
-                                     {request.offloadBytesPerSecond, request.offloadLatencySeconds},
-                                     PipelineModel::ClosedForm)});
-                twin = known.end() - 1;
-            }
-            ranked.estimate = twin->estimate;
+            ranked.candidate = candidateOf(shape, spec.parallel.zeroStage, distinct[i], offload);
+            ranked.estimate =
+                estimateIteration(spec, profile, network,
+                                  {request.offloadBytesPerSecond, request.offloadLatencySeconds},
+                                  PipelineModel::ClosedForm);
             ranked.pipeline = PipelineModel::ClosedForm;
             ranked.memoryBytes = bytes;
+            ranked.twinPlacements = twinBits[i];
             out.ranked.push_back(ranked);
         }
         spec.parallel.placement = placementNames()[0];
@@ -316,6 +321,7 @@ PlanResult rankConfigurations(const PlanRequest& request, const NetworkCosts& ne
     for (ShapeOutcome& o : outcomes) {
         result.enumerated += o.enumerated;
         result.rejectedForMemory += o.rejectedForMemory;
+        result.twins += o.twins;
         for (size_t t = 0; t < o.rejectedBy.size(); ++t)
             result.rejectedBy[t] += o.rejectedBy[t];
         if (o.any && (leastBytes < 0 || o.leastMemory.memoryBytes < leastBytes)) {

@@ -32,13 +32,18 @@ struct RankedCandidate {
     /// How its estimate timed the pipeline (rankConfigurations: the best kWalkedCandidates by
     /// the closed forms are walked).
     PipelineModel pipeline = PipelineModel::Walk;
+    /// Bit p: placementNames()[p] puts every group on the same dimension with the same hops as
+    /// this candidate's placement (the same placementKey), so the estimate cannot tell the two
+    /// apart; such twins are ranked once, as the first placement of the set.
+    uint8_t twinPlacements = 0;
     double seconds() const { return estimate.total(); }
 };
 
 struct PlanResult {
     std::string unsatisfiable; ///< non-empty: nothing could be ranked, and why
-    uint64_t enumerated = 0;   ///< legal candidates
+    uint64_t enumerated = 0;   ///< legal candidates: ranked + rejected for memory + twins
     uint64_t rejectedForMemory = 0;
+    uint64_t twins = 0; ///< candidates ranked as a twin's placement (twinPlacements)
     /// Candidates refused for memory, by their largest term (index: MemoryTerm).
     std::array<uint64_t, 4> rejectedBy{};
     /// Every candidate that fits, fastest estimate first.
@@ -63,6 +68,9 @@ struct PlanResult {
 RankedCandidate evaluateCandidate(const PlanRequest& request, const NetworkCosts& network,
                                   const Candidate& candidate,
                                   PipelineModel pipeline = PipelineModel::Walk);
+
+/// The twin placements of a ranked candidate, "dp,tp,pp; pp,tp,dp"; empty when it has none.
+std::string twinPlacementsText(const RankedCandidate& ranked);
 
 /// The candidate a spec's parallel section describes (its placement must be one of
 /// placementNames(); the micro-batches follow the global batch).

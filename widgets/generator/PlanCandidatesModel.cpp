@@ -97,6 +97,11 @@ QVariant PlanCandidatesModel::data(const QModelIndex& index, int role) const {
                    : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     if (role == Qt::ToolTipRole && column == Simulated && !m_errors[ranked].isEmpty())
         return tr("Not simulated: %1").arg(m_errors[ranked]);
+    if (role == Qt::ToolTipRole && column == Configuration &&
+        m_result->ranked[ranked].twinPlacements)
+        return tr("Also the rank orders %1: they put every group on the same dimension with the "
+                  "same hops, so the estimate cannot tell them apart.")
+            .arg(QString::fromStdString(plan::twinPlacementsText(m_result->ranked[ranked])));
     if (role != Qt::DisplayRole)
         return {};
     const double value = sortValue(ranked, column);
@@ -104,7 +109,8 @@ QVariant PlanCandidatesModel::data(const QModelIndex& index, int role) const {
     case Rank:
         return qulonglong(ranked + 1);
     case Configuration:
-        return QString::fromStdString(plan::candidateLabel(m_result->ranked[ranked].candidate));
+        return QString::fromStdString(plan::candidateLabel(m_result->ranked[ranked].candidate) +
+                                      (m_result->ranked[ranked].twinPlacements ? " +" : ""));
     case Cp:
         return int(value);
     case Recompute:

@@ -40,8 +40,9 @@ TEST(ParallelismCommand, JsonReportsBothRankings) {
         last = row["estimate_seconds"];
         EXPECT_GT(row["simulated_seconds"].get<double>(), 0);
     }
-    EXPECT_EQ(j["enumerated"].get<uint64_t>(),
-              j["ranked"].get<uint64_t>() + j["rejected_for_memory"].get<uint64_t>());
+    EXPECT_EQ(j["enumerated"].get<uint64_t>(), j["ranked"].get<uint64_t>() +
+                                                   j["rejected_for_memory"].get<uint64_t>() +
+                                                   j["twins"].get<uint64_t>());
 }
 
 TEST(ParallelismCommand, PlacementAndBaseline) {

@@ -88,7 +88,7 @@ TEST(PlanMemory, SmallGptAgreesWithTheGeneratorOnEveryCandidate) {
     EXPECT_GT(a.fits, 20);
     EXPECT_GT(a.refused, 20);
     EXPECT_EQ(a.disagreements, 0);
-    EXPECT_EQ(half.rejectedForMemory + half.ranked.size(), half.enumerated);
+    EXPECT_EQ(half.rejectedForMemory + half.ranked.size() + half.twins, half.enumerated);
 }
 
 TEST(PlanMemory, Gpt3On64A100sAgreesWithTheGenerator) {
@@ -143,7 +143,7 @@ TEST(PlanMemory, ContextParallelismAndOffloadAgreeWithTheGenerator) {
     EXPECT_GT(a.withCp, 20);
     EXPECT_GT(a.offloaded, 20);
     EXPECT_EQ(a.disagreements, 0);
-    EXPECT_EQ(half.rejectedForMemory + half.ranked.size(), half.enumerated);
+    EXPECT_EQ(half.rejectedForMemory + half.ranked.size() + half.twins, half.enumerated);
     // The unfused small GPT of the first test compares selective recomputation too.
     PlanRequest unfused{test::smallGpt(), 8};
     unfused.base.training.globalBatch = 16;

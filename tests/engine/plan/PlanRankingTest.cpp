@@ -1,8 +1,8 @@
-// The ranking's shortcuts change no figure: rankConfigurations estimates placements whose groups
-// land on the same dimensions once (PlanEstimate.h: placementKey), builds a shape's profile only
-// once one of its candidates fits, and spreads the shapes over threads. Every ranked candidate's
-// estimate must be, to the bit, the one evaluateCandidate computes for it alone, and the ranking
-// the same on any number of threads.
+// The ranking's shortcuts change no figure: rankConfigurations ranks placements whose groups
+// land on the same dimensions with the same hops once (PlanEstimate.h: placementKey), builds a
+// shape's profile only once one of its candidates fits, and spreads the shapes over threads. Every
+// ranked candidate's estimate must be, to the bit, the one evaluateCandidate computes for it alone,
+// and the ranking the same on any number of threads.
 #include "engine/golden/GoldenSpec.h"
 #include "plan/Planner.h"
 #include "support/SmallGpt.h"
@@ -51,6 +51,7 @@ TEST(PlanRanking, EveryEstimateIsTheCandidatesOwnOnAnyNumberOfThreads) {
     EXPECT_EQ(candidateLabel(one.leastMemory.candidate),
               candidateLabel(three.leastMemory.candidate));
     int withCp = 0, offloaded = 0, walked = 0, closed = 0;
+    uint64_t twins = 0;
     // Per (shape, ZeRO, offload): the distinct estimates of its placements.
     std::map<std::string, std::set<double>> placed;
     std::map<std::string, int> placements;
@@ -73,17 +74,65 @@ TEST(PlanRanking, EveryEstimateIsTheCandidatesOwnOnAnyNumberOfThreads) {
         offloaded += r.candidate.offloadOptimizer;
         placed[withoutPlacement(r.candidate)].insert(r.seconds());
         ++placements[withoutPlacement(r.candidate)];
+        // Its twins, ranked as it: each estimated alone gives its estimate, to the bit.
+        for (uint8_t p = 0; p < placementNames().size(); ++p) {
+            if (!(r.twinPlacements & (1u << p)))
+                continue;
+            ASSERT_NE(p, r.candidate.placement) << label;
+            Candidate twin = r.candidate;
+            twin.placement = p;
+            const RankedCandidate t = evaluateCandidate(request, network, twin, r.pipeline);
+            EXPECT_EQ(t.seconds(), r.seconds()) << label << " and " << placementNames()[p];
+            ++twins;
+        }
     }
+    EXPECT_EQ(twins, one.twins);
+    EXPECT_EQ(one.ranked.size() + one.rejectedForMemory + one.twins, one.enumerated);
     EXPECT_GT(withCp, 100);
     EXPECT_GT(offloaded, 100);
     EXPECT_GT(walked, 100); // pipelines among the best kWalkedCandidates
     EXPECT_GT(closed, 100); // and beyond them
-    // Both kinds occur: placements sharing an estimate (twins) and placements that differ.
-    int shared = 0, differing = 0;
-    for (const auto& [label, estimates] : placed) {
-        shared += int(estimates.size()) < placements[label];
+    // Both kinds occur: twins ranked once, and placements whose estimates differ.
+    int differing = 0;
+    for (const auto& [label, estimates] : placed)
         differing += estimates.size() > 1;
-    }
-    EXPECT_GT(shared, 10);
+    EXPECT_GT(twins, 10u);
     EXPECT_GT(differing, 10);
+}
+
+TEST(PlanRanking, TwinPlacementsAreRankedOnceOnOneSwitch) {
+    // 8 NPUs on one switch: every group is one hop on dimension 0 whatever its stride, so the
+    // orders of tp 2 x dp 4 (tp,dp,pp and dp,tp,pp) are twins, ranked once as Megatron's. On a
+    // ring of 4 times a switch of 2 they are not: tp 2 innermost is 1 hop of the ring, outermost
+    // it crosses the switch.
+    PlanRequest request{test::smallGpt(), 8};
+    request.base.training.globalBatch = 16;
+    request.threads = 1;
+    auto count = [&](const SimulationSpec& s, const std::string& unplaced) {
+        const NetworkCosts network(s.platform, s.system);
+        const PlanResult r = rankConfigurations(request, network);
+        EXPECT_EQ(r.ranked.size() + r.rejectedForMemory + r.twins, r.enumerated);
+        std::vector<const RankedCandidate*> found;
+        for (const RankedCandidate& c : r.ranked)
+            if (withoutPlacement(c.candidate) == unplaced)
+                found.push_back(&c);
+        return found;
+    };
+    Candidate c;
+    c.tp = 2;
+    c.dp = 4;
+    c.microBatch = 4;
+    c.microBatches = 1;
+    const std::string label = withoutPlacement(c);
+    const auto oneSwitch =
+        count(golden::spec({golden::dim(BlockKind::Switch, 8, 300, 1000)}), label);
+    ASSERT_EQ(oneSwitch.size(), 1u) << label;
+    EXPECT_EQ(placementNames()[oneSwitch[0]->candidate.placement], "tp,dp,pp");
+    EXPECT_EQ(twinPlacementsText(*oneSwitch[0]), "dp,tp,pp");
+    const auto twoDims = count(golden::spec({golden::dim(BlockKind::Ring, 4, 300, 1000),
+                                             golden::dim(BlockKind::Switch, 2, 25, 2000)}),
+                               label);
+    ASSERT_EQ(twoDims.size(), 2u) << label;
+    for (const RankedCandidate* r : twoDims)
+        EXPECT_EQ(r->twinPlacements, 0) << candidateLabel(r->candidate);
 }

@@ -111,3 +111,23 @@ TEST(PlanCandidatesModel, CpRecomputeAndOffloadAreColumnsSortableLikeTheOthers) 
     EXPECT_EQ(model.data(model.index(lastSelective, PlanCandidatesModel::Recompute)).toString(),
               "selective");
 }
+
+TEST(PlanCandidatesModel, ARowWithTwinRankOrdersSaysWhichOnes) {
+    // On 4 x 2 switches, tp 2 x dp 4 in either order keeps every group one hop on its dimension.
+    PlanCandidatesModel model;
+    const auto result = ranking(false);
+    ASSERT_GT(result->twins, 0u);
+    model.setResult(result);
+    int marked = 0;
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const QModelIndex cell = model.index(row, PlanCandidatesModel::Configuration);
+        const QString text = model.data(cell).toString();
+        const QString tip = model.data(cell, Qt::ToolTipRole).toString();
+        EXPECT_EQ(text.endsWith(QStringLiteral(" +")), !tip.isEmpty()) << text.toStdString();
+        if (tip.isEmpty())
+            continue;
+        ++marked;
+        EXPECT_TRUE(tip.startsWith(QStringLiteral("Also the rank orders "))) << tip.toStdString();
+    }
+    EXPECT_GT(marked, 0);
+}
