@@ -44,6 +44,7 @@ ModelFigures modelFigures(const generate::ModelSpec& m) {
     }
     f.headFlopsPerToken = 2.0 * m.hidden * m.vocabulary;
     f.denseParameters += double(m.vocabulary) * m.hidden * (m.tiedEmbeddings ? 1 : 2);
+    f.inputEmbeddingParameters = m.tiedEmbeddings ? 0.0 : double(m.vocabulary) * m.hidden;
     return f;
 }
 
@@ -68,7 +69,10 @@ double StepCost::kvBytesPerToken() const {
 }
 
 double StepCost::kvBytesPerTokenPerGpu() const {
-    return isMla(m_model) ? kvBytesPerToken() : kvBytesPerToken() / m_hw.tp;
+    if (isMla(m_model))
+        return kvBytesPerToken();
+    const double kvHeads = m_model.spec.kvHeadCount();
+    return kvBytesPerToken() * std::max(1.0, kvHeads / m_hw.tp) / kvHeads;
 }
 
 double StepCost::computeSeconds(const StepShape& s) const {
@@ -86,7 +90,11 @@ double StepCost::computeSeconds(const StepShape& s) const {
 
     const double denseFlops =
         (tokens * m_model.denseFlopsPerToken + double(s.logits) * m_model.headFlopsPerToken) / g;
-    const double denseBytes = m_model.denseParameters / m_hw.tp * m_hw.weightBytesPerParameter;
+    // Every weight once, but of an untied input embedding only the rows of the step's tokens.
+    const double denseBytes =
+        ((m_model.denseParameters - m_model.inputEmbeddingParameters) / m_hw.tp +
+         std::min(tokens / groups, double(m_model.spec.vocabulary)) * m_model.hidden / m_hw.tp) *
+        m_hw.weightBytesPerParameter;
     double seconds = std::max(denseFlops / flops, denseBytes / bytes);
 
     if (m_model.experts > 0) {

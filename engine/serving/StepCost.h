@@ -84,6 +84,9 @@ struct ModelFigures {
     double coreFlopsDecode = 0;
     double kvElementsPerToken = 0; ///< cached elements per token, all layers
     double denseParameters = 0;    ///< replicated over attention groups, split over tp
+    /// Of denseParameters, an input embedding table of its own (untied): held, but a step reads
+    /// only its tokens' rows of it.
+    double inputEmbeddingParameters = 0;
     double expertParameters = 0;   ///< routed experts of all layers, split over all GPUs
     int experts = 0;
     int topK = 0;
@@ -103,7 +106,8 @@ public:
     double computeSeconds(const StepShape& shape) const;
     /// Weight bytes held by each GPU.
     double weightBytesPerGpu() const;
-    /// KV-cache bytes of one token on each GPU holding it (TP splits the heads).
+    /// KV-cache bytes of one token on each GPU holding it: TP splits the KV heads, and with more
+    /// GPUs than KV heads each GPU holds one (replicated).
     double kvBytesPerTokenPerGpu() const;
     /// KV-cache bytes of one token of one request, all layers, whole model (P/D transfers).
     double kvBytesPerToken() const;

@@ -199,6 +199,7 @@ ModelFigures ffnPart(const ModelFigures& model, const generate::ModelSpec& spec)
     f.denseParameters = model.denseParameters - attention -
                         double(spec.vocabulary) * spec.hidden * (spec.tiedEmbeddings ? 1 : 2);
     f.denseFlopsPerToken = model.denseFlopsPerToken - 2.0 * attention;
+    f.inputEmbeddingParameters = 0;
     f.headFlopsPerToken = 0;
     f.coreFlopsPrefill = f.coreFlopsDecode = 0;
     f.kvElementsPerToken = 0;

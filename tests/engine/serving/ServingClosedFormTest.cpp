@@ -4,6 +4,7 @@
 // operation model.
 #include "ServingTestSupport.h"
 #include "core/Error.h"
+#include "generate/ModelPresets.h"
 #include "serving/Deployment.h"
 #include "serving/ServingRun.h"
 
@@ -18,6 +19,11 @@ namespace {
 // and SwiGLU 3*4096*14336; 32 layers; untied embeddings 2*128256*4096.
 constexpr double kLayerParams = 4096.0 * 4096 * 2 + 2 * 4096.0 * 1024 + 3 * 4096.0 * 14336;
 constexpr double kParams = 32 * kLayerParams + 2 * 128256.0 * 4096;
+// A step reads every weight once, but of the untied input embedding only its tokens' rows.
+constexpr double kInputTable = 128256.0 * 4096;
+constexpr double weightBytesRead(double tokens) {
+    return 2 * (kParams - kInputTable) + 2 * 4096.0 * tokens;
+}
 constexpr double kKvBytesPerToken = 32 * 2 * 8 * 128 * 2.0; // K and V, BF16
 constexpr double kHbm = 3350e9 * 0.8;                       // H100 HBM x bandwidth-efficiency
 constexpr const char* kRoofline = "model: llama3-8b\n  gpu: h100\n  compute-model: roofline\n";
@@ -32,12 +38,14 @@ StepShape decodeShape(int batch, double contextEach) {
 } // namespace
 
 TEST(ServingClosedForm, DecodeStepOfLlama8bIsItsWeightsAndCacheOverHbmBandwidth) {
-    // A decode step of a few requests is memory-bound: every weight once, plus each request's
-    // cache: t = (2 bytes x params + requests x context x KV bytes per token) / (HBM x 0.8).
+    // A decode step of a few requests is memory-bound: every weight once (of the input table
+    // only the requests' rows), plus each request's cache:
+    // t = (2 bytes x (params - input table + requests x hidden) + requests x context x KV bytes
+    // per token) / (HBM x 0.8).
     const SimulationSpec spec = servingtest::project(kRoofline);
     const Deployment d = buildDeployment(spec, 1000);
     for (int batch : {1, 8, 32}) {
-        const double expected = (2 * kParams + batch * 1001.0 * kKvBytesPerToken) / kHbm;
+        const double expected = (weightBytesRead(batch) + batch * 1001.0 * kKvBytesPerToken) / kHbm;
         EXPECT_NEAR(d.pools[0].timing->stepSeconds(decodeShape(batch, 1001)), expected,
                     1e-9 * expected)
             << batch;
@@ -77,7 +85,7 @@ TEST(ServingClosedForm, LoneRequestTtftIsItsPrefillAndTpotOneDecodeStep) {
     for (int k = 1; k <= 49; ++k)
         decode += d.pools[0].timing->stepSeconds(decodeShape(1, 1000 + k));
     EXPECT_NEAR(r.summary.tpot.p50, decode / 49, 1e-12);
-    EXPECT_NEAR(r.summary.tpot.p50, (2 * kParams + 1025 * kKvBytesPerToken) / kHbm, 1e-6);
+    EXPECT_NEAR(r.summary.tpot.p50, (weightBytesRead(1) + 1025 * kKvBytesPerToken) / kHbm, 1e-6);
     EXPECT_EQ(r.summary.itl.count, 49);
     EXPECT_NEAR(r.summary.queueing.max, 0, 1e-12);
 }
@@ -93,7 +101,7 @@ TEST(ServingClosedForm, FixedBatchDecodesAtBatchOverStepTime) {
     ASSERT_EQ(r.summary.completed, 32);
     double steps = 0;
     for (int k = 1; k <= 200; ++k)
-        steps += (2 * kParams + 32 * (128.0 + k) * kKvBytesPerToken) / kHbm;
+        steps += (weightBytesRead(32) + 32 * (128.0 + k) * kKvBytesPerToken) / kHbm;
     const double throughput = 32 * 200 / (r.requests[0].lastToken - r.requests[0].firstToken);
     EXPECT_NEAR(throughput, 32 / (steps / 200), 1e-3 * throughput);
     EXPECT_EQ(r.summary.iterations, 201);
@@ -131,7 +139,7 @@ TEST(ServingClosedForm, SameInputSameResult) {
 TEST(ServingClosedForm, TwoPipelineStagesAddTheirHalvesAndTheTransferBetweenThem) {
     // pp = 2: each stage holds 16 of Llama-3 8B's 32 layers (and half the embeddings) on its own
     // H100, so a lone decode token reads half the weights and half its cache on each:
-    //   stage = (params + context x KV bytes / 2) / (HBM x 0.8)    (half of 2 bytes x params)
+    //   stage = (weight bytes read + context x KV bytes) / 2 / (HBM x 0.8)
     // and then crosses the 50 GB/s, 5 us link to the other stage: 4,096 x 2 B / 50 GB/s + 5 us.
     // Per token: the two halves' computation plus that transfer.
     const std::string pp2 = std::string(kRoofline) + "  pp: 2\n";
@@ -140,15 +148,15 @@ TEST(ServingClosedForm, TwoPipelineStagesAddTheirHalvesAndTheTransferBetweenThem
     EXPECT_EQ(d2.gpus, 2);
     const double transfer = 4096 * 2.0 / 50e9 + 5e-6;
     for (double context : {1.0, 1001.0, 8000.0}) {
-        const double half = (kParams + context * kKvBytesPerToken / 2) / kHbm;
+        const double half = (weightBytesRead(1) + context * kKvBytesPerToken) / 2 / kHbm;
         EXPECT_NEAR(d2.pools[0].timing->stepSeconds(decodeShape(1, context)), 2 * half + transfer,
                     1e-9 * half)
             << context;
     }
     const ServingResult r = runServing(two, {Request{0, 0.0, 1000, 50, 0}});
     ASSERT_EQ(r.summary.completed, 1);
-    EXPECT_NEAR(r.summary.tpot.p50, (2 * kParams + 1025 * kKvBytesPerToken) / kHbm + transfer,
-                1e-6);
+    EXPECT_NEAR(r.summary.tpot.p50,
+                (weightBytesRead(1) + 1025 * kKvBytesPerToken) / kHbm + transfer, 1e-6);
     // The 1,000-token prompt runs as two micro-batches of 500: the first through both stages
     // (with its 500 tokens' transfer), the second one stage behind it.
     StepShape prefill;
@@ -174,5 +182,19 @@ TEST(ServingClosedForm, PipelineStagesMoreThanLayersAreRefused) {
     } catch (const Error& e) {
         EXPECT_EQ(e.where().keyPath, "serving.pp");
         EXPECT_NE(e.message().find("found 33"), std::string::npos) << e.message();
+    }
+}
+
+TEST(ServingClosedForm, MoreTensorParallelGpusThanKvHeadsEachHoldOneHead) {
+    // Llama-3 8B has 8 KV heads: tp 2 to 8 split them (131,072 B per token / tp), and at tp 16
+    // each GPU holds one head, replicated: 131,072 / 8 = 16,384 B, not 8,192. The capacity and
+    // the cache read per step follow.
+    const ModelFigures model = modelFigures(generate::presetSpec("llama3-8b").model);
+    for (int tp : {1, 2, 8, 16, 32}) {
+        ReplicaHardware hw;
+        hw.gpus = hw.tp = tp;
+        EXPECT_DOUBLE_EQ(StepCost(model, hw).kvBytesPerTokenPerGpu(),
+                         kKvBytesPerToken / std::min(tp, 8))
+            << tp;
     }
 }
