@@ -9,6 +9,7 @@
 #include "generate/GeneratorSettings.h"
 #include "generate/GeneratorValues.h"
 #include "generate/ModelFigures.h"
+#include "hardware/Accelerator.h"
 #include "plan/MegatronArgs.h"
 #include "plan/PlanSimulation.h"
 #include "plan/Planner.h"
@@ -96,7 +97,8 @@ std::vector<FlagSpec> parallelismFlags() {
          "(\"layers: 60\" per line, \"preset: NAME\" the start)",
          ""},
         {"set", "KEY=VALUE,..", "parallelism: generate-llm settings over the model's", ""},
-        {"gpu", "NAME", "parallelism: the accelerator (peak, HBM) of the roofline", "the preset's"},
+        {"gpu", "NAME", "parallelism: the accelerator (peak, HBM) of the roofline",
+         "the project's platform.accelerator, else the preset's"},
         {"gpus", "N", "parallelism: GPUs (the platform's outermost dimension is resized)",
          "the platform's"},
         {"global-batch", "B", "parallelism: sequences per iteration", "the model's"},
@@ -150,6 +152,18 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
     }
     if (args.has("gpu"))
         values["gpu"] = args.value("gpu");
+    std::vector<std::string> warnings;
+    SimulationSpec spec = loadProject(project, &warnings);
+    // The project's accelerator stands for a gpu neither --gpu nor the model names, as it does
+    // for a sweep's generate: section.
+    std::string gpuSource = args.has("gpu")       ? "--gpu"
+                            : values.count("gpu") ? "the model's gpu"
+                                                  : "";
+    if (!values.count("gpu") && !spec.platform.accelerator.empty()) {
+        values["gpu"] =
+            hardware::findAccelerator(spec.platform.accelerator, "platform.accelerator").name;
+        gpuSource = "the project's platform.accelerator";
+    }
     // The split is what the planner chooses: a model that sets one would be silently overruled.
     for (const char* parallel : {"tp", "pp", "dp", "cp", "ep", "npus"})
         if (values.count(parallel))
@@ -196,8 +210,6 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
     std::ostream& err = mpi && mpi->rank() != 0 ? silent : stdErr;
     if (mpi)
         err << "  MPI: " << mpi->size() << " ranks, each batch of simulations split over them\n";
-    std::vector<std::string> warnings;
-    SimulationSpec spec = loadProject(project, &warnings);
     for (const std::string& w : warnings)
         err << "astrolabe-cli: warning: " << w << "\n";
     applyBackendOption(args.value("backend"), spec.options.backend);
@@ -329,6 +341,9 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
         nlohmann::json j;
         j["project"] = project;
         j["model"] = base.model.name;
+        j["gpu"] = {{"name", values.count("gpu") ? values.at("gpu") : std::string()},
+                    {"peak_tflops", base.compute.peakTflops},
+                    {"hbm_gib", base.compute.hbmCapacityGiB}};
         j["gpus"] = gpus;
         j["global_batch"] = base.training.globalBatch;
         j["enumerated"] = result.enumerated;
@@ -377,6 +392,11 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
 
     out << "Parallelism plan: " << base.model.name << " on " << gpus << " GPUs of " << project
         << ", global batch " << base.training.globalBatch << "\n";
+    out << "  GPU: "
+        << (values.count("gpu") ? values.at("gpu") + " (" + gpuSource + ")"
+                                : std::string("the model preset's"))
+        << ": " << units::formatFixed(base.compute.peakTflops, 1) << " TFLOP/s peak, "
+        << units::formatFixed(base.compute.hbmCapacityGiB, 2) << " GiB HBM\n";
     out << "  " << result.enumerated << " legal configurations; " << result.rejectedForMemory
         << " refused for memory";
     std::string terms;

@@ -91,6 +91,30 @@ TEST(ParallelismCommand, PlacementAndBaseline) {
         << loose.err;
 }
 
+// The planner took the model preset's GPU (an H100) on the Selene project, whose
+// platform.accelerator is the A100 80 GB: 337 TFLOP/s on an "A100" of 312 peak.
+TEST(ParallelismCommand, TheProjectsAcceleratorIsTheGpuUnlessOneIsGiven) {
+    auto gpuOf = [](std::vector<std::string> extra) {
+        std::vector<std::string> args{"optimize", "parallelism", kSelene, "--model", "gpt2-124m",
+                                      "--set",    "layers=2",    "--top", "0",       "--json"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto r = cli(args);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return nlohmann::json::parse(r.out)["gpu"];
+    };
+    const nlohmann::json project = gpuOf({});
+    EXPECT_EQ(project["name"], "a100-80gb");
+    EXPECT_DOUBLE_EQ(project["peak_tflops"].get<double>(), 312.0);
+    const nlohmann::json given = gpuOf({"--gpu", "h100"});
+    EXPECT_EQ(given["name"], "h100");
+    EXPECT_GT(given["peak_tflops"].get<double>(), 900.0);
+    const auto text = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--set",
+                           "layers=2", "--top", "0"});
+    EXPECT_NE(text.out.find("GPU: a100-80gb (the project's platform.accelerator): 312.0 TFLOP/s"),
+              std::string::npos)
+        << text.out;
+}
+
 TEST(ParallelismCommand, UnsatisfiableRequestsNameTheConstraint) {
     // 12 GPUs on a platform of 8-GPU nodes.
     auto r = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--gpus", "12"});
