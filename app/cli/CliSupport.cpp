@@ -6,6 +6,7 @@
 #include "serving/ServingRun.h"
 #include "yaml/ProjectValues.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -107,6 +108,17 @@ void applyBackendOption(const std::string& text, NetworkBackend& backend) {
     } catch (const Error& e) {
         throw UsageError(std::string("--backend: ") + e.what());
     }
+}
+
+std::string padRight(std::string text, size_t width) {
+    text.resize(std::max(text.size(), width), ' ');
+    return text;
+}
+
+std::string padLeft(std::string text, size_t width) {
+    if (text.size() < width)
+        text.insert(0, width - text.size(), ' ');
+    return text;
 }
 
 } // namespace astrolabe::cli

@@ -32,4 +32,9 @@ void refuseServingProject(const SimulationSpec& spec, const std::string& command
 /// folder: the files would be "runs/.0.et"), astrolabe::Error when the folder cannot be made.
 void makePrefixFolder(const std::string& prefix);
 
+/// `text` with spaces after it (padRight) or before it (padLeft) up to `width` characters; a
+/// longer text is kept whole.
+std::string padRight(std::string text, size_t width);
+std::string padLeft(std::string text, size_t width);
+
 } // namespace astrolabe::cli

@@ -32,17 +32,6 @@ std::string seconds(double s) {
     return s >= 1 ? units::formatFixed(s, 3) + " s" : units::formatFixed(s * 1e3, 2) + " ms";
 }
 
-std::string padRight(std::string text, size_t width) {
-    text.resize(std::max(text.size(), width), ' ');
-    return text;
-}
-
-std::string padLeft(std::string text, size_t width) {
-    if (text.size() < width)
-        text.insert(0, width - text.size(), ' ');
-    return text;
-}
-
 /// "rank 17 [tp,dp,pp] also stands for dp,tp,pp": the first shown row with twins.
 std::string twinPlacementsExample(const PlanResult& result, size_t shown) {
     for (size_t i = 0; i < std::min(shown, result.ranked.size()); ++i)

@@ -87,27 +87,23 @@ int rateSearch(const SimulationSpec& spec, const std::string& attainmentText, st
                          attainmentText + "\"");
     serving::RateSearchOptions options;
     options.attainment = attainment;
-    char line[200];
-    std::snprintf(line, sizeof line,
-                  "Rate search: the highest rate at which %.4g%% of requests meet TTFT <= %.4g ms "
-                  "and TPOT <= %.4g ms\n",
-                  attainment * 100, spec.serving.ttftSloNs / 1e6, spec.serving.tpotSloNs / 1e6);
-    out << line;
+    // Four significant digits, never e-notation.
+    auto n = [](double value) { return units::formatPlain(value, 4); };
+    out << "Rate search: the highest rate at which " << n(attainment * 100)
+        << "% of requests meet TTFT <= " << n(spec.serving.ttftSloNs / 1e6)
+        << " ms and TPOT <= " << n(spec.serving.tpotSloNs / 1e6) << " ms\n";
     const serving::RateSearchResult result =
-        serving::searchRate(spec, options, [&out](const serving::RateProbe& p) {
-            char row[200];
-            std::snprintf(row, sizeof row,
-                          "  rate %9.4g requests/s: %5.1f%% meet the SLOs, TTFT p99 %.4g ms, "
-                          "TPOT p99 %.4g ms, %.4g output tokens/s per GPU  %s\n",
-                          p.rate, p.summary.sloAttainment * 100, p.summary.ttft.p99 * 1e3,
-                          p.summary.tpot.p99 * 1e3, p.summary.outputTokensPerGpuSecond,
-                          p.meets ? "meets" : "fails");
-            out << row << std::flush;
+        serving::searchRate(spec, options, [&out, &n](const serving::RateProbe& p) {
+            out << "  rate " << padLeft(n(p.rate), 9) << " requests/s: "
+                << padLeft(units::formatFixed(p.summary.sloAttainment * 100, 1), 5)
+                << "% meet the SLOs, TTFT p99 " << n(p.summary.ttft.p99 * 1e3) << " ms, TPOT p99 "
+                << n(p.summary.tpot.p99 * 1e3) << " ms, " << n(p.summary.outputTokensPerGpuSecond)
+                << " output tokens/s per GPU  " << (p.meets ? "meets" : "fails") << "\n"
+                << std::flush;
         });
-    std::snprintf(line, sizeof line,
-                  "  highest rate meeting the target: %.4g requests/s (%zu runs%s)\n", result.rate,
-                  result.probes.size(), result.converged ? "" : ", stopped before converging");
-    out << line;
+    out << "  highest rate meeting the target: " << n(result.rate) << " requests/s ("
+        << result.probes.size() << " runs"
+        << (result.converged ? "" : ", stopped before converging") << ")\n";
     return result.rate > 0 ? kExitOk : kExitFailure;
 }
 

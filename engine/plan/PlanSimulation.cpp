@@ -69,12 +69,20 @@ void resizePlatform(PlatformSpec& platform, int npus) {
                     "GPUs: the platform is a graph of " + std::to_string(platform.npuCount()) +
                         " NPUs; plan for that count, or use a dimensional platform");
     const int inner = platform.npuCount() / platform.dimensions.back().size;
-    if (npus % inner != 0 || npus / inner < 2)
+    if (npus % inner != 0)
         throw Error(ErrorKind::Validation,
-                    "GPUs not divisible: " + std::to_string(npus) +
-                        " is not a multiple (at least twice) of the " + std::to_string(inner) +
+                    "GPUs not divisible: " + std::to_string(npus) + " is not a multiple of the " +
+                        std::to_string(inner) +
                         " NPUs of the platform's inner dimensions; the planner grows the "
                         "outermost dimension only");
+    if (npus / inner < 2)
+        throw Error(ErrorKind::Validation,
+                    "GPUs: " + std::to_string(npus) + " would leave the outermost dimension " +
+                        std::to_string(npus / inner) +
+                        " NPU wide; the planner resizes that dimension and keeps it at 2 or "
+                        "more: plan for at least " +
+                        std::to_string(2 * inner) +
+                        " GPUs, or for one node on a project of that node alone");
     platform.dimensions.back().size = npus / inner;
 }
 

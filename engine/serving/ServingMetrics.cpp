@@ -1,3 +1,4 @@
+#include "core/Units.h"
 #include "serving/ServingResult.h"
 
 #include <algorithm>
@@ -104,41 +105,40 @@ const char* poolRoleName(PoolRole role) {
 }
 
 std::vector<std::string> summaryLines(const ServingSummary& s) {
+    // Four significant digits, never e-notation (a TTFT of 141,600 ms reads as such).
+    auto n = [](double value) { return units::formatPlain(value, 4); };
+    auto ms = [&n](double seconds) { return n(seconds * 1e3) + " ms"; };
     std::vector<std::string> out;
-    char line[256];
     auto add = [&](const char* name, const Percentiles& p) {
-        std::snprintf(line, sizeof line,
-                      "%-10s p50 %.4g ms  p90 %.4g ms  p99 %.4g ms  mean %.4g ms  (n=%lld)", name,
-                      p.p50 * 1e3, p.p90 * 1e3, p.p99 * 1e3, p.mean * 1e3,
-                      static_cast<long long>(p.count));
-        out.emplace_back(line);
+        char label[16];
+        std::snprintf(label, sizeof label, "%-10s", name);
+        if (p.count == 0) {
+            out.push_back(std::string(label) + " none (n=0)");
+            return;
+        }
+        out.push_back(std::string(label) + " p50 " + ms(p.p50) + "  p90 " + ms(p.p90) + "  p99 " +
+                      ms(p.p99) + "  mean " + ms(p.mean) + "  (n=" + std::to_string(p.count) + ")");
     };
-    std::snprintf(line, sizeof line, "requests  %lld completed of %lld over %.4g s on %d GPUs",
-                  static_cast<long long>(s.completed), static_cast<long long>(s.requests),
-                  s.durationSeconds, s.gpus);
-    out.emplace_back(line);
+    out.push_back("requests  " + std::to_string(s.completed) + " completed of " +
+                  std::to_string(s.requests) + " over " + n(s.durationSeconds) + " s on " +
+                  std::to_string(s.gpus) + " GPUs");
     add("TTFT", s.ttft);
     add("TPOT", s.tpot);
     add("ITL", s.itl);
     add("E2E", s.e2e);
     add("queueing", s.queueing);
-    std::snprintf(line, sizeof line,
-                  "throughput %.4g requests/s, %.4g input tokens/s, %.4g output tokens/s, "
-                  "%.4g output tokens/s per GPU",
-                  s.requestsPerSecond, s.inputTokensPerSecond, s.outputTokensPerSecond,
-                  s.outputTokensPerGpuSecond);
-    out.emplace_back(line);
-    std::snprintf(line, sizeof line,
-                  "goodput   %.4g requests/s (%.4g per GPU), %.1f%% of requests meet TTFT <= %.4g "
-                  "ms and TPOT <= %.4g ms",
-                  s.goodputRequestsPerSecond, s.goodputPerGpu, s.sloAttainment * 100,
-                  s.ttftSloSeconds * 1e3, s.tpotSloSeconds * 1e3);
-    out.emplace_back(line);
-    std::snprintf(line, sizeof line,
-                  "KV cache  peak %.1f%%, mean %.1f%% occupied; %lld preemptions; %lld iterations",
-                  s.peakKvOccupancy * 100, s.meanKvOccupancy * 100,
-                  static_cast<long long>(s.preemptions), static_cast<long long>(s.iterations));
-    out.emplace_back(line);
+    out.push_back("throughput " + n(s.requestsPerSecond) + " requests/s, " +
+                  n(s.inputTokensPerSecond) + " input tokens/s, " + n(s.outputTokensPerSecond) +
+                  " output tokens/s, " + n(s.outputTokensPerGpuSecond) +
+                  " output tokens/s per GPU");
+    out.push_back("goodput   " + n(s.goodputRequestsPerSecond) + " requests/s (" +
+                  n(s.goodputPerGpu) + " per GPU), " +
+                  units::formatFixed(s.sloAttainment * 100, 1) + "% of requests meet TTFT <= " +
+                  ms(s.ttftSloSeconds) + " and TPOT <= " + ms(s.tpotSloSeconds));
+    out.push_back("KV cache  peak " + units::formatFixed(s.peakKvOccupancy * 100, 1) + "%, mean " +
+                  units::formatFixed(s.meanKvOccupancy * 100, 1) + "% occupied; " +
+                  std::to_string(s.preemptions) + " preemptions; " + std::to_string(s.iterations) +
+                  " iterations");
     return out;
 }
 

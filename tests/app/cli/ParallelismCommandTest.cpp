@@ -120,6 +120,12 @@ TEST(ParallelismCommand, UnsatisfiableRequestsNameTheConstraint) {
     auto r = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--gpus", "12"});
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("GPUs not divisible"), std::string::npos) << r.err;
+    // One node of them: divisible, but the outer dimension would be one NPU wide.
+    r = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--gpus", "8"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("would leave the outermost dimension 1 NPU wide"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("plan for at least 16 GPUs"), std::string::npos) << r.err;
     // A global batch of 3 on 32 GPUs: dp is at least 4 (tp <= 4 for 12 heads, pp <= 2 layers).
     r = cli({"optimize", "parallelism", kSelene, "--model", "gpt2-124m", "--set", "layers=2",
              "--global-batch", "3", "--top", "0"});

@@ -177,3 +177,24 @@ TEST(ServingRecords, AStoredRunReadsBackItsKvOccupancyAndPreemptionsOverTime) {
     expectSameRecords(r, back);
     EXPECT_EQ(back.summary.preemptions, r.summary.preemptions);
 }
+
+// The report lines a run stores and `serve` prints: large figures in plain digits (a TTFT of
+// 141,592 ms was "1.416e+05 ms"), and a percentile with no sample says so (a TPOT of outputs of
+// one token read "p50 0 ms ... (n=0)").
+TEST(ServingRecords, SummaryLinesWriteNoENotationAndNoFiguresWithoutSamples) {
+    ServingSummary s;
+    s.requests = s.completed = 3000;
+    s.durationSeconds = 322.3;
+    s.gpus = 8;
+    s.ttft = {141.5926, 150.0, 160.0, 145.0, 170.0, 3000};
+    s.tpot = {};
+    s.inputTokensPerSecond = 34961.2;
+    const std::vector<std::string> lines = summaryLines(s);
+    std::string all;
+    for (const std::string& line : lines)
+        all += line + "\n";
+    EXPECT_EQ(all.find("e+"), std::string::npos) << all;
+    EXPECT_NE(all.find("TTFT       p50 141593 ms  p90 150000 ms"), std::string::npos) << all;
+    EXPECT_NE(all.find("TPOT       none (n=0)"), std::string::npos) << all;
+    EXPECT_NE(all.find("34961 input tokens/s"), std::string::npos) << all;
+}
