@@ -45,6 +45,13 @@ std::vector<std::string> megatronArguments(const generate::GeneratorSpec& spec) 
     }
     out.push_back(flag("seq-length", m.sequence));
     out.push_back(flag("max-position-embeddings", m.sequence));
+    // Megatron's defaults are GPT's: LayerNorm, biases, learned absolute positions.
+    if (!m.biases) {
+        out.push_back("--normalization RMSNorm");
+        out.push_back("--disable-bias-linear");
+    }
+    if (!m.learnedPositions)
+        out.push_back("--position-embedding-type rope");
     if (m.swiglu)
         out.push_back("--swiglu");
     if (!m.tiedEmbeddings)
@@ -99,7 +106,25 @@ std::vector<std::string> nemoOverrides(const generate::GeneratorSpec& spec) {
     } else {
         out.push_back(set("activations_checkpoint_granularity", "null"));
     }
-    out.push_back(set("optim.name", p.zeroStage >= 1 ? "distributed_fused_adam" : "fused_adam"));
+    // ZeRO 1 and 2: the distributed optimizer shards the states (and the gradients it reduces
+    // into them); ZeRO 3 shards the weights too, which is NeMo's FSDP.
+    if (p.zeroStage == 3) {
+        out.push_back(set("fsdp", "true"));
+        out.push_back(set("fsdp_sharding_strategy", "full"));
+        out.push_back(set("optim.name", "fused_adam"));
+    } else {
+        out.push_back(
+            set("optim.name", p.zeroStage >= 1 ? "distributed_fused_adam" : "fused_adam"));
+    }
+    const generate::ModelSpec& m = spec.model;
+    if (!m.biases) {
+        out.push_back(set("normalization", "rmsnorm"));
+        out.push_back(set("bias", "false"));
+    }
+    if (!m.learnedPositions)
+        out.push_back(set("position_embedding_type", "rope"));
+    if (m.swiglu)
+        out.push_back(set("activation", "fast-swiglu"));
     return out;
 }
 

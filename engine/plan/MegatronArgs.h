@@ -14,6 +14,9 @@
 //   placement              Megatron orders tp, cp, ep, dp, pp innermost first ("tp-cp-ep-dp-pp");
 //                          another order is printed as a note (newer Megatron-core takes
 //                          --use-tp-pp-dp-mapping for tp, pp, dp).
+//   Llama-style model      --normalization RMSNorm --disable-bias-linear (no biases),
+//                          --position-embedding-type rope (no learned positions), --swiglu
+//   NeMo, ZeRO 3           model.fsdp=true, fsdp_sharding_strategy=full (the weights sharded)
 // The model's shape follows (--num-layers, --hidden-size, ...) so the command runs as printed.
 
 #include "generate/GeneratorSpec.h"

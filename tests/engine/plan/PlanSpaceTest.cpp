@@ -135,3 +135,34 @@ TEST(MegatronArgs, InterleavedGpt3WithSequenceParallelism) {
     EXPECT_NE(std::find(nemo.begin(), nemo.end(), "model.virtual_pipeline_model_parallel_size=2"),
               nemo.end());
 }
+
+// A Llama planned for Megatron described a GPT (LayerNorm, biases, learned positions: Megatron's
+// defaults), and a ZeRO-3 plan for NeMo asked for the distributed optimizer, which keeps the
+// weights whole on every GPU.
+TEST(MegatronArgs, LlamaGetsItsNormPositionsAndBiasesAndZero3IsNemosFsdp) {
+    PlanRequest request{generate::presetSpec("llama3-8b"), 16};
+    request.base.training.globalBatch = 64;
+    Candidate c{2, 1, 8, 1, 1, 4, 2, 3, true, false, 0};
+    const generate::GeneratorSpec spec = candidateSpec(request, c);
+    const std::vector<std::string> args = megatronArguments(spec);
+    auto has = [](const std::vector<std::string>& list, const std::string& a) {
+        return std::find(list.begin(), list.end(), a) != list.end();
+    };
+    EXPECT_TRUE(has(args, "--normalization RMSNorm"));
+    EXPECT_TRUE(has(args, "--disable-bias-linear"));
+    EXPECT_TRUE(has(args, "--position-embedding-type rope"));
+    EXPECT_TRUE(has(args, "--swiglu"));
+    const std::vector<std::string> nemo = nemoOverrides(spec);
+    EXPECT_TRUE(has(nemo, "model.fsdp=true"));
+    EXPECT_TRUE(has(nemo, "model.fsdp_sharding_strategy=full"));
+    EXPECT_FALSE(has(nemo, "model.optim.name=distributed_fused_adam"));
+    EXPECT_TRUE(has(nemo, "model.normalization=rmsnorm"));
+    EXPECT_TRUE(has(nemo, "model.position_embedding_type=rope"));
+    // GPT keeps Megatron's defaults: no such flags.
+    PlanRequest gpt{generate::presetSpec("gpt3-175b"), 1024};
+    gpt.base.training.globalBatch = 1536;
+    const std::vector<std::string> gptArgs =
+        megatronArguments(candidateSpec(gpt, Candidate{8, 8, 16, 1, 1, 1, 96, 1, true, true, 0}));
+    EXPECT_FALSE(has(gptArgs, "--normalization RMSNorm"));
+    EXPECT_FALSE(has(gptArgs, "--position-embedding-type rope"));
+}
