@@ -38,6 +38,9 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
     ModelFigures f;
     f.npus = static_cast<int>(par.npus()); // validated: at most kMaxNpus
     f.microBatches = spec.microBatches();
+    f.globalBatch = spec.training.globalBatch;
+    f.microBatch = spec.training.microBatch;
+    f.dataParallel = spec.parallel.dp;
     const double m = f.microBatches;
     const double replicas = double(par.tp) * par.cp * par.dp; // ranks per stage
     if (model.kind == ModelKind::Transformer) { // Megatron's closed form: dense models only
@@ -135,7 +138,15 @@ std::string formatFigures(const ModelFigures& f) {
                            (f.activeParameters < f.parameters
                                 ? " (active per token " + formatCount(f.activeParameters) + ")"
                                 : ""));
-    line("tokens per iteration", formatCount(f.tokens));
+    // How the batch is made, so that a batch that followed dp (--npus without --global-batch
+    // keeps the micro-batches per pipeline) is visible.
+    line("tokens per iteration",
+         formatCount(f.tokens) + (f.globalBatch > 0 && f.microBatch > 0
+                                      ? " (global batch " + std::to_string(f.globalBatch) + " = " +
+                                            std::to_string(f.microBatches) + " micro-batches x " +
+                                            std::to_string(f.microBatch) + " x dp " +
+                                            std::to_string(f.dataParallel) + ")"
+                                      : ""));
     line("model FLOPs", formatCount(f.modelFlops) + "FLOP (3 x forward)");
     line("hardware FLOPs", formatCount(f.hardwareFlops) + (f.hardwareFlops > f.modelFlops
                                                                ? "FLOP (with recomputation)"

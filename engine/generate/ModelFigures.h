@@ -42,6 +42,8 @@ struct ModelFigures {
     double parameters = 0;       ///< elements, whole model
     double activeParameters = 0; ///< per token (MoE); = parameters for dense models
     double tokens = 0;           ///< per iteration (sequences x sequence length; samples otherwise)
+    int globalBatch = 0;         ///< sequences (samples) per iteration
+    int microBatch = 0, dataParallel = 0; ///< sequences per micro-batch; the dp degree
     double modelFlops = 0;
     double hardwareFlops = 0;
     double sixNT = 0;

@@ -38,8 +38,10 @@
 namespace astrolabe::generate {
 
 enum class BatchRule : uint8_t {
-    GlobalBatchFixed,  ///< the global batch is a given: dp must divide it (CLI, config files)
-    MicroBatchesFixed, ///< micro-batches per pipeline are kept; the global batch scales with dp
+    GlobalBatchFixed, ///< the global batch is a given: dp must divide it (--global-batch given)
+    /// Micro-batches per pipeline are kept; the global batch scales with dp (--npus without
+    /// --global-batch: the preset's micro-batches; model-info's figures say the batch made).
+    MicroBatchesFixed,
 };
 
 struct ParallelFit {

@@ -85,6 +85,14 @@ TEST(GenerateLlmCli, NpusFitsTheParallelism) {
     r = cli({"model-info", "--preset", "gpt2-124m", "--npus", "7", "--global-batch", "512"});
     EXPECT_EQ(r.code, 1);
     EXPECT_TRUE(contains(r.err, "global batch 512")) << r.err;
+    // Without --global-batch the preset's micro-batches per pipeline stay and the batch follows
+    // dp (GPT-3's 1,536 sequences become 768 on 512 NPUs): the figures say how it was made.
+    r = cli({"model-info", "--preset", "gpt3-175b", "--npus", "512"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "(global batch 768 = 96 micro-batches x 1 x dp 8)")) << r.out;
+    r = cli({"model-info", "--preset", "gpt3-175b", "--npus", "512", "--global-batch", "1536"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "(global batch 1536 = 192 micro-batches x 1 x dp 8)")) << r.out;
 }
 
 TEST(GenerateLlmCli, BadInputIsReported) {
