@@ -87,6 +87,7 @@ int rateSearch(const SimulationSpec& spec, const std::string& attainmentText, st
                          attainmentText + "\"");
     serving::RateSearchOptions options;
     options.attainment = attainment;
+    options.confirmFactor = 4;
     // Four significant digits, never e-notation.
     auto n = [](double value) { return units::formatPlain(value, 4); };
     out << "Rate search: the highest rate at which " << n(attainment * 100)
@@ -104,6 +105,21 @@ int rateSearch(const SimulationSpec& spec, const std::string& attainmentText, st
     out << "  highest rate meeting the target: " << n(result.rate) << " requests/s ("
         << result.probes.size() << " runs"
         << (result.converged ? "" : ", stopped before converging") << ")\n";
+    if (const auto& c = result.confirmation) {
+        out << "  over 4 x the duration (" << n(result.confirmationDurationSeconds)
+            << " s) at that "
+            << "rate: " << units::formatFixed(c->summary.sloAttainment * 100, 1)
+            << "% meet the SLOs, " << n(c->summary.requestsPerSecond) << " requests/s completed";
+        if (c->meets)
+            out << ": sustained\n";
+        else
+            out << "\n  warning: not sustained: the queue still grows at this rate (the "
+                   "deployment completes "
+                << n(c->summary.requestsPerSecond)
+                << " requests/s under this load), so the share meeting the SLOs falls as the "
+                   "run gets longer; the rate it sustains is lower: search again with --duration "
+                << n(result.confirmationDurationSeconds) << " s or longer\n";
+    }
     return result.rate > 0 ? kExitOk : kExitFailure;
 }
 

@@ -60,6 +60,17 @@ public:
             m_result.converged = true;
         } catch (const Stop&) {
         }
+        if (m_options.confirmFactor > 1 && m_result.rate > 0) {
+            SimulationSpec longer = m_spec;
+            longer.serving.rate = m_result.rate;
+            longer.serving.durationNs *= m_options.confirmFactor;
+            RateProbe p;
+            p.rate = m_result.rate;
+            p.summary = runServing(longer).summary;
+            p.meets = p.summary.sloAttainment >= m_options.attainment;
+            m_result.confirmation = p;
+            m_result.confirmationDurationSeconds = longer.serving.durationNs * 1e-9;
+        }
         return std::move(m_result);
     }
 

@@ -17,6 +17,7 @@
 #include "spec/SimulationSpec.h"
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace astrolabe::serving {
@@ -25,6 +26,10 @@ struct RateSearchOptions {
     double attainment = 0.9; ///< in (0, 1]
     double tolerance = 0.01; ///< relative width of the final bracket, > 0
     int maxProbes = 40;      ///< simulations at most (bracketing included)
+    /// > 1: the rate found is run once more for this many times the duration. A rate a little
+    /// past what the deployment sustains meets the target over a short run, while its queue
+    /// is still growing; the longer run shows it (RateSearchResult::sustained).
+    double confirmFactor = 0;
 };
 
 struct RateProbe {
@@ -37,6 +42,11 @@ struct RateSearchResult {
     double rate = 0; ///< the highest probed rate that met the target; 0 when none did
     bool converged = false;
     std::vector<RateProbe> probes; ///< in the order they ran
+    /// With RateSearchOptions::confirmFactor: the found rate over the longer duration (its
+    /// summary's durationSeconds is that run's), and whether it still met the target.
+    std::optional<RateProbe> confirmation;
+    double confirmationDurationSeconds = 0;
+    bool sustained() const { return !confirmation || confirmation->meets; }
 };
 
 /// Throws astrolabe::Error (Validation) naming the option or the serving.* key: an attainment
