@@ -32,6 +32,34 @@ std::string seconds(double s) {
     return s >= 1 ? units::formatFixed(s, 3) + " s" : units::formatFixed(s * 1e3, 2) + " ms";
 }
 
+/// What the congestion-unaware model, and so the estimate, folds onto one dimension (Planner.h,
+/// FoldedGroup), and what to do about it on `backend`; empty when nothing is folded.
+std::string foldedNote(const std::vector<FoldedGroup>& folded, NetworkBackend backend) {
+    if (folded.empty())
+        return {};
+    std::string groups;
+    for (size_t i = 0; i < folded.size(); ++i) {
+        const FoldedGroup& f = folded[i];
+        groups += std::string(i == 0                   ? ""
+                              : i + 1 == folded.size() ? " and "
+                                                       : ", ") +
+                  generate::groupKindName(f.kind) + " (" + std::to_string(f.members) +
+                  " GPUs) spans dimensions " + std::to_string(f.timedOn) + "-" +
+                  std::to_string(f.reaches) + " and is timed on dimension " +
+                  std::to_string(f.timedOn) + " alone";
+    }
+    const std::string note =
+        "note: the estimate times each group's ring on the dimension where its members are "
+        "nearest,\n  as the congestion-unaware network model (ASTRA-sim's analytical one) does: "
+        "here " +
+        groups + ".\n  ";
+    if (backend == NetworkBackend::CongestionUnaware)
+        return note + "The simulations use that model too; --backend congestion-aware sends the "
+                      "messages over every dimension\n  they cross (docs/planner.md).\n";
+    return note + "The simulations here send the messages over every dimension they cross: rank "
+                  "by the simulated times.\n";
+}
+
 /// "rank 17 [tp,dp,pp] also stands for dp,tp,pp": the first shown row with twins.
 std::string twinPlacementsExample(const PlanResult& result, size_t shown) {
     for (size_t i = 0; i < std::min(shown, result.ranked.size()); ++i)
@@ -365,6 +393,13 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
                             {"bubble", calibration.bubble},
                             {"tail", calibration.tail}};
         j["chosen"] = candidateJson(chosen, result);
+        nlohmann::json folded = nlohmann::json::array();
+        for (const FoldedGroup& f : foldedGroups(chosenSpec, *network))
+            folded.push_back({{"group", generate::groupKindName(f.kind)},
+                              {"members", f.members},
+                              {"timed_on_dimension", f.timedOn},
+                              {"reaches_dimension", f.reaches}});
+        j["chosen"]["folded_groups"] = folded;
         if (fastest)
             j["chosen"]["simulated_seconds"] = fastest->simulatedSeconds;
         if (baseline) {
@@ -458,6 +493,7 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
     }
     out << "\nChosen (" << (fastest ? "fastest simulated" : "best estimate")
         << "): " << candidateLabel(chosen.candidate) << "\n";
+    out << foldedNote(foldedGroups(chosenSpec, *network), spec.options.backend);
     out << generate::formatFigures(figures);
     out << "\nMegatron-LM (pretrain_gpt.py):\n";
     for (const std::string& a : megatronArguments(chosenSpec))

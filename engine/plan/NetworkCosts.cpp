@@ -66,6 +66,14 @@ int NetworkCosts::dimensionOfStride(long stride) const {
     return static_cast<int>(m_dims.size()) - 1;
 }
 
+int NetworkCosts::highestDimensionOf(long distance) const {
+    int highest = 0;
+    for (size_t d = 0; d < m_dims.size(); ++d)
+        if (distance >= m_dims[d].below)
+            highest = static_cast<int>(d);
+    return highest;
+}
+
 namespace {
 
 long hopsOf(BlockKind kind, long stride, long below, long size) {

@@ -36,6 +36,11 @@ public:
     /// dimension when the stride is past the platform.
     int dimensionOfStride(long stride) const;
 
+    /// The highest dimension whose coordinate differs between NPUs `distance` ranks apart (a
+    /// group's farthest members): the dimension a group of `members` at `stride` reaches when
+    /// given (members - 1) x stride.
+    int highestDimensionOf(long distance) const;
+
     /// What of a stride the message times depend on (its dimension and, on a ring, its hops):
     /// two strides of one class time every message and collective alike.
     long strideClass(long stride) const;

@@ -185,6 +185,43 @@ PlacementKey placementKey(const generate::ParallelSpec& parallel, const NetworkC
     return key;
 }
 
+std::vector<FoldedGroup> foldedGroups(const generate::GeneratorSpec& spec,
+                                      const NetworkCosts& network) {
+    const generate::ParallelSpec& p = spec.parallel;
+    const Strides s = stridesOf(p);
+    // The farthest two members of each group: the sum over its axes of (degree - 1) x stride.
+    auto span = [&](GroupKind kind) -> long {
+        switch (kind) {
+        case GroupKind::Tp:
+            return (p.tp - 1) * s.tp;
+        case GroupKind::Cp:
+            return (p.cp - 1) * s.cp;
+        case GroupKind::Dp: // dp x cp
+            return (p.dp - 1) * s.dp + (p.cp - 1) * s.cp;
+        case GroupKind::Ep:
+            return (p.ep - 1) * s.dp;
+        case GroupKind::ExpertDp: // every tp, dp indices ep apart
+            return (p.tp - 1) * s.tp + (p.dp / p.ep - 1) * s.dp * p.ep;
+        default: // StageDp: every tp, cp and dp
+            return (p.tp - 1) * s.tp + (p.cp - 1) * s.cp + (p.dp - 1) * s.dp;
+        }
+    };
+    std::vector<FoldedGroup> out;
+    for (GroupKind kind : {GroupKind::Tp, GroupKind::Cp, GroupKind::Dp, GroupKind::Ep,
+                           GroupKind::ExpertDp, GroupKind::StageDp}) {
+        const bool expert =
+            kind == GroupKind::Ep || kind == GroupKind::ExpertDp || kind == GroupKind::StageDp;
+        const int members = generate::groupSizeOf(kind, p);
+        if (members <= 1 || (expert && !spec.model.isMoe()))
+            continue;
+        const int timedOn = network.dimensionOfStride(groupStride(kind, p, s));
+        const int reaches = network.highestDimensionOf(span(kind));
+        if (reaches > timedOn)
+            out.push_back({kind, members, timedOn, reaches});
+    }
+    return out;
+}
+
 Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfile& profile,
                            const NetworkCosts& net, const OffloadCost& offload,
                            PipelineModel pipeline) {

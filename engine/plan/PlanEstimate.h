@@ -104,6 +104,20 @@ struct Estimate {
 using PlacementKey = std::array<long, 10>; // GroupKind values
 PlacementKey placementKey(const generate::ParallelSpec& parallel, const NetworkCosts& network);
 
+/// A communicator group whose members reach past the dimension of their smallest distance:
+/// the congestion-unaware network model times its whole ring on that dimension (NetworkCosts.h),
+/// and so does the estimate, while its real messages also cross the dimensions above.
+struct FoldedGroup {
+    generate::GroupKind kind = generate::GroupKind::None;
+    int members = 0;
+    int timedOn = 0; ///< the dimension of its stride
+    int reaches = 0; ///< the highest dimension its members span
+};
+/// The groups of `spec` that carry collectives (the expert groups only for a MoE model) and
+/// are folded so on `network`.
+std::vector<FoldedGroup> foldedGroups(const generate::GeneratorSpec& spec,
+                                      const NetworkCosts& network);
+
 /// One NPU's share of the memory tier the optimizer states may be offloaded to: an access of
 /// b bytes takes latency + b / bandwidth (memory/RemoteMemory.cpp), one at a time.
 struct OffloadCost {

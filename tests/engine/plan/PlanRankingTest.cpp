@@ -136,3 +136,34 @@ TEST(PlanRanking, TwinPlacementsAreRankedOnceOnOneSwitch) {
     for (const RankedCandidate* r : twoDims)
         EXPECT_EQ(r->twinPlacements, 0) << candidateLabel(r->candidate);
 }
+
+// The groups the estimate (and the congestion-unaware model) times on one dimension although
+// their members span more: on 4 x 4 NPUs, tp 4 stays inside a node of 4 and dp 4 crosses nodes
+// at its own stride (timed on dimension 1: not folded); dp 16 (tp 1) is timed on dimension 0,
+// where its members are nearest, and reaches dimension 1 (folded).
+TEST(PlanRanking, FoldedGroupsAreThoseTimedBelowTheDimensionsTheySpan) {
+    const SimulationSpec s = golden::spec({golden::dim(BlockKind::Switch, 4, 300, 1000),
+                                           golden::dim(BlockKind::Switch, 4, 25, 2000)});
+    const NetworkCosts network(s.platform, s.system);
+    PlanRequest request{test::smallGpt(), 16};
+    request.base.training.globalBatch = 32;
+    Candidate c;
+    c.tp = 4;
+    c.dp = 4;
+    c.microBatch = 1;
+    c.microBatches = 8;
+    EXPECT_TRUE(foldedGroups(candidateSpec(request, c), network).empty());
+    c.tp = 1;
+    c.dp = 16;
+    c.microBatches = 2;
+    const std::vector<FoldedGroup> folded = foldedGroups(candidateSpec(request, c), network);
+    ASSERT_EQ(folded.size(), 1u);
+    EXPECT_EQ(folded[0].kind, generate::GroupKind::Dp);
+    EXPECT_EQ(folded[0].members, 16);
+    EXPECT_EQ(folded[0].timedOn, 0);
+    EXPECT_EQ(folded[0].reaches, 1);
+    // On one switch of 16 nothing can fold.
+    const SimulationSpec one = golden::spec({golden::dim(BlockKind::Switch, 16, 300, 1000)});
+    EXPECT_TRUE(
+        foldedGroups(candidateSpec(request, c), NetworkCosts(one.platform, one.system)).empty());
+}
