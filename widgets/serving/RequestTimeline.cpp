@@ -174,12 +174,22 @@ void RequestTimeline::wheelEvent(QWheelEvent* event) {
         const int rowsPerStep = std::max(1, m_rows.count / 10);
         setRows(RowWindow{m_rows.first - int(std::lround(steps * rowsPerStep)), m_rows.count});
     } else if (event->modifiers() & Qt::ControlModifier) {
-        // The row under the pointer stays under it.
+        // The row position under the pointer (fractional: rows are height / count pixels)
+        // stays under it. The window is kept in fractional rows between steps and rounded only
+        // for drawing, so that rounding does not drift it.
+        if (RowWindow{int(std::lround(m_exactFirst)), int(std::lround(m_exactCount))} != m_rows) {
+            m_exactFirst = m_rows.first;
+            m_exactCount = m_rows.count;
+        }
         const double y = std::clamp(event->position().y() - plot.top(), 0.0, double(plot.height()));
         const double fraction = y / std::max(1, plot.height());
-        const int under = m_rows.first + int(fraction * m_rows.count);
-        const int count = std::max(1, int(std::lround(m_rows.count / std::pow(1.25, steps))));
-        setRows(RowWindow{under - int(fraction * count), count});
+        const double under = m_exactFirst + fraction * m_exactCount;
+        const double total = double(std::max<size_t>(1, m_result->requests.size()));
+        const double count = std::clamp(m_exactCount / std::pow(1.25, steps), 1.0, total);
+        const double first = std::clamp(under - fraction * count, 0.0, total - count);
+        setRows(RowWindow{int(std::lround(first)), int(std::lround(count))});
+        m_exactFirst = first;
+        m_exactCount = count;
     } else {
         if (!m_lastWheel.isValid() || m_lastWheel.elapsed() > kWheelBurstMs)
             m_history.visit({m_mapper.t0(), m_mapper.t1()});

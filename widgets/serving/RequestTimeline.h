@@ -63,6 +63,9 @@ private:
     std::shared_ptr<const serving::ServingResult> m_result;
     TimeMapper m_mapper;
     RowWindow m_rows;
+    /// The Ctrl+wheel zoom's window in fractional rows, while m_rows is its rounding: steps in
+    /// and back out return where they started, and the row under the pointer stays put.
+    double m_exactFirst = 0, m_exactCount = 0;
     ZoomHistory m_history;
     QImage m_picture;
     TimeMapper m_pictureMapper;

@@ -12,8 +12,10 @@
 #include "serving/ServingSeriesChart.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QSignalSpy>
 #include <QTest>
+#include <QWheelEvent>
 #include <gtest/gtest.h>
 
 using namespace astrolabe;
@@ -113,6 +115,43 @@ TEST(ServingView, WheelZoomsTimeAndBackReturns) {
     EXPECT_NEAR(double(timeline->mapper().spanPs()), double(span) / 4, double(span) * 1e-6);
     timeline->showAll();
     EXPECT_EQ(timeline->mapper().spanPs(), span);
+}
+
+// Ctrl+wheel zooms the requests around the pointer: the row under it stays under it, and
+// steps in and back out return to the window (integer truncation drifted it up a row a step).
+TEST(ServingView, CtrlWheelZoomsRequestsAroundThePointer) {
+    ServingView view;
+    view.resize(1200, 800);
+    view.show();
+    view.setResult(pdRun());
+    RequestTimeline* timeline = view.timeline();
+    const QRect plot = timeline->plotRect();
+    const int total = int(pdRun()->requests.size());
+    ASSERT_GT(total, 60);
+    timeline->setRows({total / 4, total / 2});
+    const RowWindow start = timeline->rows();
+    const QPointF at(plot.center().x(), plot.top() + 0.7 * plot.height());
+    auto rowUnder = [&] {
+        const RowWindow& r = timeline->rows();
+        return r.first + 0.7 * r.count;
+    };
+    const double under = rowUnder();
+    auto wheel = [&](int delta) {
+        QWheelEvent e(at, timeline->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton,
+                      Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(timeline, &e);
+    };
+    for (int i = 0; i < 5; ++i) {
+        wheel(120);
+        EXPECT_NEAR(rowUnder(), under, 1.0) << "in, step " << i;
+    }
+    EXPECT_LT(timeline->rows().count, start.count);
+    for (int i = 0; i < 5; ++i) {
+        wheel(-120);
+        EXPECT_NEAR(rowUnder(), under, 1.0) << "out, step " << i;
+    }
+    EXPECT_NEAR(timeline->rows().first, start.first, 1);
+    EXPECT_NEAR(timeline->rows().count, start.count, 1);
 }
 
 TEST(ServingCompare, ColumnsAreRunsAndRowsTheirSummaries) {
