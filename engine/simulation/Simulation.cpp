@@ -248,6 +248,17 @@ std::shared_ptr<const RunResult> runSimulation(const SimulationSpec& givenSpec,
     result->reportLines = startupReportLines(spec, topology);
     for (const std::string& line : assumptionLines(traces))
         result->reportLines.push_back(std::string(kAssumedLinePrefix) + line);
+    // ASTRA-sim does not read a trace's GPU count; one that disagrees with the platform says the
+    // traces were most likely made for another machine.
+    for (const WorkloadTrace& trace : traces)
+        if (trace.recordedNpus > 0 && trace.recordedNpus != uint64_t(topology.npuCount())) {
+            result->reportLines.push_back(
+                std::string(kAssumedLinePrefix) + "ngpus: " + trace.file + " says it was " +
+                "recorded for " + std::to_string(trace.recordedNpus) + " GPUs and the platform " +
+                "has " + std::to_string(topology.npuCount()) +
+                " NPUs; the traces were run as this platform's (ASTRA-sim does not read ngpus)");
+            break;
+        }
 
     Simulator sim;
     Transport transport(sim, spec.options.rendezvousProtocol);

@@ -193,6 +193,9 @@ struct WorkloadTrace {
     /// GlobalMetadata start_ts / finish_ts as PyTorch's converter wrote them (the recording's
     /// own clock; Chakra states no unit); both 0 when absent. Shown, never used by a run.
     uint64_t recordedStartTs = 0, recordedFinishTs = 0;
+    /// The metadata's "ngpus" (a workload_graph JSON's top-level key): the GPU count the trace
+    /// says it was recorded for; 0 when absent.
+    uint64_t recordedNpus = 0;
     /// Filled by a lenient load (LoadOptions::strict = false); empty otherwise.
     TraceAssumptions assumptions;
 };

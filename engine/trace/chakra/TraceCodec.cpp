@@ -304,6 +304,7 @@ void readMetadata(const ChakraProtoMsg::GlobalMetadata& metadata, WorkloadTrace&
         // node attributes, and anything else is left out (ASTRA-sim ignores both).
         uint64_t* target = attr.name() == "start_ts"    ? &trace.recordedStartTs
                            : attr.name() == "finish_ts" ? &trace.recordedFinishTs
+                           : attr.name() == "ngpus"     ? &trace.recordedNpus
                                                         : nullptr;
         if (const auto value = integerValue(attr); target && value)
             *target = *value;

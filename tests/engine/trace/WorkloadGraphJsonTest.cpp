@@ -1,6 +1,8 @@
 // Chakra's JSON text format ({"workload_graph": [...]}): read into the same nodes as the binary
 // form, and every bad input refused with the element and node named.
 #include "ChakraBadInput.h"
+#include "engine/golden/GoldenSpec.h"
+#include "simulation/Simulation.h"
 
 using namespace astrolabe;
 using namespace astrolabe::test;
@@ -114,4 +116,27 @@ TEST_F(WorkloadGraphJson, AllProblemsOfOneFileAreListedTogether) {
                                                  {"Id": 2, "NodeType": 4, "runtime": 1.5})"));
     EXPECT_NE(error.find("workload_graph[0].Id"), std::string::npos) << error;
     EXPECT_NE(error.find("workload_graph[1] (node 2).runtime"), std::string::npos) << error;
+}
+
+// ASTRA-sim does not read ngpus, and neither does the run; one that disagrees with the platform
+// was accepted without a word. The run says so beside its other assumptions.
+TEST_F(WorkloadGraphJson, AnNgpusThatIsNotThePlatformsIsReported) {
+    const std::string node = R"({"Id": 1, "Name": "mm", "NodeType": 4, "runtime": 5})";
+    const WorkloadTrace t = read(graph(node, R"(, "ngpus": 16)"));
+    EXPECT_EQ(t.recordedNpus, 16u);
+    const SimulationSpec spec = golden::spec({golden::dim(BlockKind::Ring, 2, 50, 500)});
+    auto assumed = [](const RunResult& r) {
+        std::string lines;
+        for (const std::string& line : r.reportLines)
+            if (line.starts_with(kAssumedLinePrefix))
+                lines += line + "\n";
+        return lines;
+    };
+    const auto wrong = runSimulation(spec, {t, t});
+    EXPECT_NE(assumed(*wrong).find("ngpus: " + t.file +
+                                   " says it was recorded for 16 GPUs and the platform has 2 NPUs"),
+              std::string::npos)
+        << assumed(*wrong);
+    const WorkloadTrace two = read(graph(node, R"(, "ngpus": 2)"));
+    EXPECT_EQ(assumed(*runSimulation(spec, {two, two})).find("ngpus"), std::string::npos);
 }
