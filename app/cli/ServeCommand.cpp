@@ -195,6 +195,20 @@ int serveCommand(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         << " s\n";
     for (const std::string& line : serving::summaryLines(result.summary))
         out << "  " << line << "\n";
+    // The throughput above runs to the last token, the drain after the arrivals included; the
+    // offered load is over the arrivals alone.
+    if (!result.requests.empty()) {
+        double lastArrival = 0;
+        for (const serving::RequestRecord& r : result.requests)
+            lastArrival = std::max(lastArrival, r.arrival);
+        if (lastArrival > 0 && lastArrival < result.summary.durationSeconds)
+            out << "  offered   "
+                << units::formatPlain(double(result.requests.size()) / lastArrival, 4)
+                << " requests/s over the " << units::formatPlain(lastArrival, 4)
+                << " s of arrivals (the throughput above counts the run to its last token, "
+                << units::formatPlain(result.summary.durationSeconds - lastArrival, 4)
+                << " s later)\n";
+    }
     if (const std::string prefix = args.value("csv"); !prefix.empty()) {
         writeCsv(prefix, result);
         out << "  wrote " << prefix << "-requests.csv and " << prefix << "-occupancy.csv\n";

@@ -36,6 +36,9 @@ TEST(ServeCommand, PrintsTheMetricsAndStoresTheRun) {
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_THAT(r.out, HasSubstr("TTFT"));
     EXPECT_THAT(r.out, HasSubstr("goodput"));
+    // The offered load over the arrivals beside the throughput, which runs to the last token.
+    EXPECT_THAT(r.out, HasSubstr(" s of arrivals (the throughput above counts the run to its "
+                                 "last token"));
     EXPECT_THAT(r.out, HasSubstr("stored as run"));
     // One row per request (about 8/s x 10 s) and one header.
     std::ifstream requests(csv + "-requests.csv");
