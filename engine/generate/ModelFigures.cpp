@@ -160,7 +160,7 @@ std::string formatFigures(const ModelFigures& f) {
                              units::formatFixed(ours / f.megatronFlops, 3) + ")");
         line("  formula", f.megatronFormula + " (GPT layers)");
     }
-    line("pipeline bubble", units::formatFixed(100 * f.bubbleFraction, 1) + " %");
+    line("pipeline bubble", units::formatFixed(100 * f.bubbleFraction, 1) + " % of the iteration");
     line("memory per NPU", formatBytes(f.memory.total()) + " (stage " +
                                std::to_string(f.worstStage) + ") of " +
                                formatBytes(f.hbmCapacityBytes) + " HBM");

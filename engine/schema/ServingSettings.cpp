@@ -80,9 +80,9 @@ void lengthField(Setting& s, LengthSpec ServingSpec::*length, T LengthSpec::*mem
 void addLength(std::vector<Setting>& out, const std::string& which, LengthSpec ServingSpec::*len) {
     const std::string noun = which == "input" ? "prompt" : "output";
     Setting s = make(which + "-distribution", Type::Enum, "Distribution of " + noun + " lengths",
-                     "fixed (the mean), uniform (min to max), lognormal (mean and sigma of the "
-                     "underlying normal, clamped to min..max) or empirical (lengths drawn from a "
-                     "file, one per line).");
+                     "fixed (the mean), uniform (min to max), lognormal (the lengths' own mean, "
+                     "and the sigma of the underlying normal; clamped to min..max) or empirical "
+                     "(lengths drawn from a file, one per line).");
     s.choices = {"fixed", "uniform", "lognormal", "empirical"};
     s.get = [len](const SimulationSpec& spec) -> Value { return (spec.serving.*len).kind; };
     s.set = [len, names = s.choices](SimulationSpec& spec, const Value& v) {
