@@ -87,7 +87,7 @@ struct ModelFigures {
     /// Of denseParameters, an input embedding table of its own (untied): held, but a step reads
     /// only its tokens' rows of it.
     double inputEmbeddingParameters = 0;
-    double expertParameters = 0;   ///< routed experts of all layers, split over all GPUs
+    double expertParameters = 0; ///< routed experts of all layers, split over all GPUs
     int experts = 0;
     int topK = 0;
     int hidden = 0;
