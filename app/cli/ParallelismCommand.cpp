@@ -70,15 +70,6 @@ std::string twinPlacementsExample(const PlanResult& result, size_t shown) {
     return {};
 }
 
-/// The placements ranked as this candidate's (Planner.h: twinPlacements).
-nlohmann::json twinPlacementsJson(const RankedCandidate& r) {
-    nlohmann::json out = nlohmann::json::array();
-    for (size_t p = 0; p < placementNames().size(); ++p)
-        if (r.twinPlacements & (1u << p))
-            out.push_back(placementNames()[p]);
-    return out;
-}
-
 nlohmann::json candidateJson(const RankedCandidate& r, const PlanResult& result) {
     const Candidate& c = r.candidate;
     return {{"label", candidateLabel(c)},
@@ -94,7 +85,7 @@ nlohmann::json candidateJson(const RankedCandidate& r, const PlanResult& result)
             {"recompute", c.recompute},
             {"selective_recompute", c.selectiveRecompute},
             {"placement", placementNames()[c.placement]},
-            {"twin_placements", twinPlacementsJson(r)},
+            {"twin_placements", twinPlacementNames(r)},
             {"estimate_seconds", r.seconds()},
             {"estimate_terms",
              {{"compute", r.estimate.compute},

@@ -62,11 +62,18 @@ RankedCandidate evaluateCandidate(const PlanRequest& request, const NetworkCosts
     return out;
 }
 
-std::string twinPlacementsText(const RankedCandidate& ranked) {
-    std::string text;
+std::vector<std::string> twinPlacementNames(const RankedCandidate& ranked) {
+    std::vector<std::string> names;
     for (size_t p = 0; p < placementNames().size(); ++p)
         if (ranked.twinPlacements & (1u << p))
-            text += (text.empty() ? "" : "; ") + placementNames()[p];
+            names.push_back(placementNames()[p]);
+    return names;
+}
+
+std::string twinPlacementsText(const RankedCandidate& ranked) {
+    std::string text;
+    for (const std::string& name : twinPlacementNames(ranked))
+        text += (text.empty() ? "" : "; ") + name;
     return text;
 }
 

@@ -69,7 +69,9 @@ RankedCandidate evaluateCandidate(const PlanRequest& request, const NetworkCosts
                                   const Candidate& candidate,
                                   PipelineModel pipeline = PipelineModel::Walk);
 
-/// The twin placements of a ranked candidate, "dp,tp,pp; pp,tp,dp"; empty when it has none.
+/// The twin placements of a ranked candidate ({"dp,tp,pp", "pp,tp,dp"}), in placementNames()
+/// order; empty when it has none. twinPlacementsText joins them with "; ".
+std::vector<std::string> twinPlacementNames(const RankedCandidate& ranked);
 std::string twinPlacementsText(const RankedCandidate& ranked);
 
 /// The candidate a spec's parallel section describes (its placement must be one of

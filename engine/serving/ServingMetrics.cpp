@@ -105,7 +105,7 @@ const char* poolRoleName(PoolRole role) {
 }
 
 std::vector<std::string> summaryLines(const ServingSummary& s) {
-    // Four significant digits, never e-notation (a TTFT of 141,600 ms reads as such).
+    // Four significant digits and never e-notation: a TTFT of 141,593 ms reads "141593 ms".
     auto n = [](double value) { return units::formatPlain(value, 4); };
     auto ms = [&n](double seconds) { return n(seconds * 1e3) + " ms"; };
     std::vector<std::string> out;
