@@ -4,6 +4,7 @@
 #include "cli/Commands.h"
 #include "cli/ModelFile.h"
 #include "cli/PlanMpi.h"
+#include "cli/PlanReport.h"
 #include "core/Error.h"
 #include "core/Units.h"
 #include "generate/GeneratorSettings.h"
@@ -27,74 +28,6 @@ namespace astrolabe::cli {
 namespace {
 
 using namespace plan;
-
-std::string seconds(double s) {
-    return s >= 1 ? units::formatFixed(s, 3) + " s" : units::formatFixed(s * 1e3, 2) + " ms";
-}
-
-/// What the congestion-unaware model, and so the estimate, folds onto one dimension (Planner.h,
-/// FoldedGroup), and what to do about it on `backend`; empty when nothing is folded.
-std::string foldedNote(const std::vector<FoldedGroup>& folded, NetworkBackend backend) {
-    if (folded.empty())
-        return {};
-    std::string groups;
-    for (size_t i = 0; i < folded.size(); ++i) {
-        const FoldedGroup& f = folded[i];
-        groups += std::string(i == 0                   ? ""
-                              : i + 1 == folded.size() ? " and "
-                                                       : ", ") +
-                  generate::groupKindName(f.kind) + " (" + std::to_string(f.members) +
-                  " GPUs) spans dimensions " + std::to_string(f.timedOn) + "-" +
-                  std::to_string(f.reaches) + " and is timed on dimension " +
-                  std::to_string(f.timedOn) + " alone";
-    }
-    const std::string note =
-        "note: the estimate times each group's ring on the dimension where its members are "
-        "nearest,\n  as the congestion-unaware network model (ASTRA-sim's analytical one) does: "
-        "here " +
-        groups + ".\n  ";
-    if (backend == NetworkBackend::CongestionUnaware)
-        return note + "The simulations use that model too; --backend congestion-aware sends the "
-                      "messages over every dimension\n  they cross (docs/planner.md).\n";
-    return note + "The simulations here send the messages over every dimension they cross: rank "
-                  "by the simulated times.\n";
-}
-
-/// "rank 17 [tp,dp,pp] also stands for dp,tp,pp": the first shown row with twins.
-std::string twinPlacementsExample(const PlanResult& result, size_t shown) {
-    for (size_t i = 0; i < std::min(shown, result.ranked.size()); ++i)
-        if (result.ranked[i].twinPlacements)
-            return "rank " + std::to_string(i + 1) + " [" +
-                   placementNames()[result.ranked[i].candidate.placement] + "] also stands for " +
-                   twinPlacementsText(result.ranked[i]);
-    return {};
-}
-
-nlohmann::json candidateJson(const RankedCandidate& r, const PlanResult& result) {
-    const Candidate& c = r.candidate;
-    return {{"label", candidateLabel(c)},
-            {"tp", c.tp},
-            {"pp", c.pp},
-            {"cp", c.cp},
-            {"dp", c.dp},
-            {"ep", c.ep},
-            {"virtual_stages", c.virtualStages},
-            {"micro_batch", c.microBatch},
-            {"zero", int(c.zero)},
-            {"sequence_parallel", c.sequenceParallel},
-            {"recompute", c.recompute},
-            {"selective_recompute", c.selectiveRecompute},
-            {"placement", placementNames()[c.placement]},
-            {"twin_placements", twinPlacementNames(r)},
-            {"estimate_seconds", r.seconds()},
-            {"estimate_terms",
-             {{"compute", r.estimate.compute},
-              {"communication", r.estimate.communication},
-              {"bubble", r.estimate.bubble},
-              {"tail", r.estimate.tail}}},
-            {"memory_bytes", r.memoryBytes},
-            {"mfu", result.mfu(r.seconds())}};
-}
 
 } // namespace
 
@@ -261,7 +194,7 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
     }
     auto report = [&](const SimulatedCandidate& s) {
         err << "  simulated " << candidateLabel(s.ranked.candidate) << ": "
-            << (s.ran ? seconds(s.simulatedSeconds) : "failed: " + s.error) << " ("
+            << (s.ran ? reportSeconds(s.simulatedSeconds) : "failed: " + s.error) << " ("
             << units::formatFixed(s.wallSeconds, 1) << " s)\n";
     };
     std::optional<SimulatedCandidate> baseline;
@@ -435,11 +368,13 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
         const RankedCandidate& r = result.ranked[i];
         out << "  " << padLeft(std::to_string(i + 1), 4) << "  "
             << padRight(candidateLabel(r.candidate) + (r.twinPlacements ? " +" : ""), 38)
-            << padLeft(seconds(r.seconds()), 11)
+            << padLeft(reportSeconds(r.seconds()), 11)
             << padLeft(generate::formatBytes(r.memoryBytes), 12)
             << padLeft(units::formatFixed(100 * result.mfu(r.seconds()), 1) + " %", 8);
         if (i < simulated.size())
-            out << padLeft(simulated[i].ran ? seconds(simulated[i].simulatedSeconds) : "failed", 12)
+            out << padLeft(simulated[i].ran ? reportSeconds(simulated[i].simulatedSeconds)
+                                            : "failed",
+                           12)
                 << padLeft(units::formatFixed(100 * result.mfu(simulated[i].simulatedSeconds), 1) +
                                " %",
                            11);
@@ -465,9 +400,10 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
     }
     if (baseline) {
         out << "\n  baseline " << candidateLabel(baseline->ranked.candidate) << ": estimate "
-            << seconds(baseline->ranked.seconds()) << ", memory "
+            << reportSeconds(baseline->ranked.seconds()) << ", memory "
             << generate::formatBytes(baseline->ranked.memoryBytes) << ", simulated "
-            << (baseline->ran ? seconds(baseline->simulatedSeconds) : "failed: " + baseline->error);
+            << (baseline->ran ? reportSeconds(baseline->simulatedSeconds)
+                              : "failed: " + baseline->error);
         if (baseline->ran && fastest)
             out << "; the planner's choice is "
                 << units::formatFixed(baseline->simulatedSeconds / fastest->simulatedSeconds, 3)
@@ -478,9 +414,9 @@ int parallelismCommand(const ParsedArgs& args, std::ostream& stdOut, std::ostrea
         out << "\n  later rounds, chosen by the refitted estimate:\n";
         for (const SimulatedCandidate& c : later)
             out << "        " << padRight(candidateLabel(c.ranked.candidate), 38)
-                << padLeft(seconds(calibration.apply(c.ranked.estimate)), 11)
+                << padLeft(reportSeconds(calibration.apply(c.ranked.estimate)), 11)
                 << padLeft(generate::formatBytes(c.ranked.memoryBytes), 12) << padLeft("", 8)
-                << padLeft(c.ran ? seconds(c.simulatedSeconds) : "failed", 12) << "\n";
+                << padLeft(c.ran ? reportSeconds(c.simulatedSeconds) : "failed", 12) << "\n";
     }
     out << "\nChosen (" << (fastest ? "fastest simulated" : "best estimate")
         << "): " << candidateLabel(chosen.candidate) << "\n";
