@@ -79,6 +79,10 @@ std::vector<GeneratorSetting> modelSettings() {
     add(toggle("model.swiglu", "swiglu", "SwiGLU",
                "gated FFN (three matrices); --swiglu=false turns it off"),
         &M::swiglu);
+    add(toggle("model.dropout", "dropout", "Dropout",
+               "trains with dropout, whose masks are kept for the backward pass (GPT); "
+               "Llama-style presets train without"),
+        &M::dropout);
     add(count("model.experts", "experts", "Experts (0 = dense)", "MoE experts (0 = dense)", 0,
               1 << 16),
         &M::experts);

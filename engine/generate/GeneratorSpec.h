@@ -36,6 +36,8 @@ struct ModelSpec {
     int sequence = 0;
     bool swiglu = false; ///< gated FFN: three h x ffn matrices instead of two
     bool biases = true;  ///< GPT style: linear biases and LayerNorm (false: Llama, RMSNorm)
+    /// Trains with dropout (GPT); false (Llama style): no dropout, so no masks are stored.
+    bool dropout = true;
     bool tiedEmbeddings = false;
     bool learnedPositions = false; ///< GPT: s x h position table
     /// Multi-head latent attention (DeepSeek-V2/V3) when kvLoraRank > 0.

@@ -82,7 +82,7 @@ struct LayerProgram {
     std::vector<Step> forward;
     std::vector<Step> backward; ///< in execution order (reverse of the forward blocks)
     std::vector<ParamShare> params;
-    /// Activation bytes kept per micro-batch for the backward pass (Korthikanti et al. 2022).
+    /// Activation bytes kept per micro-batch for the backward pass (ActivationMemory.h).
     double activationBytes = 0;
     /// Re-run in the backward pass under full recomputation (Megatron skips embedding and head).
     bool recomputable = true;

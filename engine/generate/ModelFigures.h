@@ -11,8 +11,9 @@
 //   V/(16 l h)). Shown for dense transformers; exact only for GPT-style layers.
 // Memory per NPU (bytes), worst pipeline stage: weights e*psi, gradients e*psi, optimizer states
 // 12*psi (fp32 master, m, v; 8*psi when e = 4), divided over the data-parallel group by ZeRO
-// (1: optimizer, 2: + gradients, 3: + weights; ModelStates.h); activations = Korthikanti per-layer
-// bytes x layers of the stage x peak micro-batches in flight (1F1B: p - s, GPipe: m, interleaved:
+// (1: optimizer, 2: + gradients, 3: + weights; ModelStates.h); activations = per-layer
+// (ActivationMemory.h) bytes x layers of the stage x peak micro-batches in flight (1F1B: p - s,
+// GPipe: m, interleaved:
 // ((p - s - 1) 2 + (v - 1) p + 1) chunks), plus the last stage's fp32 logits of every micro-batch
 // in flight through the last chunk (1F1B and interleaved: one, GPipe: m).
 // Offload (GeneratorSpec::offload): an offloaded state's bytes leave HBM (the memory total) and

@@ -47,6 +47,7 @@ GeneratorSpec llamaStyle(std::string name, int layers, int hidden, int heads, in
     m.sequence = sequence;
     m.swiglu = true;
     m.biases = false;
+    m.dropout = false;
     s.compute = h100();
     s.training.flashAttention = true;
     s.parallel.sequenceParallel = true;
@@ -241,9 +242,9 @@ GeneratorSpec presetSpec(const std::string& name) {
 bool sameArchitecture(const ModelSpec& a, const ModelSpec& b) {
     auto fields = [](const ModelSpec& m) {
         return std::tie(m.kind, m.layers, m.hidden, m.heads, m.kvHeads, m.headDim, m.ffn,
-                        m.vocabulary, m.swiglu, m.biases, m.tiedEmbeddings, m.learnedPositions,
-                        m.qLoraRank, m.kvLoraRank, m.ropeHeadDim, m.experts, m.topK,
-                        m.sharedExperts, m.expertFfn, m.firstDenseLayers, m.denseFeatures,
+                        m.vocabulary, m.swiglu, m.biases, m.dropout, m.tiedEmbeddings,
+                        m.learnedPositions, m.qLoraRank, m.kvLoraRank, m.ropeHeadDim, m.experts,
+                        m.topK, m.sharedExperts, m.expertFfn, m.firstDenseLayers, m.denseFeatures,
                         m.embeddingTables, m.embeddingDim, m.embeddingRows, m.bottomMlp, m.topMlp,
                         m.imageSize);
     };

@@ -18,7 +18,7 @@ void useModelStates(const GeneratorSpec& spec, WorkloadNode& node, const LayerPr
 
 /// A layer's pass: its first compute (node `first`) reads the weights (backward: and the
 /// gradients); the forward's first compute writes the activations kept for the backward
-/// (Korthikanti bytes; the last stage's head also the fp32 logits), which the backward's last
+/// (ActivationMemory.h; the last stage's head also the fp32 logits), which the backward's last
 /// compute (node `last`) reads.
 void useLayerTensors(const GeneratorSpec& spec, const ModelProgram& program, WorkloadTrace& trace,
                      const LayerProgram& layer, const PipelineOp& op, uint64_t first, uint64_t last,

@@ -1,5 +1,6 @@
 #include "generate/TransformerProgram.h"
 
+#include "generate/ActivationMemory.h"
 #include "generate/TransformerCounts.h"
 #include "generate/TransformerKernels.h"
 
@@ -196,7 +197,7 @@ LayerProgram transformerLayer(const GeneratorSpec& spec, const Shape& x, int ind
     const double t = x.tp;
     LayerProgram layer;
     layer.name = layerName(index);
-    layer.activationBytes = korthikantiActivationBytes(spec);
+    layer.activationBytes = layerActivationBytes(spec, m.isMoeLayer(index));
 
     const AttentionCounts attn = attentionCounts(m);
     const double qkv = (m.heads + 2.0 * m.kvHeadCount()) * m.headSize();
@@ -279,27 +280,6 @@ LayerProgram head(const GeneratorSpec& spec, const Shape& x) {
 }
 
 } // namespace
-
-double korthikantiActivationBytes(const GeneratorSpec& spec) {
-    const ModelSpec& m = spec.model;
-    const ParallelSpec& p = spec.parallel;
-    const double s = m.sequence, b = spec.training.microBatch, h = m.hidden, a = m.heads;
-    const double t = p.tp, sbh = s * b * h / p.cp; // cp: 1 / cp of each sequence
-    // The stored attention scores (5as/h per sbh); gone with fused attention and with selective
-    // recomputation (Korthikanti et al. 2022: 34 sbh per layer instead of 34 sbh + 5 a s^2 b).
-    const double scores = spec.training.flashAttention || p.selectiveRecompute ? 0 : 5 * a * s / h;
-    const bool sp = p.sequenceParallel && p.tp > 1;
-    double bytes16;
-    if (p.recompute)
-        bytes16 = sp ? 2 * sbh / t : 2 * sbh;
-    else if (p.tp == 1)
-        bytes16 = sbh * (34 + scores);
-    else if (sp)
-        bytes16 = sbh / t * (34 + scores);
-    else
-        bytes16 = sbh * (10 + 24 / t + scores / t);
-    return bytes16 * spec.training.bytesPerElement / 2.0;
-}
 
 ModelProgram buildTransformerProgram(const GeneratorSpec& spec) {
     const ModelSpec& m = spec.model;

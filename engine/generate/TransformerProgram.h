@@ -23,10 +23,4 @@ namespace astrolabe::generate {
 /// The whole model for one rank; spec must have passed validate().
 ModelProgram buildTransformerProgram(const GeneratorSpec& spec);
 
-/// Korthikanti et al. (2022) activation bytes per layer per micro-batch on one rank:
-/// sbh(34 + 5as/h) without parallelism, sbh(10 + 24/t + 5as/(ht)) with tp, sbh/t(34 + 5as/h) with
-/// tp + sp, 2sbh (2sbh/t with sp) with full recomputation; scaled by bytesPerElement / 2.
-/// With flashAttention the 5as/h terms are dropped (scores are never stored).
-double korthikantiActivationBytes(const GeneratorSpec& spec);
-
 } // namespace astrolabe::generate

@@ -56,6 +56,8 @@ std::vector<std::string> megatronArguments(const generate::GeneratorSpec& spec) 
         out.push_back("--swiglu");
     if (!m.tiedEmbeddings)
         out.push_back("--untie-embeddings-and-output-weights");
+    if (!m.dropout) // Megatron's default is 0.1 for both
+        out.push_back("--attention-dropout 0.0 --hidden-dropout 0.0");
     if (m.isMoe()) {
         out.push_back(flag("num-experts", m.experts));
         out.push_back(flag("moe-router-topk", m.topK));
@@ -125,6 +127,10 @@ std::vector<std::string> nemoOverrides(const generate::GeneratorSpec& spec) {
         out.push_back(set("position_embedding_type", "rope"));
     if (m.swiglu)
         out.push_back(set("activation", "fast-swiglu"));
+    if (!m.dropout) { // NeMo's GPT defaults are 0.1
+        out.push_back(set("attention_dropout", "0.0"));
+        out.push_back(set("hidden_dropout", "0.0"));
+    }
     return out;
 }
 

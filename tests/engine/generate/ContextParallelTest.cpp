@@ -3,6 +3,7 @@
 // the keys and values exchanged round the ring) and the trace's overlap of the exchange with
 // the attention core.
 #include "core/Error.h"
+#include "generate/ActivationMemory.h"
 #include "generate/GeneratorValues.h"
 #include "generate/LayerProgram.h"
 #include "generate/RankLayout.h"
@@ -66,8 +67,8 @@ TEST(ContextParallel, EachRankHoldsOneCpThOfTheSequence) {
     const GeneratorSpec one = llama8b(1), four = llama8b(4);
     ASSERT_EQ(four.parallel.npus(), 4);
     // Activation memory (Korthikanti's 34 s b h per layer with fused attention) over cp.
-    EXPECT_DOUBLE_EQ(korthikantiActivationBytes(four), korthikantiActivationBytes(one) / 4);
-    EXPECT_DOUBLE_EQ(korthikantiActivationBytes(one), 34.0 * 8192 * 4096);
+    EXPECT_DOUBLE_EQ(layerActivationBytes(four), layerActivationBytes(one) / 4);
+    EXPECT_DOUBLE_EQ(layerActivationBytes(one), 34.0 * 8192 * 4096);
     // Attention FLOPs over cp: the FlashAttention core of 2048 of the 8192 queries against all
     // 8192 keys, the causal half skipped: 4 s^2 h / 2 / cp.
     auto core = [](const GeneratorSpec& s) {

@@ -1,5 +1,6 @@
 // Live figures against closed forms and published parameter counts.
 #include "core/Error.h"
+#include "generate/ActivationMemory.h"
 #include "generate/ModelFigures.h"
 #include "generate/ModelPresets.h"
 #include "generate/TransformerCounts.h"
@@ -63,15 +64,15 @@ TEST(Figures, ActivationMemoryFollowsKorthikanti) {
     GeneratorSpec s = presetSpec("gpt3-175b");
     s.parallel.recompute = false;
     const double sbh = 2048.0 * 1 * 12288, as_h = 96.0 * 2048 / 12288;
-    EXPECT_DOUBLE_EQ(korthikantiActivationBytes(s), sbh * (10 + 24.0 / 8 + 5 * as_h / 8));
+    EXPECT_DOUBLE_EQ(layerActivationBytes(s), sbh * (10 + 24.0 / 8 + 5 * as_h / 8));
     s.parallel.sequenceParallel = true;
-    EXPECT_DOUBLE_EQ(korthikantiActivationBytes(s), sbh / 8 * (34 + 5 * as_h));
+    EXPECT_DOUBLE_EQ(layerActivationBytes(s), sbh / 8 * (34 + 5 * as_h));
     s.parallel.recompute = true;
-    EXPECT_DOUBLE_EQ(korthikantiActivationBytes(s), 2 * sbh / 8);
+    EXPECT_DOUBLE_EQ(layerActivationBytes(s), 2 * sbh / 8);
     s.parallel.tp = 1;
     s.parallel.sequenceParallel = false;
     s.parallel.recompute = false;
-    EXPECT_DOUBLE_EQ(korthikantiActivationBytes(s), sbh * (34 + 5 * as_h));
+    EXPECT_DOUBLE_EQ(layerActivationBytes(s), sbh * (34 + 5 * as_h));
 }
 
 // 1F1B stage 0 holds p micro-batches of its l/p layers: activation memory = l x per-layer.
@@ -79,7 +80,7 @@ TEST(Figures, StageZeroHoldsOneModelsWorthOfActivations) {
     GeneratorSpec s = presetSpec("gpt3-175b");
     const ModelFigures f = computeFigures(s);
     EXPECT_EQ(f.worstStage, 0);
-    EXPECT_DOUBLE_EQ(f.memory.activations, 96 * korthikantiActivationBytes(s));
+    EXPECT_DOUBLE_EQ(f.memory.activations, 96 * layerActivationBytes(s));
 }
 
 // ZeRO divides optimizer states (1), gradients (2) and weights (3) by dp for a dense model.

@@ -4,6 +4,7 @@
 // sbh (10 + 24 / t) without), and the core's forward run again before the attention's backward
 // pass: hardware FLOPs grow by one core forward per layer, model FLOPs do not.
 #include "core/Error.h"
+#include "generate/ActivationMemory.h"
 #include "generate/GeneratorValues.h"
 #include "generate/ModelFigures.h"
 #include "generate/TransformerProgram.h"
@@ -39,16 +40,15 @@ size_t indexOf(const std::vector<Step>& steps, const std::string& name) {
 TEST(SelectiveRecompute, ActivationsAreKorthikantisWithoutTheAttentionCore) {
     // GPT-3 175B: s 2048, b 1, h 12288, a 96; 16-bit, so the closed forms are in bytes.
     const double s = 2048, b = 1, h = 12288, a = 96, sbh = s * b * h;
-    EXPECT_DOUBLE_EQ(korthikantiActivationBytes(gpt3(1, false, false)),
-                     34 * sbh + 5 * a * s * s * b);
-    EXPECT_DOUBLE_EQ(korthikantiActivationBytes(gpt3(1, false, true)), 34 * sbh);
-    EXPECT_DOUBLE_EQ(korthikantiActivationBytes(gpt3(8, true, true)), 34 * sbh / 8);
-    EXPECT_DOUBLE_EQ(korthikantiActivationBytes(gpt3(8, true, false)),
+    EXPECT_DOUBLE_EQ(layerActivationBytes(gpt3(1, false, false)), 34 * sbh + 5 * a * s * s * b);
+    EXPECT_DOUBLE_EQ(layerActivationBytes(gpt3(1, false, true)), 34 * sbh);
+    EXPECT_DOUBLE_EQ(layerActivationBytes(gpt3(8, true, true)), 34 * sbh / 8);
+    EXPECT_DOUBLE_EQ(layerActivationBytes(gpt3(8, true, false)),
                      (34 * sbh + 5 * a * s * s * b) / 8);
-    EXPECT_DOUBLE_EQ(korthikantiActivationBytes(gpt3(8, false, true)), sbh * (10 + 24.0 / 8));
+    EXPECT_DOUBLE_EQ(layerActivationBytes(gpt3(8, false, true)), sbh * (10 + 24.0 / 8));
     // Fused attention stores no scores: selective recomputation saves nothing more.
-    EXPECT_DOUBLE_EQ(korthikantiActivationBytes(gpt3(8, true, true, true)),
-                     korthikantiActivationBytes(gpt3(8, true, false, true)));
+    EXPECT_DOUBLE_EQ(layerActivationBytes(gpt3(8, true, true, true)),
+                     layerActivationBytes(gpt3(8, true, false, true)));
 }
 
 TEST(SelectiveRecompute, TheCoresForwardRunsAgainBeforeTheAttentionsBackward) {

@@ -136,9 +136,9 @@ TEST(MegatronArgs, InterleavedGpt3WithSequenceParallelism) {
               nemo.end());
 }
 
-// A Llama planned for Megatron described a GPT (LayerNorm, biases, learned positions: Megatron's
-// defaults), and a ZeRO-3 plan for NeMo asked for the distributed optimizer, which keeps the
-// weights whole on every GPU.
+// A Llama planned for Megatron described a GPT (LayerNorm, biases, learned positions, dropout:
+// Megatron's defaults), and a ZeRO-3 plan for NeMo asked for the distributed optimizer, which keeps
+// the weights whole on every GPU.
 TEST(MegatronArgs, LlamaGetsItsNormPositionsAndBiasesAndZero3IsNemosFsdp) {
     PlanRequest request{generate::presetSpec("llama3-8b"), 16};
     request.base.training.globalBatch = 64;
@@ -152,12 +152,14 @@ TEST(MegatronArgs, LlamaGetsItsNormPositionsAndBiasesAndZero3IsNemosFsdp) {
     EXPECT_TRUE(has(args, "--disable-bias-linear"));
     EXPECT_TRUE(has(args, "--position-embedding-type rope"));
     EXPECT_TRUE(has(args, "--swiglu"));
+    EXPECT_TRUE(has(args, "--attention-dropout 0.0 --hidden-dropout 0.0"));
     const std::vector<std::string> nemo = nemoOverrides(spec);
     EXPECT_TRUE(has(nemo, "model.fsdp=true"));
     EXPECT_TRUE(has(nemo, "model.fsdp_sharding_strategy=full"));
     EXPECT_FALSE(has(nemo, "model.optim.name=distributed_fused_adam"));
     EXPECT_TRUE(has(nemo, "model.normalization=rmsnorm"));
     EXPECT_TRUE(has(nemo, "model.position_embedding_type=rope"));
+    EXPECT_TRUE(has(nemo, "model.hidden_dropout=0.0"));
     // GPT keeps Megatron's defaults: no such flags.
     PlanRequest gpt{generate::presetSpec("gpt3-175b"), 1024};
     gpt.base.training.globalBatch = 1536;
@@ -165,4 +167,5 @@ TEST(MegatronArgs, LlamaGetsItsNormPositionsAndBiasesAndZero3IsNemosFsdp) {
         megatronArguments(candidateSpec(gpt, Candidate{8, 8, 16, 1, 1, 1, 96, 1, true, true, 0}));
     EXPECT_FALSE(has(gptArgs, "--normalization RMSNorm"));
     EXPECT_FALSE(has(gptArgs, "--position-embedding-type rope"));
+    EXPECT_FALSE(has(gptArgs, "--attention-dropout 0.0 --hidden-dropout 0.0"));
 }
