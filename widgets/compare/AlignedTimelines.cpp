@@ -1,5 +1,7 @@
 #include "compare/AlignedTimelines.h"
 
+#include "common/InterfaceScale.h"
+#include "timeline/RowLayout.h"
 #include "timeline/RunResultTimelineSource.h"
 #include "timeline/TimelinePalette.h"
 #include "timeline/TimelineWidget.h"
@@ -9,7 +11,9 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollArea>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -59,8 +63,30 @@ AlignedTimelines::AlignedTimelines(QWidget* parent)
     m_legend->setWordWrap(true);
     m_legend->setTextFormat(Qt::RichText);
     layout->addWidget(m_legend);
-    m_stack = new QSplitter(Qt::Vertical, this);
-    layout->addWidget(m_stack, 1);
+    // The runs share the height, each at least its header, time axis and three NPU rows; when
+    // that is more than there is (presentation zoom, many runs, a small screen) they scroll, where
+    // a squeezed splitter left each run its header alone.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_stack = new QSplitter(Qt::Vertical, scroll);
+    m_stack->setChildrenCollapsible(false);
+    scroll->setWidget(m_stack);
+    layout->addWidget(scroll, 1);
+    // After the new fonts have reached the labels.
+    connect(&InterfaceScale::instance(), &InterfaceScale::changed, this,
+            [this] { QTimer::singleShot(0, this, &AlignedTimelines::applyMinimumHeights); });
+}
+
+void AlignedTimelines::applyMinimumHeights() {
+    for (TimelineWidget* timeline : m_timelines) {
+        QWidget* box = timeline->parentWidget();
+        const QWidget* label = box->findChild<QLabel*>();
+        box->setMinimumHeight((label ? label->sizeHint().height() : 0) + timeline->axisHeight() +
+                              3 * InterfaceScale::px(RowLayout::kNpuRowHeight) +
+                              InterfaceScale::px(8));
+    }
 }
 
 void AlignedTimelines::setRuns(const CompareRuns& runs) {
@@ -99,6 +125,7 @@ void AlignedTimelines::setRuns(const CompareRuns& runs) {
     }
     m_legend->setText(
         TimelinePalette::legendHtml(TimelinePalette::legend(present, true, critical)));
+    applyMinimumHeights();
     applyLimits();
 }
 

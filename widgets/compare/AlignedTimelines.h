@@ -43,6 +43,7 @@ private:
     void followWindow(int source, int64_t t0, int64_t t1);
     int64_t mapTime(int from, int to, int64_t ps) const;
     void applyLimits();
+    void applyMinimumHeights();
     void clear();
 
     QCheckBox* m_normalize;

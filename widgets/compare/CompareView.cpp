@@ -10,9 +10,11 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -21,6 +23,7 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -120,6 +123,8 @@ CompareView::CompareView(QWidget* parent)
     right->setStretchFactor(0, 1);
     right->setStretchFactor(1, 2);
     right->setSizes({250, 600});
+    m_settingsView->viewport()->installEventFilter(this);
+    m_metricsView->viewport()->installEventFilter(this);
     tables->addWidget(m_settingsView);
     tables->addWidget(right);
     tables->setStretchFactor(0, 2);
@@ -151,11 +156,28 @@ void CompareView::fitColumns() {
         view->verticalHeader()->setDefaultSectionSize(InterfaceScale::px(22));
         view->resizeColumnsToContents();
     }
-    // Long values ("analytical-congestion-unaware") are elided; the tooltip has them whole.
+    // Long values ("analytical-congestion-unaware") are elided; the tooltip has them whole. A
+    // run's column takes its values up to 170 px, and no more than its share of what the names
+    // leave, down to its header's width: a setting's name is read first ("chunks (preferred
+    // dataset splits)" was cut at 1280 x 800 beside two 170 px columns of short values).
     const int maxSettingColumn = InterfaceScale::px(170); // presentation mode: wider text
-    for (int c = 1; c < m_settings->columnCount(); ++c)
-        m_settingsView->setColumnWidth(c,
-                                       std::min(maxSettingColumn, m_settingsView->columnWidth(c)));
+    const int runColumns = m_settings->columnCount() - 1;
+    if (runColumns > 0) {
+        const int share =
+            (m_settingsView->viewport()->width() - m_settingsView->columnWidth(0) - 2) / runColumns;
+        QHeaderView* header = m_settingsView->horizontalHeader();
+        const QFontMetrics metrics = header->fontMetrics();
+        const int margin =
+            2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+        for (int c = 1; c <= runColumns; ++c) {
+            int floor = 0; // the widest line of the header ("Quick start #1", "(baseline)")
+            for (const QString& line :
+                 m_settings->headerData(c, Qt::Horizontal).toString().split(QLatin1Char('\n')))
+                floor = std::max(floor, metrics.horizontalAdvance(line) + margin);
+            const int wanted = std::min(maxSettingColumn, m_settingsView->columnWidth(c));
+            m_settingsView->setColumnWidth(c, std::min(wanted, std::max(floor, share)));
+        }
+    }
     // The names too ("active chunks per dimension", "exposed communication (max)"): whole when
     // the table has the room, else cut to what the runs' columns leave (at least 150 px) with
     // the tooltip holding them; whole at any width, they pushed the first run's column out of
@@ -173,6 +195,15 @@ void CompareView::fitColumns() {
 void CompareView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     fitColumns();
+}
+
+// The tables also change width without this view (the splitter between them, its first layout):
+// the columns are fitted again to the width they have then.
+bool CompareView::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Resize &&
+        (watched == m_settingsView->viewport() || watched == m_metricsView->viewport()))
+        QTimer::singleShot(0, this, &CompareView::fitColumns);
+    return QWidget::eventFilter(watched, event);
 }
 
 void CompareView::setRuns(CompareRuns runs) {

@@ -196,8 +196,23 @@ void TopologyEditor::createActions(bool ownsUndoShortcuts) {
         addAction(action);
         return action;
     };
-    m_undo = m_document->undoStack()->createUndoAction(this, tr("Undo"));
-    m_redo = m_document->undoStack()->createRedoAction(this, tr("Redo"));
+    QUndoStack* stack = m_document->undoStack();
+    m_undo = stack->createUndoAction(this, tr("Undo"));
+    m_redo = stack->createRedoAction(this, tr("Redo"));
+    // The toolbar's buttons say "Undo" and "Redo", what they would undo in their tooltips: "Undo
+    // Preset DGX cluster (Switch 8 x Switch 16)" pushed the toolbar's last buttons into its
+    // overflow menu at 1280 px. Connected after the stack's own text update, so this one wins.
+    const auto shortText = [](QAction* action, const QString& verb) {
+        return [action, verb](const QString& what) {
+            action->setText(verb);
+            action->setToolTip(what.isEmpty() ? verb : verb + QLatin1Char(' ') + what);
+        };
+    };
+    const auto undoText = shortText(m_undo, tr("Undo")), redoText = shortText(m_redo, tr("Redo"));
+    connect(stack, &QUndoStack::undoTextChanged, m_undo, undoText);
+    connect(stack, &QUndoStack::redoTextChanged, m_redo, redoText);
+    undoText(stack->undoText());
+    redoText(stack->redoText());
     if (ownsUndoShortcuts) {
         m_undo->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Z)});
         m_redo->setShortcuts(

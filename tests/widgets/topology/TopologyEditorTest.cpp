@@ -33,6 +33,7 @@
 #include <QTextDocument>
 #include <QTextLayout>
 #include <QTimer>
+#include <QToolBar>
 #include <QUndoStack>
 #include <gtest/gtest.h>
 #include <memory>
@@ -406,4 +407,26 @@ TEST(BlockPaletteIcons, AreLargeEnoughForTheLargestScale) {
         EXPECT_EQ(icon.actualSize(QSize(100, 100)), QSize(100, 100)) << i;
         EXPECT_EQ(icon.actualSize(QSize(40, 40)), QSize(40, 40)) << i;
     }
+}
+
+// The editor's page in a maximised 1280 x 800 window is about 1,010 px wide. "Undo Preset DGX
+// cluster (Switch 8 x Switch 16)" as the Undo button's text pushed "Edit as graph" into the tool
+// bar's overflow menu there: the buttons say Undo and Redo, what they undo is their tooltip.
+TEST_F(EditorFixture, UndoSaysWhatInItsTooltipAndEveryToolButtonStaysInSight) {
+    editor->resize(1010, 520);
+    editor->applyPreset(QStringLiteral("DGX cluster (Switch 8 x Switch 16)"));
+    settle(editor.get());
+    QAction* undo = nullptr;
+    for (QToolBar* bar : editor->findChildren<QToolBar*>())
+        for (QAction* action : bar->actions()) {
+            if (action->text() == QStringLiteral("Undo"))
+                undo = action;
+            if (QWidget* button = bar->widgetForAction(action))
+                EXPECT_TRUE(button->isVisible())
+                    << action->text().toStdString() << " is in the overflow menu";
+        }
+    ASSERT_NE(undo, nullptr);
+    EXPECT_EQ(undo->toolTip(), QStringLiteral("Undo Preset DGX cluster (Switch 8 x Switch 16)"));
+    editor->undoStack()->undo();
+    EXPECT_EQ(undo->toolTip(), QStringLiteral("Undo"));
 }
