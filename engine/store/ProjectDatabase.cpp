@@ -6,6 +6,7 @@
 #include "store/Schema.h"
 #include "store/Sqlite.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
@@ -234,6 +235,29 @@ void ProjectDatabase::deleteRun(int64_t id) {
     SqliteStatement s(*m_db, "DELETE FROM runs WHERE id = ?"); // the rest cascades
     s.bind(1, id).run();
     transaction.commit();
+}
+
+void ProjectDatabase::requireIntactBeforeWriting() {
+    if (m_checkedIntact)
+        return;
+    SqliteStatement s(*m_db, "PRAGMA quick_check(1)");
+    std::string verdict = s.step() ? s.columnText(0) : std::string("no answer");
+    if (verdict == "ok") {
+        m_checkedIntact = true;
+        return;
+    }
+    // "*** in database main ***\nOn tree page 31 cell 1: ...": the finding, on one line.
+    const std::string heading = "*** in database main ***";
+    if (verdict.rfind(heading, 0) == 0)
+        verdict.erase(0, heading.size());
+    std::replace(verdict.begin(), verdict.end(), '\n', ' ');
+    verdict.erase(0, verdict.find_first_not_of(' '));
+    throw Error(ErrorKind::Input,
+                "the project database is damaged (SQLite's check: " + verdict +
+                    "), so nothing was written to it",
+                {path(), 0, 0, {}},
+                "move the file aside and the next run starts a new database; 'sqlite3 FILE "
+                ".recover' rescues what it can of the old one");
 }
 
 std::string ProjectDatabase::integrityCheck() const {

@@ -186,6 +186,7 @@ void ProjectDatabase::insertProvenance(int64_t id, const RunProvenance& provenan
 int64_t ProjectDatabase::saveFailedRun(const std::string& name, RunStatus status,
                                        const std::string& message, double wallSeconds,
                                        const RunProvenance& provenance) {
+    requireIntactBeforeWriting();
     SqliteTransaction transaction(*m_db);
     const int64_t id = insertRunRow(name, status == RunStatus::Ok ? RunStatus::Failed : status,
                                     message, wallSeconds, provenance);
@@ -195,6 +196,7 @@ int64_t ProjectDatabase::saveFailedRun(const std::string& name, RunStatus status
 
 int64_t ProjectDatabase::saveRun(const RunResult& result, const RunProvenance& provenance,
                                  double wallSeconds) {
+    requireIntactBeforeWriting();
     // Compress first, outside the transaction (the write lock is held only for the inserts),
     // and on two threads: the span blobs beside the timeline chunks.
     auto blobs = std::async(std::launch::async, [&result] { return packBlobs(result); });

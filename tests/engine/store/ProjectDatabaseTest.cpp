@@ -295,6 +295,56 @@ TEST(ProjectDatabase, ARunMissingItsNpuRowsIsRefusedWhenRead) {
     EXPECT_EQ(db.listRuns().size(), 1u) << "it is still listed, to be deleted";
 }
 
+// A file with a damaged page in its middle took new runs beside the damage (an outside audit).
+// Before a connection's first new run the whole file is checked; a damaged one is refused,
+// naming the file and SQLite's first finding, and not one byte of it changes.
+TEST(ProjectDatabase, ADamagedFileTakesNoNewRun) {
+    TempDir dir("db_damaged");
+    const std::string path = dir.path("p.db");
+    {
+        ProjectDatabase db(path);
+        for (int i = 0; i < 6; ++i)
+            db.saveRun(test::makeSyntheticRun(), provenance());
+        EXPECT_EQ(db.integrityCheck(), "ok");
+    }
+    int64_t pages = 0, pageSize = 0;
+    {
+        SqliteConnection raw(path);
+        pages = raw.queryInt("PRAGMA page_count");
+        pageSize = raw.queryInt("PRAGMA page_size");
+    }
+    ASSERT_GT(pages, 8);
+    {
+        std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+        file.seekp(pages / 2 * pageSize);
+        const std::string garbage(static_cast<size_t>(pageSize), '\xde');
+        file.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
+    }
+    const auto bytes = [&path] {
+        std::ifstream in(path, std::ios::binary);
+        return std::string((std::istreambuf_iterator<char>(in)), {});
+    };
+    const std::string before = bytes();
+    ProjectDatabase db(path);
+    for (bool failed : {false, true}) {
+        try {
+            if (failed)
+                db.saveFailedRun("x", RunStatus::Failed, "message", 1, {});
+            else
+                db.saveRun(test::makeSyntheticRun(), provenance());
+            ADD_FAILURE() << "a damaged database took a new run";
+        } catch (const Error& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find(path), std::string::npos) << what;
+            EXPECT_NE(what.find("the project database is damaged (SQLite's check: "),
+                      std::string::npos)
+                << what;
+            EXPECT_NE(what.find("nothing was written"), std::string::npos) << what;
+        }
+    }
+    EXPECT_EQ(bytes(), before);
+}
+
 TEST(RunStorage, ProvenanceHashesTheInputFilesAndTheConfiguration) {
     TempDir dir("db_provenance");
     const std::string project = dir.path("project.yaml");
