@@ -153,6 +153,9 @@ TEST(MegatronArgs, LlamaGetsItsNormPositionsAndBiasesAndZero3IsNemosFsdp) {
     EXPECT_TRUE(has(args, "--position-embedding-type rope"));
     EXPECT_TRUE(has(args, "--swiglu"));
     EXPECT_TRUE(has(args, "--attention-dropout 0.0 --hidden-dropout 0.0"));
+    // The gradients the memory and the traffic count: bf16 (Megatron's bf16 default is fp32).
+    EXPECT_TRUE(has(args, "--bf16"));
+    EXPECT_TRUE(has(args, "--grad-reduce-in-bf16"));
     const std::vector<std::string> nemo = nemoOverrides(spec);
     EXPECT_TRUE(has(nemo, "model.fsdp=true"));
     EXPECT_TRUE(has(nemo, "model.fsdp_sharding_strategy=full"));
