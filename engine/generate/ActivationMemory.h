@@ -16,8 +16,8 @@
 //     mask, dropout output; e without), gone with fused attention or selective recomputation;
 //     a dense MLP's inner activations, 2 F (GELU's input and output) or 3 F (SwiGLU's gate and
 //     up outputs and the down-projection's input); a MoE layer's top-k copies of the token
-//     (each expert's input and output, h each, the output kept for the router weight's
-//     gradient) with k x the expert's inner activations, and every shared expert's.
+//     (each expert's input and output, h each, the output kept for the routing
+//     probabilities' gradient) with k x the expert's inner activations, and every shared expert's.
 //
 // In elements of bytesPerElement except the masks, one byte each. For GPT (MHA, a 4h GELU MLP,
 // dropout) this is Korthikanti's 34 s b h + 5 a s^2 b at 16 bits, and their tp, tp + sp and

@@ -64,8 +64,8 @@ AlignedTimelines::AlignedTimelines(QWidget* parent)
     m_legend->setTextFormat(Qt::RichText);
     layout->addWidget(m_legend);
     // The runs share the height, each at least its header, time axis and three NPU rows; when
-    // that is more than there is (presentation zoom, many runs, a small screen) they scroll, where
-    // a squeezed splitter left each run its header alone.
+    // that is more than there is (presentation zoom, many runs, a small screen) they scroll: a
+    // splitter squeezed below that would show each run's header alone.
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

@@ -158,8 +158,8 @@ void CompareView::fitColumns() {
     }
     // Long values ("analytical-congestion-unaware") are elided; the tooltip has them whole. A
     // run's column takes its values up to 170 px, and no more than its share of what the names
-    // leave, down to its header's width: a setting's name is read first ("chunks (preferred
-    // dataset splits)" was cut at 1280 x 800 beside two 170 px columns of short values).
+    // leave, down to its header's width: a setting's name is read first (at 1280 x 800 two
+    // 170 px columns of short values would cut "chunks (preferred dataset splits)").
     const int maxSettingColumn = InterfaceScale::px(170); // presentation mode: wider text
     const int runColumns = m_settings->columnCount() - 1;
     if (runColumns > 0) {

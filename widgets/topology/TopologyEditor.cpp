@@ -200,8 +200,9 @@ void TopologyEditor::createActions(bool ownsUndoShortcuts) {
     m_undo = stack->createUndoAction(this, tr("Undo"));
     m_redo = stack->createRedoAction(this, tr("Redo"));
     // The toolbar's buttons say "Undo" and "Redo", what they would undo in their tooltips: "Undo
-    // Preset DGX cluster (Switch 8 x Switch 16)" pushed the toolbar's last buttons into its
-    // overflow menu at 1280 px. Connected after the stack's own text update, so this one wins.
+    // Preset DGX cluster (Switch 8 x Switch 16)" as a button would push the toolbar's last
+    // buttons into its overflow menu at 1280 px. Connected after the stack's own text update,
+    // so this one wins.
     const auto shortText = [](QAction* action, const QString& verb) {
         return [action, verb](const QString& what) {
             action->setText(verb);
