@@ -421,9 +421,10 @@ TEST_F(EditorFixture, UndoSaysWhatInItsTooltipAndEveryToolButtonStaysInSight) {
         for (QAction* action : bar->actions()) {
             if (action->text() == QStringLiteral("Undo"))
                 undo = action;
-            if (QWidget* button = bar->widgetForAction(action))
+            if (QWidget* button = bar->widgetForAction(action)) {
                 EXPECT_TRUE(button->isVisible())
                     << action->text().toStdString() << " is in the overflow menu";
+            }
         }
     ASSERT_NE(undo, nullptr);
     EXPECT_EQ(undo->toolTip(), QStringLiteral("Undo Preset DGX cluster (Switch 8 x Switch 16)"));
