@@ -26,8 +26,7 @@ double layerActivationBytes(const GeneratorSpec& spec, bool moeLayer) {
     // K and V: with fewer KV heads than tp ranks each rank keeps one head.
     const double kvHeads = latent ? a : m.kvHeadCount();
     const double kv = std::max(1.0, kvHeads / t) * (dqk + dv) * e;
-    double split = 0; // per token, before tp
-    split += (a * dqk + a * dv) * e;
+    double split = (a * dqk + a * dv) * e; // per token, before tp: Q, the projection's input
     const bool scoresStored = !spec.training.flashAttention && !p.selectiveRecompute;
     if (scoresStored)
         split += a * s * (m.dropout ? 2 * e + 1 : e);

@@ -157,9 +157,8 @@ public:
 
 private:
     void requireRun(int64_t id) const;
-    /// Before this connection's first new run: SQLite's quick check of the whole file (a
-    /// quarter of a second for 500 MiB); a damaged file is refused, naming its first problem,
-    /// with nothing written.
+    /// Before this connection's first new run: SQLite's quick check of the whole file; a
+    /// damaged file is refused, naming its first problem, with nothing written.
     void requireIntactBeforeWriting();
     int64_t insertRunRow(const std::string& name, RunStatus status, const std::string& message,
                          double wallSeconds, const RunProvenance& provenance);
