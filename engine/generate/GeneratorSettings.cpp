@@ -72,6 +72,9 @@ std::vector<GeneratorSetting> modelSettings() {
     GeneratorSetting s = count("model.kvHeads", "kv-heads", "KV heads (0 = MHA)",
                                "key/value heads (GQA)", 0, 1 << 16);
     add(s, &M::kvHeads);
+    add(count("model.headDim", "head-dim", "Head size (0 = h / heads)",
+              "query/key/value size per head (0 = hidden / heads)", 0, 1 << 16),
+        &M::headDim);
     add(count("model.ffn", "ffn", "FFN size", "FFN inner size", 1, 1 << 22), &M::ffn);
     add(count("model.vocabulary", "vocab", "Vocabulary", "vocabulary size", 1, 1 << 24),
         &M::vocabulary);
@@ -83,6 +86,15 @@ std::vector<GeneratorSetting> modelSettings() {
                "trains with dropout, whose masks are kept for the backward pass (GPT); "
                "Llama-style presets train without"),
         &M::dropout);
+    add(toggle("model.biases", "biases", "Biases and LayerNorm",
+               "linear biases and LayerNorm (GPT); false: no biases, RMSNorm (Llama)"),
+        &M::biases);
+    add(toggle("model.tiedEmbeddings", "tied-embeddings", "Tied embeddings",
+               "the output layer shares the input embedding's table"),
+        &M::tiedEmbeddings);
+    add(toggle("model.learnedPositions", "learned-positions", "Learned positions",
+               "a learned s x h position table (GPT); false: rotary (RoPE), no parameters"),
+        &M::learnedPositions);
     add(count("model.experts", "experts", "Experts (0 = dense)", "MoE experts (0 = dense)", 0,
               1 << 16),
         &M::experts);
@@ -144,6 +156,12 @@ std::vector<GeneratorSetting> trainingSettings() {
     s.minimum = 1;
     s.maximum = 4;
     bindGeneratorField(s, training, &T::bytesPerElement);
+    out.push_back(s);
+
+    s = toggle("training.fp32Gradients", "fp32-gradients", "FP32 gradients",
+               "gradients kept and reduced in fp32, 4 bytes per parameter (Megatron's --bf16 "
+               "default); off: in bytes-per-element");
+    bindGeneratorField(s, training, &T::fp32Gradients);
     out.push_back(s);
 
     s = toggle("training.flashAttention", "flash-attention", "Fused (flash) attention",

@@ -67,6 +67,11 @@ struct TrainingSpec {
     int microBatch = 1;  ///< sequences (images, samples) per micro-batch per data-parallel rank
     int globalBatch = 1; ///< sequences per iteration over the whole machine
     int bytesPerElement = 2;
+    /// Gradients kept and reduced in fp32 whatever bytesPerElement is (Megatron-LM's default
+    /// with --bf16 and NeMo's bf16-mixed): 4 bytes per parameter in HBM, and 4-byte elements in
+    /// the data-parallel reductions. Off: gradients in bytesPerElement, as ZeRO counts them.
+    bool fp32Gradients = false;
+    int gradientBytes() const { return fp32Gradients ? 4 : bytesPerElement; }
     /// Fused attention (FlashAttention): the s x s scores are not stored, so Korthikanti's
     /// 5as/h activation term disappears (the same saving as selective recomputation).
     bool flashAttention = false;
@@ -117,7 +122,7 @@ StepDevice parseStepDevice(const std::string& name, const std::string& key);
 
 struct OffloadSpec {
     OffloadTier parameters = OffloadTier::None; ///< 16-bit weights (this NPU's shard)
-    OffloadTier gradients = OffloadTier::None;  ///< 16-bit gradients
+    OffloadTier gradients = OffloadTier::None;  ///< gradients (TrainingSpec::gradientBytes)
     OffloadTier optimizer = OffloadTier::None;  ///< fp32 master weights, Adam's m and v
     int prefetch = 1; ///< parameter loads issued this many layers ahead (0: just before use)
     /// Where the step runs; Cpu needs offloaded optimizer states (validate()).

@@ -167,6 +167,9 @@ GeneratorSpec generatorSpecFrom(const std::string& preset,
         t.globalBatch = static_cast<int>(std::get<int64_t>(
             parse(findGeneratorSetting("global-batch"), values.at("global-batch"))));
     apply(true);
+    // A preset whose shape a flag changed is no longer that model: "custom (from GPT-3 175B)",
+    // as the GUI's model builder names it.
+    s.model.name = builtModelName(s.model, presetSpec(preset).model);
     if (!given("micro-batches") && !given("global-batch") && t.microBatch * p.dp > 0 &&
         t.globalBatch % (t.microBatch * p.dp) != 0)
         t.globalBatch = std::max(1, t.globalBatch / (t.microBatch * p.dp)) * t.microBatch * p.dp;

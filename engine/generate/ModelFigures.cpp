@@ -83,6 +83,7 @@ ModelFigures computeFigures(const GeneratorSpec& spec) {
     f.bubbleFraction = p > 1 ? pipelineBubbleFraction(par.schedule, p, v, f.microBatches) : 0;
 
     f.offload = spec.offload;
+    f.gradientBytes = spec.training.gradientBytes();
     const WorstStageMemory worst = worstStageMemory(spec, program);
     f.memory = worst.memory;
     f.worstStage = worst.stage;
@@ -165,7 +166,7 @@ std::string formatFigures(const ModelFigures& f) {
                                std::to_string(f.worstStage) + ") of " +
                                formatBytes(f.hbmCapacityBytes) + " HBM");
     line("  weights", formatBytes(f.memory.weights));
-    line("  gradients", formatBytes(f.memory.gradients));
+    line("  gradients", formatBytes(f.memory.gradients) + (f.gradientBytes == 4 ? " (fp32)" : ""));
     line("  optimizer states", formatBytes(f.memory.optimizer));
     line("  activations", formatBytes(f.memory.activations));
     if (f.offload.any()) {

@@ -54,6 +54,7 @@ struct ModelFigures {
     double bubbleFraction = 0;
     MemoryBreakdown memory; ///< the worst stage, per NPU
     OffloadSpec offload;    ///< the tiers the offloaded states went to
+    int gradientBytes = 2;  ///< per gradient element (TrainingSpec::gradientBytes)
     /// The worst stage's offloaded bytes on one NPU, per tier.
     double offloadedTo(OffloadTier tier) const;
     int worstStage = 0;

@@ -15,7 +15,7 @@ StateBytes shareStateBytes(const GeneratorSpec& spec, const ParamShare& share) {
     const double group = groupSizeOf(share.group, par);
     StateBytes bytes;
     bytes.weights = n * e / (par.zeroStage >= 3 ? group : 1);
-    bytes.gradients = n * e / (par.zeroStage >= 2 ? group : 1);
+    bytes.gradients = n * spec.training.gradientBytes() / (par.zeroStage >= 2 ? group : 1);
     bytes.optimizer = n * optimizerStateBytesPerParameter(spec) / (par.zeroStage >= 1 ? group : 1);
     return bytes;
 }

@@ -1,9 +1,10 @@
 #pragma once
-// Model-state bytes one NPU holds for a parameter share under ZeRO sharding: 16-bit (e-byte)
-// weights and gradients, and the optimizer states (fp32 master weights, Adam's m and v: 12 bytes
-// per parameter, 8 when e = 4). ZeRO divides them over the share's data-parallel group: stage 1
-// the optimizer states, 2 also the gradients, 3 also the weights. The memory figures, the ZeRO-3
-// gathers' and the offload nodes' sizes all come from here.
+// Model-state bytes one NPU holds for a parameter share under ZeRO sharding: e-byte weights,
+// gradients of TrainingSpec::gradientBytes() (e, or 4 with fp32 gradients), and the optimizer
+// states (fp32 master weights, Adam's m and v: 12 bytes per parameter, 8 when e = 4). ZeRO
+// divides them over the share's data-parallel group: stage 1 the optimizer states, 2 also the
+// gradients, 3 also the weights. The memory figures, the ZeRO-3 gathers' and the offload nodes'
+// sizes all come from here.
 
 #include "generate/GeneratorSpec.h"
 #include "generate/LayerProgram.h"

@@ -53,6 +53,7 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
     const int p = par.pp, v = par.virtualStages, m = m_microBatches;
     const int chunks = int(m_program.chunks.size());
     const uint64_t e = uint64_t(m_spec.training.bytesPerElement);
+    const uint64_t g = uint64_t(m_spec.training.gradientBytes());
     const RankCoordinates here = m_layout.coordinates(rank);
     const int stage = here.pp;
     auto stageRank = [&](int chunk) {
@@ -133,8 +134,8 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                 par.zeroStage == 0 ? CollectiveType::AllReduce : CollectiveType::ReduceScatter;
             if (auto id = out.coll(name, type, bytes, group, depsOf(after))) {
                 reductions.push_back(*id);
-                if (par.zeroStage > 0)
-                    gathers.push_back({bytes, group, std::move(layers)});
+                if (par.zeroStage > 0) // the updated e-byte weights of the bucket's gradients
+                    gathers.push_back({bytes / g * e, group, std::move(layers)});
                 done = id;
             }
             bytes = 0;
@@ -298,7 +299,7 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                         if (group == share.group)
                             deps.push_back(id);
                     if (auto id = out.coll(prefix + "zero.rs." + groupKindName(share.group),
-                                           CollectiveType::ReduceScatter, share.elements * e,
+                                           CollectiveType::ReduceScatter, share.elements * g,
                                            share.group, std::move(deps))) {
                         reductions.push_back(*id);
                         if (store)
@@ -315,7 +316,7 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                     std::vector<int>& inBucket = pendingLayers[share.group];
                     if (inBucket.empty() || inBucket.back() != index)
                         inBucket.push_back(index);
-                    pending[share.group] += share.elements * e;
+                    pending[share.group] += share.elements * g;
                     if (pending[share.group] >= par.bucketBytes)
                         flush(share.group, gradsReady);
                 }
@@ -336,7 +337,7 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
     }
 
     // Optimizer step over this rank's parameters (its shard with ZeRO >= 1): Adam reads the
-    // gradient and fp32 master weight, m and v, writes them back and the 16-bit weight.
+    // gradient (g bytes) and fp32 master weight, m and v, writes them back and the e-byte weight.
     double shardElements = 0, castBytes = 0; // FP8: this rank's weights cast once an iteration
     for (int c = 0; c < v; ++c)
         for (int index : m_program.chunks[size_t(c * p + stage)]) {
@@ -377,7 +378,7 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
                 name += layer.name;
                 const uint64_t load =
                     out.mem(name + ".load." + tier, NodeType::MemLoad, states, stepDeps);
-                const double stepBytes = elements * (2.0 * double(e) + stateBytes);
+                const double stepBytes = elements * (double(e + g) + stateBytes);
                 lastStep = offload.step == StepDevice::Cpu
                                ? out.cpu(name + ".step", stepBytes, offload.cpuGBps,
                                          depsOf(load, lastStep))
@@ -392,7 +393,7 @@ WorkloadTrace TraceBuilder::buildRank(int rank) const {
     const uint64_t step =
         lastStep ? *lastStep
                  : out.comp("optimizer.step", 0,
-                            shardElements * (2.0 * double(e) + stateBytes) + castBytes, stepDeps);
+                            shardElements * (double(e + g) + stateBytes) + castBytes, stepDeps);
     if (tensors && !lastStep)
         for (int c = 0; c < v; ++c)
             for (int index : m_program.chunks[size_t(c * p + stage)])

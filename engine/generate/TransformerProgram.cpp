@@ -332,7 +332,8 @@ ModelProgram buildTransformerProgram(const GeneratorSpec& spec) {
     }
     program.boundaryBytes = x.sp ? x.shardBytes() : x.fullBytes();
     if (m.tiedEmbeddings && p.pp > 1)
-        program.tiedEmbeddingGradientBytes = toCount(double(m.vocabulary) * x.h / x.tp * x.e);
+        program.tiedEmbeddingGradientBytes =
+            toCount(double(m.vocabulary) * x.h / x.tp * spec.training.gradientBytes());
     program.extraActivationBytesLastStage = x.tokens * m.vocabulary / x.tp * 4;
     return program;
 }

@@ -62,12 +62,12 @@ std::vector<std::string> megatronArguments(const generate::GeneratorSpec& spec) 
         out.push_back(flag("num-experts", m.experts));
         out.push_back(flag("moe-router-topk", m.topK));
     }
-    // The gradients as modelled: 16-bit, reduced in 16 bits (2 bytes per parameter, ZeRO's
-    // 2 + 2 + 12). Megatron with --bf16 alone keeps and reduces them in fp32: 2 bytes per
-    // parameter more and twice the data-parallel gradient traffic.
+    // The gradients as modelled: Megatron with --bf16 alone keeps and reduces them in fp32
+    // (training.fp32Gradients); --grad-reduce-in-bf16 keeps them in 16 bits, ZeRO's 2 + 2 + 12.
     if (spec.training.bytesPerElement == 2) {
         out.push_back("--bf16");
-        out.push_back("--grad-reduce-in-bf16");
+        if (!spec.training.fp32Gradients)
+            out.push_back("--grad-reduce-in-bf16");
     }
     if (spec.training.flashAttention)
         out.push_back("--use-flash-attn");

@@ -119,11 +119,11 @@ public:
                     m_queues.background(
                         share.reduceSlot >= 0
                             ? m_slots[size_t(share.reduceSlot)]
-                            : m_phases(CollectiveType::ReduceScatter, group, share.bytes),
+                            : m_phases(CollectiveType::ReduceScatter, group, share.gradientBytes),
                         issue);
                 } else if (buckets && group != GroupKind::None) {
                     double& b = pending[size_t(group)];
-                    b += share.bytes;
+                    b += share.gradientBytes;
                     if (b >= m_options.bucketBytes) {
                         reduce(group, b, t);
                         b = 0;
@@ -168,8 +168,9 @@ private:
         m_queues.background(m_phases(type, group, bytes), issue);
         if (m_options.zeroStage > 0) {
             const int members = m_options.groupSize ? m_options.groupSize(group) : 1;
+            const double weights = bytes * m_options.weightBytesPerGradientByte;
             for (const NetworkCosts::Phase& phase :
-                 m_phases(CollectiveType::AllGather, group, bytes / std::max(1, members)))
+                 m_phases(CollectiveType::AllGather, group, weights / std::max(1, members)))
                 m_gathered += phase.seconds;
         }
     }

@@ -51,11 +51,11 @@ struct WalkStep {
     int slot = -1; ///< a collective's slot (-1: looked up by PhasesOf)
 };
 
-/// 16-bit weight (and gradient) bytes of a parameter share, with its group and the slots of
-/// ZeRO-3's gather (all-gather of bytes / members) and reduce-scatter (of bytes).
+/// The weight and gradient bytes of a parameter share, with its group and the slots of ZeRO-3's
+/// gather (all-gather of bytes / members) and reduce-scatter (of gradientBytes).
 struct WalkShare {
     generate::GroupKind group = generate::GroupKind::Dp;
-    double bytes = 0;
+    double bytes = 0, gradientBytes = 0;
     int gatherSlot = -1, reduceSlot = -1;
 };
 
@@ -79,7 +79,10 @@ struct WalkOptions {
     bool recompute = false;
     bool zero3 = false;
     int zeroStage = 0;
-    double bucketBytes = 0;
+    double bucketBytes = 0; ///< of gradients
+    /// ZeRO 1-2: a bucket's weights all-gathered per byte of its gradients (e over the
+    /// gradients' bytes per element: 1/2 with fp32 gradients of 16-bit weights).
+    double weightBytesPerGradientByte = 1;
     /// The number of members of a group (for the ZeRO-3 shard sizes).
     std::function<int(generate::GroupKind)> groupSize;
 };

@@ -131,9 +131,10 @@ WalkLayer walkLayer(const generate::LayerProgram& layer, const generate::Generat
         WalkShare w;
         w.group = share.group;
         w.bytes = double(share.elements) * spec.training.bytesPerElement;
+        w.gradientBytes = double(share.elements) * spec.training.gradientBytes();
         const int members = std::max(1, generate::groupSizeOf(share.group, spec.parallel));
         w.gatherSlot = slotOf(keys, CollectiveType::AllGather, w.group, w.bytes / members);
-        w.reduceSlot = slotOf(keys, CollectiveType::ReduceScatter, w.group, w.bytes);
+        w.reduceSlot = slotOf(keys, CollectiveType::ReduceScatter, w.group, w.gradientBytes);
         out.shares.push_back(w);
     }
     return out;
@@ -229,7 +230,7 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     const Strides strides = stridesOf(par);
     const int p = par.pp;
     const double m = spec.microBatches();
-    const double e = spec.training.bytesPerElement;
+    const double e = spec.training.bytesPerElement, g = spec.training.gradientBytes();
     const double stateBytes = e < 4 ? 24 : 16; // Adam: fp32 master, m, v read and written
     const double hbm = spec.compute.hbmGBps * 1e9 * spec.compute.efficiency;
     const bool offloaded =
@@ -268,6 +269,7 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
     walk.zero3 = par.zeroStage == 3;
     walk.zeroStage = par.zeroStage;
     walk.bucketBytes = double(std::max<uint64_t>(par.bucketBytes, 1));
+    walk.weightBytesPerGradientByte = e / g;
     walk.groupSize = [&](GroupKind group) { return generate::groupSizeOf(group, par); };
 
     double tauMax = 0, tauSum = 0, computeOfMax = 0, tailMax = 0;
@@ -317,7 +319,7 @@ Estimate estimateIteration(const generate::GeneratorSpec& spec, const ShapeProfi
                        ? last.after
                        : walkChunkLastBackward(s.walk.front(), walk, table, phases).after;
         }
-        double optimizer = shardElements * (2 * e + stateBytes) / hbm;
+        double optimizer = shardElements * (e + g + stateBytes) / hbm;
         if (offloaded) {
             // The states are loaded and stored back through the tier, layer by layer; each
             // layer's step runs once its load is done, beside the next loads, so the steps hide

@@ -19,11 +19,26 @@ std::string signedPercent(double value) {
 }
 
 int decimalsFor(Metric metric) {
-    return metric == Metric::TflopsPerGpu ? 1 : 0;
+    switch (metric) {
+    case Metric::TflopsPerGpu:
+    case Metric::PeakMemoryGib:
+        return 1;
+    case Metric::TokensPerSecPerGpu:
+        break;
+    }
+    return 0;
 }
 
 const char* metricHeading(Metric metric) {
-    return metric == Metric::TflopsPerGpu ? "TFLOP/s per GPU" : "tokens/s per GPU";
+    switch (metric) {
+    case Metric::TflopsPerGpu:
+        return "TFLOP/s per GPU";
+    case Metric::TokensPerSecPerGpu:
+        break;
+    case Metric::PeakMemoryGib:
+        return "GiB per GPU at the peak";
+    }
+    return "tokens/s per GPU";
 }
 
 } // namespace

@@ -3,6 +3,8 @@
 #include "core/Error.h"
 #include "core/WorkerThreads.h"
 #include "generate/ModelFigures.h"
+#include "generate/StageMemory.h"
+#include "generate/WorkloadGenerator.h"
 #include "record/RunResult.h"
 #include "sweep/SweepPlan.h"
 #include "sweep/SweepRun.h"
@@ -91,6 +93,12 @@ RowOutcome runValidationRow(const ValidationRow& row, const std::string& folder)
             break;
         case Metric::TokensPerSecPerGpu:
             outcome.predicted = figures.tokens / (outcome.iterationSeconds * outcome.npus);
+            break;
+        case Metric::PeakMemoryGib:
+            outcome.predicted =
+                generate::stageMemory(spec, generate::buildProgram(spec), spec.parallel.pp - 1)
+                    .total() /
+                double(1ull << 30);
             break;
         }
         outcome.errorPercent = percent(outcome.predicted, row.measured);

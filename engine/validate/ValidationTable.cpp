@@ -4,6 +4,9 @@
 #include "core/Error.h"
 #include "core/InputFile.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace astrolabe::validate {
 namespace {
 
@@ -18,6 +21,8 @@ const char* metricName(Metric metric) {
         return "tflops-per-gpu";
     case Metric::TokensPerSecPerGpu:
         return "tokens-per-sec-per-gpu";
+    case Metric::PeakMemoryGib:
+        return "peak-memory-gib";
     }
     return "?";
 }
@@ -33,13 +38,15 @@ std::vector<ValidationRow> parseValidationTable(const std::string& text, const s
         row.name = fields[0];
         row.table = fields[1];
         row.setup = fields[2];
-        if (fields[3] == metricName(Metric::TflopsPerGpu))
-            row.metric = Metric::TflopsPerGpu;
-        else if (fields[3] == metricName(Metric::TokensPerSecPerGpu))
-            row.metric = Metric::TokensPerSecPerGpu;
-        else
-            fail(std::string("metric: expected ") + metricName(Metric::TflopsPerGpu) + " or " +
-                 metricName(Metric::TokensPerSecPerGpu) + ", found \"" + fields[3] + "\"");
+        constexpr Metric kMetrics[] = {Metric::TflopsPerGpu, Metric::TokensPerSecPerGpu,
+                                       Metric::PeakMemoryGib};
+        const auto known = std::find_if(std::begin(kMetrics), std::end(kMetrics),
+                                        [&](Metric m) { return fields[3] == metricName(m); });
+        if (known == std::end(kMetrics))
+            fail(std::string("metric: expected ") + metricName(Metric::TflopsPerGpu) + ", " +
+                 metricName(Metric::TokensPerSecPerGpu) + " or " +
+                 metricName(Metric::PeakMemoryGib) + ", found \"" + fields[3] + "\"");
+        row.metric = *known;
         row.measured = csvNumber(fields[4], kColumns[4], file, line, true);
         row.tolerancePercent = csvNumber(fields[5], kColumns[5], file, line, true);
         row.source = fields[6];

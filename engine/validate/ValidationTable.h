@@ -15,8 +15,13 @@ namespace astrolabe::validate {
 enum class Metric {
     TflopsPerGpu,       ///< model TFLOP/s per GPU, Megatron's closed form (hardware FLOPs)
     TokensPerSecPerGpu, ///< global batch x sequence / (step time x GPUs)
+    /// The last pipeline stage's memory per GPU at its peak (weights, gradients, optimizer
+    /// states, activations in flight: generate/StageMemory.h), GiB; against PyTorch's max
+    /// allocated on the last rank, the rank Megatron-LM logs memory from.
+    PeakMemoryGib,
 };
-const char* metricName(Metric metric); ///< "tflops-per-gpu", "tokens-per-sec-per-gpu"
+/// "tflops-per-gpu", "tokens-per-sec-per-gpu", "peak-memory-gib"
+const char* metricName(Metric metric);
 
 struct ValidationRow {
     std::string name;  ///< unique; --only NAME

@@ -98,6 +98,39 @@ TEST(Figures, ZeroStagesDivideMemoryByDp) {
     EXPECT_NEAR(z3.memory.gradients * 16 / z0.memory.gradients, 1.0, 1e-12);
 }
 
+// Gradients in fp32 (Megatron-LM's --bf16 default): Megatron-Core's distributed-optimizer table,
+// bytes per parameter with d data-parallel ranks: bf16 weights and fp32 gradients 18, or 6 + 12/d
+// with the states sharded (ZeRO 1); fp32 weights and gradients 16, or 8 + 8/d. ZeRO 2 shards the
+// gradients too: 2 + (4 + 12)/d.
+TEST(Figures, Fp32GradientsFollowMegatronsDistributedOptimizerTable) {
+    GeneratorSpec s = presetSpec("llama3-8b");
+    s.parallel = ParallelSpec{};
+    s.parallel.dp = 8;
+    s.training.globalBatch = 8;
+    s.training.fp32Gradients = true;
+    auto perParameter = [&] {
+        const MemoryBreakdown& m = computeFigures(s).memory;
+        return (m.weights + m.gradients + m.optimizer) / (m.weights / s.training.bytesPerElement);
+    };
+    EXPECT_NEAR(perParameter(), 18, 1e-9);
+    s.parallel.zeroStage = 1;
+    EXPECT_NEAR(perParameter(), 6 + 12.0 / 8, 1e-9);
+    s.parallel.zeroStage = 2;
+    EXPECT_NEAR(perParameter(), 2 + 16.0 / 8, 1e-9);
+    s.training.fp32Gradients = false; // ZeRO's 2 + 2 + 12
+    EXPECT_NEAR(perParameter(), 2 + 14.0 / 8, 1e-9);
+    s.parallel.zeroStage = 1;
+    EXPECT_NEAR(perParameter(), 4 + 12.0 / 8, 1e-9);
+    s.training.bytesPerElement = 4; // fp32 training: the setting changes nothing
+    for (const bool fp32 : {false, true}) {
+        s.training.fp32Gradients = fp32;
+        s.parallel.zeroStage = 0;
+        EXPECT_NEAR(perParameter(), 16, 1e-9);
+        s.parallel.zeroStage = 1;
+        EXPECT_NEAR(perParameter(), 8 + 8.0 / 8, 1e-9);
+    }
+}
+
 TEST(Figures, OutOfMemoryWarning) {
     GeneratorSpec s = presetSpec("gpt3-175b");
     EXPECT_FALSE(computeFigures(s).outOfMemory);

@@ -68,6 +68,18 @@ TEST(GeneratorSettings, ValuesAreSpelledAsTheCliTakesThem) {
               pipelineScheduleName(spec.parallel.schedule));
 }
 
+// A flag that changes the model's shape makes another model, named as the GUI's builder names it;
+// the parallel layout, the precision and the training options do not.
+TEST(GeneratorSettings, AFlagThatChangesTheShapeRenamesThePreset) {
+    EXPECT_EQ(generatorSpecFrom("gpt3-175b", {{"layers", "32"}}).model.name,
+              "custom (from GPT-3 175B)");
+    const GeneratorSpec untied = generatorSpecFrom("gpt3-175b", {{"tied-embeddings", "false"}});
+    EXPECT_FALSE(untied.model.tiedEmbeddings);
+    EXPECT_EQ(untied.model.name, "custom (from GPT-3 175B)");
+    EXPECT_EQ(generatorSpecFrom("gpt3-175b", {{"tp", "4"}, {"fp32-gradients", "true"}}).model.name,
+              "GPT-3 175B");
+}
+
 // docs/generator.md's table is generated; this fails when it is stale.
 TEST(GeneratorSettings, DocTableIsCurrent) {
     const std::string path = kSourceDir + "/docs/generator.md";

@@ -122,6 +122,41 @@ TEST(TraceGenerator, ZeroStagesChangeTheDataParallelCollectives) {
     EXPECT_EQ(countCollectives(w.traces[0], CollectiveType::ReduceScatter, 33152), 4);
 }
 
+// Fp32 gradients (Megatron's --bf16 default): every gradient reduction carries 4-byte elements,
+// twice the hand count's 16-bit bytes, the tied table's too (8192 -> 16384 B); the weights
+// ZeRO gathers stay 16-bit; the optimizer step reads 2 bytes more per parameter.
+TEST(TraceGenerator, Fp32GradientsDoubleTheReductionsAndNotTheGathers) {
+    GeneratorSpec s = small();
+    s.training.fp32Gradients = true;
+    GeneratedWorkload w = generateWorkload(s);
+    EXPECT_TRUE(wellFormednessProblems(w).empty());
+    EXPECT_EQ(countCollectives(w.traces[0], CollectiveType::AllReduce, 2 * 60608), 1);
+    EXPECT_EQ(countCollectives(w.traces[4], CollectiveType::AllReduce, 2 * 58816), 1);
+    EXPECT_EQ(countCollectives(w.traces[0], CollectiveType::AllReduce, 2 * 8192), 1);
+    EXPECT_EQ(countCollectives(w.traces[0], CollectiveType::AllReduce, 2048), 20); // tp: as before
+    auto stepBytes = [](const WorkloadTrace& t) {
+        for (const WorkloadNode& n : t.nodes)
+            if (n.name == "optimizer.step")
+                return n.tensorSize;
+        return uint64_t{0};
+    };
+    const uint64_t withFp32 = stepBytes(w.traces[0]);
+    s.training.fp32Gradients = false;
+    EXPECT_EQ(withFp32 - stepBytes(generateWorkload(s).traces[0]), 2u * 30304); // 2 B x params
+
+    s.training.fp32Gradients = true;
+    s.parallel.zeroStage = 1;
+    w = generateWorkload(s);
+    EXPECT_EQ(countCollectives(w.traces[0], CollectiveType::ReduceScatter, 2 * 60608), 1);
+    EXPECT_EQ(countCollectives(w.traces[0], CollectiveType::AllGather, 30304), 1);
+
+    s.parallel.zeroStage = 3;
+    w = generateWorkload(s);
+    EXPECT_EQ(countCollectives(w.traces[0], CollectiveType::AllGather, 8608), 8);
+    EXPECT_EQ(countCollectives(w.traces[0], CollectiveType::ReduceScatter, 2 * 17216), 4);
+    EXPECT_EQ(countCollectives(w.traces[0], CollectiveType::ReduceScatter, 2 * 33152), 4);
+}
+
 // MoE: 4 experts top-2 over ep 2 (dp 4 = 2 ep groups of 2). Tokens per tp rank: 16 / 2 = 8;
 // dispatch and combine carry 8 * 2 * 64 * 2 = 2048 B, forward and backward: 4 all-to-alls per
 // MoE layer per micro-batch. Without SP an all-gather of the 8-token shard (1024 B) restores the

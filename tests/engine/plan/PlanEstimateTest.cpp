@@ -177,6 +177,39 @@ TEST(PlanEstimate, OffloadedOptimizerStatesCostWhatTheSimulatorCharges) {
     }
 }
 
+TEST(PlanEstimate, Fp32GradientsCostWhatTheSimulatorCharges) {
+    // The 4-layer GPT on 8 NPUs, dp 4 over the 20 GB/s dimension: fp32 gradients double the
+    // data-parallel reductions (not ZeRO's gathers) and add 2 bytes per parameter to the step.
+    // What they add to each simulated iteration, the estimate adds too.
+    auto [request, s] = fourLayerGptOnEightNpus();
+    PlanRequest fp32 = request;
+    fp32.base.training.fp32Gradients = true;
+    const NetworkCosts network(s.platform, s.system);
+    std::vector<RankedCandidate> kept, doubled;
+    for (const auto& [tp, pp, dp, zero] : {std::array{2, 1, 4, 0}, std::array{2, 1, 4, 1},
+                                           std::array{1, 2, 4, 2}, std::array{2, 1, 4, 3}}) {
+        Candidate c;
+        c.tp = tp;
+        c.pp = pp;
+        c.dp = dp;
+        c.zero = static_cast<int8_t>(zero);
+        kept.push_back(evaluateCandidate(request, network, c));
+        doubled.push_back(evaluateCandidate(fp32, network, c));
+    }
+    const std::vector<SimulatedCandidate> a = simulateCandidates(s, request, kept, 2);
+    const std::vector<SimulatedCandidate> b = simulateCandidates(s, fp32, doubled, 2);
+    for (size_t i = 0; i < a.size(); ++i) {
+        ASSERT_TRUE(a[i].ran && b[i].ran) << a[i].error << b[i].error;
+        const std::string label = candidateLabel(b[i].ranked.candidate);
+        const double sim = b[i].simulatedSeconds - a[i].simulatedSeconds;
+        const double est = b[i].ranked.seconds() - a[i].ranked.seconds();
+        std::cout << label << ": fp32 gradients add " << sim * 1e3 << " ms simulated, " << est * 1e3
+                  << " ms estimated (of " << a[i].simulatedSeconds * 1e3 << " ms)\n";
+        EXPECT_GT(sim, 0) << label;
+        EXPECT_NEAR(est, sim, 0.1 * sim) << label;
+    }
+}
+
 TEST(PlanEstimate, ThePipelineWalkFollowsTheSimulatorsSchedule) {
     // GPT-3's shape with 8 layers (h 4,096) on 32 of Selene's GPUs, B 64, micro-batch 1, no
     // recomputation, rank order tp,dp,pp (the stages talk over InfiniBand, 16.8 MB per message,

@@ -156,6 +156,10 @@ TEST(MegatronArgs, LlamaGetsItsNormPositionsAndBiasesAndZero3IsNemosFsdp) {
     // The gradients the memory and the traffic count: bf16 (Megatron's bf16 default is fp32).
     EXPECT_TRUE(has(args, "--bf16"));
     EXPECT_TRUE(has(args, "--grad-reduce-in-bf16"));
+    generate::GeneratorSpec fp32 = spec; // fp32 gradients: Megatron's bf16 default
+    fp32.training.fp32Gradients = true;
+    EXPECT_TRUE(has(megatronArguments(fp32), "--bf16"));
+    EXPECT_FALSE(has(megatronArguments(fp32), "--grad-reduce-in-bf16"));
     const std::vector<std::string> nemo = nemoOverrides(spec);
     EXPECT_TRUE(has(nemo, "model.fsdp=true"));
     EXPECT_TRUE(has(nemo, "model.fsdp_sharding_strategy=full"));

@@ -55,7 +55,8 @@ TEST(ValidationTable, BadRowsNameFileLineAndWhatWasFound) {
     EXPECT_EQ(message(kHeader + "a,T,a.yaml,tflops-per-gpu,fast,20,P\n"),
               "2: measured: expected a number > 0, found \"fast\"");
     EXPECT_EQ(message(kHeader + "a,T,a.yaml,flops,1,20,P\n"),
-              "2: metric: expected tflops-per-gpu or tokens-per-sec-per-gpu, found \"flops\"");
+              "2: metric: expected tflops-per-gpu, tokens-per-sec-per-gpu or peak-memory-gib, "
+              "found \"flops\"");
     EXPECT_EQ(message(kHeader + "a,T,a.yaml,tflops-per-gpu,1,0,P\n"),
               "2: tolerance: expected a number > 0, found \"0\"");
     EXPECT_EQ(message(kHeader + "a,T,a.yaml\n"), "2: expected 7 fields, found 3");
