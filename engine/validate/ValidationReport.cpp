@@ -19,14 +19,7 @@ std::string signedPercent(double value) {
 }
 
 int decimalsFor(Metric metric) {
-    switch (metric) {
-    case Metric::TflopsPerGpu:
-    case Metric::PeakMemoryGib:
-        return 1;
-    case Metric::TokensPerSecPerGpu:
-        break;
-    }
-    return 0;
+    return metric == Metric::TokensPerSecPerGpu ? 0 : 1;
 }
 
 const char* metricHeading(Metric metric) {
@@ -34,11 +27,11 @@ const char* metricHeading(Metric metric) {
     case Metric::TflopsPerGpu:
         return "TFLOP/s per GPU";
     case Metric::TokensPerSecPerGpu:
-        break;
+        return "tokens/s per GPU";
     case Metric::PeakMemoryGib:
         return "GiB per GPU at the peak";
     }
-    return "tokens/s per GPU";
+    return "?";
 }
 
 } // namespace

@@ -10,6 +10,9 @@
 namespace astrolabe::validate {
 namespace {
 
+constexpr Metric kMetrics[] = {Metric::TflopsPerGpu, Metric::TokensPerSecPerGpu,
+                               Metric::PeakMemoryGib};
+
 const std::vector<std::string> kColumns{"name",     "table",     "setup", "metric",
                                         "measured", "tolerance", "source"};
 
@@ -38,14 +41,14 @@ std::vector<ValidationRow> parseValidationTable(const std::string& text, const s
         row.name = fields[0];
         row.table = fields[1];
         row.setup = fields[2];
-        constexpr Metric kMetrics[] = {Metric::TflopsPerGpu, Metric::TokensPerSecPerGpu,
-                                       Metric::PeakMemoryGib};
         const auto known = std::find_if(std::begin(kMetrics), std::end(kMetrics),
                                         [&](Metric m) { return fields[3] == metricName(m); });
-        if (known == std::end(kMetrics))
-            fail(std::string("metric: expected ") + metricName(Metric::TflopsPerGpu) + ", " +
-                 metricName(Metric::TokensPerSecPerGpu) + " or " +
-                 metricName(Metric::PeakMemoryGib) + ", found \"" + fields[3] + "\"");
+        if (known == std::end(kMetrics)) {
+            std::vector<std::string> names;
+            for (Metric m : kMetrics)
+                names.emplace_back(metricName(m));
+            fail("metric: expected " + joinAlternatives(names) + ", found \"" + fields[3] + "\"");
+        }
         row.metric = *known;
         row.measured = csvNumber(fields[4], kColumns[4], file, line, true);
         row.tolerancePercent = csvNumber(fields[5], kColumns[5], file, line, true);

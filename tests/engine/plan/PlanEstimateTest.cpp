@@ -39,6 +39,21 @@ SmallCase fourLayerGptOnEightNpus() {
                                    golden::dim(BlockKind::Switch, 2, 20, 2000)})};
 }
 
+/// dp 4 over the slow dimension with each ZeRO stage: t2 d4 ZeRO 0, 1 and 3, t1 p2 d4 ZeRO 2.
+std::vector<Candidate> dataParallelLayouts() {
+    std::vector<Candidate> out;
+    for (const auto& [tp, pp, dp, zero] : {std::array{2, 1, 4, 0}, std::array{2, 1, 4, 1},
+                                           std::array{1, 2, 4, 2}, std::array{2, 1, 4, 3}}) {
+        Candidate c;
+        c.tp = tp;
+        c.pp = pp;
+        c.dp = dp;
+        c.zero = static_cast<int8_t>(zero);
+        out.push_back(c);
+    }
+    return out;
+}
+
 } // namespace
 
 TEST(NetworkCosts, RingCollectivesMatchTheSimulatorOnOneDimension) {
@@ -144,13 +159,7 @@ TEST(PlanEstimate, OffloadedOptimizerStatesCostWhatTheSimulatorCharges) {
     offloadTierOf(request, s.memory);
     const NetworkCosts network(s.platform, s.system);
     std::vector<RankedCandidate> pairs; // kept, offloaded
-    for (const auto& [tp, pp, dp, zero] : {std::array{2, 1, 4, 0}, std::array{2, 1, 4, 1},
-                                           std::array{1, 2, 4, 2}, std::array{2, 1, 4, 3}}) {
-        Candidate c;
-        c.tp = tp;
-        c.pp = pp;
-        c.dp = dp;
-        c.zero = static_cast<int8_t>(zero);
+    for (Candidate c : dataParallelLayouts()) {
         pairs.push_back(evaluateCandidate(request, network, c));
         c.offloadOptimizer = true;
         pairs.push_back(evaluateCandidate(request, network, c));
@@ -186,13 +195,7 @@ TEST(PlanEstimate, Fp32GradientsCostWhatTheSimulatorCharges) {
     fp32.base.training.fp32Gradients = true;
     const NetworkCosts network(s.platform, s.system);
     std::vector<RankedCandidate> kept, doubled;
-    for (const auto& [tp, pp, dp, zero] : {std::array{2, 1, 4, 0}, std::array{2, 1, 4, 1},
-                                           std::array{1, 2, 4, 2}, std::array{2, 1, 4, 3}}) {
-        Candidate c;
-        c.tp = tp;
-        c.pp = pp;
-        c.dp = dp;
-        c.zero = static_cast<int8_t>(zero);
+    for (const Candidate& c : dataParallelLayouts()) {
         kept.push_back(evaluateCandidate(request, network, c));
         doubled.push_back(evaluateCandidate(fp32, network, c));
     }
