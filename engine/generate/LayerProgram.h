@@ -92,7 +92,11 @@ struct ModelProgram {
     std::vector<LayerProgram> layers;     ///< model order, pseudo-layers included
     std::vector<std::vector<int>> chunks; ///< global model chunk j -> indices into layers
     uint64_t boundaryBytes = 0; ///< pipeline SEND/RECV size per micro-batch (both directions)
-    double extraActivationBytesLastStage = 0; ///< logits kept for the loss
+    double extraActivationBytesLastStage = 0; ///< fp32 logits kept for the loss, per micro-batch
+    /// The logits in the training precision, alive beside their fp32 copy while the loss runs
+    /// forward (and their gradient beside it while it runs backward): one micro-batch's at a
+    /// time, on the last stage. 0 when training in fp32, where the copy is the tensor itself.
+    double transientBytesLastStage = 0;
     /// Tied embeddings over pp > 1: the first and the last stage each hold the table and
     /// all-reduce its gradient (this many bytes) before the optimizer step, as Megatron does.
     uint64_t tiedEmbeddingGradientBytes = 0;

@@ -15,7 +15,9 @@
 // (ActivationMemory.h) bytes x layers of the stage x peak micro-batches in flight (1F1B: p - s,
 // GPipe: m, interleaved:
 // ((p - s - 1) 2 + (v - 1) p + 1) chunks), plus the last stage's fp32 logits of every micro-batch
-// in flight through the last chunk (1F1B and interleaved: one, GPipe: m).
+// in flight through the last chunk (1F1B and interleaved: one, GPipe: m) and one micro-batch's
+// logits in the training precision, alive beside their fp32 copy while the loss runs (e bytes per
+// logit, none when e = 4).
 // Offload (GeneratorSpec::offload): an offloaded state's bytes leave HBM (the memory total) and
 // are listed per tier; the traffic per iteration is the trace's MEM_LOAD / MEM_STORE bytes:
 // parameters loaded before every forward and backward pass (2 x micro-batches x chunks' passes)

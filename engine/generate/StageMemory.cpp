@@ -38,10 +38,12 @@ MemoryBreakdown stageMemory(const GeneratorSpec& spec, const ModelProgram& progr
     mem.offloadLoadBytes = 2.0 * m * mem.offloadedWeights + mem.offloadedOptimizer;
     mem.offloadStoreBytes = mem.offloadedWeights + mem.offloadedGradients + mem.offloadedOptimizer;
     mem.activations = activationsPerPass * peakInFlightChunks(par.schedule, p, v, m, stage);
-    // The logits of every micro-batch whose last chunk ran forward but not yet backward.
+    // The fp32 logits of every micro-batch whose last chunk ran forward but not yet backward,
+    // and one micro-batch's 16-bit logits (or their gradient) while its loss runs.
     if (stage == p - 1)
         mem.activations +=
-            program.extraActivationBytesLastStage * peakLastChunkInFlight(par.schedule, p, v, m);
+            program.extraActivationBytesLastStage * peakLastChunkInFlight(par.schedule, p, v, m) +
+            program.transientBytesLastStage;
     return mem;
 }
 

@@ -50,7 +50,9 @@
 // * activations: the first compute of layer L3's forward pass of micro-batch k outputs
 //   "L3.act.mb<k>" (LayerProgram::activationBytes), the last compute of its backward pass of k
 //   reads it; the last chunk's last layer does the same with "logits.mb<k>"
-//   (ModelProgram::extraActivationBytesLastStage).
+//   (ModelProgram::extraActivationBytesLastStage), and the first compute of its forward and
+//   backward passes outputs "logits16.mb<k>" and "dlogits16.mb<k>", read by no node, so live
+//   while that compute runs (ModelProgram::transientBytesLastStage).
 // The measured peak then equals ModelFigures' memory estimate (tests: GeneratedTensors).
 //
 // COMP nodes carry num_ops (matrix FLOPs, at least 1 so roofline never divides by zero),

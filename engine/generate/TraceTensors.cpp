@@ -46,6 +46,10 @@ void useLayerTensors(const GeneratorSpec& spec, const ModelProgram& program, Wor
         std::string logits = "logits";
         logits += suffix;
         use(kept, std::move(logits), program.extraActivationBytesLastStage);
+        // Read by no node: live while the pass's first compute runs.
+        std::string transient = op.forward ? "logits16" : "dlogits16";
+        transient += suffix;
+        use(firstNode.detail.edit().outputs, std::move(transient), program.transientBytesLastStage);
     }
 }
 

@@ -19,7 +19,8 @@ void useModelStates(const GeneratorSpec& spec, WorkloadNode& node, const LayerPr
 /// A layer's pass: its first compute (node `first`) reads the weights (backward: and the
 /// gradients); the forward's first compute writes the activations kept for the backward
 /// (ActivationMemory.h; the last stage's head also the fp32 logits), which the backward's last
-/// compute (node `last`) reads.
+/// compute (node `last`) reads. The head's first compute of either pass also writes the 16-bit
+/// logits (forward) or their gradient (backward), read by no node: live while it runs.
 void useLayerTensors(const GeneratorSpec& spec, const ModelProgram& program, WorkloadTrace& trace,
                      const LayerProgram& layer, const PipelineOp& op, uint64_t first, uint64_t last,
                      bool lossLayer);

@@ -334,7 +334,12 @@ ModelProgram buildTransformerProgram(const GeneratorSpec& spec) {
     if (m.tiedEmbeddings && p.pp > 1)
         program.tiedEmbeddingGradientBytes =
             toCount(double(m.vocabulary) * x.h / x.tp * spec.training.gradientBytes());
-    program.extraActivationBytesLastStage = x.tokens * m.vocabulary / x.tp * 4;
+    // Megatron's cross-entropy casts the logits to fp32 and keeps that copy (turned into the
+    // softmax, then its gradient) for the backward; the 16-bit logits stay alive while the loss
+    // runs, and the gradient is cast back to 16 bits before the copy is freed.
+    const double logits = x.tokens * m.vocabulary / x.tp;
+    program.extraActivationBytesLastStage = logits * 4;
+    program.transientBytesLastStage = x.e < 4 ? logits * x.e : 0;
     return program;
 }
 

@@ -3,6 +3,7 @@
 #include "generate/ActivationMemory.h"
 #include "generate/ModelFigures.h"
 #include "generate/ModelPresets.h"
+#include "generate/StageMemory.h"
 #include "generate/TransformerCounts.h"
 #include "generate/TransformerProgram.h"
 
@@ -129,6 +130,32 @@ TEST(Figures, Fp32GradientsFollowMegatronsDistributedOptimizerTable) {
         s.parallel.zeroStage = 1;
         EXPECT_NEAR(perParameter(), 8 + 8.0 / 8, 1e-9);
     }
+}
+
+// Megatron's cross-entropy keeps an fp32 copy of the logits for the backward (the softmax, then
+// its gradient) and, while the loss runs, the 16-bit logits beside it: per logit (tokens x V /
+// tp) the last stage holds 4 bytes per micro-batch in flight through the loss and 2 more for the
+// one whose loss runs. In fp32 training the copy is the tensor itself. Only the logits depend on
+// the vocabulary among the activations, so the difference between two vocabularies isolates them.
+TEST(Figures, TheLossHoldsTheLogitsTwiceWhileItRuns) {
+    GeneratorSpec s = presetSpec("gpt3-175b");
+    s.parallel.tp = 8;
+    s.parallel.pp = 2;
+    s.parallel.dp = 1;
+    s.parallel.recompute = false;
+    s.training.globalBatch = 8; // 8 micro-batches of one sequence
+    auto lastStage = [&](int vocabulary) {
+        s.model.vocabulary = vocabulary;
+        return stageMemory(s, buildTransformerProgram(s), 1).activations;
+    };
+    auto bytesPerLogit = [&] {
+        return (lastStage(102400) - lastStage(51200)) / (2048.0 * 51200 / 8);
+    };
+    EXPECT_NEAR(bytesPerLogit(), 4 + 2, 1e-9); // 1F1B: one micro-batch through the loss
+    s.parallel.schedule = PipelineSchedule::GPipe;
+    EXPECT_NEAR(bytesPerLogit(), 4 * 8 + 2, 1e-9); // every micro-batch's fp32 copy
+    s.training.bytesPerElement = 4;
+    EXPECT_NEAR(bytesPerLogit(), 4 * 8, 1e-9);
 }
 
 TEST(Figures, OutOfMemoryWarning) {

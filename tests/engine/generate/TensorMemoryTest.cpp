@@ -7,9 +7,11 @@
 // so they are live from time 0 until their last reader, the optimizer step. Each layer's forward
 // pass of micro-batch k writes its activations (Korthikanti bytes) at its first compute node;
 // the same layer's backward pass of micro-batch k reads them at its last compute node; the last
-// stage's head does the same with the fp32 logits. Activations therefore live from forward to
-// backward and their count follows the pipeline schedule, which is exactly how the estimate
-// counts them (weights + gradients + optimizer + activations x peak micro-batches in flight +
+// stage's head does the same with the fp32 logits, and the first compute of each of its passes
+// writes the 16-bit logits (or their gradient), which no node reads: live while it runs.
+// Activations therefore live from forward to backward and their count follows the pipeline
+// schedule, which is exactly how the estimate counts them (weights + gradients + optimizer +
+// activations x peak micro-batches in flight + logits in flight + one micro-batch's 16-bit
 // logits), so the two agree to the byte up to rounding each tensor to whole bytes (half a byte
 // per tensor: the tolerance is 1e-6 relative, far above that).
 #include "TraceChecks.h"
