@@ -168,7 +168,10 @@ std::string formatFigures(const ModelFigures& f) {
     line("  weights", formatBytes(f.memory.weights));
     line("  gradients", formatBytes(f.memory.gradients) + (f.gradientBytes == 4 ? " (fp32)" : ""));
     line("  optimizer states", formatBytes(f.memory.optimizer));
-    line("  activations", formatBytes(f.memory.activations));
+    line("  activations",
+         formatBytes(f.memory.activations) +
+             (f.memory.logits > 0 ? " (the loss's logits " + formatBytes(f.memory.logits) + ")"
+                                  : ""));
     if (f.offload.any()) {
         std::string tiers = formatBytes(f.memory.offloaded());
         for (OffloadTier tier : {OffloadTier::Nvme, OffloadTier::Pool}) {

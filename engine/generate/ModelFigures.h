@@ -32,6 +32,8 @@ namespace astrolabe::generate {
 
 struct MemoryBreakdown {
     double weights = 0, gradients = 0, optimizer = 0, activations = 0; ///< in HBM
+    /// Of the activations: the last stage's logits held for the loss and while it runs.
+    double logits = 0;
     /// Model states offloaded to a slower tier (GeneratorSpec::offload); not in total().
     double offloadedWeights = 0, offloadedGradients = 0, offloadedOptimizer = 0;
     double offloadLoadBytes = 0, offloadStoreBytes = 0; ///< remote-memory traffic per iteration

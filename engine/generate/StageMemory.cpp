@@ -40,10 +40,12 @@ MemoryBreakdown stageMemory(const GeneratorSpec& spec, const ModelProgram& progr
     mem.activations = activationsPerPass * peakInFlightChunks(par.schedule, p, v, m, stage);
     // The fp32 logits of every micro-batch whose last chunk ran forward but not yet backward,
     // and one micro-batch's 16-bit logits (or their gradient) while its loss runs.
-    if (stage == p - 1)
-        mem.activations +=
+    if (stage == p - 1) {
+        mem.logits =
             program.extraActivationBytesLastStage * peakLastChunkInFlight(par.schedule, p, v, m) +
             program.transientBytesLastStage;
+        mem.activations += mem.logits;
+    }
     return mem;
 }
 

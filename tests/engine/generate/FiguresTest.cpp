@@ -156,6 +156,13 @@ TEST(Figures, TheLossHoldsTheLogitsTwiceWhileItRuns) {
     EXPECT_NEAR(bytesPerLogit(), 4 * 8 + 2, 1e-9); // every micro-batch's fp32 copy
     s.training.bytesPerElement = 4;
     EXPECT_NEAR(bytesPerLogit(), 4 * 8, 1e-9);
+    // The breakdown names them, and model-info prints them beside the activations.
+    s.model.vocabulary = 102400;
+    const MemoryBreakdown last = stageMemory(s, buildTransformerProgram(s), 1);
+    EXPECT_NEAR(last.logits, 2048.0 * 102400 / 8 * 4 * 8, 1e-3);
+    EXPECT_EQ(stageMemory(s, buildTransformerProgram(s), 0).logits, 0);
+    const std::string text = formatFigures(computeFigures(s));
+    EXPECT_NE(text.find("(the loss's logits 800.00 MiB)"), std::string::npos) << text;
 }
 
 TEST(Figures, OutOfMemoryWarning) {
